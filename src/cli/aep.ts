@@ -1,0 +1,72 @@
+/** `wflo aep`: AEP of a layout, with per-direction and per-turbine breakdowns. */
+import type { Command } from 'commander';
+import { resolveAepRequest } from '../io/aepInput.js';
+import { createFarmEvaluator, type AepWithGradient } from '../physics/aep.js';
+import { InputError } from '../util/errors.js';
+
+export function registerAep(program: Command): void {
+  program
+    .command('aep')
+    .description('compute the AEP of a layout (IEA37 layout file, native case file, or --case NAME)')
+    .argument('[file]', 'layout file: an IEA37 layout YAML (its $refs are followed) or a wflo case YAML')
+    .option('--case <name>', 'built-in case (iea37-cs1-16|36|64, iea37-cs3, iea37-cs4); with FILE, FILE only gives the layout')
+    .option('--turbine <file|name>', 'override the turbine (file or built-in: iea37-3.35mw, iea37-10mw)')
+    .option('--wind <file|name>', 'override the wind resource (file or built-in: iea37-cs1, iea37-cs3)')
+    .option('--wake <model>', 'wake model: iea37 | bastankhah2014 | jensen')
+    .option('--superposition <rule>', 'deficit superposition: sos | linear | max')
+    .option('--k <value>', 'wake growth/decay parameter k of the wake model')
+    .option('--gradient', 'also print dAEP/dx and dAEP/dy (MWh per metre)')
+    .option('--json', 'print JSON')
+    .action((file: string | undefined, opts: Record<string, string | boolean | undefined>) => {
+      let wakeParams: Record<string, number> | undefined;
+      if (opts.k !== undefined) {
+        const k = Number(opts.k);
+        if (!(k > 0)) throw new InputError(`--k: expected a positive number, got '${opts.k}'`);
+        wakeParams = { k };
+      }
+      const c = resolveAepRequest({
+        file, caseName: opts.case as string | undefined, turbine: opts.turbine as string | undefined,
+        wind: opts.wind as string | undefined, wake: opts.wake as string | undefined,
+        superposition: opts.superposition as string | undefined, wakeParams,
+      });
+      const evaluator = createFarmEvaluator(c.turbine, c.wind, c.model);
+      const t0 = process.hrtime.bigint();
+      const r = opts.gradient ? evaluator.aepWithGradient(c.layout!.x, c.layout!.y) : evaluator.aep(c.layout!.x, c.layout!.y);
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (opts.json) {
+        const out: Record<string, unknown> = {
+          aep_mwh: r.aepMwh,
+          per_direction_mwh: Array.from(r.perDirectionMwh),
+          per_turbine_mwh: Array.from(r.perTurbineMwh),
+          directions_deg: Array.from(c.wind.directionsDeg),
+          n_turbines: c.layout!.x.length,
+          n_directions: c.wind.directionsDeg.length,
+          n_speeds: c.wind.speeds.length,
+          turbine: c.turbine.name,
+          wake_model: c.model.wake,
+          superposition: c.model.superposition,
+        };
+        if (c.referenceAepMwh !== undefined) {
+          out.reference_aep_mwh = c.referenceAepMwh;
+          out.relative_difference = (r.aepMwh - c.referenceAepMwh) / c.referenceAepMwh;
+        }
+        if (opts.gradient && 'gradX' in r) {
+          out.grad_x_mwh_per_m = Array.from((r as AepWithGradient).gradX);
+          out.grad_y_mwh_per_m = Array.from((r as AepWithGradient).gradY);
+        }
+        process.stdout.write(`${JSON.stringify(out)}\n`);
+        return;
+      }
+      const lines = [
+        `case        ${c.name} (${c.layout!.x.length} turbines, ${c.turbine.name}, ${c.wind.directionsDeg.length} directions × ${c.wind.speeds.length} speeds)`,
+        `model       ${c.model.wake} wake, ${c.model.superposition} superposition`,
+        `AEP         ${r.aepMwh.toFixed(5)} MWh`,
+      ];
+      if (c.referenceAepMwh !== undefined) {
+        const rel = (r.aepMwh - c.referenceAepMwh) / c.referenceAepMwh;
+        lines.push(`reference   ${c.referenceAepMwh.toFixed(5)} MWh (relative difference ${rel.toExponential(2)})`);
+      }
+      lines.push(`time        ${ms.toFixed(2)} ms`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+    });
+}

@@ -1,0 +1,35 @@
+import { Command, CommanderError } from 'commander';
+import { WfloError } from '../util/errors.js';
+
+/**
+ * Run the program and map failures to exit codes: WfloError carries its own code, commander's
+ * usage errors exit 2, anything else is an unexpected failure (exit 1; stack with WFLO_DEBUG=1).
+ */
+export async function runCli(program: Command, argv: string[]): Promise<void> {
+  program.exitOverride();
+  program.configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    process.exitCode = exitCodeFor(err);
+  }
+}
+
+function exitCodeFor(err: unknown): number {
+  if (err instanceof CommanderError) {
+    // --help and --version exit through here with code 0; usage errors were already printed.
+    return err.exitCode === 0 ? 0 : 2;
+  }
+  if (err instanceof WfloError) {
+    process.stderr.write(`wflo: ${err.message}\n`);
+    return err.exitCode;
+  }
+  const e = err as NodeJS.ErrnoException;
+  if (e && (e.code === 'ENOSPC' || e.code === 'EACCES' || e.code === 'EROFS' || e.code === 'EPERM')) {
+    process.stderr.write(`wflo: ${e.message}\n`);
+    return 1;
+  }
+  process.stderr.write(`wflo: unexpected error: ${e?.message ?? String(err)}\n`);
+  if (process.env.WFLO_DEBUG) process.stderr.write(`${e?.stack ?? ''}\n`);
+  return 1;
+}

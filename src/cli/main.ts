@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+/**
+ * wflo command-line entry point. Each command lives in its own thin file under cli/ and exports a
+ * `register…(program)` function; this file only wires them up and turns errors into exit codes.
+ */
+import { Command } from 'commander';
+import { runCli } from './errors.js';
+import { registerAep } from './aep.js';
+import { VERSION } from '../version.js';
+
+const program = new Command();
+program
+  .name('wflo')
+  .description('Wind farm layout optimization: AEP engine, layout optimizers, crash-safe campaigns, HDF5 shard doctor')
+  .version(VERSION)
+  .showHelpAfterError('(run with --help for usage)');
+
+registerAep(program);
+
+await runCli(program, process.argv);

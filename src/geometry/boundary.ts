@@ -1,0 +1,13 @@
+/**
+ * Site boundaries. Coordinates in metres, in the same frame as the layout.
+ * - circle: centre and radius (IEA37 case study 1).
+ * - polygon: one simple polygon, concave allowed, vertices in either orientation, not closed
+ *   (the last vertex is joined to the first).
+ * - multipolygon: several disjoint simple polygons; a turbine must lie inside any one of them.
+ */
+export type Point = readonly [number, number];
+
+export type Boundary =
+  | { kind: 'circle'; center: Point; radius: number }
+  | { kind: 'polygon'; vertices: Point[] }
+  | { kind: 'multipolygon'; polygons: Point[][] };

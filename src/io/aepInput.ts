@@ -1,0 +1,62 @@
+/**
+ * What `wflo aep` evaluates: a case (file or built-in name) and a layout, with command-line
+ * overrides for the turbine, wind resource and farm model.
+ */
+import path from 'node:path';
+import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, type WakeModelName, type SuperpositionName } from '../physics/farmModel.js';
+import { InputError } from '../util/errors.js';
+import type { Case } from './case.js';
+import { readYamlFile } from './yamlFile.js';
+import { iea37Kind } from './iea37Format.js';
+import { builtinCase } from './builtinCases.js';
+import { caseFromDocument, caseFromIea37Layout, readLayoutFile, resolveTurbine, resolveWind } from './caseFile.js';
+
+export interface AepRequest {
+  /** A layout file (IEA37 layout or native case/layout YAML). */
+  file?: string;
+  /** A built-in case name; with `file`, the file only supplies the layout. */
+  caseName?: string;
+  turbine?: string;
+  wind?: string;
+  wake?: string;
+  superposition?: string;
+  wakeParams?: Record<string, number>;
+}
+
+export function resolveAepRequest(req: AepRequest): Case {
+  const cwd = process.cwd();
+  const turbine = req.turbine !== undefined ? resolveTurbine(req.turbine, cwd, '--turbine') : undefined;
+  const wind = req.wind !== undefined ? resolveWind(req.wind, cwd, '--wind') : undefined;
+  let c: Case;
+  if (req.caseName !== undefined) {
+    c = builtinCase(req.caseName);
+    if (req.file !== undefined) {
+      const layout = readLayoutFile(req.file);
+      c = { ...c, layout, nTurbines: layout.x.length, referenceAepMwh: undefined };
+    }
+  } else if (req.file !== undefined) {
+    const doc = readYamlFile(req.file);
+    c = iea37Kind(doc) === 'layout'
+      ? caseFromIea37Layout(doc, req.file, { turbine, wind })
+      : caseFromDocument(doc, req.file);
+  } else {
+    throw new InputError('give a layout FILE or --case NAME');
+  }
+  if (turbine) c = { ...c, turbine, referenceAepMwh: undefined };
+  if (wind) c = { ...c, wind, referenceAepMwh: undefined };
+  if (req.wake !== undefined) {
+    if (!WAKE_MODEL_NAMES.includes(req.wake as WakeModelName)) {
+      throw new InputError(`--wake: unknown wake model '${req.wake}' (known: ${WAKE_MODEL_NAMES.join(', ')})`);
+    }
+    c = { ...c, model: { ...c.model, wake: req.wake as WakeModelName, params: undefined }, referenceAepMwh: undefined };
+  }
+  if (req.superposition !== undefined) {
+    if (!SUPERPOSITION_NAMES.includes(req.superposition as SuperpositionName)) {
+      throw new InputError(`--superposition: unknown rule '${req.superposition}' (known: ${SUPERPOSITION_NAMES.join(', ')})`);
+    }
+    c = { ...c, model: { ...c.model, superposition: req.superposition as SuperpositionName }, referenceAepMwh: undefined };
+  }
+  if (req.wakeParams) c = { ...c, model: { ...c.model, params: { ...c.model.params, ...req.wakeParams } }, referenceAepMwh: undefined };
+  if (!c.layout) throw new InputError(`${req.file ?? req.caseName}: no layout to evaluate`);
+  return { ...c, name: c.name || path.basename(req.file ?? '') };
+}

@@ -1,0 +1,44 @@
+/**
+ * One row of wflo's HDF5 output (`layouts.h5`): a finished (farm, type, seed) optimization.
+ * The same shape is produced by `wflo run` (from the ledger) and `wflo shards merge` (from
+ * other pipelines' worker files, where fields they lack are NaN / -1 / empty).
+ */
+export interface LayoutRecord {
+  /** `farm_<f>_type_<t>_seed_<s>` */
+  taskId: string;
+  farmId: number;
+  farmType: number;
+  seed: number;
+  nTurbines: number;
+  /** Optimized AEP, MWh. */
+  aep: number;
+  /** AEP of the initial layout, MWh (NaN when unknown). */
+  aepInitial: number;
+  /** Optimized layout, metres; length nTurbines each. */
+  x: Float64Array;
+  y: Float64Array;
+  /** Initial layout (empty arrays when unknown). */
+  xInitial: Float64Array;
+  yInitial: Float64Array;
+  iterations: number;
+  evaluations: number;
+  wallS: number;
+  attempts: number;
+}
+
+/** The task id of (farm, type, seed). */
+export function taskIdOf(farmId: number, farmType: number, seed: number): string {
+  return `farm_${farmId}_type_${farmType}_seed_${seed}`;
+}
+
+/** Parse `farm_<f>_type_<t>_seed_<s>`; null when the key has another shape. */
+export function parseTaskId(key: string): { farmId: number; farmType: number; seed: number } | null {
+  const m = /^farm_(-?\d+)_type_(-?\d+)_seed_(-?\d+)$/.exec(key);
+  if (!m) return null;
+  return { farmId: Number(m[1]), farmType: Number(m[2]), seed: Number(m[3]) };
+}
+
+/** Sort order of the output file: (farm_id, farm_type, seed). */
+export function compareRecords(a: Pick<LayoutRecord, 'farmId' | 'farmType' | 'seed'>, b: Pick<LayoutRecord, 'farmId' | 'farmType' | 'seed'>): number {
+  return a.farmId - b.farmId || a.farmType - b.farmType || a.seed - b.seed;
+}

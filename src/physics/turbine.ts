@@ -1,0 +1,115 @@
+/**
+ * Wind turbine: rotor size, hub height, power and thrust-coefficient curves.
+ *
+ * Two power-curve shapes are supported:
+ * - `cubic`: the IEA37 case-study curve, P = P_rated·((V−V_in)/(V_r−V_in))³ for V_in ≤ V < V_r,
+ *   P_rated for V_r ≤ V < V_out, 0 otherwise (IEA Wind Task 37 case studies, iea37-aepcalc.py).
+ * - `table`: tabulated (speed, power) pairs, linearly interpolated, 0 outside [cut-in, cut-out).
+ * Thrust: a constant Ct (IEA37 uses 8/9) or a tabulated (speed, Ct) curve, linearly interpolated
+ * and clamped at the table ends.
+ */
+export type PowerCurve =
+  | { kind: 'cubic'; ratedSpeed: number }
+  | { kind: 'table'; speeds: Float64Array; powerW: Float64Array };
+
+export type ThrustCurve =
+  | { kind: 'constant'; ct: number }
+  | { kind: 'table'; speeds: Float64Array; ct: Float64Array };
+
+export interface Turbine {
+  name: string;
+  /** Rotor diameter in metres. */
+  diameter: number;
+  /** Hub height in metres. */
+  hubHeight: number;
+  /** Rated electrical power in watts. */
+  ratedPowerW: number;
+  cutIn: number;
+  cutOut: number;
+  power: PowerCurve;
+  thrust: ThrustCurve;
+}
+
+/** Electrical power in watts at hub-height speed `v` (m/s). */
+export function powerAt(t: Turbine, v: number): number {
+  if (!(v >= t.cutIn) || v >= t.cutOut) return 0;
+  const pc = t.power;
+  if (pc.kind === 'cubic') {
+    if (v >= pc.ratedSpeed) return t.ratedPowerW;
+    const r = (v - t.cutIn) / (pc.ratedSpeed - t.cutIn);
+    return t.ratedPowerW * r * r * r;
+  }
+  return interpolate(pc.speeds, pc.powerW, v);
+}
+
+/** dP/dV in W per (m/s) at `v` (0 at the kinks' right side and outside the operating range). */
+export function powerSlopeAt(t: Turbine, v: number): number {
+  if (!(v >= t.cutIn) || v >= t.cutOut) return 0;
+  const pc = t.power;
+  if (pc.kind === 'cubic') {
+    if (v >= pc.ratedSpeed) return 0;
+    const span = pc.ratedSpeed - t.cutIn;
+    const r = (v - t.cutIn) / span;
+    return (3 * t.ratedPowerW * r * r) / span;
+  }
+  return interpolateSlope(pc.speeds, pc.powerW, v);
+}
+
+/** Thrust coefficient at free-stream speed `v`. */
+export function thrustCoefficientAt(t: Turbine, v: number): number {
+  const tc = t.thrust;
+  if (tc.kind === 'constant') return tc.ct;
+  return interpolate(tc.speeds, tc.ct, v);
+}
+
+/** Linear interpolation in a sorted table, clamped to the end values. */
+export function interpolate(xs: Float64Array, ys: Float64Array, x: number): number {
+  const n = xs.length;
+  if (x <= xs[0]) return ys[0];
+  if (x >= xs[n - 1]) return ys[n - 1];
+  let lo = 0, hi = n - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid] <= x) lo = mid; else hi = mid;
+  }
+  const f = (x - xs[lo]) / (xs[hi] - xs[lo]);
+  return ys[lo] + f * (ys[hi] - ys[lo]);
+}
+
+function interpolateSlope(xs: Float64Array, ys: Float64Array, x: number): number {
+  const n = xs.length;
+  if (x < xs[0] || x >= xs[n - 1]) return 0;
+  let lo = 0, hi = n - 1;
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid] <= x) lo = mid; else hi = mid;
+  }
+  return (ys[hi] - ys[lo]) / (xs[hi] - xs[lo]);
+}
+
+/** Check a turbine's numbers; returns the first problem as "field: what is wrong", or null. */
+export function turbineProblem(t: Turbine): string | null {
+  if (!(t.diameter > 0)) return `rotor diameter must be > 0, got ${t.diameter}`;
+  if (!(t.hubHeight > 0)) return `hub height must be > 0, got ${t.hubHeight}`;
+  if (!(t.ratedPowerW > 0)) return `rated power must be > 0, got ${t.ratedPowerW}`;
+  if (!(t.cutIn >= 0)) return `cut-in speed must be >= 0, got ${t.cutIn}`;
+  if (!(t.cutOut > t.cutIn)) return `cut-out speed (${t.cutOut}) must exceed cut-in (${t.cutIn})`;
+  const pc = t.power;
+  if (pc.kind === 'cubic' && !(pc.ratedSpeed > t.cutIn && pc.ratedSpeed <= t.cutOut)) {
+    return `rated speed (${pc.ratedSpeed}) must lie in (cut-in, cut-out]`;
+  }
+  for (const [name, c] of [['power curve', pc], ['thrust curve', t.thrust]] as const) {
+    if (c.kind !== 'table') continue;
+    const ys = 'powerW' in c ? c.powerW : c.ct;
+    if (c.speeds.length !== ys.length) return `${name}: ${c.speeds.length} speeds but ${ys.length} values`;
+    if (c.speeds.length < 2) return `${name}: needs at least 2 points`;
+    for (let i = 0; i < c.speeds.length; i++) {
+      if (!Number.isFinite(c.speeds[i]) || !Number.isFinite(ys[i])) return `${name}: non-finite value at index ${i}`;
+      if (i > 0 && !(c.speeds[i] > c.speeds[i - 1])) return `${name}: speeds must increase (index ${i})`;
+    }
+  }
+  if (t.thrust.kind === 'constant' && !(t.thrust.ct > 0 && t.thrust.ct < 1)) {
+    return `thrust coefficient must be in (0, 1), got ${t.thrust.ct}`;
+  }
+  return null;
+}

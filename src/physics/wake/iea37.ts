@@ -1,0 +1,23 @@
+/**
+ * IEA Wind Task 37 simplified Bastankhah Gaussian wake (the case-study reference model).
+ *
+ * Baker, Stanley, Thomas, Ning, Dykes, "Best Practices for Wake Model and Optimization Algorithm
+ * Selection in Wind Farm Layout Optimization", AIAA SciTech 2019 (AIAA 2019-0540), and the case
+ * study's iea37-wakemodel.pdf / iea37-aepcalc.py:
+ *
+ *   σ = k·dx + D/√8,   δ = (1 − √(1 − Ct/(8σ²/D²))) · exp(−½ (dy/σ)²),   only where dx > 0
+ *
+ * Parameters: k = 0.0324555 (wake growth rate). The case study fixes Ct = 8/9 for every turbine
+ * and speed; that comes from the turbine definition (constant thrust), not from this file.
+ */
+import { GaussianKernel } from './gaussianKernel.js';
+import type { WakeDeficitModel } from './wakeModel.js';
+
+export const iea37Wake: WakeDeficitModel = {
+  name: 'iea37',
+  defaults: { k: 0.0324555 },
+  prepare(ct, diameter, params) {
+    const k = params.k ?? 0.0324555;
+    return new GaussianKernel(k, 1 / Math.sqrt(8), ct, diameter);
+  },
+};
