@@ -28,7 +28,8 @@ import { turbineFromDocument, windFromDocument, boundaryFromDocument } from './r
 import { builtinCase, builtinTurbine, builtinWind, isBuiltinCase, isBuiltinTurbine, isBuiltinWind } from './builtinCases.js';
 import { zodToInputError } from './zodIssue.js';
 
-const xy = z.object({ x: z.array(z.number()), y: z.array(z.number()) });
+// Coordinates are checked by checkLayout (finite numbers, equal lengths) for a better message.
+const xy = z.object({ x: z.array(z.unknown()), y: z.array(z.unknown()) });
 const caseSchema = z.object({
   name: z.string().optional(),
   base: z.string().optional(),
@@ -72,15 +73,15 @@ export function resolveBoundary(spec: unknown, baseDir: string, file: string): B
   return boundaryFromDocument(spec, `${file} (boundary)`);
 }
 
-function checkLayout(x: number[] | Float64Array, y: number[] | Float64Array, file: string, field: string): Layout {
+function checkLayout(x: ArrayLike<unknown>, y: ArrayLike<unknown>, file: string, field: string): Layout {
   if (x.length !== y.length) throw new InputError(`${file}: ${field}: ${x.length} x but ${y.length} y coordinates`);
   if (x.length === 0) throw new InputError(`${file}: ${field}: no turbines`);
   for (let i = 0; i < x.length; i++) {
-    if (!Number.isFinite(x[i]) || !Number.isFinite(y[i])) {
+    if (typeof x[i] !== 'number' || typeof y[i] !== 'number' || !Number.isFinite(x[i]) || !Number.isFinite(y[i])) {
       throw new InputError(`${file}: ${field}: turbine ${i} has a non-finite coordinate (${x[i]}, ${y[i]})`);
     }
   }
-  return { x: Float64Array.from(x), y: Float64Array.from(y) };
+  return { x: Float64Array.from(x as ArrayLike<number>), y: Float64Array.from(y as ArrayLike<number>) };
 }
 
 /** A native case document (already parsed) → Case. */

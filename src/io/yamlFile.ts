@@ -21,11 +21,12 @@ export function readYamlFile(path: string): unknown {
 }
 
 export function parseYamlText(text: string, path: string): unknown {
-  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: false });
+  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: true });
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
     const line = err.linePos?.[0]?.line;
-    throw new InputError(`${path}: malformed YAML${line ? ` at line ${line}` : ''}: ${err.message.split('\n')[0]}`);
+    const reason = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+    throw new InputError(`${path}: malformed YAML${line ? ` at line ${line}` : ''}: ${reason}`);
   }
   return doc.toJS({ maxAliasCount: 1000 });
 }

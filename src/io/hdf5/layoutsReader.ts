@@ -1,0 +1,210 @@
+/**
+ * Reads wflo's HDF5 output (`layouts.h5`) back: the root attributes, the definitions and the
+ * rows, in slices so a large file never has to fit in memory (or in the 2 GiB wasm heap).
+ * A file that is not an HDF5 file or not in the "wflo-layouts" format is an InputError naming
+ * the file and what was expected. Meant for wflo's own files: untrusted HDF5 files from other
+ * pipelines go through shards/ (probed in a child process, h5wasm issue #46).
+ */
+import { InputError } from '../../util/errors.js';
+import type { LayoutRecord } from '../layoutRecord.js';
+import { closeQuietly, hdf5ErrorReason, loadH5, openH5Sync, withHdf5Diagnostics, type H5File } from './h5wasmRuntime.js';
+import { FARMS_GROUP, H5_DTYPE_OF_KIND, LAYOUT_COLUMNS, LAYOUTS_FORMAT_NAME, LAYOUTS_FORMAT_VERSION, ROOT_ATTRIBUTES, TYPES_GROUP } from './layoutsSchema.js';
+import { RowSlice, type ColumnData } from './rowSlice.js';
+import { readDefinitionGroups } from './definitionGroups.js';
+
+type H5Dataset = ReturnType<H5File['create_dataset']>;
+type H5Group = ReturnType<H5File['create_group']>;
+
+/** Root attributes of a layouts file, decoded. */
+export interface LayoutsFileInfo {
+  format: string;
+  formatVersion: number;
+  campaignName: string;
+  campaignHash: string;
+  wfloVersion: string;
+  created: string;
+  nExpected: number;
+  nDone: number;
+  complete: boolean;
+  maxTurbines: number;
+  source: string;
+  /** Number of rows (length of every column). */
+  rows: number;
+  /** Every root attribute as read (bigints converted to numbers), including extra ones. */
+  attributes: Record<string, unknown>;
+}
+
+function plainValue(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (ArrayBuffer.isView(value)) return Array.from(value as unknown as ArrayLike<number | bigint>, (v) => (typeof v === 'bigint' ? Number(v) : v));
+  return value;
+}
+
+/**
+ * Check the structure of an open layouts file (attributes, datasets, dtypes, shapes).
+ * Returns the decoded info when the structure is usable, and every problem found.
+ */
+export function inspectLayoutsStructure(file: H5File): { info?: LayoutsFileInfo; problems: string[] } {
+  const problems: string[] = [];
+  const attributes: Record<string, unknown> = {};
+  for (const [name, attr] of Object.entries(file.attrs)) attributes[name] = plainValue(attr.value);
+  const A = ROOT_ATTRIBUTES;
+  const str = (name: string): string => {
+    const v = attributes[name];
+    if (typeof v !== 'string') problems.push(`root attribute ${name} is ${v === undefined ? 'missing' : typeof v}, expected a string`);
+    return typeof v === 'string' ? v : '';
+  };
+  const num = (name: string): number => {
+    const v = attributes[name];
+    if (typeof v !== 'number') problems.push(`root attribute ${name} is ${v === undefined ? 'missing' : typeof v}, expected a number`);
+    return typeof v === 'number' ? v : NaN;
+  };
+  const format = str(A.format);
+  if (format && format !== LAYOUTS_FORMAT_NAME) {
+    return { problems: [`root attribute format is "${format}", expected "${LAYOUTS_FORMAT_NAME}"`] };
+  }
+  if (attributes[A.format] === undefined) return { problems };
+  const formatVersion = num(A.formatVersion);
+  if (formatVersion !== LAYOUTS_FORMAT_VERSION) problems.push(`format_version is ${formatVersion}, this wflo reads ${LAYOUTS_FORMAT_VERSION}`);
+  const maxTurbines = num(A.maxTurbines);
+  const info: LayoutsFileInfo = {
+    format,
+    formatVersion,
+    campaignName: str(A.campaignName),
+    campaignHash: str(A.campaignHash),
+    wfloVersion: str(A.wfloVersion),
+    created: str(A.created),
+    nExpected: num(A.nExpected),
+    nDone: num(A.nDone),
+    complete: num(A.complete) === 1,
+    maxTurbines,
+    source: typeof attributes[A.source] === 'string' ? (attributes[A.source] as string) : '',
+    rows: -1,
+    attributes,
+  };
+  for (const spec of LAYOUT_COLUMNS) {
+    const entity = file.get(spec.name) as H5Dataset | null;
+    if (!entity || !('shape' in entity)) {
+      problems.push(`dataset /${spec.name} is missing`);
+      continue;
+    }
+    const dtype = entity.dtype;
+    if (dtype !== H5_DTYPE_OF_KIND[spec.kind]) problems.push(`dataset /${spec.name} has dtype ${JSON.stringify(dtype)}, expected ${H5_DTYPE_OF_KIND[spec.kind]}`);
+    const shape = entity.shape ?? [];
+    const expectedRank = spec.kind === 'xy' ? 3 : 1;
+    if (shape.length !== expectedRank) {
+      problems.push(`dataset /${spec.name} has shape [${shape}], expected rank ${expectedRank}`);
+      continue;
+    }
+    if (spec.kind === 'xy' && (shape[1] !== maxTurbines || shape[2] !== 2)) {
+      problems.push(`dataset /${spec.name} has shape [${shape}], expected [N, ${maxTurbines}, 2]`);
+    }
+    if (info.rows === -1) info.rows = shape[0];
+    else if (shape[0] !== info.rows) problems.push(`dataset /${spec.name} has ${shape[0]} rows, /farm_id has ${info.rows}`);
+  }
+  if (info.rows >= 0 && info.nDone !== info.rows) problems.push(`attribute n_done is ${info.nDone} but the datasets hold ${info.rows} rows`);
+  for (const group of [FARMS_GROUP, TYPES_GROUP]) {
+    const g = file.get(group);
+    if (!g || !('keys' in g)) problems.push(`group /${group} is missing`);
+  }
+  return { info, problems };
+}
+
+/** An open layouts file. Close it when done (h5wasm handles are not garbage-collected). */
+export class LayoutsFileReader {
+  private constructor(private readonly file: H5File, readonly path: string, readonly info: LayoutsFileInfo) {}
+
+  /** Open and check the structure; InputError (one line) when the file is not a usable layouts file. */
+  static async open(path: string): Promise<LayoutsFileReader> {
+    const h5 = await loadH5();
+    let file: H5File;
+    try {
+      file = openH5Sync(h5, path, 'r');
+    } catch (err) {
+      throw new InputError(`${path}: cannot open as HDF5 (${hdf5ErrorReason(err)})`);
+    }
+    try {
+      const { info, problems } = withHdf5Diagnostics(() => inspectLayoutsStructure(file)).value;
+      if (!info || problems.length > 0) throw new InputError(`${path}: not a wflo layouts file: ${problems[0]}`);
+      return new LayoutsFileReader(file, path, info);
+    } catch (err) {
+      closeQuietly(file);
+      if (err instanceof InputError) throw err;
+      throw new InputError(`${path}: cannot read (${hdf5ErrorReason(err)})`);
+    }
+  }
+
+  get rows(): number {
+    return this.info.rows;
+  }
+
+  /** Rows [start, end) as column buffers. */
+  readSlice(start: number, end: number): RowSlice {
+    const length = Math.max(0, end - start);
+    const columns = new Map<string, ColumnData>();
+    if (length > 0) {
+      withHdf5Diagnostics(() => {
+        for (const spec of LAYOUT_COLUMNS) {
+          const dataset = this.file.get(spec.name) as H5Dataset;
+          const ranges = spec.kind === 'xy' ? [[start, end], [], []] : [[start, end]];
+          columns.set(spec.name, dataset.slice(ranges as [number, number][]) as ColumnData);
+        }
+      });
+    }
+    return RowSlice.fromColumns(columns, length, this.info.maxTurbines);
+  }
+
+  /** Rows [start, end) as records. */
+  readRecords(start: number, end: number): LayoutRecord[] {
+    const slice = this.readSlice(start, end);
+    const out: LayoutRecord[] = [];
+    for (let row = 0; row < slice.length; row++) out.push(slice.record(row));
+    return out;
+  }
+
+  /** All rows, `rowsPerBatch` at a time. */
+  *batches(rowsPerBatch = 4096): Generator<LayoutRecord[]> {
+    for (let start = 0; start < this.rows; start += rowsPerBatch) {
+      yield this.readRecords(start, Math.min(this.rows, start + rowsPerBatch));
+    }
+  }
+
+  /** The `/farms/<id>` and `/types/<id>` definitions (from their `json` attributes). */
+  definitions(): { farms: Record<string, unknown>; types: Record<string, unknown> } {
+    return withHdf5Diagnostics(() => ({
+      farms: readDefinitionGroups(this.file.get(FARMS_GROUP) as H5Group | null),
+      types: readDefinitionGroups(this.file.get(TYPES_GROUP) as H5Group | null),
+    })).value;
+  }
+
+  close(): void {
+    closeQuietly(this.file);
+  }
+}
+
+/** Stream a layouts file's rows in batches (bounded memory). */
+export async function* streamLayoutsFile(path: string, rowsPerBatch = 4096): AsyncGenerator<LayoutRecord[]> {
+  const reader = await LayoutsFileReader.open(path);
+  try {
+    yield* reader.batches(rowsPerBatch);
+  } finally {
+    reader.close();
+  }
+}
+
+/** Read a whole layouts file (tests and small files). */
+export async function readLayoutsFile(path: string): Promise<{
+  info: LayoutsFileInfo;
+  records: LayoutRecord[];
+  farms: Record<string, unknown>;
+  types: Record<string, unknown>;
+}> {
+  const reader = await LayoutsFileReader.open(path);
+  try {
+    const records: LayoutRecord[] = [];
+    for (const batch of reader.batches()) records.push(...batch);
+    return { info: reader.info, records, ...reader.definitions() };
+  } finally {
+    reader.close();
+  }
+}

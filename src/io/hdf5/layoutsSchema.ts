@@ -1,0 +1,79 @@
+/**
+ * The schema of wflo's own HDF5 output, `layouts.h5` (format "wflo-layouts", version 1).
+ * Row-oriented so h5py/numpy users load whole columns; rows sorted by (farm_id, farm_type, seed).
+ *
+ *   /farm_id        int32[N]
+ *   /farm_type      int32[N]
+ *   /seed           int64[N]
+ *   /task_id        fixed-length ASCII string[N] (64 bytes, NUL-terminated; h5py: `.asstr()[:]`)
+ *   /n_turbines     int32[N]
+ *   /aep            float64[N]        attr units = "MWh"
+ *   /aep_initial    float64[N]        attr units = "MWh"  (NaN when unknown)
+ *   /layout         float64[N,Tmax,2] attr units = "m"    ([:, t, 0] = x, [:, t, 1] = y; NaN past n_turbines)
+ *   /initial_layout float64[N,Tmax,2] attr units = "m"    (all NaN when unknown)
+ *   /iterations     int32[N]          (-1 when unknown)
+ *   /evaluations    int64[N]          (-1 when unknown)
+ *   /wall_s         float64[N]        attr units = "s" (NaN when unknown)
+ *   /attempts       int32[N]          (-1 when unknown)
+ *   /farms/<id>, /types/<id>          definitions (see definitionGroups.ts)
+ * Root attributes: see ROOT_ATTRIBUTES. Every dataset is chunked along rows with an unlimited
+ * first dimension, so a writer can append slices without knowing N in advance; Tmax >= 1.
+ */
+
+export const LAYOUTS_FORMAT_NAME = 'wflo-layouts';
+export const LAYOUTS_FORMAT_VERSION = 1;
+/** Bytes reserved per task id (NUL-terminated, so at most 63 characters). */
+export const TASK_ID_WIDTH = 64;
+
+export type ColumnKind = 'int32' | 'int64' | 'float64' | 'taskId' | 'xy';
+
+export interface ColumnSpec {
+  /** Dataset name at the file root. */
+  name: string;
+  kind: ColumnKind;
+  units?: string;
+  description: string;
+}
+
+export const LAYOUT_COLUMNS: readonly ColumnSpec[] = [
+  { name: 'farm_id', kind: 'int32', description: 'farm index' },
+  { name: 'farm_type', kind: 'int32', description: 'farm type (turbine model and count) index' },
+  { name: 'seed', kind: 'int64', description: 'optimizer seed' },
+  { name: 'task_id', kind: 'taskId', description: 'farm_<f>_type_<t>_seed_<s>' },
+  { name: 'n_turbines', kind: 'int32', description: 'number of turbines in the layout' },
+  { name: 'aep', kind: 'float64', units: 'MWh', description: 'annual energy production of the optimized layout' },
+  { name: 'aep_initial', kind: 'float64', units: 'MWh', description: 'annual energy production of the initial layout (NaN when unknown)' },
+  { name: 'layout', kind: 'xy', units: 'm', description: 'optimized turbine positions [row, turbine, (x, y)], NaN past n_turbines' },
+  { name: 'initial_layout', kind: 'xy', units: 'm', description: 'initial turbine positions [row, turbine, (x, y)], NaN when unknown' },
+  { name: 'iterations', kind: 'int32', description: 'optimizer iterations (-1 when unknown)' },
+  { name: 'evaluations', kind: 'int64', description: 'AEP evaluations (-1 when unknown)' },
+  { name: 'wall_s', kind: 'float64', units: 's', description: 'wall time of the optimization (NaN when unknown)' },
+  { name: 'attempts', kind: 'int32', description: 'attempts the runner made for the task (-1 when unknown)' },
+];
+
+/** h5wasm dtype strings (struct-module letters: 'i' = int32, 'q' = int64, 'd' = float64). */
+export const H5_DTYPE_OF_KIND: Record<ColumnKind, string> = {
+  int32: '<i',
+  int64: '<q',
+  float64: '<d',
+  taskId: `A${TASK_ID_WIDTH}`,
+  xy: '<d',
+};
+
+/** Root attribute names and what they hold. */
+export const ROOT_ATTRIBUTES = {
+  format: 'format', // string "wflo-layouts"
+  formatVersion: 'format_version', // int64
+  campaignName: 'campaign_name', // string
+  campaignHash: 'campaign_hash', // string
+  wfloVersion: 'wflo_version', // string
+  created: 'created', // string, ISO 8601 UTC
+  nExpected: 'n_expected', // int64, -1 when unknown
+  nDone: 'n_done', // int64, equals N
+  complete: 'complete', // int8, 1 when every expected task is in the file
+  maxTurbines: 'max_turbines', // int64, Tmax
+  source: 'source', // string, which wflo command wrote the file
+} as const;
+
+export const FARMS_GROUP = 'farms';
+export const TYPES_GROUP = 'types';

@@ -1,0 +1,186 @@
+/**
+ * A slice of consecutive output rows held as one typed array per column: the unit the writer
+ * appends and the reader/verifier read back. Converts between LayoutRecord objects and the
+ * column buffers, and feeds each column's bytes to a running digest so the writer can prove
+ * that what it reads back after closing equals what it wrote.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import type { LayoutRecord } from '../layoutRecord.js';
+import { LAYOUT_COLUMNS, type ColumnSpec } from './layoutsSchema.js';
+
+export type ColumnData = Int32Array | BigInt64Array | Float64Array | string[];
+
+export class RowSlice {
+  length = 0;
+  readonly farmId: Int32Array;
+  readonly farmType: Int32Array;
+  readonly seed: BigInt64Array;
+  readonly taskId: string[];
+  readonly nTurbines: Int32Array;
+  readonly aep: Float64Array;
+  readonly aepInitial: Float64Array;
+  /** [row][turbine][x|y], NaN-padded. */
+  readonly layout: Float64Array;
+  readonly initialLayout: Float64Array;
+  readonly iterations: Int32Array;
+  readonly evaluations: BigInt64Array;
+  readonly wallS: Float64Array;
+  readonly attempts: Int32Array;
+
+  constructor(readonly capacity: number, readonly maxTurbines: number) {
+    this.farmId = new Int32Array(capacity);
+    this.farmType = new Int32Array(capacity);
+    this.seed = new BigInt64Array(capacity);
+    this.taskId = new Array<string>(capacity).fill('');
+    this.nTurbines = new Int32Array(capacity);
+    this.aep = new Float64Array(capacity);
+    this.aepInitial = new Float64Array(capacity);
+    this.layout = new Float64Array(capacity * maxTurbines * 2).fill(NaN);
+    this.initialLayout = new Float64Array(capacity * maxTurbines * 2).fill(NaN);
+    this.iterations = new Int32Array(capacity);
+    this.evaluations = new BigInt64Array(capacity);
+    this.wallS = new Float64Array(capacity);
+    this.attempts = new Int32Array(capacity);
+  }
+
+  get full(): boolean {
+    return this.length === this.capacity;
+  }
+
+  /** Start a new slice (layouts back to NaN so padding never leaks from the previous slice). */
+  reset(): void {
+    this.layout.fill(NaN, 0, this.length * this.maxTurbines * 2);
+    this.initialLayout.fill(NaN, 0, this.length * this.maxTurbines * 2);
+    this.length = 0;
+  }
+
+  /** Append a record; the caller has validated it (see validateRecord in layoutsWriter). */
+  push(record: LayoutRecord): void {
+    const row = this.length++;
+    this.farmId[row] = record.farmId;
+    this.farmType[row] = record.farmType;
+    this.seed[row] = BigInt(record.seed);
+    this.taskId[row] = record.taskId;
+    this.nTurbines[row] = record.nTurbines;
+    this.aep[row] = record.aep;
+    this.aepInitial[row] = record.aepInitial;
+    interleave(this.layout, row * this.maxTurbines * 2, record.x, record.y);
+    interleave(this.initialLayout, row * this.maxTurbines * 2, record.xInitial, record.yInitial);
+    this.iterations[row] = record.iterations;
+    this.evaluations[row] = BigInt(record.evaluations);
+    this.wallS[row] = record.wallS;
+    this.attempts[row] = record.attempts;
+  }
+
+  /** The filled part of one column, ready for `write_slice`. */
+  column(spec: ColumnSpec): ColumnData {
+    const n = this.length;
+    switch (spec.name) {
+      case 'farm_id': return this.farmId.subarray(0, n);
+      case 'farm_type': return this.farmType.subarray(0, n);
+      case 'seed': return this.seed.subarray(0, n);
+      case 'task_id': return this.taskId.slice(0, n);
+      case 'n_turbines': return this.nTurbines.subarray(0, n);
+      case 'aep': return this.aep.subarray(0, n);
+      case 'aep_initial': return this.aepInitial.subarray(0, n);
+      case 'layout': return this.layout.subarray(0, n * this.maxTurbines * 2);
+      case 'initial_layout': return this.initialLayout.subarray(0, n * this.maxTurbines * 2);
+      case 'iterations': return this.iterations.subarray(0, n);
+      case 'evaluations': return this.evaluations.subarray(0, n);
+      case 'wall_s': return this.wallS.subarray(0, n);
+      case 'attempts': return this.attempts.subarray(0, n);
+      default: throw new Error(`unknown column ${spec.name}`);
+    }
+  }
+
+  /** Load rows read from a file (one array per column, all of `length` rows). */
+  static fromColumns(columns: Map<string, ColumnData>, length: number, maxTurbines: number): RowSlice {
+    const slice = new RowSlice(length, maxTurbines);
+    slice.length = length;
+    for (const spec of LAYOUT_COLUMNS) {
+      const data = columns.get(spec.name);
+      if (!data) continue;
+      const target = slice.column(spec);
+      if (Array.isArray(target)) {
+        for (let i = 0; i < length; i++) slice.taskId[i] = (data as string[])[i];
+      } else {
+        (target as Float64Array).set(data as Float64Array);
+      }
+    }
+    return slice;
+  }
+
+  /** Row `row` as a LayoutRecord (layouts cut to n_turbines). */
+  record(row: number): LayoutRecord {
+    const nTurbines = this.nTurbines[row];
+    const base = row * this.maxTurbines * 2;
+    const [x, y] = deinterleave(this.layout, base, Math.min(nTurbines, this.maxTurbines));
+    const [xInitial, yInitial] = initialOf(this.initialLayout, base, Math.min(nTurbines, this.maxTurbines));
+    return {
+      taskId: this.taskId[row],
+      farmId: this.farmId[row],
+      farmType: this.farmType[row],
+      seed: Number(this.seed[row]),
+      nTurbines,
+      aep: this.aep[row],
+      aepInitial: this.aepInitial[row],
+      x,
+      y,
+      xInitial,
+      yInitial,
+      iterations: this.iterations[row],
+      evaluations: Number(this.evaluations[row]),
+      wallS: this.wallS[row],
+      attempts: this.attempts[row],
+    };
+  }
+}
+
+function interleave(target: Float64Array, base: number, xs: ArrayLike<number>, ys: ArrayLike<number>): void {
+  for (let t = 0; t < xs.length; t++) {
+    target[base + 2 * t] = xs[t];
+    target[base + 2 * t + 1] = ys[t];
+  }
+}
+
+function deinterleave(source: Float64Array, base: number, n: number): [Float64Array, Float64Array] {
+  const xByTurbine = new Float64Array(n);
+  const yByTurbine = new Float64Array(n);
+  for (let t = 0; t < n; t++) {
+    xByTurbine[t] = source[base + 2 * t];
+    yByTurbine[t] = source[base + 2 * t + 1];
+  }
+  return [xByTurbine, yByTurbine];
+}
+
+/** Initial layout of a row: empty arrays when the row holds none (all NaN). */
+function initialOf(source: Float64Array, base: number, n: number): [Float64Array, Float64Array] {
+  let known = 0;
+  for (let t = 0; t < n; t++) if (!Number.isNaN(source[base + 2 * t])) known = t + 1;
+  return known === 0 ? [new Float64Array(0), new Float64Array(0)] : deinterleave(source, base, known);
+}
+
+/** Running sha256 per column over exactly the values written (or read back). */
+export class ColumnDigests {
+  private readonly hashes = new Map<string, Hash>();
+
+  constructor() {
+    for (const spec of LAYOUT_COLUMNS) this.hashes.set(spec.name, createHash('sha256'));
+  }
+
+  update(spec: ColumnSpec, data: ColumnData): void {
+    const hash = this.hashes.get(spec.name)!;
+    if (Array.isArray(data)) {
+      for (const s of data) hash.update(s + '\0');
+    } else {
+      hash.update(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+    }
+  }
+
+  /** Final hex digests (consumes the hashes). */
+  finish(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const [name, hash] of this.hashes) out[name] = hash.digest('hex');
+    return out;
+  }
+}
