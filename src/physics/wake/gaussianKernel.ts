@@ -6,10 +6,14 @@
  *   a      = Ct / (8 σ² / D²)
  *   δ      = (1 − √(1 − min(a, 1))) · exp(−dy² / (2σ²))        for dx > 0, else 0
  *
- * Derivatives (used for the exact AEP gradient), with E = exp(−dy²/(2σ²)), r = √(1 − a):
- *   ∂δ/∂σ  = −a·E/(σ·r) + (1 − r)·E·dy²/σ³     (first term 0 where a ≥ 1: the clip is flat)
+ * Wake expansion continuation (Thomas & Ning, "A method for reducing multi-modality in the wind
+ * farm layout optimization problem", J. Phys.: Conf. Ser. 1037 (2018) 042012) widens the wake
+ * laterally by a factor ξ ≥ 1 in the exponent only: exp(−dy²/(2ξ²σ²)); ξ = 1 is the real model.
+ *
+ * Derivatives (used for the exact AEP gradient), with E = exp(−dy²/(2ξ²σ²)), r = √(1 − a):
+ *   ∂δ/∂σ  = −a·E/(σ·r) + (1 − r)·E·dy²/(ξ²σ³)   (first term 0 where a ≥ 1: the clip is flat)
  *   ∂δ/∂dx = k · ∂δ/∂σ
- *   ∂δ/∂dy = −(1 − r)·E·dy/σ²
+ *   ∂δ/∂dy = −(1 − r)·E·dy/(ξ²σ²)
  */
 import type { WakeKernel } from './wakeModel.js';
 
@@ -18,11 +22,16 @@ export class GaussianKernel implements WakeKernel {
   private readonly sigma0: number;
   /** Ct·D²/8, so that a = ctD2over8 / σ². */
   private readonly ctD2over8: number;
+  /** −1/(2ξ²): the exponent is halfInvXi2·dy²/σ². */
+  private readonly expFactor: number;
+  private readonly invXi2: number;
 
-  constructor(k: number, epsilon: number, ct: number, diameter: number) {
+  constructor(k: number, epsilon: number, ct: number, diameter: number, wec = 1) {
     this.k = k;
     this.sigma0 = epsilon * diameter;
     this.ctD2over8 = (ct * diameter * diameter) / 8;
+    this.invXi2 = 1 / (wec * wec);
+    this.expFactor = -0.5 * this.invXi2;
   }
 
   value(dx: number, dy: number): number {
@@ -31,7 +40,7 @@ export class GaussianKernel implements WakeKernel {
     const s2 = sigma * sigma;
     const a = this.ctD2over8 / s2;
     const r = a < 1 ? Math.sqrt(1 - a) : 0;
-    return (1 - r) * Math.exp((-0.5 * dy * dy) / s2);
+    return (1 - r) * Math.exp((this.expFactor * dy * dy) / s2);
   }
 
   valueAndGradient(dx: number, dy: number, out: Float64Array, offset: number): number {
@@ -44,12 +53,12 @@ export class GaussianKernel implements WakeKernel {
     const s2 = sigma * sigma;
     const a = this.ctD2over8 / s2;
     const r = a < 1 ? Math.sqrt(1 - a) : 0;
-    const e = Math.exp((-0.5 * dy * dy) / s2);
+    const e = Math.exp((this.expFactor * dy * dy) / s2);
     const amp = (1 - r) * e;
     const dAmpDsigma = r > 0 ? (-a * e) / (sigma * r) : 0;
-    const dDeltaDsigma = dAmpDsigma + (amp * dy * dy) / (s2 * sigma);
+    const dDeltaDsigma = dAmpDsigma + (this.invXi2 * amp * dy * dy) / (s2 * sigma);
     out[offset] = this.k * dDeltaDsigma;
-    out[offset + 1] = (-amp * dy) / s2;
+    out[offset + 1] = (-this.invXi2 * amp * dy) / s2;
     return amp;
   }
 }

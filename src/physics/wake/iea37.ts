@@ -7,7 +7,8 @@
  *
  *   σ = k·dx + D/√8,   δ = (1 − √(1 − Ct/(8σ²/D²))) · exp(−½ (dy/σ)²),   only where dx > 0
  *
- * Parameters: k = 0.0324555 (wake growth rate). The case study fixes Ct = 8/9 for every turbine
+ * Parameters: k = 0.0324555 (wake growth rate); wec = 1 (wake expansion continuation factor, see
+ * gaussianKernel.ts; only optimizers set it above 1). The case study fixes Ct = 8/9 for every turbine
  * and speed; that comes from the turbine definition (constant thrust), not from this file.
  */
 import { GaussianKernel } from './gaussianKernel.js';
@@ -15,9 +16,9 @@ import type { WakeDeficitModel } from './wakeModel.js';
 
 export const iea37Wake: WakeDeficitModel = {
   name: 'iea37',
-  defaults: { k: 0.0324555 },
+  defaults: { k: 0.0324555, wec: 1 },
   prepare(ct, diameter, params) {
     const k = params.k ?? 0.0324555;
-    return new GaussianKernel(k, 1 / Math.sqrt(8), ct, diameter);
+    return new GaussianKernel(k, 1 / Math.sqrt(8), ct, diameter, params.wec ?? 1);
   },
 };

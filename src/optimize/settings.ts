@@ -1,0 +1,98 @@
+/**
+ * Optimizer settings, their defaults and validation. The same object is part of a campaign task's
+ * spec hash, so every field that changes a result lives here.
+ */
+import { InputError } from '../util/errors.js';
+
+export const OPTIMIZER_METHODS = ['gradient', 'random', 'hybrid', 'basin', 'none'] as const;
+export type OptimizerMethod = (typeof OPTIMIZER_METHODS)[number];
+export const INITIAL_LAYOUTS = ['random', 'grid', 'given'] as const;
+export type InitialLayoutKind = (typeof INITIAL_LAYOUTS)[number];
+
+export interface OptimizerSettings {
+  /**
+   * gradient: augmented Lagrangian + L-BFGS on the exact AEP gradient, with wake expansion
+   * continuation; random: random search; hybrid: gradient, then random-search polish;
+   * basin: gradient, then monotonic basin hopping (relocate turbines at random, re-optimize with
+   * the gradient method, keep the result if the AEP rose); none: evaluate the initial layout only.
+   */
+  method: OptimizerMethod | string;
+  /** Initial layout: random feasible from the seed (default), a grid, or the case's layout. */
+  initial?: InitialLayoutKind;
+  /** Wake expansion factors, one stage each, ending at 1 (default [3, 2, 1.5, 1.25, 1]; Gaussian wakes only). */
+  wec?: number[];
+  /** L-BFGS iterations per augmented-Lagrangian round (default 300). */
+  maxIterations?: number;
+  /** Augmented-Lagrangian rounds per continuation stage (default 8). */
+  outerIterations?: number;
+  /** Random-search proposals (default 3000 for random, 1000 for the hybrid polish). */
+  randomIterations?: number;
+  /** Random-search initial and final step, rotor diameters (defaults 1 and 0.01). */
+  randomStep?: number;
+  randomFinalStep?: number;
+  /** Basin-hopping rounds (default 30). */
+  hops?: number;
+  /** Turbines relocated per hop (default 1). */
+  hopTurbines?: number;
+  /** Wake expansion factors for each hop's re-optimization (default [1.5, 1.25, 1]). */
+  hopWec?: number[];
+  [extra: string]: unknown;
+}
+
+export interface ResolvedSettings {
+  method: OptimizerMethod;
+  initial: InitialLayoutKind;
+  wec: number[];
+  maxIterations: number;
+  outerIterations: number;
+  randomIterations: number;
+  randomStep: number;
+  randomFinalStep: number;
+  hops: number;
+  hopTurbines: number;
+  hopWec: number[];
+}
+
+const KNOWN = new Set(['method', 'initial', 'wec', 'maxIterations', 'outerIterations', 'randomIterations', 'randomStep', 'randomFinalStep', 'hops', 'hopTurbines', 'hopWec']);
+
+export function resolveSettings(s: OptimizerSettings): ResolvedSettings {
+  if (!OPTIMIZER_METHODS.includes(s.method as OptimizerMethod)) {
+    throw new InputError(`optimizer method: unknown '${s.method}' (known: ${OPTIMIZER_METHODS.join(', ')})`);
+  }
+  for (const key of Object.keys(s)) {
+    if (!KNOWN.has(key)) throw new InputError(`optimizer settings: unknown field '${key}' (known: ${[...KNOWN].join(', ')})`);
+  }
+  const method = s.method as OptimizerMethod;
+  const initial = s.initial ?? 'random';
+  if (!INITIAL_LAYOUTS.includes(initial)) throw new InputError(`optimizer initial: unknown '${initial}' (known: ${INITIAL_LAYOUTS.join(', ')})`);
+  const count = (name: string, v: unknown, def: number): number => {
+    if (v === undefined) return def;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new InputError(`optimizer ${name}: expected a whole number >= 0, got ${JSON.stringify(v)}`);
+    return v;
+  };
+  const positive = (name: string, v: unknown, def: number): number => {
+    if (v === undefined) return def;
+    if (typeof v !== 'number' || !(v > 0) || !Number.isFinite(v)) throw new InputError(`optimizer ${name}: expected a number > 0, got ${JSON.stringify(v)}`);
+    return v;
+  };
+  const factors = (name: string, v: unknown, def: number[]): number[] => {
+    const list = v ?? def;
+    if (!Array.isArray(list) || list.length === 0 || list.some((f) => typeof f !== 'number' || !(f >= 1) || !Number.isFinite(f))) {
+      throw new InputError(`optimizer ${name}: expected a list of factors >= 1, got ${JSON.stringify(v)}`);
+    }
+    if (list[list.length - 1] !== 1) throw new InputError(`optimizer ${name}: the last factor must be 1 (the real wake model), got ${list[list.length - 1]}`);
+    return list as number[];
+  };
+  const wec = factors('wec', s.wec, [3, 2, 1.5, 1.25, 1]);
+  return {
+    method, initial, wec,
+    maxIterations: count('maxIterations', s.maxIterations, 300),
+    outerIterations: count('outerIterations', s.outerIterations, 8),
+    randomIterations: count('randomIterations', s.randomIterations, method === 'random' ? 3000 : 1000),
+    randomStep: positive('randomStep', s.randomStep, 1),
+    randomFinalStep: positive('randomFinalStep', s.randomFinalStep, 0.01),
+    hops: count('hops', s.hops, method === 'basin' ? 30 : 0),
+    hopTurbines: Math.max(1, count('hopTurbines', s.hopTurbines, 1)),
+    hopWec: factors('hopWec', s.hopWec, [1.5, 1.25, 1]),
+  };
+}
