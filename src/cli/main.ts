@@ -6,7 +6,13 @@
 import { Command } from 'commander';
 import { runCli } from './errors.js';
 import { registerAep } from './aep.js';
+import { registerOptimize } from './optimize.js';
 import { VERSION } from '../version.js';
+import { registerRun } from './run.js';
+import { registerExport } from './export.js';
+import { registerStatus } from './status.js';
+import { registerMissing } from './missing.js';
+import { registerShards } from './shards.js';
 
 const program = new Command();
 program
@@ -16,5 +22,11 @@ program
   .showHelpAfterError('(run with --help for usage)');
 
 registerAep(program);
+registerOptimize(program);
+registerRun(program);
+registerExport(program);
+registerStatus(program);
+registerMissing(program);
+registerShards(program);
 
 await runCli(program, process.argv);

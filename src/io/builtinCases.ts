@@ -45,6 +45,7 @@ function cs1(n: number): Case {
     model: { wake: 'iea37', superposition: 'sos' },
     layout: { x: Float64Array.from(base.x), y: Float64Array.from(base.y) },
     referenceAepMwh: base.aepMwh,
+    refs: { turbine: 'iea37-335mw.yaml', wind: 'iea37-windrose.yaml' },
   };
 }
 
@@ -59,6 +60,7 @@ function cs34(which: 3 | 4): Case {
     model: { wake: 'iea37', superposition: 'sos' },
     layout: { x: Float64Array.from(base.x), y: Float64Array.from(base.y) },
     referenceAepMwh: base.aepMwh,
+    refs: { turbine: 'iea37-10mw.yaml', wind: 'iea37-windrose-cs3.yaml' },
   };
 }
 

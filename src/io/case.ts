@@ -27,4 +27,6 @@ export interface Case {
   layout: Layout | null;
   /** Reference AEP of the baseline layout in MWh, when published. */
   referenceAepMwh?: number;
+  /** File names an IEA37-shaped result file should reference for the turbine and the wind rose. */
+  refs?: { turbine: string; wind: string };
 }

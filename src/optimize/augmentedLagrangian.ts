@@ -29,6 +29,8 @@ export interface AugmentedLagrangianOptions {
   initialPenalty?: number;
   maxPenalty?: number;
   inner?: LbfgsOptions;
+  /** Stop when feasible and a round changes Φ by less than this (relative; default 1e-7). */
+  stationarityTolerance?: number;
   /** Multipliers to start from (length = constraint count); updated in place. */
   multipliers?: Float64Array;
 }
@@ -81,7 +83,9 @@ export function augmentedLagrangian(
   let x: Float64Array = Float64Array.from(x0);
   constraints.values(x, g);
   let violation = maxOf(g);
+  const stationarityTolerance = opts.stationarityTolerance ?? 1e-7;
   let outer = 0;
+  let previousF = Infinity;
   for (; outer < maxOuter; outer++) {
     const r = lbfgs(phi, x, opts.inner);
     innerIterations += r.iterations;
@@ -89,7 +93,9 @@ export function augmentedLagrangian(
     constraints.values(x, g);
     const newViolation = maxOf(g);
     for (let i = 0; i < m; i++) lambda[i] = Math.max(0, lambda[i] + rho * g[i]);
-    const converged = newViolation <= tol && r.iterations <= 1;
+    // Converged: feasible, and this round no longer changed the objective.
+    const converged = newViolation <= tol && Math.abs(previousF - r.f) <= stationarityTolerance * Math.max(1, Math.abs(r.f));
+    previousF = r.f;
     if (newViolation > tol && newViolation > 0.25 * violation) rho = Math.min(rho * 10, maxPenalty);
     violation = newViolation;
     if (converged) { outer++; break; }

@@ -21,9 +21,9 @@ export interface OptimizerSettings {
   initial?: InitialLayoutKind;
   /** Wake expansion factors, one stage each, ending at 1 (default [3, 2, 1.5, 1.25, 1]; Gaussian wakes only). */
   wec?: number[];
-  /** L-BFGS iterations per augmented-Lagrangian round (default 300). */
+  /** L-BFGS iterations per augmented-Lagrangian round (default 150). */
   maxIterations?: number;
-  /** Augmented-Lagrangian rounds per continuation stage (default 8). */
+  /** Augmented-Lagrangian rounds per continuation stage, at most (default 8). */
   outerIterations?: number;
   /** Random-search proposals (default 3000 for random, 1000 for the hybrid polish). */
   randomIterations?: number;
@@ -86,7 +86,7 @@ export function resolveSettings(s: OptimizerSettings): ResolvedSettings {
   const wec = factors('wec', s.wec, [3, 2, 1.5, 1.25, 1]);
   return {
     method, initial, wec,
-    maxIterations: count('maxIterations', s.maxIterations, 300),
+    maxIterations: count('maxIterations', s.maxIterations, 150),
     outerIterations: count('outerIterations', s.outerIterations, 8),
     randomIterations: count('randomIterations', s.randomIterations, method === 'random' ? 3000 : 1000),
     randomStep: positive('randomStep', s.randomStep, 1),

@@ -7,7 +7,7 @@
  */
 import { InputError } from '../../util/errors.js';
 import type { LayoutRecord } from '../layoutRecord.js';
-import { closeQuietly, hdf5ErrorReason, loadH5, openH5Sync, withHdf5Diagnostics, type H5File } from './h5wasmRuntime.js';
+import { closeQuietly, hdf5Call, hdf5ErrorReason, loadH5, openH5Sync, type H5File } from './h5wasmRuntime.js';
 import { FARMS_GROUP, H5_DTYPE_OF_KIND, LAYOUT_COLUMNS, LAYOUTS_FORMAT_NAME, LAYOUTS_FORMAT_VERSION, ROOT_ATTRIBUTES, TYPES_GROUP } from './layoutsSchema.js';
 import { RowSlice, type ColumnData } from './rowSlice.js';
 import { readDefinitionGroups } from './definitionGroups.js';
@@ -124,7 +124,7 @@ export class LayoutsFileReader {
       throw new InputError(`${path}: cannot open as HDF5 (${hdf5ErrorReason(err)})`);
     }
     try {
-      const { info, problems } = withHdf5Diagnostics(() => inspectLayoutsStructure(file)).value;
+      const { info, problems } = hdf5Call(() => inspectLayoutsStructure(file));
       if (!info || problems.length > 0) throw new InputError(`${path}: not a wflo layouts file: ${problems[0]}`);
       return new LayoutsFileReader(file, path, info);
     } catch (err) {
@@ -143,7 +143,7 @@ export class LayoutsFileReader {
     const length = Math.max(0, end - start);
     const columns = new Map<string, ColumnData>();
     if (length > 0) {
-      withHdf5Diagnostics(() => {
+      hdf5Call(() => {
         for (const spec of LAYOUT_COLUMNS) {
           const dataset = this.file.get(spec.name) as H5Dataset;
           const ranges = spec.kind === 'xy' ? [[start, end], [], []] : [[start, end]];
@@ -171,10 +171,10 @@ export class LayoutsFileReader {
 
   /** The `/farms/<id>` and `/types/<id>` definitions (from their `json` attributes). */
   definitions(): { farms: Record<string, unknown>; types: Record<string, unknown> } {
-    return withHdf5Diagnostics(() => ({
+    return hdf5Call(() => ({
       farms: readDefinitionGroups(this.file.get(FARMS_GROUP) as H5Group | null),
       types: readDefinitionGroups(this.file.get(TYPES_GROUP) as H5Group | null),
-    })).value;
+    }));
   }
 
   close(): void {

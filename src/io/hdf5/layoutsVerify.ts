@@ -5,7 +5,7 @@
  * temp file with the digests of what it wrote, so a file is only renamed into place once every
  * column reads back bit-identical.
  */
-import { hdf5ErrorReason, withHdf5Diagnostics } from './h5wasmRuntime.js';
+import { hdf5Call, hdf5ErrorReason } from './h5wasmRuntime.js';
 import { LayoutsFileReader, type LayoutsFileInfo } from './layoutsReader.js';
 import { compareRecords, taskIdOf } from '../layoutRecord.js';
 import { ColumnDigests, type RowSlice } from './rowSlice.js';
@@ -89,7 +89,7 @@ export async function verifyLayoutsFile(path: string, expect: LayoutsVerifyExpec
         if (actual[spec.name] !== expect.digests[spec.name]) problems.push(`dataset /${spec.name} reads back different from what was written`);
       }
     }
-    withHdf5Diagnostics(() => reader.definitions());
+    hdf5Call(() => reader.definitions());
   } catch (err) {
     problems.push(`read failed: ${hdf5ErrorReason(err)}`);
   } finally {

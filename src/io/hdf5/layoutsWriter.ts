@@ -21,7 +21,7 @@ import { VERSION } from '../../version.js';
 import { compareRecords, taskIdOf, type LayoutRecord } from '../layoutRecord.js';
 import { acquireWriterLock } from './writerLock.js';
 import { commitTemp, discardTemp, fsyncFile, removeStaleTemps, tempPathFor } from './atomicReplace.js';
-import { closeQuietly, hdf5ErrorReason, loadH5, openH5Sync, withHdf5Diagnostics, type H5File, type H5Module } from './h5wasmRuntime.js';
+import { closeQuietly, hdf5Call, hdf5ErrorReason, loadH5, openH5Sync, type H5File, type H5Module } from './h5wasmRuntime.js';
 import { FARMS_GROUP, H5_DTYPE_OF_KIND, LAYOUT_COLUMNS, LAYOUTS_FORMAT_NAME, LAYOUTS_FORMAT_VERSION, ROOT_ATTRIBUTES, TYPES_GROUP, type ColumnSpec } from './layoutsSchema.js';
 import { ColumnDigests, RowSlice } from './rowSlice.js';
 import { writeDefinitionGroups, type DefinitionSet } from './definitionGroups.js';
@@ -151,7 +151,7 @@ class SliceAppender {
   readonly digests = new ColumnDigests();
 
   constructor(private readonly file: H5File, private readonly tmax: number, chunkRows: number) {
-    withHdf5Diagnostics(() => {
+    hdf5Call(() => {
       for (const spec of LAYOUT_COLUMNS) {
         const xy = spec.kind === 'xy';
         const dataset = file.create_dataset({
@@ -176,7 +176,7 @@ class SliceAppender {
     if (slice.length === 0) return;
     const start = this.rowsWritten;
     const end = start + slice.length;
-    withHdf5Diagnostics(() => {
+    hdf5Call(() => {
       for (const spec of LAYOUT_COLUMNS) {
         const dataset = this.file.get(spec.name) as ReturnType<H5File['create_dataset']>;
         const xy = spec.kind === 'xy';
@@ -192,7 +192,7 @@ class SliceAppender {
 
 function writeRootAttributes(file: H5File, meta: LayoutsFileMeta, rows: number, tmax: number): void {
   const A = ROOT_ATTRIBUTES;
-  withHdf5Diagnostics(() => {
+  hdf5Call(() => {
     file.create_attribute(A.format, LAYOUTS_FORMAT_NAME);
     file.create_attribute(A.formatVersion, LAYOUTS_FORMAT_VERSION, null, '<q');
     file.create_attribute(A.campaignName, meta.campaignName);
@@ -249,10 +249,10 @@ async function writeContent(h5: H5Module, tempPath: string, records: LayoutBatch
       throw new RuntimeFailure(`meta.nRows is ${dims.nRows} but ${rows} rows were written`);
     }
     writeRootAttributes(file, meta, rows, tmax);
-    withHdf5Diagnostics(() => file.flush());
-    const status = withHdf5Diagnostics(() => file.close());
+    hdf5Call(() => file.flush());
     closed = true;
-    if (typeof status.value === 'number' && status.value < 0) throw new Error(status.diagnostics || 'HDF5 close failed');
+    const status = hdf5Call(() => file.close());
+    if (typeof status === 'number' && status < 0) throw new Error('HDF5 close failed');
     return { rows, tmax, digests: appender.digests.finish() };
   } finally {
     if (!closed) closeQuietly(file);
@@ -261,12 +261,9 @@ async function writeContent(h5: H5Module, tempPath: string, records: LayoutBatch
 
 function failureReason(err: unknown): string {
   const e = err as NodeJS.ErrnoException;
-  if (e?.code === 'ENOSPC') return 'no space left on device (ENOSPC)';
+  if (e?.code === 'ENOSPC') return `no space left on device (ENOSPC): ${e.message}`;
   if (typeof e?.code === 'string' && e.message) return e.message;
-  const reason = hdf5ErrorReason(err);
-  return /No space left|errno = 51\b|ENOSPC/i.test(reason + ((err as { hdf5Diagnostics?: string })?.hdf5Diagnostics ?? ''))
-    ? `no space left on device (ENOSPC): ${reason}`
-    : reason;
+  return hdf5ErrorReason(err);
 }
 
 /**

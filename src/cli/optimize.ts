@@ -1,0 +1,112 @@
+/** `wflo optimize`: optimize one layout (one seed) or keep the best of K seeds run in parallel. */
+import os from 'node:os';
+import type { Command } from 'commander';
+import { loadCase } from '../io/caseFile.js';
+import { writeLayoutResult } from '../io/layoutResultYaml.js';
+import { runOptimization, type OptimizationRecord } from '../optimize/runOptimization.js';
+import { resolveSettings, type OptimizerSettings } from '../optimize/settings.js';
+import { runMultiStart } from '../runner/multiStart.js';
+import { InputError, RuntimeFailure } from '../util/errors.js';
+
+function integer(name: string, v: string | undefined, min: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new InputError(`${name}: expected a whole number >= ${min}, got '${v}'`);
+  return n;
+}
+
+function factorList(name: string, v: string | undefined): number[] | undefined {
+  if (v === undefined) return undefined;
+  const list = v.split(',').map((s) => Number(s.trim()));
+  if (list.some((f) => !Number.isFinite(f))) throw new InputError(`${name}: expected comma-separated numbers, got '${v}'`);
+  return list;
+}
+
+export function registerOptimize(program: Command): void {
+  program
+    .command('optimize')
+    .description('optimize a layout for a built-in case or a case YAML file')
+    .argument('<case>', 'built-in case (iea37-cs1-16|36|64, iea37-cs3, iea37-cs4) or a case YAML file')
+    .option('--seed <n>', 'random seed (first seed with --starts)', '0')
+    .option('--method <name>', 'gradient | basin | hybrid | random | none', 'gradient')
+    .option('--initial <kind>', 'initial layout: random | grid | given', 'random')
+    .option('--wec <factors>', 'wake expansion continuation factors, e.g. 3,2,1.5,1.25,1')
+    .option('--hops <n>', 'basin-hopping rounds (method basin)')
+    .option('--hop-wec <factors>', 'continuation factors for each hop, e.g. 2,1')
+    .option('--max-iterations <n>', 'L-BFGS iterations per augmented-Lagrangian round')
+    .option('--random-iterations <n>', 'random-search proposals (random, hybrid)')
+    .option('--starts <k>', 'run K seeds (seed, seed+1, …) in parallel processes and keep the best', '1')
+    .option('--workers <n>', 'worker processes for --starts (default: one per core)')
+    .option('--out <file>', 'write the (best) layout as IEA37 layout YAML')
+    .option('--json', 'print the result as JSON')
+    .action(async (caseSpec: string, opts: Record<string, string | boolean | undefined>) => {
+      const str = (k: string) => opts[k] as string | undefined;
+      const settings: OptimizerSettings = { method: str('method')!, initial: str('initial') as OptimizerSettings['initial'] };
+      const wec = factorList('--wec', str('wec'));
+      if (wec) settings.wec = wec;
+      const hopWec = factorList('--hop-wec', str('hopWec'));
+      if (hopWec) settings.hopWec = hopWec;
+      const hops = integer('--hops', str('hops'), 0);
+      if (hops !== undefined) settings.hops = hops;
+      const maxIterations = integer('--max-iterations', str('maxIterations'), 1);
+      if (maxIterations !== undefined) settings.maxIterations = maxIterations;
+      const randomIterations = integer('--random-iterations', str('randomIterations'), 0);
+      if (randomIterations !== undefined) settings.randomIterations = randomIterations;
+      resolveSettings(settings); // validate before starting anything
+      const seed = integer('--seed', str('seed'), 0)!;
+      const starts = integer('--starts', str('starts'), 1)!;
+      const workers = integer('--workers', str('workers'), 1) ?? os.availableParallelism();
+      const c = loadCase(caseSpec);
+      const t0 = process.hrtime.bigint();
+
+      let best: OptimizationRecord;
+      let failures: { seed: number; error: string }[] = [];
+      if (starts === 1) {
+        best = runOptimization(c, settings, seed);
+      } else {
+        const seeds = Array.from({ length: starts }, (_, i) => seed + i);
+        let bestSoFar = -Infinity;
+        const tty = process.stderr.isTTY;
+        const outcome = await runMultiStart({
+          caseSpec, settings, seeds, workers,
+          onResult: (done, total, record, s, error) => {
+            if (record && record.aep_mwh > bestSoFar) bestSoFar = record.aep_mwh;
+            const line = `[${done}/${total}] seed ${s}: ${record ? `${record.aep_mwh.toFixed(2)} MWh` : `failed (${error})`}; best ${bestSoFar.toFixed(2)} MWh`;
+            process.stderr.write(tty ? `\r\x1b[2K${line}${done === total ? '\n' : ''}` : `${line}\n`);
+          },
+        });
+        failures = outcome.failures;
+        if (outcome.records.length === 0) throw new RuntimeFailure(`all ${starts} starts failed; first error: ${failures[0]?.error}`);
+        best = outcome.records.reduce((a, b) => (b.aep_mwh > a.aep_mwh || (b.aep_mwh === a.aep_mwh && b.seed < a.seed) ? b : a));
+      }
+      const totalWallS = Number(process.hrtime.bigint() - t0) / 1e9;
+      if (str('out')) {
+        writeLayoutResult(str('out')!, {
+          caseName: c.name, turbineRef: c.refs?.turbine ?? c.turbine.name, windRef: c.refs?.wind ?? 'wind',
+          seed: best.seed, method: String(settings.method), settings: { ...settings },
+          x: Float64Array.from(best.x), y: Float64Array.from(best.y), aepMwh: best.aep_mwh,
+          perDirectionMwh: Float64Array.from(best.per_direction_mwh), aepInitialMwh: best.aep_initial_mwh,
+          iterations: best.iterations, evaluations: best.evaluations, wallS: best.wall_s,
+          feasible: best.feasible, maxViolationM: best.max_violation_m, starts: starts > 1 ? starts : undefined,
+        });
+      }
+      if (opts.json) {
+        const { per_direction_mwh: _pd, x_initial: _xi, y_initial: _yi, ...rest } = best;
+        process.stdout.write(`${JSON.stringify({
+          ...rest, case: c.name, method: settings.method,
+          ...(starts > 1 ? { starts, failed_starts: failures.length, total_wall_s: totalWallS } : {}),
+        })}\n`);
+        return;
+      }
+      const lines = [
+        `case        ${c.name} (${c.nTurbines} turbines, min spacing ${c.minSpacing} m)`,
+        `method      ${settings.method}${starts > 1 ? `, best of ${starts} starts (${failures.length} failed)` : ''}`,
+        `seed        ${best.seed}`,
+        `AEP         ${best.aep_mwh.toFixed(5)} MWh (initial ${best.aep_initial_mwh.toFixed(2)} MWh, +${(100 * (best.aep_mwh / best.aep_initial_mwh - 1)).toFixed(2)} %)`,
+        `feasible    ${best.feasible} (max violation ${best.max_violation_m.toExponential(2)} m)`,
+        `work        ${best.iterations} iterations, ${best.evaluations} evaluations, ${best.wall_s.toFixed(2)} s${starts > 1 ? `; all starts ${totalWallS.toFixed(1)} s wall` : ''}`,
+      ];
+      if (str('out')) lines.push(`written     ${str('out')}`);
+      process.stdout.write(`${lines.join('\n')}\n`);
+    });
+}
