@@ -5,6 +5,7 @@
 import { turbineProblem, type Turbine } from '../physics/turbine.js';
 import { windResourceProblem, type WindResource } from '../physics/windResource.js';
 import type { Boundary } from '../geometry/boundary.js';
+import { validateBoundary } from '../geometry/validateBoundary.js';
 import { InputError } from '../util/errors.js';
 import { readYamlFile } from './yamlFile.js';
 import { isIea37Document, iea37Turbine, iea37WindRose, iea37Boundary } from './iea37Format.js';
@@ -26,7 +27,10 @@ export function windFromDocument(doc: unknown, file: string): WindResource {
 
 export function boundaryFromDocument(doc: unknown, file: string): Boundary {
   const d = doc as Record<string, unknown> | null;
-  return d && typeof d === 'object' && 'boundaries' in d ? iea37Boundary(doc, file) : boundaryFromNative(doc, file);
+  const b = d && typeof d === 'object' && 'boundaries' in d ? iea37Boundary(doc, file) : boundaryFromNative(doc, file);
+  const problem = validateBoundary(b);
+  if (problem) throw new InputError(`${file}: boundary: ${problem}`);
+  return b;
 }
 
 export const readTurbineFile = (path: string): Turbine => turbineFromDocument(readYamlFile(path), path);
