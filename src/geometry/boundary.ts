@@ -11,3 +11,11 @@ export type Boundary =
   | { kind: 'circle'; center: Point; radius: number }
   | { kind: 'polygon'; vertices: Point[] }
   | { kind: 'multipolygon'; polygons: Point[][] };
+
+/** Axis-aligned box in metres (the optimizer's natural variable bounds). */
+export interface BoundingBox {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}

@@ -1,0 +1,95 @@
+/**
+ * checkFeasibility: does a layout satisfy the site boundary and the minimum spacing, and if not,
+ * what is the single worst violation in metres, in words a user can act on. Turbine numbers in
+ * messages are 0-based indices into the layout arrays.
+ */
+import { signedDistanceAt } from './boundaryDistance.js';
+import { assertSameLength } from './sameLength.js';
+import { prepareBoundary, type BoundaryLike } from './preparedBoundary.js';
+
+export interface FeasibilityReport {
+  /** maxViolationM <= tolerance. */
+  feasible: boolean;
+  /**
+   * Largest violation, m: how far the worst turbine is outside the boundary, or how much the
+   * closest pair is short of the minimum spacing; 0 when nothing is violated; Infinity for a
+   * non-finite coordinate.
+   */
+  maxViolationM: number;
+  /** The worst violation as a sentence, or null when nothing is violated (even within tolerance). */
+  worst: string | null;
+}
+
+/** Metres with enough digits to show small violations: "12.4", "0.0649", "2.31e-7". */
+export function formatMetres(metres: number): string {
+  if (!Number.isFinite(metres)) return String(metres);
+  const magnitude = Math.abs(metres);
+  if (magnitude >= 1 || magnitude === 0) return metres.toFixed(1);
+  return String(Number(metres.toPrecision(3)));
+}
+
+/** A spacing like 396 or 260.5 without trailing zeros. */
+function formatSpacing(metres: number): string {
+  return String(Number(metres.toFixed(3)));
+}
+
+/** A distance printed with enough decimals that it visibly differs from the minimum. */
+function formatDistance(distance: number, shortfall: number): string {
+  const decimals = shortfall >= 1 ? 1 : Math.min(9, Math.ceil(-Math.log10(shortfall)) + 1);
+  return distance.toFixed(decimals);
+}
+
+export function checkFeasibility(
+  boundary: BoundaryLike | null, x: Float64Array, y: Float64Array, minSpacing: number, tolerance = 1e-6,
+): FeasibilityReport {
+  assertSameLength(x, y);
+  const count = x.length;
+  for (let i = 0; i < count; i++) {
+    if (!Number.isFinite(x[i]!) || !Number.isFinite(y[i]!)) {
+      return {
+        feasible: false, maxViolationM: Infinity,
+        worst: `turbine ${i} has a non-finite position (${x[i]}, ${y[i]})`,
+      };
+    }
+  }
+  let maxViolationM = 0;
+  let worst: string | null = null;
+  if (boundary !== null) {
+    const site = prepareBoundary(boundary);
+    const gradient = new Float64Array(2);
+    for (let i = 0; i < count; i++) {
+      const outside = -signedDistanceAt(site, x[i]!, y[i]!, gradient);
+      if (outside > maxViolationM) {
+        maxViolationM = outside;
+        worst = `turbine ${i} is ${formatMetres(outside)} m outside the boundary`;
+      }
+    }
+  }
+  if (minSpacing > 0) {
+    // Find the closest pair on squared distances; one square root at the end.
+    let closestSq = minSpacing * minSpacing;
+    let closestI = -1, closestJ = -1;
+    for (let i = 0; i < count; i++) {
+      const xi = x[i]!, yi = y[i]!;
+      for (let j = i + 1; j < count; j++) {
+        const gapX = xi - x[j]!, gapY = yi - y[j]!;
+        const distanceSq = gapX * gapX + gapY * gapY;
+        if (distanceSq < closestSq) {
+          closestSq = distanceSq;
+          closestI = i;
+          closestJ = j;
+        }
+      }
+    }
+    if (closestI >= 0) {
+      const distance = Math.sqrt(closestSq);
+      const shortfall = minSpacing - distance;
+      if (shortfall > maxViolationM) {
+        maxViolationM = shortfall;
+        worst = `turbines ${closestI} and ${closestJ} are ${formatDistance(distance, shortfall)} m apart, ` +
+          `minimum ${formatSpacing(minSpacing)} m`;
+      }
+    }
+  }
+  return { feasible: maxViolationM <= tolerance, maxViolationM, worst };
+}
