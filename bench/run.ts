@@ -5,12 +5,20 @@
  */
 import os from 'node:os';
 
-const sections: Record<string, () => Promise<void>> = {
-  aep: async () => (await import('./aep.js')).benchAep(),
-  optimize: async () => (await import('./optimize.js')).benchOptimize(),
-  runner: async () => (await import('./runner.js')).benchRunner(),
-  shards: async () => (await import('./shardsMerge.js')).benchShardsMerge(),
+// Each section is a module exporting one async function; loaded by name so that one missing or
+// failing section does not stop the others.
+const SECTIONS: Record<string, [module: string, fn: string]> = {
+  aep: ['./aep.js', 'benchAep'],
+  optimize: ['./optimize.js', 'benchOptimize'],
+  runner: ['./runner.js', 'benchRunner'],
+  shards: ['./shardsMerge.js', 'benchShardsMerge'],
 };
+const sections: Record<string, () => Promise<void>> = Object.fromEntries(
+  Object.entries(SECTIONS).map(([name, [module, fn]]) => [name, async () => {
+    const mod = (await import(module)) as Record<string, () => Promise<void>>;
+    await mod[fn]();
+  }]),
+);
 
 const wanted = process.argv.slice(2).length > 0 ? process.argv.slice(2) : Object.keys(sections);
 console.log(`# wflo benchmarks — node ${process.version}, ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${new Date().toISOString()}`);
