@@ -77,8 +77,9 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
     let bestAep = evaluator.aep(x, y).aepMwh;
     evaluations++;
     for (let hop = 0; hop < s.hops; hop++) {
-      const trial = relocate(site, x, y, s.hopTurbines, c.minSpacing, rng);
+      const trial = relocate(site, evaluator, x, y, s.hopTurbines, s.hopCandidates, c.minSpacing, rng);
       if (!trial) continue;
+      evaluations += trial.evaluations;
       const r = gradientStages(c, s.hopWec, s, site, trial.x, trial.y, aepInitial);
       iterations += r.iterations; evaluations += r.evaluations;
       const feasible = ensureFeasible(r.x, r.y);
@@ -110,29 +111,51 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
 }
 
 /**
- * Relocate `count` random turbines to random spots inside the site, at least the minimum spacing
- * from every other turbine (bounded attempts; null when none was found).
+ * A basin-hopping move: take `count` turbines (each the least productive one or a random one,
+ * even odds) and put each at the best of `candidates` random spots inside the site that keep the
+ * minimum spacing (best by AEP with the real wake model). Null when no spot was found.
  */
-function relocate(site: PreparedBoundary, x0: Float64Array, y0: Float64Array, count: number, minSpacing: number, rng: Rng) {
+function relocate(
+  site: PreparedBoundary, evaluator: FarmEvaluator, x0: Float64Array, y0: Float64Array,
+  count: number, candidates: number, minSpacing: number, rng: Rng,
+): { x: Float64Array; y: Float64Array; evaluations: number } | null {
   const x = Float64Array.from(x0), y = Float64Array.from(y0);
   const n = x.length;
   const grad2 = new Float64Array(2);
   const box = site.box;
+  let evaluations = 0;
   for (let moved = 0; moved < count; moved++) {
-    const i = rng.int(n);
-    let placed = false;
-    for (let attempt = 0; attempt < 2000 && !placed; attempt++) {
+    let i: number;
+    if (rng.next() < 0.5) {
+      const perTurbine = evaluator.aep(x, y).perTurbineMwh;
+      evaluations++;
+      i = 0;
+      for (let j = 1; j < n; j++) if (perTurbine[j] < perTurbine[i]) i = j;
+    } else {
+      i = rng.int(n);
+    }
+    let bestX = NaN, bestY = NaN, bestAep = -Infinity;
+    let found = 0;
+    for (let attempt = 0; attempt < 200 * candidates && found < candidates; attempt++) {
       const px = rng.uniform(box.minX, box.maxX), py = rng.uniform(box.minY, box.maxY);
       if (signedDistanceAt(site, px, py, grad2) < 0) continue;
       let clear = true;
       for (let j = 0; j < n && clear; j++) {
         if (j !== i && (px - x[j]) ** 2 + (py - y[j]) ** 2 < minSpacing * minSpacing) clear = false;
       }
-      if (clear) { x[i] = px; y[i] = py; placed = true; }
+      if (!clear) continue;
+      found++;
+      const ox = x[i], oy = y[i];
+      x[i] = px; y[i] = py;
+      const aep = candidates > 1 ? evaluator.aep(x, y).aepMwh : 0;
+      if (candidates > 1) evaluations++;
+      x[i] = ox; y[i] = oy;
+      if (aep > bestAep) { bestAep = aep; bestX = px; bestY = py; }
     }
-    if (!placed) return null;
+    if (found === 0) return null;
+    x[i] = bestX; y[i] = bestY;
   }
-  return { x, y };
+  return { x, y, evaluations };
 }
 
 function gradientStages(c: Case, stages0: number[], s: ResolvedSettings, site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, aepRef: number) {

@@ -34,7 +34,9 @@ export interface OptimizerSettings {
   hops?: number;
   /** Turbines relocated per hop (default 1). */
   hopTurbines?: number;
-  /** Wake expansion factors for each hop's re-optimization (default [1.5, 1.25, 1]). */
+  /** Random spots tried per relocated turbine; the best by AEP is taken (default 20). */
+  hopCandidates?: number;
+  /** Wake expansion factors for each hop's re-optimization (default [2, 1]). */
   hopWec?: number[];
   [extra: string]: unknown;
 }
@@ -50,10 +52,11 @@ export interface ResolvedSettings {
   randomFinalStep: number;
   hops: number;
   hopTurbines: number;
+  hopCandidates: number;
   hopWec: number[];
 }
 
-const KNOWN = new Set(['method', 'initial', 'wec', 'maxIterations', 'outerIterations', 'randomIterations', 'randomStep', 'randomFinalStep', 'hops', 'hopTurbines', 'hopWec']);
+const KNOWN = new Set(['method', 'initial', 'wec', 'maxIterations', 'outerIterations', 'randomIterations', 'randomStep', 'randomFinalStep', 'hops', 'hopTurbines', 'hopCandidates', 'hopWec']);
 
 export function resolveSettings(s: OptimizerSettings): ResolvedSettings {
   if (!OPTIMIZER_METHODS.includes(s.method as OptimizerMethod)) {
@@ -93,6 +96,7 @@ export function resolveSettings(s: OptimizerSettings): ResolvedSettings {
     randomFinalStep: positive('randomFinalStep', s.randomFinalStep, 0.01),
     hops: count('hops', s.hops, method === 'basin' ? 30 : 0),
     hopTurbines: Math.max(1, count('hopTurbines', s.hopTurbines, 1)),
-    hopWec: factors('hopWec', s.hopWec, [1.5, 1.25, 1]),
+    hopCandidates: Math.max(1, count('hopCandidates', s.hopCandidates, 20)),
+    hopWec: factors('hopWec', s.hopWec, [2, 1]),
   };
 }
