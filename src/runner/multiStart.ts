@@ -40,7 +40,7 @@ export function runMultiStart(opts: MultiStartOptions): Promise<MultiStartOutcom
       if (finished) return;
       finished = true;
       process.off('SIGINT', onSigint);
-      for (const c of children) c.disconnect?.();
+      for (const c of children) if (c.connected) c.disconnect();
       if (err) reject(err); else resolve({ records, failures });
     };
     process.on('SIGINT', onSigint);
