@@ -23,12 +23,12 @@ const wind = roseFromSectors([7, 61, 133, 199, 262, 311], [0.1, 0.2, 0.15, 0.25,
   [0.3, 0.3, 0.2, 0.2], [0.25, 0.25, 0.25, 0.25], [0.1, 0.4, 0.3, 0.2], [0.4, 0.3, 0.2, 0.1], [0.2, 0.2, 0.3, 0.3], [0.5, 0.2, 0.2, 0.1],
 ]);
 
-function checkGradient(turbine: Turbine, wake: (typeof WAKE_MODEL_NAMES)[number], superposition: (typeof SUPERPOSITION_NAMES)[number], seed: number) {
+function checkGradient(turbine: Turbine, wake: (typeof WAKE_MODEL_NAMES)[number], superposition: (typeof SUPERPOSITION_NAMES)[number], seed: number, extraParams: Record<string, number> = {}) {
   const rng = createRng(seed);
   const n = 12;
   const x = new Float64Array(n), y = new Float64Array(n);
   for (let i = 0; i < n; i++) { x[i] = rng.uniform(0, 2500); y[i] = rng.uniform(0, 2500); }
-  const model = { wake, superposition, params: wake === 'jensen' ? { k: 0.1 } : undefined };
+  const model = { wake, superposition, params: wake === 'jensen' ? { k: 0.1, ...extraParams } : extraParams };
   const ev = createFarmEvaluator(turbine, wind, model);
   const exact = ev.aepWithGradient(x, y);
   assert.ok(Math.abs(exact.aepMwh - ev.aep(x, y).aepMwh) <= 1e-12 * exact.aepMwh, 'AEP with and without gradient agree');
@@ -59,3 +59,10 @@ for (const wake of WAKE_MODEL_NAMES) {
     });
   }
 }
+
+test('exact gradient with wake expansion continuation (wec = 3) for the Gaussian models', () => {
+  for (const wake of ['iea37', 'bastankhah2014'] as const) {
+    checkGradient(tableTurbine, wake, 'sos', 7, { wec: 3 });
+    checkGradient(builtinTurbine('iea37-3.35mw'), wake, 'sos', 8, { wec: 3 });
+  }
+});

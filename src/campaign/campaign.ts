@@ -1,0 +1,73 @@
+/**
+ * A campaign after loading: every farm and farm type resolved to numbers (turbine, wind,
+ * boundary), seeds expanded, defaults filled in. Everything a worker needs to run a task is in
+ * `FarmSpec` and `FarmTypeSpec`, which are plain structured-clonable data (typed arrays included)
+ * so they can be sent to worker processes unchanged.
+ */
+import type { Turbine } from '../physics/turbine.js';
+import type { WindResource } from '../physics/windResource.js';
+import type { FarmModelSpec } from '../physics/farmModel.js';
+import type { Boundary } from '../geometry/boundary.js';
+
+/** Optimizer method and settings as written in the campaign (shape of optimize/'s settings). */
+export interface OptimizerSettings {
+  method: string;
+  [setting: string]: unknown;
+}
+
+export interface FarmSpec {
+  id: number;
+  label: string;
+  boundary: Boundary;
+  wind: WindResource;
+  model: FarmModelSpec;
+  /** Content hash of boundary + wind + model: changes exactly when the farm's results can. */
+  hash: string;
+}
+
+export interface FarmTypeSpec {
+  id: number;
+  label: string;
+  turbine: Turbine;
+  nTurbines: number;
+  minSpacingM: number;
+  /** Content hash of turbine numbers + count + spacing. */
+  hash: string;
+}
+
+export interface RetryPolicy {
+  attempts: number;
+  backoffInitialS: number;
+  backoffFactor: number;
+  backoffMaxS: number;
+}
+
+export interface Campaign {
+  name: string;
+  /** Absolute path of the campaign file, and its text (kept in the ledger for `wflo missing`). */
+  file: string;
+  sourceText: string;
+  /** Absolute output folder, or null when neither the file nor `--out` gives one. */
+  outputDir: string | null;
+  farms: FarmSpec[];
+  farmTypes: FarmTypeSpec[];
+  seeds: number[];
+  optimizer: OptimizerSettings;
+  optimizerHash: string;
+  /** null: one per core. */
+  workers: number | null;
+  timeoutS: number;
+  retry: RetryPolicy;
+  /** null: no limit. */
+  maxFailures: number | null;
+  exportEveryResults: number;
+  exportEveryS: number;
+  /** Task ids to restrict the run to (null: the whole grid). */
+  only: string[] | null;
+}
+
+/** Delay before retry number `failedAttempts` (1 = after the first failure), in seconds. */
+export function backoffDelayS(policy: RetryPolicy, failedAttempts: number): number {
+  const delay = policy.backoffInitialS * Math.pow(policy.backoffFactor, Math.max(0, failedAttempts - 1));
+  return Math.min(policy.backoffMaxS, delay);
+}

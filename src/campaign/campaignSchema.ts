@@ -1,0 +1,103 @@
+/**
+ * The campaign file's schema (zod). Field names follow wflo's case files (src/io/caseFile.ts):
+ *
+ *   name: demo                      # campaign name, stamped into the ledger and layouts.h5
+ *   output: ../out/demo             # output folder, relative to this file (`--out` overrides)
+ *   farms:                          # a farm = site boundary + wind resource (+ wake model)
+ *     - id: 0
+ *       case: iea37-cs1-16          # built-in case: its boundary, wind and wake model
+ *     - id: 1
+ *       boundary: sites/a.yaml      # a file, or {circle: …} / {polygon: …} / {polygons: …}
+ *       wind: iea37-cs3             # built-in wind name, a file, or a mapping
+ *       wake_model: bastankhah2014  # optional: iea37 | bastankhah2014 | jensen
+ *   farm_types:                     # a farm type = turbine model + number of turbines
+ *     - {id: 0, turbine: iea37-3.35mw, n_turbines: 16}
+ *   seeds: {start: 0, count: 60}    # or a list: [1, 2, 3]
+ *   optimizer: {method: noop}       # method + its settings, passed through to the optimizer
+ *   workers: 2                      # default: one per core (`--workers` overrides)
+ *   timeout_s: 600                  # per task; the worker is killed when it runs over
+ *   attempts: 3                     # tries per task before it is recorded as failed
+ *   backoff: {initial_s: 1, factor: 2, max_s: 60}
+ *   max_failures: 20                # stop dispatching after this many failed tasks in one run
+ *   export: {every_results: 100, every_s: 60}
+ *   only: [farm_0_type_0_seed_3]    # optional: run just these tasks (written by `wflo missing`)
+ */
+import { z } from 'zod';
+import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES } from '../physics/farmModel.js';
+
+const nameOrMapping = z.union([z.string().min(1), z.record(z.string(), z.unknown())], {
+  error: 'expected a built-in name, a file path or a mapping',
+});
+
+const id = z.int().min(0, { error: 'must be an integer >= 0' });
+
+export const farmSchema = z.strictObject({
+  id,
+  label: z.string().optional(),
+  case: z.string().min(1).optional(),
+  boundary: nameOrMapping.optional(),
+  wind: nameOrMapping.optional(),
+  wake_model: z.enum(WAKE_MODEL_NAMES as readonly string[] as [string, ...string[]]).optional(),
+  superposition: z.enum(SUPERPOSITION_NAMES as readonly string[] as [string, ...string[]]).optional(),
+  wake_params: z.record(z.string(), z.number()).optional(),
+});
+
+export const farmTypeSchema = z.strictObject({
+  id,
+  label: z.string().optional(),
+  turbine: nameOrMapping,
+  n_turbines: z.int().min(1, { error: 'must be an integer >= 1' }),
+  min_spacing_diameters: z.number().min(0).optional(),
+  min_spacing_m: z.number().min(0).optional(),
+});
+
+export const seedRangeSchema = z.strictObject({
+  start: z.int().min(0, { error: 'must be an integer >= 0' }),
+  count: z.int().min(1, { error: 'must be an integer >= 1' }),
+});
+
+export const seedsSchema = z.union(
+  [z.array(z.int().min(0, { error: 'seeds must be integers >= 0' })).min(1, { error: 'must contain at least one seed' }), seedRangeSchema],
+  { error: 'expected a list of seeds or {start, count}' },
+);
+
+export const backoffSchema = z.strictObject({
+  initial_s: z.number().min(0).default(1),
+  factor: z.number().min(1).default(2),
+  max_s: z.number().min(0).default(60),
+});
+
+export const exportSchema = z.strictObject({
+  every_results: z.int().min(1, { error: 'must be an integer >= 1' }).default(100),
+  every_s: z.number().positive().default(60),
+});
+
+export const optimizerSchema = z.looseObject({ method: z.string().min(1) });
+
+export const campaignSchema = z.strictObject({
+  name: z.string().min(1).max(200),
+  output: z.string().min(1).optional(),
+  farms: z.array(farmSchema).min(1, { error: 'must list at least one farm' }),
+  farm_types: z.array(farmTypeSchema).min(1, { error: 'must list at least one farm type' }),
+  seeds: seedsSchema,
+  optimizer: optimizerSchema,
+  workers: z.int().min(1, { error: 'must be an integer >= 1' }).optional(),
+  timeout_s: z.number().positive().default(3600),
+  attempts: z.int().min(1, { error: 'must be an integer >= 1' }).default(3),
+  backoff: backoffSchema.default({ initial_s: 1, factor: 2, max_s: 60 }),
+  max_failures: z.int().min(1, { error: 'must be an integer >= 1' }).optional(),
+  export: exportSchema.default({ every_results: 100, every_s: 60 }),
+  only: z.array(z.string()).optional(),
+});
+
+export type CampaignDocument = z.infer<typeof campaignSchema>;
+
+/** Field names allowed at each kind of place, for "unknown field" messages. */
+export const KNOWN_FIELDS = {
+  campaign: Object.keys(campaignSchema.shape),
+  farm: Object.keys(farmSchema.shape),
+  farmType: Object.keys(farmTypeSchema.shape),
+  seeds: Object.keys(seedRangeSchema.shape),
+  backoff: Object.keys(backoffSchema.shape),
+  export: Object.keys(exportSchema.shape),
+} as const;

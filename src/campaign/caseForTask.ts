@@ -1,0 +1,19 @@
+/**
+ * The optimization problem of one task: its farm's site and wind with its farm type's turbine
+ * and count. No baseline layout: the optimizer draws its start from the task's seed.
+ */
+import type { Case } from '../io/case.js';
+import type { FarmSpec, FarmTypeSpec } from './campaign.js';
+
+export function caseForTask(farm: FarmSpec, type: FarmTypeSpec): Case {
+  return {
+    name: `farm_${farm.id}_type_${type.id}`,
+    turbine: type.turbine,
+    wind: farm.wind,
+    boundary: farm.boundary,
+    nTurbines: type.nTurbines,
+    minSpacing: type.minSpacingM,
+    model: farm.model,
+    layout: null,
+  };
+}

@@ -1,0 +1,28 @@
+/** `wflo missing DIR [--write FILE]`: the tasks not done, and a campaign file to run just them. */
+import type { Command } from 'commander';
+
+export function registerMissing(program: Command): void {
+  program
+    .command('missing')
+    .description('list the tasks of a campaign that are not done (pending, stale or failed)')
+    .argument('<dir>', 'campaign output folder')
+    .option('--write <file>', 'write a campaign file restricted to those tasks (run it with `wflo run FILE`)')
+    .option('--json', 'print JSON: [{"taskId", "state"}]')
+    .action(async (dir: string, opts: { write?: string; json?: boolean }) => {
+      const { listMissing, writeMissingCampaign } = await import('../runner/missingTasks.js');
+      const { campaign, total, missing } = listMissing(dir);
+      if (opts.json) process.stdout.write(`${JSON.stringify(missing)}\n`);
+      else for (const m of missing) process.stdout.write(`${m.taskId}\t${m.state}\n`);
+      const count = (state: string): number => missing.filter((m) => m.state === state).length;
+      const failed = count('failed');
+      process.stderr.write(`wflo: ${campaign}: ${missing.length} of ${total} tasks not done (${count('pending')} pending, ${count('stale')} stale, ${failed} failed)\n`);
+      if (opts.write) {
+        if (missing.length === 0) {
+          process.stderr.write(`wflo: nothing missing; ${opts.write} not written\n`);
+          return;
+        }
+        writeMissingCampaign(dir, opts.write, missing);
+        process.stderr.write(`wflo: wrote ${opts.write}; run it with \`wflo run ${opts.write}${failed > 0 ? ' --retry-failed' : ''}\`\n`);
+      }
+    });
+}

@@ -1,0 +1,52 @@
+/** `wflo run CAMPAIGN.yaml`: run (or resume) a campaign; see src/runner/runCampaign.ts. */
+import type { Command } from 'commander';
+import { InputError, RuntimeFailure, WfloError } from '../util/errors.js';
+
+function positiveInt(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InputError(`${flag}: expected an integer >= 1, got '${value}'`);
+  return n;
+}
+
+export function registerRun(program: Command): void {
+  program
+    .command('run')
+    .description('run a campaign of layout optimizations (resumes: only tasks not done run again)')
+    .argument('<campaign>', 'campaign YAML file')
+    .option('--workers <n>', 'worker processes (default: the campaign\'s workers, else one per core)')
+    .option('--out <dir>', 'output folder (overrides the campaign\'s output)')
+    .option('--retry-failed', 'also rerun tasks that failed in earlier runs')
+    .option('--log-every <seconds>', 'progress line interval when not on a terminal', '10')
+    .option('--quiet', 'no progress output')
+    .action(async (file: string, opts: { workers?: string; out?: string; retryFailed?: boolean; logEvery: string; quiet?: boolean }) => {
+      const workers = opts.workers !== undefined ? positiveInt('--workers', opts.workers) : undefined;
+      const logEvery = Number(opts.logEvery);
+      if (!(logEvery > 0)) throw new InputError(`--log-every: expected a positive number of seconds, got '${opts.logEvery}'`);
+      // Loaded here, not at the top: `wflo --help` and the other commands start faster.
+      const { loadCampaign } = await import('../campaign/loadCampaign.js');
+      const { runCampaign } = await import('../runner/runCampaign.js');
+      const { optimizerSettingsProblem } = await import('../runner/taskFunction.js');
+      const { barReporter, lineReporter, formatDuration } = await import('../runner/progress.js');
+      const { abortOnInterrupt } = await import('../runner/interrupts.js');
+      const campaign = loadCampaign(file, { optimizerProblem: optimizerSettingsProblem, outputOverride: opts.out });
+      const write = (line: string): void => { process.stderr.write(`${line}\n`); };
+      const progress = opts.quiet ? undefined : process.stderr.isTTY ? barReporter(process.stderr) : lineReporter(write, logEvery * 1000);
+      const interrupt = abortOnInterrupt();
+      let s;
+      try {
+        s = await runCampaign(campaign, { workers, retryFailed: opts.retryFailed, progress, signal: interrupt.signal });
+      } finally {
+        interrupt.dispose();
+      }
+      const exported = s.exported ? `; ${s.exported.rows} rows in ${s.layoutsFile}` : s.exportError ? `; layouts.h5 not refreshed: ${s.exportError}` : '';
+      process.stdout.write(`${campaign.name}: ${s.done}/${s.total} done (${s.doneThisRun} this run), ${s.failed} failed, ` +
+        `${s.pending + s.stale} not run, in ${formatDuration(s.seconds)}${exported}\n`);
+      if (s.stopReason === 'interrupted') throw new WfloError(`interrupted: ${s.done}/${s.total} tasks done and kept; run the same command to resume`, 130);
+      if (s.stopReason === 'max_failures') {
+        throw new RuntimeFailure(`stopped: ${s.failedThisRun} tasks failed in this run (max_failures: ${campaign.maxFailures}); see \`wflo status ${s.outputDir}\``);
+      }
+      if (s.stopReason === 'incomplete') {
+        throw new RuntimeFailure(`${s.failed} tasks failed; see \`wflo status ${s.outputDir}\`, rerun them with --retry-failed`);
+      }
+    });
+}

@@ -1,0 +1,58 @@
+/**
+ * The coordinator's handle on its exporter process (exporterProcess.ts): started on first use,
+ * one export at a time, replaced after any failure, killed at the end of the run.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { ExportReport } from './exporter.js';
+
+export const EXPORTER_ENTRY = fileURLToPath(new URL('./exporterProcess.js', import.meta.url));
+
+export type ExportOutcome = { ok: true; report: ExportReport } | { ok: false; message: string };
+
+export class ExporterClient {
+  private child: ChildProcess | null = null;
+  private stderrTail = '';
+  private pending: ((o: ExportOutcome) => void) | null = null;
+
+  private start(): ChildProcess {
+    const child = fork(EXPORTER_ENTRY, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [] });
+    this.stderrTail = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (s: string) => { this.stderrTail = (this.stderrTail + s).slice(-1000); });
+    child.on('message', (m: ExportOutcome) => this.settle(m));
+    child.on('error', () => { /* reported through 'exit' */ });
+    child.on('exit', (code, signal) => {
+      if (this.child === child) this.child = null;
+      const last = this.stderrTail.trim().split('\n').pop();
+      this.settle({ ok: false, message: `exporter process died (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}` });
+    });
+    this.child = child;
+    return child;
+  }
+
+  private settle(o: ExportOutcome): void {
+    const resolve = this.pending;
+    this.pending = null;
+    resolve?.(o);
+  }
+
+  /** Export output folder `dir`; never rejects. */
+  export(dir: string): Promise<ExportOutcome> {
+    if (this.pending) return Promise.resolve({ ok: false, message: 'an export is already running' });
+    const child = this.child ?? this.start();
+    return new Promise((resolve) => {
+      this.pending = (o) => {
+        if (!o.ok) this.close(); // a fresh process (and h5wasm instance) for the next export
+        resolve(o);
+      };
+      child.send({ dir });
+    });
+  }
+
+  close(): void {
+    const child = this.child;
+    this.child = null;
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+}

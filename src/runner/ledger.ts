@@ -1,0 +1,472 @@
+/**
+ * The ledger: an SQLite database (WAL, synchronous=FULL) in the output folder, and the only
+ * record of "done". A task is done if and only if `results` holds a row for it whose spec hash
+ * equals the task's current spec hash. Results are committed in batches (one transaction, one
+ * fsync for many results) and only then acknowledged; committing the same task with the same
+ * spec hash again changes nothing.
+ *
+ * Tables:
+ *   meta(key, value)                 campaign name, hash, source text, ledger version
+ *   tasks(task_id, …, spec_hash,     the campaign's tasks; in_campaign = 0 for tasks a later
+ *         in_campaign, attempts,     full campaign dropped; attempts (failed ones, numbered on
+ *         attempts_base, failed,     across runs), failed and last_error refer to the current
+ *         last_error)                spec hash; attempts - attempts_base is what counts against
+ *                                    the attempt limit (--retry-failed moves the base up)
+ *   results(task_id, spec_hash, …)   one row per finished task (layouts as float64 blobs)
+ *   farms / farm_types               definitions (JSON) for the HDF5 /farms and /types groups
+ *   runs(run_id, pid, heartbeat_at,  one row per `wflo run`: liveness, rate and running tasks
+ *        running_json, …)            for `wflo status`
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { InputError, RuntimeFailure } from '../util/errors.js';
+import type { LayoutRecord } from '../io/layoutRecord.js';
+import type { Campaign } from '../campaign/campaign.js';
+import type { Task } from '../campaign/taskGrid.js';
+import { createHash } from 'node:crypto';
+
+export const LEDGER_FILE = 'ledger.sqlite';
+const LEDGER_VERSION = '1';
+
+/** A finished task as committed: the output row plus the spec hash it was computed for. */
+export interface CommittedResult extends LayoutRecord {
+  specHash: string;
+}
+
+export interface TaskLedgerState {
+  specHash: string;
+  /** Spec hash of the committed result, null when there is none. */
+  resultHash: string | null;
+  /** Failed attempts so far at this spec (attempt numbers continue from here). */
+  attempts: number;
+  /** Of those, the ones that count against the attempt limit. */
+  attemptsCounted: number;
+  failed: boolean;
+}
+
+export interface SyncReport {
+  total: number;
+  done: number;
+  stale: number;
+  failed: number;
+  pending: number;
+  /** Tasks in the ledger that this (full) campaign no longer has. */
+  retired: number;
+  campaignHash: string;
+}
+
+export interface GroupCounts {
+  farmId: number;
+  farmType: number;
+  total: number;
+  done: number;
+  failed: number;
+  stale: number;
+  pending: number;
+}
+
+export interface FailureInfo {
+  taskId: string;
+  attempts: number;
+  error: string;
+}
+
+export interface RunInfo {
+  runId: number;
+  pid: number;
+  host: string;
+  startedAt: number;
+  heartbeatAt: number;
+  endedAt: number | null;
+  endState: string | null;
+  workers: number;
+  ratePerMin: number;
+  running: RunningTask[];
+}
+
+export interface RunningTask {
+  taskId: string;
+  workerPid: number;
+  attempt: number;
+  startedAt: number;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tasks (
+  task_id TEXT PRIMARY KEY, farm_id INTEGER NOT NULL, farm_type INTEGER NOT NULL, seed INTEGER NOT NULL,
+  spec_hash TEXT NOT NULL, in_campaign INTEGER NOT NULL DEFAULT 1,
+  attempts INTEGER NOT NULL DEFAULT 0, attempts_base INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0,
+  last_error TEXT, updated_at REAL);
+CREATE TABLE IF NOT EXISTS results (
+  task_id TEXT PRIMARY KEY, spec_hash TEXT NOT NULL,
+  farm_id INTEGER NOT NULL, farm_type INTEGER NOT NULL, seed INTEGER NOT NULL, n_turbines INTEGER NOT NULL,
+  aep REAL, aep_initial REAL, x BLOB NOT NULL, y BLOB NOT NULL, x_initial BLOB NOT NULL, y_initial BLOB NOT NULL,
+  iterations INTEGER NOT NULL, evaluations INTEGER NOT NULL, wall_s REAL, attempts INTEGER NOT NULL,
+  run_id INTEGER, committed_at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS results_order ON results (farm_id, farm_type, seed);
+CREATE TABLE IF NOT EXISTS farms (farm_id INTEGER PRIMARY KEY, hash TEXT NOT NULL, definition TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS farm_types (type_id INTEGER PRIMARY KEY, hash TEXT NOT NULL, definition TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+  run_id INTEGER PRIMARY KEY AUTOINCREMENT, pid INTEGER NOT NULL, host TEXT NOT NULL, started_at REAL NOT NULL,
+  heartbeat_at REAL NOT NULL, ended_at REAL, end_state TEXT, workers INTEGER NOT NULL,
+  rate_per_min REAL NOT NULL DEFAULT 0, running_json TEXT NOT NULL DEFAULT '[]');
+`;
+
+/** One line for an SQLite failure: disk full, read-only, locked or corrupt. */
+export function ledgerFailure(err: unknown, ledgerPath: string, action: string): RuntimeFailure {
+  const e = err as { code?: string; message?: string };
+  const code = e?.code ?? '';
+  if (code === 'SQLITE_FULL' || /ENOSPC|database or disk is full/i.test(e?.message ?? '')) {
+    return new RuntimeFailure(`disk full (ENOSPC) while ${action} ${ledgerPath}; the ledger keeps every result committed before this`);
+  }
+  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code === 'SQLITE_PERM' || code === 'EACCES' || code === 'EROFS') {
+    return new RuntimeFailure(`cannot write ${ledgerPath} while ${action} (${code}: ${e?.message ?? ''})`);
+  }
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
+    return new RuntimeFailure(`${ledgerPath} is not a valid ledger (${code}); it was left untouched`);
+  }
+  if (code.startsWith('SQLITE_BUSY')) return new RuntimeFailure(`${ledgerPath} is locked by another process while ${action}`);
+  if (code.startsWith('SQLITE_IOERR')) return new RuntimeFailure(`I/O error while ${action} ${ledgerPath} (${code}: ${e?.message ?? ''})`);
+  return new RuntimeFailure(`ledger error while ${action} ${ledgerPath}: ${e?.message ?? String(err)}`);
+}
+
+const toBlob = (a: Float64Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+function fromBlob(b: Buffer): Float64Array {
+  const copy = new Float64Array(b.byteLength / 8);
+  new Uint8Array(copy.buffer).set(b);
+  return copy;
+}
+
+/** Definitions stored for the HDF5 groups: typed arrays become plain arrays. */
+function plainJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v) => (ArrayBuffer.isView(v) ? Array.from(v as unknown as ArrayLike<number>) : v));
+}
+
+export class Ledger {
+  readonly db: Database.Database;
+  readonly path: string;
+  readonly readonly: boolean;
+
+  private constructor(db: Database.Database, file: string, readonly: boolean) {
+    this.db = db;
+    this.path = file;
+    this.readonly = readonly;
+  }
+
+  /** Open (and create, unless read-only) the ledger of output folder `dir`. */
+  static open(dir: string, options: { readonly?: boolean } = {}): Ledger {
+    const file = path.join(dir, LEDGER_FILE);
+    const readonly = options.readonly ?? false;
+    if (readonly && !fs.existsSync(file)) {
+      throw new InputError(`${dir}: no campaign ledger here (${LEDGER_FILE} not found); is this a wflo run output folder?`);
+    }
+    let db: Database.Database;
+    try {
+      db = new Database(file, { readonly, fileMustExist: readonly });
+      db.pragma('busy_timeout = 10000');
+      if (!readonly) {
+        db.pragma('journal_mode = WAL');
+        db.pragma('synchronous = FULL');
+        db.exec(SCHEMA);
+        const version = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get('ledger_version') as string | undefined;
+        if (version === undefined) db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('ledger_version', LEDGER_VERSION);
+        else if (version !== LEDGER_VERSION) throw new InputError(`${file}: ledger version ${version}, this wflo reads version ${LEDGER_VERSION}`);
+      } else {
+        db.prepare('SELECT 1 FROM tasks LIMIT 1').get();
+      }
+    } catch (err) {
+      if (err instanceof InputError) throw err;
+      const code = (err as { code?: string }).code ?? '';
+      if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) throw new InputError(`${file}: not a wflo ledger (${code})`);
+      if (/no such table/.test((err as Error).message)) throw new InputError(`${file}: not a wflo ledger (no tasks table)`);
+      throw ledgerFailure(err, file, 'opening');
+    }
+    return new Ledger(db, file, readonly);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  getMeta(key: string): string | null {
+    const v = this.db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
+    return v ?? null;
+  }
+
+  setMeta(key: string, value: string): void {
+    try {
+      this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+    } catch (err) {
+      throw ledgerFailure(err, this.path, 'writing to');
+    }
+  }
+
+  /**
+   * Make the ledger's task list match the campaign: new tasks added, changed specs marked (their
+   * attempts reset, old results kept until replaced). A full campaign (no `only`) also retires
+   * tasks it no longer has; a restricted one leaves the rest of the grid alone.
+   */
+  syncCampaign(c: Campaign, tasks: readonly Task[]): SyncReport {
+    const existing = this.getMeta('campaign_name');
+    if (existing !== null && existing !== c.name) {
+      throw new InputError(`${path.dirname(this.path)} holds campaign '${existing}', not '${c.name}'; use another output folder (--out)`);
+    }
+    const now = Date.now() / 1000;
+    const upsert = this.db.prepare(`
+      INSERT INTO tasks (task_id, farm_id, farm_type, seed, spec_hash, in_campaign, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?)
+      ON CONFLICT (task_id) DO UPDATE SET in_campaign = 1,
+        attempts = CASE WHEN tasks.spec_hash = excluded.spec_hash THEN tasks.attempts ELSE 0 END,
+        attempts_base = CASE WHEN tasks.spec_hash = excluded.spec_hash THEN tasks.attempts_base ELSE 0 END,
+        failed = CASE WHEN tasks.spec_hash = excluded.spec_hash THEN tasks.failed ELSE 0 END,
+        last_error = CASE WHEN tasks.spec_hash = excluded.spec_hash THEN tasks.last_error ELSE NULL END,
+        updated_at = CASE WHEN tasks.spec_hash = excluded.spec_hash THEN tasks.updated_at ELSE excluded.updated_at END,
+        spec_hash = excluded.spec_hash`);
+    const setMeta = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+    const putFarm = this.db.prepare('INSERT INTO farms (farm_id, hash, definition) VALUES (?, ?, ?) ON CONFLICT (farm_id) DO UPDATE SET hash = excluded.hash, definition = excluded.definition');
+    const putType = this.db.prepare('INSERT INTO farm_types (type_id, hash, definition) VALUES (?, ?, ?) ON CONFLICT (type_id) DO UPDATE SET hash = excluded.hash, definition = excluded.definition');
+    const sync = this.db.transaction(() => {
+      if (c.only === null) this.db.prepare('UPDATE tasks SET in_campaign = 0').run();
+      for (const t of tasks) upsert.run(t.taskId, t.farmId, t.farmType, t.seed, t.specHash, now);
+      for (const f of c.farms) {
+        putFarm.run(f.id, f.hash, plainJson({ id: f.id, label: f.label, boundary: f.boundary, wind: f.wind, model: f.model, hash: f.hash }));
+      }
+      for (const t of c.farmTypes) {
+        putType.run(t.id, t.hash, plainJson({ id: t.id, label: t.label, turbine: t.turbine, n_turbines: t.nTurbines, min_spacing_m: t.minSpacingM, hash: t.hash }));
+      }
+      setMeta.run('campaign_name', c.name);
+      setMeta.run('campaign_file', c.file);
+      setMeta.run('campaign_source', c.sourceText);
+      setMeta.run('optimizer', plainJson(c.optimizer));
+      const campaignHash = this.computeCampaignHash();
+      setMeta.run('campaign_hash', campaignHash);
+      return campaignHash;
+    });
+    let campaignHash: string;
+    try {
+      campaignHash = sync();
+    } catch (err) {
+      throw ledgerFailure(err, this.path, 'recording the campaign in');
+    }
+    const totals = this.totals();
+    const retired = this.db.prepare('SELECT COUNT(*) FROM tasks WHERE in_campaign = 0').pluck().get() as number;
+    return { ...totals, retired, campaignHash };
+  }
+
+  /** Hash of the sorted (task id, spec hash) list of the campaign's tasks: names what layouts.h5 holds. */
+  private computeCampaignHash(): string {
+    const rows = this.db.prepare('SELECT task_id, spec_hash FROM tasks WHERE in_campaign = 1 ORDER BY task_id').raw().iterate() as Iterable<[string, string]>;
+    const h = createHash('sha256');
+    let first = true;
+    for (const [id, spec] of rows) {
+      h.update(`${first ? '' : '\n'}${id}:${spec}`);
+      first = false;
+    }
+    return h.digest('hex').slice(0, 32);
+  }
+
+  /** Per-task ledger state of the campaign's tasks (for the scheduler). */
+  taskStates(): Map<string, TaskLedgerState> {
+    const out = new Map<string, TaskLedgerState>();
+    const rows = this.db.prepare(`
+      SELECT t.task_id, t.spec_hash, r.spec_hash, t.attempts, t.attempts_base, t.failed
+      FROM tasks t LEFT JOIN results r ON r.task_id = t.task_id WHERE t.in_campaign = 1`).raw().iterate() as Iterable<[string, string, string | null, number, number, number]>;
+    for (const [id, specHash, resultHash, attempts, base, failed] of rows) {
+      out.set(id, { specHash, resultHash, attempts, attemptsCounted: attempts - base, failed: failed === 1 });
+    }
+    return out;
+  }
+
+  /** Clear the failed mark of failed tasks and give them a fresh attempt budget: `--retry-failed`. */
+  resetFailed(): number {
+    try {
+      return this.db.prepare('UPDATE tasks SET failed = 0, attempts_base = attempts WHERE failed = 1 AND in_campaign = 1').run().changes;
+    } catch (err) {
+      throw ledgerFailure(err, this.path, 'resetting failed tasks in');
+    }
+  }
+
+  /**
+   * Commit finished tasks in one transaction. Returns the task ids actually written: a task
+   * already committed with the same spec hash is skipped (a duplicate delivery is a no-op).
+   */
+  commitResults(results: readonly CommittedResult[], runId: number): string[] {
+    const insert = this.db.prepare(`
+      INSERT INTO results (task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial,
+        iterations, evaluations, wall_s, attempts, run_id, committed_at)
+      VALUES (@taskId, @specHash, @farmId, @farmType, @seed, @nTurbines, @aep, @aepInitial, @x, @y, @xInitial, @yInitial,
+        @iterations, @evaluations, @wallS, @attempts, @runId, @committedAt)
+      ON CONFLICT (task_id) DO UPDATE SET spec_hash = excluded.spec_hash, farm_id = excluded.farm_id, farm_type = excluded.farm_type,
+        seed = excluded.seed, n_turbines = excluded.n_turbines, aep = excluded.aep, aep_initial = excluded.aep_initial, x = excluded.x,
+        y = excluded.y, x_initial = excluded.x_initial, y_initial = excluded.y_initial, iterations = excluded.iterations,
+        evaluations = excluded.evaluations, wall_s = excluded.wall_s, attempts = excluded.attempts, run_id = excluded.run_id,
+        committed_at = excluded.committed_at
+      WHERE results.spec_hash <> excluded.spec_hash`);
+    const now = Date.now() / 1000;
+    const commit = this.db.transaction(() => {
+      const written: string[] = [];
+      for (const r of results) {
+        const info = insert.run({
+          taskId: r.taskId, specHash: r.specHash, farmId: r.farmId, farmType: r.farmType, seed: r.seed, nTurbines: r.nTurbines,
+          aep: r.aep, aepInitial: r.aepInitial, x: toBlob(r.x), y: toBlob(r.y), xInitial: toBlob(r.xInitial), yInitial: toBlob(r.yInitial),
+          iterations: r.iterations, evaluations: r.evaluations, wallS: r.wallS, attempts: r.attempts, runId, committedAt: now,
+        });
+        if (info.changes > 0) written.push(r.taskId);
+      }
+      return written;
+    });
+    try {
+      return commit();
+    } catch (err) {
+      throw ledgerFailure(err, this.path, 'committing results to');
+    }
+  }
+
+  /** Record a failed attempt; `permanent` marks the task failed (no attempts left). */
+  recordFailure(taskId: string, attempts: number, error: string, permanent: boolean): void {
+    try {
+      this.db.prepare('UPDATE tasks SET attempts = ?, last_error = ?, failed = ?, updated_at = ? WHERE task_id = ?')
+        .run(attempts, error.slice(0, 2000), permanent ? 1 : 0, Date.now() / 1000, taskId);
+    } catch (err) {
+      throw ledgerFailure(err, this.path, 'recording a failure in');
+    }
+  }
+
+  /** Counts of the campaign's tasks (running is the coordinator's business, see runs). */
+  totals(): Omit<GroupCounts, 'farmId' | 'farmType'> {
+    const g = this.groupCounts();
+    const sum = { total: 0, done: 0, failed: 0, stale: 0, pending: 0 };
+    for (const c of g) {
+      sum.total += c.total; sum.done += c.done; sum.failed += c.failed; sum.stale += c.stale; sum.pending += c.pending;
+    }
+    return sum;
+  }
+
+  groupCounts(): GroupCounts[] {
+    const rows = this.db.prepare(`
+      SELECT t.farm_id, t.farm_type, COUNT(*),
+        SUM(CASE WHEN r.spec_hash = t.spec_hash THEN 1 ELSE 0 END),
+        SUM(CASE WHEN (r.spec_hash IS NULL OR r.spec_hash <> t.spec_hash) AND t.failed = 1 THEN 1 ELSE 0 END),
+        SUM(CASE WHEN r.spec_hash IS NOT NULL AND r.spec_hash <> t.spec_hash AND t.failed = 0 THEN 1 ELSE 0 END)
+      FROM tasks t LEFT JOIN results r ON r.task_id = t.task_id WHERE t.in_campaign = 1
+      GROUP BY t.farm_id, t.farm_type ORDER BY t.farm_id, t.farm_type`).raw().all() as [number, number, number, number, number, number][];
+    return rows.map(([farmId, farmType, total, done, failed, stale]) => ({
+      farmId, farmType, total, done, failed, stale, pending: total - done - failed - stale,
+    }));
+  }
+
+  /** Failed tasks with their last error (most recent first). */
+  failures(limit = 1000): FailureInfo[] {
+    const rows = this.db.prepare(`
+      SELECT t.task_id, t.attempts, COALESCE(t.last_error, '') FROM tasks t LEFT JOIN results r ON r.task_id = t.task_id
+      WHERE t.in_campaign = 1 AND t.failed = 1 AND (r.spec_hash IS NULL OR r.spec_hash <> t.spec_hash)
+      ORDER BY t.updated_at DESC LIMIT ?`).raw().all(limit) as [string, number, string][];
+    return rows.map(([taskId, attempts, error]) => ({ taskId, attempts, error }));
+  }
+
+  /** The campaign's tasks that are not done, in grid order, with their state. */
+  notDone(): { taskId: string; state: 'pending' | 'stale' | 'failed' }[] {
+    const rows = this.db.prepare(`
+      SELECT t.task_id, t.failed, r.spec_hash IS NOT NULL FROM tasks t LEFT JOIN results r ON r.task_id = t.task_id
+      WHERE t.in_campaign = 1 AND (r.spec_hash IS NULL OR r.spec_hash <> t.spec_hash)
+      ORDER BY t.farm_id, t.farm_type, t.seed`).raw().all() as [string, number, number][];
+    return rows.map(([taskId, failed, hasOld]) => ({ taskId, state: failed ? 'failed' : hasOld ? 'stale' : 'pending' }));
+  }
+
+  /** State of the given tasks of the campaign: done, failed, stale or pending. */
+  statesOf(taskIds: readonly string[]): Map<string, 'done' | 'failed' | 'stale' | 'pending'> {
+    const q = this.db.prepare(`SELECT t.failed, r.spec_hash, t.spec_hash FROM tasks t LEFT JOIN results r ON r.task_id = t.task_id
+      WHERE t.task_id = ? AND t.in_campaign = 1`).raw();
+    const out = new Map<string, 'done' | 'failed' | 'stale' | 'pending'>();
+    for (const id of taskIds) {
+      const row = q.get(id) as [number, string | null, string] | undefined;
+      if (!row) continue;
+      const [failed, resultHash, specHash] = row;
+      out.set(id, resultHash === specHash ? 'done' : failed ? 'failed' : resultHash !== null ? 'stale' : 'pending');
+    }
+    return out;
+  }
+
+  /** Done results in output order, as an iterator (one read transaction; bounded memory). */
+  *doneRecords(): Generator<LayoutRecord> {
+    const rows = this.db.prepare(`
+      SELECT r.task_id, r.farm_id, r.farm_type, r.seed, r.n_turbines, r.aep, r.aep_initial, r.x, r.y, r.x_initial, r.y_initial,
+        r.iterations, r.evaluations, r.wall_s, r.attempts
+      FROM results r JOIN tasks t ON t.task_id = r.task_id
+      WHERE t.in_campaign = 1 AND r.spec_hash = t.spec_hash ORDER BY r.farm_id, r.farm_type, r.seed`).raw().iterate() as Iterable<unknown[]>;
+    for (const row of rows) {
+      const [taskId, farmId, farmType, seed, nTurbines, aep, aepInitial, x, y, xi, yi, iterations, evaluations, wallS, attempts] = row as [
+        string, number, number, number, number, number | null, number | null, Buffer, Buffer, Buffer, Buffer, number, number, number | null, number];
+      yield {
+        taskId, farmId, farmType, seed, nTurbines,
+        aep: aep ?? NaN, aepInitial: aepInitial ?? NaN,
+        x: fromBlob(x), y: fromBlob(y), xInitial: fromBlob(xi), yInitial: fromBlob(yi),
+        iterations, evaluations, wallS: wallS ?? NaN, attempts,
+      };
+    }
+  }
+
+  /** The largest n_turbines among done results (the HDF5 layout width). */
+  maxTurbinesDone(): number {
+    return (this.db.prepare(`SELECT COALESCE(MAX(r.n_turbines), 0) FROM results r JOIN tasks t ON t.task_id = r.task_id
+      WHERE t.in_campaign = 1 AND r.spec_hash = t.spec_hash`).pluck().get() as number) ?? 0;
+  }
+
+  definitions(): { farms: Record<string, unknown>[]; types: Record<string, unknown>[] } {
+    const used = (table: string, key: string, column: string): Record<string, unknown>[] =>
+      (this.db.prepare(`SELECT definition FROM ${table} WHERE ${key} IN (SELECT DISTINCT ${column} FROM tasks WHERE in_campaign = 1) ORDER BY ${key}`)
+        .pluck().all() as string[]).map((j) => JSON.parse(j) as Record<string, unknown>);
+    return { farms: used('farms', 'farm_id', 'farm_id'), types: used('farm_types', 'type_id', 'farm_type') };
+  }
+
+  // ---- runs: liveness and progress of the coordinator, for `wflo status` ----
+
+  beginRun(pid: number, host: string, workers: number): number {
+    try {
+      const now = Date.now() / 1000;
+      const info = this.db.prepare('INSERT INTO runs (pid, host, started_at, heartbeat_at, workers) VALUES (?, ?, ?, ?, ?)').run(pid, host, now, now, workers);
+      // Runs that never recorded an end were killed; say so.
+      this.db.prepare("UPDATE runs SET end_state = 'killed', running_json = '[]' WHERE ended_at IS NULL AND run_id <> ?").run(info.lastInsertRowid);
+      return Number(info.lastInsertRowid);
+    } catch (err) {
+      throw ledgerFailure(err, this.path, 'starting a run in');
+    }
+  }
+
+  heartbeat(runId: number, ratePerMin: number, running: readonly RunningTask[]): void {
+    try {
+      this.db.prepare('UPDATE runs SET heartbeat_at = ?, rate_per_min = ?, running_json = ? WHERE run_id = ?')
+        .run(Date.now() / 1000, ratePerMin, JSON.stringify(running), runId);
+    } catch (err) {
+      throw ledgerFailure(err, this.path, 'updating the heartbeat in');
+    }
+  }
+
+  endRun(runId: number, state: string): void {
+    try {
+      this.db.prepare("UPDATE runs SET ended_at = ?, end_state = ?, running_json = '[]' WHERE run_id = ?").run(Date.now() / 1000, state, runId);
+    } catch {
+      /* best effort: a missing end only makes status say the run was killed */
+    }
+  }
+
+  lastRun(): RunInfo | null {
+    const r = this.db.prepare('SELECT run_id, pid, host, started_at, heartbeat_at, ended_at, end_state, workers, rate_per_min, running_json FROM runs ORDER BY run_id DESC LIMIT 1')
+      .raw().get() as [number, number, string, number, number, number | null, string | null, number, number, string] | undefined;
+    if (!r) return null;
+    return {
+      runId: r[0], pid: r[1], host: r[2], startedAt: r[3], heartbeatAt: r[4], endedAt: r[5], endState: r[6], workers: r[7],
+      ratePerMin: r[8], running: JSON.parse(r[9]) as RunningTask[],
+    };
+  }
+
+  /** Move WAL content into the main file (end of a run); harmless when a reader holds it back. */
+  checkpoint(): void {
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      /* a checkpoint is an optimization */
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * `method: noop`: a stand-in optimizer for exercising the runner cheaply. It draws the seed's
+ * initial layout (uniform inside the site, by rejection from the bounding box), evaluates its
+ * AEP with the case's farm model, and returns it unchanged (0 iterations; no spacing check). Settings, all optional, make it slow or faulty in a
+ * deterministic way, for tests and benchmarks:
+ *   sleep_ms: N            block the worker this long (simulates a CPU-bound optimization)
+ *   fail_seeds: [s, …]     throw an error for these seeds
+ *   crash_seeds: [s, …]    kill the worker process (SIGKILL to itself) for these seeds
+ *   hang_seeds: [s, …]     never return (the per-task timeout must kill the worker)
+ *   faults_until_attempt: K   apply the three fault lists only on attempts < K (default: always)
+ */
+import type { Case } from '../io/case.js';
+import { createRng } from '../util/rng.js';
+import { boundingBox } from '../geometry/boundingBox.js';
+import { containsPoint } from '../geometry/containsPoint.js';
+import { createFarmEvaluator, type FarmEvaluator } from '../physics/aep.js';
+import type { TaskOutput } from './taskOutput.js';
+
+const evaluators = new WeakMap<Case, FarmEvaluator>();
+const sleepCell = new Int32Array(new SharedArrayBuffer(4));
+
+/** Block this thread for `ms` without burning CPU. */
+function blockFor(ms: number): void {
+  if (ms > 0) Atomics.wait(sleepCell, 0, 0, ms);
+}
+
+function seedList(settings: Record<string, unknown>, key: string): number[] {
+  const v = settings[key];
+  return Array.isArray(v) ? v.filter((s): s is number => typeof s === 'number') : [];
+}
+
+/** The seed's starting layout: nTurbines points uniform inside the boundary. */
+export function randomInitialLayout(c: Case, seed: number): { x: Float64Array; y: Float64Array } {
+  const rng = createRng(seed);
+  const x = new Float64Array(c.nTurbines), y = new Float64Array(c.nTurbines);
+  if (!c.boundary) {
+    for (let i = 0; i < c.nTurbines; i++) { x[i] = rng.uniform(-1000, 1000); y[i] = rng.uniform(-1000, 1000); }
+    return { x, y };
+  }
+  const box = boundingBox(c.boundary);
+  for (let i = 0; i < c.nTurbines; i++) {
+    let px = 0, py = 0;
+    for (let tries = 0; tries < 10000; tries++) {
+      px = rng.uniform(box.minX, box.maxX);
+      py = rng.uniform(box.minY, box.maxY);
+      if (containsPoint(c.boundary, px, py)) break;
+    }
+    x[i] = px; y[i] = py;
+  }
+  return { x, y };
+}
+
+export function noopOptimize(c: Case, settings: Record<string, unknown>, seed: number, attempt: number): TaskOutput {
+  const faultsUntil = typeof settings.faults_until_attempt === 'number' ? settings.faults_until_attempt : Infinity;
+  if (attempt < faultsUntil) {
+    if (seedList(settings, 'crash_seeds').includes(seed)) process.kill(process.pid, 'SIGKILL');
+    if (seedList(settings, 'hang_seeds').includes(seed)) for (;;) blockFor(60_000);
+    if (seedList(settings, 'fail_seeds').includes(seed)) throw new Error(`noop: injected failure for seed ${seed} (attempt ${attempt})`);
+  }
+  if (typeof settings.sleep_ms === 'number') blockFor(settings.sleep_ms);
+  const { x, y } = randomInitialLayout(c, seed);
+  let evaluator = evaluators.get(c);
+  if (!evaluator) {
+    evaluator = createFarmEvaluator(c.turbine, c.wind, c.model);
+    evaluators.set(c, evaluator);
+  }
+  const aep = evaluator.aep(x, y).aepMwh;
+  return {
+    x, y, xInitial: x.slice(), yInitial: y.slice(),
+    aep, aepInitial: aep, iterations: 0, evaluations: 1, feasible: true, maxViolationM: 0,
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * `wflo run`: prepare the output folder, take the run lock, bring the ledger in line with the
+ * campaign (new, stale and retired tasks), and hand the tasks that are not done to the
+ * scheduler. Running the same campaign again resumes: done tasks are skipped, stale ones (spec
+ * hash changed) rerun, failed ones rerun only with `retryFailed`.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { InputError, RuntimeFailure } from '../util/errors.js';
+import type { Campaign } from '../campaign/campaign.js';
+import { expandTasks, type Task } from '../campaign/taskGrid.js';
+import { acquireWriterLock } from '../io/hdf5/writerLock.js';
+import { Ledger } from './ledger.js';
+import { AuditLog } from './auditLog.js';
+import { Scheduler, type StopReason } from './scheduler.js';
+import { LAYOUTS_FILE, type ExportReport } from './exporter.js';
+import type { ProgressReporter } from './progress.js';
+
+export interface RunOptions {
+  /** Overrides the campaign's `workers`. */
+  workers?: number;
+  retryFailed?: boolean;
+  progress?: ProgressReporter;
+  /** Aborting it stops the run like Ctrl-C: running tasks cancelled, finished ones kept. */
+  signal?: AbortSignal;
+  workerExecArgv?: string[];
+}
+
+export interface RunSummary {
+  outputDir: string;
+  layoutsFile: string;
+  stopReason: StopReason;
+  /** Ledger totals over the campaign's tasks after the run. */
+  total: number;
+  done: number;
+  failed: number;
+  pending: number;
+  stale: number;
+  doneThisRun: number;
+  failedThisRun: number;
+  retries: number;
+  /** Tasks this run had to do when it started (not done, not failed-and-not-retried). */
+  scheduled: number;
+  exported: ExportReport | null;
+  exportError: string | null;
+  seconds: number;
+}
+
+export const RUN_LOCK_NAME = 'run';
+
+function prepareOutputDir(dir: string): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    let e = err as NodeJS.ErrnoException;
+    if (e.code === 'EEXIST' || e.code === 'ENOTDIR') throw new InputError(`output folder ${dir} is not a folder (a file is in the way)`);
+    // A recursive mkdir reports ENOENT on a read-only parent; a plain one tells the real reason.
+    try { fs.mkdirSync(dir); } catch (plain) { if ((plain as NodeJS.ErrnoException).code !== 'ENOENT') e = plain as NodeJS.ErrnoException; }
+    throw new RuntimeFailure(`cannot create output folder ${dir} (${e.code === 'ENOSPC' ? 'disk full (ENOSPC)' : e.code ?? e.message})`);
+  }
+  if (!fs.statSync(dir).isDirectory()) throw new InputError(`output folder ${dir} is not a folder`);
+  // Root ignores permission bits, so probe with a real write instead of access().
+  const probe = path.join(dir, `.wflo-write-probe-${process.pid}`);
+  try {
+    fs.writeFileSync(probe, 'x');
+    fs.rmSync(probe, { force: true });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code === 'ENOSPC' ? 'disk full (ENOSPC)' : e.code ?? e.message;
+    throw new RuntimeFailure(`cannot write in output folder ${dir} (${why})`);
+  }
+}
+
+export async function runCampaign(c: Campaign, options: RunOptions = {}): Promise<RunSummary> {
+  const started = performance.now();
+  if (!c.outputDir) throw new InputError(`${c.file}: output: missing (give \`output:\` in the campaign file or --out DIR)`);
+  const dir = c.outputDir;
+  const tasks = expandTasks(c);
+  prepareOutputDir(dir);
+
+  let lock;
+  try {
+    lock = acquireWriterLock(path.join(dir, RUN_LOCK_NAME));
+  } catch (err) {
+    const m = /pid (\d+)/.exec((err as Error).message);
+    throw new RuntimeFailure(`${dir} is in use by another wflo run${m ? ` (pid ${m[1]})` : ''}: ${(err as Error).message}`);
+  }
+  let ledger: Ledger | null = null;
+  let audit: AuditLog | null = null;
+  try {
+    ledger = Ledger.open(dir);
+    const sync = ledger.syncCampaign(c, tasks);
+    const lastExport = ledger.getMeta('last_export');
+    const retriedFailed = options.retryFailed ? ledger.resetFailed() : 0;
+    const states = ledger.taskStates();
+
+    const work: { task: Task; failedAttempts: number; countedAttempts: number }[] = [];
+    let alreadyDone = 0, alreadyFailed = 0;
+    for (const t of tasks) {
+      const s = states.get(t.taskId);
+      if (s && s.resultHash === t.specHash) { alreadyDone++; continue; }
+      if (s?.failed) { alreadyFailed++; continue; }
+      work.push({ task: t, failedAttempts: s?.attempts ?? 0, countedAttempts: s?.attemptsCounted ?? 0 });
+    }
+
+    try {
+      audit = new AuditLog(dir);
+    } catch (err) {
+      throw new RuntimeFailure(`cannot open the audit log in ${dir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+    const workers = Math.max(1, Math.min(options.workers ?? c.workers ?? os.availableParallelism(), Math.max(1, work.length)));
+    const runId = ledger.beginRun(process.pid, os.hostname(), workers);
+    const resumed = sync.done + sync.stale + sync.failed > 0 || runId > 1;
+    audit.write({
+      event: resumed ? 'resume' : 'run_start', run_id: runId, campaign: c.name, campaign_file: c.file, campaign_hash: sync.campaignHash,
+      tasks: tasks.length, already_done: alreadyDone, to_run: work.length, stale: sync.stale, failed_skipped: alreadyFailed,
+      failed_reset: retriedFailed, retired: sync.retired, workers, only: c.only !== null,
+    });
+    if (resumed) {
+      options.progress?.log(`wflo: resuming ${c.name}: ${alreadyDone} of ${tasks.length} tasks done, ${work.length} to run` +
+        `${sync.stale ? ` (${sync.stale} stale)` : ''}${alreadyFailed ? `, ${alreadyFailed} failed (use --retry-failed to rerun them)` : ''}`);
+    }
+    audit.onError = (err) => options.progress?.log(`wflo: warning: audit log write failed (${(err as NodeJS.ErrnoException).code ?? err.message}); continuing`);
+
+    let exportNeeded = true;
+    if (lastExport && fs.existsSync(path.join(dir, LAYOUTS_FILE))) {
+      const le = JSON.parse(lastExport) as { rows: number; campaign_hash: string };
+      exportNeeded = le.campaign_hash !== sync.campaignHash || le.rows !== sync.done;
+    }
+
+    const scheduler = new Scheduler({
+      campaign: c, outputDir: dir, ledger, audit, runId, work, alreadyDone, alreadyFailed, workers,
+      progress: options.progress, signal: options.signal, exportNeeded, workerExecArgv: options.workerExecArgv,
+    });
+    let outcome;
+    try {
+      outcome = await scheduler.run();
+    } catch (err) {
+      ledger.endRun(runId, 'failed');
+      throw err;
+    }
+    ledger.endRun(runId, outcome.stopReason);
+    const totals = ledger.totals();
+    audit.write({ event: 'run_end', run_id: runId, stop_reason: outcome.stopReason, done_this_run: outcome.doneThisRun, failed_this_run: outcome.failedThisRun, ...totals });
+    ledger.checkpoint();
+    return {
+      outputDir: dir, layoutsFile: path.join(dir, LAYOUTS_FILE), stopReason: outcome.stopReason, ...totals,
+      doneThisRun: outcome.doneThisRun, failedThisRun: outcome.failedThisRun, retries: outcome.retries, scheduled: work.length,
+      exported: outcome.exported, exportError: outcome.exportError, seconds: (performance.now() - started) / 1000,
+    };
+  } finally {
+    audit?.close();
+    ledger?.close();
+    lock.release();
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * What one optimization task returns (the shape of optimize/'s OptimizeResult), and the check
+ * the worker applies before sending it: right length, finite coordinates, feasible.
+ */
+export interface TaskOutput {
+  x: Float64Array;
+  y: Float64Array;
+  xInitial: Float64Array;
+  yInitial: Float64Array;
+  aep: number;
+  aepInitial: number;
+  iterations: number;
+  evaluations: number;
+  feasible: boolean;
+  maxViolationM: number;
+}
+
+/** The first problem with an output for `nTurbines` turbines, or null. */
+export function taskOutputProblem(o: TaskOutput, nTurbines: number): string | null {
+  if (!(o.x instanceof Float64Array) || !(o.y instanceof Float64Array)) return 'layout is not a pair of Float64Arrays';
+  if (o.x.length !== nTurbines || o.y.length !== nTurbines) return `layout has ${o.x.length}/${o.y.length} coordinates, expected ${nTurbines}`;
+  for (let i = 0; i < nTurbines; i++) {
+    if (!Number.isFinite(o.x[i]) || !Number.isFinite(o.y[i])) return `turbine ${i} has a non-finite position`;
+  }
+  if (!o.feasible) return `optimizer returned an infeasible layout (worst violation ${o.maxViolationM} m)`;
+  if (!Number.isInteger(o.iterations) || !Number.isInteger(o.evaluations)) return 'iterations/evaluations are not integers';
+  return null;
+}

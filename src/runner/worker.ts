@@ -1,0 +1,71 @@
+/**
+ * Worker process entry (forked by the local pool; compiled to dist/src/runner/worker.js).
+ * Runs tasks one at a time, in the order received, and reports each result or error. It holds
+ * no state that matters: killing it loses only the task it is running. It exits when the
+ * coordinator goes away (IPC disconnect) and ignores SIGINT, so a terminal's Ctrl-C reaches
+ * the coordinator, which then stops the workers itself.
+ */
+import { caseForTask } from '../campaign/caseForTask.js';
+import type { Case } from '../io/case.js';
+import { runTask } from './taskFunction.js';
+import { taskOutputProblem } from './taskOutput.js';
+import type { FromWorker, SetupMessage, TaskMessage, ToWorker } from './workerProtocol.js';
+
+if (!process.send) {
+  process.stderr.write('wflo worker: must be started by the runner (no IPC channel)\n');
+  process.exit(2);
+}
+
+process.on('SIGINT', () => { /* the coordinator decides */ });
+process.on('disconnect', () => process.exit(0));
+
+let setup: SetupMessage | null = null;
+const cases = new Map<string, Case>();
+const queue: TaskMessage[] = [];
+let busy = false;
+
+function send(msg: FromWorker): void {
+  if (process.connected) process.send!(msg);
+}
+
+function caseOf(t: TaskMessage): Case {
+  const key = `${t.farmIndex}/${t.typeIndex}`;
+  let c = cases.get(key);
+  if (!c) {
+    c = caseForTask(setup!.farms[t.farmIndex], setup!.farmTypes[t.typeIndex]);
+    cases.set(key, c);
+  }
+  return c;
+}
+
+async function drain(): Promise<void> {
+  if (busy) return;
+  busy = true;
+  while (queue.length > 0) {
+    const t = queue.shift()!;
+    const start = performance.now();
+    try {
+      const c = caseOf(t);
+      const output = runTask(c, setup!.optimizer, t.seed, t.attempt);
+      const problem = taskOutputProblem(output, c.nTurbines);
+      const wallS = (performance.now() - start) / 1000;
+      if (problem) send({ kind: 'error', taskId: t.taskId, message: problem, wallS });
+      else send({ kind: 'result', taskId: t.taskId, output, wallS });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      send({ kind: 'error', taskId: t.taskId, message: message.split('\n')[0] || 'error without a message', wallS: (performance.now() - start) / 1000 });
+    }
+  }
+  busy = false;
+}
+
+process.on('message', (msg: ToWorker) => {
+  if (msg.kind === 'setup') {
+    setup = msg;
+    cases.clear();
+    send({ kind: 'ready' });
+  } else if (msg.kind === 'task') {
+    queue.push(msg);
+    void drain();
+  }
+});

@@ -1,0 +1,47 @@
+/**
+ * Messages between the coordinator and its worker processes (Node IPC with 'advanced'
+ * serialization, so typed arrays cross unchanged). The coordinator sends the campaign's farms,
+ * farm types and optimizer settings once, then task references; a worker answers each task with
+ * a result or an error, in the order it received them.
+ */
+import type { FarmSpec, FarmTypeSpec, OptimizerSettings } from '../campaign/campaign.js';
+import type { TaskOutput } from './taskOutput.js';
+
+export interface SetupMessage {
+  kind: 'setup';
+  farms: FarmSpec[];
+  farmTypes: FarmTypeSpec[];
+  optimizer: OptimizerSettings;
+}
+
+export interface TaskMessage {
+  kind: 'task';
+  taskId: string;
+  farmIndex: number;
+  typeIndex: number;
+  seed: number;
+  /** 1-based attempt number. */
+  attempt: number;
+}
+
+export type ToWorker = SetupMessage | TaskMessage;
+
+export interface ReadyMessage {
+  kind: 'ready';
+}
+
+export interface ResultMessage {
+  kind: 'result';
+  taskId: string;
+  output: TaskOutput;
+  wallS: number;
+}
+
+export interface ErrorMessage {
+  kind: 'error';
+  taskId: string;
+  message: string;
+  wallS: number;
+}
+
+export type FromWorker = ReadyMessage | ResultMessage | ErrorMessage;
