@@ -1,19 +1,10 @@
+import type { OptimizeResult } from '../optimize/optimizeLayout.js';
+
 /**
- * What one optimization task returns (the shape of optimize/'s OptimizeResult), and the check
+ * What one optimization task returns (optimize/'s OptimizeResult), and the check
  * the worker applies before sending it: right length, finite coordinates, feasible.
  */
-export interface TaskOutput {
-  x: Float64Array;
-  y: Float64Array;
-  xInitial: Float64Array;
-  yInitial: Float64Array;
-  aep: number;
-  aepInitial: number;
-  iterations: number;
-  evaluations: number;
-  feasible: boolean;
-  maxViolationM: number;
-}
+export type TaskOutput = OptimizeResult;
 
 /** The first problem with an output for `nTurbines` turbines, or null. */
 export function taskOutputProblem(o: TaskOutput, nTurbines: number): string | null {
