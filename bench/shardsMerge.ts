@@ -17,7 +17,7 @@ import { listShardFiles } from '../src/shards/fileSelection.js';
 import { loadH5 } from '../src/io/hdf5/h5wasmRuntime.js';
 import { createRng } from '../src/util/rng.js';
 
-interface Corpus {
+export interface Corpus {
   files: number;
   recordsPerFile: number;
   turbines: number;
@@ -69,7 +69,8 @@ async function writeCorpus(dir: string, corpus: Corpus): Promise<string> {
   return 'h5wasm';
 }
 
-async function runOnce(label: string, corpus: Corpus): Promise<void> {
+/** Generate one corpus and merge it, printing the figures (exported for one-off comparisons). */
+export async function runOnce(label: string, corpus: Corpus): Promise<void> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'wflo-bench-shards-'));
   const dir = path.join(root, 'layouts.h5_temp');
   fs.mkdirSync(dir);

@@ -6,8 +6,14 @@ import { WfloError } from '../util/errors.js';
  * usage errors exit 2, anything else is an unexpected failure (exit 1; stack with WFLO_DEBUG=1).
  */
 export async function runCli(program: Command, argv: string[]): Promise<void> {
-  program.exitOverride();
-  program.configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  // Subcommands copy their parent's settings when they are created, so apply these to every
+  // command: usage errors must come back here (exit 2), not end the process with exit 1.
+  const configure = (cmd: Command) => {
+    cmd.exitOverride();
+    cmd.configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    for (const sub of cmd.commands) configure(sub);
+  };
+  configure(program);
   try {
     await program.parseAsync(argv);
   } catch (err) {

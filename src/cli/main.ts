@@ -18,8 +18,7 @@ const program = new Command();
 program
   .name('wflo')
   .description('Wind farm layout optimization: AEP engine, layout optimizers, crash-safe campaigns, HDF5 shard doctor')
-  .version(VERSION)
-  .showHelpAfterError('(run with --help for usage)');
+  .version(VERSION);
 
 registerAep(program);
 registerOptimize(program);

@@ -34,6 +34,11 @@ export interface LayoutsFileInfo {
   attributes: Record<string, unknown>;
 }
 
+/** Rows per read so one layout column slice stays near 2 MiB, whatever Tmax is. */
+export function rowsPerSliceFor(maxTurbines: number): number {
+  return Math.max(1, Math.min(4096, Math.floor((2 * 1024 * 1024) / (Math.max(1, maxTurbines) * 16))));
+}
+
 function plainValue(value: unknown): unknown {
   if (typeof value === 'bigint') return Number(value);
   if (ArrayBuffer.isView(value)) return Array.from(value as unknown as ArrayLike<number | bigint>, (v) => (typeof v === 'bigint' ? Number(v) : v));
@@ -162,8 +167,8 @@ export class LayoutsFileReader {
     return out;
   }
 
-  /** All rows, `rowsPerBatch` at a time. */
-  *batches(rowsPerBatch = 4096): Generator<LayoutRecord[]> {
+  /** All rows, `rowsPerBatch` at a time (default: about 2 MiB of layout per batch). */
+  *batches(rowsPerBatch = rowsPerSliceFor(this.info.maxTurbines)): Generator<LayoutRecord[]> {
     for (let start = 0; start < this.rows; start += rowsPerBatch) {
       yield this.readRecords(start, Math.min(this.rows, start + rowsPerBatch));
     }
@@ -183,10 +188,10 @@ export class LayoutsFileReader {
 }
 
 /** Stream a layouts file's rows in batches (bounded memory). */
-export async function* streamLayoutsFile(path: string, rowsPerBatch = 4096): AsyncGenerator<LayoutRecord[]> {
+export async function* streamLayoutsFile(path: string, rowsPerBatch?: number): AsyncGenerator<LayoutRecord[]> {
   const reader = await LayoutsFileReader.open(path);
   try {
-    yield* reader.batches(rowsPerBatch);
+    yield* reader.batches(rowsPerBatch ?? rowsPerSliceFor(reader.info.maxTurbines));
   } finally {
     reader.close();
   }

@@ -6,7 +6,7 @@
  * column reads back bit-identical.
  */
 import { hdf5Call, hdf5ErrorReason } from './h5wasmRuntime.js';
-import { LayoutsFileReader, type LayoutsFileInfo } from './layoutsReader.js';
+import { LayoutsFileReader, rowsPerSliceFor, type LayoutsFileInfo } from './layoutsReader.js';
 import { compareRecords, taskIdOf } from '../layoutRecord.js';
 import { ColumnDigests, type RowSlice } from './rowSlice.js';
 import { LAYOUT_COLUMNS } from './layoutsSchema.js';
@@ -29,7 +29,6 @@ export interface LayoutsVerifyReport {
 }
 
 const MAX_ROW_PROBLEMS = 20;
-const ROWS_PER_SLICE = 4096;
 
 function checkRows(slice: RowSlice, firstRow: number, tmax: number, previousKey: { farmId: number; farmType: number; seed: number } | undefined, problems: string[]) {
   let previous = previousKey;
@@ -78,8 +77,9 @@ export async function verifyLayoutsFile(path: string, expect: LayoutsVerifyExpec
     if (info.complete && info.nExpected >= 0 && info.nDone !== info.nExpected) problems.push(`complete is 1 but n_done ${info.nDone} != n_expected ${info.nExpected}`);
     const digests = new ColumnDigests();
     let previous: { farmId: number; farmType: number; seed: number } | undefined;
-    for (let start = 0; start < info.rows; start += ROWS_PER_SLICE) {
-      const slice = reader.readSlice(start, Math.min(info.rows, start + ROWS_PER_SLICE));
+    const rowsPerSlice = rowsPerSliceFor(info.maxTurbines);
+    for (let start = 0; start < info.rows; start += rowsPerSlice) {
+      const slice = reader.readSlice(start, Math.min(info.rows, start + rowsPerSlice));
       for (const spec of LAYOUT_COLUMNS) digests.update(spec, slice.column(spec));
       previous = checkRows(slice, start, info.maxTurbines, previous, problems);
     }

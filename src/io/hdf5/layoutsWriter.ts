@@ -68,7 +68,7 @@ export type LayoutBatches = AsyncIterable<LayoutRecord[]> | Iterable<LayoutRecor
 /** Target size of one chunk of `/layout` (small files stay small, big ones get few chunks). */
 const CHUNK_BYTES = 256 * 1024;
 /** Rows appended per write: several chunks at once, a few MiB of buffers. */
-const SLICE_BYTES = 4 * 1024 * 1024;
+const SLICE_BYTES = 2 * 1024 * 1024;
 
 interface Dimensions {
   maxTurbines: number;

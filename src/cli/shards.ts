@@ -1,0 +1,159 @@
+/**
+ * `wflo shards check|merge|missing`: the shard doctor for worker HDF5 files written by any
+ * pipeline (logic in src/shards/). Exit codes: 0 fine, 3 problems found (check: any file not
+ * valid; merge: aborted by policy; missing: tasks missing), 2 bad usage, 1 runtime failure.
+ */
+import type { Command } from 'commander';
+import path from 'node:path';
+import { CheckFailed, InputError } from '../util/errors.js';
+import { buildReadOptions, type ReadFlags } from '../shards/readOptions.js';
+import { DEFAULT_SHARD_PATTERN } from '../shards/fileSelection.js';
+import { shardFilesOf } from '../shards/shardScan.js';
+import { checkReportJson, checkShards } from '../shards/shardCheck.js';
+import { formatCheckText, formatMergeSummary } from '../shards/shardText.js';
+import { CONFLICT_RULES, type ConflictRule } from '../shards/duplicates.js';
+import { INVALID_POLICIES, type InvalidPolicy, type ShardFileReport } from '../shards/shardTypes.js';
+
+interface CommonFlags extends ReadFlags {
+  pattern: string;
+  field: string[];
+  jobs?: string;
+  timeout?: string;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function intFlag(flag: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new InputError(`${flag}: expected an integer >= ${min}, got '${value}'`);
+  return n;
+}
+
+function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value)) throw new InputError(`${flag} '${value}': expected ${allowed.join(', ')}`);
+  return value as T;
+}
+
+function withReadFlags(command: Command): Command {
+  return command
+    .option('--pattern <glob>', 'file name pattern inside DIR', DEFAULT_SHARD_PATTERN)
+    .option('--shape <shape>', 'auto | groups (optimized_layouts/<key>) | rows (farm_id, farm_type, seed, layout, aep)', 'auto')
+    .option('--key-pattern <pattern>', 'record key format: template with {farm} {type} {seed}, or a regex with those named groups', undefined)
+    .option('--field <name=dataset>', 'map a field to the name used in the files, e.g. aep=AEP_opt (repeatable)', collect, [])
+    .option('--jobs <n>', 'probe processes opening files in parallel (default 2)')
+    .option('--timeout <s>', 'seconds allowed per file before it is declared unreadable (default 120)');
+}
+
+function common(opts: CommonFlags) {
+  return {
+    read: buildReadOptions({ shape: opts.shape, keyPattern: opts.keyPattern, fields: opts.field }),
+    jobs: intFlag('--jobs', opts.jobs, 1),
+    timeoutMs: (intFlag('--timeout', opts.timeout, 1) ?? 120) * 1000,
+  };
+}
+
+function progressTo(enabled: boolean) {
+  if (!enabled || !process.stderr.isTTY) return undefined;
+  let last = 0;
+  return (done: number, total: number, _report: ShardFileReport) => {
+    const now = Date.now();
+    if (now - last < 200 && done < total) return;
+    last = now;
+    process.stderr.write(`\rchecked ${done}/${total} files${done === total ? '\n' : ''}`);
+  };
+}
+
+export function registerShards(program: Command): void {
+  const shards = program.command('shards').description('check, merge and recover worker HDF5 files from any pipeline');
+  // Subcommands do not inherit an exitOverride set on the root later (in runCli): without this,
+  // commander's own usage errors would call process.exit(1) instead of reaching runCli (exit 2).
+  shards.exitOverride();
+
+  withReadFlags(shards.command('check').exitOverride().argument('<dir>', 'directory of worker files'))
+    .description('classify every worker file (empty, no_signature, truncated, unreadable, placeholder_only, schema_mismatch, valid) and report duplicate keys')
+    .option('--json', 'print a JSON report')
+    .action(async (dir: string, opts: CommonFlags & { json?: boolean }) => {
+      const { read, jobs, timeoutMs } = common(opts);
+      const files = shardFilesOf(dir, opts.pattern);
+      const report = await checkShards({ files, read, jobs, timeoutMs, onFile: progressTo(!opts.json) });
+      if (opts.json) process.stdout.write(`${JSON.stringify(checkReportJson(report), null, 1)}\n`);
+      else process.stdout.write(formatCheckText(report, dir));
+      if (report.problems) process.exitCode = 3;
+    });
+
+  withReadFlags(shards.command('merge').exitOverride().argument('<dir>', 'directory of worker files'))
+    .description('merge the valid records into one wflo layouts file, atomically; audit report next to it')
+    .requiredOption('-o, --output <file>', 'output HDF5 file')
+    .option('--on-invalid <policy>', 'abort | skip | quarantine (move invalid files to DIR/quarantine/)', 'abort')
+    .option('--max-invalid <n>', 'abort when more than N files are invalid')
+    .option('--on-conflict <rule>', 'duplicates with different values: error | first | best-aep', 'error')
+    .option('--cleanup', 'delete fully merged inputs after the output is verified')
+    .option('--force', 'replace an existing output file')
+    .option('--name <name>', 'campaign_name stamped into the output (default: the directory name)')
+    .option('--expect <campaign.yaml>', 'expected tasks (sets n_expected and complete in the output)')
+    .action(async (dir: string, opts: CommonFlags & {
+      output: string; onInvalid: string; maxInvalid?: string; onConflict: string; cleanup?: boolean; force?: boolean; name?: string; expect?: string;
+    }) => {
+      const { read, jobs, timeoutMs } = common(opts);
+      const onInvalid = oneOf<InvalidPolicy>('--on-invalid', opts.onInvalid, INVALID_POLICIES);
+      const onConflict = oneOf<ConflictRule>('--on-conflict', opts.onConflict, CONFLICT_RULES);
+      const maxInvalid = intFlag('--max-invalid', opts.maxInvalid, 0);
+      // Loaded on use: these pull in h5wasm and the campaign loader, which other commands never need.
+      const { mergeShards } = await import('../shards/shardMerge.js');
+      const { expectedGrid } = await import('../shards/expectedGrid.js');
+      const expectedTaskIds = opts.expect ? new Set(expectedGrid({ campaign: opts.expect }).tasks.map((t) => t.taskId)) : undefined;
+      const output = path.resolve(opts.output);
+      const files = shardFilesOf(dir, opts.pattern, [output]);
+      const options = {
+        dir, files, output, read, onInvalid, maxInvalid, onConflict, cleanup: !!opts.cleanup, force: !!opts.force,
+        campaignName: opts.name, expectedTaskIds, jobs, timeoutMs, onFile: progressTo(true),
+      };
+      try {
+        const report = await mergeShards(options);
+        process.stdout.write(formatMergeSummary(report, options));
+      } catch (err) {
+        if (err instanceof CheckFailed) process.stderr.write(`wflo: audit written to ${output}.audit.jsonl\n`);
+        throw err;
+      }
+    });
+
+  withReadFlags(shards.command('missing').exitOverride())
+    .description('list the expected (farm, type, seed) tasks with no usable record, and write a campaign file for just those')
+    .option('--expect <campaign.yaml>', 'expected tasks: a campaign file (or give --farms, --types and --seeds)')
+    .option('--farms <ranges>', 'expected farm ids, e.g. 0-9')
+    .option('--types <ranges>', 'expected farm type ids, e.g. 0-4')
+    .option('--seeds <ranges>', 'expected seeds, e.g. 0-59')
+    .requiredOption('--from <file|dir>', 'a merged layouts file or a directory of worker files')
+    .option('--write <campaign.yaml>', 'write a campaign file for the missing tasks (needs --expect CAMPAIGN)')
+    .option('--json', 'print JSON: {"expected", "found", "missing": [task ids], "unexpected"}')
+    .action(async (opts: CommonFlags & { expect?: string; farms?: string; types?: string; seeds?: string; from: string; write?: string; json?: boolean }) => {
+      const { read, jobs, timeoutMs } = common(opts);
+      const { expectedGrid } = await import('../shards/expectedGrid.js');
+      const { findMissing } = await import('../shards/shardsMissing.js');
+      const { writeMissingTasksCampaign } = await import('../shards/missingCampaign.js');
+      const grid = expectedGrid({ campaign: opts.expect, farms: opts.farms, types: opts.types, seeds: opts.seeds });
+      if (opts.write && !grid.campaign) {
+        throw new InputError('--write needs the campaign to copy farms, farm_types and optimizer from: pass --expect CAMPAIGN.yaml (ranges may be added to restrict it)');
+      }
+      const report = await findMissing({ grid, from: opts.from, pattern: opts.pattern, read, jobs, timeoutMs });
+      const ids = report.missing.map((t) => t.taskId);
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify({ expected: report.expected, found: report.found, missing: ids, unexpected: report.unexpected })}\n`);
+      } else {
+        for (const id of ids) process.stdout.write(`${id}\n`);
+      }
+      process.stderr.write(`wflo: ${grid.description}: ${report.missing.length} of ${report.expected} tasks missing in ${opts.from} (${report.found} found, ${report.unexpected} outside the grid)\n`);
+      if (opts.write) {
+        if (ids.length === 0) {
+          process.stderr.write(`wflo: nothing missing; ${opts.write} not written\n`);
+        } else {
+          writeMissingTasksCampaign(grid.campaign!, opts.write, ids, `Written by \`wflo shards missing\` on ${new Date().toISOString()}:\nthe ${ids.length} tasks of ${path.basename(grid.campaign!.file)} with no usable record in ${opts.from}.`);
+          process.stderr.write(`wflo: wrote ${opts.write}; run it with \`wflo run ${opts.write}\`\n`);
+        }
+      }
+      if (ids.length > 0) process.exitCode = 3;
+    });
+}

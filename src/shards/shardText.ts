@@ -1,0 +1,87 @@
+/**
+ * Human-readable text for the shard commands (the CLI prints it; the merge audit stores it).
+ * Pure formatting: no decisions are made here.
+ */
+import path from 'node:path';
+import type { CheckReport } from './shardCheck.js';
+import type { MergeOptions, MergeReport } from './shardMerge.js';
+import { SHARD_CLASSES, type ShardClass, type ShardFileReport } from './shardTypes.js';
+import { countClasses } from './shardCheck.js';
+import type { DuplicateGroup } from './duplicates.js';
+
+const LIST_LIMIT = 50;
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+function classLine(counts: Record<ShardClass, number>): string {
+  return SHARD_CLASSES.filter((c) => counts[c] > 0).map((c) => `${c} ${counts[c]}`).join(', ') || 'none';
+}
+
+function fileLine(f: ShardFileReport, base: string): string {
+  const name = path.relative(base, f.path) || f.path;
+  return `  ${name}: ${f.class}${f.class === 'valid' ? ` (${plural(f.records, 'record')})` : ''} - ${f.detail}`;
+}
+
+function duplicateLine(d: DuplicateGroup, base: string): string {
+  const where = d.occurrences.map((o) => `${path.relative(base, o.path) || o.path} (aep ${o.aep})`).join(', ');
+  return `  ${d.taskId}: ${d.identical ? 'identical' : 'CONFLICT'} in ${where}`;
+}
+
+/** `wflo shards check` text: problem files first (all of them), then a summary. */
+export function formatCheckText(report: CheckReport, dir: string): string {
+  const base = path.resolve(dir);
+  const out: string[] = [];
+  const bad = report.files.filter((f) => f.class !== 'valid' || f.lost.length > 0);
+  if (bad.length > 0) {
+    out.push(`files with problems (${bad.length}):`);
+    for (const f of bad) out.push(fileLine(f, base));
+  }
+  const shown = report.duplicates.slice(0, LIST_LIMIT);
+  if (shown.length > 0) {
+    out.push(`duplicate tasks (${report.duplicates.length}, ${report.conflicts} conflicting):`);
+    for (const d of shown) out.push(duplicateLine(d, base));
+    if (report.duplicates.length > shown.length) out.push(`  ... ${report.duplicates.length - shown.length} more (see --json)`);
+  }
+  out.push(`${plural(report.files.length, 'file')}: ${classLine(report.counts)}`);
+  out.push(`records: ${report.records} usable (${report.tasks} distinct tasks), ${report.lostRecords} unusable, ${report.conflicts} conflicting duplicates`);
+  out.push(report.problems ? 'problems found' : 'all files valid');
+  return out.join('\n') + '\n';
+}
+
+/** The merge summary (printed, and stored as <output>.audit.txt). */
+export function formatMergeSummary(report: MergeReport, options: MergeOptions): string {
+  const base = path.resolve(options.dir);
+  const out: string[] = [];
+  out.push(`wflo shards merge, ${new Date().toISOString()}`);
+  out.push(`input:   ${base} (${plural(report.files.length, 'file')}): ${classLine(countClasses(report.files))}`);
+  const found = report.files.reduce((n, f) => n + f.records, 0);
+  out.push(`records: ${found} usable, ${report.lostRecords} unusable, ${plural(report.duplicates.length, 'duplicate task')} (${report.conflicts.length} conflicting, rule ${options.onConflict})`);
+  if (report.outcome === 'merged') {
+    out.push(`output:  ${report.output}: ${plural(report.rows, 'row')}, ${formatBytes(report.bytes)}, verified`);
+  } else {
+    out.push(`outcome: ${report.outcome}: ${report.reason ?? ''}`);
+  }
+  const invalid = report.files.filter((f) => f.action === 'quarantined' || f.action === 'skipped' || (report.outcome !== 'merged' && f.class !== 'valid' && f.class !== 'placeholder_only'));
+  if (invalid.length > 0) {
+    out.push(`invalid files (${invalid.length}):`);
+    for (const f of invalid.slice(0, LIST_LIMIT)) out.push(`${fileLine(f, base)}${f.action === 'quarantined' ? ` -> ${path.relative(base, f.movedTo!)}` : f.action === 'skipped' ? ' (skipped)' : ''}`);
+    if (invalid.length > LIST_LIMIT) out.push(`  ... ${invalid.length - LIST_LIMIT} more (see ${path.basename(report.auditPath)})`);
+  }
+  const lossy = report.files.filter((f) => f.lost.length > 0);
+  if (lossy.length > 0) {
+    out.push(`files with unusable records (${lossy.length}):`);
+    for (const f of lossy.slice(0, LIST_LIMIT)) out.push(fileLine(f, base));
+  }
+  for (const d of report.conflicts.slice(0, LIST_LIMIT)) out.push(`${duplicateLine(d, base)}${d.chosen !== undefined ? ` -> kept ${path.relative(base, d.occurrences[d.chosen].path)}` : ''}`);
+  if (report.deleted.length > 0) out.push(`cleanup: deleted ${plural(report.deleted.length, 'merged input')}`);
+  out.push(`audit:   ${report.auditPath}`);
+  return out.join('\n') + '\n';
+}
