@@ -79,10 +79,14 @@ export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model:
     sinByDir[d] = Math.sin(theta);
   }
 
+  // Scratch arrays reused from call to call (an optimizer makes thousands of calls with the same
+  // turbine count); they hold nothing between calls, so results never depend on call history.
+  let scratch: Workspace | null = null;
   const evaluate = (x: Float64Array, y: Float64Array, withGradient: boolean): AepWithGradient => {
     const n = x.length;
     if (y.length !== n) throw new Error(`layout has ${n} x but ${y.length} y coordinates`);
-    return evaluateFarm(x, y, turbine, wind, groups, superposition, cosByDir, sinByDir, withGradient);
+    if (!scratch || scratch.n !== n) scratch = createWorkspace(n);
+    return evaluateFarm(x, y, turbine, wind, groups, superposition, cosByDir, sinByDir, withGradient, scratch);
   };
   return {
     turbine,
@@ -102,6 +106,30 @@ export function computeAepWithGradient(x: Float64Array, y: Float64Array, turbine
   return createFarmEvaluator(turbine, wind, model).aepWithGradient(x, y);
 }
 
+interface Workspace {
+  n: number;
+  xw: Float64Array;
+  yw: Float64Array;
+  totalDeficitByTurbine: Float64Array;
+  /** Deficit of target j from source i at [j*n + i] (one direction and kernel group at a time). */
+  deficitByPair: Float64Array;
+  /** ∂deficit/∂dx at [2(j*n + i)] and ∂deficit/∂dy at [2(j*n + i) + 1]. */
+  slopeByPair: Float64Array;
+  /** ∂(energy of the direction)/∂D_j. */
+  weightByTurbine: Float64Array;
+  gradXw: Float64Array;
+  gradYw: Float64Array;
+}
+
+function createWorkspace(n: number): Workspace {
+  return {
+    n,
+    xw: new Float64Array(n), yw: new Float64Array(n), totalDeficitByTurbine: new Float64Array(n),
+    deficitByPair: new Float64Array(n * n), slopeByPair: new Float64Array(2 * n * n),
+    weightByTurbine: new Float64Array(n), gradXw: new Float64Array(n), gradYw: new Float64Array(n),
+  };
+}
+
 function evaluateFarm(
   x: Float64Array,
   y: Float64Array,
@@ -112,6 +140,7 @@ function evaluateFarm(
   cosByDir: Float64Array,
   sinByDir: Float64Array,
   withGradient: boolean,
+  ws: Workspace,
 ): AepWithGradient {
   const n = x.length;
   const nDir = wind.directionsDeg.length;
@@ -121,17 +150,7 @@ function evaluateFarm(
   const gradX = new Float64Array(withGradient ? n : 0);
   const gradY = new Float64Array(withGradient ? n : 0);
 
-  const xw = new Float64Array(n);
-  const yw = new Float64Array(n);
-  const totalDeficitByTurbine = new Float64Array(n);
-  // Per direction and kernel group only (reused): deficit of target j from source i at [j*n + i],
-  // and its partial derivatives w.r.t. (dx, dy) at [2(j*n + i)], [2(j*n + i) + 1].
-  const deficitByPair = withGradient ? new Float64Array(n * n) : new Float64Array(0);
-  const slopeByPair = withGradient ? new Float64Array(2 * n * n) : new Float64Array(0);
-  // ∂(energy of this direction)/∂D_j, and the gradient in the wind frame.
-  const weightByTurbine = new Float64Array(withGradient ? n : 0);
-  const gradXw = new Float64Array(withGradient ? n : 0);
-  const gradYw = new Float64Array(withGradient ? n : 0);
+  const { xw, yw, totalDeficitByTurbine, deficitByPair, slopeByPair, weightByTurbine, gradXw, gradYw } = ws;
   const cutIn = turbine.cutIn;
 
   for (let d = 0; d < nDir; d++) {
