@@ -38,6 +38,9 @@ export class GaussianKernel implements WakeKernel {
     if (dx <= 0) return 0;
     const sigma = this.k * dx + this.sigma0;
     const s2 = sigma * sigma;
+    // Far outside the wake (exponent below −40: deficit and slopes below ~5e-18 of their scale)
+    // the result is 0 to within rounding of anything it is added to; skip the sqrt and exp.
+    if (this.expFactor * dy * dy < -40 * s2) return 0;
     const a = this.ctD2over8 / s2;
     const r = a < 1 ? Math.sqrt(1 - a) : 0;
     return (1 - r) * Math.exp((this.expFactor * dy * dy) / s2);
@@ -51,6 +54,11 @@ export class GaussianKernel implements WakeKernel {
     }
     const sigma = this.k * dx + this.sigma0;
     const s2 = sigma * sigma;
+    if (this.expFactor * dy * dy < -40 * s2) {
+      out[offset] = 0;
+      out[offset + 1] = 0;
+      return 0;
+    }
     const a = this.ctD2over8 / s2;
     const r = a < 1 ? Math.sqrt(1 - a) : 0;
     const e = Math.exp((this.expFactor * dy * dy) / s2);
