@@ -9,6 +9,7 @@
  * search as a polish. Every returned layout passes checkFeasibility (1e-6 m); a method that ends
  * infeasible gets one repair pass (minimize the constraint violation alone), and if that fails the
  * optimization fails with RuntimeFailure: an infeasible layout is never returned as a result.
+ * Nor is one worse than a feasible start: then the start itself is returned.
  */
 import type { Case } from '../io/case.js';
 import { createFarmEvaluator, type FarmEvaluator } from '../physics/aep.js';
@@ -102,7 +103,11 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
     });
     x = r.x; y = r.y; iterations += s.randomIterations; evaluations += r.evaluations;
   }
-  const aep = evaluator.aep(x, y).aepMwh;
+  let aep = evaluator.aep(x, y).aepMwh;
+  // Never return less than a feasible start (a short or unconverged run can end below it).
+  if (aep < aepInitial && checkFeasibility(site, start.x, start.y, c.minSpacing, FEASIBILITY_TOLERANCE_M).feasible) {
+    x = Float64Array.from(start.x); y = Float64Array.from(start.y); aep = aepInitial;
+  }
   report = checkFeasibility(site, x, y, c.minSpacing, FEASIBILITY_TOLERANCE_M);
   return {
     x, y, xInitial: start.x, yInitial: start.y, aep, aepInitial,
