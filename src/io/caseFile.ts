@@ -25,7 +25,7 @@ import type { Case, Layout } from './case.js';
 import { readYamlFile, dig } from './yamlFile.js';
 import { iea37Kind, iea37Layout } from './iea37Format.js';
 import { turbineFromDocument, windFromDocument, boundaryFromDocument } from './readers.js';
-import { builtinCase, builtinTurbine, builtinWind, isBuiltinCase, isBuiltinTurbine, isBuiltinWind } from './builtinCases.js';
+import { BUILTIN_CASE_NAMES, builtinCase, builtinTurbine, builtinWind, isBuiltinCase, isBuiltinTurbine, isBuiltinWind } from './builtinCases.js';
 import { zodToInputError } from './zodIssue.js';
 
 // Coordinates are checked by checkLayout (finite numbers, equal lengths) for a better message.
@@ -169,7 +169,7 @@ export function readLayoutFile(file: string): Layout {
 export function loadCase(spec: string): Case {
   if (isBuiltinCase(spec)) return builtinCase(spec);
   if (!/\.ya?ml$/i.test(spec) && !spec.includes('/')) {
-    throw new InputError(`unknown case '${spec}': not a built-in case (${['iea37-cs1-16', 'iea37-cs1-36', 'iea37-cs1-64', 'iea37-cs3', 'iea37-cs4'].join(', ')}) and not a .yaml file`);
+    throw new InputError(`unknown case '${spec}': not a built-in case (${BUILTIN_CASE_NAMES.join(', ')}) and not a .yaml file`);
   }
   const file = spec;
   const doc = readYamlFile(file);

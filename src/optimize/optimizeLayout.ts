@@ -190,9 +190,6 @@ function gradientStages(c: Case, stages0: number[], s: ResolvedSettings, site: P
     z = r.x;
     iterations += r.innerIterations;
     penalty = r.penalty;
-    if (process.env.WFLO_DEBUG_OPT) {
-      process.stderr.write(`wec ${xi}: f ${r.f.toFixed(6)} viol ${r.maxViolation.toExponential(2)} outer ${r.outerIterations} inner ${r.innerIterations} evals ${r.evaluations} rho ${r.penalty}\n`);
-    }
   }
   const { x, y } = fromScaled(z, scale);
   return { x, y, iterations, evaluations: counter.evaluations };
