@@ -7,10 +7,23 @@
  */
 export type Point = readonly [number, number];
 
-export type Boundary =
+/**
+ * An area a turbine may not enter (a polygon hole of the site, a windIO `area_constraints`
+ * exclusion, a cable corridor, a shipping lane). `name` is what feasibility reports print.
+ */
+export interface ExclusionZone {
+  name: string;
+  vertices: Point[];
+}
+
+export type Boundary = (
   | { kind: 'circle'; center: Point; radius: number }
   | { kind: 'polygon'; vertices: Point[] }
-  | { kind: 'multipolygon'; polygons: Point[][] };
+  | { kind: 'multipolygon'; polygons: Point[][] }
+) & {
+  /** Holes and exclusion zones: a turbine must lie outside every one (default: none). */
+  exclusions?: ExclusionZone[];
+};
 
 /** Axis-aligned box in metres (the optimizer's natural variable bounds). */
 export interface BoundingBox {
