@@ -16,6 +16,8 @@ import { AuditLog } from './auditLog.js';
 import { Scheduler, type StopReason } from './scheduler.js';
 import { LAYOUTS_FILE, type ExportReport } from './exporter.js';
 import type { ProgressReporter } from './progress.js';
+import type { Executor } from './executors/executor.js';
+import { LocalPoolExecutor } from './executors/local/localPool.js';
 
 export interface RunOptions {
   /** Overrides the campaign's `workers`. */
@@ -25,6 +27,8 @@ export interface RunOptions {
   /** Aborting it stops the run like Ctrl-C: running tasks cancelled, finished ones kept. */
   signal?: AbortSignal;
   workerExecArgv?: string[];
+  /** Where tasks run (default: a local process pool of `workers` processes). */
+  executor?: Executor;
 }
 
 export interface RunSummary {
@@ -115,7 +119,7 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
     audit.write({
       event: resumed ? 'resume' : 'run_start', run_id: runId, campaign: c.name, campaign_file: c.file, campaign_hash: sync.campaignHash,
       tasks: tasks.length, already_done: alreadyDone, to_run: work.length, stale: sync.stale, failed_skipped: alreadyFailed,
-      failed_reset: retriedFailed, retired: sync.retired, workers, only: c.only !== null,
+      failed_reset: retriedFailed, retired: sync.retired, workers, executor: options.executor?.kind ?? 'local', only: c.only !== null,
     });
     if (resumed) {
       options.progress?.log(`wflo: resuming ${c.name}: ${alreadyDone} of ${tasks.length} tasks done, ${work.length} to run` +
@@ -129,9 +133,10 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
       exportNeeded = le.campaign_hash !== sync.campaignHash || le.rows !== sync.done;
     }
 
+    const executor = options.executor ?? new LocalPoolExecutor({ workers, execArgv: options.workerExecArgv });
     const scheduler = new Scheduler({
-      campaign: c, outputDir: dir, ledger, audit, runId, work, alreadyDone, alreadyFailed, workers,
-      progress: options.progress, signal: options.signal, exportNeeded, workerExecArgv: options.workerExecArgv,
+      campaign: c, outputDir: dir, ledger, audit, runId, work, alreadyDone, alreadyFailed, executor,
+      campaignHash: sync.campaignHash, progress: options.progress, signal: options.signal, exportNeeded,
     });
     let outcome;
     try {

@@ -1,13 +1,14 @@
 /**
- * The scheduler: hands tasks to the worker pool, commits results to the ledger in batches
- * (the moment of "done"), retries failed attempts with backoff, kills workers whose task runs
- * over the timeout, stops dispatching at `max_failures` or on interrupt, refreshes layouts.h5
- * through an exporter process, and keeps the ledger's heartbeat (for `wflo status`) and the
- * audit log up to date.
+ * The scheduler: what a campaign run means, whatever executes it. It hands attempts to an
+ * executor (executors/executor.ts: the local process pool, BullMQ workers), commits results to
+ * the ledger in batches (the moment of "done"), retries failed attempts with backoff, stops
+ * dispatching at `max_failures` or on interrupt, refreshes layouts.h5 through an exporter
+ * process, and keeps the ledger's heartbeat (for `wflo status`) and the audit log up to date.
  *
- * Attempts: an attempt fails when the optimizer throws, its output is invalid, the worker dies
- * or the task times out. Tasks that were only queued on a dying worker are re-queued without
- * being charged. Failed-attempt counts live in the ledger, so a restart continues them.
+ * Attempts: an attempt fails when the optimizer throws, its output is invalid, the process
+ * running it dies or it times out (the executor enforces the timeout). An error marked
+ * permanent is not retried. Dispatches an executor hands back unrun are re-queued without being
+ * charged. Failed-attempt counts live in the ledger, so a restart continues them.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,8 +17,7 @@ import { backoffDelayS, type Campaign } from '../campaign/campaign.js';
 import type { Task } from '../campaign/taskGrid.js';
 import type { CommittedResult, Ledger, RunningTask } from './ledger.js';
 import type { AuditLog } from './auditLog.js';
-import { WorkerPool, type Dispatched, type PoolWorker } from './workerPool.js';
-import type { ErrorMessage, ResultMessage } from './workerProtocol.js';
+import type { AttemptOutcome, Dispatch, Executor } from './executors/executor.js';
 import type { ProgressReporter, ProgressSnapshot } from './progress.js';
 import { LAYOUTS_FILE, type ExportReport } from './exporter.js';
 import { ExporterClient } from './exporterClient.js';
@@ -36,12 +36,14 @@ export interface SchedulerOptions {
   alreadyDone: number;
   /** Tasks of this run that had failed before and are not retried. */
   alreadyFailed: number;
-  workers: number;
+  /** The campaign's hash (ledger meta), passed to the executor. */
+  campaignHash: string;
+  /** Where attempts run; the scheduler starts it and closes it. */
+  executor: Executor;
   progress?: ProgressReporter;
   signal?: AbortSignal;
   /** Whether layouts.h5 must be rewritten even if this run commits nothing. */
   exportNeeded: boolean;
-  workerExecArgv?: string[];
 }
 
 export interface SchedulerOutcome {
@@ -54,8 +56,8 @@ export interface SchedulerOutcome {
 }
 
 interface PendingCommit {
-  d: Dispatched;
-  msg: ResultMessage;
+  d: Dispatch;
+  output: Extract<AttemptOutcome, { kind: 'result' }>;
 }
 
 type StopMode = 'max_failures' | 'interrupted' | 'fatal';
@@ -63,11 +65,15 @@ type StopMode = 'max_failures' | 'interrupted' | 'fatal';
 export class Scheduler {
   private readonly o: SchedulerOptions;
   private readonly c: Campaign;
-  private readonly pool: WorkerPool;
-  private readonly queue: Dispatched[];
+  private readonly executor: Executor;
+  private readonly queue: Dispatch[];
   private queueHead = 0;
   /** Tasks taken back from a dead or killed worker without being charged: run them first. */
-  private readonly urgent: Dispatched[] = [];
+  private readonly urgent: Dispatch[] = [];
+  /** Attempt number of every dispatch the executor holds, by task: outcomes for anything else are duplicates. */
+  private readonly outstanding = new Map<string, number>();
+  private executorStarted = false;
+  private pumping = false;
   private readonly failedAttempts = new Map<string, number>();
   /** Failed attempts at the start of the current attempt budget (see Ledger.resetFailed). */
   private readonly attemptsBase = new Map<string, number>();
@@ -80,15 +86,13 @@ export class Scheduler {
   private fatalError: unknown = null;
   private finished = false;
   private resolveRun: ((o: SchedulerOutcome) => void) | null = null;
+  private executorStopped = false;
   private rejectRun: ((e: unknown) => void) | null = null;
 
   private doneThisRun = 0;
   private failedThisRun = 0;
   private failedTotal = 0;
   private retries = 0;
-  private startupFailures = 0;
-  private prefetch = 1;
-  private wallEwmaS = NaN;
   private readonly startedAt = performance.now();
   private readonly rateSamples: [number, number][] = [];
 
@@ -112,25 +116,13 @@ export class Scheduler {
       if (w.failedAttempts > 0) this.failedAttempts.set(w.task.taskId, w.failedAttempts);
       if (w.failedAttempts > w.countedAttempts) this.attemptsBase.set(w.task.taskId, w.failedAttempts - w.countedAttempts);
     }
-    this.pool = new WorkerPool(
-      { kind: 'setup', farms: this.c.farms, farmTypes: this.c.farmTypes, optimizer: this.c.optimizer },
-      {
-        onReady: (w) => { this.startupFailures = 0; this.fill(w); },
-        onResult: (w, d, msg) => this.onResult(w, d, msg),
-        onError: (w, d, msg) => this.onError(w, d, msg),
-        onDeath: (w, lost, reason) => this.onDeath(w, lost, reason),
-      },
-      o.workerExecArgv ?? [],
-    );
+    this.executor = o.executor;
   }
 
   run(): Promise<SchedulerOutcome> {
     return new Promise((resolve, reject) => {
       this.resolveRun = resolve;
       this.rejectRun = reject;
-      const n = Math.min(this.o.workers, this.queue.length);
-      for (let slot = 0; slot < n; slot++) this.pool.spawn(slot);
-      this.intervals.push(setInterval(() => this.checkTimeouts(), 250));
       this.intervals.push(setInterval(() => this.heartbeat(), 1000));
       this.intervals.push(setInterval(() => this.maybeExport(), Math.min(1000, this.c.exportEveryS * 1000)));
       if (this.o.progress) {
@@ -142,7 +134,24 @@ export class Scheduler {
         else this.o.signal.addEventListener('abort', () => this.stop('interrupted'), { once: true });
       }
       this.heartbeat();
-      this.checkFinished();
+      const setup = {
+        farms: this.c.farms, farmTypes: this.c.farmTypes, optimizer: this.c.optimizer, timeoutS: this.c.timeoutS,
+        campaignName: this.c.name, campaignHash: this.o.campaignHash,
+      };
+      this.executor.start(setup, {
+        onOutcome: (d, outcome) => this.onOutcome(d, outcome),
+        onReturned: (ds) => this.onReturned(ds),
+        onCapacity: () => this.pump(),
+        onFatal: (err) => this.fatal(new RuntimeFailure(err.message)),
+        onNotice: (m) => this.o.progress?.log(`wflo: ${m}`),
+      }, this.queue.length).then(() => {
+        this.executorStarted = true;
+        this.pump();
+        this.checkFinished();
+      }, (err) => {
+        this.executorStarted = true;
+        this.fatal(err);
+      });
     });
   }
 
@@ -152,44 +161,61 @@ export class Scheduler {
     return this.queue.length - this.queueHead + this.urgent.length;
   }
 
-  private nextWork(): Dispatched | undefined {
+  private nextWork(): Dispatch | undefined {
     if (this.urgent.length > 0) return this.urgent.pop();
     if (this.queueHead < this.queue.length) return this.queue[this.queueHead++];
     return undefined;
   }
 
-  private fill(w: PoolWorker): void {
-    if (this.stopping || !w.ready || w.retiring) return;
-    while (w.inFlight.length < this.prefetch) {
-      const d = this.nextWork();
-      if (!d) break;
-      this.pool.dispatch(w, d);
-    }
-  }
-
-  private fillAll(): void {
-    for (const w of this.pool.workers) this.fill(w);
-    // Retries can bring work back after idle workers were let go: make sure someone takes it.
-    if (!this.stopping && this.remainingQueued() > 0 && this.pool.workers.size < this.o.workers) {
-      const used = new Set([...this.pool.workers].map((w) => w.slot));
-      for (let slot = 0; slot < this.o.workers && this.pool.workers.size < this.o.workers; slot++) {
-        if (!used.has(slot)) this.pool.spawn(slot);
+  /** Hand the executor as much work as it asks for. */
+  private pump(): void {
+    if (this.pumping || this.stopping || !this.executorStarted) return;
+    this.pumping = true;
+    try {
+      for (let room = this.executor.capacity(); room > 0; room--) {
+        const d = this.nextWork();
+        if (!d) break;
+        this.outstanding.set(d.task.taskId, d.attempt);
+        this.executor.submit(d);
       }
+    } finally {
+      this.pumping = false;
     }
   }
 
   // ---- outcomes ----
 
-  private onResult(w: PoolWorker, d: Dispatched, msg: ResultMessage): void {
-    this.wallEwmaS = Number.isNaN(this.wallEwmaS) ? msg.wallS : 0.9 * this.wallEwmaS + 0.1 * msg.wallS;
-    // Short tasks: keep several queued on each worker so IPC round trips do not idle it.
-    this.prefetch = this.wallEwmaS < 0.02 ? 8 : this.wallEwmaS < 0.2 ? 2 : 1;
-    this.pendingCommit.push({ d, msg });
-    if (!this.commitScheduled) {
-      this.commitScheduled = true;
-      setImmediate(() => this.commit());
+  /** Whether `d` is a dispatch the executor holds for us (a duplicate delivery is not); claims it. */
+  private claim(d: Dispatch): boolean {
+    if (this.outstanding.get(d.task.taskId) !== d.attempt) return false;
+    this.outstanding.delete(d.task.taskId);
+    return true;
+  }
+
+  private onOutcome(d: Dispatch, outcome: AttemptOutcome): void {
+    if (!this.claim(d)) return;
+    if (outcome.kind === 'result') {
+      this.pendingCommit.push({ d, output: outcome });
+      if (!this.commitScheduled) {
+        this.commitScheduled = true;
+        setImmediate(() => this.commit());
+      }
+      return;
     }
-    this.fill(w);
+    if (outcome.kind === 'timeout') {
+      this.o.audit.write({
+        event: 'timeout', task: d.task.taskId, attempt: d.attempt, timeout_s: this.c.timeoutS,
+        ...(outcome.worker ? { worker_pid: outcome.worker.pid, worker_host: outcome.worker.host } : {}),
+      });
+    }
+    this.failAttempt(d, outcome.message, outcome.kind, outcome.kind === 'error' ? outcome.wallS : undefined, outcome.kind === 'error' && outcome.permanent === true);
+    this.pump();
+    this.checkFinished();
+  }
+
+  private onReturned(ds: Dispatch[]): void {
+    this.requeueUncharged(ds.filter((d) => this.claim(d)));
+    this.checkFinished();
   }
 
   /** Group commit: every result that arrived since the last commit, in one transaction. */
@@ -198,11 +224,11 @@ export class Scheduler {
     if (this.pendingCommit.length === 0 || this.stopping === 'fatal') return;
     const batch = this.pendingCommit;
     this.pendingCommit = [];
-    const rows: CommittedResult[] = batch.map(({ d, msg }) => ({
+    const rows: CommittedResult[] = batch.map(({ d, output: { output, wallS } }) => ({
       taskId: d.task.taskId, specHash: d.task.specHash, farmId: d.task.farmId, farmType: d.task.farmType, seed: d.task.seed,
-      nTurbines: msg.output.x.length, aep: msg.output.aep, aepInitial: msg.output.aepInitial,
-      x: msg.output.x, y: msg.output.y, xInitial: msg.output.xInitial, yInitial: msg.output.yInitial,
-      iterations: msg.output.iterations, evaluations: msg.output.evaluations, wallS: msg.wallS, attempts: d.attempt,
+      nTurbines: output.x.length, aep: output.aep, aepInitial: output.aepInitial,
+      x: output.x, y: output.y, xInitial: output.xInitial, yInitial: output.yInitial,
+      iterations: output.iterations, evaluations: output.evaluations, wallS, attempts: d.attempt,
     }));
     try {
       this.o.ledger.commitResults(rows, this.o.runId);
@@ -210,53 +236,30 @@ export class Scheduler {
       this.fatal(err);
       return;
     }
-    for (const { d, msg } of batch) {
+    for (const { d, output } of batch) {
       this.doneThisRun++;
       this.resultsSinceExport++;
-      this.o.audit.write({ event: 'attempt', task: d.task.taskId, attempt: d.attempt, outcome: 'done', wall_s: round(msg.wallS) });
+      this.o.audit.write({
+        event: 'attempt', task: d.task.taskId, attempt: d.attempt, outcome: 'done', wall_s: round(output.wallS),
+        ...(output.worker ? { worker_host: output.worker.host, worker_pid: output.worker.pid } : {}),
+      });
     }
     this.maybeExport();
+    this.pump();
     this.checkFinished();
   }
 
-  private onError(w: PoolWorker, d: Dispatched, msg: ErrorMessage): void {
-    this.failAttempt(d, msg.message, 'error', msg.wallS);
-    this.fill(w);
-    this.checkFinished();
-  }
-
-  private onDeath(w: PoolWorker, lost: Dispatched[], reason: string): void {
-    if (lost.length > 0) this.failAttempt(lost[0], reason, 'crash');
-    this.requeueUncharged(lost.slice(1));
-    if (!w.ready && !this.stopping) {
-      this.startupFailures++;
-      if (this.startupFailures >= 3) {
-        this.fatal(new RuntimeFailure(`worker processes exit before they start (${reason})`));
-        return;
-      }
-    }
-    this.respawn(w.slot);
-    this.checkFinished();
-  }
-
-  /** Replace the worker of `slot` if there is work left and no worker holds the slot yet. */
-  private respawn(slot: number): void {
-    if (this.stopping || this.remainingQueued() + this.retryTimers.size === 0) return;
-    for (const w of this.pool.workers) if (w.slot === slot) return;
-    this.pool.spawn(slot);
-  }
-
-  private requeueUncharged(ds: Dispatched[]): void {
+  private requeueUncharged(ds: Dispatch[]): void {
     for (let i = ds.length - 1; i >= 0; i--) this.urgent.push(ds[i]);
-    if (ds.length > 0) this.fillAll();
+    if (ds.length > 0) this.pump();
   }
 
-  private failAttempt(d: Dispatched, message: string, outcome: 'error' | 'crash' | 'timeout', wallS?: number): void {
+  private failAttempt(d: Dispatch, message: string, outcome: 'error' | 'crash' | 'timeout', wallS?: number, hopeless = false): void {
     const id = d.task.taskId;
     const n = (this.failedAttempts.get(id) ?? 0) + 1;
     this.failedAttempts.set(id, n);
     const counted = n - (this.attemptsBase.get(id) ?? 0);
-    const permanent = counted >= this.c.retry.attempts;
+    const permanent = hopeless || counted >= this.c.retry.attempts;
     this.o.audit.write({ event: 'attempt', task: id, attempt: d.attempt, outcome, error: message, ...(wallS !== undefined ? { wall_s: round(wallS) } : {}) });
     try {
       this.o.ledger.recordFailure(id, n, message, permanent);
@@ -267,8 +270,8 @@ export class Scheduler {
     if (permanent) {
       this.failedThisRun++;
       this.failedTotal++;
-      this.o.audit.write({ event: 'failed', task: id, attempts: n, error: message });
-      this.o.progress?.log(`wflo: ${id} failed after ${counted} attempt${counted === 1 ? '' : 's'}: ${message}`);
+      this.o.audit.write({ event: 'failed', task: id, attempts: n, error: message, ...(hopeless ? { permanent: true } : {}) });
+      this.o.progress?.log(`wflo: ${id} failed after ${counted} attempt${counted === 1 ? '' : 's'}${hopeless ? ' (not retried: it would fail again)' : ''}: ${message}`);
       if (this.c.maxFailures !== null && this.failedThisRun >= this.c.maxFailures && !this.stopping) {
         this.o.audit.write({ event: 'max_failures', failed: this.failedThisRun, limit: this.c.maxFailures });
         this.stop('max_failures');
@@ -283,24 +286,10 @@ export class Scheduler {
       this.retryTimers.delete(timer);
       if (this.stopping) return;
       this.urgent.unshift({ task: d.task, attempt: n + 1 });
-      this.fillAll();
+      this.pump();
       this.checkFinished();
     }, delayS * 1000);
     this.retryTimers.add(timer);
-  }
-
-  private checkTimeouts(): void {
-    const limitMs = this.c.timeoutS * 1000;
-    const now = performance.now();
-    for (const w of [...this.pool.workers]) {
-      if (w.inFlight.length === 0 || now - w.headStartedAt <= limitMs) continue;
-      const lost = this.pool.kill(w);
-      this.o.audit.write({ event: 'timeout', task: lost[0].task.taskId, attempt: lost[0].attempt, timeout_s: this.c.timeoutS, worker_pid: w.pid });
-      this.failAttempt(lost[0], `timed out after ${this.c.timeoutS} s (worker killed)`, 'timeout');
-      this.requeueUncharged(lost.slice(1));
-      this.respawn(w.slot);
-    }
-    this.checkFinished();
   }
 
   // ---- stopping ----
@@ -321,10 +310,16 @@ export class Scheduler {
       this.o.progress?.log('wflo: interrupted; cancelling running tasks (finished ones are kept)');
       this.o.audit.write({ event: 'interrupted' });
     }
-    void this.pool.stopAll().then((lost) => {
-      for (const d of lost.slice(0)) {
+    void this.executor.stop().then((lost) => {
+      for (const d of lost) {
+        this.outstanding.delete(d.task.taskId);
         this.o.audit.write({ event: 'attempt', task: d.task.taskId, attempt: d.attempt, outcome: 'cancelled' });
       }
+      this.executorStopped = true;
+      this.checkFinished();
+    }, (err) => {
+      this.executorStopped = true;
+      this.o.progress?.log(`wflo: warning: stopping the executor failed: ${(err as Error).message}`);
       this.checkFinished();
     });
   }
@@ -336,23 +331,16 @@ export class Scheduler {
     this.stop('fatal');
   }
 
-  private busyWorkers(): number {
-    let n = 0;
-    for (const w of this.pool.workers) if (w.inFlight.length > 0) n++;
-    return n;
-  }
-
   private checkFinished(): void {
-    if (this.finished) return;
-    const inFlight = [...this.pool.workers].reduce((s, w) => s + w.inFlight.length, 0);
+    if (this.finished || !this.executorStarted) return;
     if (this.pendingCommit.length > 0) return;
     if (this.stopping === 'max_failures') {
-      // Nothing new is dispatched; what the workers already hold (the running task and at most
-      // the prefetch depth behind it) runs to the end and is kept.
-      if (this.busyWorkers() > 0) return;
+      // Nothing new is dispatched; what the executor already holds (the running attempts and
+      // at most a prefetch behind them) runs to the end and is kept.
+      if (this.outstanding.size > 0) return;
     } else if (this.stopping) {
-      if (this.pool.workers.size > 0) return;
-    } else if (inFlight > 0 || this.remainingQueued() > 0 || this.retryTimers.size > 0) {
+      if (!this.executorStopped) return;
+    } else if (this.outstanding.size > 0 || this.remainingQueued() > 0 || this.retryTimers.size > 0) {
       return;
     }
     this.finished = true;
@@ -362,7 +350,13 @@ export class Scheduler {
   private async finish(): Promise<void> {
     for (const t of this.intervals) clearInterval(t);
     for (const t of this.retryTimers) clearTimeout(t);
-    await this.pool.stopAll();
+    if (!this.executorStopped) {
+      try {
+        await this.executor.close();
+      } catch (err) {
+        this.o.progress?.log(`wflo: warning: closing the executor failed: ${(err as Error).message}`);
+      }
+    }
     this.commit();
     if (this.exportRunning) await this.exportRunning;
     let exportFailure: unknown = null;
@@ -445,13 +439,7 @@ export class Scheduler {
   // ---- monitoring ----
 
   private running(): RunningTask[] {
-    const out: RunningTask[] = [];
-    const nowWall = Date.now() / 1000, nowPerf = performance.now();
-    for (const w of this.pool.workers) {
-      const d = w.inFlight[0];
-      if (d) out.push({ taskId: d.task.taskId, workerPid: w.pid, attempt: d.attempt, startedAt: nowWall - (nowPerf - w.headStartedAt) / 1000 });
-    }
-    return out;
+    return this.executorStarted ? this.executor.running().map((r) => ({ taskId: r.taskId, workerPid: r.workerPid, attempt: r.attempt, startedAt: r.startedAt })) : [];
   }
 
   private ratePerMin(): number {
@@ -475,7 +463,7 @@ export class Scheduler {
   snapshot(): ProgressSnapshot {
     const total = this.o.work.length + this.o.alreadyDone + this.o.alreadyFailed;
     const done = this.o.alreadyDone + this.doneThisRun;
-    const running = this.busyWorkers();
+    const running = this.executorStarted ? this.executor.running().length : 0;
     const pending = Math.max(0, total - done - this.failedTotal - running);
     const samples = this.rateSamples;
     let rate = 0;

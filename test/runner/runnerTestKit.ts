@@ -95,7 +95,7 @@ export function commandLine(pid: number): string {
 
 /** The worker processes of a coordinator (not its exporter). */
 export function workerPids(coordinatorPid: number): number[] {
-  return childPids(coordinatorPid).filter((p) => commandLine(p).includes('runner/worker.js'));
+  return childPids(coordinatorPid).filter((p) => commandLine(p).includes('runner/executors/local/worker.js'));
 }
 
 export function isAlive(pid: number): boolean {

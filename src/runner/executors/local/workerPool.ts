@@ -1,5 +1,5 @@
 /**
- * The local executor: a pool of worker processes (child_process.fork of worker.js, one
+ * The process pool under the local executor: worker processes (child_process.fork of worker.js, one
  * process per slot, so a SIGKILL, out-of-memory abort or native crash takes down only that
  * worker and the task it was running). Each worker runs its tasks strictly in order; the pool
  * knows which task a worker is running (the head of its in-flight list) and since when, so the
@@ -9,10 +9,10 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { Task } from '../campaign/taskGrid.js';
+import type { Task } from '../../../campaign/taskGrid.js';
 import type { ErrorMessage, FromWorker, ResultMessage, SetupMessage, TaskMessage } from './workerProtocol.js';
 
-/** dist/src/runner/worker.js, next to this module once compiled. */
+/** dist/src/runner/executors/local/worker.js, next to this module once compiled. */
 export const WORKER_ENTRY = fileURLToPath(new URL('./worker.js', import.meta.url));
 
 export interface Dispatched {

@@ -1,15 +1,20 @@
 /**
- * Worker process entry (forked by the local pool; compiled to dist/src/runner/worker.js).
+ * Worker process entry (forked by the local pool; compiled to dist/src/runner/executors/local/worker.js).
  * Runs tasks one at a time, in the order received, and reports each result or error. It holds
  * no state that matters: killing it loses only the task it is running. It exits when the
  * coordinator goes away (IPC disconnect) and ignores SIGINT, so a terminal's Ctrl-C reaches
  * the coordinator, which then stops the workers itself.
  */
-import { caseForTask } from '../campaign/caseForTask.js';
-import type { Case } from '../io/case.js';
-import { runTask } from './taskFunction.js';
-import { taskOutputProblem } from './taskOutput.js';
+import { caseForTask } from '../../../campaign/caseForTask.js';
+import type { Case } from '../../../io/case.js';
+import { runTask } from '../../taskFunction.js';
+import { taskOutputProblem } from '../../taskOutput.js';
 import type { FromWorker, SetupMessage, TaskMessage, ToWorker } from './workerProtocol.js';
+
+/** Errors that will repeat on every attempt say so (`permanent: true`, e.g. PermanentTaskError, InputError). */
+function isPermanent(err: unknown): boolean {
+  return err instanceof Error && ((err as { permanent?: unknown }).permanent === true || err.name === 'InputError');
+}
 
 if (!process.send) {
   process.stderr.write('wflo worker: must be started by the runner (no IPC channel)\n');
@@ -53,7 +58,10 @@ async function drain(): Promise<void> {
       else send({ kind: 'result', taskId: t.taskId, output, wallS });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      send({ kind: 'error', taskId: t.taskId, message: message.split('\n')[0] || 'error without a message', wallS: (performance.now() - start) / 1000 });
+      send({
+        kind: 'error', taskId: t.taskId, message: message.split('\n')[0] || 'error without a message', wallS: (performance.now() - start) / 1000,
+        permanent: isPermanent(err),
+      });
     }
   }
   busy = false;

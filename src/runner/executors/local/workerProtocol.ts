@@ -4,8 +4,8 @@
  * farm types and optimizer settings once, then task references; a worker answers each task with
  * a result or an error, in the order it received them.
  */
-import type { FarmSpec, FarmTypeSpec, OptimizerSettings } from '../campaign/campaign.js';
-import type { TaskOutput } from './taskOutput.js';
+import type { FarmSpec, FarmTypeSpec, OptimizerSettings } from '../../../campaign/campaign.js';
+import type { TaskOutput } from '../../taskOutput.js';
 
 export interface SetupMessage {
   kind: 'setup';
@@ -42,6 +42,8 @@ export interface ErrorMessage {
   taskId: string;
   message: string;
   wallS: number;
+  /** Retrying cannot help (invalid input reaching the worker, turbines that cannot be placed). */
+  permanent?: boolean;
 }
 
 export type FromWorker = ReadyMessage | ResultMessage | ErrorMessage;
