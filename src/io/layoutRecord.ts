@@ -24,6 +24,10 @@ export interface LayoutRecord {
   evaluations: number;
   wallS: number;
   attempts: number;
+  /** Spec hash of the task the row was computed for ("" or absent when unknown). */
+  specHash?: string;
+  /** Where the row came from: "computed", "adopted:<file>", "recovered:<file>", "shard:<file>". */
+  source?: string;
 }
 
 /** The task id of (farm, type, seed). */

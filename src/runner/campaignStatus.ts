@@ -1,17 +1,14 @@
 /**
  * `wflo status`: what the ledger says about a campaign, read while a run may be going on (WAL
  * readers never block the writer): counts per farm × type, failures with their last error, the
- * coordinator's liveness (pid + heartbeat), its rate and an ETA. "Running" comes only from a
+ * coordinator's liveness (the run lock's holder), its rate and an ETA. "Running" comes only from a
  * live coordinator's heartbeat; a coordinator that was killed shows as such, with nothing running.
  */
-import os from 'node:os';
-import { isProcessAlive } from '../io/hdf5/writerLock.js';
+import { runLockHolder } from './runLock.js';
 import { parseTaskId } from '../io/layoutRecord.js';
 import { Ledger, type FailureInfo, type GroupCounts, type RunningTask } from './ledger.js';
 import { formatDuration } from './progress.js';
 
-/** A heartbeat older than this means the coordinator is gone even if its pid was reused. */
-const HEARTBEAT_STALE_S = 30;
 
 export interface GroupStatus extends GroupCounts {
   running: number;
@@ -49,7 +46,10 @@ export function readStatus(dir: string): CampaignStatus {
       let ratePerMin = 0;
       if (lastRun) {
         const age = Date.now() / 1000 - lastRun.heartbeatAt;
-        const alive = lastRun.endedAt === null && lastRun.host === os.hostname() && isProcessAlive(lastRun.pid) && age < HEARTBEAT_STALE_S;
+        // Live exactly when `wflo run` would refuse to start: the run lock's holder is alive (same
+        // boot, same process start time) and is this run's coordinator.
+        const holder = runLockHolder(dir);
+        const alive = lastRun.endedAt === null && holder !== null && holder.pid === lastRun.pid && holder.host === lastRun.host;
         const state = alive ? 'running' : lastRun.endedAt !== null ? 'ended' : 'killed';
         run = {
           state, pid: lastRun.pid, startedAt: new Date(lastRun.startedAt * 1000).toISOString(), heartbeatAgeS: Math.round(age * 10) / 10,

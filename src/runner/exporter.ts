@@ -5,9 +5,11 @@
  * writes a temp file, fsyncs, verifies and renames it into place under a single-writer lock.
  * Used by `wflo export` in-process and by `wflo run` through exporterProcess.ts.
  */
+import fs from 'node:fs';
 import path from 'node:path';
-import { writeLayoutsFile } from '../io/hdf5/index.js';
+import { LayoutsFileReader, writeLayoutsFile } from '../io/hdf5/index.js';
 import type { LayoutRecord } from '../io/layoutRecord.js';
+import { RuntimeFailure } from '../util/errors.js';
 import { Ledger } from './ledger.js';
 
 export const LAYOUTS_FILE = 'layouts.h5';
@@ -21,6 +23,15 @@ export interface ExportReport {
   bytes: number;
   seconds: number;
   campaignHash: string;
+  /** The file's `created` attribute (identifies the file this export wrote). */
+  created: string;
+}
+
+export interface ExportOptions {
+  /** Which command writes the file (root attribute `source`). */
+  source?: string;
+  /** Replace the file even when it holds results the ledger lacks. */
+  force?: boolean;
 }
 
 function* inBatches(records: Iterable<LayoutRecord>): Generator<LayoutRecord[]> {
@@ -33,7 +44,9 @@ function* inBatches(records: Iterable<LayoutRecord>): Generator<LayoutRecord[]> 
 }
 
 /** Export the ledger of output folder `dir` to `outFile` (default `<dir>/layouts.h5`). */
-export async function exportLedger(dir: string, outFile?: string, source = 'wflo export'): Promise<ExportReport> {
+export async function exportLedger(dir: string, outFile?: string, options: ExportOptions | string = {}): Promise<ExportReport> {
+  const o: ExportOptions = typeof options === 'string' ? { source: options } : options;
+  const source = o.source ?? 'wflo export';
   const started = performance.now();
   const file = path.resolve(outFile ?? path.join(dir, LAYOUTS_FILE));
   const ledger = Ledger.open(dir, { readonly: true });
@@ -42,6 +55,8 @@ export async function exportLedger(dir: string, outFile?: string, source = 'wflo
     try {
       const totals = ledger.totals();
       const campaignHash = ledger.getMeta('campaign_hash') ?? '';
+      if (!o.force) await refuseToDropResults(file, ledger, campaignHash);
+      const created = new Date();
       const { farms, types } = ledger.definitions();
       const written = await writeLayoutsFile(file, inBatches(ledger.doneRecords()), {
         campaignName: ledger.getMeta('campaign_name') ?? '',
@@ -53,15 +68,56 @@ export async function exportLedger(dir: string, outFile?: string, source = 'wflo
         farms,
         types,
         source,
+        created,
       });
       return {
         file, rows: written.rows, expected: totals.total, complete: totals.done === totals.total,
-        bytes: written.bytes, seconds: (performance.now() - started) / 1000, campaignHash,
+        bytes: written.bytes, seconds: (performance.now() - started) / 1000, campaignHash, created: created.toISOString(),
       };
     } finally {
       ledger.db.exec('COMMIT');
     }
   } finally {
     ledger.close();
+  }
+}
+
+/**
+ * An export never replaces a file that holds results the ledger lacks (a deleted or damaged
+ * ledger, a lost WAL): rows whose spec hash is their task's current one but which the ledger has
+ * no result for. Stale rows (another spec hash) may go. The file the last export of this ledger
+ * wrote (same `created` stamp) is known to hold nothing else and is not read.
+ */
+async function refuseToDropResults(file: string, ledger: Ledger, campaignHash: string): Promise<void> {
+  if (!fs.existsSync(file)) return;
+  let reader: LayoutsFileReader;
+  try {
+    reader = await LayoutsFileReader.open(file);
+  } catch {
+    return; // not a readable layouts file: nothing in it can be lost by replacing it
+  }
+  try {
+    const last = ledger.getMeta('last_export');
+    if (last && (JSON.parse(last) as { created?: string }).created === reader.info.created) return;
+    const states = ledger.taskStates();
+    const fileIsCurrent = reader.info.campaignHash === campaignHash;
+    let lacking = 0;
+    let example = '';
+    for (const k of reader.keys()) {
+      for (let i = 0; i < k.taskId.length; i++) {
+        const s = states.get(k.taskId[i]);
+        if (!s || s.resultHash === s.specHash) continue;
+        if (k.specHash[i] ? k.specHash[i] === s.specHash : fileIsCurrent) {
+          lacking++;
+          example ||= k.taskId[i];
+        }
+      }
+    }
+    if (lacking > 0) {
+      throw new RuntimeFailure(`${file} holds ${lacking} finished task${lacking === 1 ? '' : 's'} the ledger lacks (e.g. ${example}); not replaced. ` +
+        `\`wflo run\` of the campaign adopts them back into the ledger (or \`wflo ledger rebuild ${path.dirname(ledger.path)}\`); --force replaces the file anyway`);
+    }
+  } finally {
+    reader.close();
   }
 }

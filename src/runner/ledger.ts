@@ -12,7 +12,8 @@
  *         attempts_base, failed,     across runs), failed and last_error refer to the current
  *         last_error)                spec hash; attempts - attempts_base is what counts against
  *                                    the attempt limit (--retry-failed moves the base up)
- *   results(task_id, spec_hash, …)   one row per finished task (layouts as float64 blobs)
+ *   results(task_id, spec_hash, …,   one row per finished task (layouts as float64 blobs); source
+ *           source)                  says where it came from: computed, adopted:<file>, recovered:<file>
  *   farms / farm_types               definitions (JSON) for the HDF5 /farms and /types groups
  *   runs(run_id, pid, heartbeat_at,  one row per `wflo run`: liveness, rate and running tasks
  *        running_json, …)            for `wflo status`
@@ -104,7 +105,7 @@ CREATE TABLE IF NOT EXISTS results (
   farm_id INTEGER NOT NULL, farm_type INTEGER NOT NULL, seed INTEGER NOT NULL, n_turbines INTEGER NOT NULL,
   aep REAL, aep_initial REAL, x BLOB NOT NULL, y BLOB NOT NULL, x_initial BLOB NOT NULL, y_initial BLOB NOT NULL,
   iterations INTEGER NOT NULL, evaluations INTEGER NOT NULL, wall_s REAL, attempts INTEGER NOT NULL,
-  run_id INTEGER, committed_at REAL NOT NULL);
+  run_id INTEGER, committed_at REAL NOT NULL, source TEXT NOT NULL DEFAULT 'computed');
 CREATE INDEX IF NOT EXISTS results_order ON results (farm_id, farm_type, seed);
 CREATE TABLE IF NOT EXISTS farms (farm_id INTEGER PRIMARY KEY, hash TEXT NOT NULL, definition TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS farm_types (type_id INTEGER PRIMARY KEY, hash TEXT NOT NULL, definition TEXT NOT NULL);
@@ -124,12 +125,16 @@ export function ledgerFailure(err: unknown, ledgerPath: string, action: string):
   if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code === 'SQLITE_PERM' || code === 'EACCES' || code === 'EROFS') {
     return new RuntimeFailure(`cannot write ${ledgerPath} while ${action} (${code}: ${e?.message ?? ''})`);
   }
-  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') {
-    return new RuntimeFailure(`${ledgerPath} is not a valid ledger (${code}); it was left untouched`);
-  }
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return damagedLedger(ledgerPath, e?.message ?? code);
   if (code.startsWith('SQLITE_BUSY')) return new RuntimeFailure(`${ledgerPath} is locked by another process while ${action}`);
   if (code.startsWith('SQLITE_IOERR')) return new RuntimeFailure(`I/O error while ${action} ${ledgerPath} (${code}: ${e?.message ?? ''})`);
   return new RuntimeFailure(`ledger error while ${action} ${ledgerPath}: ${e?.message ?? String(err)}`);
+}
+
+/** The one message for a damaged ledger: which file, and the way out. */
+export function damagedLedger(ledgerPath: string, why: string): RuntimeFailure {
+  const dir = path.dirname(ledgerPath);
+  return new RuntimeFailure(`${ledgerPath} is damaged (${why}); nothing was changed. Rebuild it from layouts.h5 and audit.jsonl with \`wflo ledger rebuild ${dir}\` (the damaged file is kept aside)`);
 }
 
 const toBlob = (a: Float64Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
@@ -170,6 +175,16 @@ export class Ledger {
         db.pragma('journal_mode = WAL');
         db.pragma('synchronous = FULL');
         db.exec(SCHEMA);
+        // Ledgers written before rows carried their source.
+        const columns = db.prepare("SELECT name FROM pragma_table_info('results')").pluck().all() as string[];
+        if (!columns.includes('source')) db.exec("ALTER TABLE results ADD COLUMN source TEXT NOT NULL DEFAULT 'computed'");
+        // A damaged page anywhere (a torn write, a zeroed block) is found now, not halfway through a run.
+        const check = db.prepare('PRAGMA quick_check').pluck().all() as string[];
+        if (check.length !== 1 || check[0] !== 'ok') {
+          db.close();
+          const first = check.flatMap((l) => l.split('\n')).find((l) => l.trim() && !/^\*\*\* in database/.test(l)) ?? check[0];
+          throw damagedLedger(file, `integrity check: ${first.trim()}${check.length > 1 ? ` and ${check.length - 1} more` : ''}`);
+        }
         const version = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get('ledger_version') as string | undefined;
         if (version === undefined) db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('ledger_version', LEDGER_VERSION);
         else if (version !== LEDGER_VERSION) throw new InputError(`${file}: ledger version ${version}, this wflo reads version ${LEDGER_VERSION}`);
@@ -177,9 +192,9 @@ export class Ledger {
         db.prepare('SELECT 1 FROM tasks LIMIT 1').get();
       }
     } catch (err) {
-      if (err instanceof InputError) throw err;
+      if (err instanceof InputError || err instanceof RuntimeFailure) throw err;
       const code = (err as { code?: string }).code ?? '';
-      if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) throw new InputError(`${file}: not a wflo ledger (${code})`);
+      if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) throw damagedLedger(file, (err as Error).message);
       if (/no such table/.test((err as Error).message)) throw new InputError(`${file}: not a wflo ledger (no tasks table)`);
       throw ledgerFailure(err, file, 'opening');
     }
@@ -294,14 +309,14 @@ export class Ledger {
   commitResults(results: readonly CommittedResult[], runId: number): string[] {
     const insert = this.db.prepare(`
       INSERT INTO results (task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial,
-        iterations, evaluations, wall_s, attempts, run_id, committed_at)
+        iterations, evaluations, wall_s, attempts, run_id, committed_at, source)
       VALUES (@taskId, @specHash, @farmId, @farmType, @seed, @nTurbines, @aep, @aepInitial, @x, @y, @xInitial, @yInitial,
-        @iterations, @evaluations, @wallS, @attempts, @runId, @committedAt)
+        @iterations, @evaluations, @wallS, @attempts, @runId, @committedAt, @source)
       ON CONFLICT (task_id) DO UPDATE SET spec_hash = excluded.spec_hash, farm_id = excluded.farm_id, farm_type = excluded.farm_type,
         seed = excluded.seed, n_turbines = excluded.n_turbines, aep = excluded.aep, aep_initial = excluded.aep_initial, x = excluded.x,
         y = excluded.y, x_initial = excluded.x_initial, y_initial = excluded.y_initial, iterations = excluded.iterations,
         evaluations = excluded.evaluations, wall_s = excluded.wall_s, attempts = excluded.attempts, run_id = excluded.run_id,
-        committed_at = excluded.committed_at
+        committed_at = excluded.committed_at, source = excluded.source
       WHERE results.spec_hash <> excluded.spec_hash`);
     const now = Date.now() / 1000;
     const commit = this.db.transaction(() => {
@@ -311,6 +326,7 @@ export class Ledger {
           taskId: r.taskId, specHash: r.specHash, farmId: r.farmId, farmType: r.farmType, seed: r.seed, nTurbines: r.nTurbines,
           aep: r.aep, aepInitial: r.aepInitial, x: toBlob(r.x), y: toBlob(r.y), xInitial: toBlob(r.xInitial), yInitial: toBlob(r.yInitial),
           iterations: r.iterations, evaluations: r.evaluations, wallS: r.wallS, attempts: r.attempts, runId, committedAt: now,
+          source: r.source || 'computed',
         });
         if (info.changes > 0) written.push(r.taskId);
       }
@@ -392,19 +408,24 @@ export class Ledger {
   *doneRecords(): Generator<LayoutRecord> {
     const rows = this.db.prepare(`
       SELECT r.task_id, r.farm_id, r.farm_type, r.seed, r.n_turbines, r.aep, r.aep_initial, r.x, r.y, r.x_initial, r.y_initial,
-        r.iterations, r.evaluations, r.wall_s, r.attempts
+        r.iterations, r.evaluations, r.wall_s, r.attempts, r.spec_hash, ${this.hasSourceColumn() ? 'r.source' : "'computed'"}
       FROM results r JOIN tasks t ON t.task_id = r.task_id
       WHERE t.in_campaign = 1 AND r.spec_hash = t.spec_hash ORDER BY r.farm_id, r.farm_type, r.seed`).raw().iterate() as Iterable<unknown[]>;
     for (const row of rows) {
-      const [taskId, farmId, farmType, seed, nTurbines, aep, aepInitial, x, y, xi, yi, iterations, evaluations, wallS, attempts] = row as [
-        string, number, number, number, number, number | null, number | null, Buffer, Buffer, Buffer, Buffer, number, number, number | null, number];
+      const [taskId, farmId, farmType, seed, nTurbines, aep, aepInitial, x, y, xi, yi, iterations, evaluations, wallS, attempts, specHash, source] = row as [
+        string, number, number, number, number, number | null, number | null, Buffer, Buffer, Buffer, Buffer, number, number, number | null, number, string, string];
       yield {
         taskId, farmId, farmType, seed, nTurbines,
         aep: aep ?? NaN, aepInitial: aepInitial ?? NaN,
         x: fromBlob(x), y: fromBlob(y), xInitial: fromBlob(xi), yInitial: fromBlob(yi),
-        iterations, evaluations, wallS: wallS ?? NaN, attempts,
+        iterations, evaluations, wallS: wallS ?? NaN, attempts, specHash, source,
       };
     }
+  }
+
+  /** Whether results has the source column (read-only opens of ledgers older than it). */
+  private hasSourceColumn(): boolean {
+    return (this.db.prepare("SELECT COUNT(*) FROM pragma_table_info('results') WHERE name = 'source'").pluck().get() as number) > 0;
   }
 
   /** The largest n_turbines among done results (the HDF5 layout width). */

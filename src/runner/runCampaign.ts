@@ -10,7 +10,7 @@ import path from 'node:path';
 import { InputError, RuntimeFailure } from '../util/errors.js';
 import type { Campaign } from '../campaign/campaign.js';
 import { expandTasks, type Task } from '../campaign/taskGrid.js';
-import { acquireWriterLock } from '../io/hdf5/writerLock.js';
+import { acquireRunLock } from './runLock.js';
 import { Ledger } from './ledger.js';
 import { AuditLog } from './auditLog.js';
 import { Scheduler, type StopReason } from './scheduler.js';
@@ -18,6 +18,8 @@ import { LAYOUTS_FILE, type ExportReport } from './exporter.js';
 import type { ProgressReporter } from './progress.js';
 import type { Executor } from './executors/executor.js';
 import { LocalPoolExecutor } from './executors/local/localPool.js';
+import { markAuditScanned, recoverLostResults, type RecoveryReport } from './recoverResults.js';
+import { adoptRecords, type AdoptionReport, type AdoptionSource } from './adoptRecords.js';
 
 export interface RunOptions {
   /** Overrides the campaign's `workers`. */
@@ -29,6 +31,12 @@ export interface RunOptions {
   workerExecArgv?: string[];
   /** Where tasks run (default: a local process pool of `workers` processes). */
   executor?: Executor;
+  /** Results from elsewhere to verify and adopt before running (`--adopt`). */
+  adopt?: AdoptionSource[];
+  /** Relative AEP tolerance for adoption (default 1e-6). */
+  aepTolerance?: number;
+  /** Lines that must reach the user even without progress output (recovery, adoption). */
+  notice?: (line: string) => void;
 }
 
 export interface RunSummary {
@@ -49,9 +57,12 @@ export interface RunSummary {
   exported: ExportReport | null;
   exportError: string | null;
   seconds: number;
+  /** Results the ledger lacked and layouts.h5 / audit.jsonl still held, committed back. */
+  recovered: RecoveryReport;
+  adoption: AdoptionReport | null;
 }
 
-export const RUN_LOCK_NAME = 'run';
+export { RUN_LOCK_NAME } from './runLock.js';
 
 function prepareOutputDir(dir: string): void {
   try {
@@ -83,13 +94,7 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
   const tasks = expandTasks(c);
   prepareOutputDir(dir);
 
-  let lock;
-  try {
-    lock = acquireWriterLock(path.join(dir, RUN_LOCK_NAME));
-  } catch (err) {
-    const m = /pid (\d+)/.exec((err as Error).message);
-    throw new RuntimeFailure(`${dir} is in use by another wflo run${m ? ` (pid ${m[1]})` : ''}: ${(err as Error).message}`);
-  }
+  const lock = acquireRunLock(dir);
   let ledger: Ledger | null = null;
   let audit: AuditLog | null = null;
   try {
@@ -97,6 +102,25 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
     const sync = ledger.syncCampaign(c, tasks);
     const lastExport = ledger.getMeta('last_export');
     const retriedFailed = options.retryFailed ? ledger.resetFailed() : 0;
+    // Never recompute what the folder still holds: a deleted or damaged ledger, a lost WAL.
+    const notice = options.notice ?? ((line: string) => options.progress?.log(line));
+    const recovered = await recoverLostResults(dir, tasks, ledger, sync.campaignHash);
+    const nRecovered = recovered.fromLayouts + recovered.fromAudit;
+    if (nRecovered > 0) {
+      notice(`wflo: the ledger lacked ${nRecovered} finished task${nRecovered === 1 ? '' : 's'}: adopted back ` +
+        `${recovered.fromLayouts} from ${LAYOUTS_FILE} and ${recovered.fromAudit} from audit.jsonl (not recomputed)`);
+    }
+    let adoption: AdoptionReport | null = null;
+    if (options.adopt && options.adopt.length > 0) {
+      adoption = await adoptRecords(c, tasks, ledger, options.adopt, {
+        aepTolerance: options.aepTolerance,
+        onReject: (r) => notice(`wflo: not adopted: ${r.taskId} from ${r.source}: ${r.reason}`),
+      });
+      notice(`wflo: adopted ${adoption.adopted} result${adoption.adopted === 1 ? '' : 's'}` +
+        `${adoption.rejected.length ? `, rejected ${adoption.rejected.length} (they will be computed)` : ''}` +
+        `${adoption.alreadyDone ? `, ${adoption.alreadyDone} already done` : ''}${adoption.duplicates ? `, ${adoption.duplicates} duplicates ignored` : ''}` +
+        `${adoption.outsideGrid ? `, ${adoption.outsideGrid} outside this campaign's grid ignored` : ''}`);
+    }
     const states = ledger.taskStates();
 
     const work: { task: Task; failedAttempts: number; countedAttempts: number }[] = [];
@@ -125,10 +149,18 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
       options.progress?.log(`wflo: resuming ${c.name}: ${alreadyDone} of ${tasks.length} tasks done, ${work.length} to run` +
         `${sync.stale ? ` (${sync.stale} stale)` : ''}${alreadyFailed ? `, ${alreadyFailed} failed (use --retry-failed to rerun them)` : ''}`);
     }
+    if (nRecovered > 0) audit.write({ event: 'recovered', from_layouts: recovered.fromLayouts, from_audit: recovered.fromAudit });
+    if (adoption) {
+      for (const r of adoption.rejected) audit.write({ event: 'adopt_rejected', task: r.taskId, source: r.source, reason: r.reason });
+      audit.write({
+        event: 'adopted', adopted: adoption.adopted, rejected: adoption.rejected.length, already_done: adoption.alreadyDone,
+        duplicates: adoption.duplicates, outside_grid: adoption.outsideGrid, sources: options.adopt!.map((s) => s.label),
+      });
+    }
     audit.onError = (err) => options.progress?.log(`wflo: warning: audit log write failed (${(err as NodeJS.ErrnoException).code ?? err.message}); continuing`);
 
     let exportNeeded = true;
-    if (lastExport && fs.existsSync(path.join(dir, LAYOUTS_FILE))) {
+    if (nRecovered === 0 && !adoption?.adopted && lastExport && fs.existsSync(path.join(dir, LAYOUTS_FILE))) {
       const le = JSON.parse(lastExport) as { rows: number; campaign_hash: string };
       exportNeeded = le.campaign_hash !== sync.campaignHash || le.rows !== sync.done;
     }
@@ -148,11 +180,14 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
     ledger.endRun(runId, outcome.stopReason);
     const totals = ledger.totals();
     audit.write({ event: 'run_end', run_id: runId, stop_reason: outcome.stopReason, done_this_run: outcome.doneThisRun, failed_this_run: outcome.failedThisRun, ...totals });
+    audit.flush();
+    markAuditScanned(dir, ledger);
     ledger.checkpoint();
     return {
       outputDir: dir, layoutsFile: path.join(dir, LAYOUTS_FILE), stopReason: outcome.stopReason, ...totals,
       doneThisRun: outcome.doneThisRun, failedThisRun: outcome.failedThisRun, retries: outcome.retries, scheduled: work.length,
       exported: outcome.exported, exportError: outcome.exportError, seconds: (performance.now() - started) / 1000,
+      recovered, adoption,
     };
   } finally {
     audit?.close();

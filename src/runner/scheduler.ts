@@ -18,6 +18,7 @@ import type { Task } from '../campaign/taskGrid.js';
 import type { CommittedResult, Ledger, RunningTask } from './ledger.js';
 import type { AuditLog } from './auditLog.js';
 import type { AttemptOutcome, Dispatch, Executor } from './executors/executor.js';
+import { auditResultFields } from './auditResult.js';
 import type { ProgressReporter, ProgressSnapshot } from './progress.js';
 import { LAYOUTS_FILE, type ExportReport } from './exporter.js';
 import { ExporterClient } from './exporterClient.js';
@@ -236,12 +237,15 @@ export class Scheduler {
       this.fatal(err);
       return;
     }
-    for (const { d, output } of batch) {
+    for (let i = 0; i < batch.length; i++) {
+      const { d, output } = batch[i];
       this.doneThisRun++;
       this.resultsSinceExport++;
+      // The full result rides along: the audit log is the ledger's second copy (recoverResults.ts).
       this.o.audit.write({
         event: 'attempt', task: d.task.taskId, attempt: d.attempt, outcome: 'done', wall_s: round(output.wallS),
         ...(output.worker ? { worker_host: output.worker.host, worker_pid: output.worker.pid } : {}),
+        ...auditResultFields(rows[i]),
       });
     }
     this.maybeExport();
@@ -409,7 +413,7 @@ export class Scheduler {
       const r = result.report;
       this.o.audit.write({ event: 'export', file: r.file, rows: r.rows, expected: r.expected, complete: r.complete, bytes: r.bytes, seconds: round(r.seconds) });
       try {
-        this.o.ledger.setMeta('last_export', JSON.stringify({ rows: r.rows, campaign_hash: r.campaignHash, at: new Date().toISOString() }));
+        this.o.ledger.setMeta('last_export', JSON.stringify({ rows: r.rows, campaign_hash: r.campaignHash, created: r.created, at: new Date().toISOString() }));
       } catch { /* only an optimization for the next run */ }
       return true;
     }
@@ -428,10 +432,19 @@ export class Scheduler {
     // Nothing committed since the last good export: that file is already the final one.
     if (!needed || (this.lastExportOk && this.resultsSinceExport === 0)) return;
     // A writer left over from a killed coordinator may still hold the file lock for a moment.
+    let freshRetries = 1;
     for (let tries = 0; tries < 20; tries++) {
       if (await this.runExport()) return;
-      if (!/being written by another process/.test(this.lastExportError ?? '')) break;
-      await new Promise((r) => setTimeout(r, 500));
+      if (/being written by another process/.test(this.lastExportError ?? '')) {
+        await new Promise((r) => setTimeout(r, 500));
+        continue;
+      }
+      // Once more on a fresh exporter process (the client replaces it after any failure).
+      if (freshRetries-- > 0) {
+        this.o.progress?.log(`wflo: final export failed (${this.lastExportError}); retrying on a fresh exporter process`);
+        continue;
+      }
+      break;
     }
     throw new RuntimeFailure(`could not write ${path.join(this.o.outputDir, LAYOUTS_FILE)}: ${this.lastExportError}; every finished task is safe in the ledger, rerun \`wflo export ${this.o.outputDir}\``);
   }

@@ -118,6 +118,7 @@ test('h5py reads every column with the documented dtype, shape, values and attri
     const expectedDtypes: Record<string, string> = {
       farm_id: '<i4', farm_type: '<i4', seed: '<i8', task_id: '|S64', n_turbines: '<i4', aep: '<f8', aep_initial: '<f8',
       layout: '<f8', initial_layout: '<f8', iterations: '<i4', evaluations: '<i8', wall_s: '<f8', attempts: '<i4',
+      spec_hash: '|S64', source: '|S256',
     };
     for (const [name, dtype] of Object.entries(expectedDtypes)) {
       const ds = dump.datasets[name];
@@ -157,7 +158,7 @@ test('h5py reads every column with the documented dtype, shape, values and attri
     });
     const attr = (name: string) => dump.attrs[name];
     assert.equal(attr('format').value, 'wflo-layouts');
-    assert.equal(attr('format_version').value, 1);
+    assert.equal(attr('format_version').value, 2);
     assert.equal(attr('format_version').dtype, '<i8');
     assert.equal(attr('campaign_name').value, 'test-campaign');
     assert.equal(attr('campaign_hash').value, 'sha256:0123abcd');

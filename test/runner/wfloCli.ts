@@ -10,6 +10,7 @@ import { registerRun } from '../../src/cli/run.js';
 import { registerExport } from '../../src/cli/export.js';
 import { registerStatus } from '../../src/cli/status.js';
 import { registerMissing } from '../../src/cli/missing.js';
+import { registerLedger } from '../../src/cli/ledger.js';
 
 if (process.env.WFLO_TEST_CLI === '1') {
   const program = new Command().name('wflo').showHelpAfterError('(run with --help for usage)');
@@ -17,5 +18,6 @@ if (process.env.WFLO_TEST_CLI === '1') {
   registerExport(program);
   registerStatus(program);
   registerMissing(program);
+  registerLedger(program);
   await runCli(program, process.argv);
 }

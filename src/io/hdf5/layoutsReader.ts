@@ -8,7 +8,7 @@
 import { InputError } from '../../util/errors.js';
 import type { LayoutRecord } from '../layoutRecord.js';
 import { closeQuietly, hdf5Call, hdf5ErrorReason, loadH5, openH5Sync, type H5File } from './h5wasmRuntime.js';
-import { FARMS_GROUP, H5_DTYPE_OF_KIND, LAYOUT_COLUMNS, LAYOUTS_FORMAT_NAME, LAYOUTS_FORMAT_VERSION, ROOT_ATTRIBUTES, TYPES_GROUP } from './layoutsSchema.js';
+import { FARMS_GROUP, h5DtypeOf, READABLE_FORMAT_VERSIONS, LAYOUT_COLUMNS, LAYOUTS_FORMAT_NAME, ROOT_ATTRIBUTES, TYPES_GROUP } from './layoutsSchema.js';
 import { RowSlice, type ColumnData } from './rowSlice.js';
 import { readDefinitionGroups } from './definitionGroups.js';
 
@@ -70,7 +70,7 @@ export function inspectLayoutsStructure(file: H5File): { info?: LayoutsFileInfo;
   }
   if (attributes[A.format] === undefined) return { problems };
   const formatVersion = num(A.formatVersion);
-  if (formatVersion !== LAYOUTS_FORMAT_VERSION) problems.push(`format_version is ${formatVersion}, this wflo reads ${LAYOUTS_FORMAT_VERSION}`);
+  if (!READABLE_FORMAT_VERSIONS.includes(formatVersion)) problems.push(`format_version is ${formatVersion}, this wflo reads ${READABLE_FORMAT_VERSIONS.join(' and ')}`);
   const maxTurbines = num(A.maxTurbines);
   const info: LayoutsFileInfo = {
     format,
@@ -89,12 +89,13 @@ export function inspectLayoutsStructure(file: H5File): { info?: LayoutsFileInfo;
   };
   for (const spec of LAYOUT_COLUMNS) {
     const entity = file.get(spec.name) as H5Dataset | null;
+    if ((spec.since ?? 1) > formatVersion && !entity) continue;
     if (!entity || !('shape' in entity)) {
       problems.push(`dataset /${spec.name} is missing`);
       continue;
     }
     const dtype = entity.dtype;
-    if (dtype !== H5_DTYPE_OF_KIND[spec.kind]) problems.push(`dataset /${spec.name} has dtype ${JSON.stringify(dtype)}, expected ${H5_DTYPE_OF_KIND[spec.kind]}`);
+    if (dtype !== h5DtypeOf(spec)) problems.push(`dataset /${spec.name} has dtype ${JSON.stringify(dtype)}, expected ${h5DtypeOf(spec)}`);
     const shape = entity.shape ?? [];
     const expectedRank = spec.kind === 'xy' ? 3 : 1;
     if (shape.length !== expectedRank) {
@@ -150,13 +151,30 @@ export class LayoutsFileReader {
     if (length > 0) {
       hdf5Call(() => {
         for (const spec of LAYOUT_COLUMNS) {
-          const dataset = this.file.get(spec.name) as H5Dataset;
+          const dataset = this.file.get(spec.name) as H5Dataset | null;
+          if (!dataset) continue; // a column newer than the file's format version
           const ranges = spec.kind === 'xy' ? [[start, end], [], []] : [[start, end]];
           columns.set(spec.name, dataset.slice(ranges as [number, number][]) as ColumnData);
         }
       });
     }
     return RowSlice.fromColumns(columns, length, this.info.maxTurbines);
+  }
+
+  /**
+   * Task ids and spec hashes of every row, `rowsPerBatch` at a time, reading only those two
+   * columns (spec hashes are "" in format-1 files, which have none).
+   */
+  *keys(rowsPerBatch = 65536): Generator<{ taskId: string[]; specHash: string[] }> {
+    const hasSpecHash = hdf5Call(() => this.file.get('spec_hash') !== null);
+    for (let start = 0; start < this.rows; start += rowsPerBatch) {
+      const end = Math.min(this.rows, start + rowsPerBatch);
+      yield hdf5Call(() => {
+        const taskId = (this.file.get('task_id') as H5Dataset).slice([[start, end]]) as string[];
+        const specHash = hasSpecHash ? (this.file.get('spec_hash') as H5Dataset).slice([[start, end]]) as string[] : new Array<string>(end - start).fill('');
+        return { taskId: Array.from(taskId), specHash: Array.from(specHash) };
+      });
+    }
   }
 
   /** Rows [start, end) as records. */

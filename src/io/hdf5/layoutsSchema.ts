@@ -1,5 +1,6 @@
 /**
- * The schema of wflo's own HDF5 output, `layouts.h5` (format "wflo-layouts", version 1).
+ * The schema of wflo's own HDF5 output, `layouts.h5` (format "wflo-layouts", version 2;
+ * version 1 files, without /spec_hash and /source, are still read).
  * Row-oriented so h5py/numpy users load whole columns; rows sorted by (farm_id, farm_type, seed).
  *
  *   /farm_id        int32[N]
@@ -15,31 +16,42 @@
  *   /evaluations    int64[N]          (-1 when unknown)
  *   /wall_s         float64[N]        attr units = "s" (NaN when unknown)
  *   /attempts       int32[N]          (-1 when unknown)
+ *   /spec_hash      fixed-length ASCII string[N] (64 bytes): the task spec the row was computed for ("" when unknown)
+ *   /source         fixed-length ASCII string[N] (256 bytes): where the row came from: "computed",
+ *                   "adopted:<file>", "recovered:<file>", "shard:<file>" ("" when unknown)
  *   /farms/<id>, /types/<id>          definitions (see definitionGroups.ts)
  * Root attributes: see ROOT_ATTRIBUTES. Every dataset is chunked along rows with an unlimited
  * first dimension, so a writer can append slices without knowing N in advance; Tmax >= 1.
  */
 
 export const LAYOUTS_FORMAT_NAME = 'wflo-layouts';
-export const LAYOUTS_FORMAT_VERSION = 1;
+export const LAYOUTS_FORMAT_VERSION = 2;
+/** Format versions this wflo reads. */
+export const READABLE_FORMAT_VERSIONS: readonly number[] = [1, 2];
 /** Bytes reserved per task id (NUL-terminated, so at most 63 characters). */
 export const TASK_ID_WIDTH = 64;
+/** Bytes reserved per /source entry; longer sources keep their last 255 characters. */
+export const SOURCE_WIDTH = 256;
 
-export type ColumnKind = 'int32' | 'int64' | 'float64' | 'taskId' | 'xy';
+export type ColumnKind = 'int32' | 'int64' | 'float64' | 'text' | 'xy';
 
 export interface ColumnSpec {
   /** Dataset name at the file root. */
   name: string;
   kind: ColumnKind;
+  /** Bytes per entry of a 'text' column (fixed-length, NUL-terminated). */
+  width?: number;
   units?: string;
   description: string;
+  /** Format version that added the column (absent in older files: read as ""). */
+  since?: number;
 }
 
 export const LAYOUT_COLUMNS: readonly ColumnSpec[] = [
   { name: 'farm_id', kind: 'int32', description: 'farm index' },
   { name: 'farm_type', kind: 'int32', description: 'farm type (turbine model and count) index' },
   { name: 'seed', kind: 'int64', description: 'optimizer seed' },
-  { name: 'task_id', kind: 'taskId', description: 'farm_<f>_type_<t>_seed_<s>' },
+  { name: 'task_id', kind: 'text', width: TASK_ID_WIDTH, description: 'farm_<f>_type_<t>_seed_<s>' },
   { name: 'n_turbines', kind: 'int32', description: 'number of turbines in the layout' },
   { name: 'aep', kind: 'float64', units: 'MWh', description: 'annual energy production of the optimized layout' },
   { name: 'aep_initial', kind: 'float64', units: 'MWh', description: 'annual energy production of the initial layout (NaN when unknown)' },
@@ -49,16 +61,19 @@ export const LAYOUT_COLUMNS: readonly ColumnSpec[] = [
   { name: 'evaluations', kind: 'int64', description: 'AEP evaluations (-1 when unknown)' },
   { name: 'wall_s', kind: 'float64', units: 's', description: 'wall time of the optimization (NaN when unknown)' },
   { name: 'attempts', kind: 'int32', description: 'attempts the runner made for the task (-1 when unknown)' },
+  { name: 'spec_hash', kind: 'text', width: TASK_ID_WIDTH, description: 'spec hash of the task the row was computed for ("" when unknown)', since: 2 },
+  { name: 'source', kind: 'text', width: SOURCE_WIDTH, description: 'where the row came from: computed, adopted:<file>, recovered:<file>, shard:<file>', since: 2 },
 ];
 
-/** h5wasm dtype strings (struct-module letters: 'i' = int32, 'q' = int64, 'd' = float64). */
-export const H5_DTYPE_OF_KIND: Record<ColumnKind, string> = {
-  int32: '<i',
-  int64: '<q',
-  float64: '<d',
-  taskId: `A${TASK_ID_WIDTH}`,
-  xy: '<d',
-};
+/** h5wasm dtype string of a column (struct-module letters: 'i' = int32, 'q' = int64, 'd' = float64, 'A<n>' = fixed string). */
+export function h5DtypeOf(spec: ColumnSpec): string {
+  switch (spec.kind) {
+    case 'int32': return '<i';
+    case 'int64': return '<q';
+    case 'text': return `A${spec.width ?? TASK_ID_WIDTH}`;
+    default: return '<d';
+  }
+}
 
 /** Root attribute names and what they hold. */
 export const ROOT_ATTRIBUTES = {

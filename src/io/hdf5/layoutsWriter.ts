@@ -22,7 +22,7 @@ import { compareRecords, taskIdOf, type LayoutRecord } from '../layoutRecord.js'
 import { acquireWriterLock } from './writerLock.js';
 import { commitTemp, discardTemp, fsyncFile, removeStaleTemps, tempPathFor } from './atomicReplace.js';
 import { closeQuietly, hdf5Call, hdf5ErrorReason, loadH5, openH5Sync, type H5File, type H5Module } from './h5wasmRuntime.js';
-import { FARMS_GROUP, H5_DTYPE_OF_KIND, LAYOUT_COLUMNS, LAYOUTS_FORMAT_NAME, LAYOUTS_FORMAT_VERSION, ROOT_ATTRIBUTES, TYPES_GROUP, type ColumnSpec } from './layoutsSchema.js';
+import { FARMS_GROUP, h5DtypeOf, LAYOUT_COLUMNS, LAYOUTS_FORMAT_NAME, LAYOUTS_FORMAT_VERSION, ROOT_ATTRIBUTES, TYPES_GROUP, type ColumnSpec } from './layoutsSchema.js';
 import { ColumnDigests, RowSlice } from './rowSlice.js';
 import { writeDefinitionGroups, type DefinitionSet } from './definitionGroups.js';
 import { verifyLayoutsFile } from './layoutsVerify.js';
@@ -138,7 +138,7 @@ function recordProblem(r: LayoutRecord, tmax: number, previous: LayoutRecord | u
 /** A zero-length array of the column's own type (h5wasm converts data to the dtype's array type). */
 function emptyDataOf(spec: ColumnSpec): string[] | Int32Array | BigInt64Array | Float64Array {
   switch (spec.kind) {
-    case 'taskId': return [];
+    case 'text': return [];
     case 'int32': return new Int32Array(0);
     case 'int64': return new BigInt64Array(0);
     default: return new Float64Array(0);
@@ -160,7 +160,7 @@ class SliceAppender {
           shape: xy ? [0, tmax, 2] : [0],
           maxshape: xy ? [null, tmax, 2] : [null],
           chunks: xy ? [chunkRows, tmax, 2] : [chunkRows],
-          dtype: H5_DTYPE_OF_KIND[spec.kind],
+          dtype: h5DtypeOf(spec),
         });
         if (spec.units) dataset.create_attribute('units', spec.units);
         dataset.create_attribute('description', spec.description);

@@ -6,7 +6,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { LayoutRecord } from '../layoutRecord.js';
-import { LAYOUT_COLUMNS, type ColumnSpec } from './layoutsSchema.js';
+import { LAYOUT_COLUMNS, SOURCE_WIDTH, type ColumnSpec } from './layoutsSchema.js';
 
 export type ColumnData = Int32Array | BigInt64Array | Float64Array | string[];
 
@@ -16,6 +16,8 @@ export class RowSlice {
   readonly farmType: Int32Array;
   readonly seed: BigInt64Array;
   readonly taskId: string[];
+  readonly specHash: string[];
+  readonly source: string[];
   readonly nTurbines: Int32Array;
   readonly aep: Float64Array;
   readonly aepInitial: Float64Array;
@@ -32,6 +34,8 @@ export class RowSlice {
     this.farmType = new Int32Array(capacity);
     this.seed = new BigInt64Array(capacity);
     this.taskId = new Array<string>(capacity).fill('');
+    this.specHash = new Array<string>(capacity).fill('');
+    this.source = new Array<string>(capacity).fill('');
     this.nTurbines = new Int32Array(capacity);
     this.aep = new Float64Array(capacity);
     this.aepInitial = new Float64Array(capacity);
@@ -61,6 +65,9 @@ export class RowSlice {
     this.farmType[row] = record.farmType;
     this.seed[row] = BigInt(record.seed);
     this.taskId[row] = record.taskId;
+    this.specHash[row] = record.specHash ?? '';
+    const source = record.source ?? '';
+    this.source[row] = source.length < SOURCE_WIDTH ? source : source.slice(source.length - (SOURCE_WIDTH - 1));
     this.nTurbines[row] = record.nTurbines;
     this.aep[row] = record.aep;
     this.aepInitial[row] = record.aepInitial;
@@ -89,6 +96,8 @@ export class RowSlice {
       case 'evaluations': return this.evaluations.subarray(0, n);
       case 'wall_s': return this.wallS.subarray(0, n);
       case 'attempts': return this.attempts.subarray(0, n);
+      case 'spec_hash': return this.specHash.slice(0, n);
+      case 'source': return this.source.slice(0, n);
       default: throw new Error(`unknown column ${spec.name}`);
     }
   }
@@ -102,7 +111,8 @@ export class RowSlice {
       if (!data) continue;
       const target = slice.column(spec);
       if (Array.isArray(target)) {
-        for (let i = 0; i < length; i++) slice.taskId[i] = (data as string[])[i];
+        const strings = spec.name === 'task_id' ? slice.taskId : spec.name === 'spec_hash' ? slice.specHash : slice.source;
+        for (let i = 0; i < length; i++) strings[i] = (data as string[])[i];
       } else {
         (target as Float64Array).set(data as Float64Array);
       }
@@ -132,6 +142,9 @@ export class RowSlice {
       evaluations: Number(this.evaluations[row]),
       wallS: this.wallS[row],
       attempts: this.attempts[row],
+      // Absent rather than "" when unknown, so a record without them reads back as written.
+      ...(this.specHash[row] ? { specHash: this.specHash[row] } : {}),
+      ...(this.source[row] ? { source: this.source[row] } : {}),
     };
   }
 }

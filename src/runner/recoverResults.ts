@@ -1,0 +1,121 @@
+/**
+ * Results the ledger lacks but the output folder still holds: after a deleted or damaged ledger,
+ * or a WAL file lost in a crash, `layouts.h5` and `audit.jsonl` still carry finished tasks. At
+ * the start of every run (and by `wflo ledger rebuild`) they are committed back to the ledger,
+ * never recomputed: a row of `layouts.h5` whose spec hash is the task's current one (format-1
+ * files, which carry no spec hash, only when the file's campaign hash is the campaign's), and an
+ * audit `done` line whose result and spec hash match. Rows for other spec hashes are stale and
+ * stay out.
+ *
+ * The audit log is scanned from the offset recorded in the ledger (`audit_scanned_bytes`), up to
+ * which every `done` line is known to be committed; a ledger that lost that meta row (or was
+ * rebuilt) scans from the start.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import readline from 'node:readline';
+import { LayoutsFileReader } from '../io/hdf5/index.js';
+import type { Task } from '../campaign/taskGrid.js';
+import type { CommittedResult, Ledger } from './ledger.js';
+import { AUDIT_FILE } from './auditLog.js';
+import { LAYOUTS_FILE } from './exporter.js';
+import { resultFromAudit } from './auditResult.js';
+
+export const AUDIT_SCANNED_META = 'audit_scanned_bytes';
+const COMMIT_BATCH = 512;
+
+export interface RecoveryReport {
+  fromLayouts: number;
+  fromAudit: number;
+  /** Why layouts.h5 could not be read for recovery (null: read, or absent). */
+  layoutsProblem: string | null;
+}
+
+/** Commit back every result that layouts.h5 or audit.jsonl holds and the ledger lacks. */
+export async function recoverLostResults(dir: string, tasks: readonly Task[], ledger: Ledger, campaignHash: string): Promise<RecoveryReport> {
+  const report: RecoveryReport = { fromLayouts: 0, fromAudit: 0, layoutsProblem: null };
+  const states = ledger.taskStates();
+  const lacking = new Map<string, Task>();
+  for (const t of tasks) if (states.get(t.taskId)?.resultHash !== t.specHash) lacking.set(t.taskId, t);
+
+  const pending: CommittedResult[] = [];
+  const flush = (): void => {
+    if (pending.length > 0) ledger.commitResults(pending.splice(0), 0);
+  };
+
+  const layouts = path.join(dir, LAYOUTS_FILE);
+  if (lacking.size > 0 && fs.existsSync(layouts)) {
+    let reader: LayoutsFileReader | null = null;
+    try {
+      reader = await LayoutsFileReader.open(layouts);
+      const fileIsCurrent = reader.info.campaignHash === campaignHash;
+      const trusted = (taskId: string, specHash: string): boolean => {
+        const t = lacking.get(taskId);
+        return t !== undefined && (specHash ? specHash === t.specHash : fileIsCurrent);
+      };
+      // A cheap pass over the ids first: most runs find nothing to recover.
+      let wanted = 0;
+      for (const k of reader.keys()) for (let i = 0; i < k.taskId.length; i++) if (trusted(k.taskId[i], k.specHash[i])) wanted++;
+      if (wanted > 0) {
+        for (const batch of reader.batches()) {
+          for (const r of batch) {
+            if (!trusted(r.taskId, r.specHash ?? '') || !plausible(r.x, r.y, r.nTurbines)) continue;
+            const t = lacking.get(r.taskId)!;
+            pending.push({ ...r, specHash: t.specHash, source: `recovered:${LAYOUTS_FILE}` });
+            lacking.delete(r.taskId);
+            report.fromLayouts++;
+            if (pending.length >= COMMIT_BATCH) flush();
+          }
+        }
+        flush();
+      }
+    } catch (err) {
+      report.layoutsProblem = (err as Error).message;
+    } finally {
+      reader?.close();
+    }
+  }
+
+  const audit = path.join(dir, AUDIT_FILE);
+  if (fs.existsSync(audit)) {
+    const size = fs.statSync(audit).size;
+    const recorded = Number(ledger.getMeta(AUDIT_SCANNED_META) ?? '0');
+    const start = Number.isFinite(recorded) && recorded >= 0 && recorded <= size ? recorded : 0;
+    if (lacking.size > 0 && start < size) {
+      const lines = readline.createInterface({ input: fs.createReadStream(audit, { start, end: size - 1 }), crlfDelay: Infinity });
+      const found = new Map<string, CommittedResult>();
+      for await (const line of lines) {
+        if (!line.includes('"outcome":"done"') || !line.includes('"result"')) continue;
+        let event: Record<string, unknown>;
+        try { event = JSON.parse(line) as Record<string, unknown>; } catch { continue; /* torn last line */ }
+        const t = typeof event.task === 'string' ? lacking.get(event.task) : undefined;
+        if (!t || event.spec_hash !== t.specHash) continue;
+        const r = resultFromAudit(event, t);
+        if (r && plausible(r.x, r.y, r.nTurbines)) found.set(t.taskId, { ...r, source: `recovered:${AUDIT_FILE}` });
+      }
+      for (const r of found.values()) {
+        pending.push(r);
+        lacking.delete(r.taskId);
+        report.fromAudit++;
+        if (pending.length >= COMMIT_BATCH) flush();
+      }
+      flush();
+    }
+    ledger.setMeta(AUDIT_SCANNED_META, String(size));
+  }
+  return report;
+}
+
+/** The minimum a recovered row must be: a full layout of finite coordinates. */
+function plausible(x: Float64Array, y: Float64Array, n: number): boolean {
+  if (x.length !== n || y.length !== n || n < 1) return false;
+  for (let i = 0; i < n; i++) if (!Number.isFinite(x[i]) || !Number.isFinite(y[i])) return false;
+  return true;
+}
+
+/** After a run: every `done` line written so far is in the ledger, so later scans start here. */
+export function markAuditScanned(dir: string, ledger: Ledger): void {
+  try {
+    ledger.setMeta(AUDIT_SCANNED_META, String(fs.statSync(path.join(dir, AUDIT_FILE)).size));
+  } catch { /* an optimization only */ }
+}
