@@ -6,6 +6,10 @@
  * Files are written with h5py when Debian's python3-h5py is installed (as real pipelines do),
  * else with h5wasm. Prints wall time, files/s and peak RSS of the parent and the probe children.
  * Target (issue 5): <= 10 s for 3000 files on this machine.
+ * Then `merge --expect CAMPAIGN.yaml` (issue 8): 3000 files of one feasible cs1-16-size record
+ * each (16 turbines, IEA37 3.35 MW, 16-sector rose, AEP from the campaign's model), merged with
+ * and without verification against the campaign (turbine count, boundary, spacing, AEP
+ * recomputed): warm-up, then 5 repeats of each, medians.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,6 +20,12 @@ import { buildReadOptions } from '../src/shards/readOptions.js';
 import { listShardFiles } from '../src/shards/fileSelection.js';
 import { loadH5 } from '../src/io/hdf5/h5wasmRuntime.js';
 import { createRng } from '../src/util/rng.js';
+import { stringify } from 'yaml';
+import { loadCampaign } from '../src/campaign/loadCampaign.js';
+import { expandTasks } from '../src/campaign/taskGrid.js';
+import { caseForTask } from '../src/campaign/caseForTask.js';
+import { randomFeasibleLayout } from '../src/geometry/sampling.js';
+import { createFarmEvaluator } from '../src/physics/aep.js';
 
 export interface Corpus {
   files: number;
@@ -83,7 +93,7 @@ export async function runOnce(label: string, corpus: Corpus): Promise<void> {
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
     const report = await mergeShards({
-      dir, files, output: path.join(root, 'layouts.h5'), read: buildReadOptions(), onInvalid: 'abort', onConflict: 'error',
+      inputs: [dir], files, output: path.join(root, 'layouts.h5'), read: buildReadOptions(), onInvalid: 'abort', onConflict: 'error',
       cleanup: false, force: false, jobs: 2,
     });
     const seconds = (performance.now() - started) / 1000;
@@ -100,10 +110,78 @@ export async function runOnce(label: string, corpus: Corpus): Promise<void> {
   }
 }
 
+/** h5py: one file per record of the JSON list on stdin, the incident's groups shape. */
+const PY_JSON_WRITER = String.raw`
+import h5py, json, sys, numpy as np
+d = sys.argv[1]
+for i, r in enumerate(json.load(sys.stdin)):
+    with h5py.File('%s/worker_%d.h5' % (d, 10000 + i), 'w') as h:
+        h.create_dataset('init', data=np.zeros(1))
+        ds = h.create_group('optimized_layouts').create_dataset(r['key'], data=np.stack([r['x'], r['y']], axis=1))
+        ds.attrs['aep'] = r['aep']
+`;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+/** 3000 feasible cs1-16-size records, one per file, merged with and without --expect. */
+export async function runVerified(): Promise<void> {
+  const python = pythonWithH5py();
+  if (!python) {
+    console.log('verified: skipped (python3 with h5py not found)');
+    return;
+  }
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'wflo-bench-verify-'));
+  const dir = path.join(root, 'shards');
+  fs.mkdirSync(dir);
+  try {
+    const campaignFile = path.join(root, 'campaign.yaml');
+    fs.writeFileSync(campaignFile, stringify({
+      name: 'bench', farms: Array.from({ length: 10 }, (_, id) => ({ id, case: 'iea37-cs1-16' })),
+      farm_types: Array.from({ length: 5 }, (_, id) => ({ id, turbine: 'iea37-3.35mw', n_turbines: 16 })),
+      seeds: { start: 0, count: 60 }, optimizer: { method: 'noop' },
+    }));
+    const campaign = loadCampaign(campaignFile);
+    const genStart = performance.now();
+    const records = expandTasks(campaign).map((task) => {
+      const problem = caseForTask(campaign.farms[task.farmIndex]!, campaign.farmTypes[task.typeIndex]!);
+      const { x, y } = randomFeasibleLayout(problem.boundary!, problem.nTurbines, problem.minSpacing, createRng(task.seed * 7919 + task.farmId * 31 + task.farmType));
+      const aep = createFarmEvaluator(problem.turbine, problem.wind, problem.model).aep(x, y).aepMwh;
+      return { key: task.taskId, x: Array.from(x), y: Array.from(y), aep };
+    });
+    execFileSync(python, ['-c', PY_JSON_WRITER, dir], { input: JSON.stringify(records) });
+    const genSeconds = (performance.now() - genStart) / 1000;
+    const files = listShardFiles(dir, 'worker_*.h5');
+    const mergeOnce = async (verify: boolean, n: number): Promise<number> => {
+      const output = path.join(root, `out-${verify ? 'verified' : 'plain'}-${n}.h5`);
+      const read = buildReadOptions();
+      if (verify) read.verify = { campaignFile, aepTolerance: 1e-6 };
+      const started = performance.now();
+      const report = await mergeShards({ inputs: [dir], files, output, read, onInvalid: 'abort', onConflict: 'error', cleanup: false, force: false, jobs: 2 });
+      const seconds = (performance.now() - started) / 1000;
+      if (report.rows !== records.length || report.rejectedRecords !== 0) throw new Error(`verified bench: ${report.rows} rows, ${report.rejectedRecords} rejected`);
+      fs.rmSync(output);
+      return seconds;
+    };
+    await mergeOnce(true, 0); // warm-up (page cache, campaign load)
+    const plain: number[] = [];
+    const verified: number[] = [];
+    for (let n = 1; n <= 5; n++) {
+      plain.push(await mergeOnce(false, n));
+      verified.push(await mergeOnce(true, n));
+    }
+    console.log(`verified: ${files.length} files x 1 record x 16 turbines, cs1-16 farms (written by h5py in ${genSeconds.toFixed(1)} s)`);
+    console.log(`  merge: median ${median(plain).toFixed(2)} s; merge --expect (every record verified, AEP recomputed): median ${median(verified).toFixed(2)} s`);
+    console.log(`  runs: plain ${plain.map((s) => s.toFixed(2)).join(', ')}; verified ${verified.map((s) => s.toFixed(2)).join(', ')} (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores)`);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
 export async function benchShardsMerge(): Promise<void> {
   console.log('\n## shards: wflo shards merge (2 probe processes)');
   await runOnce('small', { files: 3000, recordsPerFile: 1, turbines: 16 });
   await runOnce('heavy', { files: 3000, recordsPerFile: 10, turbines: 64 });
+  await runVerified();
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) {

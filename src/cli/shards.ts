@@ -1,24 +1,29 @@
 /**
  * `wflo shards check|merge|missing`: the shard doctor for worker HDF5 files written by any
- * pipeline (logic in src/shards/). Exit codes: 0 fine, 3 problems found (check: any file not
- * valid; merge: aborted by policy; missing: tasks missing), 2 bad usage, 1 runtime failure.
+ * pipeline (logic in src/shards/). Exit codes: 0 fine, 3 problems found or left (check: any
+ * file not valid or record unusable; merge: aborted by policy, or merged with invalid inputs
+ * skipped or quarantined; missing: tasks missing), 2 bad usage, 1 runtime failure. No command
+ * replaces a file it did not write itself without --force.
  */
 import type { Command } from 'commander';
+import fs from 'node:fs';
 import path from 'node:path';
 import { CheckFailed, InputError } from '../util/errors.js';
 import { buildReadOptions, type ReadFlags } from '../shards/readOptions.js';
 import { DEFAULT_SHARD_PATTERN } from '../shards/fileSelection.js';
-import { shardFilesOf } from '../shards/shardScan.js';
+import { shardFilesOfAll } from '../shards/shardScan.js';
 import { checkReportJson, checkShards } from '../shards/shardCheck.js';
 import { formatCheckText, formatMergeSummary } from '../shards/shardText.js';
 import { CONFLICT_RULES, type ConflictRule } from '../shards/duplicates.js';
-import { INVALID_POLICIES, type InvalidPolicy, type ShardFileReport } from '../shards/shardTypes.js';
+import { DEFAULT_MAX_TURBINES, INVALID_POLICIES, type InvalidPolicy, type ShardFileReport } from '../shards/shardTypes.js';
 
 interface CommonFlags extends ReadFlags {
   pattern: string;
   field: string[];
   jobs?: string;
   timeout?: string;
+  maxTurbines?: string;
+  aepTolerance?: string;
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -44,16 +49,32 @@ function withReadFlags(command: Command): Command {
     .option('--key-pattern <pattern>', 'record key format: template with {farm} {type} {seed}, or a regex with those named groups', undefined)
     .option('--field <name=dataset>', 'map a field to the name used in the files, e.g. aep=AEP_opt (repeatable)', collect, [])
     .option('--jobs <n>', 'probe processes opening files in parallel (default 2)')
-    .option('--timeout <s>', 'seconds allowed per file before it is declared unreadable (default 120)');
+    .option('--timeout <s>', 'seconds allowed per file before it is declared unreadable (default 120)')
+    .option('--max-turbines <n>', `reject records with more turbines (default ${DEFAULT_MAX_TURBINES})`)
+    .option('--aep-tolerance <rel>', 'with --expect CAMPAIGN: largest relative difference between a record\'s AEP and the recomputed one (default 1e-6)');
 }
 
-function common(opts: CommonFlags) {
+function positiveNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new InputError(`${flag}: expected a number >= 0, got '${value}'`);
+  return n;
+}
+
+/** Read options; with a campaign, every record is verified against it (campaign/verifyRecord.ts). */
+function common(opts: CommonFlags, campaignFile?: string) {
+  const read = buildReadOptions({ shape: opts.shape, keyPattern: opts.keyPattern, fields: opts.field });
+  read.maxTurbines = intFlag('--max-turbines', opts.maxTurbines, 1) ?? DEFAULT_MAX_TURBINES;
+  const aepTolerance = positiveNumber('--aep-tolerance', opts.aepTolerance);
+  if (aepTolerance !== undefined && !campaignFile) throw new InputError('--aep-tolerance needs --expect CAMPAIGN.yaml (the AEP is recomputed with its farm model)');
+  if (campaignFile) read.verify = { campaignFile: path.resolve(campaignFile), aepTolerance: aepTolerance ?? 1e-6 };
   return {
-    read: buildReadOptions({ shape: opts.shape, keyPattern: opts.keyPattern, fields: opts.field }),
+    read,
     jobs: intFlag('--jobs', opts.jobs, 1),
     timeoutMs: (intFlag('--timeout', opts.timeout, 1) ?? 120) * 1000,
   };
 }
+
 
 function progressTo(enabled: boolean) {
   if (!enabled || !process.stderr.isTTY) return undefined;
@@ -72,48 +93,55 @@ export function registerShards(program: Command): void {
   // commander's own usage errors would call process.exit(1) instead of reaching runCli (exit 2).
   shards.exitOverride();
 
-  withReadFlags(shards.command('check').exitOverride().argument('<dir>', 'directory of worker files'))
-    .description('classify every worker file (empty, no_signature, truncated, unreadable, placeholder_only, schema_mismatch, valid) and report duplicate keys')
+  withReadFlags(shards.command('check').exitOverride().argument('<paths...>', 'worker files and directories of worker files'))
+    .description('classify every worker file (empty, no_signature, truncated, unreadable, placeholder_only, schema_mismatch, rejected, valid), list rejected records and report duplicate keys')
+    .option('--expect <campaign.yaml>', 'verify every record against this campaign (turbine count, boundary, spacing, AEP)')
     .option('--json', 'print a JSON report')
-    .action(async (dir: string, opts: CommonFlags & { json?: boolean }) => {
-      const { read, jobs, timeoutMs } = common(opts);
-      const files = shardFilesOf(dir, opts.pattern);
+    .action(async (paths: string[], opts: CommonFlags & { json?: boolean; expect?: string }) => {
+      if (opts.expect) {
+        const { expectedGrid } = await import('../shards/expectedGrid.js');
+        expectedGrid({ campaign: opts.expect }); // a bad campaign file is exit 2 here, before any file is read
+      }
+      const { read, jobs, timeoutMs } = common(opts, opts.expect);
+      const files = shardFilesOfAll(paths, opts.pattern);
       const report = await checkShards({ files, read, jobs, timeoutMs, onFile: progressTo(!opts.json) });
       if (opts.json) process.stdout.write(`${JSON.stringify(checkReportJson(report), null, 1)}\n`);
-      else process.stdout.write(formatCheckText(report, dir));
+      else process.stdout.write(formatCheckText(report));
       if (report.problems) process.exitCode = 3;
     });
 
-  withReadFlags(shards.command('merge').exitOverride().argument('<dir>', 'directory of worker files'))
+  withReadFlags(shards.command('merge').exitOverride().argument('<paths...>', 'worker files and directories of worker files'))
     .description('merge the valid records into one wflo layouts file, atomically; audit report next to it')
     .requiredOption('-o, --output <file>', 'output HDF5 file')
-    .option('--on-invalid <policy>', 'abort | skip | quarantine (move invalid files to DIR/quarantine/)', 'abort')
+    .option('--on-invalid <policy>', 'abort | skip | quarantine (move invalid files to quarantine/ beside them); rejected records count as invalid input', 'abort')
     .option('--max-invalid <n>', 'abort when more than N files are invalid')
     .option('--on-conflict <rule>', 'duplicates with different values: error | first | best-aep', 'error')
     .option('--cleanup', 'delete fully merged inputs after the output is verified')
     .option('--force', 'replace an existing output file')
-    .option('--name <name>', 'campaign_name stamped into the output (default: the directory name)')
-    .option('--expect <campaign.yaml>', 'expected tasks (sets n_expected and complete in the output)')
-    .action(async (dir: string, opts: CommonFlags & {
+    .option('--name <name>', 'campaign_name stamped into the output (default: the campaign\'s name with --expect, else the directory name)')
+    .option('--expect <campaign.yaml>', 'expected tasks: verify every record against this campaign; sets n_expected and complete in the output')
+    .action(async (paths: string[], opts: CommonFlags & {
       output: string; onInvalid: string; maxInvalid?: string; onConflict: string; cleanup?: boolean; force?: boolean; name?: string; expect?: string;
     }) => {
-      const { read, jobs, timeoutMs } = common(opts);
+      const { read, jobs, timeoutMs } = common(opts, opts.expect);
       const onInvalid = oneOf<InvalidPolicy>('--on-invalid', opts.onInvalid, INVALID_POLICIES);
       const onConflict = oneOf<ConflictRule>('--on-conflict', opts.onConflict, CONFLICT_RULES);
       const maxInvalid = intFlag('--max-invalid', opts.maxInvalid, 0);
       // Loaded on use: these pull in h5wasm and the campaign loader, which other commands never need.
       const { mergeShards } = await import('../shards/shardMerge.js');
       const { expectedGrid } = await import('../shards/expectedGrid.js');
-      const expectedTaskIds = opts.expect ? new Set(expectedGrid({ campaign: opts.expect }).tasks.map((t) => t.taskId)) : undefined;
+      const grid = opts.expect ? expectedGrid({ campaign: opts.expect }) : undefined;
+      const expectedTaskIds = grid ? new Set(grid.tasks.map((t) => t.taskId)) : undefined;
       const output = path.resolve(opts.output);
-      const files = shardFilesOf(dir, opts.pattern, [output]);
+      const files = shardFilesOfAll(paths, opts.pattern, [output, `${output}.audit.jsonl`, `${output}.audit.txt`]);
       const options = {
-        dir, files, output, read, onInvalid, maxInvalid, onConflict, cleanup: !!opts.cleanup, force: !!opts.force,
-        campaignName: opts.name, expectedTaskIds, jobs, timeoutMs, onFile: progressTo(true),
+        inputs: paths, files, output, read, onInvalid, maxInvalid, onConflict, cleanup: !!opts.cleanup, force: !!opts.force,
+        campaignName: opts.name ?? grid?.campaign?.name, expectedTaskIds, jobs, timeoutMs, onFile: progressTo(true),
       };
       try {
         const report = await mergeShards(options);
         process.stdout.write(formatMergeSummary(report, options));
+        if (report.problems) process.exitCode = 3;
       } catch (err) {
         if (err instanceof CheckFailed) process.stderr.write(`wflo: audit written to ${output}.audit.jsonl\n`);
         throw err;
@@ -128,16 +156,20 @@ export function registerShards(program: Command): void {
     .option('--seeds <ranges>', 'expected seeds, e.g. 0-59')
     .requiredOption('--from <file|dir>', 'a merged layouts file or a directory of worker files')
     .option('--write <campaign.yaml>', 'write a campaign file for the missing tasks (needs --expect CAMPAIGN)')
+    .option('--force', 'let --write replace a file that `shards missing` did not write')
     .option('--json', 'print JSON: {"expected", "found", "missing": [task ids], "unexpected"}')
-    .action(async (opts: CommonFlags & { expect?: string; farms?: string; types?: string; seeds?: string; from: string; write?: string; json?: boolean }) => {
-      const { read, jobs, timeoutMs } = common(opts);
+    .action(async (opts: CommonFlags & { expect?: string; farms?: string; types?: string; seeds?: string; from: string; write?: string; force?: boolean; json?: boolean }) => {
       const { expectedGrid } = await import('../shards/expectedGrid.js');
       const { findMissing } = await import('../shards/shardsMissing.js');
-      const { writeMissingTasksCampaign } = await import('../shards/missingCampaign.js');
+      const { writeMissingTasksCampaign, writtenByShardsMissing } = await import('../shards/missingCampaign.js');
       const grid = expectedGrid({ campaign: opts.expect, farms: opts.farms, types: opts.types, seeds: opts.seeds });
       if (opts.write && !grid.campaign) {
         throw new InputError('--write needs the campaign to copy farms, farm_types and optimizer from: pass --expect CAMPAIGN.yaml (ranges may be added to restrict it)');
       }
+      if (opts.write && fs.existsSync(opts.write) && !opts.force && !writtenByShardsMissing(opts.write)) {
+        throw new InputError(`--write ${opts.write}: the file exists and was not written by \`wflo shards missing\` (use --force to replace it)`);
+      }
+      const { read, jobs, timeoutMs } = common(opts, grid.campaign?.file);
       const report = await findMissing({ grid, from: opts.from, pattern: opts.pattern, read, jobs, timeoutMs });
       const ids = report.missing.map((t) => t.taskId);
       if (opts.json) {
@@ -145,7 +177,8 @@ export function registerShards(program: Command): void {
       } else {
         for (const id of ids) process.stdout.write(`${id}\n`);
       }
-      process.stderr.write(`wflo: ${grid.description}: ${report.missing.length} of ${report.expected} tasks missing in ${opts.from} (${report.found} found, ${report.unexpected} outside the grid)\n`);
+      const rejected = report.rejected > 0 ? `, ${report.rejected} records rejected${read.verify ? ' by the checks against the campaign' : ''} (see \`wflo shards check\`)` : '';
+      process.stderr.write(`wflo: ${grid.description}: ${report.missing.length} of ${report.expected} tasks missing in ${opts.from} (${report.found} found, ${report.unexpected} outside the grid${rejected})\n`);
       if (opts.write) {
         if (ids.length === 0) {
           process.stderr.write(`wflo: nothing missing; ${opts.write} not written\n`);

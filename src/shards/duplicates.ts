@@ -7,26 +7,9 @@
  *   best-aep - keep the highest AEP (ties: the first)
  */
 import { taskIdOf } from '../io/layoutRecord.js';
-import type { IndexedRecord } from './shardScan.js';
+import type { ConflictRule, DuplicateGroup, IndexedRecord } from './shardTypes.js';
 
-export const CONFLICT_RULES = ['error', 'first', 'best-aep'] as const;
-export type ConflictRule = (typeof CONFLICT_RULES)[number];
-
-export interface DuplicateOccurrence {
-  path: string;
-  where: string;
-  aep: number;
-  digest: string;
-}
-
-export interface DuplicateGroup {
-  taskId: string;
-  /** True when every occurrence has the same values. */
-  identical: boolean;
-  occurrences: DuplicateOccurrence[];
-  /** Index into occurrences of the record kept (absent when rule is error and values conflict). */
-  chosen?: number;
-}
+export { CONFLICT_RULES, type ConflictRule, type DuplicateGroup, type DuplicateOccurrence } from './shardTypes.js';
 
 export interface Resolution {
   /** One record per task, sorted by (farm_id, farm_type, seed). */

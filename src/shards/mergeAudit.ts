@@ -10,23 +10,8 @@
 import path from 'node:path';
 import { writeFileAtomic } from '../io/atomicWrite.js';
 import { VERSION } from '../version.js';
-import type { MergeOptions, MergeReport } from './shardMerge.js';
-import type { ShardFileReport } from './shardTypes.js';
-import { countClasses } from './shardCheck.js';
+import { countClasses, type MergeOptions, type MergeReport } from './shardTypes.js';
 import { formatMergeSummary } from './shardText.js';
-
-export type FileAction = 'merged' | 'kept' | 'skipped' | 'quarantined' | 'deleted' | 'none';
-
-export interface MergeAuditFile extends ShardFileReport {
-  /** Records of this file written to the output. */
-  taken: number;
-  /** Records dropped because an identical copy was taken from another place. */
-  identicalDuplicates: number;
-  /** Records dropped because a conflicting copy won under --on-conflict. */
-  conflictsLost: number;
-  action: FileAction;
-  movedTo?: string;
-}
 
 export function mergeAuditLines(report: MergeReport, options: MergeOptions): string[] {
   const now = new Date().toISOString();
@@ -34,9 +19,10 @@ export function mergeAuditLines(report: MergeReport, options: MergeOptions): str
     event: 'merge_started',
     time: now,
     wflo_version: VERSION,
-    dir: path.resolve(options.dir),
+    inputs: options.inputs.map((p) => path.resolve(p)),
     output: report.output,
-    options: { on_invalid: options.onInvalid, max_invalid: options.maxInvalid ?? null, on_conflict: options.onConflict, cleanup: options.cleanup, shapes: options.read.shapes, key_pattern: options.read.keyPatternText },
+    options: { on_invalid: options.onInvalid, max_invalid: options.maxInvalid ?? null, on_conflict: options.onConflict, cleanup: options.cleanup, shapes: options.read.shapes, key_pattern: options.read.keyPatternText,
+      max_turbines: options.read.maxTurbines ?? null, expect: options.read.verify?.campaignFile ?? null, aep_tolerance: options.read.verify?.aepTolerance ?? null },
   }];
   for (const f of report.files) {
     lines.push({
@@ -55,7 +41,7 @@ export function mergeAuditLines(report: MergeReport, options: MergeOptions): str
   lines.push({
     event: 'merge_finished', time: new Date().toISOString(), outcome: report.outcome, ...(report.reason ? { reason: report.reason } : {}),
     rows: report.rows, bytes: report.bytes, files: report.files.length, classes: countClasses(report.files),
-    records_found: report.files.reduce((n, f) => n + f.records, 0), records_lost: report.lostRecords,
+    records_found: report.files.reduce((n, f) => n + f.records, 0), records_lost: report.lostRecords, records_rejected: report.rejectedRecords, problems: report.problems,
     duplicates: report.duplicates.length, conflicts: report.conflicts.length,
     quarantined: report.quarantined.length, deleted: report.deleted.length, seconds: Number(report.seconds.toFixed(3)),
   });

@@ -5,11 +5,24 @@
  * same spec hashes and runs exactly those tasks. (runner/missingTasks.ts does the same from a
  * ledger; this one starts from a campaign file, since shard data has no ledger.)
  */
+import fs from 'node:fs';
 import { writeFileAtomic } from '../io/atomicWrite.js';
 import type { Campaign } from '../campaign/campaign.js';
 import { restrictCampaignText } from '../campaign/restrictCampaign.js';
 
-/** Write `outFile`: `campaign` restricted to `taskIds`. */
+/** How the header of a file written here begins (such a file may be replaced without --force). */
+export const MISSING_CAMPAIGN_HEADER = '# Written by `wflo shards missing`';
+
+/** Whether `file` was written by `wflo shards missing` (false when absent or unreadable). */
+export function writtenByShardsMissing(file: string): boolean {
+  try {
+    return fs.readFileSync(file, 'utf8').startsWith(MISSING_CAMPAIGN_HEADER);
+  } catch {
+    return false;
+  }
+}
+
+/** Write `outFile`: `campaign` restricted to `taskIds`; `header` starts with "Written by `wflo shards missing`". */
 export function writeMissingTasksCampaign(campaign: Campaign, outFile: string, taskIds: string[], header: string): void {
   const text = restrictCampaignText(campaign.sourceText, campaign.file, outFile, taskIds);
   writeFileAtomic(outFile, `${header.split('\n').map((l) => `# ${l}`).join('\n')}\n${text}`);

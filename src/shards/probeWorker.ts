@@ -43,16 +43,27 @@ async function serve(): Promise<void> {
   // hand the queued files back, and let the parent replace this process.
   let tainted = false;
   process.on('disconnect', () => process.exit(0));
-  process.on('message', (request: ProbeRequest) => {
+  // Requests are handled strictly in arrival order (the parent pipelines several).
+  let queue: Promise<void> = Promise.resolve();
+  const handle = async (request: ProbeRequest): Promise<void> => {
+    // The campaign and physics code load only for --expect.
+    const verify = request.options.verify ? (await import('./campaignGate.js')).campaignCheckFor(request.options.verify) : null;
     if (tainted) {
       process.send!({ id: request.id, retry: true });
       return;
     }
     injectFault(request.path);
     if (request.spill && !spill && spillPath) spill = new SpillWriter(spillPath);
-    const result = readShard(h5, request.path, request.options, request.spill ? spill : null);
+    const result = readShard(h5, request.path, request.options, request.spill ? spill : null, verify);
     if (result.hdf5Errors) tainted = true;
     process.send!({ id: request.id, result } satisfies ProbeResponse);
+  };
+  process.on('message', (request: ProbeRequest) => {
+    queue = queue.then(() => handle(request)).catch((err: unknown) => {
+      // A bug, not a bad file (readShard never throws for one): let the parent see the crash.
+      process.stderr.write(`probe child: ${(err as Error).stack ?? String(err)}\n`);
+      process.exit(70);
+    });
   });
   process.send!({ ready: true });
 }

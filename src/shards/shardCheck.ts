@@ -3,9 +3,11 @@
  * Problems (exit 3) are: any file not `valid`, any record that could not be used, any task
  * whose duplicates disagree. Identical duplicates are reported but are not a problem.
  */
-import { resolveDuplicates, type DuplicateGroup } from './duplicates.js';
+import { resolveDuplicates } from './duplicates.js';
 import { scanShards } from './shardScan.js';
-import { SHARD_CLASSES, type ShardClass, type ShardFileReport, type ShardReadOptions } from './shardTypes.js';
+import { countClasses, type CheckReport, type ShardFileReport, type ShardReadOptions } from './shardTypes.js';
+
+export { countClasses, type CheckReport } from './shardTypes.js';
 
 export interface CheckOptions {
   files: string[];
@@ -15,29 +17,11 @@ export interface CheckOptions {
   onFile?: (done: number, total: number, report: ShardFileReport) => void;
 }
 
-export interface CheckReport {
-  files: ShardFileReport[];
-  duplicates: DuplicateGroup[];
-  counts: Record<ShardClass, number>;
-  /** Usable records over all files (duplicates counted each time). */
-  records: number;
-  /** Distinct tasks among them. */
-  tasks: number;
-  lostRecords: number;
-  conflicts: number;
-  problems: boolean;
-}
-
-export function countClasses(files: ShardFileReport[]): Record<ShardClass, number> {
-  const counts = Object.fromEntries(SHARD_CLASSES.map((c) => [c, 0])) as Record<ShardClass, number>;
-  for (const f of files) counts[f.class]++;
-  return counts;
-}
-
 export async function checkShards(options: CheckOptions): Promise<CheckReport> {
   const scan = await scanShards({ files: options.files, read: options.read, jobs: options.jobs, timeoutMs: options.timeoutMs, onFile: options.onFile });
   const resolution = resolveDuplicates(scan.records, (i) => scan.files[i].path, 'first');
   const lostRecords = scan.files.reduce((n, f) => n + f.lost.length, 0);
+  const rejectedRecords = scan.files.reduce((n, f) => n + f.lost.filter((l) => l.rejected).length, 0);
   const counts = countClasses(scan.files);
   return {
     files: scan.files,
@@ -46,6 +30,7 @@ export async function checkShards(options: CheckOptions): Promise<CheckReport> {
     records: scan.records.length,
     tasks: resolution.chosen.length,
     lostRecords,
+    rejectedRecords,
     conflicts: resolution.conflicts.length,
     problems: counts.valid !== scan.files.length || lostRecords > 0 || resolution.conflicts.length > 0,
   };
@@ -54,8 +39,8 @@ export async function checkShards(options: CheckOptions): Promise<CheckReport> {
 /** The `--json` form: `{"files": [{path, class, records, detail, ...}], "duplicates": [...], "summary": {...}}`. */
 export function checkReportJson(report: CheckReport): unknown {
   return {
-    files: report.files.map((f) => ({ path: f.path, class: f.class, records: f.records, detail: f.detail, bytes: f.bytes, shapes: f.shapes, lost: f.lost })),
+    files: report.files.map((f) => ({ path: f.path, class: f.class, records: f.records, detail: f.detail, bytes: f.bytes, shapes: f.shapes, lost: f.lost, recovered: !!f.recovered })),
     duplicates: report.duplicates.map((d) => ({ task_id: d.taskId, identical: d.identical, occurrences: d.occurrences.map((o) => ({ path: o.path, where: o.where, aep: o.aep })) })),
-    summary: { files: report.files.length, classes: report.counts, records: report.records, tasks: report.tasks, lost_records: report.lostRecords, conflicts: report.conflicts, problems: report.problems },
+    summary: { files: report.files.length, classes: report.counts, records: report.records, tasks: report.tasks, lost_records: report.lostRecords, rejected_records: report.rejectedRecords, conflicts: report.conflicts, problems: report.problems },
   };
 }

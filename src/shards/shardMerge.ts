@@ -1,8 +1,9 @@
 /**
- * `wflo shards merge`: merge the valid records of a directory of worker files into wflo's own
- * HDF5 schema (layouts.h5), through the atomic writer (temp file, fsync, reopen + verify,
- * rename). Inputs are never modified; afterwards, and only once the output is verified,
- * `quarantine` moves invalid files to DIR/quarantine/ and `cleanup` deletes fully merged inputs.
+ * `wflo shards merge`: merge the valid records of worker files (any number of files and folders)
+ * into wflo's own HDF5 schema (layouts.h5), through the atomic writer (temp file, fsync, reopen +
+ * verify, rename). Inputs are never modified; afterwards, and only once the output is verified,
+ * `quarantine` moves invalid files to quarantine/ beside them and `cleanup` deletes fully merged
+ * inputs.
  * Memory stays bounded: probe children spill record payloads to disk next to the output, and
  * the writer streams them back in sorted order.
  *
@@ -20,61 +21,17 @@ import { createHash } from 'node:crypto';
 import { isProcessAlive, writeLayoutsFile } from '../io/hdf5/index.js';
 import type { LayoutRecord } from '../io/layoutRecord.js';
 import { CheckFailed, InputError, RuntimeFailure } from '../util/errors.js';
-import { resolveDuplicates, type ConflictRule, type DuplicateGroup } from './duplicates.js';
-import { scanShards, type IndexedRecord, type ScanResult } from './shardScan.js';
+import { resolveDuplicates } from './duplicates.js';
+import { scanShards, type ScanResult } from './shardScan.js';
 import { SpillReader } from './spillStore.js';
-import { INVALID_CLASSES, type InvalidPolicy, type ShardFileReport, type ShardReadOptions } from './shardTypes.js';
-import { countClasses } from './shardCheck.js';
-import { writeMergeAudit, type FileAction, type MergeAuditFile } from './mergeAudit.js';
+import {
+  INVALID_CLASSES, countClasses, type DuplicateGroup, type FileAction, type IndexedRecord, type MergeAuditFile, type MergeOptions,
+  type MergeReport,
+} from './shardTypes.js';
+import { writeMergeAudit } from './mergeAudit.js';
+import { fileIdentity } from './byteCheck.js';
 
-export { INVALID_POLICIES, type InvalidPolicy } from './shardTypes.js';
-
-export interface MergeOptions {
-  /** Input directory (for quarantine/ and the audit) and the files selected in it. */
-  dir: string;
-  files: string[];
-  output: string;
-  read: ShardReadOptions;
-  onInvalid: InvalidPolicy;
-  /** Abort when more invalid files than this (default: no limit for skip/quarantine). */
-  maxInvalid?: number;
-  onConflict: ConflictRule;
-  cleanup: boolean;
-  /** Replace an existing output file. */
-  force: boolean;
-  /** Stamped into the output's campaign_name (default: the input folder's name). */
-  campaignName?: string;
-  /** Expected tasks (from `--expect`), for n_expected and complete. */
-  expectedTaskIds?: Set<string>;
-  jobs?: number;
-  timeoutMs?: number;
-  onFile?: (done: number, total: number, report: ShardFileReport) => void;
-  /** Called once the scan is done, before writing (progress messages). */
-  onWriting?: (rows: number) => void;
-}
-
-export interface MergeReport {
-  outcome: 'merged' | 'aborted' | 'failed';
-  reason?: string;
-  output: string;
-  rows: number;
-  bytes: number;
-  files: MergeAuditFile[];
-  duplicates: DuplicateGroup[];
-  conflicts: DuplicateGroup[];
-  invalid: number;
-  lostRecords: number;
-  quarantined: string[];
-  deleted: string[];
-  auditPath: string;
-  summaryPath: string;
-  seconds: number;
-  probeProcesses: number;
-  /** Peak RSS (KiB) of each probe child (Linux). */
-  probePeakRssKb: number[];
-  /** CPU seconds used by the probe children (Linux). */
-  probeCpuSeconds: number;
-}
+export { INVALID_POLICIES, type InvalidPolicy, type MergeOptions, type MergeReport } from './shardTypes.js';
 
 const BATCH_ROWS = 512;
 
@@ -128,12 +85,55 @@ function fileAccounting(scan: ScanResult, chosen: IndexedRecord[], duplicates: D
   return { taken, identicalDropped, conflictsLost };
 }
 
+/** Whether `file` is absent or was written by a merge (an audit we may replace without --force). */
+function isOurAudit(file: string, firstLine: (line: string) => boolean): boolean {
+  let text: string;
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const buffer = Buffer.alloc(4096);
+      text = buffer.subarray(0, fs.readSync(fd, buffer, 0, buffer.length, 0)).toString('utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+  return firstLine(text.split('\n', 1)[0] ?? '');
+}
+
+function isMergeStartedLine(line: string): boolean {
+  try {
+    return (JSON.parse(line) as { event?: unknown }).event === 'merge_started';
+  } catch {
+    return false;
+  }
+}
+
+/** Default campaign_name: the one folder given, else the output's name without extension. */
+function defaultCampaignName(options: MergeOptions, output: string): string {
+  if (options.inputs.length === 1) {
+    const input = path.resolve(options.inputs[0]);
+    try {
+      if (fs.statSync(input).isDirectory()) return path.basename(input);
+    } catch {
+      /* fall through */
+    }
+  }
+  return path.basename(output).replace(/\.[^.]*$/, '');
+}
+
 export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
   const started = performance.now();
   const output = path.resolve(options.output);
   const outDir = path.dirname(output);
   if (!fs.existsSync(outDir)) throw new InputError(`${options.output}: folder ${outDir} does not exist`);
   if (fs.existsSync(output) && !options.force) throw new InputError(`${options.output} already exists (use --force to replace it)`);
+  if (!options.force) {
+    for (const [file, ours] of [[`${output}.audit.jsonl`, isMergeStartedLine], [`${output}.audit.txt`, (l: string) => l.startsWith('wflo shards merge, ')]] as const) {
+      if (!isOurAudit(file, ours)) throw new InputError(`${file} exists and is not a merge audit (use --force to replace it)`);
+    }
+  }
   if (options.maxInvalid !== undefined && (!Number.isInteger(options.maxInvalid) || options.maxInvalid < 0)) {
     throw new InputError(`--max-invalid must be an integer >= 0, got ${options.maxInvalid}`);
   }
@@ -143,7 +143,7 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
   const spillDir = fs.mkdtempSync(path.join(outDir, `.${path.basename(output)}.spill-${process.pid}-`));
   const report: MergeReport = {
     outcome: 'failed', output, rows: 0, bytes: 0, files: [], duplicates: [], conflicts: [], invalid: 0, lostRecords: 0,
-    quarantined: [], deleted: [], auditPath, summaryPath, seconds: 0, probeProcesses: 0, probePeakRssKb: [], probeCpuSeconds: 0,
+    rejectedRecords: 0, problems: false, quarantined: [], deleted: [], auditPath, summaryPath, seconds: 0, probeProcesses: 0, probePeakRssKb: [], probeCpuSeconds: 0,
   };
   const finish = (): MergeReport => {
     report.seconds = (performance.now() - started) / 1000;
@@ -158,6 +158,8 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
     const invalidFiles = scan.files.filter((f) => INVALID_CLASSES.has(f.class));
     report.invalid = invalidFiles.length;
     report.lostRecords = scan.files.reduce((n, f) => n + f.lost.length, 0);
+    report.rejectedRecords = scan.files.reduce((n, f) => n + f.lost.filter((l) => l.rejected).length, 0);
+    report.problems = invalidFiles.length > 0 || report.lostRecords > 0;
     const resolution = resolveDuplicates(scan.records, (i) => scan.files[i].path, options.onConflict);
     report.duplicates = resolution.duplicates;
     report.conflicts = resolution.conflicts;
@@ -172,9 +174,13 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
 
     const firstInvalid = invalidFiles[0];
     const invalidExample = firstInvalid ? `${path.basename(firstInvalid.path)} is ${firstInvalid.class}: ${firstInvalid.detail}` : '';
-    if (options.onInvalid === 'abort' && invalidFiles.length > 0) {
+    if (options.onInvalid === 'abort' && (invalidFiles.length > 0 || report.rejectedRecords > 0)) {
+      const firstRejected = scan.files.flatMap((f) => f.lost.filter((l) => l.rejected).map((l) => `${l.taskId ?? l.where} in ${path.basename(f.path)}: ${l.reason}`))[0];
+      const what = invalidFiles.length > 0
+        ? `${invalidFiles.length} invalid file${invalidFiles.length === 1 ? '' : 's'} (${invalidExample})`
+        : `${report.rejectedRecords} rejected record${report.rejectedRecords === 1 ? '' : 's'} (${firstRejected})`;
       report.outcome = 'aborted';
-      report.reason = `${invalidFiles.length} invalid file${invalidFiles.length === 1 ? '' : 's'} (${invalidExample}); nothing written (rerun with --on-invalid skip or quarantine to merge the rest)`;
+      report.reason = `${what}; nothing written (rerun with --on-invalid skip or quarantine to merge the rest)`;
       report.files.forEach((f) => { f.action = 'none'; });
       finish();
       throw new CheckFailed(`merge aborted: ${report.reason}`);
@@ -203,14 +209,14 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
     const reader = new SpillReader((file) => scan.spillPath(file));
     try {
       const written = await writeLayoutsFile(output, spilledBatches(chosen, reader), {
-        campaignName: options.campaignName ?? path.basename(path.resolve(options.dir)),
+        campaignName: options.campaignName ?? defaultCampaignName(options, output),
         campaignHash: contentHash(chosen),
         nExpected: expected ? expected.size : -1,
         complete: expected ? [...expected].every((id) => chosenIds!.has(id)) : false,
         maxTurbines: chosen.reduce((m, r) => Math.max(m, r.nTurbines), 0),
         nRows: chosen.length,
         source: 'wflo shards merge',
-        attributes: { merged_from: path.resolve(options.dir), merged_files: scan.files.length },
+        attributes: { merged_from: options.inputs.map((p) => path.resolve(p)).join(', '), merged_files: scan.files.length },
       }, { overwrite: options.force });
       report.rows = written.rows;
       report.bytes = written.bytes;
@@ -228,24 +234,20 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
     // Only now, with the output verified and in place, touch the inputs; never one that
     // changed since it was checked (a worker may still be writing it).
     const changedSinceCheck = (f: MergeAuditFile): boolean => {
-      try {
-        const stat = fs.statSync(f.path);
-        return stat.size !== f.bytes || stat.mtimeMs !== f.mtimeMs;
-      } catch {
-        return true;
-      }
+      const now = fileIdentity(f.path);
+      return !now || now.bytes !== f.bytes || now.mtimeMs !== f.mtimeMs;
     };
     if (options.onInvalid === 'quarantine' && invalidFiles.length > 0) {
-      const quarantine = path.join(path.resolve(options.dir), 'quarantine');
-      fs.mkdirSync(quarantine, { recursive: true });
       for (const f of report.files) {
         if (!INVALID_CLASSES.has(f.class)) continue;
+        const quarantine = path.join(path.dirname(f.path), 'quarantine');
         if (changedSinceCheck(f)) {
           f.detail += '; changed during the merge, left in place';
           continue;
         }
-        const target = freeName(quarantine, path.basename(f.path));
         try {
+          fs.mkdirSync(quarantine, { recursive: true });
+          const target = freeName(quarantine, path.basename(f.path));
           fs.renameSync(f.path, target);
           f.action = 'quarantined';
           f.movedTo = target;
@@ -282,4 +284,4 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
   }
 }
 
-export { countClasses };
+export { countClasses } from './shardTypes.js';

@@ -3,13 +3,39 @@
  * Pure formatting: no decisions are made here.
  */
 import path from 'node:path';
-import type { CheckReport } from './shardCheck.js';
-import type { MergeOptions, MergeReport } from './shardMerge.js';
-import { SHARD_CLASSES, type ShardClass, type ShardFileReport } from './shardTypes.js';
-import { countClasses } from './shardCheck.js';
-import type { DuplicateGroup } from './duplicates.js';
+import {
+  SHARD_CLASSES, countClasses, type CheckReport, type DuplicateGroup, type MergeOptions, type MergeReport, type ShardClass,
+  type ShardFileReport,
+} from './shardTypes.js';
 
 const LIST_LIMIT = 50;
+/** Rejected records are listed one line each, up to this many (the rest are in --json / the audit). */
+const REJECTED_LIMIT = 1000;
+
+/** The deepest folder holding every file (paths in the text are relative to it). */
+export function commonFolder(files: readonly string[]): string {
+  if (files.length === 0) return process.cwd();
+  let parts = path.dirname(path.resolve(files[0])).split(path.sep);
+  for (const file of files.slice(1)) {
+    const other = path.dirname(path.resolve(file)).split(path.sep);
+    let k = 0;
+    while (k < parts.length && k < other.length && parts[k] === other[k]) k++;
+    parts = parts.slice(0, k);
+  }
+  return parts.join(path.sep) || path.sep;
+}
+
+/** One line per record that was read but refused: `  <task>: <reason> (<file>, <where>)`. */
+function rejectedLines(files: readonly ShardFileReport[], base: string): string[] {
+  const rejected = files.flatMap((f) => f.lost.filter((l) => l.rejected).map((l) => ({ f, l })));
+  if (rejected.length === 0) return [];
+  const out = [`rejected records (${rejected.length}):`];
+  for (const { f, l } of rejected.slice(0, REJECTED_LIMIT)) {
+    out.push(`  ${l.taskId ?? l.where}: ${l.reason} (${path.relative(base, f.path) || f.path}, ${l.where})`);
+  }
+  if (rejected.length > REJECTED_LIMIT) out.push(`  ... ${rejected.length - REJECTED_LIMIT} more`);
+  return out;
+}
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -36,13 +62,19 @@ function duplicateLine(d: DuplicateGroup, base: string): string {
 }
 
 /** `wflo shards check` text: problem files first (all of them), then a summary. */
-export function formatCheckText(report: CheckReport, dir: string): string {
-  const base = path.resolve(dir);
+export function formatCheckText(report: CheckReport): string {
+  const base = commonFolder(report.files.map((f) => f.path));
   const out: string[] = [];
   const bad = report.files.filter((f) => f.class !== 'valid' || f.lost.length > 0);
   if (bad.length > 0) {
     out.push(`files with problems (${bad.length}):`);
     for (const f of bad) out.push(fileLine(f, base));
+  }
+  out.push(...rejectedLines(report.files, base));
+  const recovered = report.files.filter((f) => f.recovered && f.class === 'valid' && f.lost.length === 0);
+  if (recovered.length > 0) {
+    out.push(`files recovered after their writer stopped with them open (${recovered.length}; records written after the last flush are not in them):`);
+    for (const f of recovered.slice(0, LIST_LIMIT)) out.push(fileLine(f, base));
   }
   const shown = report.duplicates.slice(0, LIST_LIMIT);
   if (shown.length > 0) {
@@ -51,19 +83,21 @@ export function formatCheckText(report: CheckReport, dir: string): string {
     if (report.duplicates.length > shown.length) out.push(`  ... ${report.duplicates.length - shown.length} more (see --json)`);
   }
   out.push(`${plural(report.files.length, 'file')}: ${classLine(report.counts)}`);
-  out.push(`records: ${report.records} usable (${report.tasks} distinct tasks), ${report.lostRecords} unusable, ${report.conflicts} conflicting duplicates`);
+  out.push(`records: ${report.records} usable (${report.tasks} distinct tasks), ${report.lostRecords - report.rejectedRecords} unusable, ${report.rejectedRecords} rejected, ${report.conflicts} conflicting duplicates`);
   out.push(report.problems ? 'problems found' : 'all files valid');
   return out.join('\n') + '\n';
 }
 
 /** The merge summary (printed, and stored as <output>.audit.txt). */
 export function formatMergeSummary(report: MergeReport, options: MergeOptions): string {
-  const base = path.resolve(options.dir);
+  const base = commonFolder(report.files.length > 0 ? report.files.map((f) => f.path) : options.files);
   const out: string[] = [];
   out.push(`wflo shards merge, ${new Date().toISOString()}`);
-  out.push(`input:   ${base} (${plural(report.files.length, 'file')}): ${classLine(countClasses(report.files))}`);
+  const inputs = options.inputs.map((p) => path.resolve(p)).join(', ');
+  out.push(`input:   ${inputs} (${plural(report.files.length, 'file')}): ${classLine(countClasses(report.files))}`);
+  if (options.read.verify) out.push(`checked: against ${options.read.verify.campaignFile} (AEP relative tolerance ${options.read.verify.aepTolerance})`);
   const found = report.files.reduce((n, f) => n + f.records, 0);
-  out.push(`records: ${found} usable, ${report.lostRecords} unusable, ${plural(report.duplicates.length, 'duplicate task')} (${report.conflicts.length} conflicting, rule ${options.onConflict})`);
+  out.push(`records: ${found} usable, ${report.lostRecords - report.rejectedRecords} unusable, ${report.rejectedRecords} rejected, ${plural(report.duplicates.length, 'duplicate task')} (${report.conflicts.length} conflicting, rule ${options.onConflict})`);
   if (report.outcome === 'merged') {
     out.push(`output:  ${report.output}: ${plural(report.rows, 'row')}, ${formatBytes(report.bytes)}, verified`);
   } else {
@@ -80,8 +114,10 @@ export function formatMergeSummary(report: MergeReport, options: MergeOptions): 
     out.push(`files with unusable records (${lossy.length}):`);
     for (const f of lossy.slice(0, LIST_LIMIT)) out.push(fileLine(f, base));
   }
+  out.push(...rejectedLines(report.files, base));
   for (const d of report.conflicts.slice(0, LIST_LIMIT)) out.push(`${duplicateLine(d, base)}${d.chosen !== undefined ? ` -> kept ${path.relative(base, d.occurrences[d.chosen].path)}` : ''}`);
   if (report.deleted.length > 0) out.push(`cleanup: deleted ${plural(report.deleted.length, 'merged input')}`);
   out.push(`audit:   ${report.auditPath}`);
+  if (report.outcome === 'merged') out.push(report.problems ? 'problems found (exit 3): see the lists above' : 'no problems');
   return out.join('\n') + '\n';
 }

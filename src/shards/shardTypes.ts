@@ -1,14 +1,21 @@
 /**
- * The shard doctor's vocabulary: the classes a worker file can fall in, the options that say
- * how to read foreign files, and the per-file and per-record results the scan produces.
+ * The shard doctor's vocabulary, shared by every file of src/shards/ (which therefore import
+ * each other only downwards): the classes a worker file can fall in, the options that say how
+ * to read and check foreign files, the per-file and per-record results of a scan, duplicates,
+ * and the check and merge reports that the text and audit writers format.
  */
 
-/** Classes, in the order a file is tested for them. */
-export const SHARD_CLASSES = ['empty', 'no_signature', 'truncated', 'unreadable', 'placeholder_only', 'schema_mismatch', 'valid'] as const;
+/**
+ * Classes, in the order a file is tested for them. `unreadable` covers anything that cannot be
+ * opened or listed (permissions, a directory or FIFO or symlink loop named like a shard, a
+ * damaged superblock, object header or group B-tree); `rejected`: every record was read but
+ * refused (limits, or verification against --expect).
+ */
+export const SHARD_CLASSES = ['empty', 'no_signature', 'truncated', 'unreadable', 'placeholder_only', 'schema_mismatch', 'rejected', 'valid'] as const;
 export type ShardClass = (typeof SHARD_CLASSES)[number];
 
 /** Classes whose files cannot contribute records and signal a problem (placeholder_only holds nothing, harmlessly). */
-export const INVALID_CLASSES: ReadonlySet<ShardClass> = new Set(['empty', 'no_signature', 'truncated', 'unreadable', 'schema_mismatch']);
+export const INVALID_CLASSES: ReadonlySet<ShardClass> = new Set(['empty', 'no_signature', 'truncated', 'unreadable', 'schema_mismatch', 'rejected']);
 
 /** What a merge does with invalid files: stop, leave them, or move them to DIR/quarantine/. */
 export const INVALID_POLICIES = ['abort', 'skip', 'quarantine'] as const;
@@ -64,6 +71,23 @@ export const DEFAULT_FIELD_NAMES: FieldNames = {
 
 export type FieldName = keyof FieldNames;
 
+/** Default `--max-turbines`: a record with more turbines is rejected (it would pad every row of the output). */
+export const DEFAULT_MAX_TURBINES = 10_000;
+
+/**
+ * Coordinates beyond this many metres from the origin cannot be a site (projected coordinates:
+ * UTM northings stay below 1e7 m; the Earth's circumference is 4e7 m): random bytes, not a layout.
+ */
+export const MAX_COORDINATE_M = 1e9;
+
+/** `--expect CAMPAIGN.yaml`: check every record with campaign/verifyRecord.ts (in the probe child). */
+export interface RecordVerification {
+  /** Absolute path of the campaign file (the probe child loads it once). */
+  campaignFile: string;
+  /** Relative AEP tolerance (`--aep-tolerance`). */
+  aepTolerance: number;
+}
+
 /** How to read shard files (all plain data: sent to the probe child process). */
 export interface ShardReadOptions {
   /** Which shapes to look for; both when auto-detecting. */
@@ -73,6 +97,10 @@ export interface ShardReadOptions {
   /** The pattern as the user wrote it, for messages. */
   keyPatternText: string;
   fields: FieldNames;
+  /** Records with more turbines are rejected (default DEFAULT_MAX_TURBINES). */
+  maxTurbines?: number;
+  /** Verify every record against a campaign (absent: only the limits above). */
+  verify?: RecordVerification;
 }
 
 /** Where a record's payload was spilled by the probe child (merge only). */
@@ -104,11 +132,17 @@ export interface LostRecord {
   /** Task id when the key could be read. */
   taskId?: string;
   reason: string;
+  /**
+   * True when the record was read but refused: over the limits (non-finite or absurd
+   * coordinates, more than --max-turbines) or failing verification against --expect. Such
+   * records count as invalid input for --on-invalid; unreadable ones stay `lost`.
+   */
+  rejected?: boolean;
 }
 
 /** What the probe child reports for one file it opened with HDF5. */
 export interface ProbeResult {
-  class: 'valid' | 'placeholder_only' | 'schema_mismatch' | 'unreadable';
+  class: 'valid' | 'placeholder_only' | 'schema_mismatch' | 'rejected' | 'unreadable';
   shapes: ShardShape[];
   detail: string;
   records: FoundRecord[];
@@ -129,4 +163,119 @@ export interface ShardFileReport {
   detail: string;
   shapes: ShardShape[];
   lost: LostRecord[];
+  /** The writer stopped with the file open for writing: read from a copy with the flags cleared. */
+  recovered?: boolean;
+}
+
+/** Per-class file counts (every class present, 0 when no file has it). */
+export function countClasses(files: ShardFileReport[]): Record<ShardClass, number> {
+  const counts = Object.fromEntries(SHARD_CLASSES.map((c) => [c, 0])) as Record<ShardClass, number>;
+  for (const f of files) counts[f.class]++;
+  return counts;
+}
+
+/** A found record and the file it came from (index into the scan's files). */
+export interface IndexedRecord extends FoundRecord {
+  fileIndex: number;
+}
+
+export const CONFLICT_RULES = ['error', 'first', 'best-aep'] as const;
+export type ConflictRule = (typeof CONFLICT_RULES)[number];
+
+export interface DuplicateOccurrence {
+  path: string;
+  where: string;
+  aep: number;
+  digest: string;
+}
+
+export interface DuplicateGroup {
+  taskId: string;
+  /** True when every occurrence has the same values. */
+  identical: boolean;
+  occurrences: DuplicateOccurrence[];
+  /** Index into occurrences of the record kept (absent when rule is error and values conflict). */
+  chosen?: number;
+}
+
+/** `wflo shards check`'s findings. */
+export interface CheckReport {
+  files: ShardFileReport[];
+  duplicates: DuplicateGroup[];
+  counts: Record<ShardClass, number>;
+  /** Usable records over all files (duplicates counted each time). */
+  records: number;
+  /** Distinct tasks among them. */
+  tasks: number;
+  lostRecords: number;
+  /** Records read but refused (limits or --expect verification); included in lostRecords. */
+  rejectedRecords: number;
+  conflicts: number;
+  problems: boolean;
+}
+
+export type FileAction = 'merged' | 'kept' | 'skipped' | 'quarantined' | 'deleted' | 'none';
+
+/** One input of a merge, as the audit records it. */
+export interface MergeAuditFile extends ShardFileReport {
+  /** Records of this file written to the output. */
+  taken: number;
+  /** Records dropped because an identical copy was taken from another place. */
+  identicalDuplicates: number;
+  /** Records dropped because a conflicting copy won under --on-conflict. */
+  conflictsLost: number;
+  action: FileAction;
+  movedTo?: string;
+}
+
+export interface MergeOptions {
+  /** The paths the user named (folders and files), for the audit and the default campaign name. */
+  inputs: string[];
+  /** The files selected from them. */
+  files: string[];
+  output: string;
+  read: ShardReadOptions;
+  onInvalid: InvalidPolicy;
+  /** Abort when more invalid files than this (default: no limit for skip/quarantine). */
+  maxInvalid?: number;
+  onConflict: ConflictRule;
+  cleanup: boolean;
+  /** Replace an existing output file (and audit files that are not a merge's). */
+  force: boolean;
+  /** Stamped into the output's campaign_name (default: the campaign's name, else the input folder's name). */
+  campaignName?: string;
+  /** Expected tasks (from `--expect`), for n_expected and complete. */
+  expectedTaskIds?: Set<string>;
+  jobs?: number;
+  timeoutMs?: number;
+  onFile?: (done: number, total: number, report: ShardFileReport) => void;
+  /** Called once the scan is done, before writing (progress messages). */
+  onWriting?: (rows: number) => void;
+}
+
+export interface MergeReport {
+  outcome: 'merged' | 'aborted' | 'failed';
+  reason?: string;
+  output: string;
+  rows: number;
+  bytes: number;
+  files: MergeAuditFile[];
+  duplicates: DuplicateGroup[];
+  conflicts: DuplicateGroup[];
+  invalid: number;
+  lostRecords: number;
+  /** Records read but refused (limits or --expect verification); included in lostRecords. */
+  rejectedRecords: number;
+  /** Whether the merge found or left problems (invalid files, unusable or rejected records): exit 3. */
+  problems: boolean;
+  quarantined: string[];
+  deleted: string[];
+  auditPath: string;
+  summaryPath: string;
+  seconds: number;
+  probeProcesses: number;
+  /** Peak RSS (KiB) of each probe child (Linux). */
+  probePeakRssKb: number[];
+  /** CPU seconds used by the probe children (Linux). */
+  probeCpuSeconds: number;
 }

@@ -1,7 +1,8 @@
 /**
  * `wflo shards missing`: which expected (farm, type, seed) tasks have no usable record in a
  * merged output file or a directory of worker files. A record counts only if it is usable
- * (finite AEP, readable layout); tasks outside the expected grid are counted as unexpected.
+ * (finite AEP, readable layout, within the limits and, with a campaign, verified against it:
+ * see recordGate.ts); tasks outside the expected grid are counted as unexpected.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,8 +11,7 @@ import { InputError } from '../util/errors.js';
 import type { ExpectedGrid, ExpectedTask } from './expectedGrid.js';
 import { scanShards } from './shardScan.js';
 import { listShardFiles } from './fileSelection.js';
-import type { ShardClass, ShardReadOptions } from './shardTypes.js';
-import { countClasses } from './shardCheck.js';
+import { countClasses, type ShardClass, type ShardReadOptions } from './shardTypes.js';
 
 export interface MissingOptions {
   grid: ExpectedGrid;
@@ -30,6 +30,8 @@ export interface MissingReport {
   missing: ExpectedTask[];
   /** Distinct tasks found that are not in the grid. */
   unexpected: number;
+  /** Records read but refused (limits, or verification against the campaign). */
+  rejected: number;
   files: number;
   classes: Record<ShardClass, number>;
 }
@@ -53,6 +55,7 @@ export async function findMissing(options: MissingOptions): Promise<MissingRepor
     found: options.grid.tasks.length - missing.length,
     missing,
     unexpected,
+    rejected: scan.files.reduce((n, f) => n + f.lost.filter((l) => l.rejected).length, 0),
     files: files.length,
     classes: countClasses(scan.files),
   };

@@ -145,3 +145,22 @@ export function readSuperblock(read: ByteReader, fileSize: number): SuperblockRe
   const searched = offsets.length <= 4 ? offsets.join(', ') : `${offsets.slice(0, 3).join(', ')}, ..., ${offsets[offsets.length - 1]}`;
   return { kind: 'no_signature', detail: `HDF5 signature not found at offsets ${searched} (file is ${fileSize} bytes)` };
 }
+
+/**
+ * A copy of a version 2/3 superblock (`bytes` from the signature, `superblockLength` long) with
+ * the file consistency flags cleared and the checksum recomputed: what `h5clear -s` writes, so
+ * that HDF5 opens a file whose writer died with it open for writing (bit 0) or SWMR writing
+ * (bit 2). Version 0/1 superblocks have no such flags: returned unchanged.
+ */
+export function withConsistencyFlagsCleared(bytes: Uint8Array, version: number): Uint8Array {
+  const patched = Uint8Array.from(bytes);
+  if (version < 2) return patched;
+  patched[11] = 0;
+  const checksum = lookup3(patched.subarray(0, patched.length - 4));
+  const at = patched.length - 4;
+  patched[at] = checksum & 0xff;
+  patched[at + 1] = (checksum >>> 8) & 0xff;
+  patched[at + 2] = (checksum >>> 16) & 0xff;
+  patched[at + 3] = (checksum >>> 24) & 0xff;
+  return patched;
+}

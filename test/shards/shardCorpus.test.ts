@@ -43,7 +43,7 @@ function digestDir(dir: string): Record<string, string> {
 
 function mergeOptions(dir: string, output: string, extra: Partial<MergeOptions> = {}): MergeOptions {
   return {
-    dir, files: listShardFiles(dir, '*.h5', [output]), output, read: buildReadOptions(),
+    inputs: [dir], files: listShardFiles(dir, '*.h5', [output]), output, read: buildReadOptions(),
     onInvalid: 'quarantine', onConflict: 'best-aep', cleanup: false, force: false, jobs: 2, ...extra,
   };
 }
@@ -54,7 +54,8 @@ function assertSameValues(actual: LayoutRecord, expected: LayoutRecord, fullFiel
   assert.equal(actual.aep, expected.aep, expected.taskId);
   assert.deepEqual(actual.x, expected.x, expected.taskId);
   assert.deepEqual(actual.y, expected.y, expected.taskId);
-  if (fullFields) assert.deepEqual(actual, expected);
+  // Columns the reader adds beyond a shard's record (e.g. source, spec hash) are not compared.
+  if (fullFields) assert.deepEqual(Object.fromEntries(Object.keys(expected).map((k) => [k, (actual as unknown as Record<string, unknown>)[k]])), expected);
 }
 
 before(async () => {

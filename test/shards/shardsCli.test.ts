@@ -36,7 +36,7 @@ test('check: exit 0 when every file is valid, 3 once one is not; --json lists ev
   const dir = await validDir();
   const ok = await wflo(['shards', 'check', dir]);
   assert.equal(ok.code, 0, ok.stderr);
-  assert.match(ok.stdout, /2 files: valid 2\nrecords: 6 usable \(6 distinct tasks\), 0 unusable, 0 conflicting duplicates\nall files valid\n$/);
+  assert.match(ok.stdout, /2 files: valid 2\nrecords: 6 usable \(6 distinct tasks\), 0 unusable, 0 rejected, 0 conflicting duplicates\nall files valid\n$/);
   fs.writeFileSync(path.join(dir, 'worker_9.h5'), '');
   const bad = await wflo(['shards', 'check', dir, '--json']);
   assert.equal(bad.code, 3);
@@ -52,7 +52,7 @@ test('check: exit 0 when every file is valid, 3 once one is not; --json lists ev
 test('bad usage exits 2 with one line: missing folder, bad flags, missing required option', async () => {
   const dir = await validDir();
   const cases: Array<[string[], RegExp]> = [
-    [['shards', 'check', path.join(dir, 'nope')], /nope: no such directory/],
+    [['shards', 'check', path.join(dir, 'nope')], /nope: no such file or directory/],
     [['shards', 'check', dir, '--shape', 'columns'], /--shape "columns": expected auto, groups or rows/],
     [['shards', 'merge', dir, '-o', path.join(dir, 'out.h5'), '--on-invalid', 'ignore'], /--on-invalid 'ignore': expected abort, skip, quarantine/],
     [['shards', 'missing', '--from', dir, '--farms', '0-1', '--types', '0', '--seeds', '0-2', '--write', 'x.yaml'], /--write needs the campaign/],
@@ -84,7 +84,7 @@ test('bad flags and inputs are InputErrors (exit 2) naming the flag', async () =
     assert.throws(fn, (err: Error) => err instanceof InputError && pattern.test(err.message) && !err.message.includes('\n'), String(pattern));
   }
   await assert.rejects(mergeShards({
-    dir, files: shardFilesOf(dir, '*.h5'), output: path.join(dir, 'no', 'out.h5'), read: buildReadOptions(),
+    inputs: [dir], files: shardFilesOf(dir, '*.h5'), output: path.join(dir, 'no', 'out.h5'), read: buildReadOptions(),
     onInvalid: 'abort', onConflict: 'error', cleanup: false, force: false,
   }), (err: Error) => err instanceof InputError && /folder .* does not exist/.test(err.message));
   assert.deepEqual(parseRanges('0-2,5,7-8', '--seeds'), [0, 1, 2, 5, 7, 8]);

@@ -1,0 +1,154 @@
+/**
+ * The groups shape: `<group>/<key>` per record (default group `optimized_layouts`, keys like
+ * `farm_9_type_4_seed_24`); each entry is a layout dataset (T, 2) with the AEP as an attribute,
+ * or a group holding `layout` (or `x`, `y`) and `aep` as datasets or attributes. An entry that
+ * cannot be read costs that entry only; a records group HDF5 cannot list (a damaged B-tree) is a
+ * structure problem (the file is unreadable unless another shape gives records).
+ */
+import type { FieldName } from './shardTypes.js';
+import { attrNamesOf, isDataset, isGroup, toFloat64, scalarOf, type Entity, type H5Dataset, type H5Group } from './h5Entities.js';
+import { RecordProblem, RejectedRecord, splitLayout, turbineRowsOf, type RawRecord } from './recordValues.js';
+import type { ShapeReader, ShardFile } from './shardFile.js';
+import type { TaskKey } from './keyPattern.js';
+
+/** Scalar field of a record: a dataset in `owner` (a group), else an attribute of `owner` or of `extra`. */
+function fieldScalar(shard: ShardFile, owner: H5Group | H5Dataset, members: Set<string>, field: FieldName, extra?: H5Dataset): number | undefined {
+  const names = shard.options.fields[field];
+  if (isGroup(owner as Entity)) {
+    const name = names.find((n) => members.has(n));
+    if (name) {
+      const entity = (owner as H5Group).get(name);
+      if (isDataset(entity)) return scalarOf(entity.value);
+    }
+  }
+  for (const source of [owner, extra]) {
+    if (!source) continue;
+    const present = attrNamesOf(source);
+    const name = names.find((n) => present.has(n));
+    if (name) return scalarOf(source.get_attribute(name, false));
+  }
+  return undefined;
+}
+
+/** A (T, 2) layout dataset as x and y; refuses one over --max-turbines before reading its values. */
+function layoutOf(shard: ShardFile, entity: H5Dataset, declared: number | undefined, label: string): [Float64Array, Float64Array] {
+  const shape = entity.shape ?? [];
+  const rows = turbineRowsOf(shape);
+  const turbines = declared !== undefined && rows !== null && declared <= rows ? declared : rows;
+  if (turbines !== null && turbines > shard.gate.maxTurbines) {
+    throw new RejectedRecord(`${turbines} turbines, more than --max-turbines ${shard.gate.maxTurbines}`);
+  }
+  const data = toFloat64(entity.value);
+  if (!data) throw new RecordProblem(`${label} is not numeric (dtype ${JSON.stringify(entity.dtype)})`);
+  return splitLayout(data, shape, declared, label);
+}
+
+function recordOfDataset(shard: ShardFile, taskKey: TaskKey, entry: H5Dataset): RawRecord {
+  const none = new Set<string>();
+  const declared = fieldScalar(shard, entry, none, 'n_turbines');
+  const [x, y] = layoutOf(shard, entry, declared, 'layout');
+  return {
+    key: taskKey, x, y,
+    aep: fieldScalar(shard, entry, none, 'aep'),
+    aepInitial: fieldScalar(shard, entry, none, 'aep_initial'),
+    iterations: fieldScalar(shard, entry, none, 'iterations'),
+    evaluations: fieldScalar(shard, entry, none, 'evaluations'),
+    wallS: fieldScalar(shard, entry, none, 'wall_s'),
+    attempts: fieldScalar(shard, entry, none, 'attempts'),
+  };
+}
+
+function recordOfGroup(shard: ShardFile, taskKey: TaskKey, entry: H5Group): RawRecord {
+  const fields = shard.options.fields;
+  const members = new Set(entry.keys());
+  const layoutName = shard.nameIn(members, 'layout');
+  const layoutEntity = layoutName ? entry.get(layoutName) : null;
+  const layoutDataset = isDataset(layoutEntity) ? layoutEntity : undefined;
+  const declared = fieldScalar(shard, entry, members, 'n_turbines', layoutDataset);
+  let x: Float64Array;
+  let y: Float64Array;
+  if (layoutDataset) {
+    [x, y] = layoutOf(shard, layoutDataset, declared, layoutName!);
+  } else {
+    const xName = shard.nameIn(members, 'x');
+    const yName = shard.nameIn(members, 'y');
+    const xEntity = xName ? entry.get(xName) : null;
+    const yEntity = yName ? entry.get(yName) : null;
+    if (!isDataset(xEntity) || !isDataset(yEntity)) throw new RecordProblem(`no ${fields.layout.join('/')} dataset (nor x and y)`);
+    const width = (xEntity.shape ?? [])[0] ?? 1;
+    if (width > shard.gate.maxTurbines) throw new RejectedRecord(`${width} turbines, more than --max-turbines ${shard.gate.maxTurbines}`);
+    const xs = toFloat64(xEntity.value);
+    const ys = toFloat64(yEntity.value);
+    if (!xs || !ys || xs.length !== ys.length) throw new RecordProblem('x and y are not numeric arrays of equal length');
+    // Layout of `stacked`: (T, 2), row t = (x_t, y_t).
+    const stacked = new Float64Array(2 * xs.length);
+    xs.forEach((v, t) => { stacked[2 * t] = v; stacked[2 * t + 1] = ys[t]; });
+    [x, y] = splitLayout(stacked, [xs.length, 2], declared, 'x/y');
+  }
+  let xInitial: Float64Array | undefined;
+  let yInitial: Float64Array | undefined;
+  const initialName = shard.nameIn(members, 'initial_layout');
+  const initialEntity = initialName ? entry.get(initialName) : null;
+  if (isDataset(initialEntity)) {
+    try {
+      [xInitial, yInitial] = layoutOf(shard, initialEntity, undefined, initialName!);
+    } catch {
+      /* an unusable initial layout is dropped, the record is kept */
+    }
+  }
+  return {
+    key: taskKey, x, y, xInitial, yInitial,
+    aep: fieldScalar(shard, entry, members, 'aep', layoutDataset),
+    aepInitial: fieldScalar(shard, entry, members, 'aep_initial', layoutDataset),
+    iterations: fieldScalar(shard, entry, members, 'iterations', layoutDataset),
+    evaluations: fieldScalar(shard, entry, members, 'evaluations', layoutDataset),
+    wallS: fieldScalar(shard, entry, members, 'wall_s', layoutDataset),
+    attempts: fieldScalar(shard, entry, members, 'attempts', layoutDataset),
+  };
+}
+
+function readGroup(shard: ShardFile, groupName: string, group: H5Group): void {
+  const keys = shard.structure(`group ${groupName}`, () => group.keys());
+  if (!keys || keys.length === 0) return;
+  shard.shapesFound.push('groups');
+  let unmatched = 0;
+  let firstUnmatched = '';
+  for (const key of keys) {
+    const where = `${groupName}/${key}`;
+    const taskKey = shard.parseKey(key);
+    if (!taskKey) {
+      unmatched++;
+      firstUnmatched ||= key;
+      shard.loseRecord(where, `key does not match --key-pattern ${shard.options.keyPatternText}`);
+      continue;
+    }
+    try {
+      const raw = shard.call((): RawRecord => {
+        const entry = group.get(key);
+        if (isDataset(entry)) return recordOfDataset(shard, taskKey, entry);
+        if (isGroup(entry)) return recordOfGroup(shard, taskKey, entry);
+        throw new RecordProblem('neither a dataset nor a group (broken link?)');
+      });
+      shard.keep(raw, where);
+    } catch (err) {
+      if (!(err instanceof RecordProblem)) throw err;
+      shard.loseRecord(where, err, taskKey);
+    }
+  }
+  if (unmatched === keys.length) {
+    shard.schemaProblems.push(`no member of ${groupName} matches --key-pattern ${shard.options.keyPatternText} (e.g. "${firstUnmatched}")`);
+  }
+}
+
+export const groupsShapeReader: ShapeReader = {
+  shape: 'groups',
+  read(shard, rootMembers) {
+    const groupName = shard.nameIn(rootMembers, 'group');
+    if (!groupName) return new Set();
+    const entity = shard.structure(groupName, () => shard.file.get(groupName));
+    if (entity === undefined) return new Set([groupName]);
+    if (isGroup(entity)) readGroup(shard, groupName, entity);
+    else shard.schemaProblems.push(`${groupName} is not a group`);
+    return new Set([groupName]);
+  },
+};

@@ -1,0 +1,193 @@
+/**
+ * The rows shape: equal-length datasets at the root, `farm_id`, `farm_type`, `seed` (or a
+ * `task_id`/`key` string column), `aep`, `layout` (N, T, 2) (or `x`, `y` (N, T)); wflo's own
+ * output is one. Read in slices of rows (bounded memory for big worker files, whatever T is);
+ * a row that cannot be used costs that row only.
+ */
+import { isDataset, toFloat64, type H5Dataset } from './h5Entities.js';
+import { RecordProblem, splitLayout } from './recordValues.js';
+import type { ShapeReader, ShardFile } from './shardFile.js';
+import type { TaskKey } from './keyPattern.js';
+
+/** Rows read per slice... */
+const ROWS_PER_SLICE = 1024;
+/** ...and at most about this many bytes of layout per slice, whatever T is. */
+const SLICE_BYTES = 2 * 1024 * 1024;
+
+interface RowColumns {
+  farm_id?: string;
+  farm_type?: string;
+  seed?: string;
+  key?: string;
+  aep?: string;
+  layout?: string;
+  x?: string;
+  y?: string;
+  n_turbines?: string;
+  aep_initial?: string;
+  initial_layout?: string;
+  iterations?: string;
+  evaluations?: string;
+  wall_s?: string;
+  attempts?: string;
+}
+
+const ROW_FIELDS: (keyof RowColumns)[] = ['farm_id', 'farm_type', 'seed', 'key', 'aep', 'layout', 'x', 'y', 'n_turbines', 'aep_initial', 'initial_layout', 'iterations', 'evaluations', 'wall_s', 'attempts'];
+
+/** Which root datasets make up the rows shape (undefined when the file has none of its key columns). */
+function rowColumnsOf(shard: ShardFile, datasets: Set<string>): RowColumns | undefined {
+  const columns: RowColumns = {};
+  for (const field of ROW_FIELDS) columns[field] = shard.nameIn(datasets, field);
+  const hasIds = columns.farm_id || columns.farm_type || columns.seed;
+  if (!hasIds && !(columns.key && (columns.aep || columns.layout))) return undefined;
+  return columns;
+}
+
+type Slice = Map<string, { data: unknown; shape: number[] }>;
+
+function readRows(shard: ShardFile, columns: RowColumns): void {
+  const fields = shard.options.fields;
+  const missing: string[] = [];
+  if (!columns.key && !(columns.farm_id && columns.farm_type && columns.seed)) {
+    for (const f of ['farm_id', 'farm_type', 'seed'] as const) if (!columns[f]) missing.push(fields[f].join('|'));
+  }
+  if (!columns.aep) missing.push(fields.aep.join('|'));
+  if (!columns.layout && !(columns.x && columns.y)) missing.push(`${fields.layout.join('|')} (or x and y)`);
+  const present = ROW_FIELDS.map((f) => columns[f]).filter((n): n is string => !!n);
+  if (missing.length > 0) {
+    shard.schemaProblems.push(`row datasets ${present.join(', ')} present but ${missing.join(', ')} missing`);
+    return;
+  }
+  const dataset = (name: string) => shard.call(() => shard.file.get(name)) as H5Dataset;
+  const lengths = new Map<string, number>();
+  for (const name of new Set(present)) {
+    const shape = shard.call(() => dataset(name).shape) ?? [];
+    lengths.set(name, shape.length === 0 ? 1 : shape[0]);
+  }
+  const distinct = new Set(lengths.values());
+  if (distinct.size > 1) {
+    shard.schemaProblems.push(`row datasets have unequal lengths: ${[...lengths].map(([n, l]) => `${n} ${l}`).join(', ')}`);
+    return;
+  }
+  const rows = [...distinct][0] ?? 0;
+  const layoutName = columns.layout;
+  if (layoutName) {
+    const shape = shard.call(() => dataset(layoutName).shape) ?? [];
+    if (shape.length !== 3 || shape[2] !== 2) {
+      shard.schemaProblems.push(`${layoutName} has shape (${shape.join(', ')}), expected (N, T, 2)`);
+      return;
+    }
+  }
+  if (rows === 0) return;
+  shard.shapesFound.push('rows');
+  const widthOf = (name: string | undefined) => (name ? (shard.call(() => dataset(name).shape) ?? [])[1] ?? 1 : 1);
+  const turbinesPerRow = Math.max(widthOf(columns.layout ?? columns.x), widthOf(columns.initial_layout));
+  const rowsPerSlice = Math.max(1, Math.min(ROWS_PER_SLICE, Math.floor(SLICE_BYTES / (turbinesPerRow * 16))));
+  for (let start = 0; start < rows; start += rowsPerSlice) {
+    const end = Math.min(rows, start + rowsPerSlice);
+    let slice: Slice;
+    try {
+      slice = shard.call(() => {
+        const out: Slice = new Map();
+        for (const name of new Set(present)) {
+          const ds = dataset(name);
+          const shape = ds.shape ?? [];
+          const ranges = shape.map((_, i) => (i === 0 ? [start, end] : [])) as [number, number][];
+          out.set(name, { data: ds.slice(ranges), shape });
+        }
+        return out;
+      });
+    } catch (err) {
+      for (let row = start; row < end; row++) shard.loseRecord(`row ${row}`, (err as Error).message);
+      continue;
+    }
+    for (let i = 0; i < end - start; i++) readRow(shard, columns, slice, i, start + i);
+  }
+}
+
+function readRow(shard: ShardFile, columns: RowColumns, slice: Slice, i: number, row: number): void {
+  const column = (field: keyof RowColumns) => (columns[field] ? slice.get(columns[field]!) : undefined);
+  const numberAt = (field: keyof RowColumns): number | undefined => {
+    const c = column(field);
+    if (!c) return undefined;
+    const v = (c.data as ArrayLike<number | bigint>)[i];
+    return v === undefined ? undefined : Number(v);
+  };
+  const where = `row ${row}`;
+  const layoutName = columns.layout;
+  let key: TaskKey | null = null;
+  try {
+    if (columns.farm_id && columns.farm_type && columns.seed) {
+      key = { farmId: numberAt('farm_id')!, farmType: numberAt('farm_type')!, seed: numberAt('seed')! };
+    } else {
+      const text = (column('key')!.data as unknown[])[i];
+      key = typeof text === 'string' ? shard.parseKey(text) : null;
+      if (!key) throw new RecordProblem(`key ${JSON.stringify(text)} does not match --key-pattern ${shard.options.keyPatternText}`);
+    }
+    const declared = numberAt('n_turbines');
+    let x: Float64Array;
+    let y: Float64Array;
+    if (layoutName) {
+      const { data, shape } = column('layout')!;
+      const perRow = shape[1] * 2;
+      const rowData = toFloat64((data as Float64Array).subarray(i * perRow, (i + 1) * perRow));
+      if (!rowData) throw new RecordProblem(`${layoutName} is not numeric`);
+      [x, y] = splitLayout(rowData, [shape[1], 2], declared, layoutName);
+    } else {
+      const xs = column('x')!;
+      const ys = column('y')!;
+      const width = xs.shape[1] ?? 1;
+      if (ys.shape[1] !== xs.shape[1]) throw new RecordProblem('x and y have different widths');
+      // Layout of `stacked`: (T, 2), row t = (x_t, y_t).
+      const stacked = new Float64Array(2 * width);
+      for (let t = 0; t < width; t++) {
+        stacked[2 * t] = Number((xs.data as ArrayLike<number>)[i * width + t]);
+        stacked[2 * t + 1] = Number((ys.data as ArrayLike<number>)[i * width + t]);
+      }
+      [x, y] = splitLayout(stacked, [width, 2], declared, 'x/y');
+    }
+    let xInitial: Float64Array | undefined;
+    let yInitial: Float64Array | undefined;
+    const initial = column('initial_layout');
+    if (initial && initial.shape.length === 3 && initial.shape[2] === 2) {
+      const perRow = initial.shape[1] * 2;
+      const rowData = toFloat64((initial.data as Float64Array).subarray(i * perRow, (i + 1) * perRow));
+      try {
+        if (rowData) [xInitial, yInitial] = splitLayout(rowData, [initial.shape[1], 2], undefined, 'initial_layout');
+      } catch {
+        /* unusable initial layout: dropped, record kept */
+      }
+    }
+    shard.keep({
+      key, x, y, xInitial, yInitial,
+      aep: numberAt('aep'),
+      aepInitial: numberAt('aep_initial'),
+      iterations: numberAt('iterations'),
+      evaluations: numberAt('evaluations'),
+      wallS: numberAt('wall_s'),
+      attempts: numberAt('attempts'),
+    }, where);
+  } catch (err) {
+    if (!(err instanceof RecordProblem)) throw err;
+    shard.loseRecord(where, err, key && [key.farmId, key.farmType, key.seed].every(Number.isSafeInteger) ? key : null);
+  }
+}
+
+export const rowsShapeReader: ShapeReader = {
+  shape: 'rows',
+  read(shard, rootMembers) {
+    const rowNames = new Set(ROW_FIELDS.flatMap((f) => shard.options.fields[f]));
+    const datasets = new Set([...rootMembers].filter((name) => rowNames.has(name) && isDataset(shard.structure(name, () => shard.file.get(name)))));
+    const columns = rowColumnsOf(shard, datasets);
+    if (!columns) return new Set();
+    const recognized = new Set(ROW_FIELDS.map((f) => columns[f]).filter((n): n is string => !!n));
+    try {
+      readRows(shard, columns);
+    } catch (err) {
+      // HDF5 failing on a column's metadata is damage (unreadable), not another schema.
+      const problems = err instanceof RecordProblem && err.fromHdf5 ? shard.structureProblems : shard.schemaProblems;
+      problems.push(`row datasets: ${(err as Error).message}`);
+    }
+    return recognized;
+  },
+};
