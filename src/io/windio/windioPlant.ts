@@ -1,0 +1,155 @@
+/**
+ * windIO plant files as published → wflo's Case (and its parts for campaign farm entries).
+ *
+ * A `wind_energy_system` (name, site, wind_farm, attributes) gives everything: the site's
+ * boundary and exclusions, its energy resource, the farm's turbine and initial layout, the
+ * analysis block's wake model, and `attributes.net_AEP` (GWh) as the reference AEP in MWh.
+ * A `site` file (boundaries + energy_resource) gives a boundary and a wind resource, and a
+ * top-level `energy_resource` (name + wind_resource) a wind resource.
+ *
+ * Recognising a windIO file from an already-parsed document (`windioKind`) is how the case and
+ * campaign readers decide to hand a file to this module; the file is then read again here,
+ * with `!include` and line numbers (windioTree.ts).
+ */
+import path from 'node:path';
+import type { WindResource } from '../../physics/windResource.js';
+import type { Boundary, ExclusionZone } from '../../geometry/boundary.js';
+import type { Case, Layout } from '../case.js';
+import { WindioNode } from './windioTree.js';
+import { readBoundaries, readExclusions } from './siteBoundary.js';
+import { readWindResource, windResourceNode } from './energyResource.js';
+import type { BinnedResource } from './binnedResource.js';
+import { readTurbine } from './turbine.js';
+import { readLayout, turbineNode } from './windFarmLayout.js';
+import { analysisNode, readAnalysisModel } from './analysisModel.js';
+
+/** Deficit models whose AEP does not depend on the turbulence intensity (constant wake expansion). */
+const TI_INDEPENDENT_MODELS: readonly string[] = ['iea37', 'bastankhah2014', 'jensen'];
+
+function isUniformOverBins(valueByBin: Float64Array, probability: Float64Array): boolean {
+  let first: number | null = null;
+  for (let i = 0; i < valueByBin.length; i++) {
+    if (!(probability[i] > 0)) continue;
+    if (first === null) first = valueByBin[i];
+    else if (valueByBin[i] !== first) return false;
+  }
+  return true;
+}
+
+export type WindioKind = 'wind_energy_system' | 'site' | 'wind_farm' | 'energy_resource';
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * Which windIO plant document `doc` is, or null. windIO boundaries are `{polygons}` or
+ * `{circle}` (IEA37 boundary files also have `boundaries`, keyed by polygon name); windIO sites
+ * and energy resources have a top-level `name` (wflo's native wind files, which may also nest
+ * `energy_resource.wind_resource`, have none).
+ */
+export function windioKind(doc: unknown): WindioKind | null {
+  if (!isObject(doc)) return null;
+  if ('site' in doc && 'wind_farm' in doc) return 'wind_energy_system';
+  const b = doc.boundaries;
+  if (('energy_resource' in doc && 'name' in doc) || (isObject(b) && ('polygons' in b || 'circle' in b))) return 'site';
+  if ('layouts' in doc && 'turbines' in doc) return 'wind_farm';
+  if ('name' in doc && 'wind_resource' in doc) return 'energy_resource';
+  return null;
+}
+
+/** The (possibly included) site node of a system or site file. */
+function siteOf(root: WindioNode, kind: WindioKind): WindioNode {
+  if (kind === 'wind_energy_system') {
+    return root.requireMap('site', 'boundaries and energy_resource');
+  }
+  if (kind === 'site') return root;
+  return root.fail(`a windIO ${kind} file has no site: give a wind_energy_system or site file`);
+}
+
+function kindOf(root: WindioNode): WindioKind {
+  // Only the keys matter for recognising the kind: no need to copy the (large) data.
+  const keysOf = (n: WindioNode) => Object.fromEntries(n.keys().map((k) => [k, true]));
+  const boundaries = root.get('boundaries');
+  const kind = windioKind({ ...keysOf(root), ...(boundaries.isMap ? { boundaries: keysOf(boundaries) } : {}) });
+  if (!kind) root.fail('not a windIO plant file (expected wind_energy_system, site, wind_farm or energy_resource fields)');
+  return kind!;
+}
+
+function boundaryOf(root: WindioNode, site: WindioNode): Boundary {
+  const boundary = readBoundaries(site.requireMap('boundaries', 'polygons or circle'));
+  const exclusions: ExclusionZone[] = [];
+  const siteExclusions = site.get('exclusions');
+  if (siteExclusions.exists) exclusions.push(...readExclusions(siteExclusions, 'site.exclusions'));
+  const areaExclusions = root.get('optimisation').get('constraints').get('area_constraints').get('exclusion_zones');
+  if (areaExclusions.exists) exclusions.push(...readExclusions(areaExclusions, 'area_constraints.exclusion_zones'));
+  return exclusions.length > 0 ? { ...boundary, exclusions } : boundary;
+}
+
+function resourceOf(root: WindioNode, kind: WindioKind): BinnedResource {
+  if (kind === 'energy_resource') return readWindResource(windResourceNode(root));
+  const site = siteOf(root, kind);
+  return readWindResource(windResourceNode(site.requireMap('energy_resource', 'name and wind_resource')));
+}
+
+/** A windIO wind_energy_system file → Case. */
+export function windioCase(file: string): Case {
+  const root = WindioNode.open(file);
+  const kind = kindOf(root);
+  if (kind !== 'wind_energy_system') {
+    root.fail(`a windIO ${kind} file is not a whole plant: give the wind_energy_system file (site + wind_farm)`);
+  }
+  const site = siteOf(root, kind);
+  const boundary = boundaryOf(root, site);
+  const { wind, turbulenceIntensityByBin } = resourceOf(root, kind);
+  const windFarm = root.requireMap('wind_farm', 'layouts and turbines');
+  let turbine = readTurbine(turbineNode(windFarm));
+  const layout = readLayout(windFarm);
+  const { model, fixedThrust } = readAnalysisModel(analysisNode(root));
+  if (fixedThrust !== undefined) turbine = { ...turbine, thrust: { kind: 'constant', ct: fixedThrust } };
+  if (!TI_INDEPENDENT_MODELS.includes(model.wake) && !isUniformOverBins(turbulenceIntensityByBin, wind.probability)) {
+    // wflo's WindResource has one turbulence intensity; averaging would change this model's AEP.
+    site.get('energy_resource').get('wind_resource').get('turbulence_intensity')
+      .fail(`varies between bins, but wflo's wind resource has one turbulence intensity and ${model.wake} depends on it (give one value, or a model that does not use it: ${TI_INDEPENDENT_MODELS.join(', ')})`);
+  }
+  const netAep = root.get('attributes').get('net_AEP');
+  const nameNode = root.get('name');
+  return {
+    name: nameNode.exists ? String(nameNode.scalar) : path.basename(file).replace(/\.ya?ml$/i, ''),
+    turbine,
+    wind,
+    boundary,
+    nTurbines: layout.x.length,
+    minSpacing: 2 * turbine.diameter,
+    model,
+    layout,
+    // windIO states AEP in GWh.
+    referenceAepMwh: netAep.exists ? netAep.number('net AEP in GWh') * 1000 : undefined,
+  };
+}
+
+/** The boundary (with exclusions) of a windIO wind_energy_system or site file. */
+export function windioBoundary(file: string): Boundary {
+  const root = WindioNode.open(file);
+  const kind = kindOf(root);
+  return boundaryOf(root, siteOf(root, kind));
+}
+
+/** The wind resource of a windIO wind_energy_system, site or energy_resource file. */
+export function windioWind(file: string): WindResource {
+  const root = WindioNode.open(file);
+  return resourceOf(root, kindOf(root)).wind;
+}
+
+/** The initial layout of a windIO wind_farm or wind_energy_system file. */
+export function windioLayout(file: string): Layout {
+  const root = WindioNode.open(file);
+  const kind = kindOf(root);
+  if (kind === 'wind_farm') return readLayout(root);
+  if (kind === 'wind_energy_system') return readLayout(root.requireMap('wind_farm', 'layouts and turbines'));
+  return root.fail(`a windIO ${kind} file has no layout: give a wind_farm or wind_energy_system file`);
+}
+
+/** The resource with its per-bin turbulence intensity (wflo's WindResource keeps the weighted mean). */
+export function windioBinnedResource(file: string): BinnedResource {
+  const root = WindioNode.open(file);
+  return resourceOf(root, kindOf(root));
+}
