@@ -1,0 +1,39 @@
+/** `wflo plot SOURCE`: a layout over its site, coloured by wake loss (SVG or PNG). */
+import type { Command } from 'commander';
+import { InputError } from '../util/errors.js';
+
+const number = (flag: string, v: string | undefined): number | undefined => {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new InputError(`${flag}: expected a number, got '${v}'`);
+  return n;
+};
+
+export function registerPlot(program: Command): void {
+  program
+    .command('plot')
+    .description('draw a layout: turbines over the site coloured by wake loss, spacing circles, wind rose; --flow adds the wake field')
+    .argument('<source>', 'result/layout YAML, case file or built-in case name, layouts.h5, or a campaign output folder')
+    .option('--task <id>', 'task id of a row of layouts.h5 or of the campaign folder')
+    .option('--compare <ids...>', 'several task ids side by side (layouts.h5 or campaign folder)')
+    .option('--case <name>', 'built-in case giving site, turbine and wind (the file only gives the layout)')
+    .option('--wind <file|name>', 'override the wind resource of a layout file or case (as wflo aep --wind)')
+    .option('--flow <direction>', 'draw the hub-height speed field for this wind direction (degrees, from north)')
+    .option('-o, --output <file>', 'output .svg or .png', 'layout.svg')
+    .option('--width <px>', 'figure width in pixels')
+    .option('--height <px>', 'figure height in pixels')
+    .action(async (source: string, opts: { task?: string; compare?: string[]; case?: string; wind?: string; flow?: string; output: string; width?: string; height?: string }) => {
+      const { plotLayouts } = await import('../views/plotLayouts.js');
+      const r = await plotLayouts({
+        source, task: opts.task, compare: opts.compare, caseName: opts.case, wind: opts.wind, output: opts.output,
+        flowDirectionDeg: number('--flow', opts.flow), width: number('--width', opts.width), height: number('--height', opts.height),
+      });
+      for (const l of r.layouts) {
+        process.stdout.write(`${l.title}: ${l.nTurbines} turbines, AEP ${l.aepMwh.toFixed(1)} MWh, gross ${l.grossAepMwh.toFixed(1)} MWh, wake loss ${(l.wakeLoss * 100).toFixed(2)} %\n`);
+        if (l.recordedAepMwh !== undefined && Math.abs(l.aepMwh - l.recordedAepMwh) > 1e-6 * Math.abs(l.recordedAepMwh)) {
+          process.stdout.write(`note: the source records AEP ${l.recordedAepMwh.toFixed(1)} MWh; this plot's wind or model differs (give --wind or --case)\n`);
+        }
+      }
+      process.stdout.write(`wrote ${r.file} (${r.format.toUpperCase()}, ${r.width} × ${r.height})\n`);
+    });
+}

@@ -1,0 +1,15 @@
+/** `wflo report DIR -o report.html`: a self-contained HTML report of a campaign (opens offline). */
+import type { Command } from 'commander';
+
+export function registerReport(program: Command): void {
+  program
+    .command('report')
+    .description('write a self-contained HTML report of a campaign: status, AEP distributions, best/worst layouts, failures, throughput')
+    .argument('<dir>', 'campaign output folder (holding ledger.sqlite)')
+    .option('-o, --output <file>', 'output HTML file', 'report.html')
+    .action(async (dir: string, opts: { output: string }) => {
+      const { writeReport } = await import('../views/writeReport.js');
+      const r = await writeReport(dir, opts.output);
+      process.stdout.write(`wrote ${r.file}: ${r.done}/${r.total} done, ${r.failed} failed; ${r.charts} charts, ${r.layouts} layout plots, ${(r.bytes / 1e6).toFixed(2)} MB\n`);
+    });
+}

@@ -1,0 +1,203 @@
+/**
+ * Everything the report and the dashboard show about a campaign, aggregated in SQL against its
+ * ledger (opened read-only; WAL readers never block a running `wflo run`), so a 100 000-task
+ * campaign costs a few grouped scans, not 100 000 rows in a page:
+ * status per farm × type (runner/campaignStatus.ts), AEP statistics, quartiles (window
+ * functions) and histograms per cell, best and worst task per cell, failures with their errors;
+ * gross AEP, wake loss and capacity factor per cell from the stored farm and type definitions;
+ * throughput over time from the audit log; the best and worst layout of each cell as plots.
+ */
+import type { Case } from '../io/case.js';
+import { Ledger, type FailureInfo } from '../runner/ledger.js';
+import { readStatus, type CampaignStatus } from '../runner/campaignStatus.js';
+import { caseFromDefinitions, definitionLabel } from './caseFromDefinitions.js';
+import { capacityFactorOf, loneTurbineAepMwh } from './turbineYield.js';
+import { ThroughputLog, type Throughput } from './throughput.js';
+import { readResultsFromLedger } from './storedResult.js';
+import { layoutSvg } from './layoutSvg.js';
+
+export interface AepStats { n: number; min: number; q1: number; median: number; q3: number; max: number; mean: number }
+
+export interface CellView {
+  farmId: number;
+  farmType: number;
+  farmLabel: string;
+  typeLabel: string;
+  /** "farm label · type label" */
+  label: string;
+  nTurbines: number;
+  total: number;
+  done: number;
+  failed: number;
+  running: number;
+  pending: number;
+  stale: number;
+  grossAepMwh: number;
+  aep: AepStats | null;
+  /** 1 − mean AEP / gross AEP (mean over the cell's done seeds). */
+  wakeLossMean: number | null;
+  capacityFactorMean: number | null;
+  best: { taskId: string; aep: number } | null;
+  worst: { taskId: string; aep: number } | null;
+}
+
+export interface HistogramBin { farmId: number; farmType: number; label: string; lo: number; hi: number; count: number }
+
+export interface LayoutView { label: string; which: 'best' | 'worst'; taskId: string; aep: number; svg: string }
+
+export interface CampaignView {
+  campaign: string;
+  dir: string;
+  generatedAt: string;
+  status: Omit<CampaignStatus, 'groups' | 'failures'>;
+  cells: CellView[];
+  histogram: HistogramBin[];
+  failures: FailureInfo[];
+  throughput: Throughput;
+  layouts: LayoutView[];
+  /** Cells with layout plots (the first `maxLayoutCells` cells that have results). */
+  layoutCellsShown: number;
+  /** A quick first view: no layout plots and no throughput yet (the dashboard sends the rest later). */
+  partial: boolean;
+}
+
+export interface CampaignViewOptions {
+  /** Most cells whose best and worst layouts are drawn (default 40). */
+  maxLayoutCells?: number;
+  maxFailures?: number;
+  /** Reused between calls (the dashboard): definitions → cases, task id → plot. */
+  cache?: CampaignViewCache;
+  /** Counts and failures only: no statistics, layout plots or throughput (the dashboard's fast first answer). */
+  quick?: boolean;
+}
+
+export class CampaignViewCache {
+  readonly cases = new Map<string, { c: Case; gross: number }>();
+  readonly plots = new Map<string, string>();
+  throughput: ThroughputLog | null = null;
+}
+
+const DONE_ROWS = `SELECT r.farm_id AS f, r.farm_type AS ty, r.task_id AS id, r.aep AS aep
+  FROM results r JOIN tasks t ON t.task_id = r.task_id
+  WHERE t.in_campaign = 1 AND r.spec_hash = t.spec_hash AND r.aep IS NOT NULL`;
+
+export async function readCampaignView(dir: string, options: CampaignViewOptions = {}): Promise<CampaignView> {
+  const cache = options.cache ?? new CampaignViewCache();
+  const status = readStatus(dir);
+  const ledger = Ledger.open(dir, { readonly: true });
+  try {
+    ledger.db.exec('BEGIN');
+    const key = (f: number, t: number) => `${f}/${t}`;
+    const farmDefs = new Map((ledger.db.prepare('SELECT farm_id, definition, hash FROM farms').raw().all() as [number, string, string][]).map(([id, d, h]) => [id, { def: JSON.parse(d) as unknown, hash: h }]));
+    const typeDefs = new Map((ledger.db.prepare('SELECT type_id, definition, hash FROM farm_types').raw().all() as [number, string, string][]).map(([id, d, h]) => [id, { def: JSON.parse(d) as unknown, hash: h }]));
+
+    const stats = new Map<string, AepStats>();
+    const best = new Map<string, { taskId: string; aep: number }>(), worst = new Map<string, { taskId: string; aep: number }>();
+    let histRows: number[][] = [];
+    let bins = 0;
+    if (!options.quick) {
+      // One scan of the results (their rows hold the layout blobs, so scans are what costs) into a
+      // small indexed temporary table; every statistic below reads only that table.
+      ledger.db.exec(`DROP TABLE IF EXISTS temp.wflo_done; CREATE TEMP TABLE wflo_done AS ${DONE_ROWS};
+        CREATE INDEX temp.wflo_done_cell ON wflo_done (f, ty, aep);`);
+      const atRank = ledger.db.prepare('SELECT id, aep FROM wflo_done WHERE f = ? AND ty = ? ORDER BY aep LIMIT 1 OFFSET ?').raw();
+      for (const [f, ty, n, mean] of ledger.db.prepare('SELECT f, ty, COUNT(*), AVG(aep) FROM wflo_done GROUP BY f, ty').raw().all() as number[][]) {
+        // Quartiles by nearest rank (the lower one), read off the (f, ty, aep) index.
+        const rank = (p: number) => atRank.get(f, ty, Math.floor((n - 1) * p)) as [string, number];
+        const lowest = rank(0), highest = rank(1);
+        stats.set(key(f, ty), { n, mean, min: lowest[1], q1: rank(0.25)[1], median: rank(0.5)[1], q3: rank(0.75)[1], max: highest[1] });
+        worst.set(key(f, ty), { taskId: lowest[0], aep: lowest[1] });
+        best.set(key(f, ty), { taskId: highest[0], aep: highest[1] });
+      }
+
+      let maxN = 0;
+      for (const st of stats.values()) maxN = Math.max(maxN, st.n);
+      bins = Math.min(30, Math.max(6, Math.ceil(Math.sqrt(maxN))));
+      histRows = ledger.db.prepare(`WITH s AS (SELECT f, ty, MIN(aep) AS lo, MAX(aep) AS hi FROM wflo_done GROUP BY f, ty)
+        SELECT d.f, d.ty, COALESCE(MIN(CAST((d.aep - s.lo) / NULLIF(s.hi - s.lo, 0) * ${bins} AS INTEGER), ${bins - 1}), 0) AS bin, COUNT(*)
+        FROM wflo_done d JOIN s ON s.f = d.f AND s.ty = d.ty GROUP BY d.f, d.ty, bin`).raw().all() as number[][];
+      ledger.db.exec('DROP TABLE temp.wflo_done');
+    }
+    const failures = ledger.failures(options.maxFailures ?? 200);
+
+    const cells: CellView[] = [];
+    const labels = new Map<string, string>();
+    for (const g of status.groups) {
+      const farm = farmDefs.get(g.farmId), type = typeDefs.get(g.farmType);
+      const farmLabel = definitionLabel(farm?.def, `farm ${g.farmId}`), typeLabel = definitionLabel(type?.def, `type ${g.farmType}`);
+      const k = key(g.farmId, g.farmType);
+      const caseKey = `${farm?.hash}/${type?.hash}`;
+      let entry = cache.cases.get(caseKey);
+      if (!entry && farm && type) {
+        try {
+          const c = caseFromDefinitions(farm.def, type.def, `${dir} farm ${g.farmId} type ${g.farmType}`);
+          entry = { c, gross: loneTurbineAepMwh(c) * c.nTurbines };
+          cache.cases.set(caseKey, entry);
+        } catch { /* definitions not in wflo's shape: no physics columns for this cell */ }
+      }
+      const s = stats.get(k) ?? null;
+      const gross = entry?.gross ?? NaN;
+      const nTurbines = entry?.c.nTurbines ?? 0;
+      labels.set(k, `${farmLabel} · ${typeLabel}`);
+      cells.push({
+        farmId: g.farmId, farmType: g.farmType, farmLabel, typeLabel, label: `${farmLabel} · ${typeLabel}`, nTurbines,
+        total: g.total, done: g.done, failed: g.failed, running: g.running, pending: g.pending, stale: g.stale,
+        grossAepMwh: gross, aep: s,
+        wakeLossMean: s && gross > 0 ? 1 - s.mean / gross : null,
+        capacityFactorMean: s && entry ? capacityFactorOf(s.mean, nTurbines, entry.c.turbine.ratedPowerW) : null,
+        best: best.get(k) ?? null, worst: worst.get(k) ?? null,
+      });
+    }
+    const histogram: HistogramBin[] = histRows.map(([f, ty, bin, count]) => {
+      const s = stats.get(key(f, ty))!;
+      const width = s.max > s.min ? (s.max - s.min) / bins : Math.max(1, Math.abs(s.min) * 1e-4);
+      const lo = s.max > s.min ? s.min + bin * width : s.min - width / 2;
+      return { farmId: f, farmType: ty, label: labels.get(key(f, ty)) ?? key(f, ty), lo, hi: lo + width, count };
+    });
+
+    // Best and worst layout of each cell, drawn once per task (cached across dashboard updates).
+    const maxLayoutCells = options.maxLayoutCells ?? 40;
+    const layouts: LayoutView[] = [];
+    let layoutCellsShown = 0;
+    for (const cell of cells) {
+      if (options.quick || !cell.best || !cell.worst || layoutCellsShown >= maxLayoutCells) continue;
+      layoutCellsShown++;
+      const picks: ['best' | 'worst', { taskId: string; aep: number }][] = [['best', cell.best]];
+      if (cell.worst.taskId !== cell.best.taskId) picks.push(['worst', cell.worst]);
+      for (const [which, pick] of picks) {
+        let svg = cache.plots.get(pick.taskId);
+        if (svg === undefined) {
+          try {
+            const [r] = readResultsFromLedger(ledger, [pick.taskId]);
+            const entry = cache.cases.get(`${farmDefs.get(r.farmId)?.hash}/${typeDefs.get(r.farmType)?.hash}`);
+            const plot = await layoutSvg(
+              { title: `${which}: ${r.taskId}`, site: entry?.c ?? r.case, x: r.x, y: r.y },
+              { width: 470, height: 380, idPrefix: `l${cache.plots.size}` },
+            );
+            svg = plot.svg;
+          } catch (err) {
+            // Definitions not in wflo's shape (or a layout that cannot be evaluated): say so in place of the plot.
+            svg = `<p class="note">${which} ${pick.taskId}: no plot (${(err as Error).message.replace(/[<&]/g, ' ')})</p>`;
+          }
+          cache.plots.set(pick.taskId, svg);
+        }
+        layouts.push({ label: cell.label, which, taskId: pick.taskId, aep: pick.aep, svg });
+      }
+    }
+    ledger.db.exec('COMMIT');
+
+    let throughput: Throughput = { bucketS: 0, buckets: [], runStarts: [] };
+    if (!options.quick) {
+      cache.throughput ??= new ThroughputLog(dir);
+      cache.throughput.refresh();
+      throughput = cache.throughput.buckets();
+    }
+    const { groups: _groups, failures: _failures, ...statusRest } = status;
+    return {
+      campaign: status.campaign, dir, generatedAt: new Date().toISOString(), status: statusRest,
+      cells, histogram, failures, throughput, layouts, layoutCellsShown, partial: options.quick ?? false,
+    };
+  } finally {
+    ledger.close();
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Rebuilds a `Case` from the farm and farm-type definitions a campaign stores as JSON (the
+ * ledger's `farms` / `farm_types` tables and the HDF5 `/farms/<id>`, `/types/<id>` groups), so a
+ * stored result can be evaluated and drawn with exactly the physics it was optimized with.
+ * Typed arrays were written as plain arrays; they come back as Float64Array.
+ */
+import type { Case } from '../io/case.js';
+import type { Turbine } from '../physics/turbine.js';
+import type { WindResource } from '../physics/windResource.js';
+import type { FarmModelSpec } from '../physics/farmModel.js';
+import type { Boundary } from '../geometry/boundary.js';
+import { InputError } from '../util/errors.js';
+
+type Json = Record<string, unknown>;
+
+const floats = (v: unknown): Float64Array => Float64Array.from((v ?? []) as ArrayLike<number>);
+
+function reviveTurbine(t: Json): Turbine {
+  const power = t.power as Json;
+  const thrust = t.thrust as Json;
+  return {
+    ...(t as unknown as Turbine),
+    power: power.kind === 'table' ? { kind: 'table', speeds: floats(power.speeds), powerW: floats(power.powerW) } : (power as unknown as Turbine['power']),
+    thrust: thrust.kind === 'table' ? { kind: 'table', speeds: floats(thrust.speeds), ct: floats(thrust.ct) } : (thrust as unknown as Turbine['thrust']),
+  };
+}
+
+function reviveWind(w: Json): WindResource {
+  return {
+    directionsDeg: floats(w.directionsDeg), speeds: floats(w.speeds), probability: floats(w.probability),
+    turbulenceIntensity: typeof w.turbulenceIntensity === 'number' ? w.turbulenceIntensity : 0.075,
+  };
+}
+
+/** Labels of a farm / farm type definition (for titles and tables). */
+export function definitionLabel(def: unknown, fallback: string): string {
+  const label = (def as Json | undefined)?.label;
+  return typeof label === 'string' && label !== '' ? label : fallback;
+}
+
+/**
+ * The case of (farm, type) from their stored definitions. `where` names the source for the
+ * one-line error when a definition is missing or not in the shape wflo writes.
+ */
+export function caseFromDefinitions(farm: unknown, type: unknown, where: string): Case {
+  const f = farm as Json | undefined, t = type as Json | undefined;
+  if (!f || typeof f !== 'object' || !f.wind || !f.model) throw new InputError(`${where}: farm definition missing or not written by wflo (needs wind and model)`);
+  if (!t || typeof t !== 'object' || !t.turbine || typeof t.n_turbines !== 'number') throw new InputError(`${where}: farm type definition missing or not written by wflo (needs turbine and n_turbines)`);
+  const turbine = reviveTurbine(t.turbine as Json);
+  return {
+    name: `farm_${String(f.id)}_type_${String(t.id)}`,
+    turbine,
+    wind: reviveWind(f.wind as Json),
+    boundary: (f.boundary as Boundary | undefined) ?? null,
+    nTurbines: t.n_turbines,
+    minSpacing: typeof t.min_spacing_m === 'number' ? t.min_spacing_m : 2 * turbine.diameter,
+    model: f.model as FarmModelSpec,
+    layout: null,
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * The report's and dashboard's charts as Vega-Lite specs, data inlined (already aggregated by
+ * campaignData.ts): status heat map per farm × type, AEP histograms per cell, farm efficiency
+ * (AEP / gross AEP) quartiles per cell, wake loss and capacity factor per cell, throughput over
+ * time. The page renders them with Vega; tests render them to SVG in Node (vegaSvg.ts).
+ */
+import type { CampaignView } from './campaignData.js';
+import type { VegaLiteSpec } from './vegaSvg.js';
+
+const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+const FONT = 'Liberation Sans, DejaVu Sans, Arial, Helvetica, sans-serif';
+const CONFIG = {
+  font: FONT,
+  axis: { labelLimit: 320, labelFontSize: 11, titleFontSize: 12, titleFontWeight: 'normal', labelColor: '#2a3a4a', titleColor: '#2a3a4a', gridColor: '#e6ebf0' },
+  header: { labelFontSize: 11, titleFontSize: 12 },
+  legend: { labelFontSize: 11, titleFontSize: 11 },
+  view: { stroke: '#d5dde5' },
+};
+
+export interface ChartSpec { id: string; title: string; note?: string; spec: VegaLiteSpec }
+
+function statusHeatmap(v: CampaignView): VegaLiteSpec {
+  const values = v.cells.map((c) => ({
+    farm: c.farmLabel, type: c.typeLabel, done: c.done, total: c.total, failed: c.failed, running: c.running,
+    fraction: c.total > 0 ? c.done / c.total : 0,
+    text: `${c.done}/${c.total}${c.failed > 0 ? ` · ${c.failed} failed` : ''}${c.running > 0 ? ` · ${c.running} running` : ''}`,
+  }));
+  const nTypes = new Set(values.map((r) => r.type)).size, nFarms = new Set(values.map((r) => r.farm)).size;
+  return {
+    $schema: SCHEMA, config: CONFIG, data: { values },
+    width: Math.min(900, Math.max(220, nTypes * 150)), height: Math.min(700, Math.max(60, nFarms * 46)),
+    encoding: {
+      x: { field: 'type', type: 'nominal', title: 'farm type', axis: { labelAngle: 0, orient: 'top' } },
+      y: { field: 'farm', type: 'nominal', title: 'farm' },
+    },
+    layer: [
+      {
+        mark: { type: 'rect', stroke: '#ffffff', strokeWidth: 2 },
+        encoding: {
+          color: { field: 'fraction', type: 'quantitative', title: 'done', scale: { domain: [0, 1], scheme: 'greens' }, legend: { format: '.0%' } },
+          tooltip: [{ field: 'farm' }, { field: 'type' }, { field: 'done' }, { field: 'failed' }, { field: 'running' }, { field: 'total' }],
+        },
+      },
+      {
+        mark: { type: 'rect', fill: null, stroke: '#c62828', strokeWidth: 3 },
+        transform: [{ filter: 'datum.failed > 0' }],
+      },
+      {
+        mark: { type: 'text', fontSize: 12 },
+        encoding: {
+          text: { field: 'text' },
+          color: { condition: { test: 'datum.fraction > 0.6', value: '#ffffff' }, value: '#1b2733' },
+        },
+      },
+    ],
+  } as VegaLiteSpec;
+}
+
+function aepHistograms(v: CampaignView): VegaLiteSpec {
+  const nTypes = new Set(v.cells.map((c) => c.farmType)).size;
+  return {
+    $schema: SCHEMA, config: CONFIG,
+    data: { values: v.histogram.map((b) => ({ ...b, farm: v.cells.find((c) => c.farmId === b.farmId)?.farmLabel ?? `farm ${b.farmId}`, type: v.cells.find((c) => c.farmType === b.farmType)?.typeLabel ?? `type ${b.farmType}` })) },
+    facet: { row: { field: 'farm', type: 'nominal', title: null }, column: { field: 'type', type: 'nominal', title: null } },
+    spec: {
+      width: Math.max(150, Math.min(260, 900 / Math.max(1, nTypes) - 40)), height: 110,
+      mark: { type: 'bar', color: '#4f81b8', stroke: '#ffffff', strokeWidth: 0.5 },
+      encoding: {
+        x: { field: 'lo', type: 'quantitative', bin: { binned: true }, title: 'AEP (MWh)', axis: { format: '~s', tickCount: 4 } },
+        x2: { field: 'hi' },
+        y: { field: 'count', type: 'quantitative', title: 'seeds' },
+        tooltip: [{ field: 'lo', title: 'from (MWh)', format: ',.0f' }, { field: 'hi', title: 'to (MWh)', format: ',.0f' }, { field: 'count', title: 'seeds' }],
+      },
+    },
+    resolve: { scale: { x: 'independent', y: 'independent' } },
+  } as VegaLiteSpec;
+}
+
+function efficiencyBoxes(v: CampaignView): VegaLiteSpec {
+  const values = v.cells.filter((c) => c.aep && c.grossAepMwh > 0).map((c) => {
+    const e = (x: number) => (100 * x) / c.grossAepMwh;
+    const a = c.aep!;
+    return { cell: c.label, min: e(a.min), q1: e(a.q1), median: e(a.median), q3: e(a.q3), max: e(a.max), n: a.n };
+  });
+  return {
+    $schema: SCHEMA, config: CONFIG, data: { values },
+    width: 560, height: Math.max(60, values.length * 24),
+    encoding: { y: { field: 'cell', type: 'nominal', title: null, sort: null } },
+    layer: [
+      { mark: { type: 'rule', color: '#5a6b7b' }, encoding: { x: { field: 'min', type: 'quantitative', title: 'farm efficiency: AEP / gross AEP (%)', scale: { zero: false } }, x2: { field: 'max' } } },
+      { mark: { type: 'bar', color: '#9cc1e4', stroke: '#4f81b8', size: 14 }, encoding: { x: { field: 'q1', type: 'quantitative' }, x2: { field: 'q3' } } },
+      {
+        mark: { type: 'tick', color: '#16325c', thickness: 2.5, size: 16 },
+        encoding: {
+          x: { field: 'median', type: 'quantitative' },
+          tooltip: [{ field: 'cell' }, { field: 'n', title: 'seeds' }, { field: 'min', format: '.2f' }, { field: 'q1', format: '.2f' }, { field: 'median', format: '.2f' }, { field: 'q3', format: '.2f' }, { field: 'max', format: '.2f' }],
+        },
+      },
+    ],
+  } as VegaLiteSpec;
+}
+
+function lossAndCapacity(v: CampaignView): VegaLiteSpec {
+  const values = v.cells.filter((c) => c.wakeLossMean !== null).flatMap((c) => [
+    { cell: c.label, measure: 'wake loss (%)', value: 100 * c.wakeLossMean! },
+    { cell: c.label, measure: 'capacity factor (%)', value: 100 * (c.capacityFactorMean ?? NaN) },
+  ]);
+  const n = v.cells.filter((c) => c.wakeLossMean !== null).length;
+  return {
+    $schema: SCHEMA, config: CONFIG, data: { values },
+    facet: { column: { field: 'measure', type: 'nominal', title: null, sort: ['wake loss (%)', 'capacity factor (%)'] } },
+    spec: {
+      width: 300, height: Math.max(60, n * 22),
+      mark: { type: 'bar' },
+      encoding: {
+        y: { field: 'cell', type: 'nominal', title: null, sort: null },
+        x: { field: 'value', type: 'quantitative', title: 'mean over done seeds (%)' },
+        color: { field: 'measure', type: 'nominal', legend: null, scale: { domain: ['wake loss (%)', 'capacity factor (%)'], range: ['#d9622b', '#3d8b5a'] } },
+        tooltip: [{ field: 'cell' }, { field: 'measure' }, { field: 'value', format: '.2f' }],
+      },
+    },
+    resolve: { scale: { x: 'independent' } },
+  } as VegaLiteSpec;
+}
+
+function throughputChart(v: CampaignView): VegaLiteSpec {
+  const w = Math.max(1, v.throughput.bucketS);
+  const end = (t: string) => new Date(Date.parse(t) + w * 1000).toISOString();
+  // Stacked by hand (failed on top of done): each bar spans [lo, hi] tasks per minute.
+  const values = v.throughput.buckets.flatMap((b) => {
+    const done = b.donePerMin, failed = (b.failed * 60) / w;
+    return [
+      { t: b.t, end: end(b.t), what: 'done', lo: 0, hi: done, count: b.done },
+      { t: b.t, end: end(b.t), what: 'failed', lo: done, hi: done + failed, count: b.failed },
+    ];
+  }).filter((r) => r.count > 0);
+  const first = v.throughput.buckets[0]?.t, last = v.throughput.buckets.at(-1)?.t;
+  const spanS = first && last ? (Date.parse(last) - Date.parse(first)) / 1000 : 0;
+  return {
+    $schema: SCHEMA, config: CONFIG, data: { values },
+    width: 760, height: 160,
+    mark: { type: 'bar', binSpacing: 0 },
+    encoding: {
+      x: { field: 't', type: 'temporal', title: `time (bars of ${w} s)`, axis: { format: spanS < 86400 ? '%H:%M:%S' : '%b %d %H:%M', labelOverlap: true } },
+      x2: { field: 'end' },
+      y: { field: 'hi', type: 'quantitative', title: 'tasks per minute' },
+      y2: { field: 'lo' },
+      color: { field: 'what', type: 'nominal', title: null, scale: { domain: ['done', 'failed'], range: ['#3d8b5a', '#c62828'] } },
+      tooltip: [{ field: 't', type: 'temporal', format: '%H:%M:%S', title: 'from' }, { field: 'what' }, { field: 'count', title: 'tasks' }],
+    },
+  } as VegaLiteSpec;
+}
+
+/** Every chart of the page, in page order (charts without data are left out). */
+export function campaignCharts(v: CampaignView): ChartSpec[] {
+  const charts: ChartSpec[] = [{ id: 'status', title: 'Done and failed per farm × farm type', spec: statusHeatmap(v) }];
+  if (v.histogram.length > 0) {
+    charts.push({ id: 'aep-histogram', title: 'AEP distribution per farm and type across seeds', spec: aepHistograms(v) });
+    charts.push({ id: 'efficiency', title: 'Farm efficiency per cell (min–max, quartiles, median)', note: 'AEP as a share of the gross AEP (no wakes), so cells with different turbines compare.', spec: efficiencyBoxes(v) });
+    charts.push({ id: 'loss-cf', title: 'Wake loss and capacity factor per cell', spec: lossAndCapacity(v) });
+  }
+  if (v.throughput.buckets.length > 0) charts.push({ id: 'throughput', title: 'Throughput over time (audit log)', spec: throughputChart(v) });
+  return charts;
+}

@@ -1,0 +1,90 @@
+/**
+ * Hub-height wind speed over a regular grid for one wind direction, from the same farm model the
+ * AEP uses (wake deficit kernel + superposition rule of the case; see physics/aep.ts): every grid
+ * point is a "target" waked by every turbine upstream of it,
+ *
+ *   u(x, y) = U (1 − D(x, y)),   D = superposition over turbines i of δ(dx_i, dy_i)   (dx_i > 0)
+ *
+ * with (dx, dy) in the wind frame of physics/aep.ts (θ' = 270° − θ, x_w = x cos θ' + y sin θ').
+ * U is the probability-weighted mean speed of the rose direction nearest to the one asked for
+ * (speeds below cut-in excluded), and thrust is evaluated at U, as in the AEP.
+ */
+import type { Case } from '../io/case.js';
+import { thrustCoefficientAt } from '../physics/turbine.js';
+import { WAKE_MODELS } from '../physics/wake/registry.js';
+import { SUPERPOSITIONS } from '../physics/superposition/registry.js';
+
+export interface FlowGrid {
+  minX: number;
+  maxX: number;
+  minY: number;
+  maxY: number;
+  nx: number;
+  ny: number;
+}
+
+export interface FlowField extends FlowGrid {
+  directionDeg: number;
+  freeStreamSpeed: number;
+  /** Speed at cell (ix, iy) at [iy * nx + ix]; row iy = 0 is the top (largest y), cell centres. */
+  speedByCell: Float32Array;
+  minSpeed: number;
+}
+
+/** Free-stream speed used for a direction: probability-weighted mean speed of the nearest rose direction. */
+export function freeStreamSpeedFor(c: Pick<Case, 'wind' | 'turbine'>, directionDeg: number): number {
+  const { directionsDeg, speeds, probability } = c.wind;
+  let nearest = 0, best = Infinity;
+  for (let d = 0; d < directionsDeg.length; d++) {
+    const gap = Math.abs(((directionsDeg[d] - directionDeg + 540) % 360) - 180);
+    if (gap < best) { best = gap; nearest = d; }
+  }
+  let weighted = 0, total = 0;
+  for (let s = 0; s < speeds.length; s++) {
+    const p = probability[nearest * speeds.length + s];
+    if (speeds[s] < c.turbine.cutIn || !(p > 0)) continue;
+    weighted += p * speeds[s];
+    total += p;
+  }
+  if (total > 0) return weighted / total;
+  let mean = 0;
+  for (let s = 0; s < speeds.length; s++) mean += speeds[s] / speeds.length;
+  return mean;
+}
+
+export function flowField(c: Pick<Case, 'wind' | 'turbine' | 'model'>, x: Float64Array, y: Float64Array, directionDeg: number, grid: FlowGrid): FlowField {
+  const u = freeStreamSpeedFor(c, directionDeg);
+  const wake = WAKE_MODELS[c.model.wake];
+  const superposition = SUPERPOSITIONS[c.model.superposition];
+  if (!wake || !superposition) throw new Error(`unknown wake model '${c.model.wake}' or superposition '${c.model.superposition}'`);
+  const kernel = wake.prepare(thrustCoefficientAt(c.turbine, u), c.turbine.diameter, { ...wake.defaults, ...(c.model.params ?? {}) });
+  const theta = ((270 - directionDeg) * Math.PI) / 180;
+  const cos = Math.cos(theta), sin = Math.sin(theta);
+  const n = x.length;
+  const xwByTurbine = new Float64Array(n), ywByTurbine = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    xwByTurbine[i] = x[i] * cos + y[i] * sin;
+    ywByTurbine[i] = -x[i] * sin + y[i] * cos;
+  }
+  const { nx, ny, minX, maxX, minY, maxY } = grid;
+  const speedByCell = new Float32Array(nx * ny);
+  const cellW = (maxX - minX) / nx, cellH = (maxY - minY) / ny;
+  let minSpeed = u;
+  for (let iy = 0; iy < ny; iy++) {
+    const py = maxY - (iy + 0.5) * cellH;
+    for (let ix = 0; ix < nx; ix++) {
+      const px = minX + (ix + 0.5) * cellW;
+      const xw = px * cos + py * sin, yw = -px * sin + py * cos;
+      let acc = 0;
+      for (let i = 0; i < n; i++) {
+        const dx = xw - xwByTurbine[i];
+        if (dx <= 0) continue;
+        acc = superposition.add(acc, kernel.value(dx, yw - ywByTurbine[i]));
+      }
+      const speed = u * (1 - superposition.finish(acc));
+      speedByCell[iy * nx + ix] = speed;
+      if (speed < minSpeed) minSpeed = speed;
+    }
+  }
+  return { ...grid, directionDeg, freeStreamSpeed: u, speedByCell, minSpeed };
+}

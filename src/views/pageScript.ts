@@ -1,0 +1,138 @@
+/**
+ * The page's own script (report and dashboard): renders a payload {view, charts} into the DOM:
+ * summary, running tasks (live), Vega-Lite charts (compiled with vega-lite, drawn by vega as SVG),
+ * the cell table, best/worst layout plots and failures. Live mode (dashboard) fetches the payload
+ * and then follows server-sent events. Plain ES2017 for the browser; written without template
+ * literals so it can live in this TypeScript string.
+ */
+export const PAGE_SCRIPT = String.raw`
+(function () {
+  'use strict';
+  var views = [];
+  var renders = 0;
+  function el(tag, attrs, children) {
+    var e = document.createElement(tag);
+    if (attrs) for (var k in attrs) { if (k === 'text') e.textContent = attrs[k]; else e.setAttribute(k, attrs[k]); }
+    (children || []).forEach(function (c) { if (c) e.appendChild(c); });
+    return e;
+  }
+  function fmt(v, digits) {
+    if (v === null || v === undefined || (typeof v === 'number' && !isFinite(v))) return '–';
+    return Number(v).toLocaleString('en-US', { minimumFractionDigits: digits || 0, maximumFractionDigits: digits || 0 });
+  }
+  function pct(v) { return v === null || v === undefined || !isFinite(v) ? '–' : (100 * v).toFixed(1) + ' %'; }
+  function duration(s) {
+    if (s === null || s === undefined || !isFinite(s)) return '–';
+    s = Math.round(s);
+    if (s < 60) return s + ' s';
+    if (s < 3600) return Math.floor(s / 60) + ' min ' + (s % 60) + ' s';
+    return Math.floor(s / 3600) + ' h ' + Math.floor((s % 3600) / 60) + ' min';
+  }
+  function card(label, value, cls) {
+    return el('div', { 'class': 'card ' + (cls || '') }, [el('div', { 'class': 'value', text: value }), el('div', { 'class': 'label', text: label })]);
+  }
+  function table(headers, rows, cls) {
+    var t = el('table', { 'class': cls || '' });
+    t.appendChild(el('thead', null, [el('tr', null, headers.map(function (h) { return el('th', { text: h }); }))]));
+    var body = el('tbody');
+    rows.forEach(function (r) { body.appendChild(el('tr', null, r.map(function (c) { return el('td', { text: String(c) }); }))); });
+    t.appendChild(body);
+    return t;
+  }
+  function render(payload) {
+    var v = payload.view, s = v.status;
+    renders++;
+    views.forEach(function (view) { view.finalize(); });
+    views = [];
+    document.title = 'wflo · ' + v.campaign;
+    document.getElementById('campaign').textContent = v.campaign;
+    var runText = !s.run ? 'never run' : s.run.state === 'running'
+      ? 'running: pid ' + s.run.pid + ', ' + s.run.workers + ' workers, ' + s.ratePerMin.toFixed(1) + ' tasks/min'
+      : s.run.state === 'killed' ? 'not running (last run was killed)' : 'not running (last run: ' + s.run.endState + ')';
+    document.getElementById('meta').textContent = v.dir + ' · ' + runText + ' · data of ' + new Date(v.generatedAt).toLocaleString();
+    var b = document.body;
+    b.setAttribute('data-done', s.done); b.setAttribute('data-failed', s.failed); b.setAttribute('data-running', s.running);
+    b.setAttribute('data-total', s.total); b.setAttribute('data-renders', renders);
+
+    var summary = document.getElementById('summary');
+    summary.textContent = '';
+    var bestAep = null;
+    v.cells.forEach(function (c) { if (c.best && (bestAep === null || c.best.aep > bestAep)) bestAep = c.best.aep; });
+    [card('tasks', fmt(s.total)), card('done', fmt(s.done) + (s.total ? ' (' + pct(s.done / s.total) + ')' : ''), 'ok'),
+     card('failed', fmt(s.failed), s.failed > 0 ? 'bad' : ''), card('running', fmt(s.running), s.running > 0 ? 'live' : ''),
+     card('pending', fmt(s.pending + s.stale)), card('ETA', s.run && s.run.state === 'running' ? duration(s.etaS) : (s.complete ? 'complete' : '–')),
+     card('best AEP (MWh)', fmt(bestAep))].forEach(function (c) { summary.appendChild(c); });
+
+    var running = document.getElementById('running');
+    if (running) {
+      running.textContent = '';
+      var now = Date.now() / 1000;
+      if (s.runningTasks.length === 0) running.appendChild(el('p', { 'class': 'note', text: 'No task is running.' }));
+      else running.appendChild(table(['task', 'worker pid', 'attempt', 'running for'], s.runningTasks.map(function (r) {
+        return [r.taskId, r.workerPid, r.attempt, duration(now - r.startedAt)];
+      }), 'running-tasks'));
+    }
+
+    var charts = document.getElementById('charts');
+    charts.textContent = '';
+    payload.charts.forEach(function (c) {
+      var box = el('div', { 'class': 'chart', id: 'chart-' + c.id, 'data-chart': c.id });
+      charts.appendChild(el('section', null, [el('h2', { text: c.title }), c.note ? el('p', { 'class': 'note', text: c.note }) : null, box]));
+      try {
+        var compiled = vegaLite.compile(c.spec).spec;
+        var view = new vega.View(vega.parse(compiled), { renderer: 'svg', container: box, hover: true });
+        views.push(view);
+        view.runAsync().then(function () { box.setAttribute('data-rendered', 'true'); }, function (err) { box.textContent = 'chart failed: ' + err; console.error(err); });
+      } catch (err) { box.textContent = 'chart failed: ' + err; console.error(err); }
+    });
+
+    var cells = document.getElementById('cells');
+    cells.textContent = '';
+    cells.appendChild(table(['farm', 'type', 'turbines', 'done', 'failed', 'mean AEP (MWh)', 'best AEP', 'worst AEP', 'gross AEP', 'wake loss', 'capacity factor'],
+      v.cells.map(function (c) {
+        return [c.farmLabel, c.typeLabel, c.nTurbines, c.done + '/' + c.total, c.failed, c.aep ? fmt(c.aep.mean) : '–', c.best ? fmt(c.best.aep) : '–',
+          c.worst ? fmt(c.worst.aep) : '–', fmt(c.grossAepMwh), pct(c.wakeLossMean), pct(c.capacityFactorMean)];
+      }), 'cells'));
+
+    var layouts = document.getElementById('layouts');
+    layouts.textContent = '';
+    var byCell = {};
+    v.layouts.forEach(function (l) { (byCell[l.label] = byCell[l.label] || []).push(l); });
+    Object.keys(byCell).forEach(function (label) {
+      var row = el('div', { 'class': 'layout-row' }, [el('h3', { text: label })]);
+      var pair = el('div', { 'class': 'layout-pair' });
+      byCell[label].forEach(function (l) {
+        var fig = el('figure', { 'class': 'layout ' + l.which, 'data-task': l.taskId });
+        fig.innerHTML = l.svg;
+        pair.appendChild(fig);
+      });
+      row.appendChild(pair);
+      layouts.appendChild(row);
+    });
+    if (v.layoutCellsShown < v.cells.filter(function (c) { return c.best; }).length) {
+      layouts.appendChild(el('p', { 'class': 'note', text: 'Layouts of the first ' + v.layoutCellsShown + ' cells shown.' }));
+    }
+    if (v.layouts.length === 0) layouts.appendChild(el('p', { 'class': 'note', text: v.partial ? 'Drawing the layouts…' : 'No results yet.' }));
+
+    var failures = document.getElementById('failures');
+    failures.textContent = '';
+    if (v.failures.length === 0) failures.appendChild(el('p', { 'class': 'note', text: 'No failed tasks.' }));
+    else {
+      if (s.failed > v.failures.length) failures.appendChild(el('p', { 'class': 'note', text: 'Latest ' + v.failures.length + ' of ' + s.failed + ' failures.' }));
+      failures.appendChild(table(['task', 'attempts', 'last error'], v.failures.map(function (f) { return [f.taskId, f.attempts, f.error]; }), 'failures'));
+    }
+  }
+
+  var inline = document.getElementById('wflo-data');
+  if (inline) { render(JSON.parse(inline.textContent)); return; }
+  var token = new URLSearchParams(location.search).get('token');
+  var q = token ? '?token=' + encodeURIComponent(token) : '';
+  var state = document.getElementById('live-state');
+  fetch('api/data' + q).then(function (r) { return r.json(); }).then(render).then(function () {
+    var source = new EventSource('api/events' + q);
+    source.addEventListener('data', function (e) { render(JSON.parse(e.data)); if (state) state.textContent = 'live'; });
+    source.onopen = function () { if (state) state.textContent = 'live'; };
+    source.onerror = function () { if (state) state.textContent = 'reconnecting…'; };
+  }).catch(function (err) { console.error(err); if (state) state.textContent = 'cannot reach the dashboard server'; });
+})();
+`;
