@@ -1,5 +1,6 @@
 /**
- * The campaign file's schema (zod). Field names follow wflo's case files (src/io/caseFile.ts):
+ * The campaign file's schema (zod). Every mapping is strict (unknown keys name the nearest known
+ * one); inline turbine/wind/boundary mappings are checked by io/'s readers. Field names follow wflo's case files (src/io/caseFile.ts):
  *
  *   name: demo                      # campaign name, stamped into the ledger and layouts.h5
  *   output: ../out/demo             # output folder, relative to this file (`--out` overrides)
@@ -13,7 +14,7 @@
  *   farm_types:                     # a farm type = turbine model + number of turbines
  *     - {id: 0, turbine: iea37-3.35mw, n_turbines: 16}
  *   seeds: {start: 0, count: 60}    # or a list: [1, 2, 3]
- *   optimizer: {method: noop}       # method + its settings, passed through to the optimizer
+ *   optimizer: {method: noop}       # method + its settings (snake_case; camelCase accepted)
  *   workers: 2                      # default: one per core (`--workers` overrides)
  *   timeout_s: 600                  # per task; the worker is killed when it runs over
  *   attempts: 3                     # tries per task before it is recorded as failed
@@ -24,6 +25,7 @@
  */
 import { z } from 'zod';
 import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES } from '../physics/farmModel.js';
+import { strict } from '../io/zodIssue.js';
 
 const nameOrMapping = z.union([z.string().min(1), z.record(z.string(), z.unknown())], {
   error: 'expected a built-in name, a file path or a mapping',
@@ -31,7 +33,7 @@ const nameOrMapping = z.union([z.string().min(1), z.record(z.string(), z.unknown
 
 const id = z.int().min(0, { error: 'must be an integer >= 0' });
 
-export const farmSchema = z.strictObject({
+export const farmSchema = strict({
   id,
   label: z.string().optional(),
   case: z.string().min(1).optional(),
@@ -39,10 +41,10 @@ export const farmSchema = z.strictObject({
   wind: nameOrMapping.optional(),
   wake_model: z.enum(WAKE_MODEL_NAMES as readonly string[] as [string, ...string[]]).optional(),
   superposition: z.enum(SUPERPOSITION_NAMES as readonly string[] as [string, ...string[]]).optional(),
-  wake_params: z.record(z.string(), z.number()).optional(),
+  wake_params: strict({ k: z.number().positive() }).optional(), // the wake growth rate; the models read no other parameter from files
 });
 
-export const farmTypeSchema = z.strictObject({
+export const farmTypeSchema = strict({
   id,
   label: z.string().optional(),
   turbine: nameOrMapping,
@@ -51,7 +53,7 @@ export const farmTypeSchema = z.strictObject({
   min_spacing_m: z.number().min(0).optional(),
 });
 
-export const seedRangeSchema = z.strictObject({
+export const seedRangeSchema = strict({
   start: z.int().min(0, { error: 'must be an integer >= 0' }),
   count: z.int().min(1, { error: 'must be an integer >= 1' }),
 });
@@ -61,20 +63,20 @@ export const seedsSchema = z.union(
   { error: 'expected a list of seeds or {start, count}' },
 );
 
-export const backoffSchema = z.strictObject({
+export const backoffSchema = strict({
   initial_s: z.number().min(0).default(1),
   factor: z.number().min(1).default(2),
   max_s: z.number().min(0).default(60),
 });
 
-export const exportSchema = z.strictObject({
+export const exportSchema = strict({
   every_results: z.int().min(1, { error: 'must be an integer >= 1' }).default(100),
   every_s: z.number().positive().default(60),
 });
 
 export const optimizerSchema = z.looseObject({ method: z.string().min(1) });
 
-export const campaignSchema = z.strictObject({
+export const campaignSchema = strict({
   name: z.string().min(1).max(200),
   output: z.string().min(1).optional(),
   farms: z.array(farmSchema).min(1, { error: 'must list at least one farm' }),

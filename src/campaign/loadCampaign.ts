@@ -1,29 +1,44 @@
 /**
  * Read, validate and resolve a campaign file. Every error is one InputError line of the form
- * `<file>:<line>: <field path>: <what was expected>`, the line found from the YAML node ranges.
- * Turbines, winds and boundaries are resolved here (built-in names, files relative to the
- * campaign file, or inline mappings) so that a bad reference fails before any task runs.
+ * `<file>:<line>: <field path>: <what was expected>` (io/sourceMap.ts finds the line), also for
+ * inline turbine, wind and boundary mappings at any depth; an error inside a referenced file
+ * names that file and its line. Turbines, winds and boundaries are resolved here (built-in names,
+ * files relative to the campaign file, or inline mappings) and every farm × farm type is checked
+ * for room (io/plausibility.ts) so that a bad input fails before any task runs. A grid of more
+ * than MAX_CAMPAIGN_TASKS tasks is refused before anything is expanded.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { LineCounter, parseDocument, type Document } from 'yaml';
-import type { ZodError } from 'zod';
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import type { FarmModelSpec, SuperpositionName, WakeModelName } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { validateBoundary } from '../geometry/validateBoundary.js';
+import { OPTIMIZER_METHODS } from '../optimize/settings.js';
 import { InputError } from '../util/errors.js';
-import { resolveBoundary, resolveTurbine, resolveWind } from '../io/caseFile.js';
+import { loadCase, resolveBoundary, resolveTurbine, resolveWind } from '../io/caseFile.js';
 import {
   BUILTIN_CASE_NAMES, BUILTIN_TURBINE_NAMES, BUILTIN_WIND_NAMES, builtinCase, isBuiltinCase, isBuiltinTurbine, isBuiltinWind,
 } from '../io/builtinCases.js';
 import type { Case } from '../io/case.js';
-import { taskIdOf } from '../io/layoutRecord.js';
-import { campaignSchema, KNOWN_FIELDS, type CampaignDocument } from './campaignSchema.js';
-import { formatFieldPath, lineOf, type FieldPath } from './yamlLocation.js';
+import { parseTaskId } from '../io/layoutRecord.js';
+import { readInputText, parseYamlText } from '../io/yamlFile.js';
+import { errorAt, LocatedInputError, type FieldPath } from '../io/sourceMap.js';
+import { zodToInputError } from '../io/zodIssue.js';
+import { nearestKey } from '../io/didYouMean.js';
+import { maxTurbinesBound, capacityProblem } from '../io/plausibility.js';
+import { campaignSchema, type CampaignDocument } from './campaignSchema.js';
+import { translateOptimizerKeys, snakeToCamel } from './optimizerKeys.js';
 import { hashValue } from './specHash.js';
 import type { Campaign, FarmSpec, FarmTypeSpec, OptimizerSettings } from './campaign.js';
+
+/**
+ * Most tasks one campaign may have (farms × farm types × seeds). The coordinator keeps one task
+ * record per task of the grid in memory (task id, spec hash, indices: 270 bytes measured, 360 with
+ * the ledger's per-task state map); at 10⁶ tasks that is about 360 MB, inside the 500 MB the
+ * coordinator is allowed (issue 8), where 10⁷ would need 3.6 GB. Larger studies are split into
+ * several campaigns (or output folders) of at most this size.
+ */
+export const MAX_CAMPAIGN_TASKS = 1_000_000;
 
 export interface LoadOptions {
   /** The runner's check of the optimizer settings: the offending field (under `optimizer`) and why. */
@@ -34,45 +49,37 @@ export interface LoadOptions {
 
 /** Load a campaign file from disk. */
 export function loadCampaign(file: string, options: LoadOptions = {}): Campaign {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === 'ENOENT') throw new InputError(`${file}: campaign file not found`);
-    if (e.code === 'EISDIR') throw new InputError(`${file}: is a directory, expected a campaign YAML file`);
-    throw new InputError(`${file}: cannot read campaign file (${e.code ?? e.message})`);
-  }
-  return parseCampaign(text, file, options);
+  return parseCampaign(readInputText(file, 'campaign file'), file, options);
 }
+
+type Fail = (fieldPath: FieldPath, message: string, keyOf?: boolean) => never;
 
 /** Validate and resolve campaign text; `file` names it in errors and anchors relative paths. */
 export function parseCampaign(text: string, file: string, options: LoadOptions = {}): Campaign {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    const err = doc.errors[0];
-    const line = err.pos?.[0] !== undefined ? lineCounter.linePos(err.pos[0]).line : undefined;
-    throw new InputError(`${file}${line ? `:${line}` : ''}: malformed YAML: ${err.message.split('\n')[0]}`);
-  }
-  const fail = (fieldPath: FieldPath, message: string, keyOf = false): never => {
-    const line = lineOf(doc, lineCounter, fieldPath, keyOf);
-    throw new InputError(`${file}${line ? `:${line}` : ''}: ${formatFieldPath(fieldPath)}: ${message}`);
-  };
-
-  const raw = doc.toJS({ maxAliasCount: 1000 }) as unknown;
+  const raw = parseYamlText(text, file, { uniqueKeys: true });
+  const fail: Fail = (fieldPath, message, keyOf = false) => { throw errorAt(raw, fieldPath, message, file, keyOf); };
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     fail([], 'expected a mapping with name, farms, farm_types, seeds and optimizer');
   }
   const parsed = campaignSchema.safeParse(raw);
-  if (!parsed.success) reportZodIssue(parsed.error, doc, raw, fail);
-  const c = (parsed as { data: CampaignDocument }).data;
+  if (!parsed.success) throw zodToInputError(parsed.error, file, raw);
+  const c = parsed.data;
+  const rawDoc = raw as { farms: Record<string, unknown>[]; farm_types: Record<string, unknown>[]; optimizer: Record<string, unknown> };
   const baseDir = path.dirname(path.resolve(file));
 
-  const farms = c.farms.map((f, i) => resolveFarm(f, i, baseDir, file, fail));
-  const farmTypes = c.farm_types.map((t, i) => resolveFarmType(t, i, baseDir, file, fail));
+  const seedCount = Array.isArray(c.seeds) ? c.seeds.length : c.seeds.count;
+  const gridSize = c.farms.length * c.farm_types.length * seedCount;
+  if (gridSize > MAX_CAMPAIGN_TASKS) {
+    fail(Array.isArray(c.seeds) ? ['seeds'] : ['seeds', 'count'],
+      `${c.farms.length} farms × ${c.farm_types.length} farm types × ${seedCount} seeds = ${gridSize} tasks, over the limit of ${MAX_CAMPAIGN_TASKS} tasks per campaign; split it into several campaigns`);
+  }
+  if (!Array.isArray(c.seeds) && c.seeds.start + c.seeds.count - 1 > Number.MAX_SAFE_INTEGER) fail(['seeds'], 'seeds must stay below 2^53');
+
+  const farms = c.farms.map((f, i) => resolveFarm(f, rawDoc.farms[i], i, baseDir, file, fail));
+  const farmTypes = c.farm_types.map((t, i) => resolveFarmType(t, rawDoc.farm_types[i], i, baseDir, file, fail));
   checkUniqueIds(farms.map((f) => f.id), 'farms', fail);
   checkUniqueIds(farmTypes.map((t) => t.id), 'farm_types', fail);
+  checkRoom(farms, farmTypes, fail);
 
   const seeds = Array.isArray(c.seeds) ? c.seeds : Array.from({ length: c.seeds.count }, (_, k) => (c.seeds as { start: number }).start + k);
   if (Array.isArray(c.seeds)) {
@@ -81,20 +88,32 @@ export function parseCampaign(text: string, file: string, options: LoadOptions =
       if (seen.has(s)) fail(['seeds', i], `seed ${s} is listed twice (also at seeds[${seen.get(s)}])`);
       seen.set(s, i);
     });
+    if (c.seeds.some((s) => s > Number.MAX_SAFE_INTEGER)) fail(['seeds'], 'seeds must stay below 2^53');
   }
-  if (seeds[seeds.length - 1] > Number.MAX_SAFE_INTEGER) fail(['seeds'], 'seeds must stay below 2^53');
 
-  const optimizer = c.optimizer as OptimizerSettings;
+  let optimizer = c.optimizer as OptimizerSettings;
+  if ((OPTIMIZER_METHODS as readonly string[]).includes(optimizer.method)) {
+    const translated = translateOptimizerKeys(rawDoc.optimizer);
+    if (translated.problem) fail(['optimizer', translated.problem.key], translated.problem.message, true);
+    optimizer = translated.settings as OptimizerSettings;
+  }
   const optimizerProblem = options.optimizerProblem?.(optimizer);
-  if (optimizerProblem) fail(optimizerProblem.field ? ['optimizer', optimizerProblem.field] : ['optimizer'], optimizerProblem.message);
+  if (optimizerProblem) {
+    // Name the key as the file wrote it (max_iterations), not as translated (maxIterations).
+    const written = Object.keys(rawDoc.optimizer).find((k) => snakeToCamel(k) === optimizerProblem.field) ?? optimizerProblem.field;
+    const message = written !== optimizerProblem.field ? optimizerProblem.message.replace(optimizerProblem.field, written) : optimizerProblem.message;
+    fail(optimizerProblem.field ? ['optimizer', written] : ['optimizer'], message);
+  }
 
   let only: string[] | null = null;
   if (c.only) {
-    const grid = new Set<string>();
-    for (const f of farms) for (const t of farmTypes) for (const s of seeds) grid.add(taskIdOf(f.id, t.id, s));
+    const farmIds = new Set(farms.map((f) => f.id)), typeIds = new Set(farmTypes.map((t) => t.id)), seedSet = new Set(seeds);
     const seen = new Set<string>();
     c.only.forEach((id, i) => {
-      if (!grid.has(id)) fail(['only', i], `task '${id}' is not in this campaign's grid of farms × farm_types × seeds`);
+      const t = parseTaskId(id);
+      if (!t || !farmIds.has(t.farmId) || !typeIds.has(t.farmType) || !seedSet.has(t.seed) || id !== `farm_${t.farmId}_type_${t.farmType}_seed_${t.seed}`) {
+        fail(['only', i], `task '${id}' is not in this campaign's grid of farms × farm_types × seeds`);
+      }
       if (seen.has(id)) fail(['only', i], `task '${id}' is listed twice`);
       seen.add(id);
     });
@@ -125,17 +144,16 @@ export function parseCampaign(text: string, file: string, options: LoadOptions =
   };
 }
 
-type Fail = (fieldPath: FieldPath, message: string, keyOf?: boolean) => never;
-
 /**
- * Run a resolver from io/ and re-anchor its InputError at the campaign field that caused it
- * (an inline mapping's error names the campaign file again as "<file> (wind): …": drop that).
+ * Run a resolver from io/ and re-anchor its InputError at the campaign field that caused it.
+ * Errors that already name their file, line and path (inline mappings of this file, or a
+ * referenced file) pass unchanged.
  */
 function anchored<T>(fieldPath: FieldPath, fail: Fail, file: string, resolve: () => T): T {
   try {
     return resolve();
   } catch (err) {
-    if (!(err instanceof InputError)) throw err;
+    if (!(err instanceof InputError) || err instanceof LocatedInputError) throw err;
     const inlinePrefix = new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\([a-z ]+\\): `);
     return fail(fieldPath, err.message.replace(inlinePrefix, ''));
   }
@@ -143,25 +161,34 @@ function anchored<T>(fieldPath: FieldPath, fail: Fail, file: string, resolve: ()
 
 const looksLikeFile = (s: string): boolean => /\.ya?ml$/i.test(s) || s.includes('/') || s.includes(path.sep);
 
-function resolveFarm(f: CampaignDocument['farms'][number], i: number, baseDir: string, file: string, fail: Fail): FarmSpec {
+function unknownName(kind: string, name: string, known: readonly string[], what: string): string {
+  const near = nearestKey(name, known);
+  return `unknown ${kind} '${name}'${near ? `; did you mean '${near}'?` : ''}: not a ${what} (${known.join(', ')}) and not a .yaml file path`;
+}
+
+function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, unknown>, i: number, baseDir: string, file: string, fail: Fail): FarmSpec {
   let base: Case | null = null;
   if (f.case !== undefined) {
-    if (!isBuiltinCase(f.case)) fail(['farms', i, 'case'], `unknown built-in case '${f.case}' (known: ${BUILTIN_CASE_NAMES.join(', ')})`);
-    base = builtinCase(f.case);
+    if (looksLikeFile(f.case)) base = anchored(['farms', i, 'case'], fail, file, () => loadCase(path.resolve(baseDir, f.case!))); // windIO plant / case file
+    else if (!isBuiltinCase(f.case)) {
+      const near = nearestKey(f.case, BUILTIN_CASE_NAMES);
+      fail(['farms', i, 'case'], `unknown built-in case '${f.case}'${near ? `; did you mean '${near}'?` : ''} (known: ${BUILTIN_CASE_NAMES.join(', ')})`);
+    }
+    base ??= builtinCase(f.case);
   }
   let boundary: Boundary | null = base?.boundary ?? null;
   if (f.boundary !== undefined) {
-    const spec = f.boundary;
+    const spec = raw.boundary;
     if (typeof spec === 'string' && !looksLikeFile(spec) && !isBuiltinCase(spec)) {
-      fail(['farms', i, 'boundary'], `unknown boundary '${spec}': not a built-in case (${BUILTIN_CASE_NAMES.join(', ')}) and not a .yaml file path`);
+      fail(['farms', i, 'boundary'], unknownName('boundary', spec, BUILTIN_CASE_NAMES, 'built-in case'));
     }
     boundary = anchored(['farms', i, 'boundary'], fail, file, () => resolveBoundary(spec, baseDir, file));
   }
   let wind: WindResource | null = base?.wind ?? null;
   if (f.wind !== undefined) {
-    const spec = f.wind;
+    const spec = raw.wind;
     if (typeof spec === 'string' && !looksLikeFile(spec) && !isBuiltinWind(spec)) {
-      fail(['farms', i, 'wind'], `unknown wind resource '${spec}': not a built-in wind (${BUILTIN_WIND_NAMES.join(', ')}) and not a .yaml file path`);
+      fail(['farms', i, 'wind'], unknownName('wind resource', spec, BUILTIN_WIND_NAMES, 'built-in wind'));
     }
     wind = anchored(['farms', i, 'wind'], fail, file, () => resolveWind(spec, baseDir, file));
   }
@@ -185,10 +212,10 @@ function resolveFarm(f: CampaignDocument['farms'][number], i: number, baseDir: s
   };
 }
 
-function resolveFarmType(t: CampaignDocument['farm_types'][number], i: number, baseDir: string, file: string, fail: Fail): FarmTypeSpec {
-  const spec = t.turbine;
+function resolveFarmType(t: CampaignDocument['farm_types'][number], raw: Record<string, unknown>, i: number, baseDir: string, file: string, fail: Fail): FarmTypeSpec {
+  const spec = raw.turbine;
   if (typeof spec === 'string' && !looksLikeFile(spec) && !isBuiltinTurbine(spec)) {
-    fail(['farm_types', i, 'turbine'], `unknown turbine '${spec}': not a built-in turbine (${BUILTIN_TURBINE_NAMES.join(', ')}) and not a .yaml file path`);
+    fail(['farm_types', i, 'turbine'], unknownName('turbine', spec, BUILTIN_TURBINE_NAMES, 'built-in turbine'));
   }
   const turbine: Turbine = anchored(['farm_types', i, 'turbine'], fail, file, () => resolveTurbine(spec, baseDir, file));
   if (t.min_spacing_m !== undefined && t.min_spacing_diameters !== undefined) {
@@ -207,69 +234,24 @@ function resolveFarmType(t: CampaignDocument['farm_types'][number], i: number, b
   };
 }
 
+/** Every farm must have room for every farm type's turbines at its spacing (see io/plausibility.ts). */
+function checkRoom(farms: FarmSpec[], types: FarmTypeSpec[], fail: Fail): void {
+  for (const [i, f] of farms.entries()) {
+    const bounds = new Map<number, number>();
+    for (const [j, t] of types.entries()) {
+      let bound = bounds.get(t.minSpacingM);
+      if (bound === undefined) { bound = maxTurbinesBound(f.boundary, t.minSpacingM); bounds.set(t.minSpacingM, bound); }
+      if (t.nTurbines <= bound) continue;
+      const problem = capacityProblem(f.boundary, t.nTurbines, t.minSpacingM)!;
+      fail(['farm_types', j, 'n_turbines'], `farm ${f.id} (${f.label}, farms[${i}]) × farm type ${t.id} (${t.label}): ${problem}`);
+    }
+  }
+}
+
 function checkUniqueIds(ids: number[], field: string, fail: Fail): void {
   const seen = new Map<number, number>();
   ids.forEach((id, i) => {
     if (seen.has(id)) fail([field, i, 'id'], `id ${id} is used twice (also by ${field}[${seen.get(id)}])`);
     seen.set(id, i);
   });
-}
-
-function describeValue(v: unknown): string {
-  if (v === undefined) return 'nothing';
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return `a list of ${v.length}`;
-  if (typeof v === 'object') return 'a mapping';
-  if (typeof v === 'string') return `'${v.length > 40 ? `${v.slice(0, 40)}…` : v}'`;
-  return String(v);
-}
-
-function valueAt(root: unknown, fieldPath: FieldPath): unknown {
-  let v = root;
-  for (const part of fieldPath) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string | number, unknown>)[part];
-  }
-  return v;
-}
-
-function knownFieldsAt(fieldPath: FieldPath): readonly string[] {
-  const head = fieldPath[0];
-  if (fieldPath.length === 0) return KNOWN_FIELDS.campaign;
-  if (head === 'farms') return KNOWN_FIELDS.farm;
-  if (head === 'farm_types') return KNOWN_FIELDS.farmType;
-  if (head === 'seeds') return KNOWN_FIELDS.seeds;
-  if (head === 'backoff') return KNOWN_FIELDS.backoff;
-  if (head === 'export') return KNOWN_FIELDS.export;
-  return [];
-}
-
-/** Turn zod's first issue into one located line. */
-function reportZodIssue(error: ZodError, doc: Document, raw: unknown, fail: Fail): never {
-  // A misspelt key also makes its correct spelling "missing": report the unknown key first.
-  const issue = error.issues.find((i) => i.code === 'unrecognized_keys') ?? error.issues[0];
-  const fieldPath = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
-  const value = valueAt(raw, fieldPath);
-  switch (issue.code) {
-    case 'unrecognized_keys': {
-      const key = issue.keys[0];
-      const known = knownFieldsAt(fieldPath);
-      return fail([...fieldPath, key], `unknown field${known.length ? ` (expected one of: ${known.join(', ')})` : ''}`, true);
-    }
-    case 'invalid_type':
-      if (value === undefined) return fail(fieldPath, `missing (expected ${issue.expected})`);
-      if (issue.expected === 'int') return fail(fieldPath, `expected an integer, got ${describeValue(value)}`);
-      return fail(fieldPath, `expected ${issue.expected}, got ${describeValue(value)}`);
-    case 'invalid_union':
-      return fail(fieldPath, `${issue.message}, got ${describeValue(value)}`);
-    case 'invalid_value':
-      return fail(fieldPath, `expected one of: ${issue.values.map(String).join(', ')}; got ${describeValue(value)}`);
-    case 'too_small':
-    case 'too_big':
-      if (Array.isArray(value) || typeof value === 'string') return fail(fieldPath, issue.message);
-      return fail(fieldPath, `${/^(Too|Invalid)/.test(issue.message) ? `must be ${issue.code === 'too_small' ? '>' : '<'}${issue.inclusive ? '=' : ''} ${issue.code === 'too_small' ? issue.minimum : issue.maximum}` : issue.message}, got ${describeValue(value)}`);
-    default:
-      return fail(fieldPath, `${issue.message}${value !== undefined ? `, got ${describeValue(value)}` : ''}`);
-  }
-  void doc;
 }

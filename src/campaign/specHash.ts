@@ -5,7 +5,7 @@
  * settings), so editing one farm in the campaign makes exactly that farm's tasks stale, and
  * moving a wind file or renaming a turbine does not.
  */
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 import { ENGINE_VERSION } from '../version.js';
 
 /** JSON with sorted keys; typed arrays as plain arrays; undefined fields dropped. */
@@ -26,7 +26,8 @@ export function canonicalJson(value: unknown): string {
 
 /** Hex SHA-256 of `text`, cut to 32 characters (128 bits: collisions are not a concern here). */
 export function hashText(text: string): string {
-  return createHash('sha256').update(text).digest().toString('hex', 0, 16);
+  // crypto.hash (one call, no Hash object) is several times faster than createHash at 10^6 tasks.
+  return crypto.hash('sha256', text, 'hex').slice(0, 32);
 }
 
 export const hashValue = (value: unknown): string => hashText(canonicalJson(value));

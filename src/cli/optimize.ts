@@ -3,6 +3,7 @@ import os from 'node:os';
 import type { Command } from 'commander';
 import { loadCase } from '../io/caseFile.js';
 import { writeLayoutResult } from '../io/layoutResultYaml.js';
+import { checkOverwrite } from '../io/overwrite.js';
 import { runOptimization, type OptimizationRecord } from '../optimize/runOptimization.js';
 import { resolveSettings, type OptimizerSettings } from '../optimize/settings.js';
 import { runMultiStart } from '../runner/multiStart.js';
@@ -38,6 +39,7 @@ export function registerOptimize(program: Command): void {
     .option('--starts <k>', 'run K seeds (seed, seed+1, …) in parallel processes and keep the best', '1')
     .option('--workers <n>', 'worker processes for --starts (default: one per core)')
     .option('--out <file>', 'write the (best) layout as IEA37 layout YAML')
+    .option('--force', 'replace --out FILE even if it exists and was not written by wflo')
     .option('--json', 'print the result as JSON')
     .action(async (caseSpec: string, opts: Record<string, string | boolean | undefined>) => {
       const str = (k: string) => opts[k] as string | undefined;
@@ -57,6 +59,7 @@ export function registerOptimize(program: Command): void {
       const starts = integer('--starts', str('starts'), 1)!;
       const workers = integer('--workers', str('workers'), 1) ?? os.availableParallelism();
       const c = loadCase(caseSpec);
+      if (str('out')) await checkOverwrite(str('out')!, !!opts.force, '--out');
       const t0 = process.hrtime.bigint();
 
       let best: OptimizationRecord;

@@ -1,4 +1,7 @@
-/** `wflo status DIR [--json] [--watch]`: a campaign's progress, from its ledger. */
+/**
+ * `wflo status DIR [--json] [--watch]`: a campaign's progress, from its ledger. `--watch` refreshes
+ * while a run is live and ends (exit 0) once the campaign is complete or no run is live any more.
+ */
 import type { Command } from 'commander';
 import { InputError } from '../util/errors.js';
 
@@ -8,8 +11,9 @@ export function registerStatus(program: Command): void {
     .description('done / failed / running / pending / stale per farm and type, failures, ETA (works during a run)')
     .argument('<dir>', 'campaign output folder')
     .option('--json', 'print JSON (with --watch: one JSON object per line)')
-    .option('--watch', 'refresh until the campaign is complete or Ctrl-C')
+    .option('--watch', 'refresh while a run is live; ends when the campaign is complete or the run is no longer live')
     .option('--interval <seconds>', 'refresh interval for --watch', '2')
+    .option('--queue <url>', 'also show the Redis queue: depth and workers (default: $WFLO_QUEUE)') // issue 9
     .action(async (dir: string, opts: { json?: boolean; watch?: boolean; interval: string }) => {
       const intervalS = Number(opts.interval);
       if (!(intervalS > 0)) throw new InputError(`--interval: expected a positive number of seconds, got '${opts.interval}'`);
@@ -17,9 +21,15 @@ export function registerStatus(program: Command): void {
       const clear = opts.watch && !opts.json && process.stdout.isTTY;
       for (;;) {
         const s = readStatus(dir);
-        const text = opts.json ? JSON.stringify(s) : formatStatus(s);
+        const q = await import('../runner/executors/bullmq/queueStatus.js'); // issue 9
+        const queue = await q.queueStatusFor((opts as { queue?: string }).queue);
+        const text = opts.json ? JSON.stringify(queue ? { ...s, queue } : s) : `${formatStatus(s)}${queue ? `\n\n${q.formatQueueStatus(queue)}` : ''}`;
         process.stdout.write(`${clear ? '\x1b[H\x1b[2J' : ''}${text}\n`);
         if (!opts.watch || s.complete) return;
+        if (s.run?.state !== 'running') {
+          if (!opts.json) process.stdout.write(`no run is live in ${dir}${s.run ? ` (last run: ${s.run.endState ?? s.run.state})` : ''}; --watch ends\n`);
+          return;
+        }
         if (!opts.json && !clear) process.stdout.write('\n');
         await new Promise((r) => setTimeout(r, intervalS * 1000));
       }

@@ -10,6 +10,8 @@ import { readYamlFile } from './yamlFile.js';
 import { iea37Kind } from './iea37Format.js';
 import { builtinCase } from './builtinCases.js';
 import { caseFromDocument, caseFromIea37Layout, readLayoutFile, resolveTurbine, resolveWind } from './caseFile.js';
+import { windioCase, windioKind } from './windio/windioPlant.js'; // windIO plant files (src/io/windio/)
+import { caseFromReferenceDocument, isReferenceCaseDocument } from './referenceCase.js'; // wake-model reference cases (physics)
 
 export interface AepRequest {
   /** A layout file (IEA37 layout or native case/layout YAML). */
@@ -36,7 +38,9 @@ export function resolveAepRequest(req: AepRequest): Case {
     }
   } else if (req.file !== undefined) {
     const doc = readYamlFile(req.file);
-    c = iea37Kind(doc) === 'layout'
+    c = isReferenceCaseDocument(doc) ? caseFromReferenceDocument(doc, req.file) // wake-model reference case (physics)
+      : windioKind(doc) !== null ? windioCase(req.file) // windIO plant file (src/io/windio/)
+      : iea37Kind(doc) === 'layout'
       ? caseFromIea37Layout(doc, req.file, { turbine, wind })
       : caseFromDocument(doc, req.file);
   } else {

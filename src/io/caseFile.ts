@@ -24,13 +24,17 @@ import { InputError } from '../util/errors.js';
 import type { Case, Layout } from './case.js';
 import { readYamlFile, dig } from './yamlFile.js';
 import { iea37Kind, iea37Layout } from './iea37Format.js';
-import { turbineFromDocument, windFromDocument, boundaryFromDocument } from './readers.js';
+import { turbineFromDocument, windFromDocument, boundaryFromDocument, readTurbineFile, withIea37Lines } from './readers.js';
 import { BUILTIN_CASE_NAMES, builtinCase, builtinTurbine, builtinWind, isBuiltinCase, isBuiltinTurbine, isBuiltinWind } from './builtinCases.js';
-import { zodToInputError } from './zodIssue.js';
+import { zodToInputError, strict } from './zodIssue.js';
+import { errorAt, rejectDuplicateKeys, type FieldPath } from './sourceMap.js';
+import { windioBoundary, windioCase, windioKind, windioLayout, windioWind } from './windio/windioPlant.js'; // windIO plant files (src/io/windio/)
+import { capacityProblem } from './plausibility.js';
+import { nearestKey } from './didYouMean.js';
 
 // Coordinates are checked by checkLayout (finite numbers, equal lengths) for a better message.
-const xy = z.object({ x: z.array(z.unknown()), y: z.array(z.unknown()) });
-const caseSchema = z.object({
+const xy = strict({ x: z.array(z.unknown()), y: z.array(z.unknown()) });
+const caseSchema = strict({
   name: z.string().optional(),
   base: z.string().optional(),
   turbine: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
@@ -41,16 +45,18 @@ const caseSchema = z.object({
   min_spacing_diameters: z.number().nonnegative().optional(),
   wake_model: z.enum(WAKE_MODEL_NAMES as [WakeModelName, ...WakeModelName[]]).optional(),
   superposition: z.enum(SUPERPOSITION_NAMES as [SuperpositionName, ...SuperpositionName[]]).optional(),
-  wake_params: z.record(z.string(), z.number()).optional(),
-  layout: z.union([xy, z.object({ coordinates: xy })]).optional(),
+  wake_params: strict({ k: z.number().positive() }).optional(), // the wake growth rate; the models read no other parameter from files
+  layout: z.union([xy, strict({ coordinates: xy })]).optional(),
 });
+
+/** The fields of a case file (for `wflo validate`'s kind detection). */
+export const CASE_FIELDS = Object.keys(caseSchema.shape);
 
 /** A turbine given as a built-in name, a path relative to `baseDir`, or an inline mapping. */
 export function resolveTurbine(spec: unknown, baseDir: string, file: string): Turbine {
   if (typeof spec === 'string') {
     if (isBuiltinTurbine(spec)) return builtinTurbine(spec);
-    const p = path.resolve(baseDir, spec);
-    return turbineFromDocument(readYamlFile(p), p);
+    return readTurbineFile(path.resolve(baseDir, spec));
   }
   return turbineFromDocument(spec, `${file} (turbine)`);
 }
@@ -59,7 +65,8 @@ export function resolveWind(spec: unknown, baseDir: string, file: string): WindR
   if (typeof spec === 'string') {
     if (isBuiltinWind(spec)) return builtinWind(spec);
     const p = path.resolve(baseDir, spec);
-    return windFromDocument(readYamlFile(p), p);
+    const doc = readYamlFile(p);
+    return windioKind(doc) !== null ? windioWind(p) : windFromDocument(doc, p); // windIO: src/io/windio/
   }
   return windFromDocument(spec, `${file} (wind)`);
 }
@@ -68,17 +75,23 @@ export function resolveBoundary(spec: unknown, baseDir: string, file: string): B
   if (typeof spec === 'string') {
     if (isBuiltinCase(spec)) return builtinCase(spec).boundary!;
     const p = path.resolve(baseDir, spec);
-    return boundaryFromDocument(readYamlFile(p), p);
+    const doc = readYamlFile(p);
+    return windioKind(doc) !== null ? windioBoundary(p) : boundaryFromDocument(doc, p); // windIO: src/io/windio/
   }
   return boundaryFromDocument(spec, `${file} (boundary)`);
 }
 
-function checkLayout(x: ArrayLike<unknown>, y: ArrayLike<unknown>, file: string, field: string): Layout {
-  if (x.length !== y.length) throw new InputError(`${file}: ${field}: ${x.length} x but ${y.length} y coordinates`);
-  if (x.length === 0) throw new InputError(`${file}: ${field}: no turbines`);
+function checkLayout(x: ArrayLike<unknown>, y: ArrayLike<unknown>, file: string, field: string, doc?: unknown, fieldPath?: FieldPath): Layout {
+  const fail = (message: string, at: FieldPath = []): never => {
+    if (doc !== undefined && fieldPath) throw errorAt(doc, [...fieldPath, ...at], message, file);
+    throw new InputError(`${file}: ${field}: ${message}`);
+  };
+  if (x.length !== y.length) fail(`${x.length} x but ${y.length} y coordinates`);
+  if (x.length === 0) fail('no turbines');
   for (let i = 0; i < x.length; i++) {
     if (typeof x[i] !== 'number' || typeof y[i] !== 'number' || !Number.isFinite(x[i]) || !Number.isFinite(y[i])) {
-      throw new InputError(`${file}: ${field}: turbine ${i} has a non-finite coordinate (${x[i]}, ${y[i]})`);
+      const bad = typeof x[i] !== 'number' || !Number.isFinite(x[i]) ? 'x' : 'y';
+      fail(`turbine ${i} has a non-finite coordinate (${x[i]}, ${y[i]})`, [bad, i]);
     }
   }
   return { x: Float64Array.from(x as ArrayLike<number>), y: Float64Array.from(y as ArrayLike<number>) };
@@ -86,21 +99,33 @@ function checkLayout(x: ArrayLike<unknown>, y: ArrayLike<unknown>, file: string,
 
 /** A native case document (already parsed) → Case. */
 export function caseFromDocument(doc: unknown, file: string): Case {
+  rejectDuplicateKeys(doc);
   const parsed = caseSchema.safeParse(doc);
-  if (!parsed.success) throw zodToInputError(parsed.error, file);
+  if (!parsed.success) throw zodToInputError(parsed.error, file, doc);
   const c = parsed.data;
+  // Resolvers get the raw mappings (not zod's copies) so their errors can name the line.
+  const raw = doc as Record<string, unknown>;
   const dir = path.dirname(file);
+  if (c.base !== undefined && !isBuiltinCase(c.base)) throw errorAt(doc, ['base'], unknownBuiltinCase(c.base), file);
   const base = c.base !== undefined ? builtinCase(c.base) : null;
-  const turbine = c.turbine !== undefined ? resolveTurbine(c.turbine, dir, file) : base?.turbine;
-  if (!turbine) throw new InputError(`${file}: turbine: missing (a built-in name, a file or a mapping)`);
-  const wind = c.wind !== undefined ? resolveWind(c.wind, dir, file) : base?.wind;
-  if (!wind) throw new InputError(`${file}: wind: missing (a built-in name, a file or a mapping)`);
-  const boundary = c.boundary !== undefined ? resolveBoundary(c.boundary, dir, file) : base?.boundary ?? null;
+  const turbine = c.turbine !== undefined ? resolveTurbine(raw.turbine, dir, file) : base?.turbine;
+  if (!turbine) throw errorAt(doc, [], 'turbine: missing (a built-in name, a file or a mapping)', file);
+  const wind = c.wind !== undefined ? resolveWind(raw.wind, dir, file) : base?.wind;
+  if (!wind) throw errorAt(doc, [], 'wind: missing (a built-in name, a file or a mapping)', file);
+  const boundary = c.boundary !== undefined ? resolveBoundary(raw.boundary, dir, file) : base?.boundary ?? null;
   const xyLayout = c.layout ? ('coordinates' in c.layout ? c.layout.coordinates : c.layout) : null;
-  const layout = xyLayout ? checkLayout(xyLayout.x, xyLayout.y, file, 'layout') : base?.layout ?? null;
+  const layoutPath: FieldPath = c.layout && 'coordinates' in c.layout ? ['layout', 'coordinates'] : ['layout'];
+  const layout = xyLayout ? checkLayout(xyLayout.x, xyLayout.y, file, 'layout', doc, layoutPath) : base?.layout ?? null;
   const nTurbines = c.n_turbines ?? layout?.x.length ?? base?.nTurbines;
-  if (!nTurbines) throw new InputError(`${file}: n_turbines: missing (or give a layout)`);
+  if (!nTurbines) throw errorAt(doc, [], 'n_turbines: missing (or give a layout)', file);
+  if (c.min_spacing_m !== undefined && c.min_spacing_diameters !== undefined) {
+    throw errorAt(doc, ['min_spacing_m'], 'give min_spacing_m or min_spacing_diameters, not both', file);
+  }
   const minSpacing = c.min_spacing_m ?? (c.min_spacing_diameters ?? 2) * turbine.diameter;
+  if (boundary) {
+    const tooSmall = capacityProblem(boundary, nTurbines, minSpacing);
+    if (tooSmall) throw errorAt(doc, c.boundary !== undefined ? ['boundary'] : c.n_turbines !== undefined ? ['n_turbines'] : ['base'], tooSmall, file);
+  }
   return {
     name: c.name ?? base?.name ?? path.basename(file).replace(/\.ya?ml$/i, ''),
     turbine, wind, boundary, nTurbines, minSpacing,
@@ -119,7 +144,7 @@ export function caseFromDocument(doc: unknown, file: string): Case {
  * folder); no boundary. Overrides replace a reference that is missing or unwanted.
  */
 export function caseFromIea37Layout(doc: unknown, file: string, overrides: { turbine?: Turbine; wind?: WindResource } = {}): Case {
-  const layoutFile = iea37Layout(doc, file);
+  const layoutFile = withIea37Lines(doc, file, () => iea37Layout(doc, file));
   const dir = path.dirname(file);
   let turbine = overrides.turbine;
   let wind = overrides.wind;
@@ -154,24 +179,36 @@ export function caseFromIea37Layout(doc: unknown, file: string, overrides: { tur
 /** Read only a layout from a file: IEA37 layout shape, or {x, y}, {layout: {x, y}}, {coordinates: {x, y}}. */
 export function readLayoutFile(file: string): Layout {
   const doc = readYamlFile(file);
+  if (windioKind(doc) === 'wind_farm' || windioKind(doc) === 'wind_energy_system') return windioLayout(file); // windIO: src/io/windio/
   if (iea37Kind(doc) === 'layout') {
-    const l = iea37Layout(doc, file);
+    const l = withIea37Lines(doc, file, () => iea37Layout(doc, file));
     return checkLayout(l.x, l.y, file, 'definitions.position.items');
   }
   const candidate = (dig(doc, 'layout') ?? dig(doc, 'coordinates') ?? doc) as { x?: unknown; y?: unknown; coordinates?: unknown };
   const xyObj = (candidate && typeof candidate === 'object' && 'coordinates' in candidate ? candidate.coordinates : candidate) as { x?: unknown; y?: unknown };
   const parsed = xy.safeParse(xyObj);
-  if (!parsed.success) throw new InputError(`${file}: expected a layout (IEA37 position items, or x and y lists)`);
-  return checkLayout(parsed.data.x, parsed.data.y, file, 'layout');
+  if (!parsed.success) {
+    if (xyObj && typeof xyObj === 'object' && !Array.isArray(xyObj)) throw zodToInputError(parsed.error, file, xyObj);
+    throw errorAt(doc, [], 'expected a layout (IEA37 position items, or x and y lists)', file);
+  }
+  return checkLayout(parsed.data.x, parsed.data.y, file, 'layout', xyObj, []);
 }
 
 /** A case given by name (built-in) or file (native case YAML or IEA37 layout). */
 export function loadCase(spec: string): Case {
   if (isBuiltinCase(spec)) return builtinCase(spec);
   if (!/\.ya?ml$/i.test(spec) && !spec.includes('/')) {
-    throw new InputError(`unknown case '${spec}': not a built-in case (${BUILTIN_CASE_NAMES.join(', ')}) and not a .yaml file`);
+    const near = nearestKey(spec, BUILTIN_CASE_NAMES);
+    throw new InputError(`unknown case '${spec}'${near ? ` (did you mean '${near}'?)` : ''}: not a built-in case (${BUILTIN_CASE_NAMES.join(', ')}) and not a .yaml file`);
   }
   const file = spec;
   const doc = readYamlFile(file);
+  if (windioKind(doc) !== null) return windioCase(file); // windIO plant file (src/io/windio/)
   return iea37Kind(doc) === 'layout' ? caseFromIea37Layout(doc, file) : caseFromDocument(doc, file);
+}
+
+/** "not a built-in case (did you mean …?)" with the list of built-in cases. */
+export function unknownBuiltinCase(name: string): string {
+  const near = nearestKey(name, BUILTIN_CASE_NAMES);
+  return `unknown built-in case '${name}'${near ? `; did you mean '${near}'?` : ''} (known: ${BUILTIN_CASE_NAMES.join(', ')})`;
 }

@@ -1,44 +1,56 @@
 /**
- * wflo's own YAML format for turbines, wind resources, boundaries and cases, using windIO's
- * field names where windIO defines them (turbine `rotor_diameter`, `hub_height`,
+ * wflo's own YAML format for turbines, wind resources and boundaries, using windIO's field names
+ * where windIO defines them (turbine `rotor_diameter`, `hub_height`,
  * `performance.power_curve.power_wind_speeds/power_values`, `Ct_curve.Ct_wind_speeds/Ct_values`,
  * `cutin_wind_speed`, `cutout_wind_speed`, `rated_power`; resource `wind_direction`, `wind_speed`,
  * `probability`, `sector_probability`, `weibull_a`, `weibull_k`, `turbulence_intensity`).
- * The README documents every field with an example.
+ * Every mapping is strict: an unknown key is an error naming the nearest known one. docs/inputs.md
+ * documents every field.
  */
 import { z } from 'zod';
 import type { Turbine } from '../physics/turbine.js';
 import { roseFromSectors, roseFromWeibull, type WindResource } from '../physics/windResource.js';
-import type { Boundary, Point } from '../geometry/boundary.js';
-import { InputError } from '../util/errors.js';
-import { zodToInputError } from './zodIssue.js';
+import type { Boundary, ExclusionZone, Point } from '../geometry/boundary.js';
+import { zodToInputError, strict } from './zodIssue.js';
+import { errorAt, rejectDuplicateKeys, type FieldPath } from './sourceMap.js';
+import { unknownKeyMessage, nearestKey } from './didYouMean.js';
 
-const finite = z.number().refine(Number.isFinite, { message: 'expected a finite number' });
+const finite = z.number({ error: 'expected a number' }).refine(Number.isFinite, { message: 'expected a finite number' });
 const positive = finite.refine((v) => v > 0, { message: 'must be > 0' });
 const nonNegative = finite.refine((v) => v >= 0, { message: 'must be >= 0' });
+const probabilityValue = finite.refine((v) => v >= 0, { message: 'must be >= 0 (a probability or frequency cannot be negative)' });
 const numberList = z.array(finite).min(1, { message: 'expected at least one number' });
+const probabilityList = z.array(probabilityValue).min(1, { message: 'expected at least one number' });
 /** windIO wraps arrays as {data, dims}; accept both forms. */
 const dataOf = <T extends z.ZodTypeAny>(inner: T) =>
-  z.union([inner, z.object({ data: inner, dims: z.array(z.string()).optional() })]);
+  z.union([inner, strict({ data: inner, dims: z.array(z.string()).optional() })]);
 
-export const turbineSchema = z.object({
+export const turbineSchema = strict({
   name: z.string().default('turbine'),
   rotor_diameter: positive,
   hub_height: positive,
-  performance: z.object({
+  performance: strict({
     rated_power: positive,
     cutin_wind_speed: nonNegative,
     cutout_wind_speed: positive,
     rated_wind_speed: positive.optional(),
-    power_curve: z.object({ power_wind_speeds: numberList, power_values: numberList }).optional(),
-    Ct_curve: z.object({ Ct_wind_speeds: numberList, Ct_values: numberList }).optional(),
+    power_curve: strict({ power_wind_speeds: numberList, power_values: numberList }).optional(),
+    Ct_curve: strict({ Ct_wind_speeds: numberList, Ct_values: numberList }).optional(),
     Ct: positive.optional(),
   }),
 });
 
+/** Where each checked turbine quantity sits in a native turbine document. */
+export const NATIVE_TURBINE_FIELDS = {
+  ratedPower: ['performance', 'rated_power'],
+  diameter: ['rotor_diameter'],
+  hubHeight: ['hub_height'],
+} as const;
+
 export function turbineFromNative(doc: unknown, file: string): Turbine {
+  rejectDuplicateKeys(doc);
   const parsed = turbineSchema.safeParse(doc);
-  if (!parsed.success) throw zodToInputError(parsed.error, file);
+  if (!parsed.success) throw zodToInputError(parsed.error, file, doc);
   const t = parsed.data;
   const perf = t.performance;
   let power: Turbine['power'];
@@ -47,7 +59,7 @@ export function turbineFromNative(doc: unknown, file: string): Turbine {
   } else if (perf.rated_wind_speed !== undefined) {
     power = { kind: 'cubic', ratedSpeed: perf.rated_wind_speed };
   } else {
-    throw new InputError(`${file}: performance: give power_curve or rated_wind_speed (IEA37 cubic curve)`);
+    throw errorAt(doc, ['performance'], 'give power_curve or rated_wind_speed (IEA37 cubic curve)', file);
   }
   let thrust: Turbine['thrust'];
   if (perf.Ct_curve) {
@@ -55,7 +67,7 @@ export function turbineFromNative(doc: unknown, file: string): Turbine {
   } else if (perf.Ct !== undefined) {
     thrust = { kind: 'constant', ct: perf.Ct };
   } else {
-    throw new InputError(`${file}: performance: give Ct_curve or a constant Ct`);
+    throw errorAt(doc, ['performance'], 'give Ct_curve or a constant Ct', file);
   }
   return {
     name: t.name, diameter: t.rotor_diameter, hubHeight: t.hub_height, ratedPowerW: perf.rated_power,
@@ -63,11 +75,12 @@ export function turbineFromNative(doc: unknown, file: string): Turbine {
   };
 }
 
-export const windSchema = z.object({
+export const windSchema = strict({
+  name: z.string().optional(),
   wind_direction: numberList,
   wind_speed: numberList,
-  probability: dataOf(z.array(numberList)).optional(),
-  sector_probability: dataOf(numberList).optional(),
+  probability: dataOf(z.array(probabilityList)).optional(),
+  sector_probability: dataOf(probabilityList).optional(),
   weibull_a: dataOf(numberList).optional(),
   weibull_k: dataOf(numberList).optional(),
   turbulence_intensity: dataOf(nonNegative).optional(),
@@ -76,62 +89,149 @@ export const windSchema = z.object({
 const unwrap = <T>(v: T | { data: T; dims?: string[] } | undefined): T | undefined =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && 'data' in (v as object) ? (v as { data: T }).data : (v as T | undefined);
 
+const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** A key that is no field but close to a wrapper's name (`wind_resourse:`) gets that did-you-mean. */
+function misspeltWrapper(doc: Record<string, unknown>, fields: readonly string[], wrappers: readonly string[], file: string): void {
+  for (const key of Object.keys(doc)) {
+    if (fields.includes(key)) continue;
+    if (nearestKey(key, wrappers) !== null && nearestKey(key, fields) === null) throw errorAt(doc, [key], unknownKeyMessage(key, wrappers), file, true);
+  }
+}
+
+/** The wind-resource mapping of a document (bare, under `wind_resource:`, or under `energy_resource.wind_resource`), checked for stray keys around it. */
+export function windRoot(doc: unknown, file: string): { root: unknown; path: FieldPath } {
+  if (!isMapping(doc)) return { root: doc, path: [] };
+  for (const wrapper of ['wind_resource', 'energy_resource'] as const) {
+    if (!(wrapper in doc)) continue;
+    for (const key of Object.keys(doc)) {
+      if (key !== wrapper && key !== 'name') throw errorAt(doc, [key], unknownKeyMessage(key, ['name', wrapper]), file, true);
+    }
+    if (wrapper === 'wind_resource') return { root: doc.wind_resource, path: ['wind_resource'] };
+    const er = doc.energy_resource;
+    if (!isMapping(er) || !('wind_resource' in er)) throw errorAt(doc, ['energy_resource'], 'expected a mapping with wind_resource', file);
+    for (const key of Object.keys(er)) {
+      if (key !== 'wind_resource' && key !== 'name') throw errorAt(er, [key], unknownKeyMessage(key, ['name', 'wind_resource']), file, true);
+    }
+    return { root: er.wind_resource, path: ['energy_resource', 'wind_resource'] };
+  }
+  misspeltWrapper(doc, Object.keys(windSchema.shape), ['wind_resource', 'energy_resource'], file);
+  return { root: doc, path: [] };
+}
+
 export function windFromNative(doc: unknown, file: string): WindResource {
-  const root = (doc as Record<string, unknown>)?.wind_resource ?? (doc as Record<string, Record<string, unknown>>)?.energy_resource?.wind_resource ?? doc;
+  const { root } = windRoot(doc, file);
+  rejectDuplicateKeys(doc);
   const parsed = windSchema.safeParse(root);
-  if (!parsed.success) throw zodToInputError(parsed.error, file);
+  if (!parsed.success) throw zodToInputError(parsed.error, file, root);
   const w = parsed.data;
   const nd = w.wind_direction.length, ns = w.wind_speed.length;
   const ti = unwrap(w.turbulence_intensity) ?? 0.075;
+  const fail = (path: FieldPath, message: string): never => { throw errorAt(root, path, message, file); };
   if (w.probability !== undefined) {
+    for (const other of ['sector_probability', 'weibull_a', 'weibull_k'] as const) {
+      if (w[other] !== undefined) fail([other], 'give probability or sector_probability with weibull_a and weibull_k, not both');
+    }
     let table = unwrap(w.probability)!;
     const dims = (w.probability as { dims?: string[] }).dims;
-    if (dims && dims[0] === 'wind_speed') table = table[0].map((_, d) => table.map((row) => row[d]));
-    if (table.length !== nd) throw new InputError(`${file}: probability: ${table.length} rows for ${nd} wind directions`);
+    const transposed = dims !== undefined && dims[0] === 'wind_speed';
+    if (transposed) {
+      if (table.length !== ns) fail(['probability'], `${table.length} rows for ${ns} wind speeds (dims: [wind_speed, wind_direction])`);
+      table.forEach((row, i) => { if (row.length !== nd) fail(['probability', i], `${row.length} values for ${nd} wind directions`); });
+      table = table[0].map((_, d) => table.map((row) => row[d]));
+    }
+    if (table.length !== nd) fail(['probability'], `${table.length} rows for ${nd} wind directions`);
     table.forEach((row, i) => {
-      if (row.length !== ns) throw new InputError(`${file}: probability[${i}]: ${row.length} values for ${ns} wind speeds`);
+      if (row.length !== ns) fail(['probability', i], `${row.length} values for ${ns} wind speeds`);
     });
     return roseFromSectors(w.wind_direction, new Array(nd).fill(1), w.wind_speed, table, ti);
   }
   const sector = unwrap(w.sector_probability);
   const a = unwrap(w.weibull_a), k = unwrap(w.weibull_k);
   if (!sector || !a || !k) {
-    throw new InputError(`${file}: give probability (directions × speeds) or sector_probability with weibull_a and weibull_k`);
+    const missing = !sector ? 'sector_probability' : !a ? 'weibull_a' : 'weibull_k';
+    fail([], `give probability (directions × speeds) or sector_probability with weibull_a and weibull_k (${missing} is missing)`);
   }
-  for (const [name, arr] of [['sector_probability', sector], ['weibull_a', a], ['weibull_k', k]] as const) {
-    if (arr.length !== nd) throw new InputError(`${file}: ${name}: ${arr.length} values for ${nd} wind directions`);
+  for (const [name, arr] of [['sector_probability', sector!], ['weibull_a', a!], ['weibull_k', k!]] as const) {
+    if (arr.length !== nd) fail([name], `${arr.length} values for ${nd} wind directions`);
   }
-  a.forEach((v, i) => { if (!(v > 0)) throw new InputError(`${file}: weibull_a[${i}]: must be > 0, got ${v}`); });
-  k.forEach((v, i) => { if (!(v > 0)) throw new InputError(`${file}: weibull_k[${i}]: must be > 0, got ${v}`); });
-  return roseFromWeibull(w.wind_direction, sector, a, k, w.wind_speed, ti);
+  a!.forEach((v, i) => { if (!(v > 0)) fail(['weibull_a', i], `must be > 0, got ${v}`); });
+  k!.forEach((v, i) => { if (!(v > 0)) fail(['weibull_k', i], `must be > 0, got ${v}`); });
+  return roseFromWeibull(w.wind_direction, sector!, a!, k!, w.wind_speed, ti);
 }
 
-const point = z.tuple([finite, finite]);
-const xyPolygon = z.object({ x: numberList, y: numberList });
+const point = z.tuple([finite, finite], { error: 'expected a point [x, y]' });
+const xyPolygon = strict({ x: numberList, y: numberList });
 const polygon = z.union([z.array(point).min(3, { message: 'a polygon needs at least 3 vertices' }), xyPolygon]);
 
-export const boundarySchema = z.union([
-  z.object({ circle: z.object({ center: point.default([0, 0]), radius: positive }) }),
-  z.object({ polygon }),
-  z.object({ polygons: z.array(polygon).min(1) }),
-]);
+export const boundarySchema = strict({
+  circle: strict({ center: point.default([0, 0]), radius: positive }).optional(),
+  polygon: polygon.optional(),
+  polygons: z.array(polygon).min(1, { message: 'expected at least one polygon' }).optional(),
+  /** Holes of a single polygon (a turbine must lie outside each). */
+  holes: z.array(polygon).optional(),
+  /** Named areas a turbine may not enter. */
+  exclusions: z.array(strict({ name: z.string().min(1), polygon })).optional(),
+});
 
-function toPoints(p: z.infer<typeof polygon>, file: string, field: string): Point[] {
+/** The boundary kinds a boundary mapping must name exactly one of. */
+export const BOUNDARY_KINDS = ['circle', 'polygon', 'polygons'] as const;
+
+function toPoints(p: z.infer<typeof polygon>, root: unknown, path: FieldPath, file: string): Point[] {
   if (Array.isArray(p)) return p.map(([x, y]) => [x, y] as const);
-  if (p.x.length !== p.y.length) throw new InputError(`${file}: ${field}: ${p.x.length} x but ${p.y.length} y values`);
-  if (p.x.length < 3) throw new InputError(`${file}: ${field}: a polygon needs at least 3 vertices`);
+  if (p.x.length !== p.y.length) throw errorAt(root, path, `${p.x.length} x but ${p.y.length} y values`, file);
+  if (p.x.length < 3) throw errorAt(root, path, 'a polygon needs at least 3 vertices', file);
   return p.x.map((x, i) => [x, p.y[i]] as const);
 }
 
-export function boundaryFromNative(doc: unknown, file: string): Boundary {
-  const root = (doc as Record<string, unknown>)?.boundary ?? doc;
-  const parsed = boundarySchema.safeParse(root);
-  if (!parsed.success) {
-    throw new InputError(`${file}: boundary: expected {circle: {center, radius}}, {polygon: [[x, y], ...]} or {polygons: [...]}`);
+/** The boundary mapping of a document (bare or under `boundary:`). */
+export function boundaryRoot(doc: unknown, file: string): unknown {
+  if (isMapping(doc) && !('boundary' in doc)) misspeltWrapper(doc, Object.keys(boundarySchema.shape), ['boundary'], file);
+  if (!isMapping(doc) || !('boundary' in doc)) return doc;
+  for (const key of Object.keys(doc)) {
+    if (key !== 'boundary' && key !== 'name') throw errorAt(doc, [key], unknownKeyMessage(key, ['name', 'boundary']), file, true);
   }
+  return doc.boundary;
+}
+
+/**
+ * A native boundary: `{circle: {center, radius}}`, `{polygon: …}` or `{polygons: [...]}`, each
+ * with optional `exclusions: [{name, polygon}]`; a single polygon may have `holes: [polygon, …]`
+ * (named `hole 1`, `hole 2`, … in Boundary.exclusions).
+ */
+export function boundaryFromNative(doc: unknown, file: string): Boundary {
+  const root = boundaryRoot(doc, file);
+  rejectDuplicateKeys(doc);
+  if (!isMapping(root)) {
+    throw errorAt(root, [], 'expected {circle: {center, radius}}, {polygon: [[x, y], ...]} or {polygons: [...]}', file);
+  }
+  const parsed = boundarySchema.safeParse(root);
+  if (!parsed.success) throw zodToInputError(parsed.error, file, root);
   const b = parsed.data;
-  if ('circle' in b) return { kind: 'circle', center: [b.circle.center[0], b.circle.center[1]], radius: b.circle.radius };
-  if ('polygon' in b) return { kind: 'polygon', vertices: toPoints(b.polygon, file, 'polygon') };
-  const polygons = b.polygons.map((p, i) => toPoints(p, file, `polygons[${i}]`));
-  return polygons.length === 1 ? { kind: 'polygon', vertices: polygons[0] } : { kind: 'multipolygon', polygons };
+  const kinds = BOUNDARY_KINDS.filter((k) => b[k] !== undefined);
+  if (kinds.length === 0) throw errorAt(root, [], 'expected one of circle, polygon or polygons', file);
+  if (kinds.length > 1) throw errorAt(root, [kinds[1]], `give one of circle, polygon or polygons, not ${kinds.join(' and ')}`, file, true);
+  if (b.holes !== undefined && !b.polygon) {
+    throw errorAt(root, ['holes'], 'holes belong to a single polygon; for a circle or several polygons use exclusions: [{name, polygon}]', file, true);
+  }
+  let boundary: Boundary;
+  if (b.circle) boundary = { kind: 'circle', center: [b.circle.center[0], b.circle.center[1]], radius: b.circle.radius };
+  else if (b.polygon) boundary = { kind: 'polygon', vertices: toPoints(b.polygon, root, ['polygon'], file) };
+  else {
+    const polygons = b.polygons!.map((p, i) => toPoints(p, root, ['polygons', i], file));
+    boundary = polygons.length === 1 ? { kind: 'polygon', vertices: polygons[0] } : { kind: 'multipolygon', polygons };
+  }
+  const exclusions: ExclusionZone[] = [];
+  (b.holes ?? []).forEach((h, i) => exclusions.push({ name: `hole ${i + 1}`, vertices: toPoints(h, root, ['holes', i], file) }));
+  (b.exclusions ?? []).forEach((e, i) => exclusions.push({ name: e.name, vertices: toPoints(e.polygon, root, ['exclusions', i, 'polygon'], file) }));
+  if (exclusions.length > 0) boundary.exclusions = exclusions;
+  return boundary;
+}
+
+/** Path of exclusion `index` of a native boundary document (for locating its errors). */
+export function exclusionPath(doc: unknown, index: number): FieldPath {
+  const root = isMapping(doc) && 'boundary' in doc ? doc.boundary : doc;
+  const holes = isMapping(root) && Array.isArray(root.holes) ? root.holes.length : 0;
+  const prefix: FieldPath = root === doc ? [] : ['boundary'];
+  return index < holes ? [...prefix, 'holes', index] : [...prefix, 'exclusions', index - holes, 'polygon'];
 }

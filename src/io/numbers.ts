@@ -27,7 +27,7 @@ export function describe(value: unknown): string {
   if (value === undefined) return 'nothing (missing)';
   if (value === null) return 'null';
   if (typeof value === 'number') return String(value);
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (typeof value === 'string') return `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}'`;
   if (Array.isArray(value)) return `a list of ${value.length}`;
   return typeof value === 'object' ? 'a mapping' : typeof value;
 }

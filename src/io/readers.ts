@@ -1,38 +1,144 @@
 /**
  * Read a turbine, wind resource or boundary from a YAML file in either the IEA37 case-study
- * format or wflo's native (windIO-named) format, detected from the content, and check it.
+ * format or wflo's native (windIO-named) format, detected from the content, and check it: the
+ * physics' own checks, then plausibility (io/plausibility.ts). Errors name the file, the line
+ * (for documents read from YAML) and the field.
  */
 import { turbineProblem, type Turbine } from '../physics/turbine.js';
 import { windResourceProblem, type WindResource } from '../physics/windResource.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { validateBoundary } from '../geometry/validateBoundary.js';
-import { InputError } from '../util/errors.js';
-import { readYamlFile } from './yamlFile.js';
+import { readYamlFile, findKeyPath, dig } from './yamlFile.js';
 import { isIea37Document, iea37Turbine, iea37WindRose, iea37Boundary } from './iea37Format.js';
-import { turbineFromNative, windFromNative, boundaryFromNative } from './nativeFormat.js';
+import { turbineFromNative, windFromNative, boundaryFromNative, windRoot, boundaryRoot, exclusionPath } from './nativeFormat.js';
+import { turbinePlausibility, windPlausibility } from './plausibility.js';
+import { errorAt, LocatedInputError, type FieldPath } from './sourceMap.js';
+import { InputError } from '../util/errors.js';
+import { WindioNode } from './windio/windioTree.js'; // windIO turbine files (src/io/windio/)
+import { readTurbine as readWindioTurbine } from './windio/turbine.js';
+
+/** Where a turbine problem ("cut-out speed …", "power curve: …") points in the document. */
+function turbineFieldPath(doc: unknown, iea37: boolean, problem: string): FieldPath {
+  const native: [RegExp, FieldPath, string][] = [
+    [/^rotor diameter/, ['rotor_diameter'], 'diameter'],
+    [/^hub height/, ['hub_height'], 'height'],
+    [/^rated power/, ['performance', 'rated_power'], 'rated_power'],
+    [/^cut-in/, ['performance', 'cutin_wind_speed'], 'cut_in_wind_speed'],
+    [/^cut-out/, ['performance', 'cutout_wind_speed'], 'cut_out_wind_speed'],
+    [/^rated speed/, ['performance', 'rated_wind_speed'], 'rated_wind_speed'],
+    [/^power curve/, ['performance', 'power_curve'], 'power_curve'],
+    [/^thrust curve/, ['performance', 'Ct_curve'], 'Ct_curve'],
+    [/^thrust coefficient/, ['performance', 'Ct'], 'Ct'],
+  ];
+  for (const [re, path, iea37Key] of native) {
+    if (!re.test(problem)) continue;
+    if (!iea37) return path;
+    const defs = dig(doc, 'definitions');
+    const found = findKeyPath(defs, iea37Key) ?? (iea37Key === 'diameter' ? findKeyPath(defs, 'radius') : null)
+      ?? (iea37Key === 'rated_power' ? findKeyPath(defs, 'power') : null);
+    return found ? ['definitions', ...found] : [];
+  }
+  return [];
+}
+
+/**
+ * Run an IEA37 reader and give its errors (`file: rotor.radius.default: …`, field names as the
+ * case-study files nest them) the line and full path: each named part of the field is looked up
+ * below the previous one (`rotor` → `definitions.rotor`, then `radius` inside it, then `default`).
+ */
+export function withIea37Lines<T>(doc: unknown, file: string, read: () => T): T {
+  try {
+    return read();
+  } catch (err) {
+    if (!(err instanceof InputError) || err instanceof LocatedInputError || !err.message.startsWith(`${file}: `)) throw err;
+    const m = /^([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*|\[\d+\])*): (.*)$/.exec(err.message.slice(file.length + 2));
+    if (!m) throw err;
+    const parts = m[1].split(/\.|(?=\[)/).map((p) => (p.startsWith('[') ? Number(p.slice(1, -1)) : p));
+    const path: (string | number)[] = [];
+    let node: unknown = doc;
+    for (const part of parts) {
+      const direct = node !== null && typeof node === 'object' && Object.hasOwn(node, part) ? [part] : null;
+      const found = direct ?? (typeof part === 'string' ? findKeyPath(node, part) : null);
+      if (!found) throw err;
+      path.push(...found);
+      for (const step of found) node = (node as Record<string | number, unknown>)[step];
+    }
+    throw errorAt(doc, path, m[2], file);
+  }
+}
 
 export function turbineFromDocument(doc: unknown, file: string): Turbine {
-  const t = isIea37Document(doc) ? iea37Turbine(doc, file) : turbineFromNative(doc, file);
+  const iea37 = isIea37Document(doc);
+  const t = iea37 ? withIea37Lines(doc, file, () => iea37Turbine(doc, file)) : turbineFromNative(doc, file);
   const problem = turbineProblem(t);
-  if (problem) throw new InputError(`${file}: ${problem}`);
+  if (problem) throw errorAt(doc, turbineFieldPath(doc, iea37, problem), problem, file);
+  const implausible = turbinePlausibility(t);
+  if (implausible) {
+    const probe = { ratedPower: 'rated power', diameter: 'rotor diameter', hubHeight: 'hub height' }[implausible.quantity];
+    throw errorAt(doc, turbineFieldPath(doc, iea37, probe), implausible.message, file);
+  }
   return t;
 }
 
+/** Where a wind problem points: the probability table / sector frequencies, or the directions. */
+function windFieldPath(doc: unknown, iea37: boolean, problem: string, file: string): FieldPath {
+  if (iea37) {
+    const defs = dig(doc, 'definitions');
+    const key = /direction/.test(problem) ? 'bins' : 'frequency';
+    const found = findKeyPath(defs, key) ?? findKeyPath(defs, 'probability');
+    return found ? ['definitions', ...found] : [];
+  }
+  const { root, path } = windRoot(doc, file);
+  if (/direction/.test(problem)) return [...path, 'wind_direction'];
+  if (/speed/.test(problem) && !/probabilit/.test(problem)) return [...path, 'wind_speed'];
+  const r = root as Record<string, unknown> | null;
+  return [...path, r && typeof r === 'object' && 'probability' in r ? 'probability' : 'sector_probability'];
+}
+
 export function windFromDocument(doc: unknown, file: string): WindResource {
-  const w = isIea37Document(doc) ? iea37WindRose(doc, file) : windFromNative(doc, file);
+  const iea37 = isIea37Document(doc);
+  const w = iea37 ? withIea37Lines(doc, file, () => iea37WindRose(doc, file)) : windFromNative(doc, file);
   const problem = windResourceProblem(w);
-  if (problem) throw new InputError(`${file}: ${problem}`);
+  if (problem) throw errorAt(doc, windFieldPath(doc, iea37, problem, file), problem, file);
+  const implausible = windPlausibility(w);
+  if (implausible) throw errorAt(doc, windFieldPath(doc, iea37, 'direction', file), implausible.message, file);
   return w;
 }
 
 export function boundaryFromDocument(doc: unknown, file: string): Boundary {
   const d = doc as Record<string, unknown> | null;
-  const b = d && typeof d === 'object' && 'boundaries' in d ? iea37Boundary(doc, file) : boundaryFromNative(doc, file);
+  const iea37 = !!d && typeof d === 'object' && 'boundaries' in d;
+  const b = iea37 ? withIea37Lines(doc, file, () => iea37Boundary(doc, file)) : boundaryFromNative(doc, file);
   const problem = validateBoundary(b);
-  if (problem) throw new InputError(`${file}: boundary: ${problem}`);
+  if (problem) {
+    const root = iea37 ? null : boundaryRoot(doc, file);
+    // A problem of one exclusion zone (or hole) points at it.
+    const zone = /exclusion zone '([^']*)'/.exec(problem)?.[1];
+    const zoneIndex = zone !== undefined ? (b.exclusions ?? []).findIndex((e) => e.name === zone) : -1;
+    if (!iea37 && zoneIndex >= 0) throw errorAt(doc, exclusionPath(doc, zoneIndex), problem, file);
+    throw errorAt(doc, iea37 ? ['boundaries'] : root === doc ? [] : ['boundary'], problem, file);
+  }
+  for (const [i, zone] of (b.exclusions ?? []).entries()) {
+    const zoneProblem = validateBoundary({ kind: 'polygon', vertices: zone.vertices });
+    if (zoneProblem) throw errorAt(doc, exclusionPath(doc, i), `${zone.name}: ${zoneProblem}`, file);
+  }
   return b;
 }
 
-export const readTurbineFile = (path: string): Turbine => turbineFromDocument(readYamlFile(path), path);
+/**
+ * A turbine file. A full windIO turbine (power from a `Cp_curve`) is read by io/windio, which
+ * knows windIO's other turbine fields; everything else by turbineFromDocument (strict native or
+ * IEA37). Both get the plausibility checks.
+ */
+export function readTurbineFile(path: string): Turbine {
+  const doc = readYamlFile(path);
+  const perf = doc !== null && typeof doc === 'object' ? (doc as Record<string, unknown>).performance : undefined;
+  if (perf === null || typeof perf !== 'object' || !('Cp_curve' in perf)) return turbineFromDocument(doc, path);
+  const t = readWindioTurbine(WindioNode.open(path));
+  const implausible = turbinePlausibility(t);
+  if (implausible) throw errorAt(doc, turbineFieldPath(doc, false, { ratedPower: 'rated power', diameter: 'rotor diameter', hubHeight: 'hub height' }[implausible.quantity]), implausible.message, path);
+  return t;
+}
+
 export const readWindFile = (path: string): WindResource => windFromDocument(readYamlFile(path), path);
 export const readBoundaryFile = (path: string): Boundary => boundaryFromDocument(readYamlFile(path), path);

@@ -1,34 +1,127 @@
 /**
- * Reading YAML files with user-facing errors: a missing file, a directory, or malformed YAML
- * becomes one InputError line naming the file (and the line, for syntax errors).
+ * Reading YAML files with user-facing errors: a missing file, a directory, malformed YAML, a file
+ * over MAX_INPUT_BYTES or an alias bomb becomes one InputError line naming the file and the line.
+ * Every mapping and list read is registered in sourceMap.ts so later checks can name the line.
  * Duplicate keys are accepted (last one wins), as PyYAML does: the IEA37 cs3 wind rose has one.
  */
 import fs from 'node:fs';
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument, visit, isAlias, type Document } from 'yaml';
 import { InputError } from '../util/errors.js';
+import { registerOrigins, formatFieldPath } from './sourceMap.js';
+import { isMap, isSeq, isPair, isScalar } from 'yaml';
 
-export function readYamlFile(path: string): unknown {
-  let text: string;
+/**
+ * Largest input file read, bytes. The biggest real inputs are layouts and 360-sector wind roses
+ * (well under 1 MiB); the YAML syntax tree costs about 40 bytes of memory per input byte, so 64 MiB
+ * keeps one parse near 2.5 GB at worst instead of an out-of-memory crash.
+ */
+export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+/**
+ * Aliases expanded while reading, counted the way the `yaml` package does (each alias weighs the
+ * size of what it points to): real files use a handful; a "billion laughs" file needs millions.
+ */
+export const MAX_ALIAS_COUNT = 1000;
+
+const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+/** The file's text, refusing files over MAX_INPUT_BYTES before reading them. */
+export function readInputText(path: string, what = 'file'): string {
+  let fd: number;
   try {
-    text = fs.readFileSync(path, 'utf8');
+    fd = fs.openSync(path, 'r');
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'ENOENT') throw new InputError(`${path}: file not found`);
+    if (e.code === 'ENOENT') throw new InputError(`${path}: ${what} not found`);
     if (e.code === 'EISDIR') throw new InputError(`${path}: is a directory, expected a YAML file`);
     throw new InputError(`${path}: cannot read (${e.code ?? e.message})`);
   }
-  return parseYamlText(text, path);
+  try {
+    const st = fs.fstatSync(fd);
+    if (st.isDirectory()) throw new InputError(`${path}: is a directory, expected a YAML file`);
+    if (st.size > MAX_INPUT_BYTES) {
+      throw new InputError(`${path}:1: (top level): file is ${mib(st.size)}, over the ${mib(MAX_INPUT_BYTES)} limit for input files`);
+    }
+    const text = fs.readFileSync(fd, 'utf8');
+    // A FIFO or a file growing while read can exceed what fstat said.
+    if (Buffer.byteLength(text) > MAX_INPUT_BYTES) throw new InputError(`${path}:1: (top level): file is over the ${mib(MAX_INPUT_BYTES)} limit for input files`);
+    return text;
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EISDIR') throw new InputError(`${path}: is a directory, expected a YAML file`);
+    throw new InputError(`${path}: cannot read (${e.code ?? e.message})`);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
-export function parseYamlText(text: string, path: string): unknown {
-  const doc = parseDocument(text, { uniqueKeys: false, prettyErrors: true });
+export function readYamlFile(path: string): unknown {
+  return parseYamlText(readInputText(path), path);
+}
+
+export interface ParseOptions {
+  /** Duplicate keys are errors (campaign files); default false (last one wins). */
+  uniqueKeys?: boolean;
+}
+
+/** Parse YAML text; errors name `path` and the line. The result's objects are registered in sourceMap.ts. */
+export function parseYamlText(text: string, path: string, options: ParseOptions = {}): unknown {
+  return parseYamlDocument(text, path, options).value;
+}
+
+/** Like parseYamlText, also returning the Document (for rewriting) and its LineCounter. */
+export function parseYamlDocument(text: string, path: string, options: ParseOptions = {}): { value: unknown; doc: Document; lineCounter: LineCounter } {
+  if (text.length > MAX_INPUT_BYTES) throw new InputError(`${path}:1: (top level): text is over the ${mib(MAX_INPUT_BYTES)} limit for input files`);
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { uniqueKeys: options.uniqueKeys ?? false, prettyErrors: false, lineCounter });
+  const lineAt = (offset: number | undefined): number | null => (offset === undefined ? null : lineCounter.linePos(offset).line);
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
-    const line = err.linePos?.[0]?.line;
+    const line = lineAt(err.pos?.[0]);
     const reason = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-    throw new InputError(`${path}: malformed YAML${line ? ` at line ${line}` : ''}: ${reason}`);
+    const at = err.pos?.[0] !== undefined ? formatFieldPath(pathAtOffset(doc.contents, err.pos[0])) : '(top level)';
+    throw new InputError(`${path}${line ? `:${line}` : ''}: ${at}: malformed YAML: ${reason}`);
   }
-  return doc.toJS({ maxAliasCount: 1000 });
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (err) {
+    if (!(err instanceof ReferenceError || /alias/i.test((err as Error).message))) throw err;
+    let offset: number | undefined;
+    visit(doc, { Alias(_key, node) { if (isAlias(node)) { offset = node.range?.[0]; return visit.BREAK; } return undefined; } });
+    const at = offset !== undefined ? formatFieldPath(pathAtOffset(doc.contents, offset)) : '(top level)';
+    throw new InputError(`${path}:${lineAt(offset) ?? 1}: ${at}: YAML aliases expand to too much data (over ${MAX_ALIAS_COUNT} aliased nodes): an alias bomb? refused`);
+  }
+  registerOrigins(doc, value, path, lineCounter);
+  return { value, doc, lineCounter };
+}
+
+/**
+ * The field path at a text offset of a (possibly partly parsed) document: into the last mapping
+ * key or list item that starts at or before it, as deep as that goes.
+ */
+function pathAtOffset(node: unknown, offset: number): (string | number)[] {
+  const path: (string | number)[] = [];
+  let cur: unknown = node;
+  for (let depth = 0; depth < 1000; depth++) {
+    let next: unknown = undefined;
+    if (isMap(cur)) {
+      for (const pair of cur.items) {
+        if (!isPair(pair)) continue;
+        const start = (pair.key as { range?: number[] } | null)?.range?.[0];
+        if (start === undefined || start > offset) break;
+        if (isScalar(pair.key)) { path.length = depth; path.push(String(pair.key.value)); next = pair.value; }
+      }
+    } else if (isSeq(cur)) {
+      cur.items.forEach((item, i) => {
+        const start = (item as { range?: number[] } | null)?.range?.[0];
+        if (start !== undefined && start <= offset) { path.length = depth; path.push(i); next = item; }
+      });
+    }
+    if (next === undefined || path.length !== depth + 1) break;
+    cur = next;
+  }
+  return path;
 }
 
 /** Walk an object by keys; undefined when any step is missing. */
@@ -52,6 +145,17 @@ export function findKey(value: unknown, key: string): unknown {
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/** Depth-first search for the path of the first object property named `key`; null when absent. */
+export function findKeyPath(value: unknown, key: string, path: (string | number)[] = []): (string | number)[] | null {
+  if (value === null || typeof value !== 'object') return null;
+  if (!Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, key)) return [...path, key];
+  for (const [k, child] of Object.entries(value as Record<string, unknown>)) {
+    const found = findKeyPath(child, key, [...path, Array.isArray(value) ? Number(k) : k]);
+    if (found) return found;
+  }
+  return null;
 }
 
 /** Every string value of a `$ref` key in the document, in document order. */

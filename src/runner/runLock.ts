@@ -3,6 +3,7 @@
  * folder's ledger (`wflo run`, `wflo collect`, `wflo ledger rebuild`). `wflo status` reads it to
  * tell whether a run is live, by the same rule the next run uses to refuse or take over.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { acquireWriterLock, lockHolder, type LockOwner, type WriterLock } from '../io/hdf5/writerLock.js';
 import { RuntimeFailure } from '../util/errors.js';
@@ -14,8 +15,11 @@ export function acquireRunLock(dir: string): WriterLock {
   try {
     return acquireWriterLock(path.join(dir, RUN_LOCK_NAME));
   } catch (err) {
-    const m = /pid (\d+)/.exec((err as Error).message);
-    throw new RuntimeFailure(`${dir} is in use by another wflo run${m ? ` (pid ${m[1]})` : ''}: ${(err as Error).message}`);
+    const holder = lockHolder(path.join(dir, RUN_LOCK_NAME));
+    if (!holder) throw err; // not another run: the lock file itself could not be made
+    const where = holder.host === os.hostname() ? `pid ${holder.pid}` : `pid ${holder.pid} on host ${holder.host}`;
+    throw new RuntimeFailure(`${dir} is in use by another wflo run (${where}, since ${holder.created}); ` +
+      (holder.host === os.hostname() ? 'wait for it to end or stop it' : `remove ${path.join(dir, RUN_LOCK_NAME)}.lock if that run is gone`));
   }
 }
 

@@ -35,3 +35,15 @@ export class CheckFailed extends WfloError {
     super(message, 3);
   }
 }
+
+/**
+ * A task failure that will happen again on every attempt (the input cannot be placed, an invalid
+ * input reached a worker): the scheduler records the task as failed at once instead of retrying.
+ * Reaches the user through the run's failure report; as a command's own error it is bad input.
+ */
+export class PermanentTaskError extends WfloError {
+  readonly permanent = true;
+  constructor(message: string) {
+    super(message, 2);
+  }
+}

@@ -121,7 +121,7 @@ test('seeds as a list; only restricts the grid', () => {
 
 test('malformed YAML names the file and line', () => {
   const e = errorOf('name: x\nfarms: [\n  {id: 0\n');
-  assert.match(e.message, /campaign\.yaml:[34]: malformed YAML/);
+  assert.match(e.message, /campaign\.yaml:[34]: farms\[0\]\.id: malformed YAML/);
 });
 
 test('unknown turbine: line and field path', () => {
@@ -147,7 +147,7 @@ test('negative counts name the field', () => {
 });
 
 test('unknown fields, missing fields, wrong types, duplicates', () => {
-  assert.match(errorOf(BASE.replace('n_turbines: 16', 'n_turbine: 16')).message, /campaign\.yaml:12: farm_types\[0\]\.n_turbine: unknown field \(expected one of: id, label, turbine, n_turbines/);
+  assert.match(errorOf(BASE.replace('n_turbines: 16', 'n_turbine: 16')).message, /campaign\.yaml:12: farm_types\[0\]\.n_turbine: unknown field 'n_turbine'; did you mean 'n_turbines'\?$/);
   assert.match(errorOf(BASE.replace('name: grid\n', '')).message, /campaign\.yaml:1: name: missing/);
   assert.match(errorOf(BASE.replace('n_turbines: 16', 'n_turbines: many')).message, /farm_types\[0\]\.n_turbines: expected .*got 'many'/);
   assert.match(errorOf(BASE.replace('  - id: 1\n    boundary', '  - id: 0\n    boundary')).message, /farms\[1\]\.id: id 0 is used twice/);

@@ -28,7 +28,7 @@ test('a boundary that cannot hold the turbines at the required spacing', () => {
 
 test('a degenerate (self-intersecting) polygon', () => {
   fs.writeFileSync(path.join(dir, 'bowtie.yaml'), 'base: iea37-cs1-16\nboundary: {polygon: [[0, 0], [1000, 1000], [1000, 0], [0, 1000]]}\n');
-  expectBadInput(['optimize', path.join(dir, 'bowtie.yaml')], /bowtie\.yaml \(boundary\): boundary: polygon is self-intersecting/);
+  expectBadInput(['optimize', path.join(dir, 'bowtie.yaml')], /bowtie\.yaml:2: boundary: polygon is self-intersecting/);
 });
 
 test('a polygon with two vertices', () => {

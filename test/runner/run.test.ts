@@ -2,7 +2,7 @@
  * `wflo run` end to end on cheap noop campaigns: results, resume, retries, crashes, timeouts,
  * max_failures, Ctrl-C, stale tasks, status during a run, missing + rerun, export.
  */
-import test from 'node:test';
+import test, { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +11,15 @@ import { parseCampaign } from '../../src/campaign/loadCampaign.js';
 import { caseForTask } from '../../src/campaign/caseForTask.js';
 import { randomInitialLayout } from '../../src/runner/noopOptimizer.js';
 import { computeAep } from '../../src/physics/aep.js';
-import { IEA37_DATA, auditEvents, collect, ledgerSnapshot, noopCampaign, runWflo, startWflo, tempDir, waitFor, writeCampaign } from './runnerTestKit.js';
+import {
+  EXECUTORS, IEA37_DATA, auditEvents, collect, executorHooks, executorUnavailable, ledgerSnapshot, noopCampaign, runWflo, startWflo, tempDir, waitFor, writeCampaign,
+} from './runnerTestKit.js';
+
+/** Resume tests of the executor contract (issue 9): registered once per executor, at the end. */
+const contractTests: [string, () => Promise<void>][] = [];
+function contract(name: string, fn: () => Promise<void>): void {
+  contractTests.push([name, fn]);
+}
 
 function setup(prefix: string, seeds: number, edit: (c: Record<string, unknown>) => void = () => {}): { dir: string; out: string; file: string; campaign: Record<string, unknown> } {
   const dir = tempDir(prefix);
@@ -22,7 +30,7 @@ function setup(prefix: string, seeds: number, edit: (c: Record<string, unknown>)
   return { dir, out, file, campaign };
 }
 
-test('a campaign runs to completion; rows match an independent recomputation; a rerun does nothing', async () => {
+contract('a campaign runs to completion; rows match an independent recomputation; a rerun does nothing', async () => {
   const { out, file } = setup('run', 5);
   const r = await runWflo(['run', file]);
   assert.equal(r.code, 0, r.stderr);
@@ -59,7 +67,7 @@ test('a campaign runs to completion; rows match an independent recomputation; a 
   assert.equal(events.filter((e) => e.event === 'resume').length, 1);
 });
 
-test('failing tasks are retried with backoff, then recorded as failed; --retry-failed reruns them', async () => {
+contract('failing tasks are retried with backoff, then recorded as failed; --retry-failed reruns them', async () => {
   const { out, file } = setup('fail', 3, (c) => {
     c.optimizer = { method: 'noop', fail_seeds: [1], faults_until_attempt: 3 };
     c.attempts = 2;
@@ -81,7 +89,7 @@ test('failing tasks are retried with backoff, then recorded as failed; --retry-f
   assert.match(s.failures[0].error, /injected failure for seed 1 \(attempt 2\)/);
 
   const missing = await runWflo(['missing', out]);
-  assert.equal(missing.code, 0);
+  assert.equal(missing.code, 3, 'tasks are missing: a check that found problems exits 3');
   assert.equal(missing.stdout.trim().split('\n').length, 4);
   assert.match(missing.stdout, /farm_1_type_1_seed_1\tfailed/);
 
@@ -95,17 +103,17 @@ test('failing tasks are retried with backoff, then recorded as failed; --retry-f
   assert.deepEqual(attempts, [[1, 'error'], [2, 'error'], [3, 'done']], 'attempt numbers continue across runs');
 });
 
-test('a worker that dies loses only its task, which is retried', async () => {
+contract('a worker that dies loses only its task, which is retried', async () => {
   const { out, file } = setup('crash', 4, (c) => { c.optimizer = { method: 'noop', crash_seeds: [2], faults_until_attempt: 2 }; });
   const r = await runWflo(['run', file]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(ledgerSnapshot(out).done.length, 16);
   const crashes = auditEvents(out).filter((e) => e.event === 'attempt' && e.outcome === 'crash');
   assert.equal(crashes.length, 4);
-  assert.match(String(crashes[0].error), /worker process \d+ died \(signal SIGKILL\)/);
+  assert.match(String(crashes[0].error), /(worker|job) process \d+ died \(signal SIGKILL\)/);
 });
 
-test('a task over the timeout has its worker killed and is failed; the rest complete', async () => {
+contract('a task over the timeout has its worker killed and is failed; the rest complete', async () => {
   const { out, file } = setup('timeout', 2, (c) => {
     c.optimizer = { method: 'noop', hang_seeds: [1] };
     c.timeout_s = 0.5;
@@ -137,7 +145,7 @@ test('max_failures stops dispatching with a clear message', async () => {
   assert.equal(auditEvents(out).filter((e) => e.event === 'max_failures').length, 1);
 });
 
-test('Ctrl-C stops cleanly: finished tasks kept, layouts.h5 valid, resume completes', async () => {
+contract('Ctrl-C stops cleanly: finished tasks kept, layouts.h5 valid, resume completes', async () => {
   const { out, file } = setup('sigint', 10, (c) => { c.optimizer = { method: 'noop', sleep_ms: 100 }; });
   const child = startWflo(['run', file]);
   const done = collect(child);
@@ -215,7 +223,7 @@ test('missing --write gives a campaign, in another folder, that wflo run accepts
   const missingFile = path.join(dir, 'sub', 'missing.yaml');
   fs.mkdirSync(path.dirname(missingFile));
   const m = await runWflo(['missing', out, '--write', missingFile]);
-  assert.equal(m.code, 0, m.stderr);
+  assert.equal(m.code, 3, m.stderr);
   assert.equal(m.stdout.trim().split('\n').length, 12 - keptBefore.length);
   assert.match(fs.readFileSync(missingFile, 'utf8'), /wind: \.\.\/winds\/rose\.yaml/);
   const rerun = await runWflo(['run', missingFile]);
@@ -244,3 +252,10 @@ test('wflo export rebuilds layouts.h5 from the ledger, to -o FILE too', async ()
   assert.equal(none.code, 2);
   assert.match(none.stderr, /^wflo: .*no campaign ledger here/);
 });
+
+for (const executor of EXECUTORS) {
+  describe(`executor contract: ${executor}`, { skip: executorUnavailable(executor) }, () => {
+    executorHooks(executor);
+    for (const [name, fn] of contractTests) test(name, fn);
+  });
+}

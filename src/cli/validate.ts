@@ -1,0 +1,36 @@
+/**
+ * `wflo validate FILE [--kind K] [--json]`: every check wflo makes on an input file (campaign,
+ * case, turbine, wind, boundary or layout; the kind is detected), without running anything or
+ * writing anything. A campaign gets the same report as `wflo run CAMPAIGN --dry-run`.
+ * Exit 0 valid, 2 not (one line: file:line: path: what is wrong).
+ */
+import type { Command } from 'commander';
+import { InputError } from '../util/errors.js';
+
+export function registerValidate(program: Command): void {
+  program
+    .command('validate')
+    .description('check an input file (campaign, case, turbine, wind, boundary, layout) without running or writing anything')
+    .argument('<file>', 'YAML input file')
+    .option('--kind <kind>', 'campaign | case | turbine | wind | boundary | layout (default: detected)')
+    .option('--out <dir>', 'campaign: output folder to compare with (overrides the campaign\'s output)')
+    .option('--json', 'print JSON')
+    .action(async (file: string, opts: { kind?: string; out?: string; json?: boolean }) => {
+      const { INPUT_KINDS, detectInputKind, validateInputFile } = await import('../io/inputKind.js');
+      const { readYamlFile } = await import('../io/yamlFile.js');
+      if (opts.kind !== undefined && !(INPUT_KINDS as readonly string[]).includes(opts.kind)) {
+        throw new InputError(`--kind: unknown kind '${opts.kind}' (known: ${INPUT_KINDS.join(', ')})`);
+      }
+      const kind = (opts.kind as (typeof INPUT_KINDS)[number] | undefined) ?? detectInputKind(readYamlFile(file));
+      if (kind === 'campaign') {
+        const { loadCampaign } = await import('../campaign/loadCampaign.js');
+        const { optimizerSettingsProblem } = await import('../runner/taskFunction.js');
+        const { dryRun, formatDryRun } = await import('../runner/dryRun.js');
+        const report = dryRun(loadCampaign(file, { optimizerProblem: optimizerSettingsProblem, outputOverride: opts.out }));
+        process.stdout.write(`${opts.json ? JSON.stringify({ kind, ...report }) : formatDryRun(report)}\n`);
+        return;
+      }
+      const r = validateInputFile(file, opts.kind as (typeof INPUT_KINDS)[number] | undefined);
+      process.stdout.write(`${opts.json ? JSON.stringify({ kind: r.kind, file, ...r.details }) : r.summary}\n`);
+    });
+}

@@ -1,0 +1,156 @@
+/**
+ * `wflo validate FILE` for the files io/ reads: which kind of input a YAML document is (campaign,
+ * case, turbine, wind, boundary, layout; IEA37 or native shape), detected from its keys, and the
+ * full check of that kind with a one-line summary of what was read. A document whose keys match
+ * no kind well is reported with the kind it resembles most, so a misspelt key still gets its
+ * did-you-mean from that kind's reader.
+ */
+import path from 'node:path';
+import { InputError } from '../util/errors.js';
+import type { Turbine } from '../physics/turbine.js';
+import type { WindResource } from '../physics/windResource.js';
+import type { Boundary } from '../geometry/boundary.js';
+import { readYamlFile } from './yamlFile.js';
+import { iea37Kind } from './iea37Format.js';
+import { readTurbineFile, windFromDocument, boundaryFromDocument } from './readers.js';
+import { caseFromDocument, caseFromIea37Layout, readLayoutFile, CASE_FIELDS } from './caseFile.js';
+import { nearestKey } from './didYouMean.js';
+import { maxTurbinesBound } from './plausibility.js';
+import type { Case } from './case.js';
+import { windioBoundary, windioCase, windioKind, windioLayout, windioWind } from './windio/windioPlant.js'; // windIO plant files (src/io/windio/)
+import { caseFromReferenceDocument, isReferenceCaseDocument } from './referenceCase.js'; // wake-model reference cases
+
+export const INPUT_KINDS = ['campaign', 'case', 'turbine', 'wind', 'boundary', 'layout'] as const;
+export type InputKind = (typeof INPUT_KINDS)[number];
+
+/** Top-level keys of each kind's native shape (campaign keys from campaign/campaignSchema.ts, kept in step). */
+const KEYS: Record<InputKind, readonly string[]> = {
+  campaign: ['name', 'output', 'farms', 'farm_types', 'seeds', 'optimizer', 'workers', 'timeout_s', 'attempts', 'backoff', 'max_failures', 'export', 'only'],
+  case: CASE_FIELDS,
+  turbine: ['name', 'rotor_diameter', 'hub_height', 'performance'],
+  wind: ['name', 'wind_resource', 'energy_resource', 'wind_direction', 'wind_speed', 'probability', 'sector_probability', 'weibull_a', 'weibull_k', 'turbulence_intensity'],
+  boundary: ['name', 'boundary', 'circle', 'polygon', 'polygons', 'holes', 'exclusions'],
+  layout: ['x', 'y', 'coordinates', 'layout'],
+};
+/** Keys that only one kind has: one of them decides. */
+const DECISIVE: [string, InputKind][] = [
+  ['farms', 'campaign'], ['farm_types', 'campaign'], ['seeds', 'campaign'], ['optimizer', 'campaign'],
+  ['base', 'case'], ['n_turbines', 'case'], ['turbine', 'case'], ['wind', 'case'], ['wake_model', 'case'],
+  ['rotor_diameter', 'turbine'], ['hub_height', 'turbine'], ['performance', 'turbine'],
+  ['wind_direction', 'wind'], ['wind_resource', 'wind'], ['energy_resource', 'wind'],
+  ['circle', 'boundary'], ['polygon', 'boundary'], ['polygons', 'boundary'],
+  ['x', 'layout'], ['coordinates', 'layout'],
+];
+
+/** The kind of a parsed document; null when it has nothing recognisable. */
+export function detectInputKind(doc: unknown): InputKind | null {
+  const iea = iea37Kind(doc);
+  if (iea) return iea;
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return null;
+  const keys = Object.keys(doc);
+  for (const [key, kind] of DECISIVE) if (keys.includes(key)) return kind;
+  // `boundary:` alone is a boundary file; with other case keys it is a case.
+  if (keys.includes('boundary')) return keys.every((k) => k === 'boundary' || k === 'name') ? 'boundary' : 'case';
+  if (keys.includes('layout')) return keys.every((k) => k === 'layout' || k === 'name') ? 'layout' : 'case';
+  // Nothing exact: the kind most keys are near to (misspellings).
+  let best: InputKind | null = null, bestScore = 0;
+  for (const kind of INPUT_KINDS) {
+    const score = keys.filter((k) => k !== 'name' && nearestKey(k, KEYS[kind]) !== null).length;
+    if (score > bestScore) { best = kind; bestScore = score; }
+  }
+  return best;
+}
+
+export interface ValidatedInput {
+  kind: Exclude<InputKind, 'campaign'>;
+  /** One line saying what was read. */
+  summary: string;
+  details: Record<string, unknown>;
+}
+
+export const describeTurbine = (t: Turbine): Record<string, unknown> => ({
+  name: t.name, rotor_diameter_m: t.diameter, hub_height_m: t.hubHeight, rated_power_w: t.ratedPowerW,
+  cutin_wind_speed: t.cutIn, cutout_wind_speed: t.cutOut,
+  power: t.power.kind === 'cubic' ? `IEA37 cubic, rated at ${t.power.ratedSpeed} m/s` : `table of ${t.power.speeds.length} points`,
+  thrust: t.thrust.kind === 'constant' ? `constant Ct ${+t.thrust.ct.toFixed(6)}` : `table of ${t.thrust.speeds.length} points`,
+});
+
+export const describeWind = (w: WindResource): Record<string, unknown> => {
+  let meanSpeed = 0;
+  const ns = w.speeds.length;
+  for (let i = 0; i < w.probability.length; i++) meanSpeed += w.probability[i] * w.speeds[i % ns];
+  return {
+    directions: w.directionsDeg.length, speeds: ns, speed_range: [w.speeds[0], w.speeds[ns - 1]],
+    mean_speed: +meanSpeed.toFixed(4), turbulence_intensity: (w as { turbulenceIntensity?: number }).turbulenceIntensity,
+  };
+};
+
+export const describeBoundary = (b: Boundary): Record<string, unknown> => ({
+  kind: b.kind,
+  ...(b.kind === 'circle' ? { center: b.center, radius_m: b.radius } : b.kind === 'polygon' ? { vertices: b.vertices.length } : { polygons: b.polygons.length }),
+  exclusions: (b.exclusions ?? []).map((e) => e.name),
+});
+
+/** Read and check a non-campaign input file of `kind` (detected when not given). */
+export function validateInputFile(file: string, kind?: InputKind): ValidatedInput {
+  const doc = readYamlFile(file);
+  const name = path.basename(file);
+  // Whole-plant files read by their own readers: a windIO wind_energy_system, a reference case.
+  if (kind === undefined || kind === 'case') {
+    if (isReferenceCaseDocument(doc)) return caseResult(caseFromReferenceDocument(doc, file), name);
+    if (windioKind(doc) === 'wind_energy_system') return caseResult(windioCase(file), name);
+  }
+  const windio = kind === undefined ? windioKind(doc) : null;
+  if (windio === 'site') {
+    const b = windioBoundary(file), w = windioWind(file);
+    return { kind: 'boundary', summary: `${name}: valid windIO site: ${b.kind} boundary, ${w.directionsDeg.length} × ${w.speeds.length} wind`, details: { boundary: describeBoundary(b), wind: describeWind(w) } };
+  }
+  if (windio === 'energy_resource') {
+    const w = windioWind(file);
+    return { kind: 'wind', summary: `${name}: valid windIO energy resource: ${w.directionsDeg.length} directions × ${w.speeds.length} speeds`, details: describeWind(w) };
+  }
+  if (windio === 'wind_farm') {
+    const l = windioLayout(file);
+    return { kind: 'layout', summary: `${name}: valid windIO wind farm layout of ${l.x.length} turbines`, details: { n_turbines: l.x.length } };
+  }
+  const k = kind ?? detectInputKind(doc);
+  if (k === null) {
+    throw new InputError(`${file}:1: (top level): cannot tell what kind of input this is; expected a campaign, case, turbine, wind, boundary or layout file (use --kind)`);
+  }
+  if (k === 'campaign') throw new InputError(`${file}: a campaign: validate it with \`wflo validate\` (the CLI loads campaigns)`);
+  switch (k) {
+    case 'turbine': {
+      const t = readTurbineFile(file);
+      return { kind: k, summary: `${name}: valid turbine '${t.name}': D = ${t.diameter} m, hub ${t.hubHeight} m, rated ${t.ratedPowerW / 1e6} MW`, details: describeTurbine(t) };
+    }
+    case 'wind': {
+      const w = windFromDocument(doc, file);
+      return { kind: k, summary: `${name}: valid wind resource: ${w.directionsDeg.length} directions × ${w.speeds.length} speeds`, details: describeWind(w) };
+    }
+    case 'boundary': {
+      const b = boundaryFromDocument(doc, file);
+      return { kind: k, summary: `${name}: valid boundary: ${b.kind}${b.exclusions?.length ? ` with ${b.exclusions.length} exclusions` : ''}`, details: describeBoundary(b) };
+    }
+    case 'layout': {
+      const l = readLayoutFile(file);
+      return { kind: k, summary: `${name}: valid layout of ${l.x.length} turbines`, details: { n_turbines: l.x.length } };
+    }
+    case 'case':
+      return caseResult(iea37Kind(doc) === 'layout' ? caseFromIea37Layout(doc, file) : caseFromDocument(doc, file), name);
+  }
+}
+
+/** A validated case and what it holds. */
+function caseResult(c: Case, name: string): ValidatedInput {
+  const room = c.boundary ? Math.floor(maxTurbinesBound(c.boundary, c.minSpacing)) : null;
+  return {
+    kind: 'case',
+    summary: `${name}: valid case '${c.name}': ${c.nTurbines} turbines (${c.turbine.name}), spacing ${c.minSpacing} m, ` +
+      `${c.wind.directionsDeg.length} × ${c.wind.speeds.length} wind, ${c.boundary ? `${c.boundary.kind} site (room for at most ${room})` : 'no boundary'}`,
+    details: {
+      name: c.name, n_turbines: c.nTurbines, min_spacing_m: c.minSpacing, turbine: describeTurbine(c.turbine), wind: describeWind(c.wind),
+      boundary: c.boundary ? describeBoundary(c.boundary) : null, wake_model: c.model.wake, superposition: c.model.superposition,
+      has_layout: c.layout !== null,
+    },
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * The overwrite rule shared by every command that writes a file the user names (`export -o`,
+ * `optimize --out`, `missing --write`): an existing file is replaced only when wflo wrote it
+ * (a `wflo-layouts` HDF5 file, or a YAML file wflo wrote: it carries a `wflo:` block or a
+ * `written by wflo` / "Written by `wflo" header) or when `--force` is given. Anything else is
+ * somebody's data: refused with exit 2 before any work starts.
+ */
+import fs from 'node:fs';
+import { InputError } from '../util/errors.js';
+import { openH5, closeQuietly } from './hdf5/h5wasmRuntime.js';
+import { LAYOUTS_FORMAT_NAME } from './hdf5/layoutsSchema.js';
+
+const HDF5_SIGNATURE = Buffer.from([0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a]);
+/** Text files larger than this are not wflo's YAML outputs (a layout of 10⁵ turbines is ~5 MB). */
+const MAX_SNIFF_BYTES = 64 * 1024 * 1024;
+
+async function writtenByWflo(file: string): Promise<boolean> {
+  const fd = fs.openSync(file, 'r');
+  let head: Buffer;
+  try {
+    head = Buffer.alloc(8);
+    fs.readSync(fd, head, 0, 8, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  if (head.equals(HDF5_SIGNATURE)) {
+    let h5;
+    try {
+      h5 = await openH5(file, 'r');
+      return String(h5.attrs.format?.value ?? '') === LAYOUTS_FORMAT_NAME;
+    } catch {
+      return false;
+    } finally {
+      closeQuietly(h5);
+    }
+  }
+  if (fs.statSync(file).size > MAX_SNIFF_BYTES) return false;
+  const text = fs.readFileSync(file, 'utf8');
+  return /^wflo:\s*$/m.test(text) || /^# (Written by `wflo |windIO .* written by wflo )/m.test(text);
+}
+
+/** Throw unless `file` may be written: it does not exist, wflo wrote it, or `force`. */
+export async function checkOverwrite(file: string, force: boolean, flag: string): Promise<void> {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(file);
+  } catch {
+    return;
+  }
+  if (st.isDirectory()) throw new InputError(`${flag} ${file}: is a directory, expected a file name`);
+  if (force) return;
+  if (await writtenByWflo(file)) return;
+  throw new InputError(`${flag} ${file}: the file exists and was not written by wflo; not replaced (give --force to replace it)`);
+}

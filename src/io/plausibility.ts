@@ -1,0 +1,120 @@
+/**
+ * Values that parse but cannot be meant: a unit slip (rated power in MW in a W field, a rotor
+ * diameter in km, wind directions in radians), a hub lower than the blade tips, and a site too
+ * small for its turbines at the minimum spacing. Each check returns a message with a hint, or
+ * null; the readers attach the file, line and field.
+ *
+ * Capacity bound (Oler 1961, "An inequality in the geometry of numbers", Acta Math. 105): points
+ * with mutual distances >= s inside a compact convex set K number at most
+ *     (2/√3)·A(K)/s² + P(K)/(2s) + 1,
+ * A the area and P the perimeter. The first term is the hexagonal packing density π/√12 ≈ 0.9069
+ * applied to discs of radius s/2; the other two pay for the half-discs that stick out of the
+ * boundary. It is a theorem for every convex K and every n (one point in a point-sized site: 1;
+ * two points on a segment of length s: 2), so it never rejects a feasible case. Turbines of a
+ * site lie in the convex hull of each of its polygons (a hole or exclusion only removes room), so
+ * the bound summed over the parts' hulls is safe for concave polygons, holes and multipolygons.
+ */
+import type { Turbine } from '../physics/turbine.js';
+import type { WindResource } from '../physics/windResource.js';
+import type { Boundary, Point } from '../geometry/boundary.js';
+
+export type TurbineQuantity = 'ratedPower' | 'diameter' | 'hubHeight';
+
+export function turbinePlausibility(t: Turbine): { quantity: TurbineQuantity; message: string } | null {
+  if (t.ratedPowerW < 1000) {
+    const unit = t.ratedPowerW < 100 ? 'MW' : 'kW';
+    return { quantity: 'ratedPower', message: `rated power ${t.ratedPowerW} W is below 1 kW: W expected; ${t.ratedPowerW} looks like ${unit}` };
+  }
+  if (t.diameter < 1) {
+    return { quantity: 'diameter', message: `rotor diameter ${t.diameter} m is below 1 m: metres expected; ${t.diameter} looks like km` };
+  }
+  if (t.hubHeight < t.diameter / 2) {
+    return {
+      quantity: 'hubHeight',
+      message: `hub height ${t.hubHeight} m is below half the rotor diameter (${t.diameter} m): the blades would hit the ground (metres expected for both)`,
+    };
+  }
+  return null;
+}
+
+/** More than this many sectors all inside [0, 2π] are radians, not degrees. */
+const RADIAN_SECTORS = 4;
+
+export function windPlausibility(w: WindResource): { quantity: 'directions'; message: string } | null {
+  const d = w.directionsDeg;
+  if (d.length > RADIAN_SECTORS) {
+    let max = -Infinity, min = Infinity;
+    for (let i = 0; i < d.length; i++) { max = Math.max(max, d[i]); min = Math.min(min, d[i]); }
+    if (min >= 0 && max <= 2 * Math.PI) {
+      return { quantity: 'directions', message: `all ${d.length} wind directions lie within [0, 2π] (largest ${max}): degrees expected, these look like radians` };
+    }
+  }
+  return null;
+}
+
+/** Convex hull (Andrew's monotone chain), counter-clockwise, collinear points dropped. */
+function convexHull(points: readonly Point[]): Point[] {
+  const p = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  if (p.length < 3) return p;
+  const cross = (o: Point, a: Point, b: Point): number => (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+  const lower: Point[] = [];
+  for (const q of p) {
+    while (lower.length >= 2 && cross(lower[lower.length - 2], lower[lower.length - 1], q) <= 0) lower.pop();
+    lower.push(q);
+  }
+  const upper: Point[] = [];
+  for (let i = p.length - 1; i >= 0; i--) {
+    const q = p[i];
+    while (upper.length >= 2 && cross(upper[upper.length - 2], upper[upper.length - 1], q) <= 0) upper.pop();
+    upper.push(q);
+  }
+  return [...lower.slice(0, -1), ...upper.slice(0, -1)];
+}
+
+function areaAndPerimeter(ring: readonly Point[]): { area: number; perimeter: number } {
+  let twiceArea = 0, perimeter = 0;
+  for (let i = 0; i < ring.length; i++) {
+    const a = ring[i], b = ring[(i + 1) % ring.length];
+    twiceArea += a[0] * b[1] - b[0] * a[1];
+    perimeter += Math.hypot(b[0] - a[0], b[1] - a[1]);
+  }
+  return { area: Math.abs(twiceArea) / 2, perimeter: ring.length === 2 ? perimeter : perimeter };
+}
+
+/** Oler's bound for one convex part. */
+const oler = (area: number, perimeter: number, s: number): number => (2 / Math.sqrt(3)) * area / (s * s) + perimeter / (2 * s) + 1;
+
+/**
+ * The most turbines that can stand in `boundary` with mutual distances >= `spacingM` (an upper
+ * bound, Oler's inequality; see the file comment). Infinity when the spacing is 0.
+ */
+export function maxTurbinesBound(boundary: Boundary, spacingM: number): number {
+  // Layouts are accepted with 1e-6 m tolerance on spacing and boundary: give the bound that slack.
+  const s = spacingM - 1e-6;
+  if (!(s > 0)) return Infinity;
+  if (boundary.kind === 'circle') {
+    const r = boundary.radius + 1e-6;
+    return oler(Math.PI * r * r, 2 * Math.PI * r, s);
+  }
+  const parts = boundary.kind === 'polygon' ? [boundary.vertices] : boundary.polygons;
+  let total = 0;
+  for (const part of parts) {
+    const { area, perimeter } = areaAndPerimeter(convexHull(part));
+    total += oler(area, perimeter + 8e-6, s);
+  }
+  return total;
+}
+
+function describeBoundary(b: Boundary): string {
+  if (b.kind === 'circle') return `a circle of radius ${b.radius} m`;
+  if (b.kind === 'polygon') return `a polygon of ${b.vertices.length} vertices`;
+  return `${b.polygons.length} polygons`;
+}
+
+/** Null when `n` turbines at `spacingM` may fit; else why they cannot. */
+export function capacityProblem(boundary: Boundary, n: number, spacingM: number): string | null {
+  const bound = maxTurbinesBound(boundary, spacingM);
+  if (n <= bound) return null;
+  return `cannot place ${n} turbines at spacing ${spacingM} m in ${describeBoundary(boundary)}: at most ${Math.floor(bound)} fit ` +
+    '(Oler\'s packing bound; enlarge the site, lower n_turbines or the minimum spacing)';
+}

@@ -1,0 +1,222 @@
+/**
+ * Reading a wake-model reference case file (the PyWake-computed cases of
+ * ../shared/data/reference/, README there): one YAML document with `turbine` (power and Ct tables),
+ * `wind` (direction × speed probability table with `dims`, turbulence intensity, hours per year),
+ * `layout` (x, y), `model` (deficit model and options, in words and numbers) and `expected`.
+ *
+ * Each file is read as it is and follows its own conventions: the turbine's tables are
+ * interpolated linearly and are 0 outside the table, and the power exactly at the cut-out speed is
+ * the table value, as the files' `interpolation` sentence states (PyWake's tabulated turbines);
+ * the model block maps onto a waked-inflow FarmModelSpec (docs/physics.md lists the mapping).
+ * Anything the engine cannot reproduce (a ground model, another wind farm model) is refused with
+ * one line naming the file and field.
+ */
+import type { Turbine } from '../physics/turbine.js';
+import type { WindResource } from '../physics/windResource.js';
+import type { FarmModelSpec, WakeModelName } from '../physics/farmModel.js';
+import { InputError } from '../util/errors.js';
+import type { Case } from './case.js';
+
+type Doc = Record<string, unknown>;
+
+export interface ReferenceExpectation {
+  aepMwh: number;
+  perTurbineMwh: Float64Array;
+  checkCondition?: { windDirection: number; windSpeed: number; wsEff: Float64Array; ct: Float64Array };
+}
+
+/** True for a document shaped like a reference case file. */
+export function isReferenceCaseDocument(doc: unknown): boolean {
+  if (!isObject(doc)) return false;
+  return isObject(doc.turbine) && isObject(doc.wind) && isObject(doc.layout) && isObject(doc.model) && isObject((doc.turbine as Doc).ct_curve);
+}
+
+function isObject(v: unknown): v is Doc {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function numbers(v: unknown, file: string, field: string): Float64Array {
+  if (!Array.isArray(v) || v.length === 0 || !v.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    throw new InputError(`${file}: ${field}: expected a non-empty list of finite numbers`);
+  }
+  return Float64Array.from(v as number[]);
+}
+
+function num(v: unknown, file: string, field: string): number {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new InputError(`${file}: ${field}: expected a finite number, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function obj(v: unknown, file: string, field: string): Doc {
+  if (!isObject(v)) throw new InputError(`${file}: ${field}: expected a mapping`);
+  return v;
+}
+
+export function referenceTurbine(t: Doc, file: string): Turbine {
+  const pc = obj(t.power_curve, file, 'turbine.power_curve');
+  const cc = obj(t.ct_curve, file, 'turbine.ct_curve');
+  const pSpeeds = numbers(pc.wind_speed, file, 'turbine.power_curve.wind_speed');
+  const power = numbers(pc.power_w, file, 'turbine.power_curve.power_w');
+  const cSpeeds = numbers(cc.wind_speed, file, 'turbine.ct_curve.wind_speed');
+  const ct = numbers(cc.ct, file, 'turbine.ct_curve.ct');
+  if (pSpeeds.length !== power.length) throw new InputError(`${file}: turbine.power_curve: ${pSpeeds.length} speeds but ${power.length} powers`);
+  if (cSpeeds.length !== ct.length) throw new InputError(`${file}: turbine.ct_curve: ${cSpeeds.length} speeds but ${ct.length} Ct values`);
+  const note = typeof t.interpolation === 'string' ? t.interpolation : '';
+  // The files' stated conventions; PyWake's (0 outside, table value at cut-out) when silent.
+  const clampCt = /clamp/i.test(note);
+  const zeroAtCutOut = /0 at (exactly )?(the )?cut-?out|zero at (exactly )?(the )?cut-?out/i.test(note);
+  let rated = 0;
+  for (const p of power) rated = Math.max(rated, p);
+  return {
+    name: typeof t.name === 'string' ? t.name : 'turbine',
+    diameter: num(t.rotor_diameter, file, 'turbine.rotor_diameter'),
+    hubHeight: num(t.hub_height, file, 'turbine.hub_height'),
+    ratedPowerW: rated,
+    cutIn: pSpeeds[0],
+    cutOut: pSpeeds[pSpeeds.length - 1],
+    power: { kind: 'table', speeds: pSpeeds, powerW: power },
+    thrust: { kind: 'table', speeds: cSpeeds, ct, outside: clampCt ? 'clamp' : 'zero' },
+    cutOutInclusive: !zeroAtCutOut,
+  };
+}
+
+export function referenceWind(w: Doc, file: string): WindResource {
+  const dirs = numbers(w.wind_direction, file, 'wind.wind_direction');
+  const speeds = numbers(w.wind_speed, file, 'wind.wind_speed');
+  const dims = Array.isArray(w.dims) ? w.dims : ['wind_direction', 'wind_speed'];
+  const speedFirst = dims[0] === 'wind_speed';
+  if (!Array.isArray(w.probability)) throw new InputError(`${file}: wind.probability: expected a ${dims.join(' × ')} table`);
+  const rows = w.probability as unknown[];
+  const nd = dirs.length, ns = speeds.length;
+  const outer = speedFirst ? ns : nd, inner = speedFirst ? nd : ns;
+  if (rows.length !== outer) throw new InputError(`${file}: wind.probability: ${rows.length} rows, expected ${outer} (${dims[0]})`);
+  const probability = new Float64Array(nd * ns);
+  rows.forEach((row, a) => {
+    const r = numbers(row, file, `wind.probability[${a}]`);
+    if (r.length !== inner) throw new InputError(`${file}: wind.probability[${a}]: ${r.length} values, expected ${inner} (${dims[1]})`);
+    for (let b = 0; b < inner; b++) {
+      const d = speedFirst ? b : a, s = speedFirst ? a : b;
+      probability[d * ns + s] = r[b];
+    }
+  });
+  const ti = w.turbulence_intensity === undefined ? 0.1 : num(w.turbulence_intensity, file, 'wind.turbulence_intensity');
+  const hours = w.hours_per_year === undefined ? 8760 : num(w.hours_per_year, file, 'wind.hours_per_year');
+  if (!(hours > 0)) throw new InputError(`${file}: wind.hours_per_year: must be > 0, got ${hours}`);
+  return { directionsDeg: dirs, speeds, probability, turbulenceIntensity: ti, hoursPerYear: hours };
+}
+
+const MODEL_PATTERNS: [RegExp, WakeModelName][] = [
+  [/niayifar/i, 'niayifar2016'],
+  [/turbopark|turbo ?gaussian|nygaard/i, 'turbopark2022'],
+  [/zong/i, 'zong2020'],
+  [/blondel|super-?gaussian/i, 'blondel2020'],
+  [/iea ?37/i, 'iea37'],
+  [/bastankhah/i, 'bastankhah2014'],
+  [/\bnoj\b|jensen/i, 'jensen'],
+];
+
+/** Numeric model fields → engine parameter names (lists spread into numbered names). */
+const PARAM_NAMES: Record<string, string[]> = {
+  k: ['k'], ceps: ['ceps'], ctlim: ['ctlim'], a: ['a1', 'a2'], A: ['A'], cTI: ['cTI1', 'cTI2'],
+  deltawD: ['deltawD'], eps_coeff: ['epsCoeff'], lam: ['lam'], B: ['B'],
+  a_s: ['a_s'], b_s: ['b_s'], c_s: ['c_s'], a_f: ['a_f'], b_f: ['b_f'], c_f: ['c_f'],
+};
+
+export function referenceModel(m: Doc, file: string): FarmModelSpec {
+  const deficit = typeof m.deficit === 'string' ? m.deficit : '';
+  const match = MODEL_PATTERNS.find(([re]) => re.test(deficit));
+  if (!match) throw new InputError(`${file}: model.deficit: unknown deficit model '${deficit}' (known: Jensen/NOJ, Bastankhah 2014, Niayifar 2016, TurbOPark, Zong 2020, Blondel super-Gaussian, IEA37)`);
+  const spec: FarmModelSpec = { wake: match[1], superposition: 'linear', inflow: 'waked', params: {} };
+  const wfm = typeof m.wind_farm_model === 'string' ? m.wind_farm_model : 'PropagateDownwind';
+  if (!/propagatedownwind/i.test(wfm)) throw new InputError(`${file}: model.wind_farm_model: only PropagateDownwind is supported, got '${wfm}'`);
+  for (const [key, names] of Object.entries(PARAM_NAMES)) {
+    const v = m[key];
+    if (v === undefined || v === null) continue;
+    const values = Array.isArray(v) ? numbers(v, file, `model.${key}`) : [num(v, file, `model.${key}`)];
+    if (values.length !== names.length) throw new InputError(`${file}: model.${key}: expected ${names.length} number(s)`);
+    names.forEach((name, i) => { spec.params![name] = values[i]; });
+  }
+  if (m.ct2a !== undefined) {
+    if (m.ct2a !== 'mom1d' && m.ct2a !== 'madsen') throw new InputError(`${file}: model.ct2a: expected mom1d or madsen, got '${m.ct2a}'`);
+    spec.ct2a = m.ct2a;
+  }
+  const sup = String(m.superposition ?? 'linear sum');
+  if (/squared|sqr|square|sos/i.test(sup)) spec.superposition = 'sos';
+  else if (/max/i.test(sup)) spec.superposition = 'max';
+  else if (/linear/i.test(sup)) spec.superposition = 'linear';
+  else throw new InputError(`${file}: model.superposition: unknown rule '${sup}' (linear sum, squared sum, max)`);
+  if (m.turbulence === null || m.turbulence === undefined || /^none$/i.test(String(m.turbulence))) spec.turbulence = 'none';
+  else if (/crespo/i.test(String(m.turbulence))) spec.turbulence = 'crespo-hernandez';
+  else throw new InputError(`${file}: model.turbulence: unknown model '${m.turbulence}' (Crespo-Hernandez or null)`);
+  if (m.crespo_hernandez_c !== undefined) {
+    const c = numbers(m.crespo_hernandez_c, file, 'model.crespo_hernandez_c');
+    if (c.length !== 4) throw new InputError(`${file}: model.crespo_hernandez_c: expected 4 numbers`);
+    spec.turbulenceParams = { c0: c[0], c1: c[1], c2: c[2], c3: c[3] };
+  }
+  if (m.added_turbulence_superposition !== undefined) {
+    const s = String(m.added_turbulence_superposition);
+    spec.turbulenceSuperposition = /max/i.test(s) ? 'sqrmax' : /squared|sqr/i.test(s) ? 'sos' : /linear/i.test(s) ? 'linear' : (() => {
+      throw new InputError(`${file}: model.added_turbulence_superposition: unknown rule '${s}'`);
+    })();
+  }
+  const rotor = String(m.rotor_average ?? '');
+  if (rotor) {
+    if (/cent(re|er)/i.test(rotor)) spec.rotorAverage = 'center';
+    else if (/area.?overlap/i.test(rotor)) spec.rotorAverage = 'area-overlap';
+    else if (/cgi\D*(4|7|9|21)\b/i.test(rotor)) spec.rotorAverage = `cgi${/cgi\D*(4|7|9|21)\b/i.exec(rotor)![1]}`;
+    else if (/gq ?grid|gauss quadrature grid/i.test(rotor)) {
+      const dims = /(\d+)\D+(\d+)/.exec(rotor);
+      spec.rotorAverage = dims ? `gqgrid${dims[1]}x${dims[2]}` : 'gqgrid4x4';
+    } else {
+      const g = /gauss\w*\s*(\d)/i.exec(rotor);
+      if (!g) throw new InputError(`${file}: model.rotor_average: unsupported '${rotor}' (rotor centre, area overlap, CGI 4/7/9/21, GQ grid NxM, Gauss N)`);
+      spec.rotorAverage = `gauss${g[1]}`;
+    }
+  }
+  if (typeof m.use_effective_ws === 'boolean') spec.deficitReference = m.use_effective_ws ? 'source-effective' : 'free-stream';
+  if (typeof m.deficit_scaled_by === 'string') {
+    spec.deficitReference = /effective/i.test(m.deficit_scaled_by) ? 'source-effective' : 'free-stream';
+  }
+  if (typeof m.use_effective_ti === 'boolean') spec.useEffectiveTi = m.use_effective_ti;
+  if (m.ground !== undefined && m.ground !== null && !/^none$/i.test(String(m.ground))) {
+    throw new InputError(`${file}: model.ground: ground models are not supported (got '${m.ground}')`);
+  }
+  return spec;
+}
+
+export function referenceExpectation(doc: Doc, file: string): ReferenceExpectation | undefined {
+  if (!isObject(doc.expected)) return undefined;
+  const e = doc.expected;
+  const out: ReferenceExpectation = {
+    aepMwh: num(e.aep_mwh, file, 'expected.aep_mwh'),
+    perTurbineMwh: numbers(e.aep_per_turbine_mwh, file, 'expected.aep_per_turbine_mwh'),
+  };
+  if (isObject(e.check_condition)) {
+    const c = e.check_condition;
+    out.checkCondition = {
+      windDirection: num(c.wind_direction, file, 'expected.check_condition.wind_direction'),
+      windSpeed: num(c.wind_speed, file, 'expected.check_condition.wind_speed'),
+      wsEff: numbers(c.ws_eff, file, 'expected.check_condition.ws_eff'),
+      ct: numbers(c.ct, file, 'expected.check_condition.ct'),
+    };
+  }
+  return out;
+}
+
+/** A reference case file as a Case (with the expected AEP as its reference). */
+export function caseFromReferenceDocument(doc: unknown, file: string): Case & { expected?: ReferenceExpectation } {
+  if (!isReferenceCaseDocument(doc)) throw new InputError(`${file}: not a reference case file (needs turbine, wind, layout, model)`);
+  const d = doc as Doc;
+  const turbine = referenceTurbine(d.turbine as Doc, file);
+  const wind = referenceWind(d.wind as Doc, file);
+  const layoutDoc = d.layout as Doc;
+  const x = numbers(layoutDoc.x, file, 'layout.x'), y = numbers(layoutDoc.y, file, 'layout.y');
+  if (x.length !== y.length) throw new InputError(`${file}: layout: ${x.length} x but ${y.length} y`);
+  const model = referenceModel(d.model as Doc, file);
+  const expected = referenceExpectation(d, file);
+  return {
+    name: typeof d.name === 'string' ? d.name : file,
+    turbine, wind, boundary: null, nTurbines: x.length, minSpacing: 2 * turbine.diameter,
+    model, layout: { x, y }, referenceAepMwh: expected?.aepMwh, expected,
+  };
+}

@@ -1,0 +1,218 @@
+/**
+ * `wflo run CAMPAIGN --dry-run` and `wflo validate CAMPAIGN`: what a run would do, without doing
+ * anything. The campaign has already passed every input check (loadCampaign); this adds the task
+ * count per farm × farm type and, when the output folder has a ledger, how many of those tasks are
+ * done, stale (their spec changed), failed (skipped without --retry-failed) or missing. Nothing
+ * is written: the ledger is read read-only (through a hard link or copy in a temporary folder when
+ * no run has it open, since SQLite would otherwise create -wal/-shm files beside it), no folder is
+ * created, no lock taken. Spec hashes are compared task by task in one pass over the ledger,
+ * without building the task list (10⁶ tasks in a few seconds).
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { InputError } from '../util/errors.js';
+import type { Campaign } from '../campaign/campaign.js';
+import { taskSpecHash } from '../campaign/specHash.js';
+import { ENGINE_VERSION } from '../version.js';
+import { LEDGER_FILE } from './ledger.js';
+import { runLockHolder } from './runLock.js';
+
+export interface DryRunGroup {
+  farmId: number;
+  farmLabel: string;
+  farmType: number;
+  typeLabel: string;
+  nTurbines: number;
+  tasks: number;
+  done: number;
+  stale: number;
+  failed: number;
+  missing: number;
+}
+
+export interface DryRunReport {
+  campaign: string;
+  file: string;
+  outputDir: string | null;
+  farms: number;
+  farmTypes: number;
+  seeds: number;
+  tasks: number;
+  /** What the output folder holds: no folder, a folder without ledger, a ledger, or an unreadable one. */
+  output: 'none' | 'empty' | 'ledger' | 'unreadable';
+  /** Why the ledger could not be read (output = 'unreadable'). */
+  ledgerProblem: string | null;
+  /** Pid of a live run holding the folder, if any. */
+  liveRunPid: number | null;
+  done: number;
+  stale: number;
+  failed: number;
+  missing: number;
+  groups: DryRunGroup[];
+}
+
+/** One row per task the ledger knows: id, the spec hash it was synced at, its result's spec hash, failed mark. */
+type LedgerRow = [taskId: string, specHash: string, resultHash: string | null, failed: number];
+
+interface LedgerView {
+  name: string | null;
+  rows: Iterable<LedgerRow>;
+}
+
+/** Open the ledger of `dir` without writing to the folder, and hand its rows to `use`. */
+function withLedger<T>(dir: string, use: (view: LedgerView) => T): T {
+  const file = path.join(dir, LEDGER_FILE);
+  // SQLite opens a WAL database even read-only by creating its -wal and -shm files. When both
+  // exist (a run is live, or was killed) reading adds nothing; otherwise read it through a hard
+  // link (or a copy) in a temporary folder, so the output folder stays byte for byte as it was.
+  const live = fs.existsSync(`${file}-wal`) && fs.existsSync(`${file}-shm`);
+  let copyDir: string | null = null;
+  let source = file;
+  if (!live) {
+    copyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wflo-dry-run-'));
+    source = path.join(copyDir, LEDGER_FILE);
+    const wal = fs.existsSync(`${file}-wal`);
+    try {
+      // A hard link costs nothing and changes no byte of the folder; SQLite puts its -wal/-shm
+      // beside the link. Another file system (or no link support): a copy.
+      if (wal) throw new Error('copy the WAL along');
+      fs.linkSync(file, source);
+    } catch {
+      fs.copyFileSync(file, source);
+      if (wal) fs.copyFileSync(`${file}-wal`, `${source}-wal`);
+    }
+  }
+  let db: Database.Database;
+  try {
+    db = new Database(source, { readonly: true, fileMustExist: true });
+  } catch (err) {
+    if (copyDir) fs.rmSync(copyDir, { recursive: true, force: true });
+    throw err;
+  }
+  try {
+    db.pragma('busy_timeout = 10000');
+    db.exec('BEGIN');
+    const name = (db.prepare("SELECT value FROM meta WHERE key = 'campaign_name'").pluck().get() as string | undefined) ?? null;
+    const rows = db.prepare('SELECT t.task_id, t.spec_hash, r.spec_hash, t.failed FROM tasks t LEFT JOIN results r ON r.task_id = t.task_id')
+      .raw().iterate() as Iterable<LedgerRow>;
+    const out = use({ name, rows });
+    db.exec('COMMIT');
+    return out;
+  } finally {
+    db.close();
+    if (copyDir) fs.rmSync(copyDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Spec hashes of a campaign's tasks without building the task list: taskSpecHash with a one-shot
+ * SHA-256 (5x faster than createHash for 10⁶ short texts), used only if it gives the same hash
+ * as taskSpecHash for a probe task, else taskSpecHash itself.
+ */
+function specHasher(c: Campaign): (farmIndex: number, typeIndex: number, seed: number) => string {
+  const official = (fi: number, ti: number, seed: number): string => taskSpecHash(c.farms[fi].hash, c.farmTypes[ti].hash, c.optimizerHash, seed);
+  const oneShot = (crypto as { hash?: (alg: string, data: string, enc: string) => string }).hash;
+  if (!oneShot || c.farms.length === 0 || c.farmTypes.length === 0) return official;
+  const fast = (fi: number, ti: number, seed: number): string =>
+    oneShot('sha256', `${ENGINE_VERSION}|${c.farms[fi].hash}|${c.farmTypes[ti].hash}|${c.optimizerHash}|${seed}`, 'hex').slice(0, 32);
+  const probeSeed = c.seeds[0] ?? 0;
+  return fast(0, 0, probeSeed) === official(0, 0, probeSeed) && fast(0, 0, probeSeed + 1) === official(0, 0, probeSeed + 1) ? fast : official;
+}
+
+export function dryRun(c: Campaign): DryRunReport {
+  const groups = new Map<string, DryRunGroup>();
+  const onlyCount = new Map<string, number>();
+  if (c.only) {
+    for (const id of c.only) {
+      const m = /^farm_(-?\d+)_type_(-?\d+)_seed_/.exec(id)!;
+      const key = `${m[1]}/${m[2]}`;
+      onlyCount.set(key, (onlyCount.get(key) ?? 0) + 1);
+    }
+  }
+  const farms = [...c.farms].sort((a, b) => a.id - b.id), types = [...c.farmTypes].sort((a, b) => a.id - b.id);
+  for (const f of farms) {
+    for (const t of types) {
+      const key = `${f.id}/${t.id}`;
+      const tasks = c.only ? onlyCount.get(key) ?? 0 : c.seeds.length;
+      groups.set(key, {
+        farmId: f.id, farmLabel: f.label, farmType: t.id, typeLabel: t.label, nTurbines: t.nTurbines,
+        tasks, done: 0, stale: 0, failed: 0, missing: tasks,
+      });
+    }
+  }
+  const report: DryRunReport = {
+    campaign: c.name, file: c.file, outputDir: c.outputDir, farms: c.farms.length, farmTypes: c.farmTypes.length, seeds: c.seeds.length,
+    tasks: [...groups.values()].reduce((s, g) => s + g.tasks, 0), output: 'none', ledgerProblem: null, liveRunPid: null,
+    done: 0, stale: 0, failed: 0, missing: 0, groups: [...groups.values()],
+  };
+  const dir = c.outputDir;
+  if (dir !== null && fs.existsSync(dir)) {
+    report.output = 'empty';
+    if (fs.existsSync(path.join(dir, LEDGER_FILE))) {
+      try {
+        withLedger(dir, (view) => {
+          report.output = 'ledger';
+          if (view.name !== null && view.name !== c.name) {
+            throw new InputError(`${dir} holds campaign '${view.name}', not '${c.name}'; use another output folder (--out)`);
+          }
+          const farmIndex = new Map(c.farms.map((f, i) => [f.id, i])), typeIndex = new Map(c.farmTypes.map((t, i) => [t.id, i]));
+          const seeds = new Set(c.seeds), only = c.only ? new Set(c.only) : null;
+          const hashOf = specHasher(c);
+          for (const [taskId, syncedHash, resultHash, failed] of view.rows) {
+            if (resultHash === null && failed === 0) continue; // known but never finished: missing
+            const m = /^farm_(-?\d+)_type_(-?\d+)_seed_(\d+)$/.exec(taskId);
+            if (!m) continue;
+            const fi = farmIndex.get(Number(m[1])), ti = typeIndex.get(Number(m[2])), seed = Number(m[3]);
+            if (fi === undefined || ti === undefined || !seeds.has(seed) || (only && !only.has(taskId))) continue;
+            const g = groups.get(`${m[1]}/${m[2]}`)!;
+            const spec = hashOf(fi, ti, seed);
+            if (resultHash === spec) { g.done++; g.missing--; }
+            else if (failed === 1 && syncedHash === spec && resultHash !== spec) { g.failed++; g.missing--; }
+            else if (resultHash !== null) { g.stale++; g.missing--; }
+          }
+        });
+      } catch (err) {
+        if (err instanceof InputError) throw err;
+        report.output = 'unreadable';
+        report.ledgerProblem = `${path.join(dir, LEDGER_FILE)}: ${(err as { code?: string }).code ?? ''} ${(err as Error).message}`.trim();
+      }
+    }
+    try {
+      report.liveRunPid = runLockHolder(dir)?.pid ?? null;
+    } catch { /* an unreadable lock says nothing */ }
+  }
+  for (const g of report.groups) {
+    report.done += g.done; report.stale += g.stale; report.failed += g.failed; report.missing += g.missing;
+  }
+  return report;
+}
+
+/** The report as text (what `--dry-run` prints). */
+export function formatDryRun(r: DryRunReport): string {
+  const lines: string[] = [];
+  lines.push(`campaign ${r.campaign} (${r.file}): valid`);
+  lines.push(`${r.tasks} tasks: ${r.farms} farms × ${r.farmTypes} farm types × ${r.seeds} seeds${r.tasks !== r.farms * r.farmTypes * r.seeds ? ' (restricted by only:)' : ''}`);
+  const where = r.outputDir ?? '(no output folder: give `output:` or --out)';
+  const state = r.output === 'none' ? 'does not exist yet: every task would run'
+    : r.output === 'empty' ? 'has no ledger: every task would run'
+    : r.output === 'unreadable' ? `has a ledger that cannot be read (${r.ledgerProblem})`
+    : `${r.done} done, ${r.stale} stale, ${r.failed} failed, ${r.missing} missing`;
+  lines.push(`output ${where} ${state}`);
+  if (r.liveRunPid !== null) lines.push(`a run is live in it (pid ${r.liveRunPid}): a second run would be refused`);
+  lines.push('');
+  const header = ['farm', 'type', 'turbines', 'tasks', 'done', 'stale', 'failed', 'missing', 'farm label', 'type label'];
+  const rows = r.groups.map((g) => [g.farmId, g.farmType, g.nTurbines, g.tasks, g.done, g.stale, g.failed, g.missing, g.farmLabel, g.typeLabel].map(String));
+  const shown = rows.length > 200 ? rows.slice(0, 200) : rows;
+  const widths = header.map((h, i) => Math.max(h.length, ...shown.map((row) => row[i].length)));
+  const fmt = (row: string[]): string => row.map((v, i) => (i >= 8 ? v : v.padStart(widths[i]))).join('  ');
+  lines.push(fmt(header));
+  for (const row of shown) lines.push(fmt(row));
+  if (rows.length > shown.length) lines.push(`… ${rows.length - shown.length} more farm × type rows (--json lists all)`);
+  lines.push('');
+  const toRun = r.output === 'ledger' ? r.missing + r.stale : r.tasks;
+  lines.push(`a run would compute ${toRun} tasks${r.stale ? ` (${r.stale} stale)` : ''}${r.failed ? `, skip ${r.failed} failed (--retry-failed reruns them)` : ''}; dry run: nothing written`);
+  return lines.join('\n');
+}

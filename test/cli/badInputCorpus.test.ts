@@ -1,0 +1,140 @@
+/**
+ * The bad-input corpus (test/data/bad-inputs/): typos at every depth, wrong units, impossible
+ * geometry, alias bombs, an oversized file. Every file is run through the CLI as a user would:
+ * `wflo validate FILE`, and `wflo run` (with and without --dry-run), `wflo aep` and `wflo optimize
+ * --out` as fits the file's kind (in-process through the CLI's own runCli; one file of each kind
+ * also as a child process). Each must
+ * exit 2 with exactly one line on stderr naming the file, a line number and the field path, and
+ * match the message the file's `# expect:` header gives; nothing may be written anywhere.
+ * A file may name the file its error is in with `# file: refs/…` (a campaign referencing a bad turbine).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { Command } from 'commander';
+import { CLI, REPO, tempDir } from '../helpers.js';
+import { runCli } from '../../src/cli/errors.js';
+import { registerRun } from '../../src/cli/run.js';
+import { registerAep } from '../../src/cli/aep.js';
+import { registerOptimize } from '../../src/cli/optimize.js';
+import { registerValidate } from '../../src/cli/validate.js';
+import { MAX_INPUT_BYTES } from '../../src/io/yamlFile.js';
+
+const CORPUS = path.join(REPO, 'test', 'data', 'bad-inputs');
+
+interface Entry { file: string; expect: RegExp; errorFile: string }
+
+function corpus(): Entry[] {
+  return fs.readdirSync(CORPUS).filter((n) => n.endsWith('.yaml')).sort().map((name) => {
+    const file = path.join(CORPUS, name);
+    const header = fs.readFileSync(file, 'utf8').split('\n').slice(0, 3);
+    const expect = header.find((l) => l.startsWith('# expect: '))?.slice('# expect: '.length);
+    assert.ok(expect, `${name}: no '# expect:' header`);
+    const other = header.find((l) => l.startsWith('# file: '))?.slice('# file: '.length);
+    return { file, expect: new RegExp(expect), errorFile: other ? path.join(CORPUS, other) : file };
+  });
+}
+
+/** sha256 of every file under `dir` (names and bytes). */
+function digest(dir: string): string {
+  const h = createHash('sha256');
+  const walk = (d: string): void => {
+    for (const n of fs.readdirSync(d).sort()) {
+      const p = path.join(d, n);
+      if (fs.statSync(p).isDirectory()) walk(p);
+      else h.update(`${path.relative(dir, p)}\0`).update(fs.readFileSync(p));
+    }
+  };
+  walk(dir);
+  return h.digest('hex');
+}
+
+interface Outcome { code: number | null; stdout: string; stderr: string }
+
+function spawnWflo(args: string[], cwd: string): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '', stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Run the CLI in this process (same commands, same error handling), capturing its output. */
+async function inProcess(args: string[]): Promise<Outcome> {
+  const program = new Command().name('wflo');
+  registerRun(program); registerAep(program); registerOptimize(program); registerValidate(program);
+  let stdout = '', stderr = '';
+  const out = process.stdout.write.bind(process.stdout), err = process.stderr.write.bind(process.stderr);
+  process.stdout.write = ((s: string | Uint8Array) => { stdout += String(s); return true; }) as typeof process.stdout.write;
+  process.stderr.write = ((s: string | Uint8Array) => { stderr += String(s); return true; }) as typeof process.stderr.write;
+  const before = process.exitCode;
+  process.exitCode = 0;
+  try {
+    await runCli(program, [process.execPath, 'wflo', ...args]);
+  } finally {
+    process.stdout.write = out;
+    process.stderr.write = err;
+  }
+  const code = process.exitCode ?? 0;
+  process.exitCode = before;
+  return { code: Number(code), stdout, stderr };
+}
+
+function assertOneLocatedLine(r: Outcome, e: Entry, what: string): void {
+  assert.equal(r.code, 2, `${what}: exit ${r.code}; stderr: ${r.stderr}`);
+  const lines = r.stderr.split('\n').filter((l) => l.length > 0);
+  assert.equal(lines.length, 1, `${what}: one line expected, got:\n${r.stderr}`);
+  const name = path.basename(e.errorFile).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // wflo: <…/file>:<line>: <path>: <message>
+  assert.match(lines[0], new RegExp(`^wflo: (.*/)?${name}:\\d+: (\\(top level\\)|[^ ]+): `), `${what}: file, line and path`);
+  assert.match(lines[0], e.expect, what);
+  assert.doesNotMatch(r.stderr, /\n\s+at /, `${what}: no stack trace`);
+}
+
+/** Commands that fit a corpus file, by its prefix: c- campaign, k- case, t- turbine, w- wind, b- boundary, l- layout. */
+function commandsFor(file: string, scratch: string): string[][] {
+  const kind = path.basename(file)[0];
+  if (kind === 'c') return [['run', file, '--dry-run'], ['run', file, '--out', path.join(scratch, 'run-out'), '--quiet']];
+  if (kind === 'k') return [['aep', file], ['optimize', file, '--out', path.join(scratch, 'best.yaml')]];
+  if (kind === 't') return [['aep', '--case', 'iea37-cs1-16', '--turbine', file]];
+  if (kind === 'w') return [['aep', '--case', 'iea37-cs1-16', '--wind', file]];
+  if (kind === 'l') return [['aep', file, '--case', 'iea37-cs1-16']];
+  return [];
+}
+
+test('every file of the bad-input corpus: exit 2, one line with file:line: path, nothing written', async () => {
+  const entries = corpus();
+  assert.ok(entries.length >= 40, `the corpus has ${entries.length} files, at least 40 expected`);
+  const before = digest(CORPUS);
+  const scratch = tempDir('wflo-corpus-');
+  // One file of each kind as a separate process (exit status and stderr as the shell sees them);
+  // every file through the same command code in this process (a process start costs ~0.3 s).
+  const firstOfKind = new Map<string, Entry>();
+  for (const e of entries) if (!firstOfKind.has(path.basename(e.file)[0])) firstOfKind.set(path.basename(e.file)[0], e);
+  await Promise.all([...firstOfKind.values()].map(async (e) =>
+    assertOneLocatedLine(await spawnWflo(['validate', e.file], scratch), e, `wflo validate ${path.basename(e.file)} (child process)`)));
+  for (const e of entries) {
+    for (const args of [['validate', e.file], ...commandsFor(e.file, scratch)]) {
+      assertOneLocatedLine(await inProcess(args), e, args.join(' ').replace(CORPUS + '/', ''));
+    }
+  }
+  assert.equal(digest(CORPUS), before, 'the corpus folder is unchanged (no output folder, no -wal, nothing)');
+  assert.deepEqual(fs.readdirSync(scratch), [], 'no command wrote anything');
+});
+
+test('an oversized input file: refused before it is read, with the limit named', async () => {
+  const dir = tempDir('wflo-giant-');
+  const giant = path.join(dir, 'giant.yaml');
+  fs.writeFileSync(giant, 'name: giant\n');
+  fs.truncateSync(giant, MAX_INPUT_BYTES + 1024 * 1024); // sparse: no disk used
+  const e: Entry = { file: giant, errorFile: giant, expect: /giant\.yaml:1: \(top level\): file is 65\.0 MiB, over the 64\.0 MiB limit/ };
+  assertOneLocatedLine(await spawnWflo(['validate', giant], dir), e, 'validate giant.yaml');
+  assertOneLocatedLine(await inProcess(['run', giant, '--dry-run']), e, 'run giant.yaml --dry-run');
+  assertOneLocatedLine(await inProcess(['aep', giant]), e, 'aep giant.yaml');
+  assert.deepEqual(fs.readdirSync(dir), ['giant.yaml']);
+});
