@@ -96,6 +96,7 @@ export async function benchTrust(): Promise<void> {
     console.log(`coordinator peak RSS, ${n} no-op tasks: ${big.peakRssMb.toFixed(0)} MB (whole run ${big.seconds.toFixed(0)} s, ` +
       `${(n / big.seconds).toFixed(0)} tasks/s incl. start-up and export)  [target <= 500 MB]`);
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    if (process.env.WFLO_BENCH_KEEP) console.log(`(kept ${dir})`);
+    else fs.rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -51,7 +51,7 @@ const COMMIT_BATCH = 256;
 export async function adoptRecords(c: Campaign, tasks: readonly Task[], ledger: Ledger, sources: readonly AdoptionSource[], options: AdoptOptions = {}): Promise<AdoptionReport> {
   const report: AdoptionReport = { adopted: 0, alreadyDone: 0, outsideGrid: 0, duplicates: 0, rejected: [] };
   const byId = new Map(tasks.map((t) => [t.taskId, t]));
-  const states = ledger.taskStates();
+  const done = ledger.workStates().done;
   const verifier = new RecordVerifier(c, { aepTolerance: options.aepTolerance ?? 1e-6 });
   const adoptedNow = new Set<string>();
   const pending: CommittedResult[] = [];
@@ -70,7 +70,7 @@ export async function adoptRecords(c: Campaign, tasks: readonly Task[], ledger: 
         const task = byId.get(taskId);
         if (!task) { report.outsideGrid++; continue; }
         if (adoptedNow.has(taskId)) { report.duplicates++; continue; }
-        if (states.get(taskId)?.resultHash === task.specHash) { report.alreadyDone++; continue; }
+        if (done.has(taskId)) { report.alreadyDone++; continue; }
         if (r.x.length !== r.y.length || r.x.length !== r.nTurbines) {
           reject({ taskId, source: source.label, reason: `layout has ${r.x.length}/${r.y.length} coordinates for ${r.nTurbines} turbines` });
           continue;

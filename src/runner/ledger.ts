@@ -107,6 +107,8 @@ CREATE TABLE IF NOT EXISTS results (
   iterations INTEGER NOT NULL, evaluations INTEGER NOT NULL, wall_s REAL, attempts INTEGER NOT NULL,
   run_id INTEGER, committed_at REAL NOT NULL, source TEXT NOT NULL DEFAULT 'computed');
 CREATE INDEX IF NOT EXISTS results_order ON results (farm_id, farm_type, seed);
+-- Covers "is this task done at its current spec" (status, report, dashboard) without reading the layout blobs.
+CREATE INDEX IF NOT EXISTS results_spec ON results (task_id, spec_hash, aep);
 CREATE TABLE IF NOT EXISTS farms (farm_id INTEGER PRIMARY KEY, hash TEXT NOT NULL, definition TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS farm_types (type_id INTEGER PRIMARY KEY, hash TEXT NOT NULL, definition TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS runs (
@@ -291,6 +293,20 @@ export class Ledger {
       out.set(id, { specHash, resultHash, attempts, attemptsCounted: attempts - base, failed: failed === 1 });
     }
     return out;
+  }
+
+  /**
+   * What a run needs, without an object per task: the campaign's tasks done at their current
+   * spec hash, and the attempt counts of those with failed attempts or a failed mark.
+   */
+  workStates(): { done: Set<string>; attempts: Map<string, { failed: number; counted: number; permanent: boolean }> } {
+    const done = new Set(this.db.prepare(`SELECT t.task_id FROM tasks t JOIN results r ON r.task_id = t.task_id AND r.spec_hash = t.spec_hash
+      WHERE t.in_campaign = 1`).pluck().all() as string[]);
+    const attempts = new Map<string, { failed: number; counted: number; permanent: boolean }>();
+    const rows = this.db.prepare('SELECT task_id, attempts, attempts_base, failed FROM tasks WHERE in_campaign = 1 AND (attempts > 0 OR failed = 1)')
+      .raw().iterate() as Iterable<[string, number, number, number]>;
+    for (const [id, n, base, failed] of rows) attempts.set(id, { failed: n, counted: n - base, permanent: failed === 1 });
+    return { done, attempts };
   }
 
   /** Clear the failed mark of failed tasks and give them a fresh attempt budget: `--retry-failed`. */

@@ -34,17 +34,26 @@ export interface RecoveryReport {
 /** Commit back every result that layouts.h5 or audit.jsonl holds and the ledger lacks. */
 export async function recoverLostResults(dir: string, tasks: readonly Task[], ledger: Ledger, campaignHash: string): Promise<RecoveryReport> {
   const report: RecoveryReport = { fromLayouts: 0, fromAudit: 0, layoutsProblem: null };
-  const states = ledger.taskStates();
+  const layouts = path.join(dir, LAYOUTS_FILE);
+  const audit = path.join(dir, AUDIT_FILE);
+  const auditSize = fs.existsSync(audit) ? fs.statSync(audit).size : 0;
+  const recorded = Number(ledger.getMeta(AUDIT_SCANNED_META) ?? '0');
+  const auditStart = Number.isFinite(recorded) && recorded >= 0 && recorded <= auditSize ? recorded : 0;
+  // layouts.h5 as the ledger's last export wrote it holds nothing the ledger lacks.
+  const layoutsToRead = fs.existsSync(layouts) && !(await isLastExport(layouts, ledger));
+  // Usually nothing to look at: a first run, or a resumed one whose files the ledger has seen.
+  if (!layoutsToRead && auditStart >= auditSize) return report;
+  const done = ledger.workStates().done;
   const lacking = new Map<string, Task>();
-  for (const t of tasks) if (states.get(t.taskId)?.resultHash !== t.specHash) lacking.set(t.taskId, t);
+  for (const t of tasks) if (!done.has(t.taskId)) lacking.set(t.taskId, t);
+  done.clear();
 
   const pending: CommittedResult[] = [];
   const flush = (): void => {
     if (pending.length > 0) ledger.commitResults(pending.splice(0), 0);
   };
 
-  const layouts = path.join(dir, LAYOUTS_FILE);
-  if (lacking.size > 0 && fs.existsSync(layouts)) {
+  if (lacking.size > 0 && layoutsToRead) {
     let reader: LayoutsFileReader | null = null;
     try {
       reader = await LayoutsFileReader.open(layouts);
@@ -76,13 +85,9 @@ export async function recoverLostResults(dir: string, tasks: readonly Task[], le
     }
   }
 
-  const audit = path.join(dir, AUDIT_FILE);
-  if (fs.existsSync(audit)) {
-    const size = fs.statSync(audit).size;
-    const recorded = Number(ledger.getMeta(AUDIT_SCANNED_META) ?? '0');
-    const start = Number.isFinite(recorded) && recorded >= 0 && recorded <= size ? recorded : 0;
-    if (lacking.size > 0 && start < size) {
-      const lines = readline.createInterface({ input: fs.createReadStream(audit, { start, end: size - 1 }), crlfDelay: Infinity });
+  if (auditSize > 0) {
+    if (lacking.size > 0 && auditStart < auditSize) {
+      const lines = readline.createInterface({ input: fs.createReadStream(audit, { start: auditStart, end: auditSize - 1 }), crlfDelay: Infinity });
       const found = new Map<string, CommittedResult>();
       for await (const line of lines) {
         if (!line.includes('"outcome":"done"') || !line.includes('"result"')) continue;
@@ -101,9 +106,25 @@ export async function recoverLostResults(dir: string, tasks: readonly Task[], le
       }
       flush();
     }
-    ledger.setMeta(AUDIT_SCANNED_META, String(size));
+    ledger.setMeta(AUDIT_SCANNED_META, String(auditSize));
   }
   return report;
+}
+
+/** Whether `file` is the one the ledger's last export wrote (its `created` stamp is in the ledger's meta). */
+async function isLastExport(file: string, ledger: Ledger): Promise<boolean> {
+  const last = ledger.getMeta('last_export');
+  if (!last) return false;
+  try {
+    const reader = await LayoutsFileReader.open(file);
+    try {
+      return (JSON.parse(last) as { created?: string }).created === reader.info.created;
+    } finally {
+      reader.close();
+    }
+  } catch {
+    return false;
+  }
 }
 
 /** The minimum a recovered row must be: a full layout of finite coordinates. */

@@ -121,16 +121,19 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
         `${adoption.alreadyDone ? `, ${adoption.alreadyDone} already done` : ''}${adoption.duplicates ? `, ${adoption.duplicates} duplicates ignored` : ''}` +
         `${adoption.outsideGrid ? `, ${adoption.outsideGrid} outside this campaign's grid ignored` : ''}`);
     }
-    const states = ledger.taskStates();
+    const states = ledger.workStates();
 
-    const work: { task: Task; failedAttempts: number; countedAttempts: number }[] = [];
+    const work: Task[] = [];
+    const priorAttempts = new Map<string, { failed: number; counted: number }>();
     let alreadyDone = 0, alreadyFailed = 0;
     for (const t of tasks) {
-      const s = states.get(t.taskId);
-      if (s && s.resultHash === t.specHash) { alreadyDone++; continue; }
-      if (s?.failed) { alreadyFailed++; continue; }
-      work.push({ task: t, failedAttempts: s?.attempts ?? 0, countedAttempts: s?.attemptsCounted ?? 0 });
+      if (states.done.has(t.taskId)) { alreadyDone++; continue; }
+      const a = states.attempts.get(t.taskId);
+      if (a?.permanent) { alreadyFailed++; continue; }
+      work.push(t);
+      if (a) priorAttempts.set(t.taskId, a);
     }
+    states.done.clear();
 
     try {
       audit = new AuditLog(dir);
@@ -167,7 +170,7 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
 
     const executor = options.executor ?? new LocalPoolExecutor({ workers, execArgv: options.workerExecArgv });
     const scheduler = new Scheduler({
-      campaign: c, outputDir: dir, ledger, audit, runId, work, alreadyDone, alreadyFailed, executor,
+      campaign: c, outputDir: dir, ledger, audit, runId, work, priorAttempts, alreadyDone, alreadyFailed, executor,
       campaignHash: sync.campaignHash, progress: options.progress, signal: options.signal, exportNeeded,
     });
     let outcome;

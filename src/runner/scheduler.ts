@@ -32,7 +32,9 @@ export interface SchedulerOptions {
   audit: AuditLog;
   runId: number;
   /** Tasks to run (not done), with the failed attempts each already has (all, and those counted against the limit). */
-  work: { task: Task; failedAttempts: number; countedAttempts: number }[];
+  work: readonly Task[];
+  /** Failed attempts so far of the tasks in `work` that have any (all, and those counted against the limit). */
+  priorAttempts: ReadonlyMap<string, { failed: number; counted: number }>;
   /** Tasks of this run already done before it started. */
   alreadyDone: number;
   /** Tasks of this run that had failed before and are not retried. */
@@ -67,7 +69,8 @@ export class Scheduler {
   private readonly o: SchedulerOptions;
   private readonly c: Campaign;
   private readonly executor: Executor;
-  private readonly queue: Dispatch[];
+  /** Tasks not handed out yet, in grid order (Dispatch objects are made as they go: 10^6 tasks stay small). */
+  private readonly queue: readonly Task[];
   private queueHead = 0;
   /** Tasks taken back from a dead or killed worker without being charged: run them first. */
   private readonly urgent: Dispatch[] = [];
@@ -111,11 +114,11 @@ export class Scheduler {
     this.o = o;
     this.c = o.campaign;
     this.failedTotal = o.alreadyFailed;
-    this.queue = o.work.map((w) => ({ task: w.task, attempt: w.failedAttempts + 1 }));
+    this.queue = o.work;
     // Only tasks with earlier failures get entries: 100 000 zeros would cost the coordinator ~20 MB.
-    for (const w of o.work) {
-      if (w.failedAttempts > 0) this.failedAttempts.set(w.task.taskId, w.failedAttempts);
-      if (w.failedAttempts > w.countedAttempts) this.attemptsBase.set(w.task.taskId, w.failedAttempts - w.countedAttempts);
+    for (const [taskId, prior] of o.priorAttempts) {
+      if (prior.failed > 0) this.failedAttempts.set(taskId, prior.failed);
+      if (prior.failed > prior.counted) this.attemptsBase.set(taskId, prior.failed - prior.counted);
     }
     this.executor = o.executor;
   }
@@ -164,7 +167,10 @@ export class Scheduler {
 
   private nextWork(): Dispatch | undefined {
     if (this.urgent.length > 0) return this.urgent.pop();
-    if (this.queueHead < this.queue.length) return this.queue[this.queueHead++];
+    if (this.queueHead < this.queue.length) {
+      const task = this.queue[this.queueHead++];
+      return { task, attempt: (this.failedAttempts.get(task.taskId) ?? 0) + 1 };
+    }
     return undefined;
   }
 
