@@ -13,6 +13,15 @@ import { registerExport } from './export.js';
 import { registerStatus } from './status.js';
 import { registerMissing } from './missing.js';
 import { registerShards } from './shards.js';
+import { registerWorker } from './worker.js';
+import { registerValidate } from './validate.js';
+import { registerCases } from './cases.js';
+import { registerPlot } from './plot.js';
+import { registerReport } from './report.js';
+import { registerDashboard } from './dashboard.js';
+import { registerSlurm } from './slurm.js';
+import { registerCollect } from './collect.js';
+import { registerLedger } from './ledger.js';
 
 const program = new Command();
 program
@@ -27,5 +36,14 @@ registerExport(program);
 registerStatus(program);
 registerMissing(program);
 registerShards(program);
+registerWorker(program);
+registerValidate(program);
+registerCases(program);
+registerPlot(program);
+registerReport(program);
+registerDashboard(program);
+registerSlurm(program);
+registerCollect(program);
+registerLedger(program);
 
 await runCli(program, process.argv);

@@ -1,4 +1,5 @@
 /** `wflo run CAMPAIGN.yaml`: run (or resume) a campaign; see src/runner/runCampaign.ts. */
+import path from 'node:path';
 import type { Command } from 'commander';
 import { InputError, RuntimeFailure, WfloError } from '../util/errors.js';
 
@@ -18,7 +19,12 @@ export function registerRun(program: Command): void {
     .option('--retry-failed', 'also rerun tasks that failed in earlier runs')
     .option('--log-every <seconds>', 'progress line interval when not on a terminal', '10')
     .option('--quiet', 'no progress output')
-    .action(async (file: string, opts: { workers?: string; out?: string; retryFailed?: boolean; logEvery: string; quiet?: boolean }) => {
+    .option('--queue <url>', 'run tasks on `wflo worker`s through Redis: redis://[user:pass@]HOST:PORT[/DB] (default: $WFLO_QUEUE)')
+    .option('--dry-run', 'check every input, print the tasks per farm × type and what is done/stale/missing; write nothing')
+    .option('--adopt <path...>', 'verify and adopt results from elsewhere before running: a wflo layouts.h5, a merged rescue file, a folder of worker shards')
+    .option('--aep-tolerance <rel>', 'relative AEP tolerance when verifying adopted results', '1e-6')
+    .option('--shard <I/N>', 'run only shard I of N (0 <= I < N) of the task grid, into --out or <output>/shard-<I>')
+    .action(async (file: string, opts: { workers?: string; out?: string; retryFailed?: boolean; logEvery: string; quiet?: boolean; shard?: string; adopt?: string[]; aepTolerance: string; dryRun?: boolean; queue?: string }) => {
       const workers = opts.workers !== undefined ? positiveInt('--workers', opts.workers) : undefined;
       const logEvery = Number(opts.logEvery);
       if (!(logEvery > 0)) throw new InputError(`--log-every: expected a positive number of seconds, got '${opts.logEvery}'`);
@@ -28,13 +34,31 @@ export function registerRun(program: Command): void {
       const { optimizerSettingsProblem } = await import('../runner/taskFunction.js');
       const { barReporter, lineReporter, formatDuration } = await import('../runner/progress.js');
       const { abortOnInterrupt } = await import('../runner/interrupts.js');
-      const campaign = loadCampaign(file, { optimizerProblem: optimizerSettingsProblem, outputOverride: opts.out });
+      const loaded = loadCampaign(file, { optimizerProblem: optimizerSettingsProblem, outputOverride: opts.out });
+      const shard = opts.shard === undefined ? null : (await import('../campaign/shardSlice.js')).parseShardSpec(opts.shard);
+      const shardRun = shard ? await import('../runner/slurm/shardRun.js') : null;
+      if (opts.dryRun) { // report and write nothing (a shard: its slice, in its folder)
+        const { dryRun, formatDryRun } = await import('../runner/dryRun.js');
+        const { restrictToShard } = await import('../campaign/shardSlice.js');
+        const checked = shard && shardRun
+          ? { ...restrictToShard(loaded, shard), outputDir: opts.out !== undefined ? path.resolve(opts.out) : shardRun.defaultShardDir(loaded, shard.index) }
+          : loaded;
+        process.stdout.write(`${formatDryRun(dryRun(checked))}\n`);
+        return;
+      }
+      // A shard runs its slice into its own folder.
+      const campaign = shard && shardRun ? shardRun.prepareShardRun(loaded, shard, opts.out) : loaded;
       const write = (line: string): void => { process.stderr.write(`${line}\n`); };
       const progress = opts.quiet ? undefined : process.stderr.isTTY ? barReporter(process.stderr) : lineReporter(write, logEvery * 1000);
       const interrupt = abortOnInterrupt();
       let s;
       try {
-        s = await runCampaign(campaign, { workers, retryFailed: opts.retryFailed, progress, signal: interrupt.signal });
+        const executor = await (await import('../runner/executors/bullmq/queueOption.js')).queueExecutor(opts.queue, write);
+        const aepTolerance = Number(opts.aepTolerance);
+        if (!(aepTolerance >= 0)) throw new InputError(`--aep-tolerance: expected a number >= 0, got '${opts.aepTolerance}'`);
+        const adoptPaths = opts.adopt;
+        const adopt = adoptPaths ? await (await import('../shards/adoptionSources.js')).adoptionSources(adoptPaths) : undefined;
+        s = await runCampaign(campaign, { workers, retryFailed: opts.retryFailed, progress, notice: write, signal: interrupt.signal, executor, adopt, aepTolerance });
       } finally {
         interrupt.dispose();
       }

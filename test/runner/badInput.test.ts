@@ -2,7 +2,7 @@
  * Bad input exits 2 with one line; an unwritable output folder or a full disk exits 1 with one
  * line; in every case an existing ledger and layouts.h5 stay intact.
  */
-import test from 'node:test';
+import test, { describe, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,7 +10,13 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { stringify } from 'yaml';
 import { readLayoutsFile } from '../../src/io/hdf5/index.js';
-import { ledgerSnapshot, noopCampaign, runWflo, tempDir, writeCampaign } from './runnerTestKit.js';
+import { EXECUTORS, executorHooks, executorUnavailable, ledgerSnapshot, noopCampaign, runWflo, tempDir, writeCampaign } from './runnerTestKit.js';
+
+/** Tests of the executor contract (issue 9): registered once per executor, at the end. */
+const contractTests: [string, (t: TestContext) => Promise<void>][] = [];
+function contract(name: string, fn: (t: TestContext) => Promise<void>): void {
+  contractTests.push([name, fn]);
+}
 
 function digest(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -28,7 +34,7 @@ function oneLine(stderr: string): string {
   return lines[0];
 }
 
-test('bad campaign input: one line, exit 2, ledger and output untouched', async () => {
+contract('bad campaign input: one line, exit 2, ledger and output untouched', async () => {
   const dir = tempDir('bad');
   const out = path.join(dir, 'out');
   const good = noopCampaign(out, 2);
@@ -84,7 +90,7 @@ function unmount(target: string): void {
   try { execFileSync('umount', ['-l', target], { stdio: 'ignore' }); } catch { /* already gone */ }
 }
 
-test('unwritable output folder: one line, exit 1, existing ledger intact', async (t) => {
+contract('unwritable output folder: one line, exit 1, existing ledger intact', async (t) => {
   const dir = tempDir('ro');
   const mnt = path.join(dir, 'mnt');
   if (!mountTmpfs(mnt, 'size=8m')) {
@@ -114,7 +120,7 @@ test('unwritable output folder: one line, exit 1, existing ledger intact', async
   }
 });
 
-test('disk full (ENOSPC) during a run: one line, exit 1, ledger consistent, layouts.h5 valid', async (t) => {
+contract('disk full (ENOSPC) during a run: one line, exit 1, ledger consistent, layouts.h5 valid', async (t) => {
   const dir = tempDir('enospc');
   const mnt = path.join(dir, 'mnt');
   if (!mountTmpfs(mnt, 'size=3m')) {
@@ -146,3 +152,10 @@ test('disk full (ENOSPC) during a run: one line, exit 1, ledger consistent, layo
     unmount(mnt);
   }
 });
+
+for (const executor of EXECUTORS) {
+  describe(`executor contract: ${executor}`, { skip: executorUnavailable(executor) }, () => {
+    executorHooks(executor);
+    for (const [name, fn] of contractTests) test(name, fn);
+  });
+}

@@ -5,7 +5,7 @@
  * and the HDF5 rows equal those of an uninterrupted run of the same campaign (all columns but
  * wall_s and attempts, which record how the run went, not what it computed).
  */
-import test from 'node:test';
+import test, { describe, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,7 +13,8 @@ import { readLayoutsFile } from '../../src/io/hdf5/index.js';
 import type { LayoutRecord } from '../../src/io/layoutRecord.js';
 import { createRng } from '../../src/util/rng.js';
 import {
-  auditEvents, collect, isAlive, ledgerSnapshot, noopCampaign, runWflo, startWflo, tempDir, waitFor, workerPids, writeCampaign,
+  EXECUTORS, auditEvents, collect, executorHooks, executorUnavailable, executorWorkerPids, isAlive, ledgerSnapshot, noopCampaign, runWflo, startWflo, tempDir,
+  waitFor, workerPids, writeCampaign,
 } from './runnerTestKit.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -35,7 +36,7 @@ function content(r: LayoutRecord): unknown {
   };
 }
 
-test('chaos: coordinator and worker SIGKILLs lose nothing and change nothing', { timeout: 240_000 }, async (t) => {
+async function chaos(t: TestContext): Promise<void> {
   const dir = tempDir('chaos');
   const refOut = path.join(dir, 'reference');
   const refFile = writeCampaign(path.join(dir, 'reference.yaml'), campaignFor(refOut));
@@ -57,10 +58,10 @@ test('chaos: coordinator and worker SIGKILLs lose nothing and change nothing', {
     void exited.then(() => { finished = true; });
     // A few worker kills while this coordinator lives (once it has started its workers).
     const workerRounds = workerKills < 20 ? 3 + rng.int(4) : 0;
-    if (workerRounds > 0) await waitFor(() => finished || workerPids(child.pid!).length > 0, 10_000);
+    if (workerRounds > 0) await waitFor(() => finished || executorWorkerPids(child.pid!).length > 0, 10_000);
     for (let k = 0; k < workerRounds && !finished; k++) {
       await sleep(50 + rng.int(250));
-      const pids = workerPids(child.pid!);
+      const pids = executorWorkerPids(child.pid!);
       if (pids.length === 0) continue;
       const victim = pids[rng.int(pids.length)];
       try { process.kill(victim, 'SIGKILL'); workerKills++; } catch { /* it just exited */ }
@@ -121,4 +122,11 @@ test('chaos: coordinator and worker SIGKILLs lose nothing and change nothing', {
   assert.deepEqual(b.records.map(content), a.records.map(content));
   assert.ok(validFilesSeen >= 1, 'at least one kill point had a layouts.h5 to check');
   t.diagnostic(`${coordinatorKills} coordinator kills, ${workerKills} worker kills, ${validFilesSeen} kill points with a layouts.h5 checked, ${restarts} starts`);
-});
+}
+
+for (const executor of EXECUTORS) {
+  describe(`executor contract: ${executor}`, { skip: executorUnavailable(executor) }, () => {
+    executorHooks(executor);
+    test('chaos: coordinator and worker SIGKILLs lose nothing and change nothing', { timeout: 240_000 }, chaos);
+  });
+}

@@ -9,6 +9,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { stringify } from 'yaml';
+import { after, before } from 'node:test';
+import { hasRedisServer, RedisServer } from '../helpers/redisServer.js';
+import { killAllWorkers, startWorker, type WorkerHandle } from './bullmqKit.js';
 
 export const CLI = fileURLToPath(new URL('./wfloCli.js', import.meta.url));
 export const IEA37_DATA = path.resolve(fileURLToPath(new URL('../../../../shared/data/iea37/', import.meta.url)));
@@ -55,7 +58,9 @@ export interface CliResult {
 export function startWflo(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): ChildProcess {
   return spawn(process.execPath, [CLI, ...args], {
     cwd: options.cwd,
-    env: { ...process.env, ...options.env, WFLO_TEST_CLI: '1' },
+    // Contract suite (issue 9): under the BullMQ executor every `run` goes through the queue.
+    // A small queue window keeps a killed coordinator's work small, as the local pool's prefetch does.
+    env: { ...process.env, ...(contractQueue && args[0] === 'run' ? { WFLO_QUEUE: contractQueue, WFLO_QUEUE_MAX_QUEUED: '8' } : {}), ...options.env, WFLO_TEST_CLI: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
@@ -137,5 +142,49 @@ export function auditEvents(dir: string): Record<string, unknown>[] {
   if (!fs.existsSync(file)) return [];
   return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).flatMap((l) => {
     try { return [JSON.parse(l) as Record<string, unknown>]; } catch { return []; }
+  });
+}
+
+// ---- contract suite (issue 9): the same tests for every executor ----
+
+/** Executors the contract tests (chaos, resume, bad input) run under. */
+export const EXECUTORS = ['local', 'bullmq'] as const;
+export type ExecutorName = (typeof EXECUTORS)[number];
+
+let contractQueue: string | null = null;
+let contractWorkers: WorkerHandle[] = [];
+
+/**
+ * The processes that run tasks for a coordinator under the current executor: its forked workers
+ * (local), or the job processes of the contract's `wflo worker`s (bullmq).
+ */
+export function executorWorkerPids(coordinatorPid: number): number[] {
+  if (!contractQueue) return workerPids(coordinatorPid);
+  return contractWorkers.flatMap((w) => childPids(w.pid)).filter((p) => commandLine(p).includes('executors/bullmq/jobChild.js'));
+}
+
+/** Why an executor's contract tests cannot run here, or false. */
+export function executorUnavailable(executor: ExecutorName): string | false {
+  return executor === 'bullmq' && !hasRedisServer() ? 'redis-server is not installed (apt-get install redis-server)' : false;
+}
+
+/**
+ * before/after hooks for a `describe(executor)` block: for 'bullmq', a redis-server of its own and
+ * 2 `wflo worker` processes (2 job processes each), and every `wflo run` of the block gets
+ * WFLO_QUEUE; for 'local', nothing.
+ */
+export function executorHooks(executor: ExecutorName): void {
+  if (executor !== 'bullmq') return;
+  let redis: RedisServer | null = null;
+  before(async () => {
+    redis = await RedisServer.start();
+    contractWorkers = [0, 1].map(() => startWorker(['--queue', redis!.url, '--concurrency', '2']));
+    contractQueue = redis.url;
+  });
+  after(async () => {
+    contractQueue = null;
+    contractWorkers = [];
+    killAllWorkers();
+    await redis?.stop();
   });
 }

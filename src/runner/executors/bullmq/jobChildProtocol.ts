@@ -1,0 +1,24 @@
+/**
+ * Messages between `wflo worker` and its job processes (Node IPC with 'advanced' serialization,
+ * so the decoded farm's typed arrays cross unchanged). One attempt at a time per process.
+ */
+import type { FarmSpec, FarmTypeSpec, OptimizerSettings } from '../../../campaign/campaign.js';
+import type { TaskOutput } from '../../taskOutput.js';
+
+export interface RunMessage {
+  kind: 'run';
+  /** Worker-local sequence number, echoed back. */
+  id: number;
+  farm: FarmSpec;
+  type: FarmTypeSpec;
+  optimizer: OptimizerSettings;
+  seed: number;
+  attempt: number;
+}
+
+export type ToJobChild = RunMessage;
+
+export type FromJobChild =
+  | { kind: 'ready' }
+  | { kind: 'result'; id: number; output: TaskOutput; wallS: number }
+  | { kind: 'error'; id: number; message: string; wallS: number; permanent?: boolean };

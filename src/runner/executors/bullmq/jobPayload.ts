@@ -1,0 +1,234 @@
+/**
+ * A queue job's payload: everything a worker needs to run one attempt of one task and nothing
+ * else (no campaign file, no shared disk): the farm (boundary, wind, wake model), the farm type
+ * (turbine, count, spacing), the optimizer settings, seed, attempt, per-attempt timeout, the
+ * engine version and the task's spec hash.
+ *
+ * Jobs travel as JSON, where typed arrays do not survive: `encodeJob` turns them into number
+ * arrays and `decodeJob` back. `decodeJob` validates the payload with a strict zod schema
+ * (finite numbers, bounded sizes, no unexpected keys) and then recomputes the spec hash from what
+ * it decoded with this worker's engine version: a payload that was tampered with, truncated, or
+ * made by another engine version is rejected before anything runs, rather than producing a
+ * result under a spec hash that does not describe it.
+ */
+import { z } from 'zod';
+import type { FarmSpec, FarmTypeSpec, OptimizerSettings } from '../../../campaign/campaign.js';
+import { hashValue, taskSpecHash } from '../../../campaign/specHash.js';
+import type { Boundary } from '../../../geometry/boundary.js';
+import type { Turbine } from '../../../physics/turbine.js';
+import type { WindResource } from '../../../physics/windResource.js';
+import type { FarmModelSpec } from '../../../physics/farmModel.js';
+import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES } from '../../../physics/farmModel.js';
+import { ENGINE_VERSION } from '../../../version.js';
+import type { Dispatch, ExecutorSetup } from '../executor.js';
+
+export const PAYLOAD_VERSION = 1;
+
+/** Bounds that no real campaign reaches and that keep a hostile payload from exhausting a worker. */
+const MAX_ARRAY = 1_000_000;
+const MAX_TURBINES = 10_000;
+
+/** A job's data as JSON (what BullMQ stores). */
+export interface JobData {
+  v: number;
+  engine: string;
+  taskId: string;
+  specHash: string;
+  campaign: { name: string; hash: string };
+  farmId: number;
+  farmType: number;
+  seed: number;
+  attempt: number;
+  timeoutS: number;
+  farm: EncodedFarm;
+  type: EncodedType;
+  optimizer: OptimizerSettings;
+}
+
+interface EncodedFarm {
+  boundary: Boundary;
+  wind: { directionsDeg: number[]; speeds: number[]; probability: number[]; turbulenceIntensity: number };
+  model: FarmModelSpec;
+}
+
+type EncodedCurve = { kind: 'cubic'; ratedSpeed: number } | { kind: 'table'; speeds: number[]; powerW: number[] };
+type EncodedThrust = { kind: 'constant'; ct: number } | { kind: 'table'; speeds: number[]; ct: number[] };
+
+interface EncodedType {
+  turbine: Omit<Turbine, 'power' | 'thrust'> & { power: EncodedCurve; thrust: EncodedThrust };
+  nTurbines: number;
+  minSpacingM: number;
+}
+
+// ---- encoding (coordinator) ----
+
+const arr = (a: Float64Array): number[] => Array.from(a);
+
+function encodeFarm(f: FarmSpec): EncodedFarm {
+  return {
+    boundary: f.boundary,
+    wind: { directionsDeg: arr(f.wind.directionsDeg), speeds: arr(f.wind.speeds), probability: arr(f.wind.probability), turbulenceIntensity: f.wind.turbulenceIntensity },
+    model: f.model,
+  };
+}
+
+function encodeType(t: FarmTypeSpec): EncodedType {
+  const p = t.turbine.power, c = t.turbine.thrust;
+  return {
+    turbine: {
+      ...t.turbine,
+      power: p.kind === 'cubic' ? { kind: 'cubic', ratedSpeed: p.ratedSpeed } : { kind: 'table', speeds: arr(p.speeds), powerW: arr(p.powerW) },
+      thrust: c.kind === 'constant' ? { kind: 'constant', ct: c.ct } : { kind: 'table', speeds: arr(c.speeds), ct: arr(c.ct) },
+    },
+    nTurbines: t.nTurbines,
+    minSpacingM: t.minSpacingM,
+  };
+}
+
+/**
+ * Builds job payloads for one campaign. Farms and types are encoded once and shared by every
+ * job that uses them (BullMQ serializes each job anyway; the coordinator keeps one copy).
+ */
+export class JobEncoder {
+  private readonly farms: (EncodedFarm | undefined)[] = [];
+  private readonly types: (EncodedType | undefined)[] = [];
+  constructor(private readonly setup: ExecutorSetup) {}
+
+  encode(d: Dispatch): JobData {
+    const t = d.task;
+    const farm = this.farms[t.farmIndex] ??= encodeFarm(this.setup.farms[t.farmIndex]);
+    const type = this.types[t.typeIndex] ??= encodeType(this.setup.farmTypes[t.typeIndex]);
+    return {
+      v: PAYLOAD_VERSION, engine: ENGINE_VERSION, taskId: t.taskId, specHash: t.specHash,
+      campaign: { name: this.setup.campaignName, hash: this.setup.campaignHash },
+      farmId: t.farmId, farmType: t.farmType, seed: t.seed, attempt: d.attempt, timeoutS: this.setup.timeoutS,
+      farm, type, optimizer: this.setup.optimizer,
+    };
+  }
+}
+
+// ---- schema + decoding (worker) ----
+
+const finite = z.number().finite();
+const numbers = z.array(finite).max(MAX_ARRAY);
+const point = z.tuple([finite, finite]);
+const ring = z.array(point).min(3).max(MAX_ARRAY);
+const exclusion = z.strictObject({ name: z.string().max(200), vertices: ring });
+const exclusions = z.array(exclusion).max(10_000).optional();
+const boundary = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('circle'), center: point, radius: finite.positive(), exclusions }),
+  z.strictObject({ kind: z.literal('polygon'), vertices: ring, exclusions }),
+  z.strictObject({ kind: z.literal('multipolygon'), polygons: z.array(ring).min(1).max(10_000), exclusions }),
+]);
+const safeKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'expected a setting name (letters, digits, _)')
+  .refine((k) => k !== '__proto__' && k !== 'constructor' && k !== 'prototype', 'reserved name');
+const wind = z.strictObject({
+  directionsDeg: numbers.min(1), speeds: numbers.min(1), probability: numbers.min(1), turbulenceIntensity: finite.nonnegative(),
+}).refine((w) => w.probability.length === w.directionsDeg.length * w.speeds.length, { message: 'probability must have directions × speeds entries', path: ['probability'] });
+const model = z.strictObject({
+  wake: z.enum(WAKE_MODEL_NAMES as [string, ...string[]]),
+  superposition: z.enum(SUPERPOSITION_NAMES as [string, ...string[]]),
+  params: z.record(safeKey, finite).optional(),
+});
+const table = <K extends string>(k: K) => z.strictObject({ kind: z.literal('table'), speeds: numbers.min(2), [k]: numbers.min(2) } as { kind: z.ZodLiteral<'table'>; speeds: typeof numbers } & Record<K, typeof numbers>);
+const turbine = z.strictObject({
+  name: z.string().max(200),
+  diameter: finite.positive(), hubHeight: finite.nonnegative(), ratedPowerW: finite.positive(), cutIn: finite.nonnegative(), cutOut: finite.positive(),
+  power: z.union([z.strictObject({ kind: z.literal('cubic'), ratedSpeed: finite.positive() }), table('powerW')]),
+  thrust: z.union([z.strictObject({ kind: z.literal('constant'), ct: finite.nonnegative() }), table('ct')]),
+});
+type Json = number | string | boolean | null | Json[] | { [k: string]: Json };
+const jsonScalar = z.union([finite, z.string().max(10_000), z.boolean(), z.null()]);
+const jsonValue: z.ZodType<Json> = z.lazy(() => z.union([jsonScalar, z.array(jsonValue).max(MAX_ARRAY), z.record(safeKey, jsonValue)]));
+const int = z.number().int().refine(Number.isSafeInteger, 'expected a safe integer');
+
+export const jobDataSchema = z.strictObject({
+  v: z.literal(PAYLOAD_VERSION),
+  engine: z.string().max(100),
+  taskId: z.string().regex(/^farm_-?\d+_type_-?\d+_seed_-?\d+$/, 'expected farm_<f>_type_<t>_seed_<s>'),
+  specHash: z.string().regex(/^[0-9a-f]{32}$/, 'expected 32 hex digits'),
+  campaign: z.strictObject({ name: z.string().max(500), hash: z.string().max(100) }),
+  farmId: int, farmType: int, seed: int,
+  attempt: int.min(1),
+  timeoutS: finite.positive().max(1e7),
+  farm: z.strictObject({ boundary, wind, model }),
+  type: z.strictObject({ turbine, nTurbines: int.min(1).max(MAX_TURBINES), minSpacingM: finite.nonnegative() }),
+  optimizer: z.record(safeKey, jsonValue).refine((o) => typeof o.method === 'string', { message: 'expected a method name', path: ['method'] }),
+});
+
+/** A job a worker must not run: what is wrong, in one line. Never retried by the queue. */
+export class PayloadRejected extends Error {
+  readonly permanent = true;
+}
+
+export interface DecodedJob {
+  data: JobData;
+  farm: FarmSpec;
+  type: FarmTypeSpec;
+  optimizer: OptimizerSettings;
+}
+
+const f64 = (a: number[]): Float64Array => Float64Array.from(a);
+
+/** The spec hash of a task from its decoded parts (the same recipe as campaign/loadCampaign.ts + taskGrid.ts). */
+export function specHashOf(farm: Omit<FarmSpec, 'id' | 'label' | 'hash'>, type: Omit<FarmTypeSpec, 'id' | 'label' | 'hash'>, optimizer: OptimizerSettings, seed: number): { farmHash: string; typeHash: string; specHash: string } {
+  const farmHash = hashValue({ boundary: farm.boundary, wind: farm.wind, model: farm.model });
+  const { name: _name, ...turbineNumbers } = type.turbine;
+  const typeHash = hashValue({ turbine: turbineNumbers, nTurbines: type.nTurbines, minSpacingM: type.minSpacingM });
+  return { farmHash, typeHash, specHash: taskSpecHash(farmHash, typeHash, hashValue(optimizer), seed) };
+}
+
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Path of the first own key that could reach an object's prototype (the schema would silently drop it). */
+function reservedKeyPath(value: unknown, path: string, depth = 0): string | null {
+  if (value === null || typeof value !== 'object' || depth > 64) return null;
+  if (Array.isArray(value)) {
+    // Number arrays are the bulk of a payload: only look into arrays of objects.
+    for (let i = 0; i < value.length; i++) {
+      if (typeof value[i] !== 'object' || value[i] === null) continue;
+      const p = reservedKeyPath(value[i], `${path}.${i}`, depth + 1);
+      if (p) return p;
+    }
+    return null;
+  }
+  for (const key of Object.keys(value)) {
+    if (RESERVED_KEYS.has(key)) return `${path}.${key}`;
+    const p = reservedKeyPath((value as Record<string, unknown>)[key], `${path}.${key}`, depth + 1);
+    if (p) return p;
+  }
+  return null;
+}
+
+/** Validate and decode a job's data; throws PayloadRejected with one line. */
+export function decodeJob(raw: unknown, jobId = '?'): DecodedJob {
+  const reserved = reservedKeyPath(raw, '');
+  if (reserved) throw new PayloadRejected(`job ${jobId}: payload rejected: ${reserved.slice(1)}: reserved key`);
+  const parsed = jobDataSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue.path.length > 0 ? issue.path.map(String).join('.') : '(payload)';
+    throw new PayloadRejected(`job ${jobId}: payload rejected: ${where}: ${issue.message}`);
+  }
+  const data = parsed.data as unknown as JobData;
+  if (data.engine !== ENGINE_VERSION) {
+    throw new PayloadRejected(`job ${jobId}: refused: it needs engine ${data.engine}, this worker runs ${ENGINE_VERSION} (results would not be bit-identical)`);
+  }
+  const w = data.farm.wind;
+  const windResource: WindResource = { directionsDeg: f64(w.directionsDeg), speeds: f64(w.speeds), probability: f64(w.probability), turbulenceIntensity: w.turbulenceIntensity };
+  const et = data.type.turbine;
+  const turbineSpec: Turbine = {
+    ...et,
+    power: et.power.kind === 'cubic' ? et.power : { kind: 'table', speeds: f64(et.power.speeds), powerW: f64(et.power.powerW) },
+    thrust: et.thrust.kind === 'constant' ? et.thrust : { kind: 'table', speeds: f64(et.thrust.speeds), ct: f64(et.thrust.ct) },
+  };
+  const farmParts = { boundary: data.farm.boundary, wind: windResource, model: data.farm.model };
+  const typeParts = { turbine: turbineSpec, nTurbines: data.type.nTurbines, minSpacingM: data.type.minSpacingM };
+  const { farmHash, typeHash, specHash } = specHashOf(farmParts, typeParts, data.optimizer, data.seed);
+  if (specHash !== data.specHash) {
+    throw new PayloadRejected(`job ${jobId}: refused: its spec hash ${data.specHash} does not match its contents (${specHash}); the payload was altered or made by another wflo`);
+  }
+  const farm: FarmSpec = { id: data.farmId, label: `farm_${data.farmId}`, ...farmParts, hash: farmHash };
+  const type: FarmTypeSpec = { id: data.farmType, label: `type_${data.farmType}`, ...typeParts, hash: typeHash };
+  return { data, farm, type, optimizer: data.optimizer };
+}
