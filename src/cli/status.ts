@@ -21,9 +21,10 @@ export function registerStatus(program: Command): void {
       const clear = opts.watch && !opts.json && process.stdout.isTTY;
       for (;;) {
         const s = readStatus(dir);
-        const q = await import('../runner/executors/bullmq/queueStatus.js'); // issue 9
-        const queue = await q.queueStatusFor((opts as { queue?: string }).queue);
-        const text = opts.json ? JSON.stringify(queue ? { ...s, queue } : s) : `${formatStatus(s)}${queue ? `\n\n${q.formatQueueStatus(queue)}` : ''}`;
+        const wantQueue = (opts as { queue?: string }).queue ?? process.env.WFLO_QUEUE; // issue 9: load BullMQ only when asked
+        const q = wantQueue ? await import('../runner/executors/bullmq/queueStatus.js') : null;
+        const queue = q ? await q.queueStatusFor((opts as { queue?: string }).queue) : null;
+        const text = opts.json ? JSON.stringify(queue ? { ...s, queue } : s) : `${formatStatus(s)}${q && queue ? `\n\n${q.formatQueueStatus(queue)}` : ''}`;
         process.stdout.write(`${clear ? '\x1b[H\x1b[2J' : ''}${text}\n`);
         if (!opts.watch || s.complete) return;
         if (s.run?.state !== 'running') {
