@@ -16,13 +16,14 @@
  */
 import { powerAt, powerSlopeAt, thrustCoefficientAt, type Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
-import type { FarmModelSpec } from './farmModel.js';
+import { FREE_STREAM_WAKE_MODEL_NAMES, type FarmModelSpec, type InflowName } from './farmModel.js';
+import { createWakedEvaluator } from './wakedAep.js';
 import type { WakeKernel } from './wake/wakeModel.js';
 import type { Superposition } from './superposition/superposition.js';
 import { WAKE_MODELS } from './wake/registry.js';
 import { SUPERPOSITIONS } from './superposition/registry.js';
 
-const MWH_PER_W_YEAR = 8760 * 1e-6;
+const MWH_PER_W_YEAR_8760 = 8760 * 1e-6;
 
 export interface AepResult {
   aepMwh: number;
@@ -52,7 +53,27 @@ export interface FarmEvaluator {
   aepWithGradient(x: Float64Array, y: Float64Array): AepWithGradient;
 }
 
+/**
+ * The inflow solve a model uses: its `inflow` if given, else `waked` for a tabulated-Ct turbine or
+ * a model only the waked engine has, else `free-stream` (constant Ct: the two agree up to the
+ * deficit reference, and the free-stream engine is the IEA37 reference one).
+ */
+export function inflowOf(turbine: Turbine, model: FarmModelSpec): InflowName {
+  if (model.inflow) return model.inflow;
+  return turbine.thrust.kind === 'table' || !FREE_STREAM_WAKE_MODEL_NAMES.includes(model.wake) ? 'waked' : 'free-stream';
+}
+
+/** True when the original free-stream engine below evaluates the model (else wakedAep.ts). */
+function usesFreeStreamEngine(turbine: Turbine, model: FarmModelSpec): boolean {
+  return inflowOf(turbine, model) === 'free-stream' && FREE_STREAM_WAKE_MODEL_NAMES.includes(model.wake)
+    && model.ct2a === undefined && model.deficitReference === undefined && model.turbulence === undefined
+    && (model.rotorAverage === undefined || model.rotorAverage === (model.wake === 'jensen' ? 'area-overlap' : 'center'));
+}
+
 export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec): FarmEvaluator {
+  if (!usesFreeStreamEngine(turbine, model)) {
+    return createWakedEvaluator(turbine, wind, { ...model, inflow: inflowOf(turbine, model) });
+  }
   const wake = WAKE_MODELS[model.wake];
   const superposition = SUPERPOSITIONS[model.superposition];
   if (!wake) throw new Error(`unknown wake model '${model.wake}'`);
@@ -151,6 +172,7 @@ function evaluateFarm(
   const gradY = new Float64Array(withGradient ? n : 0);
 
   const { xw, yw, totalDeficitByTurbine, deficitByPair, slopeByPair, weightByTurbine, gradXw, gradYw } = ws;
+  const MWH_PER_W_YEAR = wind.hoursPerYear === undefined ? MWH_PER_W_YEAR_8760 : wind.hoursPerYear * 1e-6;
   const cutIn = turbine.cutIn;
 
   for (let d = 0; d < nDir; d++) {

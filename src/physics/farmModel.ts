@@ -1,16 +1,66 @@
 /**
- * A wind farm model composed from parts the user chooses (PyWake's idea): a wake deficit model
- * and a superposition rule. Names are what the CLI and case files accept.
+ * A wind farm model composed from parts the user chooses (PyWake's idea): a wake deficit model,
+ * a superposition rule, and, for the waked-inflow engine, how the inflow is solved, which Ct→a
+ * relation and reference speed the deficit uses, added turbulence and rotor averaging. Names are
+ * what the CLI and case files accept; docs/physics.md lists every option with its default.
  */
-export type WakeModelName = 'iea37' | 'bastankhah2014' | 'jensen';
+import type { InductionName } from './inductionFactor.js';
+import type { TurbulenceSuperpositionName } from './turbulence/crespoHernandez.js';
+
+export type WakeModelName = 'iea37' | 'bastankhah2014' | 'jensen' | 'niayifar2016' | 'turbopark2022' | 'zong2020' | 'blondel2020';
 export type SuperpositionName = 'sos' | 'linear' | 'max';
+/**
+ * `waked`: per direction and speed, turbines in downstream order, each one's Ct and power at the
+ * speed it sees (PyWake's PropagateDownwind). `free-stream`: Ct at the free-stream speed, deficits
+ * as fractions of it (the IEA37 case-study engine; exact for a constant Ct).
+ */
+export type InflowName = 'waked' | 'free-stream';
+/** Speed a deficit fraction multiplies: the free stream (= ambient speed at the target on a uniform site) or the source's effective speed. */
+export type DeficitReferenceName = 'free-stream' | 'source-effective';
+export type TurbulenceModelName = 'none' | 'crespo-hernandez';
 
 export interface FarmModelSpec {
   wake: WakeModelName;
   superposition: SuperpositionName;
   /** Model parameters by name (e.g. { k: 0.0324555 }); defaults documented in each model file. */
   params?: Record<string, number>;
+  /** Default: `waked` for a tabulated-Ct turbine or a model the free-stream engine lacks, else `free-stream`. */
+  inflow?: InflowName;
+  /** Ct→induction relation of the waked engine (default per model, see docs/physics.md). */
+  ct2a?: InductionName;
+  deficitReference?: DeficitReferenceName;
+  /** Whether TI-dependent wakes use the source's effective TI (default per model). */
+  useEffectiveTi?: boolean;
+  turbulence?: TurbulenceModelName;
+  turbulenceSuperposition?: TurbulenceSuperpositionName;
+  /** Crespo–Hernández constants c0…c3 (defaults in turbulence/crespoHernandez.ts). */
+  turbulenceParams?: Record<string, number>;
+  /** `center`, `area-overlap` (top-hat models), `cgi4`, `gauss2`…`gauss8` (default per model). */
+  rotorAverage?: string;
 }
 
-export const WAKE_MODEL_NAMES: readonly WakeModelName[] = ['iea37', 'bastankhah2014', 'jensen'];
+/** Models of the free-stream engine (wake/registry.ts); every model runs in the waked engine. */
+export const FREE_STREAM_WAKE_MODEL_NAMES: readonly WakeModelName[] = ['iea37', 'bastankhah2014', 'jensen'];
+export const WAKE_MODEL_NAMES: readonly WakeModelName[] = ['iea37', 'bastankhah2014', 'jensen', 'niayifar2016', 'turbopark2022', 'zong2020', 'blondel2020'];
 export const SUPERPOSITION_NAMES: readonly SuperpositionName[] = ['sos', 'linear', 'max'];
+export const INFLOW_NAMES: readonly InflowName[] = ['waked', 'free-stream'];
+
+/** Per-model defaults of the waked engine: PyWake's literature models (py_wake.literature). */
+export interface WakedDefaults {
+  ct2a: InductionName;
+  deficitReference: DeficitReferenceName;
+  useEffectiveTi: boolean;
+  turbulence: TurbulenceModelName;
+  rotorAverage: string;
+  turbulenceParams?: Record<string, number>;
+}
+
+export const WAKED_DEFAULTS: Readonly<Record<WakeModelName, WakedDefaults>> = {
+  iea37: { ct2a: 'mom1d', deficitReference: 'free-stream', useEffectiveTi: false, turbulence: 'none', rotorAverage: 'center' },
+  bastankhah2014: { ct2a: 'mom1d', deficitReference: 'source-effective', useEffectiveTi: false, turbulence: 'none', rotorAverage: 'center' },
+  jensen: { ct2a: 'mom1d', deficitReference: 'free-stream', useEffectiveTi: false, turbulence: 'none', rotorAverage: 'area-overlap' },
+  niayifar2016: { ct2a: 'mom1d', deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'crespo-hernandez', rotorAverage: 'center' },
+  turbopark2022: { ct2a: 'mom1d', deficitReference: 'free-stream', useEffectiveTi: false, turbulence: 'none', rotorAverage: 'center' },
+  zong2020: { ct2a: 'madsen', deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'crespo-hernandez', rotorAverage: 'center', turbulenceParams: { c0: 0.73, c1: 0.83, c2: 0.03, c3: -0.32 } },
+  blondel2020: { ct2a: 'mom1d', deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'none', rotorAverage: 'center' },
+};

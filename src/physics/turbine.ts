@@ -6,7 +6,10 @@
  *   P_rated for V_r ≤ V < V_out, 0 otherwise (IEA Wind Task 37 case studies, iea37-aepcalc.py).
  * - `table`: tabulated (speed, power) pairs, linearly interpolated, 0 outside [cut-in, cut-out).
  * Thrust: a constant Ct (IEA37 uses 8/9) or a tabulated (speed, Ct) curve, linearly interpolated
- * and clamped at the table ends.
+ * and clamped at the table ends (`outside: 'zero'` makes it 0 outside the table instead, PyWake's
+ * convention for tabulated turbines).
+ * Power exactly at the cut-out speed is 0 (IEA37 convention: P = 0 for V >= V_out) unless
+ * `cutOutInclusive` is set, then the table value at V_out applies (PyWake's tabulated turbines).
  */
 export type PowerCurve =
   | { kind: 'cubic'; ratedSpeed: number }
@@ -14,7 +17,7 @@ export type PowerCurve =
 
 export type ThrustCurve =
   | { kind: 'constant'; ct: number }
-  | { kind: 'table'; speeds: Float64Array; ct: Float64Array };
+  | { kind: 'table'; speeds: Float64Array; ct: Float64Array; outside?: 'clamp' | 'zero' };
 
 export interface Turbine {
   name: string;
@@ -28,11 +31,17 @@ export interface Turbine {
   cutOut: number;
   power: PowerCurve;
   thrust: ThrustCurve;
+  /** Power at exactly the cut-out speed: false (default) gives 0, true the curve's value. */
+  cutOutInclusive?: boolean;
+}
+
+function operating(t: Turbine, v: number): boolean {
+  return v >= t.cutIn && (v < t.cutOut || (v === t.cutOut && t.cutOutInclusive === true));
 }
 
 /** Electrical power in watts at hub-height speed `v` (m/s). */
 export function powerAt(t: Turbine, v: number): number {
-  if (!(v >= t.cutIn) || v >= t.cutOut) return 0;
+  if (!operating(t, v)) return 0;
   const pc = t.power;
   if (pc.kind === 'cubic') {
     if (v >= pc.ratedSpeed) return t.ratedPowerW;
@@ -44,7 +53,7 @@ export function powerAt(t: Turbine, v: number): number {
 
 /** dP/dV in W per (m/s) at `v` (0 at the kinks' right side and outside the operating range). */
 export function powerSlopeAt(t: Turbine, v: number): number {
-  if (!(v >= t.cutIn) || v >= t.cutOut) return 0;
+  if (!operating(t, v)) return 0;
   const pc = t.power;
   if (pc.kind === 'cubic') {
     if (v >= pc.ratedSpeed) return 0;
@@ -59,7 +68,15 @@ export function powerSlopeAt(t: Turbine, v: number): number {
 export function thrustCoefficientAt(t: Turbine, v: number): number {
   const tc = t.thrust;
   if (tc.kind === 'constant') return tc.ct;
+  if (tc.outside === 'zero' && !(v >= tc.speeds[0] && v <= tc.speeds[tc.speeds.length - 1])) return 0;
   return interpolate(tc.speeds, tc.ct, v);
+}
+
+/** dCt/dV at `v` (0 for a constant Ct and outside the table; the right-hand slope at a table point). */
+export function thrustSlopeAt(t: Turbine, v: number): number {
+  const tc = t.thrust;
+  if (tc.kind === 'constant') return 0;
+  return interpolateSlope(tc.speeds, tc.ct, v);
 }
 
 /** Linear interpolation in a sorted table, clamped to the end values. */
@@ -67,23 +84,29 @@ export function interpolate(xs: Float64Array, ys: Float64Array, x: number): numb
   const n = xs.length;
   if (x <= xs[0]) return ys[0];
   if (x >= xs[n - 1]) return ys[n - 1];
-  let lo = 0, hi = n - 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid] <= x) lo = mid; else hi = mid;
-  }
+  const lo = segment(xs, x), hi = lo + 1;
   const f = (x - xs[lo]) / (xs[hi] - xs[lo]);
   return ys[lo] + f * (ys[hi] - ys[lo]);
+}
+
+/**
+ * The table segment holding x (xs[lo] ≤ x < xs[lo + 1], for xs[0] < x < xs[n − 1]): a guess from
+ * even spacing, corrected by stepping (one step or none for evenly spaced tables).
+ */
+function segment(xs: Float64Array, x: number): number {
+  const n = xs.length;
+  let lo = Math.floor(((x - xs[0]) / (xs[n - 1] - xs[0])) * (n - 1));
+  if (!(lo >= 0)) lo = 0;
+  if (lo > n - 2) lo = n - 2;
+  while (lo > 0 && xs[lo] > x) lo--;
+  while (lo < n - 2 && xs[lo + 1] <= x) lo++;
+  return lo;
 }
 
 function interpolateSlope(xs: Float64Array, ys: Float64Array, x: number): number {
   const n = xs.length;
   if (x < xs[0] || x >= xs[n - 1]) return 0;
-  let lo = 0, hi = n - 1;
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (xs[mid] <= x) lo = mid; else hi = mid;
-  }
+  const lo = segment(xs, x), hi = lo + 1;
   return (ys[hi] - ys[lo]) / (xs[hi] - xs[lo]);
 }
 

@@ -10,6 +10,8 @@ export interface WindResource {
   /** probability[dir * speeds.length + s]; sums to 1. */
   probability: Float64Array;
   turbulenceIntensity: number;
+  /** Hours per year the AEP multiplies by (default 8760). */
+  hoursPerYear?: number;
 }
 
 /** A discrete rose: per-direction frequency times a per-direction speed distribution. */

@@ -15,6 +15,8 @@
  */
 import { GaussianKernel } from './gaussianKernel.js';
 import type { WakeDeficitModel } from './wakeModel.js';
+import type { LocalWakeFactory } from './localWake.js';
+import { GaussianLocalWake, LinearGaussianWidth } from './gaussianLocal.js';
 
 export const bastankhah2014Wake: WakeDeficitModel = {
   name: 'bastankhah2014',
@@ -24,5 +26,20 @@ export const bastankhah2014Wake: WakeDeficitModel = {
     const root = Math.sqrt(1 - Math.min(ct, 0.999999));
     const beta = (0.5 * (1 + root)) / root;
     return new GaussianKernel(k, 0.2 * Math.sqrt(beta), ct, diameter, params.wec ?? 1);
+  },
+};
+
+/**
+ * The waked-inflow form (PyWake's BastankhahGaussianDeficit as used by its
+ * Bastankhah_PorteAgel_2014 model): σ = k·dx + c_ε√β(Ct)·D with Ct capped at `ctlim` inside β, the
+ * centre deficit min(1, 2a(Ct D²/(8σ²))) with the case's Ct→a relation (gaussianLocal.ts).
+ * Parameters: k = 0.0324555, ceps = 0.2, ctlim = 0.899.
+ */
+export const bastankhah2014Local: LocalWakeFactory = {
+  name: 'bastankhah2014',
+  defaults: { k: 0.0324555, ceps: 0.2, ctlim: 0.899 },
+  create({ params, diameter, induction }) {
+    const p = { ...this.defaults, ...params };
+    return new GaussianLocalWake('bastankhah2014', new LinearGaussianWidth(p.k, 0, diameter, p.ceps, p.ctlim), diameter, induction);
   },
 };

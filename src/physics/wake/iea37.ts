@@ -13,6 +13,8 @@
  */
 import { GaussianKernel } from './gaussianKernel.js';
 import type { WakeDeficitModel } from './wakeModel.js';
+import type { LocalWakeFactory } from './localWake.js';
+import { GaussianLocalWake, LinearGaussianWidth } from './gaussianLocal.js';
 
 export const iea37Wake: WakeDeficitModel = {
   name: 'iea37',
@@ -20,5 +22,18 @@ export const iea37Wake: WakeDeficitModel = {
   prepare(ct, diameter, params) {
     const k = params.k ?? 0.0324555;
     return new GaussianKernel(k, 1 / Math.sqrt(8), ct, diameter, params.wec ?? 1);
+  },
+};
+
+/**
+ * The waked-inflow form: σ = k·dx + D/√8, centre deficit min(1, 2a(Ct D²/(8σ²))) (with 1-D momentum
+ * 2a this is the case-study formula). Parameters: k = 0.0324555.
+ */
+export const iea37Local: LocalWakeFactory = {
+  name: 'iea37',
+  defaults: { k: 0.0324555 },
+  create({ params, diameter, induction }) {
+    const p = { ...this.defaults, ...params };
+    return new GaussianLocalWake('iea37', new LinearGaussianWidth(p.k, 0, diameter, null, 1 / Math.sqrt(8)), diameter, induction);
   },
 };

@@ -15,6 +15,9 @@
  * Parameters: k = 0.075 (wake decay constant, Katić et al.'s onshore value; ~0.04 offshore).
  */
 import type { WakeDeficitModel, WakeKernel } from './wakeModel.js';
+import type { LocalWakeFactory, LocalWakeModel } from './localWake.js';
+import { overlapFraction } from '../rotor/areaOverlap.js';
+import { twoAFunction, type InductionName, type TwoAFunction } from '../inductionFactor.js';
 
 class JensenKernel implements WakeKernel {
   private readonly k: number;
@@ -79,5 +82,72 @@ export const jensenWake: WakeDeficitModel = {
   defaults: { k: 0.075 },
   prepare(ct, diameter, params) {
     return new JensenKernel(params.k ?? 0.075, ct, diameter);
+  },
+};
+
+/**
+ * The waked-inflow form, as PyWake's NOJDeficit (Jensen_1983) computes it:
+ *
+ *   r_w = R + k·dx,   δ = 2a(Ct) · (R / r_w)² · w,
+ *   w = area-overlap fraction of the target rotor inside the wake disc (rotor/areaOverlap.ts), or,
+ *       without area averaging, 1 where cw < r_w and 0 elsewhere (then ∂δ/∂cw = 0),
+ *
+ * with 2a(Ct) from the chosen relation (PyWake's default: Madsen's polynomial, no cap).
+ * Parameters: k = 0.075 here (the free-stream model's default; PyWake's Jensen_1983 uses 0.1).
+ * Coefficients per source: [2a(Ct), d(2a)/dCt].
+ */
+class JensenLocalWake implements LocalWakeModel {
+  readonly name = 'jensen';
+  readonly coefficientCount = 2;
+  readonly usesTurbulence = false;
+  readonly averagesOverRotor: boolean;
+  private readonly twoA: TwoAFunction;
+  private readonly tg = new Float64Array(1);
+  private readonly og = new Float64Array(2);
+  constructor(private readonly k: number, private readonly radius: number, private readonly targetRadius: number, induction: InductionName, areaOverlap: boolean) {
+    this.twoA = twoAFunction(induction);
+    this.averagesOverRotor = areaOverlap;
+  }
+  prepareSource(ct: number, _ti: number, c: Float64Array, o: number): void {
+    c[o] = this.twoA(ct, this.tg);
+    c[o + 1] = this.tg[0];
+  }
+  reach(dx: number): number {
+    // No overlap beyond r_w + R_target; without area averaging, nothing beyond r_w.
+    return (this.radius + this.k * Math.max(dx, 0) + this.targetRadius) * (1 + 1e-12);
+  }
+  wakeRadius(dx: number, _c: Float64Array, _o: number, g: Float64Array | null): number {
+    if (g) { g[0] = this.k; g[1] = 0; g[2] = 0; }
+    return this.radius + this.k * dx;
+  }
+  deficit(dx: number, cw2: number, c: Float64Array, o: number, g: Float64Array | null): number {
+    const rw = this.radius + this.k * dx;
+    const d = Math.sqrt(cw2);
+    let w: number;
+    let dwDr = 0, dwDd = 0;
+    if (this.averagesOverRotor) {
+      w = overlapFraction(rw, this.targetRadius, d, g ? this.og : null);
+      if (g) { dwDr = this.og[0]; dwDd = this.og[1]; }
+    } else {
+      w = rw > d ? 1 : 0;
+    }
+    const ratio = this.radius / rw;
+    const shape = ratio * ratio;
+    const f = c[o] * shape * w;
+    if (g) {
+      g[0] = c[o] * this.k * (shape * dwDr - (2 * shape * w) / rw);
+      g[1] = d > 0 ? (c[o] * shape * dwDd) / (2 * d) : 0;
+      g[2] = c[o + 1] * shape * w;
+      g[3] = 0;
+    }
+    return f;
+  }
+}
+
+export const jensenLocal: LocalWakeFactory = {
+  name: 'jensen',
+  defaults: { k: 0.075 },
+  create({ params, diameter, targetRadius, induction, areaOverlap }) {
+    return new JensenLocalWake(params.k ?? 0.075, diameter / 2, targetRadius, induction, areaOverlap);
   },
 };

@@ -5,7 +5,7 @@ import { iea37Wake } from './iea37.js';
 import { bastankhah2014Wake } from './bastankhah2014.js';
 import { jensenWake } from './jensen.js';
 
-export const WAKE_MODELS: Readonly<Record<WakeModelName, WakeDeficitModel>> = {
+export const WAKE_MODELS: Readonly<Partial<Record<WakeModelName, WakeDeficitModel>>> = {
   iea37: iea37Wake,
   bastankhah2014: bastankhah2014Wake,
   jensen: jensenWake,

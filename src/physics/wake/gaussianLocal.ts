@@ -1,0 +1,153 @@
+/**
+ * The Gaussian wake deficit shared by the waked-inflow forms of the Bastankhah-type models
+ * (IEA37, Bastankhah & Porté-Agel 2014, Niayifar & Porté-Agel 2016, TurbOPark, Zong & Porté-Agel
+ * 2020), as PyWake writes it (BastankhahGaussianDeficit._calc_deficit):
+ *
+ *   x  = Ct_x · D² / (8 σ²),    δ = min(1, 2a(x)) · exp(−cw² / (2 σ²))
+ *
+ * with 2a(·) the chosen Ct→induction relation (inductionFactor.ts), σ(dx; Ct, TI) the model's wake
+ * width (a `GaussianWidth`), and Ct_x = Ct · h(dx) where a model lets the thrust grow downstream
+ * (Zong: h = (1 + erf(dx / (√2 δ_w D))) / 2; otherwise h = 1). The wake radius (for added
+ * turbulence) is 2σ (Niayifar & Porté-Agel 2016). Far outside the wake (exponent below −32, e^−32 ≈ 1e−14) the
+ * deficit is taken as 0 and not evaluated.
+ *
+ * Derivatives (exact, for the reverse-mode gradient), with e = exp(−cw²/(2σ²)), t = min(1, 2a(x)):
+ *   ∂δ/∂σ = e · t′(x) · (−2x/σ) + δ · cw²/σ³,   ∂δ/∂cw² = −δ/(2σ²),
+ *   ∂δ/∂Ct = ∂δ/∂σ · ∂σ/∂Ct + e · t′(x) · h · D²/(8σ²),  ∂δ/∂dx = ∂δ/∂σ · ∂σ/∂dx + e · t′(x) · Ct h′ D²/(8σ²)
+ */
+import { twoAFunction, type TwoAFunction, type InductionName } from '../inductionFactor.js';
+import type { LocalWakeModel } from './localWake.js';
+
+/** A wake width law σ(dx; Ct, TI) with its per-source coefficients. */
+export interface GaussianWidth {
+  readonly coefficientCount: number;
+  readonly usesTurbulence: boolean;
+  prepare(ct: number, ti: number, coef: Float64Array, offset: number): void;
+  /** σ in metres; g[0] = ∂σ/∂dx, g[1] = ∂σ/∂Ct, g[2] = ∂σ/∂TI. */
+  sigma(dx: number, coef: Float64Array, offset: number, g: Float64Array | null): number;
+  /** An upper bound of σ(dx) over Ct ≤ ctMax and every TI the evaluation can produce (or Infinity). */
+  upperSigma(dx: number, ctMax: number, tiMax: number): number;
+  /** Thrust growth factor h(dx) (g[0] = dh/dx); absent means h = 1. */
+  growth?(dx: number, g: Float64Array | null): number;
+}
+
+/** ε(Ct) = c_ε √β, β = ½ (1 + √(1 − Ct')) / √(1 − Ct'), Ct' = min(Ct, ctlim); out[0] = dε/dCt. */
+export function epsilonOfCt(ct: number, ceps: number, ctlim: number, out: Float64Array): number {
+  const clipped = ct >= ctlim;
+  const r = Math.sqrt(1 - (clipped ? ctlim : ct));
+  const beta = (0.5 * (1 + r)) / r;
+  const sqrtBeta = Math.sqrt(beta);
+  out[0] = clipped ? 0 : (ceps / (2 * sqrtBeta)) * (1 / (4 * r * r * r));
+  return ceps * sqrtBeta;
+}
+
+export class GaussianLocalWake implements LocalWakeModel {
+  readonly coefficientCount: number;
+  readonly usesTurbulence: boolean;
+  readonly averagesOverRotor = false;
+  private readonly twoA: TwoAFunction;
+  readonly d2over8: number;
+  /**
+   * Set when σ = k·dx + εD (LinearGaussianWidth, no thrust growth): the engine then evaluates the
+   * deficit inline from the coefficients [Ct, k, εD, ∂(εD)/∂Ct, k_TI] (same formulas as deficit()).
+   */
+  readonly inlineLinear: InductionName | null;
+  private readonly sg = new Float64Array(3);
+  private readonly hg = new Float64Array(1);
+  private readonly tg = new Float64Array(1);
+
+  constructor(readonly name: string, private readonly width: GaussianWidth, diameter: number, induction: InductionName) {
+    this.coefficientCount = 1 + width.coefficientCount;
+    this.usesTurbulence = width.usesTurbulence;
+    this.twoA = twoAFunction(induction);
+    this.d2over8 = (diameter * diameter) / 8;
+    this.inlineLinear = width instanceof LinearGaussianWidth ? induction : null;
+  }
+
+  prepareSource(ct: number, ti: number, coef: Float64Array, offset: number): void {
+    coef[offset] = ct;
+    this.width.prepare(ct, ti, coef, offset + 1);
+  }
+
+  reach(dx: number, ctMax: number, tiMax: number): number {
+    // deficit() returns 0 for cw² > 64σ² (exponent below −32); the wake radius 2σ is inside that.
+    return 8 * this.width.upperSigma(dx, ctMax, tiMax) * (1 + 1e-12);
+  }
+
+  wakeRadius(dx: number, coef: Float64Array, offset: number, g: Float64Array | null): number {
+    const s = this.width.sigma(dx, coef, offset + 1, g);
+    if (g) { g[0] *= 2; g[1] *= 2; g[2] *= 2; }
+    return 2 * s;
+  }
+
+  deficit(dx: number, cw2: number, coef: Float64Array, offset: number, g: Float64Array | null): number {
+    const sg = g ? this.sg : null;
+    const sigma = this.width.sigma(dx, coef, offset + 1, sg);
+    const s2 = sigma * sigma;
+    if (cw2 > 64 * s2) {
+      if (g) { g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0; }
+      return 0;
+    }
+    const ct = coef[offset];
+    const growth = this.width.growth;
+    const h = growth ? growth(dx, g ? this.hg : null) : 1;
+    const scale = this.d2over8 / s2;
+    const x = ct * h * scale;
+    let t = this.twoA(x, g ? this.tg : null);
+    let dt = g ? this.tg[0] : 0;
+    if (t >= 1) { t = 1; dt = 0; }
+    const e = Math.exp(-cw2 / (2 * s2));
+    const f = t * e;
+    if (g && sg) {
+      const dfds = e * dt * ((-2 * x) / sigma) + (f * cw2) / (s2 * sigma);
+      const edt = e * dt * scale;
+      g[0] = dfds * sg[0] + (growth ? edt * ct * this.hg[0] : 0);
+      g[1] = -f / (2 * s2);
+      g[2] = dfds * sg[1] + edt * h;
+      g[3] = dfds * sg[2];
+    }
+    return f;
+  }
+}
+
+/**
+ * σ = k·dx + ε·D with k = k₀ + k_TI·TI (Bastankhah 2014: k_TI = 0; Niayifar 2016: k = a₁TI + a₂)
+ * and ε either c_ε√β(Ct) or a constant. Coefficients: [k, εD, ∂(εD)/∂Ct, k_TI].
+ */
+export class LinearGaussianWidth implements GaussianWidth {
+  readonly coefficientCount = 4;
+  readonly usesTurbulence: boolean;
+  private readonly eg = new Float64Array(1);
+  constructor(
+    private readonly k0: number,
+    private readonly kTi: number,
+    private readonly diameter: number,
+    /** c_ε, or null for a constant ε. */
+    private readonly ceps: number | null,
+    private readonly epsConstantOrCtlim: number,
+  ) {
+    this.usesTurbulence = kTi !== 0;
+  }
+  prepare(ct: number, ti: number, coef: Float64Array, o: number): void {
+    coef[o] = this.k0 + this.kTi * ti;
+    if (this.ceps === null) {
+      coef[o + 1] = this.epsConstantOrCtlim * this.diameter;
+      coef[o + 2] = 0;
+    } else {
+      coef[o + 1] = epsilonOfCt(ct, this.ceps, this.epsConstantOrCtlim, this.eg) * this.diameter;
+      coef[o + 2] = this.eg[0] * this.diameter;
+    }
+    coef[o + 3] = this.kTi;
+  }
+  upperSigma(dx: number, ctMax: number, tiMax: number): number {
+    if (this.kTi !== 0 && !Number.isFinite(tiMax)) return Infinity;
+    // ε grows with Ct (β does) up to the cap.
+    const eps = this.ceps === null ? this.epsConstantOrCtlim : epsilonOfCt(Math.min(ctMax, 1), this.ceps, this.epsConstantOrCtlim, this.eg);
+    return (this.k0 + Math.max(this.kTi * tiMax, 0)) * Math.max(dx, 0) + eps * this.diameter;
+  }
+  sigma(dx: number, coef: Float64Array, o: number, g: Float64Array | null): number {
+    const k = coef[o];
+    if (g) { g[0] = k; g[1] = coef[o + 2]; g[2] = coef[o + 3] * dx; }
+    return k * dx + coef[o + 1];
+  }
+}

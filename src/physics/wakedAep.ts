@@ -1,0 +1,496 @@
+/**
+ * AEP with the waked-inflow solve (PyWake's PropagateDownwind engineering model) and its exact
+ * reverse-mode gradient with respect to every turbine coordinate.
+ *
+ * For each wind direction the layout is rotated into the wind frame (as in aep.ts) and the
+ * turbines are sorted by downstream distance. For each speed U with probability p, turbines are
+ * solved in that order; turbine j sees
+ *
+ *   u_j  = U − S_i( r_i · δ_i(dx_ij, dy_ij; Ct_i, TI_i) )       over the turbines i before j
+ *   TI_j = TI₀ ⊕ added turbulence I₊_ij                          (turbulence/crespoHernandez.ts)
+ *   Ct_j = Ct(u_j),   P_j = P(u_j)
+ *
+ * with δ the deficit model (wake/localWake.ts) averaged over the target rotor (rotor/), S the
+ * superposition rule applied to deficits in m/s, and r_i the reference speed (U, or the source's
+ * own u_i for `source-effective`). With `free-stream` inflow Ct_i = Ct(U), r_i = U and TI_i = TI₀.
+ *
+ *   AEP = 8760 h · 1e-6 · Σ_d Σ_s p_ds Σ_j P(u_j)    [MWh]
+ *
+ * Gradient (written by hand): the forward pass keeps, per candidate pair, δ and its partials with
+ * respect to dx, dy, Ct_i, TI_i (and the same for the added turbulence); the backward pass visits
+ * the turbines in reverse order, so that when turbine i is reached every turbine it wakes has
+ * already pushed ∂E/∂δ_ij into i's adjoints ū_i, C̄t_i, T̄I_i, and closes i with
+ * ū_i += C̄t_i · Ct′(u_i) before propagating ū_i to i's own sources. Memory: O(N²) for one
+ * direction and speed at a time.
+ *
+ * Pairs beyond a model's reach (the Gaussian exponent below −40, outside a top-hat) are skipped
+ * inside the kernels; `pairEvaluations` counts the kernel calls actually made.
+ */
+import { powerAt, powerSlopeAt, thrustCoefficientAt, thrustSlopeAt, type Turbine } from './turbine.js';
+import type { WindResource } from './windResource.js';
+import { WAKED_DEFAULTS, type FarmModelSpec } from './farmModel.js';
+import type { Superposition } from './superposition/superposition.js';
+import { SUPERPOSITIONS } from './superposition/registry.js';
+import { LOCAL_WAKE_MODELS } from './wake/localRegistry.js';
+import type { LocalWakeModel } from './wake/localWake.js';
+import { CrespoHernandez, type TurbulenceSuperpositionName } from './turbulence/crespoHernandez.js';
+import { rotorPoints, type RotorPoints } from './rotor/rotorPoints.js';
+import { GaussianLocalWake } from './wake/gaussianLocal.js';
+
+const MADSEN = [0.2460, 0.0586, 0.0883];
+
+
+/** Everything about a waked evaluation that does not depend on the layout. */
+export interface WakedSetup {
+  turbine: Turbine;
+  wind: WindResource;
+  model: LocalWakeModel;
+  superposition: Superposition;
+  turbulence: CrespoHernandez | null;
+  turbulenceSuperposition: TurbulenceSuperpositionName;
+  referenceIsEffective: boolean;
+  useEffectiveTi: boolean;
+  freeStream: boolean;
+  points: RotorPoints | null;
+  /** 1/ξ for wake expansion continuation (crosswind distances divided by ξ, as PyWake's `wec`). */
+  invWec: number;
+  /** Performance hint, not a result input: the largest effective TI seen so far, times 1.05. */
+  hint: { tiCap: number };
+  /** Largest thrust coefficient of the turbine (bounds every wake's reach). */
+  ctMax: number;
+  cosByDir: Float64Array;
+  sinByDir: Float64Array;
+}
+
+export function wakedSetup(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WakedSetup {
+  const defaults = WAKED_DEFAULTS[spec.wake];
+  const factory = LOCAL_WAKE_MODELS[spec.wake];
+  const superposition = SUPERPOSITIONS[spec.superposition];
+  if (!factory || !defaults) throw new Error(`unknown wake model '${spec.wake}'`);
+  if (!superposition) throw new Error(`unknown superposition '${spec.superposition}'`);
+  const rotorAverage = spec.rotorAverage ?? defaults.rotorAverage;
+  const areaOverlap = rotorAverage === 'area-overlap';
+  const model = factory.create({
+    params: spec.params ?? {}, diameter: turbine.diameter, targetRadius: turbine.diameter / 2,
+    induction: spec.ct2a ?? defaults.ct2a, areaOverlap,
+  });
+  if (areaOverlap && !model.averagesOverRotor) {
+    throw new Error(`rotor average 'area-overlap' needs a top-hat wake model (jensen), not '${spec.wake}'`);
+  }
+  const turbulenceName = spec.turbulence ?? defaults.turbulence;
+  const turbulence = turbulenceName === 'crespo-hernandez'
+    ? new CrespoHernandez({ ...defaults.turbulenceParams, ...spec.turbulenceParams }, 'mom1d', turbine.diameter, turbine.diameter / 2, true)
+    : null;
+  const nDir = wind.directionsDeg.length;
+  const cosByDir = new Float64Array(nDir), sinByDir = new Float64Array(nDir);
+  for (let d = 0; d < nDir; d++) {
+    const theta = ((270 - wind.directionsDeg[d]) * Math.PI) / 180;
+    cosByDir[d] = Math.cos(theta);
+    sinByDir[d] = Math.sin(theta);
+  }
+  const freeStream = spec.inflow === 'free-stream';
+  return {
+    turbine, wind, model, superposition, turbulence,
+    turbulenceSuperposition: spec.turbulenceSuperposition ?? 'sqrmax',
+    referenceIsEffective: !freeStream && (spec.deficitReference ?? defaults.deficitReference) === 'source-effective',
+    useEffectiveTi: !freeStream && (spec.useEffectiveTi ?? defaults.useEffectiveTi),
+    freeStream,
+    points: areaOverlap ? null : rotorPoints(rotorAverage),
+    invWec: 1 / (spec.params?.wec ?? 1),
+    hint: { tiCap: Infinity },
+    ctMax: turbine.thrust.kind === 'constant' ? turbine.thrust.ct : Math.max(...turbine.thrust.ct),
+    cosByDir, sinByDir,
+  };
+}
+
+/** Scratch memory for one layout size; holds nothing between calls. */
+export interface Workspace {
+  n: number;
+  xs: Float64Array; ys: Float64Array; order: Int32Array;
+  candStart: Int32Array; candSrc: Int32Array; candDx: Float64Array; candDy: Float64Array;
+  // By position in downstream order, for the current speed.
+  u: Float64Array; ti: Float64Array; ct: Float64Array; total: Float64Array; tiAcc: Float64Array; tiArg: Int32Array;
+  coef: Float64Array;
+  // By candidate pair: deficit (m/s), fraction and partials; added turbulence and partials.
+  /** Per candidate pair e, interleaved for locality: [5e] δ, [5e+1] ∂δ/∂dx, [5e+2] ∂δ/∂dy, [5e+3] ∂δ/∂Ct, [5e+4] ∂δ/∂TI. */
+  pair: Float64Array;
+  tAdd: Float64Array; tDx: Float64Array; tDy: Float64Array; tCt: Float64Array; tTi: Float64Array;
+  uBar: Float64Array; ctBar: Float64Array; tiBar: Float64Array; gxw: Float64Array; gyw: Float64Array;
+  g: Float64Array; gt: Float64Array;
+  /** Added-turbulence bound factors: c₀a^c₁ by position, (dx/D)^c₃ by candidate pair. */
+  tSrc: Float64Array; pDxPow: Float64Array;
+}
+
+export function createWakedWorkspace(setup: WakedSetup, n: number): Workspace {
+  return createWorkspace(n, setup.model.coefficientCount, setup.turbulence !== null);
+}
+
+function createWorkspace(n: number, coefCount: number, withTurbulence: boolean): Workspace {
+  const pairs = Math.max(1, (n * (n - 1)) / 2);
+  const f = (m: number) => new Float64Array(m);
+  return {
+    n, xs: f(n), ys: f(n), order: new Int32Array(n),
+    candStart: new Int32Array(n + 1), candSrc: new Int32Array(pairs), candDx: f(pairs), candDy: f(pairs),
+    u: f(n), ti: f(n), ct: f(n), total: f(n), tiAcc: f(n), tiArg: new Int32Array(n), coef: f(n * coefCount),
+    pair: f(5 * pairs),
+    tAdd: f(withTurbulence ? pairs : 0), tDx: f(withTurbulence ? pairs : 0), tDy: f(withTurbulence ? pairs : 0),
+    tCt: f(withTurbulence ? pairs : 0), tTi: f(withTurbulence ? pairs : 0),
+    uBar: f(n), ctBar: f(n), tiBar: f(n), gxw: f(n), gyw: f(n), g: f(4), gt: f(4),
+    tSrc: f(withTurbulence ? n : 0), pDxPow: f(withTurbulence ? pairs : 0),
+  };
+}
+
+/** Back-propagates ∂E/∂I₊ of candidate pair e (target at position p) to positions and sources. */
+function addTurbulenceAdjoint(ws: Workspace, p: number, e: number, aBar: number): void {
+  const q = ws.candSrc[e];
+  const gx = aBar * ws.tDx[e], gy = aBar * ws.tDy[e];
+  ws.gxw[p] += gx; ws.gxw[q] -= gx; ws.gyw[p] += gy; ws.gyw[q] -= gy;
+  ws.ctBar[q] += aBar * ws.tCt[e];
+  ws.tiBar[q] += aBar * ws.tTi[e];
+}
+
+/** Turbine indices sorted by downstream coordinate (ties by index). */
+function sortByDownstream(idx: number[], xw: Float64Array): void {
+  idx.sort((a, b) => xw[a] - xw[b] || a - b);
+}
+
+/** reachTable[k] bounds the model's reach for every dx ≤ k·step (reach grows with dx). */
+function fillReachTable(model: LocalWakeModel, table: Float64Array, step: number, ctMax: number, tiMax: number): void {
+  for (let k = 0; k < table.length; k++) table[k] = model.reach(k * step, ctMax, tiMax);
+}
+
+/** The AepWithGradient of aep.ts (same fields; not imported, so that aep.ts can import this file). */
+export interface WakedResult {
+  aepMwh: number;
+  perDirectionMwh: Float64Array;
+  perTurbineMwh: Float64Array;
+  /** ∂AEP/∂x and ∂AEP/∂y in MWh per metre (empty without the gradient). */
+  gradX: Float64Array;
+  gradY: Float64Array;
+  /** Kernel (pair) evaluations actually computed. */
+  pairEvaluations: number;
+}
+
+/** AEP (and gradient) of a layout for the directions [dirFrom, dirTo) of the setup's wind. */
+export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Array, withGradient: boolean, ws: Workspace, dirFrom = 0, dirTo = setup.wind.directionsDeg.length): WakedResult {
+  const { turbine, wind, model, superposition: sup, turbulence, cosByDir, sinByDir, points } = setup;
+  const n = x.length;
+  const nDir = wind.directionsDeg.length, nSpeed = wind.speeds.length;
+  const K = model.coefficientCount;
+  const ti0 = wind.turbulenceIntensity;
+  const refEff = setup.referenceIsEffective, useEffTi = setup.useEffectiveTi, freeStream = setup.freeStream;
+  const tiSup = setup.turbulenceSuperposition;
+  const radius = turbine.diameter / 2;
+  const invWec = setup.invWec;
+  // Screening needs a bound on every source's TI: with effective TI and added turbulence, the cap
+  // learned from earlier calls (a hint only: a direction where a source exceeds it is redone
+  // without screening, and screening never changes a result).
+  const tiLearned = useEffTi && turbulence !== null;
+  const ctMax = setup.ctMax;
+  const tiMax = tiLearned ? setup.hint.tiCap : ti0;
+  let tiSeen = 0;
+  const perTurbineBefore = new Float64Array(n);
+  // Rotor points and added turbulence reach the target rotor's edge.
+  const margin = points !== null || turbulence !== null ? radius * (1 + 1e-12) : 0;
+  const reachStep = turbine.diameter / 8;
+  let reachTableAll = new Float64Array(0);
+  let reachTableTi = NaN;
+  const directionReach = (extent: number, tiBound: number): Float64Array | null => {
+    if (!Number.isFinite(model.reach(1000 * turbine.diameter, ctMax, tiBound))) return null;
+    const need = Math.ceil(extent / reachStep) + 2;
+    if (reachTableAll.length < need || reachTableTi !== tiBound) {
+      reachTableAll = new Float64Array(Math.max(need, reachTableAll.length));
+      reachTableTi = tiBound;
+      fillReachTable(model, reachTableAll, reachStep, ctMax, tiBound);
+    }
+    return reachTableAll;
+  };
+  const MWH_PER_W_YEAR = (wind.hoursPerYear ?? 8760) * 1e-6;
+  const perDirectionMwh = new Float64Array(nDir);
+  const perTurbineMwh = new Float64Array(n);
+  const gradX = new Float64Array(withGradient ? n : 0), gradY = new Float64Array(withGradient ? n : 0);
+  const { xs, ys, order, candStart, candSrc, candDx, candDy, u, ti, ct, total, tiAcc, tiArg, coef } = ws;
+  const { pair, tAdd, tDx, tDy, tCt, tTi, uBar, ctBar, tiBar, gxw, gyw, tSrc, pDxPow } = ws;
+  const tiFactor = turbulence !== null ? turbulence.ambientFactor(ti0) : 0;
+  const sqrMax = turbulence !== null && setup.turbulenceSuperposition === 'sqrmax';
+  const g = withGradient ? ws.g : null;
+  const inline = points === null && model instanceof GaussianLocalWake ? model.inlineLinear : null;
+  const madsen = inline === 'madsen';
+  const d2over8 = model instanceof GaussianLocalWake ? model.d2over8 : 0;
+  const supKind = sup.name === 'linear' ? 0 : sup.name === 'sos' ? 1 : 2;
+  if (sup.name !== 'linear' && sup.name !== 'sos' && sup.name !== 'max') throw new Error(`superposition '${sup.name}' has no inline form`);
+  // The source TI adjoint matters only when it feeds back into wakes (effective TI with added turbulence).
+  const tiUsed = useEffTi && turbulence !== null;
+  const gt = withGradient ? ws.gt : null;
+  const idx = Array.from({ length: n }, (_, i) => i);
+  const xw = new Float64Array(n), yw = new Float64Array(n);
+  let pairEvaluations = 0;
+
+  for (let d = dirFrom; d < dirTo; d++) {
+    let anyActive = false;
+    for (let k = 0; k < nSpeed; k++) {
+      if (wind.probability[d * nSpeed + k] > 0 && wind.speeds[k] >= turbine.cutIn) { anyActive = true; break; }
+    }
+    if (!anyActive) continue;
+    const c = cosByDir[d], s = sinByDir[d];
+    let tiBound = tiMax;
+    perTurbineBefore.set(perTurbineMwh);
+    direction: for (;;) {
+    for (let i = 0; i < n; i++) { xw[i] = x[i] * c + y[i] * s; yw[i] = -x[i] * s + y[i] * c; }
+    sortByDownstream(idx, xw);
+    for (let p = 0; p < n; p++) { order[p] = idx[p]; xs[p] = xw[idx[p]]; ys[p] = yw[idx[p]]; }
+    // Candidate sources of every target: the turbines before it in downstream order whose wake
+    // can reach it for some speed (the model's reach for the largest Ct and TI possible).
+    let m = 0;
+    const reachTable = directionReach(xs[n - 1] - xs[0], tiBound);
+    for (let p = 0; p < n; p++) {
+      candStart[p] = m;
+      const xp = xs[p], yp = ys[p];
+      for (let q = 0; q < p; q++) {
+        const dx = xp - xs[q], dy = (yp - ys[q]) * invWec;
+        if (reachTable !== null && Math.abs(dy) > reachTable[Math.ceil(dx / reachStep)] + margin) continue;
+        candSrc[m] = q; candDx[m] = dx; candDy[m] = dy;
+        if (turbulence !== null) pDxPow[m] = turbulence.distanceFactor(dx);
+        m++;
+      }
+    }
+    candStart[n] = m;
+    if (withGradient) { gxw.fill(0); gyw.fill(0); }
+    let energyOfDirection = 0;
+
+    for (let k = 0; k < nSpeed; k++) {
+      const prob = wind.probability[d * nSpeed + k];
+      const U = wind.speeds[k];
+      if (!(prob > 0) || U < turbine.cutIn) continue;
+      const ctFree = thrustCoefficientAt(turbine, U);
+      // Forward: turbines in downstream order.
+      for (let p = 0; p < n; p++) {
+        let acc = 0, tAcc = 0, arg = -1;
+        const end = candStart[p + 1];
+        if (inline !== null) {
+          // The linear-width Gaussian family inline (gaussianLocal.ts has the same formulas).
+          for (let e = candStart[p]; e < end; e++) {
+            const off = candSrc[e] * K;
+            const dx = candDx[e], dy = candDy[e];
+            const k = coef[off + 1];
+            const sigma = k * dx + coef[off + 2];
+            const s2 = sigma * sigma, dy2 = dy * dy;
+            if (dy2 > 64 * s2) {
+              if (g) { const b = 5 * e; pair[b] = 0; pair[b + 1] = 0; pair[b + 2] = 0; pair[b + 3] = 0; pair[b + 4] = 0; }
+              continue;
+            }
+            const invSigma = 1 / sigma, invS2 = invSigma * invSigma;
+            const scale = d2over8 * invS2;
+            const xx = coef[off] * scale;
+            let t: number, dt = 0;
+            if (madsen) {
+              t = 2 * xx * (MADSEN[0] + xx * (MADSEN[1] + xx * MADSEN[2]));
+              if (t >= 1) t = 1; else if (g) dt = 2 * (MADSEN[0] + xx * (2 * MADSEN[1] + xx * 3 * MADSEN[2]));
+            } else if (xx < 1) {
+              const r = Math.sqrt(1 - xx);
+              t = 1 - r;
+              if (g) dt = 0.5 / r;
+            } else t = 1;
+            const ex = Math.exp(-0.5 * dy2 * invS2);
+            const f = t * ex;
+            const deficit = (refEff ? u[candSrc[e]] : U) * f;
+            if (supKind === 0) acc += deficit; else if (supKind === 1) acc += deficit * deficit; else if (deficit > acc) acc = deficit;
+            if (g) {
+              const dfds = (ex * dt * -2 * xx + f * dy2 * invS2) * invSigma;
+              const b = 5 * e;
+              pair[b] = f;
+              pair[b + 1] = dfds * k;
+              pair[b + 2] = -f * dy * invS2;
+              pair[b + 3] = dfds * coef[off + 3] + ex * dt * scale;
+              pair[b + 4] = dfds * coef[off + 4] * dx;
+            }
+          }
+          if (turbulence !== null) {
+            // Added turbulence, nearest sources first: with sqrmax the largest usually comes first
+            // and the bound c₀a^c₁·TI₀^c₂·(dx/D)^c₃ then rules most others out without evaluating them.
+            for (let e = end - 1; e >= candStart[p]; e--) {
+              const q = candSrc[e];
+              let add = 0;
+              if (!(sqrMax && tSrc[q] * tiFactor * pDxPow[e] <= tAcc)) {
+                const off = q * K;
+                const dx = candDx[e], dy = candDy[e];
+                // Only inside the wake radius 2σ plus the target rotor.
+                const reachT = 2 * (coef[off + 1] * dx + coef[off + 2]) + radius;
+                if (dy * dy < reachT * reachT) add = turbulence.added(dx, Math.abs(dy), ct[q], ti0, model, coef, off, gt);
+                if (gt && add !== 0) { tAdd[e] = add; tDx[e] = gt[0]; tDy[e] = dy < 0 ? -gt[1] : gt[1]; tCt[e] = gt[2]; tTi[e] = gt[3]; }
+              }
+              if (gt && add === 0) { tAdd[e] = 0; tDx[e] = 0; tDy[e] = 0; tCt[e] = 0; tTi[e] = 0; }
+              if (tiSup === 'sqrmax') { if (add > tAcc) { tAcc = add; arg = e; } } else if (tiSup === 'linear') tAcc += add; else tAcc += add * add;
+            }
+          }
+        } else for (let e = candStart[p]; e < end; e++) {
+          const q = candSrc[e];
+          const dx = candDx[e], dy = candDy[e];
+          const off = q * K;
+          let f: number;
+          if (points === null) {
+            f = model.deficit(dx, dy * dy, coef, off, g);
+            if (g) { const b = 5 * e; pair[b + 1] = g[0]; pair[b + 2] = 2 * dy * g[1]; pair[b + 3] = g[2]; pair[b + 4] = g[3]; }
+          } else {
+            f = 0;
+            let fdx = 0, fdy = 0, fct = 0, fti = 0;
+            const { y: py, z: pz, w: pw } = points;
+            for (let r = 0; r < pw.length; r++) {
+              const yy = dy + radius * py[r], zz = radius * pz[r];
+              const v = model.deficit(dx, yy * yy + zz * zz, coef, off, g);
+              f += pw[r] * v;
+              if (g) { fdx += pw[r] * g[0]; fdy += pw[r] * 2 * yy * g[1]; fct += pw[r] * g[2]; fti += pw[r] * g[3]; }
+            }
+            if (g) { const b = 5 * e; pair[b + 1] = fdx; pair[b + 2] = fdy; pair[b + 3] = fct; pair[b + 4] = fti; }
+          }
+          const ref = refEff ? u[q] : U;
+          const deficit = ref * f;
+          if (g) pair[5 * e] = f;
+          acc = sup.add(acc, deficit);
+          if (turbulence !== null) {
+            const add = sqrMax && tSrc[q] * tiFactor * pDxPow[e] <= tAcc ? 0 : turbulence.added(dx, Math.abs(dy), ct[q], ti0, model, coef, off, gt);
+            if (gt) { tAdd[e] = add; tDx[e] = gt[0]; tDy[e] = dy < 0 ? -gt[1] : gt[1]; tCt[e] = gt[2]; tTi[e] = gt[3]; }
+            if (tiSup === 'sqrmax') { if (add > tAcc) { tAcc = add; arg = e; } } else if (tiSup === 'linear') tAcc += add; else tAcc += add * add;
+          }
+        }
+        pairEvaluations += end - candStart[p];
+        const tot = sup.finish(acc);
+        const up = U - tot;
+        let tip = ti0;
+        if (turbulence !== null) tip = tiSup === 'sqrmax' ? Math.sqrt(ti0 * ti0 + tAcc * tAcc) : tiSup === 'linear' ? ti0 + tAcc : ti0 + Math.sqrt(tAcc);
+        total[p] = tot; u[p] = up; ti[p] = tip; tiAcc[p] = tAcc; tiArg[p] = arg;
+        if (tiLearned) {
+          if (tip > tiSeen) tiSeen = tip;
+          if (tip > tiBound && reachTable !== null) {
+            // The screen assumed every source's TI ≤ tiBound: redo the direction without it.
+            perTurbineMwh.set(perTurbineBefore);
+            tiBound = Infinity;
+            continue direction;
+          }
+        }
+        const ctp = freeStream ? ctFree : thrustCoefficientAt(turbine, up);
+        ct[p] = ctp;
+        model.prepareSource(ctp, useEffTi ? tip : ti0, coef, p * K);
+        if (turbulence !== null) tSrc[p] = turbulence.sourceFactor(ctp);
+        const energy = prob * powerAt(turbine, up);
+        energyOfDirection += energy;
+        perTurbineMwh[order[p]] += energy * MWH_PER_W_YEAR;
+      }
+      if (!withGradient) continue;
+
+      // Backward: turbines in reverse order.
+      for (let p = 0; p < n; p++) { uBar[p] = prob * powerSlopeAt(turbine, u[p]); ctBar[p] = 0; tiBar[p] = 0; }
+      for (let p = n - 1; p >= 0; p--) {
+        // Every turbine p wakes has been visited: close p as a source.
+        if (!freeStream) uBar[p] += ctBar[p] * thrustSlopeAt(turbine, u[p]);
+        const ub = uBar[p];
+        const start = candStart[p], end = candStart[p + 1];
+        if (ub !== 0) {
+          const tot = total[p];
+          for (let e = start; e < end; e++) {
+            const b = 5 * e;
+            const q = candSrc[e];
+            const f = pair[b];
+            // A pair outside the wake (everything 0) contributes nothing.
+            if (f === 0 && pair[b + 1] === 0 && pair[b + 2] === 0 && pair[b + 3] === 0 && pair[b + 4] === 0) continue;
+            const ref = refEff ? u[q] : wind.speeds[k];
+            const deficit = ref * f;
+            // ∂S/∂δ inline for the three rules (superposition/*.ts give the same).
+            const dBar = supKind === 0 ? -ub : supKind === 1 ? (tot > 0 ? (-ub * deficit) / tot : 0) : deficit === tot && tot > 0 ? -ub : 0;
+            if (dBar === 0) continue;
+            if (refEff) uBar[q] += dBar * f;
+            const fBar = dBar * ref;
+            const gx = fBar * pair[b + 1], gy = fBar * pair[b + 2];
+            gxw[p] += gx; gxw[q] -= gx; gyw[p] += gy; gyw[q] -= gy;
+            ctBar[q] += fBar * pair[b + 3];
+            if (tiUsed) tiBar[q] += fBar * pair[b + 4];
+          }
+        }
+        // Effective TI of p feeds p's own wake (when the model uses it).
+        const tb = useEffTi && turbulence !== null ? tiBar[p] : 0;
+        if (tb !== 0) {
+          if (tiSup === 'sqrmax') {
+            const e = tiArg[p];
+            if (e >= 0) addTurbulenceAdjoint(ws, p, e, (tb * tiAcc[p]) / ti[p]);
+          } else {
+            const root = Math.sqrt(tiAcc[p]);
+            for (let e = start; e < end; e++) {
+              const a = tAdd[e];
+              if (a === 0) continue;
+              addTurbulenceAdjoint(ws, p, e, tiSup === 'linear' ? tb : (tb * a) / root);
+            }
+          }
+        }
+      }
+    }
+    perDirectionMwh[d] = energyOfDirection * MWH_PER_W_YEAR;
+    break;
+    }
+    if (withGradient) {
+      for (let p = 0; p < n; p++) {
+        const i = order[p];
+        const gy = gyw[p] * invWec;
+        gradX[i] += (gxw[p] * c - gy * s) * MWH_PER_W_YEAR;
+        gradY[i] += (gxw[p] * s + gy * c) * MWH_PER_W_YEAR;
+      }
+    }
+  }
+  if (tiLearned && tiSeen > 0) setup.hint.tiCap = Math.max(tiSeen * 1.05, ti0);
+  let aepMwh = 0;
+  for (let d = 0; d < nDir; d++) aepMwh += perDirectionMwh[d];
+  return { aepMwh, perDirectionMwh, perTurbineMwh, gradX, gradY, pairEvaluations };
+}
+
+/** A FarmEvaluator of aep.ts (same shape) with the pair count. */
+export interface WakedEvaluator {
+  readonly turbine: Turbine;
+  readonly wind: WindResource;
+  aep(x: Float64Array, y: Float64Array): WakedResult;
+  aepWithGradient(x: Float64Array, y: Float64Array): WakedResult;
+  /** Pair evaluations of the last call. */
+  last(): number;
+}
+
+export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WakedEvaluator {
+  const setup = wakedSetup(turbine, wind, spec);
+  let scratch: Workspace | null = null;
+  let lastPairs = 0;
+  const evaluate = (x: Float64Array, y: Float64Array, withGradient: boolean): WakedResult => {
+    const n = x.length;
+    if (y.length !== n) throw new Error(`layout has ${n} x but ${y.length} y coordinates`);
+    if (!scratch || scratch.n !== n) scratch = createWorkspace(n, setup.model.coefficientCount, setup.turbulence !== null);
+    const r = evaluateWaked(setup, x, y, withGradient, scratch);
+    lastPairs = r.pairEvaluations;
+    return r;
+  };
+  return {
+    turbine, wind,
+    aep: (x, y) => evaluate(x, y, false),
+    aepWithGradient: (x, y) => evaluate(x, y, true),
+    last: () => lastPairs,
+  };
+}
+
+/** Flow at every turbine for one wind direction and speed (for checks against other tools). */
+export interface TurbineFlow {
+  wsEff: Float64Array;
+  ct: Float64Array;
+  ti: Float64Array;
+  powerW: Float64Array;
+}
+
+export function wakedFlow(turbine: Turbine, spec: FarmModelSpec, x: Float64Array, y: Float64Array, directionDeg: number, speed: number, turbulenceIntensity: number): TurbineFlow {
+  const wind: WindResource = {
+    directionsDeg: Float64Array.of(directionDeg), speeds: Float64Array.of(speed), probability: Float64Array.of(1), turbulenceIntensity,
+  };
+  const setup = wakedSetup(turbine, wind, spec);
+  const n = x.length;
+  const ws = createWorkspace(n, setup.model.coefficientCount, setup.turbulence !== null);
+  evaluateWaked(setup, x, y, false, ws);
+  const out: TurbineFlow = { wsEff: new Float64Array(n), ct: new Float64Array(n), ti: new Float64Array(n), powerW: new Float64Array(n) };
+  for (let p = 0; p < n; p++) {
+    const i = ws.order[p];
+    out.wsEff[i] = ws.u[p]; out.ct[i] = ws.ct[p]; out.ti[i] = ws.ti[p]; out.powerW[i] = powerAt(turbine, ws.u[p]);
+  }
+  return out;
+}
