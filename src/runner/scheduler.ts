@@ -243,6 +243,7 @@ export class Scheduler {
       this.fatal(err);
       return;
     }
+    this.executor.committed?.(batch.map((b) => b.d));
     for (let i = 0; i < batch.length; i++) {
       const { d, output } = batch[i];
       this.doneThisRun++;

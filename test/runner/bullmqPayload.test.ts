@@ -12,7 +12,7 @@ import { optimizerSettingsProblem } from '../../src/runner/taskFunction.js';
 import { InputError } from '../../src/util/errors.js';
 import { ENGINE_VERSION } from '../../src/version.js';
 import { parseQueueUrl, redactQueueUrls, queueUrlFrom } from '../../src/runner/executors/bullmq/queueUrl.js';
-import { JobEncoder, decodeJob, PayloadRejected, type JobData } from '../../src/runner/executors/bullmq/jobPayload.js';
+import { JobEncoder, decodeJob, PayloadRejected, specHashOf, type JobData } from '../../src/runner/executors/bullmq/jobPayload.js';
 import { decodeOutcome } from '../../src/runner/executors/bullmq/jobOutcome.js';
 import { jobIdFor, queueNameFor } from '../../src/runner/executors/bullmq/queueNames.js';
 import type { ExecutorSetup } from '../../src/runner/executors/executor.js';
@@ -93,6 +93,29 @@ test('job payloads: JSON round trip restores typed arrays and the exact spec has
     assert.deepEqual(d.type.turbine, type.turbine);
     if (type.turbine.power.kind === 'table') assert.ok(d.type.turbine.power.kind === 'table' && d.type.turbine.power.powerW instanceof Float64Array);
   }
+});
+
+test('job payloads carry every physics option (waked inflow, turbulence, rotor averaging, Ct extrapolation, hours per year)', () => {
+  const dir = tempDir('bullmq-payload-physics');
+  const { setup, tasks } = setupFor(richCampaign(dir));
+  const task = tasks.find((t) => setup.farmTypes[t.typeIndex].turbine.thrust.kind === 'table')!;
+  const farm = setup.farms[task.farmIndex], type = setup.farmTypes[task.typeIndex];
+  farm.model = {
+    wake: 'niayifar2016', superposition: 'linear', params: { a1: 0.3837, a2: 0.003678 }, inflow: 'waked', ct2a: 'madsen',
+    deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'crespo-hernandez', turbulenceSuperposition: 'sqrmax',
+    turbulenceParams: { c0: 0.73 }, rotorAverage: 'cgi7',
+  };
+  farm.wind = { ...farm.wind, hoursPerYear: 8766 };
+  if (type.turbine.thrust.kind === 'table') type.turbine.thrust.outside = 'zero';
+  type.turbine.cutOutInclusive = true;
+  const hashes = specHashOf(farm, type, setup.optimizer, task.seed);
+  const changed = { ...task, specHash: hashes.specHash };
+  const wire = JSON.parse(JSON.stringify(new JobEncoder(setup).encode({ task: changed, attempt: 1 })));
+  const d = decodeJob(wire, jobIdFor(changed.taskId, changed.specHash));
+  assert.deepEqual(d.farm.model, farm.model);
+  assert.equal(d.farm.wind.hoursPerYear, 8766);
+  assert.deepEqual(d.type.turbine, type.turbine);
+  assert.equal(d.data.specHash, hashes.specHash);
 });
 
 test('job payloads: malformed, hostile or foreign payloads are rejected in one line before anything runs', () => {

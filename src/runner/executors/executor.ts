@@ -85,6 +85,11 @@ export interface Executor {
   /** How many more dispatches it wants now (0: wait for onCapacity). */
   capacity(): number;
   submit(d: Dispatch): void;
+  /**
+   * These results are committed to the ledger: transport state kept for them (a queue's finished
+   * job, kept so a coordinator killed before its commit finds the result again) may go now.
+   */
+  committed?(ds: readonly Dispatch[]): void;
   /** Dispatches submitted and not yet ended (outcome, returned). */
   inFlight(): number;
   /** Attempts running now. */

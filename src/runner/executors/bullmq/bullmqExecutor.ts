@@ -8,7 +8,7 @@
  *   jobs are added in batches (addBulk), at most `maxQueued` at a time.
  * - Harvest: QueueEvents 'completed'/'failed' events, plus a periodic sweep of the completed and
  *   failed sets (events are a capped stream and can be missed while disconnected). A result is
- *   reported, then its job removed after the scheduler's commit has run (so a coordinator killed in
+ *   reported, then its job removed once the scheduler says it is committed (committed(); so a coordinator killed in
  *   between finds the result again on restart). A failed attempt's job is removed *before* it is
  *   reported, so the scheduler's retry can add the same job id again.
  * - Restart: on start, jobs already in the queue are known: a task whose job finished while the
@@ -76,6 +76,8 @@ export class BullmqExecutor implements Executor {
   private toAdd: { jobId: string; d: Dispatch }[] = [];
   private adding = false;
   private toRemove: string[] = [];
+  /** Results reported and not yet committed by the scheduler: their jobs stay in Redis until then. */
+  private readonly awaitingCommit = new Map<Dispatch, string>();
   /** Failed attempts being reported after their job's removal (still in flight for the scheduler). */
   private readonly reporting = new Set<Dispatch>();
   private timers: NodeJS.Timeout[] = [];
@@ -287,6 +289,15 @@ export class BullmqExecutor implements Executor {
     }
   }
 
+  committed(ds: readonly Dispatch[]): void {
+    for (const d of ds) {
+      const jobId = this.awaitingCommit.get(d);
+      if (jobId === undefined) continue;
+      this.awaitingCommit.delete(d);
+      this.toRemove.push(jobId);
+    }
+  }
+
   private flushRemovals(): void {
     if (this.toRemove.length === 0 || !this.queue) return;
     const q = this.queue;
@@ -333,9 +344,9 @@ export class BullmqExecutor implements Executor {
     this.active.delete(jobId);
     this.lastHarvestAt = Date.now();
     if (outcome.kind === 'result') {
+      // Its job stays in Redis until the scheduler says the result is committed (committed()).
+      this.awaitingCommit.set(d, jobId);
       this.listener!.onOutcome(d, outcome);
-      // The scheduler commits in a setImmediate queued by onOutcome; removals run from a later timer.
-      this.toRemove.push(jobId);
       this.listener!.onCapacity();
       return;
     }

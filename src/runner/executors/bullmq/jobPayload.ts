@@ -18,7 +18,9 @@ import type { Boundary } from '../../../geometry/boundary.js';
 import type { Turbine } from '../../../physics/turbine.js';
 import type { WindResource } from '../../../physics/windResource.js';
 import type { FarmModelSpec } from '../../../physics/farmModel.js';
-import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES } from '../../../physics/farmModel.js';
+import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, INFLOW_NAMES } from '../../../physics/farmModel.js';
+import { INDUCTION_NAMES } from '../../../physics/inductionFactor.js';
+import { TURBULENCE_SUPERPOSITION_NAMES } from '../../../physics/turbulence/crespoHernandez.js';
 import { ENGINE_VERSION } from '../../../version.js';
 import type { Dispatch, ExecutorSetup } from '../executor.js';
 
@@ -47,12 +49,12 @@ export interface JobData {
 
 interface EncodedFarm {
   boundary: Boundary;
-  wind: { directionsDeg: number[]; speeds: number[]; probability: number[]; turbulenceIntensity: number };
+  wind: { directionsDeg: number[]; speeds: number[]; probability: number[]; turbulenceIntensity: number; hoursPerYear?: number };
   model: FarmModelSpec;
 }
 
 type EncodedCurve = { kind: 'cubic'; ratedSpeed: number } | { kind: 'table'; speeds: number[]; powerW: number[] };
-type EncodedThrust = { kind: 'constant'; ct: number } | { kind: 'table'; speeds: number[]; ct: number[] };
+type EncodedThrust = { kind: 'constant'; ct: number } | { kind: 'table'; speeds: number[]; ct: number[]; outside?: 'clamp' | 'zero' };
 
 interface EncodedType {
   turbine: Omit<Turbine, 'power' | 'thrust'> & { power: EncodedCurve; thrust: EncodedThrust };
@@ -67,7 +69,10 @@ const arr = (a: Float64Array): number[] => Array.from(a);
 function encodeFarm(f: FarmSpec): EncodedFarm {
   return {
     boundary: f.boundary,
-    wind: { directionsDeg: arr(f.wind.directionsDeg), speeds: arr(f.wind.speeds), probability: arr(f.wind.probability), turbulenceIntensity: f.wind.turbulenceIntensity },
+    wind: {
+      directionsDeg: arr(f.wind.directionsDeg), speeds: arr(f.wind.speeds), probability: arr(f.wind.probability), turbulenceIntensity: f.wind.turbulenceIntensity,
+      ...(f.wind.hoursPerYear !== undefined ? { hoursPerYear: f.wind.hoursPerYear } : {}),
+    },
     model: f.model,
   };
 }
@@ -78,7 +83,8 @@ function encodeType(t: FarmTypeSpec): EncodedType {
     turbine: {
       ...t.turbine,
       power: p.kind === 'cubic' ? { kind: 'cubic', ratedSpeed: p.ratedSpeed } : { kind: 'table', speeds: arr(p.speeds), powerW: arr(p.powerW) },
-      thrust: c.kind === 'constant' ? { kind: 'constant', ct: c.ct } : { kind: 'table', speeds: arr(c.speeds), ct: arr(c.ct) },
+      thrust: c.kind === 'constant' ? { kind: 'constant', ct: c.ct }
+        : { kind: 'table', speeds: arr(c.speeds), ct: arr(c.ct), ...(c.outside !== undefined ? { outside: c.outside } : {}) },
     },
     nTurbines: t.nTurbines,
     minSpacingM: t.minSpacingM,
@@ -124,18 +130,31 @@ const safeKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'expected a se
   .refine((k) => k !== '__proto__' && k !== 'constructor' && k !== 'prototype', 'reserved name');
 const wind = z.strictObject({
   directionsDeg: numbers.min(1), speeds: numbers.min(1), probability: numbers.min(1), turbulenceIntensity: finite.nonnegative(),
+  hoursPerYear: finite.positive().optional(),
 }).refine((w) => w.probability.length === w.directionsDeg.length * w.speeds.length, { message: 'probability must have directions × speeds entries', path: ['probability'] });
 const model = z.strictObject({
   wake: z.enum(WAKE_MODEL_NAMES as [string, ...string[]]),
   superposition: z.enum(SUPERPOSITION_NAMES as [string, ...string[]]),
   params: z.record(safeKey, finite).optional(),
+  inflow: z.enum(INFLOW_NAMES as [string, ...string[]]).optional(),
+  ct2a: z.enum(INDUCTION_NAMES as [string, ...string[]]).optional(),
+  deficitReference: z.enum(['free-stream', 'source-effective']).optional(),
+  useEffectiveTi: z.boolean().optional(),
+  turbulence: z.enum(['none', 'crespo-hernandez']).optional(),
+  turbulenceSuperposition: z.enum(TURBULENCE_SUPERPOSITION_NAMES as [string, ...string[]]).optional(),
+  turbulenceParams: z.record(safeKey, finite).optional(),
+  rotorAverage: z.string().regex(/^[a-z0-9-]{1,32}$/).optional(),
 });
 const table = <K extends string>(k: K) => z.strictObject({ kind: z.literal('table'), speeds: numbers.min(2), [k]: numbers.min(2) } as { kind: z.ZodLiteral<'table'>; speeds: typeof numbers } & Record<K, typeof numbers>);
 const turbine = z.strictObject({
   name: z.string().max(200),
   diameter: finite.positive(), hubHeight: finite.nonnegative(), ratedPowerW: finite.positive(), cutIn: finite.nonnegative(), cutOut: finite.positive(),
   power: z.union([z.strictObject({ kind: z.literal('cubic'), ratedSpeed: finite.positive() }), table('powerW')]),
-  thrust: z.union([z.strictObject({ kind: z.literal('constant'), ct: finite.nonnegative() }), table('ct')]),
+  thrust: z.union([
+    z.strictObject({ kind: z.literal('constant'), ct: finite.nonnegative() }),
+    z.strictObject({ kind: z.literal('table'), speeds: numbers.min(2), ct: numbers.min(2), outside: z.enum(['clamp', 'zero']).optional() }),
+  ]),
+  cutOutInclusive: z.boolean().optional(),
 });
 type Json = number | string | boolean | null | Json[] | { [k: string]: Json };
 const jsonScalar = z.union([finite, z.string().max(10_000), z.boolean(), z.null()]);
@@ -215,12 +234,16 @@ export function decodeJob(raw: unknown, jobId = '?'): DecodedJob {
     throw new PayloadRejected(`job ${jobId}: refused: it needs engine ${data.engine}, this worker runs ${ENGINE_VERSION} (results would not be bit-identical)`);
   }
   const w = data.farm.wind;
-  const windResource: WindResource = { directionsDeg: f64(w.directionsDeg), speeds: f64(w.speeds), probability: f64(w.probability), turbulenceIntensity: w.turbulenceIntensity };
+  const windResource: WindResource = {
+    directionsDeg: f64(w.directionsDeg), speeds: f64(w.speeds), probability: f64(w.probability), turbulenceIntensity: w.turbulenceIntensity,
+    ...(w.hoursPerYear !== undefined ? { hoursPerYear: w.hoursPerYear } : {}),
+  };
   const et = data.type.turbine;
   const turbineSpec: Turbine = {
     ...et,
     power: et.power.kind === 'cubic' ? et.power : { kind: 'table', speeds: f64(et.power.speeds), powerW: f64(et.power.powerW) },
-    thrust: et.thrust.kind === 'constant' ? et.thrust : { kind: 'table', speeds: f64(et.thrust.speeds), ct: f64(et.thrust.ct) },
+    thrust: et.thrust.kind === 'constant' ? et.thrust
+      : { kind: 'table', speeds: f64(et.thrust.speeds), ct: f64(et.thrust.ct), ...(et.thrust.outside !== undefined ? { outside: et.thrust.outside } : {}) },
   };
   const farmParts = { boundary: data.farm.boundary, wind: windResource, model: data.farm.model };
   const typeParts = { turbine: turbineSpec, nTurbines: data.type.nTurbines, minSpacingM: data.type.minSpacingM };
