@@ -8,12 +8,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { stringify } from 'yaml';
+import { runWfloMeasured } from './benchKit.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 
 function noopCampaign(out: string, seeds: number, nTurbines: number): Record<string, unknown> {
   return {
@@ -28,24 +26,6 @@ function noopCampaign(out: string, seeds: number, nTurbines: number): Record<str
   };
 }
 
-/** Run `wflo ARGS`; returns wall seconds and the peak RSS (VmHWM) of that process, MB. */
-function runCli(args: string[]): Promise<{ seconds: number; peakRssMb: number; code: number | null; stderr: string }> {
-  const start = performance.now();
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (s: string) => { stderr += s; });
-  let peakKb = 0;
-  const poll = setInterval(() => {
-    try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (m) peakKb = Math.max(peakKb, Number(m[1]));
-    } catch { /* exited */ }
-  }, 100);
-  return new Promise((resolve) => child.on('close', (code) => {
-    clearInterval(poll);
-    resolve({ seconds: (performance.now() - start) / 1000, peakRssMb: peakKb / 1024, code, stderr });
-  }));
-}
 
 /** Committed tasks per second between the first and the last commit in the ledger. */
 function commitRate(out: string): { tasks: number; perSecond: number } {
@@ -67,7 +47,7 @@ export async function benchRunner(): Promise<void> {
       const out = path.join(dir, 'overhead');
       const file = path.join(dir, 'overhead.yaml');
       fs.writeFileSync(file, stringify(noopCampaign(out, 20_000, 4)));
-      const r = await runCli(['run', file, '--quiet']);
+      const r = await runWfloMeasured(['run', file, '--quiet']);
       if (r.code !== 0) throw new Error(`overhead run failed: ${r.stderr.trim()}`);
       const rate = commitRate(out);
       console.log(`no-op tasks acknowledged durably (ledger commit, synchronous=FULL), 2 workers: ${rate.perSecond.toFixed(0)} tasks/s ` +
@@ -78,14 +58,14 @@ export async function benchRunner(): Promise<void> {
       const out = path.join(dir, 'export3000');
       const file = path.join(dir, 'export3000.yaml');
       fs.writeFileSync(file, stringify(noopCampaign(out, 3000, 16)));
-      const r = await runCli(['run', file, '--quiet']);
+      const r = await runWfloMeasured(['run', file, '--quiet']);
       if (r.code !== 0) throw new Error(`export campaign failed: ${r.stderr.trim()}`);
       const { exportLedger } = await import('../src/runner/exporter.js');
       const t0 = performance.now();
       const cold = await exportLedger(out, path.join(dir, 'cold.h5'));
       const t1 = performance.now();
       const warm = await exportLedger(out, path.join(dir, 'warm.h5'));
-      const cli = await runCli(['export', out, '-o', path.join(dir, 'cli.h5')]);
+      const cli = await runWfloMeasured(['export', out, '-o', path.join(dir, 'cli.h5')]);
       console.log(`export of ${cold.rows} rows (16 turbines): ${((t1 - t0) / 1000).toFixed(2)} s first in a process (incl. h5wasm load), ` +
         `${warm.seconds.toFixed(2)} s warm, ${cli.seconds.toFixed(2)} s as \`wflo export\` (whole command); ${(warm.bytes / 1e6).toFixed(2)} MB  [target <= 2 s]`);
     }
@@ -94,7 +74,7 @@ export async function benchRunner(): Promise<void> {
       const out = path.join(dir, 'mem100k');
       const file = path.join(dir, 'mem100k.yaml');
       fs.writeFileSync(file, stringify(noopCampaign(out, 100_000, 4)));
-      const r = await runCli(['run', file, '--quiet']);
+      const r = await runWfloMeasured(['run', file, '--quiet']);
       if (r.code !== 0) throw new Error(`100k run failed: ${r.stderr.trim()}`);
       const rate = commitRate(out);
       console.log(`coordinator peak RSS, 100 000 no-op tasks: ${r.peakRssMb.toFixed(0)} MB (run ${r.seconds.toFixed(1)} s, ` +

@@ -11,9 +11,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
+import { runWfloMeasured } from './benchKit.js';
 import { writeLayoutsFile } from '../src/io/hdf5/index.js';
 import type { LayoutRecord } from '../src/io/layoutRecord.js';
 import { parseCampaign } from '../src/campaign/loadCampaign.js';
@@ -23,25 +22,7 @@ import { randomFeasibleLayout } from '../src/geometry/sampling.js';
 import { computeAep } from '../src/physics/aep.js';
 import { createRng } from '../src/util/rng.js';
 
-const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 
-function run(args: string[]): Promise<{ seconds: number; peakRssMb: number; code: number | null; stderr: string }> {
-  const start = performance.now();
-  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (s: string) => { stderr += s; });
-  let peakKb = 0;
-  const poll = setInterval(() => {
-    try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'));
-      if (m) peakKb = Math.max(peakKb, Number(m[1]));
-    } catch { /* exited */ }
-  }, 100);
-  return new Promise((resolve) => child.on('close', (code) => {
-    clearInterval(poll);
-    resolve({ seconds: (performance.now() - start) / 1000, peakRssMb: peakKb / 1024, code, stderr });
-  }));
-}
 
 export async function benchTrust(): Promise<void> {
   console.log('\n## trust (adoption, recovery, coordinator memory)');
@@ -72,13 +53,13 @@ export async function benchTrust(): Promise<void> {
     const rescue = path.join(dir, 'rescued.h5');
     await writeLayoutsFile(rescue, [records], { campaignName: 'rescue', campaignHash: '', nExpected: -1, complete: false, maxTurbines: 16 });
 
-    const adopt = await run(['run', file, '--quiet', '--adopt', rescue]);
+    const adopt = await runWfloMeasured(['run', file, '--quiet', '--adopt', rescue]);
     if (adopt.code !== 0) throw new Error(`adoption run failed: ${adopt.stderr.trim()}`);
     console.log(`adoption of a ${records.length}-record rescue file (16 turbines, AEP recomputed for each), whole \`wflo run --adopt\` ` +
       `incl. export: ${adopt.seconds.toFixed(2)} s, peak RSS ${adopt.peakRssMb.toFixed(0)} MB  [target <= 5 s]`);
 
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(out, `ledger.sqlite${suffix}`), { force: true });
-    const recover = await run(['run', file, '--quiet']);
+    const recover = await runWfloMeasured(['run', file, '--quiet']);
     if (recover.code !== 0) throw new Error(`recovery run failed: ${recover.stderr.trim()}`);
     console.log(`recovery after a deleted ledger (${records.length} rows adopted back from layouts.h5, none recomputed): ` +
       `${recover.seconds.toFixed(2)} s for the whole \`wflo run\``);
@@ -91,7 +72,7 @@ export async function benchTrust(): Promise<void> {
       farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 2 }], seeds: { start: 0, count: n },
       optimizer: { method: 'noop' }, workers: 2, export: { every_results: 100_000_000, every_s: 1_000_000 },
     }));
-    const big = await run(['run', bigFile, '--quiet']);
+    const big = await runWfloMeasured(['run', bigFile, '--quiet']);
     if (big.code !== 0) throw new Error(`${n}-task run failed: ${big.stderr.trim()}`);
     console.log(`coordinator peak RSS, ${n} no-op tasks: ${big.peakRssMb.toFixed(0)} MB (whole run ${big.seconds.toFixed(0)} s, ` +
       `${(n / big.seconds).toFixed(0)} tasks/s incl. start-up and export)  [target <= 500 MB]`);

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { InputError } from '../util/errors.js';
+import { globToRegExp } from '../util/glob.js';
 
 export const DEFAULT_SHARD_PATTERN = '*.h5';
 
@@ -15,22 +16,7 @@ export const DEFAULT_SHARD_PATTERN = '*.h5';
 export const QUARANTINE_FOLDER = 'quarantine';
 
 /** Shell-style pattern -> anchored RegExp. */
-export function patternToRegExp(pattern: string): RegExp {
-  let source = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '*') source += '[^/]*';
-    else if (c === '?') source += '[^/]';
-    else if (c === '[') {
-      const close = pattern.indexOf(']', i + 1);
-      if (close === -1) throw new InputError(`--pattern "${pattern}": unclosed "["`);
-      const body = pattern.slice(i + 1, close).replace(/\\/g, '\\\\');
-      source += `[${body.startsWith('!') ? '^' + body.slice(1) : body}]`;
-      i = close;
-    } else source += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${source}$`);
-}
+export const patternToRegExp = (pattern: string): RegExp => globToRegExp(pattern, '--pattern');
 
 const naturalOrder = new Intl.Collator('en', { numeric: true, sensitivity: 'variant' });
 

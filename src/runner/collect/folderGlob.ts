@@ -7,27 +7,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { globToRegExp } from '../../util/glob.js';
 
 const WILDCARD = /[*?[]/;
 
-/** Regex for one path component's glob (no `/` inside; a leading `.` is not matched by `*`). */
-function componentRegex(glob: string): RegExp {
-  let re = '';
-  for (let i = 0; i < glob.length; i++) {
-    const ch = glob[i];
-    if (ch === '*') re += '[^/]*';
-    else if (ch === '?') re += '[^/]';
-    else if (ch === '[') {
-      const end = glob.indexOf(']', i + 2);
-      if (end < 0) { re += '\\['; continue; }
-      let body = glob.slice(i + 1, end);
-      if (body.startsWith('!')) body = `^${body.slice(1)}`;
-      re += `[${body.replace(/\\/g, '\\\\')}]`;
-      i = end;
-    } else re += ch.replace(/[.+^${}()|\\\]]/g, '\\$&');
-  }
-  return new RegExp(`^${re}$`);
-}
 
 export const naturalCompare = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
 
@@ -49,7 +32,7 @@ function expand(pattern: string): string[] {
     if (!WILDCARD.test(part)) {
       for (const base of current) next.push(path.join(base, part));
     } else {
-      const re = componentRegex(part);
+      const re = globToRegExp(part, '--from');
       for (const base of current) {
         let names: string[];
         try {
