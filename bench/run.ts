@@ -10,8 +10,14 @@ import os from 'node:os';
 const SECTIONS: Record<string, [module: string, fn: string]> = {
   aep: ['./aep.js', 'benchAep'],
   optimize: ['./optimize.js', 'benchOptimize'],
+  quality: ['./optimizeQuality.js', 'benchOptimizeQuality'],
   runner: ['./runner.js', 'benchRunner'],
+  queue: ['./queue.js', 'benchQueue'],
   shards: ['./shardsMerge.js', 'benchShardsMerge'],
+  collect: ['./collect.js', 'benchCollect'],
+  views: ['./views.js', 'benchViews'],
+  inputs: ['./inputs.js', 'benchInputs'],
+  trust: ['./trust.js', 'benchTrust'],
 };
 const sections: Record<string, () => Promise<void>> = Object.fromEntries(
   Object.entries(SECTIONS).map(([name, [module, fn]]) => [name, async () => {

@@ -1,8 +1,16 @@
 /**
- * Signed distance from each turbine to the site boundary, metres, positive inside and negative
- * outside, with its exact gradient. The constraint "turbine i inside" is value[i] >= 0.
- * Circle: radius − |p − c|. Polygon: ± distance to the nearest edge. Multipolygon: the max over
- * parts. See circle.ts and polygon.ts for the gradient at non-differentiable points.
+ * Signed distance from each turbine to the edge of the usable site, metres, positive where a
+ * turbine may stand and negative where it may not, with its exact gradient. The constraint
+ * "turbine i placed legally" is value[i] >= 0.
+ *
+ * The usable site is the boundary minus its exclusion zones, and the distance is the minimum of
+ * - the site's own signed distance (circle: radius − |p − c|; polygon: ± distance to the nearest
+ *   edge; multipolygon: the max over parts; see circle.ts and polygon.ts), and
+ * - for every exclusion zone, its clearance: + distance to the zone outside it, − inside it
+ *   (the negated signed distance of the zone polygon).
+ * The gradient is that of the feature giving the minimum (at ties, the site, then the first zone).
+ * siteSignedDistanceAt and exclusionClearanceAt give the parts separately, for optimizers that
+ * keep one smooth constraint per turbine and zone.
  */
 import { circleSignedDistance } from './circle.js';
 import { edgesSignedDistance } from './polygon.js';
@@ -18,11 +26,44 @@ export interface BoundaryDistance {
   dy: Float64Array;
 }
 
-/** Signed distance of one point; its gradient is written to gradOut[0], gradOut[1]. No allocation. */
-export function signedDistanceAt(site: PreparedBoundary, px: number, py: number, gradOut: Float64Array): number {
+const zoneGradient = new Float64Array(2);
+
+/** Signed distance to the site boundary alone (exclusion zones ignored); gradient to gradOut. */
+export function siteSignedDistanceAt(site: PreparedBoundary, px: number, py: number, gradOut: Float64Array): number {
   return site.isCircle
     ? circleSignedDistance(site.centerX, site.centerY, site.radius, px, py, gradOut)
     : edgesSignedDistance(site, px, py, gradOut);
+}
+
+/** Clearance from exclusion zone `zoneIndex`: + outside, − inside (m); gradient to gradOut. */
+export function exclusionClearanceAt(site: PreparedBoundary, zoneIndex: number, px: number, py: number, gradOut: Float64Array): number {
+  const value = -edgesSignedDistance(site.exclusions[zoneIndex]!.zone, px, py, gradOut);
+  gradOut[0] = -gradOut[0]!;
+  gradOut[1] = -gradOut[1]!;
+  return value;
+}
+
+/**
+ * Signed distance of one point to the usable site (see the file comment); its gradient is written
+ * to gradOut[0], gradOut[1]. No allocation.
+ */
+export function signedDistanceAt(site: PreparedBoundary, px: number, py: number, gradOut: Float64Array): number {
+  let value = siteSignedDistanceAt(site, px, py, gradOut);
+  const zones = site.exclusions;
+  for (let k = 0; k < zones.length; k++) {
+    // A zone's clearance is at least the distance to its box: skip zones that cannot be nearer.
+    const box = zones[k]!.zone.box;
+    const gapX = Math.max(box.minX - px, 0, px - box.maxX), gapY = Math.max(box.minY - py, 0, py - box.maxY);
+    const boxDistanceSq = gapX * gapX + gapY * gapY;
+    if (boxDistanceSq > 0 && (value < 0 || boxDistanceSq >= value * value)) continue;
+    const clearance = exclusionClearanceAt(site, k, px, py, zoneGradient);
+    if (clearance < value) {
+      value = clearance;
+      gradOut[0] = zoneGradient[0]!;
+      gradOut[1] = zoneGradient[1]!;
+    }
+  }
+  return value;
 }
 
 /**

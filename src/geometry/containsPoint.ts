@@ -1,4 +1,7 @@
-/** containsPoint: is (x, y) inside the site? Points on the boundary count as inside. */
+/**
+ * containsPoint: may a turbine stand at (x, y): inside the site and outside every exclusion zone?
+ * Points on the boundary or on a zone's edge count as allowed.
+ */
 import { signedDistanceAt } from './boundaryDistance.js';
 import { prepareBoundary, type BoundaryLike } from './preparedBoundary.js';
 

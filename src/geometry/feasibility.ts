@@ -1,9 +1,10 @@
 /**
  * checkFeasibility: does a layout satisfy the site boundary and the minimum spacing, and if not,
- * what is the single worst violation in metres, in words a user can act on. Turbine numbers in
+ * what is the single worst violation in metres, in words a user can act on (a turbine inside an
+ * exclusion zone is reported with the zone's name). Turbine numbers in
  * messages are 0-based indices into the layout arrays.
  */
-import { signedDistanceAt } from './boundaryDistance.js';
+import { exclusionClearanceAt, siteSignedDistanceAt } from './boundaryDistance.js';
 import { assertSameLength } from './sameLength.js';
 import { prepareBoundary, type BoundaryLike } from './preparedBoundary.js';
 
@@ -11,7 +12,8 @@ export interface FeasibilityReport {
   /** maxViolationM <= tolerance. */
   feasible: boolean;
   /**
-   * Largest violation, m: how far the worst turbine is outside the boundary, or how much the
+   * Largest violation, m: how far the worst turbine is outside the boundary or inside an
+   * exclusion zone, or how much the
    * closest pair is short of the minimum spacing; 0 when nothing is violated; Infinity for a
    * non-finite coordinate.
    */
@@ -58,10 +60,17 @@ export function checkFeasibility(
     const site = prepareBoundary(boundary);
     const gradient = new Float64Array(2);
     for (let i = 0; i < count; i++) {
-      const outside = -signedDistanceAt(site, x[i]!, y[i]!, gradient);
+      const outside = -siteSignedDistanceAt(site, x[i]!, y[i]!, gradient);
       if (outside > maxViolationM) {
         maxViolationM = outside;
         worst = `turbine ${i} is ${formatMetres(outside)} m outside the boundary`;
+      }
+      for (let k = 0; k < site.exclusions.length; k++) {
+        const inside = -exclusionClearanceAt(site, k, x[i]!, y[i]!, gradient);
+        if (inside > maxViolationM) {
+          maxViolationM = inside;
+          worst = `turbine ${i} is ${formatMetres(inside)} m inside exclusion zone '${site.exclusions[k]!.name}'`;
+        }
       }
     }
   }

@@ -4,14 +4,16 @@
  * initial layouts. All functions are pure over Float64Array (except projectInside, which moves
  * turbines in place, and the penalty/KS functions, which add into the gradient arrays given).
  */
-export type { Boundary, BoundingBox, Point } from './boundary.js';
-export { prepareBoundary, type BoundaryLike, type PreparedBoundary } from './preparedBoundary.js';
+export type { Boundary, BoundingBox, ExclusionZone, Point } from './boundary.js';
+export { prepareBoundary, type BoundaryLike, type PreparedBoundary, type PreparedExclusion } from './preparedBoundary.js';
 export { validateBoundary } from './validateBoundary.js';
 export { normalizeBoundary } from './normalizeBoundary.js';
 export { boundingBox } from './boundingBox.js';
 export { boundaryArea } from './boundaryArea.js';
 export { containsPoint } from './containsPoint.js';
-export { boundaryDistance, signedDistanceAt, type BoundaryDistance } from './boundaryDistance.js';
+export {
+  boundaryDistance, signedDistanceAt, siteSignedDistanceAt, exclusionClearanceAt, type BoundaryDistance,
+} from './boundaryDistance.js';
 export { boundaryPenalty } from './boundaryPenalty.js';
 export { pairCount, pairIndex } from './pairs.js';
 export {
@@ -22,3 +24,6 @@ export { checkFeasibility, type FeasibilityReport } from './feasibility.js';
 export { projectInside } from './projectInside.js';
 export { randomFeasibleLayout, defaultSamplingAttempts, type LayoutArrays } from './sampling.js';
 export { gridLayout } from './gridLayout.js';
+export {
+  structuredLayout, perimeterLength, perimeterPoint, STRUCTURED_FAMILIES, type StructuredFamily,
+} from './structuredLayouts.js';

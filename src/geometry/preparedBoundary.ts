@@ -47,6 +47,14 @@ export interface PreparedBoundary {
   readonly area: number;
   /** Largest side of the bounding box, m (the scale for relative tolerances). */
   readonly extent: number;
+  /** Holes and exclusion zones (a turbine must be outside each), in the input's order. */
+  readonly exclusions: readonly PreparedExclusion[];
+}
+
+/** One exclusion zone: its name and its polygon laid out like a one-part site. */
+export interface PreparedExclusion {
+  readonly name: string;
+  readonly zone: PreparedBoundary;
 }
 
 export type BoundaryLike = Boundary | PreparedBoundary;
@@ -57,12 +65,16 @@ export function prepareBoundary(boundary: BoundaryLike): PreparedBoundary {
   const problem = validateBoundary(boundary);
   if (problem !== null) throw new InputError(`invalid boundary: ${problem}`);
   const normalized = normalizeBoundary(boundary);
-  if (normalized.kind === 'circle') return prepareCircle(normalized);
+  const exclusions: PreparedExclusion[] = (normalized.exclusions ?? []).map((zone) => ({
+    name: zone.name,
+    zone: prepareRings({ kind: 'polygon', vertices: zone.vertices }, [zone.vertices], []),
+  }));
+  if (normalized.kind === 'circle') return prepareCircle(normalized, exclusions);
   const rings = normalized.kind === 'polygon' ? [normalized.vertices] : normalized.polygons;
-  return prepareRings(normalized, rings);
+  return prepareRings(normalized, rings, exclusions);
 }
 
-function prepareCircle(circle: Extract<Boundary, { kind: 'circle' }>): PreparedBoundary {
+function prepareCircle(circle: Extract<Boundary, { kind: 'circle' }>, exclusions: PreparedExclusion[]): PreparedBoundary {
   const [centerX, centerY] = circle.center;
   const { radius } = circle;
   const box = { minX: centerX - radius, minY: centerY - radius, maxX: centerX + radius, maxY: centerY + radius };
@@ -73,11 +85,13 @@ function prepareCircle(circle: Extract<Boundary, { kind: 'circle' }>): PreparedB
     edgeCount: 0, edgeStartX: none, edgeStartY: none, edgeEndX: none, edgeEndY: none,
     edgeAlongX: none, edgeAlongY: none, edgeInvLengthSq: none, edgeInwardNormalX: none, edgeInwardNormalY: none,
     partCount: 1, partEdgeStart: new Uint32Array([0, 0]), partArea: new Float64Array([area]), partBox: [box],
-    box, area, extent: 2 * radius,
+    box, area, extent: 2 * radius, exclusions,
   };
 }
 
-function prepareRings(normalized: Boundary, rings: (readonly (readonly [number, number])[])[]): PreparedBoundary {
+function prepareRings(
+  normalized: Boundary, rings: (readonly (readonly [number, number])[])[], exclusions: PreparedExclusion[],
+): PreparedBoundary {
   const edgeCount = rings.reduce((sum, ring) => sum + ring.length, 0);
   const edgeStartX = new Float64Array(edgeCount), edgeStartY = new Float64Array(edgeCount);
   const edgeEndX = new Float64Array(edgeCount), edgeEndY = new Float64Array(edgeCount);
@@ -119,6 +133,6 @@ function prepareRings(normalized: Boundary, rings: (readonly (readonly [number, 
     kind: 'prepared', normalized, isCircle: false, centerX: 0, centerY: 0, radius: 0,
     edgeCount, edgeStartX, edgeStartY, edgeEndX, edgeEndY, edgeAlongX, edgeAlongY, edgeInvLengthSq,
     edgeInwardNormalX, edgeInwardNormalY, partCount: rings.length, partEdgeStart, partArea, partBox, box, area,
-    extent: Math.max(box.maxX - box.minX, box.maxY - box.minY),
+    extent: Math.max(box.maxX - box.minX, box.maxY - box.minY), exclusions,
   };
 }

@@ -1,6 +1,6 @@
 /**
- * projectInside: repair a layout by moving every turbine that is outside the site to the nearest
- * point on the boundary, optionally `marginM` further in. Works in place on x and y; turbines
+ * projectInside: repair a layout by moving every turbine that is outside the site or inside an
+ * exclusion zone to the nearest point on the usable site's edge, optionally `marginM` further in. Works in place on x and y; turbines
  * already inside are not touched (even if closer than the margin). Spacing is not repaired.
  *
  * The nearest boundary point of an outside point p is exact: q = p − dist(p)·∇dist(p). The margin
@@ -14,6 +14,8 @@ import { assertSameLength } from './sameLength.js';
 import { prepareBoundary, type BoundaryLike } from './preparedBoundary.js';
 
 const MARGIN_NEWTON_STEPS = 12;
+/** Extra projections when the first one lands in another exclusion zone or outside the site. */
+const EXCLUSION_ROUNDS = 8;
 /** A margin point further than this many margins from the boundary point q is not used. */
 const MAX_TRAVEL_MARGINS = 20;
 /** Two step models whose normals differ by less than this sine are treated as one edge. */
@@ -31,15 +33,23 @@ export function projectInside(boundary: BoundaryLike, x: Float64Array, y: Float6
   for (let i = 0; i < x.length; i++) {
     const px = x[i]!, py = y[i]!;
     if (!Number.isFinite(px) || !Number.isFinite(py)) continue;
-    const distance = signedDistanceAt(site, px, py, gradient);
+    let distance = signedDistanceAt(site, px, py, gradient);
     if (distance >= 0) continue;
     moved++;
-    const nearestX = px - distance * gradient[0]!;
-    const nearestY = py - distance * gradient[1]!;
+    let nearestX = px - distance * gradient[0]!;
+    let nearestY = py - distance * gradient[1]!;
+    // With exclusion zones the nearest point of one feature can lie in another (a zone next to
+    // the edge): project again from there, a few times.
+    for (let round = 0; round < EXCLUSION_ROUNDS && site.exclusions.length > 0; round++) {
+      distance = signedDistanceAt(site, nearestX, nearestY, gradient);
+      if (distance >= 0) break;
+      nearestX -= distance * gradient[0]!;
+      nearestY -= distance * gradient[1]!;
+    }
     x[i] = nearestX;
     y[i] = nearestY;
     if (marginM === 0) continue;
-    if (site.isCircle) {
+    if (site.isCircle && site.exclusions.length === 0) {
       placeInCircle(site.centerX, site.centerY, site.radius - marginM, x, y, i);
       continue;
     }

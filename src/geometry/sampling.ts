@@ -1,6 +1,6 @@
 /**
- * randomFeasibleLayout: a random initial layout, every turbine inside the site and every pair at
- * least minSpacing apart (random sequential adsorption). Candidates are uniform over the site:
+ * randomFeasibleLayout: a random initial layout, every turbine inside the site (outside every
+ * exclusion zone) and every pair at least minSpacing apart (random sequential adsorption). Candidates are uniform over the site:
  * rejection from the bounding box, and for a multipolygon a part chosen with probability
  * proportional to its area, then rejection from that part's box (the part is kept until a draw
  * lands inside it, which keeps the union uniform). A candidate too close to an
@@ -9,7 +9,7 @@
  * over. Every candidate drawn counts towards maxAttempts; then InputError. Deterministic: the
  * same rng seed gives a bit-identical layout.
  */
-import { signedDistanceAt } from './boundaryDistance.js';
+import { exclusionClearanceAt, signedDistanceAt } from './boundaryDistance.js';
 import { edgesContain } from './polygon.js';
 import { prepareBoundary, type BoundaryLike, type PreparedBoundary } from './preparedBoundary.js';
 import type { Rng } from '../util/rng.js';
@@ -137,5 +137,9 @@ function drawInPart(site: PreparedBoundary, part: number, rng: Rng, out: Float64
   out[0] = px;
   out[1] = py;
   if (site.isCircle) return signedDistanceAt(site, px, py, unusedGradient) >= 0;
-  return edgesContain(site, px, py, site.partEdgeStart[part]!, site.partEdgeStart[part + 1]!);
+  if (!edgesContain(site, px, py, site.partEdgeStart[part]!, site.partEdgeStart[part + 1]!)) return false;
+  for (let k = 0; k < site.exclusions.length; k++) {
+    if (exclusionClearanceAt(site, k, px, py, unusedGradient) < 0) return false;
+  }
+  return true;
 }

@@ -1,7 +1,8 @@
 /**
  * validateBoundary: the first problem with a boundary as one sentence, or null when it is usable.
  * Vertex and edge numbers in messages are 0-based indices into the caller's own vertex list, so a
- * user can find them in their file. Repeated consecutive vertices (and a closing copy of the first
+ * user can find them in their file. Exclusion zones (holes) must each have a name and be a simple
+ * polygon, and together they must leave some of the site free. Repeated consecutive vertices (and a closing copy of the first
  * vertex) are not problems: they are dropped silently, as normalizeBoundary does.
  */
 import type { Boundary, Point } from './boundary.js';
@@ -19,6 +20,12 @@ export function validateBoundary(boundary: Boundary): string | null {
   if (boundary === null || typeof boundary !== 'object') {
     return 'boundary must be an object with kind circle, polygon or multipolygon';
   }
+  const siteProblem = validateSite(boundary);
+  if (siteProblem !== null) return siteProblem;
+  return validateExclusions(boundary);
+}
+
+function validateSite(boundary: Boundary): string | null {
   switch (boundary.kind) {
     case 'circle':
       return validateCircle(boundary.center, boundary.radius);
@@ -191,4 +198,86 @@ function findPartOverlap(
   if (ringContains(first, second[0]![0], second[0]![1])) return `multipolygon part ${q} lies inside part ${p}`;
   if (ringContains(second, first[0]![0], first[0]![1])) return `multipolygon part ${p} lies inside part ${q}`;
   return null;
+}
+
+/** Free points are looked for on a grid of this many points per side over the site's box. */
+const COVER_GRID = 65;
+
+/** Exclusion zones: a list of {name, vertices}, each a simple polygon, not covering the whole site. */
+function validateExclusions(boundary: Boundary): string | null {
+  const zones: unknown = boundary.exclusions;
+  if (zones === undefined) return null;
+  if (!Array.isArray(zones)) return `exclusions must be a list of {name, vertices} zones, got ${describe(zones)}`;
+  for (let k = 0; k < zones.length; k++) {
+    const zone = zones[k] as { name?: unknown; vertices?: unknown } | null;
+    if (zone === null || typeof zone !== 'object') return `exclusion zone ${k} must be {name, vertices}, got ${describe(zone)}`;
+    if (typeof zone.name !== 'string' || zone.name.trim() === '') {
+      return `exclusion zone ${k} needs a non-empty name, got ${describe(zone.name)}`;
+    }
+    const problem = validateRing(zone.vertices, `exclusion zone '${zone.name}'`);
+    if (problem !== null) return problem;
+  }
+  if (zones.length === 0) return null;
+  return findCoveringZones(boundary, (zones as { name: string; vertices: Point[] }[]).map((z) => ({ name: z.name, ring: dropRepeatedVertices(z.vertices).vertices })));
+}
+
+/**
+ * Sample a grid over the site's box: when no grid point inside the site lies outside every zone,
+ * the zones cover the site (named when one zone alone does).
+ */
+function findCoveringZones(boundary: Boundary, zones: { name: string; ring: Point[] }[]): string | null {
+  const inSite = siteContainsFunction(boundary);
+  const box = siteBox(boundary);
+  let insideSite = 0;
+  const coveredByZone = new Int32Array(zones.length);
+  for (let row = 0; row < COVER_GRID; row++) {
+    const py = box.minY + ((row + 0.5) / COVER_GRID) * (box.maxY - box.minY);
+    for (let column = 0; column < COVER_GRID; column++) {
+      const px = box.minX + ((column + 0.5) / COVER_GRID) * (box.maxX - box.minX);
+      if (!inSite(px, py)) continue;
+      insideSite++;
+      let covered = false;
+      for (let k = 0; k < zones.length; k++) {
+        if (ringContains(zones[k]!.ring, px, py)) { coveredByZone[k]!++; covered = true; }
+      }
+      if (!covered) return null;
+    }
+  }
+  if (insideSite === 0) return null;
+  for (let k = 0; k < zones.length; k++) {
+    if (coveredByZone[k] === insideSite) return `exclusion zone '${zones[k]!.name}' covers the whole site`;
+  }
+  return `exclusion zones ${zones.map((z) => `'${z.name}'`).join(', ')} together cover the whole site`;
+}
+
+function siteContainsFunction(boundary: Boundary): (px: number, py: number) => boolean {
+  switch (boundary.kind) {
+    case 'circle': {
+      const [cx, cy] = boundary.center;
+      const r2 = boundary.radius * boundary.radius;
+      return (px, py) => (px - cx) ** 2 + (py - cy) ** 2 <= r2;
+    }
+    case 'polygon': {
+      const ring = dropRepeatedVertices(boundary.vertices).vertices;
+      return (px, py) => ringContains(ring, px, py);
+    }
+    case 'multipolygon': {
+      const rings = boundary.polygons.map((p) => dropRepeatedVertices(p).vertices);
+      return (px, py) => rings.some((ring) => ringContains(ring, px, py));
+    }
+  }
+}
+
+function siteBox(boundary: Boundary): { minX: number; minY: number; maxX: number; maxY: number } {
+  if (boundary.kind === 'circle') {
+    const [cx, cy] = boundary.center;
+    return { minX: cx - boundary.radius, minY: cy - boundary.radius, maxX: cx + boundary.radius, maxY: cy + boundary.radius };
+  }
+  const points = boundary.kind === 'polygon' ? boundary.vertices : boundary.polygons.flat();
+  const box = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+  for (const [px, py] of points) {
+    box.minX = Math.min(box.minX, px); box.maxX = Math.max(box.maxX, px);
+    box.minY = Math.min(box.minY, py); box.maxY = Math.max(box.maxY, py);
+  }
+  return box;
 }

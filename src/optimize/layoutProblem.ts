@@ -4,14 +4,17 @@
  *
  *   minimize  −1000 · AEP(x, y) / AEP_ref             (per-mille of the reference AEP)
  *   subject to  (margin − dist_i) / L ≤ 0              turbine i inside the boundary
+ *               (margin − clear_ik) / L ≤ 0            turbine i outside exclusion zone k
  *               (s + margin − ‖p_i − p_j‖) / L ≤ 0     every pair i < j at least s apart
+ *
+ * Constraint order: n boundary values, then n per exclusion zone (zone by zone), then the pairs.
  *
  * The scaling makes gradients and constraint values O(1) for any farm size; the small margin
  * (1 mm by default) keeps the returned layout strictly feasible after a constraint tolerance.
  */
 import type { FarmEvaluator } from '../physics/aep.js';
 import { prepareBoundary, type PreparedBoundary } from '../geometry/preparedBoundary.js';
-import { signedDistanceAt } from '../geometry/boundaryDistance.js';
+import { exclusionClearanceAt, siteSignedDistanceAt } from '../geometry/boundaryDistance.js';
 import type { Boundary } from '../geometry/boundary.js';
 import type { ObjectiveWithGradient } from './objective.js';
 import type { InequalityConstraints } from './augmentedLagrangian.js';
@@ -53,7 +56,8 @@ export function layoutConstraints(
   boundary: Boundary | PreparedBoundary | null, n: number, minSpacing: number, scale: number, marginM = 1e-3,
 ): InequalityConstraints {
   const site = boundary ? prepareBoundary(boundary) : null;
-  const nBoundary = site ? n : 0;
+  const zoneCount = site ? site.exclusions.length : 0;
+  const nBoundary = site ? n * (1 + zoneCount) : 0;
   const nPairs = (n * (n - 1)) / 2;
   const grad2 = new Float64Array(2);
   const sMin = minSpacing + marginM;
@@ -61,7 +65,11 @@ export function layoutConstraints(
     count: nBoundary + nPairs,
     values(z, out) {
       if (site) {
-        for (let i = 0; i < n; i++) out[i] = (marginM - signedDistanceAt(site, z[i] * scale, z[n + i] * scale, grad2)) / scale;
+        for (let i = 0; i < n; i++) out[i] = (marginM - siteSignedDistanceAt(site, z[i] * scale, z[n + i] * scale, grad2)) / scale;
+        for (let k = 0; k < zoneCount; k++) {
+          const base = n * (1 + k);
+          for (let i = 0; i < n; i++) out[base + i] = (marginM - exclusionClearanceAt(site, k, z[i] * scale, z[n + i] * scale, grad2)) / scale;
+        }
       }
       let k = nBoundary;
       for (let i = 0; i < n; i++) {
@@ -76,9 +84,19 @@ export function layoutConstraints(
       if (site) {
         for (let i = 0; i < n; i++) {
           if (w[i] === 0) continue;
-          signedDistanceAt(site, z[i] * scale, z[n + i] * scale, grad2);
+          siteSignedDistanceAt(site, z[i] * scale, z[n + i] * scale, grad2);
           grad[i] -= w[i] * grad2[0];
           grad[n + i] -= w[i] * grad2[1];
+        }
+        for (let k = 0; k < zoneCount; k++) {
+          const base = n * (1 + k);
+          for (let i = 0; i < n; i++) {
+            const wi = w[base + i];
+            if (wi === 0) continue;
+            exclusionClearanceAt(site, k, z[i] * scale, z[n + i] * scale, grad2);
+            grad[i] -= wi * grad2[0];
+            grad[n + i] -= wi * grad2[1];
+          }
         }
       }
       let k = nBoundary;

@@ -5,8 +5,11 @@
  *
  * 'gradient': for each wake-expansion factor ξ (Thomas & Ning 2018; Gaussian wakes only) an
  * augmented-Lagrangian solve with L-BFGS, warm-started from the previous stage with its
- * multipliers. 'random': random search from the initial layout. 'hybrid': gradient, then random
- * search as a polish. Every returned layout passes checkFeasibility (1e-6 m); a method that ends
+ * multipliers (gradientStages.ts). 'global': the global search of globalSearch.ts (structured
+ * starting layouts, each optimized by the gradient method, then basin hopping with several kinds
+ * of move). 'basin': one gradient run, then basin hopping with single-turbine relocations.
+ * 'random': random search from the initial layout. 'hybrid': gradient, then random search as a
+ * polish. Every returned layout passes checkFeasibility (1e-6 m); a method that ends
  * infeasible gets one repair pass (minimize the constraint violation alone), and if that fails the
  * optimization fails with RuntimeFailure: an infeasible layout is never returned as a result.
  * Nor is one worse than a feasible start: then the start itself is returned.
@@ -15,13 +18,11 @@ import type { Case } from '../io/case.js';
 import { createFarmEvaluator, type FarmEvaluator } from '../physics/aep.js';
 import { prepareBoundary, type PreparedBoundary } from '../geometry/preparedBoundary.js';
 import { checkFeasibility } from '../geometry/feasibility.js';
-import { projectInside } from '../geometry/projectInside.js';
 import { createRng, type Rng } from '../util/rng.js';
 import { signedDistanceAt } from '../geometry/boundaryDistance.js';
 import { RuntimeFailure } from '../util/errors.js';
-import { augmentedLagrangian, type InequalityConstraints } from './augmentedLagrangian.js';
-import { lbfgs } from './lbfgs.js';
-import { aepObjective, fromScaled, layoutConstraints, toScaled } from './layoutProblem.js';
+import { gradientStages, repair } from './gradientStages.js';
+import { globalSearch, type SearchProgress } from './globalSearch.js';
 import { randomSearch } from './randomSearch.js';
 import { initialLayout } from './initialLayout.js';
 import { resolveSettings, type OptimizerSettings, type ResolvedSettings } from './settings.js';
@@ -47,12 +48,18 @@ export interface OptimizeResult {
 /** The case's minimum spacing as the feasibility tolerance allows. */
 const FEASIBILITY_TOLERANCE_M = 1e-6;
 
-export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: number): OptimizeResult {
+/** Optional observers; they never change the result. */
+export interface OptimizeHooks {
+  /** Every seeding start and hop of the global method (benchmarks sample it with a clock). */
+  onProgress?: (event: SearchProgress) => void;
+}
+
+export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: number, hooks: OptimizeHooks = {}): OptimizeResult {
   const s = resolveSettings(settings);
   const site = c.boundary ? prepareBoundary(c.boundary) : null;
   const rng = createRng(seed);
-  const start = initialLayout(s.initial, site, c.nTurbines, c.minSpacing, rng, c.layout);
   const evaluator = createFarmEvaluator(c.turbine, c.wind, c.model);
+  const start = initialLayout(s.initial, site, c.nTurbines, c.minSpacing, rng, c.layout, evaluator);
   const aepInitial = evaluator.aep(start.x, start.y).aepMwh;
   let x: Float64Array = Float64Array.from(start.x), y: Float64Array = Float64Array.from(start.y);
   let iterations = 0, evaluations = 1;
@@ -73,6 +80,12 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
       throw new RuntimeFailure(`optimizer (${s.method}, seed ${seed}) ended with an infeasible layout: ${report.worst}`);
     }
     x = feasible.x; y = feasible.y;
+  }
+  if (s.method === 'global') {
+    if (!site) throw new RuntimeFailure(`optimizer global needs a site boundary`);
+    const r = globalSearch({ c, s, site: site!, evaluator, rng, aepRef: aepInitial, ensureFeasible, onProgress: hooks.onProgress }, { x, y });
+    iterations += r.iterations; evaluations += r.evaluations;
+    x = r.x; y = r.y;
   }
   if (s.method === 'basin' && s.hops > 0 && site) {
     let bestAep = evaluator.aep(x, y).aepMwh;
@@ -161,63 +174,4 @@ function relocate(
     x[i] = bestX; y[i] = bestY;
   }
   return { x, y, evaluations };
-}
-
-function gradientStages(c: Case, stages0: number[], s: ResolvedSettings, site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, aepRef: number) {
-  const scale = c.turbine.diameter;
-  const n = c.nTurbines;
-  const constraints = layoutConstraints(site, n, c.minSpacing, scale);
-  const multipliers = new Float64Array(constraints.count);
-  const gaussian = c.model.wake === 'iea37' || c.model.wake === 'bastankhah2014';
-  const stages = gaussian ? stages0 : [1];
-  const counter = { evaluations: 0 };
-  let z = toScaled(x0, y0, scale);
-  let iterations = 0;
-  let penalty = 10;
-  for (let stage = 0; stage < stages.length; stage++) {
-    const xi = stages[stage];
-    const last = stage === stages.length - 1;
-    const evaluator: FarmEvaluator = createFarmEvaluator(c.turbine, c.wind, { ...c.model, params: { ...c.model.params, wec: xi } });
-    const objective = aepObjective(evaluator, scale, aepRef, counter);
-    // Widened stages only steer the layout: a loose feasibility target (≈1 cm) keeps the penalty,
-    // and so the conditioning, moderate. The last stage tightens to 1e-6·D, well inside the 1 mm
-    // margin of the constraints.
-    const r = augmentedLagrangian(objective, constraints, z, {
-      maxOuterIterations: s.outerIterations, constraintTolerance: last ? 1e-6 : 1e-4, initialPenalty: penalty,
-      maxPenalty: 1e5, multipliers,
-      inner: { maxIterations: s.maxIterations, gradientTolerance: 1e-6, functionTolerance: 1e-10 },
-    });
-    z = r.x;
-    iterations += r.innerIterations;
-    penalty = r.penalty;
-  }
-  const { x, y } = fromScaled(z, scale);
-  return { x, y, iterations, evaluations: counter.evaluations };
-}
-
-/**
- * Move an infeasible layout to a feasible one nearby: project outside turbines in, then minimize
- * Σ max(0, g_i)² with a wider margin, which pushes too-close pairs apart.
- */
-function repair(site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, minSpacing: number, scale: number) {
-  const x = Float64Array.from(x0), y = Float64Array.from(y0);
-  if (site) projectInside(site, x, y, 1e-2);
-  const constraints: InequalityConstraints = layoutConstraints(site, x.length, minSpacing, scale, 1e-2);
-  const g = new Float64Array(constraints.count);
-  const w = new Float64Array(constraints.count);
-  let evaluations = 0;
-  const r = lbfgs((z, grad) => {
-    grad.fill(0);
-    constraints.values(z, g);
-    let sum = 0;
-    for (let i = 0; i < g.length; i++) {
-      const v = g[i] > 0 ? g[i] : 0;
-      w[i] = 2 * v;
-      sum += v * v;
-    }
-    constraints.addWeightedGradient(z, w, grad);
-    evaluations++;
-    return sum;
-  }, toScaled(x, y, scale), { maxIterations: 500, gradientTolerance: 1e-14, functionTolerance: 0 });
-  return { ...fromScaled(r.x, scale), evaluations };
 }

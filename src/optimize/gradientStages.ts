@@ -1,0 +1,75 @@
+/**
+ * The gradient method's building blocks, shared by every method that uses it:
+ * - gradientStages: for each wake-expansion factor ξ (Thomas & Ning 2018; Gaussian wakes only) an
+ *   augmented-Lagrangian solve with L-BFGS on the exact AEP gradient, warm-started from the
+ *   previous stage with its multipliers;
+ * - repair: move an infeasible layout to a feasible one nearby (projection, then minimizing the
+ *   squared constraint violation alone).
+ */
+import type { Case } from '../io/case.js';
+import { createFarmEvaluator, type FarmEvaluator } from '../physics/aep.js';
+import type { PreparedBoundary } from '../geometry/preparedBoundary.js';
+import { projectInside } from '../geometry/projectInside.js';
+import { augmentedLagrangian, type InequalityConstraints } from './augmentedLagrangian.js';
+import { lbfgs } from './lbfgs.js';
+import { aepObjective, fromScaled, layoutConstraints, toScaled } from './layoutProblem.js';
+import type { ResolvedSettings } from './settings.js';
+
+export function gradientStages(c: Case, stages0: number[], s: ResolvedSettings, site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, aepRef: number) {
+  const scale = c.turbine.diameter;
+  const n = c.nTurbines;
+  const constraints = layoutConstraints(site, n, c.minSpacing, scale);
+  const multipliers = new Float64Array(constraints.count);
+  const gaussian = c.model.wake === 'iea37' || c.model.wake === 'bastankhah2014';
+  const stages = gaussian ? stages0 : [1];
+  const counter = { evaluations: 0 };
+  let z = toScaled(x0, y0, scale);
+  let iterations = 0;
+  let penalty = 10;
+  for (let stage = 0; stage < stages.length; stage++) {
+    const xi = stages[stage];
+    const last = stage === stages.length - 1;
+    const evaluator: FarmEvaluator = createFarmEvaluator(c.turbine, c.wind, { ...c.model, params: { ...c.model.params, wec: xi } });
+    const objective = aepObjective(evaluator, scale, aepRef, counter);
+    // Widened stages only steer the layout: a loose feasibility target (≈1 cm) keeps the penalty,
+    // and so the conditioning, moderate. The last stage tightens to 1e-6·D, well inside the 1 mm
+    // margin of the constraints.
+    const r = augmentedLagrangian(objective, constraints, z, {
+      maxOuterIterations: s.outerIterations, constraintTolerance: last ? 1e-6 : 1e-4, initialPenalty: penalty,
+      maxPenalty: 1e5, multipliers,
+      inner: { maxIterations: s.maxIterations, gradientTolerance: 1e-6, functionTolerance: 1e-10 },
+    });
+    z = r.x;
+    iterations += r.innerIterations;
+    penalty = r.penalty;
+  }
+  const { x, y } = fromScaled(z, scale);
+  return { x, y, iterations, evaluations: counter.evaluations };
+}
+
+/**
+ * Move an infeasible layout to a feasible one nearby: project outside turbines in, then minimize
+ * Σ max(0, g_i)² with a wider margin, which pushes too-close pairs apart.
+ */
+export function repair(site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, minSpacing: number, scale: number) {
+  const x = Float64Array.from(x0), y = Float64Array.from(y0);
+  if (site) projectInside(site, x, y, 1e-2);
+  const constraints: InequalityConstraints = layoutConstraints(site, x.length, minSpacing, scale, 1e-2);
+  const g = new Float64Array(constraints.count);
+  const w = new Float64Array(constraints.count);
+  let evaluations = 0;
+  const r = lbfgs((z, grad) => {
+    grad.fill(0);
+    constraints.values(z, g);
+    let sum = 0;
+    for (let i = 0; i < g.length; i++) {
+      const v = g[i] > 0 ? g[i] : 0;
+      w[i] = 2 * v;
+      sum += v * v;
+    }
+    constraints.addWeightedGradient(z, w, grad);
+    evaluations++;
+    return sum;
+  }, toScaled(x, y, scale), { maxIterations: 500, gradientTolerance: 1e-14, functionTolerance: 0 });
+  return { ...fromScaled(r.x, scale), evaluations };
+}
