@@ -48,9 +48,10 @@ export interface AdoptOptions {
 
 const COMMIT_BATCH = 256;
 
-export async function adoptRecords(c: Campaign, tasks: readonly Task[], ledger: Ledger, sources: readonly AdoptionSource[], options: AdoptOptions = {}): Promise<AdoptionReport> {
+export async function adoptRecords(c: Campaign, tasks: Iterable<Task>, ledger: Ledger, sources: readonly AdoptionSource[], options: AdoptOptions = {}): Promise<AdoptionReport> {
   const report: AdoptionReport = { adopted: 0, alreadyDone: 0, outsideGrid: 0, duplicates: 0, rejected: [] };
-  const byId = new Map(tasks.map((t) => [t.taskId, t]));
+  const byId = new Map<string, Task>();
+  for (const t of tasks) byId.set(t.taskId, t);
   const done = ledger.workStates().done;
   const verifier = new RecordVerifier(c, { aepTolerance: options.aepTolerance ?? 1e-6 });
   const adoptedNow = new Set<string>();

@@ -225,7 +225,7 @@ export class Ledger {
    * attempts reset, old results kept until replaced). A full campaign (no `only`) also retires
    * tasks it no longer has; a restricted one leaves the rest of the grid alone.
    */
-  syncCampaign(c: Campaign, tasks: readonly Task[]): SyncReport {
+  syncCampaign(c: Campaign, tasks: Iterable<Task>): SyncReport {
     const existing = this.getMeta('campaign_name');
     if (existing !== null && existing !== c.name) {
       throw new InputError(`${path.dirname(this.path)} holds campaign '${existing}', not '${c.name}'; use another output folder (--out)`);

@@ -32,7 +32,7 @@ export interface RecoveryReport {
 }
 
 /** Commit back every result that layouts.h5 or audit.jsonl holds and the ledger lacks. */
-export async function recoverLostResults(dir: string, tasks: readonly Task[], ledger: Ledger, campaignHash: string): Promise<RecoveryReport> {
+export async function recoverLostResults(dir: string, tasks: Iterable<Task>, ledger: Ledger, campaignHash: string): Promise<RecoveryReport> {
   const report: RecoveryReport = { fromLayouts: 0, fromAudit: 0, layoutsProblem: null };
   const layouts = path.join(dir, LAYOUTS_FILE);
   const audit = path.join(dir, AUDIT_FILE);

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { InputError, RuntimeFailure } from '../util/errors.js';
 import type { Campaign } from '../campaign/campaign.js';
-import { expandTasks, type Task } from '../campaign/taskGrid.js';
+import { TaskGrid, type TaskSource } from '../campaign/taskGrid.js';
 import { acquireRunLock } from './runLock.js';
 import { Ledger } from './ledger.js';
 import { AuditLog } from './auditLog.js';
@@ -91,7 +91,8 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
   const started = performance.now();
   if (!c.outputDir) throw new InputError(`${c.file}: output: missing (give \`output:\` in the campaign file or --out DIR)`);
   const dir = c.outputDir;
-  const tasks = expandTasks(c);
+  // Tasks are made on demand from the grid: a 10^6-task campaign holds no object per task.
+  const tasks = new TaskGrid(c);
   prepareOutputDir(dir);
 
   const lock = acquireRunLock(dir);
@@ -123,17 +124,20 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
     }
     const states = ledger.workStates();
 
-    const work: Task[] = [];
+    const workPositions: number[] = [];
     const priorAttempts = new Map<string, { failed: number; counted: number }>();
     let alreadyDone = 0, alreadyFailed = 0;
-    for (const t of tasks) {
-      if (states.done.has(t.taskId)) { alreadyDone++; continue; }
-      const a = states.attempts.get(t.taskId);
+    for (let p = 0; p < tasks.length; p++) {
+      const id = tasks.taskId(p);
+      if (states.done.has(id)) { alreadyDone++; continue; }
+      const a = states.attempts.get(id);
       if (a?.permanent) { alreadyFailed++; continue; }
-      work.push(t);
-      if (a) priorAttempts.set(t.taskId, a);
+      workPositions.push(p);
+      if (a) priorAttempts.set(id, a);
     }
     states.done.clear();
+    const positions = Int32Array.from(workPositions);
+    const work: TaskSource = { length: positions.length, task: (i) => tasks.task(positions[i]) };
 
     try {
       audit = new AuditLog(dir);

@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { RuntimeFailure } from '../util/errors.js';
 import { backoffDelayS, type Campaign } from '../campaign/campaign.js';
-import type { Task } from '../campaign/taskGrid.js';
+import type { TaskSource } from '../campaign/taskGrid.js';
 import type { CommittedResult, Ledger, RunningTask } from './ledger.js';
 import type { AuditLog } from './auditLog.js';
 import type { AttemptOutcome, Dispatch, Executor } from './executors/executor.js';
@@ -32,7 +32,7 @@ export interface SchedulerOptions {
   audit: AuditLog;
   runId: number;
   /** Tasks to run (not done), with the failed attempts each already has (all, and those counted against the limit). */
-  work: readonly Task[];
+  work: TaskSource;
   /** Failed attempts so far of the tasks in `work` that have any (all, and those counted against the limit). */
   priorAttempts: ReadonlyMap<string, { failed: number; counted: number }>;
   /** Tasks of this run already done before it started. */
@@ -70,7 +70,7 @@ export class Scheduler {
   private readonly c: Campaign;
   private readonly executor: Executor;
   /** Tasks not handed out yet, in grid order (Dispatch objects are made as they go: 10^6 tasks stay small). */
-  private readonly queue: readonly Task[];
+  private readonly queue: TaskSource;
   private queueHead = 0;
   /** Tasks taken back from a dead or killed worker without being charged: run them first. */
   private readonly urgent: Dispatch[] = [];
@@ -168,7 +168,7 @@ export class Scheduler {
   private nextWork(): Dispatch | undefined {
     if (this.urgent.length > 0) return this.urgent.pop();
     if (this.queueHead < this.queue.length) {
-      const task = this.queue[this.queueHead++];
+      const task = this.queue.task(this.queueHead++);
       return { task, attempt: (this.failedAttempts.get(task.taskId) ?? 0) + 1 };
     }
     return undefined;
