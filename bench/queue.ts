@@ -12,6 +12,7 @@
  * 100 000-task run.
  * Targets from issue 9: >= 2000 tasks/s, <= 300 MB. Figures only, no pass/fail.
  */
+import { ENGINE_VERSION } from '../src/version.js';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -118,7 +119,7 @@ export async function benchQueue(): Promise<void> {
         const t0 = performance.now();
         let waiting = 0;
         while (performance.now() - t0 < 300_000) {
-          waiting = await client.llen('wflo:engine-1:wait');
+          waiting = await client.llen(`wflo:${ENGINE_VERSION}:wait`);
           if (waiting >= 100_000) break;
           await new Promise((r) => setTimeout(r, 250));
         }

@@ -2,7 +2,7 @@
  * The optimization problem of one task: its farm's site and wind with its farm type's turbine
  * and count. No baseline layout: the optimizer draws its start from the task's seed.
  */
-import type { Case } from '../io/case.js';
+import type { Case } from '../optimize/case.js';
 import type { FarmSpec, FarmTypeSpec } from './campaign.js';
 
 export function caseForTask(farm: FarmSpec, type: FarmTypeSpec): Case {

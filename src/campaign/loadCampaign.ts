@@ -19,7 +19,7 @@ import { loadCase, resolveBoundary, resolveTurbine, resolveWind } from '../io/ca
 import {
   BUILTIN_CASE_NAMES, BUILTIN_TURBINE_NAMES, BUILTIN_WIND_NAMES, builtinCase, isBuiltinCase, isBuiltinTurbine, isBuiltinWind,
 } from '../io/builtinCases.js';
-import type { Case } from '../io/case.js';
+import type { Case } from '../optimize/case.js';
 import { parseTaskId } from '../io/layoutRecord.js';
 import { readInputText, parseYamlText } from '../io/yamlFile.js';
 import { errorAt, LocatedInputError, type FieldPath } from '../io/sourceMap.js';

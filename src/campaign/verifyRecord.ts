@@ -10,7 +10,7 @@
  *
  * The Case, the prepared boundary and the farm evaluator are built once per (farm, farm type).
  */
-import type { Case } from '../io/case.js';
+import type { Case } from '../optimize/case.js';
 import { createFarmEvaluator, type FarmEvaluator } from '../physics/aep.js';
 import { checkFeasibility, formatMetres } from '../geometry/feasibility.js';
 import { prepareBoundary, type PreparedBoundary } from '../geometry/preparedBoundary.js';

@@ -29,10 +29,10 @@ export function registerOptimize(program: Command): void {
     .description('optimize a layout for a built-in case or a case YAML file')
     .argument('<case>', 'built-in case (iea37-cs1-16|36|64, iea37-cs3, iea37-cs4) or a case YAML file')
     .option('--seed <n>', 'random seed (first seed with --starts)', '0')
-    .option('--method <name>', 'gradient | basin | hybrid | random | none', 'gradient')
-    .option('--initial <kind>', 'initial layout: random | grid | given', 'random')
+    .option('--method <name>', 'global (structured starts + basin hopping) | gradient | basin | hybrid | random | none', 'global')
+    .option('--initial <kind>', 'initial layout: random | grid | given | rings | hex | rows | greedy | structured (default: structured for global, else random)')
     .option('--wec <factors>', 'wake expansion continuation factors, e.g. 3,2,1.5,1.25,1')
-    .option('--hops <n>', 'basin-hopping rounds (method basin)')
+    .option('--hops <n>', 'basin-hopping rounds (methods basin and global; for global it replaces the work budget)')
     .option('--hop-wec <factors>', 'continuation factors for each hop, e.g. 2,1')
     .option('--max-iterations <n>', 'L-BFGS iterations per augmented-Lagrangian round')
     .option('--random-iterations <n>', 'random-search proposals (random, hybrid)')
@@ -43,7 +43,8 @@ export function registerOptimize(program: Command): void {
     .option('--json', 'print the result as JSON')
     .action(async (caseSpec: string, opts: Record<string, string | boolean | undefined>) => {
       const str = (k: string) => opts[k] as string | undefined;
-      const settings: OptimizerSettings = { method: str('method')!, initial: str('initial') as OptimizerSettings['initial'] };
+      const settings: OptimizerSettings = { method: str('method')! };
+      if (str('initial') !== undefined) settings.initial = str('initial') as OptimizerSettings['initial'];
       const wec = factorList('--wec', str('wec'));
       if (wec) settings.wec = wec;
       const hopWec = factorList('--hop-wec', str('hopWec'));

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, type WakeModelName, type SuperpositionName } from '../physics/farmModel.js';
 import { InputError } from '../util/errors.js';
-import type { Case } from './case.js';
+import type { Case } from '../optimize/case.js';
 import { readYamlFile } from './yamlFile.js';
 import { iea37Kind } from './iea37Format.js';
 import { builtinCase } from './builtinCases.js';

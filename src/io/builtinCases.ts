@@ -11,7 +11,7 @@ import type { Turbine } from '../physics/turbine.js';
 import { roseFromSectors, type WindResource } from '../physics/windResource.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { InputError } from '../util/errors.js';
-import type { Case } from './case.js';
+import type { Case } from '../optimize/case.js';
 import * as data from './builtin/iea37Data.js';
 
 const TURBINES: Record<string, () => Turbine> = {

@@ -21,7 +21,7 @@ import type { WindResource } from '../physics/windResource.js';
 import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, type WakeModelName, type SuperpositionName } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { InputError } from '../util/errors.js';
-import type { Case, Layout } from './case.js';
+import type { Case, Layout } from '../optimize/case.js';
 import { readYamlFile, dig } from './yamlFile.js';
 import { iea37Kind, iea37Layout } from './iea37Format.js';
 import { turbineFromDocument, windFromDocument, boundaryFromDocument, readTurbineFile, withIea37Lines } from './readers.js';

@@ -16,7 +16,7 @@ import { readTurbineFile, windFromDocument, boundaryFromDocument } from './reade
 import { caseFromDocument, caseFromIea37Layout, readLayoutFile, CASE_FIELDS } from './caseFile.js';
 import { nearestKey } from './didYouMean.js';
 import { maxTurbinesBound } from './plausibility.js';
-import type { Case } from './case.js';
+import type { Case } from '../optimize/case.js';
 import { windioBoundary, windioCase, windioKind, windioLayout, windioWind } from './windio/windioPlant.js'; // windIO plant files (src/io/windio/)
 import { caseFromReferenceDocument, isReferenceCaseDocument } from './referenceCase.js'; // wake-model reference cases
 

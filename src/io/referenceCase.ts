@@ -15,7 +15,7 @@ import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import type { FarmModelSpec, WakeModelName } from '../physics/farmModel.js';
 import { InputError } from '../util/errors.js';
-import type { Case } from './case.js';
+import type { Case } from '../optimize/case.js';
 
 type Doc = Record<string, unknown>;
 

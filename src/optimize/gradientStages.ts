@@ -6,7 +6,7 @@
  * - repair: move an infeasible layout to a feasible one nearby (projection, then minimizing the
  *   squared constraint violation alone).
  */
-import type { Case } from '../io/case.js';
+import type { Case } from './case.js';
 import { createFarmEvaluator, type FarmEvaluator } from '../physics/aep.js';
 import type { PreparedBoundary } from '../geometry/preparedBoundary.js';
 import { projectInside } from '../geometry/projectInside.js';

@@ -14,7 +14,7 @@
  * optimization fails with RuntimeFailure: an infeasible layout is never returned as a result.
  * Nor is one worse than a feasible start: then the start itself is returned.
  */
-import type { Case } from '../io/case.js';
+import type { Case } from './case.js';
 import { createFarmEvaluator, type FarmEvaluator } from '../physics/aep.js';
 import { prepareBoundary, type PreparedBoundary } from '../geometry/preparedBoundary.js';
 import { checkFeasibility } from '../geometry/feasibility.js';

@@ -3,7 +3,7 @@
  * sends back, what a result file stores. Wraps optimizeLayout with the wall time and the
  * per-direction AEP of the result.
  */
-import type { Case } from '../io/case.js';
+import type { Case } from './case.js';
 import { createFarmEvaluator } from '../physics/aep.js';
 import { optimizeLayout, type OptimizerSettings } from './optimizeLayout.js';
 

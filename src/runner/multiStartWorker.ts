@@ -3,7 +3,7 @@
  * one optimization each and sends back the record (or the error message).
  */
 import { loadCase } from '../io/caseFile.js';
-import type { Case } from '../io/case.js';
+import type { Case } from '../optimize/case.js';
 import { runOptimization } from '../optimize/runOptimization.js';
 import type { OptimizerSettings } from '../optimize/settings.js';
 

@@ -9,7 +9,7 @@
  *   hang_seeds: [s, …]     never return (the per-task timeout must kill the worker)
  *   faults_until_attempt: K   apply the three fault lists only on attempts < K (default: always)
  */
-import type { Case } from '../io/case.js';
+import type { Case } from '../optimize/case.js';
 import { createRng } from '../util/rng.js';
 import { boundingBox } from '../geometry/boundingBox.js';
 import { containsPoint } from '../geometry/containsPoint.js';

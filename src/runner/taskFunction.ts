@@ -4,7 +4,7 @@
  * seed)`, which is deterministic given those three, so a task computed again after a crash or on
  * another worker gives the bit-identical result.
  */
-import type { Case } from '../io/case.js';
+import type { Case } from '../optimize/case.js';
 import type { OptimizerSettings } from '../campaign/campaign.js';
 import { optimizeLayout } from '../optimize/optimizeLayout.js';
 import { OPTIMIZER_METHODS, resolveSettings } from '../optimize/settings.js';

@@ -7,7 +7,7 @@
  * gross AEP, wake loss and capacity factor per cell from the stored farm and type definitions;
  * throughput over time from the audit log; the best and worst layout of each cell as plots.
  */
-import type { Case } from '../io/case.js';
+import type { Case } from '../optimize/case.js';
 import { Ledger, type FailureInfo } from '../runner/ledger.js';
 import { readStatus, type CampaignStatus } from '../runner/campaignStatus.js';
 import { caseFromDefinitions, definitionLabel } from './caseFromDefinitions.js';

@@ -4,7 +4,7 @@
  * stored result can be evaluated and drawn with exactly the physics it was optimized with.
  * Typed arrays were written as plain arrays; they come back as Float64Array.
  */
-import type { Case } from '../io/case.js';
+import type { Case } from '../optimize/case.js';
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import type { FarmModelSpec } from '../physics/farmModel.js';

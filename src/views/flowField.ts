@@ -9,7 +9,7 @@
  * U is the probability-weighted mean speed of the rose direction nearest to the one asked for
  * (speeds below cut-in excluded), and thrust is evaluated at U, as in the AEP.
  */
-import type { Case } from '../io/case.js';
+import type { Case } from '../optimize/case.js';
 import { thrustCoefficientAt } from '../physics/turbine.js';
 import { WAKE_MODELS } from '../physics/wake/registry.js';
 import { SUPERPOSITIONS } from '../physics/superposition/registry.js';

@@ -9,7 +9,7 @@
  * Turbine markers carry their coordinates in metres (`data-x`, `data-y`) and wake loss
  * (`data-wake-loss`) so tests and scripts can read the plot back.
  */
-import type { Case } from '../io/case.js';
+import type { Case } from '../optimize/case.js';
 import type { Boundary, Point } from '../geometry/boundary.js';
 import { turbineYield, type TurbineYield } from './turbineYield.js';
 import { flowField } from './flowField.js';

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Case } from '../io/case.js';
+import type { Case } from '../optimize/case.js';
 import { builtinCase, isBuiltinCase } from '../io/builtinCases.js';
 import { resolveAepRequest } from '../io/aepInput.js';
 import { readYamlFile, dig } from '../io/yamlFile.js';

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Case } from '../io/case.js';
+import type { Case } from '../optimize/case.js';
 import { Ledger, LEDGER_FILE } from '../runner/ledger.js';
 import { InputError } from '../util/errors.js';
 import { caseFromDefinitions, definitionLabel } from './caseFromDefinitions.js';

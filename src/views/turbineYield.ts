@@ -7,7 +7,7 @@
  *   wake loss_i = 1 − net_i / gross,   farm wake loss = 1 − Σ net_i / (N · gross)
  *   capacity factor = AEP / (N · P_rated · 8760 h)
  */
-import type { Case } from '../io/case.js';
+import type { Case } from '../optimize/case.js';
 import { createFarmEvaluator } from '../physics/aep.js';
 
 export interface TurbineYield {

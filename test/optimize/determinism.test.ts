@@ -26,7 +26,7 @@ test('optimizeLayout is bit-identical for the same seed, different for another',
 
 test('two CLI processes write the same layout for the same seed', () => {
   const dir = tempDir('wflo-det-');
-  const args = (out: string) => ['optimize', 'iea37-cs1-16', '--seed', '11', '--wec', '2,1', '--max-iterations', '30', '--json', '--out', path.join(dir, out)];
+  const args = (out: string) => ['optimize', 'iea37-cs1-16', '--method', 'gradient', '--seed', '11', '--wec', '2,1', '--max-iterations', '30', '--json', '--out', path.join(dir, out)];
   const r1 = runWflo(args('a.yaml'));
   const r2 = runWflo(args('b.yaml'));
   assert.equal(r1.status, 0, r1.stderr);

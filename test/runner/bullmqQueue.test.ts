@@ -6,6 +6,7 @@
  * wrong password, unreachable host, wrong eviction policy and malformed URLs each give one line
  * and the documented exit code (1, 1, 1, 2).
  */
+import { ENGINE_VERSION } from '../../src/version.js';
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -73,7 +74,7 @@ test('coordinator + 2 workers (started first) = a local run; the password appear
     status = await runWflo(['status', out, '--queue', url]);
   }
   assert.equal(status.code, 0, status.stderr);
-  assert.match(status.stdout, /queue engine-1 at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+: 0 waiting, 0 running, 0 finished/);
+  assert.match(status.stdout, new RegExp(`queue ${ENGINE_VERSION} at redis://:\\*\\*\\*@127\\.0\\.0\\.1:\\d+: 0 waiting, 0 running, 0 finished`));
   assert.match(status.stdout, /workers \(2\)/);
   assert.ok(doneIn(status.stdout) >= 20, status.stdout);
   const statusJson = await runWflo(['status', out, '--json'], { env: { WFLO_QUEUE: url } });
@@ -120,13 +121,13 @@ test('a hostile job put on the queue by hand is rejected by the worker before an
   const { Redis } = await import('ioredis');
   const conn = (): InstanceType<typeof Redis> => new Redis({ host: '127.0.0.1', port: redis!.port, password: PASSWORD, maxRetriesPerRequest: null });
   const [qc, ec] = [conn(), conn()];
-  const queue = new Queue('engine-1', { connection: qc, prefix: 'wflo' });
-  const events = new QueueEvents('engine-1', { connection: ec, prefix: 'wflo' });
+  const queue = new Queue(ENGINE_VERSION, { connection: qc, prefix: 'wflo' });
+  const events = new QueueEvents(ENGINE_VERSION, { connection: ec, prefix: 'wflo' });
   const w = startWorker(['--queue', redis!.url, '--concurrency', '1']);
   try {
     await events.waitUntilReady();
     const failed = new Promise<string>((resolve) => events.on('failed', ({ jobId, failedReason }) => { if (jobId === 'evil') resolve(failedReason); }));
-    await queue.add('evil', { v: 1, engine: 'engine-1', taskId: 'farm_0_type_0_seed_0', optimizer: { method: 'noop', crash_seeds: [0] }, constructor: { prototype: 1 } }, { jobId: 'evil' });
+    await queue.add('evil', { v: 1, engine: ENGINE_VERSION, taskId: 'farm_0_type_0_seed_0', optimizer: { method: 'noop', crash_seeds: [0] }, constructor: { prototype: 1 } }, { jobId: 'evil' });
     const reason = await failed;
     assert.match(reason, /^job evil: payload rejected: /);
     assert.match(w.log(), /job evil: payload rejected/);

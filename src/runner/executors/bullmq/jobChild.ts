@@ -7,7 +7,7 @@
  * cache of prepared cases). Exits when its worker goes away; ignores SIGINT (the worker decides).
  */
 import { caseForTask } from '../../../campaign/caseForTask.js';
-import type { Case } from '../../../io/case.js';
+import type { Case } from '../../../optimize/case.js';
 import { optimizerSettingsProblem, runTask } from '../../taskFunction.js';
 import { taskOutputProblem } from '../../taskOutput.js';
 import type { FromJobChild, ToJobChild } from './jobChildProtocol.js';

@@ -6,7 +6,7 @@
  * the coordinator, which then stops the workers itself.
  */
 import { caseForTask } from '../../../campaign/caseForTask.js';
-import type { Case } from '../../../io/case.js';
+import type { Case } from '../../../optimize/case.js';
 import { runTask } from '../../taskFunction.js';
 import { taskOutputProblem } from '../../taskOutput.js';
 import type { FromWorker, SetupMessage, TaskMessage, ToWorker } from './workerProtocol.js';

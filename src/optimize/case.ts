@@ -1,3 +1,4 @@
+/** A layout-optimization problem (and an AEP evaluation): what optimize/ works on, what io/ reads. */
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import type { FarmModelSpec } from '../physics/farmModel.js';
