@@ -44,7 +44,8 @@ async function waitForFile(file: string, timeoutMs = 20_000): Promise<void> {
 
 test('live dashboard of a running campaign: loads, updates, shows a failure', { skip: hasChromium() ? false : 'no chromium', timeout: 90_000 }, async () => {
   const dir = tempDir('wflo-dash-');
-  const { file, out } = writeNoopCampaign(dir, 'live', 6, { sleep_ms: 600, fail_seeds: [2] });
+  // Long enough (24 tasks × 1.2 s on 2 workers) that the page loads while most tasks are still to come.
+  const { file, out } = writeNoopCampaign(dir, 'live', 6, { sleep_ms: 1200, fail_seeds: [2] });
   const run = startWflo(['run', file, '--quiet']);
   children.push(run);
   await waitForFile(path.join(out, 'ledger.sqlite'));
@@ -79,7 +80,12 @@ test('live dashboard of a running campaign: loads, updates, shows a failure', { 
   await page.locator('table.failures').waitFor({ timeout: 10_000 });
   assert.match(await page.locator('table.failures').textContent() ?? '', /injected failure for seed 2/);
   await page.waitForFunction(() => document.querySelectorAll('.chart').length > 0 && document.querySelectorAll('.chart:not([data-rendered="true"])').length === 0, null, { timeout: 20_000 });
-  const afterShot = await page.screenshot();
+  // The next server-sent update may still be on its way: give the page a few frames to show it.
+  let afterShot = await page.screenshot();
+  for (let i = 0; i < 20 && before.equals(afterShot); i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    afterShot = await page.screenshot();
+  }
   for (const shot of [before, afterShot]) assert.deepEqual(pngHeader(shot), { width: 1280, height: 900 });
   assert.ok(before.length > 5000 && afterShot.length > 5000, 'screenshots are not empty');
   assert.ok(!before.equals(afterShot), 'the page changed as tasks finished');
