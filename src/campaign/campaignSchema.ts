@@ -10,7 +10,7 @@
  *     - id: 1
  *       boundary: sites/a.yaml      # a file, or {circle: …} / {polygon: …} / {polygons: …}
  *       wind: iea37-cs3             # built-in wind name, a file, or a mapping
- *       wake_model: bastankhah2014  # optional: iea37 | bastankhah2014 | jensen
+ *       wake_model: bastankhah2014  # optional: iea37 | bastankhah2014 | jensen | niayifar2016 | turbopark2022 | zong2020 | blondel2020
  *   farm_types:                     # a farm type = turbine model + number of turbines
  *     - {id: 0, turbine: iea37-3.35mw, n_turbines: 16}
  *   seeds: {start: 0, count: 60}    # or a list: [1, 2, 3]

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { resolveAepRequest } from '../io/aepInput.js';
 import { createFarmEvaluator, type AepWithGradient } from '../physics/aep.js';
 import { InputError } from '../util/errors.js';
+import { WAKE_MODEL_NAMES } from '../physics/farmModel.js';
 
 export function registerAep(program: Command): void {
   program
@@ -12,7 +13,7 @@ export function registerAep(program: Command): void {
     .option('--case <name>', 'built-in case (iea37-cs1-16|36|64, iea37-cs3, iea37-cs4); with FILE, FILE only gives the layout')
     .option('--turbine <file|name>', 'override the turbine (file or built-in: iea37-3.35mw, iea37-10mw)')
     .option('--wind <file|name>', 'override the wind resource (file or built-in: iea37-cs1, iea37-cs3)')
-    .option('--wake <model>', 'wake model: iea37 | bastankhah2014 | jensen')
+    .option('--wake <model>', `wake model: ${WAKE_MODEL_NAMES.join(' | ')}`)
     .option('--superposition <rule>', 'deficit superposition: sos | linear | max')
     .option('--k <value>', 'wake growth/decay parameter k of the wake model')
     .option('--gradient', 'also print dAEP/dx and dAEP/dy (MWh per metre)')
