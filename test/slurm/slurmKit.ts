@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { stringify } from 'yaml';
+import { noopCampaign } from '../runner/runnerTestKit.js';
 
 export const SLURM_TEST_CLI = fileURLToPath(new URL('./wfloSlurmCli.js', import.meta.url));
 
@@ -25,24 +26,10 @@ export function tempDir(prefix: string): string {
 
 /** 2 farms × 2 farm types × `seeds` seeds of the noop optimizer, each task sleeping `sleepMs`. */
 export function writeNoopCampaign(file: string, output: string, seeds: number, sleepMs: number, name = 'slurm-test'): string {
+  // The runner tests' campaign (same farms and types), one worker per shard, two attempts.
   fs.writeFileSync(file, stringify({
-    name,
-    output,
-    farms: [
-      { id: 0, case: 'iea37-cs1-16' },
-      { id: 1, boundary: { polygon: [[0, 0], [3000, 0], [3000, 2000], [0, 2000]] }, wind: 'iea37-cs1' },
-    ],
-    farm_types: [
-      { id: 0, turbine: 'iea37-3.35mw', n_turbines: 6 },
-      { id: 1, turbine: 'iea37-10mw', n_turbines: 4 },
-    ],
-    seeds: { start: 0, count: seeds },
-    optimizer: { method: 'noop', sleep_ms: sleepMs },
-    workers: 1,
-    timeout_s: 60,
-    attempts: 2,
-    backoff: { initial_s: 0.05, factor: 2, max_s: 0.2 },
-    export: { every_results: 100, every_s: 30 },
+    ...noopCampaign(output, seeds, { sleep_ms: sleepMs }),
+    name, workers: 1, attempts: 2, export: { every_results: 100, every_s: 30 },
   }));
   return file;
 }
