@@ -17,7 +17,7 @@ export function registerExport(program: Command): void {
     .option('-o, --output <file>', 'output file (default: DIR/layouts.h5; required with --windio)')
     .option('--windio', 'write one optimized layout as a windIO wind_farm YAML to -o FILE')
     .option('--task <id>', 'with --windio: the task to write, e.g. farm_0_type_0_seed_3 (default: the best AEP)')
-    .option('--force', 'replace -o FILE even if it exists and was not written by wflo')
+    .option('--force', 'replace -o FILE even if it exists and was not written by wflo, or DIR/layouts.h5 even if it holds results the ledger lacks')
     .action(async (dir: string, opts: { output?: string; windio?: boolean; task?: string; force?: boolean }) => {
       const { exportLedger } = await import('../runner/exporter.js');
       if (opts.output !== undefined) await (await import('../io/overwrite.js')).checkOverwrite(opts.output, !!opts.force, '-o');
@@ -34,7 +34,7 @@ export function registerExport(program: Command): void {
         return;
       }
       if (opts.task !== undefined) throw new InputError('--task: only with --windio');
-      const r = await exportLedger(dir, opts.output);
+      const r = await exportLedger(dir, opts.output, { force: opts.force });
       process.stdout.write(`wrote ${r.file}: ${r.rows} rows of ${r.expected} tasks${r.complete ? ' (complete)' : ''}, ${r.bytes} bytes, in ${r.seconds.toFixed(2)} s\n`);
     });
 }

@@ -44,8 +44,7 @@ function* inBatches(records: Iterable<LayoutRecord>): Generator<LayoutRecord[]> 
 }
 
 /** Export the ledger of output folder `dir` to `outFile` (default `<dir>/layouts.h5`). */
-export async function exportLedger(dir: string, outFile?: string, options: ExportOptions | string = {}): Promise<ExportReport> {
-  const o: ExportOptions = typeof options === 'string' ? { source: options } : options;
+export async function exportLedger(dir: string, outFile?: string, o: ExportOptions = {}): Promise<ExportReport> {
   const source = o.source ?? 'wflo export';
   const started = performance.now();
   const file = path.resolve(outFile ?? path.join(dir, LAYOUTS_FILE));

@@ -18,7 +18,7 @@ process.on('message', (msg: { dir: string }) => {
   queue = queue.then(async () => {
     let reply: unknown;
     try {
-      reply = { ok: true, report: await exportLedger(msg.dir, undefined, 'wflo run') };
+      reply = { ok: true, report: await exportLedger(msg.dir, undefined, { source: 'wflo run' }) };
     } catch (err) {
       const message = err instanceof WfloError ? err.message : `unexpected export error: ${(err as Error).message ?? String(err)}`;
       reply = { ok: false, message };

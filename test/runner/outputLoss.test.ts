@@ -85,6 +85,8 @@ test('an export never replaces a layouts.h5 that holds results the ledger lacks'
   assert.notEqual(cli.code, 0);
   assert.equal(cli.stderr.trim().split('\n').length, 1, cli.stderr);
   assert.ok(fs.readFileSync(path.join(out, 'layouts.h5')).equals(before), 'layouts.h5 untouched');
+  const forced = await runWflo(['export', out, '--force']);
+  assert.equal(forced.code, 0, `--force replaces it, as the message says: ${forced.stderr}`);
 });
 
 test('the WAL lost after a SIGKILL: results the audit log or layouts.h5 hold are not recomputed', async () => {

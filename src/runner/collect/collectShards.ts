@@ -256,7 +256,7 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
     const unchanged = last?.rows === totals.done && last?.campaign_hash === campaignHash && fs.existsSync(layoutsFile);
     let exported: ExportReport | null = null;
     if (!options.noExport && !unchanged) {
-      exported = await exportLedger(outDir, undefined, 'wflo collect');
+      exported = await exportLedger(outDir, undefined, { source: 'wflo collect' });
       const created = (exported as { created?: string }).created;
       ledger.setMeta('last_export', JSON.stringify({ rows: exported.rows, campaign_hash: exported.campaignHash, created, at: new Date().toISOString() }));
       audit.write({ event: 'export', run_id: runId, rows: exported.rows, seconds: exported.seconds, file: exported.file });
