@@ -2,8 +2,8 @@
  * Helpers for the gate's tests: read layouts.h5 with h5py (an independent reader) as plain rows,
  * and edit files the way a person with sqlite3 or h5py would.
  */
-import { spawnSync } from 'node:child_process';
-import { PYTHON } from '../helpers.js';
+import { spawn, spawnSync } from 'node:child_process';
+import { CLI, PYTHON } from '../helpers.js';
 
 export interface H5Row { task_id: string; aep: number; layout: number[][]; source: string }
 
@@ -30,4 +30,13 @@ export function python(script: string, args: string[] = []): string {
   const r = spawnSync(PYTHON, ['-c', script, ...args], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`python failed: ${r.stderr}`);
   return r.stdout;
+}
+
+/** The real `wflo` command (dist/src/cli/main.js) in a child process. */
+export function wflo(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '', stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => { stdout += s; });
+  child.stderr.setEncoding('utf8').on('data', (s: string) => { stderr += s; });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }

@@ -15,9 +15,9 @@ import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { hasRedisServer, RedisServer } from '../helpers/redisServer.js';
-import { auditEvents, runWflo, tempDir, writeCampaign } from '../runner/runnerTestKit.js';
+import { auditEvents, tempDir, writeCampaign } from '../runner/runnerTestKit.js';
 import { computedRows } from '../runner/bullmqKit.js';
-import { layoutsRows } from './gateKit.js';
+import { layoutsRows, wflo } from './gateKit.js';
 
 const skip = hasRedisServer() ? false : 'redis-server is not installed (apt-get install redis-server)';
 const HOSTILE = fileURLToPath(new URL('./hostileWorker.js', import.meta.url));
@@ -58,7 +58,7 @@ async function startHostile(url: string, mode: string): Promise<ChildProcess> {
 
 async function honestRows(dir: string): Promise<Record<string, unknown>[]> {
   const out = path.join(dir, 'honest');
-  const r = await runWflo(['run', writeCampaign(path.join(dir, 'honest.yaml'), campaign(out)), '--quiet']);
+  const r = await wflo(['run', writeCampaign(path.join(dir, 'honest.yaml'), campaign(out)), '--quiet']);
   assert.equal(r.code, 0, r.stderr);
   return computedRows(out);
 }
@@ -69,7 +69,7 @@ test('queue door: AEP x10, a layout outside, a spacing violation and NaN are ref
     const expected = await honestRows(dir);
     const hostile = await startHostile(redis!.url, 'first-attempt');
     const out = path.join(dir, 'queue');
-    const run = await runWflo(['run', writeCampaign(path.join(dir, 'queue.yaml'), campaign(out)), '--queue', redis!.url, '--recheck', '0', '--log-every', '1000']);
+    const run = await wflo(['run', writeCampaign(path.join(dir, 'queue.yaml'), campaign(out)), '--queue', redis!.url, '--recheck', '0', '--log-every', '1000']);
     hostile.kill('SIGTERM');
     assert.equal(run.code, 0, run.stderr);
     const lines = run.stderr.split('\n').filter((l) => l.startsWith('wflo: rejected '));
@@ -93,7 +93,7 @@ test('queue door: a feasible layout with its correct AEP that is not the seed\'s
     const expected = await honestRows(dir);
     const hostile = await startHostile(redis!.url, 'wrong-seed');
     const out = path.join(dir, 'queue');
-    const run = await runWflo(['run', writeCampaign(path.join(dir, 'queue.yaml'), campaign(out)), '--queue', redis!.url, '--log-every', '1000']);
+    const run = await wflo(['run', writeCampaign(path.join(dir, 'queue.yaml'), campaign(out)), '--queue', redis!.url, '--log-every', '1000']);
     hostile.kill('SIGTERM');
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stderr, /wflo: rejected farm_0_type_0_seed_\d+ from queue worker [^:]+:\d+: its layout is not the one the task's seed gives/);
@@ -102,6 +102,6 @@ test('queue door: a feasible layout with its correct AEP that is not the seed\'s
     assert.equal(audit.filter((e) => e.event === 'quarantined').length, 1);
     assert.ok(audit.some((e) => e.event === 'recheck' && e.outcome === 'mismatch'));
     assert.deepEqual(computedRows(out), expected, 'every row is the honest one');
-    const status = await runWflo(['status', out]);
+    const status = await wflo(['status', out]);
     assert.match(status.stdout, /quarantined/);
   });
