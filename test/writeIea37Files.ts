@@ -80,6 +80,11 @@ definitions:
     id:
       type: string
       description: ${t.id}
+    rated_power:
+      type: number
+      description: rated power (the maximum of the power look-up above)
+      units: W
+      minimum: 0.0
     hub:
       $ref: "#/definitions/hub"
     rotor:
