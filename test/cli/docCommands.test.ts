@@ -34,6 +34,7 @@ test('the extractor: sh blocks only, continuations joined, comments and document
     [16, 'nvidia-smi', [0], [], 'needs a GPU'],
   ]);
   assert.deepEqual(classifyCommand('npm ci && npx wflo run examples/demo.yaml').map((p) => p.action), ['prepared', 'run']);
+  assert.equal(classifyCommand('npx tsc -p tsconfig.json')[0].action, 'prepared');
   assert.deepEqual(classifyCommand('npm pack && npm install -g wflo-0.1.0.tgz').map((p) => p.action), ['run', 'skip']);
   assert.equal(classifyCommand('npx wflo dashboard out/demo')[0].action, 'skip');
   assert.equal(classifyCommand("WFLO_QUEUE='redis://h' npx wflo worker")[0].action, 'skip');
@@ -68,6 +69,8 @@ test('every command line of README.md and docs/*.md runs in a copy of the reposi
     ...process.env,
     PATH: `${path.join(prefix, 'bin')}:${shims}:${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`,
     npm_config_prefix: prefix, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false',
+    // The copy is compiled already: `npm pack` and `npm install -g .` need not run `prepare` (tsc) again.
+    npm_config_ignore_scripts: 'true',
     NO_COLOR: '1',
   };
   // The documents of the copy: a doc that is not in the repository is not a clone's either.

@@ -10,7 +10,8 @@
  *
  * `classifyCommand` says, for one line, which parts run and which are skipped and why: lines that
  * start a server or need Redis or SLURM, the test suite itself, benchmarks, and installs from the
- * npm registry are skipped; `npm ci` is what the copy the lines run in was prepared with.
+ * npm registry are skipped; `npm ci` and the compile it runs are what the copy the lines run in
+ * was prepared with (and what .ci/run runs in a fresh copy).
  */
 
 export interface DocCommand {
@@ -107,6 +108,7 @@ interface Rule { pattern: RegExp; action: 'prepared' | 'skip'; reason: string }
 
 const RULES: Rule[] = [
   { pattern: /^npm ci$/, action: 'prepared', reason: 'the copy is prepared as `npm ci` leaves it (node_modules and dist/src from the checkout); .ci/run runs the real `npm ci` in a fresh copy' },
+  { pattern: /^npx tsc -p tsconfig\.json$/, action: 'prepared', reason: 'the copy is compiled (dist/src from the checkout); `npm ci` in .ci/run\'s fresh copy runs this very command (`prepare`)' },
   { pattern: /\bwflo dashboard\b/, action: 'skip', reason: 'starts a server (the dashboard; test/views/dashboard.test.ts drives it in a browser)' },
   { pattern: /\bredis-server\b|\bWFLO_QUEUE\b|--queue\b|\bwflo worker\b/, action: 'skip', reason: 'needs a Redis server (test/runner/bullmq*.test.ts)' },
   { pattern: /\bwflo (slurm|collect)\b|--shard\b|\$SLURM_/, action: 'skip', reason: 'needs a SLURM cluster (test/slurm/)' },
