@@ -88,7 +88,9 @@ export function windRoseSvg(wind: WindResource, o: RoseOptions): string {
   const nd = data.directions.length;
   const totals = data.frequency.map((f) => f.reduce((a, b) => a + b, 0));
   const maxTotal = Math.max(...totals, 1e-12);
-  const rings = niceTicks(0, maxTotal * 100, 3).filter((v) => v > 0);
+  // At least two labelled rings inside the largest wedge's reach.
+  let rings: number[] = [];
+  for (let target = 3; target <= 8 && rings.length < 2; target++) rings = niceTicks(0, maxTotal * 100, target).filter((v) => v > 0);
   const outer = Math.max(rings[rings.length - 1] ?? maxTotal * 100, maxTotal * 100);
   const r = (fraction: number) => (fraction * 100 / outer) * o.radius;
   const half = 180 / Math.max(1, nd);
