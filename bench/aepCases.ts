@@ -18,7 +18,7 @@ export interface AepBenchCase {
 }
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const CS4_ROSE_360 = path.resolve(REPO, '..', 'shared', 'data', 'iea37', 'cs3-4', 'iea37-windrose-cs4.yaml');
+export const CS4_ROSE_360 = path.join(REPO, 'test', 'data', 'iea37', 'cs3-4', 'iea37-windrose-cs4.yaml');
 
 /** 360 one-degree sectors, Weibull A = 9–11 m/s, k = 2, speeds 3…25 m/s (23 bins). */
 export function weibullRose360x23(): WindResource {

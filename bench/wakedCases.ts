@@ -1,6 +1,6 @@
 /**
  * Benchmark problems for the waked-inflow engine: the Vestas V80 of the PyWake reference cases
- * (read from ../shared/data/reference/ at run time, never copied) on square grids, with the
+ * (test/data/reference/, computed with PyWake; SOURCE.md there) on square grids, with the
  * 360 × 23 Weibull rose of aepCases.ts.
  */
 import fs from 'node:fs';
@@ -12,7 +12,7 @@ import { readYamlFile } from '../src/io/yamlFile.js';
 import { caseFromReferenceDocument } from '../src/io/referenceCase.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const REFERENCE_DIR = path.resolve(REPO, '..', 'shared', 'data', 'reference');
+export const REFERENCE_DIR = path.join(REPO, 'test', 'data', 'reference');
 
 /** The V80 and a reference case's model spec, or null when the reference folder is absent. */
 export function referenceCase(prefix: string): { turbine: Turbine; model: FarmModelSpec } | null {

@@ -1,6 +1,6 @@
 /**
  * Reading a wake-model reference case file (the PyWake-computed cases of
- * ../shared/data/reference/, README there): one YAML document with `turbine` (power and Ct tables),
+ * test/data/reference/, README there): one YAML document with `turbine` (power and Ct tables),
  * `wind` (direction × speed probability table with `dims`, turbulence intensity, hours per year),
  * `layout` (x, y), `model` (deficit model and options, in words and numbers) and `expected`.
  *

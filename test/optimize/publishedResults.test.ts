@@ -6,14 +6,15 @@
  * the IEA37 formula, test/physics), and it is at least the paper's best. Files listed in RECORDS
  * must also beat the best known feasible layout (issue 13's table: submission 12 of the case study
  * moved onto the circle), and examples/results/README.md must give the command that reproduces
- * every file (its method and seed) and its wall time.
+ * every file (its method and seed) and its wall time. Every file is a self-contained case file:
+ * `wflo aep FILE` in a folder holding only it gives its recorded AEP.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { REPO } from '../helpers.js';
+import { REPO, runWflo, tempDir } from '../helpers.js';
 import { builtinCase } from '../../src/io/builtinCases.js';
 import { computeAep } from '../../src/physics/aep.js';
 import { checkFeasibility } from '../../src/geometry/feasibility.js';
@@ -40,8 +41,8 @@ for (const file of files) {
     const doc = parse(fs.readFileSync(path.join(dir, file), 'utf8'));
     const caseName: string = doc.wflo.case;
     const c = builtinCase(caseName);
-    const x = Float64Array.from(doc.definitions.position.items.xc as number[]);
-    const y = Float64Array.from(doc.definitions.position.items.yc as number[]);
+    const x = Float64Array.from(doc.layout.x as number[]);
+    const y = Float64Array.from(doc.layout.y as number[]);
     assert.equal(x.length, c.nTurbines);
     const report = checkFeasibility(c.boundary, x, y, c.minSpacing, 1e-6);
     assert.ok(report.feasible, report.worst ?? '');
@@ -56,5 +57,30 @@ for (const file of files) {
     assert.ok(row, `examples/results/README.md has no row for ${file}`);
     assert.ok(row!.includes(`--method ${doc.wflo.method}`) && row!.includes(`--seed ${doc.wflo.seed}`), `README row for ${file} lacks its command: ${row}`);
     assert.ok(typeof doc.wflo.wall_s === 'number' && doc.wflo.wall_s > 0);
+    // The file stands alone: `wflo aep FILE`, with nothing beside it, gives the recorded AEP.
+    const alone = tempDir('wflo-result-alone-');
+    fs.copyFileSync(path.join(dir, file), path.join(alone, file));
+    const r = runWflo(['aep', file, '--json'], { cwd: alone });
+    fs.rmSync(alone, { recursive: true, force: true });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).aep_mwh, doc.wflo.aep_mwh);
+  });
+}
+
+for (const file of fs.existsSync(path.join(dir, 'cs3-cs4')) ? fs.readdirSync(path.join(dir, 'cs3-cs4')).filter((f) => f.endsWith('.yaml')) : []) {
+  test(`examples/results/cs3-cs4/${file}: stands alone, feasible on its site, AEP reproduced`, () => {
+    const full = path.join(dir, 'cs3-cs4', file);
+    const doc = parse(fs.readFileSync(full, 'utf8'));
+    const alone = tempDir('wflo-result-alone-');
+    fs.copyFileSync(full, path.join(alone, file));
+    const r = runWflo(['aep', file, '--json'], { cwd: alone });
+    fs.rmSync(alone, { recursive: true, force: true });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).aep_mwh, doc.wflo.aep_mwh);
+    // The site is the published one (the built-in case's boundary), and the layout is feasible on it.
+    const c = builtinCase(file.startsWith('iea37-cs3') ? 'iea37-cs3' : 'iea37-cs4');
+    assert.deepEqual(doc.boundary.polygon ?? doc.boundary.polygons, c.boundary!.kind === 'polygon' ? c.boundary!.vertices.map((p) => [...p]) : c.boundary!.kind === 'multipolygon' ? c.boundary!.polygons.map((q) => q.map((p) => [...p])) : null);
+    const report = checkFeasibility(c.boundary, Float64Array.from(doc.layout.x), Float64Array.from(doc.layout.y), c.minSpacing, 1e-6);
+    assert.ok(report.feasible, report.worst ?? '');
   });
 }

@@ -1,6 +1,6 @@
 /**
- * The waked-inflow engine against PyWake: every reference case in ../shared/data/reference/ (read
- * at test time, never copied) must match the PyWake AEP to 1e-9 relative in total and per turbine,
+ * The waked-inflow engine against PyWake: every reference case in test/data/reference/ (computed
+ * with PyWake, copied as written; SOURCE.md there) must match the PyWake AEP to 1e-9 relative in total and per turbine,
  * and the flow of its check condition (wind from 270° at 8 m/s: each turbine's effective speed and
  * Ct). One case also goes through `wflo aep FILE --json`.
  */
@@ -8,14 +8,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { REPO, runWflo } from '../helpers.js';
+import { PYWAKE_REFERENCE as REFERENCE, runWflo } from '../helpers.js';
 import { readYamlFile } from '../../src/io/yamlFile.js';
 import { caseFromReferenceDocument } from '../../src/io/referenceCase.js';
 import { createFarmEvaluator } from '../../src/physics/aep.js';
 import { wakedFlow } from '../../src/physics/wakedAep.js';
 
-const REFERENCE = path.resolve(REPO, '..', 'shared', 'data', 'reference');
-const files = fs.existsSync(REFERENCE) ? fs.readdirSync(REFERENCE).filter((f) => f.endsWith('.yaml')).sort() : [];
+const files = fs.readdirSync(REFERENCE).filter((f) => f.endsWith('.yaml')).sort();
 
 function rel(a: number, b: number): number {
   return Math.abs(a - b) / Math.max(Math.abs(b), 1e-300);

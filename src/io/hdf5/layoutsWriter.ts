@@ -26,6 +26,7 @@ import { FARMS_GROUP, h5DtypeOf, LAYOUT_COLUMNS, LAYOUTS_FORMAT_NAME, LAYOUTS_FO
 import { ColumnDigests, RowSlice } from './rowSlice.js';
 import { writeDefinitionGroups, type DefinitionSet } from './definitionGroups.js';
 import { verifyLayoutsFile } from './layoutsVerify.js';
+import { appendTaskScale, createDimensionScales } from './dimensionScales.js';
 
 /** What the file says about itself (root attributes and definition groups). */
 export interface LayoutsFileMeta {
@@ -165,6 +166,7 @@ class SliceAppender {
         if (spec.units) dataset.create_attribute('units', spec.units);
         dataset.create_attribute('description', spec.description);
       }
+      createDimensionScales(file, tmax, chunkRows); // named dimensions for netCDF-4 readers (xarray)
     });
   }
 
@@ -184,6 +186,7 @@ class SliceAppender {
         const data = slice.column(spec);
         dataset.write_slice(xy ? [[start, end], [], []] : [[start, end]], data);
         this.digests.update(spec, data);
+        if (spec.name === 'task_id') appendTaskScale(this.file, start, end, data as string[]);
       }
     });
     this.rowsWritten = end;
