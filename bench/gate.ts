@@ -63,7 +63,7 @@ function perTaskCosts(dir: string): void {
   // cs1-16 as a campaign defines it.
   const file = path.join(dir, 'cs1.yaml');
   fs.writeFileSync(file, stringify({ name: 'gate-cs1', output: path.join(dir, 'unused'), farms: [{ id: 0, case: 'iea37-cs1-16' }],
-    farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 16 }], seeds: [0], optimizer: { method: 'gradient' } }));
+    farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 16 }], seeds: [0], optimizer: { method: 'gradient', max_iterations: 10 } }));
   const cs1 = loadCampaign(file, { optimizerProblem: optimizerSettingsProblem });
   const task = new TaskGrid(cs1).task(0);
   const problem = caseForTask(cs1.farms[0]!, cs1.farmTypes[0]!);
@@ -71,16 +71,16 @@ function perTaskCosts(dir: string): void {
   const gate = new RowGate(cs1, { threads: 0 });
   const row = rowFor(task, out.x, out.y, out.aep);
   const cs1Gate = timePerCall(() => { if (!gate.checkNow(task, row, { kind: 'computed' }).ok) throw new Error('cs1-16 row rejected'); }, 1, 200);
-  const cs1Task = timePerCall(() => runTask(problem, cs1.optimizer, 0, 1), 2, 3);
+  const cs1Task = timePerCall(() => runTask(problem, cs1.optimizer, 0, 1), 1, 3);
   console.log(`cs1-16 (16 turbines, IEA37 free-stream, 16 × 1 bins): gate ${(cs1Gate * 1e6).toFixed(0)} µs per task; ` +
-    `one default gradient optimization ${(cs1Task * 1e3).toFixed(0)} ms (gate = ${(100 * cs1Gate / cs1Task).toFixed(3)} % of the task)`);
+    `one gradient optimization of 10 iterations (the campaign below) ${(cs1Task * 1e3).toFixed(0)} ms (gate = ${(100 * cs1Gate / cs1Task).toFixed(3)} % of the task)`);
 
   // 100 V80 on a 5D grid, 360 × 23, waked Bastankhah 2014.
   const ref = referenceCase('bastankhah2014');
   if (!ref) { console.log('100 V80: the PyWake reference cases are not available'); return; }
   const wind = weibullRose360x23();
   const d = ref.turbine.diameter;
-  const { x, y } = gridLayout(100, 5 * d);
+  const { x, y } = gridLayout(10, 5 * d); // 10 × 10
   const side = 9 * 5 * d;
   const farm: FarmSpec = {
     id: 0, label: 'v80-grid', hash: 'bench', wind, model: ref.model,
