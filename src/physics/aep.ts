@@ -18,6 +18,7 @@ import { powerAt, powerSlopeAt, thrustCoefficientAt, type Turbine } from './turb
 import type { WindResource } from './windResource.js';
 import { FREE_STREAM_WAKE_MODEL_NAMES, type FarmModelSpec, type InflowName } from './farmModel.js';
 import { createWakedEvaluator } from './wakedAep.js';
+import { createBlockageEvaluator } from './blockageSolve.js';
 import type { WakeKernel } from './wake/wakeModel.js';
 import type { Superposition } from './superposition/superposition.js';
 import { WAKE_MODELS } from './wake/registry.js';
@@ -71,7 +72,9 @@ function usesFreeStreamEngine(turbine: Turbine, model: FarmModelSpec): boolean {
 }
 
 export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec): FarmEvaluator {
-  if (!usesFreeStreamEngine(turbine, model)) {
+  // Blockage and time series have their own engines (blockageSolve.ts; the waked engine visits a series' samples).
+  if (model.blockage) return createBlockageEvaluator(turbine, wind, { ...model, inflow: inflowOf(turbine, model) });
+  if (!usesFreeStreamEngine(turbine, model) || wind.series) {
     return createWakedEvaluator(turbine, wind, { ...model, inflow: inflowOf(turbine, model) });
   }
   const wake = WAKE_MODELS[model.wake];
