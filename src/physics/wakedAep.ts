@@ -255,7 +255,7 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
         const dx = xp - xs[q], dy = (yp - ys[q]) * invWec;
         if (reachTable !== null && Math.abs(dy) > reachTable[Math.ceil(dx / reachStep)] + margin) continue;
         candSrc[m] = q; candDx[m] = dx; candDy[m] = dy;
-        if (turbulence !== null) pDxPow[m] = turbulence.distanceFactor(dx);
+        if (turbulence !== null) pDxPow[m] = turbulence.distanceBound(dx);
         m++;
       }
     }

@@ -4,8 +4,9 @@
  * direction.
  *
  * Weights: given per sample (a duration, a count or a frequency, any non-negative unit) they are
- * divided by their sum; without them every sample weighs 1/n, as PyWake's time series
- * (XRSite: P = 1/len(time)). AEP = hours · Σ_t w_t Σ_i P_i(t).
+ * divided by their sum (weights that sum to 1 within 1e-12 are kept as they are); without them
+ * every sample weighs 1/n, as PyWake's time series (XRSite: P = 1/len(time)).
+ * AEP = hours · Σ_t w_t Σ_i P_i(t).
  *
  * Summary: directions in 1° bins centred on whole degrees (d goes to round(d) mod 360), speeds in
  * 0.5 m/s bins centred on multiples of 0.5 m/s; a bin's probability is the weight of its samples,
@@ -49,7 +50,8 @@ export function windFromSeries(input: SeriesInput): WindResource {
     let sum = 0;
     for (let t = 0; t < n; t++) sum += raw[t];
     if (!(sum > 0)) throw new RangeError('the sample weights sum to 0');
-    weights = raw.map((w) => w / sum);
+    // Weights that already sum to 1 (to rounding) are kept as given, so a written series reads back bit for bit.
+    weights = Math.abs(sum - 1) <= 1e-12 ? raw : raw.map((w) => w / sum);
   } else {
     weights = new Float64Array(n).fill(1 / n);
   }
