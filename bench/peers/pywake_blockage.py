@@ -4,7 +4,7 @@ PyWake's All2AllIterative against its PropagateDownwind on a larger farm.
 
 usage:
   PYTHONPATH=<PyWake source>:<autograd source>[:<folder with an import guard>] python3 pywake_blockage.py write OUT_DIR
-  ... python3 pywake_blockage.py time N_TURBINES N_DIRECTIONS REPEATS     (one JSON line)
+  ... python3 pywake_blockage.py time SIDE N_DIRECTIONS BLOCKAGE(1|0)     (one JSON line; bench/realFarms.ts runs it)
 
 Each case: the V80 turbine, wind table and layout of test/data/reference/<model>-<layout>.yaml
 (PropagateDownwind cases of the same model), solved with
@@ -110,23 +110,22 @@ def write(out_dir):
               'without', doc['expected']['aep_mwh_without_blockage'], 'iterations', aep[1e-12][1], aep[1e-6][1])
 
 
-def timing(n_turbines, n_dir, repeats):
-    """PyWake's All2AllIterative (default tolerance) with Bastankhah 2014 + SelfSimilarityDeficit2020, V80 on a 5D grid, n_dir directions x 23 speeds."""
-    side = int(round(np.sqrt(n_turbines)))
+def timing(side, n_dir, blockage):
+    """PyWake on the bench's blockage case: V80 on a side x side grid at 5D (400 m), n_dir directions x 3..24 m/s,
+    Bastankhah 2014 (reference options) in All2AllIterative with SelfSimilarityDeficit2020 at PyWake's default
+    tolerance (blockage=1), or PropagateDownwind without it (blockage=0); every flow case in one call. One JSON line."""
     gx, gy = np.meshgrid(np.arange(side) * 400.0, np.arange(side) * 400.0, indexing='ij')
-    x, y = gx.ravel()[:n_turbines], gy.ravel()[:n_turbines]
-    wd = np.arange(0, 360, 360 / n_dir); ws = np.arange(3, 26, 1.0)
-    wfm = a2a('bastankhah2014', 1e-6)
-    secs = []
-    aep = None
-    for _ in range(repeats):
-        t = time.perf_counter()
-        sim = wfm(x, y, wd=wd, ws=ws)
-        aep = float(np.asarray(sim.Power).sum()) * 8760 / 1e6 / (len(wd) * len(ws))
-        secs.append(time.perf_counter() - t)
-    print(json.dumps({'peer': 'pywake', 'case': f'blockage {len(x)} V80 {len(wd)}x{len(ws)} All2AllIterative+SelfSimilarityDeficit2020', 'aep_mwh_uniform': aep,
-                      'median_s': float(np.median(secs)), 'times': secs, 'iterations': wfm.iterations,
-                      'peak_rss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 'load': open('/proc/loadavg').read().split()[:3]}))
+    x, y = gx.ravel(), gy.ravel()
+    wd = np.arange(n_dir) * 360.0 / n_dir; ws = np.arange(3, 25, 1.0)
+    wfm = a2a('bastankhah2014', 1e-6) if blockage else PropagateDownwind(site, wt, **parts('bastankhah2014')[0])
+    t = time.perf_counter()
+    sim = wfm(x, y, wd=wd, ws=ws)
+    power = float(np.asarray(sim.Power).sum())
+    secs = time.perf_counter() - t
+    print(json.dumps({'peer': 'pywake', 'case': f'{len(x)} V80, {n_dir}x{len(ws)}, ' + ('All2AllIterative + SelfSimilarityDeficit2020' if blockage else 'PropagateDownwind'),
+                      'aep_mwh_uniform': 8760.0 * power / (len(wd) * len(ws)) / 1e6, 'seconds': secs,
+                      'iterations': getattr(wfm, 'iterations', None), 'peak_rss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                      'load': open('/proc/loadavg').read().split()[:3]}))
 
 
 if __name__ == '__main__':

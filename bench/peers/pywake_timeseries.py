@@ -3,7 +3,7 @@ format of test/data/reference/ (README there), and times PyWake on a large time 
 
 usage:
   PYTHONPATH=<PyWake source>:<autograd source>[:<folder with an import guard>] python3 pywake_timeseries.py write OUT_DIR
-  ... python3 pywake_timeseries.py time N_SAMPLES N_TURBINES REPEATS      (one JSON line: seconds, peak RSS)
+  ... python3 pywake_timeseries.py time SERIES.csv MODEL SIDE      (one JSON line: seconds, peak RSS; bench/realFarms.ts runs it)
 
 Time series (`write`): 300 samples drawn from a seeded generator (directions a random walk with
 two decimals, speeds Weibull(9, 2) with two decimals, some below cut-in, none above 24.9 m/s (the
@@ -150,28 +150,26 @@ def write(out_dir):
         print(path, doc['expected']['aep_mwh'])
 
 
-def timing(n, n_turbines, repeats):
-    """PyWake on a 10^5-sample series (Bastankhah 2014, V80 on a 5D grid); chunks of 1000 samples keep its memory bounded."""
-    times, wd, ws, ti, minutes = series(n, 21)
-    side = int(round(np.sqrt(n_turbines)))
+def timing(csv_path, model, side):
+    """PyWake on the bench's time series (a CSV: wind_direction, wind_speed, turbulence_intensity; equal weights),
+    V80 on a side x side grid at 5D (400 m), PropagateDownwind with the reference options of `model`.
+    Samples go to PyWake in chunks (PYWAKE_CHUNK, default 10000) to bound its memory; one JSON line."""
+    data = np.genfromtxt(csv_path, delimiter=',', names=True)
+    wd, ws, ti = data['wind_direction'], data['wind_speed'], data['turbulence_intensity']
+    n = len(wd)
     gx, gy = np.meshgrid(np.arange(side) * 400.0, np.arange(side) * 400.0, indexing='ij')
-    x, y = gx.ravel()[:n_turbines], gy.ravel()[:n_turbines]
-    wfm = MODELS['bastankhah2014'][0]()
-    chunk = int(os.environ.get('PYWAKE_CHUNK', '1000'))
-
-    def run():
-        total = 0.0
-        for a in range(0, n, chunk):
-            sl = slice(a, min(n, a + chunk))
-            sim = wfm(x, y, wd=wd[sl], ws=ws[sl], TI=ti[sl], time=True)
-            total += float((np.asarray(sim.Power).reshape(len(x), -1) * (minutes[sl] / minutes.sum())[None, :]).sum())
-        return 8760.0 * total / 1e6
-    secs = []
-    aep = None
-    for _ in range(repeats):
-        t = time.perf_counter(); aep = run(); secs.append(time.perf_counter() - t)
-    print(json.dumps({'peer': 'pywake', 'case': f'timeseries {n} samples x {len(x)} V80, Bastankhah 2014', 'aep_mwh': aep, 'chunk': chunk,
-                      'median_s': float(np.median(secs)), 'times': secs, 'peak_rss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    x, y = gx.ravel(), gy.ravel()
+    wfm = MODELS[model][0]()
+    chunk = int(os.environ.get('PYWAKE_CHUNK', '10000'))
+    t = time.perf_counter()
+    total = 0.0
+    for a in range(0, n, chunk):
+        sl = slice(a, min(n, a + chunk))
+        sim = wfm(x, y, wd=wd[sl], ws=ws[sl], TI=ti[sl], time=True)
+        total += float(np.asarray(sim.Power).sum())
+    secs = time.perf_counter() - t
+    print(json.dumps({'peer': 'pywake', 'case': f'time series {n} samples x {len(x)} V80, {model}', 'aep_mwh': 8760.0 * total / n / 1e6, 'chunk': chunk,
+                      'seconds': secs, 'peak_rss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                       'load': open('/proc/loadavg').read().split()[:3]}))
 
 
@@ -179,4 +177,4 @@ if __name__ == '__main__':
     if sys.argv[1] == 'write':
         write(sys.argv[2])
     else:
-        timing(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]))
+        timing(sys.argv[2], sys.argv[3], int(sys.argv[4]))
