@@ -8,7 +8,7 @@
 import { InputError } from '../../util/errors.js';
 import type { LayoutRecord } from '../layoutRecord.js';
 import { closeQuietly, hdf5Call, hdf5ErrorReason, loadH5, openH5Sync, type H5File } from './h5wasmRuntime.js';
-import { FARMS_GROUP, h5DtypeOf, READABLE_FORMAT_VERSIONS, LAYOUT_COLUMNS, LAYOUTS_FORMAT_NAME, ROOT_ATTRIBUTES, TYPES_GROUP } from './layoutsSchema.js';
+import { columnsWith, FARMS_GROUP, h5DtypeOf, METRICS_GROUP, READABLE_FORMAT_VERSIONS, LAYOUTS_FORMAT_NAME, ROOT_ATTRIBUTES, TYPES_GROUP, type ColumnSpec } from './layoutsSchema.js';
 import { RowSlice, type ColumnData } from './rowSlice.js';
 import { readDefinitionGroups } from './definitionGroups.js';
 
@@ -32,6 +32,10 @@ export interface LayoutsFileInfo {
   rows: number;
   /** Every root attribute as read (bigints converted to numbers), including extra ones. */
   attributes: Record<string, unknown>;
+  /** Names of the /metrics/<name> columns, sorted. */
+  metricNames: string[];
+  /** Every column of the file (the schema's, then the metrics). */
+  columns: ColumnSpec[];
 }
 
 /** Rows per read so one layout column slice stays near 2 MiB, whatever Tmax is. */
@@ -86,8 +90,13 @@ export function inspectLayoutsStructure(file: H5File): { info?: LayoutsFileInfo;
     source: typeof attributes[A.source] === 'string' ? (attributes[A.source] as string) : '',
     rows: -1,
     attributes,
+    metricNames: [],
+    columns: [],
   };
-  for (const spec of LAYOUT_COLUMNS) {
+  const metrics = file.get(METRICS_GROUP) as H5Group | null;
+  if (metrics && 'keys' in metrics) info.metricNames = metrics.keys().sort();
+  info.columns = columnsWith(info.metricNames);
+  for (const spec of info.columns) {
     const entity = file.get(spec.name) as H5Dataset | null;
     if ((spec.since ?? 1) > formatVersion && !entity) continue;
     if (!entity || !('shape' in entity)) {
@@ -150,7 +159,7 @@ export class LayoutsFileReader {
     const columns = new Map<string, ColumnData>();
     if (length > 0) {
       hdf5Call(() => {
-        for (const spec of LAYOUT_COLUMNS) {
+        for (const spec of this.info.columns) {
           const dataset = this.file.get(spec.name) as H5Dataset | null;
           if (!dataset) continue; // a column newer than the file's format version
           const ranges = spec.kind === 'xy' ? [[start, end], [], []] : [[start, end]];
@@ -158,7 +167,7 @@ export class LayoutsFileReader {
         }
       });
     }
-    return RowSlice.fromColumns(columns, length, this.info.maxTurbines);
+    return RowSlice.fromColumns(columns, length, this.info.maxTurbines, this.info.metricNames);
   }
 
   /**
