@@ -20,6 +20,7 @@ import type { Executor } from './executors/executor.js';
 import { LocalPoolExecutor } from './executors/local/localPool.js';
 import { markAuditScanned, recoverLostResults, type RecoveryReport } from './recoverResults.js';
 import { adoptRecords, type AdoptionReport, type AdoptionSource } from './adoptRecords.js';
+import { checkCommandProgram } from '../campaign/commandOptimizer.js';
 
 export interface RunOptions {
   /** Overrides the campaign's `workers`. */
@@ -64,6 +65,9 @@ export interface RunSummary {
 
 export { RUN_LOCK_NAME } from './runLock.js';
 
+/** Where command tasks (a user's program) keep their attempt folders, inside the output folder. */
+export const COMMAND_TASKS_FOLDER = 'tasks';
+
 function prepareOutputDir(dir: string): void {
   try {
     fs.mkdirSync(dir, { recursive: true });
@@ -93,6 +97,8 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
   const dir = c.outputDir;
   // Tasks are made on demand from the grid: a 10^6-task campaign holds no object per task.
   const tasks = new TaskGrid(c);
+  // A command optimizer's program runs here unless the tasks go to a queue's workers.
+  if (!options.executor) checkCommandProgram(c);
   prepareOutputDir(dir);
 
   const lock = acquireRunLock(dir);
@@ -172,7 +178,7 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
       exportNeeded = le.campaign_hash !== sync.campaignHash || le.rows !== sync.done;
     }
 
-    const executor = options.executor ?? new LocalPoolExecutor({ workers, execArgv: options.workerExecArgv });
+    const executor = options.executor ?? new LocalPoolExecutor({ workers, execArgv: options.workerExecArgv, taskDir: path.join(dir, COMMAND_TASKS_FOLDER) });
     const scheduler = new Scheduler({
       campaign: c, outputDir: dir, ledger, audit, runId, work, priorAttempts, alreadyDone, alreadyFailed, executor,
       campaignHash: sync.campaignHash, progress: options.progress, signal: options.signal, exportNeeded,
