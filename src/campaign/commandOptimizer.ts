@@ -63,11 +63,7 @@ export const commandOptimizerSchema = strict({
   method: z.literal(COMMAND_METHOD),
   run: z.array(arg, { error: 'expected a list: the program and its arguments, e.g. [python3, opt.py]' })
     .min(1, { error: 'must name the program to run' }).max(MAX_ARGS),
-  inputs: z.array(z.string().min(1), {
-    error: (iss) => (iss.input === undefined
-      ? 'missing: list the files and folders of your program (e.g. [opt.py, mylib/]) so that editing them makes its results stale; [] if none'
-      : 'expected a list of files and folders'),
-  }).max(1000),
+  inputs: z.array(z.string().min(1), { error: 'expected a list of files and folders' }).max(1000),
   mode: z.enum(COMMAND_MODES).default('per-task'),
   aep: z.enum(AEP_MODES).default('recompute'),
   params: paramsSchema.default({}),
@@ -89,10 +85,16 @@ export function aepModeOf(settings: { method: string; [k: string]: unknown }): A
  * line). `campaignDir`: the campaign file's folder; `outputDir`: skipped when hashing inputs.
  */
 export function resolveCommandOptimizer(raw: Record<string, unknown>, file: string, campaignDir: string, outputDir: string | null): CommandSettings {
-  const parsed = commandOptimizerSchema.safeParse(raw);
-  if (!parsed.success) throw zodToInputError(parsed.error, file, raw);
-  const o = parsed.data;
   const fail = (at: FieldPath, message: string): never => { throw errorAt(raw, at, message, file); };
+  const parsed = commandOptimizerSchema.safeParse(raw);
+  if (!parsed.success) {
+    // A missing `inputs` says what to list (after any misspelt key, which may be the reason).
+    if (raw.inputs === undefined && !parsed.error.issues.some((i) => i.code === 'unrecognized_keys')) {
+      fail(['inputs'], 'missing: list the files and folders of your program (e.g. [opt.py, mylib/]) so that editing them makes its results stale; [] if none');
+    }
+    throw zodToInputError(parsed.error, file, raw);
+  }
+  const o = parsed.data;
   if (o.run[0].trim() === '') fail(['run', 0], 'must name the program to run');
   const workdir = path.resolve(campaignDir, o.workdir ?? '.');
   const st = fs.statSync(workdir, { throwIfNoEntry: false });

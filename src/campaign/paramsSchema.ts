@@ -14,12 +14,19 @@ export type Params = Record<string, ParamValue>;
 export const PARAM_KEY = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const RESERVED = new Set(['__proto__', 'constructor', 'prototype']);
 
-const key = z.string().refine((k) => PARAM_KEY.test(k) && !RESERVED.has(k), {
-  error: (iss) => `'${String(iss.input)}' is not a usable parameter name (letters, digits and _, not starting with a digit, at most 64 characters)`,
-});
+/** A mapping whose keys are usable names (checked per key, so the message names the key). */
+function mapping<T extends z.ZodType>(value: T) {
+  return z.record(z.string(), value).superRefine((m, ctx) => {
+    for (const k of Object.keys(m)) {
+      if (!PARAM_KEY.test(k) || RESERVED.has(k)) {
+        ctx.addIssue({ code: 'custom', path: [k], message: `'${k}' is not a usable parameter name (letters, digits and _, not starting with a digit, at most 64 characters)` });
+      }
+    }
+  });
+}
 
 const scalar = z.union([
-  z.number().refine(Number.isFinite, { error: 'expected a finite number' }),
+  z.number(), // zod refuses NaN and ±Infinity
   z.string().max(10_000, { error: 'strings in params are at most 10 000 characters' }),
   z.boolean(),
   z.null(),
@@ -28,7 +35,7 @@ const scalar = z.union([
 export const paramValueSchema: z.ZodType<ParamValue> = z.lazy(() => z.union([
   scalar,
   z.array(paramValueSchema).max(1_000_000),
-  z.record(key, paramValueSchema),
+  mapping(paramValueSchema),
 ]));
 
-export const paramsSchema = z.record(key, paramValueSchema);
+export const paramsSchema = mapping(paramValueSchema);
