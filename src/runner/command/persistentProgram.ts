@@ -34,6 +34,8 @@ export class PersistentProgram {
   private readonly tasks: Writable;
   private exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   private startError: NodeJS.ErrnoException | null = null;
+  /** Told to stop (it may not have exited yet): takes no more tasks. */
+  private stopping = false;
   private buffer: Buffer[] = [];
   private bufferBytes = 0;
   private current: Waiting | null = null;
@@ -71,8 +73,9 @@ export class PersistentProgram {
     });
   }
 
+  /** Running and taking tasks. */
   get alive(): boolean {
-    return this.exited === null;
+    return this.exited === null && !this.stopping;
   }
 
   /** Send one task document; resolves with the program's answer (never rejects). */
@@ -135,7 +138,9 @@ export class PersistentProgram {
 
   /** Close its input, give it `graceMs` to exit, then SIGKILL it. Resolves when it has exited. */
   async stop(graceMs = EXIT_GRACE_MS): Promise<void> {
-    if (this.alive) {
+    const wasAlive = this.alive;
+    this.stopping = true;
+    if (wasAlive) {
       this.tasks.end();
       const timer = setTimeout(() => { try { this.child.kill('SIGKILL'); } catch { /* gone */ } }, graceMs);
       if (graceMs === 0) { try { this.child.kill('SIGKILL'); } catch { /* gone */ } }
