@@ -7,13 +7,16 @@
  *     inputs: [opt.py, mylib/]                  # files/folders whose content enters the spec hash
  *     mode: per-task                            # per-task (one process per attempt) | persistent
  *     aep: recompute                            # recompute (keep both AEPs) | verify (must agree)
+ *     aep_tolerance: 1.0e-6                     # verify's relative tolerance (default: the run's)
  *     params: {iterations: 200}                 # passed to the program (also per farm / farm type)
  *     workdir: .                                # default: the campaign file's folder
  *
  * The program runs in `workdir`; a relative program path in `run` (one with a `/`) and every
  * entry of `inputs` resolve there; a bare name (`python3`) is looked up on PATH. `run`, `params`
- * and the (path, sha256) of every input file enter the spec hash; `mode`, `aep` and `workdir` do
- * not (runner/… reads them: how to run and check, not what is computed). The protocol between
+ * and the (path, sha256) of every input file enter the spec hash; `mode`, `aep`, `aep_tolerance`
+ * and `workdir` do not (how to run and check, not what is computed). The verification gate
+ * (runner/gate/rowGate.ts) reads `aep` and `aep_tolerance` from the resolved settings
+ * (`aepModeOf` below says the mode). The protocol between
  * wflo and the program is docs/own-optimizer.md; the program itself runs in
  * runner/command/commandTask.ts.
  */
@@ -49,6 +52,8 @@ export interface CommandSettings {
   mode: CommandMode;
   /** How the gate treats the program's AEP: `recompute` stores wflo's and the program's, `verify` also requires agreement. */
   aep: AepMode;
+  /** `verify`'s relative tolerance (the gate's default when absent); named as in the file, the gate reads it so. */
+  aep_tolerance?: number;
   /** The campaign-level params (farm and farm type params are on FarmSpec / FarmTypeSpec). */
   params: Params;
   /** Absolute working directory on this machine (a queue worker uses its own --workdir instead). */
@@ -66,6 +71,7 @@ export const commandOptimizerSchema = strict({
   inputs: z.array(z.string().min(1), { error: 'expected a list of files and folders' }).max(1000),
   mode: z.enum(COMMAND_MODES).default('per-task'),
   aep: z.enum(AEP_MODES).default('recompute'),
+  aep_tolerance: z.number().min(0).optional(),
   params: paramsSchema.default({}),
   workdir: z.string().min(1).optional(),
 });
@@ -107,7 +113,8 @@ export function resolveCommandOptimizer(raw: Record<string, unknown>, file: stri
     fail(err.index === null ? ['inputs'] : ['inputs', err.index], err.message);
   }
   return {
-    method: COMMAND_METHOD, run: o.run, inputs: o.inputs, inputFiles, mode: o.mode, aep: o.aep, params: o.params, workdir,
+    method: COMMAND_METHOD, run: o.run, inputs: o.inputs, inputFiles, mode: o.mode, aep: o.aep,
+    ...(o.aep_tolerance !== undefined ? { aep_tolerance: o.aep_tolerance } : {}), params: o.params, workdir,
   };
 }
 
@@ -147,6 +154,7 @@ const resolvedSchema = z.strictObject({
   inputFiles: z.array(inputFileSchema).max(10_000),
   mode: z.enum(COMMAND_MODES),
   aep: z.enum(AEP_MODES),
+  aep_tolerance: z.number().min(0).optional(),
   params: paramsSchema,
   workdir: z.string().max(4096),
 });

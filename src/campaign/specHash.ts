@@ -56,7 +56,7 @@ export function farmTypeSpecHash(t: { turbine: { name?: unknown }; nTurbines: nu
  * what it computes: they stay out of the spec hash (switching `mode` or `aep`, or moving the
  * campaign folder, reruns nothing). `run`, `params` and the content of every input file are in.
  */
-export const COMMAND_SETTINGS_OUTSIDE_HASH: readonly string[] = ['mode', 'aep', 'inputs', 'workdir'];
+export const COMMAND_SETTINGS_OUTSIDE_HASH: readonly string[] = ['mode', 'aep', 'aep_tolerance', 'inputs', 'workdir'];
 
 /** The optimizer's part of a spec hash (the one recipe for the coordinator and for queue workers). */
 export function optimizerSpecHash(settings: { method: string; [k: string]: unknown }): string {

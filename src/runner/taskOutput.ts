@@ -7,7 +7,9 @@ import type { OptimizeResult } from '../optimize/optimizeLayout.js';
  * its `aep` is that AEP or NaN until the gate recomputes it) and named scalar `metrics`.
  */
 export type TaskOutput = OptimizeResult & {
+  /** An AEP the task's producer reported that is not wflo's (a user's program); the gate keeps it beside wflo's. */
   aepReported?: number;
+  /** Named scalars a user's program wants kept (finite numbers; columns of layouts.h5). */
   metrics?: Record<string, number>;
 };
 
