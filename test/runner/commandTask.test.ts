@@ -150,7 +150,7 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
       [10, /^result is 1024 MiB, over the 16 MiB limit \(refused unread, deleted\) \(log: /, 'retried'],
       [11, /^program reported a permanent failure \(exit code 65\): cannot place turbines on this site \(log: /, 'permanent'],
       [12, /^site too small for this method \(log: /, 'permanent'],
-      [13, /^result: aep: unknown field 'aep'; did you mean 'aep_mwh'\? \(log: /, 'retried'],
+      [13, /^result: aep: unknown field 'aep' \(known: protocol, task_id, layout, aep_mwh, .*\) \(log: /, 'retried'],
     ];
     for (const [seed, message, kind] of expect) {
       const row = rows.get(id(seed))!;
@@ -169,6 +169,14 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
     assert.equal(healthy.nTurbines, 16);
     assert.equal(healthy.iterations, 7);
     assert.equal(healthy.evaluations, 9);
+    // The program's AEP and metrics are kept; the row's AEP is wflo's (the gate recomputed it).
+    const db = new Database(path.join(out, 'ledger.sqlite'), { readonly: true });
+    const kept = db.prepare('SELECT aep, aep_reported, metrics FROM results WHERE task_id = ?').get(id(0)) as { aep: number; aep_reported: number; metrics: string };
+    db.close();
+    assert.equal(kept.aep_reported, 400000.5);
+    assert.deepEqual(JSON.parse(kept.metrics), { cable_km: 12.5 });
+    assert.equal(kept.aep, healthy.aep);
+    assert.ok(kept.aep > 3e5 && kept.aep !== 400000.5, `wflo's AEP ${kept.aep}`);
 
     // The gigabyte of stdout: a bounded log keeping the head and the last words.
     const log = path.join(out, 'tasks', id(9), 'attempt-1', 'stdout.log');

@@ -58,7 +58,9 @@ export function parseJsonAllowingNonFinite(text: string): unknown {
 }
 
 const MAX_TURBINES = 100_000;
-const coordinate = z.number(); // NaN/Infinity pass: the layout checks name them
+/** Any number, NaN and ±Infinity included: the layout checks and the gate name them. */
+const anyNumber = z.custom<number>((v) => typeof v === 'number', { error: 'expected a number' });
+const coordinate = anyNumber;
 const coordinates = z.array(coordinate).max(MAX_TURBINES);
 const layout = strict({ x: coordinates, y: coordinates });
 const count = z.int().min(0).refine(Number.isSafeInteger).optional();
@@ -68,7 +70,7 @@ const resultSchema = strict({
   protocol: z.literal(RESULT_PROTOCOL).optional(),
   task_id: z.string().max(200).optional(),
   layout: layout.optional(),
-  aep_mwh: z.number().optional(),
+  aep_mwh: anyNumber.optional(),
   initial_layout: layout.optional(),
   iterations: count,
   evaluations: count,
