@@ -21,7 +21,7 @@ import { LocalPoolExecutor } from './executors/local/localPool.js';
 import { markAuditScanned, recoverLostResults, type RecoveryReport } from './recoverResults.js';
 import { adoptRecords, conflictLine, type AdoptionReport, type AdoptionSource } from './adoptRecords.js';
 import { RowGate, type AepMode } from './gate/rowGate.js';
-import { checkCommandProgram } from '../campaign/commandOptimizer.js';
+import { checkCommandProgram, isCommandSettings } from '../campaign/commandOptimizer.js';
 
 export interface RunOptions {
   /** Overrides the campaign's `workers`. */
@@ -41,7 +41,8 @@ export interface RunOptions {
   adoptAep?: AepMode;
   /**
    * Share of a remote executor's results recomputed here to prove its workers honest, besides the
-   * first result of every worker (default 0.01; 0 turns spot checks off).
+   * first result of every worker (default 0.01, 0 for a command optimizer, whose program need not
+   * be installed on the coordinator; 0 turns spot checks off).
    */
   recheck?: number;
   /** Lines that must reach the user even without progress output (recovery, adoption). */
@@ -216,12 +217,15 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
       exportNeeded = le.campaign_hash !== sync.campaignHash || le.rows !== sync.done;
     }
 
-    const executor = options.executor ?? new LocalPoolExecutor({ workers, execArgv: options.workerExecArgv, taskDir: path.join(dir, COMMAND_TASKS_FOLDER) });
+    const taskDir = path.join(dir, COMMAND_TASKS_FOLDER);
+    const executor = options.executor ?? new LocalPoolExecutor({ workers, execArgv: options.workerExecArgv, taskDir });
+    // A user's program may not be installed on the coordinator's machine: rechecks only when asked.
+    const recheckFraction = options.recheck ?? (isCommandSettings(c.optimizer) ? 0 : DEFAULT_RECHECK);
     const scheduler = new Scheduler({
       campaign: c, outputDir: dir, ledger, audit, runId, work, priorAttempts, alreadyDone, alreadyFailed, executor,
       campaignHash: sync.campaignHash, progress: options.progress, signal: options.signal, exportNeeded, gate,
-      ...(executor.remote && (options.recheck ?? DEFAULT_RECHECK) > 0
-        ? { recheck: { fraction: options.recheck ?? DEFAULT_RECHECK, executor: new LocalPoolExecutor({ workers: 1, execArgv: options.workerExecArgv }) } }
+      ...(executor.remote && recheckFraction > 0
+        ? { recheck: { fraction: recheckFraction, executor: new LocalPoolExecutor({ workers: 1, execArgv: options.workerExecArgv, taskDir: path.join(taskDir, '_recheck') }) } }
         : {}),
     });
     let outcome;
