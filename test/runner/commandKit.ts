@@ -65,15 +65,17 @@ export function exampleProject(dir: string, o: { out: string; seeds: number; ite
   return file;
 }
 
-/** Pids of live processes whose command line contains `marker` (a temp folder's path). */
+/** Pids of live processes (not zombies) working in a folder whose path contains `marker`: a project's programs. */
 export function processesWith(marker: string): number[] {
   const out: number[] = [];
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
-      const cmd = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8');
       const state = /^\d+ \(.*\) (\S)/.exec(fs.readFileSync(`/proc/${name}/stat`, 'utf8'))?.[1];
-      if (cmd.includes(marker) && state !== 'Z') out.push(Number(name));
+      if (state === 'Z') continue;
+      let cwd = '';
+      try { cwd = fs.readlinkSync(`/proc/${name}/cwd`); } catch { /* not ours to read */ }
+      if (cwd.includes(marker)) out.push(Number(name));
     } catch { /* gone */ }
   }
   return out;

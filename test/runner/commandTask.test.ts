@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { readLayoutsFile } from '../../src/io/hdf5/index.js';
 import { LOG_LIMIT_BYTES } from '../../src/runner/command/protocol.js';
-import { auditEvents, runWflo, tempDir } from './runnerTestKit.js';
+import { auditEvents, collect, runWflo, startWflo, tempDir, waitFor } from './runnerTestKit.js';
 import { PY, commandCampaign, commandProject, pythonUnavailable, running } from './commandKit.js';
 
 const RING = `
@@ -236,6 +236,25 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
     const pids = fs.readdirSync(pidDir).map(Number);
     assert.ok(pids.length >= 5, `${pids.length} program processes`);
     for (const p of pids) assert.equal(running(p), false, `program ${p} is still running`);
+  });
+
+  test('a coordinator killed with SIGKILL leaves no program behind (per-task and persistent)', { timeout: 60_000 }, async () => {
+    for (const mode of ['per-task', 'persistent']) {
+      const dir = tempDir(`command-orphan-${mode}`);
+      const pidDir = path.join(dir, 'pids');
+      fs.mkdirSync(pidDir);
+      const program = mode === 'per-task' ? PER_TASK : PERSISTENT;
+      const seed = mode === 'per-task' ? 7 : 4; // never answers
+      const file = commandProject(path.join(dir, 'project'), program,
+        commandCampaign(path.join(dir, 'out'), [seed, seed + 100], { mode, params: { pid_dir: pidDir } }));
+      const child = startWflo(['run', file, '--quiet']);
+      const exited = collect(child);
+      assert.ok(await waitFor(() => fs.readdirSync(pidDir).length >= 2, 30_000), `${mode}: the programs started`);
+      child.kill('SIGKILL');
+      await exited;
+      const pids = fs.readdirSync(pidDir).map((n) => Number(n.includes('-') ? n.split('-')[1] : n));
+      assert.ok(await waitFor(() => pids.every((p) => !running(p)), 3000), `${mode}: programs still running after the coordinator died: ${pids.filter(running).join(', ')}`);
+    }
   });
 
   test('a program that is not there is bad input before anything runs', async () => {
