@@ -18,6 +18,7 @@ const SECTIONS: Record<string, [module: string, fn: string]> = {
   views: ['./views.js', 'benchViews'],
   inputs: ['./inputs.js', 'benchInputs'],
   trust: ['./trust.js', 'benchTrust'],
+  command: ['./command.js', 'benchCommand'],
 };
 const sections: Record<string, () => Promise<void>> = Object.fromEntries(
   Object.entries(SECTIONS).map(([name, [module, fn]]) => [name, async () => {

@@ -2,8 +2,8 @@
  * A program's stdout or stderr for one attempt, kept within a fixed size: the first half of the
  * limit is written to the log file as it arrives, the last half is kept in memory and appended
  * when the log is closed, with one line saying how many bytes were left out between them. A
- * program printing a gigabyte costs reading it, never the disk or the memory. The file is made on
- * the first byte (a silent program leaves none). `lastLines()` is what a failure message quotes.
+ * program printing a gigabyte costs reading it, never the disk or the memory. The file (and, through
+ * `prepare`, its folder) is made on the first byte: a silent program leaves none. `lastLines()` is what a failure message quotes.
  */
 import fs from 'node:fs';
 import { LOG_LIMIT_BYTES } from './protocol.js';
@@ -19,7 +19,8 @@ export class BoundedLog {
   private readonly tailLimit: number;
   private failed = false;
 
-  constructor(readonly file: string, limit = LOG_LIMIT_BYTES) {
+  /** `prepare`: called before the file is first made (creates its folder). */
+  constructor(readonly file: string, limit = LOG_LIMIT_BYTES, private readonly prepare: (() => void) | null = null) {
     this.headLimit = Math.floor(limit / 2);
     this.tailLimit = limit - this.headLimit;
   }
@@ -42,7 +43,10 @@ export class BoundedLog {
   private append(b: Buffer): void {
     if (this.failed || b.length === 0) return;
     try {
-      this.fd ??= fs.openSync(this.file, 'a');
+      if (this.fd === null) {
+        this.prepare?.();
+        this.fd = fs.openSync(this.file, 'a');
+      }
       fs.writeSync(this.fd, b);
     } catch {
       this.failed = true; // a full disk must not fail the task: the tail is still in memory

@@ -9,6 +9,7 @@
  * one line ending with the attempt folder; `permanent` when retrying cannot help.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { FarmSpec, FarmTypeSpec } from '../../campaign/campaign.js';
 import type { CommandSettings } from '../../campaign/commandOptimizer.js';
@@ -20,7 +21,7 @@ import { runPerTask, type ProgramLaunch } from './perTaskRun.js';
 import { PersistentProgram } from './persistentProgram.js';
 import type { ProgramAnswer } from './resultDocument.js';
 import { mergedParams, taskDocument, windFileFor } from './taskDocument.js';
-import { attemptFolder, tidyAfterSuccess, WIND_FOLDER } from './taskFolder.js';
+import { attemptFolder, emptyScratch, PERSISTENT_FOLDER, WIND_FOLDER } from './taskFolder.js';
 
 export interface CommandTaskRun {
   settings: CommandSettings;
@@ -46,18 +47,24 @@ export class CommandTaskError extends Error {
 
 /** The persistent program of this process (one per worker slot), by what it runs. */
 let persistent: PersistentProgram | null = null;
+let programs = 0;
 
 /** Stop this process's persistent program (end of its input, then SIGKILL after a grace period). */
 export async function stopPersistentProgram(): Promise<void> {
   const p = persistent;
   persistent = null;
   await p?.stop();
+  if (p) fs.rmSync(p.scratchDir, { recursive: true, force: true });
 }
 
-async function persistentFor(launch: ProgramLaunch, settings: CommandSettings): Promise<PersistentProgram> {
-  const key = JSON.stringify([launch.argv, launch.cwd, settings.inputFiles]);
+async function persistentFor(launch: ProgramLaunch, settings: CommandSettings, taskDir: string): Promise<PersistentProgram> {
+  const key = JSON.stringify([launch.argv, launch.cwd, settings.inputFiles, taskDir]);
   if (persistent && (persistent.key !== key || !persistent.alive)) await stopPersistentProgram();
-  persistent ??= new PersistentProgram(key, launch);
+  if (!persistent) {
+    const scratchDir = path.join(taskDir, PERSISTENT_FOLDER, `${os.hostname()}-${process.pid}-${++programs}`);
+    fs.mkdirSync(scratchDir, { recursive: true });
+    persistent = new PersistentProgram(key, launch, scratchDir);
+  }
   return persistent;
 }
 
@@ -71,20 +78,26 @@ export async function runCommandTask(r: CommandTaskRun): Promise<TaskOutput> {
   const identity = { taskId: r.taskId, seed: r.seed, attempt: r.attempt, timeoutS: r.timeoutS, startedAtMs };
   let answer: ProgramAnswer;
   if (s.mode === 'persistent') {
-    const doc = taskDocument(identity, r.farm, r.type, params, { scratchDir: folder.scratch, resultFile: null, windFile });
-    const program = await persistentFor(launch, s);
-    const out = new BoundedLog(folder.file('stdout.log')), err = new BoundedLog(folder.file('stderr.log'));
+    const program = await persistentFor(launch, s, r.taskDir);
+    const doc = taskDocument(identity, r.farm, r.type, params, { scratchDir: program.scratchDir, resultFile: null, windFile });
+    const ensure = (): void => folder.ensure();
+    const out = new BoundedLog(folder.file('stdout.log'), undefined, ensure), err = new BoundedLog(folder.file('stderr.log'), undefined, ensure);
     answer = await program.run(doc, r.taskId, out, err, ` (log: ${folder.dir})`);
     out.close();
     err.close();
+    emptyScratch(program.scratchDir);
     // Keep what reproduces a failure by hand.
-    if (answer.kind === 'error') try { fs.writeFileSync(folder.file('task.json'), JSON.stringify(doc)); } catch { /* a courtesy */ }
+    if (answer.kind === 'error') {
+      try {
+        folder.ensure();
+        fs.writeFileSync(folder.file('task.json'), JSON.stringify(doc));
+      } catch { /* a courtesy */ }
+    }
   } else {
-    const doc = taskDocument(identity, r.farm, r.type, params, { scratchDir: folder.scratch, resultFile: folder.file('result.json'), windFile });
+    const doc = taskDocument(identity, r.farm, r.type, params, { scratchDir: folder.dir, resultFile: folder.file('result.json'), windFile });
     answer = await runPerTask(launch, doc, folder, r.taskId);
   }
   if (answer.kind === 'error') throw new CommandTaskError(answer.message, answer.permanent);
-  tidyAfterSuccess(folder);
   return toTaskOutput(answer, r.case);
 }
 

@@ -40,6 +40,7 @@ export function startFailure(launch: ProgramLaunch, err: NodeJS.ErrnoException):
 }
 
 export async function runPerTask(launch: ProgramLaunch, doc: Record<string, unknown>, folder: AttemptFolder, taskId: string): Promise<ProgramAnswer> {
+  folder.ensure();
   const taskFile = folder.file('task.json');
   const resultFile = folder.file('result.json');
   fs.writeFileSync(taskFile, JSON.stringify(doc));

@@ -44,7 +44,8 @@ export class PersistentProgram {
   private strayErr: Buffer[] = [];
   readonly exitPromise: Promise<void>;
 
-  constructor(readonly key: string, private readonly launch: ProgramLaunch) {
+  /** `scratchDir`: the program's scratch folder (made by the caller; named in every task document). */
+  constructor(readonly key: string, private readonly launch: ProgramLaunch, readonly scratchDir: string) {
     const env = { ...process.env, [ENV.protocol]: TASK_PROTOCOL, [ENV.mode]: 'persistent', [ENV.tasksFd]: String(TASKS_FD), [ENV.resultsFd]: String(RESULTS_FD) };
     this.child = spawn(launch.argv[0], launch.argv.slice(1), { cwd: launch.cwd, env, stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] });
     this.tasks = this.child.stdio[TASKS_FD] as Writable;

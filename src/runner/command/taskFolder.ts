@@ -3,45 +3,61 @@
  *
  *   <output>/tasks/<task_id>/attempt-<n>/
  *     command.sh      the attempt as a shell script: `sh command.sh` reruns it by hand
- *     task.json       the task document (per-task mode; persistent mode keeps it only on failure)
+ *     task.json       the task document
  *     result.json     what the program wrote (per-task mode)
- *     stdout.log      the program's output, at most LOG_LIMIT_BYTES each (first and last half)
- *     stderr.log
+ *     stdout.log      the program's output, at most LOG_LIMIT_BYTES each (first and last half);
+ *     stderr.log      only when it printed something
  *     exit_code       `0`, `65`, `signal SIGKILL` (per-task mode)
- *     scratch/        the program's scratch folder; removed after a successful attempt
  *
- * On a queue worker the same folders live under its --task-dir. Wind files shared by the tasks
- * of a farm live in <tasks>/_wind/.
+ * In per-task mode the attempt folder is also the program's scratch folder (its files stay, like
+ * the logs). In persistent mode a task gets a folder only when it printed something or failed
+ * (then with task.json, to rerun it by hand); the program's scratch folder is one per program
+ * process (<tasks>/_persistent/<host>-<pid>-<n>/), emptied after each task that left files in it.
+ * Creating and removing folders is what costs on shared and network file systems, so the common
+ * path makes one folder per task at most and removes none. On a queue worker the same folders
+ * live under its --task-dir. Wind files shared by the tasks of a farm live in <tasks>/_wind/.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 
 export const WIND_FOLDER = '_wind';
+export const PERSISTENT_FOLDER = '_persistent';
 
-export interface AttemptFolder {
-  dir: string;
-  scratch: string;
-  file(name: string): string;
+export class AttemptFolder {
+  private made = false;
+
+  constructor(readonly dir: string) {}
+
+  file(name: string): string {
+    return path.join(this.dir, name);
+  }
+
+  /** Make the folder (once); an old folder of the same attempt number, from an earlier run, is replaced. */
+  ensure(): void {
+    if (this.made) return;
+    this.made = true;
+    try {
+      fs.mkdirSync(this.dir, { recursive: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    // mkdir that found the folder: it is an earlier run's; start it empty.
+    if (fs.readdirSync(this.dir).length > 0) {
+      fs.rmSync(this.dir, { recursive: true, force: true });
+      fs.mkdirSync(this.dir, { recursive: true });
+    }
+  }
 }
 
-/** Make a fresh folder for `attempt` of `taskId` (an old one of the same number, from an earlier run, is replaced). */
 export function attemptFolder(root: string, taskId: string, attempt: number): AttemptFolder {
   if (!/^[A-Za-z0-9_-]+$/.test(taskId)) throw new Error(`task id '${taskId}' cannot name a folder`);
-  const dir = path.join(root, taskId, `attempt-${attempt}`);
-  if (fs.existsSync(dir)) fs.rmSync(dir, { recursive: true, force: true });
-  const scratch = path.join(dir, 'scratch');
-  fs.mkdirSync(scratch, { recursive: true });
-  return { dir, scratch, file: (name) => path.join(dir, name) };
+  return new AttemptFolder(path.join(root, taskId, `attempt-${attempt}`));
 }
 
-/** After a successful attempt: drop the scratch folder, and the attempt folder itself when nothing else is in it. */
-export function tidyAfterSuccess(f: AttemptFolder): void {
+/** Empty a persistent program's scratch folder if the last task left anything in it. */
+export function emptyScratch(dir: string): void {
   try {
-    fs.rmSync(f.scratch, { recursive: true, force: true });
-    if (fs.readdirSync(f.dir).length === 0) {
-      fs.rmdirSync(f.dir);
-      try { fs.rmdirSync(path.dirname(f.dir)); } catch { /* other attempts are kept */ }
-    }
+    for (const name of fs.readdirSync(dir)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
   } catch { /* tidying is best effort */ }
 }
 
