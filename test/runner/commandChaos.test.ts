@@ -74,4 +74,26 @@ describe('command tasks under chaos', { skip: pythonUnavailable() }, () => {
     assert.deepEqual(computedRows(out), computedRows(path.join(dir, 'ref-out')));
     t.diagnostic(`${coordinatorKills} coordinator kills, ${pythonKills} Python kills, ${starts} starts`);
   });
+
+  test('Ctrl-C: running programs are ended, finished tasks kept, the same command resumes', { timeout: 120_000 }, async () => {
+    const dir = tempDir('command-ctrl-c');
+    const project = path.join(dir, 'project');
+    const out = path.join(dir, 'out');
+    const file = exampleProject(project, { out, seeds: 4, iterations: 2500, mode: 'persistent' });
+    const child = startWflo(['run', file, '--quiet']);
+    const exited = collect(child);
+    const doneSoFar = (): number => { try { return ledgerSnapshot(out).done.length; } catch { return 0; } };
+    assert.ok(await waitFor(() => doneSoFar() >= 1, 60_000), 'a first task finished');
+    assert.ok(processesWith(project).length > 0, 'programs are running');
+    child.kill('SIGINT');
+    const r = await exited;
+    assert.equal(r.code, 130, r.stderr);
+    assert.match(r.stderr, /interrupted: \d+\/8 tasks done and kept; run the same command to resume/);
+    assert.equal(processesWith(project).length, 0, 'no program left running');
+    const kept = ledgerSnapshot(out).done.length;
+    assert.ok(kept >= 1 && kept < 8, `${kept} done`);
+    const again = await runWflo(['run', file, '--quiet']);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(ledgerSnapshot(out).done.length, 8);
+  });
 });

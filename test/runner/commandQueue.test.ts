@@ -14,7 +14,7 @@ import { hasRedisServer, RedisServer } from '../helpers/redisServer.js';
 import { runWflo as runFullCli } from '../helpers.js';
 import { childPids, collect, ledgerSnapshot, runWflo, startWflo, tempDir } from './runnerTestKit.js';
 import { computedRows, killAllWorkers, killWorker, startWorker, waitUntil, type WorkerHandle } from './bullmqKit.js';
-import { PY, exampleProject, pythonUnavailable } from './commandKit.js';
+import { PY, exampleProject, processesWith, pythonUnavailable } from './commandKit.js';
 
 const skip = !hasRedisServer() ? 'redis-server is not installed (apt-get install redis-server)' : pythonUnavailable();
 
@@ -62,9 +62,14 @@ describe('command tasks on many machines', { skip }, () => {
     try {
       assert.ok(await waitUntil(() => /refused it \(handed back to the queue\): this worker may not run commands/.test(stderr)
         && /refused it \(handed back to the queue\): its inputs differ from this worker's copy in .*worker-edited: optimizer\.py differs/.test(stderr), 30_000), stderr);
-      const status = await runWflo(['status', path.join(dir, 'queue-out'), '--queue', url]);
-      assert.match(status.stdout, /refused \d+ command jobs? \(handed back; latest: farm_\d_type_0_seed_\d: this worker may not run commands/);
-      assert.match(status.stdout, /may run: \/usr\/bin\/python3 optimizer\.py[\s\S]*refused \d+ command jobs? \(handed back; latest: farm_\d_type_0_seed_\d: its inputs differ/);
+      // Worker records are refreshed every 2 s: wait for both refusals to show.
+      const notAllowedLine = /refused \d+ command jobs? \(handed back; latest: farm_\d_type_0_seed_\d: this worker may not run commands/;
+      const otherInputsLine = /may run: \/usr\/bin\/python3 optimizer\.py\n\s+refused \d+ command jobs? \(handed back; latest: farm_\d_type_0_seed_\d: its inputs differ/;
+      let status = '';
+      assert.ok(await waitUntil(async () => {
+        status = (await runWflo(['status', path.join(dir, 'queue-out'), '--queue', url])).stdout;
+        return notAllowedLine.test(status) && otherInputsLine.test(status);
+      }, 20_000, 500), status);
       assert.equal(ledgerSnapshot(path.join(dir, 'queue-out')).done.length, 0, 'nothing ran while only refusing workers were there');
     } finally {
       clearInterval(watch);
@@ -81,6 +86,49 @@ describe('command tasks on many machines', { skip }, () => {
     assert.deepEqual(computedRows(path.join(dir, 'queue-out')), computedRows(refOut));
     assert.ok(fs.readdirSync(path.join(dir, 'tasks-0')).length + fs.readdirSync(path.join(dir, 'tasks-1')).length > 1, 'the allowed workers kept attempt folders');
     await Promise.all(allowed.map(killWorker));
+  });
+
+  test('chaos through Redis, persistent mode: SIGKILL of programs, of a worker and of the coordinator; rows equal a local run', { timeout: 240_000 }, async () => {
+    const url = redis!.url;
+    const seeds = 3, iterations = 1500;
+    const localOut = path.join(dir, 'chaos-local');
+    const local = exampleProject(path.join(dir, 'chaos-local-project'), { out: localOut, seeds, iterations });
+    const l = await runWflo(['run', local, '--quiet']);
+    assert.equal(l.code, 0, l.stderr);
+
+    const out = path.join(dir, 'chaos-queue');
+    const file = exampleProject(path.join(dir, 'chaos-coordinator'), { out, seeds, iterations, mode: 'persistent' });
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^attempts: \d+$/m, 'attempts: 50'));
+    const copy = path.join(dir, 'chaos-worker-copy');
+    fs.mkdirSync(copy);
+    fs.copyFileSync(path.join(path.dirname(file), 'optimizer.py'), path.join(copy, 'optimizer.py'));
+    const start = (i: number): WorkerHandle => startWorker(['--queue', url, '--concurrency', '1', '--allow-command', `${PY} optimizer.py`, '--workdir', copy, '--task-dir', path.join(dir, `chaos-tasks-${i}`)]);
+    let workers = [start(0), start(1)];
+    const programs = (): number[] => processesWith(copy);
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+    const coordinator = startWflo(['run', file, '--quiet', '--queue', url]);
+    const ended = collect(coordinator);
+    let pythonKills = 0;
+    for (let k = 0; k < 3; k++) {
+      assert.ok(await waitUntil(() => programs().length > 0, 30_000), 'programs run on the workers');
+      await sleep(300);
+      for (const p of programs().slice(0, 1)) { try { process.kill(p, 'SIGKILL'); pythonKills++; } catch { /* ended */ } }
+    }
+    // A worker dies with everything it started; another takes its place.
+    await killWorker(workers[0]);
+    assert.ok(await waitUntil(() => programs().length <= 1, 10_000), 'the dead worker\'s program went with it');
+    workers = [workers[1], start(2)];
+    // The coordinator dies; the same command resumes.
+    coordinator.kill('SIGKILL');
+    await ended;
+    const done = await runWflo(['run', file, '--quiet', '--queue', url]);
+    assert.equal(done.code, 0, done.stderr);
+    assert.ok(pythonKills >= 2, `${pythonKills} programs killed`);
+    assert.deepEqual(computedRows(out), computedRows(localOut));
+    // Killed workers' job processes notice, let their programs exit, and end their groups.
+    await Promise.all(workers.map(killWorker));
+    assert.ok(await waitUntil(() => programs().length === 0, 5000), `programs left on the workers: ${programs().join(', ')}`);
   });
 
   test('shards (wflo run --shard I/N, then wflo collect) run the program as a local run does', { timeout: 120_000 }, async () => {
