@@ -9,7 +9,7 @@
 import type { Case } from '../optimize/case.js';
 import type { FarmSpec, FarmTypeSpec, OptimizerSettings } from '../campaign/campaign.js';
 import { COMMAND_METHOD, commandSettingsProblem, type CommandSettings } from '../campaign/commandOptimizer.js';
-import { runCommandTask } from './command/commandTask.js';
+import { runCommandTask, stopPersistentProgram } from './command/commandTask.js';
 import { optimizeLayout } from '../optimize/optimizeLayout.js';
 import { OPTIMIZER_METHODS, resolveSettings } from '../optimize/settings.js';
 import { noopOptimize } from './noopOptimizer.js';
@@ -83,4 +83,12 @@ export async function runTask(r: TaskRun): Promise<TaskOutput> {
     return runCommandTask({ ...r, settings: r.settings as CommandSettings, taskDir: r.taskDir });
   }
   return optimizeLayout(r.case, r.settings as Parameters<typeof optimizeLayout>[1], r.seed);
+}
+
+/**
+ * This process is going away (its coordinator or worker left): let the task kinds release what
+ * they hold between attempts (a command optimizer's persistent program gets to exit by itself).
+ */
+export async function releaseTaskResources(): Promise<void> {
+  await stopPersistentProgram();
 }

@@ -9,10 +9,9 @@
  */
 import { caseForTask } from '../../../campaign/caseForTask.js';
 import type { Case } from '../../../optimize/case.js';
-import { optimizerSettingsProblem, runTask } from '../../taskFunction.js';
+import { optimizerSettingsProblem, releaseTaskResources, runTask } from '../../taskFunction.js';
 import { taskOutputProblem } from '../../taskOutput.js';
 import type { FromJobChild, ToJobChild } from './jobChildProtocol.js';
-import { stopPersistentProgram } from '../../command/commandTask.js';
 import { killGroupNow, OWN_GROUP_ENV } from '../../processGroup.js';
 
 const CASE_CACHE = 16;
@@ -28,7 +27,7 @@ process.on('disconnect', () => {
     process.exit(0);
   };
   setTimeout(end, 1500).unref();
-  void stopPersistentProgram().then(end, end);
+  void releaseTaskResources().then(end, end);
 });
 
 const cases = new Map<string, Case>();

@@ -9,9 +9,8 @@
  */
 import { caseForTask } from '../../../campaign/caseForTask.js';
 import type { Case } from '../../../optimize/case.js';
-import { runTask } from '../../taskFunction.js';
+import { releaseTaskResources, runTask } from '../../taskFunction.js';
 import { taskOutputProblem } from '../../taskOutput.js';
-import { stopPersistentProgram } from '../../command/commandTask.js';
 import { killGroupNow, OWN_GROUP_ENV } from '../../processGroup.js';
 import type { FromWorker, SetupMessage, TaskMessage, ToWorker } from './workerProtocol.js';
 
@@ -33,7 +32,7 @@ process.on('disconnect', () => {
     process.exit(0);
   };
   setTimeout(end, 1500).unref();
-  void stopPersistentProgram().then(end, end);
+  void releaseTaskResources().then(end, end);
 });
 
 let setup: SetupMessage | null = null;
