@@ -18,6 +18,7 @@ const SECTIONS: Record<string, [module: string, fn: string]> = {
   views: ['./views.js', 'benchViews'],
   inputs: ['./inputs.js', 'benchInputs'],
   trust: ['./trust.js', 'benchTrust'],
+  gate: ['./gate.js', 'benchGate'],
   command: ['./command.js', 'benchCommand'],
 };
 const sections: Record<string, () => Promise<void>> = Object.fromEntries(
