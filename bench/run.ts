@@ -19,6 +19,7 @@ const SECTIONS: Record<string, [module: string, fn: string]> = {
   inputs: ['./inputs.js', 'benchInputs'],
   trust: ['./trust.js', 'benchTrust'],
   gate: ['./gate.js', 'benchGate'],
+  command: ['./command.js', 'benchCommand'],
 };
 const sections: Record<string, () => Promise<void>> = Object.fromEntries(
   Object.entries(SECTIONS).map(([name, [module, fn]]) => [name, async () => {

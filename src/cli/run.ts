@@ -23,9 +23,9 @@ export function registerRun(program: Command): void {
     .option('--dry-run', 'check every input, print the tasks per farm × type and what is done/stale/missing; write nothing')
     .option('--adopt <path...>', 'verify and adopt results from elsewhere before running: a wflo layouts.h5, a merged rescue file, a folder of worker shards')
     .option('--aep-tolerance <rel>', 'relative AEP tolerance when verifying adopted results', '1e-6')
-    .option('--recheck <fraction>', 'with --queue: share of the workers\' results the coordinator recomputes to prove them honest, besides each worker\'s first (0 turns it off)', '0.01')
+    .option('--recheck <fraction>', 'with --queue: share of the workers\' results the coordinator recomputes to prove them honest, besides each worker\'s first (0 turns it off; default 0.01, 0 for method: command, whose program may not be installed here)')
     .option('--shard <I/N>', 'run only shard I of N (0 <= I < N) of the task grid, into --out or <output>/shard-<I>')
-    .action(async (file: string, opts: { workers?: string; out?: string; retryFailed?: boolean; logEvery: string; quiet?: boolean; shard?: string; adopt?: string[]; aepTolerance: string; dryRun?: boolean; queue?: string; recheck: string }) => {
+    .action(async (file: string, opts: { workers?: string; out?: string; retryFailed?: boolean; logEvery: string; quiet?: boolean; shard?: string; adopt?: string[]; aepTolerance: string; dryRun?: boolean; queue?: string; recheck?: string }) => {
       const workers = opts.workers !== undefined ? positiveInt('--workers', opts.workers) : undefined;
       const logEvery = Number(opts.logEvery);
       if (!(logEvery > 0)) throw new InputError(`--log-every: expected a positive number of seconds, got '${opts.logEvery}'`);
@@ -57,8 +57,8 @@ export function registerRun(program: Command): void {
         const executor = await (await import('../runner/executors/bullmq/queueOption.js')).queueExecutor(opts.queue, write);
         const aepTolerance = Number(opts.aepTolerance);
         if (!(aepTolerance >= 0)) throw new InputError(`--aep-tolerance: expected a number >= 0, got '${opts.aepTolerance}'`);
-        const recheck = Number(opts.recheck);
-        if (!(recheck >= 0 && recheck <= 1)) throw new InputError(`--recheck: expected a fraction between 0 and 1, got '${opts.recheck}'`);
+        const recheck = opts.recheck === undefined ? undefined : Number(opts.recheck);
+        if (recheck !== undefined && !(recheck >= 0 && recheck <= 1)) throw new InputError(`--recheck: expected a fraction between 0 and 1, got '${opts.recheck}'`);
         const adoptPaths = opts.adopt;
         const adopt = adoptPaths ? await (await import('../shards/adoptionSources.js')).adoptionSources(adoptPaths) : undefined;
         s = await runCampaign(campaign, { workers, retryFailed: opts.retryFailed, progress, notice: write, signal: interrupt.signal, executor, adopt, aepTolerance, recheck });
