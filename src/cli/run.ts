@@ -2,6 +2,9 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { InputError, RuntimeFailure, WfloError } from '../util/errors.js';
+import { givenShardReadFlags, shardReadingOf, withShardReadFlags, type ShardReadCliFlags } from './shardReadFlags.js';
+
+const AEP_MODES = ['verify', 'recompute'] as const;
 
 function positiveInt(flag: string, value: string): number {
   const n = Number(value);
@@ -10,7 +13,7 @@ function positiveInt(flag: string, value: string): number {
 }
 
 export function registerRun(program: Command): void {
-  program
+  const command = program
     .command('run')
     .description('run a campaign of layout optimizations (resumes: only tasks not done run again)')
     .argument('<campaign>', 'campaign YAML file')
@@ -21,10 +24,19 @@ export function registerRun(program: Command): void {
     .option('--quiet', 'no progress output')
     .option('--queue <url>', 'run tasks on `wflo worker`s through Redis: redis://[user:pass@]HOST:PORT[/DB] (default: $WFLO_QUEUE)')
     .option('--dry-run', 'check every input, print the tasks per farm × type and what is done/stale/missing; write nothing')
-    .option('--adopt <path...>', 'verify and adopt results from elsewhere before running: a wflo layouts.h5, a merged rescue file, a folder of worker shards')
+    .option('--adopt <path...>', 'verify and adopt results from elsewhere before running: a wflo layouts.h5, a merged rescue file, another pipeline\'s HDF5 files or a folder of them (read like `wflo shards check`, with the options below)')
+    .option('--aep <mode>', 'adopted AEPs: verify (default: must agree with wflo\'s recomputation within --aep-tolerance) | recompute (keep the layout, store wflo\'s AEP and theirs beside it)')
     .option('--aep-tolerance <rel>', 'relative AEP tolerance when verifying adopted results', '1e-6')
-    .option('--shard <I/N>', 'run only shard I of N (0 <= I < N) of the task grid, into --out or <output>/shard-<I>')
-    .action(async (file: string, opts: { workers?: string; out?: string; retryFailed?: boolean; logEvery: string; quiet?: boolean; shard?: string; adopt?: string[]; aepTolerance: string; dryRun?: boolean; queue?: string }) => {
+    .option('--shard <I/N>', 'run only shard I of N (0 <= I < N) of the task grid, into --out or <output>/shard-<I>');
+  withShardReadFlags(command, '--adopt files')
+    .action(async (file: string, opts: ShardReadCliFlags & { workers?: string; out?: string; retryFailed?: boolean; logEvery: string; quiet?: boolean; shard?: string; adopt?: string[]; aep?: string; aepTolerance: string; dryRun?: boolean; queue?: string }) => {
+      const readFlags = givenShardReadFlags(opts);
+      if (!opts.adopt && (readFlags.length > 0 || opts.aep !== undefined)) {
+        throw new InputError(`${readFlags[0] ?? '--aep'} applies to the files of --adopt; give --adopt PATH...`);
+      }
+      if (opts.aep !== undefined && !(AEP_MODES as readonly string[]).includes(opts.aep)) throw new InputError(`--aep '${opts.aep}': expected ${AEP_MODES.join(' or ')}`);
+      const adoptAep = opts.aep as (typeof AEP_MODES)[number] | undefined;
+      const reading = opts.adopt ? shardReadingOf(opts) : null;
       const workers = opts.workers !== undefined ? positiveInt('--workers', opts.workers) : undefined;
       const logEvery = Number(opts.logEvery);
       if (!(logEvery > 0)) throw new InputError(`--log-every: expected a positive number of seconds, got '${opts.logEvery}'`);
@@ -43,7 +55,14 @@ export function registerRun(program: Command): void {
         const checked = shard && shardRun
           ? { ...restrictToShard(loaded, shard), outputDir: opts.out !== undefined ? path.resolve(opts.out) : shardRun.defaultShardDir(loaded, shard.index) }
           : loaded;
-        process.stdout.write(`${formatDryRun(dryRun(checked))}\n`);
+        let preview;
+        if (opts.adopt && reading) { // read like a real run, keeping only task ids
+          const { scanAdoptionSources } = await import('../shards/adoptionSources.js');
+          const scan = await scanAdoptionSources(opts.adopt, checked, { ...reading, keepRecords: false });
+          scan.close();
+          preview = scan.sources.map((s) => ({ label: s.label, files: s.files.length, records: s.records, taskIds: s.taskIds, findings: s.findings }));
+        }
+        process.stdout.write(`${formatDryRun(dryRun(checked, preview))}\n`);
         return;
       }
       // A shard runs its slice into its own folder.
@@ -52,14 +71,21 @@ export function registerRun(program: Command): void {
       const progress = opts.quiet ? undefined : process.stderr.isTTY ? barReporter(process.stderr) : lineReporter(write, logEvery * 1000);
       const interrupt = abortOnInterrupt();
       let s;
+      let adoptScan: import('../shards/adoptionSources.js').AdoptionScan | undefined;
       try {
-        const executor = await (await import('../runner/executors/bullmq/queueOption.js')).queueExecutor(opts.queue, write);
         const aepTolerance = Number(opts.aepTolerance);
         if (!(aepTolerance >= 0)) throw new InputError(`--aep-tolerance: expected a number >= 0, got '${opts.aepTolerance}'`);
-        const adoptPaths = opts.adopt;
-        const adopt = adoptPaths ? await (await import('../shards/adoptionSources.js')).adoptionSources(adoptPaths) : undefined;
-        s = await runCampaign(campaign, { workers, retryFailed: opts.retryFailed, progress, notice: write, signal: interrupt.signal, executor, adopt, aepTolerance });
+        if (opts.adopt && reading) {
+          const { scanAdoptionSources } = await import('../shards/adoptionSources.js');
+          adoptScan = await scanAdoptionSources(opts.adopt, campaign, { ...reading, keepRecords: true });
+          for (const line of adoptScan.findings) write(`wflo: ${line}`);
+        }
+        const executor = await (await import('../runner/executors/bullmq/queueOption.js')).queueExecutor(opts.queue, write);
+        s = await runCampaign(campaign, {
+          workers, retryFailed: opts.retryFailed, progress, notice: write, signal: interrupt.signal, executor, adopt: adoptScan?.adoption, aepTolerance, adoptAep,
+        });
       } finally {
+        adoptScan?.close();
         interrupt.dispose();
       }
       const exported = s.exported ? `; ${s.exported.rows} rows in ${s.layoutsFile}` : s.exportError ? `; layouts.h5 not refreshed: ${s.exportError}` : '';

@@ -35,6 +35,8 @@ export interface RunOptions {
   adopt?: AdoptionSource[];
   /** Relative AEP tolerance for adoption (default 1e-6). */
   aepTolerance?: number;
+  /** Adopted AEPs (`--aep`): verify against wflo's recomputation (default), or recompute and keep theirs beside it. */
+  adoptAep?: 'verify' | 'recompute';
   /** Lines that must reach the user even without progress output (recovery, adoption). */
   notice?: (line: string) => void;
 }
