@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { InputError } from '../util/errors.js';
 import { DEFAULT_SHARD_PATTERN } from '../shards/fileSelection.js';
-import { DEFAULT_MAX_ROWS } from '../shards/declaredSize.js';
+import { DEFAULT_MAX_ROWS } from '../io/hdf5/declaredSize.js';
 import { buildReadOptions } from '../shards/readOptions.js';
 import { DEFAULT_MAX_TURBINES, type ShardReadOptions } from '../shards/shardTypes.js';
 

@@ -8,7 +8,7 @@
  */
 import { InputError } from '../util/errors.js';
 import { DEFAULT_KEY_PATTERN, keyPatternToRegex } from './keyPattern.js';
-import { DEFAULT_MAX_ROWS } from './declaredSize.js';
+import { DEFAULT_MAX_ROWS } from '../io/hdf5/declaredSize.js';
 import { DEFAULT_FIELD_NAMES, DEFAULT_MAX_TURBINES, type FieldName, type FieldNames, type ShardReadOptions, type ShardShape } from './shardTypes.js';
 
 export interface ReadFlags {

@@ -7,7 +7,7 @@
  * its declared size was checked against the file's bytes (declaredSize.ts).
  */
 import { hdf5Call, hdf5ErrorReason, type H5File } from '../io/hdf5/h5wasmRuntime.js';
-import { declaredSizeProblem } from './declaredSize.js';
+import { declaredSizeProblem } from '../io/hdf5/declaredSize.js';
 import { isGroup, type H5Dataset, type H5Group } from './h5Entities.js';
 import { taskIdOf } from '../io/layoutRecord.js';
 import { keyMatcher, type TaskKey } from './keyPattern.js';

@@ -3,7 +3,8 @@
  * - declared sizes against reality: datasets claiming 10^12 rows in a 2.5 KB file (chunked and
  *   never written; contiguous and never allocated) are refused unread, in one line, by `check` and
  *   `merge`; so is a column under the row cap whose bytes cannot be in the file, a column beyond
- *   `--max-rows`, and one record's `aep` claiming 10^12 values (that record only);
+ *   `--max-rows`, and one record's `aep` claiming 10^12 values (that record only); a wflo layouts
+ *   file resized by h5py to claim 10^12 rows is refused by the layouts reader too;
  * - records where the file keeps them: at the root (found by their names, or `--field group=/`),
  *   under a nested group path (`--field group=runs/2024/results`), and row datasets inside a group;
  * - mapping options: other column names; a bad `--field` is one line, exit 2.
@@ -13,7 +14,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { LayoutsFileReader, writeLayoutsFile } from '../../src/io/hdf5/index.js';
 import { H5PY_SKIP_MESSAGE, h5pyPython, runPython } from './helpers/python.js';
+import { makeRecord } from './helpers/records.js';
 import { wflo } from './helpers/runCli.js';
 
 function tempDir(t: { after: (fn: () => void) => void }): string {
@@ -95,6 +98,24 @@ with h5py.File(d + '/ten_rows.h5', 'w') as h:         # a real file: 10 rows, re
   const capped = await check([path.join(dir, 'ten_rows.h5'), '--max-rows', '5']);
   assert.equal(capped.files.get('ten_rows.h5')!.class, 'unreadable');
   assert.equal(capped.files.get('ten_rows.h5')!.detail, 'dataset farm_id declares 10 rows, more than --max-rows 5; not read');
+
+  // wflo's own format, every column resized by h5py to claim 10^12 rows (n_done to match).
+  const forged = path.join(dir, 'forged', 'layouts.h5');
+  fs.mkdirSync(path.dirname(forged));
+  const records = [0, 1].map((seed) => makeRecord({ farmId: 0, farmType: 0, seed, nTurbines: 4, withInitial: false }));
+  await writeLayoutsFile(forged, [records], { campaignName: 'forged', campaignHash: 'h', nExpected: 2, complete: true, maxTurbines: 4, nRows: 2 });
+  runPython(String.raw`
+import h5py, sys
+with h5py.File(sys.argv[1], 'r+') as h:
+    for name, d in h.items():
+        if isinstance(d, h5py.Dataset):
+            d.resize((10 ** 12,) + d.shape[1:])
+    h.attrs['n_done'] = 10 ** 12
+`, [forged]);
+  await assert.rejects(LayoutsFileReader.open(forged), /layouts\.h5: not a wflo layouts file: dataset \/farm_id declares 1e12 values \(4e12 bytes\) in a file of \d+ bytes/);
+  const forgedCheck = await check([forged]);
+  assert.equal(forgedCheck.files.get('layouts.h5')!.class, 'unreadable');
+  assert.match(forgedCheck.files.get('layouts.h5')!.detail, /^dataset farm_id declares 1e12 values/);
 
   const merged = path.join(dir, 'merged.h5');
   const m = await wflo(['shards', 'merge', path.join(dir, 'chunked.h5'), path.join(dir, 'ten_rows.h5'), '-o', merged, '--on-invalid', 'skip']);

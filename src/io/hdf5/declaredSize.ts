@@ -8,6 +8,8 @@
  * Plausible means: at most COMPRESSION_CEILING times the file's size plus SIZE_SLACK_BYTES
  * (deflate, the compressor every HDF5 build has, cannot exceed about 1032:1; the slack lets a
  * small file preallocate a few thousand rows), and, for row datasets, at most `--max-rows` rows.
+ * Used by the shard doctor (src/shards/) on other pipelines' files and by the layouts reader on
+ * wflo's own format (a layouts.h5 edited or forged to claim rows it does not hold).
  */
 
 /** Deflate's largest possible compression ratio is about 1032:1; nothing real gets past this. */
@@ -16,7 +18,7 @@ export const COMPRESSION_CEILING = 1024;
 /** Bytes any file may declare beyond COMPRESSION_CEILING × its size (small preallocations). */
 export const SIZE_SLACK_BYTES = 1024 * 1024;
 
-/** Default `--max-rows`: rows per row dataset (a 10^6-task campaign's file has 10^6). */
+/** Default `--max-rows` of the shard doctor: rows per row dataset (a 10^6-task campaign's file has 10^6). */
 export const DEFAULT_MAX_ROWS = 10_000_000;
 
 /** The most bytes of values a file of `fileBytes` bytes can plausibly hold. */
