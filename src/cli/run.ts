@@ -27,9 +27,10 @@ export function registerRun(program: Command): void {
     .option('--adopt <path...>', 'verify and adopt results from elsewhere before running: a wflo layouts.h5, a merged rescue file, another pipeline\'s HDF5 files or a folder of them (read like `wflo shards check`, with the options below)')
     .option('--aep <mode>', 'adopted AEPs: verify (default: must agree with wflo\'s recomputation within --aep-tolerance) | recompute (keep the layout, store wflo\'s AEP and theirs beside it)')
     .option('--aep-tolerance <rel>', 'relative AEP tolerance when verifying adopted results', '1e-6')
+    .option('--recheck <fraction>', 'with --queue: share of the workers\' results the coordinator recomputes to prove them honest, besides each worker\'s first (0 turns it off)', '0.01')
     .option('--shard <I/N>', 'run only shard I of N (0 <= I < N) of the task grid, into --out or <output>/shard-<I>');
   withShardReadFlags(command, '--adopt files')
-    .action(async (file: string, opts: ShardReadCliFlags & { workers?: string; out?: string; retryFailed?: boolean; logEvery: string; quiet?: boolean; shard?: string; adopt?: string[]; aep?: string; aepTolerance: string; dryRun?: boolean; queue?: string }) => {
+    .action(async (file: string, opts: ShardReadCliFlags & { workers?: string; out?: string; retryFailed?: boolean; logEvery: string; quiet?: boolean; shard?: string; adopt?: string[]; aep?: string; aepTolerance: string; dryRun?: boolean; queue?: string; recheck: string }) => {
       const readFlags = givenShardReadFlags(opts);
       if (!opts.adopt && (readFlags.length > 0 || opts.aep !== undefined)) {
         throw new InputError(`${readFlags[0] ?? '--aep'} applies to the files of --adopt; give --adopt PATH...`);
@@ -75,6 +76,8 @@ export function registerRun(program: Command): void {
       try {
         const aepTolerance = Number(opts.aepTolerance);
         if (!(aepTolerance >= 0)) throw new InputError(`--aep-tolerance: expected a number >= 0, got '${opts.aepTolerance}'`);
+        const recheck = Number(opts.recheck);
+        if (!(recheck >= 0 && recheck <= 1)) throw new InputError(`--recheck: expected a fraction between 0 and 1, got '${opts.recheck}'`);
         if (opts.adopt && reading) {
           const { scanAdoptionSources } = await import('../shards/adoptionSources.js');
           adoptScan = await scanAdoptionSources(opts.adopt, campaign, { ...reading, keepRecords: true });
@@ -82,7 +85,7 @@ export function registerRun(program: Command): void {
         }
         const executor = await (await import('../runner/executors/bullmq/queueOption.js')).queueExecutor(opts.queue, write);
         s = await runCampaign(campaign, {
-          workers, retryFailed: opts.retryFailed, progress, notice: write, signal: interrupt.signal, executor, adopt: adoptScan?.adoption, aepTolerance, adoptAep,
+          workers, retryFailed: opts.retryFailed, progress, notice: write, signal: interrupt.signal, executor, adopt: adoptScan?.adoption, aepTolerance, adoptAep, recheck,
         });
       } finally {
         adoptScan?.close();

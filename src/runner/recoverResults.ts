@@ -5,7 +5,10 @@
  * never recomputed: a row of `layouts.h5` whose spec hash is the task's current one (format-1
  * files, which carry no spec hash, only when the file's campaign hash is the campaign's), and an
  * audit `done` line whose result and spec hash match. Rows for other spec hashes are stale and
- * stay out.
+ * stay out. Every row passes the gate (gate/rowGate.ts) like any other: an edited file's row
+ * (AEP changed, a turbine moved outside) is rejected with one line, and its task is computed.
+ * Audit lines are matched as JSON, not as text: a log rewritten by another JSON writer (other
+ * spacing, key order) is read the same.
  *
  * The audit log is scanned from the offset recorded in the ledger (`audit_scanned_bytes`), up to
  * which every `done` line is known to be committed; a ledger that lost that meta row (or was
@@ -16,7 +19,9 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { LayoutsFileReader } from '../io/hdf5/index.js';
 import type { Task } from '../campaign/taskGrid.js';
-import type { CommittedResult, Ledger } from './ledger.js';
+import type { Ledger } from './ledger.js';
+import type { ResultRow } from './resultRow.js';
+import type { RowGate, VerifiedRow } from './gate/rowGate.js';
 import { AUDIT_FILE } from './auditLog.js';
 import { LAYOUTS_FILE } from './exporter.js';
 import { resultFromAudit } from './auditResult.js';
@@ -24,16 +29,33 @@ import { resultFromAudit } from './auditResult.js';
 export const AUDIT_SCANNED_META = 'audit_scanned_bytes';
 const COMMIT_BATCH = 512;
 
+export interface RecoveryRejection {
+  taskId: string;
+  source: string;
+  reason: string;
+}
+
 export interface RecoveryReport {
   fromLayouts: number;
   fromAudit: number;
+  /** Rows the files held that failed the gate (their tasks are computed). */
+  rejected: RecoveryRejection[];
   /** Why layouts.h5 could not be read for recovery (null: read, or absent). */
   layoutsProblem: string | null;
 }
 
 /** Commit back every result that layouts.h5 or audit.jsonl holds and the ledger lacks. */
-export async function recoverLostResults(dir: string, tasks: Iterable<Task>, ledger: Ledger, campaignHash: string): Promise<RecoveryReport> {
-  const report: RecoveryReport = { fromLayouts: 0, fromAudit: 0, layoutsProblem: null };
+export async function recoverLostResults(dir: string, tasks: Iterable<Task>, ledger: Ledger, campaignHash: string, gate: RowGate,
+  onReject?: (r: RecoveryRejection) => void): Promise<RecoveryReport> {
+  const report: RecoveryReport = { fromLayouts: 0, fromAudit: 0, rejected: [], layoutsProblem: null };
+  const admit = (task: Task, candidate: ResultRow, file: string): VerifiedRow | null => {
+    const verdict = gate.checkNow(task, candidate, { kind: 'recovered', file });
+    if (verdict.ok) return verdict.row;
+    const r = { taskId: task.taskId, source: verdict.source, reason: verdict.reason };
+    report.rejected.push(r);
+    onReject?.(r);
+    return null;
+  };
   const layouts = path.join(dir, LAYOUTS_FILE);
   const audit = path.join(dir, AUDIT_FILE);
   const auditSize = fs.existsSync(audit) ? fs.statSync(audit).size : 0;
@@ -48,7 +70,7 @@ export async function recoverLostResults(dir: string, tasks: Iterable<Task>, led
   for (const t of tasks) if (!done.has(t.taskId)) lacking.set(t.taskId, t);
   done.clear();
 
-  const pending: CommittedResult[] = [];
+  const pending: VerifiedRow[] = [];
   const flush = (): void => {
     if (pending.length > 0) ledger.commitResults(pending.splice(0), 0);
   };
@@ -68,10 +90,13 @@ export async function recoverLostResults(dir: string, tasks: Iterable<Task>, led
       if (wanted > 0) {
         for (const batch of reader.batches()) {
           for (const r of batch) {
-            if (!trusted(r.taskId, r.specHash ?? '') || !plausible(r.x, r.y, r.nTurbines)) continue;
+            if (!trusted(r.taskId, r.specHash ?? '')) continue;
             const t = lacking.get(r.taskId)!;
-            pending.push({ ...r, specHash: t.specHash, source: `recovered:${LAYOUTS_FILE}` });
+            // A rejected row leaves its task lacking: the audit log may still hold it intact.
+            const row = admit(t, { ...r, specHash: t.specHash }, LAYOUTS_FILE);
+            if (!row) continue;
             lacking.delete(r.taskId);
+            pending.push(row);
             report.fromLayouts++;
             if (pending.length >= COMMIT_BATCH) flush();
           }
@@ -88,19 +113,25 @@ export async function recoverLostResults(dir: string, tasks: Iterable<Task>, led
   if (auditSize > 0) {
     if (lacking.size > 0 && auditStart < auditSize) {
       const lines = readline.createInterface({ input: fs.createReadStream(audit, { start: auditStart, end: auditSize - 1 }), crlfDelay: Infinity });
-      const found = new Map<string, CommittedResult>();
+      // The last done line of a task for its current spec is the one the ledger had.
+      const found = new Map<string, ResultRow>();
       for await (const line of lines) {
-        if (!line.includes('"outcome":"done"') || !line.includes('"result"')) continue;
+        // A cheap filter first; JSON decides (other writers space and order keys as they like).
+        if (!line.includes('done') || !line.includes('result')) continue;
         let event: Record<string, unknown>;
         try { event = JSON.parse(line) as Record<string, unknown>; } catch { continue; /* torn last line */ }
+        if (event === null || typeof event !== 'object' || event.outcome !== 'done') continue;
         const t = typeof event.task === 'string' ? lacking.get(event.task) : undefined;
         if (!t || event.spec_hash !== t.specHash) continue;
         const r = resultFromAudit(event, t);
-        if (r && plausible(r.x, r.y, r.nTurbines)) found.set(t.taskId, { ...r, source: `recovered:${AUDIT_FILE}` });
+        if (r) found.set(t.taskId, r);
       }
       for (const r of found.values()) {
-        pending.push(r);
+        const t = lacking.get(r.taskId)!;
         lacking.delete(r.taskId);
+        const row = admit(t, r, AUDIT_FILE);
+        if (!row) continue;
+        pending.push(row);
         report.fromAudit++;
         if (pending.length >= COMMIT_BATCH) flush();
       }
@@ -125,13 +156,6 @@ async function isLastExport(file: string, ledger: Ledger): Promise<boolean> {
   } catch {
     return false;
   }
-}
-
-/** The minimum a recovered row must be: a full layout of finite coordinates. */
-function plausible(x: Float64Array, y: Float64Array, n: number): boolean {
-  if (x.length !== n || y.length !== n || n < 1) return false;
-  for (let i = 0; i < n; i++) if (!Number.isFinite(x[i]) || !Number.isFinite(y[i])) return false;
-  return true;
 }
 
 /** After a run: every `done` line written so far is in the ledger, so later scans start here. */

@@ -19,7 +19,8 @@ import type { ProgressReporter } from './progress.js';
 import type { Executor } from './executors/executor.js';
 import { LocalPoolExecutor } from './executors/local/localPool.js';
 import { markAuditScanned, recoverLostResults, type RecoveryReport } from './recoverResults.js';
-import { adoptRecords, type AdoptionReport, type AdoptionSource } from './adoptRecords.js';
+import { adoptRecords, conflictLine, type AdoptionReport, type AdoptionSource } from './adoptRecords.js';
+import { RowGate, type AepMode } from './gate/rowGate.js';
 
 export interface RunOptions {
   /** Overrides the campaign's `workers`. */
@@ -35,8 +36,13 @@ export interface RunOptions {
   adopt?: AdoptionSource[];
   /** Relative AEP tolerance for adoption (default 1e-6). */
   aepTolerance?: number;
-  /** Adopted AEPs (`--aep`): verify against wflo's recomputation (default), or recompute and keep theirs beside it. */
-  adoptAep?: 'verify' | 'recompute';
+  /** Adopted records' AEPs: `verify` against wflo's (default) or `recompute` (keep theirs as aep_reported). */
+  adoptAep?: AepMode;
+  /**
+   * Share of a remote executor's results recomputed here to prove its workers honest, besides the
+   * first result of every worker (default 0.01; 0 turns spot checks off).
+   */
+  recheck?: number;
   /** Lines that must reach the user even without progress output (recovery, adoption). */
   notice?: (line: string) => void;
 }
@@ -65,6 +71,9 @@ export interface RunSummary {
 }
 
 export { RUN_LOCK_NAME } from './runLock.js';
+
+/** Share of queue workers' results recomputed by the coordinator (besides each worker's first). */
+export const DEFAULT_RECHECK = 0.01;
 
 function prepareOutputDir(dir: string): void {
   try {
@@ -100,6 +109,8 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
   const lock = acquireRunLock(dir);
   let ledger: Ledger | null = null;
   let audit: AuditLog | null = null;
+  // The one gate every row of this run passes: recovered, adopted and computed ones alike.
+  const gate = new RowGate(c, { aepTolerance: options.aepTolerance, adoptAep: options.adoptAep });
   try {
     ledger = Ledger.open(dir);
     const sync = ledger.syncCampaign(c, tasks);
@@ -107,7 +118,8 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
     const retriedFailed = options.retryFailed ? ledger.resetFailed() : 0;
     // Never recompute what the folder still holds: a deleted or damaged ledger, a lost WAL.
     const notice = options.notice ?? ((line: string) => options.progress?.log(line));
-    const recovered = await recoverLostResults(dir, tasks, ledger, sync.campaignHash);
+    const recovered = await recoverLostResults(dir, tasks, ledger, sync.campaignHash, gate,
+      (r) => notice(`wflo: not recovered: ${r.taskId} from ${r.source}: ${r.reason} (it will be computed)`));
     const nRecovered = recovered.fromLayouts + recovered.fromAudit;
     if (nRecovered > 0) {
       notice(`wflo: the ledger lacked ${nRecovered} finished task${nRecovered === 1 ? '' : 's'}: adopted back ` +
@@ -115,13 +127,14 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
     }
     let adoption: AdoptionReport | null = null;
     if (options.adopt && options.adopt.length > 0) {
-      adoption = await adoptRecords(c, tasks, ledger, options.adopt, {
-        aepTolerance: options.aepTolerance,
+      adoption = await adoptRecords(tasks, ledger, gate, options.adopt, {
         onReject: (r) => notice(`wflo: not adopted: ${r.taskId} from ${r.source}: ${r.reason}`),
+        onConflict: (k) => notice(`wflo: conflict: ${conflictLine(k)}`),
       });
       notice(`wflo: adopted ${adoption.adopted} result${adoption.adopted === 1 ? '' : 's'}` +
         `${adoption.rejected.length ? `, rejected ${adoption.rejected.length} (they will be computed)` : ''}` +
         `${adoption.alreadyDone ? `, ${adoption.alreadyDone} already done` : ''}${adoption.duplicates ? `, ${adoption.duplicates} duplicates ignored` : ''}` +
+        `${adoption.conflicts.length ? `, ${adoption.conflicts.length} conflicting (first kept)` : ''}` +
         `${adoption.outsideGrid ? `, ${adoption.outsideGrid} outside this campaign's grid ignored` : ''}`);
     }
     const states = ledger.workStates();
@@ -158,12 +171,14 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
       options.progress?.log(`wflo: resuming ${c.name}: ${alreadyDone} of ${tasks.length} tasks done, ${work.length} to run` +
         `${sync.stale ? ` (${sync.stale} stale)` : ''}${alreadyFailed ? `, ${alreadyFailed} failed (use --retry-failed to rerun them)` : ''}`);
     }
-    if (nRecovered > 0) audit.write({ event: 'recovered', from_layouts: recovered.fromLayouts, from_audit: recovered.fromAudit });
+    for (const r of recovered.rejected) audit.write({ event: 'recover_rejected', task: r.taskId, source: r.source, reason: r.reason });
+    if (nRecovered > 0) audit.write({ event: 'recovered', from_layouts: recovered.fromLayouts, from_audit: recovered.fromAudit, rejected: recovered.rejected.length });
     if (adoption) {
       for (const r of adoption.rejected) audit.write({ event: 'adopt_rejected', task: r.taskId, source: r.source, reason: r.reason });
+      for (const k of adoption.conflicts) audit.write({ event: 'conflict', task: k.taskId, kept: k.kept, dropped: k.dropped });
       audit.write({
         event: 'adopted', adopted: adoption.adopted, rejected: adoption.rejected.length, already_done: adoption.alreadyDone,
-        duplicates: adoption.duplicates, outside_grid: adoption.outsideGrid, sources: options.adopt!.map((s) => s.label),
+        duplicates: adoption.duplicates, conflicts: adoption.conflicts.length, outside_grid: adoption.outsideGrid, sources: options.adopt!.map((s) => s.label),
       });
     }
     audit.onError = (err) => options.progress?.log(`wflo: warning: audit log write failed (${(err as NodeJS.ErrnoException).code ?? err.message}); continuing`);
@@ -177,7 +192,10 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
     const executor = options.executor ?? new LocalPoolExecutor({ workers, execArgv: options.workerExecArgv });
     const scheduler = new Scheduler({
       campaign: c, outputDir: dir, ledger, audit, runId, work, priorAttempts, alreadyDone, alreadyFailed, executor,
-      campaignHash: sync.campaignHash, progress: options.progress, signal: options.signal, exportNeeded,
+      campaignHash: sync.campaignHash, progress: options.progress, signal: options.signal, exportNeeded, gate,
+      ...(executor.remote && (options.recheck ?? DEFAULT_RECHECK) > 0
+        ? { recheck: { fraction: options.recheck ?? DEFAULT_RECHECK, executor: new LocalPoolExecutor({ workers: 1, execArgv: options.workerExecArgv }) } }
+        : {}),
     });
     let outcome;
     try {
@@ -199,6 +217,7 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
       recovered, adoption,
     };
   } finally {
+    await gate.close();
     audit?.close();
     ledger?.close();
     lock.release();

@@ -48,8 +48,12 @@ export interface WorkerRef {
 
 export type AttemptOutcome =
   | { kind: 'result'; output: TaskOutput; wallS: number; worker?: WorkerRef }
-  /** The optimizer threw or returned an invalid output. `permanent`: retrying cannot help. */
-  | { kind: 'error'; message: string; wallS?: number; permanent?: boolean; worker?: WorkerRef }
+  /**
+   * The optimizer threw or returned an invalid output. `permanent`: retrying cannot help.
+   * `invalid`: a remote worker's answer was not a well-formed result at all (treated like a result
+   * the gate refused: the worker is suspect).
+   */
+  | { kind: 'error'; message: string; wallS?: number; permanent?: boolean; invalid?: boolean; worker?: WorkerRef }
   /** The process running it died. */
   | { kind: 'crash'; message: string; worker?: WorkerRef }
   /** It ran over `timeoutS` and was killed. */
@@ -80,6 +84,11 @@ export interface ExecutorListener {
 export interface Executor {
   /** 'local', 'bullmq', … (audit log, status). */
   readonly kind: string;
+  /**
+   * Whether results come from processes this coordinator did not start (queue workers on other
+   * machines): the scheduler names their workers on rows and spot-checks them by recomputation.
+   */
+  readonly remote?: boolean;
   /** Start workers / connect. `expectedWork` is how many dispatches the run has (sizing only). */
   start(setup: ExecutorSetup, listener: ExecutorListener, expectedWork: number): Promise<void>;
   /** How many more dispatches it wants now (0: wait for onCapacity). */

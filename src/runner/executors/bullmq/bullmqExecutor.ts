@@ -50,6 +50,7 @@ interface Harvest { d: Dispatch; outcome: AttemptOutcome }
 
 export class BullmqExecutor implements Executor {
   readonly kind = 'bullmq';
+  readonly remote = true;
   readonly address: QueueAddress;
   /** Lines from the connection check (CONFIG disabled, AOF off) for the caller to print. */
   readonly warnings: string[];

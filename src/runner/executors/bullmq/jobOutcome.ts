@@ -48,6 +48,13 @@ const outcomeSchema = z.discriminatedUnion('kind', [
  * A job's return value as the scheduler's outcome; anything malformed, or a layout that fails the
  * same check the local worker applies, becomes an `error` outcome (retried like any other).
  */
+/** Who a malformed outcome says sent it, when that part at least is well formed. */
+function claimedWorker(value: unknown): WorkerRef | null {
+  const w = (value as { worker?: unknown } | null)?.worker;
+  const parsed = worker.safeParse(w);
+  return parsed.success ? parsed.data : null;
+}
+
 export function decodeOutcome(raw: unknown, nTurbines: number): AttemptOutcome {
   let value = raw;
   if (typeof value === 'string') {
@@ -56,7 +63,11 @@ export function decodeOutcome(raw: unknown, nTurbines: number): AttemptOutcome {
   const parsed = outcomeSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { kind: 'error', message: `worker returned a malformed outcome (${issue.path.map(String).join('.') || 'value'}: ${issue.message})` };
+    const claimed = claimedWorker(value);
+    return {
+      kind: 'error', invalid: true, message: `worker returned a malformed outcome (${issue.path.map(String).join('.') || 'value'}: ${issue.message})`,
+      ...(claimed ? { worker: claimed } : {}),
+    };
   }
   const o = parsed.data;
   const message = (m: string): string => m.split('\n')[0].slice(0, 1000);
@@ -66,7 +77,7 @@ export function decodeOutcome(raw: unknown, nTurbines: number): AttemptOutcome {
       ...e, x: Float64Array.from(e.x), y: Float64Array.from(e.y), xInitial: Float64Array.from(e.xInitial), yInitial: Float64Array.from(e.yInitial),
     };
     const problem = taskOutputProblem(output, nTurbines);
-    if (problem) return { kind: 'error', message: `invalid result from worker ${o.worker.host}:${o.worker.pid}: ${problem}`, wallS: o.wallS, worker: o.worker };
+    if (problem) return { kind: 'error', invalid: true, message: `invalid result from worker ${o.worker.host}:${o.worker.pid}: ${problem}`, wallS: o.wallS, worker: o.worker };
     return { kind: 'result', output, wallS: o.wallS, worker: o.worker };
   }
   if (o.kind === 'error') return { kind: 'error', message: message(o.message), wallS: o.wallS, permanent: o.permanent, worker: o.worker };

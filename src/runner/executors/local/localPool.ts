@@ -21,6 +21,7 @@ const MAX_STARTUP_FAILURES = 3;
 
 export class LocalPoolExecutor implements Executor {
   readonly kind = 'local';
+  readonly remote = false;
   private readonly workers: number;
   private readonly execArgv: string[];
   private pool: WorkerPool | null = null;
