@@ -197,13 +197,16 @@ function* batchesOf(records: IndexedRecord[], reader: SpillReader): Generator<La
  */
 function fileFindings(name: string, report: ShardFileReport, records: number, inGrid: number, outsideExample: string, campaign: Campaign,
   isTask: (farmId: number, farmType: number, seed: number) => boolean): string[] {
-  if (report.class !== 'valid') return [`${name}: ${report.class} - ${report.detail}`];
   const out: string[] = [];
-  const parts = [plural(records, 'record')];
-  if (inGrid === 0) parts.push(`none of them a task of campaign ${campaign.name} (e.g. ${outsideExample}; its grid: ${gridText(campaign)})`);
-  else if (inGrid < records) parts.push(`${records - inGrid} not tasks of campaign ${campaign.name} (e.g. ${outsideExample})`);
-  if (report.lost.length > 0) parts.push(report.detail.replace(/^\d+ records? \([^)]*\); /, ''));
-  if (parts.length > 1) out.push(`${name}: ${parts.join('; ')}`);
+  if (report.class !== 'valid') {
+    out.push(`${name}: ${report.class} - ${report.detail}`);
+  } else {
+    const parts = [plural(records, 'record')];
+    if (inGrid === 0) parts.push(`none of them a task of campaign ${campaign.name} (e.g. ${outsideExample}; its grid: ${gridText(campaign)})`);
+    else if (inGrid < records) parts.push(`${records - inGrid} not tasks of campaign ${campaign.name} (e.g. ${outsideExample})`);
+    if (report.lost.length > 0) parts.push(report.detail.replace(/^\d+ records? \([^)]*\); /, ''));
+    if (parts.length > 1) out.push(`${name}: ${parts.join('; ')}`);
+  }
   const listed = report.lost.filter((l) => {
     const key = l.taskId ? /^farm_(-?\d+)_type_(-?\d+)_seed_(-?\d+)$/.exec(l.taskId) : null;
     return key !== null && isTask(Number(key[1]), Number(key[2]), Number(key[3]));

@@ -3,7 +3,7 @@
  * `wflo shards check` would: a damaged group B-tree (unreadable), a file with no records (and what
  * was looked for), records of another campaign (and the grid they missed), a 2.5 KB file whose
  * datasets claim 10^12 rows (refused unread), a 0-byte file, a symbolic link loop, records with
- * a NaN coordinate. A named path that is a symbolic link loop is one line, exit 2. `--dry-run
+ * a NaN coordinate (in a file with a good record, and alone). A named path that is a symbolic link loop is one line, exit 2. `--dry-run
  * --adopt` previews the same per source and writes nothing. Files are written by h5py.
  */
 import test from 'node:test';
@@ -43,6 +43,9 @@ groups(d + '/elsewhere.h5', [('farm_7_type_0_seed_%d' % s, ring(0.2 * s), 4e5) f
 bad = ring(0.3)
 bad[2] = [np.nan, 5.0]
 groups(d + '/good.h5', [('farm_0_type_0_seed_0', bad, 4e5), ('farm_0_type_0_seed_1', ring(0.4), 4e5)])
+worse = ring(0.5)
+worse[4] = [np.nan, 7.0]
+groups(d + '/nan_only.h5', [('farm_0_type_0_seed_1', worse, 4e5)])
 
 # Datasets declaring 10^12 rows that were never written: the file stays about 2.5 KB.
 N = 10 ** 12
@@ -100,13 +103,15 @@ test('every --adopt file that yields nothing says why; --dry-run previews it and
     assert.match(lineAbout(text, 'empty.h5', prefix), /^incoming\/empty\.h5: empty - file is 0 bytes$/);
     assert.match(lineAbout(text, 'loop_a.h5', prefix), /^incoming\/loop_a\.h5: unreadable - a symbolic link loop \(ELOOP\), not a file$/);
     assert.match(text, /not adopted: farm_0_type_0_seed_0 from incoming\/good\.h5 \(optimized_layouts\/farm_0_type_0_seed_0\): turbine 2 has a non-finite position \(NaN, 5\)/);
+    assert.match(lineAbout(text, 'nan_only.h5', prefix), /^incoming\/nan_only\.h5: rejected - no usable record: 1 record rejected/);
+    assert.match(text, /not adopted: farm_0_type_0_seed_1 from incoming\/nan_only\.h5 \(optimized_layouts\/farm_0_type_0_seed_1\): turbine 4 has a non-finite position \(NaN, 7\)/);
   };
 
   await t.test('--dry-run --adopt before any run: the preview, nothing written', async () => {
     const r = await runWflo(['run', file, '--dry-run', '--adopt', 'incoming'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     expectFindings(r.stdout, '    ');
-    assert.match(r.stdout, /^ {2}incoming: 3 records in 8 files, 1 of them tasks of this campaign: 1 to adopt, 0 already done, 0 repeated$/m);
+    assert.match(r.stdout, /^ {2}incoming: 3 records in 9 files, 1 of them tasks of this campaign: 1 to adopt, 0 already done, 0 repeated$/m);
     assert.match(r.stdout, /a run would adopt up to 1 result \(those that pass verification\) and compute the other 1 of 2 tasks; dry run: nothing written/);
     assert.equal(fs.existsSync(out), false);
   });
@@ -116,13 +121,13 @@ test('every --adopt file that yields nothing says why; --dry-run previews it and
     assert.equal(first.code, 0, first.stderr);
     const before = listing(out);
     const preview = await runWflo(['run', file, '--dry-run', '--adopt', 'incoming'], { cwd: dir });
-    assert.match(preview.stdout, /incoming: 3 records in 8 files, 1 of them tasks of this campaign: 0 to adopt, 1 already done, 0 repeated/);
+    assert.match(preview.stdout, /incoming: 3 records in 9 files, 1 of them tasks of this campaign: 0 to adopt, 1 already done, 0 repeated/);
     assert.deepEqual(listing(out), before, 'the dry run wrote nothing');
 
     const r = await runWflo(['run', file, '--quiet', '--adopt', 'incoming'], { cwd: dir });
     assert.equal(r.code, 0, r.stderr);
     expectFindings(r.stderr, 'wflo: --adopt ');
-    assert.match(r.stderr, /^wflo: --adopt incoming: 3 records from 2 of 8 files, 1 of them tasks of campaign findings$/m);
+    assert.match(r.stderr, /^wflo: --adopt incoming: 3 records from 2 of 9 files, 1 of them tasks of campaign findings$/m);
     assert.match(r.stderr, /^wflo: adopted 0 results, 1 already done/m);
   });
 
