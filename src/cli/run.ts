@@ -41,12 +41,13 @@ export function registerRun(program: Command): void {
       const workers = opts.workers !== undefined ? positiveInt('--workers', opts.workers) : undefined;
       const logEvery = Number(opts.logEvery);
       if (!(logEvery > 0)) throw new InputError(`--log-every: expected a positive number of seconds, got '${opts.logEvery}'`);
+      const aepTolerance = Number(opts.aepTolerance);
+      if (!(aepTolerance >= 0)) throw new InputError(`--aep-tolerance: expected a number >= 0, got '${opts.aepTolerance}'`);
+      const recheck = Number(opts.recheck);
+      if (!(recheck >= 0 && recheck <= 1)) throw new InputError(`--recheck: expected a fraction between 0 and 1, got '${opts.recheck}'`);
       // Loaded here, not at the top: `wflo --help` and the other commands start faster.
       const { loadCampaign } = await import('../campaign/loadCampaign.js');
-      const { runCampaign } = await import('../runner/runCampaign.js');
       const { optimizerSettingsProblem } = await import('../runner/taskFunction.js');
-      const { barReporter, lineReporter, formatDuration } = await import('../runner/progress.js');
-      const { abortOnInterrupt } = await import('../runner/interrupts.js');
       const loaded = loadCampaign(file, { optimizerProblem: optimizerSettingsProblem, outputOverride: opts.out });
       const shard = opts.shard === undefined ? null : (await import('../campaign/shardSlice.js')).parseShardSpec(opts.shard);
       const shardRun = shard ? await import('../runner/slurm/shardRun.js') : null;
@@ -69,19 +70,27 @@ export function registerRun(program: Command): void {
       // A shard runs its slice into its own folder.
       const campaign = shard && shardRun ? shardRun.prepareShardRun(loaded, shard, opts.out) : loaded;
       const write = (line: string): void => { process.stderr.write(`${line}\n`); };
+      // The --adopt files are read by probe processes while this one loads the runner; what they
+      // hold is said as soon as they are read.
+      const scanning = opts.adopt && reading
+        ? import('../shards/adoptionSources.js').then((m) => m.scanAdoptionSources(opts.adopt!, campaign, { ...reading, keepRecords: true }))
+          .then((scan) => {
+            for (const line of scan.findings) write(`wflo: ${line}`);
+            return { scan };
+          }, (error: unknown) => ({ error }))
+        : null;
+      const { runCampaign } = await import('../runner/runCampaign.js');
+      const { barReporter, lineReporter, formatDuration } = await import('../runner/progress.js');
+      const { abortOnInterrupt } = await import('../runner/interrupts.js');
       const progress = opts.quiet ? undefined : process.stderr.isTTY ? barReporter(process.stderr) : lineReporter(write, logEvery * 1000);
       const interrupt = abortOnInterrupt();
       let s;
       let adoptScan: import('../shards/adoptionSources.js').AdoptionScan | undefined;
       try {
-        const aepTolerance = Number(opts.aepTolerance);
-        if (!(aepTolerance >= 0)) throw new InputError(`--aep-tolerance: expected a number >= 0, got '${opts.aepTolerance}'`);
-        const recheck = Number(opts.recheck);
-        if (!(recheck >= 0 && recheck <= 1)) throw new InputError(`--recheck: expected a fraction between 0 and 1, got '${opts.recheck}'`);
-        if (opts.adopt && reading) {
-          const { scanAdoptionSources } = await import('../shards/adoptionSources.js');
-          adoptScan = await scanAdoptionSources(opts.adopt, campaign, { ...reading, keepRecords: true });
-          for (const line of adoptScan.findings) write(`wflo: ${line}`);
+        if (scanning) {
+          const scanned = await scanning;
+          if ('error' in scanned) throw scanned.error;
+          adoptScan = scanned.scan;
         }
         const executor = await (await import('../runner/executors/bullmq/queueOption.js')).queueExecutor(opts.queue, write);
         s = await runCampaign(campaign, {
