@@ -103,7 +103,10 @@ export function registerRun(program: Command): void {
       const exported = s.exported ? `; ${s.exported.rows} rows in ${s.layoutsFile}` : s.exportError ? `; layouts.h5 not refreshed: ${s.exportError}` : '';
       process.stdout.write(`${campaign.name}: ${s.done}/${s.total} done (${s.doneThisRun} this run), ${s.failed} failed, ` +
         `${s.pending + s.stale} not run, in ${formatDuration(s.seconds)}${exported}\n`);
-      if (s.stopReason === 'interrupted') throw new WfloError(`interrupted: ${s.done}/${s.total} tasks done and kept; run the same command to resume`, 130);
+      if (s.stopReason === 'interrupted') {
+        const behind = s.exported && s.exported.rows < s.done ? ` (layouts.h5 holds ${s.exported.rows} of them: \`wflo export ${s.outputDir}\` or the next run brings it up to date)` : '';
+        throw new WfloError(`interrupted: ${s.done}/${s.total} tasks done and kept${behind}; run the same command to resume`, 130);
+      }
       if (s.stopReason === 'max_failures') {
         throw new RuntimeFailure(`stopped: ${s.failedThisRun} tasks failed in this run (max_failures: ${campaign.maxFailures}); see \`wflo status ${s.outputDir}\``);
       }

@@ -36,6 +36,8 @@ import { isVerified, type VerifiedRow } from './gate/rowGate.js';
 export type { CommittedResult } from './resultRow.js';
 
 export const LEDGER_FILE = 'ledger.sqlite';
+/** Hash of the grid (task ids, spec hashes, restriction) the last completed sync wrote. */
+const SYNCED_GRID_META = 'synced_grid';
 const LEDGER_VERSION = '1';
 
 export interface TaskLedgerState {
@@ -234,10 +236,31 @@ export class Ledger {
    * tasks it no longer has; a restricted one leaves the rest of the grid alone.
    */
   syncCampaign(c: Campaign, tasks: Iterable<Task>): SyncReport {
+    const steps = this.syncSteps(c, tasks);
+    for (let r = steps.next(); ; r = steps.next()) if (r.done) return r.value;
+  }
+
+  /**
+   * The same as syncCampaign, in steps of a few thousand tasks inside one transaction, so a
+   * caller can yield to the event loop between steps (a 10^6-task campaign answers Ctrl-C) and
+   * stop early with `return()` (the transaction is rolled back: nothing changes). A ledger last
+   * synced with exactly this grid (same task ids, spec hashes and restriction) is not rewritten.
+   */
+  *syncSteps(c: Campaign, tasks: Iterable<Task>, stepTasks = 20_000): Generator<void, SyncReport, void> {
     const existing = this.getMeta('campaign_name');
     if (existing !== null && existing !== c.name) {
       throw new InputError(`${path.dirname(this.path)} holds campaign '${existing}', not '${c.name}'; use another output folder (--out)`);
     }
+    // The grid as it will be written: when the last sync wrote the same one, the task rows stand.
+    const grid = createHash('sha256');
+    grid.update(c.only === null ? 'full' : 'only');
+    let counted = 0;
+    for (const t of tasks) {
+      grid.update(`\n${t.taskId}:${t.specHash}`);
+      if (++counted % stepTasks === 0) yield;
+    }
+    const gridHash = grid.digest('hex');
+    const unchanged = this.getMeta(SYNCED_GRID_META) === gridHash;
     const now = Date.now() / 1000;
     const upsert = this.db.prepare(`
       INSERT INTO tasks (task_id, farm_id, farm_type, seed, spec_hash, in_campaign, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?)
@@ -251,9 +274,18 @@ export class Ledger {
     const setMeta = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
     const putFarm = this.db.prepare('INSERT INTO farms (farm_id, hash, definition) VALUES (?, ?, ?) ON CONFLICT (farm_id) DO UPDATE SET hash = excluded.hash, definition = excluded.definition');
     const putType = this.db.prepare('INSERT INTO farm_types (type_id, hash, definition) VALUES (?, ?, ?) ON CONFLICT (type_id) DO UPDATE SET hash = excluded.hash, definition = excluded.definition');
-    const sync = this.db.transaction(() => {
-      if (c.only === null) this.db.prepare('UPDATE tasks SET in_campaign = 0').run();
-      for (const t of tasks) upsert.run(t.taskId, t.farmId, t.farmType, t.seed, t.specHash, now);
+    let campaignHash: string;
+    let committed = false;
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      if (!unchanged) {
+        if (c.only === null) this.db.prepare('UPDATE tasks SET in_campaign = 0').run();
+        let n = 0;
+        for (const t of tasks) {
+          upsert.run(t.taskId, t.farmId, t.farmType, t.seed, t.specHash, now);
+          if (++n % stepTasks === 0) yield;
+        }
+      }
       for (const f of c.farms) {
         putFarm.run(f.id, f.hash, plainJson({ id: f.id, label: f.label, boundary: f.boundary, wind: f.wind, model: f.model, hash: f.hash }));
       }
@@ -264,15 +296,16 @@ export class Ledger {
       setMeta.run('campaign_file', c.file);
       setMeta.run('campaign_source', c.sourceText);
       setMeta.run('optimizer', plainJson(c.optimizer));
-      const campaignHash = this.computeCampaignHash();
+      campaignHash = unchanged ? (this.getMeta('campaign_hash') ?? this.computeCampaignHash()) : this.computeCampaignHash();
       setMeta.run('campaign_hash', campaignHash);
-      return campaignHash;
-    });
-    let campaignHash: string;
-    try {
-      campaignHash = sync();
+      setMeta.run(SYNCED_GRID_META, gridHash);
+      this.db.exec('COMMIT');
+      committed = true;
     } catch (err) {
       throw ledgerFailure(err, this.path, 'recording the campaign in');
+    } finally {
+      // An error, or a caller that stopped early (Ctrl-C): nothing of this sync stays.
+      if (!committed && this.db.inTransaction) this.db.exec('ROLLBACK');
     }
     const totals = this.totals();
     const retired = this.db.prepare('SELECT COUNT(*) FROM tasks WHERE in_campaign = 0').pluck().get() as number;

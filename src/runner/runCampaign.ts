@@ -7,11 +7,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { InputError, RuntimeFailure } from '../util/errors.js';
+import { InputError, RuntimeFailure, WfloError } from '../util/errors.js';
 import type { Campaign } from '../campaign/campaign.js';
 import { TaskGrid, type TaskSource } from '../campaign/taskGrid.js';
 import { acquireRunLock } from './runLock.js';
-import { Ledger } from './ledger.js';
+import { Ledger, type SyncReport } from './ledger.js';
 import { AuditLog } from './auditLog.js';
 import { Scheduler, type StopReason } from './scheduler.js';
 import { LAYOUTS_FILE, type ExportReport } from './exporter.js';
@@ -98,6 +98,27 @@ function prepareOutputDir(dir: string): void {
   }
 }
 
+function countsAfterInterrupt(total: number, done: number, failed: number): { total: number; done: number; failed: number; pending: number; stale: number } {
+  return { total, done, failed, pending: Math.max(0, total - done - failed), stale: 0 };
+}
+
+/**
+ * Sync the campaign into the ledger in steps, yielding to the event loop between them, so Ctrl-C
+ * during the start of a 10^6-task run is answered at once (the sync is rolled back).
+ */
+async function syncInterruptibly(ledger: Ledger, c: Campaign, tasks: TaskGrid, signal: AbortSignal | undefined): Promise<SyncReport> {
+  const steps = ledger.syncSteps(c, tasks);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise((r) => setImmediate(r));
+    if (signal?.aborted) {
+      steps.return(undefined as never);
+      throw new WfloError('interrupted while recording the campaign in the ledger; nothing was changed', 130);
+    }
+  }
+}
+
 export async function runCampaign(c: Campaign, options: RunOptions = {}): Promise<RunSummary> {
   const started = performance.now();
   if (!c.outputDir) throw new InputError(`${c.file}: output: missing (give \`output:\` in the campaign file or --out DIR)`);
@@ -113,7 +134,7 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
   const gate = new RowGate(c, { aepTolerance: options.aepTolerance, adoptAep: options.adoptAep });
   try {
     ledger = Ledger.open(dir);
-    const sync = ledger.syncCampaign(c, tasks);
+    const sync = await syncInterruptibly(ledger, c, tasks, options.signal);
     const lastExport = ledger.getMeta('last_export');
     const retriedFailed = options.retryFailed ? ledger.resetFailed() : 0;
     // Never recompute what the folder still holds: a deleted or damaged ledger, a lost WAL.
@@ -205,7 +226,11 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
       throw err;
     }
     ledger.endRun(runId, outcome.stopReason);
-    const totals = ledger.totals();
+    // Interrupted: the counts the run kept (counting 10^6 tasks in the ledger would cost seconds
+    // the user asked not to wait); otherwise the ledger's own.
+    const totals = outcome.stopReason === 'interrupted'
+      ? countsAfterInterrupt(tasks.length, alreadyDone + outcome.doneThisRun, alreadyFailed + outcome.failedThisRun)
+      : ledger.totals();
     audit.write({ event: 'run_end', run_id: runId, stop_reason: outcome.stopReason, done_this_run: outcome.doneThisRun, failed_this_run: outcome.failedThisRun, ...totals });
     audit.flush();
     markAuditScanned(dir, ledger);

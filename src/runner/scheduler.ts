@@ -124,6 +124,7 @@ export class Scheduler {
   /** Whether the latest export attempt succeeded. */
   private lastExportOk = false;
   private exportWarned = false;
+  private exportsStarted = 0;
 
   constructor(o: SchedulerOptions) {
     this.o = o;
@@ -448,7 +449,12 @@ export class Scheduler {
     if (this.exportRunning) await this.exportRunning;
     let exportFailure: unknown = null;
     try {
-      if (this.stopping !== 'fatal') await this.finalExport();
+      // Interrupted: out within a second or two; layouts.h5 stays as its last export wrote it
+      // (valid, and written within seconds of the run's first result), `wflo export` or the next
+      // run brings it up to date.
+      if (this.stopping !== 'fatal' && (this.stopping !== 'interrupted' || !fs.existsSync(path.join(this.o.outputDir, LAYOUTS_FILE)))) {
+        await this.finalExport();
+      }
     } catch (err) {
       exportFailure = err;
     } finally {
@@ -479,13 +485,16 @@ export class Scheduler {
 
   private maybeExport(): void {
     if (this.exportRunning || this.stopping || this.finished) return;
+    // The first result of a run is exported at once (a valid partial layouts.h5 within seconds),
+    // then every `every_results` results or `every_s` seconds.
     const due = this.resultsSinceExport >= this.c.exportEveryResults ||
-      (this.resultsSinceExport > 0 && performance.now() - this.lastExportAt >= this.c.exportEveryS * 1000);
+      (this.resultsSinceExport > 0 && (this.exportsStarted === 0 || performance.now() - this.lastExportAt >= this.c.exportEveryS * 1000));
     if (due) this.exportRunning = this.runExport().then(() => { this.exportRunning = null; });
   }
 
   /** One export in a child process; never throws (failures are logged and audited). */
   private async runExport(): Promise<boolean> {
+    this.exportsStarted++;
     this.resultsSinceExport = 0;
     this.lastExportAt = performance.now();
     const result = await this.exporter.export(this.o.outputDir);
