@@ -19,6 +19,7 @@ const SECTIONS: Record<string, [module: string, fn: string]> = {
   views: ['./views.js', 'benchViews'],
   inputs: ['./inputs.js', 'benchInputs'],
   trust: ['./trust.js', 'benchTrust'],
+  gate: ['./gate.js', 'benchGate'],
 };
 const sections: Record<string, () => Promise<void>> = Object.fromEntries(
   Object.entries(SECTIONS).map(([name, [module, fn]]) => [name, async () => {

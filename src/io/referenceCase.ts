@@ -15,6 +15,7 @@ import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import type { FarmModelSpec, WakeModelName } from '../physics/farmModel.js';
 import { InputError } from '../util/errors.js';
+import { radianDirectionsProblem } from './plausibility.js';
 import type { Case } from '../optimize/case.js';
 
 type Doc = Record<string, unknown>;
@@ -82,6 +83,8 @@ export function referenceTurbine(t: Doc, file: string): Turbine {
 
 export function referenceWind(w: Doc, file: string): WindResource {
   const dirs = numbers(w.wind_direction, file, 'wind.wind_direction');
+  const radians = radianDirectionsProblem(dirs);
+  if (radians) throw new InputError(`${file}: wind.wind_direction: ${radians}`);
   const speeds = numbers(w.wind_speed, file, 'wind.wind_speed');
   const dims = Array.isArray(w.dims) ? w.dims : ['wind_direction', 'wind_speed'];
   const speedFirst = dims[0] === 'wind_speed';

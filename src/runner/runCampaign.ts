@@ -43,6 +43,8 @@ export interface RunOptions {
    * first result of every worker (default 0.01; 0 turns spot checks off).
    */
   recheck?: number;
+  /** The gate to use (benchmarks measure it against a stand-in); default: the campaign's RowGate. */
+  gate?: RowGate;
   /** Lines that must reach the user even without progress output (recovery, adoption). */
   notice?: (line: string) => void;
 }
@@ -131,7 +133,7 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
   let ledger: Ledger | null = null;
   let audit: AuditLog | null = null;
   // The one gate every row of this run passes: recovered, adopted and computed ones alike.
-  const gate = new RowGate(c, { aepTolerance: options.aepTolerance, adoptAep: options.adoptAep });
+  const gate = options.gate ?? new RowGate(c, { aepTolerance: options.aepTolerance, adoptAep: options.adoptAep });
   try {
     ledger = Ledger.open(dir);
     const sync = await syncInterruptibly(ledger, c, tasks, options.signal);
@@ -231,7 +233,10 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
     const totals = outcome.stopReason === 'interrupted'
       ? countsAfterInterrupt(tasks.length, alreadyDone + outcome.doneThisRun, alreadyFailed + outcome.failedThisRun)
       : ledger.totals();
-    audit.write({ event: 'run_end', run_id: runId, stop_reason: outcome.stopReason, done_this_run: outcome.doneThisRun, failed_this_run: outcome.failedThisRun, ...totals });
+    audit.write({
+      event: 'run_end', run_id: runId, stop_reason: outcome.stopReason, done_this_run: outcome.doneThisRun, failed_this_run: outcome.failedThisRun, ...totals,
+      gate: { rows: gate.gateTime.rows, seconds: Math.round(gate.gateTime.seconds * 1e4) / 1e4, off_thread: gate.gateTime.offThread },
+    });
     audit.flush();
     markAuditScanned(dir, ledger);
     ledger.checkpoint();

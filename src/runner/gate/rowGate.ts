@@ -109,17 +109,36 @@ export class RowGate {
     this.threadCount = options.threads ?? 1;
   }
 
+  /** Time spent verifying on this thread, and recomputations sent to threads (for the run's audit). */
+  readonly gateTime = { seconds: 0, rows: 0, offThread: 0 };
+
   /** Check a candidate row for `task` now, on this thread. */
   checkNow(task: Task, candidate: ResultRow, origin: RowOrigin): GateVerdict {
+    const started = performance.now();
+    try {
+      return this.checkHere(task, candidate, origin);
+    } finally {
+      this.gateTime.seconds += (performance.now() - started) / 1000;
+      this.gateTime.rows++;
+    }
+  }
+
+  private checkHere(task: Task, candidate: ResultRow, origin: RowOrigin): GateVerdict {
     const early = this.precheck(task, candidate, origin);
     if (early) return early;
-    return this.conclude(candidate, origin, this.verifier.verify(task, candidate, this.aepCheck(origin)));
+    return this.conclude(candidate, origin, this.verdict(task, candidate, this.aepCheck(origin)));
+  }
+
+  /** The verifier's verdict on a candidate (a benchmark measures the gate by replacing this). */
+  protected verdict(task: Task, candidate: ResultRow, check: AepCheck): Verdict {
+    return this.verifier.verify(task, candidate, check);
   }
 
   /** Check a candidate row; a costly AEP recomputation runs on a worker thread. */
   async check(task: Task, candidate: ResultRow, origin: RowOrigin): Promise<GateVerdict> {
     const check = this.aepCheck(origin);
     if (this.threadCount === 0 || check.kind === 'skip' || this.verifier.aepCost(task) < INLINE_COST) return this.checkNow(task, candidate, origin);
+    this.gateTime.offThread++;
     const early = this.precheck(task, candidate, origin);
     if (early) return early;
     this.threads ??= new VerifyThreads({ farms: this.campaign.farms, farmTypes: this.campaign.farmTypes }, this.threadCount);
