@@ -2,6 +2,8 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { InputError, RuntimeFailure, WfloError } from '../util/errors.js';
+import type { Campaign } from '../campaign/campaign.js';
+import type { ShardSpec } from '../campaign/shardSlice.js';
 import { givenShardReadFlags, shardReadingOf, withShardReadFlags, type ShardReadCliFlags } from './shardReadFlags.js';
 
 const AEP_MODES = ['verify', 'recompute'] as const;
@@ -45,12 +47,35 @@ export function registerRun(program: Command): void {
       if (!(aepTolerance >= 0)) throw new InputError(`--aep-tolerance: expected a number >= 0, got '${opts.aepTolerance}'`);
       const recheck = Number(opts.recheck);
       if (!(recheck >= 0 && recheck <= 1)) throw new InputError(`--recheck: expected a fraction between 0 and 1, got '${opts.recheck}'`);
-      // Loaded here, not at the top: `wflo --help` and the other commands start faster.
-      const { loadCampaign } = await import('../campaign/loadCampaign.js');
-      const { optimizerSettingsProblem } = await import('../runner/taskFunction.js');
-      const loaded = loadCampaign(file, { optimizerProblem: optimizerSettingsProblem, outputOverride: opts.out });
-      const shard = opts.shard === undefined ? null : (await import('../campaign/shardSlice.js')).parseShardSpec(opts.shard);
-      const shardRun = shard ? await import('../runner/slurm/shardRun.js') : null;
+      // The --adopt files are read by probe processes from now on, while this one loads the
+      // campaign and the runner (a dry run keeps only their task ids).
+      const adoptSources = opts.adopt && reading ? await import('../shards/adoptionSources.js') : null;
+      const stopReading = new AbortController();
+      const reading$ = adoptSources
+        ? adoptSources.readAdoptionFiles(opts.adopt!, { ...reading!, keepRecords: !opts.dryRun, signal: stopReading.signal })
+          .then((files) => ({ files }), (error: unknown) => ({ error }))
+        : null;
+      const adoptionFor = async (c: Campaign) => {
+        const read = await reading$!;
+        if ('error' in read) throw read.error;
+        return adoptSources!.describeAdoption(read.files, c);
+      };
+      let loaded: Campaign;
+      let shard: ShardSpec | null;
+      let shardRun: typeof import('../runner/slurm/shardRun.js') | null;
+      try {
+        // Loaded here, not at the top: `wflo --help` and the other commands start faster.
+        const { loadCampaign } = await import('../campaign/loadCampaign.js');
+        const { optimizerSettingsProblem } = await import('../runner/taskFunction.js');
+        loaded = loadCampaign(file, { optimizerProblem: optimizerSettingsProblem, outputOverride: opts.out });
+        shard = opts.shard === undefined ? null : (await import('../campaign/shardSlice.js')).parseShardSpec(opts.shard);
+        shardRun = shard ? await import('../runner/slurm/shardRun.js') : null;
+      } catch (err) {
+        stopReading.abort();
+        const read = await reading$;
+        if (read && 'files' in read) read.files.close();
+        throw err;
+      }
       if (opts.dryRun) { // report and write nothing (a shard: its slice, in its folder)
         const { dryRun, formatDryRun } = await import('../runner/dryRun.js');
         const { restrictToShard } = await import('../campaign/shardSlice.js');
@@ -58,9 +83,8 @@ export function registerRun(program: Command): void {
           ? { ...restrictToShard(loaded, shard), outputDir: opts.out !== undefined ? path.resolve(opts.out) : shardRun.defaultShardDir(loaded, shard.index) }
           : loaded;
         let preview;
-        if (opts.adopt && reading) { // read like a real run, keeping only task ids
-          const { scanAdoptionSources } = await import('../shards/adoptionSources.js');
-          const scan = await scanAdoptionSources(opts.adopt, checked, { ...reading, keepRecords: false });
+        if (reading$) {
+          const scan = await adoptionFor(checked);
           scan.close();
           preview = scan.sources.map((s) => ({ label: s.label, files: s.files.length, records: s.records, taskIds: s.taskIds, findings: s.findings }));
         }
@@ -70,14 +94,13 @@ export function registerRun(program: Command): void {
       // A shard runs its slice into its own folder.
       const campaign = shard && shardRun ? shardRun.prepareShardRun(loaded, shard, opts.out) : loaded;
       const write = (line: string): void => { process.stderr.write(`${line}\n`); };
-      // The --adopt files are read by probe processes while this one loads the runner; what they
-      // hold is said as soon as they are read.
-      const scanning = opts.adopt && reading
-        ? import('../shards/adoptionSources.js').then((m) => m.scanAdoptionSources(opts.adopt!, campaign, { ...reading, keepRecords: true }))
-          .then((scan) => {
-            for (const line of scan.findings) write(`wflo: ${line}`);
-            return { scan };
-          }, (error: unknown) => ({ error }))
+      // What the --adopt files hold is said as soon as they are read (before the runner loads:
+      // loading it would hold up the probe processes' answers).
+      const scanning = reading$
+        ? await adoptionFor(campaign).then((scan) => {
+          for (const line of scan.findings) write(`wflo: ${line}`);
+          return { scan };
+        }, (error: unknown) => ({ error }))
         : null;
       const { runCampaign } = await import('../runner/runCampaign.js');
       const { barReporter, lineReporter, formatDuration } = await import('../runner/progress.js');
@@ -88,9 +111,8 @@ export function registerRun(program: Command): void {
       let adoptScan: import('../shards/adoptionSources.js').AdoptionScan | undefined;
       try {
         if (scanning) {
-          const scanned = await scanning;
-          if ('error' in scanned) throw scanned.error;
-          adoptScan = scanned.scan;
+          if ('error' in scanning) throw scanning.error;
+          adoptScan = scanning.scan;
         }
         const executor = await (await import('../runner/executors/bullmq/queueOption.js')).queueExecutor(opts.queue, write);
         s = await runCampaign(campaign, {

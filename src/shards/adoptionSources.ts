@@ -20,7 +20,7 @@ import type { Campaign } from '../campaign/campaign.js';
 import { taskIdOf, type LayoutRecord } from '../io/layoutRecord.js';
 import type { AdoptionSource } from '../runner/adoptRecords.js';
 import { listShardFiles } from './fileSelection.js';
-import { scanShards } from './shardScan.js';
+import { scanShards, type ScanResult } from './shardScan.js';
 import { SpillReader } from './spillStore.js';
 import { describeRange } from './expectedGrid.js';
 import type { IndexedRecord, ShardFileReport, ShardReadOptions } from './shardTypes.js';
@@ -106,10 +106,23 @@ export function adoptionFilesOf(target: string, pattern: string): string[] {
   return files;
 }
 
-/** Read every `--adopt` path; see the file comment. */
-export async function scanAdoptionSources(paths: readonly string[], campaign: Campaign, options: AdoptionReadOptions): Promise<AdoptionScan> {
-  const isTask = gridMembership(campaign);
-  // Each file is read once, for the first path that names it.
+/** The `--adopt` files as read, before the campaign is known (see describeAdoption). */
+export interface AdoptionFiles {
+  paths: readonly string[];
+  files: string[];
+  /** Index into `paths` of the path each file came from. */
+  owner: Map<string, number>;
+  scan: ScanResult;
+  keepRecords: boolean;
+  /** Remove the spilled payloads. */
+  close(): void;
+}
+
+/**
+ * Read every file the `--adopt` paths stand for (each file once, for the first path naming it).
+ * An InputError for a path that is nothing; aborting `signal` stops the probe processes.
+ */
+export async function readAdoptionFiles(paths: readonly string[], options: AdoptionReadOptions & { signal?: AbortSignal }): Promise<AdoptionFiles> {
   const owner = new Map<string, number>();
   const files: string[] = [];
   paths.forEach((p, sourceIndex) => {
@@ -120,14 +133,25 @@ export async function scanAdoptionSources(paths: readonly string[], campaign: Ca
     }
   });
   const spillDir = options.keepRecords ? fs.mkdtempSync(path.join(os.tmpdir(), 'wflo-adopt-')) : undefined;
-  const removeSpill = () => { if (spillDir) fs.rmSync(spillDir, { recursive: true, force: true }); };
-  let scan;
+  const close = () => { if (spillDir) fs.rmSync(spillDir, { recursive: true, force: true }); };
   try {
-    scan = await scanShards({ files, read: options.read, jobs: options.jobs, timeoutMs: options.timeoutMs, spillDir });
+    const scan = await scanShards({ files, read: options.read, jobs: options.jobs, timeoutMs: options.timeoutMs, spillDir, signal: options.signal });
+    return { paths, files, owner, scan, keepRecords: options.keepRecords, close };
   } catch (err) {
-    removeSpill();
+    close();
     throw err;
   }
+}
+
+/** Read every `--adopt` path and say what it holds for `campaign`; see the file comment. */
+export async function scanAdoptionSources(paths: readonly string[], campaign: Campaign, options: AdoptionReadOptions): Promise<AdoptionScan> {
+  return describeAdoption(await readAdoptionFiles(paths, options), campaign);
+}
+
+/** What the files read hold for `campaign`: per source its records and tasks, findings, and the records to adopt. */
+export function describeAdoption(read: AdoptionFiles, campaign: Campaign): AdoptionScan {
+  const { paths, files, owner, scan } = read;
+  const isTask = gridMembership(campaign);
   const recordsByFile: IndexedRecord[][] = files.map(() => []);
   for (const r of scan.records) recordsByFile[r.fileIndex].push(r);
 
@@ -162,7 +186,7 @@ export async function scanAdoptionSources(paths: readonly string[], campaign: Ca
 
   let reader: SpillReader | null = null;
   const adoption: AdoptionSource[] = [];
-  if (spillDir) {
+  if (read.keepRecords) {
     reader = new SpillReader((n) => scan.spillPath(n));
     const spilled = reader;
     sources.forEach((s, sourceIndex) => {
@@ -175,7 +199,7 @@ export async function scanAdoptionSources(paths: readonly string[], campaign: Ca
     close() {
       reader?.close();
       reader = null;
-      removeSpill();
+      read.close();
     },
   };
 }

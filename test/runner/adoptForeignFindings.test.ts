@@ -131,6 +131,14 @@ test('every --adopt file that yields nothing says why; --dry-run previews it and
     assert.match(r.stderr, /^wflo: adopted 0 results, 1 already done/m);
   });
 
+  await t.test('a campaign file that does not load: its one line, exit 2, the files being read are let go', async () => {
+    const bad = writeCampaign(path.join(dir, 'bad.yaml'), 'name: bad\nfarms: [\n');
+    const r = await runWflo(['run', bad, '--adopt', 'incoming'], { cwd: dir });
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /^wflo: \S*bad\.yaml:\d+: farms: /);
+  });
+
   await t.test('a named path that is a symbolic link loop: one line, exit 2', async () => {
     const r = await runWflo(['run', file, '--adopt', path.join('incoming', 'loop_a.h5')], { cwd: dir });
     assert.equal(r.code, 2);
