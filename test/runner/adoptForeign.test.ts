@@ -176,6 +176,7 @@ const rel = (a: number, b: number) => Math.abs(a - b) / Math.abs(b);
 test('--aep recompute keeps every feasible foreign layout with both AEPs; --aep verify refuses them with reasons', async (t) => {
   if (!hasH5py()) return t.skip('python3-h5py not installed');
   const dir = tempDir('adopt-foreign');
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const records = foreignRecords(dir);
   const py = spawnSync(PYTHON, ['-c', WRITER], { input: JSON.stringify({ records }), encoding: 'utf8' });
   assert.equal(py.status, 0, py.stderr);

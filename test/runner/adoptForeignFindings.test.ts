@@ -76,6 +76,7 @@ function listing(dir: string): string[] {
 test('every --adopt file that yields nothing says why; --dry-run previews it and writes nothing', async (t) => {
   if (!hasH5py()) return t.skip('python3-h5py not installed');
   const dir = tempDir('adopt-findings');
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const incoming = path.join(dir, 'incoming');
   fs.mkdirSync(incoming);
   const py = spawnSync(PYTHON, ['-c', WRITER, incoming], { encoding: 'utf8' });
