@@ -14,6 +14,7 @@ const SECTIONS: Record<string, [module: string, fn: string]> = {
   runner: ['./runner.js', 'benchRunner'],
   queue: ['./queue.js', 'benchQueue'],
   shards: ['./shardsMerge.js', 'benchShardsMerge'],
+  declared: ['./declaredSizes.js', 'benchDeclaredSizes'],
   collect: ['./collect.js', 'benchCollect'],
   views: ['./views.js', 'benchViews'],
   inputs: ['./inputs.js', 'benchInputs'],

@@ -7,6 +7,11 @@
  * no run has it open, since SQLite would otherwise create -wal/-shm files beside it), no folder is
  * created, no lock taken. Spec hashes are compared task by task in one pass over the ledger,
  * without building the task list (10⁶ tasks in a few seconds).
+ *
+ * With `--adopt`, the preview of what adoption would take: per source, the records found and
+ * which of them are tasks of this campaign (read by shards/adoptionSources.ts, which this layer
+ * cannot import: the CLI hands the task ids over), how many of those are already done, repeated,
+ * or would be adopted once verified.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,6 +36,32 @@ export interface DryRunGroup {
   missing: number;
 }
 
+/** One `--adopt` source as read: its records and the task ids among them that belong to the campaign. */
+export interface AdoptPreviewInput {
+  label: string;
+  files: number;
+  records: number;
+  /** Tasks of this campaign, in the order adoption would meet them (duplicates kept). */
+  taskIds: readonly string[];
+  /** Lines about its files (why one yields nothing, records that cannot be used). */
+  findings: readonly string[];
+}
+
+export interface AdoptPreview {
+  label: string;
+  files: number;
+  records: number;
+  /** Records that are tasks of this campaign. */
+  inGrid: number;
+  /** Of those, tasks already done (at their current spec): left as they are. */
+  alreadyDone: number;
+  /** Of those, a task an earlier record (this source or an earlier one) already offers. */
+  duplicates: number;
+  /** The rest: adopted if they pass verification. */
+  toAdopt: number;
+  findings: readonly string[];
+}
+
 export interface DryRunReport {
   campaign: string;
   file: string;
@@ -50,6 +81,8 @@ export interface DryRunReport {
   failed: number;
   missing: number;
   groups: DryRunGroup[];
+  /** The `--adopt` preview (null without --adopt). */
+  adopt: AdoptPreview[] | null;
 }
 
 /** One row per task the ledger knows: id, the spec hash it was synced at, its result's spec hash, failed mark. */
@@ -110,7 +143,8 @@ function specHasher(c: Campaign): (farmIndex: number, typeIndex: number, seed: n
   return (fi, ti, seed) => taskSpecHash(c.farms[fi].hash, c.farmTypes[ti].hash, c.optimizerHash, seed);
 }
 
-export function dryRun(c: Campaign): DryRunReport {
+export function dryRun(c: Campaign, adopt?: readonly AdoptPreviewInput[]): DryRunReport {
+  const doneIds = adopt ? new Set<string>() : null;
   const groups = new Map<string, DryRunGroup>();
   const onlyCount = new Map<string, number>();
   if (c.only) {
@@ -134,7 +168,7 @@ export function dryRun(c: Campaign): DryRunReport {
   const report: DryRunReport = {
     campaign: c.name, file: c.file, outputDir: c.outputDir, farms: c.farms.length, farmTypes: c.farmTypes.length, seeds: c.seeds.length,
     tasks: [...groups.values()].reduce((s, g) => s + g.tasks, 0), output: 'none', ledgerProblem: null, liveRunPid: null,
-    done: 0, stale: 0, failed: 0, missing: 0, groups: [...groups.values()],
+    done: 0, stale: 0, failed: 0, missing: 0, groups: [...groups.values()], adopt: null,
   };
   const dir = c.outputDir;
   if (dir !== null && fs.existsSync(dir)) {
@@ -157,7 +191,7 @@ export function dryRun(c: Campaign): DryRunReport {
             if (fi === undefined || ti === undefined || !seeds.has(seed) || (only && !only.has(taskId))) continue;
             const g = groups.get(`${m[1]}/${m[2]}`)!;
             const spec = hashOf(fi, ti, seed);
-            if (resultHash === spec) { g.done++; g.missing--; }
+            if (resultHash === spec) { g.done++; g.missing--; doneIds?.add(taskId); }
             else if (failed === 1 && syncedHash === spec && resultHash !== spec) { g.failed++; g.missing--; }
             else if (resultHash !== null) { g.stale++; g.missing--; }
           }
@@ -175,7 +209,27 @@ export function dryRun(c: Campaign): DryRunReport {
   for (const g of report.groups) {
     report.done += g.done; report.stale += g.stale; report.failed += g.failed; report.missing += g.missing;
   }
+  if (adopt && doneIds) report.adopt = previewAdoption(adopt, doneIds);
   return report;
+}
+
+function previewAdoption(sources: readonly AdoptPreviewInput[], doneIds: ReadonlySet<string>): AdoptPreview[] {
+  const offered = new Set<string>();
+  return sources.map((s) => {
+    const p: AdoptPreview = {
+      label: s.label, files: s.files, records: s.records, inGrid: s.taskIds.length, alreadyDone: 0, duplicates: 0, toAdopt: 0, findings: s.findings,
+    };
+    for (const id of s.taskIds) {
+      if (offered.has(id)) p.duplicates++;
+      else if (doneIds.has(id)) p.alreadyDone++;
+      else { p.toAdopt++; offered.add(id); }
+    }
+    return p;
+  });
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** The report as text (what `--dry-run` prints). */
@@ -201,6 +255,18 @@ export function formatDryRun(r: DryRunReport): string {
   if (rows.length > shown.length) lines.push(`… ${rows.length - shown.length} more farm × type rows (--json lists all)`);
   lines.push('');
   const toRun = r.output === 'ledger' ? r.missing + r.stale : r.tasks;
-  lines.push(`a run would compute ${toRun} tasks${r.stale ? ` (${r.stale} stale)` : ''}${r.failed ? `, skip ${r.failed} failed (--retry-failed reruns them)` : ''}; dry run: nothing written`);
+  let adoptable = 0;
+  if (r.adopt) {
+    lines.push('--adopt (every record is verified against the campaign before it is adopted):');
+    for (const a of r.adopt) {
+      adoptable += a.toAdopt;
+      lines.push(`  ${a.label}: ${plural(a.records, 'record')}${a.files === 1 ? '' : ` in ${a.files} files`}, ${a.inGrid} of them tasks of this campaign: ` +
+        `${a.toAdopt} to adopt, ${a.alreadyDone} already done, ${a.duplicates} repeated`);
+      for (const line of a.findings) lines.push(`    ${line}`);
+    }
+    lines.push('');
+  }
+  const compute = adoptable > 0 ? `adopt up to ${plural(adoptable, 'result')} (those that pass verification) and compute the other ${Math.max(0, toRun - adoptable)} of ${toRun} tasks` : `compute ${toRun} tasks`;
+  lines.push(`a run would ${compute}${r.stale ? ` (${r.stale} stale)` : ''}${r.failed ? `, skip ${r.failed} failed (--retry-failed reruns them)` : ''}; dry run: nothing written`);
   return lines.join('\n');
 }

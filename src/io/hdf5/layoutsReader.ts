@@ -2,10 +2,13 @@
  * Reads wflo's HDF5 output (`layouts.h5`) back: the root attributes, the definitions and the
  * rows, in slices so a large file never has to fit in memory (or in the 2 GiB wasm heap).
  * A file that is not an HDF5 file or not in the "wflo-layouts" format is an InputError naming
- * the file and what was expected. Meant for wflo's own files: untrusted HDF5 files from other
+ * the file and what was expected, and so is a column declaring more rows than the file's bytes
+ * can hold (declaredSize.ts). Meant for wflo's own files: untrusted HDF5 files from other
  * pipelines go through shards/ (probed in a child process, h5wasm issue #46).
  */
+import fs from 'node:fs';
 import { InputError } from '../../util/errors.js';
+import { declaredSizeProblem } from './declaredSize.js';
 import type { LayoutRecord } from '../layoutRecord.js';
 import { closeQuietly, hdf5Call, hdf5ErrorReason, loadH5, openH5Sync, type H5File } from './h5wasmRuntime.js';
 import { columnsWith, FARMS_GROUP, h5DtypeOf, METRICS_GROUP, READABLE_FORMAT_VERSIONS, LAYOUTS_FORMAT_NAME, ROOT_ATTRIBUTES, TYPES_GROUP, type ColumnSpec } from './layoutsSchema.js';
@@ -96,11 +99,19 @@ export function inspectLayoutsStructure(file: H5File): { info?: LayoutsFileInfo;
   const metrics = file.get(METRICS_GROUP) as H5Group | null;
   if (metrics && 'keys' in metrics) info.metricNames = metrics.keys().sort();
   info.columns = columnsWith(info.metricNames);
+  // A column claiming rows its file cannot hold (a forged or preallocated size) is never read.
+  let fileBytes = Infinity;
+  try { fileBytes = fs.statSync(file.filename).size; } catch { /* not on disk: nothing to compare with */ }
   for (const spec of info.columns) {
     const entity = file.get(spec.name) as H5Dataset | null;
     if ((spec.since ?? 1) > formatVersion && !entity) continue;
     if (!entity || !('shape' in entity)) {
       problems.push(`dataset /${spec.name} is missing`);
+      continue;
+    }
+    const implausible = declaredSizeProblem({ name: `/${spec.name}`, shape: entity.shape ?? [], itemBytes: entity.metadata.size }, fileBytes);
+    if (implausible) {
+      problems.push(implausible);
       continue;
     }
     const dtype = entity.dtype;
