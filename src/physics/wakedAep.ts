@@ -36,6 +36,8 @@ import type { LocalWakeModel } from './wake/localWake.js';
 import { CrespoHernandez, type TurbulenceSuperpositionName } from './turbulence/crespoHernandez.js';
 import { rotorPoints, type RotorPoints } from './rotor/rotorPoints.js';
 import { GaussianLocalWake } from './wake/gaussianLocal.js';
+import { allocateByDirection, defaultKernel, sumByDirection, type IsaChoice, type KernelChoice } from './nativeKernel.js';
+import { createNativeWakedRunner } from './wakedNative.js';
 
 const MADSEN = [0.2460, 0.0586, 0.0883];
 
@@ -451,13 +453,24 @@ export interface WakedEvaluator {
   last(): number;
 }
 
-export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WakedEvaluator {
+/**
+ * The waked engine for a farm model: the native kernel (wakedNative.ts) where it covers the model's
+ * options, else (or with kernel 'js') evaluateWaked above.
+ */
+export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, kernel: KernelChoice = defaultKernel(), isa: IsaChoice = 'best'): WakedEvaluator {
   const setup = wakedSetup(turbine, wind, spec);
+  const native = kernel === 'native' ? createNativeWakedRunner(turbine, wind, spec, setup, isa) : null;
   let scratch: Workspace | null = null;
   let lastPairs = 0;
+  const nDir = wind.directionsDeg.length;
   const evaluate = (x: Float64Array, y: Float64Array, withGradient: boolean): WakedResult => {
     const n = x.length;
     if (y.length !== n) throw new Error(`layout has ${n} x but ${y.length} y coordinates`);
+    if (native) {
+      const out = allocateByDirection(nDir, n, withGradient);
+      lastPairs = native.run(x, y, withGradient, out);
+      return { ...sumByDirection(out, n, withGradient), pairEvaluations: lastPairs };
+    }
     if (!scratch || scratch.n !== n) scratch = createWorkspace(n, setup.model.coefficientCount, setup.turbulence !== null);
     const r = evaluateWaked(setup, x, y, withGradient, scratch);
     lastPairs = r.pairEvaluations;
