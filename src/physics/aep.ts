@@ -22,6 +22,8 @@ import type { WakeKernel } from './wake/wakeModel.js';
 import type { Superposition } from './superposition/superposition.js';
 import { WAKE_MODELS } from './wake/registry.js';
 import { SUPERPOSITIONS } from './superposition/registry.js';
+import { GaussianKernel } from './wake/gaussianKernel.js';
+import { allocateByDirection, curveArrays, defaultKernel, freeStreamConfig, requireAddon, sumByDirection, type IsaChoice, type KernelChoice } from './nativeKernel.js';
 
 const MWH_PER_W_YEAR_8760 = 8760 * 1e-6;
 
@@ -70,9 +72,13 @@ function usesFreeStreamEngine(turbine: Turbine, model: FarmModelSpec): boolean {
     && (model.rotorAverage === undefined || model.rotorAverage === (model.wake === 'jensen' ? 'area-overlap' : 'center'));
 }
 
-export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec): FarmEvaluator {
+/**
+ * The evaluator of a farm model: the waked engine (wakedAep.ts) or the free-stream one below, each on
+ * the native kernel where it covers the model (nativeKernel.ts) unless `kernel` is 'js'.
+ */
+export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec, kernel: KernelChoice = defaultKernel(), isa: IsaChoice = 'best'): FarmEvaluator {
   if (!usesFreeStreamEngine(turbine, model)) {
-    return createWakedEvaluator(turbine, wind, { ...model, inflow: inflowOf(turbine, model) });
+    return createWakedEvaluator(turbine, wind, { ...model, inflow: inflowOf(turbine, model) }, kernel, isa);
   }
   const wake = WAKE_MODELS[model.wake];
   const superposition = SUPERPOSITIONS[model.superposition];
@@ -92,6 +98,8 @@ export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model:
   }
   const groups = [...groupsByCt.values()];
   const nDir = wind.directionsDeg.length;
+  const native = kernel === 'native' ? nativeFreeStream(turbine, wind, model, groups, isa) : null;
+  if (native) return native;
   const cosByDir = new Float64Array(nDir);
   const sinByDir = new Float64Array(nDir);
   for (let d = 0; d < nDir; d++) {
@@ -115,6 +123,37 @@ export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model:
     aep: (x, y) => evaluate(x, y, false),
     aepWithGradient: (x, y) => evaluate(x, y, true),
   };
+}
+
+/** The free-stream engine on the native kernel (Gaussian kernels only), or null. */
+function nativeFreeStream(turbine: Turbine, wind: WindResource, model: FarmModelSpec, groups: KernelGroup[], isa: IsaChoice): FarmEvaluator | null {
+  const kernels = groups.map((g) => g.kernel);
+  if (!kernels.every((k): k is GaussianKernel => k instanceof GaussianKernel)) return null;
+  const first = kernels[0];
+  const cfg = freeStreamConfig(turbine, wind, model, first.k, first.invXi2, isa);
+  if (!cfg || kernels.some((k) => k.k !== first.k || k.invXi2 !== first.invXi2)) return null;
+  const addon = requireAddon();
+  const curves = curveArrays(turbine);
+  const nDir = wind.directionsDeg.length, nSpeed = wind.speeds.length;
+  const groupOfSpeed = new Int32Array(nSpeed);
+  groups.forEach((g, index) => { for (const k of g.speedIndices) groupOfSpeed[k] = index; });
+  const groupSigma0 = Float64Array.from(kernels, (k) => k.sigma0);
+  const groupCtD2over8 = Float64Array.from(kernels, (k) => k.ctD2over8);
+  const cosByDir = new Float64Array(nDir), sinByDir = new Float64Array(nDir);
+  for (let d = 0; d < nDir; d++) {
+    const theta = ((270 - wind.directionsDeg[d]) * Math.PI) / 180;
+    cosByDir[d] = Math.cos(theta);
+    sinByDir[d] = Math.sin(theta);
+  }
+  const evaluate = (x: Float64Array, y: Float64Array, withGradient: boolean): AepWithGradient => {
+    const n = x.length;
+    if (y.length !== n) throw new Error(`layout has ${n} x but ${y.length} y coordinates`);
+    const out = allocateByDirection(nDir, n, withGradient);
+    addon.freeStream(cfg, curves.powerSpeeds, curves.powerW, curves.ctSpeeds, curves.ctValues, cosByDir, sinByDir, wind.speeds, wind.probability,
+      groupOfSpeed, groupSigma0, groupCtD2over8, x, y, withGradient ? 1 : 0, out.perDirectionMwh, out.perTurbineByDir, out.gradXByDir, out.gradYByDir);
+    return sumByDirection(out, n, withGradient);
+  };
+  return { turbine, wind, aep: (x, y) => evaluate(x, y, false), aepWithGradient: (x, y) => evaluate(x, y, true) };
 }
 
 /** One-shot convenience: AEP of a layout. */

@@ -201,14 +201,14 @@ export function sumByDirection(r: ByDirection, n: number, withGradient: boolean)
   return { aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh, gradX, gradY };
 }
 
-/** Free-stream Gaussian configuration (k, wec) for aep.ts; null when the model is not a Gaussian kernel. */
-export function freeStreamConfig(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, k: number, wec: number, isa: IsaChoice): Float64Array | null {
+/** Free-stream Gaussian configuration (k, 1/ξ²) for aep.ts; null when the model is not a Gaussian kernel. */
+export function freeStreamConfig(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, k: number, invXi2: number, isa: IsaChoice): Float64Array | null {
   if (spec.wake !== 'iea37' && spec.wake !== 'bastankhah2014') return null;
   if (!['linear', 'sos', 'max'].includes(spec.superposition)) return null;
   const cfg = baseConfig(turbine, wind, isa);
   cfg[CFG.SUPERPOSITION] = spec.superposition === 'linear' ? 0 : spec.superposition === 'sos' ? 1 : 2;
   cfg[CFG.FS_K] = k;
-  cfg[CFG.FS_INV_XI2] = 1 / (wec * wec);
+  cfg[CFG.FS_INV_XI2] = invXi2;
   cfg[CFG.FS_EXP_FACTOR] = -0.5 * cfg[CFG.FS_INV_XI2];
   return cfg;
 }

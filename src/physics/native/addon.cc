@@ -178,6 +178,7 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
     s.c8 = ar.take<double>(nl); s.tSrc = ar.take<double>(nl);
     s.uBar = ar.take<double>(nl); s.ctBar = ar.take<double>(nl); s.tiBar = ar.take<double>(nl);
     s.gxw = ar.take<double>(nl); s.gyw = ar.take<double>(nl); s.energy = ar.take<double>(n);
+    s.srcKMax = ar.take<double>(n); s.srcEMax = ar.take<double>(n); s.candLive = ar.take<uint8_t>(pairs);
   });
   // Pair terms of the gradient: sized for the candidates actually found, grown when a direction needs more
   // (starting from what this thread's memory already holds).
@@ -251,6 +252,7 @@ static napi_value FreeStream(napi_env env, napi_callback_info info) {
   s.nPad = (int)((n + 3) & ~(size_t)3);
   const size_t nPad = (size_t)s.nPad, nn = call.withGradient ? n * nPad : 1;
   freeStreamArena.carve([&](Arena& ar) {
+    s.xr = ar.take<double>(nPad); s.yr = ar.take<double>(nPad); s.order = ar.take<int32_t>(nPad); s.tmpOrder = ar.take<int32_t>(nPad);
     s.xw = ar.take<double>(nPad); s.yw = ar.take<double>(nPad); s.total = ar.take<double>(nPad); s.weight = ar.take<double>(nPad);
     s.gxw = ar.take<double>(nPad); s.gyw = ar.take<double>(nPad);
     s.deficit = ar.take<double>(nn); s.slopeX = ar.take<double>(nn); s.slopeY = ar.take<double>(nn);

@@ -79,6 +79,8 @@ struct WakedScratch {
   double *tSrc;                                    // Crespo–Hernández c₀a^c₁
   double *uBar, *ctBar, *tiBar, *gxw, *gyw;
   double* energy;  // by position
+  double *srcKMax, *srcEMax;  // by position: the largest k and ε·D over lanes (Gaussian widths)
+  uint8_t* candLive;          // by pair: 0 when no lane of the pair can be inside the wake
   // By pair × lane: 5 deficit terms [(e·5 + j)·L + l]; 5 added-turbulence terms likewise.
   double* pairTerms; double* turbTerms;
   // Jensen: per pair, geometry-only terms (shape·w and its partials).
@@ -98,8 +100,10 @@ struct FreeStreamCall {
 
 struct FreeStreamScratch {
   int nPad;  // n rounded up to 4
-  double *xw, *yw, *total, *weight, *gxw, *gyw;
-  double *deficit, *slopeX, *slopeY;  // [j·nPad + i]
+  double *xr, *yr;                    // wind frame, by turbine
+  int32_t *order, *tmpOrder;          // downstream order
+  double *xw, *yw, *total, *weight, *gxw, *gyw;  // by position in that order
+  double *deficit, *slopeX, *slopeY;  // [j·nPad + i], positions
 };
 
 }  // namespace wflo
