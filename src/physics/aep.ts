@@ -17,13 +17,15 @@
 import { powerAt, powerSlopeAt, thrustCoefficientAt, type Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import { FREE_STREAM_WAKE_MODEL_NAMES, type FarmModelSpec, type InflowName } from './farmModel.js';
-import { createWakedEvaluator } from './wakedAep.js';
+import { createWakedEvaluator, wakedSetup } from './wakedAep.js';
+import { createNativeWakedRunner } from './wakedNative.js';
+import { createNativeFreeStreamRunner } from './freeStreamNative.js';
 import type { WakeKernel } from './wake/wakeModel.js';
 import type { Superposition } from './superposition/superposition.js';
 import { WAKE_MODELS } from './wake/registry.js';
 import { SUPERPOSITIONS } from './superposition/registry.js';
 import { GaussianKernel } from './wake/gaussianKernel.js';
-import { allocateByDirection, curveArrays, defaultKernel, freeStreamConfig, requireAddon, sumByDirection, type IsaChoice, type KernelChoice } from './nativeKernel.js';
+import { allocateByDirection, defaultKernel, sumByDirection, type IsaChoice, type KernelChoice, type NativeRunner } from './nativeKernel.js';
 
 const MWH_PER_W_YEAR_8760 = 8760 * 1e-6;
 
@@ -66,26 +68,17 @@ export function inflowOf(turbine: Turbine, model: FarmModelSpec): InflowName {
 }
 
 /** True when the original free-stream engine below evaluates the model (else wakedAep.ts). */
-function usesFreeStreamEngine(turbine: Turbine, model: FarmModelSpec): boolean {
+export function usesFreeStreamEngine(turbine: Turbine, model: FarmModelSpec): boolean {
   return inflowOf(turbine, model) === 'free-stream' && FREE_STREAM_WAKE_MODEL_NAMES.includes(model.wake)
     && model.ct2a === undefined && model.deficitReference === undefined && model.turbulence === undefined
     && (model.rotorAverage === undefined || model.rotorAverage === (model.wake === 'jensen' ? 'area-overlap' : 'center'));
 }
 
-/**
- * The evaluator of a farm model: the waked engine (wakedAep.ts) or the free-stream one below, each on
- * the native kernel where it covers the model (nativeKernel.ts) unless `kernel` is 'js'.
- */
-export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec, kernel: KernelChoice = defaultKernel(), isa: IsaChoice = 'best'): FarmEvaluator {
-  if (!usesFreeStreamEngine(turbine, model)) {
-    return createWakedEvaluator(turbine, wind, { ...model, inflow: inflowOf(turbine, model) }, kernel, isa);
-  }
+/** Speeds that share a Ct, each group with its prepared kernel (free-stream engine). */
+function ctGroups(turbine: Turbine, wind: WindResource, model: FarmModelSpec): KernelGroup[] {
   const wake = WAKE_MODELS[model.wake];
-  const superposition = SUPERPOSITIONS[model.superposition];
   if (!wake) throw new Error(`unknown wake model '${model.wake}'`);
-  if (!superposition) throw new Error(`unknown superposition '${model.superposition}'`);
   const params = { ...wake.defaults, ...(model.params ?? {}) };
-
   const groupsByCt = new Map<number, KernelGroup>();
   for (let s = 0; s < wind.speeds.length; s++) {
     const ct = thrustCoefficientAt(turbine, wind.speeds[s]);
@@ -96,10 +89,23 @@ export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model:
     }
     group.speedIndices.push(s);
   }
-  const groups = [...groupsByCt.values()];
+  return [...groupsByCt.values()];
+}
+
+/**
+ * The evaluator of a farm model: the waked engine (wakedAep.ts) or the free-stream one below, each on
+ * the native kernel where it covers the model (nativeKernel.ts) unless `kernel` is 'js'.
+ */
+export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec, kernel: KernelChoice = defaultKernel(), isa: IsaChoice = 'best'): FarmEvaluator {
+  if (!usesFreeStreamEngine(turbine, model)) {
+    return createWakedEvaluator(turbine, wind, { ...model, inflow: inflowOf(turbine, model) }, kernel, isa);
+  }
+  const superposition = SUPERPOSITIONS[model.superposition];
+  if (!superposition) throw new Error(`unknown superposition '${model.superposition}'`);
+  const groups = ctGroups(turbine, wind, model);
   const nDir = wind.directionsDeg.length;
-  const native = kernel === 'native' ? nativeFreeStream(turbine, wind, model, groups, isa) : null;
-  if (native) return native;
+  const native = kernel === 'native' ? nativeFreeStreamRunner(turbine, wind, model, groups, isa) : null;
+  if (native) return evaluatorFromRunner(turbine, wind, native);
   const cosByDir = new Float64Array(nDir);
   const sinByDir = new Float64Array(nDir);
   for (let d = 0; d < nDir; d++) {
@@ -126,34 +132,38 @@ export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model:
 }
 
 /** The free-stream engine on the native kernel (Gaussian kernels only), or null. */
-function nativeFreeStream(turbine: Turbine, wind: WindResource, model: FarmModelSpec, groups: KernelGroup[], isa: IsaChoice): FarmEvaluator | null {
+function nativeFreeStreamRunner(turbine: Turbine, wind: WindResource, model: FarmModelSpec, groups: KernelGroup[], isa: IsaChoice): NativeRunner | null {
   const kernels = groups.map((g) => g.kernel);
   if (!kernels.every((k): k is GaussianKernel => k instanceof GaussianKernel)) return null;
-  const first = kernels[0];
-  const cfg = freeStreamConfig(turbine, wind, model, first.k, first.invXi2, isa);
-  if (!cfg || kernels.some((k) => k.k !== first.k || k.invXi2 !== first.invXi2)) return null;
-  const addon = requireAddon();
-  const curves = curveArrays(turbine);
-  const nDir = wind.directionsDeg.length, nSpeed = wind.speeds.length;
-  const groupOfSpeed = new Int32Array(nSpeed);
-  groups.forEach((g, index) => { for (const k of g.speedIndices) groupOfSpeed[k] = index; });
-  const groupSigma0 = Float64Array.from(kernels, (k) => k.sigma0);
-  const groupCtD2over8 = Float64Array.from(kernels, (k) => k.ctD2over8);
-  const cosByDir = new Float64Array(nDir), sinByDir = new Float64Array(nDir);
-  for (let d = 0; d < nDir; d++) {
-    const theta = ((270 - wind.directionsDeg[d]) * Math.PI) / 180;
-    cosByDir[d] = Math.cos(theta);
-    sinByDir[d] = Math.sin(theta);
-  }
-  const evaluate = (x: Float64Array, y: Float64Array, withGradient: boolean): AepWithGradient => {
+  return createNativeFreeStreamRunner(turbine, wind, model, groups.map((g, i) => ({
+    k: kernels[i].k, invXi2: kernels[i].invXi2, sigma0: kernels[i].sigma0, ctD2over8: kernels[i].ctD2over8, speedIndices: g.speedIndices,
+  })), isa);
+}
+
+/** An evaluator over a native runner: every direction, summed in direction order (nativeKernel.ts sumByDirection). */
+export function evaluatorFromRunner(turbine: Turbine, wind: WindResource, runner: NativeRunner): FarmEvaluator & { last(): number } {
+  const nDir = wind.directionsDeg.length;
+  let lastPairs = 0;
+  const evaluate = (x: Float64Array, y: Float64Array, withGradient: boolean) => {
     const n = x.length;
     if (y.length !== n) throw new Error(`layout has ${n} x but ${y.length} y coordinates`);
     const out = allocateByDirection(nDir, n, withGradient);
-    addon.freeStream(cfg, curves.powerSpeeds, curves.powerW, curves.ctSpeeds, curves.ctValues, cosByDir, sinByDir, wind.speeds, wind.probability,
-      groupOfSpeed, groupSigma0, groupCtD2over8, x, y, withGradient ? 1 : 0, out.perDirectionMwh, out.perTurbineByDir, out.gradXByDir, out.gradYByDir);
-    return sumByDirection(out, n, withGradient);
+    lastPairs = runner.run(x, y, withGradient, out);
+    return { ...sumByDirection(out, n, withGradient), pairEvaluations: lastPairs };
   };
-  return { turbine, wind, aep: (x, y) => evaluate(x, y, false), aepWithGradient: (x, y) => evaluate(x, y, true) };
+  return { turbine, wind, aep: (x, y) => evaluate(x, y, false), aepWithGradient: (x, y) => evaluate(x, y, true), last: () => lastPairs };
+}
+
+/**
+ * The native runner createFarmEvaluator uses for a model (the same engine choice), or null when the
+ * model needs the JavaScript engines. Worker threads (parallelAep.ts) evaluate blocks of directions with it.
+ */
+export function createNativeRunner(turbine: Turbine, wind: WindResource, model: FarmModelSpec, isa: IsaChoice = 'best'): NativeRunner | null {
+  if (!usesFreeStreamEngine(turbine, model)) {
+    const spec = { ...model, inflow: inflowOf(turbine, model) };
+    return createNativeWakedRunner(turbine, wind, spec, wakedSetup(turbine, wind, spec), isa);
+  }
+  return nativeFreeStreamRunner(turbine, wind, model, ctGroups(turbine, wind, model), isa);
 }
 
 /** One-shot convenience: AEP of a layout. */

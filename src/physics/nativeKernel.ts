@@ -179,6 +179,12 @@ export interface ByDirection {
   gradYByDir: Float64Array;
 }
 
+/** A farm model bound to the native kernel: evaluates any block of directions into results by direction. */
+export interface NativeRunner {
+  /** Fills out's rows dirFrom…dirTo−1; returns the pair evaluations computed (0 where not counted). */
+  run(x: Float64Array, y: Float64Array, withGradient: boolean, out: ByDirection, dirFrom?: number, dirTo?: number): number;
+}
+
 export function allocateByDirection(nDir: number, n: number, withGradient: boolean): ByDirection {
   return {
     perDirectionMwh: new Float64Array(nDir), perTurbineByDir: new Float64Array(nDir * n),

@@ -8,12 +8,9 @@
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
-import { curveArrays, requireAddon, setTiBound, wakedConfig, type ByDirection, type IsaChoice } from './nativeKernel.js';
+import { curveArrays, requireAddon, setTiBound, wakedConfig, type IsaChoice, type NativeRunner } from './nativeKernel.js';
 
-export interface NativeWakedRunner {
-  /** Fills out's rows dirFrom…dirTo−1; returns the pair evaluations computed. */
-  run(x: Float64Array, y: Float64Array, withGradient: boolean, out: ByDirection, dirFrom?: number, dirTo?: number): number;
-}
+export type NativeWakedRunner = NativeRunner;
 
 /** What the runner needs of wakedAep.ts's WakedSetup (the model's reach bound, the TI hint, the rotation). */
 export interface ReachSource {

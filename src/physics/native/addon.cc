@@ -205,7 +205,7 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
 
 // freeStream(cfg, powerSpeeds, powerW, ctSpeeds, ctValues, cosDir, sinDir, speeds, probability,
 //            groupOfSpeed, groupSigma0, groupCtD2over8, x, y, withGradient,
-//            perDirection, perTurbineByDir, gradXByDir, gradYByDir)
+//            perDirection, perTurbineByDir, gradXByDir, gradYByDir, dirFrom, dirTo)
 static napi_value FreeStream(napi_env env, napi_callback_info info) {
   Args a;
   a.env = env;
@@ -231,6 +231,8 @@ static napi_value FreeStream(napi_env env, napi_callback_info info) {
   double* perTurbine = f64(a, 16, &npt, "freeStream: perTurbineByDir must be a Float64Array");
   double* gx = f64(a, 17, &ngx, "freeStream: gradXByDir must be a Float64Array");
   double* gy = f64(a, 18, &ngy, "freeStream: gradYByDir must be a Float64Array");
+  double dirFrom = number(a, 19, "freeStream: dirFrom must be a number");
+  double dirTo = number(a, 20, "freeStream: dirTo must be a number");
   if (a.failed) return nullptr;
   const size_t n = nx, nDir = ncos, nSpeed = nsp;
   if (ncfg < CFG_COUNT) { fail(a, "freeStream: cfg is too short"); return nullptr; }
@@ -238,6 +240,7 @@ static napi_value FreeStream(napi_env env, napi_callback_info info) {
       || ngsig != ngct || nps != npw || ncs != ncv || n < 1) { fail(a, "freeStream: array lengths do not match"); return nullptr; }
   for (size_t k = 0; k < nSpeed; k++) if (groupOfSpeed[k] < 0 || (size_t)groupOfSpeed[k] >= ngsig) { fail(a, "freeStream: groupOfSpeed out of range"); return nullptr; }
   if (withGradient != 0 && (ngx != nDir * n || ngy != nDir * n)) { fail(a, "freeStream: gradient arrays must hold directions × turbines"); return nullptr; }
+  if (!(dirFrom >= 0 && dirTo <= (double)nDir && dirFrom <= dirTo)) { fail(a, "freeStream: direction range out of bounds"); return nullptr; }
   int isa = chooseIsa(a, cfg[CFG_ISA]);
   if (a.failed) return nullptr;
 
@@ -245,6 +248,7 @@ static napi_value FreeStream(napi_env env, napi_callback_info info) {
   call.cfg = cfg;
   call.curves = curvesFrom(cfg, ps, nps, pw, cs, ncs, cvals);
   call.n = (int)n; call.nDir = (int)nDir; call.nSpeed = (int)nSpeed; call.nGroups = (int)ngsig; call.withGradient = withGradient != 0;
+  call.dirFrom = (int)dirFrom; call.dirTo = (int)dirTo;
   call.x = x; call.y = y; call.cosDir = cosDir; call.sinDir = sinDir; call.speeds = speeds; call.probability = prob;
   call.groupOfSpeed = groupOfSpeed; call.groupSigma0 = groupSigma0; call.groupCtD2over8 = groupCt;
   call.perDirection = perDirection; call.perTurbineByDir = perTurbine; call.gradXByDir = gx; call.gradYByDir = gy;

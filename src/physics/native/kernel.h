@@ -90,7 +90,7 @@ struct WakedScratch {
 struct FreeStreamCall {
   const double* cfg;
   Curves curves;
-  int n, nDir, nSpeed, nGroups, withGradient;
+  int n, nDir, nSpeed, nGroups, withGradient, dirFrom, dirTo;
   const double *x, *y, *cosDir, *sinDir, *speeds, *probability;
   const int32_t* groupOfSpeed;  // Ct group of every speed
   const double* groupSigma0;    // ε·D of each group
