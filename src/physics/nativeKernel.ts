@@ -127,6 +127,7 @@ export function wakedConfig(turbine: Turbine, wind: WindResource, spec: FarmMode
   const jensen = spec.wake === 'jensen';
   if (!(rotorAverage === 'center' || (jensen && rotorAverage === 'area-overlap'))) return null;
   if (!['linear', 'sos', 'max'].includes(spec.superposition)) return null;
+  if ((spec.turbulenceCt2a ?? 'mom1d') !== 'mom1d') return null;
   const p = { ...factory.defaults, ...(spec.params ?? {}) };
   const cfg = baseConfig(turbine, wind, isa);
   const freeStream = spec.inflow === 'free-stream';

@@ -38,6 +38,7 @@ import { rotorPoints, type RotorPoints } from './rotor/rotorPoints.js';
 import { GaussianLocalWake } from './wake/gaussianLocal.js';
 import { allocateByDirection, defaultKernel, sumByDirection, type IsaChoice, type KernelChoice } from './nativeKernel.js';
 import { createNativeWakedRunner } from './wakedNative.js';
+import { evaluateWeightedSum, type WeightedSumSetup } from './superposition/weightedSum.js';
 
 const MADSEN = [0.2460, 0.0586, 0.0883];
 
@@ -81,7 +82,7 @@ export function wakedSetup(turbine: Turbine, wind: WindResource, spec: FarmModel
   }
   const turbulenceName = spec.turbulence ?? defaults.turbulence;
   const turbulence = turbulenceName === 'crespo-hernandez'
-    ? new CrespoHernandez({ ...defaults.turbulenceParams, ...spec.turbulenceParams }, 'mom1d', turbine.diameter, turbine.diameter / 2, true)
+    ? new CrespoHernandez({ ...defaults.turbulenceParams, ...spec.turbulenceParams }, spec.turbulenceCt2a ?? 'mom1d', turbine.diameter, turbine.diameter / 2, true)
     : null;
   const nDir = wind.directionsDeg.length;
   const cosByDir = new Float64Array(nDir), sinByDir = new Float64Array(nDir);
@@ -458,6 +459,7 @@ export interface WakedEvaluator {
  * options, else (or with kernel 'js') evaluateWaked above.
  */
 export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, kernel: KernelChoice = defaultKernel(), isa: IsaChoice = 'best'): WakedEvaluator {
+  if (spec.superposition === 'weighted') return weightedSumEvaluator(turbine, wind, spec);
   const setup = wakedSetup(turbine, wind, spec);
   const native = kernel === 'native' ? createNativeWakedRunner(turbine, wind, spec, setup, isa) : null;
   let scratch: Workspace | null = null;
@@ -484,6 +486,33 @@ export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec:
   };
 }
 
+/** The weighted-sum setup (superposition/weightedSum.ts): a Gaussian model and the options of wakedSetup. */
+function weightedSumSetup(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WeightedSumSetup {
+  const setup = wakedSetup(turbine, wind, { ...spec, superposition: 'linear' });
+  if (!(setup.model instanceof GaussianLocalWake) || setup.points !== null) {
+    throw new Error(`the weighted-sum superposition needs a Gaussian wake model at the rotor centre, not '${spec.wake}'${setup.points ? ` with '${spec.rotorAverage}'` : ''}`);
+  }
+  if (setup.turbulence && setup.turbulenceSuperposition !== 'sqrmax') throw new Error('the weighted-sum superposition supports the sqrmax added-turbulence superposition only');
+  return {
+    turbine, wind, model: setup.model, turbulence: setup.turbulence, referenceIsEffective: setup.referenceIsEffective,
+    useEffectiveTi: setup.useEffectiveTi, invWec: setup.invWec, cosByDir: setup.cosByDir, sinByDir: setup.sinByDir,
+  };
+}
+
+function weightedSumEvaluator(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WakedEvaluator {
+  const setup = weightedSumSetup(turbine, wind, spec);
+  const evaluate = (x: Float64Array, y: Float64Array): WakedResult => {
+    const r = evaluateWeightedSum(setup, x, y);
+    return { aepMwh: r.aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh: r.perTurbineMwh, gradX: new Float64Array(0), gradY: new Float64Array(0), pairEvaluations: 0 };
+  };
+  return {
+    turbine, wind,
+    aep: evaluate,
+    aepWithGradient: () => { throw new Error("the weighted-sum superposition has no gradient yet: optimize with 'linear' or 'sos'"); },
+    last: () => 0,
+  };
+}
+
 /** Flow at every turbine for one wind direction and speed (for checks against other tools). */
 export interface TurbineFlow {
   wsEff: Float64Array;
@@ -496,6 +525,10 @@ export function wakedFlow(turbine: Turbine, spec: FarmModelSpec, x: Float64Array
   const wind: WindResource = {
     directionsDeg: Float64Array.of(directionDeg), speeds: Float64Array.of(speed), probability: Float64Array.of(1), turbulenceIntensity,
   };
+  if (spec.superposition === 'weighted') {
+    const r = evaluateWeightedSum(weightedSumSetup(turbine, wind, spec), x, y);
+    return { wsEff: r.wsEff, ct: r.ct, ti: r.ti, powerW: r.wsEff.map((v) => powerAt(turbine, v)) };
+  }
   const setup = wakedSetup(turbine, wind, spec);
   const n = x.length;
   const ws = createWorkspace(n, setup.model.coefficientCount, setup.turbulence !== null);
