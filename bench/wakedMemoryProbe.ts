@@ -4,6 +4,7 @@
  * the reference case's model; prints one JSON line: seconds, a description, peak RSS.
  * Usage: node wakedMemoryProbe.js [model-prefix] [aep|grad] [threads]
  */
+import fs from 'node:fs';
 import { createFarmEvaluator } from '../src/physics/aep.js';
 import { createParallelEvaluator } from '../src/physics/parallelAep.js';
 import { gridLayout, weibullRose360x23 } from './aepCases.js';
@@ -12,7 +13,13 @@ import { referenceCase } from './wakedCases.js';
 const prefix = process.argv[2] ?? 'bastankhah2014';
 const grad = process.argv[3] === 'grad';
 const threads = Number(process.argv[4] ?? 1);
-const baselineRssMb = process.resourceUsage().maxRSS / 1024;
+
+/** Peak resident memory of this process in MB (VmHWM: getrusage's maxrss carries the parent's over a spawn). */
+function peakRssMb(): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+  return m ? Number(m[1]) / 1024 : process.resourceUsage().maxRSS / 1024;
+}
+const baselineRssMb = peakRssMb();
 const rc = referenceCase(prefix);
 const grid = gridLayout(23, 400);
 const x = grid.x.slice(0, 500), y = grid.y.slice(0, 500);
@@ -26,7 +33,7 @@ const t0 = process.hrtime.bigint();
 const r = par ? await (grad ? par.aepWithGradient(x, y) : par.aep(x, y)) : (grad ? ev.aepWithGradient(x, y) : ev.aep(x, y));
 const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
 const cpu = process.cpuUsage(c0);
-const peakMb = process.resourceUsage().maxRSS / 1024;
+const peakMb = peakRssMb();
 const pairs = 'pairEvaluations' in r ? (r as { pairEvaluations: number }).pairEvaluations : ev.last();
 const nominal = ((500 * 499) / 2) * wind.directionsDeg.length * wind.speeds.length;
 await par?.close();
