@@ -253,7 +253,7 @@ static napi_value FreeStream(napi_env env, napi_callback_info info) {
   call.groupOfSpeed = groupOfSpeed; call.groupSigma0 = groupSigma0; call.groupCtD2over8 = groupCt;
   call.perDirection = perDirection; call.perTurbineByDir = perTurbine; call.gradXByDir = gx; call.gradYByDir = gy;
   FreeStreamScratch s;
-  s.nPad = (int)((n + 3) & ~(size_t)3);
+  s.nPad = (int)((n + 7) & ~(size_t)7);
   const size_t nPad = (size_t)s.nPad, nn = call.withGradient ? n * nPad : 1;
   freeStreamArena.carve([&](Arena& ar) {
     s.xr = ar.take<double>(nPad); s.yr = ar.take<double>(nPad); s.order = ar.take<int32_t>(nPad); s.tmpOrder = ar.take<int32_t>(nPad);
