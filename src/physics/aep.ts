@@ -25,7 +25,7 @@ import type { Superposition } from './superposition/superposition.js';
 import { WAKE_MODELS } from './wake/registry.js';
 import { SUPERPOSITIONS } from './superposition/registry.js';
 import { GaussianKernel } from './wake/gaussianKernel.js';
-import { allocateByDirection, defaultKernel, sumByDirection, type IsaChoice, type KernelChoice, type NativeRunner } from './nativeKernel.js';
+import { allocateByDirection, defaultKernel, sumByDirection, type ByDirection, type IsaChoice, type KernelChoice, type NativeRunner } from './nativeKernel.js';
 
 const MWH_PER_W_YEAR_8760 = 8760 * 1e-6;
 
@@ -144,10 +144,18 @@ function nativeFreeStreamRunner(turbine: Turbine, wind: WindResource, model: Far
 export function evaluatorFromRunner(turbine: Turbine, wind: WindResource, runner: NativeRunner): FarmEvaluator & { last(): number } {
   const nDir = wind.directionsDeg.length;
   let lastPairs = 0;
+  // Rows by direction are scratch (summed into fresh arrays below), reused from call to call.
+  let rows: ByDirection | null = null;
+  let rowsGradient = false;
   const evaluate = (x: Float64Array, y: Float64Array, withGradient: boolean) => {
     const n = x.length;
     if (y.length !== n) throw new Error(`layout has ${n} x but ${y.length} y coordinates`);
-    const out = allocateByDirection(nDir, n, withGradient);
+    if (!rows || rows.perTurbineByDir.length !== nDir * n || (withGradient && !rowsGradient)) {
+      rows = allocateByDirection(nDir, n, withGradient);
+      rowsGradient = withGradient;
+    }
+    const out: ByDirection = { ...rows, perDirectionMwh: new Float64Array(nDir) };
+    if (!withGradient) { out.gradXByDir = new Float64Array(0); out.gradYByDir = new Float64Array(0); }
     lastPairs = runner.run(x, y, withGradient, out);
     return { ...sumByDirection(out, n, withGradient), pairEvaluations: lastPairs };
   };
