@@ -39,6 +39,7 @@ import { GaussianLocalWake } from './wake/gaussianLocal.js';
 import { allocateByDirection, defaultKernel, sumByDirection, type IsaChoice, type KernelChoice } from './nativeKernel.js';
 import { createNativeWakedRunner } from './wakedNative.js';
 import { evaluateWeightedSum, type WeightedSumSetup } from './superposition/weightedSum.js';
+import { InputError } from '../util/errors.js';
 
 const MADSEN = [0.2460, 0.0586, 0.0883];
 
@@ -508,7 +509,7 @@ function weightedSumEvaluator(turbine: Turbine, wind: WindResource, spec: FarmMo
   return {
     turbine, wind,
     aep: evaluate,
-    aepWithGradient: () => { throw new Error("the weighted-sum superposition has no gradient yet: optimize with 'linear' or 'sos'"); },
+    aepWithGradient: () => { throw new InputError("superposition 'weighted': the weighted-sum superposition has no gradient yet; optimize with 'linear' or 'sos'"); },
     last: () => 0,
   };
 }
