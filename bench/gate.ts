@@ -20,7 +20,7 @@ import type { Campaign, FarmSpec, FarmTypeSpec } from '../src/campaign/campaign.
 import { caseForTask } from '../src/campaign/caseForTask.js';
 import type { AepCheck, Verdict } from '../src/campaign/verifyRecord.js';
 import { optimizerSettingsProblem } from '../src/runner/taskFunction.js';
-import { runTask } from '../src/runner/taskFunction.js';
+import { optimizeLayout } from '../src/optimize/optimizeLayout.js';
 import { runCampaign } from '../src/runner/runCampaign.js';
 import { RowGate } from '../src/runner/gate/rowGate.js';
 import type { ResultRow } from '../src/runner/resultRow.js';
@@ -67,11 +67,12 @@ function perTaskCosts(dir: string): void {
   const cs1 = loadCampaign(file, { optimizerProblem: optimizerSettingsProblem });
   const task = new TaskGrid(cs1).task(0);
   const problem = caseForTask(cs1.farms[0]!, cs1.farmTypes[0]!);
-  const out = runTask(problem, cs1.optimizer, 0, 1);
+  // What a worker's runTask does for `method: gradient` (synchronous here, so it can be timed per call).
+  const out = optimizeLayout(problem, cs1.optimizer as Parameters<typeof optimizeLayout>[1], 0);
   const gate = new RowGate(cs1, { threads: 0 });
   const row = rowFor(task, out.x, out.y, out.aep);
   const cs1Gate = timePerCall(() => { if (!gate.checkNow(task, row, { kind: 'computed' }).ok) throw new Error('cs1-16 row rejected'); }, 1, 200);
-  const cs1Task = timePerCall(() => runTask(problem, cs1.optimizer, 0, 1), 1, 3);
+  const cs1Task = timePerCall(() => optimizeLayout(problem, cs1.optimizer as Parameters<typeof optimizeLayout>[1], 0), 1, 3);
   console.log(`cs1-16 (16 turbines, IEA37 free-stream, 16 × 1 bins): gate ${(cs1Gate * 1e6).toFixed(0)} µs per task; ` +
     `one gradient optimization of 10 iterations (the campaign below) ${(cs1Task * 1e3).toFixed(0)} ms (gate = ${(100 * cs1Gate / cs1Task).toFixed(3)} % of the task)`);
 

@@ -21,6 +21,7 @@ import { LocalPoolExecutor } from './executors/local/localPool.js';
 import { markAuditScanned, recoverLostResults, type RecoveryReport } from './recoverResults.js';
 import { adoptRecords, conflictLine, type AdoptionReport, type AdoptionSource } from './adoptRecords.js';
 import { RowGate, type AepMode } from './gate/rowGate.js';
+import { checkCommandProgram, isCommandSettings } from '../campaign/commandOptimizer.js';
 
 export interface RunOptions {
   /** Overrides the campaign's `workers`. */
@@ -40,7 +41,8 @@ export interface RunOptions {
   adoptAep?: AepMode;
   /**
    * Share of a remote executor's results recomputed here to prove its workers honest, besides the
-   * first result of every worker (default 0.01; 0 turns spot checks off).
+   * first result of every worker (default 0.01, 0 for a command optimizer, whose program need not
+   * be installed on the coordinator; 0 turns spot checks off).
    */
   recheck?: number;
   /** The gate to use (benchmarks measure it against a stand-in); default: the campaign's RowGate. */
@@ -73,6 +75,9 @@ export interface RunSummary {
 }
 
 export { RUN_LOCK_NAME } from './runLock.js';
+
+/** Where command tasks (a user's program) keep their attempt folders, inside the output folder. */
+export const COMMAND_TASKS_FOLDER = 'tasks';
 
 /** Share of queue workers' results recomputed by the coordinator (besides each worker's first). */
 export const DEFAULT_RECHECK = 0.01;
@@ -127,6 +132,8 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
   const dir = c.outputDir;
   // Tasks are made on demand from the grid: a 10^6-task campaign holds no object per task.
   const tasks = new TaskGrid(c);
+  // A command optimizer's program runs here unless the tasks go to a queue's workers.
+  if (!options.executor) checkCommandProgram(c);
   prepareOutputDir(dir);
 
   const lock = acquireRunLock(dir);
@@ -212,12 +219,15 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
       exportNeeded = le.campaign_hash !== sync.campaignHash || le.rows !== sync.done;
     }
 
-    const executor = options.executor ?? new LocalPoolExecutor({ workers, execArgv: options.workerExecArgv });
+    const taskDir = path.join(dir, COMMAND_TASKS_FOLDER);
+    const executor = options.executor ?? new LocalPoolExecutor({ workers, execArgv: options.workerExecArgv, taskDir });
+    // A user's program may not be installed on the coordinator's machine: rechecks only when asked.
+    const recheckFraction = options.recheck ?? (isCommandSettings(c.optimizer) ? 0 : DEFAULT_RECHECK);
     const scheduler = new Scheduler({
       campaign: c, outputDir: dir, ledger, audit, runId, work, priorAttempts, alreadyDone, alreadyFailed, executor,
       campaignHash: sync.campaignHash, progress: options.progress, signal: options.signal, exportNeeded, gate,
-      ...(executor.remote && (options.recheck ?? DEFAULT_RECHECK) > 0
-        ? { recheck: { fraction: options.recheck ?? DEFAULT_RECHECK, executor: new LocalPoolExecutor({ workers: 1, execArgv: options.workerExecArgv }) } }
+      ...(executor.remote && recheckFraction > 0
+        ? { recheck: { fraction: recheckFraction, executor: new LocalPoolExecutor({ workers: 1, execArgv: options.workerExecArgv, taskDir: path.join(taskDir, '_recheck') }) } }
         : {}),
     });
     let outcome;

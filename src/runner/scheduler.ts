@@ -139,7 +139,7 @@ export class Scheduler {
     this.executor = o.executor;
     if (o.recheck && o.executor.remote) {
       this.recheck = new Rechecker(o.recheck.fraction, o.recheck.executor, o.gate, o.ledger, o.audit, o.runId, {
-        commit: (d, row, wallS) => this.queueCommit({ d, row, wallS }),
+        commit: (d, row, wallS) => this.queueCommit({ d, row, wallS, ...(row.worker ? { worker: workerRefOf(row.worker) } : {}) }),
         fail: (d, message) => { this.failAttempt(d, message, 'error'); this.pump(); this.checkFinished(); },
         retracted: (ids) => { this.doneThisRun -= ids.length; },
         fatal: (err) => this.fatal(err),
@@ -600,6 +600,12 @@ export class Scheduler {
       elapsedS: (performance.now() - this.startedAt) / 1000,
     };
   }
+}
+
+/** `host:pid` (how rows name a queue worker) back to the reference the audit log records. */
+function workerRefOf(name: string): WorkerRef {
+  const at = name.lastIndexOf(':');
+  return { host: name.slice(0, at), pid: Number(name.slice(at + 1)) };
 }
 
 function round(x: number): number {

@@ -29,7 +29,9 @@ const worker = new Worker(queueNameFor(), async (job: Job) => {
   const { data, farm, type, optimizer } = decodeJob(job.data, job.id);
   const c = caseForTask(farm, type);
   const lieSeed = mode === 'wrong-seed' ? data.seed + 1000 : data.seed;
-  const output = runTask(c, optimizer, lieSeed, data.attempt);
+  const output = await runTask({
+    case: c, settings: optimizer, farm, type, taskId: data.taskId, seed: lieSeed, attempt: data.attempt, timeoutS: data.timeoutS, taskDir: null,
+  });
   const encoded = encodeOutput(output) as Omit<ReturnType<typeof encodeOutput>, 'aep'> & { aep: number | string };
   if (mode === 'first-attempt' && data.attempt === 1) {
     switch (data.seed % 5) {

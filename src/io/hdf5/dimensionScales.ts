@@ -9,11 +9,11 @@
  *
  * Each is a dimension scale (HDF5 Dimension Scales API, h5wasm's make_scale/attach_scale) attached
  * to the matching axis of every column; `_Encoding = "ascii"` makes xarray give the strings as
- * text. Every column of LAYOUT_COLUMNS is attached along its first axis, so a column added to the
- * schema is on the `task` dimension too.
+ * text. Every column the file has (the schema's and the /metrics ones) is attached along its first
+ * axis, so a column added to the schema is on the `task` dimension too.
  */
 import type { H5File } from './h5wasmRuntime.js';
-import { LAYOUT_COLUMNS, TASK_ID_WIDTH } from './layoutsSchema.js';
+import { TASK_ID_WIDTH, type ColumnSpec } from './layoutsSchema.js';
 
 export const TASK_SCALE = 'task';
 export const TURBINE_SCALE = 'turbine';
@@ -24,7 +24,7 @@ export const DIMENSION_SCALE_NAMES: readonly string[] = [TASK_SCALE, TURBINE_SCA
 type Dataset = ReturnType<H5File['create_dataset']>;
 
 /** Create the three scales (the task scale empty, appended with the rows) and attach them to every column. */
-export function createDimensionScales(file: H5File, tmax: number, chunkRows: number): void {
+export function createDimensionScales(file: H5File, tmax: number, chunkRows: number, columns: readonly ColumnSpec[]): void {
   const task = file.create_dataset({ name: TASK_SCALE, data: [], shape: [0], maxshape: [null], chunks: [chunkRows], dtype: `A${TASK_ID_WIDTH}` });
   task.create_attribute('description', 'task id of each row (the same as /task_id): the task dimension');
   task.create_attribute('_Encoding', 'ascii');
@@ -36,7 +36,7 @@ export function createDimensionScales(file: H5File, tmax: number, chunkRows: num
   coordinate.create_attribute('description', 'x: metres east, y: metres north');
   coordinate.create_attribute('_Encoding', 'ascii');
   coordinate.make_scale(COORDINATE_SCALE);
-  for (const spec of LAYOUT_COLUMNS) {
+  for (const spec of columns) {
     const column = file.get(spec.name) as Dataset;
     column.attach_scale(0, `/${TASK_SCALE}`);
     if (spec.kind === 'xy') {

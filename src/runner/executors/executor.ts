@@ -12,7 +12,8 @@
  *   (taken back unrun, not charged) or by `stop()`; never both, never twice.
  * - An outcome for a dispatch the scheduler no longer expects (a duplicate delivery) is harmless:
  *   the scheduler ignores it, and the ledger commit is idempotent anyway.
- * - The executor enforces `setup.timeoutS` per attempt (kill the process that runs it) and
+ * - The executor enforces `setup.timeoutS` per attempt (end the process that runs it with its
+ *   whole process group, so what the attempt started goes too: runner/processGroup.ts) and
  *   reports `timeout`; the scheduler decides whether to retry.
  * - `capacity()` says how many more dispatches the executor wants now; the scheduler calls
  *   `submit` at most that many times, and again after `onCapacity`.

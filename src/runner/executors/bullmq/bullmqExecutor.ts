@@ -142,7 +142,8 @@ export class BullmqExecutor implements Executor {
     this.events.on('active', ({ jobId }) => { if (this.outstanding.has(jobId)) this.active.set(jobId, { startedAt: Date.now() / 1000 }); });
     this.events.on('progress', ({ jobId, data }) => {
       const a = this.active.get(jobId);
-      const p = data as { host?: unknown; pid?: unknown } | null;
+      const p = data as { host?: unknown; pid?: unknown; refused?: unknown } | null;
+      if (p && typeof p.refused === 'string') { this.onRefused(jobId, p.host, p.pid, p.refused); return; }
       if (a && p && typeof p.host === 'string' && typeof p.pid === 'number') { a.host = p.host; a.pid = p.pid; }
     });
     this.events.on('stalled', ({ jobId }) => {
@@ -365,6 +366,17 @@ export class BullmqExecutor implements Executor {
       this.listener!.onOutcome(d, outcome);
       this.listener!.onCapacity();
     });
+  }
+
+  /** A worker handed a command job back (runner/command/commandAllowance.ts): say so, once per worker and reason. */
+  private readonly refusalsShown = new Set<string>();
+  private onRefused(jobId: string, host: unknown, pid: unknown, reason: string): void {
+    this.active.delete(jobId);
+    const d = this.outstanding.get(jobId);
+    const key = `${String(host)}:${String(pid)}|${reason}`;
+    if (!d || this.refusalsShown.has(key)) return;
+    this.refusalsShown.add(key);
+    this.listener?.onNotice?.(`${d.task.taskId}: worker ${String(host)}:${String(pid)} refused it (handed back to the queue): ${reason.slice(0, 300)}`);
   }
 
   /** The key that tells this coordinator Redis still holds what it was given. */
