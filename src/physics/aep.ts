@@ -170,7 +170,9 @@ export function evaluatorFromRunner(turbine: Turbine, wind: WindResource, runner
  * model needs the JavaScript engines. Worker threads (parallelAep.ts) evaluate blocks of directions with it.
  */
 export function createNativeRunner(turbine: Turbine, wind: WindResource, model: FarmModelSpec, isa: IsaChoice = 'best'): NativeRunner | null {
-  if (!usesFreeStreamEngine(turbine, model)) {
+  // The same engine as createFarmEvaluator: a time series in the waked engine (whose kernel declines it), blockage in neither.
+  if (model.blockage) return null;
+  if (!usesFreeStreamEngine(turbine, model) || wind.series) {
     const spec = { ...model, inflow: inflowOf(turbine, model) };
     return createNativeWakedRunner(turbine, wind, spec, wakedSetup(turbine, wind, spec), isa);
   }

@@ -34,6 +34,8 @@ import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
 import { wakedSetup, type WakedEvaluator, type WakedResult, type WakedSetup } from './wakedAep.js';
 import { induction, pairGeometry, sourceGamma, SELF_SIMILARITY_2020 } from './blockage/selfSimilarity2020.js';
+import { SUPERPOSITIONS } from './superposition/registry.js';
+import { InputError } from '../util/errors.js';
 
 export const BLOCKAGE_TOLERANCE_MS = 1e-10;
 export const BLOCKAGE_MAX_SWEEPS = 200;
@@ -76,6 +78,7 @@ function createScratch(n: number, coefCount: number): Scratch {
 /** Checks that the model can be solved with blockage; returns the waked setup. */
 export function blockageSetup(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WakedSetup {
   if (spec.blockage !== 'selfsimilarity2020') throw new Error(`unknown blockage model '${String(spec.blockage)}' (known: selfsimilarity2020)`);
+  if (!SUPERPOSITIONS[spec.superposition]) throw new InputError(`superposition '${spec.superposition}': blockage is solved with linear, sos or max wake superposition`);
   return wakedSetup(turbine, wind, spec);
 }
 
