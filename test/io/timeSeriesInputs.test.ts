@@ -122,3 +122,31 @@ test('the result file\'s wind (a series, a per-bin rose) reads back bit for bit'
   assert.deepEqual(Array.from(roseBack.turbulenceIntensityByBin!), Array.from(rose.turbulenceIntensityByBin!));
   assert.deepEqual(Array.from(roseBack.probability), Array.from(rose.probability));
 });
+
+test('the CLI: a bad CSV or windIO time series is one line naming the file, line and field, exit 2, nothing written', () => {
+  const csv = write('bad-series.csv', 'wind_direction,wind_speed,turbulence_intensity\n270,8,0.1\n90,fast,0.1\n');
+  const windio = write('bad-windio.yaml', ['name: bad', 'wind_resource:', '  time: [0, 1, 2]', '  wind_speed: [7.9, 8.1, 8.2]',
+    '  wind_direction: [359.7, 0.2, 90.4]', '  turbulence_intensity: [0.1, 20, 0.1]', ''].join('\n'));
+  const campaign = write('bad-campaign.yaml', stringify({
+    name: 'bad-series', output: 'out-bad',
+    farms: [{ id: 0, boundary: { circle: { center: [0, 0], radius: 1000 } }, wind: 'bad-series.csv', wake_model: 'niayifar2016', superposition: 'linear' }],
+    farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 4 }], seeds: [1], optimizer: { method: 'gradient', max_iterations: 2 },
+  }));
+  const oneLine = (args: string[], re: RegExp) => {
+    const r = runWflo(args, { cwd: dir });
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stdout, '');
+    const lines = r.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, r.stderr);
+    assert.match(lines[0], re);
+  };
+  const csvLine = /bad-series\.csv:3: wind_speed: 'fast' is not a finite number$/;
+  oneLine(['aep', '--case', 'iea37-cs1-16', '--wind', csv], csvLine);
+  oneLine(['validate', csv], csvLine);
+  oneLine(['run', campaign, '--dry-run'], /bad-campaign\.yaml:\d+: farms\[0\]\.wind: .*bad-series\.csv:3: wind_speed: 'fast' is not a finite number$/);
+  oneLine(['run', campaign], /bad-series\.csv:3: wind_speed/);
+  assert.equal(fs.existsSync(path.join(dir, 'out-bad')), false, 'a refused campaign writes no output');
+  const windioLine = /bad-windio\.yaml:6: wind_resource\.turbulence_intensity\[1\]: time stamp 1: turbulence intensity 20 is above 1/;
+  oneLine(['aep', '--case', 'iea37-cs1-16', '--wind', windio], windioLine);
+  oneLine(['validate', windio], windioLine);
+});
