@@ -1,7 +1,8 @@
 /**
  * `realfarms` bench section: time series and blockage (issue 20), each figure one evaluation in
  * its own child process (realFarmsProbe.ts: seconds and peak RSS), pinned to one core with
- * `taskset -c $BENCH_CPU` (default 0) when taskset exists, the load average logged with each run.
+ * `taskset -c $BENCH_CPU` (default 0) when taskset exists, the load average logged with each run;
+ * wall and CPU seconds (user + system of the process: on a shared machine the steadier figure).
  *
  * - Time series: 10⁵ samples (a seeded random walk of directions, Weibull speeds, a turbulence
  *   intensity each; written to a CSV that both tools read) × 100 V80 turbines on a 10 × 10 grid at
@@ -66,7 +67,8 @@ function row(label: string, r: Record<string, unknown> | null): void {
   const aep = (r.aep_mwh ?? r.aep_mwh_uniform) as number;
   const extra = [r.read_s !== undefined ? `CSV read ${(r.read_s as number).toFixed(2)} s` : '', r.sweeps !== undefined ? `${r.sweeps} sweeps` : '',
     r.iterations !== undefined && r.iterations !== null ? `${r.iterations} iterations` : '', r.chunk !== undefined ? `chunks of ${r.chunk}` : ''].filter(Boolean).join(', ');
-  console.log(`${label.padEnd(58)}${(r.seconds as number).toFixed(2).padStart(9)} s${(r.peak_rss_mb as number).toFixed(0).padStart(7)} MB  AEP ${aep.toFixed(1)} MWh  load ${(r.load as string[]).join(' ')}${extra ? `  (${extra})` : ''}`);
+  const cpu = typeof r.cpu_s === 'number' ? `${r.cpu_s.toFixed(2).padStart(8)} s CPU` : ''.padEnd(14);
+  console.log(`${label.padEnd(58)}${(r.seconds as number).toFixed(2).padStart(9)} s${cpu}${(r.peak_rss_mb as number).toFixed(0).padStart(7)} MB  AEP ${aep.toFixed(1)} MWh  load ${(r.load as string[]).join(' ')}${extra ? `  (${extra})` : ''}`);
 }
 
 export async function benchRealFarms(): Promise<void> {

@@ -118,12 +118,12 @@ def timing(side, n_dir, blockage):
     x, y = gx.ravel(), gy.ravel()
     wd = np.arange(n_dir) * 360.0 / n_dir; ws = np.arange(3, 25, 1.0)
     wfm = a2a('bastankhah2014', 1e-6) if blockage else PropagateDownwind(site, wt, **parts('bastankhah2014')[0])
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     sim = wfm(x, y, wd=wd, ws=ws)
     power = float(np.asarray(sim.Power).sum())
-    secs = time.perf_counter() - t
+    secs, cpu = time.perf_counter() - t, time.process_time() - c
     print(json.dumps({'peer': 'pywake', 'case': f'{len(x)} V80, {n_dir}x{len(ws)}, ' + ('All2AllIterative + SelfSimilarityDeficit2020' if blockage else 'PropagateDownwind'),
-                      'aep_mwh_uniform': 8760.0 * power / (len(wd) * len(ws)) / 1e6, 'seconds': secs,
+                      'aep_mwh_uniform': 8760.0 * power / (len(wd) * len(ws)) / 1e6, 'seconds': secs, 'cpu_s': cpu,
                       'iterations': getattr(wfm, 'iterations', None), 'peak_rss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                       'load': open('/proc/loadavg').read().split()[:3]}))
 
