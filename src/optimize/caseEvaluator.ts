@@ -9,6 +9,7 @@ import { createMixedFarmEvaluator, neighbourLoss, type MixedFarmEvaluator } from
 import type { FarmModelSpec } from '../physics/farmModel.js';
 import type { Turbine } from '../physics/turbine.js';
 import type { Case } from './case.js';
+import { spacingByTurbine, type SpacingRule } from '../geometry/pairSpacing.js';
 
 /** True when the case needs the mixed-farm engine (several models or neighbours). */
 export function isMixedCase(c: Pick<Case, 'turbines' | 'neighbours'>): boolean {
@@ -48,4 +49,10 @@ export function caseNeighbourLoss(c: Case, x: Float64Array, y: Float64Array, typ
   const loss = neighbourLoss(ev, x, y, typeOf ?? caseTypeOf(c));
   const aloneMwh = ev.neighboursAlone().reduce((s, v) => s + v, 0);
   return { ...loss, aloneMwh };
+}
+
+/** The spacing rule of a case: its one spacing, or each turbine's model's (for `typeOf`, default the case's). */
+export function caseSpacing(c: Pick<Case, 'turbines' | 'minSpacing'>, typeOf?: Int32Array): SpacingRule {
+  if (!c.turbines) return c.minSpacing;
+  return spacingByTurbine(c.turbines.minSpacingByType, typeOf ?? c.turbines.typeOf);
 }

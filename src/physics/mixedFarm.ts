@@ -120,8 +120,9 @@ export function createMixedFarmEvaluator(
       const fixed = Int32Array.from(typeOf);
       return {
         turbine: types[fixed.length > 0 ? fixed[0] : 0], wind,
-        aep: (x, y) => evaluate(x, y, fixed, false),
-        aepWithGradient: (x, y) => evaluate(x, y, fixed, true),
+        // A partial farm (greedy placement adds turbines in index order) has the first types.
+        aep: (x, y) => evaluate(x, y, x.length < fixed.length ? fixed.subarray(0, x.length) : fixed, false),
+        aepWithGradient: (x, y) => evaluate(x, y, x.length < fixed.length ? fixed.subarray(0, x.length) : fixed, true),
       };
     },
     neighboursAlone() {
