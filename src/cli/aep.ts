@@ -12,7 +12,7 @@ export function registerAep(program: Command): void {
     .description('compute the AEP of a layout (IEA37 layout file, native case file, or --case NAME)')
     .argument('[file]', 'layout file: an IEA37 layout YAML (its $refs are followed) or a wflo case YAML')
     .option('--case <name>', 'built-in case (iea37-cs1-16|36|64, iea37-cs3, iea37-cs4); with FILE, FILE only gives the layout')
-    .option('--turbine <file|name>', 'override the turbine (file or built-in: iea37-3.35mw, iea37-10mw)')
+    .option('--turbine <file|name>', 'override the turbine (file or built-in: iea37-3.35mw, iea37-10mw, v80)')
     .option('--wind <file|name>', 'override the wind resource (file or built-in: iea37-cs1, iea37-cs3)')
     .option('--wake <model>', `wake model: ${WAKE_MODEL_NAMES.join(' | ')}`)
     .option('--superposition <rule>', 'deficit superposition: sos | linear | max')

@@ -23,6 +23,7 @@
  *   runs(run_id, pid, heartbeat_at,  one row per `wflo run`: liveness, rate and running tasks
  *        running_json, …)            for `wflo status`
  */
+import { farmExtras, farmTypeExtras } from '../campaign/definitionExtras.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -111,7 +112,7 @@ CREATE TABLE IF NOT EXISTS results (
   aep REAL, aep_initial REAL, x BLOB NOT NULL, y BLOB NOT NULL, x_initial BLOB NOT NULL, y_initial BLOB NOT NULL,
   iterations INTEGER NOT NULL, evaluations INTEGER NOT NULL, wall_s REAL, attempts INTEGER NOT NULL,
   run_id INTEGER, committed_at REAL NOT NULL, source TEXT NOT NULL DEFAULT 'computed',
-  aep_reported REAL, metrics TEXT, worker TEXT);
+  aep_reported REAL, metrics TEXT, worker TEXT, turbine_types TEXT);
 CREATE INDEX IF NOT EXISTS results_order ON results (farm_id, farm_type, seed);
 -- Covers "is this task done at its current spec" (status, report, dashboard) without reading the layout blobs.
 CREATE INDEX IF NOT EXISTS results_spec ON results (task_id, spec_hash, aep);
@@ -187,7 +188,8 @@ export class Ledger {
         const columns = db.prepare("SELECT name FROM pragma_table_info('results')").pluck().all() as string[];
         if (!columns.includes('source')) db.exec("ALTER TABLE results ADD COLUMN source TEXT NOT NULL DEFAULT 'computed'");
         // … and before they carried what other producers reported and which worker computed them.
-        for (const [column, type] of [['aep_reported', 'REAL'], ['metrics', 'TEXT'], ['worker', 'TEXT']]) {
+        // … and before rows of farms with several turbine models carried each turbine's model.
+        for (const [column, type] of [['aep_reported', 'REAL'], ['metrics', 'TEXT'], ['worker', 'TEXT'], ['turbine_types', 'TEXT']]) {
           if (!columns.includes(column)) db.exec(`ALTER TABLE results ADD COLUMN ${column} ${type}`);
         }
         // A damaged page anywhere (a torn write, a zeroed block) is found now, not halfway through a run.
@@ -287,10 +289,10 @@ export class Ledger {
         }
       }
       for (const f of c.farms) {
-        putFarm.run(f.id, f.hash, plainJson({ id: f.id, label: f.label, boundary: f.boundary, wind: f.wind, model: f.model, hash: f.hash }));
+        putFarm.run(f.id, f.hash, plainJson({ id: f.id, label: f.label, boundary: f.boundary, wind: f.wind, model: f.model, hash: f.hash, ...farmExtras(f) }));
       }
       for (const t of c.farmTypes) {
-        putType.run(t.id, t.hash, plainJson({ id: t.id, label: t.label, turbine: t.turbine, n_turbines: t.nTurbines, min_spacing_m: t.minSpacingM, hash: t.hash }));
+        putType.run(t.id, t.hash, plainJson({ id: t.id, label: t.label, turbine: t.turbine, n_turbines: t.nTurbines, min_spacing_m: t.minSpacingM, hash: t.hash, ...farmTypeExtras(t) }));
       }
       setMeta.run('campaign_name', c.name);
       setMeta.run('campaign_file', c.file);
@@ -370,15 +372,15 @@ export class Ledger {
     }
     const insert = this.db.prepare(`
       INSERT INTO results (task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial,
-        iterations, evaluations, wall_s, attempts, run_id, committed_at, source, aep_reported, metrics, worker)
+        iterations, evaluations, wall_s, attempts, run_id, committed_at, source, aep_reported, metrics, worker, turbine_types)
       VALUES (@taskId, @specHash, @farmId, @farmType, @seed, @nTurbines, @aep, @aepInitial, @x, @y, @xInitial, @yInitial,
-        @iterations, @evaluations, @wallS, @attempts, @runId, @committedAt, @source, @aepReported, @metrics, @worker)
+        @iterations, @evaluations, @wallS, @attempts, @runId, @committedAt, @source, @aepReported, @metrics, @worker, @turbineTypes)
       ON CONFLICT (task_id) DO UPDATE SET spec_hash = excluded.spec_hash, farm_id = excluded.farm_id, farm_type = excluded.farm_type,
         seed = excluded.seed, n_turbines = excluded.n_turbines, aep = excluded.aep, aep_initial = excluded.aep_initial, x = excluded.x,
         y = excluded.y, x_initial = excluded.x_initial, y_initial = excluded.y_initial, iterations = excluded.iterations,
         evaluations = excluded.evaluations, wall_s = excluded.wall_s, attempts = excluded.attempts, run_id = excluded.run_id,
         committed_at = excluded.committed_at, source = excluded.source, aep_reported = excluded.aep_reported,
-        metrics = excluded.metrics, worker = excluded.worker
+        metrics = excluded.metrics, worker = excluded.worker, turbine_types = excluded.turbine_types
       WHERE results.spec_hash <> excluded.spec_hash`);
     const now = Date.now() / 1000;
     const commit = this.db.transaction(() => {
@@ -392,6 +394,7 @@ export class Ledger {
           aepReported: r.aepReported !== undefined && Number.isFinite(r.aepReported) ? r.aepReported : null,
           metrics: r.metrics && Object.keys(r.metrics).length > 0 ? JSON.stringify(r.metrics) : null,
           worker: r.worker ?? null,
+          turbineTypes: r.turbineTypes ? JSON.stringify(Array.from(r.turbineTypes)) : null,
         });
         if (info.changes > 0) written.push(r.taskId);
       }
@@ -475,14 +478,14 @@ export class Ledger {
     const rows = this.db.prepare(`
       SELECT r.task_id, r.farm_id, r.farm_type, r.seed, r.n_turbines, r.aep, r.aep_initial, r.x, r.y, r.x_initial, r.y_initial,
         r.iterations, r.evaluations, r.wall_s, r.attempts, r.spec_hash, ${has.has('source') ? 'r.source' : "'computed'"},
-        ${has.has('aep_reported') ? 'r.aep_reported, r.metrics, r.worker' : 'NULL, NULL, NULL'}
+        ${has.has('aep_reported') ? 'r.aep_reported, r.metrics, r.worker' : 'NULL, NULL, NULL'}, ${has.has('turbine_types') ? 'r.turbine_types' : 'NULL'}
       FROM results r JOIN tasks t ON t.task_id = r.task_id
       WHERE t.in_campaign = 1 AND r.spec_hash = t.spec_hash ORDER BY r.farm_id, r.farm_type, r.seed`).raw().iterate() as Iterable<unknown[]>;
     for (const row of rows) {
       const [taskId, farmId, farmType, seed, nTurbines, aep, aepInitial, x, y, xi, yi, iterations, evaluations, wallS, attempts, specHash, source,
-        aepReported, metrics, worker] = row as [
+        aepReported, metrics, worker, turbineTypes] = row as [
         string, number, number, number, number, number | null, number | null, Buffer, Buffer, Buffer, Buffer, number, number, number | null, number, string, string,
-        number | null, string | null, string | null];
+        number | null, string | null, string | null, string | null];
       yield {
         taskId, farmId, farmType, seed, nTurbines,
         aep: aep ?? NaN, aepInitial: aepInitial ?? NaN,
@@ -491,6 +494,7 @@ export class Ledger {
         ...(aepReported !== null ? { aepReported } : {}),
         ...(metrics !== null ? { metrics: JSON.parse(metrics) as Record<string, number> } : {}),
         ...(worker !== null ? { worker } : {}),
+        ...(turbineTypes !== null ? { turbineTypes: Int32Array.from(JSON.parse(turbineTypes) as number[]) } : {}),
       };
     }
   }
