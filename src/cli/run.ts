@@ -77,7 +77,7 @@ export function registerRun(program: Command): void {
         throw err;
       }
       if (opts.dryRun) { // report and write nothing (a shard: its slice, in its folder)
-        const { dryRun, formatDryRun } = await import('../runner/dryRun.js');
+        const { dryRunWithRecovery, formatDryRun } = await import('../runner/dryRun.js');
         const { restrictToShard } = await import('../campaign/shardSlice.js');
         const checked = shard && shardRun
           ? { ...restrictToShard(loaded, shard), outputDir: opts.out !== undefined ? path.resolve(opts.out) : shardRun.defaultShardDir(loaded, shard.index) }
@@ -88,7 +88,7 @@ export function registerRun(program: Command): void {
           scan.close();
           preview = scan.sources.map((s) => ({ label: s.label, files: s.files.length, records: s.records, taskIds: s.taskIds, findings: s.findings }));
         }
-        process.stdout.write(`${formatDryRun(dryRun(checked, preview))}\n`);
+        process.stdout.write(`${formatDryRun(await dryRunWithRecovery(checked, preview))}\n`);
         return;
       }
       // A shard runs its slice into its own folder.

@@ -17,12 +17,16 @@
  *
  * The inflow solve is the one the model resolves to for these types (any tabulated-Ct type, or a
  * model only the waked engine has, gives `waked`; else `free-stream`, as aep.ts's inflowOf).
+ * Farms of several models or with neighbours always run on the JavaScript waked engine
+ * (wakedAep.ts's evaluateWaked); the native kernel (nativeKernel.ts) keeps the one-model,
+ * no-neighbour farms.
  */
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import { FREE_STREAM_WAKE_MODEL_NAMES, type FarmModelSpec, type InflowName } from './farmModel.js';
 import { createWakedWorkspace, evaluateWaked, wakedSetup, type WakedSetup, type Workspace } from './wakedAep.js';
 import { turbineMixProblem, type TurbineMix } from './turbineMix.js';
+import { InputError } from '../util/errors.js';
 
 /** Fixed turbines of neighbouring farms; `typeOf` indexes the evaluator's types. */
 export interface NeighbourTurbines {
@@ -77,6 +81,9 @@ export function createMixedFarmEvaluator(
   types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, neighbours: NeighbourTurbines | null = null,
 ): MixedFarmEvaluator {
   if (types.length === 0) throw new Error('a mixed farm needs at least one turbine type');
+  if (model.superposition === 'weighted') {
+    throw new InputError("superposition 'weighted': the weighted sum evaluates farms of one turbine model without neighbours only; use 'linear' or 'sos'");
+  }
   const nb = neighbours && neighbours.x.length > 0 ? neighbours : null;
   if (nb && (nb.y.length !== nb.x.length || nb.typeOf.length !== nb.x.length)) {
     throw new Error(`neighbours: ${nb.x.length} x, ${nb.y.length} y and ${nb.typeOf.length} types`);

@@ -14,6 +14,11 @@
  * or would be adopted once verified.
  */
 import fs from 'node:fs';
+import { TaskGrid, type Task } from '../campaign/taskGrid.js';
+import { RowGate } from './gate/rowGate.js';
+import { AUDIT_SCANNED_META, lastExportStamp, scanRecoverable } from './recoverResults.js';
+import { LAYOUTS_FILE } from './exporter.js';
+import { AUDIT_FILE } from './auditLog.js';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -83,6 +88,19 @@ export interface DryRunReport {
   groups: DryRunGroup[];
   /** The `--adopt` preview (null without --adopt). */
   adopt: AdoptPreview[] | null;
+  /**
+   * What the run would adopt back from the folder's own layouts.h5 and audit.jsonl first (a lost
+   * ledger or WAL), each row verified by the gate as the run would (null: nothing to look at).
+   */
+  recovery: { fromLayouts: number; fromAudit: number; rejected: number; layoutsProblem: string | null } | null;
+}
+
+/** What a run would need from the ledger to scan for lost results (see previewRecovery). */
+interface RecoveryInputs {
+  doneIds: Set<string>;
+  auditScanned: number;
+  lastExportCreated: string | null;
+  campaignHash: string;
 }
 
 /** One row per task the ledger knows: id, the spec hash it was synced at, its result's spec hash, failed mark. */
@@ -91,6 +109,8 @@ type LedgerRow = [taskId: string, specHash: string, resultHash: string | null, f
 interface LedgerView {
   name: string | null;
   rows: Iterable<LedgerRow>;
+  /** A meta value of the ledger (null when absent). */
+  meta(key: string): string | null;
 }
 
 /** Open the ledger of `dir` without writing to the folder, and hand its rows to `use`. */
@@ -129,7 +149,8 @@ function withLedger<T>(dir: string, use: (view: LedgerView) => T): T {
     const name = (db.prepare("SELECT value FROM meta WHERE key = 'campaign_name'").pluck().get() as string | undefined) ?? null;
     const rows = db.prepare('SELECT t.task_id, t.spec_hash, r.spec_hash, t.failed FROM tasks t LEFT JOIN results r ON r.task_id = t.task_id')
       .raw().iterate() as Iterable<LedgerRow>;
-    const out = use({ name, rows });
+    const metaOf = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
+    const out = use({ name, rows, meta: (key) => (metaOf.get(key) as string | undefined) ?? null });
     db.exec('COMMIT');
     return out;
   } finally {
@@ -144,7 +165,16 @@ function specHasher(c: Campaign): (farmIndex: number, typeIndex: number, seed: n
 }
 
 export function dryRun(c: Campaign, adopt?: readonly AdoptPreviewInput[]): DryRunReport {
-  const doneIds = adopt ? new Set<string>() : null;
+  return dryRunWith(c, adopt).report;
+}
+
+function hasFilesToRecover(dir: string | null): boolean {
+  return dir !== null && (fs.existsSync(path.join(dir, LAYOUTS_FILE)) || fs.existsSync(path.join(dir, AUDIT_FILE)));
+}
+
+function dryRunWith(c: Campaign, adopt?: readonly AdoptPreviewInput[]): { report: DryRunReport; recovery: RecoveryInputs | null } {
+  const recovery: RecoveryInputs | null = hasFilesToRecover(c.outputDir) ? { doneIds: new Set(), auditScanned: 0, lastExportCreated: null, campaignHash: '' } : null;
+  const doneIds = adopt || recovery ? recovery?.doneIds ?? new Set<string>() : null;
   const groups = new Map<string, DryRunGroup>();
   const onlyCount = new Map<string, number>();
   if (c.only) {
@@ -168,7 +198,7 @@ export function dryRun(c: Campaign, adopt?: readonly AdoptPreviewInput[]): DryRu
   const report: DryRunReport = {
     campaign: c.name, file: c.file, outputDir: c.outputDir, farms: c.farms.length, farmTypes: c.farmTypes.length, seeds: c.seeds.length,
     tasks: [...groups.values()].reduce((s, g) => s + g.tasks, 0), output: 'none', ledgerProblem: null, liveRunPid: null,
-    done: 0, stale: 0, failed: 0, missing: 0, groups: [...groups.values()], adopt: null,
+    done: 0, stale: 0, failed: 0, missing: 0, groups: [...groups.values()], adopt: null, recovery: null,
   };
   const dir = c.outputDir;
   if (dir !== null && fs.existsSync(dir)) {
@@ -179,6 +209,12 @@ export function dryRun(c: Campaign, adopt?: readonly AdoptPreviewInput[]): DryRu
           report.output = 'ledger';
           if (view.name !== null && view.name !== c.name) {
             throw new InputError(`${dir} holds campaign '${view.name}', not '${c.name}'; use another output folder (--out)`);
+          }
+          if (recovery) {
+            const scanned = Number(view.meta(AUDIT_SCANNED_META) ?? '0');
+            recovery.auditScanned = Number.isFinite(scanned) ? scanned : 0;
+            recovery.lastExportCreated = lastExportStamp({ getMeta: view.meta });
+            recovery.campaignHash = view.meta('campaign_hash') ?? '';
           }
           const farmIndex = new Map(c.farms.map((f, i) => [f.id, i])), typeIndex = new Map(c.farmTypes.map((t, i) => [t.id, i]));
           const seeds = new Set(c.seeds), only = c.only ? new Set(c.only) : null;
@@ -210,6 +246,26 @@ export function dryRun(c: Campaign, adopt?: readonly AdoptPreviewInput[]): DryRu
     report.done += g.done; report.stale += g.stale; report.failed += g.failed; report.missing += g.missing;
   }
   if (adopt && doneIds) report.adopt = previewAdoption(adopt, doneIds);
+  return { report, recovery: report.output === 'unreadable' ? null : recovery };
+}
+
+/**
+ * The dry run with what the run would recover first: every row layouts.h5 and audit.jsonl hold
+ * for a task the ledger lacks, verified by the gate exactly as `wflo run` would, counted, not
+ * committed.
+ */
+export async function dryRunWithRecovery(c: Campaign, adopt?: readonly AdoptPreviewInput[]): Promise<DryRunReport> {
+  const { report, recovery } = dryRunWith(c, adopt);
+  if (!recovery || c.outputDir === null) return report;
+  const lacking = new Map<string, Task>();
+  for (const t of new TaskGrid(c)) if (!recovery.doneIds.has(t.taskId)) lacking.set(t.taskId, t);
+  if (lacking.size === 0) return report;
+  const counts = { fromLayouts: 0, fromAudit: 0, rejected: 0, layoutsProblem: null as string | null };
+  const gate = new RowGate(c, { threads: 0 });
+  const scan = await scanRecoverable({ dir: c.outputDir, lacking, campaignHash: recovery.campaignHash, auditScanned: recovery.auditScanned, lastExportCreated: recovery.lastExportCreated },
+    gate, (_row, from) => { if (from === 'layouts') counts.fromLayouts++; else counts.fromAudit++; }, () => { counts.rejected++; });
+  counts.layoutsProblem = scan.layoutsProblem;
+  if (counts.fromLayouts + counts.fromAudit + counts.rejected > 0 || counts.layoutsProblem) report.recovery = counts;
   return report;
 }
 
@@ -254,7 +310,14 @@ export function formatDryRun(r: DryRunReport): string {
   for (const row of shown) lines.push(fmt(row));
   if (rows.length > shown.length) lines.push(`… ${rows.length - shown.length} more farm × type rows (--json lists all)`);
   lines.push('');
-  const toRun = r.output === 'ledger' ? r.missing + r.stale : r.tasks;
+  const toRun = (r.output === 'ledger' ? r.missing + r.stale : r.tasks) - (r.recovery ? r.recovery.fromLayouts + r.recovery.fromAudit : 0);
+  if (r.recovery) {
+    const back = r.recovery.fromLayouts + r.recovery.fromAudit;
+    lines.push(`the ledger lacks ${plural(back, 'finished task')} the folder still holds: a run would adopt back ${r.recovery.fromLayouts} from layouts.h5 and ` +
+      `${r.recovery.fromAudit} from audit.jsonl (verified, not recomputed)${r.recovery.rejected ? `; ${r.recovery.rejected} rows there fail verification and would be computed` : ''}` +
+      `${r.recovery.layoutsProblem ? `; layouts.h5 cannot be read (${r.recovery.layoutsProblem})` : ''}`);
+    lines.push('');
+  }
   let adoptable = 0;
   if (r.adopt) {
     lines.push('--adopt (every record is verified against the campaign before it is adopted):');

@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { REPO, hasH5py, tempDir } from '../helpers.js';
+import { PYTHON, REPO, hasH5py, tempDir } from '../helpers.js';
 import { copyRepository } from '../helpers/repoCopy.js';
 import { classifyCommand, extractDocCommands, type DocCommand } from '../helpers/docCommands.js';
 import { writeAdoptionIncident, DEFAULT_ADOPTION_CAMPAIGN } from '../shards/helpers/adoptionIncident.js';
@@ -33,6 +33,8 @@ test('the extractor: sh blocks only, continuations joined, comments and document
     [11, "echo 'a # not a comment'", [0], ['demo-folder'], null],
     [16, 'nvidia-smi', [0], [], 'needs a GPU'],
   ]);
+  const paired = extractDocCommands(['```python', 'print(1)', '```', '', '```sh', 'wflo x', '```', 'text', '```sh', 'wflo y', '```'].join('\n'), 'Y.md');
+  assert.deepEqual(paired.map((c) => [c.command, c.python]), [['wflo x', 'print(1)'], ['wflo y', null]], 'a shell block right after a python block runs on what it writes');
   assert.deepEqual(classifyCommand('npm ci && npx wflo run examples/demo.yaml').map((p) => p.action), ['prepared', 'run']);
   assert.equal(classifyCommand('npx tsc -p tsconfig.json')[0].action, 'prepared');
   assert.deepEqual(classifyCommand('npm pack && npm install -g wflo-0.1.0.tgz').map((p) => p.action), ['run', 'skip']);
@@ -103,6 +105,11 @@ test('every command line of README.md and docs/*.md runs in a copy of the reposi
 });
 
 function setUp(cmd: DocCommand, cwd: string): string | null {
+  if (cmd.python !== null) {
+    if (!hasH5py()) return 'the Python block above needs h5py (apt-get install python3-h5py)';
+    const py = spawnSync(PYTHON, ['-c', cmd.python], { cwd, encoding: 'utf8' });
+    if (py.status !== 0) throw new Error(`${cmd.file}:${cmd.block}: the Python block above failed: ${py.stderr}`);
+  }
   for (const name of cmd.setup) {
     const s = SETUPS[name];
     if (!s) throw new Error(`${cmd.file}:${cmd.block}: unknown doc-test setup '${name}' (known: ${Object.keys(SETUPS).join(', ')})`);

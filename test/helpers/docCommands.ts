@@ -8,6 +8,9 @@
  *   <!-- doc-test: setup rescue-incident -->     files the block's commands work on (the test names them)
  *   <!-- doc-test: skip needs a GPU -->           the block is not run, for that reason
  *
+ * A shell block that directly follows a `python` block (nothing but blank lines between) works on
+ * what that Python writes ("write exactly this with h5py, then run this"): the Python runs first.
+ *
  * `classifyCommand` says, for one line, which parts run and which are skipped and why: lines that
  * start a server or need Redis or SLURM, the test suite itself, benchmarks, and installs from the
  * npm registry are skipped; `npm ci` and the compile it runs are what the copy the lines run in
@@ -26,6 +29,8 @@ export interface DocCommand {
   /** Directives of the block the command is in. */
   setup: string[];
   skip: string | null;
+  /** The `python` block directly above the command's block, run first (null: none). */
+  python: string | null;
 }
 
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)/;
@@ -54,6 +59,7 @@ export function splitComment(line: string): { command: string; comment: string }
 export function extractDocCommands(markdown: string, file: string): DocCommand[] {
   const lines = markdown.split('\n');
   const out: DocCommand[] = [];
+  let previous: { language: string; body: string; endLine: number } | null = null;
   let i = 0;
   while (i < lines.length) {
     const open = FENCE.exec(lines[i]);
@@ -82,7 +88,10 @@ export function extractDocCommands(markdown: string, file: string): DocCommand[]
       i++;
     }
     i++;
+    const before = previous;
+    previous = { language, body: body.map((b) => b.text).join('\n'), endLine: i };
     if (!SHELL_LANGUAGES.has(language)) continue;
+    const python = before && before.language === 'python' && lines.slice(before.endLine, blockLine - 1).every((l) => l.trim() === '') ? before.body : null;
     for (let k = 0; k < body.length; k++) {
       const start = body[k];
       let text = start.text;
@@ -91,7 +100,7 @@ export function extractDocCommands(markdown: string, file: string): DocCommand[]
       if (command === '') continue;
       const codes = new Set([0]);
       for (const m of comment.matchAll(/\bexits? (?:code )?(\d+)\b/g)) codes.add(Number(m[1]));
-      out.push({ file, line: start.line, block: blockLine, command, comment, exitCodes: [...codes].sort(), setup, skip });
+      out.push({ file, line: start.line, block: blockLine, command, comment, exitCodes: [...codes].sort(), setup, skip, python });
     }
   }
   return out;

@@ -59,11 +59,11 @@ for (const model of variants) {
   });
 }
 
-test('one type and no neighbours through the mixed evaluator: the one-type engine, bit for bit', async () => {
+test('one type and no neighbours through the mixed evaluator: the one-type JavaScript engine, bit for bit', async () => {
   const { createFarmEvaluator } = await import('../../src/physics/aep.js');
   const own = layout(7, 12, 2000);
   for (const model of variants.filter((m) => m.inflow === undefined)) {
-    const single = createFarmEvaluator(types[1], wind, model).aepWithGradient(own.x, own.y);
+    const single = createFarmEvaluator(types[1], wind, model, 'js').aepWithGradient(own.x, own.y);
     const mixed = createMixedFarmEvaluator([types[1]], wind, model).aepWithGradient(own.x, own.y, new Int32Array(12));
     assert.equal(mixed.aepMwh, single.aepMwh, JSON.stringify(model));
     assert.deepEqual(mixed.gradX, single.gradX);

@@ -1,8 +1,9 @@
 /**
- * The waked-inflow engine against PyWake: every reference case in test/data/reference/ (computed
- * with PyWake, copied as written; SOURCE.md there) must match the PyWake AEP to 1e-9 relative in total and per turbine,
- * and the flow of its check condition (wind from 270° at 8 m/s: each turbine's effective speed and
- * Ct). One case also goes through `wflo aep FILE --json`.
+ * The waked-inflow engine against PyWake: every reference case in test/data/reference/ (SOURCE.md
+ * there) must match the PyWake AEP to 1e-9 relative in total and per turbine, and the flow of its
+ * check condition (wind from 270° at 8 m/s: each turbine's effective speed and Ct). Cases whose
+ * model fields say "library default" are computed with PyWake's defaults for that model (Zong 2020
+ * with its weighted sum). One case also goes through `wflo aep FILE --json`.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,7 +23,7 @@ function rel(a: number, b: number): number {
 }
 
 test('the reference folder holds cases', () => {
-  assert.ok(files.length >= 8, `expected at least 8 reference cases in ${REFERENCE}, found ${files.length}`);
+  assert.ok(files.length >= 12, `expected at least 12 reference cases in ${REFERENCE}, found ${files.length}`);
 });
 
 for (const file of files) {
@@ -44,6 +45,23 @@ for (const file of files) {
     }
   });
 }
+
+test('"library default" asking for what wflo lacks is refused, naming the field', () => {
+  const full = path.join(REFERENCE, 'niayifar2016-grid5x5.yaml');
+  const doc = readYamlFile(full) as { model: Record<string, unknown> };
+  doc.model.rotor_average = 'library default';
+  assert.throws(() => caseFromReferenceDocument(doc, full), /model\.rotor_average: PyWake's default for niayifar2016 includes the Gaussian-overlap/);
+  doc.model.rotor_average = 'rotor centre';
+  doc.model.superposition = 'library default';
+  assert.equal(caseFromReferenceDocument(doc, full).model.superposition, 'linear');
+});
+
+test('the weighted sum has no gradient yet and says so', () => {
+  const full = path.join(REFERENCE, 'zong2020-random16.yaml');
+  const c = caseFromReferenceDocument(readYamlFile(full), full);
+  assert.equal(c.model.superposition, 'weighted');
+  assert.throws(() => caseEvaluator(c).aepWithGradient(c.layout!.x, c.layout!.y), /weighted-sum superposition has no gradient/);
+});
 
 test('wflo aep REFERENCE.yaml --json prints aep_mwh and per_turbine_mwh matching PyWake', () => {
   const file = files.find((f) => f.startsWith('niayifar')) ?? files[0];
