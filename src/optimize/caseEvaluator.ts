@@ -27,8 +27,11 @@ export function caseTypeOf(c: Pick<Case, 'turbines' | 'nTurbines'>): Int32Array 
   return c.turbines ? Int32Array.from(c.turbines.typeOf) : new Int32Array(c.nTurbines);
 }
 
+/** What an evaluator needs of a case: physics, models and neighbours. */
+export type CasePhysics = Pick<Case, 'turbine' | 'wind' | 'model' | 'turbines' | 'neighbours'>;
+
 /** The mixed-farm evaluator of a case (types: own models, then the neighbours'). */
-export function caseMixedEvaluator(c: Case, model: FarmModelSpec = c.model): MixedFarmEvaluator {
+export function caseMixedEvaluator(c: CasePhysics, model: FarmModelSpec = c.model): MixedFarmEvaluator {
   const { types, ownTypes } = caseTypes(c);
   const nb = c.neighbours && c.neighbours.x.length > 0
     ? { x: c.neighbours.x, y: c.neighbours.y, typeOf: Int32Array.from(c.neighbours.typeOf, (t) => t + ownTypes) }
@@ -37,13 +40,13 @@ export function caseMixedEvaluator(c: Case, model: FarmModelSpec = c.model): Mix
 }
 
 /** The case's evaluator with its model (or `model`) and its assignment (or `typeOf`). */
-export function caseEvaluator(c: Case, model: FarmModelSpec = c.model, typeOf?: Int32Array): FarmEvaluator {
+export function caseEvaluator(c: CasePhysics, model: FarmModelSpec = c.model, typeOf?: Int32Array): FarmEvaluator {
   if (!isMixedCase(c)) return createFarmEvaluator(c.turbine, c.wind, model);
-  return caseMixedEvaluator(c, model).bind(typeOf ?? caseTypeOf(c));
+  return caseMixedEvaluator(c, model).bind(typeOf ?? (c.turbines ? c.turbines.typeOf : null));
 }
 
 /** Energy the case's neighbours lose to the farm at (x, y), MWh (null without neighbours). */
-export function caseNeighbourLoss(c: Case, x: Float64Array, y: Float64Array, typeOf?: Int32Array): { totalMwh: number; aloneMwh: number; byNeighbourMwh: Float64Array } | null {
+export function caseNeighbourLoss(c: CasePhysics & Pick<Case, 'nTurbines'>, x: Float64Array, y: Float64Array, typeOf?: Int32Array): { totalMwh: number; aloneMwh: number; byNeighbourMwh: Float64Array } | null {
   if (!c.neighbours || c.neighbours.x.length === 0) return null;
   const ev = caseMixedEvaluator(c);
   const loss = neighbourLoss(ev, x, y, typeOf ?? caseTypeOf(c));

@@ -64,8 +64,8 @@ export interface MixedFarmEvaluator {
   /** AEP of own turbines at (x, y) whose types are `typeOf` (indices into `types`). */
   aep(x: Float64Array, y: Float64Array, typeOf: Int32Array): MixedAepResult;
   aepWithGradient(x: Float64Array, y: Float64Array, typeOf: Int32Array): MixedAepResult;
-  /** The same evaluator with the own turbines' types fixed: what optimizers take. */
-  bind(typeOf: Int32Array): BoundEvaluator;
+  /** The same evaluator with the own turbines' types fixed (null: every turbine of type 0): what optimizers take. */
+  bind(typeOf: Int32Array | null): BoundEvaluator;
   /** Energy of each neighbour with no farm beside it, MWh (empty without neighbours). */
   neighboursAlone(): Float64Array;
 }
@@ -124,12 +124,16 @@ export function createMixedFarmEvaluator(
     aep: (x, y, typeOf) => evaluate(x, y, typeOf, false),
     aepWithGradient: (x, y, typeOf) => evaluate(x, y, typeOf, true),
     bind(typeOf) {
-      const fixed = Int32Array.from(typeOf);
+      let fixed = typeOf ? Int32Array.from(typeOf) : new Int32Array(0);
+      // A partial farm (greedy placement adds turbines in index order) has the first types.
+      const typesFor = (n: number): Int32Array => {
+        if (!typeOf && fixed.length < n) fixed = new Int32Array(n);
+        return n < fixed.length ? fixed.subarray(0, n) : fixed;
+      };
       return {
         turbine: types[fixed.length > 0 ? fixed[0] : 0], wind,
-        // A partial farm (greedy placement adds turbines in index order) has the first types.
-        aep: (x, y) => evaluate(x, y, x.length < fixed.length ? fixed.subarray(0, x.length) : fixed, false),
-        aepWithGradient: (x, y) => evaluate(x, y, x.length < fixed.length ? fixed.subarray(0, x.length) : fixed, true),
+        aep: (x, y) => evaluate(x, y, typesFor(x.length), false),
+        aepWithGradient: (x, y) => evaluate(x, y, typesFor(x.length), true),
       };
     },
     neighboursAlone() {
