@@ -24,7 +24,7 @@ import type { AttemptOutcome, Dispatch, Executor, WorkerRef } from './executors/
 import { auditResultFields } from './auditResult.js';
 import type { ProgressReporter, ProgressSnapshot } from './progress.js';
 import { LAYOUTS_FILE, type ExportReport } from './exporter.js';
-import { ExporterClient } from './exporterClient.js';
+import { ExportCadence } from './exportCadence.js';
 
 export type StopReason = 'complete' | 'incomplete' | 'max_failures' | 'interrupted';
 
@@ -115,16 +115,7 @@ export class Scheduler {
   private readonly rateSamples: [number, number][] = [];
 
   private readonly recheck: Rechecker | null = null;
-  private readonly exporter = new ExporterClient();
-  private exportRunning: Promise<void> | null = null;
-  private resultsSinceExport = 0;
-  private lastExportAt = performance.now();
-  private lastExport: ExportReport | null = null;
-  private lastExportError: string | null = null;
-  /** Whether the latest export attempt succeeded. */
-  private lastExportOk = false;
-  private exportWarned = false;
-  private exportsStarted = 0;
+  private readonly exports: ExportCadence;
 
   constructor(o: SchedulerOptions) {
     this.o = o;
@@ -137,6 +128,7 @@ export class Scheduler {
       if (prior.failed > prior.counted) this.attemptsBase.set(taskId, prior.failed - prior.counted);
     }
     this.executor = o.executor;
+    this.exports = new ExportCadence(o.campaign, o.outputDir, o.ledger, o.audit, o.progress);
     if (o.recheck && o.executor.remote) {
       this.recheck = new Rechecker(o.recheck.fraction, o.recheck.executor, o.gate, o.ledger, o.audit, o.runId, {
         commit: (d, row, wallS) => this.queueCommit({ d, row, wallS, ...(row.worker ? { worker: workerRefOf(row.worker) } : {}) }),
@@ -315,7 +307,6 @@ export class Scheduler {
     for (let i = 0; i < batch.length; i++) {
       const { d, wallS, worker } = batch[i];
       this.doneThisRun++;
-      this.resultsSinceExport++;
       // The full result rides along: the audit log is the ledger's second copy (recoverResults.ts).
       this.o.audit.write({
         event: 'attempt', task: d.task.taskId, attempt: d.attempt, outcome: 'done', wall_s: round(wallS),
@@ -323,6 +314,7 @@ export class Scheduler {
         ...auditResultFields(rows[i]),
       });
     }
+    this.exports.committed(batch.length);
     this.maybeExport();
     this.pump();
     this.checkFinished();
@@ -446,19 +438,19 @@ export class Scheduler {
       }
     }
     this.commit();
-    if (this.exportRunning) await this.exportRunning;
+    await this.exports.settle();
     let exportFailure: unknown = null;
     try {
       // Interrupted: out within a second or two; layouts.h5 stays as its last export wrote it
       // (valid, and written within seconds of the run's first result), `wflo export` or the next
       // run brings it up to date.
       if (this.stopping !== 'fatal' && (this.stopping !== 'interrupted' || !fs.existsSync(path.join(this.o.outputDir, LAYOUTS_FILE)))) {
-        await this.finalExport();
+        await this.exports.final(this.o.exportNeeded || this.doneThisRun > 0);
       }
     } catch (err) {
       exportFailure = err;
     } finally {
-      this.exporter.close();
+      this.exports.close();
     }
     this.heartbeat();
     this.o.progress?.update(this.snapshot());
@@ -477,68 +469,13 @@ export class Scheduler {
       : allDone ? 'complete' : 'incomplete';
     this.resolveRun!({
       stopReason, doneThisRun: this.doneThisRun, failedThisRun: this.failedThisRun, retries: this.retries,
-      exported: this.lastExport, exportError: this.lastExportError,
+      exported: this.exports.lastExport, exportError: this.exports.lastError,
     });
   }
 
-  // ---- export ----
-
   private maybeExport(): void {
-    if (this.exportRunning || this.stopping || this.finished) return;
-    // The first result of a run is exported at once (a valid partial layouts.h5 within seconds),
-    // then every `every_results` results or `every_s` seconds.
-    const due = this.resultsSinceExport >= this.c.exportEveryResults ||
-      (this.resultsSinceExport > 0 && (this.exportsStarted === 0 || performance.now() - this.lastExportAt >= this.c.exportEveryS * 1000));
-    if (due) this.exportRunning = this.runExport().then(() => { this.exportRunning = null; });
-  }
-
-  /** One export in a child process; never throws (failures are logged and audited). */
-  private async runExport(): Promise<boolean> {
-    this.exportsStarted++;
-    this.resultsSinceExport = 0;
-    this.lastExportAt = performance.now();
-    const result = await this.exporter.export(this.o.outputDir);
-    this.lastExportOk = result.ok;
-    if (result.ok) {
-      this.lastExport = result.report;
-      this.lastExportError = null;
-      const r = result.report;
-      this.o.audit.write({ event: 'export', file: r.file, rows: r.rows, expected: r.expected, complete: r.complete, bytes: r.bytes, seconds: round(r.seconds) });
-      try {
-        this.o.ledger.setMeta('last_export', JSON.stringify({ rows: r.rows, campaign_hash: r.campaignHash, created: r.created, at: new Date().toISOString() }));
-      } catch { /* only an optimization for the next run */ }
-      return true;
-    }
-    this.lastExportError = result.message;
-    this.o.audit.write({ event: 'export_failed', error: this.lastExportError });
-    if (!this.exportWarned) {
-      this.o.progress?.log(`wflo: warning: could not refresh layouts.h5 (will retry): ${this.lastExportError}`);
-      this.exportWarned = true;
-    }
-    return false;
-  }
-
-  private async finalExport(): Promise<void> {
-    const needed = this.o.exportNeeded || this.doneThisRun > 0 || !fs.existsSync(path.join(this.o.outputDir, LAYOUTS_FILE)) ||
-      (this.lastExport === null && this.lastExportError !== null);
-    // Nothing committed since the last good export: that file is already the final one.
-    if (!needed || (this.lastExportOk && this.resultsSinceExport === 0)) return;
-    // A writer left over from a killed coordinator may still hold the file lock for a moment.
-    let freshRetries = 1;
-    for (let tries = 0; tries < 20; tries++) {
-      if (await this.runExport()) return;
-      if (/being written by another process/.test(this.lastExportError ?? '')) {
-        await new Promise((r) => setTimeout(r, 500));
-        continue;
-      }
-      // Once more on a fresh exporter process (the client replaces it after any failure).
-      if (freshRetries-- > 0) {
-        this.o.progress?.log(`wflo: final export failed (${this.lastExportError}); retrying on a fresh exporter process`);
-        continue;
-      }
-      break;
-    }
-    throw new RuntimeFailure(`could not write ${path.join(this.o.outputDir, LAYOUTS_FILE)}: ${this.lastExportError}; every finished task is safe in the ledger, rerun \`wflo export ${this.o.outputDir}\``);
+    if (this.stopping || this.finished) return;
+    this.exports.maybe();
   }
 
   // ---- monitoring ----
