@@ -10,9 +10,10 @@
  *
  * Farm types of several turbine models: each turbine's model (the record's `turbineTypes`) must be
  * one of the farm type's; with fixed counts it must be the counts' assignment (a record without
- * models gets it), with a model choice the record must say them. Spacing is checked pair by pair
- * with the larger of the two turbines' spacings (geometry/pairSpacing.ts) and the AEP recomputed
- * with each turbine's model and the farm's neighbours, as the optimizer computed it.
+ * models gets it), with a model choice a record without models stands for every turbine of model 0.
+ * Spacing is checked pair by pair with the larger of the two turbines' spacings
+ * (geometry/pairSpacing.ts) and the AEP recomputed with each turbine's model and the farm's
+ * neighbours, as the optimizer computed it.
  *
  * The Case, the prepared boundary and the farm evaluator are built once per (farm, farm type).
  */
@@ -140,7 +141,8 @@ export class RecordVerifier {
 
   /**
    * The models a record's turbines stand for: null for a farm type of one model (a record naming
-   * any other is refused), the counts' assignment for fixed counts, the record's own for a choice;
+   * any other is refused), the counts' assignment for fixed counts, the record's own for a choice
+   * (none: every turbine model 0);
    * a string says why they cannot be.
    */
   private turbineModels(type: Campaign['farmTypes'][number], given: Int32Array | undefined): Int32Array | null | string {
@@ -158,7 +160,9 @@ export class RecordVerifier {
       }
       return fixed;
     }
-    if (!given) return `farm type ${type.id} chooses turbine models; the row does not say them`;
+    // A row without models stands for every turbine of model 0 (io/layoutRecord.ts: what layouts.h5
+    // and a shard ledger leave out), checked and recomputed as such.
+    if (!given) return new Int32Array(type.nTurbines);
     for (let i = 0; i < given.length; i++) {
       if (!(Number.isInteger(given[i]) && given[i]! >= 0 && given[i]! < m.turbines.length)) return `turbine ${i} has model ${given[i]}, not one of the ${m.turbines.length} of farm type ${type.id}`;
     }
