@@ -3,9 +3,10 @@
  * optimizer chooses (`turbine_choice`), and a farm beside fixed neighbours, end to end through the
  * real `wflo run`: the gate accepts the honest rows, h5py (an independent reader) finds each
  * turbine's model in `/turbine_type` with the names in `/types/<id>`, every pair of every layout
- * keeps the larger of its two spacings. Then the collect door: a shard ledger edited with SQL so
- * that a row's turbine models are wrong (a fixed-count turbine given another model, a chosen model
- * swapped, a model that does not exist) is rejected one line each; the unedited copy collects whole.
+ * keeps the larger of its two spacings, and `wflo plot` marks each stored turbine's model. Then
+ * the collect door: a shard ledger edited with SQL so that a row's turbine models are wrong (a
+ * fixed-count turbine given another model, a chosen model swapped, a model that does not exist)
+ * is rejected one line each; the unedited copy collects whole.
  */
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -93,6 +94,20 @@ test('mixed farm types and neighbours through wflo run: honest rows pass, /turbi
           const d = Math.hypot(row.layout[i][0] - row.layout[j][0], row.layout[i][1] - row.layout[j][1]);
           assert.ok(d >= Math.max(s[row.types[i]], s[row.types[j]]) - 1e-6, `${row.task_id}: turbines ${i} and ${j} ${d} m apart`);
         }
+      }
+    }
+
+    // The plots of the stored rows mark each turbine with the model /turbine_type holds, from the
+    // ledger and from layouts.h5 alike, and draw the farm's three neighbours.
+    for (const row of h5.rows) {
+      for (const source of [out, path.join(out, 'layouts.h5')]) {
+        const svgFile = path.join(dir, `${row.task_id}-${path.basename(source)}.svg`);
+        const p = await wflo(['plot', source, '--task', row.task_id, '-o', svgFile]);
+        assert.equal(p.code, 0, p.stderr);
+        const svg = fs.readFileSync(svgFile, 'utf8');
+        const models = [...svg.matchAll(/class="turbine"[^>]*data-model="(\d+)"/g)].map((m) => Number(m[1]));
+        assert.deepEqual(models, row.types.slice(0, row.n), `${row.task_id} from ${source}`);
+        assert.equal([...svg.matchAll(/<g class="neighbour" /g)].length, 3);
       }
     }
 
