@@ -8,6 +8,8 @@ import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import type { FarmModelSpec } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
+import type { CaseNeighbours } from '../optimize/case.js';
+import type { FarmModels } from '../io/farmTurbines.js';
 import type { Params } from './paramsSchema.js';
 
 /**
@@ -37,16 +39,22 @@ export interface FarmSpec {
   params?: Params;
   /** Only for command optimizers (not hashed: the resolved `wind` is). */
   windAsWritten?: WindAsWritten;
-  /** Content hash of boundary + wind + model (+ params): changes exactly when the farm's results can. */
+  /** Fixed turbines of neighbouring farms (part of the hash when given). */
+  neighbours?: CaseNeighbours;
+  /** Content hash of boundary + wind + model (+ params, neighbours): changes exactly when the farm's results can. */
   hash: string;
 }
 
 export interface FarmTypeSpec {
   id: number;
   label: string;
+  /** The turbine model (with several, the first listed). */
   turbine: Turbine;
   nTurbines: number;
+  /** Minimum spacing, metres (with several models, the largest of theirs). */
   minSpacingM: number;
+  /** Several turbine models: each one's spacing and fixed counts, or counts null when the optimizer chooses. */
+  models?: FarmModels;
   /** `params:` for a command optimizer's program (part of the hash when given). */
   params?: Params;
   /** Content hash of turbine numbers + count + spacing (+ params). */

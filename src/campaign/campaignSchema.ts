@@ -12,8 +12,11 @@
  *       wind: iea37-cs3             # built-in wind name, a file (YAML or a time-series .csv), or a mapping
  *       wake_model: bastankhah2014  # optional: iea37 | bastankhah2014 | jensen | niayifar2016 | turbopark2022 | zong2020 | blondel2020
  *       blockage: selfsimilarity2020  # optional: induction (blockage) solved with the wakes
+ *       neighbours: [{x: -3000, y: 0, turbine: iea37-3.35mw}, {file: old.yaml}]   # fixed turbines of other farms (io/farmTurbines.ts)
  *   farm_types:                     # a farm type = turbine model + number of turbines
  *     - {id: 0, turbine: iea37-3.35mw, n_turbines: 16}
+ *     - {id: 1, turbines: [{turbine: iea37-3.35mw, n: 10}, {turbine: v80, n: 6}]}   # several models, fixed counts
+ *     - {id: 2, n_turbines: 16, turbine_choice: [iea37-3.35mw, v80]}                 # the optimizer chooses the models
  *   seeds: {start: 0, count: 60}    # or a list: [1, 2, 3]
  *   optimizer: {method: noop}       # method + its settings (snake_case; camelCase accepted);
  *                                   # method: command runs your own program (campaign/commandOptimizer.ts)
@@ -29,6 +32,7 @@ import { z } from 'zod';
 import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES } from '../physics/farmModel.js';
 import { strict } from '../io/zodIssue.js';
 import { paramsSchema } from './paramsSchema.js';
+import { neighboursSchema, turbineChoiceSchema, turbineCountsSchema } from '../io/farmTurbines.js';
 
 const nameOrMapping = z.union([z.string().min(1), z.record(z.string(), z.unknown())], {
   error: 'expected a built-in name, a file path or a mapping',
@@ -47,13 +51,18 @@ export const farmSchema = strict({
   wake_params: strict({ k: z.number().positive() }).optional(), // the wake growth rate; the models read no other parameter from files
   params: paramsSchema.optional(), // for a `method: command` optimizer's program
   blockage: z.enum(BLOCKAGE_MODEL_NAMES as readonly string[] as [string, ...string[]]).optional(),
+  neighbours: neighboursSchema.optional(), // fixed turbines of other farms (io/farmTurbines.ts)
 });
 
+// One of `turbine` (+ n_turbines), `turbines` (models with counts) or `turbine_choice` (+ n_turbines):
+// io/farmTurbines.ts checks the combination and names the field.
 export const farmTypeSchema = strict({
   id,
   label: z.string().optional(),
-  turbine: nameOrMapping,
-  n_turbines: z.int().min(1, { error: 'must be an integer >= 1' }),
+  turbine: nameOrMapping.optional(),
+  turbines: turbineCountsSchema.optional(),
+  turbine_choice: turbineChoiceSchema.optional(),
+  n_turbines: z.int().min(1, { error: 'must be an integer >= 1' }).optional(),
   min_spacing_diameters: z.number().min(0).optional(),
   min_spacing_m: z.number().min(0).optional(),
   params: paramsSchema.optional(), // for a `method: command` optimizer's program

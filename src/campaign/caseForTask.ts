@@ -4,9 +4,19 @@
  */
 import type { Case } from '../optimize/case.js';
 import type { FarmSpec, FarmTypeSpec } from './campaign.js';
+import { typeOfCounts } from '../io/farmTurbines.js';
+import { startingAssignment } from '../optimize/typeChoice.js';
 
 export function caseForTask(farm: FarmSpec, type: FarmTypeSpec): Case {
+  const m = type.models;
   return {
+    ...(m ? {
+      turbines: {
+        types: m.turbines, minSpacingByType: Float64Array.from(m.minSpacingByType), choice: m.counts === null,
+        typeOf: m.counts ? typeOfCounts(m.counts) : startingAssignment(type.nTurbines, m.turbines.length),
+      },
+    } : {}),
+    ...(farm.neighbours && farm.neighbours.x.length > 0 ? { neighbours: farm.neighbours } : {}),
     name: `farm_${farm.id}_type_${type.id}`,
     turbine: type.turbine,
     wind: farm.wind,

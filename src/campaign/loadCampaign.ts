@@ -26,6 +26,8 @@ import { errorAt, LocatedInputError, type FieldPath } from '../io/sourceMap.js';
 import { zodToInputError } from '../io/zodIssue.js';
 import { nearestKey } from '../io/didYouMean.js';
 import { maxTurbinesBound, capacityProblem } from '../io/plausibility.js';
+import { modelsRoomProblem, readFarmModels, readNeighbours, type FailAt, type LayoutTurbinesAt, type TurbineAt } from '../io/farmTurbines.js';
+import { caseTypeOf } from '../optimize/caseEvaluator.js';
 import { campaignSchema, type CampaignDocument } from './campaignSchema.js';
 import { translateOptimizerKeys, snakeToCamel } from './optimizerKeys.js';
 import { farmSpecHash, farmTypeSpecHash, optimizerSpecHash } from './specHash.js';
@@ -216,6 +218,10 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
   if (params !== undefined) model.params = params;
   const blockage = (f.blockage as BlockageModelName | undefined) ?? base?.model.blockage;
   if (blockage !== undefined) model.blockage = blockage;
+  const at: FieldPath = ['farms', i, 'neighbours'];
+  const neighbours = raw.neighbours !== undefined
+    ? readNeighbours(raw.neighbours, at, file, baseDir, turbineResolver(baseDir, file, fail), layoutTurbinesLoader(file, fail), fail as FailAt, boundary!)
+    : base?.neighbours;
   return {
     id: f.id,
     label: f.label ?? f.case ?? `farm_${f.id}`,
@@ -223,11 +229,49 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
     wind: wind!,
     model,
     ...(f.params !== undefined ? { params: f.params } : {}),
-    hash: farmSpecHash({ boundary, wind, model, params: f.params }),
+    ...(neighbours && neighbours.x.length > 0 ? { neighbours } : {}),
+    hash: farmSpecHash({ boundary, wind, model, params: f.params, neighbours: neighbours && neighbours.x.length > 0 ? neighbours : undefined }),
+  };
+}
+
+/** Resolves a turbine spec at a campaign field: a built-in name (did-you-mean), a file, a mapping. */
+function turbineResolver(baseDir: string, file: string, fail: Fail): TurbineAt {
+  return (spec, fieldPath) => {
+    if (typeof spec === 'string' && !looksLikeFile(spec) && !isBuiltinTurbine(spec)) {
+      fail(fieldPath, unknownName('turbine', spec, BUILTIN_TURBINE_NAMES, 'built-in turbine'));
+    }
+    return anchored(fieldPath, fail, file, () => resolveTurbine(spec, baseDir, file));
+  };
+}
+
+/** The turbines of a layout or case file named as neighbours: positions and models. */
+function layoutTurbinesLoader(file: string, fail: Fail): LayoutTurbinesAt {
+  return (layoutFile, fieldPath) => {
+    const c = anchored(fieldPath, fail, file, () => loadCase(layoutFile));
+    if (!c.layout) fail(fieldPath, `${layoutFile} holds no layout (x and y of turbines)`);
+    return { x: c.layout!.x, y: c.layout!.y, types: c.turbines ? c.turbines.types : [c.turbine], typeOf: caseTypeOf({ ...c, nTurbines: c.layout!.x.length }) };
   };
 }
 
 function resolveFarmType(t: CampaignDocument['farm_types'][number], raw: Record<string, unknown>, i: number, baseDir: string, file: string, fail: Fail): FarmTypeSpec {
+  const several = readFarmModels(raw, ['farm_types', i], file, turbineResolver(baseDir, file, fail), fail as FailAt);
+  if (several) {
+    const { models, nTurbines } = several;
+    const names = (raw.turbines !== undefined ? (raw.turbines as { turbine: unknown }[]).map((e) => e.turbine) : raw.turbine_choice as unknown[])
+      .map((spec, k) => (typeof spec === 'string' ? spec : models.turbines[k]!.name));
+    const minSpacingM = Math.max(...models.minSpacingByType);
+    const label = models.counts ? models.counts.map((n, k) => `${names[k]} x${n}`).join(' + ') : `${nTurbines} of ${names.join('/')}`;
+    return {
+      id: t.id,
+      label: t.label ?? label,
+      turbine: models.turbines[0]!,
+      nTurbines,
+      minSpacingM,
+      models,
+      ...(t.params !== undefined ? { params: t.params } : {}),
+      hash: farmTypeSpecHash({ turbine: models.turbines[0]!, nTurbines, minSpacingM, params: t.params, models }),
+    };
+  }
   const spec = raw.turbine;
   if (typeof spec === 'string' && !looksLikeFile(spec) && !isBuiltinTurbine(spec)) {
     fail(['farm_types', i, 'turbine'], unknownName('turbine', spec, BUILTIN_TURBINE_NAMES, 'built-in turbine'));
@@ -241,11 +285,11 @@ function resolveFarmType(t: CampaignDocument['farm_types'][number], raw: Record<
     id: t.id,
     label: t.label ?? (typeof spec === 'string' ? `${spec} x${t.n_turbines}` : `${turbine.name} x${t.n_turbines}`),
     turbine,
-    nTurbines: t.n_turbines,
+    nTurbines: t.n_turbines!,
     minSpacingM,
     ...(t.params !== undefined ? { params: t.params } : {}),
     // The turbine's name does not change results; only its numbers are hashed.
-    hash: farmTypeSpecHash({ turbine, nTurbines: t.n_turbines, minSpacingM, params: t.params }),
+    hash: farmTypeSpecHash({ turbine, nTurbines: t.n_turbines!, minSpacingM, params: t.params }),
   };
 }
 
@@ -263,6 +307,15 @@ function checkRoom(farms: FarmSpec[], types: FarmTypeSpec[], fail: Fail): void {
   for (const [i, f] of farms.entries()) {
     const bounds = new Map<number, number>();
     for (const [j, t] of types.entries()) {
+      // Blockage is solved for farms of one model without neighbours (physics/blockageSolve.ts).
+      if (f.model.blockage && (t.models || (f.neighbours && f.neighbours.x.length > 0))) {
+        fail(['farms', i, 'blockage'], `farm ${f.id} (${f.label}) × farm type ${t.id} (${t.label}): blockage is solved for farms of one turbine model without neighbours only`);
+      }
+      if (t.models) {
+        const problem = modelsRoomProblem(f.boundary, t.models, t.nTurbines);
+        if (problem) fail(['farm_types', j, t.models.counts ? 'turbines' : 'n_turbines'], `farm ${f.id} (${f.label}, farms[${i}]) × farm type ${t.id} (${t.label}): ${problem}`);
+        continue;
+      }
       let bound = bounds.get(t.minSpacingM);
       if (bound === undefined) { bound = maxTurbinesBound(f.boundary, t.minSpacingM); bounds.set(t.minSpacingM, bound); }
       if (t.nTurbines <= bound) continue;

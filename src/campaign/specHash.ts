@@ -41,14 +41,20 @@ export function taskSpecHash(farmHash: string, typeHash: string, optimizerHash: 
  * The farm's part of a spec hash: site, wind, wake model and, for command tasks, the farm's
  * `params` (absent params leave the hash as it always was).
  */
-export function farmSpecHash(f: { boundary: unknown; wind: unknown; model: unknown; params?: unknown }): string {
-  return hashValue({ boundary: f.boundary, wind: f.wind, model: f.model, params: f.params });
+export function farmSpecHash(f: { boundary: unknown; wind: unknown; model: unknown; params?: unknown; neighbours?: { x: unknown; y: unknown; types: { name?: unknown }[]; typeOf: unknown } }): string {
+  // Neighbours: positions, each one's model and the models' numbers (not their names); absent ones leave the hash as it was.
+  const neighbours = f.neighbours ? { x: f.neighbours.x, y: f.neighbours.y, typeOf: f.neighbours.typeOf, types: f.neighbours.types.map(withoutName) } : undefined;
+  return hashValue({ boundary: f.boundary, wind: f.wind, model: f.model, params: f.params, neighbours });
 }
 
+const withoutName = (t: { name?: unknown }): unknown => { const { name: _name, ...numbers } = t; return numbers; };
+
 /** The farm type's part: the turbine's numbers (not its name), count, spacing and `params`. */
-export function farmTypeSpecHash(t: { turbine: { name?: unknown }; nTurbines: number; minSpacingM: number; params?: unknown }): string {
+export function farmTypeSpecHash(t: { turbine: { name?: unknown }; nTurbines: number; minSpacingM: number; params?: unknown; models?: { turbines: { name?: unknown }[]; minSpacingByType: unknown; counts: unknown } }): string {
   const { name: _name, ...turbineNumbers } = t.turbine;
-  return hashValue({ turbine: turbineNumbers, nTurbines: t.nTurbines, minSpacingM: t.minSpacingM, params: t.params });
+  // Several models: their numbers, spacings and counts (null: chosen); one model leaves the hash as it was.
+  const models = t.models ? { turbines: t.models.turbines.map(withoutName), minSpacingByType: t.models.minSpacingByType, counts: t.models.counts } : undefined;
+  return hashValue({ turbine: turbineNumbers, nTurbines: t.nTurbines, minSpacingM: t.minSpacingM, params: t.params, models });
 }
 
 /**

@@ -8,17 +8,28 @@
  * AEP recomputed from the layout with the campaign's farm model to a relative tolerance (default
  * 1e-6). Reasons are one short line meant to follow the task id in a report.
  *
+ * Farm types of several turbine models: each turbine's model (the record's `turbineTypes`) must be
+ * one of the farm type's; with fixed counts it must be the counts' assignment (a record without
+ * models gets it), with a model choice a record without models stands for every turbine of model 0.
+ * Spacing is checked pair by pair with the larger of the two turbines' spacings
+ * (geometry/pairSpacing.ts) and the AEP recomputed with each turbine's model and the farm's
+ * neighbours, as the optimizer computed it.
+ *
  * The Case, the prepared boundary and the farm evaluator are built once per (farm, farm type).
  */
 import type { Case } from '../optimize/case.js';
-import { createFarmEvaluator, type FarmEvaluator } from '../physics/aep.js';
+import type { FarmEvaluator } from '../physics/aep.js';
+import { caseEvaluator, caseSpacing, isMixedCase } from '../optimize/caseEvaluator.js';
+import type { MixedFarmEvaluator } from '../physics/mixedFarm.js';
+import { caseMixedEvaluator } from '../optimize/caseEvaluator.js';
 import { checkFeasibility, formatMetres } from '../geometry/feasibility.js';
 import { prepareBoundary, type PreparedBoundary } from '../geometry/preparedBoundary.js';
 import type { Campaign } from './campaign.js';
 import type { Task } from './taskGrid.js';
 import { caseForTask } from './caseForTask.js';
+import { typeOfCounts } from '../io/farmTurbines.js';
 
-export interface RecordToVerify { x: Float64Array; y: Float64Array; aep: number }
+export interface RecordToVerify { x: Float64Array; y: Float64Array; aep: number; turbineTypes?: Int32Array }
 
 /**
  * What to do with the AEP: `compare` the record's to the recomputed one (it must be a finite,
@@ -34,7 +45,8 @@ export interface VerifyOptions {
   checkAep: boolean;
 }
 
-export type Verdict = { ok: true; aepRecomputed: number | null } | { ok: false; reason: string };
+/** A passing verdict carries the turbine models the row stands for (several-model farm types). */
+export type Verdict = { ok: true; aepRecomputed: number | null; turbineTypes?: Int32Array } | { ok: false; reason: string };
 
 /** Same tolerance optimizeLayout accepts for its own results (metres). */
 const FEASIBILITY_TOLERANCE_M = 1e-6;
@@ -47,6 +59,8 @@ interface PreparedCase {
   site: PreparedBoundary | null;
   /** Built on first AEP check (geometry-only verification never needs it). */
   evaluator: FarmEvaluator | null;
+  /** Farms of several models or with neighbours: one evaluator, any assignment of models. */
+  mixed: MixedFarmEvaluator | null;
 }
 
 /** An energy as short as it reads well: 1e9, 366941.57, 1.2e-4 (MWh). */
@@ -93,17 +107,27 @@ export class RecordVerifier {
       }
     }
     const prepared = this.preparedCase(task.farmIndex, task.typeIndex);
-    const report = checkFeasibility(prepared.site, x, y, prepared.problem.minSpacing, FEASIBILITY_TOLERANCE_M);
+    const models = this.turbineModels(type, record.turbineTypes);
+    if (typeof models === 'string') return { ok: false, reason: models };
+    const spacing = models ? caseSpacing(prepared.problem, models) : prepared.problem.minSpacing;
+    const report = checkFeasibility(prepared.site, x, y, spacing, FEASIBILITY_TOLERANCE_M);
     if (!report.feasible) return { ok: false, reason: report.worst ?? `infeasible by ${formatMetres(report.maxViolationM)} m` };
+    const kept = models ? { turbineTypes: models } : {};
 
-    if (check.kind === 'skip') return { ok: true, aepRecomputed: null };
+    if (check.kind === 'skip') return { ok: true, aepRecomputed: null, ...kept };
     if (check.kind === 'compare') {
       if (!Number.isFinite(record.aep)) return { ok: false, reason: `AEP ${record.aep} is not a finite number` };
       if (record.aep < 0) return { ok: false, reason: `AEP ${formatMwh(record.aep)} MWh is negative` };
     }
-    prepared.evaluator ??= createFarmEvaluator(prepared.problem.turbine, prepared.problem.wind, prepared.problem.model);
-    const recomputed = prepared.evaluator.aep(x, y).aepMwh;
-    if (check.kind === 'recompute') return { ok: true, aepRecomputed: recomputed };
+    let recomputed: number;
+    if (isMixedCase(prepared.problem)) {
+      prepared.mixed ??= caseMixedEvaluator(prepared.problem);
+      recomputed = prepared.mixed.aep(x, y, models ?? new Int32Array(x.length)).aepMwh;
+    } else {
+      prepared.evaluator ??= caseEvaluator(prepared.problem);
+      recomputed = prepared.evaluator.aep(x, y).aepMwh;
+    }
+    if (check.kind === 'recompute') return { ok: true, aepRecomputed: recomputed, ...kept };
     const difference = Math.abs(record.aep - recomputed);
     const relative = recomputed === 0 ? (difference === 0 ? 0 : Infinity) : difference / Math.abs(recomputed);
     if (!(relative <= check.tolerance)) {
@@ -112,7 +136,37 @@ export class RecordVerifier {
         reason: `AEP ${formatMwh(record.aep)} MWh differs from recomputed ${formatMwh(recomputed)} MWh (rel ${formatRatio(relative)})`,
       };
     }
-    return { ok: true, aepRecomputed: recomputed };
+    return { ok: true, aepRecomputed: recomputed, ...kept };
+  }
+
+  /**
+   * The models a record's turbines stand for: null for a farm type of one model (a record naming
+   * any other is refused), the counts' assignment for fixed counts, the record's own for a choice
+   * (none: every turbine model 0);
+   * a string says why they cannot be.
+   */
+  private turbineModels(type: Campaign['farmTypes'][number], given: Int32Array | undefined): Int32Array | null | string {
+    const m = type.models;
+    if (!m) {
+      if (given && given.some((t) => t !== 0)) return `turbine models given, farm type ${type.id} has one model`;
+      return null;
+    }
+    if (given && given.length !== type.nTurbines) return `${given.length} turbine models for ${type.nTurbines} turbines`;
+    if (m.counts) {
+      const fixed = typeOfCounts(m.counts);
+      if (given && given.some((t, i) => t !== fixed[i])) {
+        const i = given.findIndex((t, k) => t !== fixed[k]);
+        return `turbine ${i} is model ${given[i]}, farm type ${type.id} fixes it to model ${fixed[i]} (${m.turbines[fixed[i]!]!.name})`;
+      }
+      return fixed;
+    }
+    // A row without models stands for every turbine of model 0 (io/layoutRecord.ts: what layouts.h5
+    // and a shard ledger leave out), checked and recomputed as such.
+    if (!given) return new Int32Array(type.nTurbines);
+    for (let i = 0; i < given.length; i++) {
+      if (!(Number.isInteger(given[i]) && given[i]! >= 0 && given[i]! < m.turbines.length)) return `turbine ${i} has model ${given[i]}, not one of the ${m.turbines.length} of farm type ${type.id}`;
+    }
+    return given;
   }
 
   /** Pairs of turbines times wind bins of one AEP evaluation of this task: what a recomputation costs. */
@@ -129,7 +183,7 @@ export class RecordVerifier {
     if (!prepared) {
       const problem = caseForTask(this.campaign.farms[farmIndex]!, this.campaign.farmTypes[typeIndex]!);
       const site = problem.boundary ? prepareBoundary(problem.boundary) : null;
-      prepared = { problem, site, evaluator: null };
+      prepared = { problem, site, evaluator: null, mixed: null };
       this.cases.set(key, prepared);
     }
     return prepared;

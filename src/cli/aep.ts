@@ -1,7 +1,8 @@
 /** `wflo aep`: AEP of a layout, with per-direction and per-turbine breakdowns. */
 import type { Command } from 'commander';
 import { resolveAepRequest } from '../io/aepInput.js';
-import { createFarmEvaluator, type AepWithGradient } from '../physics/aep.js';
+import type { AepWithGradient } from '../physics/aep.js';
+import { caseEvaluator, caseNeighbourLoss, caseTypeOf } from '../optimize/caseEvaluator.js';
 import { InputError } from '../util/errors.js';
 import { WAKE_MODEL_NAMES, BLOCKAGE_MODEL_NAMES } from '../physics/farmModel.js';
 import { windShape } from '../io/inputKind.js';
@@ -12,7 +13,7 @@ export function registerAep(program: Command): void {
     .description('compute the AEP of a layout (IEA37 layout file, native case file, or --case NAME)')
     .argument('[file]', 'layout file: an IEA37 layout YAML (its $refs are followed) or a wflo case YAML')
     .option('--case <name>', 'built-in case (iea37-cs1-16|36|64, iea37-cs3, iea37-cs4); with FILE, FILE only gives the layout')
-    .option('--turbine <file|name>', 'override the turbine (file or built-in: iea37-3.35mw, iea37-10mw)')
+    .option('--turbine <file|name>', 'override the turbine (file or built-in: iea37-3.35mw, iea37-10mw, v80)')
     .option('--wind <file|name>', 'override the wind resource (file or built-in: iea37-cs1, iea37-cs3)')
     .option('--wake <model>', `wake model: ${WAKE_MODEL_NAMES.join(' | ')}`)
     .option('--superposition <rule>', 'deficit superposition: sos | linear | max')
@@ -32,10 +33,12 @@ export function registerAep(program: Command): void {
         wind: opts.wind as string | undefined, wake: opts.wake as string | undefined, blockage: opts.blockage as string | undefined,
         superposition: opts.superposition as string | undefined, wakeParams,
       });
-      const evaluator = createFarmEvaluator(c.turbine, c.wind, c.model);
+      const evaluator = caseEvaluator(c);
       const t0 = process.hrtime.bigint();
       const r = opts.gradient ? evaluator.aepWithGradient(c.layout!.x, c.layout!.y) : evaluator.aep(c.layout!.x, c.layout!.y);
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      const loss = caseNeighbourLoss(c, c.layout!.x, c.layout!.y);
+      const typeNames = c.turbines ? Array.from(caseTypeOf(c), (t) => c.turbines!.types[t].name) : null;
       if (opts.json) {
         const out: Record<string, unknown> = {
           aep_mwh: r.aepMwh,
@@ -51,6 +54,12 @@ export function registerAep(program: Command): void {
           wake_model: c.model.wake,
           superposition: c.model.superposition,
         };
+        if (typeNames) out.turbine_types = typeNames;
+        if (loss) {
+          out.n_neighbours = c.neighbours!.x.length;
+          out.neighbour_loss_mwh = loss.totalMwh;
+          out.neighbour_alone_aep_mwh = loss.aloneMwh;
+        }
         if (c.referenceAepMwh !== undefined) {
           out.reference_aep_mwh = c.referenceAepMwh;
           out.relative_difference = (r.aepMwh - c.referenceAepMwh) / c.referenceAepMwh;
@@ -62,11 +71,16 @@ export function registerAep(program: Command): void {
         process.stdout.write(`${JSON.stringify(out)}\n`);
         return;
       }
+      const typeOf = caseTypeOf(c);
+      const turbines = typeNames
+        ? c.turbines!.types.map((t, k) => [typeOf.filter((v) => v === k).length, t.name] as const).filter(([count]) => count > 0).map(([count, name]) => `${count} ${name}`).join(' + ')
+        : c.turbine.name;
       const lines = [
-        `case        ${c.name} (${c.layout!.x.length} turbines, ${c.turbine.name}, ${windShape(c.wind)})`,
+        `case        ${c.name} (${c.layout!.x.length} turbines, ${turbines}, ${windShape(c.wind)})`,
         `model       ${c.model.wake} wake, ${c.model.superposition} superposition${c.model.blockage ? `, ${c.model.blockage} blockage` : ''}`,
-        `AEP         ${r.aepMwh.toFixed(5)} MWh`,
+        `AEP         ${r.aepMwh.toFixed(5)} MWh${loss ? ' (own turbines, beside the neighbours)' : ''}`,
       ];
+      if (loss) lines.push(`neighbours  ${c.neighbours!.x.length} turbines lose ${loss.totalMwh.toFixed(5)} MWh to this farm (${(100 * loss.totalMwh / loss.aloneMwh).toFixed(3)} % of ${loss.aloneMwh.toFixed(2)} MWh alone)`);
       if (c.referenceAepMwh !== undefined) {
         const rel = (r.aepMwh - c.referenceAepMwh) / c.referenceAepMwh;
         lines.push(`reference   ${c.referenceAepMwh.toFixed(5)} MWh (relative difference ${rel.toExponential(2)})`);

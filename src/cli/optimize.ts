@@ -92,6 +92,7 @@ export function registerOptimize(program: Command): void {
           perDirectionMwh: Float64Array.from(best.per_direction_mwh), aepInitialMwh: best.aep_initial_mwh,
           iterations: best.iterations, evaluations: best.evaluations, wallS: best.wall_s,
           feasible: best.feasible, maxViolationM: best.max_violation_m, starts: starts > 1 ? starts : undefined,
+          ...(best.turbine_types ? { typeOf: Int32Array.from(best.turbine_types) } : {}),
         });
       }
       // The file stands alone: reading it back must give the same AEP (say so if the format lost something).

@@ -2,11 +2,13 @@
  * checkFeasibility: does a layout satisfy the site boundary and the minimum spacing, and if not,
  * what is the single worst violation in metres, in words a user can act on (a turbine inside an
  * exclusion zone is reported with the zone's name). Turbine numbers in
- * messages are 0-based indices into the layout arrays.
+ * messages are 0-based indices into the layout arrays. With several turbine models the spacing is
+ * per turbine and a pair keeps the larger of its two (pairSpacing.ts).
  */
 import { exclusionClearanceAt, siteSignedDistanceAt } from './boundaryDistance.js';
 import { assertSameLength } from './sameLength.js';
 import { prepareBoundary, type BoundaryLike } from './preparedBoundary.js';
+import { largestSpacing, pairMinimum, type SpacingRule } from './pairSpacing.js';
 
 export interface FeasibilityReport {
   /** maxViolationM <= tolerance. */
@@ -42,7 +44,7 @@ function formatDistance(distance: number, shortfall: number): string {
 }
 
 export function checkFeasibility(
-  boundary: BoundaryLike | null, x: Float64Array, y: Float64Array, minSpacing: number, tolerance = 1e-6,
+  boundary: BoundaryLike | null, x: Float64Array, y: Float64Array, minSpacing: SpacingRule, tolerance = 1e-6,
 ): FeasibilityReport {
   assertSameLength(x, y);
   const count = x.length;
@@ -74,7 +76,28 @@ export function checkFeasibility(
       }
     }
   }
-  if (minSpacing > 0) {
+  if (typeof minSpacing !== 'number') {
+    if (largestSpacing(minSpacing) > 0) {
+      // Per-turbine spacing: the largest shortfall of any pair against its own minimum.
+      let worstShortfall = 0, worstI = -1, worstJ = -1, worstDistance = 0;
+      for (let i = 0; i < count; i++) {
+        const xi = x[i]!, yi = y[i]!;
+        for (let j = i + 1; j < count; j++) {
+          const s = pairMinimum(minSpacing, i, j);
+          const gapX = xi - x[j]!, gapY = yi - y[j]!;
+          const distanceSq = gapX * gapX + gapY * gapY;
+          if (!(distanceSq < s * s)) continue;
+          const distance = Math.sqrt(distanceSq);
+          if (s - distance > worstShortfall) { worstShortfall = s - distance; worstI = i; worstJ = j; worstDistance = distance; }
+        }
+      }
+      if (worstI >= 0 && worstShortfall > maxViolationM) {
+        maxViolationM = worstShortfall;
+        worst = `turbines ${worstI} and ${worstJ} are ${formatDistance(worstDistance, worstShortfall)} m apart, ` +
+          `minimum ${formatSpacing(pairMinimum(minSpacing, worstI, worstJ))} m (the larger of their types' spacings)`;
+      }
+    }
+  } else if (minSpacing > 0) {
     // Find the closest pair on squared distances; one square root at the end.
     let closestSq = minSpacing * minSpacing;
     let closestI = -1, closestJ = -1;

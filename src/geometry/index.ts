@@ -21,6 +21,7 @@ export {
 } from './spacing.js';
 export { spacingKs, boundaryKs } from './ksAggregate.js';
 export { checkFeasibility, type FeasibilityReport } from './feasibility.js';
+export { pairMinimum, largestSpacing, spacingByTurbine, type SpacingRule } from './pairSpacing.js';
 export { projectInside } from './projectInside.js';
 export { randomFeasibleLayout, defaultSamplingAttempts, type LayoutArrays } from './sampling.js';
 export { gridLayout } from './gridLayout.js';

@@ -48,6 +48,7 @@ export function resolveAepRequest(req: AepRequest): Case {
   } else {
     throw new InputError('give a layout FILE or --case NAME');
   }
+  if (turbine && c.turbines) throw new InputError(`--turbine: ${req.file ?? req.caseName} lists several turbine types; change them in the file`);
   if (turbine) c = { ...c, turbine, referenceAepMwh: undefined };
   if (wind) c = { ...c, wind, referenceAepMwh: undefined };
   if (req.wake !== undefined) {

@@ -6,6 +6,10 @@
  * - iea37-cs4: 10 MW turbine, 20×20 rose (the official cs4 rose; the 360×20 file can be given with
  *   --wind), five Borssele III/IV polygons, 81 turbines.
  * All use the IEA37 simplified Gaussian wake, root-sum-square superposition and 2D spacing.
+ * Built-in turbines: the two IEA37 reference turbines, and `v80`, the Vestas V80 2 MW (D = 80 m,
+ * hub 70 m) with the power and Ct tables of PyWake's Horns Rev 1 example (the same numbers as the
+ * reference cases in test/data/reference/; linear interpolation, 0 outside 3–25 m/s, the table
+ * value at exactly 25 m/s).
  */
 import type { Turbine } from '../physics/turbine.js';
 import { roseFromSectors, type WindResource } from '../physics/windResource.js';
@@ -13,6 +17,13 @@ import type { Boundary } from '../geometry/boundary.js';
 import { InputError } from '../util/errors.js';
 import type { Case } from '../optimize/case.js';
 import * as data from './builtin/iea37Data.js';
+
+/** Vestas V80 tables of PyWake's Horns Rev 1 example (speeds m/s, power W, Ct). */
+const V80_SPEEDS = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25];
+const V80_POWER_W = [0, 66600, 154000, 282000, 460000, 696000, 996000, 1341000, 1661000, 1866000, 1958000, 1988000, 1997000, 1999000,
+  2000000, 2000000, 2000000, 2000000, 2000000, 2000000, 2000000, 2000000, 2000000];
+const V80_CT = [0, 0.818, 0.806, 0.804, 0.805, 0.806, 0.807, 0.793, 0.739, 0.709, 0.409, 0.314, 0.249, 0.202, 0.167, 0.14, 0.119,
+  0.102, 0.088, 0.077, 0.067, 0.06, 0.053];
 
 const TURBINES: Record<string, () => Turbine> = {
   'iea37-3.35mw': () => ({
@@ -22,6 +33,11 @@ const TURBINES: Record<string, () => Turbine> = {
   'iea37-10mw': () => ({
     name: 'iea37-10mw', diameter: 198, hubHeight: 119, ratedPowerW: 10e6, cutIn: 4, cutOut: 25,
     power: { kind: 'cubic', ratedSpeed: 11 }, thrust: { kind: 'constant', ct: 8 / 9 },
+  }),
+  v80: () => ({
+    name: 'v80', diameter: 80, hubHeight: 70, ratedPowerW: 2e6, cutIn: 3, cutOut: 25, cutOutInclusive: true,
+    power: { kind: 'table', speeds: Float64Array.from(V80_SPEEDS), powerW: Float64Array.from(V80_POWER_W) },
+    thrust: { kind: 'table', speeds: Float64Array.from(V80_SPEEDS), ct: Float64Array.from(V80_CT), outside: 'zero' },
   }),
 };
 

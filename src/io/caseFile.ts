@@ -14,6 +14,9 @@
  *   wake_params: {k: 0.0324555}
  *   blockage: selfsimilarity2020  # optional: an induction model solved with the wakes (docs/physics.md)
  *   layout: {x: [...], y: [...]}   # optional baseline / layout to evaluate
+ *   # several turbine models instead of `turbine` (and neighbours), as in a campaign (io/farmTurbines.ts):
+ *   turbines: [{turbine: iea37-3.35mw, n: 10}, {turbine: v80, n: 6}]   # or n_turbines + turbine_choice: [a, b]
+ *   neighbours: [{x: -2500, y: 0, turbine: iea37-3.35mw}, {file: old.yaml}]
  *   wflo: {...}                 # written by `wflo optimize --out`: how the layout was made (not read)
  */
 import path from 'node:path';
@@ -34,6 +37,7 @@ import { windioBoundary, windioCase, windioKind, windioLayout, windioWind } from
 import { capacityProblem } from './plausibility.js';
 import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
 import { nearestKey } from './didYouMean.js';
+import { modelsRoomProblem, readFarmModels, readNeighbours, typeOfCounts, type FailAt } from './farmTurbines.js';
 
 // Coordinates are checked by checkLayout (finite numbers, equal lengths) for a better message.
 const xy = strict({ x: z.array(z.unknown()), y: z.array(z.unknown()) });
@@ -41,6 +45,10 @@ const caseSchema = strict({
   name: z.string().optional(),
   base: z.string().optional(),
   turbine: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
+  // Several models and fixed neighbours: checked in full by io/farmTurbines.ts (field paths, lines).
+  turbines: z.array(z.unknown()).optional(),
+  turbine_choice: z.array(z.unknown()).optional(),
+  neighbours: z.array(z.unknown()).optional(),
   wind: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
   boundary: z.union([z.string(), z.record(z.string(), z.unknown())]).optional(),
   n_turbines: z.number().int().positive().optional(),
@@ -115,7 +123,15 @@ export function caseFromDocument(doc: unknown, file: string): Case {
   const dir = path.dirname(file);
   if (c.base !== undefined && !isBuiltinCase(c.base)) throw errorAt(doc, ['base'], unknownBuiltinCase(c.base), file);
   const base = c.base !== undefined ? builtinCase(c.base) : null;
-  const turbine = c.turbine !== undefined ? resolveTurbine(raw.turbine, dir, file) : base?.turbine;
+  const fail: FailAt = (fieldPath, message, keyOf = false) => { throw errorAt(doc, fieldPath, message, file, keyOf); };
+  const resolveAt = (spec: unknown): Turbine => resolveTurbine(spec, dir, file);
+  // Several models: `turbines` (counts) or `turbine_choice` (with n_turbines, or a layout's count).
+  const severalGiven = c.turbines !== undefined || c.turbine_choice !== undefined;
+  const layoutCount = c.layout ? ('coordinates' in c.layout ? c.layout.coordinates : c.layout).x.length : undefined;
+  const several = severalGiven
+    ? readFarmModels(c.turbine_choice !== undefined && c.n_turbines === undefined && layoutCount ? { ...raw, n_turbines: layoutCount } : raw, [], file, resolveAt, fail)
+    : null;
+  const turbine = several ? several.models.turbines[0] : c.turbine !== undefined ? resolveTurbine(raw.turbine, dir, file) : base?.turbine;
   if (!turbine) throw errorAt(doc, [], 'turbine: missing (a built-in name, a file or a mapping)', file);
   const wind = c.wind !== undefined ? resolveWind(raw.wind, dir, file) : base?.wind;
   if (!wind) throw errorAt(doc, [], 'wind: missing (a built-in name, a file or a mapping)', file);
@@ -123,17 +139,35 @@ export function caseFromDocument(doc: unknown, file: string): Case {
   const xyLayout = c.layout ? ('coordinates' in c.layout ? c.layout.coordinates : c.layout) : null;
   const layoutPath: FieldPath = c.layout && 'coordinates' in c.layout ? ['layout', 'coordinates'] : ['layout'];
   const layout = xyLayout ? checkLayout(xyLayout.x, xyLayout.y, file, 'layout', doc, layoutPath) : base?.layout ?? null;
-  const nTurbines = c.n_turbines ?? layout?.x.length ?? base?.nTurbines;
+  const nTurbines = several?.nTurbines ?? c.n_turbines ?? layout?.x.length ?? base?.nTurbines;
   if (!nTurbines) throw errorAt(doc, [], 'n_turbines: missing (or give a layout)', file);
   if (c.min_spacing_m !== undefined && c.min_spacing_diameters !== undefined) {
     throw errorAt(doc, ['min_spacing_m'], 'give min_spacing_m or min_spacing_diameters, not both', file);
   }
-  const minSpacing = c.min_spacing_m ?? (c.min_spacing_diameters ?? 2) * turbine.diameter;
-  if (boundary) {
-    const tooSmall = capacityProblem(boundary, nTurbines, minSpacing);
-    if (tooSmall) throw errorAt(doc, c.boundary !== undefined ? ['boundary'] : c.n_turbines !== undefined ? ['n_turbines'] : ['base'], tooSmall, file);
+  if (several && layout && layout.x.length !== nTurbines) {
+    throw errorAt(doc, layoutPath, `${layout.x.length} turbines in the layout, ${nTurbines} in ${c.turbines !== undefined ? 'turbines (the sum of their n)' : 'n_turbines'}`, file);
   }
+  const minSpacing = several ? Math.max(...several.models.minSpacingByType) : c.min_spacing_m ?? (c.min_spacing_diameters ?? 2) * turbine.diameter;
+  if (boundary) {
+    const tooSmall = several ? modelsRoomProblem(boundary, several.models, nTurbines) : capacityProblem(boundary, nTurbines, minSpacing);
+    const at: FieldPath = several ? [c.turbines !== undefined ? 'turbines' : 'turbine_choice'] : c.boundary !== undefined ? ['boundary'] : c.n_turbines !== undefined ? ['n_turbines'] : ['base'];
+    if (tooSmall) throw errorAt(doc, at, tooSmall, file);
+  }
+  const neighbours = c.neighbours !== undefined
+    ? readNeighbours(raw.neighbours, ['neighbours'], file, dir, resolveAt, (f) => {
+      const n = loadCase(f);
+      if (!n.layout) throw new InputError(`${f}: holds no layout (x and y of turbines)`);
+      return { x: n.layout.x, y: n.layout.y, types: n.turbines ? n.turbines.types : [n.turbine], typeOf: n.turbines ? n.turbines.typeOf : new Int32Array(n.layout.x.length) };
+    }, fail, boundary)
+    : null;
   return {
+    ...(several ? {
+      turbines: {
+        types: several.models.turbines, minSpacingByType: Float64Array.from(several.models.minSpacingByType),
+        typeOf: several.models.counts ? typeOfCounts(several.models.counts) : new Int32Array(nTurbines), choice: several.models.counts === null,
+      },
+    } : {}),
+    ...(neighbours && neighbours.x.length > 0 ? { neighbours } : {}),
     name: c.name ?? base?.name ?? path.basename(file).replace(/\.ya?ml$/i, ''),
     turbine, wind, boundary, nTurbines, minSpacing,
     model: {

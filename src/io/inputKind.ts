@@ -165,13 +165,22 @@ export function validateInputFile(file: string, kind?: InputKind): ValidatedInpu
   }
 }
 
+/** The case's turbine model, or its models with their counts (or "chosen" by the optimizer). */
+function modelsOf(c: Case): string {
+  const m = c.turbines;
+  if (!m) return c.turbine.name;
+  if (m.choice) return `models chosen among ${m.types.map((t) => t.name).join(', ')}`;
+  return m.types.map((t, k) => `${m.typeOf.filter((v) => v === k).length} × ${t.name}`).join(' + ');
+}
+
 /** A validated case and what it holds. */
 function caseResult(c: Case, name: string): ValidatedInput {
   const room = c.boundary ? Math.floor(maxTurbinesBound(c.boundary, c.minSpacing)) : null;
   return {
     kind: 'case',
-    summary: `${name}: valid case '${c.name}': ${c.nTurbines} turbines (${c.turbine.name}), spacing ${c.minSpacing} m, ` +
-      `${windShape(c.wind)} wind, ${c.boundary ? `${c.boundary.kind} site (room for at most ${room})` : 'no boundary'}`,
+    summary: `${name}: valid case '${c.name}': ${c.nTurbines} turbines (${modelsOf(c)}), spacing ${c.minSpacing} m, ` +
+      `${windShape(c.wind)} wind, ${c.boundary ? `${c.boundary.kind} site (room for at most ${room})` : 'no boundary'}` +
+      `${c.neighbours ? `, ${c.neighbours.x.length} neighbouring turbines` : ''}`,
     details: {
       name: c.name, n_turbines: c.nTurbines, min_spacing_m: c.minSpacing, turbine: describeTurbine(c.turbine), wind: describeWind(c.wind),
       boundary: c.boundary ? describeBoundary(c.boundary) : null, wake_model: c.model.wake, superposition: c.model.superposition,

@@ -35,6 +35,11 @@ export interface LayoutRecord {
   aepReported?: number;
   /** Named scalars a user's program asked to keep (LCOE, cable length, …). */
   metrics?: Readonly<Record<string, number>>;
+  /**
+   * Each turbine's model, an index into its farm type's models (length nTurbines); absent means
+   * every turbine is model 0 (a farm type of one model).
+   */
+  turbineTypes?: Int32Array;
 }
 
 /** The task id of (farm, type, seed). */

@@ -10,6 +10,12 @@
  * the model block maps onto a waked-inflow FarmModelSpec (docs/physics.md lists the mapping).
  * Anything the engine cannot reproduce (a ground model, another wind farm model) is refused with
  * one line naming the file and field.
+ *
+ * Farms of several turbine models list them under `turbines` (each shaped like `turbine`) and
+ * give `layout.type` (index into that list per turbine); fixed neighbouring turbines come as
+ * `neighbours: {x, y, type}`, and `expected` then holds the farm's own AEP (the neighbours'
+ * energies beside the farm and alone, when given, in `neighbour_aep_per_turbine_mwh` and
+ * `neighbour_alone_aep_per_turbine_mwh`).
  */
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
@@ -24,6 +30,9 @@ type Doc = Record<string, unknown>;
 export interface ReferenceExpectation {
   aepMwh: number;
   perTurbineMwh: Float64Array;
+  /** Neighbours' energy beside the farm and alone, MWh (neighbour cases). */
+  neighbourMwh?: Float64Array;
+  neighbourAloneMwh?: Float64Array;
   /** Flow at one condition; `turbulenceIntensity` given where it is not the resource's one value (a per-bin rose). */
   checkCondition?: { windDirection: number; windSpeed: number; turbulenceIntensity?: number; wsEff: Float64Array; ct: Float64Array };
 }
@@ -31,7 +40,9 @@ export interface ReferenceExpectation {
 /** True for a document shaped like a reference case file. */
 export function isReferenceCaseDocument(doc: unknown): boolean {
   if (!isObject(doc)) return false;
-  return isObject(doc.turbine) && isObject(doc.wind) && isObject(doc.layout) && isObject(doc.model) && isObject((doc.turbine as Doc).ct_curve);
+  const turbineOk = isObject(doc.turbine) ? isObject(doc.turbine.ct_curve)
+    : Array.isArray(doc.turbines) && doc.turbines.length > 0 && doc.turbines.every((t) => isObject(t) && isObject(t.ct_curve));
+  return turbineOk && isObject(doc.wind) && isObject(doc.layout) && isObject(doc.model);
 }
 
 function isObject(v: unknown): v is Doc {
@@ -55,15 +66,15 @@ function obj(v: unknown, file: string, field: string): Doc {
   return v;
 }
 
-export function referenceTurbine(t: Doc, file: string): Turbine {
-  const pc = obj(t.power_curve, file, 'turbine.power_curve');
-  const cc = obj(t.ct_curve, file, 'turbine.ct_curve');
-  const pSpeeds = numbers(pc.wind_speed, file, 'turbine.power_curve.wind_speed');
-  const power = numbers(pc.power_w, file, 'turbine.power_curve.power_w');
-  const cSpeeds = numbers(cc.wind_speed, file, 'turbine.ct_curve.wind_speed');
-  const ct = numbers(cc.ct, file, 'turbine.ct_curve.ct');
-  if (pSpeeds.length !== power.length) throw new InputError(`${file}: turbine.power_curve: ${pSpeeds.length} speeds but ${power.length} powers`);
-  if (cSpeeds.length !== ct.length) throw new InputError(`${file}: turbine.ct_curve: ${cSpeeds.length} speeds but ${ct.length} Ct values`);
+export function referenceTurbine(t: Doc, file: string, at = 'turbine'): Turbine {
+  const pc = obj(t.power_curve, file, `${at}.power_curve`);
+  const cc = obj(t.ct_curve, file, `${at}.ct_curve`);
+  const pSpeeds = numbers(pc.wind_speed, file, `${at}.power_curve.wind_speed`);
+  const power = numbers(pc.power_w, file, `${at}.power_curve.power_w`);
+  const cSpeeds = numbers(cc.wind_speed, file, `${at}.ct_curve.wind_speed`);
+  const ct = numbers(cc.ct, file, `${at}.ct_curve.ct`);
+  if (pSpeeds.length !== power.length) throw new InputError(`${file}: ${at}.power_curve: ${pSpeeds.length} speeds but ${power.length} powers`);
+  if (cSpeeds.length !== ct.length) throw new InputError(`${file}: ${at}.ct_curve: ${cSpeeds.length} speeds but ${ct.length} Ct values`);
   const note = typeof t.interpolation === 'string' ? t.interpolation : '';
   // The files' stated conventions; PyWake's (0 outside, table value at cut-out) when silent.
   const clampCt = /clamp/i.test(note);
@@ -72,8 +83,8 @@ export function referenceTurbine(t: Doc, file: string): Turbine {
   for (const p of power) rated = Math.max(rated, p);
   return {
     name: typeof t.name === 'string' ? t.name : 'turbine',
-    diameter: num(t.rotor_diameter, file, 'turbine.rotor_diameter'),
-    hubHeight: num(t.hub_height, file, 'turbine.hub_height'),
+    diameter: num(t.rotor_diameter, file, `${at}.rotor_diameter`),
+    hubHeight: num(t.hub_height, file, `${at}.hub_height`),
     ratedPowerW: rated,
     cutIn: pSpeeds[0],
     cutOut: pSpeeds[pSpeeds.length - 1],
@@ -256,6 +267,10 @@ export function referenceExpectation(doc: Doc, file: string): ReferenceExpectati
     aepMwh: num(e.aep_mwh, file, 'expected.aep_mwh'),
     perTurbineMwh: numbers(e.aep_per_turbine_mwh, file, 'expected.aep_per_turbine_mwh'),
   };
+  if (e.neighbour_aep_per_turbine_mwh !== undefined) out.neighbourMwh = numbers(e.neighbour_aep_per_turbine_mwh, file, 'expected.neighbour_aep_per_turbine_mwh');
+  if (e.neighbour_alone_aep_per_turbine_mwh !== undefined) {
+    out.neighbourAloneMwh = numbers(e.neighbour_alone_aep_per_turbine_mwh, file, 'expected.neighbour_alone_aep_per_turbine_mwh');
+  }
   if (isObject(e.check_condition)) {
     const c = e.check_condition;
     out.checkCondition = {
@@ -269,20 +284,46 @@ export function referenceExpectation(doc: Doc, file: string): ReferenceExpectati
   return out;
 }
 
+/** Type indices of `count` turbines into a list of `typeCount` models. */
+function typeIndices(v: unknown, count: number, typeCount: number, file: string, field: string): Int32Array {
+  const t = numbers(v, file, field);
+  if (t.length !== count) throw new InputError(`${file}: ${field}: ${t.length} types for ${count} turbines`);
+  t.forEach((k, i) => {
+    if (!(Number.isInteger(k) && k >= 0 && k < typeCount)) throw new InputError(`${file}: ${field}[${i}]: ${k} is not a type index in [0, ${typeCount - 1}]`);
+  });
+  return Int32Array.from(t);
+}
+
 /** A reference case file as a Case (with the expected AEP as its reference). */
 export function caseFromReferenceDocument(doc: unknown, file: string): Case & { expected?: ReferenceExpectation } {
-  if (!isReferenceCaseDocument(doc)) throw new InputError(`${file}: not a reference case file (needs turbine, wind, layout, model)`);
+  if (!isReferenceCaseDocument(doc)) throw new InputError(`${file}: not a reference case file (needs turbine or turbines, wind, layout, model)`);
   const d = doc as Doc;
-  const turbine = referenceTurbine(d.turbine as Doc, file);
+  const types = isObject(d.turbine) ? [referenceTurbine(d.turbine, file)]
+    : (d.turbines as Doc[]).map((t, i) => referenceTurbine(t, file, `turbines[${i}]`));
   const wind = referenceWind(d.wind as Doc, file);
   const layoutDoc = d.layout as Doc;
   const x = numbers(layoutDoc.x, file, 'layout.x'), y = numbers(layoutDoc.y, file, 'layout.y');
   if (x.length !== y.length) throw new InputError(`${file}: layout: ${x.length} x but ${y.length} y`);
   const model = referenceModel(d.model as Doc, file);
   const expected = referenceExpectation(d, file);
-  return {
+  const several = !isObject(d.turbine);
+  if (!several && layoutDoc.type !== undefined) throw new InputError(`${file}: layout.type: a file with one \`turbine\` has no types; list \`turbines\``);
+  const typeOf = several ? typeIndices(layoutDoc.type, x.length, types.length, file, 'layout.type') : new Int32Array(x.length);
+  const c: Case & { expected?: ReferenceExpectation } = {
     name: typeof d.name === 'string' ? d.name : file,
-    turbine, wind, boundary: null, nTurbines: x.length, minSpacing: 2 * turbine.diameter,
+    turbine: types[typeOf.length > 0 ? typeOf[0] : 0], wind, boundary: null, nTurbines: x.length,
+    minSpacing: 2 * Math.max(...types.map((t) => t.diameter)),
     model, layout: { x, y }, referenceAepMwh: expected?.aepMwh, expected,
   };
+  if (several) {
+    c.turbines = { types, minSpacingByType: Float64Array.from(types, (t) => 2 * t.diameter), typeOf, choice: false };
+  }
+  if (d.neighbours !== undefined) {
+    const nd = obj(d.neighbours, file, 'neighbours');
+    const nx = numbers(nd.x, file, 'neighbours.x'), ny = numbers(nd.y, file, 'neighbours.y');
+    if (nx.length !== ny.length) throw new InputError(`${file}: neighbours: ${nx.length} x but ${ny.length} y`);
+    const nt = nd.type === undefined && !several ? new Int32Array(nx.length) : typeIndices(nd.type, nx.length, types.length, file, 'neighbours.type');
+    c.neighbours = { x: nx, y: ny, types, typeOf: nt };
+  }
+  return c;
 }

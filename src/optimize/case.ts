@@ -30,4 +30,32 @@ export interface Case {
   referenceAepMwh?: number;
   /** File names an IEA37-shaped result file should reference for the turbine and the wind rose. */
   refs?: { turbine: string; wind: string };
+  /**
+   * Several turbine models in the farm (absent: every turbine is `turbine`). `turbine` is then
+   * the model of turbine 0 and `minSpacing` the largest type's spacing (what starting layouts keep).
+   */
+  turbines?: CaseTurbines;
+  /** Fixed turbines of neighbouring farms: they wake the farm, are never moved, are not its AEP. */
+  neighbours?: CaseNeighbours;
+}
+
+/** The turbine models of a farm with several types (mixed farm). */
+export interface CaseTurbines {
+  /** The models, in the order the farm type lists them. */
+  types: Turbine[];
+  /** Minimum spacing of each model in metres; a pair keeps the larger of its two (geometry/pairSpacing.ts). */
+  minSpacingByType: Float64Array;
+  /** Model of every turbine (index into `types`): fixed, or with `choice` the assignment the optimizer starts from. */
+  typeOf: Int32Array;
+  /** True when the optimizer chooses every turbine's model among `types` (optimize/typeChoice.ts). */
+  choice: boolean;
+}
+
+/** Turbines of neighbouring farms, fixed. */
+export interface CaseNeighbours {
+  x: Float64Array;
+  y: Float64Array;
+  /** Their models, and each neighbour's model (index into `types`). */
+  types: Turbine[];
+  typeOf: Int32Array;
 }

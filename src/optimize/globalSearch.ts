@@ -28,6 +28,8 @@ import { projectInside } from '../geometry/projectInside.js';
 import { perimeterLength, perimeterPoint } from '../geometry/structuredLayouts.js';
 import type { Rng } from '../util/rng.js';
 import { gradientStages } from './gradientStages.js';
+import { caseSpacing } from './caseEvaluator.js';
+import { pairMinimum } from '../geometry/pairSpacing.js';
 import { initialLayout } from './initialLayout.js';
 import type { ResolvedSettings } from './settings.js';
 
@@ -205,7 +207,7 @@ function bestSpot(
   const n = x.length;
   const grad = new Float64Array(2), point = new Float64Array(2);
   const perimeter = perimeterLength(site);
-  const minSq = (c.minSpacing + MARGIN_M) ** 2;
+  const rule = caseSpacing(c);
   const box = site.box;
   let bestX = NaN, bestY = NaN, bestAep = -Infinity, found = 0, evaluations = 0;
   const ox = x[i]!, oy = y[i]!;
@@ -222,7 +224,7 @@ function bestSpot(
     if (depth < MARGIN_M * 0.999) continue;
     if (where === 'interior' && depth < c.minSpacing) continue;
     let clear = true;
-    for (let j = 0; j < n && clear; j++) if (j !== i && (px - x[j]!) ** 2 + (py - y[j]!) ** 2 < minSq) clear = false;
+    for (let j = 0; j < n && clear; j++) if (j !== i && (px - x[j]!) ** 2 + (py - y[j]!) ** 2 < (pairMinimum(rule, i, j) + MARGIN_M) ** 2) clear = false;
     if (!clear) continue;
     found++;
     x[i] = px; y[i] = py;

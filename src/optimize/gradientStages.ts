@@ -7,7 +7,9 @@
  *   squared constraint violation alone).
  */
 import type { Case } from './case.js';
-import { createFarmEvaluator, type FarmEvaluator } from '../physics/aep.js';
+import type { FarmEvaluator } from '../physics/aep.js';
+import type { SpacingRule } from '../geometry/pairSpacing.js';
+import { caseEvaluator, caseSpacing } from './caseEvaluator.js';
 import type { PreparedBoundary } from '../geometry/preparedBoundary.js';
 import { projectInside } from '../geometry/projectInside.js';
 import { augmentedLagrangian, type InequalityConstraints } from './augmentedLagrangian.js';
@@ -18,7 +20,7 @@ import type { ResolvedSettings } from './settings.js';
 export function gradientStages(c: Case, stages0: number[], s: ResolvedSettings, site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, aepRef: number) {
   const scale = c.turbine.diameter;
   const n = c.nTurbines;
-  const constraints = layoutConstraints(site, n, c.minSpacing, scale);
+  const constraints = layoutConstraints(site, n, caseSpacing(c), scale);
   const multipliers = new Float64Array(constraints.count);
   const gaussian = c.model.wake === 'iea37' || c.model.wake === 'bastankhah2014';
   const stages = gaussian ? stages0 : [1];
@@ -29,7 +31,7 @@ export function gradientStages(c: Case, stages0: number[], s: ResolvedSettings, 
   for (let stage = 0; stage < stages.length; stage++) {
     const xi = stages[stage];
     const last = stage === stages.length - 1;
-    const evaluator: FarmEvaluator = createFarmEvaluator(c.turbine, c.wind, { ...c.model, params: { ...c.model.params, wec: xi } });
+    const evaluator: FarmEvaluator = caseEvaluator(c, { ...c.model, params: { ...c.model.params, wec: xi } });
     const objective = aepObjective(evaluator, scale, aepRef, counter);
     // Widened stages only steer the layout: a loose feasibility target (≈1 cm) keeps the penalty,
     // and so the conditioning, moderate. The last stage tightens to 1e-6·D, well inside the 1 mm
@@ -51,7 +53,7 @@ export function gradientStages(c: Case, stages0: number[], s: ResolvedSettings, 
  * Move an infeasible layout to a feasible one nearby: project outside turbines in, then minimize
  * Σ max(0, g_i)² with a wider margin, which pushes too-close pairs apart.
  */
-export function repair(site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, minSpacing: number, scale: number) {
+export function repair(site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, minSpacing: SpacingRule, scale: number) {
   const x = Float64Array.from(x0), y = Float64Array.from(y0);
   if (site) projectInside(site, x, y, 1e-2);
   const constraints: InequalityConstraints = layoutConstraints(site, x.length, minSpacing, scale, 1e-2);

@@ -5,9 +5,11 @@
  *   minimize  −1000 · AEP(x, y) / AEP_ref             (per-mille of the reference AEP)
  *   subject to  (margin − dist_i) / L ≤ 0              turbine i inside the boundary
  *               (margin − clear_ik) / L ≤ 0            turbine i outside exclusion zone k
- *               (s + margin − ‖p_i − p_j‖) / L ≤ 0     every pair i < j at least s apart
+ *               (s_ij + margin − ‖p_i − p_j‖) / L ≤ 0  every pair i < j at least s_ij apart
  *
  * Constraint order: n boundary values, then n per exclusion zone (zone by zone), then the pairs.
+ * s_ij is the case's spacing, or with several turbine models the larger of the pair's two
+ * (geometry/pairSpacing.ts).
  *
  * The scaling makes gradients and constraint values O(1) for any farm size; the small margin
  * (1 mm by default) keeps the returned layout strictly feasible after a constraint tolerance.
@@ -18,6 +20,7 @@ import { exclusionClearanceAt, siteSignedDistanceAt } from '../geometry/boundary
 import type { Boundary } from '../geometry/boundary.js';
 import type { ObjectiveWithGradient } from './objective.js';
 import type { InequalityConstraints } from './augmentedLagrangian.js';
+import { pairMinimum, type SpacingRule } from '../geometry/pairSpacing.js';
 
 export function toScaled(x: Float64Array, y: Float64Array, scale: number): Float64Array {
   const n = x.length;
@@ -53,14 +56,15 @@ export function aepObjective(evaluator: FarmEvaluator, scale: number, aepRef: nu
 
 /** Boundary and spacing constraints (see the file comment) for n turbines. */
 export function layoutConstraints(
-  boundary: Boundary | PreparedBoundary | null, n: number, minSpacing: number, scale: number, marginM = 1e-3,
+  boundary: Boundary | PreparedBoundary | null, n: number, minSpacing: SpacingRule, scale: number, marginM = 1e-3,
 ): InequalityConstraints {
   const site = boundary ? prepareBoundary(boundary) : null;
   const zoneCount = site ? site.exclusions.length : 0;
   const nBoundary = site ? n * (1 + zoneCount) : 0;
   const nPairs = (n * (n - 1)) / 2;
   const grad2 = new Float64Array(2);
-  const sMin = minSpacing + marginM;
+  const perPair = typeof minSpacing !== 'number';
+  const sMin = perPair ? NaN : minSpacing + marginM;
   return {
     count: nBoundary + nPairs,
     values(z, out) {
@@ -76,7 +80,7 @@ export function layoutConstraints(
         const xi = z[i], yi = z[n + i];
         for (let j = i + 1; j < n; j++) {
           const dx = xi - z[j], dy = yi - z[n + j];
-          out[k++] = sMin / scale - Math.sqrt(dx * dx + dy * dy);
+          out[k++] = (perPair ? pairMinimum(minSpacing, i, j) + marginM : sMin) / scale - Math.sqrt(dx * dx + dy * dy);
         }
       }
     },

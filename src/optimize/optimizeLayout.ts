@@ -15,7 +15,9 @@
  * Nor is one worse than a feasible start: then the start itself is returned.
  */
 import type { Case } from './case.js';
-import { createFarmEvaluator, type FarmEvaluator } from '../physics/aep.js';
+import type { FarmEvaluator } from '../physics/aep.js';
+import { pairMinimum, type SpacingRule } from '../geometry/pairSpacing.js';
+import { caseEvaluator, caseSpacing } from './caseEvaluator.js';
 import { prepareBoundary, type PreparedBoundary } from '../geometry/preparedBoundary.js';
 import { checkFeasibility } from '../geometry/feasibility.js';
 import { createRng, type Rng } from '../util/rng.js';
@@ -43,6 +45,8 @@ export interface OptimizeResult {
   evaluations: number;
   feasible: boolean;
   maxViolationM: number;
+  /** Each turbine's model (index into the case's `turbines.types`); absent for a farm of one model. */
+  typeOf?: Int32Array;
 }
 
 /** The case's minimum spacing as the feasibility tolerance allows. */
@@ -55,10 +59,15 @@ export interface OptimizeHooks {
 }
 
 export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: number, hooks: OptimizeHooks = {}): OptimizeResult {
+  // The models of a turbine_choice farm are chosen around this function (optimizeCase.ts).
+  if (c.turbines?.choice) throw new Error('optimizeLayout optimizes positions for given turbine models; a farm that chooses them goes through optimizeCase');
   const s = resolveSettings(settings);
   const site = c.boundary ? prepareBoundary(c.boundary) : null;
   const rng = createRng(seed);
-  const evaluator = createFarmEvaluator(c.turbine, c.wind, c.model);
+  const evaluator = caseEvaluator(c);
+  // One spacing, or with several turbine models each pair's (geometry/pairSpacing.ts); starting
+  // layouts keep c.minSpacing, the largest, which every pair's rule accepts.
+  const spacing = caseSpacing(c);
   const start = initialLayout(s.initial, site, c.nTurbines, c.minSpacing, rng, c.layout, evaluator);
   const aepInitial = evaluator.aep(start.x, start.y).aepMwh;
   let x: Float64Array = Float64Array.from(start.x), y: Float64Array = Float64Array.from(start.y);
@@ -66,17 +75,17 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
 
   /** Make (x, y) feasible or fail; returns the feasible layout. */
   const ensureFeasible = (lx: Float64Array, ly: Float64Array): { x: Float64Array; y: Float64Array } | null => {
-    if (checkFeasibility(site, lx, ly, c.minSpacing, FEASIBILITY_TOLERANCE_M).feasible) return { x: lx, y: ly };
-    const repaired = repair(site, lx, ly, c.minSpacing, c.turbine.diameter);
+    if (checkFeasibility(site, lx, ly, spacing, FEASIBILITY_TOLERANCE_M).feasible) return { x: lx, y: ly };
+    const repaired = repair(site, lx, ly, spacing, c.turbine.diameter);
     evaluations += repaired.evaluations;
-    return checkFeasibility(site, repaired.x, repaired.y, c.minSpacing, FEASIBILITY_TOLERANCE_M).feasible ? repaired : null;
+    return checkFeasibility(site, repaired.x, repaired.y, spacing, FEASIBILITY_TOLERANCE_M).feasible ? repaired : null;
   };
   if (s.method === 'gradient' || s.method === 'hybrid' || s.method === 'basin') {
     const r = gradientStages(c, s.wec, s, site, x, y, aepInitial);
     iterations += r.iterations; evaluations += r.evaluations;
     const feasible = ensureFeasible(r.x, r.y);
     if (!feasible) {
-      const report = checkFeasibility(site, r.x, r.y, c.minSpacing, FEASIBILITY_TOLERANCE_M);
+      const report = checkFeasibility(site, r.x, r.y, spacing, FEASIBILITY_TOLERANCE_M);
       throw new RuntimeFailure(`optimizer (${s.method}, seed ${seed}) ended with an infeasible layout: ${report.worst}`);
     }
     x = feasible.x; y = feasible.y;
@@ -91,7 +100,7 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
     let bestAep = evaluator.aep(x, y).aepMwh;
     evaluations++;
     for (let hop = 0; hop < s.hops; hop++) {
-      const trial = relocate(site, evaluator, x, y, s.hopTurbines, s.hopCandidates, c.minSpacing, rng);
+      const trial = relocate(site, evaluator, x, y, s.hopTurbines, s.hopCandidates, spacing, rng);
       if (!trial) continue;
       evaluations += trial.evaluations;
       const r = gradientStages(c, s.hopWec, s, site, trial.x, trial.y, aepInitial);
@@ -103,7 +112,7 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
       if (trialAep > bestAep) { bestAep = trialAep; x = feasible.x; y = feasible.y; }
     }
   }
-  let report = checkFeasibility(site, x, y, c.minSpacing, FEASIBILITY_TOLERANCE_M);
+  let report = checkFeasibility(site, x, y, spacing, FEASIBILITY_TOLERANCE_M);
   if (!report.feasible) {
     const feasible = ensureFeasible(x, y);
     if (!feasible) throw new RuntimeFailure(`optimizer (${s.method}, seed ${seed}) ended with an infeasible layout: ${report.worst}`);
@@ -111,20 +120,21 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
   }
   if (s.method === 'random' || s.method === 'hybrid') {
     const r = randomSearch(evaluator, site, x, y, rng, {
-      iterations: s.randomIterations, minSpacing: c.minSpacing,
+      iterations: s.randomIterations, minSpacing: spacing,
       initialStep: s.randomStep * c.turbine.diameter, finalStep: s.randomFinalStep * c.turbine.diameter,
     });
     x = r.x; y = r.y; iterations += s.randomIterations; evaluations += r.evaluations;
   }
   let aep = evaluator.aep(x, y).aepMwh;
   // Never return less than a feasible start (a short or unconverged run can end below it).
-  if (aep < aepInitial && checkFeasibility(site, start.x, start.y, c.minSpacing, FEASIBILITY_TOLERANCE_M).feasible) {
+  if (aep < aepInitial && checkFeasibility(site, start.x, start.y, spacing, FEASIBILITY_TOLERANCE_M).feasible) {
     x = Float64Array.from(start.x); y = Float64Array.from(start.y); aep = aepInitial;
   }
-  report = checkFeasibility(site, x, y, c.minSpacing, FEASIBILITY_TOLERANCE_M);
+  report = checkFeasibility(site, x, y, spacing, FEASIBILITY_TOLERANCE_M);
   return {
     x, y, xInitial: start.x, yInitial: start.y, aep, aepInitial,
     iterations, evaluations: evaluations + 1, feasible: report.feasible, maxViolationM: report.maxViolationM,
+    ...(c.turbines ? { typeOf: Int32Array.from(c.turbines.typeOf) } : {}),
   };
 }
 
@@ -135,7 +145,7 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
  */
 function relocate(
   site: PreparedBoundary, evaluator: FarmEvaluator, x0: Float64Array, y0: Float64Array,
-  count: number, candidates: number, minSpacing: number, rng: Rng,
+  count: number, candidates: number, minSpacing: SpacingRule, rng: Rng,
 ): { x: Float64Array; y: Float64Array; evaluations: number } | null {
   const x = Float64Array.from(x0), y = Float64Array.from(y0);
   const n = x.length;
@@ -159,7 +169,9 @@ function relocate(
       if (signedDistanceAt(site, px, py, grad2) < 0) continue;
       let clear = true;
       for (let j = 0; j < n && clear; j++) {
-        if (j !== i && (px - x[j]) ** 2 + (py - y[j]) ** 2 < minSpacing * minSpacing) clear = false;
+        if (j === i) continue;
+        const sij = pairMinimum(minSpacing, i, j);
+        if ((px - x[j]) ** 2 + (py - y[j]) ** 2 < sij * sij) clear = false;
       }
       if (!clear) continue;
       found++;

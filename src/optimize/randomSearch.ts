@@ -8,12 +8,14 @@ import type { FarmEvaluator } from '../physics/aep.js';
 import type { PreparedBoundary } from '../geometry/preparedBoundary.js';
 import { signedDistanceAt } from '../geometry/boundaryDistance.js';
 import type { Rng } from '../util/rng.js';
+import { pairMinimum, type SpacingRule } from '../geometry/pairSpacing.js';
 
 export interface RandomSearchOptions {
   iterations: number;
   initialStep: number;
   finalStep: number;
-  minSpacing: number;
+  /** One spacing, or each turbine's (a pair keeps the larger; geometry/pairSpacing.ts). */
+  minSpacing: SpacingRule;
   /** Keep turbines this far inside the boundary and beyond the spacing (metres). */
   marginM?: number;
 }
@@ -32,7 +34,8 @@ export function randomSearch(
   const n = x0.length;
   const x = Float64Array.from(x0), y = Float64Array.from(y0);
   const margin = opts.marginM ?? 1e-3;
-  const minSq = (opts.minSpacing + margin) ** 2;
+  const rule = opts.minSpacing;
+  const minSq = typeof rule === 'number' ? (rule + margin) ** 2 : NaN;
   const grad2 = new Float64Array(2);
   let aep = evaluator.aep(x, y).aepMwh;
   let evaluations = 1, accepted = 0;
@@ -47,7 +50,7 @@ export function randomSearch(
     for (let j = 0; j < n; j++) {
       if (j === i) continue;
       const dx = nx - x[j], dy = ny - y[j];
-      if (dx * dx + dy * dy < minSq) { clear = false; break; }
+      if (dx * dx + dy * dy < (typeof rule === 'number' ? minSq : (pairMinimum(rule, i, j) + margin) ** 2)) { clear = false; break; }
     }
     if (!clear) continue;
     const ox = x[i], oy = y[i];

@@ -4,8 +4,9 @@
  * per-direction AEP of the result.
  */
 import type { Case } from './case.js';
-import { createFarmEvaluator } from '../physics/aep.js';
-import { optimizeLayout, type OptimizerSettings } from './optimizeLayout.js';
+import type { OptimizerSettings } from './optimizeLayout.js';
+import { optimizeCase } from './optimizeCase.js';
+import { caseEvaluator } from './caseEvaluator.js';
 
 export interface OptimizationRecord {
   seed: number;
@@ -21,16 +22,19 @@ export interface OptimizationRecord {
   iterations: number;
   evaluations: number;
   wall_s: number;
+  /** Each turbine's model (index into the case's turbine models), for a farm of several. */
+  turbine_types?: number[];
 }
 
 export function runOptimization(c: Case, settings: OptimizerSettings, seed: number): OptimizationRecord {
   const t0 = process.hrtime.bigint();
-  const r = optimizeLayout(c, settings, seed);
+  const r = optimizeCase(c, settings, seed);
   const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
-  const perDirection = createFarmEvaluator(c.turbine, c.wind, c.model).aep(r.x, r.y).perDirectionMwh;
+  const perDirection = caseEvaluator(c, c.model, r.typeOf).aep(r.x, r.y).perDirectionMwh;
   return {
     seed, aep_mwh: r.aep, aep_initial_mwh: r.aepInitial, per_direction_mwh: Array.from(perDirection),
     x: Array.from(r.x), y: Array.from(r.y), x_initial: Array.from(r.xInitial), y_initial: Array.from(r.yInitial),
     feasible: r.feasible, max_violation_m: r.maxViolationM, iterations: r.iterations, evaluations: r.evaluations, wall_s: wallS,
+    ...(r.typeOf ? { turbine_types: Array.from(r.typeOf) } : {}),
   };
 }

@@ -25,6 +25,14 @@
  *
  * Pairs beyond a model's reach (the Gaussian exponent below −40, outside a top-hat) are skipped
  * inside the kernels; `pairEvaluations` counts the kernel calls actually made.
+ *
+ * Several turbine types (turbineMix.ts): the setup holds one wake model per (source type, target
+ * type) pair, built with the source's diameter and the target's rotor radius; each turbine's Ct
+ * and power come from its own type's curves. Hub heights enter as PyWake's: a pair's crosswind
+ * distance is cw = √(dy² + dz²) with dz = h_target − h_source (rotor points offset both). Turbines
+ * past `mix.own` are fixed neighbours: they see and cast wakes like any other, but their power is
+ * not part of the AEP (it is reported per neighbour) and they seed no adjoint. With one type and
+ * no neighbours every operation is the one-type engine's, so its results are bit-identical.
  */
 import { powerAt, powerSlopeAt, thrustCoefficientAt, thrustSlopeAt, type Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
@@ -36,6 +44,7 @@ import type { LocalWakeModel } from './wake/localWake.js';
 import { CrespoHernandez, type TurbulenceSuperpositionName } from './turbulence/crespoHernandez.js';
 import { rotorPoints, type RotorPoints } from './rotor/rotorPoints.js';
 import { GaussianLocalWake } from './wake/gaussianLocal.js';
+import type { TurbineMix } from './turbineMix.js';
 import { allocateByDirection, defaultKernel, sumByDirection, type IsaChoice, type KernelChoice } from './nativeKernel.js';
 import { createNativeWakedRunner } from './wakedNative.js';
 import { evaluateWeightedSum, type WeightedSumSetup } from './superposition/weightedSum.js';
@@ -47,11 +56,19 @@ const MADSEN = [0.2460, 0.0586, 0.0883];
 
 /** Everything about a waked evaluation that does not depend on the layout. */
 export interface WakedSetup {
+  /** The first (with one type, the only) turbine type. */
   turbine: Turbine;
+  /** Turbine types a TurbineMix indexes (length T ≥ 1). */
+  types: readonly Turbine[];
   wind: WindResource;
+  /** The model of type 0 waking type 0. */
   model: LocalWakeModel;
+  /** Wake model of source type a on target type b at [a·T + b]. */
+  pairModels: LocalWakeModel[];
   superposition: Superposition;
   turbulence: CrespoHernandez | null;
+  /** Added turbulence of source type a on target type b at [a·T + b] (null without a turbulence model). */
+  pairTurbulence: CrespoHernandez[] | null;
   turbulenceSuperposition: TurbulenceSuperpositionName;
   referenceIsEffective: boolean;
   useEffectiveTi: boolean;
@@ -61,15 +78,20 @@ export interface WakedSetup {
   invWec: number;
   /** Performance hint, not a result input: the largest effective TI seen so far, times 1.05. */
   hint: { tiCap: number };
-  /** Largest thrust coefficient of the turbine (bounds every wake's reach). */
+  /** Largest thrust coefficient of any type (bounds every wake's reach), and by type. */
   ctMax: number;
+  ctMaxByType: Float64Array;
   cosByDir: Float64Array;
   sinByDir: Float64Array;
   /** The directions and (speed, weight, TI) conditions visited (windConditions.ts); cos/sinByDir are by its directions. */
   conditions: WindConditions;
 }
 
-export function wakedSetup(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WakedSetup {
+export function wakedSetup(turbines: Turbine | readonly Turbine[], wind: WindResource, spec: FarmModelSpec): WakedSetup {
+  const types: readonly Turbine[] = Array.isArray(turbines) ? turbines : [turbines as Turbine];
+  if (types.length === 0) throw new Error('a waked setup needs at least one turbine type');
+  const turbine = types[0];
+  const T = types.length;
   const defaults = WAKED_DEFAULTS[spec.wake];
   const factory = LOCAL_WAKE_MODELS[spec.wake];
   const superposition = SUPERPOSITIONS[spec.superposition];
@@ -77,17 +99,26 @@ export function wakedSetup(turbine: Turbine, wind: WindResource, spec: FarmModel
   if (!superposition) throw new Error(`unknown superposition '${spec.superposition}'`);
   const rotorAverage = spec.rotorAverage ?? defaults.rotorAverage;
   const areaOverlap = rotorAverage === 'area-overlap';
-  const model = factory.create({
-    params: spec.params ?? {}, diameter: turbine.diameter, targetRadius: turbine.diameter / 2,
-    induction: spec.ct2a ?? defaults.ct2a, areaOverlap,
-  });
+  const pairModels: LocalWakeModel[] = [];
+  for (const source of types) {
+    for (const target of types) {
+      pairModels.push(factory.create({
+        params: spec.params ?? {}, diameter: source.diameter, targetRadius: target.diameter / 2,
+        induction: spec.ct2a ?? defaults.ct2a, areaOverlap,
+      }));
+    }
+  }
+  const model = pairModels[0];
   if (areaOverlap && !model.averagesOverRotor) {
     throw new Error(`rotor average 'area-overlap' needs a top-hat wake model (jensen), not '${spec.wake}'`);
   }
   const turbulenceName = spec.turbulence ?? defaults.turbulence;
-  const turbulence = turbulenceName === 'crespo-hernandez'
-    ? new CrespoHernandez({ ...defaults.turbulenceParams, ...spec.turbulenceParams }, spec.turbulenceCt2a ?? 'mom1d', turbine.diameter, turbine.diameter / 2, true)
+  const pairTurbulence = turbulenceName === 'crespo-hernandez'
+    ? types.flatMap((source) => types.map((target) =>
+      new CrespoHernandez({ ...defaults.turbulenceParams, ...spec.turbulenceParams }, spec.turbulenceCt2a ?? 'mom1d', source.diameter, target.diameter / 2, true)))
     : null;
+  const turbulence = pairTurbulence ? pairTurbulence[0] : null;
+  const ctMaxByType = Float64Array.from(types, (t) => t.thrust.kind === 'constant' ? t.thrust.ct : Math.max(...t.thrust.ct));
   const conditions = windConditions(wind);
   const nDir = conditions.directionsDeg.length;
   const cosByDir = new Float64Array(nDir), sinByDir = new Float64Array(nDir);
@@ -98,7 +129,7 @@ export function wakedSetup(turbine: Turbine, wind: WindResource, spec: FarmModel
   }
   const freeStream = spec.inflow === 'free-stream';
   return {
-    turbine, wind, model, superposition, turbulence,
+    turbine, types, wind, model, pairModels, superposition, turbulence, pairTurbulence,
     turbulenceSuperposition: spec.turbulenceSuperposition ?? 'sqrmax',
     referenceIsEffective: !freeStream && (spec.deficitReference ?? defaults.deficitReference) === 'source-effective',
     useEffectiveTi: !freeStream && (spec.useEffectiveTi ?? defaults.useEffectiveTi),
@@ -106,7 +137,7 @@ export function wakedSetup(turbine: Turbine, wind: WindResource, spec: FarmModel
     points: areaOverlap ? null : rotorPoints(rotorAverage),
     invWec: 1 / (spec.params?.wec ?? 1),
     hint: { tiCap: Infinity },
-    ctMax: turbine.thrust.kind === 'constant' ? turbine.thrust.ct : Math.max(...turbine.thrust.ct),
+    ctMax: Math.max(...ctMaxByType), ctMaxByType,
     cosByDir, sinByDir, conditions,
   };
 }
@@ -127,6 +158,8 @@ export interface Workspace {
   g: Float64Array; gt: Float64Array;
   /** Added-turbulence bound factors: c₀a^c₁ by position, (dx/D)^c₃ by candidate pair. */
   tSrc: Float64Array; pDxPow: Float64Array;
+  /** Several types: type by position, h_target − h_source by candidate pair, D²/8 of the source by position. */
+  typeAt: Int32Array; candDz: Float64Array; d2At: Float64Array;
 }
 
 export function createWakedWorkspace(setup: WakedSetup, n: number): Workspace {
@@ -145,6 +178,7 @@ function createWorkspace(n: number, coefCount: number, withTurbulence: boolean):
     tCt: f(withTurbulence ? pairs : 0), tTi: f(withTurbulence ? pairs : 0),
     uBar: f(n), ctBar: f(n), tiBar: f(n), gxw: f(n), gyw: f(n), g: f(4), gt: f(4),
     tSrc: f(withTurbulence ? n : 0), pDxPow: f(withTurbulence ? pairs : 0),
+    typeAt: new Int32Array(n), candDz: f(pairs), d2At: f(n),
   };
 }
 
@@ -171,6 +205,7 @@ function fillReachTable(model: LocalWakeModel, table: Float64Array, step: number
 export interface WakedResult {
   aepMwh: number;
   perDirectionMwh: Float64Array;
+  /** By turbine, neighbours (mix.own …) included: their energy is not part of aepMwh. */
   perTurbineMwh: Float64Array;
   /** ∂AEP/∂x and ∂AEP/∂y in MWh per metre (empty without the gradient). */
   gradX: Float64Array;
@@ -179,10 +214,18 @@ export interface WakedResult {
   pairEvaluations: number;
 }
 
-/** AEP (and gradient) of a layout for the visited directions [dirFrom, dirTo) of setup.conditions. */
-export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Array, withGradient: boolean, ws: Workspace, dirFrom = 0, dirTo = setup.conditions.directionsDeg.length): WakedResult {
-  const { turbine, wind, model, superposition: sup, turbulence, cosByDir, sinByDir, points } = setup;
+/**
+ * AEP (and gradient) of a layout for the visited directions [dirFrom, dirTo) of setup.conditions. Without
+ * `mix` every turbine is the setup's first type and the farm's own.
+ */
+export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Array, withGradient: boolean, ws: Workspace, dirFrom = 0, dirTo = setup.conditions.directionsDeg.length, mix?: TurbineMix): WakedResult {
+  const { types, wind, model, pairModels, superposition: sup, turbulence, pairTurbulence, cosByDir, sinByDir, points } = setup;
   const n = x.length;
+  const nTypes = types.length;
+  const typeOf = mix?.typeOf ?? null;
+  const own = mix ? mix.own : n;
+  // One type, no neighbours: the per-pair lookups below reduce to the one-type engine's values.
+  const several = nTypes > 1;
   const nDir = wind.directionsDeg.length;
   const { start: condStart, speed: condSpeed, weight: condWeight, turbulenceIntensity: condTi, resultDirection } = setup.conditions;
   const K = model.coefficientCount;
@@ -190,28 +233,42 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
   const tiAmbientMax = setup.conditions.tiMax;
   const refEff = setup.referenceIsEffective, useEffTi = setup.useEffectiveTi, freeStream = setup.freeStream;
   const tiSup = setup.turbulenceSuperposition;
-  const radius = turbine.diameter / 2;
+  const radiusByType = Float64Array.from(types, (t) => t.diameter / 2);
+  const d2ByType = Float64Array.from(pairModels.filter((_, i) => i % (nTypes + 1) === 0), (m) => (m instanceof GaussianLocalWake ? m.d2over8 : 0));
+  let maxRadius = 0, minDiameter = Infinity, minCutIn = Infinity;
+  for (const t of types) { maxRadius = Math.max(maxRadius, t.diameter / 2); minDiameter = Math.min(minDiameter, t.diameter); minCutIn = Math.min(minCutIn, t.cutIn); }
+  let hubVaries = false;
+  if (typeOf) for (let i = 1; i < n; i++) if (types[typeOf[i]].hubHeight !== types[typeOf[0]].hubHeight) { hubVaries = true; break; }
   const invWec = setup.invWec;
   // Screening needs a bound on every source's TI: with effective TI and added turbulence, the cap
   // learned from earlier calls (a hint only: a direction where a source exceeds it is redone
   // without screening, and screening never changes a result).
   const tiLearned = useEffTi && turbulence !== null;
-  const ctMax = setup.ctMax;
+  const ctMaxByType = setup.ctMaxByType;
   const tiMax = tiLearned ? setup.hint.tiCap : tiAmbientMax;
   let tiSeen = 0;
   const perTurbineBefore = new Float64Array(n);
   // Rotor points and added turbulence reach the target rotor's edge.
-  const margin = points !== null || turbulence !== null ? radius * (1 + 1e-12) : 0;
-  const reachStep = turbine.diameter / 8;
+  const margin = points !== null || turbulence !== null ? maxRadius * (1 + 1e-12) : 0;
+  const reachStep = minDiameter / 8;
+  /** The largest reach of any pair of types (with one type, its model's). */
+  const reachOf = (dx: number, tiBound: number): number => {
+    let r = 0;
+    for (let a = 0; a < nTypes; a++) for (let b = 0; b < nTypes; b++) r = Math.max(r, pairModels[a * nTypes + b].reach(dx, ctMaxByType[a], tiBound));
+    return r;
+  };
   let reachTableAll = new Float64Array(0);
   let reachTableTi = NaN;
   const directionReach = (extent: number, tiBound: number): Float64Array | null => {
-    if (!Number.isFinite(model.reach(1000 * turbine.diameter, ctMax, tiBound))) return null;
+    if (!several) {
+      if (!Number.isFinite(model.reach(1000 * types[0].diameter, setup.ctMax, tiBound))) return null;
+    } else if (!Number.isFinite(reachOf(1000 * minDiameter, tiBound))) return null;
     const need = Math.ceil(extent / reachStep) + 2;
     if (reachTableAll.length < need || reachTableTi !== tiBound) {
       reachTableAll = new Float64Array(Math.max(need, reachTableAll.length));
       reachTableTi = tiBound;
-      fillReachTable(model, reachTableAll, reachStep, ctMax, tiBound);
+      if (!several) fillReachTable(model, reachTableAll, reachStep, setup.ctMax, tiBound);
+      else for (let k = 0; k < reachTableAll.length; k++) reachTableAll[k] = reachOf(k * reachStep, tiBound);
     }
     return reachTableAll;
   };
@@ -220,7 +277,7 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
   const perTurbineMwh = new Float64Array(n);
   const gradX = new Float64Array(withGradient ? n : 0), gradY = new Float64Array(withGradient ? n : 0);
   const { xs, ys, order, candStart, candSrc, candDx, candDy, u, ti, ct, total, tiAcc, tiArg, coef } = ws;
-  const { pair, tAdd, tDx, tDy, tCt, tTi, uBar, ctBar, tiBar, gxw, gyw, tSrc, pDxPow } = ws;
+  const { pair, tAdd, tDx, tDy, tCt, tTi, uBar, ctBar, tiBar, gxw, gyw, tSrc, pDxPow, typeAt, candDz, d2At } = ws;
   const sqrMax = turbulence !== null && setup.turbulenceSuperposition === 'sqrmax';
   const g = withGradient ? ws.g : null;
   const inline = points === null && model instanceof GaussianLocalWake ? model.inlineLinear : null;
@@ -233,12 +290,13 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
   const gt = withGradient ? ws.gt : null;
   const idx = Array.from({ length: n }, (_, i) => i);
   const xw = new Float64Array(n), yw = new Float64Array(n);
+  const ctFreeByType = new Float64Array(nTypes);
   let pairEvaluations = 0;
 
   for (let d = dirFrom; d < dirTo; d++) {
     let anyActive = false;
     for (let k = condStart[d]; k < condStart[d + 1]; k++) {
-      if (condWeight[k] > 0 && condSpeed[k] >= turbine.cutIn) { anyActive = true; break; }
+      if (condWeight[k] > 0 && condSpeed[k] >= minCutIn) { anyActive = true; break; }
     }
     if (!anyActive) continue;
     const c = cosByDir[d], s = sinByDir[d];
@@ -247,7 +305,12 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
     direction: for (;;) {
     for (let i = 0; i < n; i++) { xw[i] = x[i] * c + y[i] * s; yw[i] = -x[i] * s + y[i] * c; }
     sortByDownstream(idx, xw);
-    for (let p = 0; p < n; p++) { order[p] = idx[p]; xs[p] = xw[idx[p]]; ys[p] = yw[idx[p]]; }
+    for (let p = 0; p < n; p++) {
+      order[p] = idx[p]; xs[p] = xw[idx[p]]; ys[p] = yw[idx[p]];
+      const tp = typeOf ? typeOf[idx[p]] : 0;
+      typeAt[p] = tp;
+      d2At[p] = d2ByType[tp];
+    }
     // Candidate sources of every target: the turbines before it in downstream order whose wake
     // can reach it for some speed (the model's reach for the largest Ct and TI possible).
     let m = 0;
@@ -255,11 +318,13 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
     for (let p = 0; p < n; p++) {
       candStart[p] = m;
       const xp = xs[p], yp = ys[p];
+      const hp = types[typeAt[p]].hubHeight;
       for (let q = 0; q < p; q++) {
         const dx = xp - xs[q], dy = (yp - ys[q]) * invWec;
         if (reachTable !== null && Math.abs(dy) > reachTable[Math.ceil(dx / reachStep)] + margin) continue;
         candSrc[m] = q; candDx[m] = dx; candDy[m] = dy;
-        if (turbulence !== null) pDxPow[m] = turbulence.distanceBound(dx);
+        candDz[m] = hubVaries ? hp - types[typeAt[q]].hubHeight : 0;
+        if (turbulence !== null) pDxPow[m] = (several ? pairTurbulence![typeAt[q] * nTypes + typeAt[p]] : turbulence).distanceBound(dx);
         m++;
       }
     }
@@ -271,13 +336,16 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
       const prob = condWeight[k];
       const U = condSpeed[k];
       const ti0 = condTi[k];
-      if (!(prob > 0) || U < turbine.cutIn) continue;
+      if (!(prob > 0) || U < minCutIn) continue;
       const tiFactor = turbulence !== null ? turbulence.ambientFactor(ti0) : 0;
-      const ctFree = thrustCoefficientAt(turbine, U);
+      for (let t = 0; t < nTypes; t++) ctFreeByType[t] = thrustCoefficientAt(types[t], U);
       // Forward: turbines in downstream order.
       for (let p = 0; p < n; p++) {
         let acc = 0, tAcc = 0, arg = -1;
         const end = candStart[p + 1];
+        const tp = typeAt[p];
+        const turb = types[tp];
+        const radius = radiusByType[tp];
         if (inline !== null) {
           // The linear-width Gaussian family inline (gaussianLocal.ts has the same formulas).
           for (let e = candStart[p]; e < end; e++) {
@@ -285,13 +353,13 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
             const dx = candDx[e], dy = candDy[e];
             const k = coef[off + 1];
             const sigma = k * dx + coef[off + 2];
-            const s2 = sigma * sigma, dy2 = dy * dy;
+            const s2 = sigma * sigma, dy2 = hubVaries ? dy * dy + candDz[e] * candDz[e] : dy * dy;
             if (dy2 > 64 * s2) {
               if (g) { const b = 5 * e; pair[b] = 0; pair[b + 1] = 0; pair[b + 2] = 0; pair[b + 3] = 0; pair[b + 4] = 0; }
               continue;
             }
             const invSigma = 1 / sigma, invS2 = invSigma * invSigma;
-            const scale = d2over8 * invS2;
+            const scale = (several ? d2At[candSrc[e]] : d2over8) * invS2;
             const xx = coef[off] * scale;
             let t: number, dt = 0;
             if (madsen) {
@@ -324,11 +392,13 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
               let add = 0;
               if (!(sqrMax && tSrc[q] * tiFactor * pDxPow[e] <= tAcc)) {
                 const off = q * K;
-                const dx = candDx[e], dy = candDy[e];
+                const dx = candDx[e], dy = candDy[e], dz = candDz[e];
+                const cw = dz === 0 ? Math.abs(dy) : Math.sqrt(dy * dy + dz * dz);
                 // Only inside the wake radius 2σ plus the target rotor.
                 const reachT = 2 * (coef[off + 1] * dx + coef[off + 2]) + radius;
-                if (dy * dy < reachT * reachT) add = turbulence.added(dx, Math.abs(dy), ct[q], ti0, model, coef, off, gt);
-                if (gt && add !== 0) { tAdd[e] = add; tDx[e] = gt[0]; tDy[e] = dy < 0 ? -gt[1] : gt[1]; tCt[e] = gt[2]; tTi[e] = gt[3]; }
+                const pm = several ? typeAt[q] * nTypes + tp : 0;
+                if (cw * cw < reachT * reachT) add = (several ? pairTurbulence![pm] : turbulence).added(dx, cw, ct[q], ti0, several ? pairModels[pm] : model, coef, off, gt);
+                if (gt && add !== 0) { tAdd[e] = add; tDx[e] = gt[0]; tDy[e] = dz === 0 ? (dy < 0 ? -gt[1] : gt[1]) : gt[1] * (dy / cw); tCt[e] = gt[2]; tTi[e] = gt[3]; }
               }
               if (gt && add === 0) { tAdd[e] = 0; tDx[e] = 0; tDy[e] = 0; tCt[e] = 0; tTi[e] = 0; }
               if (tiSup === 'sqrmax') { if (add > tAcc) { tAcc = add; arg = e; } } else if (tiSup === 'linear') tAcc += add; else tAcc += add * add;
@@ -336,19 +406,21 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
           }
         } else for (let e = candStart[p]; e < end; e++) {
           const q = candSrc[e];
-          const dx = candDx[e], dy = candDy[e];
+          const dx = candDx[e], dy = candDy[e], dz = candDz[e];
           const off = q * K;
+          const pm = several ? typeAt[q] * nTypes + tp : 0;
+          const pairModel = several ? pairModels[pm] : model;
           let f: number;
           if (points === null) {
-            f = model.deficit(dx, dy * dy, coef, off, g);
+            f = pairModel.deficit(dx, hubVaries ? dy * dy + dz * dz : dy * dy, coef, off, g);
             if (g) { const b = 5 * e; pair[b + 1] = g[0]; pair[b + 2] = 2 * dy * g[1]; pair[b + 3] = g[2]; pair[b + 4] = g[3]; }
           } else {
             f = 0;
             let fdx = 0, fdy = 0, fct = 0, fti = 0;
             const { y: py, z: pz, w: pw } = points;
             for (let r = 0; r < pw.length; r++) {
-              const yy = dy + radius * py[r], zz = radius * pz[r];
-              const v = model.deficit(dx, yy * yy + zz * zz, coef, off, g);
+              const yy = dy + radius * py[r], zz = hubVaries ? dz + radius * pz[r] : radius * pz[r];
+              const v = pairModel.deficit(dx, yy * yy + zz * zz, coef, off, g);
               f += pw[r] * v;
               if (g) { fdx += pw[r] * g[0]; fdy += pw[r] * 2 * yy * g[1]; fct += pw[r] * g[2]; fti += pw[r] * g[3]; }
             }
@@ -359,8 +431,9 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
           if (g) pair[5 * e] = f;
           acc = sup.add(acc, deficit);
           if (turbulence !== null) {
-            const add = sqrMax && tSrc[q] * tiFactor * pDxPow[e] <= tAcc ? 0 : turbulence.added(dx, Math.abs(dy), ct[q], ti0, model, coef, off, gt);
-            if (gt) { tAdd[e] = add; tDx[e] = gt[0]; tDy[e] = dy < 0 ? -gt[1] : gt[1]; tCt[e] = gt[2]; tTi[e] = gt[3]; }
+            const cw = dz === 0 ? Math.abs(dy) : Math.sqrt(dy * dy + dz * dz);
+            const add = sqrMax && tSrc[q] * tiFactor * pDxPow[e] <= tAcc ? 0 : (several ? pairTurbulence![pm] : turbulence).added(dx, cw, ct[q], ti0, pairModel, coef, off, gt);
+            if (gt) { tAdd[e] = add; tDx[e] = gt[0]; tDy[e] = dz === 0 ? (dy < 0 ? -gt[1] : gt[1]) : cw > 0 ? gt[1] * (dy / cw) : 0; tCt[e] = gt[2]; tTi[e] = gt[3]; }
             if (tiSup === 'sqrmax') { if (add > tAcc) { tAcc = add; arg = e; } } else if (tiSup === 'linear') tAcc += add; else tAcc += add * add;
           }
         }
@@ -379,21 +452,21 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
             continue direction;
           }
         }
-        const ctp = freeStream ? ctFree : thrustCoefficientAt(turbine, up);
+        const ctp = freeStream ? ctFreeByType[tp] : thrustCoefficientAt(turb, up);
         ct[p] = ctp;
-        model.prepareSource(ctp, useEffTi ? tip : ti0, coef, p * K);
+        (several ? pairModels[tp * (nTypes + 1)] : model).prepareSource(ctp, useEffTi ? tip : ti0, coef, p * K);
         if (turbulence !== null) tSrc[p] = turbulence.sourceFactor(ctp);
-        const energy = prob * powerAt(turbine, up);
-        energyOfDirection += energy;
+        const energy = prob * powerAt(turb, up);
+        if (order[p] < own) energyOfDirection += energy;
         perTurbineMwh[order[p]] += energy * MWH_PER_W_YEAR;
       }
       if (!withGradient) continue;
 
-      // Backward: turbines in reverse order.
-      for (let p = 0; p < n; p++) { uBar[p] = prob * powerSlopeAt(turbine, u[p]); ctBar[p] = 0; tiBar[p] = 0; }
+      // Backward: turbines in reverse order (neighbours' power is not the objective: no seed).
+      for (let p = 0; p < n; p++) { uBar[p] = order[p] < own ? prob * powerSlopeAt(types[typeAt[p]], u[p]) : 0; ctBar[p] = 0; tiBar[p] = 0; }
       for (let p = n - 1; p >= 0; p--) {
         // Every turbine p wakes has been visited: close p as a source.
-        if (!freeStream) uBar[p] += ctBar[p] * thrustSlopeAt(turbine, u[p]);
+        if (!freeStream) uBar[p] += ctBar[p] * thrustSlopeAt(types[typeAt[p]], u[p]);
         const ub = uBar[p];
         const start = candStart[p], end = candStart[p + 1];
         if (ub !== 0) {
@@ -530,22 +603,27 @@ export interface TurbineFlow {
   powerW: Float64Array;
 }
 
-export function wakedFlow(turbine: Turbine, spec: FarmModelSpec, x: Float64Array, y: Float64Array, directionDeg: number, speed: number, turbulenceIntensity: number): TurbineFlow {
+export function wakedFlow(
+  turbines: Turbine | readonly Turbine[], spec: FarmModelSpec, x: Float64Array, y: Float64Array, directionDeg: number, speed: number,
+  turbulenceIntensity: number, mix?: TurbineMix,
+): TurbineFlow {
   const wind: WindResource = {
     directionsDeg: Float64Array.of(directionDeg), speeds: Float64Array.of(speed), probability: Float64Array.of(1), turbulenceIntensity,
   };
   if (spec.superposition === 'weighted') {
+    const turbine = Array.isArray(turbines) ? turbines[0] as Turbine : turbines as Turbine;
+    if (Array.isArray(turbines) && turbines.length > 1 || mix) throw new InputError("superposition 'weighted': one turbine model and no neighbours only");
     const r = evaluateWeightedSum(weightedSumSetup(turbine, wind, spec), x, y);
     return { wsEff: r.wsEff, ct: r.ct, ti: r.ti, powerW: r.wsEff.map((v) => powerAt(turbine, v)) };
   }
-  const setup = wakedSetup(turbine, wind, spec);
+  const setup = wakedSetup(turbines, wind, spec);
   const n = x.length;
   const ws = createWorkspace(n, setup.model.coefficientCount, setup.turbulence !== null);
-  evaluateWaked(setup, x, y, false, ws);
+  evaluateWaked(setup, x, y, false, ws, 0, 1, mix);
   const out: TurbineFlow = { wsEff: new Float64Array(n), ct: new Float64Array(n), ti: new Float64Array(n), powerW: new Float64Array(n) };
   for (let p = 0; p < n; p++) {
     const i = ws.order[p];
-    out.wsEff[i] = ws.u[p]; out.ct[i] = ws.ct[p]; out.ti[i] = ws.ti[p]; out.powerW[i] = powerAt(turbine, ws.u[p]);
+    out.wsEff[i] = ws.u[p]; out.ct[i] = ws.ct[p]; out.ti[i] = ws.ti[p]; out.powerW[i] = powerAt(setup.types[ws.typeAt[p]], ws.u[p]);
   }
   return out;
 }

@@ -26,6 +26,8 @@ export interface AuditResultFields {
     aep_reported?: number;
     metrics?: Record<string, number>;
     worker?: string;
+    /** Each turbine's model index (farm types of several models). */
+    turbine_types?: number[];
   };
 }
 
@@ -41,6 +43,7 @@ export function auditResultFields(r: CommittedResult): AuditResultFields {
       ...(r.aepReported !== undefined && Number.isFinite(r.aepReported) ? { aep_reported: r.aepReported } : {}),
       ...(r.metrics && Object.keys(r.metrics).length > 0 ? { metrics: { ...r.metrics } } : {}),
       ...(r.worker ? { worker: r.worker } : {}),
+      ...(r.turbineTypes ? { turbine_types: Array.from(r.turbineTypes) } : {}),
     },
   };
 }
@@ -69,5 +72,6 @@ export function resultFromAudit(event: Record<string, unknown>, task: { taskId: 
     ...(typeof r.aep_reported === 'number' ? { aepReported: r.aep_reported } : {}),
     ...(isNumberRecord(r.metrics) ? { metrics: r.metrics } : {}),
     ...(typeof r.worker === 'string' ? { worker: r.worker } : {}),
+    ...(Array.isArray(r.turbine_types) && r.turbine_types.every((t) => Number.isInteger(t)) ? { turbineTypes: Int32Array.from(r.turbine_types as number[]) } : {}),
   };
 }

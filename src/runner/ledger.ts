@@ -23,6 +23,7 @@
  *   runs(run_id, pid, heartbeat_at,  one row per `wflo run`: liveness, rate and running tasks
  *        running_json, …)            for `wflo status`
  */
+import { farmExtras, farmTypeExtras } from '../campaign/definitionExtras.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
@@ -208,10 +209,10 @@ export class Ledger {
         }
       }
       for (const f of c.farms) {
-        putFarm.run(f.id, f.hash, plainJson({ id: f.id, label: f.label, boundary: f.boundary, wind: f.wind, model: f.model, hash: f.hash }));
+        putFarm.run(f.id, f.hash, plainJson({ id: f.id, label: f.label, boundary: f.boundary, wind: f.wind, model: f.model, hash: f.hash, ...farmExtras(f) }));
       }
       for (const t of c.farmTypes) {
-        putType.run(t.id, t.hash, plainJson({ id: t.id, label: t.label, turbine: t.turbine, n_turbines: t.nTurbines, min_spacing_m: t.minSpacingM, hash: t.hash }));
+        putType.run(t.id, t.hash, plainJson({ id: t.id, label: t.label, turbine: t.turbine, n_turbines: t.nTurbines, min_spacing_m: t.minSpacingM, hash: t.hash, ...farmTypeExtras(t) }));
       }
       setMeta.run('campaign_name', c.name);
       setMeta.run('campaign_file', c.file);
@@ -291,15 +292,15 @@ export class Ledger {
     }
     const insert = this.db.prepare(`
       INSERT INTO results (task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial,
-        iterations, evaluations, wall_s, attempts, run_id, committed_at, source, aep_reported, metrics, worker)
+        iterations, evaluations, wall_s, attempts, run_id, committed_at, source, aep_reported, metrics, worker, turbine_types)
       VALUES (@taskId, @specHash, @farmId, @farmType, @seed, @nTurbines, @aep, @aepInitial, @x, @y, @xInitial, @yInitial,
-        @iterations, @evaluations, @wallS, @attempts, @runId, @committedAt, @source, @aepReported, @metrics, @worker)
+        @iterations, @evaluations, @wallS, @attempts, @runId, @committedAt, @source, @aepReported, @metrics, @worker, @turbineTypes)
       ON CONFLICT (task_id) DO UPDATE SET spec_hash = excluded.spec_hash, farm_id = excluded.farm_id, farm_type = excluded.farm_type,
         seed = excluded.seed, n_turbines = excluded.n_turbines, aep = excluded.aep, aep_initial = excluded.aep_initial, x = excluded.x,
         y = excluded.y, x_initial = excluded.x_initial, y_initial = excluded.y_initial, iterations = excluded.iterations,
         evaluations = excluded.evaluations, wall_s = excluded.wall_s, attempts = excluded.attempts, run_id = excluded.run_id,
         committed_at = excluded.committed_at, source = excluded.source, aep_reported = excluded.aep_reported,
-        metrics = excluded.metrics, worker = excluded.worker
+        metrics = excluded.metrics, worker = excluded.worker, turbine_types = excluded.turbine_types
       WHERE results.spec_hash <> excluded.spec_hash`);
     const now = Date.now() / 1000;
     const commit = this.db.transaction(() => {
@@ -313,6 +314,7 @@ export class Ledger {
           aepReported: r.aepReported !== undefined && Number.isFinite(r.aepReported) ? r.aepReported : null,
           metrics: r.metrics && Object.keys(r.metrics).length > 0 ? JSON.stringify(r.metrics) : null,
           worker: r.worker ?? null,
+          turbineTypes: r.turbineTypes ? JSON.stringify(Array.from(r.turbineTypes)) : null,
         });
         if (info.changes > 0) written.push(r.taskId);
       }
@@ -396,14 +398,14 @@ export class Ledger {
     const rows = this.db.prepare(`
       SELECT r.task_id, r.farm_id, r.farm_type, r.seed, r.n_turbines, r.aep, r.aep_initial, r.x, r.y, r.x_initial, r.y_initial,
         r.iterations, r.evaluations, r.wall_s, r.attempts, r.spec_hash, ${has.has('source') ? 'r.source' : "'computed'"},
-        ${has.has('aep_reported') ? 'r.aep_reported, r.metrics, r.worker' : 'NULL, NULL, NULL'}
+        ${has.has('aep_reported') ? 'r.aep_reported, r.metrics, r.worker' : 'NULL, NULL, NULL'}, ${has.has('turbine_types') ? 'r.turbine_types' : 'NULL'}
       FROM results r JOIN tasks t ON t.task_id = r.task_id
       WHERE t.in_campaign = 1 AND r.spec_hash = t.spec_hash ORDER BY r.farm_id, r.farm_type, r.seed`).raw().iterate() as Iterable<unknown[]>;
     for (const row of rows) {
       const [taskId, farmId, farmType, seed, nTurbines, aep, aepInitial, x, y, xi, yi, iterations, evaluations, wallS, attempts, specHash, source,
-        aepReported, metrics, worker] = row as [
+        aepReported, metrics, worker, turbineTypes] = row as [
         string, number, number, number, number, number | null, number | null, Buffer, Buffer, Buffer, Buffer, number, number, number | null, number, string, string,
-        number | null, string | null, string | null];
+        number | null, string | null, string | null, string | null];
       yield {
         taskId, farmId, farmType, seed, nTurbines,
         aep: aep ?? NaN, aepInitial: aepInitial ?? NaN,
@@ -412,6 +414,7 @@ export class Ledger {
         ...(aepReported !== null ? { aepReported } : {}),
         ...(metrics !== null ? { metrics: JSON.parse(metrics) as Record<string, number> } : {}),
         ...(worker !== null ? { worker } : {}),
+        ...(turbineTypes !== null ? { turbineTypes: Int32Array.from(JSON.parse(turbineTypes) as number[]) } : {}),
       };
     }
   }

@@ -2,7 +2,8 @@
  * The one place where a task meets the optimizer: `method: noop` runs the runner's stand-in
  * (noopOptimizer.ts); `method: command` runs the user's own program (command/commandTask.ts,
  * asynchronous: the worker waits for a process); every other method goes to optimize/'s
- * `optimizeLayout(case, settings, seed)`, which is deterministic given those three, so a task
+ * `optimizeCase(case, settings, seed)` (positions, and turbine models where the farm type chooses
+ * them), which is deterministic given those three, so a task
  * computed again after a crash or on another worker gives the bit-identical result.
  * Executors only run attempts in processes; what an attempt computes is decided here.
  */
@@ -10,7 +11,7 @@ import type { Case } from '../optimize/case.js';
 import type { FarmSpec, FarmTypeSpec, OptimizerSettings } from '../campaign/campaign.js';
 import { COMMAND_METHOD, commandSettingsProblem, type CommandSettings } from '../campaign/commandOptimizer.js';
 import { runCommandTask, stopPersistentProgram } from './command/commandTask.js';
-import { optimizeLayout } from '../optimize/optimizeLayout.js';
+import { optimizeCase } from '../optimize/optimizeCase.js';
 import { OPTIMIZER_METHODS, resolveSettings } from '../optimize/settings.js';
 import { noopOptimize } from './noopOptimizer.js';
 import type { TaskOutput } from './taskOutput.js';
@@ -82,7 +83,7 @@ export async function runTask(r: TaskRun): Promise<TaskOutput> {
     if (r.taskDir === null) throw new PermanentTaskError('command tasks need a folder for their attempt folders (none was given to this worker)');
     return runCommandTask({ ...r, settings: r.settings as CommandSettings, taskDir: r.taskDir });
   }
-  return optimizeLayout(r.case, r.settings as Parameters<typeof optimizeLayout>[1], r.seed);
+  return optimizeCase(r.case, r.settings as Parameters<typeof optimizeCase>[1], r.seed);
 }
 
 /**

@@ -20,6 +20,7 @@ export function taskOutputProblem(o: TaskOutput, nTurbines: number): string | nu
   for (let i = 0; i < nTurbines; i++) {
     if (!Number.isFinite(o.x[i]) || !Number.isFinite(o.y[i])) return `turbine ${i} has a non-finite position`;
   }
+  if (o.typeOf !== undefined && (!(o.typeOf instanceof Int32Array) || o.typeOf.length !== nTurbines)) return `turbine models: ${o.typeOf?.length} for ${nTurbines} turbines`;
   if (!o.feasible) return `optimizer returned an infeasible layout (worst violation ${o.maxViolationM} m)`;
   if (!Number.isInteger(o.iterations) || !Number.isInteger(o.evaluations)) return 'iterations/evaluations are not integers';
   return null;

@@ -14,7 +14,7 @@ import type { Case } from '../optimize/case.js';
 import { Ledger, type FailureInfo } from '../runner/ledger.js';
 import { readStatus, type CampaignStatus } from '../runner/campaignStatus.js';
 import { caseFromDefinitions, definitionLabel } from './caseFromDefinitions.js';
-import { capacityFactorOf, loneTurbineAepMwh, turbineYield } from './turbineYield.js';
+import { caseGross, turbineYield } from './turbineYield.js';
 import { nonEmptyRange } from './colorScale.js';
 import { ThroughputLog, type Throughput } from './throughput.js';
 import { readResultsFromLedger } from './storedResult.js';
@@ -84,7 +84,7 @@ export interface CampaignViewOptions {
 }
 
 export class CampaignViewCache {
-  readonly cases = new Map<string, { c: Case; gross: number }>();
+  readonly cases = new Map<string, { c: Case; gross: number; ratedW: number }>();
   /** Plots of a cell's best and worst layout, by "best|worst" task ids. */
   readonly plots = new Map<string, string[]>();
   throughput: ThroughputLog | null = null;
@@ -149,7 +149,8 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
       if (!entry && farm && type) {
         try {
           const c = caseFromDefinitions(farm.def, type.def, `${dir} farm ${g.farmId} type ${g.farmType}`);
-          entry = { c, gross: loneTurbineAepMwh(c) * c.nTurbines };
+          const sum = caseGross(c);
+          entry = { c, gross: sum.grossMwh, ratedW: sum.ratedW };
           cache.cases.set(caseKey, entry);
         } catch { /* definitions not in wflo's shape: no physics columns for this cell */ }
       }
@@ -162,7 +163,7 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
         total: g.total, done: g.done, failed: g.failed, running: g.running, pending: g.pending, stale: g.stale,
         grossAepMwh: gross, aep: s,
         wakeLossMean: s && gross > 0 ? 1 - s.mean / gross : null,
-        capacityFactorMean: s && entry ? capacityFactorOf(s.mean, nTurbines, entry.c.turbine.ratedPowerW) : null,
+        capacityFactorMean: s && entry && entry.ratedW > 0 ? s.mean / (entry.ratedW * 1e-6 * 8760) : null,
         best: best.get(k) ?? null, worst: worst.get(k) ?? null,
       });
     }
@@ -191,12 +192,12 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
           const entry = cache.cases.get(`${farmDefs.get(results[0].farmId)?.hash}/${typeDefs.get(results[0].farmType)?.hash}`);
           const site = entry?.c ?? results[0].case;
           let lo = Infinity, hi = -Infinity;
-          for (const r of results) for (const l of turbineYield(site, r.x, r.y).lossByTurbine) { lo = Math.min(lo, l); hi = Math.max(hi, l); }
+          for (const r of results) for (const l of turbineYield(site, r.x, r.y, r.typeOf).lossByTurbine) { lo = Math.min(lo, l); hi = Math.max(hi, l); }
           const lossRange = nonEmptyRange(Number.isFinite(lo) ? lo : 0, Number.isFinite(hi) ? hi : 0.01);
           svgs = [];
           for (let k = 0; k < results.length; k++) {
             const plot = await layoutSvg(
-              { title: `${picks[k][0]}: ${results[k].taskId}`, site, x: results[k].x, y: results[k].y },
+              { title: `${picks[k][0]}: ${results[k].taskId}`, site, x: results[k].x, y: results[k].y, typeOf: results[k].typeOf },
               { width: 470, height: 380, idPrefix: `l${cache.plots.size}_${k}`, lossRange },
             );
             svgs.push(plot.svg);

@@ -2,7 +2,8 @@
  * Rebuilds a `Case` from the farm and farm-type definitions a campaign stores as JSON (the
  * ledger's `farms` / `farm_types` tables and the HDF5 `/farms/<id>`, `/types/<id>` groups), so a
  * stored result can be evaluated and drawn with exactly the physics it was optimized with.
- * Typed arrays were written as plain arrays; they come back as Float64Array.
+ * Typed arrays were written as plain arrays; they come back as Float64Array. Several turbine
+ * models and neighbours come back when the definitions hold them (campaign/definitionExtras.ts).
  */
 import type { Case } from '../optimize/case.js';
 import type { Turbine } from '../physics/turbine.js';
@@ -10,6 +11,7 @@ import type { WindResource } from '../physics/windResource.js';
 import type { FarmModelSpec } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { InputError } from '../util/errors.js';
+import { typeOfCounts } from '../io/farmTurbines.js';
 
 type Json = Record<string, unknown>;
 
@@ -21,7 +23,9 @@ function reviveTurbine(t: Json): Turbine {
   return {
     ...(t as unknown as Turbine),
     power: power.kind === 'table' ? { kind: 'table', speeds: floats(power.speeds), powerW: floats(power.powerW) } : (power as unknown as Turbine['power']),
-    thrust: thrust.kind === 'table' ? { kind: 'table', speeds: floats(thrust.speeds), ct: floats(thrust.ct) } : (thrust as unknown as Turbine['thrust']),
+    thrust: thrust.kind === 'table'
+      ? { kind: 'table', speeds: floats(thrust.speeds), ct: floats(thrust.ct), ...(thrust.outside === 'zero' || thrust.outside === 'clamp' ? { outside: thrust.outside } : {}) }
+      : (thrust as unknown as Turbine['thrust']),
   };
 }
 
@@ -56,7 +60,20 @@ export function caseFromDefinitions(farm: unknown, type: unknown, where: string)
   if (!f || typeof f !== 'object' || !f.wind || !f.model) throw new InputError(`${where}: farm definition missing or not written by wflo (needs wind and model)`);
   if (!t || typeof t !== 'object' || !t.turbine || typeof t.n_turbines !== 'number') throw new InputError(`${where}: farm type definition missing or not written by wflo (needs turbine and n_turbines)`);
   const turbine = reviveTurbine(t.turbine as Json);
+  // Several models and neighbours (campaign/definitionExtras.ts), when the definitions have them.
+  const m = t.models as Json | undefined;
+  const models = m && Array.isArray(m.turbines) ? (m.turbines as Json[]).map(reviveTurbine) : null;
+  const nb = f.neighbours as Json | undefined;
   return {
+    ...(models ? {
+      turbines: {
+        types: models, minSpacingByType: floats(m!.min_spacing_m), choice: !Array.isArray(m!.counts),
+        typeOf: Array.isArray(m!.counts) ? typeOfCounts(m!.counts as number[]) : new Int32Array(t.n_turbines),
+      },
+    } : {}),
+    ...(nb && Array.isArray(nb.turbines) ? {
+      neighbours: { x: floats(nb.x), y: floats(nb.y), typeOf: Int32Array.from(nb.type as number[]), types: (nb.turbines as Json[]).map(reviveTurbine) },
+    } : {}),
     name: `farm_${String(f.id)}_type_${String(t.id)}`,
     turbine,
     wind: reviveWind(f.wind as Json),

@@ -10,8 +10,13 @@
  * (flowField.ts) under the turbines as an embedded raster; the `paper` style (plotStyle.ts) has
  * neither.
  *
- * Turbine markers carry their coordinates in metres (`data-x`, `data-y`) and wake loss
- * (`data-wake-loss`) so tests and scripts can read the plot back.
+ * Farms of several turbine models mark each model with its own shape (circle, square, triangle,
+ * diamond, …) sized by its rotor diameter, a spacing circle of its own model's spacing, and a key
+ * row per model; fixed neighbouring turbines are grey crossed circles (never coloured: their loss is
+ * not the farm's).
+ *
+ * Turbine markers carry their coordinates in metres (`data-x`, `data-y`), wake loss
+ * (`data-wake-loss`) and model index (`data-model`) so tests and scripts can read the plot back.
  */
 import type { Case } from '../optimize/case.js';
 import type { Boundary, Point } from '../geometry/boundary.js';
@@ -30,10 +35,12 @@ export const PLOT_FONT = 'Liberation Sans, DejaVu Sans, Arial, Helvetica, sans-s
 export interface LayoutPlotInput {
   /** First title line (case name, task id). */
   title: string;
-  /** What the physics needs (turbine, wind, model) and the site (boundary, minSpacing). */
-  site: Pick<Case, 'turbine' | 'wind' | 'model' | 'boundary' | 'minSpacing'>;
+  /** What the physics needs (turbine, wind, model; models and neighbours) and the site (boundary, minSpacing). */
+  site: Pick<Case, 'turbine' | 'wind' | 'model' | 'boundary' | 'minSpacing' | 'turbines' | 'neighbours'>;
   x: Float64Array;
   y: Float64Array;
+  /** Each turbine's model (farms of several models; default the site's assignment). */
+  typeOf?: Int32Array;
   /** AEP the source records for this layout, MWh (compared with the recomputed one by the CLI). */
   recordedAepMwh?: number;
 }
@@ -62,7 +69,7 @@ export interface LayoutPlot {
 
 interface Extent { minX: number; maxX: number; minY: number; maxY: number }
 
-function siteExtent(boundary: Boundary | null, x: Float64Array, y: Float64Array, pad: number): Extent {
+function siteExtent(boundary: Boundary | null, x: Float64Array, y: Float64Array, pad: number, extra?: { x: Float64Array; y: Float64Array }): Extent {
   const e: Extent = { minX: Infinity, maxX: -Infinity, minY: Infinity, maxY: -Infinity };
   const add = (px: number, py: number) => {
     e.minX = Math.min(e.minX, px); e.maxX = Math.max(e.maxX, px); e.minY = Math.min(e.minY, py); e.maxY = Math.max(e.maxY, py);
@@ -76,11 +83,29 @@ function siteExtent(boundary: Boundary | null, x: Float64Array, y: Float64Array,
     for (const poly of boundary.polygons) for (const [vx, vy] of poly) add(vx, vy);
   }
   for (let i = 0; i < x.length; i++) add(x[i], y[i]);
+  for (let i = 0; i < (extra?.x.length ?? 0); i++) add(extra!.x[i], extra!.y[i]);
   if (!Number.isFinite(e.minX)) { e.minX = -500; e.maxX = 500; e.minY = -500; e.maxY = 500; }
   return { minX: e.minX - pad, maxX: e.maxX + pad, minY: e.minY - pad, maxY: e.maxY + pad };
 }
 
 let plotCounter = 0;
+
+/** Marker shapes by model index (the first model keeps the one-model plot's circle). */
+const MODEL_SHAPES = ['circle', 'square', 'triangle', 'diamond', 'pentagon', 'hexagon'] as const;
+
+/** An SVG marker of model shape k centred at (cx, cy) with radius r, with extra attributes. */
+function markerSvg(k: number, cx: number, cy: number, r: number, attributes: string, inner = ''): string {
+  const shape = MODEL_SHAPES[k % MODEL_SHAPES.length];
+  if (shape === 'circle') return `<circle ${attributes} cx="${px(cx)}" cy="${px(cy)}" r="${px(r)}">${inner}</circle>`;
+  if (shape === 'square') return `<rect ${attributes} x="${px(cx - r * 0.89)}" y="${px(cy - r * 0.89)}" width="${px(r * 1.78)}" height="${px(r * 1.78)}">${inner}</rect>`;
+  const corners = shape === 'triangle' ? 3 : shape === 'diamond' ? 4 : shape === 'pentagon' ? 5 : 6;
+  const size = shape === 'triangle' ? r * 1.3 : shape === 'diamond' ? r * 1.25 : r * 1.1;
+  const points = Array.from({ length: corners }, (_, c) => {
+    const a = -Math.PI / 2 + (2 * Math.PI * c) / corners;
+    return `${px(cx + size * Math.cos(a))},${px(cy + size * Math.sin(a))}`;
+  }).join(' ');
+  return `<polygon ${attributes} points="${points}">${inner}</polygon>`;
+}
 
 export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptions): Promise<LayoutPlot> {
   const { width: W, height: H } = options;
@@ -89,7 +114,11 @@ export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptio
   const { site, x, y } = input;
   const id = options.idPrefix ?? `wp${++plotCounter}`;
   const n = x.length;
-  const yieldOf = turbineYield(site, x, y);
+  const models = site.turbines ? site.turbines.types : [site.turbine];
+  const typeOf = input.typeOf ?? site.turbines?.typeOf ?? null;
+  const modelOf = (i: number): number => (typeOf ? typeOf[i] : 0);
+  const neighbours = site.neighbours && site.neighbours.x.length > 0 ? site.neighbours : null;
+  const yieldOf = turbineYield(site, x, y, typeOf ?? undefined);
   let lo = Infinity, hi = -Infinity;
   for (const l of yieldOf.lossByTurbine) { lo = Math.min(lo, l); hi = Math.max(hi, l); }
   const lossRange = options.lossRange ?? nonEmptyRange(n > 0 ? lo : 0, n > 0 ? hi : 0.01);
@@ -100,9 +129,9 @@ export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptio
   const compact = W < 520 || H < 400;
   const titleH = style.title ? (compact ? 40 : 58) : 6;
   const panelW = showPanel ? Math.round(Math.min(style.name === 'paper' ? 190 : 230, Math.max(140, W * 0.26))) : 0;
-  const D = site.turbine.diameter;
+  const D = Math.max(...models.map((m) => m.diameter));
   // Room around the site for the spacing circles (and the turbine numbers, drawn up and right).
-  const ext = siteExtent(site.boundary, x, y, (site.minSpacing / 2 + 0.2 * D) * (options.numbers ? 1.7 : 1));
+  const ext = siteExtent(site.boundary, x, y, (site.minSpacing / 2 + 0.2 * D) * (options.numbers ? 1.7 : 1), neighbours ?? undefined);
 
   // The map: the room left of the panel minus the axes' margins; the extent grows in its short
   // direction so the frame fills that room at one scale for x and y.
@@ -138,7 +167,10 @@ export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptio
   if (style.title) {
     // Title: what, then the numbers a researcher looks for first.
     const line2 = `AEP ${grouped(yieldOf.aepMwh)} MWh · gross ${grouped(yieldOf.grossAepMwh)} MWh · wake loss ${percent(yieldOf.wakeLoss)}`;
-    const line3 = `${n} × ${site.turbine.name} (D ${grouped(D)} m) · capacity factor ${percent(yieldOf.capacityFactor)} · ${site.model.wake} wake${site.model.blockage ? ' + blockage' : ''}`;
+    const fleet = models.length === 1 ? `${n} × ${site.turbine.name} (D ${grouped(D)} m)`
+      : models.map((m, k) => [m, Array.from({ length: n }, (_, i) => modelOf(i)).filter((t) => t === k).length] as const)
+        .filter(([, count]) => count > 0).map(([m, count]) => `${count} × ${m.name}`).join(' + ');
+    const line3 = `${fleet}${neighbours ? ` · ${neighbours.x.length} neighbours` : ''} · capacity factor ${percent(yieldOf.capacityFactor)} · ${site.model.wake} wake${site.model.blockage ? ' + blockage' : ''}`;
     parts.push(`<text class="title" x="10" y="${compact ? 15 : 21}" font-size="${compact ? 12 : 17}" font-weight="bold" fill="${style.ink}">${escapeXml(input.title)}</text>`);
     parts.push(`<text class="subtitle" x="10" y="${compact ? 29 : 39}" font-size="${compact ? 10 : 13}" fill="#2a3a4a">${escapeXml(line2)}</text>`);
     if (!compact) parts.push(`<text x="10" y="54" font-size="11" fill="${style.muted}">${escapeXml(line3)}</text>`);
@@ -174,18 +206,22 @@ export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptio
       parts.push(`<path class="exclusion" d="${ring(zone.vertices)}" fill="url(#${id}-hatch)" fill-opacity="${flowInfo ? 0.6 : 1}" stroke="${style.zoneStroke}" stroke-width="1.2"><title>${escapeXml(zone.name)}</title></path>`);
     }
   }
-  const spacingR = (site.minSpacing / 2) * scale;
+  // Each turbine's spacing circle is half its own model's spacing (a pair keeps the larger one).
+  const spacingOf = (i: number): number => (site.turbines ? site.turbines.minSpacingByType[modelOf(i)] : site.minSpacing);
   const markerR = Math.max(3, Math.min(compact ? 6 : 9, (D / 2) * scale));
+  const markerROf = (k: number): number => (models.length === 1 ? markerR : Math.max(3, markerR * Math.sqrt(models[k].diameter / D)));
   const circles: string[] = [];
   const markers: string[] = [];
   const numbers: string[] = [];
   const numberSize = compact ? style.font.number - 1 : style.font.number;
   for (let i = 0; i < n; i++) {
     const sx = px(X(x[i])), sy = px(Y(y[i]));
-    circles.push(`<circle cx="${sx}" cy="${sy}" r="${px(spacingR)}"/>`);
+    circles.push(`<circle cx="${sx}" cy="${sy}" r="${px((spacingOf(i) / 2) * scale)}"/>`);
     const loss = yieldOf.lossByTurbine[i];
-    markers.push(`<circle class="turbine" data-turbine="${i}" data-x="${x[i]}" data-y="${y[i]}" data-wake-loss="${loss}" cx="${sx}" cy="${sy}" r="${px(markerR)}" fill="${lossColor(loss)}">`
-      + `<title>turbine ${i}: (${x[i].toFixed(1)}, ${y[i].toFixed(1)}) m, ${grouped(yieldOf.netByTurbine[i])} MWh, wake loss ${percent(loss)}</title></circle>`);
+    const k = modelOf(i);
+    markers.push(markerSvg(k, X(x[i]), Y(y[i]), markerROf(k),
+      `class="turbine" data-turbine="${i}" data-x="${x[i]}" data-y="${y[i]}" data-wake-loss="${loss}" data-model="${k}" fill="${lossColor(loss)}"`,
+      `<title>turbine ${i}${models.length > 1 ? ` (${escapeXml(models[k].name)})` : ''}: (${x[i].toFixed(1)}, ${y[i].toFixed(1)}) m, ${grouped(yieldOf.netByTurbine[i])} MWh, wake loss ${percent(loss)}</title>`));
     if (options.numbers) {
       numbers.push(`<text class="turbine-number" x="${px(X(x[i]) + markerR * 0.8 + 1)}" y="${px(Y(y[i]) - markerR * 0.8 - 1)}">${i}</text>`);
     }
@@ -197,6 +233,16 @@ export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptio
       + `<g stroke="#1b2733" stroke-opacity="0.8" stroke-width="0.9" stroke-dasharray="3 2.5">${circles.join('')}</g></g>`);
   } else {
     parts.push(`<g class="spacing" fill="none" stroke="#555555" stroke-width="0.6" stroke-dasharray="2.5 2">${circles.join('')}</g>`);
+  }
+  if (neighbours) {
+    const nr = Math.max(3, markerR * 0.8);
+    const marks = Array.from(neighbours.x, (nx, j) => {
+      const cx = X(nx), cy = Y(neighbours.y[j]), d = nr * 0.7;
+      return `<g class="neighbour" data-x="${nx}" data-y="${neighbours.y[j]}" data-model="${escapeXml(neighbours.types[neighbours.typeOf[j]].name)}">`
+        + `<circle cx="${px(cx)}" cy="${px(cy)}" r="${px(nr)}"/><path d="M${px(cx - d)},${px(cy - d)}L${px(cx + d)},${px(cy + d)}M${px(cx - d)},${px(cy + d)}L${px(cx + d)},${px(cy - d)}"/>`
+        + `<title>neighbour ${j} (${escapeXml(neighbours.types[neighbours.typeOf[j]].name)}, fixed): (${nx.toFixed(1)}, ${neighbours.y[j].toFixed(1)}) m</title></g>`;
+    });
+    parts.push(`<g class="neighbours" fill="#d9d9d9" stroke="#5a5a5a" stroke-width="1">${marks.join('')}</g>`);
   }
   parts.push(`<g class="turbines" stroke="${style.ink}" stroke-width="${style.name === 'paper' ? 0.7 : 1.1}">${markers.join('')}</g>`);
   if (numbers.length > 0) {
@@ -223,6 +269,8 @@ export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptio
     parts.push(panelSvg({
       id, x0: W - panelW - 4, y0: style.title ? titleH : 8, w: panelW, h: H - (style.title ? titleH : 8) - 8, l0, l1, flowInfo, site, style, compact,
       highlight: options.flowDirectionDeg, hasExclusions: (site.boundary?.exclusions?.length ?? 0) > 0,
+      modelKeys: models.length > 1 ? models.map((m, k) => ({ shape: k, label: `${m.name} (D ${grouped(m.diameter)} m)` })) : [],
+      hasNeighbours: neighbours !== null,
     }));
   }
   parts.push('</svg>');
@@ -232,6 +280,7 @@ export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptio
 function panelSvg(p: {
   id: string; x0: number; y0: number; w: number; h: number; l0: number; l1: number; style: PlotStyle; compact: boolean;
   flowInfo: { u: number; min: number } | null; site: LayoutPlotInput['site']; highlight?: number; hasExclusions: boolean;
+  modelKeys: { shape: number; label: string }[]; hasNeighbours: boolean;
 }): string {
   const s = p.style;
   const out: string[] = [`<g class="panel" font-size="${s.font.panel}" fill="${s.ink}">`];
@@ -264,7 +313,7 @@ function panelSvg(p: {
   const legendTop = p.y0 + p.h - legendH + 4;
   const roseCy = legendTop - 14 - roseR - s.font.tick;
   const roseTitleY = roseCy - roseR - s.font.tick - 8;
-  const keyRows = p.hasExclusions ? 3 : 2;
+  const keyRows = (p.hasExclusions ? 3 : 2) + p.modelKeys.length + (p.hasNeighbours ? 1 : 0);
   const keyTop = roseTitleY - 18 - 16 * keyRows;
   const barsTop = p.y0 + 18, barsRoom = keyTop - 18 - barsTop;
   const oneBarH = p.flowInfo ? Math.max(36, barsRoom / 2 - 24) : Math.max(40, Math.min(200, barsRoom));
@@ -282,6 +331,8 @@ function panelSvg(p: {
     ? '<circle cx="9" cy="0" r="6" fill="none" stroke="#1b2733" stroke-width="0.9" stroke-dasharray="3 2.5"/>'
     : '<circle cx="9" cy="0" r="6" fill="none" stroke="#555555" stroke-width="0.6" stroke-dasharray="2.5 2"/>', '½ minimum spacing');
   if (p.hasExclusions) keyRow(`<rect x="0" y="-5" width="18" height="10" fill="url(#${p.id}-hatch)" stroke="${s.zoneStroke}"/>`, 'exclusion zone');
+  for (const m of p.modelKeys) keyRow(markerSvg(m.shape, 9, 0, 5, `class="model-key" fill="#ffffff" stroke="${s.ink}"`), m.label);
+  if (p.hasNeighbours) keyRow('<g fill="#d9d9d9" stroke="#5a5a5a"><circle cx="9" cy="0" r="5"/><path d="M5.5,-3.5L12.5,3.5M5.5,3.5L12.5,-3.5"/></g>', 'neighbour (fixed)');
   out.push(`<g class="key">${keys.join('')}</g>`);
 
   out.push(`<text x="${p.x0 + 4}" y="${px(roseTitleY)}" font-weight="bold" font-size="${s.font.panelTitle}">${p.site.wind.series ? `Wind rose (${grouped(p.site.wind.series.speeds.length)} samples, %)` : 'Wind rose (frequency, %)'}</text>`);

@@ -18,6 +18,8 @@ export interface StoredResult {
   aep: number;
   x: Float64Array;
   y: Float64Array;
+  /** Each turbine's model (farm types of several models), as the row says. */
+  typeOf?: Int32Array;
   case: Case;
   farmLabel: string;
   typeLabel: string;
@@ -48,6 +50,12 @@ function storedCase(supply: CaseSupplier | undefined, farm: unknown, type: unkno
   }
 }
 
+/** A row's models for a farm type of several (absent in the row: every turbine is model 0); nothing for one model. */
+function rowModels(given: Int32Array | undefined, n: number, type: unknown): { typeOf?: Int32Array } {
+  if (given) return { typeOf: given };
+  return (type as { models?: unknown } | undefined)?.models ? { typeOf: new Int32Array(n) } : {};
+}
+
 export function isCampaignFolder(source: string): boolean {
   return fs.existsSync(source) && fs.statSync(source).isDirectory();
 }
@@ -70,12 +78,14 @@ export function readLedgerResults(dir: string, taskIds: readonly string[], suppl
 export function readResultsFromLedger(ledger: Ledger, taskIds: readonly string[], supply?: CaseSupplier): StoredResult[] {
   const where = path.join(path.dirname(ledger.path), LEDGER_FILE);
   const campaign = ledger.getMeta('campaign_name') ?? '';
-  const row = ledger.db.prepare(`SELECT r.task_id, r.farm_id, r.farm_type, r.seed, r.aep, r.x, r.y, f.definition, ft.definition
+  // Ledgers older than the turbine_types column (read-only: not migrated) have no models per row.
+  const hasTypes = (ledger.db.prepare("SELECT name FROM pragma_table_info('results')").pluck().all() as string[]).includes('turbine_types');
+  const row = ledger.db.prepare(`SELECT r.task_id, r.farm_id, r.farm_type, r.seed, r.aep, r.x, r.y, f.definition, ft.definition, ${hasTypes ? 'r.turbine_types' : 'NULL'}
     FROM results r JOIN tasks t ON t.task_id = r.task_id AND r.spec_hash = t.spec_hash
     LEFT JOIN farms f ON f.farm_id = r.farm_id LEFT JOIN farm_types ft ON ft.type_id = r.farm_type
     WHERE r.task_id = ?`).raw();
   return taskIds.map((taskId) => {
-    const r = row.get(taskId) as [string, number, number, number, number | null, Buffer, Buffer, string | null, string | null] | undefined;
+    const r = row.get(taskId) as [string, number, number, number, number | null, Buffer, Buffer, string | null, string | null, string | null] | undefined;
     if (!r) {
       const example = ledger.db.prepare('SELECT task_id FROM results ORDER BY farm_id, farm_type, seed LIMIT 1').pluck().get() as string | undefined;
       throw unknownTask(where, taskId, example);
@@ -84,6 +94,7 @@ export function readResultsFromLedger(ledger: Ledger, taskIds: readonly string[]
     const type = r[8] ? JSON.parse(r[8]) as unknown : undefined;
     return {
       taskId: r[0], farmId: r[1], farmType: r[2], seed: r[3], aep: r[4] ?? NaN, x: floatsOfBlob(r[5]), y: floatsOfBlob(r[6]),
+      ...rowModels(r[9] ? Int32Array.from(JSON.parse(r[9]) as number[]) : undefined, r[5].byteLength / 8, type),
       case: storedCase(supply, farm, type, r[1], r[2], taskId, `${where} (${taskId})`),
       farmLabel: definitionLabel(farm, `farm ${r[1]}`), typeLabel: definitionLabel(type, `type ${r[2]}`), campaign,
     };
@@ -107,6 +118,7 @@ export async function readH5Results(file: string, taskIds: readonly string[], su
         const farm = defs.farms[String(rec.farmId)], type = defs.types[String(rec.farmType)];
         found.set(rec.taskId, {
           taskId: rec.taskId, farmId: rec.farmId, farmType: rec.farmType, seed: rec.seed, aep: rec.aep, x: rec.x, y: rec.y,
+          ...rowModels(rec.turbineTypes, rec.x.length, type),
           case: storedCase(supply, farm, type, rec.farmId, rec.farmType, rec.taskId, `${file} (${rec.taskId})`),
           farmLabel: definitionLabel(farm, `farm ${rec.farmId}`), typeLabel: definitionLabel(type, `type ${rec.farmType}`),
           campaign: reader.info.campaignName,

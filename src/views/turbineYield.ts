@@ -1,14 +1,16 @@
 /**
  * Gross and net energy of a layout, per turbine: what the wake-loss colours, titles and report
  * tables show. Net is the farm model's per-turbine AEP; gross is the AEP the same turbine would
- * make alone in the same wind (one lone-turbine evaluation: without wakes every turbine of a
- * layout sees the free stream, so they all share it).
+ * make alone in the same wind (one lone-turbine evaluation per turbine model: without wakes every
+ * turbine of a model sees the free stream, so they all share it). Neighbouring turbines' wakes
+ * count as wake loss.
  *
- *   wake loss_i = 1 − net_i / gross,   farm wake loss = 1 − Σ net_i / (N · gross)
- *   capacity factor = AEP / (N · P_rated · 8760 h)
+ *   wake loss_i = 1 − net_i / gross_model(i),   farm wake loss = 1 − Σ net_i / Σ gross_model(i)
+ *   capacity factor = AEP / (Σ_i P_rated,model(i) · 8760 h)
  */
 import type { Case } from '../optimize/case.js';
 import { createFarmEvaluator } from '../physics/aep.js';
+import { caseEvaluator, type CasePhysics } from '../optimize/caseEvaluator.js';
 
 export interface TurbineYield {
   aepMwh: number;
@@ -34,18 +36,44 @@ export function capacityFactorOf(aepMwh: number, n: number, ratedPowerW: number)
   return aepMwh / (n * ratedPowerW * 1e-6 * 8760);
 }
 
-export function turbineYield(c: Pick<Case, 'turbine' | 'wind' | 'model'>, x: Float64Array, y: Float64Array): TurbineYield {
-  const r = createFarmEvaluator(c.turbine, c.wind, c.model).aep(x, y);
-  const lone = loneTurbineAepMwh(c);
+/** Each own model's lone AEP (one entry for a farm of one model), MWh. */
+function loneByModel(c: CasePhysics): Float64Array {
+  const models = c.turbines ? c.turbines.types : [c.turbine];
+  return Float64Array.from(models, (t) => loneTurbineAepMwh({ turbine: t, wind: c.wind, model: c.model }));
+}
+
+/**
+ * Gross AEP and installed power of a case's turbines as its farm type fixes them, for summary
+ * tables: NaN where the optimizer chooses the models (each row has its own).
+ */
+export function caseGross(c: CasePhysics & Pick<Case, 'nTurbines'>): { grossMwh: number; ratedW: number } {
+  if (!c.turbines) return { grossMwh: loneTurbineAepMwh(c) * c.nTurbines, ratedW: c.turbine.ratedPowerW * c.nTurbines };
+  if (c.turbines.choice) return { grossMwh: NaN, ratedW: NaN };
+  const lone = loneByModel(c);
+  let grossMwh = 0, ratedW = 0;
+  for (const t of c.turbines.typeOf) { grossMwh += lone[t]; ratedW += c.turbines.types[t].ratedPowerW; }
+  return { grossMwh, ratedW };
+}
+
+/** Yields of layout (x, y) whose turbines are of models `typeOf` (default: the case's). */
+export function turbineYield(c: CasePhysics, x: Float64Array, y: Float64Array, typeOf?: Int32Array): TurbineYield {
+  const types = typeOf ?? c.turbines?.typeOf;
+  const r = caseEvaluator(c, c.model, types).aep(x, y);
+  const lone = loneByModel(c);
   const n = x.length;
   const lossByTurbine = new Float64Array(n);
-  for (let i = 0; i < n; i++) lossByTurbine[i] = lone > 0 ? 1 - r.perTurbineMwh[i] / lone : 0;
-  const gross = lone * n;
+  let gross = 0, ratedW = 0;
+  for (let i = 0; i < n; i++) {
+    const t = types ? types[i] : 0;
+    lossByTurbine[i] = lone[t] > 0 ? 1 - r.perTurbineMwh[i] / lone[t] : 0;
+    gross += lone[t];
+    ratedW += (c.turbines ? c.turbines.types[t] : c.turbine).ratedPowerW;
+  }
   return {
     aepMwh: r.aepMwh,
     grossAepMwh: gross,
     wakeLoss: gross > 0 ? 1 - r.aepMwh / gross : 0,
-    capacityFactor: capacityFactorOf(r.aepMwh, n, c.turbine.ratedPowerW),
+    capacityFactor: capacityFactorOf(r.aepMwh, 1, ratedW),
     netByTurbine: r.perTurbineMwh,
     lossByTurbine,
     perDirectionMwh: r.perDirectionMwh,

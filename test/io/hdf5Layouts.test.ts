@@ -118,13 +118,14 @@ test('h5py reads every column with the documented dtype, shape, values and attri
     const expectedDtypes: Record<string, string> = {
       farm_id: '<i4', farm_type: '<i4', seed: '<i8', task_id: '|S64', n_turbines: '<i4', aep: '<f8', aep_initial: '<f8',
       layout: '<f8', initial_layout: '<f8', iterations: '<i4', evaluations: '<i8', wall_s: '<f8', attempts: '<i4',
-      spec_hash: '|S64', source: '|S256', aep_reported: '<f8',
+      spec_hash: '|S64', source: '|S256', aep_reported: '<f8', turbine_type: '<i4',
     };
     for (const [name, dtype] of Object.entries(expectedDtypes)) {
       const ds = dump.datasets[name];
       assert.ok(ds, `dataset ${name} present`);
       assert.equal(ds.dtype, dtype, `dtype of ${name}`);
-      assert.deepEqual(ds.shape, name.includes('layout') ? [records.length, tmax, 2] : [records.length], `shape of ${name}`);
+      const shape = name.includes('layout') ? [records.length, tmax, 2] : name === 'turbine_type' ? [records.length, tmax] : [records.length];
+      assert.deepEqual(ds.shape, shape, `shape of ${name}`);
     }
     assert.equal(dump.datasets.aep.attrs.units.value, 'MWh');
     assert.equal(dump.datasets.aep_initial.attrs.units.value, 'MWh');
@@ -145,6 +146,8 @@ test('h5py reads every column with the documented dtype, shape, values and attri
       assert.ok(sameFloat(col('wall_s')[i], r.wallS), `wall_s row ${i}`);
       assert.equal(col('attempts')[i], r.attempts);
       assert.equal(col('aep_reported')[i], 'NaN', 'no producer reported an AEP of its own');
+      // One turbine model per farm type here: every turbine is model 0, −1 past n_turbines.
+      assert.deepEqual((col('turbine_type') as number[][])[i], Array.from({ length: tmax }, (_, k) => (k < r.nTurbines ? 0 : -1)), `turbine_type row ${i}`);
       const layout = (col('layout') as number[][][])[i];
       const initial = (col('initial_layout') as (number | string)[][][])[i];
       for (let turbine = 0; turbine < tmax; turbine++) {
@@ -160,7 +163,7 @@ test('h5py reads every column with the documented dtype, shape, values and attri
     });
     const attr = (name: string) => dump.attrs[name];
     assert.equal(attr('format').value, 'wflo-layouts');
-    assert.equal(attr('format_version').value, 3);
+    assert.equal(attr('format_version').value, 4);
     assert.equal(attr('format_version').dtype, '<i8');
     assert.equal(attr('campaign_name').value, 'test-campaign');
     assert.equal(attr('campaign_hash').value, 'sha256:0123abcd');

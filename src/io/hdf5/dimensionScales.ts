@@ -1,7 +1,8 @@
 /**
  * HDF5 dimension scales of `layouts.h5`, so netCDF-4 readers see named dimensions: xarray's
  * `open_dataset("layouts.h5", engine="h5netcdf")` gives every column on the `task` dimension and
- * `/layout`, `/initial_layout` on (task, turbine, coordinate), with the columns' `units`.
+ * `/layout`, `/initial_layout` on (task, turbine, coordinate), `/turbine_type` on (task, turbine),
+ * with the columns' `units`.
  *
  *   /task        fixed-length ASCII string[N] (the task ids again, so `ds.sel(task="farm_0_type_1_seed_2")`)
  *   /turbine     int32[Tmax]  turbine index 0 … Tmax−1 within a layout
@@ -39,10 +40,8 @@ export function createDimensionScales(file: H5File, tmax: number, chunkRows: num
   for (const spec of columns) {
     const column = file.get(spec.name) as Dataset;
     column.attach_scale(0, `/${TASK_SCALE}`);
-    if (spec.kind === 'xy') {
-      column.attach_scale(1, `/${TURBINE_SCALE}`);
-      column.attach_scale(2, `/${COORDINATE_SCALE}`);
-    }
+    if (spec.kind === 'xy' || spec.kind === 'per-turbine') column.attach_scale(1, `/${TURBINE_SCALE}`);
+    if (spec.kind === 'xy') column.attach_scale(2, `/${COORDINATE_SCALE}`);
   }
 }
 

@@ -11,7 +11,7 @@ import { InputError } from '../../util/errors.js';
 import { declaredSizeProblem } from './declaredSize.js';
 import type { LayoutRecord } from '../layoutRecord.js';
 import { closeQuietly, hdf5Call, hdf5ErrorReason, loadH5, openH5Sync, type H5File } from './h5wasmRuntime.js';
-import { columnsWith, FARMS_GROUP, h5DtypeOf, METRICS_GROUP, READABLE_FORMAT_VERSIONS, LAYOUTS_FORMAT_NAME, ROOT_ATTRIBUTES, TYPES_GROUP, type ColumnSpec } from './layoutsSchema.js';
+import { columnsWith, FARMS_GROUP, h5DtypeOf, METRICS_GROUP, READABLE_FORMAT_VERSIONS, LAYOUTS_FORMAT_NAME, ROOT_ATTRIBUTES, rowRanges, TYPES_GROUP, type ColumnSpec } from './layoutsSchema.js';
 import { RowSlice, type ColumnData } from './rowSlice.js';
 import { readDefinitionGroups } from './definitionGroups.js';
 
@@ -117,7 +117,7 @@ export function inspectLayoutsStructure(file: H5File): { info?: LayoutsFileInfo;
     const dtype = entity.dtype;
     if (dtype !== h5DtypeOf(spec)) problems.push(`dataset /${spec.name} has dtype ${JSON.stringify(dtype)}, expected ${h5DtypeOf(spec)}`);
     const shape = entity.shape ?? [];
-    const expectedRank = spec.kind === 'xy' ? 3 : 1;
+    const expectedRank = spec.kind === 'xy' ? 3 : spec.kind === 'per-turbine' ? 2 : 1;
     if (shape.length !== expectedRank) {
       problems.push(`dataset /${spec.name} has shape [${shape}], expected rank ${expectedRank}`);
       continue;
@@ -125,6 +125,7 @@ export function inspectLayoutsStructure(file: H5File): { info?: LayoutsFileInfo;
     if (spec.kind === 'xy' && (shape[1] !== maxTurbines || shape[2] !== 2)) {
       problems.push(`dataset /${spec.name} has shape [${shape}], expected [N, ${maxTurbines}, 2]`);
     }
+    if (spec.kind === 'per-turbine' && shape[1] !== maxTurbines) problems.push(`dataset /${spec.name} has shape [${shape}], expected [N, ${maxTurbines}]`);
     if (info.rows === -1) info.rows = shape[0];
     else if (shape[0] !== info.rows) problems.push(`dataset /${spec.name} has ${shape[0]} rows, /farm_id has ${info.rows}`);
   }
@@ -173,8 +174,7 @@ export class LayoutsFileReader {
         for (const spec of this.info.columns) {
           const dataset = this.file.get(spec.name) as H5Dataset | null;
           if (!dataset) continue; // a column newer than the file's format version
-          const ranges = spec.kind === 'xy' ? [[start, end], [], []] : [[start, end]];
-          columns.set(spec.name, dataset.slice(ranges as [number, number][]) as ColumnData);
+          columns.set(spec.name, dataset.slice(rowRanges(spec, start, end)) as ColumnData);
         }
       });
     }

@@ -1,7 +1,7 @@
 /**
- * The schema of wflo's own HDF5 output, `layouts.h5` (format "wflo-layouts", version 3;
- * version 1 files, without /spec_hash and /source, and version 2 files, without /aep_reported and
- * /metrics, are still read).
+ * The schema of wflo's own HDF5 output, `layouts.h5` (format "wflo-layouts", version 4;
+ * version 1 files, without /spec_hash and /source, version 2 files, without /aep_reported and
+ * /metrics, and version 3 files, without /turbine_type, are still read).
  * Row-oriented so h5py/numpy users load whole columns; rows sorted by (farm_id, farm_type, seed).
  *
  *   /farm_id        int32[N]
@@ -23,15 +23,17 @@
  *   /aep_reported   float64[N]        attr units = "MWh": the AEP a user's program or an adopted
  *                   file reported, when it is not wflo's (NaN otherwise); /aep is always wflo's
  *   /metrics/<name> float64[N]        named scalars a user's program reported (NaN where a row has none)
+ *   /turbine_type   int32[N,Tmax]     each turbine's model: index into its farm type's list of models
+ *                   (/types/<id> `turbine_names`); 0 for farm types of one model; -1 past n_turbines
  *   /farms/<id>, /types/<id>          definitions (see definitionGroups.ts)
  * Root attributes: see ROOT_ATTRIBUTES. Every dataset is chunked along rows with an unlimited
  * first dimension, so a writer can append slices without knowing N in advance; Tmax >= 1.
  */
 
 export const LAYOUTS_FORMAT_NAME = 'wflo-layouts';
-export const LAYOUTS_FORMAT_VERSION = 3;
+export const LAYOUTS_FORMAT_VERSION = 4;
 /** Format versions this wflo reads. */
-export const READABLE_FORMAT_VERSIONS: readonly number[] = [1, 2, 3];
+export const READABLE_FORMAT_VERSIONS: readonly number[] = [1, 2, 3, 4];
 /** Group of the per-row metrics columns. */
 export const METRICS_GROUP = 'metrics';
 /** Bytes reserved per task id (NUL-terminated, so at most 63 characters). */
@@ -39,7 +41,8 @@ export const TASK_ID_WIDTH = 64;
 /** Bytes reserved per /source entry; longer sources keep their last 255 characters. */
 export const SOURCE_WIDTH = 256;
 
-export type ColumnKind = 'int32' | 'int64' | 'float64' | 'text' | 'xy';
+/** `xy`: float64[N, Tmax, 2]; `per-turbine`: int32[N, Tmax]; the others one value per row. */
+export type ColumnKind = 'int32' | 'int64' | 'float64' | 'text' | 'xy' | 'per-turbine';
 
 export interface ColumnSpec {
   /** Dataset name at the file root. */
@@ -70,7 +73,19 @@ export const LAYOUT_COLUMNS: readonly ColumnSpec[] = [
   { name: 'spec_hash', kind: 'text', width: TASK_ID_WIDTH, description: 'spec hash of the task the row was computed for ("" when unknown)', since: 2 },
   { name: 'source', kind: 'text', width: SOURCE_WIDTH, description: 'where the row came from: computed, adopted:<file>, recovered:<file>, shard:<folder>', since: 2 },
   { name: 'aep_reported', kind: 'float64', units: 'MWh', description: "AEP the producer reported when it is not wflo's (a user's program, an adopted file); NaN otherwise", since: 3 },
+  { name: 'turbine_type', kind: 'per-turbine', description: "each turbine's model: index into its farm type's models (/types/<id> turbine_names); 0 for one model; -1 past n_turbines", since: 4 },
 ];
+
+/** The dataset shape of a column with `rows` rows. */
+export function shapeOf(spec: ColumnSpec, rows: number | null, tmax: number): (number | null)[] {
+  return spec.kind === 'xy' ? [rows, tmax, 2] : spec.kind === 'per-turbine' ? [rows, tmax] : [rows];
+}
+
+/** The h5wasm slice ranges of rows [start, end) of a column. */
+export function rowRanges(spec: ColumnSpec, start: number, end: number): [number, number][] {
+  const rows: [number, number] = [start, end];
+  return (spec.kind === 'xy' ? [rows, [], []] : spec.kind === 'per-turbine' ? [rows, []] : [rows]) as [number, number][];
+}
 
 /** The column of metric `name` (a plain identifier, checked by the gate). */
 export function metricColumn(name: string): ColumnSpec {
@@ -90,7 +105,7 @@ export function metricNameOf(spec: ColumnSpec): string | null {
 /** h5wasm dtype string of a column (struct-module letters: 'i' = int32, 'q' = int64, 'd' = float64, 'A<n>' = fixed string). */
 export function h5DtypeOf(spec: ColumnSpec): string {
   switch (spec.kind) {
-    case 'int32': return '<i';
+    case 'int32': case 'per-turbine': return '<i';
     case 'int64': return '<q';
     case 'text': return `A${spec.width ?? TASK_ID_WIDTH}`;
     default: return '<d';

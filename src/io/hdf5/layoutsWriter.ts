@@ -22,7 +22,7 @@ import { compareRecords, taskIdOf, type LayoutRecord } from '../layoutRecord.js'
 import { acquireWriterLock } from './writerLock.js';
 import { commitTemp, discardTemp, fsyncFile, removeStaleTemps, tempPathFor } from './atomicReplace.js';
 import { closeQuietly, hdf5Call, hdf5ErrorReason, loadH5, openH5Sync, type H5File, type H5Module } from './h5wasmRuntime.js';
-import { columnsWith, FARMS_GROUP, h5DtypeOf, LAYOUTS_FORMAT_NAME, LAYOUTS_FORMAT_VERSION, METRICS_GROUP, metricNameOf, ROOT_ATTRIBUTES, TYPES_GROUP, type ColumnSpec } from './layoutsSchema.js';
+import { columnsWith, FARMS_GROUP, h5DtypeOf, LAYOUTS_FORMAT_NAME, LAYOUTS_FORMAT_VERSION, METRICS_GROUP, metricNameOf, ROOT_ATTRIBUTES, rowRanges, shapeOf, TYPES_GROUP, type ColumnSpec } from './layoutsSchema.js';
 import { ColumnDigests, RowSlice } from './rowSlice.js';
 import { writeDefinitionGroups, type DefinitionSet } from './definitionGroups.js';
 import { verifyLayoutsFile } from './layoutsVerify.js';
@@ -126,6 +126,9 @@ function recordProblem(r: LayoutRecord, tmax: number, previous: LayoutRecord | u
     return `xInitial/yInitial have ${r.xInitial.length}/${r.yInitial.length} entries, expected 0 or ${r.nTurbines}`;
   }
   if (!Number.isFinite(r.aep)) return `aep must be finite, got ${r.aep}`;
+  if (r.turbineTypes !== undefined && (r.turbineTypes.length !== r.nTurbines || !r.turbineTypes.every((t) => isInt32(t) && t >= 0))) {
+    return `turbineTypes must hold nTurbines = ${r.nTurbines} model indices >= 0`;
+  }
   if (r.metrics) for (const name of Object.keys(r.metrics)) if (!metricNames.has(name)) return `metric ${name} is not among meta.metricNames`;
   if (!isInt32(r.iterations)) return `iterations must be an int32 (-1 when unknown), got ${r.iterations}`;
   if (!Number.isSafeInteger(r.evaluations)) return `evaluations must be a safe integer (-1 when unknown), got ${r.evaluations}`;
@@ -143,7 +146,7 @@ function recordProblem(r: LayoutRecord, tmax: number, previous: LayoutRecord | u
 function emptyDataOf(spec: ColumnSpec): string[] | Int32Array | BigInt64Array | Float64Array {
   switch (spec.kind) {
     case 'text': return [];
-    case 'int32': return new Int32Array(0);
+    case 'int32': case 'per-turbine': return new Int32Array(0);
     case 'int64': return new BigInt64Array(0);
     default: return new Float64Array(0);
   }
@@ -159,13 +162,12 @@ class SliceAppender {
     hdf5Call(() => {
       if (columns.some((spec) => metricNameOf(spec) !== null)) file.create_group(METRICS_GROUP);
       for (const spec of columns) {
-        const xy = spec.kind === 'xy';
         const dataset = file.create_dataset({
           name: spec.name,
           data: emptyDataOf(spec),
-          shape: xy ? [0, tmax, 2] : [0],
-          maxshape: xy ? [null, tmax, 2] : [null],
-          chunks: xy ? [chunkRows, tmax, 2] : [chunkRows],
+          shape: shapeOf(spec, 0, tmax) as number[],
+          maxshape: shapeOf(spec, null, tmax),
+          chunks: shapeOf(spec, chunkRows, tmax) as number[],
           dtype: h5DtypeOf(spec),
         });
         if (spec.units) dataset.create_attribute('units', spec.units);
@@ -186,10 +188,9 @@ class SliceAppender {
     hdf5Call(() => {
       for (const spec of this.columns) {
         const dataset = this.file.get(spec.name) as ReturnType<H5File['create_dataset']>;
-        const xy = spec.kind === 'xy';
-        dataset.resize(xy ? [end, this.tmax, 2] : [end]);
+        dataset.resize(shapeOf(spec, end, this.tmax) as number[]);
         const data = slice.column(spec);
-        dataset.write_slice(xy ? [[start, end], [], []] : [[start, end]], data);
+        dataset.write_slice(rowRanges(spec, start, end), data);
         this.digests.update(spec, data);
         if (spec.name === 'task_id') appendTaskScale(this.file, start, end, data as string[]);
       }

@@ -29,6 +29,8 @@ export class RowSlice {
   readonly wallS: Float64Array;
   readonly attempts: Int32Array;
   readonly aepReported: Float64Array;
+  /** [row][turbine] model index, -1 past n_turbines. */
+  readonly turbineType: Int32Array;
   /** One column per metric name (NaN where a row has none). */
   readonly metrics: Map<string, Float64Array>;
   /** The columns this slice holds, in file order. */
@@ -53,6 +55,7 @@ export class RowSlice {
     this.evaluations = new BigInt64Array(capacity);
     this.wallS = new Float64Array(capacity);
     this.attempts = new Int32Array(capacity);
+    this.turbineType = new Int32Array(capacity * maxTurbines).fill(-1);
   }
 
   get full(): boolean {
@@ -64,6 +67,7 @@ export class RowSlice {
     this.layout.fill(NaN, 0, this.length * this.maxTurbines * 2);
     this.initialLayout.fill(NaN, 0, this.length * this.maxTurbines * 2);
     this.aepReported.fill(NaN, 0, this.length);
+    this.turbineType.fill(-1, 0, this.length * this.maxTurbines);
     for (const m of this.metrics.values()) m.fill(NaN, 0, this.length);
     this.length = 0;
   }
@@ -88,6 +92,8 @@ export class RowSlice {
     this.wallS[row] = record.wallS;
     this.attempts[row] = record.attempts;
     this.aepReported[row] = record.aepReported ?? NaN;
+    const types = this.turbineType.subarray(row * this.maxTurbines, row * this.maxTurbines + record.nTurbines);
+    if (record.turbineTypes) types.set(record.turbineTypes); else types.fill(0);
     if (record.metrics) for (const [name, column] of this.metrics) column[row] = record.metrics[name] ?? NaN;
   }
 
@@ -111,6 +117,7 @@ export class RowSlice {
       case 'spec_hash': return this.specHash.slice(0, n);
       case 'source': return this.source.slice(0, n);
       case 'aep_reported': return this.aepReported.subarray(0, n);
+      case 'turbine_type': return this.turbineType.subarray(0, n * this.maxTurbines);
       default: {
         const metric = metricNameOf(spec);
         const column = metric !== null ? this.metrics.get(metric) : undefined;
@@ -164,8 +171,15 @@ export class RowSlice {
       ...(this.specHash[row] ? { specHash: this.specHash[row] } : {}),
       ...(this.source[row] ? { source: this.source[row] } : {}),
       ...(Number.isNaN(this.aepReported[row]) ? {} : { aepReported: this.aepReported[row] }),
+      ...this.turbineTypesOf(row, Math.min(nTurbines, this.maxTurbines)),
       ...this.metricsOf(row),
     };
+  }
+
+  /** A row's models, absent when every turbine is model 0 (one model, or a file without the column). */
+  private turbineTypesOf(row: number, n: number): { turbineTypes?: Int32Array } {
+    const types = this.turbineType.subarray(row * this.maxTurbines, row * this.maxTurbines + n);
+    return types.some((t) => t !== 0 && t !== -1) ? { turbineTypes: Int32Array.from(types) } : {};
   }
 
   private metricsOf(row: number): { metrics?: Record<string, number> } {

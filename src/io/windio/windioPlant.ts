@@ -4,6 +4,8 @@
  * A `wind_energy_system` (name, site, wind_farm, attributes) gives everything: the site's
  * boundary and exclusions, its energy resource, the farm's turbine and initial layout, the
  * analysis block's wake model, and `attributes.net_AEP` (GWh) as the reference AEP in MWh.
+ * windIO 2's `turbine_types` and several layouts (several farms per system) become the case's
+ * several models and its neighbours (windFarmTypes.ts: the first layout is the farm).
  * A `site` file (boundaries + energy_resource) gives a boundary and a wind resource, and a
  * top-level `energy_resource` (name + wind_resource) a wind resource.
  *
@@ -22,6 +24,10 @@ import type { BinnedResource } from './binnedResource.js';
 import { readTurbine } from './turbine.js';
 import { readLayout, turbineNode } from './windFarmLayout.js';
 import { analysisNode, readAnalysisModel } from './analysisModel.js';
+import { readWindioFarms, usesFarmTypes } from './windFarmTypes.js';
+import { containsPoint } from '../../geometry/containsPoint.js';
+import { prepareBoundary } from '../../geometry/preparedBoundary.js';
+import type { Turbine } from '../../physics/turbine.js';
 
 export type WindioKind = 'wind_energy_system' | 'site' | 'wind_farm' | 'energy_resource';
 
@@ -38,7 +44,7 @@ export function windioKind(doc: unknown): WindioKind | null {
   if ('site' in doc && 'wind_farm' in doc) return 'wind_energy_system';
   const b = doc.boundaries;
   if (('energy_resource' in doc && 'name' in doc) || (isObject(b) && ('polygons' in b || 'circle' in b))) return 'site';
-  if ('layouts' in doc && 'turbines' in doc) return 'wind_farm';
+  if ('layouts' in doc && ('turbines' in doc || 'turbine_types' in doc)) return 'wind_farm';
   if ('name' in doc && 'wind_resource' in doc) return 'energy_resource';
   return null;
 }
@@ -89,10 +95,11 @@ export function windioCase(file: string): Case {
   // A turbulence intensity that varies between bins is kept per bin (wind.turbulenceIntensityByBin).
   const { wind } = resourceOf(root, kind);
   const windFarm = root.requireMap('wind_farm', 'layouts and turbines');
-  let turbine = readTurbine(turbineNode(windFarm));
-  const layout = readLayout(windFarm);
   const { model, fixedThrust } = readAnalysisModel(analysisNode(root));
-  if (fixedThrust !== undefined) turbine = { ...turbine, thrust: { kind: 'constant', ct: fixedThrust } };
+  const withThrust = (t: Turbine): Turbine => (fixedThrust !== undefined ? { ...t, thrust: { kind: 'constant', ct: fixedThrust } } : t);
+  const several = usesFarmTypes(windFarm) ? severalOf(windFarm, boundary, withThrust) : null;
+  const turbine = several ? several.turbine : withThrust(readTurbine(turbineNode(windFarm)));
+  const layout = several ? several.layout : readLayout(windFarm);
   const netAep = root.get('attributes').get('net_AEP');
   const nameNode = root.get('name');
   return {
@@ -101,11 +108,44 @@ export function windioCase(file: string): Case {
     wind,
     boundary,
     nTurbines: layout.x.length,
-    minSpacing: 2 * turbine.diameter,
+    minSpacing: several?.turbines ? Math.max(...several.turbines.minSpacingByType) : 2 * turbine.diameter,
     model,
     layout,
+    ...(several?.turbines ? { turbines: several.turbines } : {}),
+    ...(several?.neighbours ? { neighbours: several.neighbours } : {}),
     // windIO states AEP in GWh.
     referenceAepMwh: netAep.exists ? netAep.number('net AEP in GWh') * 1000 : undefined,
+  };
+}
+
+/**
+ * A wind_farm with windIO 2's `turbine_types` or several layouts: the first layout's turbines and
+ * models (several models only when the file has several), and the other layouts as neighbours,
+ * each outside the site.
+ */
+function severalOf(windFarm: WindioNode, boundary: Boundary, withThrust: (t: Turbine) => Turbine): { turbine: Turbine; layout: Layout; turbines?: Case['turbines']; neighbours?: Case['neighbours'] } {
+  const { types: read, farms } = readWindioFarms(windFarm, () => readTurbine(turbineNode(windFarm)));
+  const types = read.map(withThrust);
+  const own = farms[0]!;
+  const layout = { x: own.x, y: own.y };
+  const turbines = types.length > 1
+    ? { types, minSpacingByType: Float64Array.from(types, (t) => 2 * t.diameter), typeOf: own.typeOf, choice: false }
+    : undefined;
+  if (farms.length === 1) return { turbine: types[own.typeOf[0]!]!, layout, ...(turbines ? { turbines } : {}) };
+  const site = prepareBoundary(boundary);
+  const layouts = windFarm.get('layouts');
+  const x: number[] = [], y: number[] = [], typeOf: number[] = [];
+  farms.slice(1).forEach((f, k) => {
+    for (let i = 0; i < f.x.length; i++) {
+      if (containsPoint(site, f.x[i]!, f.y[i]!)) {
+        layouts.get(k + 1).fail(`turbine ${i} at (${f.x[i]}, ${f.y[i]}) m is inside the site; wflo reads the first layout as the farm and the others as its neighbours, which must stand outside it`);
+      }
+      x.push(f.x[i]!); y.push(f.y[i]!); typeOf.push(f.typeOf[i]!);
+    }
+  });
+  return {
+    turbine: types[own.typeOf[0]!]!, layout, ...(turbines ? { turbines } : {}),
+    neighbours: { x: Float64Array.from(x), y: Float64Array.from(y), types, typeOf: Int32Array.from(typeOf) },
   };
 }
 

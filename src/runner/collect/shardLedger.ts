@@ -113,16 +113,19 @@ export class ShardLedger {
   *results(wanted: (taskId: string, specHash: string) => boolean): Generator<CommittedResult> {
     // Ledgers written before rows carried their source (computed, adopted:…) have no such column.
     const hasSource = (this.db.prepare("SELECT COUNT(*) FROM pragma_table_info('results') WHERE name = 'source'").pluck().get() as number) > 0;
+    // … and before rows of farm types with several turbine models carried each turbine's model.
+    const hasTypes = (this.db.prepare("SELECT COUNT(*) FROM pragma_table_info('results') WHERE name = 'turbine_types'").pluck().get() as number) > 0;
     const rows = this.db.prepare(`SELECT task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial,
-      iterations, evaluations, wall_s, attempts, ${hasSource ? 'source' : "'computed'"} FROM results ORDER BY farm_id, farm_type, seed`).raw().iterate() as Iterable<unknown[]>;
+      iterations, evaluations, wall_s, attempts, ${hasSource ? 'source' : "'computed'"}, ${hasTypes ? 'turbine_types' : 'NULL'} FROM results ORDER BY farm_id, farm_type, seed`).raw().iterate() as Iterable<unknown[]>;
     for (const row of rows) {
-      const [taskId, specHash, farmId, farmType, seed, nTurbines, aep, aepInitial, x, y, xi, yi, iterations, evaluations, wallS, attempts, source] = row as [
-        string, string, number, number, number, number, number | null, number | null, Buffer, Buffer, Buffer, Buffer, number, number, number | null, number, string];
+      const [taskId, specHash, farmId, farmType, seed, nTurbines, aep, aepInitial, x, y, xi, yi, iterations, evaluations, wallS, attempts, source, types] = row as [
+        string, string, number, number, number, number, number | null, number | null, Buffer, Buffer, Buffer, Buffer, number, number, number | null, number, string, string | null];
       if (!wanted(taskId, specHash)) continue;
       yield {
         taskId, specHash, farmId, farmType, seed, nTurbines, aep: aep ?? NaN, aepInitial: aepInitial ?? NaN,
         x: fromBlob(x), y: fromBlob(y), xInitial: fromBlob(xi), yInitial: fromBlob(yi),
         iterations, evaluations, wallS: wallS ?? NaN, attempts, source,
+        ...(types !== null ? { turbineTypes: turbineTypesOf(types) } : {}),
       };
     }
   }
@@ -131,4 +134,16 @@ export class ShardLedger {
     try { if (this.db.inTransaction) this.db.exec('COMMIT'); } catch { /* read-only: nothing to keep */ }
     if (this.db.open) this.db.close();
   }
+}
+
+/**
+ * A shard row's turbine models (JSON list of integers, written by the ledger): what is not a list
+ * of integers becomes an empty list, which the gate refuses by its length (it is never guessed).
+ */
+function turbineTypesOf(text: string): Int32Array {
+  try {
+    const v = JSON.parse(text) as unknown;
+    if (Array.isArray(v) && v.every((t) => Number.isInteger(t) && Math.abs(t as number) < 2 ** 31)) return Int32Array.from(v as number[]);
+  } catch { /* not JSON */ }
+  return new Int32Array(0);
 }

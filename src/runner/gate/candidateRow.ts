@@ -18,5 +18,6 @@ export function candidateRow(task: Task, attempt: number, o: ResultOutcome): Res
     iterations: out.iterations, evaluations: out.evaluations, wallS: o.wallS, attempts: attempt,
     ...(out.aepReported !== undefined ? { aepReported: out.aepReported } : {}),
     ...(out.metrics !== undefined ? { metrics: out.metrics } : {}),
+    ...(out.typeOf !== undefined ? { turbineTypes: out.typeOf } : {}),
   };
 }

@@ -5,7 +5,9 @@
  *
  *   - the task belongs to the campaign and the row is for it (farm, type, seed, spec hash);
  *   - the farm type's turbine count, finite coordinates, inside the site and outside every
- *     exclusion zone, minimum spacing (campaign/verifyRecord.ts, 1e-6 m);
+ *     exclusion zone, minimum spacing (campaign/verifyRecord.ts, 1e-6 m; with several turbine
+ *     models, each turbine's model is one of the farm type's, fixed counts are kept, and each pair
+ *     keeps the larger of its two spacings);
  *   - a finite, non-negative AEP that agrees with the AEP recomputed from the layout with the
  *     campaign's model: to 1e-12 relative for rows wflo's own optimizer computed (the engine is
  *     deterministic, so an honest row agrees to the last bit or nearly), to the adoption tolerance
@@ -142,7 +144,7 @@ export class RowGate {
     const early = this.precheck(task, candidate, origin);
     if (early) return early;
     this.threads ??= new VerifyThreads({ farms: this.campaign.farms, farmTypes: this.campaign.farmTypes }, this.threadCount);
-    const verdict = await this.threads.verify(task, { x: candidate.x, y: candidate.y, aep: candidate.aep }, check);
+    const verdict = await this.threads.verify(task, { x: candidate.x, y: candidate.y, aep: candidate.aep, turbineTypes: candidate.turbineTypes }, check);
     return this.conclude(candidate, origin, verdict);
   }
 
@@ -169,6 +171,9 @@ export class RowGate {
     }
     if (!(r.x instanceof Float64Array) || !(r.y instanceof Float64Array)) return fail('layout is not a pair of coordinate arrays');
     if (r.nTurbines !== r.x.length || r.nTurbines !== r.y.length) return fail(`layout has ${r.x.length}/${r.y.length} coordinates for ${r.nTurbines} turbines`);
+    if (r.turbineTypes !== undefined && (!(r.turbineTypes instanceof Int32Array) || r.turbineTypes.length !== r.nTurbines)) {
+      return fail(`turbine types: ${r.turbineTypes?.length} values for ${r.nTurbines} turbines`);
+    }
     for (const [name, a] of [['x_initial', r.xInitial], ['y_initial', r.yInitial]] as const) {
       if (!(a instanceof Float64Array) || (a.length !== 0 && a.length !== r.nTurbines)) return fail(`${name} has ${a?.length} values for ${r.nTurbines} turbines`);
     }
@@ -190,6 +195,7 @@ export class RowGate {
     const row: ResultRow = {
       ...r,
       x: r.x.slice(), y: r.y.slice(), xInitial: r.xInitial.slice(), yInitial: r.yInitial.slice(),
+      ...(verdict.turbineTypes ? { turbineTypes: verdict.turbineTypes.slice() } : {}),
       source,
       ...(origin.kind === 'computed' && origin.worker ? { worker: origin.worker } : {}),
       ...(r.metrics ? { metrics: Object.freeze({ ...r.metrics }) } : {}),

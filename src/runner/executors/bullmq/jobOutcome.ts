@@ -20,6 +20,8 @@ interface EncodedOutput {
   x: number[]; y: number[]; xInitial: (number | null)[]; yInitial: (number | null)[];
   aep: number | null; aepInitial: number | null; iterations: number; evaluations: number; feasible: boolean; maxViolationM: number;
   aepReported?: number | null; metrics?: Record<string, number>;
+  /** Each turbine's model index (farm types of several models). */
+  typeOf?: number[];
 }
 
 const orNull = (v: number): number | null => (Number.isNaN(v) ? null : v);
@@ -31,6 +33,7 @@ export function encodeOutput(o: TaskOutput): EncodedOutput {
     aep: orNull(o.aep), aepInitial: orNull(o.aepInitial), iterations: o.iterations, evaluations: o.evaluations, feasible: o.feasible, maxViolationM: o.maxViolationM,
     ...(o.aepReported !== undefined ? { aepReported: orNull(o.aepReported) } : {}),
     ...(o.metrics !== undefined ? { metrics: o.metrics } : {}),
+    ...(o.typeOf !== undefined ? { typeOf: Array.from(o.typeOf) } : {}),
   };
 }
 
@@ -46,6 +49,7 @@ const outcomeSchema = z.discriminatedUnion('kind', [
       iterations: z.number().int(), evaluations: z.number().int(), feasible: z.boolean(), maxViolationM: z.number(),
       aepReported: z.number().finite().nullable().optional(),
       metrics: z.record(metricName, z.number().finite()).refine((m) => Object.keys(m).length <= 64).optional(),
+      typeOf: z.array(z.number().int().min(0).max(1000)).max(100_000).optional(),
     }),
   }),
   z.strictObject({
@@ -89,6 +93,7 @@ export function decodeOutcome(raw: unknown, nTurbines: number): AttemptOutcome {
       aep: orNaN(e.aep), aepInitial: orNaN(e.aepInitial), iterations: e.iterations, evaluations: e.evaluations, feasible: e.feasible, maxViolationM: e.maxViolationM,
       ...(e.aepReported !== undefined ? { aepReported: orNaN(e.aepReported) } : {}),
       ...(e.metrics !== undefined ? { metrics: e.metrics } : {}),
+      ...(e.typeOf !== undefined ? { typeOf: Int32Array.from(e.typeOf) } : {}),
     };
     const problem = taskOutputProblem(output, nTurbines);
     if (problem) return { kind: 'error', invalid: true, message: `invalid result from worker ${o.worker.host}:${o.worker.pid}: ${problem}`, wallS: o.wallS, worker: o.worker };

@@ -1,9 +1,10 @@
 /**
  * A queue job's payload: everything a worker needs to run one attempt of one task and nothing
  * else (no campaign file, no shared disk): the farm (boundary, wind, wake model), the farm type
- * (turbine, count, spacing), the optimizer settings, seed, attempt, per-attempt timeout, the
- * engine version and the task's spec hash; for command optimizers also the farm's and farm
- * type's params and the farm's wind as written.
+ * (turbine, count, spacing; several turbine models when it has them), the farm's fixed
+ * neighbours, the optimizer settings, seed, attempt, per-attempt timeout, the engine version and
+ * the task's spec hash; for command optimizers also the farm's and farm type's params and the
+ * farm's wind as written.
  *
  * Jobs travel as JSON, where typed arrays do not survive: `encodeJob` turns them into number
  * arrays and `decodeJob` back. `decodeJob` validates the payload with a strict zod schema
@@ -60,16 +61,20 @@ interface EncodedFarm {
   /** Command optimizers only: the farm's params (hashed) and its wind as written (not hashed). */
   params?: Params;
   windAsWritten?: WindAsWritten;
+  neighbours?: { x: number[]; y: number[]; types: EncodedTurbine[]; typeOf: number[] };
 }
 
 type EncodedCurve = { kind: 'cubic'; ratedSpeed: number } | { kind: 'table'; speeds: number[]; powerW: number[] };
 type EncodedThrust = { kind: 'constant'; ct: number } | { kind: 'table'; speeds: number[]; ct: number[]; outside?: 'clamp' | 'zero' };
 
+type EncodedTurbine = Omit<Turbine, 'power' | 'thrust'> & { power: EncodedCurve; thrust: EncodedThrust };
+
 interface EncodedType {
-  turbine: Omit<Turbine, 'power' | 'thrust'> & { power: EncodedCurve; thrust: EncodedThrust };
+  turbine: EncodedTurbine;
   nTurbines: number;
   minSpacingM: number;
   params?: Params;
+  models?: { turbines: EncodedTurbine[]; minSpacingByType: number[]; counts: number[] | null };
 }
 
 // ---- encoding (coordinator) ----
@@ -88,6 +93,19 @@ function encodeFarm(f: FarmSpec): EncodedFarm {
     model: f.model,
     ...(f.params !== undefined ? { params: f.params } : {}),
     ...(f.windAsWritten !== undefined ? { windAsWritten: f.windAsWritten } : {}),
+    ...(f.neighbours !== undefined ? {
+      neighbours: { x: arr(f.neighbours.x), y: arr(f.neighbours.y), types: f.neighbours.types.map(encodeTurbine), typeOf: Array.from(f.neighbours.typeOf) },
+    } : {}),
+  };
+}
+
+function encodeTurbine(t: Turbine): EncodedTurbine {
+  const p = t.power, c = t.thrust;
+  return {
+    ...t,
+    power: p.kind === 'cubic' ? { kind: 'cubic', ratedSpeed: p.ratedSpeed } : { kind: 'table', speeds: arr(p.speeds), powerW: arr(p.powerW) },
+    thrust: c.kind === 'constant' ? { kind: 'constant', ct: c.ct }
+      : { kind: 'table', speeds: arr(c.speeds), ct: arr(c.ct), ...(c.outside !== undefined ? { outside: c.outside } : {}) },
   };
 }
 
@@ -99,17 +117,14 @@ function encodeSeries(s: WindSeries): NonNullable<EncodedFarm['wind']['series']>
 }
 
 function encodeType(t: FarmTypeSpec): EncodedType {
-  const p = t.turbine.power, c = t.turbine.thrust;
   return {
-    turbine: {
-      ...t.turbine,
-      power: p.kind === 'cubic' ? { kind: 'cubic', ratedSpeed: p.ratedSpeed } : { kind: 'table', speeds: arr(p.speeds), powerW: arr(p.powerW) },
-      thrust: c.kind === 'constant' ? { kind: 'constant', ct: c.ct }
-        : { kind: 'table', speeds: arr(c.speeds), ct: arr(c.ct), ...(c.outside !== undefined ? { outside: c.outside } : {}) },
-    },
+    turbine: encodeTurbine(t.turbine),
     nTurbines: t.nTurbines,
     minSpacingM: t.minSpacingM,
     ...(t.params !== undefined ? { params: t.params } : {}),
+    ...(t.models !== undefined ? {
+      models: { turbines: t.models.turbines.map(encodeTurbine), minSpacingByType: [...t.models.minSpacingByType], counts: t.models.counts ? [...t.models.counts] : null },
+    } : {}),
   };
 }
 
@@ -204,8 +219,14 @@ export const jobDataSchema = z.strictObject({
   farmId: int, farmType: int, seed: int,
   attempt: int.min(1),
   timeoutS: finite.positive().max(1e7),
-  farm: z.strictObject({ boundary, wind, model, params: paramsSchema.optional(), windAsWritten: windAsWritten.optional() }),
-  type: z.strictObject({ turbine, nTurbines: int.min(1).max(MAX_TURBINES), minSpacingM: finite.nonnegative(), params: paramsSchema.optional() }),
+  farm: z.strictObject({
+    boundary, wind, model, params: paramsSchema.optional(), windAsWritten: windAsWritten.optional(),
+    neighbours: z.strictObject({ x: numbers.max(MAX_TURBINES), y: numbers.max(MAX_TURBINES), types: z.array(turbine).min(1).max(100), typeOf: z.array(int.min(0).max(99)).max(MAX_TURBINES) }).optional(),
+  }),
+  type: z.strictObject({
+    turbine, nTurbines: int.min(1).max(MAX_TURBINES), minSpacingM: finite.nonnegative(), params: paramsSchema.optional(),
+    models: z.strictObject({ turbines: z.array(turbine).min(1).max(100), minSpacingByType: z.array(finite.nonnegative()).max(100), counts: z.array(int.min(1)).max(100).nullable() }).optional(),
+  }),
   optimizer: z.record(safeKey, jsonValue).refine((o) => typeof o.method === 'string', { message: 'expected a method name', path: ['method'] }),
 });
 
@@ -222,6 +243,15 @@ export interface DecodedJob {
 }
 
 const f64 = (a: number[]): Float64Array => Float64Array.from(a);
+
+function decodeTurbine(et: EncodedTurbine): Turbine {
+  return {
+    ...et,
+    power: et.power.kind === 'cubic' ? et.power : { kind: 'table', speeds: f64(et.power.speeds), powerW: f64(et.power.powerW) },
+    thrust: et.thrust.kind === 'constant' ? et.thrust
+      : { kind: 'table', speeds: f64(et.thrust.speeds), ct: f64(et.thrust.ct), ...(et.thrust.outside !== undefined ? { outside: et.thrust.outside } : {}) },
+  };
+}
 
 /** The spec hash of a task from its decoded parts (the same recipe as campaign/loadCampaign.ts + taskGrid.ts). */
 export function specHashOf(farm: Omit<FarmSpec, 'id' | 'label' | 'hash'>, type: Omit<FarmTypeSpec, 'id' | 'label' | 'hash'>, optimizer: OptimizerSettings, seed: number): { farmHash: string; typeHash: string; specHash: string } {
@@ -278,21 +308,25 @@ export function decodeJob(raw: unknown, jobId = '?'): DecodedJob {
       },
     } : {}),
   };
-  const et = data.type.turbine;
-  const turbineSpec: Turbine = {
-    ...et,
-    power: et.power.kind === 'cubic' ? et.power : { kind: 'table', speeds: f64(et.power.speeds), powerW: f64(et.power.powerW) },
-    thrust: et.thrust.kind === 'constant' ? et.thrust
-      : { kind: 'table', speeds: f64(et.thrust.speeds), ct: f64(et.thrust.ct), ...(et.thrust.outside !== undefined ? { outside: et.thrust.outside } : {}) },
-  };
+  const turbineSpec = decodeTurbine(data.type.turbine);
+  const nb = data.farm.neighbours;
+  if (nb && (nb.y.length !== nb.x.length || nb.typeOf.length !== nb.x.length || nb.typeOf.some((t) => t >= nb.types.length))) {
+    throw new PayloadRejected(`job ${jobId}: payload rejected: farm.neighbours: positions and models do not match`);
+  }
+  const models = data.type.models;
+  if (models && (models.minSpacingByType.length !== models.turbines.length || (models.counts !== null && (models.counts.length !== models.turbines.length || models.counts.reduce((t, n) => t + n, 0) !== data.type.nTurbines)))) {
+    throw new PayloadRejected(`job ${jobId}: payload rejected: type.models: one spacing and count per model, counts summing to nTurbines, expected`);
+  }
   const farmParts = {
     boundary: data.farm.boundary, wind: windResource, model: data.farm.model,
     ...(data.farm.params !== undefined ? { params: data.farm.params } : {}),
     ...(data.farm.windAsWritten !== undefined ? { windAsWritten: data.farm.windAsWritten } : {}),
+    ...(nb ? { neighbours: { x: f64(nb.x), y: f64(nb.y), types: nb.types.map(decodeTurbine), typeOf: Int32Array.from(nb.typeOf) } } : {}),
   };
   const typeParts = {
     turbine: turbineSpec, nTurbines: data.type.nTurbines, minSpacingM: data.type.minSpacingM,
     ...(data.type.params !== undefined ? { params: data.type.params } : {}),
+    ...(models ? { models: { turbines: models.turbines.map(decodeTurbine), minSpacingByType: models.minSpacingByType, counts: models.counts } } : {}),
   };
   const { farmHash, typeHash, specHash } = specHashOf(farmParts, typeParts, data.optimizer, data.seed);
   if (specHash !== data.specHash) {

@@ -1,0 +1,27 @@
+/**
+ * What a stored farm or farm-type definition (the ledger's `farms` / `farm_types` JSON, the HDF5
+ * `/farms/<id>`, `/types/<id>` groups) adds for neighbours and several turbine models, so that a
+ * stored result can be evaluated and drawn again (views/caseFromDefinitions.ts) and a reader of
+ * `/turbine_type` can name each turbine's model. Nothing is added for a farm without neighbours
+ * or a farm type of one model: their definitions stay as they were.
+ *
+ *   farm:       neighbours: {x, y, type, turbines}   (positions m, each one's model index, the models)
+ *   farm type:  turbine_names: [...]                 (the names `/turbine_type` indexes)
+ *               models: {turbines, min_spacing_m, counts}   (counts null: chosen by the optimizer)
+ */
+import type { FarmSpec, FarmTypeSpec } from './campaign.js';
+
+export function farmExtras(f: Pick<FarmSpec, 'neighbours'>): Record<string, unknown> {
+  const n = f.neighbours;
+  if (!n || n.x.length === 0) return {};
+  return { neighbours: { x: n.x, y: n.y, type: n.typeOf, turbines: n.types } };
+}
+
+export function farmTypeExtras(t: Pick<FarmTypeSpec, 'models'>): Record<string, unknown> {
+  const m = t.models;
+  if (!m) return {};
+  return {
+    turbine_names: m.turbines.map((x) => x.name),
+    models: { turbines: m.turbines, min_spacing_m: m.minSpacingByType, counts: m.counts },
+  };
+}
