@@ -12,7 +12,9 @@
  *    boundary↔interior swaps, transfers between the parts of a site, staggering a row, local and
  *    global shakes) or a crossover with a second member (one side of a random line through the
  *    site from each parent, the count mended at the best spots) — then the gradient polish over
- *    `hopWec`. The child replaces the worst member when it is better and not a copy of a member.
+ *    `hopWec`: first a short one (`screenIterations` L-BFGS iterations, three rounds), and only
+ *    when that comes within `screenSlack` (relative) of the worst member, the full one from there
+ *    (most children are rejected, and the short polish costs a sixth). The child replaces the worst member when it is better and not a copy of a member.
  * 3. Search rose: on a rose with more than `searchDirections` bins, steps 1–2 use the rose merged
  *    into that many sectors (searchRose.ts); at the end the best `finalPolish` members are polished
  *    on the real rose and the best of them is returned.
@@ -142,7 +144,18 @@ export function populationSearch(ctx: PopulationContext): PopulationResult {
     if (trial) {
       triedByMove[move] = (triedByMove[move] ?? 0) + 1;
       const free = s.localRadius > 0 && move !== 'shake' && move !== 'crossover' ? neighbourhood(parent, trial, s.localRadius * c.minSpacing) : null;
-      let child = polish(trial.x, trial.y, s.hopWec, free);
+      const worstAep = members[members.length - 1]!.aep;
+      let child: Member | null = null;
+      // Screening: a short polish first; only a child that comes near the worst member gets the full one.
+      let start: Layout | null = trial;
+      if (s.screenIterations > 0) {
+        const r = gradientStages(searchCase, s.hopWec, { ...s, maxIterations: s.screenIterations, outerIterations: 3 }, site, trial.x, trial.y, ctx.aepRef, free);
+        iterations += r.iterations; evaluations += r.evaluations + 1;
+        const estimate = evaluator.aep(r.x, r.y).aepMwh;
+        start = estimate >= worstAep * (1 - s.screenSlack) ? r : null;
+        if (!start) aep = estimate;
+      }
+      if (start) child = polish(start.x, start.y, s.hopWec, free);
       // A local polish that found a new best gets the whole farm polished too.
       if (free && child && child.aep > bestAep) {
         const full = polish(child.x, child.y, s.hopWec);
@@ -150,8 +163,7 @@ export function populationSearch(ctx: PopulationContext): PopulationResult {
       }
       if (child) {
         aep = child.aep;
-        const worst = members[members.length - 1]!;
-        if (child.aep > worst.aep && !isCopy(child)) {
+        if (child.aep > worstAep && !isCopy(child)) {
           if (members.length >= s.startFamilies.length) members.pop();
           members.push(child);
           accepted = child.aep > bestAep;

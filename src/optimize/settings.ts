@@ -89,6 +89,10 @@ export interface OptimizerSettings {
    * many spacings of them (0: the whole farm; default 0); a new best is then polished whole.
    */
   localRadius?: number;
+  /** population: L-BFGS iterations of the short screening polish of each child (0: no screening; default 30). */
+  screenIterations?: number;
+  /** population: a screened child gets the full polish when within this share of the worst member's AEP (default 2e-4). */
+  screenSlack?: number;
   [extra: string]: unknown;
 }
 
@@ -118,6 +122,8 @@ export interface ResolvedSettings {
   searchDirections: number;
   finalPolish: number;
   localRadius: number;
+  screenIterations: number;
+  screenSlack: number;
 }
 
 /** Moves of the population method: moves.ts's and crossover (two parents). */
@@ -130,7 +136,7 @@ const DEFAULT_MOVE_WEIGHTS: Partial<Record<PopulationMove, number>> = {
 const START_FAMILIES = ['lattice', 'boundary-grid', ...INITIAL_LAYOUTS.filter((k) => k !== 'given')];
 
 const KNOWN = new Set(['method', 'initial', 'wec', 'maxIterations', 'outerIterations', 'randomIterations', 'randomStep', 'randomFinalStep', 'hops', 'hopTurbines', 'hopCandidates', 'hopWec', 'seedLayouts', 'shakeStep', 'workBudget', 'restarts',
-  'startFamilies', 'latticeSamples', 'latticeRefineCount', 'latticeRefineEvaluations', 'polishWec', 'moveWeights', 'searchDirections', 'finalPolish', 'localRadius']);
+  'startFamilies', 'latticeSamples', 'latticeRefineCount', 'latticeRefineEvaluations', 'polishWec', 'moveWeights', 'searchDirections', 'finalPolish', 'localRadius', 'screenIterations', 'screenSlack']);
 
 export function resolveSettings(s: OptimizerSettings): ResolvedSettings {
   if (!OPTIMIZER_METHODS.includes(s.method as OptimizerMethod)) {
@@ -195,6 +201,8 @@ export function resolveSettings(s: OptimizerSettings): ResolvedSettings {
     searchDirections: count('searchDirections', s.searchDirections, population ? 72 : 0),
     finalPolish: Math.max(1, count('finalPolish', s.finalPolish, 3)),
     localRadius: s.localRadius === 0 ? 0 : positive('localRadius', s.localRadius, 0),
+    screenIterations: count('screenIterations', s.screenIterations, 30),
+    screenSlack: s.screenSlack === 0 ? 0 : positive('screenSlack', s.screenSlack, 2e-4),
   };
   function moveWeightsOf(v: unknown): Partial<Record<PopulationMove, number>> {
     if (v === undefined) return DEFAULT_MOVE_WEIGHTS;
