@@ -13,7 +13,7 @@
  *    global shakes) or a crossover with a second member (one side of a random line through the
  *    site from each parent, the count mended at the best spots) — then the gradient polish over
  *    `hopWec`: first a short one (`screenIterations` L-BFGS iterations, three rounds), and only
- *    when that comes within `screenSlack` (relative) of the worst member, the full one from there
+ *    when that comes within `screenSlack` (relative) of its parent, the full one from there
  *    (most children are rejected, and the short polish costs a sixth). The child replaces the worst member when it is better and not a copy of a member.
  * 3. Search rose: on a rose with more than `searchDirections` bins, steps 1–2 use the rose merged
  *    into that many sectors (searchRose.ts); at the end the best `finalPolish` members are polished
@@ -152,7 +152,7 @@ export function populationSearch(ctx: PopulationContext): PopulationResult {
         const r = gradientStages(searchCase, s.hopWec, { ...s, maxIterations: s.screenIterations, outerIterations: 3 }, site, trial.x, trial.y, ctx.aepRef, free);
         iterations += r.iterations; evaluations += r.evaluations + 1;
         const estimate = evaluator.aep(r.x, r.y).aepMwh;
-        start = estimate >= worstAep * (1 - s.screenSlack) ? r : null;
+        start = estimate >= parent.aep * (1 - s.screenSlack) ? r : null;
         if (!start) aep = estimate;
       }
       if (start) child = polish(start.x, start.y, s.hopWec, free);

@@ -91,7 +91,7 @@ export interface OptimizerSettings {
   localRadius?: number;
   /** population: L-BFGS iterations of the short screening polish of each child (0: no screening; default 30). */
   screenIterations?: number;
-  /** population: a screened child gets the full polish when within this share of the worst member's AEP (default 2e-4). */
+  /** population: a screened child gets the full polish when within this share of its parent's AEP (default 2e-4). */
   screenSlack?: number;
   [extra: string]: unknown;
 }
