@@ -156,10 +156,11 @@ export function populationSearch(ctx: PopulationContext): PopulationResult {
         if (!start) aep = estimate;
       }
       if (start) child = polish(start.x, start.y, s.hopWec, free);
-      // A local polish that found a new best gets the whole farm polished too.
-      if (free && child && child.aep > bestAep) {
-        const full = polish(child.x, child.y, s.hopWec);
-        if (full && full.aep > child.aep) child = full;
+      // A new best is polished once more (the whole farm after a local polish): the augmented
+      // Lagrangian stops at its round limit, and a second run from its end often gains a little.
+      if (child && child.aep > bestAep) {
+        const again = polish(child.x, child.y, s.hopWec);
+        if (again && again.aep > child.aep) child = again;
       }
       if (child) {
         aep = child.aep;
