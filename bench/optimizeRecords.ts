@@ -26,7 +26,8 @@ import { layoutResultYaml } from '../src/io/layoutResultYaml.js';
 import { writeFileAtomic } from '../src/io/atomicWrite.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const CLI = path.join(REPO, 'dist', 'src', 'cli', 'main.js');
+/** The wflo CLI that runs the campaign: this checkout's, or a frozen copy (WFLO_RECORDS_CLI) so that rebuilding `dist/` cannot change a long campaign's code mid-run. */
+const CLI = process.env.WFLO_RECORDS_CLI ?? path.join(REPO, 'dist', 'src', 'cli', 'main.js');
 
 interface CpuLine { started: string; ended: string; cpu_s: number; wall_s: number; exit: number }
 
