@@ -2,7 +2,8 @@
  * Record runs (not a `npm run bench` section: a record campaign takes hours). Two steps:
  *
  *   node dist/bench/optimizeRecords.js run CAMPAIGN [--nice N] [-- extra `wflo run` options]
- *     runs `wflo run CAMPAIGN --workers 1` under `nice -n N` (default 15) and appends the CPU time
+ *     runs `wflo run CAMPAIGN --workers 1` (unless the extra options give --workers) under
+ *     `nice -n N` (default 15) and appends the CPU time
  *     the run used (the coordinator and every worker process: bash's `times` for its children) to
  *     OUTPUT/cpu.jsonl; rerun it to resume an interrupted campaign (each run adds a line);
  *   node dist/bench/optimizeRecords.js write CAMPAIGN [--results DIR]
@@ -42,7 +43,8 @@ function runCampaign(campaignFile: string, niceness: number, extra: string[]): v
   // `times` prints the shell's own and its children's user/system CPU time; the children's line
   // covers wflo and every worker it reaped.
   const script = `nice -n ${niceness} "$0" "$@"; status=$?; times 1>&2; exit $status`;
-  const r = spawnSync('bash', ['-c', script, process.execPath, CLI, 'run', campaignFile, '--workers', '1', ...extra], {
+  const workers = extra.includes('--workers') ? [] : ['--workers', '1'];
+  const r = spawnSync('bash', ['-c', script, process.execPath, CLI, 'run', campaignFile, ...workers, ...extra], {
     stdio: ['ignore', 'inherit', 'pipe'], encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
   });
   const lines = r.stderr.trimEnd().split('\n');
