@@ -146,7 +146,7 @@ export function populationSearch(ctx: PopulationContext): PopulationResult {
       const free = s.localRadius > 0 && move !== 'shake' && move !== 'crossover' ? neighbourhood(parent, trial, s.localRadius * c.minSpacing) : null;
       const worstAep = members[members.length - 1]!.aep;
       let child: Member | null = null;
-      // Screening: a short polish first; only a child that comes near the worst member gets the full one.
+      // Screening: a short polish first; only a child that comes near its parent gets the full one.
       let start: Layout | null = trial;
       if (s.screenIterations > 0) {
         const r = gradientStages(searchCase, s.hopWec, { ...s, maxIterations: s.screenIterations, outerIterations: 3 }, site, trial.x, trial.y, ctx.aepRef, free);
