@@ -1,44 +1,51 @@
 /**
- * AEP engine benchmark: microseconds per AEP, per AEP with gradient, their ratio, and wake-pair
- * evaluations per second (turbines² × directions × speeds / time, the issue's definition; for a
- * constant-Ct turbine the engine computes the pairs once per direction, which this counts as
- * 'speeds' evaluations: the figure is the equivalent throughput). Then the 500-turbine, 360×23
- * AEP with gradient in a child process, for its time and peak RSS. Then the waked-inflow engine
- * (benchWaked in aepWaked.ts). Every figure: 2 warm-up runs, then at least 5 timed repeats (and
- * 0.4 s), the median.
+ * AEP engine benchmark, one core. Every row names its physics (engine: waked inflow or free-stream;
+ * Ct kind; model), its layout and spacing, and, for the waked engine, the (target, source, speed)
+ * evaluations the kernel computed next to the nominal turbines·(turbines − 1)/2 × directions ×
+ * speeds. Times: median of at least 5 repeats (fast cases: of repeated batches of ≥ 0.2 s) after
+ * warm-ups; wall and CPU. Sections: IEA37 case study 1 (aepCs1), the V80 on a 5D grid with every
+ * reference model and the 500-turbine farm in child processes (aepWaked.ts).
  */
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import os from 'node:os';
 import { createFarmEvaluator } from '../src/physics/aep.js';
-import { aepBenchCases } from './aepCases.js';
-import { benchWaked, medianTime } from './aepWaked.js';
+import { nativeIsa } from '../src/physics/nativeKernel.js';
+import { cs1Cases } from './aepCases.js';
+import { benchWaked } from './aepWaked.js';
 
-function timeIt(fn: () => void, minSeconds = 0.4): { wall: number; cpu: number } {
-  return medianTime(fn, minSeconds);
+/** Per-call wall and CPU seconds: median of 7 batches, each ≥ 0.2 s of calls, after a warm-up. */
+export function batchedTime(fn: () => void): { wall: number; cpu: number } {
+  fn();
+  let number = 1;
+  for (;;) {
+    const t = process.hrtime.bigint();
+    for (let i = 0; i < number; i++) fn();
+    if (Number(process.hrtime.bigint() - t) / 1e9 > 0.2) break;
+    number *= 2;
+  }
+  const walls: number[] = [], cpus: number[] = [];
+  for (let r = 0; r < 7; r++) {
+    const c0 = process.cpuUsage();
+    const t = process.hrtime.bigint();
+    for (let i = 0; i < number; i++) fn();
+    walls.push(Number(process.hrtime.bigint() - t) / 1e9 / number);
+    const c = process.cpuUsage(c0);
+    cpus.push((c.user + c.system) / 1e6 / number);
+  }
+  walls.sort((a, b) => a - b); cpus.sort((a, b) => a - b);
+  return { wall: walls[3], cpu: cpus[3] };
 }
 
 export async function benchAep(): Promise<void> {
-  console.log('\n## AEP engine (one core)');
-  console.log('case'.padEnd(52) + 'µs/AEP'.padStart(12) + 'µs/AEP+grad'.padStart(14) + 'ratio'.padStart(7) + 'pairs/s (AEP)'.padStart(15) + 'pairs/s (grad)'.padStart(16) +
-    'cpu µs/AEP'.padStart(12) + 'cpu µs/grad'.padStart(13));
-  for (const c of aepBenchCases()) {
+  console.log(`\n## AEP engine (one core; native kernel ${nativeIsa()}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+  console.log('case'.padEnd(14) + 'physics'.padEnd(42) + 'layout'.padEnd(36) + 'µs AEP'.padStart(9) + 'µs AEP+grad'.padStart(13) + 'cpu µs AEP'.padStart(12) + '  reference (JS) µs AEP');
+  for (const c of cs1Cases()) {
     const ev = createFarmEvaluator(c.turbine, c.wind, c.model);
-    const mAep = timeIt(() => ev.aep(c.x, c.y));
-    const mGrad = timeIt(() => ev.aepWithGradient(c.x, c.y));
-    const tAep = mAep.wall, tGrad = mGrad.wall;
-    const n = c.x.length;
-    const pairs = n * n * c.wind.directionsDeg.length * c.wind.speeds.length;
-    console.log(
-      c.name.padEnd(52) + (tAep * 1e6).toFixed(0).padStart(12) + (tGrad * 1e6).toFixed(0).padStart(14) +
-      (tGrad / tAep).toFixed(2).padStart(7) + (pairs / tAep).toExponential(2).padStart(15) + (pairs / tGrad).toExponential(2).padStart(16) +
-      (mAep.cpu * 1e6).toFixed(0).padStart(12) + (mGrad.cpu * 1e6).toFixed(0).padStart(13),
-    );
-  }
-  const probe = fileURLToPath(new URL('./aepMemoryProbe.js', import.meta.url));
-  for (const ct of ['const', 'table']) {
-    const r = spawnSync(process.execPath, [probe, ct], { encoding: 'utf8' });
-    process.stdout.write(r.stdout);
-    if (r.status !== 0) process.stdout.write(`memory probe failed: ${r.stderr}\n`);
+    const js = createFarmEvaluator(c.turbine, c.wind, c.model, 'js');
+    const a = batchedTime(() => ev.aep(c.x, c.y));
+    const g = batchedTime(() => ev.aepWithGradient(c.x, c.y));
+    const r = batchedTime(() => js.aep(c.x, c.y));
+    console.log(c.name.padEnd(14) + c.physics.padEnd(42) + c.layout.padEnd(36) + (a.wall * 1e6).toFixed(1).padStart(9) + (g.wall * 1e6).toFixed(1).padStart(13) +
+      (a.cpu * 1e6).toFixed(1).padStart(12) + (r.wall * 1e6).toFixed(1).padStart(12));
   }
   await benchWaked();
 }

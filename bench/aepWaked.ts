@@ -1,18 +1,18 @@
 /**
- * Waked-inflow engine benchmark (part of the `aep` section): the Vestas V80 of the PyWake
- * reference cases (tabulated Ct) on a 10×10 grid at 5D, 360 × 23 rose, for each reference model,
- * AEP and AEP with gradient: wall and CPU milliseconds (median of ≥ 5 repeats after 2 warm-ups),
- * and the wake-pair evaluations actually computed next to the nominal turbines² × directions ×
- * speeds. The machine is shared: CPU time is the steadier figure, and the load average is printed.
- * Then the free-stream shortcut on the same case, the parallel (worker threads) evaluation, and the
- * 500-turbine AEP with gradient in a child process (time and peak RSS).
+ * Waked-inflow engine benchmark (part of the `aep` section): the Vestas V80 of the PyWake reference
+ * cases (tabulated Ct) on a 10×10 grid at 5D (400 m), 360 × 23 rose, with each reference model's
+ * options: AEP and AEP with gradient, wall and CPU milliseconds (median of ≥ 5 repeats after 2
+ * warm-ups; ≥ 3 for cases over a second), and the (target, source, speed) evaluations the kernel
+ * computed next to the nominal turbines·(turbines − 1)/2 × directions × speeds. Then the JavaScript
+ * reference engine on one case, worker threads, and the 500-turbine farm (23×22 grid at 5D) in child
+ * processes (median of 3 runs; peak RSS).
  */
 import os from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createWakedEvaluator } from '../src/physics/wakedAep.js';
 import { createFarmEvaluator } from '../src/physics/aep.js';
 import { createParallelEvaluator } from '../src/physics/parallelAep.js';
+import { wakedConfig } from '../src/physics/nativeKernel.js';
 import { gridLayout, weibullRose360x23 } from './aepCases.js';
 import { referenceCase } from './wakedCases.js';
 
@@ -33,62 +33,63 @@ export function medianTime(fn: () => void, minSeconds = 0.4, minRepeats = 5): { 
   return { wall: med(walls), cpu: med(cpus), repeats: walls.length };
 }
 
+const MODELS = ['bastankhah2014', 'niayifar2016', 'turbopark2022', 'jensen1983', 'blondel2020', 'zong2020'];
+
 export async function benchWaked(): Promise<void> {
-  console.log(`\n## Waked-inflow engine (one core; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
+  console.log(`\n## Waked-inflow engine, V80 (Ct table), 10×10 grid at 5D (400 m), 360 × 23 rose (one core; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
   const wind = weibullRose360x23();
   const grid = gridLayout(10, 400);
   const n = grid.x.length;
-  const nominal = n * n * wind.directionsDeg.length * wind.speeds.length;
-  console.log('case (V80, 10×10 grid 5D, 360×23)'.padEnd(46) + 'ms AEP'.padStart(9) + 'cpu ms'.padStart(9) + 'ms grad'.padStart(9) + 'cpu ms'.padStart(9) +
-    'pairs computed'.padStart(16) + 'nominal'.padStart(10));
-  for (const prefix of ['bastankhah2014', 'jensen1983', 'niayifar2016', 'turbopark2022']) {
+  const nominal = ((n * (n - 1)) / 2) * wind.directionsDeg.length * wind.speeds.length;
+  console.log('model (reference options)'.padEnd(58) + 'kernel'.padEnd(8) + 'ms AEP'.padStart(9) + 'cpu ms'.padStart(9) + 'ms grad'.padStart(9) + 'cpu ms'.padStart(9) +
+    'repeats'.padStart(8) + 'computed'.padStart(11) + 'nominal'.padStart(10));
+  for (const prefix of MODELS) {
     const rc = referenceCase(prefix);
-    if (!rc) { console.log(`${prefix}: reference cases not found`); continue; }
-    const ev = createWakedEvaluator(rc.turbine, wind, { ...rc.model, inflow: 'waked' });
-    const a = medianTime(() => ev.aep(grid.x, grid.y));
-    const pairs = ev.last();
-    const gr = medianTime(() => ev.aepWithGradient(grid.x, grid.y));
-    console.log(`${prefix} (reference options)`.padEnd(46) + (a.wall * 1e3).toFixed(0).padStart(9) + (a.cpu * 1e3).toFixed(0).padStart(9) +
-      (gr.wall * 1e3).toFixed(0).padStart(9) + (gr.cpu * 1e3).toFixed(0).padStart(9) + pairs.toExponential(2).padStart(16) + nominal.toExponential(2).padStart(10));
+    const spec = { ...rc.model, inflow: 'waked' as const };
+    const native = rc.model.superposition !== 'weighted' && wakedConfig(rc.turbine, wind, spec, 'best') !== null;
+    const ev = createFarmEvaluator(rc.turbine, wind, spec) as ReturnType<typeof createFarmEvaluator> & { last?: () => number };
+    const slow = !native;
+    const a = medianTime(() => ev.aep(grid.x, grid.y), 0.4, slow ? 3 : 5);
+    const pairs = ev.last?.() ?? 0;
+    const gradient = rc.model.superposition === 'weighted' ? null : medianTime(() => ev.aepWithGradient(grid.x, grid.y), 0.4, slow ? 3 : 5);
+    console.log(`waked, ${rc.describe}`.slice(0, 57).padEnd(58) + (native ? 'native' : 'js').padEnd(8) + (a.wall * 1e3).toFixed(0).padStart(9) + (a.cpu * 1e3).toFixed(0).padStart(9) +
+      (gradient ? (gradient.wall * 1e3).toFixed(0) : '—').padStart(9) + (gradient ? (gradient.cpu * 1e3).toFixed(0) : '—').padStart(9) + String(a.repeats).padStart(8) +
+      (pairs > 0 ? pairs.toExponential(2) : '—').padStart(11) + nominal.toExponential(2).padStart(10));
   }
   const rc = referenceCase('bastankhah2014');
-  if (rc) {
-    const ev = createFarmEvaluator(rc.turbine, wind, { ...rc.model, inflow: 'free-stream' });
-    const a = medianTime(() => ev.aep(grid.x, grid.y));
-    const gr = medianTime(() => ev.aepWithGradient(grid.x, grid.y));
-    console.log('bastankhah2014, free-stream Ct shortcut'.padEnd(46) + (a.wall * 1e3).toFixed(0).padStart(9) + (a.cpu * 1e3).toFixed(0).padStart(9) +
-      (gr.wall * 1e3).toFixed(0).padStart(9) + (gr.cpu * 1e3).toFixed(0).padStart(9));
-  }
-  if (rc) {
-    const threads = os.availableParallelism();
-    const par = createParallelEvaluator(rc.turbine, wind, { ...rc.model, inflow: 'waked' }, threads);
-    try {
-      const timeAsync = async (fn: () => Promise<unknown>) => {
-        await fn(); await fn();
-        const walls: number[] = [], cpus: number[] = [];
-        for (let r = 0; r < 5; r++) {
-          const c0 = process.cpuUsage();
-          const t0 = process.hrtime.bigint();
-          await fn();
-          walls.push(Number(process.hrtime.bigint() - t0) / 1e9);
-          const c = process.cpuUsage(c0);
-          cpus.push((c.user + c.system) / 1e6);
-        }
-        walls.sort((p, q) => p - q); cpus.sort((p, q) => p - q);
-        return { wall: walls[2], cpu: cpus[2] };
-      };
-      const a = await timeAsync(() => par.aep(grid.x, grid.y));
-      const gr = await timeAsync(() => par.aepWithGradient(grid.x, grid.y));
-      console.log(`bastankhah2014, ${par.threads} worker threads`.padEnd(46) + (a.wall * 1e3).toFixed(0).padStart(9) + (a.cpu * 1e3).toFixed(0).padStart(9) +
-        (gr.wall * 1e3).toFixed(0).padStart(9) + (gr.cpu * 1e3).toFixed(0).padStart(9) + '   (cpu: all threads)');
-    } finally {
-      await par.close();
-    }
+  const spec = { ...rc.model, inflow: 'waked' as const };
+  const js = createFarmEvaluator(rc.turbine, wind, spec, 'js');
+  const a = medianTime(() => js.aep(grid.x, grid.y), 0.4, 3);
+  const g = medianTime(() => js.aepWithGradient(grid.x, grid.y), 0.4, 3);
+  console.log(`waked, ${rc.describe}`.padEnd(58) + 'js ref'.padEnd(8) + (a.wall * 1e3).toFixed(0).padStart(9) + (a.cpu * 1e3).toFixed(0).padStart(9) +
+    (g.wall * 1e3).toFixed(0).padStart(9) + (g.cpu * 1e3).toFixed(0).padStart(9) + String(a.repeats).padStart(8));
+  const threads = os.availableParallelism();
+  const par = createParallelEvaluator(rc.turbine, wind, spec, threads);
+  try {
+    const timeAsync = async (fn: () => Promise<unknown>) => {
+      await fn(); await fn();
+      const walls: number[] = [];
+      for (let r = 0; r < 5; r++) { const t0 = process.hrtime.bigint(); await fn(); walls.push(Number(process.hrtime.bigint() - t0) / 1e9); }
+      walls.sort((p, q) => p - q);
+      return walls[2];
+    };
+    const pa = await timeAsync(() => par.aep(grid.x, grid.y));
+    const pg = await timeAsync(() => par.aepWithGradient(grid.x, grid.y));
+    console.log(`waked, ${rc.describe}, ${par.threads} worker threads (same bits)`.padEnd(58) + 'native'.padEnd(8) + (pa * 1e3).toFixed(0).padStart(9) + '—'.padStart(9) + (pg * 1e3).toFixed(0).padStart(9));
+  } finally {
+    await par.close();
   }
   const probe = fileURLToPath(new URL('./wakedMemoryProbe.js', import.meta.url));
-  for (const threads of ['1', String(os.availableParallelism())]) {
-    const r = spawnSync(process.execPath, [probe, 'bastankhah2014', threads], { encoding: 'utf8' });
-    process.stdout.write(r.stdout);
-    if (r.status !== 0) process.stdout.write(`waked memory probe failed: ${r.stderr}\n`);
+  for (const [prefix, grad, threadCount] of [['bastankhah2014', 'aep', '1'], ['bastankhah2014', 'grad', '1'], ['niayifar2016', 'aep', '1'], ['bastankhah2014', 'grad', String(threads)]]) {
+    const runs: { seconds: number; line: string; peak: number }[] = [];
+    for (let r = 0; r < 3; r++) {
+      const out = spawnSync(process.execPath, [probe, prefix, grad, threadCount], { encoding: 'utf8' });
+      if (out.status !== 0) { console.log(`500-turbine probe failed: ${out.stderr.split('\n')[0]}`); break; }
+      const res = JSON.parse(out.stdout) as { seconds: number; line: string; peakMb: number };
+      runs.push({ seconds: res.seconds, line: res.line, peak: res.peakMb });
+    }
+    if (runs.length === 0) continue;
+    runs.sort((p, q) => p.seconds - q.seconds);
+    console.log(`${runs[1 % runs.length].line} (median of ${runs.length} runs; peak RSS max ${Math.max(...runs.map((r) => r.peak)).toFixed(0)} MB)`);
   }
 }

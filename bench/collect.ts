@@ -15,7 +15,10 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { loadCampaign } from '../src/campaign/loadCampaign.js';
 import { expandTasks } from '../src/campaign/taskGrid.js';
-import { Ledger, type CommittedResult } from '../src/runner/ledger.js';
+import { Ledger } from '../src/runner/ledger.js';
+import { RowGate } from '../src/runner/gate/rowGate.js';
+import { randomInitialLayout } from '../src/runner/noopOptimizer.js';
+import { caseForTask } from '../src/campaign/caseForTask.js';
 import { campaignGridHash, defaultShardDir, GRID_HASH_META, SHARD_META } from '../src/runner/slurm/shardRun.js';
 import { sliceTasks } from '../src/campaign/shardSlice.js';
 import { createRng } from '../src/util/rng.js';
@@ -42,6 +45,7 @@ function buildShards(file: string): number {
   const all = expandTasks(c);
   const gridHash = campaignGridHash(c);
   const rng = createRng(7);
+  const gate = new RowGate(c, { threads: 0 });
   let rows = 0;
   for (let index = 0; index < SHARDS; index++) {
     // What prepareShardRun + runCampaign leave in a shard's ledger, without expanding the grid 100 times.
@@ -54,14 +58,16 @@ function buildShards(file: string): number {
       ledger.setMeta(GRID_HASH_META, gridHash);
       ledger.syncCampaign({ ...c, only: tasks.map((t) => t.taskId) }, tasks);
       const runId = ledger.beginRun(process.pid, os.hostname(), 1);
-      const results: CommittedResult[] = tasks.map((t) => {
-        const x = Float64Array.from({ length: TURBINES }, () => rng.uniform(-1300, 1300));
-        const y = Float64Array.from({ length: TURBINES }, () => rng.uniform(-1300, 1300));
-        return {
+      // Feasible layouts (the noop campaign's rows pass the gate on geometry), as a noop run leaves them.
+      const results = tasks.map((t) => {
+        const { x, y } = randomInitialLayout(caseForTask(c.farms[t.farmIndex], c.farmTypes[t.typeIndex]), t.seed);
+        const verdict = gate.checkNow(t, {
           taskId: t.taskId, specHash: t.specHash, farmId: t.farmId, farmType: t.farmType, seed: t.seed, nTurbines: TURBINES,
           aep: 400000 + rng.uniform(0, 1000), aepInitial: 390000, x, y, xInitial: x.slice(), yInitial: y.slice(),
           iterations: 0, evaluations: 1, wallS: 0.01, attempts: 1,
-        };
+        }, { kind: 'computed' });
+        if (!verdict.ok) throw new Error(`bench fixture: ${verdict.reason}`);
+        return verdict.row;
       });
       ledger.commitResults(results, runId);
       ledger.endRun(runId, 'complete');

@@ -8,16 +8,16 @@
  *     OUTPUT/cpu.jsonl; rerun it to resume an interrupted campaign (each run adds a line);
  *   node dist/bench/optimizeRecords.js write CAMPAIGN [--results DIR]
  *     writes the best task's layout as DIR/<case>-best.yaml (default examples/results/): the
- *     IEA37 layout shape of `wflo optimize --out`, its AEP recomputed on the task's case, plus in
- *     the `wflo:` block the task id, the campaign file, the number of tasks done and the CPU time
- *     of all runs of the campaign (`cpu_s_total`), and for a wind file given in the campaign, that
- *     file relative to the result (`wind_file`). It refuses a layout that is not feasible.
+ *     self-contained case file of `wflo optimize --out` (turbine, the task's wind, site, model,
+ *     layout inline), its AEP recomputed on the task's case, plus in the `wflo:` block the task id,
+ *     the campaign file, the number of tasks done and the CPU time of all runs of the campaign
+ *     (`cpu_s_total`). It refuses a layout that is not feasible.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse, stringify } from 'yaml';
+import { parse } from 'yaml';
 import { loadCampaign } from '../src/campaign/loadCampaign.js';
 import { caseForTask } from '../src/campaign/caseForTask.js';
 import { Ledger } from '../src/runner/ledger.js';
@@ -85,25 +85,22 @@ function writeBest(campaignFile: string, resultsDir: string): void {
   const feasibility = checkFeasibility(c.boundary, x, y, c.minSpacing, 1e-6);
   if (!feasibility.feasible) throw new Error(`task ${best.taskId}: layout is not feasible: ${feasibility.worst}`);
   const aep = createFarmEvaluator(c.turbine, c.wind, c.model).aep(x, y);
-  const windFile = typeof rawFarm.wind === 'string' && fs.existsSync(path.resolve(path.dirname(campaignFile), rawFarm.wind))
-    ? path.resolve(path.dirname(campaignFile), rawFarm.wind) : null;
   fs.mkdirSync(resultsDir, { recursive: true });
   const file = path.join(resultsDir, `${caseName}-best.yaml`);
-  const doc = parse(layoutResultYaml({
-    caseName, turbineRef: caseName.startsWith('iea37-cs1') ? 'iea37-335mw.yaml' : 'iea37-10mw.yaml',
-    windRef: windFile ? path.basename(windFile) : caseName.startsWith('iea37-cs1') ? 'iea37-windrose.yaml' : 'iea37-windrose-cs3.yaml',
-    seed: best.seed, method: String(campaign.optimizer.method), settings: campaign.optimizer,
+  const campaignRel = path.relative(REPO, path.resolve(campaignFile));
+  const cpu = Number(totalCpu(campaign.outputDir!).toFixed(1));
+  writeFileAtomic(file, layoutResultYaml({
+    case: c, caseSpec: caseName, seed: best.seed, method: String(campaign.optimizer.method), settings: campaign.optimizer,
     x, y, aepMwh: aep.aepMwh, perDirectionMwh: aep.perDirectionMwh, aepInitialMwh: best.aepInitial,
     iterations: best.iterations, evaluations: best.evaluations, wallS: best.wallS, feasible: true, maxViolationM: feasibility.maxViolationM,
-  })) as { wflo: Record<string, unknown> };
-  Object.assign(doc.wflo, {
-    task: best.taskId,
-    campaign: path.relative(REPO, path.resolve(campaignFile)),
-    tasks_done: done,
-    cpu_s_total: Number(totalCpu(campaign.outputDir!).toFixed(1)),
-    ...(windFile ? { wind_file: path.relative(path.resolve(resultsDir), windFile) } : {}),
-  });
-  writeFileAtomic(file, `# Written by wflo: the best of ${done} tasks of ${path.relative(REPO, path.resolve(campaignFile))} (bench/optimizeRecords.ts).\n${stringify(doc, { lineWidth: 0, flowCollectionPadding: false })}`);
+    extra: { task: best.taskId, campaign: campaignRel, tasks_done: done, cpu_s_total: cpu },
+    header: [
+      `Written by wflo's bench/optimizeRecords.ts: the best of ${done} tasks of the record campaign ${campaignRel},`,
+      `task ${best.taskId} (${caseName}, seed ${best.seed}), AEP ${aep.aepMwh.toFixed(5)} MWh; ${cpu} CPU s for the whole campaign.`,
+      'A complete wflo case file: turbine, wind, site, wake model and the layout are all here, so `wflo aep FILE`',
+      'and `wflo plot FILE` need nothing else; `wflo:` says how it was made.',
+    ],
+  }));
   console.log(`${file}: task ${best.taskId}, AEP ${aep.aepMwh.toFixed(2)} MWh (ledger ${best.aep.toFixed(2)}), ${done} tasks, ${totalCpu(campaign.outputDir!).toFixed(1)} CPU s in all runs`);
 }
 

@@ -14,10 +14,13 @@ const SECTIONS: Record<string, [module: string, fn: string]> = {
   runner: ['./runner.js', 'benchRunner'],
   queue: ['./queue.js', 'benchQueue'],
   shards: ['./shardsMerge.js', 'benchShardsMerge'],
+  declared: ['./declaredSizes.js', 'benchDeclaredSizes'],
   collect: ['./collect.js', 'benchCollect'],
   views: ['./views.js', 'benchViews'],
   inputs: ['./inputs.js', 'benchInputs'],
   trust: ['./trust.js', 'benchTrust'],
+  gate: ['./gate.js', 'benchGate'],
+  command: ['./command.js', 'benchCommand'],
 };
 const sections: Record<string, () => Promise<void>> = Object.fromEntries(
   Object.entries(SECTIONS).map(([name, [module, fn]]) => [name, async () => {

@@ -7,8 +7,13 @@ import { fileURLToPath } from 'node:url';
 
 /** Repository root (tests run from dist/test/…). */
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-/** The IEA37 reference data beside the checkout (never copied into the repo). */
-export const IEA37 = path.resolve(REPO, '..', 'shared', 'data', 'iea37');
+/**
+ * IEA37 case-study files in the published format, written by test/writeIea37Files.ts from the
+ * facts in test/data/iea37/facts.yaml (SOURCE.md there says where each number comes from).
+ */
+export const IEA37 = path.join(REPO, 'test', 'data', 'iea37');
+/** PyWake reference cases, copied as they were written (test/data/reference/SOURCE.md). */
+export const PYWAKE_REFERENCE = path.join(REPO, 'test', 'data', 'reference');
 export const CLI = path.join(REPO, 'dist', 'src', 'cli', 'main.js');
 
 export interface CliResult { status: number; stdout: string; stderr: string }

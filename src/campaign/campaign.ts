@@ -8,6 +8,18 @@ import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import type { FarmModelSpec } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
+import type { Params } from './paramsSchema.js';
+
+/**
+ * The wind resource as the campaign wrote it (what a command task's program is told besides the
+ * resolved bins): a built-in name, a file (path relative to the program's working directory), an
+ * inline mapping, or the built-in case / case file it came with.
+ */
+export type WindAsWritten =
+  | { kind: 'builtin'; name: string }
+  | { kind: 'file'; path: string }
+  | { kind: 'inline'; mapping: Record<string, unknown> }
+  | { kind: 'case'; case: string };
 
 /** Optimizer method and settings as written in the campaign (shape of optimize/'s settings). */
 export interface OptimizerSettings {
@@ -21,7 +33,11 @@ export interface FarmSpec {
   boundary: Boundary;
   wind: WindResource;
   model: FarmModelSpec;
-  /** Content hash of boundary + wind + model: changes exactly when the farm's results can. */
+  /** `params:` for a command optimizer's program (part of the hash when given). */
+  params?: Params;
+  /** Only for command optimizers (not hashed: the resolved `wind` is). */
+  windAsWritten?: WindAsWritten;
+  /** Content hash of boundary + wind + model (+ params): changes exactly when the farm's results can. */
   hash: string;
 }
 
@@ -31,7 +47,9 @@ export interface FarmTypeSpec {
   turbine: Turbine;
   nTurbines: number;
   minSpacingM: number;
-  /** Content hash of turbine numbers + count + spacing. */
+  /** `params:` for a command optimizer's program (part of the hash when given). */
+  params?: Params;
+  /** Content hash of turbine numbers + count + spacing (+ params). */
   hash: string;
 }
 

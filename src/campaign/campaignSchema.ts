@@ -14,7 +14,8 @@
  *   farm_types:                     # a farm type = turbine model + number of turbines
  *     - {id: 0, turbine: iea37-3.35mw, n_turbines: 16}
  *   seeds: {start: 0, count: 60}    # or a list: [1, 2, 3]
- *   optimizer: {method: noop}       # method + its settings (snake_case; camelCase accepted)
+ *   optimizer: {method: noop}       # method + its settings (snake_case; camelCase accepted);
+ *                                   # method: command runs your own program (campaign/commandOptimizer.ts)
  *   workers: 2                      # default: one per core (`--workers` overrides)
  *   timeout_s: 600                  # per task; the worker is killed when it runs over
  *   attempts: 3                     # tries per task before it is recorded as failed
@@ -26,6 +27,7 @@
 import { z } from 'zod';
 import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES } from '../physics/farmModel.js';
 import { strict } from '../io/zodIssue.js';
+import { paramsSchema } from './paramsSchema.js';
 
 const nameOrMapping = z.union([z.string().min(1), z.record(z.string(), z.unknown())], {
   error: 'expected a built-in name, a file path or a mapping',
@@ -42,6 +44,7 @@ export const farmSchema = strict({
   wake_model: z.enum(WAKE_MODEL_NAMES as readonly string[] as [string, ...string[]]).optional(),
   superposition: z.enum(SUPERPOSITION_NAMES as readonly string[] as [string, ...string[]]).optional(),
   wake_params: strict({ k: z.number().positive() }).optional(), // the wake growth rate; the models read no other parameter from files
+  params: paramsSchema.optional(), // for a `method: command` optimizer's program
 });
 
 export const farmTypeSchema = strict({
@@ -51,6 +54,7 @@ export const farmTypeSchema = strict({
   n_turbines: z.int().min(1, { error: 'must be an integer >= 1' }),
   min_spacing_diameters: z.number().min(0).optional(),
   min_spacing_m: z.number().min(0).optional(),
+  params: paramsSchema.optional(), // for a `method: command` optimizer's program
 });
 
 export const seedRangeSchema = strict({

@@ -28,8 +28,9 @@ import { nearestKey } from '../io/didYouMean.js';
 import { maxTurbinesBound, capacityProblem } from '../io/plausibility.js';
 import { campaignSchema, type CampaignDocument } from './campaignSchema.js';
 import { translateOptimizerKeys, snakeToCamel } from './optimizerKeys.js';
-import { hashValue } from './specHash.js';
-import type { Campaign, FarmSpec, FarmTypeSpec, OptimizerSettings } from './campaign.js';
+import { farmSpecHash, farmTypeSpecHash, optimizerSpecHash } from './specHash.js';
+import type { Campaign, FarmSpec, FarmTypeSpec, OptimizerSettings, WindAsWritten } from './campaign.js';
+import { COMMAND_METHOD, resolveCommandOptimizer } from './commandOptimizer.js';
 
 /**
  * Most tasks one campaign may have (farms × farm types × seeds). The coordinator keeps one task
@@ -91,8 +92,23 @@ export function parseCampaign(text: string, file: string, options: LoadOptions =
     if (c.seeds.some((s) => s > Number.MAX_SAFE_INTEGER)) fail(['seeds'], 'seeds must stay below 2^53');
   }
 
+  let outputDir: string | null = null;
+  if (options.outputOverride !== undefined) outputDir = path.resolve(options.outputOverride);
+  else if (c.output !== undefined) outputDir = path.resolve(baseDir, c.output);
+
   let optimizer = c.optimizer as OptimizerSettings;
-  if ((OPTIMIZER_METHODS as readonly string[]).includes(optimizer.method)) {
+  const command = optimizer.method === COMMAND_METHOD;
+  if (command) {
+    optimizer = resolveCommandOptimizer(rawDoc.optimizer, file, baseDir, outputDir);
+    farms.forEach((f, i) => { f.windAsWritten = windAsWritten(c.farms[i], rawDoc.farms[i], baseDir, optimizer.workdir as string); });
+  } else {
+    // params go to a user's program; wflo's own optimizers would silently ignore them.
+    const where = c.farms.findIndex((f) => f.params !== undefined);
+    if (where >= 0) fail(['farms', where, 'params'], `params are passed to a \`method: command\` program; method '${optimizer.method}' reads none`, true);
+    const whereType = c.farm_types.findIndex((t) => t.params !== undefined);
+    if (whereType >= 0) fail(['farm_types', whereType, 'params'], `params are passed to a \`method: command\` program; method '${optimizer.method}' reads none`, true);
+  }
+  if (!command && (OPTIMIZER_METHODS as readonly string[]).includes(optimizer.method)) {
     const translated = translateOptimizerKeys(rawDoc.optimizer);
     if (translated.problem) fail(['optimizer', translated.problem.key], translated.problem.message, true);
     optimizer = translated.settings as OptimizerSettings;
@@ -120,10 +136,6 @@ export function parseCampaign(text: string, file: string, options: LoadOptions =
     only = c.only;
   }
 
-  let outputDir: string | null = null;
-  if (options.outputOverride !== undefined) outputDir = path.resolve(options.outputOverride);
-  else if (c.output !== undefined) outputDir = path.resolve(baseDir, c.output);
-
   return {
     name: c.name,
     file: path.resolve(file),
@@ -133,7 +145,7 @@ export function parseCampaign(text: string, file: string, options: LoadOptions =
     farmTypes,
     seeds,
     optimizer,
-    optimizerHash: hashValue(optimizer),
+    optimizerHash: optimizerSpecHash(optimizer),
     workers: c.workers ?? null,
     timeoutS: c.timeout_s,
     retry: { attempts: c.attempts, backoffInitialS: c.backoff.initial_s, backoffFactor: c.backoff.factor, backoffMaxS: c.backoff.max_s },
@@ -208,7 +220,8 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
     boundary: boundary!,
     wind: wind!,
     model,
-    hash: hashValue({ boundary, wind, model }),
+    ...(f.params !== undefined ? { params: f.params } : {}),
+    hash: farmSpecHash({ boundary, wind, model, params: f.params }),
   };
 }
 
@@ -222,16 +235,25 @@ function resolveFarmType(t: CampaignDocument['farm_types'][number], raw: Record<
     fail(['farm_types', i, 'min_spacing_m'], 'give min_spacing_m or min_spacing_diameters, not both');
   }
   const minSpacingM = t.min_spacing_m ?? (t.min_spacing_diameters ?? 2) * turbine.diameter;
-  // The turbine's name does not change results; only its numbers are hashed.
-  const { name: _name, ...turbineNumbers } = turbine;
   return {
     id: t.id,
     label: t.label ?? (typeof spec === 'string' ? `${spec} x${t.n_turbines}` : `${turbine.name} x${t.n_turbines}`),
     turbine,
     nTurbines: t.n_turbines,
     minSpacingM,
-    hash: hashValue({ turbine: turbineNumbers, nTurbines: t.n_turbines, minSpacingM }),
+    ...(t.params !== undefined ? { params: t.params } : {}),
+    // The turbine's name does not change results; only its numbers are hashed.
+    hash: farmTypeSpecHash({ turbine, nTurbines: t.n_turbines, minSpacingM, params: t.params }),
   };
+}
+
+/** The farm's wind as the campaign wrote it, for a command optimizer's program (file paths relative to its working directory). */
+function windAsWritten(f: CampaignDocument['farms'][number], raw: Record<string, unknown>, baseDir: string, workdir: string): WindAsWritten {
+  const spec = raw.wind;
+  const fromWorkdir = (p: string): string => path.relative(workdir, path.resolve(baseDir, p)).split(path.sep).join('/');
+  if (typeof spec === 'string') return looksLikeFile(spec) ? { kind: 'file', path: fromWorkdir(spec) } : { kind: 'builtin', name: spec };
+  if (spec !== undefined && spec !== null && typeof spec === 'object') return { kind: 'inline', mapping: spec as Record<string, unknown> };
+  return { kind: 'case', case: looksLikeFile(f.case!) ? fromWorkdir(f.case!) : f.case! };
 }
 
 /** Every farm must have room for every farm type's turbines at its spacing (see io/plausibility.ts). */

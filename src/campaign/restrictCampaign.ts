@@ -2,7 +2,8 @@
  * A campaign file's text restricted to some tasks, for a new file elsewhere: the original text with
  * comments kept, `only:` listing the tasks, and relative file references (farms' `boundary` and
  * `wind`, farm types' `turbine`) rewritten for the new file's folder so the spec hashes stay the
- * same. `output` is either set to a given absolute folder or rebased like the other references.
+ * same (and a command optimizer's `workdir`, so its program and inputs stay where they were).
+ * `output` is either set to a given absolute folder or rebased like the other references.
  * Used by `wflo missing --write` (from a ledger) and `wflo shards missing --write` (from a file).
  */
 import path from 'node:path';
@@ -32,6 +33,12 @@ export function restrictCampaignText(
     for (const item of list.items) {
       if (isMap(item)) for (const f of fields) rebase(item, f, fromDir, toDir);
     }
+  }
+  // A command optimizer runs in its workdir (default: the campaign file's folder): keep it where it was.
+  const optimizer = doc.get('optimizer', true);
+  if (isMap(optimizer) && optimizer.get('method') === 'command') {
+    if (optimizer.has('workdir')) rebase(optimizer, 'workdir', fromDir, toDir, true);
+    else if (path.resolve(fromDir) !== toDir) optimizer.set('workdir', path.relative(toDir, fromDir) || '.');
   }
   if (outputDir !== undefined) doc.set('output', path.resolve(outputDir));
   else rebase(doc.contents as YAMLMap, 'output', fromDir, toDir, true);

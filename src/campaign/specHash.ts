@@ -36,3 +36,31 @@ export const hashValue = (value: unknown): string => hashText(canonicalJson(valu
 export function taskSpecHash(farmHash: string, typeHash: string, optimizerHash: string, seed: number): string {
   return hashText(`${ENGINE_VERSION}|${farmHash}|${typeHash}|${optimizerHash}|${seed}`);
 }
+
+/**
+ * The farm's part of a spec hash: site, wind, wake model and, for command tasks, the farm's
+ * `params` (absent params leave the hash as it always was).
+ */
+export function farmSpecHash(f: { boundary: unknown; wind: unknown; model: unknown; params?: unknown }): string {
+  return hashValue({ boundary: f.boundary, wind: f.wind, model: f.model, params: f.params });
+}
+
+/** The farm type's part: the turbine's numbers (not its name), count, spacing and `params`. */
+export function farmTypeSpecHash(t: { turbine: { name?: unknown }; nTurbines: number; minSpacingM: number; params?: unknown }): string {
+  const { name: _name, ...turbineNumbers } = t.turbine;
+  return hashValue({ turbine: turbineNumbers, nTurbines: t.nTurbines, minSpacingM: t.minSpacingM, params: t.params });
+}
+
+/**
+ * Settings of a `method: command` optimizer that say how the program is run and checked, not
+ * what it computes: they stay out of the spec hash (switching `mode` or `aep`, or moving the
+ * campaign folder, reruns nothing). `run`, `params` and the content of every input file are in.
+ */
+export const COMMAND_SETTINGS_OUTSIDE_HASH: readonly string[] = ['mode', 'aep', 'aep_tolerance', 'inputs', 'workdir'];
+
+/** The optimizer's part of a spec hash (the one recipe for the coordinator and for queue workers). */
+export function optimizerSpecHash(settings: { method: string; [k: string]: unknown }): string {
+  if (settings.method !== 'command') return hashValue(settings);
+  const hashed = Object.fromEntries(Object.entries(settings).filter(([k]) => !COMMAND_SETTINGS_OUTSIDE_HASH.includes(k)));
+  return hashValue(hashed);
+}

@@ -20,6 +20,13 @@ import { caseForTask } from './caseForTask.js';
 
 export interface RecordToVerify { x: Float64Array; y: Float64Array; aep: number }
 
+/**
+ * What to do with the AEP: `compare` the record's to the recomputed one (it must be a finite,
+ * non-negative number within the relative tolerance), only `recompute` it (the record's own AEP,
+ * from another model, is kept beside it by the caller), or `skip` it (geometry only).
+ */
+export type AepCheck = { kind: 'compare'; tolerance: number } | { kind: 'recompute' } | { kind: 'skip' };
+
 export interface VerifyOptions {
   /** Largest accepted |aep − recomputed| / |recomputed|. */
   aepTolerance: number;
@@ -43,7 +50,7 @@ interface PreparedCase {
 }
 
 /** An energy as short as it reads well: 1e9, 366941.57, 1.2e-4 (MWh). */
-function formatMwh(value: number): string {
+export function formatMwh(value: number): string {
   if (!Number.isFinite(value)) return String(value);
   const magnitude = Math.abs(value);
   if (magnitude !== 0 && (magnitude >= 1e7 || magnitude < 1e-2)) {
@@ -59,18 +66,19 @@ function formatRatio(value: number): string {
 }
 
 export class RecordVerifier {
-  private readonly campaign: Campaign;
+  private readonly campaign: Pick<Campaign, 'farms' | 'farmTypes'>;
   private readonly options: VerifyOptions;
   /** Key `${farmIndex}/${typeIndex}`. */
   private readonly cases = new Map<string, PreparedCase>();
 
-  constructor(campaign: Campaign, options?: Partial<VerifyOptions>) {
+  constructor(campaign: Pick<Campaign, 'farms' | 'farmTypes'>, options?: Partial<VerifyOptions>) {
     this.campaign = campaign;
     this.options = { ...DEFAULT_OPTIONS, ...options };
     if (!(this.options.aepTolerance >= 0)) throw new RangeError(`aepTolerance must be >= 0, got ${this.options.aepTolerance}`);
   }
 
-  verify(task: Task, record: RecordToVerify): Verdict {
+  verify(task: Task, record: RecordToVerify, aepCheck?: AepCheck): Verdict {
+    const check: AepCheck = aepCheck ?? (this.options.checkAep ? { kind: 'compare', tolerance: this.options.aepTolerance } : { kind: 'skip' });
     const type = this.campaign.farmTypes[task.typeIndex];
     const farm = this.campaign.farms[task.farmIndex];
     if (!type || !farm) return { ok: false, reason: `task ${task.taskId} is not in the campaign` };
@@ -88,19 +96,31 @@ export class RecordVerifier {
     const report = checkFeasibility(prepared.site, x, y, prepared.problem.minSpacing, FEASIBILITY_TOLERANCE_M);
     if (!report.feasible) return { ok: false, reason: report.worst ?? `infeasible by ${formatMetres(report.maxViolationM)} m` };
 
-    if (!this.options.checkAep) return { ok: true, aepRecomputed: null };
-    if (!Number.isFinite(record.aep)) return { ok: false, reason: `AEP ${record.aep} is not a finite number` };
+    if (check.kind === 'skip') return { ok: true, aepRecomputed: null };
+    if (check.kind === 'compare') {
+      if (!Number.isFinite(record.aep)) return { ok: false, reason: `AEP ${record.aep} is not a finite number` };
+      if (record.aep < 0) return { ok: false, reason: `AEP ${formatMwh(record.aep)} MWh is negative` };
+    }
     prepared.evaluator ??= createFarmEvaluator(prepared.problem.turbine, prepared.problem.wind, prepared.problem.model);
     const recomputed = prepared.evaluator.aep(x, y).aepMwh;
+    if (check.kind === 'recompute') return { ok: true, aepRecomputed: recomputed };
     const difference = Math.abs(record.aep - recomputed);
     const relative = recomputed === 0 ? (difference === 0 ? 0 : Infinity) : difference / Math.abs(recomputed);
-    if (!(relative <= this.options.aepTolerance)) {
+    if (!(relative <= check.tolerance)) {
       return {
         ok: false,
         reason: `AEP ${formatMwh(record.aep)} MWh differs from recomputed ${formatMwh(recomputed)} MWh (rel ${formatRatio(relative)})`,
       };
     }
     return { ok: true, aepRecomputed: recomputed };
+  }
+
+  /** Pairs of turbines times wind bins of one AEP evaluation of this task: what a recomputation costs. */
+  aepCost(task: Task): number {
+    const farm = this.campaign.farms[task.farmIndex];
+    const type = this.campaign.farmTypes[task.typeIndex];
+    if (!farm || !type) return 0;
+    return type.nTurbines * type.nTurbines * farm.wind.directionsDeg.length * farm.wind.speeds.length;
   }
 
   private preparedCase(farmIndex: number, typeIndex: number): PreparedCase {

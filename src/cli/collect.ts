@@ -19,7 +19,7 @@ export function registerCollect(program: Command): void {
       if (!(aepTolerance >= 0)) throw new InputError(`--aep-tolerance: expected a number >= 0, got '${opts.aepTolerance}'`);
       const { loadCampaign } = await import('../campaign/loadCampaign.js');
       const { optimizerSettingsProblem } = await import('../runner/taskFunction.js');
-      const { collectShards } = await import('../runner/collect/collectShards.js');
+      const { collectShards, collectConflictLine } = await import('../runner/collect/collectShards.js');
       const campaign = loadCampaign(file, { optimizerProblem: optimizerSettingsProblem, outputOverride: opts.out });
       if (!campaign.outputDir) throw new InputError(`${file}: output: missing (give \`output:\` in the campaign file or --out DIR)`);
       const from = opts.from ?? [path.join(campaign.outputDir, 'shard-*')];
@@ -27,7 +27,9 @@ export function registerCollect(program: Command): void {
         from, outDir: campaign.outputDir, noExport: !opts.export, adoptStale: opts.adoptStale ? { aepTolerance } : undefined,
       });
       for (const p of r.problems) process.stderr.write(`wflo: collect: ${p}\n`);
-      for (const f of r.folders) for (const j of f.rejections) process.stderr.write(`wflo: collect: ${f.dir}: ${j.taskId} not adopted: ${j.reason}\n`);
+      for (const f of r.folders) for (const j of f.rejections) process.stderr.write(`wflo: collect: rejected ${j.taskId} from ${f.dir}: ${j.reason}\n`);
+      for (const f of r.folders) for (const k of f.conflicts) process.stderr.write(`wflo: collect: conflict: ${collectConflictLine(f.dir, k)}\n`);
+      const conflicts = r.folders.reduce((s, f) => s + f.conflicts.length, 0);
       const sum = (k: 'imported' | 'alreadyThere' | 'stale' | 'foreign' | 'adopted' | 'rejected'): number => r.folders.reduce((s, f) => s + f[k], 0);
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(r)}\n`);
@@ -35,7 +37,8 @@ export function registerCollect(program: Command): void {
         const read = r.folders.filter((f) => !f.problem).length;
         process.stdout.write(`${r.campaign}: ${read} of ${r.folders.length} shard folders read into ${r.outDir}: ${sum('imported')} rows imported, ` +
           `${sum('alreadyThere')} already there, ` +
-          `${opts.adoptStale ? `${sum('stale')} stale (${sum('adopted')} verified and adopted, ${sum('rejected')} rejected)` : `${sum('stale')} stale not imported`}` +
+          `${sum('rejected') ? `${sum('rejected')} rejected by verification, ` : ''}${conflicts ? `${conflicts} conflicting (first kept), ` : ''}` +
+          `${opts.adoptStale ? `${sum('stale')} stale (${sum('adopted')} verified and adopted)` : `${sum('stale')} stale not imported`}` +
           `${sum('foreign') ? `, ${sum('foreign')} not in this campaign` : ''}\n`);
         process.stdout.write(`${r.done}/${r.total} done, ${r.failed} failed, ${r.missing.length - r.failed} missing` +
           `${r.exported ? `; ${r.exported.rows} rows in ${r.exported.file}` : r.layoutsFile ? `; ${r.layoutsFile} unchanged` : ''}\n`);
@@ -46,5 +49,6 @@ export function registerCollect(program: Command): void {
           `\`wflo missing ${r.outDir} --write rerun.yaml\` writes a campaign for just them`);
       }
       if (r.problems.length > 0) throw new CheckFailed(`every task is done, but ${r.problems.length} folder problem${r.problems.length > 1 ? 's' : ''} above`);
+      if (conflicts > 0) throw new CheckFailed(`every task is done, but ${conflicts} conflicting result${conflicts > 1 ? 's' : ''} above (the first one kept; both in audit.jsonl)`);
     });
 }

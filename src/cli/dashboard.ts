@@ -13,7 +13,7 @@ export function registerDashboard(program: Command): void {
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InputError(`--port: expected 0 to 65535, got '${opts.port}'`);
       const { startDashboard } = await import('../views/dashboardServer.js');
-      const d = await startDashboard({ dir, host: opts.host, port });
+      const d = await startDashboard({ dir, host: opts.host, port, onNotice: (line) => process.stderr.write(`wflo dashboard: ${line}\n`) });
       process.stdout.write(`wflo dashboard for ${dir}: ${d.url}\n`);
       if (d.token) process.stdout.write(`token: ${d.token} (required: bound to ${d.host}, not loopback)\n`);
       process.stdout.write('Ctrl-C to stop\n');

@@ -2,7 +2,7 @@
 import os from 'node:os';
 import type { Command } from 'commander';
 import { loadCase } from '../io/caseFile.js';
-import { writeLayoutResult } from '../io/layoutResultYaml.js';
+import { resultReproduces, writeLayoutResult } from '../io/layoutResultYaml.js';
 import { checkOverwrite } from '../io/overwrite.js';
 import { runOptimization, type OptimizationRecord } from '../optimize/runOptimization.js';
 import { resolveSettings, type OptimizerSettings } from '../optimize/settings.js';
@@ -38,7 +38,7 @@ export function registerOptimize(program: Command): void {
     .option('--random-iterations <n>', 'random-search proposals (random, hybrid)')
     .option('--starts <k>', 'run K seeds (seed, seed+1, …) in parallel processes and keep the best', '1')
     .option('--workers <n>', 'worker processes for --starts (default: one per core)')
-    .option('--out <file>', 'write the (best) layout as IEA37 layout YAML')
+    .option('--out <file>', 'write the (best) layout as a self-contained case file (turbine, wind, site, model, layout)')
     .option('--force', 'replace --out FILE even if it exists and was not written by wflo')
     .option('--json', 'print the result as JSON')
     .action(async (caseSpec: string, opts: Record<string, string | boolean | undefined>) => {
@@ -86,7 +86,7 @@ export function registerOptimize(program: Command): void {
       const totalWallS = Number(process.hrtime.bigint() - t0) / 1e9;
       if (str('out')) {
         writeLayoutResult(str('out')!, {
-          caseName: c.name, turbineRef: c.refs?.turbine ?? c.turbine.name, windRef: c.refs?.wind ?? 'wind',
+          case: c, caseSpec,
           seed: best.seed, method: String(settings.method), settings: { ...settings },
           x: Float64Array.from(best.x), y: Float64Array.from(best.y), aepMwh: best.aep_mwh,
           perDirectionMwh: Float64Array.from(best.per_direction_mwh), aepInitialMwh: best.aep_initial_mwh,
@@ -94,6 +94,9 @@ export function registerOptimize(program: Command): void {
           feasible: best.feasible, maxViolationM: best.max_violation_m, starts: starts > 1 ? starts : undefined,
         });
       }
+      // The file stands alone: reading it back must give the same AEP (say so if the format lost something).
+      const lost = str('out') ? resultReproduces(str('out')!, best.aep_mwh) : null;
+      if (lost) process.stderr.write(`wflo: note: ${lost}\n`);
       if (opts.json) {
         const { per_direction_mwh: _pd, x_initial: _xi, y_initial: _yi, ...rest } = best;
         process.stdout.write(`${JSON.stringify({

@@ -16,17 +16,21 @@ export function registerPlot(program: Command): void {
     .argument('<source>', 'result/layout YAML, case file or built-in case name, layouts.h5, or a campaign output folder')
     .option('--task <id>', 'task id of a row of layouts.h5 or of the campaign folder')
     .option('--compare <ids...>', 'several task ids side by side (layouts.h5 or campaign folder)')
-    .option('--case <name>', 'built-in case giving site, turbine and wind (the file only gives the layout)')
+    .option('--case <name>', 'built-in case (or case file) giving site, turbine and wind (the file only gives the layout)')
+    .option('--campaign <file>', 'campaign whose farms and farm types give the physics of a layouts.h5 without definitions (a shards merge output)')
     .option('--wind <file|name>', 'override the wind resource of a layout file or case (as wflo aep --wind)')
     .option('--flow <direction>', 'draw the hub-height speed field for this wind direction (degrees, from north)')
     .option('-o, --output <file>', 'output .svg or .png', 'layout.svg')
-    .option('--width <px>', 'figure width in pixels')
-    .option('--height <px>', 'figure height in pixels')
-    .action(async (source: string, opts: { task?: string; compare?: string[]; case?: string; wind?: string; flow?: string; output: string; width?: string; height?: string }) => {
+    .option('--style <name>', 'screen (default: title, tinted site, --flow allowed) or paper (white, no title or flow field, SVG sized in mm, PNG at 300 dpi)')
+    .option('--numbers', 'write each turbine\'s index (0-based, the order of the layout) beside it')
+    .option('--width <px>', 'figure width in pixels (paper: quarter millimetres; default 900 screen, 640 paper)')
+    .option('--height <px>', 'figure height in pixels (paper: quarter millimetres; default 720 screen, 480 paper)')
+    .action(async (source: string, opts: { task?: string; compare?: string[]; case?: string; campaign?: string; wind?: string; flow?: string; output: string; width?: string; height?: string; style?: string; numbers?: boolean }) => {
       const { plotLayouts } = await import('../views/plotLayouts.js');
       const r = await plotLayouts({
-        source, task: opts.task, compare: opts.compare, caseName: opts.case, wind: opts.wind, output: opts.output,
+        source, task: opts.task, compare: opts.compare, caseName: opts.case, campaign: opts.campaign, wind: opts.wind, output: opts.output,
         flowDirectionDeg: number('--flow', opts.flow), width: number('--width', opts.width), height: number('--height', opts.height),
+        style: opts.style, numbers: opts.numbers,
       });
       for (const l of r.layouts) {
         process.stdout.write(`${l.title}: ${l.nTurbines} turbines, AEP ${l.aepMwh.toFixed(1)} MWh, gross ${l.grossAepMwh.toFixed(1)} MWh, wake loss ${(l.wakeLoss * 100).toFixed(2)} %\n`);

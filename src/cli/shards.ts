@@ -9,32 +9,15 @@ import type { Command } from 'commander';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CheckFailed, InputError } from '../util/errors.js';
-import { buildReadOptions, type ReadFlags } from '../shards/readOptions.js';
-import { DEFAULT_SHARD_PATTERN } from '../shards/fileSelection.js';
 import { shardFilesOfAll } from '../shards/shardScan.js';
 import { checkReportJson, checkShards } from '../shards/shardCheck.js';
 import { formatCheckText, formatMergeSummary } from '../shards/shardText.js';
 import { CONFLICT_RULES, type ConflictRule } from '../shards/duplicates.js';
-import { DEFAULT_MAX_TURBINES, INVALID_POLICIES, type InvalidPolicy, type ShardFileReport } from '../shards/shardTypes.js';
+import { INVALID_POLICIES, type InvalidPolicy, type ShardFileReport } from '../shards/shardTypes.js';
+import { intFlag, shardReadingOf, withShardReadFlags, type ShardReadCliFlags } from './shardReadFlags.js';
 
-interface CommonFlags extends ReadFlags {
-  pattern: string;
-  field: string[];
-  jobs?: string;
-  timeout?: string;
-  maxTurbines?: string;
+interface CommonFlags extends ShardReadCliFlags {
   aepTolerance?: string;
-}
-
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
-}
-
-function intFlag(flag: string, value: string | undefined, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new InputError(`${flag}: expected an integer >= ${min}, got '${value}'`);
-  return n;
 }
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
@@ -43,14 +26,7 @@ function oneOf<T extends string>(flag: string, value: string, allowed: readonly 
 }
 
 function withReadFlags(command: Command): Command {
-  return command
-    .option('--pattern <glob>', 'file name pattern inside DIR', DEFAULT_SHARD_PATTERN)
-    .option('--shape <shape>', 'auto | groups (optimized_layouts/<key>) | rows (farm_id, farm_type, seed, layout, aep)', 'auto')
-    .option('--key-pattern <pattern>', 'record key format: template with {farm} {type} {seed}, or a regex with those named groups', undefined)
-    .option('--field <name=dataset>', 'map a field to the name used in the files, e.g. aep=AEP_opt (repeatable)', collect, [])
-    .option('--jobs <n>', 'probe processes opening files in parallel (default 2)')
-    .option('--timeout <s>', 'seconds allowed per file before it is declared unreadable (default 120)')
-    .option('--max-turbines <n>', `reject records with more turbines (default ${DEFAULT_MAX_TURBINES})`)
+  return withShardReadFlags(command, 'worker files')
     .option('--aep-tolerance <rel>', 'with --expect CAMPAIGN: largest relative difference between a record\'s AEP and the recomputed one (default 1e-6)');
 }
 
@@ -63,16 +39,11 @@ function positiveNumber(flag: string, value: string | undefined): number | undef
 
 /** Read options; with a campaign, every record is verified against it (campaign/verifyRecord.ts). */
 function common(opts: CommonFlags, campaignFile?: string) {
-  const read = buildReadOptions({ shape: opts.shape, keyPattern: opts.keyPattern, fields: opts.field });
-  read.maxTurbines = intFlag('--max-turbines', opts.maxTurbines, 1) ?? DEFAULT_MAX_TURBINES;
+  const reading = shardReadingOf(opts);
   const aepTolerance = positiveNumber('--aep-tolerance', opts.aepTolerance);
   if (aepTolerance !== undefined && !campaignFile) throw new InputError('--aep-tolerance needs --expect CAMPAIGN.yaml (the AEP is recomputed with its farm model)');
-  if (campaignFile) read.verify = { campaignFile: path.resolve(campaignFile), aepTolerance: aepTolerance ?? 1e-6 };
-  return {
-    read,
-    jobs: intFlag('--jobs', opts.jobs, 1),
-    timeoutMs: (intFlag('--timeout', opts.timeout, 1) ?? 120) * 1000,
-  };
+  if (campaignFile) reading.read.verify = { campaignFile: path.resolve(campaignFile), aepTolerance: aepTolerance ?? 1e-6 };
+  return reading;
 }
 
 
@@ -102,8 +73,8 @@ export function registerShards(program: Command): void {
         const { expectedGrid } = await import('../shards/expectedGrid.js');
         expectedGrid({ campaign: opts.expect }); // a bad campaign file is exit 2 here, before any file is read
       }
-      const { read, jobs, timeoutMs } = common(opts, opts.expect);
-      const files = shardFilesOfAll(paths, opts.pattern);
+      const { read, jobs, timeoutMs, pattern } = common(opts, opts.expect);
+      const files = shardFilesOfAll(paths, pattern);
       const report = await checkShards({ files, read, jobs, timeoutMs, onFile: progressTo(!opts.json) });
       if (opts.json) process.stdout.write(`${JSON.stringify(checkReportJson(report), null, 1)}\n`);
       else process.stdout.write(formatCheckText(report));
@@ -123,7 +94,7 @@ export function registerShards(program: Command): void {
     .action(async (paths: string[], opts: CommonFlags & {
       output: string; onInvalid: string; maxInvalid?: string; onConflict: string; cleanup?: boolean; force?: boolean; name?: string; expect?: string;
     }) => {
-      const { read, jobs, timeoutMs } = common(opts, opts.expect);
+      const { read, jobs, timeoutMs, pattern } = common(opts, opts.expect);
       const onInvalid = oneOf<InvalidPolicy>('--on-invalid', opts.onInvalid, INVALID_POLICIES);
       const onConflict = oneOf<ConflictRule>('--on-conflict', opts.onConflict, CONFLICT_RULES);
       const maxInvalid = intFlag('--max-invalid', opts.maxInvalid, 0);
@@ -133,7 +104,7 @@ export function registerShards(program: Command): void {
       const grid = opts.expect ? expectedGrid({ campaign: opts.expect }) : undefined;
       const expectedTaskIds = grid ? new Set(grid.tasks.map((t) => t.taskId)) : undefined;
       const output = path.resolve(opts.output);
-      const files = shardFilesOfAll(paths, opts.pattern, [output, `${output}.audit.jsonl`, `${output}.audit.txt`]);
+      const files = shardFilesOfAll(paths, pattern, [output, `${output}.audit.jsonl`, `${output}.audit.txt`]);
       const options = {
         inputs: paths, files, output, read, onInvalid, maxInvalid, onConflict, cleanup: !!opts.cleanup, force: !!opts.force,
         campaignName: opts.name ?? grid?.campaign?.name, expectedTaskIds, jobs, timeoutMs, onFile: progressTo(true),
@@ -169,8 +140,8 @@ export function registerShards(program: Command): void {
       if (opts.write && fs.existsSync(opts.write) && !opts.force && !writtenByShardsMissing(opts.write)) {
         throw new InputError(`--write ${opts.write}: the file exists and was not written by \`wflo shards missing\` (use --force to replace it)`);
       }
-      const { read, jobs, timeoutMs } = common(opts, grid.campaign?.file);
-      const report = await findMissing({ grid, from: opts.from, pattern: opts.pattern, read, jobs, timeoutMs });
+      const { read, jobs, timeoutMs, pattern } = common(opts, grid.campaign?.file);
+      const report = await findMissing({ grid, from: opts.from, pattern, read, jobs, timeoutMs });
       const ids = report.missing.map((t) => t.taskId);
       if (opts.json) {
         process.stdout.write(`${JSON.stringify({ expected: report.expected, found: report.found, missing: ids, unexpected: report.unexpected })}\n`);

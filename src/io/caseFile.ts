@@ -13,6 +13,7 @@
  *   superposition: sos          # sos | linear | max
  *   wake_params: {k: 0.0324555}
  *   layout: {x: [...], y: [...]}   # optional baseline / layout to evaluate
+ *   wflo: {...}                 # written by `wflo optimize --out`: how the layout was made (not read)
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -47,6 +48,8 @@ const caseSchema = strict({
   superposition: z.enum(SUPERPOSITION_NAMES as [SuperpositionName, ...SuperpositionName[]]).optional(),
   wake_params: strict({ k: z.number().positive() }).optional(), // the wake growth rate; the models read no other parameter from files
   layout: z.union([xy, strict({ coordinates: xy })]).optional(),
+  // How `wflo optimize --out` made the layout (seed, method, AEP, work): a record, not read.
+  wflo: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** The fields of a case file (for `wflo validate`'s kind detection). */

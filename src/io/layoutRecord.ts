@@ -26,8 +26,15 @@ export interface LayoutRecord {
   attempts: number;
   /** Spec hash of the task the row was computed for ("" or absent when unknown). */
   specHash?: string;
-  /** Where the row came from: "computed", "adopted:<file>", "recovered:<file>", "shard:<file>". */
+  /** Where the row came from: "computed", "adopted:<file>", "recovered:<file>", "shard:<folder>". */
   source?: string;
+  /**
+   * The AEP the producer reported when it is not wflo's number for the campaign's model (a user's
+   * program, an adopted file); NaN or absent otherwise. `aep` is always wflo's.
+   */
+  aepReported?: number;
+  /** Named scalars a user's program asked to keep (LCOE, cable length, …). */
+  metrics?: Readonly<Record<string, number>>;
 }
 
 /** The task id of (farm, type, seed). */

@@ -1,16 +1,28 @@
 /**
- * An optimized layout as YAML in the IEA37 case-study layout shape (definitions.position.items
- * with xc/yc lists, plant_energy.annual_energy_production), so the case study's own tools and
- * `wflo aep` read it, plus a `wflo:` block with how it was made.
+ * An optimized layout as one self-contained wflo case file (the native case format of
+ * caseFile.ts): the turbine, the wind resource, the site (boundary, exclusion zones), the turbine
+ * count and minimum spacing, the wake model and the layout, all inline, so `wflo aep FILE`,
+ * `wflo plot FILE` and a campaign's `case: FILE` read it with nothing beside it; plus a `wflo:`
+ * block with how it was made (case, seed, method, settings, AEP, work). Numbers are written in
+ * JavaScript's shortest round-trip form, so reading the file back gives the same doubles and the
+ * same AEP (`resultReproduces` checks it).
  */
-import { stringify } from 'yaml';
+import { Document, isScalar, isSeq, visit } from 'yaml';
+import type { Case } from '../optimize/case.js';
+import type { Turbine } from '../physics/turbine.js';
+import type { WindResource } from '../physics/windResource.js';
+import type { Boundary, Point } from '../geometry/boundary.js';
+import { computeAep } from '../physics/aep.js';
 import { VERSION } from '../version.js';
 import { writeFileAtomic } from './atomicWrite.js';
+import { readYamlFile } from './yamlFile.js';
+import { caseFromDocument } from './caseFile.js';
 
 export interface LayoutResultInfo {
-  caseName: string;
-  turbineRef: string;
-  windRef: string;
+  /** The case the layout was optimized for (everything the file carries inline). */
+  case: Case;
+  /** How the case was given (a built-in name or a file path), recorded in `wflo.case`. */
+  caseSpec: string;
   seed: number;
   method: string;
   settings: Record<string, unknown>;
@@ -25,50 +37,83 @@ export interface LayoutResultInfo {
   feasible: boolean;
   maxViolationM: number;
   starts?: number;
+  /** More facts for the `wflo:` block (e.g. the campaign task that produced the layout). */
+  extra?: Record<string, unknown>;
+  /** Header comment lines (without `# `) instead of the `wflo optimize` ones. */
+  header?: string[];
 }
 
 const round = (v: number, digits: number) => Number(v.toFixed(digits));
+const points = (pts: readonly Point[]) => pts.map(([px, py]) => [px, py]);
+
+/** A turbine in the native turbine shape (windIO names). */
+export function nativeTurbine(t: Turbine): Record<string, unknown> {
+  const performance: Record<string, unknown> = { rated_power: t.ratedPowerW, cutin_wind_speed: t.cutIn, cutout_wind_speed: t.cutOut };
+  if (t.power.kind === 'cubic') performance.rated_wind_speed = t.power.ratedSpeed;
+  else performance.power_curve = { power_wind_speeds: Array.from(t.power.speeds), power_values: Array.from(t.power.powerW) };
+  if (t.thrust.kind === 'constant') performance.Ct = t.thrust.ct;
+  else performance.Ct_curve = { Ct_wind_speeds: Array.from(t.thrust.speeds), Ct_values: Array.from(t.thrust.ct) };
+  return { name: t.name, rotor_diameter: t.diameter, hub_height: t.hubHeight, performance };
+}
+
+/** A wind resource as its probability table (directions × speeds), which reads back bit for bit. */
+export function nativeWind(w: WindResource): Record<string, unknown> {
+  const ns = w.speeds.length;
+  const probability = Array.from(w.directionsDeg, (_, d) => Array.from(w.probability.subarray(d * ns, (d + 1) * ns)));
+  return { wind_direction: Array.from(w.directionsDeg), wind_speed: Array.from(w.speeds), probability, turbulence_intensity: w.turbulenceIntensity };
+}
+
+export function nativeBoundary(b: Boundary): Record<string, unknown> {
+  const out: Record<string, unknown> = b.kind === 'circle' ? { circle: { center: [b.center[0], b.center[1]], radius: b.radius } }
+    : b.kind === 'polygon' ? { polygon: points(b.vertices) } : { polygons: b.polygons.map(points) };
+  if (b.exclusions && b.exclusions.length > 0) out.exclusions = b.exclusions.map((z) => ({ name: z.name, polygon: points(z.vertices) }));
+  return out;
+}
 
 export function layoutResultYaml(r: LayoutResultInfo): string {
-  const doc = {
-    input_format_version: 0,
-    title: `wflo optimized layout: ${r.caseName}, seed ${r.seed}`,
-    description: `${r.x.length} turbines, AEP ${r.aepMwh.toFixed(5)} MWh (${r.method}), written by wflo ${VERSION}`,
-    definitions: {
-      wind_plant: {
-        type: 'object',
-        properties: { layout: { type: 'array', items: [{ $ref: '#/definitions/position' }, { $ref: r.turbineRef }] } },
-      },
-      position: {
-        type: 'array',
-        // Full double precision: the file must reproduce the AEP and feasibility exactly.
-        items: { xc: Array.from(r.x), yc: Array.from(r.y) },
-        additionalItems: false,
-        units: 'm',
-      },
-      plant_energy: {
-        type: 'object',
-        properties: {
-          wind_resource_selection: { type: 'object', properties: { type: 'array', items: [{ $ref: r.windRef }] } },
-          annual_energy_production: {
-            type: 'number',
-            binned: Array.from(r.perDirectionMwh, (v) => round(v, 5)),
-            default: round(r.aepMwh, 5),
-            units: 'MWh',
-          },
-        },
-      },
-    },
+  const c = r.case;
+  const doc: Record<string, unknown> = {
+    name: c.name,
+    turbine: nativeTurbine(c.turbine),
+    wind: nativeWind(c.wind),
+    ...(c.boundary ? { boundary: nativeBoundary(c.boundary) } : {}),
+    n_turbines: r.x.length,
+    min_spacing_m: c.minSpacing,
+    wake_model: c.model.wake,
+    superposition: c.model.superposition,
+    ...(c.model.params?.k !== undefined ? { wake_params: { k: c.model.params.k } } : {}),
+    // Full double precision: the file must reproduce the AEP and feasibility exactly.
+    layout: { x: Array.from(r.x), y: Array.from(r.y) },
     wflo: {
-      version: VERSION, case: r.caseName, seed: r.seed, method: r.method, settings: r.settings,
-      aep_mwh: r.aepMwh, aep_initial_mwh: r.aepInitialMwh, iterations: r.iterations, evaluations: r.evaluations,
-      wall_s: round(r.wallS, 3), feasible: r.feasible, max_violation_m: r.maxViolationM,
+      version: VERSION, case: r.caseSpec, seed: r.seed, method: r.method, settings: r.settings,
+      aep_mwh: r.aepMwh, aep_by_direction_mwh: Array.from(r.perDirectionMwh, (v) => round(v, 5)), aep_initial_mwh: r.aepInitialMwh,
+      iterations: r.iterations, evaluations: r.evaluations, wall_s: round(r.wallS, 3), feasible: r.feasible, max_violation_m: r.maxViolationM,
       ...(r.starts !== undefined ? { starts: r.starts } : {}),
+      ...(r.extra ?? {}),
     },
   };
-  return stringify(doc, { lineWidth: 0, flowCollectionPadding: false });
+  const yaml = new Document(doc);
+  // Lists of numbers on one line each (a 360 × 20 probability table is 360 lines, not 7 560).
+  visit(yaml, { Seq: (_, node) => { if (isSeq(node) && node.items.every((i) => isScalar(i))) node.flow = true; } });
+  const header = r.header ? r.header.map((l) => `# ${l}`) : [
+    `# Written by \`wflo optimize\` (wflo ${VERSION}): ${r.x.length} turbines optimized for ${r.caseSpec}, seed ${r.seed},`,
+    `# AEP ${r.aepMwh.toFixed(5)} MWh (${r.method}). A complete wflo case file: turbine, wind, site, wake model and the`,
+    '# layout are all here, so `wflo aep FILE` and `wflo plot FILE` need nothing else; `wflo:` says how it was made.',
+  ];
+  return `${header.join('\n')}\n${yaml.toString({ lineWidth: 0, flowCollectionPadding: false })}`;
 }
 
 export function writeLayoutResult(file: string, r: LayoutResultInfo): void {
   writeFileAtomic(file, layoutResultYaml(r));
+}
+
+/**
+ * Whether the written file gives back the AEP of the optimization: null if so, else what differs
+ * (a case the native format cannot carry in full, e.g. a model setting only a windIO analysis
+ * block or a reference case gives).
+ */
+export function resultReproduces(file: string, aepMwh: number): string | null {
+  const c = caseFromDocument(readYamlFile(file), file);
+  const aep = computeAep(c.layout!.x, c.layout!.y, c.turbine, c.wind, c.model).aepMwh;
+  return aep === aepMwh ? null : `${file} gives AEP ${aep} MWh, the optimization ${aepMwh} MWh`;
 }

@@ -7,7 +7,6 @@
  */
 import fs from 'node:fs';
 import { InputError } from '../util/errors.js';
-import { openH5, closeQuietly } from './hdf5/h5wasmRuntime.js';
 import { LAYOUTS_FORMAT_NAME } from './hdf5/layoutsSchema.js';
 
 const HDF5_SIGNATURE = Buffer.from([0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -24,6 +23,8 @@ async function writtenByWflo(file: string): Promise<boolean> {
     fs.closeSync(fd);
   }
   if (head.equals(HDF5_SIGNATURE)) {
+    // Loaded here: importing h5wasm compiles its wasm module, which every command would pay at start-up.
+    const { openH5, closeQuietly } = await import('./hdf5/h5wasmRuntime.js');
     let h5;
     try {
       h5 = await openH5(file, 'r');

@@ -37,19 +37,33 @@ export function turbinePlausibility(t: Turbine): { quantity: TurbineQuantity; me
   return null;
 }
 
-/** More than this many sectors all inside [0, 2π] are radians, not degrees. */
-const RADIAN_SECTORS = 4;
+/**
+ * Radians for degrees: a direction list with more than this many distinct values, none above 2π,
+ * is refused. The same rule for every wind form (a rose's sectors, Weibull sectors, windIO's
+ * probability table, Weibull and time series forms): a real rose spans far more than 6.28°, and
+ * a list of 1 or 2 directions (a single-direction case) is left alone.
+ */
+const RADIAN_MAX_DISTINCT = 2;
+
+/** Null when `directions` may be degrees; else the message (`what`: how to name the values). */
+export function radianDirectionsProblem(directions: ArrayLike<number>, what = 'wind directions'): string | null {
+  const distinct = new Set<number>();
+  let max = -Infinity, min = Infinity;
+  for (let i = 0; i < directions.length; i++) {
+    const d = directions[i];
+    distinct.add(d);
+    max = Math.max(max, d);
+    min = Math.min(min, d);
+  }
+  if (distinct.size <= RADIAN_MAX_DISTINCT || !(max <= 2 * Math.PI)) return null;
+  const n = distinct.size === directions.length ? `${directions.length}` : `${distinct.size} distinct`;
+  const where = min >= 0 ? 'lie within [0, 2π]' : 'are at most 2π';
+  return `all ${n} ${what} ${where} (largest ${max}): degrees expected, these look like radians`;
+}
 
 export function windPlausibility(w: WindResource): { quantity: 'directions'; message: string } | null {
-  const d = w.directionsDeg;
-  if (d.length > RADIAN_SECTORS) {
-    let max = -Infinity, min = Infinity;
-    for (let i = 0; i < d.length; i++) { max = Math.max(max, d[i]); min = Math.min(min, d[i]); }
-    if (min >= 0 && max <= 2 * Math.PI) {
-      return { quantity: 'directions', message: `all ${d.length} wind directions lie within [0, 2π] (largest ${max}): degrees expected, these look like radians` };
-    }
-  }
-  return null;
+  const message = radianDirectionsProblem(w.directionsDeg);
+  return message === null ? null : { quantity: 'directions', message };
 }
 
 /** Convex hull (Andrew's monotone chain), counter-clockwise, collinear points dropped. */

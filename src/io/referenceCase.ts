@@ -1,6 +1,6 @@
 /**
  * Reading a wake-model reference case file (the PyWake-computed cases of
- * ../shared/data/reference/, README there): one YAML document with `turbine` (power and Ct tables),
+ * test/data/reference/, README there): one YAML document with `turbine` (power and Ct tables),
  * `wind` (direction × speed probability table with `dims`, turbulence intensity, hours per year),
  * `layout` (x, y), `model` (deficit model and options, in words and numbers) and `expected`.
  *
@@ -13,8 +13,9 @@
  */
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
-import type { FarmModelSpec, WakeModelName } from '../physics/farmModel.js';
+import { LIBRARY_DEFAULTS, type FarmModelSpec, type WakeModelName } from '../physics/farmModel.js';
 import { InputError } from '../util/errors.js';
+import { radianDirectionsProblem } from './plausibility.js';
 import type { Case } from '../optimize/case.js';
 
 type Doc = Record<string, unknown>;
@@ -82,6 +83,8 @@ export function referenceTurbine(t: Doc, file: string): Turbine {
 
 export function referenceWind(w: Doc, file: string): WindResource {
   const dirs = numbers(w.wind_direction, file, 'wind.wind_direction');
+  const radians = radianDirectionsProblem(dirs);
+  if (radians) throw new InputError(`${file}: wind.wind_direction: ${radians}`);
   const speeds = numbers(w.wind_speed, file, 'wind.wind_speed');
   const dims = Array.isArray(w.dims) ? w.dims : ['wind_direction', 'wind_speed'];
   const speedFirst = dims[0] === 'wind_speed';
@@ -122,11 +125,28 @@ const PARAM_NAMES: Record<string, string[]> = {
   a_s: ['a_s'], b_s: ['b_s'], c_s: ['c_s'], a_f: ['a_f'], b_f: ['b_f'], c_f: ['c_f'],
 };
 
-export function referenceModel(m: Doc, file: string): FarmModelSpec {
-  const deficit = typeof m.deficit === 'string' ? m.deficit : '';
+/** A field that says "library default": the model's default in the library that computed the file (PyWake). */
+function isLibraryDefault(v: unknown): boolean {
+  return typeof v === 'string' && /library[ _-]?default/i.test(v);
+}
+
+export function referenceModel(doc: Doc, file: string): FarmModelSpec {
+  const deficit = typeof doc.deficit === 'string' ? doc.deficit : '';
   const match = MODEL_PATTERNS.find(([re]) => re.test(deficit));
   if (!match) throw new InputError(`${file}: model.deficit: unknown deficit model '${deficit}' (known: Jensen/NOJ, Bastankhah 2014, Niayifar 2016, TurbOPark, Zong 2020, Blondel super-Gaussian, IEA37)`);
+  const library = LIBRARY_DEFAULTS[match[1]];
+  for (const field of ['rotor_average', 'ground']) {
+    if (isLibraryDefault(doc[field]) && library.unsupported) {
+      throw new InputError(`${file}: model.${field}: PyWake's default for ${match[1]} includes the ${library.unsupported}, which wflo does not have`);
+    }
+  }
+  // Fields saying "library default" are left out: the engine's per-model defaults are PyWake's.
+  const m: Doc = Object.fromEntries(Object.entries(doc).filter(([, v]) => !isLibraryDefault(v)));
   const spec: FarmModelSpec = { wake: match[1], superposition: 'linear', inflow: 'waked', params: {} };
+  for (const [key, names] of Object.entries(PARAM_NAMES)) {
+    if (!isLibraryDefault(doc[key])) continue;
+    for (const name of names) if (library.params?.[name] !== undefined) spec.params![name] = library.params[name];
+  }
   const wfm = typeof m.wind_farm_model === 'string' ? m.wind_farm_model : 'PropagateDownwind';
   if (!/propagatedownwind/i.test(wfm)) throw new InputError(`${file}: model.wind_farm_model: only PropagateDownwind is supported, got '${wfm}'`);
   for (const [key, names] of Object.entries(PARAM_NAMES)) {
@@ -141,17 +161,24 @@ export function referenceModel(m: Doc, file: string): FarmModelSpec {
     spec.ct2a = m.ct2a;
   }
   const sup = String(m.superposition ?? 'linear sum');
-  if (/squared|sqr|square|sos/i.test(sup)) spec.superposition = 'sos';
+  if (isLibraryDefault(doc.superposition)) spec.superposition = library.superposition;
+  else if (/weighted|momentum[- ]conserving/i.test(sup)) spec.superposition = 'weighted';
+  else if (/squared|sqr|square|sos/i.test(sup)) spec.superposition = 'sos';
   else if (/max/i.test(sup)) spec.superposition = 'max';
   else if (/linear/i.test(sup)) spec.superposition = 'linear';
-  else throw new InputError(`${file}: model.superposition: unknown rule '${sup}' (linear sum, squared sum, max)`);
-  if (m.turbulence === null || m.turbulence === undefined || /^none$/i.test(String(m.turbulence))) spec.turbulence = 'none';
+  else throw new InputError(`${file}: model.superposition: unknown rule '${sup}' (linear sum, squared sum, max, weighted sum, library default)`);
+  if (isLibraryDefault(doc.turbulence)) { /* the model's default (farmModel.ts WAKED_DEFAULTS) */ }
+  else if (m.turbulence === null || m.turbulence === undefined || /^none$/i.test(String(m.turbulence))) spec.turbulence = 'none';
   else if (/crespo/i.test(String(m.turbulence))) spec.turbulence = 'crespo-hernandez';
   else throw new InputError(`${file}: model.turbulence: unknown model '${m.turbulence}' (Crespo-Hernandez or null)`);
   if (m.crespo_hernandez_c !== undefined) {
     const c = numbers(m.crespo_hernandez_c, file, 'model.crespo_hernandez_c');
     if (c.length !== 4) throw new InputError(`${file}: model.crespo_hernandez_c: expected 4 numbers`);
     spec.turbulenceParams = { c0: c[0], c1: c[1], c2: c[2], c3: c[3] };
+  }
+  if (m.turbulence_ct2a !== undefined) {
+    if (m.turbulence_ct2a !== 'mom1d' && m.turbulence_ct2a !== 'madsen') throw new InputError(`${file}: model.turbulence_ct2a: expected mom1d or madsen, got '${m.turbulence_ct2a}'`);
+    spec.turbulenceCt2a = m.turbulence_ct2a;
   }
   if (m.added_turbulence_superposition !== undefined) {
     const s = String(m.added_turbulence_superposition);

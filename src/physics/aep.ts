@@ -17,11 +17,15 @@
 import { powerAt, powerSlopeAt, thrustCoefficientAt, type Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import { FREE_STREAM_WAKE_MODEL_NAMES, type FarmModelSpec, type InflowName } from './farmModel.js';
-import { createWakedEvaluator } from './wakedAep.js';
+import { createWakedEvaluator, wakedSetup } from './wakedAep.js';
+import { createNativeWakedRunner } from './wakedNative.js';
+import { createNativeFreeStreamRunner } from './freeStreamNative.js';
 import type { WakeKernel } from './wake/wakeModel.js';
 import type { Superposition } from './superposition/superposition.js';
 import { WAKE_MODELS } from './wake/registry.js';
 import { SUPERPOSITIONS } from './superposition/registry.js';
+import { GaussianKernel } from './wake/gaussianKernel.js';
+import { allocateByDirection, defaultKernel, sumByDirection, type ByDirection, type IsaChoice, type KernelChoice, type NativeRunner } from './nativeKernel.js';
 
 const MWH_PER_W_YEAR_8760 = 8760 * 1e-6;
 
@@ -64,22 +68,17 @@ export function inflowOf(turbine: Turbine, model: FarmModelSpec): InflowName {
 }
 
 /** True when the original free-stream engine below evaluates the model (else wakedAep.ts). */
-function usesFreeStreamEngine(turbine: Turbine, model: FarmModelSpec): boolean {
+export function usesFreeStreamEngine(turbine: Turbine, model: FarmModelSpec): boolean {
   return inflowOf(turbine, model) === 'free-stream' && FREE_STREAM_WAKE_MODEL_NAMES.includes(model.wake)
     && model.ct2a === undefined && model.deficitReference === undefined && model.turbulence === undefined
     && (model.rotorAverage === undefined || model.rotorAverage === (model.wake === 'jensen' ? 'area-overlap' : 'center'));
 }
 
-export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec): FarmEvaluator {
-  if (!usesFreeStreamEngine(turbine, model)) {
-    return createWakedEvaluator(turbine, wind, { ...model, inflow: inflowOf(turbine, model) });
-  }
+/** Speeds that share a Ct, each group with its prepared kernel (free-stream engine). */
+function ctGroups(turbine: Turbine, wind: WindResource, model: FarmModelSpec): KernelGroup[] {
   const wake = WAKE_MODELS[model.wake];
-  const superposition = SUPERPOSITIONS[model.superposition];
   if (!wake) throw new Error(`unknown wake model '${model.wake}'`);
-  if (!superposition) throw new Error(`unknown superposition '${model.superposition}'`);
   const params = { ...wake.defaults, ...(model.params ?? {}) };
-
   const groupsByCt = new Map<number, KernelGroup>();
   for (let s = 0; s < wind.speeds.length; s++) {
     const ct = thrustCoefficientAt(turbine, wind.speeds[s]);
@@ -90,8 +89,23 @@ export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model:
     }
     group.speedIndices.push(s);
   }
-  const groups = [...groupsByCt.values()];
+  return [...groupsByCt.values()];
+}
+
+/**
+ * The evaluator of a farm model: the waked engine (wakedAep.ts) or the free-stream one below, each on
+ * the native kernel where it covers the model (nativeKernel.ts) unless `kernel` is 'js'.
+ */
+export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec, kernel: KernelChoice = defaultKernel(), isa: IsaChoice = 'best'): FarmEvaluator {
+  if (!usesFreeStreamEngine(turbine, model)) {
+    return createWakedEvaluator(turbine, wind, { ...model, inflow: inflowOf(turbine, model) }, kernel, isa);
+  }
+  const superposition = SUPERPOSITIONS[model.superposition];
+  if (!superposition) throw new Error(`unknown superposition '${model.superposition}'`);
+  const groups = ctGroups(turbine, wind, model);
   const nDir = wind.directionsDeg.length;
+  const native = kernel === 'native' ? nativeFreeStreamRunner(turbine, wind, model, groups, isa) : null;
+  if (native) return evaluatorFromRunner(turbine, wind, native);
   const cosByDir = new Float64Array(nDir);
   const sinByDir = new Float64Array(nDir);
   for (let d = 0; d < nDir; d++) {
@@ -115,6 +129,49 @@ export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model:
     aep: (x, y) => evaluate(x, y, false),
     aepWithGradient: (x, y) => evaluate(x, y, true),
   };
+}
+
+/** The free-stream engine on the native kernel (Gaussian kernels only), or null. */
+function nativeFreeStreamRunner(turbine: Turbine, wind: WindResource, model: FarmModelSpec, groups: KernelGroup[], isa: IsaChoice): NativeRunner | null {
+  const kernels = groups.map((g) => g.kernel);
+  if (!kernels.every((k): k is GaussianKernel => k instanceof GaussianKernel)) return null;
+  return createNativeFreeStreamRunner(turbine, wind, model, groups.map((g, i) => ({
+    k: kernels[i].k, invXi2: kernels[i].invXi2, sigma0: kernels[i].sigma0, ctD2over8: kernels[i].ctD2over8, speedIndices: g.speedIndices,
+  })), isa);
+}
+
+/** An evaluator over a native runner: every direction, summed in direction order (nativeKernel.ts sumByDirection). */
+export function evaluatorFromRunner(turbine: Turbine, wind: WindResource, runner: NativeRunner): FarmEvaluator & { last(): number } {
+  const nDir = wind.directionsDeg.length;
+  let lastPairs = 0;
+  // Rows by direction are scratch (summed into fresh arrays below), reused from call to call.
+  let rows: ByDirection | null = null;
+  let rowsGradient = false;
+  const evaluate = (x: Float64Array, y: Float64Array, withGradient: boolean) => {
+    const n = x.length;
+    if (y.length !== n) throw new Error(`layout has ${n} x but ${y.length} y coordinates`);
+    if (!rows || rows.perTurbineByDir.length !== nDir * n || (withGradient && !rowsGradient)) {
+      rows = allocateByDirection(nDir, n, withGradient);
+      rowsGradient = withGradient;
+    }
+    const out: ByDirection = { ...rows, perDirectionMwh: new Float64Array(nDir) };
+    if (!withGradient) { out.gradXByDir = new Float64Array(0); out.gradYByDir = new Float64Array(0); }
+    lastPairs = runner.run(x, y, withGradient, out);
+    return { ...sumByDirection(out, n, withGradient), pairEvaluations: lastPairs };
+  };
+  return { turbine, wind, aep: (x, y) => evaluate(x, y, false), aepWithGradient: (x, y) => evaluate(x, y, true), last: () => lastPairs };
+}
+
+/**
+ * The native runner createFarmEvaluator uses for a model (the same engine choice), or null when the
+ * model needs the JavaScript engines. Worker threads (parallelAep.ts) evaluate blocks of directions with it.
+ */
+export function createNativeRunner(turbine: Turbine, wind: WindResource, model: FarmModelSpec, isa: IsaChoice = 'best'): NativeRunner | null {
+  if (!usesFreeStreamEngine(turbine, model)) {
+    const spec = { ...model, inflow: inflowOf(turbine, model) };
+    return createNativeWakedRunner(turbine, wind, spec, wakedSetup(turbine, wind, spec), isa);
+  }
+  return nativeFreeStreamRunner(turbine, wind, model, ctGroups(turbine, wind, model), isa);
 }
 
 /** One-shot convenience: AEP of a layout. */

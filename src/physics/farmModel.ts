@@ -8,7 +8,8 @@ import type { InductionName } from './inductionFactor.js';
 import type { TurbulenceSuperpositionName } from './turbulence/crespoHernandez.js';
 
 export type WakeModelName = 'iea37' | 'bastankhah2014' | 'jensen' | 'niayifar2016' | 'turbopark2022' | 'zong2020' | 'blondel2020';
-export type SuperpositionName = 'sos' | 'linear' | 'max';
+/** `weighted`: Zong & Porté-Agel's momentum-conserving weighted sum (superposition/weightedSum.ts; AEP only, no gradient). */
+export type SuperpositionName = 'sos' | 'linear' | 'max' | 'weighted';
 /**
  * `waked`: per direction and speed, turbines in downstream order, each one's Ct and power at the
  * speed it sees (PyWake's PropagateDownwind). `free-stream`: Ct at the free-stream speed, deficits
@@ -35,6 +36,8 @@ export interface FarmModelSpec {
   turbulenceSuperposition?: TurbulenceSuperpositionName;
   /** Crespo–Hernández constants c0…c3 (defaults in turbulence/crespoHernandez.ts). */
   turbulenceParams?: Record<string, number>;
+  /** Ct→induction relation inside Crespo–Hernández (default mom1d; PyWake's CrespoHernandez() class default is madsen). */
+  turbulenceCt2a?: InductionName;
   /** `center`, `area-overlap` (top-hat models), `cgi4`, `gauss2`…`gauss8` (default per model). */
   rotorAverage?: string;
 }
@@ -42,7 +45,7 @@ export interface FarmModelSpec {
 /** Models of the free-stream engine (wake/registry.ts); every model runs in the waked engine. */
 export const FREE_STREAM_WAKE_MODEL_NAMES: readonly WakeModelName[] = ['iea37', 'bastankhah2014', 'jensen'];
 export const WAKE_MODEL_NAMES: readonly WakeModelName[] = ['iea37', 'bastankhah2014', 'jensen', 'niayifar2016', 'turbopark2022', 'zong2020', 'blondel2020'];
-export const SUPERPOSITION_NAMES: readonly SuperpositionName[] = ['sos', 'linear', 'max'];
+export const SUPERPOSITION_NAMES: readonly SuperpositionName[] = ['sos', 'linear', 'max', 'weighted'];
 export const INFLOW_NAMES: readonly InflowName[] = ['waked', 'free-stream'];
 
 /** Per-model defaults of the waked engine: PyWake's literature models (py_wake.literature). */
@@ -63,4 +66,21 @@ export const WAKED_DEFAULTS: Readonly<Record<WakeModelName, WakedDefaults>> = {
   turbopark2022: { ct2a: 'mom1d', deficitReference: 'free-stream', useEffectiveTi: false, turbulence: 'none', rotorAverage: 'center' },
   zong2020: { ct2a: 'madsen', deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'crespo-hernandez', rotorAverage: 'center', turbulenceParams: { c0: 0.73, c1: 0.83, c2: 0.03, c3: -0.32 } },
   blondel2020: { ct2a: 'mom1d', deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'none', rotorAverage: 'center' },
+};
+
+/**
+ * What "library default" means in a reference case file: PyWake's literature wind farm models
+ * (py_wake.literature) choose these where the waked defaults above do not say it already —
+ * the superposition each one uses, and parameters whose PyWake default differs from wflo's.
+ * Rotor averages and ground models PyWake chooses that wflo lacks are listed so that a file asking
+ * for them is refused rather than computed otherwise.
+ */
+export const LIBRARY_DEFAULTS: Readonly<Record<WakeModelName, { superposition: SuperpositionName; params?: Record<string, number>; unsupported?: string }>> = {
+  iea37: { superposition: 'sos' },
+  bastankhah2014: { superposition: 'linear' },
+  jensen: { superposition: 'sos', params: { k: 0.1 } },
+  niayifar2016: { superposition: 'linear', unsupported: 'Gaussian-overlap rotor average (GaussianOverlapAvgModel)' },
+  turbopark2022: { superposition: 'sos', unsupported: 'ground mirror and Gaussian-overlap rotor average (Nygaard_2022)' },
+  zong2020: { superposition: 'weighted' },
+  blondel2020: { superposition: 'linear' },
 };

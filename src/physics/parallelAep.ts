@@ -1,10 +1,14 @@
 /**
  * One large AEP evaluation spread over worker threads, the wind directions split into contiguous
- * blocks of equal size (each direction is independent; the results are summed). An option for big
- * farms and roses: each call posts the layout to every worker and waits for all of them, which
- * costs about a millisecond, so it pays only when one evaluation takes much longer than that.
- * The waked-inflow engine (wakedAep.ts) computes every block, with the inflow the model resolves
- * to (aep.ts inflowOf), so the sum equals the one-thread result up to the order of additions.
+ * blocks of equal size (each direction is independent). An option for big farms and roses: each
+ * call posts the layout to every worker and waits for all of them, which costs about a
+ * millisecond, so it pays only when one evaluation takes much longer than that.
+ *
+ * Every worker runs the engine createFarmEvaluator picks for the model. On the native kernel the
+ * workers return their rows by direction and this thread adds them up in direction order
+ * (nativeKernel.ts sumByDirection), so the result is bit-identical to one thread, whatever the
+ * number of threads. For a model only the JavaScript engines have, the blocks' sums are added (equal
+ * to one thread up to the order of additions).
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -12,7 +16,7 @@ import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
 import type { AepWithGradient } from './aep.js';
-import { inflowOf } from './aep.js';
+import { allocateByDirection, defaultKernel, sumByDirection, type IsaChoice, type KernelChoice } from './nativeKernel.js';
 
 export interface ParallelFarmEvaluator {
   readonly threads: number;
@@ -22,18 +26,25 @@ export interface ParallelFarmEvaluator {
 }
 
 interface WorkerReply {
-  aepMwh: number; perDirectionMwh: Float64Array; perTurbineMwh: Float64Array; gradX: Float64Array; gradY: Float64Array; pairEvaluations: number;
+  byDirection: boolean;
+  pairEvaluations: number;
+  perDirectionMwh: Float64Array;
+  // byDirection: rows of the block; else the block's sums.
+  perTurbineByDir: Float64Array; gradXByDir: Float64Array; gradYByDir: Float64Array;
+  aepMwh: number; perTurbineMwh: Float64Array; gradX: Float64Array; gradY: Float64Array;
   error?: string;
 }
 
-export function createParallelEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec, threads = os.availableParallelism()): ParallelFarmEvaluator {
+export function createParallelEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec, threads = os.availableParallelism(),
+  kernel: KernelChoice = defaultKernel(), isa: IsaChoice = 'best'): ParallelFarmEvaluator {
   const nDir = wind.directionsDeg.length;
   const count = Math.max(1, Math.min(threads, nDir));
-  const spec = { ...model, inflow: inflowOf(turbine, model) };
+  const blocks: [number, number][] = [];
   const workers: Worker[] = [];
   for (let w = 0; w < count; w++) {
     const dirFrom = Math.floor((w * nDir) / count), dirTo = Math.floor(((w + 1) * nDir) / count);
-    workers.push(new Worker(new URL('./parallelAepWorker.js', import.meta.url), { workerData: { turbine, wind, spec, dirFrom, dirTo } }));
+    blocks.push([dirFrom, dirTo]);
+    workers.push(new Worker(new URL('./parallelAepWorker.js', import.meta.url), { workerData: { turbine, wind, model, dirFrom, dirTo, kernel, isa } }));
   }
   const run = async (x: Float64Array, y: Float64Array, withGradient: boolean) => {
     const replies = await Promise.all(workers.map((w) => new Promise<WorkerReply>((resolve, reject) => {
@@ -44,15 +55,25 @@ export function createParallelEvaluator(turbine: Turbine, wind: WindResource, mo
       w.postMessage({ x, y, withGradient });
     })));
     const n = x.length;
+    const pairEvaluations = replies.reduce((sum, r) => sum + r.pairEvaluations, 0);
+    if (replies.every((r) => r.byDirection)) {
+      const all = allocateByDirection(nDir, n, withGradient);
+      replies.forEach((r, w) => {
+        const [dirFrom] = blocks[w];
+        all.perDirectionMwh.set(r.perDirectionMwh, dirFrom);
+        all.perTurbineByDir.set(r.perTurbineByDir, dirFrom * n);
+        if (withGradient) { all.gradXByDir.set(r.gradXByDir, dirFrom * n); all.gradYByDir.set(r.gradYByDir, dirFrom * n); }
+      });
+      return { ...sumByDirection(all, n, withGradient), pairEvaluations };
+    }
     const out = {
       aepMwh: 0, perDirectionMwh: new Float64Array(nDir), perTurbineMwh: new Float64Array(n),
-      gradX: new Float64Array(withGradient ? n : 0), gradY: new Float64Array(withGradient ? n : 0), pairEvaluations: 0,
+      gradX: new Float64Array(withGradient ? n : 0), gradY: new Float64Array(withGradient ? n : 0), pairEvaluations,
     };
     for (const r of replies) {
       for (let d = 0; d < nDir; d++) out.perDirectionMwh[d] += r.perDirectionMwh[d];
       for (let i = 0; i < n; i++) out.perTurbineMwh[i] += r.perTurbineMwh[i];
       for (let i = 0; i < out.gradX.length; i++) { out.gradX[i] += r.gradX[i]; out.gradY[i] += r.gradY[i]; }
-      out.pairEvaluations += r.pairEvaluations;
     }
     for (let d = 0; d < nDir; d++) out.aepMwh += out.perDirectionMwh[d];
     return out;

@@ -36,6 +36,10 @@ import type { LocalWakeModel } from './wake/localWake.js';
 import { CrespoHernandez, type TurbulenceSuperpositionName } from './turbulence/crespoHernandez.js';
 import { rotorPoints, type RotorPoints } from './rotor/rotorPoints.js';
 import { GaussianLocalWake } from './wake/gaussianLocal.js';
+import { allocateByDirection, defaultKernel, sumByDirection, type IsaChoice, type KernelChoice } from './nativeKernel.js';
+import { createNativeWakedRunner } from './wakedNative.js';
+import { evaluateWeightedSum, type WeightedSumSetup } from './superposition/weightedSum.js';
+import { InputError } from '../util/errors.js';
 
 const MADSEN = [0.2460, 0.0586, 0.0883];
 
@@ -79,7 +83,7 @@ export function wakedSetup(turbine: Turbine, wind: WindResource, spec: FarmModel
   }
   const turbulenceName = spec.turbulence ?? defaults.turbulence;
   const turbulence = turbulenceName === 'crespo-hernandez'
-    ? new CrespoHernandez({ ...defaults.turbulenceParams, ...spec.turbulenceParams }, 'mom1d', turbine.diameter, turbine.diameter / 2, true)
+    ? new CrespoHernandez({ ...defaults.turbulenceParams, ...spec.turbulenceParams }, spec.turbulenceCt2a ?? 'mom1d', turbine.diameter, turbine.diameter / 2, true)
     : null;
   const nDir = wind.directionsDeg.length;
   const cosByDir = new Float64Array(nDir), sinByDir = new Float64Array(nDir);
@@ -451,13 +455,25 @@ export interface WakedEvaluator {
   last(): number;
 }
 
-export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WakedEvaluator {
+/**
+ * The waked engine for a farm model: the native kernel (wakedNative.ts) where it covers the model's
+ * options, else (or with kernel 'js') evaluateWaked above.
+ */
+export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, kernel: KernelChoice = defaultKernel(), isa: IsaChoice = 'best'): WakedEvaluator {
+  if (spec.superposition === 'weighted') return weightedSumEvaluator(turbine, wind, spec);
   const setup = wakedSetup(turbine, wind, spec);
+  const native = kernel === 'native' ? createNativeWakedRunner(turbine, wind, spec, setup, isa) : null;
   let scratch: Workspace | null = null;
   let lastPairs = 0;
+  const nDir = wind.directionsDeg.length;
   const evaluate = (x: Float64Array, y: Float64Array, withGradient: boolean): WakedResult => {
     const n = x.length;
     if (y.length !== n) throw new Error(`layout has ${n} x but ${y.length} y coordinates`);
+    if (native) {
+      const out = allocateByDirection(nDir, n, withGradient);
+      lastPairs = native.run(x, y, withGradient, out);
+      return { ...sumByDirection(out, n, withGradient), pairEvaluations: lastPairs };
+    }
     if (!scratch || scratch.n !== n) scratch = createWorkspace(n, setup.model.coefficientCount, setup.turbulence !== null);
     const r = evaluateWaked(setup, x, y, withGradient, scratch);
     lastPairs = r.pairEvaluations;
@@ -468,6 +484,33 @@ export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec:
     aep: (x, y) => evaluate(x, y, false),
     aepWithGradient: (x, y) => evaluate(x, y, true),
     last: () => lastPairs,
+  };
+}
+
+/** The weighted-sum setup (superposition/weightedSum.ts): a Gaussian model and the options of wakedSetup. */
+function weightedSumSetup(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WeightedSumSetup {
+  const setup = wakedSetup(turbine, wind, { ...spec, superposition: 'linear' });
+  if (!(setup.model instanceof GaussianLocalWake) || setup.points !== null) {
+    throw new Error(`the weighted-sum superposition needs a Gaussian wake model at the rotor centre, not '${spec.wake}'${setup.points ? ` with '${spec.rotorAverage}'` : ''}`);
+  }
+  if (setup.turbulence && setup.turbulenceSuperposition !== 'sqrmax') throw new Error('the weighted-sum superposition supports the sqrmax added-turbulence superposition only');
+  return {
+    turbine, wind, model: setup.model, turbulence: setup.turbulence, referenceIsEffective: setup.referenceIsEffective,
+    useEffectiveTi: setup.useEffectiveTi, invWec: setup.invWec, cosByDir: setup.cosByDir, sinByDir: setup.sinByDir,
+  };
+}
+
+function weightedSumEvaluator(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WakedEvaluator {
+  const setup = weightedSumSetup(turbine, wind, spec);
+  const evaluate = (x: Float64Array, y: Float64Array): WakedResult => {
+    const r = evaluateWeightedSum(setup, x, y);
+    return { aepMwh: r.aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh: r.perTurbineMwh, gradX: new Float64Array(0), gradY: new Float64Array(0), pairEvaluations: 0 };
+  };
+  return {
+    turbine, wind,
+    aep: evaluate,
+    aepWithGradient: () => { throw new InputError("superposition 'weighted': the weighted-sum superposition has no gradient yet; optimize with 'linear' or 'sos'"); },
+    last: () => 0,
   };
 }
 
@@ -483,6 +526,10 @@ export function wakedFlow(turbine: Turbine, spec: FarmModelSpec, x: Float64Array
   const wind: WindResource = {
     directionsDeg: Float64Array.of(directionDeg), speeds: Float64Array.of(speed), probability: Float64Array.of(1), turbulenceIntensity,
   };
+  if (spec.superposition === 'weighted') {
+    const r = evaluateWeightedSum(weightedSumSetup(turbine, wind, spec), x, y);
+    return { wsEff: r.wsEff, ct: r.ct, ti: r.ti, powerW: r.wsEff.map((v) => powerAt(turbine, v)) };
+  }
   const setup = wakedSetup(turbine, wind, spec);
   const n = x.length;
   const ws = createWorkspace(n, setup.model.coefficientCount, setup.turbulence !== null);

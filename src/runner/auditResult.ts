@@ -4,7 +4,11 @@
  * the ledger's second copy. Numbers are written by JSON.stringify, whose shortest round-trip form
  * reads back bit-identical; NaN (which JSON cannot hold) is written as null and read back as NaN.
  */
-import type { CommittedResult } from './ledger.js';
+import type { CommittedResult } from './resultRow.js';
+
+function isNumberRecord(v: unknown): v is Record<string, number> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((e) => typeof e === 'number');
+}
 
 export interface AuditResultFields {
   spec_hash: string;
@@ -19,6 +23,9 @@ export interface AuditResultFields {
     iterations: number;
     evaluations: number;
     wall_s: number | null;
+    aep_reported?: number;
+    metrics?: Record<string, number>;
+    worker?: string;
   };
 }
 
@@ -31,6 +38,9 @@ export function auditResultFields(r: CommittedResult): AuditResultFields {
     result: {
       n: r.nTurbines, aep: num(r.aep), aep_initial: num(r.aepInitial), x: list(r.x), y: list(r.y),
       x_initial: list(r.xInitial), y_initial: list(r.yInitial), iterations: r.iterations, evaluations: r.evaluations, wall_s: num(r.wallS),
+      ...(r.aepReported !== undefined && Number.isFinite(r.aepReported) ? { aep_reported: r.aepReported } : {}),
+      ...(r.metrics && Object.keys(r.metrics).length > 0 ? { metrics: { ...r.metrics } } : {}),
+      ...(r.worker ? { worker: r.worker } : {}),
     },
   };
 }
@@ -56,5 +66,8 @@ export function resultFromAudit(event: Record<string, unknown>, task: { taskId: 
     nTurbines: r.n, aep: back(r.aep), aepInitial: back(r.aep_initial), x, y, xInitial: xi, yInitial: yi,
     iterations: r.iterations, evaluations: r.evaluations, wallS: back(r.wall_s),
     attempts: typeof event.attempt === 'number' ? event.attempt : -1,
+    ...(typeof r.aep_reported === 'number' ? { aepReported: r.aep_reported } : {}),
+    ...(isNumberRecord(r.metrics) ? { metrics: r.metrics } : {}),
+    ...(typeof r.worker === 'string' ? { worker: r.worker } : {}),
   };
 }

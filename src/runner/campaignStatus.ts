@@ -6,6 +6,7 @@
  */
 import { runLockHolder } from './runLock.js';
 import { parseTaskId } from '../io/layoutRecord.js';
+import { QUARANTINE_META } from './gate/recheck.js';
 import { Ledger, type FailureInfo, type GroupCounts, type RunningTask } from './ledger.js';
 import { formatDuration } from './progress.js';
 
@@ -30,6 +31,8 @@ export interface CampaignStatus {
   groups: GroupStatus[];
   failures: FailureInfo[];
   runningTasks: RunningTask[];
+  /** Queue workers caught returning results the gate or a recheck refused (gate/recheck.ts). */
+  quarantined: { worker: string; reason: string; at: string }[];
 }
 
 export function readStatus(dir: string): CampaignStatus {
@@ -41,6 +44,8 @@ export function readStatus(dir: string): CampaignStatus {
       const failures = ledger.failures(50);
       const lastRun = ledger.lastRun();
       const campaign = ledger.getMeta('campaign_name') ?? '';
+      let quarantined: CampaignStatus['quarantined'] = [];
+      try { quarantined = JSON.parse(ledger.getMeta(QUARANTINE_META) ?? '[]') as CampaignStatus['quarantined']; } catch { /* unreadable: none shown */ }
       let run: CampaignStatus['run'] = null;
       let runningTasks: RunningTask[] = [];
       let ratePerMin = 0;
@@ -76,7 +81,7 @@ export function readStatus(dir: string): CampaignStatus {
       return {
         campaign, outputDir: dir, total, done, failed, running: sum('running'), pending: sum('pending'), stale: sum('stale'),
         ratePerMin, etaS: ratePerMin > 0 ? (remaining / ratePerMin) * 60 : remaining === 0 ? 0 : null,
-        complete: total > 0 && done === total, run, groups, failures, runningTasks,
+        complete: total > 0 && done === total, run, groups, failures, runningTasks, quarantined,
       };
     } finally {
       ledger.db.exec('COMMIT');
@@ -106,6 +111,11 @@ export function formatStatus(s: CampaignStatus): string {
     lines.push('');
     lines.push(`failed tasks (${s.failed}${s.failed > s.failures.length ? `, latest ${s.failures.length} shown` : ''}):`);
     for (const f of s.failures) lines.push(`  ${f.taskId} after ${f.attempts} attempt${f.attempts === 1 ? '' : 's'}: ${f.error}`);
+  }
+  if (s.quarantined.length > 0) {
+    lines.push('');
+    lines.push(`quarantined queue workers (${s.quarantined.length}; their results were recomputed by the coordinator):`);
+    for (const q of s.quarantined) lines.push(`  ${q.worker} at ${q.at}: ${q.reason}`);
   }
   return lines.join('\n');
 }

@@ -7,8 +7,18 @@
  * no run has it open, since SQLite would otherwise create -wal/-shm files beside it), no folder is
  * created, no lock taken. Spec hashes are compared task by task in one pass over the ledger,
  * without building the task list (10⁶ tasks in a few seconds).
+ *
+ * With `--adopt`, the preview of what adoption would take: per source, the records found and
+ * which of them are tasks of this campaign (read by shards/adoptionSources.ts, which this layer
+ * cannot import: the CLI hands the task ids over), how many of those are already done, repeated,
+ * or would be adopted once verified.
  */
 import fs from 'node:fs';
+import { TaskGrid, type Task } from '../campaign/taskGrid.js';
+import { RowGate } from './gate/rowGate.js';
+import { AUDIT_SCANNED_META, lastExportStamp, scanRecoverable } from './recoverResults.js';
+import { LAYOUTS_FILE } from './exporter.js';
+import { AUDIT_FILE } from './auditLog.js';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -31,6 +41,32 @@ export interface DryRunGroup {
   missing: number;
 }
 
+/** One `--adopt` source as read: its records and the task ids among them that belong to the campaign. */
+export interface AdoptPreviewInput {
+  label: string;
+  files: number;
+  records: number;
+  /** Tasks of this campaign, in the order adoption would meet them (duplicates kept). */
+  taskIds: readonly string[];
+  /** Lines about its files (why one yields nothing, records that cannot be used). */
+  findings: readonly string[];
+}
+
+export interface AdoptPreview {
+  label: string;
+  files: number;
+  records: number;
+  /** Records that are tasks of this campaign. */
+  inGrid: number;
+  /** Of those, tasks already done (at their current spec): left as they are. */
+  alreadyDone: number;
+  /** Of those, a task an earlier record (this source or an earlier one) already offers. */
+  duplicates: number;
+  /** The rest: adopted if they pass verification. */
+  toAdopt: number;
+  findings: readonly string[];
+}
+
 export interface DryRunReport {
   campaign: string;
   file: string;
@@ -50,6 +86,21 @@ export interface DryRunReport {
   failed: number;
   missing: number;
   groups: DryRunGroup[];
+  /** The `--adopt` preview (null without --adopt). */
+  adopt: AdoptPreview[] | null;
+  /**
+   * What the run would adopt back from the folder's own layouts.h5 and audit.jsonl first (a lost
+   * ledger or WAL), each row verified by the gate as the run would (null: nothing to look at).
+   */
+  recovery: { fromLayouts: number; fromAudit: number; rejected: number; layoutsProblem: string | null } | null;
+}
+
+/** What a run would need from the ledger to scan for lost results (see previewRecovery). */
+interface RecoveryInputs {
+  doneIds: Set<string>;
+  auditScanned: number;
+  lastExportCreated: string | null;
+  campaignHash: string;
 }
 
 /** One row per task the ledger knows: id, the spec hash it was synced at, its result's spec hash, failed mark. */
@@ -58,6 +109,8 @@ type LedgerRow = [taskId: string, specHash: string, resultHash: string | null, f
 interface LedgerView {
   name: string | null;
   rows: Iterable<LedgerRow>;
+  /** A meta value of the ledger (null when absent). */
+  meta(key: string): string | null;
 }
 
 /** Open the ledger of `dir` without writing to the folder, and hand its rows to `use`. */
@@ -96,7 +149,8 @@ function withLedger<T>(dir: string, use: (view: LedgerView) => T): T {
     const name = (db.prepare("SELECT value FROM meta WHERE key = 'campaign_name'").pluck().get() as string | undefined) ?? null;
     const rows = db.prepare('SELECT t.task_id, t.spec_hash, r.spec_hash, t.failed FROM tasks t LEFT JOIN results r ON r.task_id = t.task_id')
       .raw().iterate() as Iterable<LedgerRow>;
-    const out = use({ name, rows });
+    const metaOf = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
+    const out = use({ name, rows, meta: (key) => (metaOf.get(key) as string | undefined) ?? null });
     db.exec('COMMIT');
     return out;
   } finally {
@@ -110,7 +164,17 @@ function specHasher(c: Campaign): (farmIndex: number, typeIndex: number, seed: n
   return (fi, ti, seed) => taskSpecHash(c.farms[fi].hash, c.farmTypes[ti].hash, c.optimizerHash, seed);
 }
 
-export function dryRun(c: Campaign): DryRunReport {
+export function dryRun(c: Campaign, adopt?: readonly AdoptPreviewInput[]): DryRunReport {
+  return dryRunWith(c, adopt).report;
+}
+
+function hasFilesToRecover(dir: string | null): boolean {
+  return dir !== null && (fs.existsSync(path.join(dir, LAYOUTS_FILE)) || fs.existsSync(path.join(dir, AUDIT_FILE)));
+}
+
+function dryRunWith(c: Campaign, adopt?: readonly AdoptPreviewInput[]): { report: DryRunReport; recovery: RecoveryInputs | null } {
+  const recovery: RecoveryInputs | null = hasFilesToRecover(c.outputDir) ? { doneIds: new Set(), auditScanned: 0, lastExportCreated: null, campaignHash: '' } : null;
+  const doneIds = adopt || recovery ? recovery?.doneIds ?? new Set<string>() : null;
   const groups = new Map<string, DryRunGroup>();
   const onlyCount = new Map<string, number>();
   if (c.only) {
@@ -134,7 +198,7 @@ export function dryRun(c: Campaign): DryRunReport {
   const report: DryRunReport = {
     campaign: c.name, file: c.file, outputDir: c.outputDir, farms: c.farms.length, farmTypes: c.farmTypes.length, seeds: c.seeds.length,
     tasks: [...groups.values()].reduce((s, g) => s + g.tasks, 0), output: 'none', ledgerProblem: null, liveRunPid: null,
-    done: 0, stale: 0, failed: 0, missing: 0, groups: [...groups.values()],
+    done: 0, stale: 0, failed: 0, missing: 0, groups: [...groups.values()], adopt: null, recovery: null,
   };
   const dir = c.outputDir;
   if (dir !== null && fs.existsSync(dir)) {
@@ -145,6 +209,12 @@ export function dryRun(c: Campaign): DryRunReport {
           report.output = 'ledger';
           if (view.name !== null && view.name !== c.name) {
             throw new InputError(`${dir} holds campaign '${view.name}', not '${c.name}'; use another output folder (--out)`);
+          }
+          if (recovery) {
+            const scanned = Number(view.meta(AUDIT_SCANNED_META) ?? '0');
+            recovery.auditScanned = Number.isFinite(scanned) ? scanned : 0;
+            recovery.lastExportCreated = lastExportStamp({ getMeta: view.meta });
+            recovery.campaignHash = view.meta('campaign_hash') ?? '';
           }
           const farmIndex = new Map(c.farms.map((f, i) => [f.id, i])), typeIndex = new Map(c.farmTypes.map((t, i) => [t.id, i]));
           const seeds = new Set(c.seeds), only = c.only ? new Set(c.only) : null;
@@ -157,7 +227,7 @@ export function dryRun(c: Campaign): DryRunReport {
             if (fi === undefined || ti === undefined || !seeds.has(seed) || (only && !only.has(taskId))) continue;
             const g = groups.get(`${m[1]}/${m[2]}`)!;
             const spec = hashOf(fi, ti, seed);
-            if (resultHash === spec) { g.done++; g.missing--; }
+            if (resultHash === spec) { g.done++; g.missing--; doneIds?.add(taskId); }
             else if (failed === 1 && syncedHash === spec && resultHash !== spec) { g.failed++; g.missing--; }
             else if (resultHash !== null) { g.stale++; g.missing--; }
           }
@@ -175,7 +245,47 @@ export function dryRun(c: Campaign): DryRunReport {
   for (const g of report.groups) {
     report.done += g.done; report.stale += g.stale; report.failed += g.failed; report.missing += g.missing;
   }
+  if (adopt && doneIds) report.adopt = previewAdoption(adopt, doneIds);
+  return { report, recovery: report.output === 'unreadable' ? null : recovery };
+}
+
+/**
+ * The dry run with what the run would recover first: every row layouts.h5 and audit.jsonl hold
+ * for a task the ledger lacks, verified by the gate exactly as `wflo run` would, counted, not
+ * committed.
+ */
+export async function dryRunWithRecovery(c: Campaign, adopt?: readonly AdoptPreviewInput[]): Promise<DryRunReport> {
+  const { report, recovery } = dryRunWith(c, adopt);
+  if (!recovery || c.outputDir === null) return report;
+  const lacking = new Map<string, Task>();
+  for (const t of new TaskGrid(c)) if (!recovery.doneIds.has(t.taskId)) lacking.set(t.taskId, t);
+  if (lacking.size === 0) return report;
+  const counts = { fromLayouts: 0, fromAudit: 0, rejected: 0, layoutsProblem: null as string | null };
+  const gate = new RowGate(c, { threads: 0 });
+  const scan = await scanRecoverable({ dir: c.outputDir, lacking, campaignHash: recovery.campaignHash, auditScanned: recovery.auditScanned, lastExportCreated: recovery.lastExportCreated },
+    gate, (_row, from) => { if (from === 'layouts') counts.fromLayouts++; else counts.fromAudit++; }, () => { counts.rejected++; });
+  counts.layoutsProblem = scan.layoutsProblem;
+  if (counts.fromLayouts + counts.fromAudit + counts.rejected > 0 || counts.layoutsProblem) report.recovery = counts;
   return report;
+}
+
+function previewAdoption(sources: readonly AdoptPreviewInput[], doneIds: ReadonlySet<string>): AdoptPreview[] {
+  const offered = new Set<string>();
+  return sources.map((s) => {
+    const p: AdoptPreview = {
+      label: s.label, files: s.files, records: s.records, inGrid: s.taskIds.length, alreadyDone: 0, duplicates: 0, toAdopt: 0, findings: s.findings,
+    };
+    for (const id of s.taskIds) {
+      if (offered.has(id)) p.duplicates++;
+      else if (doneIds.has(id)) p.alreadyDone++;
+      else { p.toAdopt++; offered.add(id); }
+    }
+    return p;
+  });
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** The report as text (what `--dry-run` prints). */
@@ -200,7 +310,26 @@ export function formatDryRun(r: DryRunReport): string {
   for (const row of shown) lines.push(fmt(row));
   if (rows.length > shown.length) lines.push(`… ${rows.length - shown.length} more farm × type rows (--json lists all)`);
   lines.push('');
-  const toRun = r.output === 'ledger' ? r.missing + r.stale : r.tasks;
-  lines.push(`a run would compute ${toRun} tasks${r.stale ? ` (${r.stale} stale)` : ''}${r.failed ? `, skip ${r.failed} failed (--retry-failed reruns them)` : ''}; dry run: nothing written`);
+  const toRun = (r.output === 'ledger' ? r.missing + r.stale : r.tasks) - (r.recovery ? r.recovery.fromLayouts + r.recovery.fromAudit : 0);
+  if (r.recovery) {
+    const back = r.recovery.fromLayouts + r.recovery.fromAudit;
+    lines.push(`the ledger lacks ${plural(back, 'finished task')} the folder still holds: a run would adopt back ${r.recovery.fromLayouts} from layouts.h5 and ` +
+      `${r.recovery.fromAudit} from audit.jsonl (verified, not recomputed)${r.recovery.rejected ? `; ${r.recovery.rejected} rows there fail verification and would be computed` : ''}` +
+      `${r.recovery.layoutsProblem ? `; layouts.h5 cannot be read (${r.recovery.layoutsProblem})` : ''}`);
+    lines.push('');
+  }
+  let adoptable = 0;
+  if (r.adopt) {
+    lines.push('--adopt (every record is verified against the campaign before it is adopted):');
+    for (const a of r.adopt) {
+      adoptable += a.toAdopt;
+      lines.push(`  ${a.label}: ${plural(a.records, 'record')}${a.files === 1 ? '' : ` in ${a.files} files`}, ${a.inGrid} of them tasks of this campaign: ` +
+        `${a.toAdopt} to adopt, ${a.alreadyDone} already done, ${a.duplicates} repeated`);
+      for (const line of a.findings) lines.push(`    ${line}`);
+    }
+    lines.push('');
+  }
+  const compute = adoptable > 0 ? `adopt up to ${plural(adoptable, 'result')} (those that pass verification) and compute the other ${Math.max(0, toRun - adoptable)} of ${toRun} tasks` : `compute ${toRun} tasks`;
+  lines.push(`a run would ${compute}${r.stale ? ` (${r.stale} stale)` : ''}${r.failed ? `, skip ${r.failed} failed (--retry-failed reruns them)` : ''}; dry run: nothing written`);
   return lines.join('\n');
 }

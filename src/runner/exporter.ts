@@ -68,6 +68,7 @@ export async function exportLedger(dir: string, outFile?: string, o: ExportOptio
         types,
         source,
         created,
+        metricNames: ledger.metricNames(),
       });
       return {
         file, rows: written.rows, expected: totals.total, complete: totals.done === totals.total,

@@ -12,28 +12,33 @@ export type ExportOutcome = { ok: true; report: ExportReport } | { ok: false; me
 
 export class ExporterClient {
   private child: ChildProcess | null = null;
-  private stderrTail = '';
   private pending: ((o: ExportOutcome) => void) | null = null;
+  /** The process the pending export was sent to: only its answer or death settles it. */
+  private pendingChild: ChildProcess | null = null;
 
   private start(): ChildProcess {
     const child = fork(EXPORTER_ENTRY, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [] });
-    this.stderrTail = '';
+    let stderrTail = '';
     child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (s: string) => { this.stderrTail = (this.stderrTail + s).slice(-1000); });
-    child.on('message', (m: ExportOutcome) => this.settle(m));
+    child.stderr?.on('data', (s: string) => { stderrTail = (stderrTail + s).slice(-1000); });
+    child.on('message', (m: ExportOutcome) => this.settle(child, m));
     child.on('error', () => { /* reported through 'exit' */ });
     child.on('exit', (code, signal) => {
       if (this.child === child) this.child = null;
-      const last = this.stderrTail.trim().split('\n').pop();
-      this.settle({ ok: false, message: `exporter process died (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}` });
+      // A process we killed after its own failure (close()) dies later; its death is not news
+      // for the export now pending on its replacement.
+      const last = stderrTail.trim().split('\n').pop();
+      this.settle(child, { ok: false, message: `exporter process died (${signal ?? `exit code ${code}`})${last ? `: ${last}` : ''}` });
     });
     this.child = child;
     return child;
   }
 
-  private settle(o: ExportOutcome): void {
+  private settle(from: ChildProcess, o: ExportOutcome): void {
+    if (from !== this.pendingChild) return;
     const resolve = this.pending;
     this.pending = null;
+    this.pendingChild = null;
     resolve?.(o);
   }
 
@@ -41,6 +46,7 @@ export class ExporterClient {
   export(dir: string): Promise<ExportOutcome> {
     if (this.pending) return Promise.resolve({ ok: false, message: 'an export is already running' });
     const child = this.child ?? this.start();
+    this.pendingChild = child;
     return new Promise((resolve) => {
       this.pending = (o) => {
         if (!o.ok) this.close(); // a fresh process (and h5wasm instance) for the next export

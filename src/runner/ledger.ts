@@ -13,27 +13,33 @@
  *         last_error)                spec hash; attempts - attempts_base is what counts against
  *                                    the attempt limit (--retry-failed moves the base up)
  *   results(task_id, spec_hash, …,   one row per finished task (layouts as float64 blobs); source
- *           source)                  says where it came from: computed, adopted:<file>, recovered:<file>
+ *           source, aep_reported,    says where it came from: computed, adopted:<file>, recovered:<file>,
+ *           metrics, worker)         shard:<folder>; aep_reported and metrics (JSON) what a user's program
+ *                                    or an adopted file reported; worker the queue worker that computed it
+ *
+ * Rows get in only through the gate (gate/rowGate.ts): `commitResults` takes `VerifiedRow`s and
+ * refuses anything else, so no door into the ledger can skip verification.
  *   farms / farm_types               definitions (JSON) for the HDF5 /farms and /types groups
  *   runs(run_id, pid, heartbeat_at,  one row per `wflo run`: liveness, rate and running tasks
  *        running_json, …)            for `wflo status`
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { InputError, RuntimeFailure } from '../util/errors.js';
-import type { LayoutRecord } from '../io/layoutRecord.js';
+import type Database from 'better-sqlite3';
+import { InputError } from '../util/errors.js';
+import { ledgerFailure, openLedgerDatabase } from './ledgerSchema.js';
 import type { Campaign } from '../campaign/campaign.js';
 import type { Task } from '../campaign/taskGrid.js';
 import { createHash } from 'node:crypto';
+import type { ResultRow } from './resultRow.js';
+import { isVerified, type VerifiedRow } from './gate/rowGate.js';
+
+export type { CommittedResult } from './resultRow.js';
+export { damagedLedger, ledgerFailure } from './ledgerSchema.js';
 
 export const LEDGER_FILE = 'ledger.sqlite';
-const LEDGER_VERSION = '1';
-
-/** A finished task as committed: the output row plus the spec hash it was computed for. */
-export interface CommittedResult extends LayoutRecord {
-  specHash: string;
-}
+/** Hash of the grid (task ids, spec hashes, restriction) the last completed sync wrote. */
+const SYNCED_GRID_META = 'synced_grid';
 
 export interface TaskLedgerState {
   specHash: string;
@@ -93,51 +99,6 @@ export interface RunningTask {
   startedAt: number;
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS tasks (
-  task_id TEXT PRIMARY KEY, farm_id INTEGER NOT NULL, farm_type INTEGER NOT NULL, seed INTEGER NOT NULL,
-  spec_hash TEXT NOT NULL, in_campaign INTEGER NOT NULL DEFAULT 1,
-  attempts INTEGER NOT NULL DEFAULT 0, attempts_base INTEGER NOT NULL DEFAULT 0, failed INTEGER NOT NULL DEFAULT 0,
-  last_error TEXT, updated_at REAL);
-CREATE TABLE IF NOT EXISTS results (
-  task_id TEXT PRIMARY KEY, spec_hash TEXT NOT NULL,
-  farm_id INTEGER NOT NULL, farm_type INTEGER NOT NULL, seed INTEGER NOT NULL, n_turbines INTEGER NOT NULL,
-  aep REAL, aep_initial REAL, x BLOB NOT NULL, y BLOB NOT NULL, x_initial BLOB NOT NULL, y_initial BLOB NOT NULL,
-  iterations INTEGER NOT NULL, evaluations INTEGER NOT NULL, wall_s REAL, attempts INTEGER NOT NULL,
-  run_id INTEGER, committed_at REAL NOT NULL, source TEXT NOT NULL DEFAULT 'computed');
-CREATE INDEX IF NOT EXISTS results_order ON results (farm_id, farm_type, seed);
--- Covers "is this task done at its current spec" (status, report, dashboard) without reading the layout blobs.
-CREATE INDEX IF NOT EXISTS results_spec ON results (task_id, spec_hash, aep);
-CREATE TABLE IF NOT EXISTS farms (farm_id INTEGER PRIMARY KEY, hash TEXT NOT NULL, definition TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS farm_types (type_id INTEGER PRIMARY KEY, hash TEXT NOT NULL, definition TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS runs (
-  run_id INTEGER PRIMARY KEY AUTOINCREMENT, pid INTEGER NOT NULL, host TEXT NOT NULL, started_at REAL NOT NULL,
-  heartbeat_at REAL NOT NULL, ended_at REAL, end_state TEXT, workers INTEGER NOT NULL,
-  rate_per_min REAL NOT NULL DEFAULT 0, running_json TEXT NOT NULL DEFAULT '[]');
-`;
-
-/** One line for an SQLite failure: disk full, read-only, locked or corrupt. */
-export function ledgerFailure(err: unknown, ledgerPath: string, action: string): RuntimeFailure {
-  const e = err as { code?: string; message?: string };
-  const code = e?.code ?? '';
-  if (code === 'SQLITE_FULL' || /ENOSPC|database or disk is full/i.test(e?.message ?? '')) {
-    return new RuntimeFailure(`disk full (ENOSPC) while ${action} ${ledgerPath}; the ledger keeps every result committed before this`);
-  }
-  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || code === 'SQLITE_PERM' || code === 'EACCES' || code === 'EROFS') {
-    return new RuntimeFailure(`cannot write ${ledgerPath} while ${action} (${code}: ${e?.message ?? ''})`);
-  }
-  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB') return damagedLedger(ledgerPath, e?.message ?? code);
-  if (code.startsWith('SQLITE_BUSY')) return new RuntimeFailure(`${ledgerPath} is locked by another process while ${action}`);
-  if (code.startsWith('SQLITE_IOERR')) return new RuntimeFailure(`I/O error while ${action} ${ledgerPath} (${code}: ${e?.message ?? ''})`);
-  return new RuntimeFailure(`ledger error while ${action} ${ledgerPath}: ${e?.message ?? String(err)}`);
-}
-
-/** The one message for a damaged ledger: which file, and the way out. */
-export function damagedLedger(ledgerPath: string, why: string): RuntimeFailure {
-  const dir = path.dirname(ledgerPath);
-  return new RuntimeFailure(`${ledgerPath} is damaged (${why}); nothing was changed. Rebuild it from layouts.h5 and audit.jsonl with \`wflo ledger rebuild ${dir}\` (the damaged file is kept aside)`);
-}
 
 const toBlob = (a: Float64Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 function fromBlob(b: Buffer): Float64Array {
@@ -169,37 +130,7 @@ export class Ledger {
     if (readonly && !fs.existsSync(file)) {
       throw new InputError(`${dir}: no campaign ledger here (${LEDGER_FILE} not found); is this a wflo run output folder?`);
     }
-    let db: Database.Database;
-    try {
-      db = new Database(file, { readonly, fileMustExist: readonly });
-      db.pragma('busy_timeout = 10000');
-      if (!readonly) {
-        db.pragma('journal_mode = WAL');
-        db.pragma('synchronous = FULL');
-        db.exec(SCHEMA);
-        // Ledgers written before rows carried their source.
-        const columns = db.prepare("SELECT name FROM pragma_table_info('results')").pluck().all() as string[];
-        if (!columns.includes('source')) db.exec("ALTER TABLE results ADD COLUMN source TEXT NOT NULL DEFAULT 'computed'");
-        // A damaged page anywhere (a torn write, a zeroed block) is found now, not halfway through a run.
-        const check = db.prepare('PRAGMA quick_check').pluck().all() as string[];
-        if (check.length !== 1 || check[0] !== 'ok') {
-          db.close();
-          const first = check.flatMap((l) => l.split('\n')).find((l) => l.trim() && !/^\*\*\* in database/.test(l)) ?? check[0];
-          throw damagedLedger(file, `integrity check: ${first.trim()}${check.length > 1 ? ` and ${check.length - 1} more` : ''}`);
-        }
-        const version = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get('ledger_version') as string | undefined;
-        if (version === undefined) db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('ledger_version', LEDGER_VERSION);
-        else if (version !== LEDGER_VERSION) throw new InputError(`${file}: ledger version ${version}, this wflo reads version ${LEDGER_VERSION}`);
-      } else {
-        db.prepare('SELECT 1 FROM tasks LIMIT 1').get();
-      }
-    } catch (err) {
-      if (err instanceof InputError || err instanceof RuntimeFailure) throw err;
-      const code = (err as { code?: string }).code ?? '';
-      if (code === 'SQLITE_NOTADB' || code.startsWith('SQLITE_CORRUPT')) throw damagedLedger(file, (err as Error).message);
-      if (/no such table/.test((err as Error).message)) throw new InputError(`${file}: not a wflo ledger (no tasks table)`);
-      throw ledgerFailure(err, file, 'opening');
-    }
+    const db = openLedgerDatabase(file, readonly);
     return new Ledger(db, file, readonly);
   }
 
@@ -226,10 +157,31 @@ export class Ledger {
    * tasks it no longer has; a restricted one leaves the rest of the grid alone.
    */
   syncCampaign(c: Campaign, tasks: Iterable<Task>): SyncReport {
+    const steps = this.syncSteps(c, tasks);
+    for (let r = steps.next(); ; r = steps.next()) if (r.done) return r.value;
+  }
+
+  /**
+   * The same as syncCampaign, in steps of a few thousand tasks inside one transaction, so a
+   * caller can yield to the event loop between steps (a 10^6-task campaign answers Ctrl-C) and
+   * stop early with `return()` (the transaction is rolled back: nothing changes). A ledger last
+   * synced with exactly this grid (same task ids, spec hashes and restriction) is not rewritten.
+   */
+  *syncSteps(c: Campaign, tasks: Iterable<Task>, stepTasks = 20_000): Generator<void, SyncReport, void> {
     const existing = this.getMeta('campaign_name');
     if (existing !== null && existing !== c.name) {
       throw new InputError(`${path.dirname(this.path)} holds campaign '${existing}', not '${c.name}'; use another output folder (--out)`);
     }
+    // The grid as it will be written: when the last sync wrote the same one, the task rows stand.
+    const grid = createHash('sha256');
+    grid.update(c.only === null ? 'full' : 'only');
+    let counted = 0;
+    for (const t of tasks) {
+      grid.update(`\n${t.taskId}:${t.specHash}`);
+      if (++counted % stepTasks === 0) yield;
+    }
+    const gridHash = grid.digest('hex');
+    const unchanged = this.getMeta(SYNCED_GRID_META) === gridHash;
     const now = Date.now() / 1000;
     const upsert = this.db.prepare(`
       INSERT INTO tasks (task_id, farm_id, farm_type, seed, spec_hash, in_campaign, updated_at) VALUES (?, ?, ?, ?, ?, 1, ?)
@@ -243,9 +195,18 @@ export class Ledger {
     const setMeta = this.db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
     const putFarm = this.db.prepare('INSERT INTO farms (farm_id, hash, definition) VALUES (?, ?, ?) ON CONFLICT (farm_id) DO UPDATE SET hash = excluded.hash, definition = excluded.definition');
     const putType = this.db.prepare('INSERT INTO farm_types (type_id, hash, definition) VALUES (?, ?, ?) ON CONFLICT (type_id) DO UPDATE SET hash = excluded.hash, definition = excluded.definition');
-    const sync = this.db.transaction(() => {
-      if (c.only === null) this.db.prepare('UPDATE tasks SET in_campaign = 0').run();
-      for (const t of tasks) upsert.run(t.taskId, t.farmId, t.farmType, t.seed, t.specHash, now);
+    let campaignHash: string;
+    let committed = false;
+    try {
+      this.db.exec('BEGIN IMMEDIATE');
+      if (!unchanged) {
+        if (c.only === null) this.db.prepare('UPDATE tasks SET in_campaign = 0').run();
+        let n = 0;
+        for (const t of tasks) {
+          upsert.run(t.taskId, t.farmId, t.farmType, t.seed, t.specHash, now);
+          if (++n % stepTasks === 0) yield;
+        }
+      }
       for (const f of c.farms) {
         putFarm.run(f.id, f.hash, plainJson({ id: f.id, label: f.label, boundary: f.boundary, wind: f.wind, model: f.model, hash: f.hash }));
       }
@@ -256,15 +217,16 @@ export class Ledger {
       setMeta.run('campaign_file', c.file);
       setMeta.run('campaign_source', c.sourceText);
       setMeta.run('optimizer', plainJson(c.optimizer));
-      const campaignHash = this.computeCampaignHash();
+      campaignHash = unchanged ? (this.getMeta('campaign_hash') ?? this.computeCampaignHash()) : this.computeCampaignHash();
       setMeta.run('campaign_hash', campaignHash);
-      return campaignHash;
-    });
-    let campaignHash: string;
-    try {
-      campaignHash = sync();
+      setMeta.run(SYNCED_GRID_META, gridHash);
+      this.db.exec('COMMIT');
+      committed = true;
     } catch (err) {
       throw ledgerFailure(err, this.path, 'recording the campaign in');
+    } finally {
+      // An error, or a caller that stopped early (Ctrl-C): nothing of this sync stays.
+      if (!committed && this.db.inTransaction) this.db.exec('ROLLBACK');
     }
     const totals = this.totals();
     const retired = this.db.prepare('SELECT COUNT(*) FROM tasks WHERE in_campaign = 0').pluck().get() as number;
@@ -319,20 +281,25 @@ export class Ledger {
   }
 
   /**
-   * Commit finished tasks in one transaction. Returns the task ids actually written: a task
+   * Commit finished tasks in one transaction. Only rows the gate passed get in (anything else is
+   * a bug, refused before anything is written). Returns the task ids actually written: a task
    * already committed with the same spec hash is skipped (a duplicate delivery is a no-op).
    */
-  commitResults(results: readonly CommittedResult[], runId: number): string[] {
+  commitResults(results: readonly VerifiedRow[], runId: number): string[] {
+    for (const r of results) {
+      if (!isVerified(r)) throw new Error(`ledger: row for ${(r as ResultRow | undefined)?.taskId} did not pass the gate (runner/gate/rowGate.ts); nothing committed`);
+    }
     const insert = this.db.prepare(`
       INSERT INTO results (task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial,
-        iterations, evaluations, wall_s, attempts, run_id, committed_at, source)
+        iterations, evaluations, wall_s, attempts, run_id, committed_at, source, aep_reported, metrics, worker)
       VALUES (@taskId, @specHash, @farmId, @farmType, @seed, @nTurbines, @aep, @aepInitial, @x, @y, @xInitial, @yInitial,
-        @iterations, @evaluations, @wallS, @attempts, @runId, @committedAt, @source)
+        @iterations, @evaluations, @wallS, @attempts, @runId, @committedAt, @source, @aepReported, @metrics, @worker)
       ON CONFLICT (task_id) DO UPDATE SET spec_hash = excluded.spec_hash, farm_id = excluded.farm_id, farm_type = excluded.farm_type,
         seed = excluded.seed, n_turbines = excluded.n_turbines, aep = excluded.aep, aep_initial = excluded.aep_initial, x = excluded.x,
         y = excluded.y, x_initial = excluded.x_initial, y_initial = excluded.y_initial, iterations = excluded.iterations,
         evaluations = excluded.evaluations, wall_s = excluded.wall_s, attempts = excluded.attempts, run_id = excluded.run_id,
-        committed_at = excluded.committed_at, source = excluded.source
+        committed_at = excluded.committed_at, source = excluded.source, aep_reported = excluded.aep_reported,
+        metrics = excluded.metrics, worker = excluded.worker
       WHERE results.spec_hash <> excluded.spec_hash`);
     const now = Date.now() / 1000;
     const commit = this.db.transaction(() => {
@@ -343,6 +310,9 @@ export class Ledger {
           aep: r.aep, aepInitial: r.aepInitial, x: toBlob(r.x), y: toBlob(r.y), xInitial: toBlob(r.xInitial), yInitial: toBlob(r.yInitial),
           iterations: r.iterations, evaluations: r.evaluations, wallS: r.wallS, attempts: r.attempts, runId, committedAt: now,
           source: r.source || 'computed',
+          aepReported: r.aepReported !== undefined && Number.isFinite(r.aepReported) ? r.aepReported : null,
+          metrics: r.metrics && Object.keys(r.metrics).length > 0 ? JSON.stringify(r.metrics) : null,
+          worker: r.worker ?? null,
         });
         if (info.changes > 0) written.push(r.taskId);
       }
@@ -421,27 +391,70 @@ export class Ledger {
   }
 
   /** Done results in output order, as an iterator (one read transaction; bounded memory). */
-  *doneRecords(): Generator<LayoutRecord> {
+  *doneRecords(): Generator<ResultRow> {
+    const has = this.resultColumns();
     const rows = this.db.prepare(`
       SELECT r.task_id, r.farm_id, r.farm_type, r.seed, r.n_turbines, r.aep, r.aep_initial, r.x, r.y, r.x_initial, r.y_initial,
-        r.iterations, r.evaluations, r.wall_s, r.attempts, r.spec_hash, ${this.hasSourceColumn() ? 'r.source' : "'computed'"}
+        r.iterations, r.evaluations, r.wall_s, r.attempts, r.spec_hash, ${has.has('source') ? 'r.source' : "'computed'"},
+        ${has.has('aep_reported') ? 'r.aep_reported, r.metrics, r.worker' : 'NULL, NULL, NULL'}
       FROM results r JOIN tasks t ON t.task_id = r.task_id
       WHERE t.in_campaign = 1 AND r.spec_hash = t.spec_hash ORDER BY r.farm_id, r.farm_type, r.seed`).raw().iterate() as Iterable<unknown[]>;
     for (const row of rows) {
-      const [taskId, farmId, farmType, seed, nTurbines, aep, aepInitial, x, y, xi, yi, iterations, evaluations, wallS, attempts, specHash, source] = row as [
-        string, number, number, number, number, number | null, number | null, Buffer, Buffer, Buffer, Buffer, number, number, number | null, number, string, string];
+      const [taskId, farmId, farmType, seed, nTurbines, aep, aepInitial, x, y, xi, yi, iterations, evaluations, wallS, attempts, specHash, source,
+        aepReported, metrics, worker] = row as [
+        string, number, number, number, number, number | null, number | null, Buffer, Buffer, Buffer, Buffer, number, number, number | null, number, string, string,
+        number | null, string | null, string | null];
       yield {
         taskId, farmId, farmType, seed, nTurbines,
         aep: aep ?? NaN, aepInitial: aepInitial ?? NaN,
         x: fromBlob(x), y: fromBlob(y), xInitial: fromBlob(xi), yInitial: fromBlob(yi),
         iterations, evaluations, wallS: wallS ?? NaN, attempts, specHash, source,
+        ...(aepReported !== null ? { aepReported } : {}),
+        ...(metrics !== null ? { metrics: JSON.parse(metrics) as Record<string, number> } : {}),
+        ...(worker !== null ? { worker } : {}),
       };
     }
   }
 
-  /** Whether results has the source column (read-only opens of ledgers older than it). */
-  private hasSourceColumn(): boolean {
-    return (this.db.prepare("SELECT COUNT(*) FROM pragma_table_info('results') WHERE name = 'source'").pluck().get() as number) > 0;
+  /** Columns of results (read-only opens of ledgers older than some of them). */
+  private resultColumns(): Set<string> {
+    return new Set(this.db.prepare("SELECT name FROM pragma_table_info('results')").pluck().all() as string[]);
+  }
+
+  /** Names of the metrics any done result carries, sorted (the HDF5 /metrics columns). */
+  metricNames(): string[] {
+    if (!this.resultColumns().has('metrics')) return [];
+    const names = new Set<string>();
+    const rows = this.db.prepare(`SELECT DISTINCT r.metrics FROM results r JOIN tasks t ON t.task_id = r.task_id
+      WHERE t.in_campaign = 1 AND r.spec_hash = t.spec_hash AND r.metrics IS NOT NULL`).pluck().iterate() as Iterable<string>;
+    for (const m of rows) for (const k of Object.keys(JSON.parse(m) as object)) names.add(k);
+    return [...names].sort();
+  }
+
+  /**
+   * Take back committed results (a queue worker caught returning results that are not the
+   * seed's): the rows are deleted and their tasks become pending again. Returns the ids removed.
+   */
+  retractResults(taskIds: readonly string[]): string[] {
+    const del = this.db.prepare('DELETE FROM results WHERE task_id = ?');
+    try {
+      return this.db.transaction(() => taskIds.filter((id) => del.run(id).changes > 0))();
+    } catch (err) {
+      throw ledgerFailure(err, this.path, 'retracting results in');
+    }
+  }
+
+  /** The committed result of a task (any spec), for conflict reports: null when there is none. */
+  resultOf(taskId: string): { aep: number; aepReported: number | null; x: Float64Array; y: Float64Array; source: string; specHash: string } | null {
+    const row = this.db.prepare('SELECT aep, aep_reported, x, y, source, spec_hash FROM results WHERE task_id = ?').raw().get(taskId) as
+      [number | null, number | null, Buffer, Buffer, string, string] | undefined;
+    if (!row) return null;
+    return { aep: row[0] ?? NaN, aepReported: row[1], x: fromBlob(row[2]), y: fromBlob(row[3]), source: row[4], specHash: row[5] };
+  }
+
+  /** Task ids of the results committed by `worker` (as the queue worker named itself) in run `runId`. */
+  resultsOfWorker(worker: string, runId: number): string[] {
+    return this.db.prepare('SELECT task_id FROM results WHERE worker = ? AND run_id = ?').pluck().all(worker, runId) as string[];
   }
 
   /** The largest n_turbines among done results (the HDF5 layout width). */

@@ -1,7 +1,9 @@
 /**
  * `method: noop`: a stand-in optimizer for exercising the runner cheaply. It draws the seed's
- * initial layout (uniform inside the site, by rejection from the bounding box), evaluates its
- * AEP with the case's farm model, and returns it unchanged (0 iterations; no spacing check). Settings, all optional, make it slow or faulty in a
+ * initial layout (random feasible: inside the site, outside exclusion zones, at the minimum
+ * spacing; geometry/sampling.ts), evaluates its AEP with the case's farm model, and returns it
+ * unchanged (0 iterations). Its rows pass the gate on geometry alone (the AEP of a stand-in is not
+ * recomputed, which keeps the runner's no-op throughput a measure of the runner). Settings, all optional, make it slow or faulty in a
  * deterministic way, for tests and benchmarks:
  *   sleep_ms: N            block the worker this long (simulates a CPU-bound optimization)
  *   fail_seeds: [s, …]     throw an error for these seeds
@@ -11,8 +13,7 @@
  */
 import type { Case } from '../optimize/case.js';
 import { createRng } from '../util/rng.js';
-import { boundingBox } from '../geometry/boundingBox.js';
-import { containsPoint } from '../geometry/containsPoint.js';
+import { randomFeasibleLayout } from '../geometry/sampling.js';
 import { createFarmEvaluator, type FarmEvaluator } from '../physics/aep.js';
 import type { TaskOutput } from './taskOutput.js';
 
@@ -29,25 +30,15 @@ function seedList(settings: Record<string, unknown>, key: string): number[] {
   return Array.isArray(v) ? v.filter((s): s is number => typeof s === 'number') : [];
 }
 
-/** The seed's starting layout: nTurbines points uniform inside the boundary. */
+/** The seed's starting layout: nTurbines random points inside the site at the minimum spacing. */
 export function randomInitialLayout(c: Case, seed: number): { x: Float64Array; y: Float64Array } {
   const rng = createRng(seed);
-  const x = new Float64Array(c.nTurbines), y = new Float64Array(c.nTurbines);
   if (!c.boundary) {
+    const x = new Float64Array(c.nTurbines), y = new Float64Array(c.nTurbines);
     for (let i = 0; i < c.nTurbines; i++) { x[i] = rng.uniform(-1000, 1000); y[i] = rng.uniform(-1000, 1000); }
     return { x, y };
   }
-  const box = boundingBox(c.boundary);
-  for (let i = 0; i < c.nTurbines; i++) {
-    let px = 0, py = 0;
-    for (let tries = 0; tries < 10000; tries++) {
-      px = rng.uniform(box.minX, box.maxX);
-      py = rng.uniform(box.minY, box.maxY);
-      if (containsPoint(c.boundary, px, py)) break;
-    }
-    x[i] = px; y[i] = py;
-  }
-  return { x, y };
+  return randomFeasibleLayout(c.boundary, c.nTurbines, c.minSpacing, rng);
 }
 
 export function noopOptimize(c: Case, settings: Record<string, unknown>, seed: number, attempt: number): TaskOutput {

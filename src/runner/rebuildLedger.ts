@@ -11,6 +11,7 @@ import { expandTasks } from '../campaign/taskGrid.js';
 import { Ledger, LEDGER_FILE } from './ledger.js';
 import { acquireRunLock } from './runLock.js';
 import { recoverLostResults, type RecoveryReport } from './recoverResults.js';
+import { RowGate } from './gate/rowGate.js';
 import { AUDIT_FILE, readAuditLog } from './auditLog.js';
 
 export interface RebuildReport {
@@ -58,7 +59,8 @@ export async function rebuildLedger(dir: string, c: Campaign): Promise<RebuildRe
     try {
       const tasks = expandTasks(c);
       const sync = ledger.syncCampaign(c, tasks);
-      const recovered = await recoverLostResults(dir, tasks, ledger, sync.campaignHash);
+      const gate = new RowGate(c, { threads: 0 });
+      const recovered = await recoverLostResults(dir, tasks, ledger, sync.campaignHash, gate);
       const totals = ledger.totals();
       ledger.checkpoint();
       return { movedAside, recovered, total: totals.total, done: totals.done };

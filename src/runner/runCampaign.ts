@@ -7,11 +7,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { InputError, RuntimeFailure } from '../util/errors.js';
+import { InputError, RuntimeFailure, WfloError } from '../util/errors.js';
 import type { Campaign } from '../campaign/campaign.js';
 import { TaskGrid, type TaskSource } from '../campaign/taskGrid.js';
 import { acquireRunLock } from './runLock.js';
-import { Ledger } from './ledger.js';
+import { Ledger, type SyncReport } from './ledger.js';
 import { AuditLog } from './auditLog.js';
 import { Scheduler, type StopReason } from './scheduler.js';
 import { LAYOUTS_FILE, type ExportReport } from './exporter.js';
@@ -19,7 +19,9 @@ import type { ProgressReporter } from './progress.js';
 import type { Executor } from './executors/executor.js';
 import { LocalPoolExecutor } from './executors/local/localPool.js';
 import { markAuditScanned, recoverLostResults, type RecoveryReport } from './recoverResults.js';
-import { adoptRecords, type AdoptionReport, type AdoptionSource } from './adoptRecords.js';
+import { adoptRecords, conflictLine, type AdoptionReport, type AdoptionSource } from './adoptRecords.js';
+import { RowGate, type AepMode } from './gate/rowGate.js';
+import { checkCommandProgram, isCommandSettings } from '../campaign/commandOptimizer.js';
 
 export interface RunOptions {
   /** Overrides the campaign's `workers`. */
@@ -35,6 +37,16 @@ export interface RunOptions {
   adopt?: AdoptionSource[];
   /** Relative AEP tolerance for adoption (default 1e-6). */
   aepTolerance?: number;
+  /** Adopted records' AEPs: `verify` against wflo's (default) or `recompute` (keep theirs as aep_reported). */
+  adoptAep?: AepMode;
+  /**
+   * Share of a remote executor's results recomputed here to prove its workers honest, besides the
+   * first result of every worker (default 0.01, 0 for a command optimizer, whose program need not
+   * be installed on the coordinator; 0 turns spot checks off).
+   */
+  recheck?: number;
+  /** The gate to use (benchmarks measure it against a stand-in); default: the campaign's RowGate. */
+  gate?: RowGate;
   /** Lines that must reach the user even without progress output (recovery, adoption). */
   notice?: (line: string) => void;
 }
@@ -64,6 +76,12 @@ export interface RunSummary {
 
 export { RUN_LOCK_NAME } from './runLock.js';
 
+/** Where command tasks (a user's program) keep their attempt folders, inside the output folder. */
+export const COMMAND_TASKS_FOLDER = 'tasks';
+
+/** Share of queue workers' results recomputed by the coordinator (besides each worker's first). */
+export const DEFAULT_RECHECK = 0.01;
+
 function prepareOutputDir(dir: string): void {
   try {
     fs.mkdirSync(dir, { recursive: true });
@@ -87,25 +105,51 @@ function prepareOutputDir(dir: string): void {
   }
 }
 
+function countsAfterInterrupt(total: number, done: number, failed: number): { total: number; done: number; failed: number; pending: number; stale: number } {
+  return { total, done, failed, pending: Math.max(0, total - done - failed), stale: 0 };
+}
+
+/**
+ * Sync the campaign into the ledger in steps, yielding to the event loop between them, so Ctrl-C
+ * during the start of a 10^6-task run is answered at once (the sync is rolled back).
+ */
+async function syncInterruptibly(ledger: Ledger, c: Campaign, tasks: TaskGrid, signal: AbortSignal | undefined): Promise<SyncReport> {
+  const steps = ledger.syncSteps(c, tasks);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise((r) => setImmediate(r));
+    if (signal?.aborted) {
+      steps.return(undefined as never);
+      throw new WfloError('interrupted while recording the campaign in the ledger; nothing was changed', 130);
+    }
+  }
+}
+
 export async function runCampaign(c: Campaign, options: RunOptions = {}): Promise<RunSummary> {
   const started = performance.now();
   if (!c.outputDir) throw new InputError(`${c.file}: output: missing (give \`output:\` in the campaign file or --out DIR)`);
   const dir = c.outputDir;
   // Tasks are made on demand from the grid: a 10^6-task campaign holds no object per task.
   const tasks = new TaskGrid(c);
+  // A command optimizer's program runs here unless the tasks go to a queue's workers.
+  if (!options.executor) checkCommandProgram(c);
   prepareOutputDir(dir);
 
   const lock = acquireRunLock(dir);
   let ledger: Ledger | null = null;
   let audit: AuditLog | null = null;
+  // The one gate every row of this run passes: recovered, adopted and computed ones alike.
+  const gate = options.gate ?? new RowGate(c, { aepTolerance: options.aepTolerance, adoptAep: options.adoptAep });
   try {
     ledger = Ledger.open(dir);
-    const sync = ledger.syncCampaign(c, tasks);
+    const sync = await syncInterruptibly(ledger, c, tasks, options.signal);
     const lastExport = ledger.getMeta('last_export');
     const retriedFailed = options.retryFailed ? ledger.resetFailed() : 0;
     // Never recompute what the folder still holds: a deleted or damaged ledger, a lost WAL.
     const notice = options.notice ?? ((line: string) => options.progress?.log(line));
-    const recovered = await recoverLostResults(dir, tasks, ledger, sync.campaignHash);
+    const recovered = await recoverLostResults(dir, tasks, ledger, sync.campaignHash, gate,
+      (r) => notice(`wflo: not recovered: ${r.taskId} from ${r.source}: ${r.reason} (it will be computed)`));
     const nRecovered = recovered.fromLayouts + recovered.fromAudit;
     if (nRecovered > 0) {
       notice(`wflo: the ledger lacked ${nRecovered} finished task${nRecovered === 1 ? '' : 's'}: adopted back ` +
@@ -113,13 +157,14 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
     }
     let adoption: AdoptionReport | null = null;
     if (options.adopt && options.adopt.length > 0) {
-      adoption = await adoptRecords(c, tasks, ledger, options.adopt, {
-        aepTolerance: options.aepTolerance,
+      adoption = await adoptRecords(tasks, ledger, gate, options.adopt, {
         onReject: (r) => notice(`wflo: not adopted: ${r.taskId} from ${r.source}: ${r.reason}`),
+        onConflict: (k) => notice(`wflo: conflict: ${conflictLine(k)}`),
       });
       notice(`wflo: adopted ${adoption.adopted} result${adoption.adopted === 1 ? '' : 's'}` +
         `${adoption.rejected.length ? `, rejected ${adoption.rejected.length} (they will be computed)` : ''}` +
         `${adoption.alreadyDone ? `, ${adoption.alreadyDone} already done` : ''}${adoption.duplicates ? `, ${adoption.duplicates} duplicates ignored` : ''}` +
+        `${adoption.conflicts.length ? `, ${adoption.conflicts.length} conflicting (first kept)` : ''}` +
         `${adoption.outsideGrid ? `, ${adoption.outsideGrid} outside this campaign's grid ignored` : ''}`);
     }
     const states = ledger.workStates();
@@ -156,12 +201,14 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
       options.progress?.log(`wflo: resuming ${c.name}: ${alreadyDone} of ${tasks.length} tasks done, ${work.length} to run` +
         `${sync.stale ? ` (${sync.stale} stale)` : ''}${alreadyFailed ? `, ${alreadyFailed} failed (use --retry-failed to rerun them)` : ''}`);
     }
-    if (nRecovered > 0) audit.write({ event: 'recovered', from_layouts: recovered.fromLayouts, from_audit: recovered.fromAudit });
+    for (const r of recovered.rejected) audit.write({ event: 'recover_rejected', task: r.taskId, source: r.source, reason: r.reason });
+    if (nRecovered > 0) audit.write({ event: 'recovered', from_layouts: recovered.fromLayouts, from_audit: recovered.fromAudit, rejected: recovered.rejected.length });
     if (adoption) {
       for (const r of adoption.rejected) audit.write({ event: 'adopt_rejected', task: r.taskId, source: r.source, reason: r.reason });
+      for (const k of adoption.conflicts) audit.write({ event: 'conflict', task: k.taskId, kept: k.kept, dropped: k.dropped });
       audit.write({
         event: 'adopted', adopted: adoption.adopted, rejected: adoption.rejected.length, already_done: adoption.alreadyDone,
-        duplicates: adoption.duplicates, outside_grid: adoption.outsideGrid, sources: options.adopt!.map((s) => s.label),
+        duplicates: adoption.duplicates, conflicts: adoption.conflicts.length, outside_grid: adoption.outsideGrid, sources: options.adopt!.map((s) => s.label),
       });
     }
     audit.onError = (err) => options.progress?.log(`wflo: warning: audit log write failed (${(err as NodeJS.ErrnoException).code ?? err.message}); continuing`);
@@ -172,10 +219,16 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
       exportNeeded = le.campaign_hash !== sync.campaignHash || le.rows !== sync.done;
     }
 
-    const executor = options.executor ?? new LocalPoolExecutor({ workers, execArgv: options.workerExecArgv });
+    const taskDir = path.join(dir, COMMAND_TASKS_FOLDER);
+    const executor = options.executor ?? new LocalPoolExecutor({ workers, execArgv: options.workerExecArgv, taskDir });
+    // A user's program may not be installed on the coordinator's machine: rechecks only when asked.
+    const recheckFraction = options.recheck ?? (isCommandSettings(c.optimizer) ? 0 : DEFAULT_RECHECK);
     const scheduler = new Scheduler({
       campaign: c, outputDir: dir, ledger, audit, runId, work, priorAttempts, alreadyDone, alreadyFailed, executor,
-      campaignHash: sync.campaignHash, progress: options.progress, signal: options.signal, exportNeeded,
+      campaignHash: sync.campaignHash, progress: options.progress, signal: options.signal, exportNeeded, gate,
+      ...(executor.remote && recheckFraction > 0
+        ? { recheck: { fraction: recheckFraction, executor: new LocalPoolExecutor({ workers: 1, execArgv: options.workerExecArgv, taskDir: path.join(taskDir, '_recheck') }) } }
+        : {}),
     });
     let outcome;
     try {
@@ -185,8 +238,15 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
       throw err;
     }
     ledger.endRun(runId, outcome.stopReason);
-    const totals = ledger.totals();
-    audit.write({ event: 'run_end', run_id: runId, stop_reason: outcome.stopReason, done_this_run: outcome.doneThisRun, failed_this_run: outcome.failedThisRun, ...totals });
+    // Interrupted: the counts the run kept (counting 10^6 tasks in the ledger would cost seconds
+    // the user asked not to wait); otherwise the ledger's own.
+    const totals = outcome.stopReason === 'interrupted'
+      ? countsAfterInterrupt(tasks.length, alreadyDone + outcome.doneThisRun, alreadyFailed + outcome.failedThisRun)
+      : ledger.totals();
+    audit.write({
+      event: 'run_end', run_id: runId, stop_reason: outcome.stopReason, done_this_run: outcome.doneThisRun, failed_this_run: outcome.failedThisRun, ...totals,
+      gate: { rows: gate.gateTime.rows, seconds: Math.round(gate.gateTime.seconds * 1e4) / 1e4, off_thread: gate.gateTime.offThread },
+    });
     audit.flush();
     markAuditScanned(dir, ledger);
     ledger.checkpoint();
@@ -197,6 +257,7 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
       recovered, adoption,
     };
   } finally {
+    await gate.close();
     audit?.close();
     ledger?.close();
     lock.release();

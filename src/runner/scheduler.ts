@@ -15,13 +15,16 @@ import path from 'node:path';
 import { RuntimeFailure } from '../util/errors.js';
 import { backoffDelayS, type Campaign } from '../campaign/campaign.js';
 import type { TaskSource } from '../campaign/taskGrid.js';
-import type { CommittedResult, Ledger, RunningTask } from './ledger.js';
+import type { Ledger, RunningTask } from './ledger.js';
+import type { RowGate, VerifiedRow } from './gate/rowGate.js';
+import { candidateRow } from './gate/candidateRow.js';
+import { Rechecker } from './gate/recheck.js';
 import type { AuditLog } from './auditLog.js';
-import type { AttemptOutcome, Dispatch, Executor } from './executors/executor.js';
+import type { AttemptOutcome, Dispatch, Executor, WorkerRef } from './executors/executor.js';
 import { auditResultFields } from './auditResult.js';
 import type { ProgressReporter, ProgressSnapshot } from './progress.js';
 import { LAYOUTS_FILE, type ExportReport } from './exporter.js';
-import { ExporterClient } from './exporterClient.js';
+import { ExportCadence } from './exportCadence.js';
 
 export type StopReason = 'complete' | 'incomplete' | 'max_failures' | 'interrupted';
 
@@ -43,6 +46,10 @@ export interface SchedulerOptions {
   campaignHash: string;
   /** Where attempts run; the scheduler starts it and closes it. */
   executor: Executor;
+  /** The one gate every result passes before its commit. */
+  gate: RowGate;
+  /** Spot checks of remote workers by local recomputation (remote executors only): share, and where. */
+  recheck?: { fraction: number; executor: Executor };
   progress?: ProgressReporter;
   signal?: AbortSignal;
   /** Whether layouts.h5 must be rewritten even if this run commits nothing. */
@@ -60,7 +67,9 @@ export interface SchedulerOutcome {
 
 interface PendingCommit {
   d: Dispatch;
-  output: Extract<AttemptOutcome, { kind: 'result' }>;
+  row: VerifiedRow;
+  wallS: number;
+  worker?: WorkerRef;
 }
 
 type StopMode = 'max_failures' | 'interrupted' | 'fatal';
@@ -84,6 +93,11 @@ export class Scheduler {
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private pendingCommit: PendingCommit[] = [];
   private commitScheduled = false;
+  /** Results at the gate (a costly recomputation runs on a thread). */
+  private verifying = 0;
+  private rejectedThisRun = 0;
+  /** Inode of the ledger file at the first heartbeat (a deleted or replaced ledger is noticed). */
+  private ledgerInode: number | null = null;
   private readonly intervals: NodeJS.Timeout[] = [];
 
   private stopping: StopMode | null = null;
@@ -100,15 +114,8 @@ export class Scheduler {
   private readonly startedAt = performance.now();
   private readonly rateSamples: [number, number][] = [];
 
-  private readonly exporter = new ExporterClient();
-  private exportRunning: Promise<void> | null = null;
-  private resultsSinceExport = 0;
-  private lastExportAt = performance.now();
-  private lastExport: ExportReport | null = null;
-  private lastExportError: string | null = null;
-  /** Whether the latest export attempt succeeded. */
-  private lastExportOk = false;
-  private exportWarned = false;
+  private readonly recheck: Rechecker | null = null;
+  private readonly exports: ExportCadence;
 
   constructor(o: SchedulerOptions) {
     this.o = o;
@@ -121,6 +128,17 @@ export class Scheduler {
       if (prior.failed > prior.counted) this.attemptsBase.set(taskId, prior.failed - prior.counted);
     }
     this.executor = o.executor;
+    this.exports = new ExportCadence(o.campaign, o.outputDir, o.ledger, o.audit, o.progress);
+    if (o.recheck && o.executor.remote) {
+      this.recheck = new Rechecker(o.recheck.fraction, o.recheck.executor, o.gate, o.ledger, o.audit, o.runId, {
+        commit: (d, row, wallS) => this.queueCommit({ d, row, wallS, ...(row.worker ? { worker: workerRefOf(row.worker) } : {}) }),
+        fail: (d, message) => { this.failAttempt(d, message, 'error'); this.pump(); this.checkFinished(); },
+        retracted: (ids) => { this.doneThisRun -= ids.length; },
+        fatal: (err) => this.fatal(err),
+        log: (line) => this.o.progress?.log(line),
+        changed: () => { this.pump(); this.checkFinished(); },
+      });
+    }
   }
 
   run(): Promise<SchedulerOutcome> {
@@ -148,7 +166,7 @@ export class Scheduler {
         onCapacity: () => this.pump(),
         onFatal: (err) => this.fatal(new RuntimeFailure(err.message)),
         onNotice: (m) => this.o.progress?.log(`wflo: ${m}`),
-      }, this.queue.length).then(() => {
+      }, this.queue.length).then(() => this.recheck?.start(setup)).then(() => {
         this.executorStarted = true;
         this.pump();
         this.checkFinished();
@@ -202,11 +220,24 @@ export class Scheduler {
   private onOutcome(d: Dispatch, outcome: AttemptOutcome): void {
     if (!this.claim(d)) return;
     if (outcome.kind === 'result') {
-      this.pendingCommit.push({ d, output: outcome });
-      if (!this.commitScheduled) {
-        this.commitScheduled = true;
-        setImmediate(() => this.commit());
-      }
+      this.verifying++;
+      const worker = this.executor.remote && outcome.worker ? `${outcome.worker.host}:${outcome.worker.pid}` : undefined;
+      this.o.gate.check(d.task, candidateRow(d.task, d.attempt, outcome), { kind: 'computed', ...(worker ? { worker } : {}) }).then((verdict) => {
+        this.verifying--;
+        if (this.stopping === 'fatal') return;
+        if (!verdict.ok) this.rejectResult(d, outcome.wallS, verdict.reason, worker);
+        else if (worker && this.recheck && !this.recheck.admit(d, verdict.row, outcome.wallS, worker)) this.checkFinished();
+        else this.queueCommit({ d, row: verdict.row, wallS: outcome.wallS, worker: outcome.worker });
+      }, (err) => {
+        this.verifying--;
+        this.fatal(err);
+      });
+      return;
+    }
+    if (outcome.kind === 'error' && outcome.invalid && this.executor.remote) {
+      // Not a well-formed result at all: as suspect as a result the gate refuses.
+      const worker = outcome.worker ? `${outcome.worker.host}:${outcome.worker.pid}` : 'unknown';
+      this.rejectResult(d, outcome.wallS ?? 0, outcome.message, worker);
       return;
     }
     if (outcome.kind === 'timeout') {
@@ -225,18 +256,47 @@ export class Scheduler {
     this.checkFinished();
   }
 
+  private queueCommit(p: PendingCommit): void {
+    this.pendingCommit.push(p);
+    if (!this.commitScheduled) {
+      this.commitScheduled = true;
+      setImmediate(() => this.commit());
+    }
+  }
+
+  /**
+   * A result the gate refused: one line and an audit event. A queue worker's: the worker is
+   * quarantined and the task computed here (gate/recheck.ts), or, without rechecks, the attempt
+   * fails and is retried. A local one: wflo's computations are deterministic, so it would fail
+   * again; the task fails at once.
+   */
+  private rejectResult(d: Dispatch, wallS: number, reason: string, worker: string | undefined): void {
+    this.rejectedThisRun++;
+    const who = worker ? `queue worker ${worker}` : 'a local worker';
+    this.o.audit.write({ event: 'rejected', task: d.task.taskId, attempt: d.attempt, source: worker ? `worker:${worker}` : 'computed', reason });
+    this.o.progress?.log(`wflo: rejected ${d.task.taskId} from ${who}: ${reason}`);
+    this.executor.committed?.([d]); // settled: a queue drops the job rather than hand the same result back
+    if (worker && this.recheck) this.recheck.rejected(d, worker, reason);
+    else this.failAttempt(d, `result rejected by verification: ${reason}`, 'error', wallS, worker === undefined);
+    this.pump();
+    this.checkFinished();
+  }
+
   /** Group commit: every result that arrived since the last commit, in one transaction. */
   private commit(): void {
     this.commitScheduled = false;
     if (this.pendingCommit.length === 0 || this.stopping === 'fatal') return;
-    const batch = this.pendingCommit;
+    let batch = this.pendingCommit;
     this.pendingCommit = [];
-    const rows: CommittedResult[] = batch.map(({ d, output: { output, wallS } }) => ({
-      taskId: d.task.taskId, specHash: d.task.specHash, farmId: d.task.farmId, farmType: d.task.farmType, seed: d.task.seed,
-      nTurbines: output.x.length, aep: output.aep, aepInitial: output.aepInitial,
-      x: output.x, y: output.y, xInitial: output.xInitial, yInitial: output.yInitial,
-      iterations: output.iterations, evaluations: output.evaluations, wallS, attempts: d.attempt,
-    }));
+    const recheck = this.recheck;
+    if (recheck) {
+      // A worker quarantined since its row was queued: that row is computed here instead.
+      const kept = batch.filter((b) => !(b.row.worker && recheck.isQuarantined(b.row.worker)));
+      for (const b of batch) if (!kept.includes(b)) recheck.rejected(b.d, b.row.worker!, 'its worker was quarantined');
+      batch = kept;
+      if (batch.length === 0) return;
+    }
+    const rows = batch.map((b) => b.row);
     try {
       this.o.ledger.commitResults(rows, this.o.runId);
     } catch (err) {
@@ -245,16 +305,16 @@ export class Scheduler {
     }
     this.executor.committed?.(batch.map((b) => b.d));
     for (let i = 0; i < batch.length; i++) {
-      const { d, output } = batch[i];
+      const { d, wallS, worker } = batch[i];
       this.doneThisRun++;
-      this.resultsSinceExport++;
       // The full result rides along: the audit log is the ledger's second copy (recoverResults.ts).
       this.o.audit.write({
-        event: 'attempt', task: d.task.taskId, attempt: d.attempt, outcome: 'done', wall_s: round(output.wallS),
-        ...(output.worker ? { worker_host: output.worker.host, worker_pid: output.worker.pid } : {}),
+        event: 'attempt', task: d.task.taskId, attempt: d.attempt, outcome: 'done', wall_s: round(wallS),
+        ...(worker ? { worker_host: worker.host, worker_pid: worker.pid } : {}),
         ...auditResultFields(rows[i]),
       });
     }
+    this.exports.committed(batch.length);
     this.maybeExport();
     this.pump();
     this.checkFinished();
@@ -321,6 +381,7 @@ export class Scheduler {
       this.o.progress?.log('wflo: interrupted; cancelling running tasks (finished ones are kept)');
       this.o.audit.write({ event: 'interrupted' });
     }
+    if (this.recheck) void this.recheck.stop();
     void this.executor.stop().then((lost) => {
       for (const d of lost) {
         this.outstanding.delete(d.task.taskId);
@@ -344,7 +405,8 @@ export class Scheduler {
 
   private checkFinished(): void {
     if (this.finished || !this.executorStarted) return;
-    if (this.pendingCommit.length > 0) return;
+    if (this.pendingCommit.length > 0 || this.verifying > 0) return;
+    if (this.stopping !== 'interrupted' && this.stopping !== 'fatal' && this.recheck && this.recheck.busy() > 0) return;
     if (this.stopping === 'max_failures') {
       // Nothing new is dispatched; what the executor already holds (the running attempts and
       // at most a prefetch behind them) runs to the end and is kept.
@@ -368,15 +430,27 @@ export class Scheduler {
         this.o.progress?.log(`wflo: warning: closing the executor failed: ${(err as Error).message}`);
       }
     }
+    if (this.recheck) {
+      try {
+        await this.recheck.close();
+      } catch (err) {
+        this.o.progress?.log(`wflo: warning: closing the recheck pool failed: ${(err as Error).message}`);
+      }
+    }
     this.commit();
-    if (this.exportRunning) await this.exportRunning;
+    await this.exports.settle();
     let exportFailure: unknown = null;
     try {
-      if (this.stopping !== 'fatal') await this.finalExport();
+      // Interrupted: out within a second or two; layouts.h5 stays as its last export wrote it
+      // (valid, and written within seconds of the run's first result), `wflo export` or the next
+      // run brings it up to date.
+      if (this.stopping !== 'fatal' && (this.stopping !== 'interrupted' || !fs.existsSync(path.join(this.o.outputDir, LAYOUTS_FILE)))) {
+        await this.exports.final(this.o.exportNeeded || this.doneThisRun > 0);
+      }
     } catch (err) {
       exportFailure = err;
     } finally {
-      this.exporter.close();
+      this.exports.close();
     }
     this.heartbeat();
     this.o.progress?.update(this.snapshot());
@@ -395,65 +469,13 @@ export class Scheduler {
       : allDone ? 'complete' : 'incomplete';
     this.resolveRun!({
       stopReason, doneThisRun: this.doneThisRun, failedThisRun: this.failedThisRun, retries: this.retries,
-      exported: this.lastExport, exportError: this.lastExportError,
+      exported: this.exports.lastExport, exportError: this.exports.lastError,
     });
   }
 
-  // ---- export ----
-
   private maybeExport(): void {
-    if (this.exportRunning || this.stopping || this.finished) return;
-    const due = this.resultsSinceExport >= this.c.exportEveryResults ||
-      (this.resultsSinceExport > 0 && performance.now() - this.lastExportAt >= this.c.exportEveryS * 1000);
-    if (due) this.exportRunning = this.runExport().then(() => { this.exportRunning = null; });
-  }
-
-  /** One export in a child process; never throws (failures are logged and audited). */
-  private async runExport(): Promise<boolean> {
-    this.resultsSinceExport = 0;
-    this.lastExportAt = performance.now();
-    const result = await this.exporter.export(this.o.outputDir);
-    this.lastExportOk = result.ok;
-    if (result.ok) {
-      this.lastExport = result.report;
-      this.lastExportError = null;
-      const r = result.report;
-      this.o.audit.write({ event: 'export', file: r.file, rows: r.rows, expected: r.expected, complete: r.complete, bytes: r.bytes, seconds: round(r.seconds) });
-      try {
-        this.o.ledger.setMeta('last_export', JSON.stringify({ rows: r.rows, campaign_hash: r.campaignHash, created: r.created, at: new Date().toISOString() }));
-      } catch { /* only an optimization for the next run */ }
-      return true;
-    }
-    this.lastExportError = result.message;
-    this.o.audit.write({ event: 'export_failed', error: this.lastExportError });
-    if (!this.exportWarned) {
-      this.o.progress?.log(`wflo: warning: could not refresh layouts.h5 (will retry): ${this.lastExportError}`);
-      this.exportWarned = true;
-    }
-    return false;
-  }
-
-  private async finalExport(): Promise<void> {
-    const needed = this.o.exportNeeded || this.doneThisRun > 0 || !fs.existsSync(path.join(this.o.outputDir, LAYOUTS_FILE)) ||
-      (this.lastExport === null && this.lastExportError !== null);
-    // Nothing committed since the last good export: that file is already the final one.
-    if (!needed || (this.lastExportOk && this.resultsSinceExport === 0)) return;
-    // A writer left over from a killed coordinator may still hold the file lock for a moment.
-    let freshRetries = 1;
-    for (let tries = 0; tries < 20; tries++) {
-      if (await this.runExport()) return;
-      if (/being written by another process/.test(this.lastExportError ?? '')) {
-        await new Promise((r) => setTimeout(r, 500));
-        continue;
-      }
-      // Once more on a fresh exporter process (the client replaces it after any failure).
-      if (freshRetries-- > 0) {
-        this.o.progress?.log(`wflo: final export failed (${this.lastExportError}); retrying on a fresh exporter process`);
-        continue;
-      }
-      break;
-    }
-    throw new RuntimeFailure(`could not write ${path.join(this.o.outputDir, LAYOUTS_FILE)}: ${this.lastExportError}; every finished task is safe in the ledger, rerun \`wflo export ${this.o.outputDir}\``);
+    if (this.stopping || this.finished) return;
+    this.exports.maybe();
   }
 
   // ---- monitoring ----
@@ -473,10 +495,27 @@ export class Scheduler {
 
   private heartbeat(): void {
     if (this.stopping === 'fatal') return;
+    const gone = this.ledgerGone();
+    if (gone) {
+      this.fatal(new RuntimeFailure(`${this.o.ledger.path} was ${gone} during the run; nothing committed since is in it, but every result ` +
+        `of this run is also in ${path.join(this.o.outputDir, 'audit.jsonl')}: the next \`wflo run\` verifies them and adopts them back`));
+      return;
+    }
     try {
       this.o.ledger.heartbeat(this.o.runId, this.ratePerMin(), this.running());
     } catch (err) {
       this.fatal(err);
+    }
+  }
+
+  /** 'deleted' or 'replaced' when the ledger file is no longer the one this run opened. */
+  private ledgerGone(): string | null {
+    try {
+      const now = fs.statSync(this.o.ledger.path);
+      this.ledgerInode ??= now.ino;
+      return now.ino === this.ledgerInode ? null : 'replaced';
+    } catch {
+      return 'deleted';
     }
   }
 
@@ -498,6 +537,12 @@ export class Scheduler {
       elapsedS: (performance.now() - this.startedAt) / 1000,
     };
   }
+}
+
+/** `host:pid` (how rows name a queue worker) back to the reference the audit log records. */
+function workerRefOf(name: string): WorkerRef {
+  const at = name.lastIndexOf(':');
+  return { host: name.slice(0, at), pid: Number(name.slice(at + 1)) };
 }
 
 function round(x: number): number {

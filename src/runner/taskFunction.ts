@@ -1,20 +1,25 @@
 /**
  * The one place where a task meets the optimizer: `method: noop` runs the runner's stand-in
- * (noopOptimizer.ts); every other method goes to optimize/'s `optimizeLayout(case, settings,
- * seed)`, which is deterministic given those three, so a task computed again after a crash or on
- * another worker gives the bit-identical result.
+ * (noopOptimizer.ts); `method: command` runs the user's own program (command/commandTask.ts,
+ * asynchronous: the worker waits for a process); every other method goes to optimize/'s
+ * `optimizeLayout(case, settings, seed)`, which is deterministic given those three, so a task
+ * computed again after a crash or on another worker gives the bit-identical result.
+ * Executors only run attempts in processes; what an attempt computes is decided here.
  */
 import type { Case } from '../optimize/case.js';
-import type { OptimizerSettings } from '../campaign/campaign.js';
+import type { FarmSpec, FarmTypeSpec, OptimizerSettings } from '../campaign/campaign.js';
+import { COMMAND_METHOD, commandSettingsProblem, type CommandSettings } from '../campaign/commandOptimizer.js';
+import { runCommandTask, stopPersistentProgram } from './command/commandTask.js';
 import { optimizeLayout } from '../optimize/optimizeLayout.js';
 import { OPTIMIZER_METHODS, resolveSettings } from '../optimize/settings.js';
 import { noopOptimize } from './noopOptimizer.js';
 import type { TaskOutput } from './taskOutput.js';
+import { PermanentTaskError } from '../util/errors.js';
 
 export const NOOP_METHOD = 'noop';
 
 /** Methods a campaign may name: the runner's noop and optimize/'s methods. */
-export const RUNNER_OPTIMIZER_METHODS: readonly string[] = [NOOP_METHOD, ...OPTIMIZER_METHODS];
+export const RUNNER_OPTIMIZER_METHODS: readonly string[] = [NOOP_METHOD, COMMAND_METHOD, ...OPTIMIZER_METHODS];
 
 const NOOP_NUMBER_FIELDS = ['sleep_ms', 'faults_until_attempt'];
 const NOOP_SEED_LISTS = ['fail_seeds', 'crash_seeds', 'hang_seeds'];
@@ -24,6 +29,7 @@ const NOOP_SEED_LISTS = ['fail_seeds', 'crash_seeds', 'hang_seeds'];
  * Checked when the campaign is loaded, so bad settings fail before any task runs.
  */
 export function optimizerSettingsProblem(settings: OptimizerSettings): { field: string; message: string } | null {
+  if (settings.method === COMMAND_METHOD) return commandSettingsProblem(settings);
   if (settings.method === NOOP_METHOD) {
     for (const [key, value] of Object.entries(settings)) {
       if (key === 'method') continue;
@@ -51,8 +57,38 @@ export function optimizerSettingsProblem(settings: OptimizerSettings): { field: 
   }
 }
 
-/** Run one task. `attempt` (1-based) only matters to noop's fault injection. */
-export function runTask(c: Case, settings: OptimizerSettings, seed: number, attempt: number): TaskOutput {
-  if (settings.method === NOOP_METHOD) return noopOptimize(c, settings, seed, attempt);
-  return optimizeLayout(c, settings as Parameters<typeof optimizeLayout>[1], seed);
+/** One attempt of one task, as a worker process holds it. */
+export interface TaskRun {
+  case: Case;
+  settings: OptimizerSettings;
+  farm: FarmSpec;
+  type: FarmTypeSpec;
+  taskId: string;
+  seed: number;
+  /** 1-based; noop's fault injection and command tasks' attempt folders use it. */
+  attempt: number;
+  /** The per-attempt limit (a command program is told its deadline). */
+  timeoutS: number;
+  /** Where command tasks keep their attempt folders (`<output>/tasks`); null where there is none. */
+  taskDir: string | null;
+  /** A queue worker's own copy of the command's working directory (its --workdir). */
+  workdir?: string;
+}
+
+/** Run one attempt. */
+export async function runTask(r: TaskRun): Promise<TaskOutput> {
+  if (r.settings.method === NOOP_METHOD) return noopOptimize(r.case, r.settings, r.seed, r.attempt);
+  if (r.settings.method === COMMAND_METHOD) {
+    if (r.taskDir === null) throw new PermanentTaskError('command tasks need a folder for their attempt folders (none was given to this worker)');
+    return runCommandTask({ ...r, settings: r.settings as CommandSettings, taskDir: r.taskDir });
+  }
+  return optimizeLayout(r.case, r.settings as Parameters<typeof optimizeLayout>[1], r.seed);
+}
+
+/**
+ * This process is going away (its coordinator or worker left): let the task kinds release what
+ * they hold between attempts (a command optimizer's persistent program gets to exit by itself).
+ */
+export async function releaseTaskResources(): Promise<void> {
+  await stopPersistentProgram();
 }

@@ -3,8 +3,15 @@ import type { OptimizeResult } from '../optimize/optimizeLayout.js';
 /**
  * What one optimization task returns (optimize/'s OptimizeResult), and the check
  * the worker applies before sending it: right length, finite coordinates, feasible.
+ * A command task (a user's program) also returns the AEP the program reported (`aepReported`;
+ * its `aep` is that AEP or NaN until the gate recomputes it) and named scalar `metrics`.
  */
-export type TaskOutput = OptimizeResult;
+export type TaskOutput = OptimizeResult & {
+  /** An AEP the task's producer reported that is not wflo's (a user's program); the gate keeps it beside wflo's. */
+  aepReported?: number;
+  /** Named scalars a user's program wants kept (finite numbers; columns of layouts.h5). */
+  metrics?: Record<string, number>;
+};
 
 /** The first problem with an output for `nTurbines` turbines, or null. */
 export function taskOutputProblem(o: TaskOutput, nTurbines: number): string | null {

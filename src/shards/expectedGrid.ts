@@ -32,7 +32,8 @@ export interface GridFlags {
   seeds?: string;
 }
 
-function describeRange(values: number[]): string {
+/** `[0, 1, 2, 5]` -> `0-2,5`. */
+export function describeRange(values: number[]): string {
   if (values.length === 0) return 'none';
   const parts: string[] = [];
   for (let i = 0; i < values.length;) {

@@ -1,14 +1,17 @@
 /**
- * The groups shape: `<group>/<key>` per record (default group `optimized_layouts`, keys like
- * `farm_9_type_4_seed_24`); each entry is a layout dataset (T, 2) with the AEP as an attribute,
- * or a group holding `layout` (or `x`, `y`) and `aep` as datasets or attributes. An entry that
- * cannot be read costs that entry only; a records group HDF5 cannot list (a damaged B-tree) is a
- * structure problem (the file is unreadable unless another shape gives records).
+ * The groups shape: `<group>/<key>` per record (default group `optimized_layouts`, any group path
+ * with `--field group=PATH`, or the root: keys like `farm_9_type_4_seed_24`); each entry is a
+ * layout dataset (T, 2) with the AEP as an attribute, or a group holding `layout` (or `x`, `y`)
+ * and `aep` as datasets or attributes. An entry that cannot be read costs that entry only; a
+ * records group HDF5 cannot list (a damaged B-tree) is a structure problem (the file is
+ * unreadable unless another shape gives records). Every dataset's declared size is checked
+ * before its values are read.
  */
 import type { FieldName } from './shardTypes.js';
 import { attrNamesOf, isDataset, isGroup, toFloat64, scalarOf, type Entity, type H5Dataset, type H5Group } from './h5Entities.js';
 import { RecordProblem, RejectedRecord, splitLayout, turbineRowsOf, type RawRecord } from './recordValues.js';
 import type { ShapeReader, ShardFile } from './shardFile.js';
+import { holdsRows } from './rowsShapeReader.js';
 import type { TaskKey } from './keyPattern.js';
 
 /** Scalar field of a record: a dataset in `owner` (a group), else an attribute of `owner` or of `extra`. */
@@ -18,20 +21,28 @@ function fieldScalar(shard: ShardFile, owner: H5Group | H5Dataset, members: Set<
     const name = names.find((n) => members.has(n));
     if (name) {
       const entity = (owner as H5Group).get(name);
-      if (isDataset(entity)) return scalarOf(entity.value);
+      if (isDataset(entity)) {
+        shard.checkDeclaredSize(entity, name, false);
+        // More than one value is not a scalar: not read.
+        return (entity.shape ?? []).reduce((a, b) => a * b, 1) === 1 ? scalarOf(entity.value) : undefined;
+      }
     }
   }
   for (const source of [owner, extra]) {
     if (!source) continue;
     const present = attrNamesOf(source);
     const name = names.find((n) => present.has(n));
-    if (name) return scalarOf(source.get_attribute(name, false));
+    if (!name) continue;
+    // An attribute's values live in its object header; one declaring more than one value is not a scalar: not read.
+    const attribute = source.attrs[name];
+    return attribute && attribute.metadata.total_size === 1 ? scalarOf(source.get_attribute(name, false)) : undefined;
   }
   return undefined;
 }
 
 /** A (T, 2) layout dataset as x and y; refuses one over --max-turbines before reading its values. */
 function layoutOf(shard: ShardFile, entity: H5Dataset, declared: number | undefined, label: string): [Float64Array, Float64Array] {
+  shard.checkDeclaredSize(entity, label, false);
   const shape = entity.shape ?? [];
   const rows = turbineRowsOf(shape);
   const turbines = declared !== undefined && rows !== null && declared <= rows ? declared : rows;
@@ -75,6 +86,8 @@ function recordOfGroup(shard: ShardFile, taskKey: TaskKey, entry: H5Group): RawR
     const xEntity = xName ? entry.get(xName) : null;
     const yEntity = yName ? entry.get(yName) : null;
     if (!isDataset(xEntity) || !isDataset(yEntity)) throw new RecordProblem(`no ${fields.layout.join('/')} dataset (nor x and y)`);
+    shard.checkDeclaredSize(xEntity, xName!, false);
+    shard.checkDeclaredSize(yEntity, yName!, false);
     const width = (xEntity.shape ?? [])[0] ?? 1;
     if (width > shard.gate.maxTurbines) throw new RejectedRecord(`${width} turbines, more than --max-turbines ${shard.gate.maxTurbines}`);
     const xs = toFloat64(xEntity.value);
@@ -107,14 +120,18 @@ function recordOfGroup(shard: ShardFile, taskKey: TaskKey, entry: H5Group): RawR
   };
 }
 
-function readGroup(shard: ShardFile, groupName: string, group: H5Group): void {
-  const keys = shard.structure(`group ${groupName}`, () => group.keys());
-  if (!keys || keys.length === 0) return;
+/**
+ * Read the entries `keys` of `group` (at `groupPath`) as records. At a named group every member
+ * is meant to be a record, so one whose name does not match --key-pattern is reported; at the
+ * root only the members that match are records (the others are the file's other contents).
+ */
+function readGroup(shard: ShardFile, groupPath: string, group: H5Group, keys: string[], isRoot: boolean): void {
+  if (keys.length === 0) return;
   shard.shapesFound.push('groups');
   let unmatched = 0;
   let firstUnmatched = '';
   for (const key of keys) {
-    const where = `${groupName}/${key}`;
+    const where = isRoot ? key : `${groupPath}/${key}`;
     const taskKey = shard.parseKey(key);
     if (!taskKey) {
       unmatched++;
@@ -136,19 +153,25 @@ function readGroup(shard: ShardFile, groupName: string, group: H5Group): void {
     }
   }
   if (unmatched === keys.length) {
-    shard.schemaProblems.push(`no member of ${groupName} matches --key-pattern ${shard.options.keyPatternText} (e.g. "${firstUnmatched}")`);
+    shard.schemaProblems.push(`no member of ${groupPath} matches --key-pattern ${shard.options.keyPatternText} (e.g. "${firstUnmatched}")`);
   }
 }
 
 export const groupsShapeReader: ShapeReader = {
   shape: 'groups',
   read(shard, rootMembers) {
-    const groupName = shard.nameIn(rootMembers, 'group');
-    if (!groupName) return new Set();
-    const entity = shard.structure(groupName, () => shard.file.get(groupName));
-    if (entity === undefined) return new Set([groupName]);
-    if (isGroup(entity)) readGroup(shard, groupName, entity);
-    else shard.schemaProblems.push(`${groupName} is not a group`);
-    return new Set([groupName]);
+    const location = shard.recordsLocation(rootMembers);
+    if (location && !location.isRoot) {
+      // A group holding row datasets is the rows reader's.
+      if (holdsRows(shard, location.group, location.members)) return new Set();
+      readGroup(shard, location.path, location.group, [...location.members], false);
+      return new Set([location.rootMember!]);
+    }
+    // Records at the root: the members named like --key-pattern (when --field group=/ says so,
+    // or when no records group exists).
+    const placeholders = new Set(shard.options.fields.placeholder);
+    const keyed = [...rootMembers].filter((name) => !placeholders.has(name) && shard.parseKey(name));
+    if (keyed.length > 0) readGroup(shard, '/', shard.file, keyed, true);
+    return new Set(keyed);
   },
 };

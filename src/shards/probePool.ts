@@ -92,22 +92,34 @@ export class ProbePool {
 
   /**
    * Probe every file, `jobs` children at a time; `onResult` is called as each finishes (any
-   * order). Never rejects for a bad file.
+   * order). Never rejects for a bad file; rejects when `signal` aborts (every child stopped).
    */
-  probeAll(files: string[], read: ShardReadOptions, onResult?: (index: number, result: ProbeResult) => void): Promise<ProbeResult[]> {
+  probeAll(files: string[], read: ShardReadOptions, onResult?: (index: number, result: ProbeResult) => void, signal?: AbortSignal): Promise<ProbeResult[]> {
     const results: (ProbeResult | undefined)[] = new Array(files.length);
     const todo: number[] = files.map((_, i) => i);
     let remaining = files.length;
     let failure: Error | null = null;
     let startFailures = 0;
+    const slots = new Set<Slot>();
     return new Promise<ProbeResult[]>((resolve, reject) => {
+      if (signal?.aborted) return reject(new Error('probing aborted'));
       if (remaining === 0) return resolve([]);
+      const abort = () => {
+        failure = new Error('probing aborted');
+        for (const slot of slots) if (slot.timer) clearTimeout(slot.timer);
+        for (const child of [...this.live]) this.stopChild(child);
+        reject(failure);
+      };
+      signal?.addEventListener('abort', abort, { once: true });
       const finishFile = (fileIndex: number, result: ProbeResult) => {
         if (results[fileIndex]) return;
         results[fileIndex] = result;
         remaining--;
         onResult?.(fileIndex, result);
-        if (remaining === 0) resolve(results as ProbeResult[]);
+        if (remaining === 0) {
+          signal?.removeEventListener('abort', abort);
+          resolve(results as ProbeResult[]);
+        }
       };
       const unreadable = (detail: string): ProbeResult => ({ class: 'unreadable', shapes: [], detail, records: [], lost: [], hdf5Errors: true });
 
@@ -159,6 +171,7 @@ export class ProbePool {
         this.started++;
         this.live.add(child);
         const slot: Slot = { child, spillFile, stderrTail: '', inFlight: [], retiring: false };
+        slots.add(slot);
         child.stderr!.on('data', (chunk: Buffer) => {
           slot.stderrTail = (slot.stderrTail + chunk.toString()).slice(-2000);
         });
@@ -183,7 +196,7 @@ export class ProbePool {
           else if (!slot.retiring) feed(slot);
           else armTimer(slot);
         });
-        child.once('exit', (code, signal) => {
+        child.once('exit', (code, exitSignal) => {
           this.live.delete(child);
           if (!ready) {
             // A start can fail transiently (e.g. out of memory, or dist/ being rebuilt): retry twice.
@@ -193,15 +206,16 @@ export class ProbePool {
             }
             const lines = slot.stderrTail.trim().split('\n').filter(Boolean);
             const reason = lines.find((l) => /Error/.test(l)) ?? lines.pop() ?? '';
-            failure = new Error(`probe process failed to start (exit ${code ?? signal}): ${reason.trim()}`);
+            failure = new Error(`probe process failed to start (exit ${code ?? exitSignal}): ${reason.trim()}`);
             for (const c of this.live) this.stopChild(c);
+            signal?.removeEventListener('abort', abort);
             reject(failure);
             return;
           }
           const head = slot.inFlight.shift();
           if (head) {
             const last = slot.stderrTail.trim().split('\n').filter(Boolean).pop();
-            finishFile(head.fileIndex, unreadable(`the HDF5 reader process died on this file (${signal ?? `exit code ${code}`})${last ? `: ${last.slice(0, 200)}` : ''}`));
+            finishFile(head.fileIndex, unreadable(`the HDF5 reader process died on this file (${exitSignal ?? `exit code ${code}`})${last ? `: ${last.slice(0, 200)}` : ''}`));
           }
           replace(slot);
         });

@@ -1,12 +1,14 @@
 /**
- * The rows shape: equal-length datasets at the root, `farm_id`, `farm_type`, `seed` (or a
- * `task_id`/`key` string column), `aep`, `layout` (N, T, 2) (or `x`, `y` (N, T)); wflo's own
- * output is one. Read in slices of rows (bounded memory for big worker files, whatever T is);
- * a row that cannot be used costs that row only.
+ * The rows shape: equal-length datasets at the root (or in the group named by `--field
+ * group=PATH`), `farm_id`, `farm_type`, `seed` (or a `task_id`/`key` string column), `aep`,
+ * `layout` (N, T, 2) (or `x`, `y` (N, T)); wflo's own output is one. Every column's declared
+ * size is checked first (declaredSize.ts: a file claiming 10^12 rows is refused unread); then
+ * rows are read in slices (bounded memory for big worker files, whatever T is); a row that
+ * cannot be used costs that row only.
  */
-import { isDataset, toFloat64, type H5Dataset } from './h5Entities.js';
+import { isDataset, toFloat64, type H5Dataset, type H5Group } from './h5Entities.js';
 import { RecordProblem, splitLayout } from './recordValues.js';
-import type { ShapeReader, ShardFile } from './shardFile.js';
+import { ImplausibleSize, type ShapeReader, type ShardFile } from './shardFile.js';
 import type { TaskKey } from './keyPattern.js';
 
 /** Rows read per slice... */
@@ -34,7 +36,18 @@ interface RowColumns {
 
 const ROW_FIELDS: (keyof RowColumns)[] = ['farm_id', 'farm_type', 'seed', 'key', 'aep', 'layout', 'x', 'y', 'n_turbines', 'aep_initial', 'initial_layout', 'iterations', 'evaluations', 'wall_s', 'attempts'];
 
-/** Which root datasets make up the rows shape (undefined when the file has none of its key columns). */
+/** The members of `group` that are datasets named like a row column. */
+function rowDatasetsIn(shard: ShardFile, group: H5Group, members: Set<string>): Set<string> {
+  const rowNames = new Set(ROW_FIELDS.flatMap((f) => shard.options.fields[f]));
+  return new Set([...members].filter((name) => rowNames.has(name) && isDataset(shard.structure(name, () => group.get(name)) ?? undefined)));
+}
+
+/** Whether `group` holds the rows shape's columns. */
+export function holdsRows(shard: ShardFile, group: H5Group, members: Set<string>): boolean {
+  return shard.options.shapes.includes('rows') && rowColumnsOf(shard, rowDatasetsIn(shard, group, members)) !== undefined;
+}
+
+/** Which datasets make up the rows shape (undefined when there are none of its key columns). */
 function rowColumnsOf(shard: ShardFile, datasets: Set<string>): RowColumns | undefined {
   const columns: RowColumns = {};
   for (const field of ROW_FIELDS) columns[field] = shard.nameIn(datasets, field);
@@ -45,7 +58,7 @@ function rowColumnsOf(shard: ShardFile, datasets: Set<string>): RowColumns | und
 
 type Slice = Map<string, { data: unknown; shape: number[] }>;
 
-function readRows(shard: ShardFile, columns: RowColumns): void {
+function readRows(shard: ShardFile, group: H5Group, at: string, columns: RowColumns): void {
   const fields = shard.options.fields;
   const missing: string[] = [];
   if (!columns.key && !(columns.farm_id && columns.farm_type && columns.seed)) {
@@ -54,19 +67,22 @@ function readRows(shard: ShardFile, columns: RowColumns): void {
   if (!columns.aep) missing.push(fields.aep.join('|'));
   if (!columns.layout && !(columns.x && columns.y)) missing.push(`${fields.layout.join('|')} (or x and y)`);
   const present = ROW_FIELDS.map((f) => columns[f]).filter((n): n is string => !!n);
+  const prefix = at === '/' ? '' : `${at}/`;
   if (missing.length > 0) {
-    shard.schemaProblems.push(`row datasets ${present.join(', ')} present but ${missing.join(', ')} missing`);
+    shard.schemaProblems.push(`row datasets ${present.map((n) => prefix + n).join(', ')} present but ${missing.join(', ')} missing`);
     return;
   }
-  const dataset = (name: string) => shard.call(() => shard.file.get(name)) as H5Dataset;
+  const dataset = (name: string) => shard.call(() => group.get(name)) as H5Dataset;
   const lengths = new Map<string, number>();
   for (const name of new Set(present)) {
+    // Before anything is read: a column claiming more rows than the file can hold is refused.
+    shard.checkDeclaredSize(dataset(name), prefix + name, true);
     const shape = shard.call(() => dataset(name).shape) ?? [];
     lengths.set(name, shape.length === 0 ? 1 : shape[0]);
   }
   const distinct = new Set(lengths.values());
   if (distinct.size > 1) {
-    shard.schemaProblems.push(`row datasets have unequal lengths: ${[...lengths].map(([n, l]) => `${n} ${l}`).join(', ')}`);
+    shard.schemaProblems.push(`row datasets have unequal lengths: ${[...lengths].map(([n, l]) => `${prefix}${n} ${l}`).join(', ')}`);
     return;
   }
   const rows = [...distinct][0] ?? 0;
@@ -74,7 +90,7 @@ function readRows(shard: ShardFile, columns: RowColumns): void {
   if (layoutName) {
     const shape = shard.call(() => dataset(layoutName).shape) ?? [];
     if (shape.length !== 3 || shape[2] !== 2) {
-      shard.schemaProblems.push(`${layoutName} has shape (${shape.join(', ')}), expected (N, T, 2)`);
+      shard.schemaProblems.push(`${prefix}${layoutName} has shape (${shape.join(', ')}), expected (N, T, 2)`);
       return;
     }
   }
@@ -98,14 +114,14 @@ function readRows(shard: ShardFile, columns: RowColumns): void {
         return out;
       });
     } catch (err) {
-      for (let row = start; row < end; row++) shard.loseRecord(`row ${row}`, (err as Error).message);
+      for (let row = start; row < end; row++) shard.loseRecord(`${prefix}row ${row}`, (err as Error).message);
       continue;
     }
-    for (let i = 0; i < end - start; i++) readRow(shard, columns, slice, i, start + i);
+    for (let i = 0; i < end - start; i++) readRow(shard, columns, slice, i, start + i, prefix);
   }
 }
 
-function readRow(shard: ShardFile, columns: RowColumns, slice: Slice, i: number, row: number): void {
+function readRow(shard: ShardFile, columns: RowColumns, slice: Slice, i: number, row: number, prefix: string): void {
   const column = (field: keyof RowColumns) => (columns[field] ? slice.get(columns[field]!) : undefined);
   const numberAt = (field: keyof RowColumns): number | undefined => {
     const c = column(field);
@@ -113,7 +129,7 @@ function readRow(shard: ShardFile, columns: RowColumns, slice: Slice, i: number,
     const v = (c.data as ArrayLike<number | bigint>)[i];
     return v === undefined ? undefined : Number(v);
   };
-  const where = `row ${row}`;
+  const where = `${prefix}row ${row}`;
   const layoutName = columns.layout;
   let key: TaskKey | null = null;
   try {
@@ -173,20 +189,28 @@ function readRow(shard: ShardFile, columns: RowColumns, slice: Slice, i: number,
   }
 }
 
+/** Read the rows shape in `group` (at `at`); returns the member names it recognized. */
+function readRowsIn(shard: ShardFile, group: H5Group, at: string, members: Set<string>): Set<string> {
+  const columns = rowColumnsOf(shard, rowDatasetsIn(shard, group, members));
+  if (!columns) return new Set();
+  const recognized = new Set(ROW_FIELDS.map((f) => columns[f]).filter((n): n is string => !!n));
+  try {
+    readRows(shard, group, at, columns);
+  } catch (err) {
+    // HDF5 failing on a column's metadata is damage, and so is a size the file cannot hold (unreadable), not another schema.
+    const damage = err instanceof ImplausibleSize || (err instanceof RecordProblem && err.fromHdf5);
+    (damage ? shard.structureProblems : shard.schemaProblems).push(err instanceof ImplausibleSize ? err.message : `row datasets: ${(err as Error).message}`);
+  }
+  return recognized;
+}
+
 export const rowsShapeReader: ShapeReader = {
   shape: 'rows',
   read(shard, rootMembers) {
-    const rowNames = new Set(ROW_FIELDS.flatMap((f) => shard.options.fields[f]));
-    const datasets = new Set([...rootMembers].filter((name) => rowNames.has(name) && isDataset(shard.structure(name, () => shard.file.get(name)))));
-    const columns = rowColumnsOf(shard, datasets);
-    if (!columns) return new Set();
-    const recognized = new Set(ROW_FIELDS.map((f) => columns[f]).filter((n): n is string => !!n));
-    try {
-      readRows(shard, columns);
-    } catch (err) {
-      // HDF5 failing on a column's metadata is damage (unreadable), not another schema.
-      const problems = err instanceof RecordProblem && err.fromHdf5 ? shard.structureProblems : shard.schemaProblems;
-      problems.push(`row datasets: ${(err as Error).message}`);
+    const recognized = readRowsIn(shard, shard.file, '/', rootMembers);
+    const location = shard.recordsLocation(rootMembers);
+    if (location && !location.isRoot && holdsRows(shard, location.group, location.members)) {
+      if (readRowsIn(shard, location.group, location.path, location.members).size > 0) recognized.add(location.rootMember!);
     }
     return recognized;
   },

@@ -1,16 +1,34 @@
 /**
  * One worker file being read: the open HDF5 file, what was found so far (records, unusable and
- * rejected records, file-level problems), and the ShapeReader interface that the readers of each
- * layout shape (groupsShapeReader.ts, rowsShapeReader.ts) implement. A kept record passes the
- * RecordGate and goes to the spill file when merging; only its index stays in memory.
+ * rejected records, file-level problems), where its records are (the `group` field: a group
+ * path, or the root), and the ShapeReader interface that the readers of each layout shape
+ * (groupsShapeReader.ts, rowsShapeReader.ts) implement. A kept record passes the RecordGate and
+ * goes to the spill file when merging; only its index stays in memory. No dataset is read before
+ * its declared size was checked against the file's bytes (declaredSize.ts).
  */
 import { hdf5Call, hdf5ErrorReason, type H5File } from '../io/hdf5/h5wasmRuntime.js';
+import { declaredSizeProblem } from '../io/hdf5/declaredSize.js';
+import { isGroup, type H5Dataset, type H5Group } from './h5Entities.js';
 import { taskIdOf } from '../io/layoutRecord.js';
 import { keyMatcher, type TaskKey } from './keyPattern.js';
 import type { SpillWriter } from './spillStore.js';
 import type { RecordGate } from './recordGate.js';
 import { RecordProblem, RejectedRecord, digestOf, toLayoutRecord, type RawRecord } from './recordValues.js';
 import type { FieldName, FoundRecord, LostRecord, ShardReadOptions, ShardShape } from './shardTypes.js';
+
+/** A dataset whose declared size the file cannot hold: refused unread (a file-level problem for row datasets). */
+export class ImplausibleSize extends RecordProblem {}
+
+/** Where a file's records are: the group named by the `group` field, or the root. */
+export interface RecordsLocation {
+  /** As messages show it: `optimized_layouts`, `results/run_3`, or `/`. */
+  path: string;
+  group: H5Group;
+  members: Set<string>;
+  isRoot: boolean;
+  /** The root member it lies under (recognized as the records' own), absent for the root. */
+  rootMember?: string;
+}
 
 /** A reader for one way pipelines lay records out in a file. */
 export interface ShapeReader {
@@ -34,9 +52,61 @@ export class ShardFile {
   readonly shapesFound: ShardShape[] = [];
   hdf5Errors = false;
   private readonly matchKey: (key: string) => TaskKey | null;
+  private location: RecordsLocation | null | undefined;
 
-  constructor(readonly file: H5File, readonly options: ShardReadOptions, private readonly spill: SpillWriter | null, readonly gate: RecordGate) {
+  constructor(readonly file: H5File, readonly options: ShardReadOptions, private readonly spill: SpillWriter | null, readonly gate: RecordGate, readonly fileBytes: number) {
     this.matchKey = keyMatcher(options.keyRegex);
+  }
+
+  /**
+   * Throw ImplausibleSize when `dataset` declares more values than the file can hold (or, for a
+   * row dataset, more rows than --max-rows); nothing of it is read. `name` is for the message.
+   */
+  checkDeclaredSize(dataset: H5Dataset, name: string, rowDataset: boolean): void {
+    const metadata = this.call(() => dataset.metadata);
+    const problem = declaredSizeProblem({ name, shape: metadata.shape ?? [], itemBytes: metadata.size }, this.fileBytes, rowDataset ? this.options.maxRows : undefined);
+    if (problem) throw new ImplausibleSize(problem);
+  }
+
+  /**
+   * The first `group` candidate that exists as a group (`/` is the root), or null when none does.
+   * A candidate that exists but is not a group is a schema problem; HDF5 failing on the way is a
+   * structure problem.
+   */
+  recordsLocation(rootMembers: Set<string>): RecordsLocation | null {
+    if (this.location !== undefined) return this.location;
+    this.location = null;
+    for (const candidate of this.options.fields.group) {
+      if (candidate === '/') {
+        this.location = { path: '/', group: this.file, members: rootMembers, isRoot: true };
+        break;
+      }
+      const parts = candidate.split('/');
+      if (!rootMembers.has(parts[0])) continue;
+      let group: H5Group = this.file;
+      let members = rootMembers;
+      let found = true;
+      for (let i = 0; i < parts.length && found; i++) {
+        const where = parts.slice(0, i + 1).join('/');
+        if (!members.has(parts[i])) { found = false; break; }
+        const entity = this.structure(where, () => group.get(parts[i])) ?? undefined;
+        if (!isGroup(entity)) {
+          if (entity) this.schemaProblems.push(`${where} is not a group`);
+          found = false;
+          break;
+        }
+        group = entity;
+        const keys = this.structure(`group ${where}`, () => group.keys());
+        if (!keys) { found = false; break; }
+        members = new Set(keys);
+      }
+      if (found) {
+        this.location = { path: candidate, group, members, isRoot: false, rootMember: parts[0] };
+        break;
+      }
+      if (this.structureProblems.length > 0 || this.schemaProblems.length > 0) break;
+    }
+    return this.location;
   }
 
   /** Run HDF5 calls for one record or object; an HDF5 error becomes a RecordProblem. */

@@ -6,6 +6,7 @@
  * process (probeWorker.ts): opening an untrusted file can break the wasm instance (h5wasm
  * issue #46).
  */
+import fs from 'node:fs';
 import { closeQuietly, hdf5ErrorReason, openH5Sync, type H5File, type H5Module } from '../io/hdf5/h5wasmRuntime.js';
 import { describeMember } from './h5Entities.js';
 import { groupsShapeReader } from './groupsShapeReader.js';
@@ -42,7 +43,14 @@ export function readShard(h5: H5Module, path: string, options: ShardReadOptions,
     if (/already open for write|file close degree|consistency flags/i.test(reason)) reason += ' (the writer crashed with the file open; h5clear -s on a copy may recover it)';
     return { class: 'unreadable', shapes: [], detail: `HDF5 cannot open it: ${reason}`, records: [], lost: [], hdf5Errors: true };
   }
-  const shard = new ShardFile(file, options, spill, new RecordGate(options.maxTurbines, verify));
+  let fileBytes: number;
+  try {
+    fileBytes = fs.statSync(path).size;
+  } catch (err) {
+    closeQuietly(file);
+    return { class: 'unreadable', shapes: [], detail: `cannot read the file: ${(err as Error).message}`, records: [], lost: [], hdf5Errors: false };
+  }
+  const shard = new ShardFile(file, options, spill, new RecordGate(options.maxTurbines, verify), fileBytes);
   try {
     const rootMembers = shard.structure('its root group', () => file.keys());
     if (!rootMembers) {
@@ -64,6 +72,19 @@ export function readShard(h5: H5Module, path: string, options: ShardReadOptions,
   }
 }
 
+/** What the readers looked for, for a file where they found nothing. */
+export function lookedFor(options: ShardReadOptions): string {
+  const f = options.fields;
+  const where = f.group.map((g) => (g === '/' ? 'the root' : g)).join(' or ');
+  const parts: string[] = [];
+  if (options.shapes.includes('groups')) parts.push(`members named like ${options.keyPatternText} in ${where}${f.group.includes('/') ? '' : ' or at the root'}`);
+  if (options.shapes.includes('rows')) {
+    parts.push(`row datasets ${f.farm_id.join('|')}, ${f.farm_type.join('|')}, ${f.seed.join('|')} (or ${f.key.join('|')}), ${f.aep.join('|')}, ` +
+      `${f.layout.join('|')} (or ${f.x.join('|')} and ${f.y.join('|')}) at the root${f.group.includes('/') ? '' : ` or in ${where}`}`);
+  }
+  return `looked for ${parts.join(', and for ')}`;
+}
+
 function classify(shard: ShardFile, rootMembers: string[]): ProbeResult {
   const base = { shapes: shard.shapesFound, records: shard.records, lost: shard.lost, hdf5Errors: shard.hdf5Errors };
   const n = shard.records.length;
@@ -82,7 +103,7 @@ function classify(shard: ShardFile, rootMembers: string[]): ProbeResult {
   if (shard.unrecognized.length > 0) {
     return {
       class: 'schema_mismatch',
-      detail: `no records in either shape; root holds ${listed}${rootMembers.length > 6 ? ', ...' : ''} (map names with --field or --key-pattern)`,
+      detail: `no records: ${lookedFor(shard.options)}; root holds ${listed}${rootMembers.length > 6 ? ', ...' : ''} (map names with --field or --key-pattern)`,
       ...base,
     };
   }

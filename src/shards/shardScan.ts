@@ -27,6 +27,8 @@ export interface ScanOptions {
   timeoutMs?: number;
   /** Called after each file is classified (progress). */
   onFile?: (done: number, total: number, report: ShardFileReport) => void;
+  /** Aborting it stops the probe processes; the scan then rejects. */
+  signal?: AbortSignal;
 }
 
 export type { IndexedRecord } from './shardTypes.js';
@@ -92,7 +94,7 @@ export async function scanShards(options: ScanOptions): Promise<ScanResult> {
   };
   let copyFolder: string | null = null;
   try {
-    await pool.probeAll(direct.map((i) => files[i]), options.read, (k, result) => report(direct[k], result, null));
+    await pool.probeAll(direct.map((i) => files[i]), options.read, (k, result) => report(direct[k], result, null), options.signal);
     for (let start = 0; start < needsCopy.length; start += RECOVERY_BATCH) {
       const batch: number[] = [];
       const copies: string[] = [];
@@ -109,7 +111,7 @@ export async function scanShards(options: ScanOptions): Promise<ScanResult> {
         }
       }
       try {
-        await pool.probeAll(copies, options.read, (k, result) => report(batch[k], result, RECOVERED_NOTE));
+        await pool.probeAll(copies, options.read, (k, result) => report(batch[k], result, RECOVERED_NOTE), options.signal);
       } finally {
         for (const copy of copies) fs.rmSync(copy, { force: true });
       }

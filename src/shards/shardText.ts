@@ -109,7 +109,8 @@ export function formatMergeSummary(report: MergeReport, options: MergeOptions): 
     for (const f of invalid.slice(0, LIST_LIMIT)) out.push(`${fileLine(f, base)}${f.action === 'quarantined' ? ` -> ${path.relative(base, f.movedTo!)}` : f.action === 'skipped' ? ' (skipped)' : ''}`);
     if (invalid.length > LIST_LIMIT) out.push(`  ... ${invalid.length - LIST_LIMIT} more (see ${path.basename(report.auditPath)})`);
   }
-  const lossy = report.files.filter((f) => f.lost.length > 0);
+  // Rejected records have their own list below: a file is listed here only for records it could not give at all.
+  const lossy = report.files.filter((f) => f.lost.some((l) => !l.rejected));
   if (lossy.length > 0) {
     out.push(`files with unusable records (${lossy.length}):`);
     for (const f of lossy.slice(0, LIST_LIMIT)) out.push(fileLine(f, base));

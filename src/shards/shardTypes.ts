@@ -26,7 +26,10 @@ export type ShardShape = 'groups' | 'rows';
 
 /**
  * Canonical field -> candidate names in the file (first one present wins).
- * `group`: the group holding one entry per record (groups shape).
+ * `group`: where the records are: a group path (`optimized_layouts`, `results/run_3`, or `/` for
+ * the root) holding one entry per record (groups shape) or the row datasets (rows shape). When no
+ * candidate exists, records are looked for at the root (row datasets, or members named like
+ * --key-pattern).
  * `placeholder`: objects that hold no records (e.g. `init`).
  */
 export interface FieldNames {
@@ -99,6 +102,8 @@ export interface ShardReadOptions {
   fields: FieldNames;
   /** Records with more turbines are rejected (default DEFAULT_MAX_TURBINES). */
   maxTurbines?: number;
+  /** Row datasets declaring more rows are refused unread (default DEFAULT_MAX_ROWS, declaredSize.ts). */
+  maxRows?: number;
   /** Verify every record against a campaign (absent: only the limits above). */
   verify?: RecordVerification;
 }

@@ -5,13 +5,17 @@
  * status per farm × type (runner/campaignStatus.ts), AEP statistics, quartiles (window
  * functions) and histograms per cell, best and worst task per cell, failures with their errors;
  * gross AEP, wake loss and capacity factor per cell from the stored farm and type definitions;
- * throughput over time from the audit log; the best and worst layout of each cell as plots.
+ * throughput over time from the audit log; the best and worst layout of each cell as plots, on
+ * one wake-loss colour scale per cell (the same colour means the same loss in both). When every
+ * cell has at most DOT_PLOT_MAX_SEEDS results, each result's AEP is sent too (a dot per seed says
+ * more than a histogram of four values).
  */
 import type { Case } from '../optimize/case.js';
 import { Ledger, type FailureInfo } from '../runner/ledger.js';
 import { readStatus, type CampaignStatus } from '../runner/campaignStatus.js';
 import { caseFromDefinitions, definitionLabel } from './caseFromDefinitions.js';
-import { capacityFactorOf, loneTurbineAepMwh } from './turbineYield.js';
+import { capacityFactorOf, loneTurbineAepMwh, turbineYield } from './turbineYield.js';
+import { nonEmptyRange } from './colorScale.js';
 import { ThroughputLog, type Throughput } from './throughput.js';
 import { readResultsFromLedger } from './storedResult.js';
 import { layoutSvg } from './layoutSvg.js';
@@ -43,6 +47,12 @@ export interface CellView {
 
 export interface HistogramBin { farmId: number; farmType: number; label: string; lo: number; hi: number; count: number }
 
+/** One done task's AEP (sent when every cell has at most DOT_PLOT_MAX_SEEDS of them). */
+export interface AepPoint { farmId: number; farmType: number; taskId: string; aep: number }
+
+/** Most results per cell for which the charts show one dot per seed instead of a histogram. */
+export const DOT_PLOT_MAX_SEEDS = 30;
+
 export interface LayoutView { label: string; which: 'best' | 'worst'; taskId: string; aep: number; svg: string }
 
 export interface CampaignView {
@@ -52,6 +62,8 @@ export interface CampaignView {
   status: Omit<CampaignStatus, 'groups' | 'failures'>;
   cells: CellView[];
   histogram: HistogramBin[];
+  /** Every done task's AEP when no cell has more than DOT_PLOT_MAX_SEEDS; empty otherwise. */
+  points: AepPoint[];
   failures: FailureInfo[];
   throughput: Throughput;
   layouts: LayoutView[];
@@ -73,7 +85,8 @@ export interface CampaignViewOptions {
 
 export class CampaignViewCache {
   readonly cases = new Map<string, { c: Case; gross: number }>();
-  readonly plots = new Map<string, string>();
+  /** Plots of a cell's best and worst layout, by "best|worst" task ids. */
+  readonly plots = new Map<string, string[]>();
   throughput: ThroughputLog | null = null;
 }
 
@@ -94,6 +107,7 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
     const stats = new Map<string, AepStats>();
     const best = new Map<string, { taskId: string; aep: number }>(), worst = new Map<string, { taskId: string; aep: number }>();
     let histRows: number[][] = [];
+    let points: AepPoint[] = [];
     let bins = 0;
     if (!options.quick) {
       // One scan of the results (their rows hold the layout blobs, so scans are what costs) into a
@@ -112,6 +126,10 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
 
       let maxN = 0;
       for (const st of stats.values()) maxN = Math.max(maxN, st.n);
+      if (maxN <= DOT_PLOT_MAX_SEEDS) {
+        points = (ledger.db.prepare('SELECT f, ty, id, aep FROM wflo_done ORDER BY f, ty, aep').raw().all() as [number, number, string, number][])
+          .map(([farmId, farmType, taskId, aep]) => ({ farmId, farmType, taskId, aep }));
+      }
       bins = Math.min(30, Math.max(6, Math.ceil(Math.sqrt(maxN))));
       histRows = ledger.db.prepare(`WITH s AS (SELECT f, ty, MIN(aep) AS lo, MAX(aep) AS hi FROM wflo_done GROUP BY f, ty)
         SELECT d.f, d.ty, COALESCE(MIN(CAST((d.aep - s.lo) / NULLIF(s.hi - s.lo, 0) * ${bins} AS INTEGER), ${bins - 1}), 0) AS bin, COUNT(*)
@@ -155,7 +173,8 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
       return { farmId: f, farmType: ty, label: labels.get(key(f, ty)) ?? key(f, ty), lo, hi: lo + width, count };
     });
 
-    // Best and worst layout of each cell, drawn once per task (cached across dashboard updates).
+    // Best and worst layout of each cell on one wake-loss colour scale, drawn once per pair
+    // (cached across dashboard updates).
     const maxLayoutCells = options.maxLayoutCells ?? 40;
     const layouts: LayoutView[] = [];
     let layoutCellsShown = 0;
@@ -164,25 +183,31 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
       layoutCellsShown++;
       const picks: ['best' | 'worst', { taskId: string; aep: number }][] = [['best', cell.best]];
       if (cell.worst.taskId !== cell.best.taskId) picks.push(['worst', cell.worst]);
-      for (const [which, pick] of picks) {
-        let svg = cache.plots.get(pick.taskId);
-        if (svg === undefined) {
-          try {
-            const [r] = readResultsFromLedger(ledger, [pick.taskId]);
-            const entry = cache.cases.get(`${farmDefs.get(r.farmId)?.hash}/${typeDefs.get(r.farmType)?.hash}`);
+      const pairKey = picks.map(([, p]) => p.taskId).join('|');
+      let svgs = cache.plots.get(pairKey);
+      if (svgs === undefined) {
+        try {
+          const results = readResultsFromLedger(ledger, picks.map(([, p]) => p.taskId));
+          const entry = cache.cases.get(`${farmDefs.get(results[0].farmId)?.hash}/${typeDefs.get(results[0].farmType)?.hash}`);
+          const site = entry?.c ?? results[0].case;
+          let lo = Infinity, hi = -Infinity;
+          for (const r of results) for (const l of turbineYield(site, r.x, r.y).lossByTurbine) { lo = Math.min(lo, l); hi = Math.max(hi, l); }
+          const lossRange = nonEmptyRange(Number.isFinite(lo) ? lo : 0, Number.isFinite(hi) ? hi : 0.01);
+          svgs = [];
+          for (let k = 0; k < results.length; k++) {
             const plot = await layoutSvg(
-              { title: `${which}: ${r.taskId}`, site: entry?.c ?? r.case, x: r.x, y: r.y },
-              { width: 470, height: 380, idPrefix: `l${cache.plots.size}` },
+              { title: `${picks[k][0]}: ${results[k].taskId}`, site, x: results[k].x, y: results[k].y },
+              { width: 470, height: 380, idPrefix: `l${cache.plots.size}_${k}`, lossRange },
             );
-            svg = plot.svg;
-          } catch (err) {
-            // Definitions not in wflo's shape (or a layout that cannot be evaluated): say so in place of the plot.
-            svg = `<p class="note">${which} ${pick.taskId}: no plot (${(err as Error).message.replace(/[<&]/g, ' ')})</p>`;
+            svgs.push(plot.svg);
           }
-          cache.plots.set(pick.taskId, svg);
+        } catch (err) {
+          // Definitions not in wflo's shape (or a layout that cannot be evaluated): say so in place of the plot.
+          svgs = picks.map(([which, pick]) => `<p class="note">${which} ${pick.taskId}: no plot (${(err as Error).message.replace(/[<&]/g, ' ')})</p>`);
         }
-        layouts.push({ label: cell.label, which, taskId: pick.taskId, aep: pick.aep, svg });
+        cache.plots.set(pairKey, svgs);
       }
+      picks.forEach(([which, pick], k) => layouts.push({ label: cell.label, which, taskId: pick.taskId, aep: pick.aep, svg: svgs![k] }));
     }
     ledger.db.exec('COMMIT');
 
@@ -195,7 +220,7 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
     const { groups: _groups, failures: _failures, ...statusRest } = status;
     return {
       campaign: status.campaign, dir, generatedAt: new Date().toISOString(), status: statusRest,
-      cells, histogram, failures, throughput, layouts, layoutCellsShown, partial: options.quick ?? false,
+      cells, histogram, points, failures, throughput, layouts, layoutCellsShown, partial: options.quick ?? false,
     };
   } finally {
     ledger.close();

@@ -1,8 +1,11 @@
 /**
  * The report's and dashboard's charts as Vega-Lite specs, data inlined (already aggregated by
- * campaignData.ts): status heat map per farm × type, AEP histograms per cell, farm efficiency
- * (AEP / gross AEP) quartiles per cell, wake loss and capacity factor per cell, throughput over
- * time. The page renders them with Vega; tests render them to SVG in Node (vegaSvg.ts).
+ * campaignData.ts): status heat map per farm × type, the AEP of every seed per cell (one dot per
+ * seed while cells have few; histograms beyond), farm efficiency (AEP / gross AEP) quartiles per
+ * cell with the seeds as dots, wake loss and capacity factor per cell, throughput over time.
+ * Farms and farm types are in the campaign's numeric order everywhere (ids, so type x9 before
+ * x16), never sorted as text. The page renders them with Vega; tests render them to SVG in Node
+ * (vegaSvg.ts).
  */
 import type { CampaignView } from './campaignData.js';
 import type { VegaLiteSpec } from './vegaSvg.js';
@@ -19,6 +22,16 @@ const CONFIG = {
 
 export interface ChartSpec { id: string; title: string; note?: string; spec: VegaLiteSpec }
 
+/** Distinct labels in the order of their ids (not alphabetical: 'x16' would come before 'x9'). */
+function labelsById(cells: CampaignView['cells'], id: (c: CampaignView['cells'][number]) => number, label: (c: CampaignView['cells'][number]) => string): string[] {
+  const byId = new Map<number, string>();
+  for (const c of [...cells].sort((a, b) => id(a) - id(b))) if (!byId.has(id(c))) byId.set(id(c), label(c));
+  return [...new Set(byId.values())];
+}
+const farmOrder = (v: CampaignView) => labelsById(v.cells, (c) => c.farmId, (c) => c.farmLabel);
+const typeOrder = (v: CampaignView) => labelsById(v.cells, (c) => c.farmType, (c) => c.typeLabel);
+const cellOrder = (v: CampaignView) => [...v.cells].sort((a, b) => a.farmId - b.farmId || a.farmType - b.farmType).map((c) => c.label);
+
 function statusHeatmap(v: CampaignView): VegaLiteSpec {
   const values = v.cells.map((c) => ({
     farm: c.farmLabel, type: c.typeLabel, done: c.done, total: c.total, failed: c.failed, running: c.running,
@@ -30,8 +43,8 @@ function statusHeatmap(v: CampaignView): VegaLiteSpec {
     $schema: SCHEMA, config: CONFIG, data: { values },
     width: Math.min(900, Math.max(220, nTypes * 150)), height: Math.min(700, Math.max(60, nFarms * 46)),
     encoding: {
-      x: { field: 'type', type: 'nominal', title: 'farm type', axis: { labelAngle: 0, orient: 'top' } },
-      y: { field: 'farm', type: 'nominal', title: 'farm' },
+      x: { field: 'type', type: 'nominal', title: 'farm type', sort: typeOrder(v), axis: { labelAngle: 0, orient: 'top' } },
+      y: { field: 'farm', type: 'nominal', title: 'farm', sort: farmOrder(v) },
     },
     layer: [
       {
@@ -56,12 +69,42 @@ function statusHeatmap(v: CampaignView): VegaLiteSpec {
   } as VegaLiteSpec;
 }
 
+/** Few seeds per cell: a dot per seed on the AEP axis and a tick at the median (a histogram of four values says little). */
+function aepDots(v: CampaignView): VegaLiteSpec {
+  const nTypes = new Set(v.cells.map((c) => c.farmType)).size;
+  const farm = (id: number) => v.cells.find((c) => c.farmId === id)?.farmLabel ?? `farm ${id}`;
+  const type = (id: number) => v.cells.find((c) => c.farmType === id)?.typeLabel ?? `type ${id}`;
+  const values = v.points.map((p) => ({ ...p, farm: farm(p.farmId), type: type(p.farmType), seed: Number(/_seed_(-?\d+)$/.exec(p.taskId)?.[1] ?? NaN) }));
+  return {
+    $schema: SCHEMA, config: CONFIG,
+    data: { values },
+    facet: { row: { field: 'farm', type: 'nominal', title: null, sort: farmOrder(v) }, column: { field: 'type', type: 'nominal', title: null, sort: typeOrder(v) } },
+    spec: {
+      width: Math.max(150, Math.min(260, 900 / Math.max(1, nTypes) - 40)), height: 44,
+      layer: [
+        {
+          mark: { type: 'circle', size: 46, opacity: 0.75, color: '#4f81b8', stroke: '#16325c', strokeWidth: 0.6 },
+          encoding: {
+            x: { field: 'aep', type: 'quantitative', title: 'AEP (MWh), one dot per seed', scale: { zero: false, nice: false, padding: 10 }, axis: { format: '~s', tickCount: 4 } },
+            tooltip: [{ field: 'taskId', title: 'task' }, { field: 'seed' }, { field: 'aep', title: 'AEP (MWh)', format: ',.1f' }],
+          },
+        },
+        {
+          mark: { type: 'tick', color: '#c62828', thickness: 2, size: 30 },
+          encoding: { x: { aggregate: 'median', field: 'aep', type: 'quantitative' } },
+        },
+      ],
+    },
+    resolve: { scale: { x: 'independent' } },
+  } as VegaLiteSpec;
+}
+
 function aepHistograms(v: CampaignView): VegaLiteSpec {
   const nTypes = new Set(v.cells.map((c) => c.farmType)).size;
   return {
     $schema: SCHEMA, config: CONFIG,
     data: { values: v.histogram.map((b) => ({ ...b, farm: v.cells.find((c) => c.farmId === b.farmId)?.farmLabel ?? `farm ${b.farmId}`, type: v.cells.find((c) => c.farmType === b.farmType)?.typeLabel ?? `type ${b.farmType}` })) },
-    facet: { row: { field: 'farm', type: 'nominal', title: null }, column: { field: 'type', type: 'nominal', title: null } },
+    facet: { row: { field: 'farm', type: 'nominal', title: null, sort: farmOrder(v) }, column: { field: 'type', type: 'nominal', title: null, sort: typeOrder(v) } },
     spec: {
       width: Math.max(150, Math.min(260, 900 / Math.max(1, nTypes) - 40)), height: 110,
       mark: { type: 'bar', color: '#4f81b8', stroke: '#ffffff', strokeWidth: 0.5 },
@@ -82,10 +125,15 @@ function efficiencyBoxes(v: CampaignView): VegaLiteSpec {
     const a = c.aep!;
     return { cell: c.label, min: e(a.min), q1: e(a.q1), median: e(a.median), q3: e(a.q3), max: e(a.max), n: a.n };
   });
+  const grossOf = new Map(v.cells.map((c) => [`${c.farmId}/${c.farmType}`, c] as const));
+  const dots = v.points.flatMap((p) => {
+    const c = grossOf.get(`${p.farmId}/${p.farmType}`);
+    return c && c.grossAepMwh > 0 ? [{ cell: c.label, seedEfficiency: (100 * p.aep) / c.grossAepMwh, taskId: p.taskId }] : [];
+  });
   return {
-    $schema: SCHEMA, config: CONFIG, data: { values },
+    $schema: SCHEMA, config: CONFIG, data: { values: [...values, ...dots] },
     width: 560, height: Math.max(60, values.length * 24),
-    encoding: { y: { field: 'cell', type: 'nominal', title: null, sort: null } },
+    encoding: { y: { field: 'cell', type: 'nominal', title: null, sort: cellOrder(v) } },
     layer: [
       { mark: { type: 'rule', color: '#5a6b7b' }, encoding: { x: { field: 'min', type: 'quantitative', title: 'farm efficiency: AEP / gross AEP (%)', scale: { zero: false } }, x2: { field: 'max' } } },
       { mark: { type: 'bar', color: '#9cc1e4', stroke: '#4f81b8', size: 14 }, encoding: { x: { field: 'q1', type: 'quantitative' }, x2: { field: 'q3' } } },
@@ -96,6 +144,14 @@ function efficiencyBoxes(v: CampaignView): VegaLiteSpec {
           tooltip: [{ field: 'cell' }, { field: 'n', title: 'seeds' }, { field: 'min', format: '.2f' }, { field: 'q1', format: '.2f' }, { field: 'median', format: '.2f' }, { field: 'q3', format: '.2f' }, { field: 'max', format: '.2f' }],
         },
       },
+      ...(dots.length > 0 ? [{
+        // Each seed, when cells have few (campaignData's points).
+        mark: { type: 'circle', size: 22, color: '#c62828', opacity: 0.7 },
+        encoding: {
+          x: { field: 'seedEfficiency', type: 'quantitative' },
+          tooltip: [{ field: 'taskId', title: 'task' }, { field: 'seedEfficiency', title: 'efficiency (%)', format: '.2f' }],
+        },
+      }] : []),
     ],
   } as VegaLiteSpec;
 }
@@ -113,7 +169,7 @@ function lossAndCapacity(v: CampaignView): VegaLiteSpec {
       width: 300, height: Math.max(60, n * 22),
       mark: { type: 'bar' },
       encoding: {
-        y: { field: 'cell', type: 'nominal', title: null, sort: null },
+        y: { field: 'cell', type: 'nominal', title: null, sort: cellOrder(v) },
         x: { field: 'value', type: 'quantitative', title: 'mean over done seeds (%)' },
         color: { field: 'measure', type: 'nominal', legend: null, scale: { domain: ['wake loss (%)', 'capacity factor (%)'], range: ['#d9622b', '#3d8b5a'] } },
         tooltip: [{ field: 'cell' }, { field: 'measure' }, { field: 'value', format: '.2f' }],
@@ -155,8 +211,10 @@ function throughputChart(v: CampaignView): VegaLiteSpec {
 export function campaignCharts(v: CampaignView): ChartSpec[] {
   const charts: ChartSpec[] = [{ id: 'status', title: 'Done and failed per farm × farm type', spec: statusHeatmap(v) }];
   if (v.histogram.length > 0) {
-    charts.push({ id: 'aep-histogram', title: 'AEP distribution per farm and type across seeds', spec: aepHistograms(v) });
-    charts.push({ id: 'efficiency', title: 'Farm efficiency per cell (min–max, quartiles, median)', note: 'AEP as a share of the gross AEP (no wakes), so cells with different turbines compare.', spec: efficiencyBoxes(v) });
+    charts.push(v.points.length > 0
+      ? { id: 'aep-histogram', title: 'AEP of every seed per farm and type', note: 'One dot per seed, the red tick at the median; each cell has its own AEP axis.', spec: aepDots(v) }
+      : { id: 'aep-histogram', title: 'AEP distribution per farm and type across seeds', note: 'Histograms; each cell has its own AEP axis.', spec: aepHistograms(v) });
+    charts.push({ id: 'efficiency', title: 'Farm efficiency per cell (min–max, quartiles, median)', note: `AEP as a share of the gross AEP (no wakes), so cells with different turbines compare.${v.points.length > 0 ? ' Red dots: the seeds.' : ''}`, spec: efficiencyBoxes(v) });
     charts.push({ id: 'loss-cf', title: 'Wake loss and capacity factor per cell', spec: lossAndCapacity(v) });
   }
   if (v.throughput.buckets.length > 0) charts.push({ id: 'throughput', title: 'Throughput over time (audit log)', spec: throughputChart(v) });

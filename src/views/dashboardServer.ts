@@ -8,25 +8,33 @@
  * else is 404, so no request path reaches the file system (`/../ledger.sqlite`, `%2e%2e`,
  * absolute paths). Only GET and HEAD.
  *
- * Binds 127.0.0.1 by default. On any other address a random token is required (query
- * `?token=…`, `Authorization: Bearer …`, or the cookie the page sets), else 401. On loopback the
- * Host header must name a loopback host (DNS-rebinding guard).
+ * Binds 127.0.0.1 by default. On any other address a random token is required, else 401: the
+ * printed URL carries it once (`/?token=…`, accepted on the page route only), the page answer
+ * sets it as an HttpOnly cookie (named per port: two dashboards on one host keep theirs) and the
+ * page removes it from the address bar (history.replaceState); API calls carry the cookie, or
+ * `Authorization: Bearer …` from a script. Every answer says `Referrer-Policy: no-referrer`, so
+ * no URL leaves in a Referer header. On loopback the Host header must name a loopback host
+ * (DNS-rebinding guard).
  *
- * Change detection polls once a second: SQLite's `PRAGMA data_version` on a long-lived
- * read-only connection (changes when another connection commits) and the audit log's size.
+ * Under load (a page left open in 200 tabs, a client that never reads, a port scanner) memory
+ * stays bounded: at most `maxClients` event streams (then 503 with Retry-After), one shared frame
+ * per change and never more than one waiting per client, a stream that does not drain is dropped
+ * (sseClients.ts); at most 4 × maxClients connections; a connection that sends no complete
+ * request within 10 s, or stays silent for `idleTimeoutMs`, is cut.
+ *
+ * Payloads and their freshness: dashboardPayload.ts (a first paint is never older than the
+ * campaign at the request). Change detection polls every `pollMs`.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Ledger } from '../runner/ledger.js';
-import { AUDIT_FILE } from '../runner/auditLog.js';
 import { RuntimeFailure } from '../util/errors.js';
-import { CampaignViewCache } from './campaignData.js';
 import { browserBuildPath, dashboardHtml } from './pageHtml.js';
 import { PAGE_SCRIPT } from './pageScript.js';
-import { campaignPayload, requireCampaignFolder } from './writeReport.js';
-import path from 'node:path';
+import { requireCampaignFolder } from './writeReport.js';
+import { DashboardPayload } from './dashboardPayload.js';
+import { SseClients } from './sseClients.js';
 
 export interface DashboardOptions {
   dir: string;
@@ -35,6 +43,14 @@ export interface DashboardOptions {
   port?: number;
   /** Poll interval for changes, ms (default 1000). */
   pollMs?: number;
+  /** Most event streams at once (default 64); one more gets 503 with Retry-After. */
+  maxClients?: number;
+  /** An event stream whose socket does not drain within this (plus its frame at 128 KiB/s) is dropped (default 10 000 ms). */
+  drainTimeoutMs?: number;
+  /** A connection with no traffic either way for this long is cut (default 30 000 ms; streams get a heartbeat every 15 s). */
+  idleTimeoutMs?: number;
+  /** Told (at most every 10 s) when streams were dropped or refused: one line for the operator. */
+  onNotice?: (line: string) => void;
 }
 
 export interface Dashboard {
@@ -54,70 +70,36 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   requireCampaignFolder(dir);
   const host = options.host ?? '127.0.0.1';
   const token = isLoopbackHost(host) ? null : crypto.randomBytes(18).toString('base64url');
-  const cache = new CampaignViewCache();
   const assets: Record<string, { type: string; body: () => Buffer }> = {};
   const lazyFile = (file: string) => { let b: Buffer | null = null; return () => (b ??= fs.readFileSync(file)); };
   assets['/assets/vega.min.js'] = { type: 'text/javascript; charset=utf-8', body: lazyFile(browserBuildPath('vega')) };
   assets['/assets/vega-lite.min.js'] = { type: 'text/javascript; charset=utf-8', body: lazyFile(browserBuildPath('vega-lite')) };
-  assets['/assets/page.js'] = { type: 'text/javascript; charset=utf-8', body: () => Buffer.from(PAGE_SCRIPT) };
+  const pageScript = Buffer.from(PAGE_SCRIPT);
+  assets['/assets/page.js'] = { type: 'text/javascript; charset=utf-8', body: () => pageScript };
+  const pageHtml = Buffer.from(dashboardHtml('wflo dashboard'));
 
-  // The payload, recomputed only when the ledger or the audit log changed. The first request
-  // gets a quick view (status and statistics, no layout plots or throughput) at once; the full
-  // view follows over the event stream.
-  const watch = Ledger.open(dir, { readonly: true });
-  let latest: { json: string; signature: string; partial: boolean } | null = null;
-  let computing: Promise<string> | null = null;
-  const signature = (): string => {
-    let auditSize = -1;
-    try { auditSize = fs.statSync(path.join(dir, AUDIT_FILE)).size; } catch { /* no log yet */ }
-    return `${watch.db.pragma('data_version', { simple: true }) as number}/${auditSize}`;
-  };
-  // A big campaign's full view takes a second or more: while a run changes the ledger every
-  // second, recompute at most every 3 × its last duration, so the page never starves the run.
-  let lastFullMs = 0, lastFullEnd = 0;
-  const compute = (quick: boolean): Promise<string> => {
-    computing ??= (async () => {
-      const t0 = Date.now();
-      try {
-        const sig = signature();
-        const json = JSON.stringify(await campaignPayload(dir, { cache, quick }));
-        latest = { json, signature: sig, partial: quick };
-        if (!quick) { lastFullMs = Date.now() - t0; lastFullEnd = Date.now(); }
-        return json;
-      } finally {
-        computing = null;
-      }
-    })();
-    return computing;
-  };
-  const dueForRefresh = (): boolean => Date.now() - lastFullEnd >= 3 * lastFullMs;
-  /** The freshest full payload, recomputed when something changed. */
-  const fullPayload = async (): Promise<string> => {
-    if (latest && !latest.partial && (latest.signature === signature() || !dueForRefresh())) return latest.json;
-    if (computing) await computing.catch(() => {});
-    if (latest && !latest.partial && latest.signature === signature()) return latest.json;
-    return compute(false);
-  };
-  /** What a page gets first: the latest payload, or a quick one when there is none. */
-  const firstPayload = async (): Promise<string> => {
-    if (latest) return latest.json;
-    if (computing) return computing;
-    return compute(true);
-  };
+  const payload = new DashboardPayload(dir);
+  const streams = new SseClients({ max: options.maxClients, drainTimeoutMs: options.drainTimeoutMs });
+  let port = 0;
+  const cookieName = () => `wflo_token_${port}`;
 
-  const clients = new Set<http.ServerResponse>();
-  const authorized = (req: http.IncomingMessage, query: URLSearchParams): boolean => {
+  const tokenMatches = (g: unknown): boolean =>
+    token !== null && typeof g === 'string' && g.length === token.length && crypto.timingSafeEqual(Buffer.from(g), Buffer.from(token));
+  /** The page route also takes `?token=` (the printed URL); every other route the cookie or a Bearer header. */
+  const authorized = (req: http.IncomingMessage, query: URLSearchParams, page: boolean): boolean => {
     if (token === null) return true;
-    const given = [query.get('token'), /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1], /(?:^|;\s*)wflo_token=([^;]+)/.exec(req.headers.cookie ?? '')?.[1]];
-    const expected = Buffer.from(token);
-    return given.some((g) => typeof g === 'string' && g.length === token.length && crypto.timingSafeEqual(Buffer.from(g), expected));
+    const cookie = new RegExp(`(?:^|;\\s*)${cookieName()}=([^;]+)`).exec(req.headers.cookie ?? '')?.[1];
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    return [cookie, bearer, page ? query.get('token') : null].some(tokenMatches);
   };
+  const COMMON = { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' };
   const send = (res: http.ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}) => {
-    res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', ...extra });
+    if (res.destroyed) return;
+    res.writeHead(status, { 'Content-Type': type, ...COMMON, ...extra });
     res.end(res.req.method === 'HEAD' ? undefined : body);
   };
 
-  const server = http.createServer((req, res) => {
+  const server = http.createServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
     const raw = req.url ?? '/';
     const q = raw.indexOf('?');
     const route = q === -1 ? raw : raw.slice(0, q);
@@ -127,37 +109,55 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'read-only\n', { Allow: 'GET, HEAD' });
     const known = route === '/' || route === '/api/data' || route === '/api/events' || route in assets;
     if (!known) return send(res, 404, 'text/plain', 'not found\n');
-    if (!authorized(req, query)) return send(res, 401, 'text/plain', 'token required: open the URL printed by wflo dashboard\n');
+    if (!authorized(req, query, route === '/')) return send(res, 401, 'text/plain', 'token required: open the URL printed by wflo dashboard\n');
     if (route === '/') {
-      const cookie: Record<string, string> = token ? { 'Set-Cookie': `wflo_token=${token}; HttpOnly; SameSite=Strict; Path=/` } : {};
-      return send(res, 200, 'text/html; charset=utf-8', dashboardHtml('wflo dashboard'), cookie);
+      const cookie: Record<string, string> = token ? { 'Set-Cookie': `${cookieName()}=${token}; HttpOnly; SameSite=Strict; Path=/` } : {};
+      return send(res, 200, 'text/html; charset=utf-8', pageHtml, cookie);
     }
     if (route in assets) return send(res, 200, assets[route].type, assets[route].body());
     if (route === '/api/data') {
-      firstPayload().then((json) => send(res, 200, 'application/json', json), (err: Error) => send(res, 500, 'text/plain', `${err.message}\n`));
+      payload.first().then((p) => send(res, 200, 'application/json', p.body), (err: Error) => send(res, 500, 'text/plain', `${err.message}\n`));
       return;
     }
     // /api/events
     if (req.method === 'HEAD') return send(res, 200, 'text/event-stream', '');
-    res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
+    if (streams.full) {
+      streams.refused++;
+      return send(res, 503, 'text/plain', `busy: ${streams.max} live pages already; retry later\n`, { 'Retry-After': '10', Connection: 'close' });
+    }
+    res.writeHead(200, { 'Content-Type': 'text/event-stream', ...COMMON, Connection: 'keep-alive', 'X-Accel-Buffering': 'no' });
     res.write('retry: 2000\n\n');
-    clients.add(res);
+    streams.add(res);
     // A page that got a quick or older payload gets the current full one right away.
-    void fullPayload().then((json) => { if (clients.has(res)) res.write(`event: data\ndata: ${json}\n\n`); }, () => {});
-    req.on('close', () => clients.delete(res));
+    payload.full().then((p) => streams.sendTo(res, p.frame), () => { /* the next poll retries */ });
   });
+  // Idle and half-open connections are cut; the number of sockets is bounded.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 15_000;
+  server.keepAliveTimeout = 5_000;
+  server.timeout = options.idleTimeoutMs ?? 30_000;
+  server.maxConnections = 4 * streams.max;
 
-  let lastSent = '';
+  let lastSent: Buffer | null = null;
   let polling = false;
+  let told = { dropped: 0, refused: 0, at: 0 };
+  const notice = () => {
+    const dropped = streams.dropped - told.dropped, refused = streams.refused - told.refused;
+    if ((dropped === 0 && refused === 0) || Date.now() - told.at < 10_000) return;
+    const parts = [dropped > 0 ? `dropped ${dropped} event stream${dropped === 1 ? '' : 's'} that stopped reading` : '',
+      refused > 0 ? `refused ${refused} (503: ${streams.max} open already)` : ''].filter(Boolean);
+    options.onNotice?.(`${parts.join('; ')}; ${streams.size} open`);
+    told = { dropped: streams.dropped, refused: streams.refused, at: Date.now() };
+  };
   const poll = setInterval(() => {
-    if (clients.size === 0 || polling) return;
+    streams.sweep();
+    notice();
+    if (streams.size === 0 || polling) return;
     polling = true;
-    fullPayload().then((json) => {
-      if (json !== lastSent) {
-        lastSent = json;
-        for (const c of clients) c.write(`event: data\ndata: ${json}\n\n`);
-      } else {
-        for (const c of clients) c.write(': alive\n\n');
+    payload.full().then((p) => {
+      if (p.frame !== lastSent) {
+        lastSent = p.frame;
+        streams.broadcast(p.frame);
       }
     }, () => { /* the next poll retries */ }).finally(() => { polling = false; });
   }, options.pollMs ?? 1000);
@@ -165,7 +165,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       clearInterval(poll);
-      watch.close();
+      payload.close();
       if (err.code === 'EADDRINUSE') reject(new RuntimeFailure(`port ${options.port} on ${host} is in use; pick another with --port`));
       else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') reject(new RuntimeFailure(`cannot bind ${host}: not an address of this machine`));
       else if (err.code === 'EACCES') reject(new RuntimeFailure(`port ${options.port} on ${host}: permission denied`));
@@ -173,16 +173,15 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     });
     server.listen(options.port ?? 8765, host, () => resolve());
   });
-  const port = (server.address() as AddressInfo).port;
+  port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}/${token ? `?token=${token}` : ''}`,
     host, port, token,
     close: () => new Promise<void>((resolve) => {
       clearInterval(poll);
-      for (const c of clients) c.end();
-      clients.clear();
-      watch.close();
+      streams.closeAll();
+      payload.close();
       server.closeAllConnections();
       server.close(() => resolve());
     }),

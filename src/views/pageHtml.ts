@@ -99,6 +99,7 @@ export function dashboardHtml(title: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self' 'unsafe-eval'; style-src 'unsafe-inline'; img-src data:; connect-src 'self'">
+<meta name="referrer" content="no-referrer">
 <title>${escapeXml(title)}</title><style>${STYLE}</style></head>
 <body>
 ${body(true)}

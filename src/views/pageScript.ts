@@ -2,7 +2,8 @@
  * The page's own script (report and dashboard): renders a payload {view, charts} into the DOM:
  * summary, running tasks (live), Vega-Lite charts (compiled with vega-lite, drawn by vega as SVG),
  * the cell table, best/worst layout plots and failures. Live mode (dashboard) fetches the payload
- * and then follows server-sent events. Plain ES2017 for the browser; written without template
+ * and then follows server-sent events (the token, if any, travels in a cookie; the page removes
+ * it from the address bar). Plain ES2017 for the browser; written without template
  * literals so it can live in this TypeScript string.
  */
 export const PAGE_SCRIPT = String.raw`
@@ -125,14 +126,31 @@ export const PAGE_SCRIPT = String.raw`
 
   var inline = document.getElementById('wflo-data');
   if (inline) { render(JSON.parse(inline.textContent)); return; }
-  var token = new URLSearchParams(location.search).get('token');
-  var q = token ? '?token=' + encodeURIComponent(token) : '';
+  // The token (non-loopback binds) came in the printed URL; the answer to this page set it as a
+  // cookie, which every request below carries. Take it out of the address bar and the history.
+  if (/[?&]token=/.test(location.search)) {
+    var params = new URLSearchParams(location.search);
+    params.delete('token');
+    var rest = params.toString();
+    history.replaceState(history.state, '', location.pathname + (rest ? '?' + rest : '') + location.hash);
+  }
   var state = document.getElementById('live-state');
-  fetch('api/data' + q).then(function (r) { return r.json(); }).then(render).then(function () {
-    var source = new EventSource('api/events' + q);
-    source.addEventListener('data', function (e) { render(JSON.parse(e.data)); if (state) state.textContent = 'live'; });
-    source.onopen = function () { if (state) state.textContent = 'live'; };
-    source.onerror = function () { if (state) state.textContent = 'reconnecting…'; };
-  }).catch(function (err) { console.error(err); if (state) state.textContent = 'cannot reach the dashboard server'; });
+  var say = function (text) { if (state) state.textContent = text; };
+  function follow() {
+    var source = new EventSource('api/events');
+    source.addEventListener('data', function (e) { render(JSON.parse(e.data)); say('live'); });
+    source.onopen = function () { say('live'); };
+    source.onerror = function () {
+      // A refused stream (503: the server has its most live pages) is not retried by the
+      // browser itself: try again later. A dropped one reconnects by itself.
+      if (source.readyState === 2) { say('server busy, retrying…'); setTimeout(follow, 10000); }
+      else say('reconnecting…');
+    };
+  }
+  fetch('api/data', { credentials: 'same-origin' }).then(function (r) {
+    if (r.status === 401) throw new Error('token required: open the URL printed by wflo dashboard');
+    if (!r.ok) throw new Error('the dashboard server answered ' + r.status);
+    return r.json();
+  }).then(render).then(follow).catch(function (err) { console.error(err); say(String(err.message || err)); });
 })();
 `;

@@ -1,6 +1,7 @@
 /**
  * `wflo plot`: resolve the source, draw one layout (or several side by side with --compare, on
- * a shared wake-loss colour scale), write SVG, or PNG rendered from the same SVG.
+ * a shared wake-loss colour scale), in the screen or the paper style (plotStyle.ts); write SVG, or
+ * PNG rendered from the same SVG (paper: at 300 dpi of its size in millimetres).
  */
 import path from 'node:path';
 import { InputError } from '../util/errors.js';
@@ -10,12 +11,16 @@ import { svgToPng } from './svgToPng.js';
 import { writeOutputFile } from './outputFile.js';
 import { nonEmptyRange } from './colorScale.js';
 import { turbineYield } from './turbineYield.js';
+import { PLOT_STYLE_NAMES, PLOT_STYLES, withPhysicalSize, type PlotStyleName } from './plotStyle.js';
 
 export interface PlotRequest extends PlotSourceRequest {
   output: string;
   width?: number;
   height?: number;
   flowDirectionDeg?: number;
+  style?: string;
+  /** Number the turbines (their index in the layout). */
+  numbers?: boolean;
 }
 
 export interface PlotSummary {
@@ -28,16 +33,22 @@ export interface PlotSummary {
 
 /** The figure as SVG: one layout, or panels side by side. */
 export async function plotSvg(req: Omit<PlotRequest, 'output'>): Promise<{ svg: string; plots: LayoutPlot[]; width: number; height: number; titles: string[]; recorded: (number | undefined)[] }> {
+  if (req.style !== undefined && !PLOT_STYLE_NAMES.includes(req.style as PlotStyleName)) {
+    throw new InputError(`--style: expected ${PLOT_STYLE_NAMES.join(' or ')}, got '${req.style}'`);
+  }
+  const styleName = (req.style ?? 'screen') as PlotStyleName;
+  const style = PLOT_STYLES[styleName];
+  if (req.flowDirectionDeg !== undefined && !style.flowAllowed) throw new InputError(`--flow: the ${styleName} style draws no flow field (use --style screen)`);
   const inputs = await resolvePlotSource(req);
   const panels = inputs.length;
-  const width = req.width ?? (panels === 1 ? 900 : Math.min(2400, 620 * panels));
-  const height = req.height ?? (panels === 1 ? 720 : 600);
+  const width = req.width ?? (panels === 1 ? style.width : Math.min(2400, Math.round(style.width * 0.7) * panels));
+  const height = req.height ?? (panels === 1 ? style.height : Math.round(style.height * 0.85));
   if (!(width >= 100 && width <= 10000) || !(height >= 100 && height <= 10000)) {
     throw new InputError(`--width/--height: expected 100 to 10000 pixels, got ${width} × ${height}`);
   }
   if (panels === 1) {
-    const plot = await layoutSvg(inputs[0], { width, height, flowDirectionDeg: req.flowDirectionDeg });
-    return { svg: plot.svg, plots: [plot], width, height, titles: [inputs[0].title], recorded: [inputs[0].recordedAepMwh] };
+    const plot = await layoutSvg(inputs[0], { width, height, flowDirectionDeg: req.flowDirectionDeg, style: styleName, numbers: req.numbers });
+    return { svg: withPhysicalSize(plot.svg, style, width, height), plots: [plot], width, height, titles: [inputs[0].title], recorded: [inputs[0].recordedAepMwh] };
   }
   // Shared colour scale so the same colour means the same loss in every panel.
   let lo = Infinity, hi = -Infinity;
@@ -49,21 +60,24 @@ export async function plotSvg(req: Omit<PlotRequest, 'output'>): Promise<{ svg: 
   const plots: LayoutPlot[] = [];
   const parts = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${PLOT_FONT}" class="wflo-compare"><rect width="${width}" height="${height}" fill="#ffffff"/>`];
   for (let k = 0; k < panels; k++) {
-    const plot = await layoutSvg(inputs[k], { width: panelW, height, flowDirectionDeg: req.flowDirectionDeg, lossRange, idPrefix: `cmp${k}` });
+    const plot = await layoutSvg(inputs[k], { width: panelW, height, flowDirectionDeg: req.flowDirectionDeg, lossRange, idPrefix: `cmp${k}`, style: styleName, numbers: req.numbers });
     plots.push(plot);
     parts.push(plot.svg.replace(/^<svg /, `<svg x="${k * panelW}" y="0" `));
   }
   parts.push('</svg>');
-  return { svg: parts.join(''), plots, width, height, titles: inputs.map((i) => i.title), recorded: inputs.map((i) => i.recordedAepMwh) };
+  return { svg: withPhysicalSize(parts.join(''), style, width, height), plots, width, height, titles: inputs.map((i) => i.title), recorded: inputs.map((i) => i.recordedAepMwh) };
 }
 
 export async function plotLayouts(req: PlotRequest): Promise<PlotSummary> {
   const ext = path.extname(req.output).toLowerCase();
   if (ext !== '.svg' && ext !== '.png') throw new InputError(`-o ${req.output}: expected a .svg or .png file name`);
   const fig = await plotSvg(req);
-  writeOutputFile(req.output, ext === '.png' ? svgToPng(fig.svg) : fig.svg);
+  const style = PLOT_STYLES[(req.style ?? 'screen') as PlotStyleName];
+  // Paper: the SVG is sized in millimetres; its PNG has style.pngDpi pixels per inch of that size.
+  const pngWidth = style.mmPerUnit > 0 ? Math.round((fig.width * style.mmPerUnit / 25.4) * style.pngDpi) : undefined;
+  writeOutputFile(req.output, ext === '.png' ? svgToPng(fig.svg, pngWidth) : fig.svg);
   return {
-    file: req.output, format: ext === '.png' ? 'png' : 'svg', width: fig.width, height: fig.height,
+    file: req.output, format: ext === '.png' ? 'png' : 'svg', width: pngWidth && ext === '.png' ? pngWidth : fig.width, height: pngWidth && ext === '.png' ? Math.round(fig.height * pngWidth / fig.width) : fig.height,
     layouts: fig.plots.map((p, i) => ({
       title: fig.titles[i], nTurbines: p.yield.netByTurbine.length, aepMwh: p.yield.aepMwh, grossAepMwh: p.yield.grossAepMwh, wakeLoss: p.yield.wakeLoss,
       recordedAepMwh: fig.recorded[i],

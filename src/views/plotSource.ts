@@ -1,8 +1,12 @@
 /**
  * What `wflo plot SOURCE` draws, resolved to layouts with their cases:
- * - a campaign output folder or a `layouts.h5` file, with `--task ID` (or `--compare ID ID …`);
- * - a layout/result YAML (`wflo optimize --out`: its `wflo.case` names the case), an IEA37 layout
- *   file (its $refs give turbine and wind; `--case` adds the site), or a case file with a layout;
+ * - a campaign output folder or a `layouts.h5` file (wflo's own, or a `wflo shards merge` output),
+ *   with `--task ID` (or `--compare ID ID …`); the physics and site come from the farm and type
+ *   definitions stored with the results, or from `--campaign FILE` / `--case NAME` when the file
+ *   has none (a merge of other pipelines' worker files);
+ * - a result of `wflo optimize --out` or any case file with a layout (self-contained), an IEA37
+ *   layout file (its $refs give turbine and wind; `--case` adds the site), an older IEA37-shaped
+ *   result (its `wflo.case` names the case);
  * - a built-in case name (its published baseline layout).
  */
 import fs from 'node:fs';
@@ -10,17 +14,23 @@ import path from 'node:path';
 import type { Case } from '../optimize/case.js';
 import { builtinCase, isBuiltinCase } from '../io/builtinCases.js';
 import { resolveAepRequest } from '../io/aepInput.js';
+import { loadCase } from '../io/caseFile.js';
+import { iea37Kind } from '../io/iea37Format.js';
 import { readYamlFile, dig } from '../io/yamlFile.js';
+import { loadCampaign } from '../campaign/loadCampaign.js';
+import { caseForTask } from '../campaign/caseForTask.js';
 import { InputError } from '../util/errors.js';
 import type { LayoutPlotInput } from './layoutSvg.js';
-import { isCampaignFolder, readH5Results, readLedgerResults, soleTaskId, type StoredResult } from './storedResult.js';
+import { isCampaignFolder, readH5Results, readLedgerResults, soleTaskId, type CaseSupplier, type StoredResult } from './storedResult.js';
 
 export interface PlotSourceRequest {
   source: string;
   task?: string;
   compare?: string[];
-  /** Built-in case supplying the site, turbine and wind (the file then only gives the layout). */
+  /** Built-in case (or case file) supplying the site, turbine and wind (the file then only gives the layout). */
   caseName?: string;
+  /** Campaign file whose farms and farm types give each stored result's case (for files without definitions). */
+  campaign?: string;
   /** Wind resource override (file or built-in name), as `wflo aep --wind`. */
   wind?: string;
 }
@@ -45,17 +55,38 @@ function storedToInput(r: StoredResult): LayoutPlotInput {
   return { title: `${r.taskId} · ${r.farmLabel} · ${r.typeLabel}${r.campaign ? ` · ${r.campaign}` : ''}`, site: r.case, x: r.x, y: r.y, recordedAepMwh: r.aep };
 }
 
+/** The case of each stored result from `--campaign` (its farm × farm type) or `--case` (one case for all). */
+function caseSupplier(req: PlotSourceRequest): CaseSupplier | undefined {
+  if (req.campaign !== undefined && req.caseName !== undefined) throw new InputError('give --campaign or --case, not both');
+  if (req.campaign !== undefined) {
+    const campaign = loadCampaign(req.campaign);
+    return (farmId, farmType, taskId) => {
+      const farm = campaign.farms.find((f) => f.id === farmId), type = campaign.farmTypes.find((t) => t.id === farmType);
+      if (!farm) throw new InputError(`--campaign ${req.campaign}: no farm ${farmId} (task ${taskId})`);
+      if (!type) throw new InputError(`--campaign ${req.campaign}: no farm type ${farmType} (task ${taskId})`);
+      return caseForTask(farm, type);
+    };
+  }
+  if (req.caseName !== undefined) {
+    const c = loadCase(req.caseName);
+    return () => c;
+  }
+  return undefined;
+}
+
 export async function resolvePlotSource(req: PlotSourceRequest): Promise<LayoutPlotInput[]> {
   const { source } = req;
   const stored = isCampaignFolder(source) || (fs.existsSync(source) && isHdf5File(source));
   if (stored) {
+    if (req.wind !== undefined) throw new InputError('--wind: stored results are drawn with the wind of their farm (give --campaign or --case to draw them with another)');
+    const supply = caseSupplier(req);
     const ids = req.compare && req.compare.length > 0 ? req.compare : [req.task ?? await soleTaskId(source)];
-    const results = isCampaignFolder(source) ? readLedgerResults(source, ids) : await readH5Results(source, ids);
+    const results = isCampaignFolder(source) ? readLedgerResults(source, ids, supply) : await readH5Results(source, ids, supply);
     return results.map(storedToInput);
   }
   if (req.compare && req.compare.length > 0) throw new InputError(`--compare: needs a campaign output folder or a layouts.h5 file, got ${source}`);
-  if (req.wind !== undefined && stored) throw new InputError('--wind: stored results are drawn with the wind they were computed with');
   if (req.task !== undefined) throw new InputError(`--task: needs a campaign output folder or a layouts.h5 file, got ${source}`);
+  if (req.campaign !== undefined) throw new InputError(`--campaign: needs a campaign output folder or a layouts.h5 file, got ${source}`);
   let c: Case;
   if (!fs.existsSync(source) && isBuiltinCase(source)) {
     c = builtinCase(source);
@@ -66,10 +97,12 @@ export async function resolvePlotSource(req: PlotSourceRequest): Promise<LayoutP
   }
   const doc = readYamlFile(source);
   const caseOfResult = dig(doc, 'wflo', 'case');
-  const caseName = req.caseName ?? (typeof caseOfResult === 'string' && isBuiltinCase(caseOfResult) ? caseOfResult : undefined);
+  // An IEA37-shaped result (before results were self-contained) names its built-in case.
+  const legacyCase = iea37Kind(doc) === 'layout' && typeof caseOfResult === 'string' && isBuiltinCase(caseOfResult) ? caseOfResult : undefined;
+  const caseName = req.caseName ?? legacyCase;
   c = resolveAepRequest({ file: source, caseName, wind: req.wind });
   const seed = dig(doc, 'wflo', 'seed');
   const recorded = dig(doc, 'wflo', 'aep_mwh');
-  const title = `${path.basename(source)}${caseName ? ` · ${caseName}` : ''}${typeof seed === 'number' ? ` · seed ${seed}` : ''}`;
+  const title = `${path.basename(source)}${caseName ?? (typeof caseOfResult === 'string' ? caseOfResult : undefined) ? ` · ${caseName ?? caseOfResult}` : ''}${typeof seed === 'number' ? ` · seed ${seed}` : ''}`;
   return [{ title, site: c, x: c.layout!.x, y: c.layout!.y, recordedAepMwh: typeof recorded === 'number' ? recorded : undefined }];
 }

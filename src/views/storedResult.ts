@@ -30,6 +30,24 @@ function floatsOfBlob(b: Buffer): Float64Array {
   return copy;
 }
 
+/**
+ * The case of a stored result when the caller supplies it (`wflo plot --case`/`--campaign`, for a
+ * file without wflo's farm definitions, e.g. a `wflo shards merge` output): undefined falls back
+ * to the stored definitions.
+ */
+export type CaseSupplier = (farmId: number, farmType: number, taskId: string) => Case | undefined;
+
+function storedCase(supply: CaseSupplier | undefined, farm: unknown, type: unknown, farmId: number, farmType: number, taskId: string, where: string): Case {
+  const supplied = supply?.(farmId, farmType, taskId);
+  if (supplied) return supplied;
+  try {
+    return caseFromDefinitions(farm, type, where);
+  } catch (err) {
+    if (err instanceof InputError && !supply) throw new InputError(`${err.message}; give --campaign CAMPAIGN.yaml (or --case NAME) for its physics and site`);
+    throw err;
+  }
+}
+
 export function isCampaignFolder(source: string): boolean {
   return fs.existsSync(source) && fs.statSync(source).isDirectory();
 }
@@ -39,17 +57,17 @@ function unknownTask(where: string, taskId: string, example: string | undefined)
 }
 
 /** Results by task id from the ledger of output folder `dir` (read-only). */
-export function readLedgerResults(dir: string, taskIds: readonly string[]): StoredResult[] {
+export function readLedgerResults(dir: string, taskIds: readonly string[], supply?: CaseSupplier): StoredResult[] {
   const ledger = Ledger.open(dir, { readonly: true });
   try {
-    return readResultsFromLedger(ledger, taskIds);
+    return readResultsFromLedger(ledger, taskIds, supply);
   } finally {
     ledger.close();
   }
 }
 
 /** The same, on an open ledger (the report and dashboard keep theirs open). */
-export function readResultsFromLedger(ledger: Ledger, taskIds: readonly string[]): StoredResult[] {
+export function readResultsFromLedger(ledger: Ledger, taskIds: readonly string[], supply?: CaseSupplier): StoredResult[] {
   const where = path.join(path.dirname(ledger.path), LEDGER_FILE);
   const campaign = ledger.getMeta('campaign_name') ?? '';
   const row = ledger.db.prepare(`SELECT r.task_id, r.farm_id, r.farm_type, r.seed, r.aep, r.x, r.y, f.definition, ft.definition
@@ -66,14 +84,14 @@ export function readResultsFromLedger(ledger: Ledger, taskIds: readonly string[]
     const type = r[8] ? JSON.parse(r[8]) as unknown : undefined;
     return {
       taskId: r[0], farmId: r[1], farmType: r[2], seed: r[3], aep: r[4] ?? NaN, x: floatsOfBlob(r[5]), y: floatsOfBlob(r[6]),
-      case: caseFromDefinitions(farm, type, `${where} (${taskId})`),
+      case: storedCase(supply, farm, type, r[1], r[2], taskId, `${where} (${taskId})`),
       farmLabel: definitionLabel(farm, `farm ${r[1]}`), typeLabel: definitionLabel(type, `type ${r[2]}`), campaign,
     };
   });
 }
 
 /** Results by task id from a layouts.h5 file (rows are read in slices, so big files are fine). */
-export async function readH5Results(file: string, taskIds: readonly string[]): Promise<StoredResult[]> {
+export async function readH5Results(file: string, taskIds: readonly string[], supply?: CaseSupplier): Promise<StoredResult[]> {
   // Loaded on demand: the HDF5 runtime (wasm) is not needed by the report or the dashboard.
   const { LayoutsFileReader } = await import('../io/hdf5/layoutsReader.js');
   const reader = await LayoutsFileReader.open(file);
@@ -89,7 +107,7 @@ export async function readH5Results(file: string, taskIds: readonly string[]): P
         const farm = defs.farms[String(rec.farmId)], type = defs.types[String(rec.farmType)];
         found.set(rec.taskId, {
           taskId: rec.taskId, farmId: rec.farmId, farmType: rec.farmType, seed: rec.seed, aep: rec.aep, x: rec.x, y: rec.y,
-          case: caseFromDefinitions(farm, type, `${file} (${rec.taskId})`),
+          case: storedCase(supply, farm, type, rec.farmId, rec.farmType, rec.taskId, `${file} (${rec.taskId})`),
           farmLabel: definitionLabel(farm, `farm ${rec.farmId}`), typeLabel: definitionLabel(type, `type ${rec.farmType}`),
           campaign: reader.info.campaignName,
         });

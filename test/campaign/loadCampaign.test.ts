@@ -10,7 +10,7 @@ import { expandTasks } from '../../src/campaign/taskGrid.js';
 import { backoffDelayS } from '../../src/campaign/campaign.js';
 import { InputError } from '../../src/util/errors.js';
 
-const IEA37 = path.resolve(fileURLToPath(new URL('../../../../shared/data/iea37/', import.meta.url)));
+const IEA37 = path.resolve(fileURLToPath(new URL('../../../test/data/iea37/', import.meta.url)));
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wflo-campaign-'));
 const file = path.join(dir, 'campaign.yaml');
 

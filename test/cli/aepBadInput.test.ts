@@ -37,7 +37,7 @@ test('malformed YAML names the line', () => {
 test('mismatched xc/yc lengths', () => {
   copy('cs1-2/iea37-335mw.yaml', 'iea37-335mw.yaml');
   copy('cs1-2/iea37-windrose.yaml', 'iea37-windrose.yaml');
-  copy('cs1-2/iea37-ex16.yaml', 'short.yaml', (s) => s.replace('yc: [0., 0., 618.1867,', 'yc: [0., 618.1867,'));
+  copy('cs1-2/iea37-ex16.yaml', 'short.yaml', (s) => s.replace('yc: [0.0, 0.0, 618.1867,', 'yc: [0.0, 618.1867,'));
   expectBadInput(['aep', path.join(dir, 'short.yaml')], /short\.yaml:\d+: definitions\.position\.items: 16 xc but 15 yc/);
 });
 
@@ -58,7 +58,7 @@ test('probabilities that do not sum to 1', () => {
 test('NaN coordinate', () => {
   copy('cs1-2/iea37-335mw.yaml', 'iea37-335mw.yaml');
   copy('cs1-2/iea37-windrose.yaml', 'iea37-windrose.yaml');
-  copy('cs1-2/iea37-ex16.yaml', 'nan.yaml', (s) => s.replace('xc: [0., 650.,', 'xc: [.nan, 650.,'));
+  copy('cs1-2/iea37-ex16.yaml', 'nan.yaml', (s) => s.replace('xc: [0.0, 650.0,', 'xc: [.nan, 650.0,'));
   expectBadInput(['aep', path.join(dir, 'nan.yaml')], /nan\.yaml:\d+: definitions\.position\.items\.xc\[0\]: expected a finite number/);
 });
 

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { Command } from 'commander';
+import { stringify } from 'yaml';
 import { CLI, REPO, tempDir } from '../helpers.js';
 import { runCli } from '../../src/cli/errors.js';
 import { registerRun } from '../../src/cli/run.js';
@@ -22,6 +23,7 @@ import { registerAep } from '../../src/cli/aep.js';
 import { registerOptimize } from '../../src/cli/optimize.js';
 import { registerValidate } from '../../src/cli/validate.js';
 import { MAX_INPUT_BYTES } from '../../src/io/yamlFile.js';
+import { CS1_DIRECTIONS, CS1_FREQUENCY, CS3_DIRECTIONS, CS3_DIRECTION_FREQUENCY, CS3_SPEEDS, CS3_SPEED_FREQUENCY } from '../../src/io/builtin/iea37Data.js';
 
 const CORPUS = path.join(REPO, 'test', 'data', 'bad-inputs');
 
@@ -137,4 +139,39 @@ test('an oversized input file: refused before it is read, with the limit named',
   assertOneLocatedLine(await inProcess(['run', giant, '--dry-run']), e, 'run giant.yaml --dry-run');
   assertOneLocatedLine(await inProcess(['aep', giant]), e, 'aep giant.yaml');
   assert.deepEqual(fs.readdirSync(dir), ['giant.yaml']);
+});
+
+test('radians are refused for every wind form, yet no published wind file is: windIO examples, IEA37 roses, PyWake cases', async () => {
+  // The corpus holds a radians file of each form (rose, Weibull sectors, IEA37 bins, windIO
+  // table / Weibull / time series, inline and referenced from a campaign).
+  const forms = corpus().filter((e) => /radians/.test(path.basename(e.file))).map((e) => path.basename(e.file));
+  for (const name of ['w-radians.yaml', 'w-radians-weibull.yaml', 'w-radians-iea37.yaml', 'w-radians-windio-table.yaml',
+    'w-radians-windio-weibull.yaml', 'w-radians-windio-series.yaml', 'c-radians.yaml', 'c-radians-weibull.yaml', 'c-radians-windio.yaml']) {
+    assert.ok(forms.includes(name), `${name} is in the corpus`);
+  }
+  // Published files that must pass: every windIO example (Apache-2.0, shipped in test/data/windio),
+  // the PyWake reference cases, and the IEA37 case-study roses written in their published shape
+  // from the case-study numbers (src/io/builtin/iea37Data.ts).
+  const scratch = tempDir('wflo-published-');
+  const iea37Rose = (file: string, bins: number[], frequency: number[], speed: Record<string, unknown>) => {
+    fs.writeFileSync(path.join(scratch, file), stringify({
+      input_format_version: 0, title: 'IEA Wind Task 37 wind rose',
+      definitions: { wind_inflow: { properties: { direction: { bins, frequency, units: 'deg' }, speed } } },
+    }));
+    return path.join(scratch, file);
+  };
+  const files = [
+    iea37Rose('iea37-windrose.yaml', CS1_DIRECTIONS, CS1_FREQUENCY, { default: 9.8, units: 'm/s' }),
+    iea37Rose('iea37-windrose-cs3.yaml', CS3_DIRECTIONS, CS3_DIRECTION_FREQUENCY, { bins: CS3_SPEEDS, frequency: CS3_SPEED_FREQUENCY, units: 'm/s' }),
+    path.join(REPO, 'examples', 'results', 'cs3-cs4', 'iea37-cs4-360x20.yaml'),
+  ];
+  const walk = (d: string): string[] => fs.readdirSync(d, { withFileTypes: true }).flatMap((n) =>
+    n.isDirectory() ? walk(path.join(d, n.name)) : n.name.endsWith('.yaml') ? [path.join(d, n.name)] : []);
+  files.push(...walk(path.join(REPO, 'test', 'data', 'windio')), ...walk(path.join(REPO, 'test', 'data', 'reference')));
+  const windFiles = files.filter((f) => /wind_direction|wind_inflow/.test(fs.readFileSync(f, 'utf8')));
+  assert.ok(windFiles.length >= 15, `${windFiles.length} published files with wind directions`);
+  for (const f of windFiles) {
+    const r = await inProcess(['validate', f]);
+    assert.equal(r.code, 0, `${path.relative(REPO, f)}: ${r.stderr}`);
+  }
 });

@@ -1,7 +1,7 @@
 /**
  * Shared test fixtures for the geometry layer: the IEA37 case-study boundaries and baseline
- * layouts read from the original files (never copied into the repo), random points, and a
- * central-difference gradient check.
+ * layouts read from the case-study files of test/data/iea37/ (written from the published facts,
+ * see SOURCE.md there), random points, and a central-difference gradient check.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -13,7 +13,7 @@ import type { Rng } from '../../src/util/rng.js';
 
 // Compiled to dist/test/geometry/: the repository root is three levels up.
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-export const IEA37_DIR = process.env.WFLO_IEA37_DIR ?? resolve(repoRoot, '../shared/data/iea37');
+export const IEA37_DIR = process.env.WFLO_IEA37_DIR ?? resolve(repoRoot, 'test/data/iea37');
 
 function readYaml(relativePath: string): any {
   return parse(readFileSync(resolve(IEA37_DIR, relativePath), 'utf8'));

@@ -113,6 +113,13 @@ export class RedisServer {
     await this.launch(this.port);
   }
 
+  /** SIGKILL, delete everything it had persisted, start again on the same port (a server that lost its data). */
+  async restartEmpty(): Promise<void> {
+    await this.kill9();
+    for (const entry of fs.readdirSync(this.dir)) if (entry !== 'redis.log') fs.rmSync(path.join(this.dir, entry), { recursive: true, force: true });
+    await this.launch(this.port);
+  }
+
   /** Kill it and delete its folder. Safe to call twice. */
   async stop(): Promise<void> {
     await this.kill9();

@@ -118,7 +118,7 @@ test('h5py reads every column with the documented dtype, shape, values and attri
     const expectedDtypes: Record<string, string> = {
       farm_id: '<i4', farm_type: '<i4', seed: '<i8', task_id: '|S64', n_turbines: '<i4', aep: '<f8', aep_initial: '<f8',
       layout: '<f8', initial_layout: '<f8', iterations: '<i4', evaluations: '<i8', wall_s: '<f8', attempts: '<i4',
-      spec_hash: '|S64', source: '|S256',
+      spec_hash: '|S64', source: '|S256', aep_reported: '<f8',
     };
     for (const [name, dtype] of Object.entries(expectedDtypes)) {
       const ds = dump.datasets[name];
@@ -130,6 +130,7 @@ test('h5py reads every column with the documented dtype, shape, values and attri
     assert.equal(dump.datasets.aep_initial.attrs.units.value, 'MWh');
     assert.equal(dump.datasets.layout.attrs.units.value, 'm');
     assert.equal(dump.datasets.wall_s.attrs.units.value, 's');
+    assert.equal(dump.datasets.aep_reported.attrs.units.value, 'MWh');
     const col = (name: string) => dump.datasets[name].value as unknown[];
     records.forEach((r, i) => {
       assert.equal(col('farm_id')[i], r.farmId);
@@ -143,6 +144,7 @@ test('h5py reads every column with the documented dtype, shape, values and attri
       assert.equal(col('evaluations')[i], r.evaluations);
       assert.ok(sameFloat(col('wall_s')[i], r.wallS), `wall_s row ${i}`);
       assert.equal(col('attempts')[i], r.attempts);
+      assert.equal(col('aep_reported')[i], 'NaN', 'no producer reported an AEP of its own');
       const layout = (col('layout') as number[][][])[i];
       const initial = (col('initial_layout') as (number | string)[][][])[i];
       for (let turbine = 0; turbine < tmax; turbine++) {
@@ -158,7 +160,7 @@ test('h5py reads every column with the documented dtype, shape, values and attri
     });
     const attr = (name: string) => dump.attrs[name];
     assert.equal(attr('format').value, 'wflo-layouts');
-    assert.equal(attr('format_version').value, 2);
+    assert.equal(attr('format_version').value, 3);
     assert.equal(attr('format_version').dtype, '<i8');
     assert.equal(attr('campaign_name').value, 'test-campaign');
     assert.equal(attr('campaign_hash').value, 'sha256:0123abcd');

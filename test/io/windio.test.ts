@@ -1,7 +1,7 @@
 /**
  * windIO plant files as published (test/data/windio/, copied from IEAWindTask37/windIO, see
  * SOURCE.md): the IEA37 case-study wind_energy_system files load through `wflo aep` and give the
- * IEA37 reference AEPs read from ../shared/data/iea37 at test time; the parts (resource forms,
+ * IEA37 reference AEPs stated in test/data/iea37/ (the published facts, see SOURCE.md there); the parts (resource forms,
  * turbines, boundaries, exclusions, analysis names) read as windIO defines them.
  */
 import { after, test } from 'node:test';
@@ -109,7 +109,8 @@ test('cs4 wind_energy_system: its 360-sector resource is the IEA37 cs4 rose; wit
   let worst = 0;
   w.probability.forEach((p, i) => { worst = Math.max(worst, Math.abs(p - official.probability[i])); });
   assert.ok(worst < 1e-12, `largest probability difference ${worst}`);
-  // … so its AEP is the IEA37 baseline's on that rose.
+  // … so its AEP is the IEA37 baseline's on that rose (the rose file is written from the cs3 rose by
+  // the published interpolation rule; test/data/iea37/SOURCE.md).
   const own = aepJson([SYSTEM('4')]);
   const viaIea37 = aepJson([path.join(IEA37, 'cs3-4', 'iea37-ex-opt4.yaml'), '--wind', cs4Rose]);
   assert.ok(relDiff(own.aep_mwh, viaIea37.aep_mwh) < 1e-12, `${own.aep_mwh} vs ${viaIea37.aep_mwh}`);

@@ -1,6 +1,6 @@
 /**
  * The AEP engine against the IEA Wind Task 37 published reference values: the baseline layouts'
- * AEP printed in the case-study files themselves (read from ../shared/data/iea37 at test time),
+ * AEP stated in the case-study files (test/data/iea37/, written from the published facts),
  * and small anchors computed with the official case-study calculator.
  */
 import { test } from 'node:test';

@@ -5,7 +5,12 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { parseCampaign } from '../../src/campaign/loadCampaign.js';
 import { expandTasks, type Task } from '../../src/campaign/taskGrid.js';
-import { Ledger, type CommittedResult } from '../../src/runner/ledger.js';
+import { Ledger } from '../../src/runner/ledger.js';
+import type { Campaign } from '../../src/campaign/campaign.js';
+import { caseForTask } from '../../src/campaign/caseForTask.js';
+import { randomInitialLayout } from '../../src/runner/noopOptimizer.js';
+import { RowGate, type VerifiedRow } from '../../src/runner/gate/rowGate.js';
+import type { ResultRow } from '../../src/runner/resultRow.js';
 import { InputError } from '../../src/util/errors.js';
 import { noopCampaign, tempDir } from './runnerTestKit.js';
 
@@ -15,12 +20,20 @@ function campaignText(dir: string, edit: (c: Record<string, unknown>) => void = 
   return stringify(c);
 }
 
-function resultFor(t: Task, value: number): CommittedResult {
-  const x = Float64Array.from([value, value + 1]), y = Float64Array.from([-value, 0.5]);
+/** A plain candidate row for task t: a feasible layout of the task's farm (the layout seed is `value`). */
+function candidateFor(c: Campaign, t: Task, value: number): ResultRow {
+  const { x, y } = randomInitialLayout(caseForTask(c.farms[t.farmIndex], c.farmTypes[t.typeIndex]), value);
   return {
-    taskId: t.taskId, specHash: t.specHash, farmId: t.farmId, farmType: t.farmType, seed: t.seed, nTurbines: 2,
+    taskId: t.taskId, specHash: t.specHash, farmId: t.farmId, farmType: t.farmType, seed: t.seed, nTurbines: x.length,
     aep: 1000 + value, aepInitial: 900 + value, x, y, xInitial: x.slice(), yInitial: y.slice(), iterations: 3, evaluations: 7, wallS: 0.01, attempts: 1,
   };
+}
+
+/** The same row through the gate (noop campaigns: geometry only, so the AEP may be any number). */
+function resultFor(c: Campaign, t: Task, value: number): VerifiedRow {
+  const verdict = new RowGate(c, { threads: 0 }).checkNow(t, candidateFor(c, t, value), { kind: 'computed' });
+  assert.ok(verdict.ok, verdict.ok ? '' : verdict.reason);
+  return verdict.row;
 }
 
 test('a second delivery of the same task and spec is a no-op', () => {
@@ -30,12 +43,13 @@ test('a second delivery of the same task and spec is a no-op', () => {
   const ledger = Ledger.open(dir);
   try {
     ledger.syncCampaign(c, tasks);
-    assert.deepEqual(ledger.commitResults([resultFor(tasks[0], 1)], 1), [tasks[0].taskId]);
-    assert.deepEqual(ledger.commitResults([resultFor(tasks[0], 2)], 2), [], 'duplicate is not written');
+    const first = resultFor(c, tasks[0], 1);
+    assert.deepEqual(ledger.commitResults([first], 1), [tasks[0].taskId]);
+    assert.deepEqual(ledger.commitResults([resultFor(c, tasks[0], 2)], 2), [], 'duplicate is not written');
     const rows = [...ledger.doneRecords()];
     assert.equal(rows.length, 1);
     assert.equal(rows[0].aep, 1001, 'the first commit stays');
-    assert.deepEqual(Array.from(rows[0].x), [1, 2]);
+    assert.deepEqual(Array.from(rows[0].x), Array.from(first.x));
     assert.equal(ledger.totals().done, 1);
     assert.equal(ledger.totals().pending, tasks.length - 1);
   } finally {
@@ -51,7 +65,7 @@ test('a changed farm makes its tasks stale; the new result replaces the old one'
   const ledger = Ledger.open(dir);
   try {
     ledger.syncCampaign(c1, t1);
-    ledger.commitResults(t1.map((t, i) => resultFor(t, i)), 1);
+    ledger.commitResults(t1.map((t, i) => resultFor(c1, t, i)), 1);
     assert.equal(ledger.totals().done, t1.length);
     const c2 = parseCampaign(campaignText(dir, (c) => {
       (c.farms as Record<string, unknown>[])[1].boundary = { polygon: [[0, 0], [3500, 0], [3500, 2000], [0, 2000]] };
@@ -62,7 +76,7 @@ test('a changed farm makes its tasks stale; the new result replaces the old one'
     assert.equal(report.stale, farm1);
     assert.equal(report.done, t2.length - farm1);
     const staleTask = t2.find((t) => t.farmId === 1)!;
-    assert.deepEqual(ledger.commitResults([resultFor(staleTask, 99)], 2), [staleTask.taskId]);
+    assert.deepEqual(ledger.commitResults([resultFor(c2, staleTask, 99)], 2), [staleTask.taskId]);
     assert.equal(ledger.totals().stale, farm1 - 1);
     assert.equal([...ledger.doneRecords()].find((r) => r.taskId === staleTask.taskId)!.aep, 1099);
   } finally {
@@ -127,4 +141,24 @@ test('a folder that holds another campaign is refused', () => {
 
 test('status of a folder without a ledger is an InputError', () => {
   assert.throws(() => Ledger.open(tempDir('empty'), { readonly: true }), (e: unknown) => e instanceof InputError && /no campaign ledger/.test(e.message));
+});
+
+test('the ledger commits only rows the gate passed; an unverified row is refused before anything is written', () => {
+  const dir = tempDir('ledger');
+  const c = parseCampaign(campaignText(dir), path.join(dir, 'c.yaml'));
+  const tasks = expandTasks(c);
+  const ledger = Ledger.open(dir);
+  try {
+    ledger.syncCampaign(c, tasks);
+    const forged = { ...resultFor(c, tasks[1], 5) } as unknown as VerifiedRow; // same fields, not the gate's object
+    assert.throws(() => ledger.commitResults([resultFor(c, tasks[0], 4), forged], 1), /did not pass the gate/);
+    assert.equal(ledger.totals().done, 0, 'nothing of the batch was committed');
+    const outside = candidateFor(c, tasks[0], 6);
+    outside.x[0] = 1e6;
+    const verdict = new RowGate(c, { threads: 0 }).checkNow(tasks[0], outside, { kind: 'computed' });
+    assert.equal(verdict.ok, false);
+    assert.match((verdict as { reason: string }).reason, /outside/);
+  } finally {
+    ledger.close();
+  }
 });

@@ -14,7 +14,7 @@ import { hasRedisServer, RedisServer } from '../helpers/redisServer.js';
 import { killAllWorkers, startWorker, type WorkerHandle } from './bullmqKit.js';
 
 export const CLI = fileURLToPath(new URL('./wfloCli.js', import.meta.url));
-export const IEA37_DATA = path.resolve(fileURLToPath(new URL('../../../../shared/data/iea37/', import.meta.url)));
+export const IEA37_DATA = path.resolve(fileURLToPath(new URL('../../../test/data/iea37/', import.meta.url)));
 
 export function tempDir(prefix: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `wflo-${prefix}-`));

@@ -1,5 +1,5 @@
 /**
- * The incident of ../shared/INCIDENT.md, reproduced: 3000 tasks (10 farms x 5 types x 60 seeds)
+ * The incident of docs/incident.md, reproduced: 3000 tasks (10 farms x 5 types x 60 seeds)
  * spread over 40 worker files written by h5py in both shapes; one worker file is 0 bytes,
  * three hold only the `init` placeholder, two are truncated, and one has two NaN AEPs.
  * `wflo shards check` names each bad file, `merge --on-invalid quarantine` writes a valid file

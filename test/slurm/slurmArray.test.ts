@@ -80,8 +80,10 @@ async function assertSameAsLocal(dir: string): Promise<void> {
   const a = await readLayoutsFile(path.join(dir, 'layouts.h5'));
   const b = await readLayoutsFile(path.join(localDir, 'layouts.h5'));
   assert.equal(a.records.length, 24);
-  const strip = ({ wallS: _w, attempts: _a, ...rest }: (typeof a.records)[number]) => rest;
+  // Collected rows say which shard folder they came from; the local run's say `computed`.
+  const strip = ({ wallS: _w, attempts: _a, source: _s, ...rest }: (typeof a.records)[number]) => rest;
   assert.deepEqual(a.records.map(strip), b.records.map(strip));
+  for (const r of a.records) assert.match(r.source ?? '', /^shard:.*shard-\d+$/, r.taskId);
   assert.equal(a.info.campaignHash, b.info.campaignHash);
 }
 

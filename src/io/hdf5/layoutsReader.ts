@@ -2,13 +2,16 @@
  * Reads wflo's HDF5 output (`layouts.h5`) back: the root attributes, the definitions and the
  * rows, in slices so a large file never has to fit in memory (or in the 2 GiB wasm heap).
  * A file that is not an HDF5 file or not in the "wflo-layouts" format is an InputError naming
- * the file and what was expected. Meant for wflo's own files: untrusted HDF5 files from other
+ * the file and what was expected, and so is a column declaring more rows than the file's bytes
+ * can hold (declaredSize.ts). Meant for wflo's own files: untrusted HDF5 files from other
  * pipelines go through shards/ (probed in a child process, h5wasm issue #46).
  */
+import fs from 'node:fs';
 import { InputError } from '../../util/errors.js';
+import { declaredSizeProblem } from './declaredSize.js';
 import type { LayoutRecord } from '../layoutRecord.js';
 import { closeQuietly, hdf5Call, hdf5ErrorReason, loadH5, openH5Sync, type H5File } from './h5wasmRuntime.js';
-import { FARMS_GROUP, h5DtypeOf, READABLE_FORMAT_VERSIONS, LAYOUT_COLUMNS, LAYOUTS_FORMAT_NAME, ROOT_ATTRIBUTES, TYPES_GROUP } from './layoutsSchema.js';
+import { columnsWith, FARMS_GROUP, h5DtypeOf, METRICS_GROUP, READABLE_FORMAT_VERSIONS, LAYOUTS_FORMAT_NAME, ROOT_ATTRIBUTES, TYPES_GROUP, type ColumnSpec } from './layoutsSchema.js';
 import { RowSlice, type ColumnData } from './rowSlice.js';
 import { readDefinitionGroups } from './definitionGroups.js';
 
@@ -32,6 +35,10 @@ export interface LayoutsFileInfo {
   rows: number;
   /** Every root attribute as read (bigints converted to numbers), including extra ones. */
   attributes: Record<string, unknown>;
+  /** Names of the /metrics/<name> columns, sorted. */
+  metricNames: string[];
+  /** Every column of the file (the schema's, then the metrics). */
+  columns: ColumnSpec[];
 }
 
 /** Rows per read so one layout column slice stays near 2 MiB, whatever Tmax is. */
@@ -86,12 +93,25 @@ export function inspectLayoutsStructure(file: H5File): { info?: LayoutsFileInfo;
     source: typeof attributes[A.source] === 'string' ? (attributes[A.source] as string) : '',
     rows: -1,
     attributes,
+    metricNames: [],
+    columns: [],
   };
-  for (const spec of LAYOUT_COLUMNS) {
+  const metrics = file.get(METRICS_GROUP) as H5Group | null;
+  if (metrics && 'keys' in metrics) info.metricNames = metrics.keys().sort();
+  info.columns = columnsWith(info.metricNames);
+  // A column claiming rows its file cannot hold (a forged or preallocated size) is never read.
+  let fileBytes = Infinity;
+  try { fileBytes = fs.statSync(file.filename).size; } catch { /* not on disk: nothing to compare with */ }
+  for (const spec of info.columns) {
     const entity = file.get(spec.name) as H5Dataset | null;
     if ((spec.since ?? 1) > formatVersion && !entity) continue;
     if (!entity || !('shape' in entity)) {
       problems.push(`dataset /${spec.name} is missing`);
+      continue;
+    }
+    const implausible = declaredSizeProblem({ name: `/${spec.name}`, shape: entity.shape ?? [], itemBytes: entity.metadata.size }, fileBytes);
+    if (implausible) {
+      problems.push(implausible);
       continue;
     }
     const dtype = entity.dtype;
@@ -150,7 +170,7 @@ export class LayoutsFileReader {
     const columns = new Map<string, ColumnData>();
     if (length > 0) {
       hdf5Call(() => {
-        for (const spec of LAYOUT_COLUMNS) {
+        for (const spec of this.info.columns) {
           const dataset = this.file.get(spec.name) as H5Dataset | null;
           if (!dataset) continue; // a column newer than the file's format version
           const ranges = spec.kind === 'xy' ? [[start, end], [], []] : [[start, end]];
@@ -158,7 +178,7 @@ export class LayoutsFileReader {
         }
       });
     }
-    return RowSlice.fromColumns(columns, length, this.info.maxTurbines);
+    return RowSlice.fromColumns(columns, length, this.info.maxTurbines, this.info.metricNames);
   }
 
   /**

@@ -1,6 +1,7 @@
 /**
- * The schema of wflo's own HDF5 output, `layouts.h5` (format "wflo-layouts", version 2;
- * version 1 files, without /spec_hash and /source, are still read).
+ * The schema of wflo's own HDF5 output, `layouts.h5` (format "wflo-layouts", version 3;
+ * version 1 files, without /spec_hash and /source, and version 2 files, without /aep_reported and
+ * /metrics, are still read).
  * Row-oriented so h5py/numpy users load whole columns; rows sorted by (farm_id, farm_type, seed).
  *
  *   /farm_id        int32[N]
@@ -18,16 +19,21 @@
  *   /attempts       int32[N]          (-1 when unknown)
  *   /spec_hash      fixed-length ASCII string[N] (64 bytes): the task spec the row was computed for ("" when unknown)
  *   /source         fixed-length ASCII string[N] (256 bytes): where the row came from: "computed",
- *                   "adopted:<file>", "recovered:<file>", "shard:<file>" ("" when unknown)
+ *                   "adopted:<file>", "recovered:<file>", "shard:<folder>" ("" when unknown)
+ *   /aep_reported   float64[N]        attr units = "MWh": the AEP a user's program or an adopted
+ *                   file reported, when it is not wflo's (NaN otherwise); /aep is always wflo's
+ *   /metrics/<name> float64[N]        named scalars a user's program reported (NaN where a row has none)
  *   /farms/<id>, /types/<id>          definitions (see definitionGroups.ts)
  * Root attributes: see ROOT_ATTRIBUTES. Every dataset is chunked along rows with an unlimited
  * first dimension, so a writer can append slices without knowing N in advance; Tmax >= 1.
  */
 
 export const LAYOUTS_FORMAT_NAME = 'wflo-layouts';
-export const LAYOUTS_FORMAT_VERSION = 2;
+export const LAYOUTS_FORMAT_VERSION = 3;
 /** Format versions this wflo reads. */
-export const READABLE_FORMAT_VERSIONS: readonly number[] = [1, 2];
+export const READABLE_FORMAT_VERSIONS: readonly number[] = [1, 2, 3];
+/** Group of the per-row metrics columns. */
+export const METRICS_GROUP = 'metrics';
 /** Bytes reserved per task id (NUL-terminated, so at most 63 characters). */
 export const TASK_ID_WIDTH = 64;
 /** Bytes reserved per /source entry; longer sources keep their last 255 characters. */
@@ -62,8 +68,24 @@ export const LAYOUT_COLUMNS: readonly ColumnSpec[] = [
   { name: 'wall_s', kind: 'float64', units: 's', description: 'wall time of the optimization (NaN when unknown)' },
   { name: 'attempts', kind: 'int32', description: 'attempts the runner made for the task (-1 when unknown)' },
   { name: 'spec_hash', kind: 'text', width: TASK_ID_WIDTH, description: 'spec hash of the task the row was computed for ("" when unknown)', since: 2 },
-  { name: 'source', kind: 'text', width: SOURCE_WIDTH, description: 'where the row came from: computed, adopted:<file>, recovered:<file>, shard:<file>', since: 2 },
+  { name: 'source', kind: 'text', width: SOURCE_WIDTH, description: 'where the row came from: computed, adopted:<file>, recovered:<file>, shard:<folder>', since: 2 },
+  { name: 'aep_reported', kind: 'float64', units: 'MWh', description: "AEP the producer reported when it is not wflo's (a user's program, an adopted file); NaN otherwise", since: 3 },
 ];
+
+/** The column of metric `name` (a plain identifier, checked by the gate). */
+export function metricColumn(name: string): ColumnSpec {
+  return { name: `${METRICS_GROUP}/${name}`, kind: 'float64', description: `metric ${name} reported by the task's program (NaN where a row has none)`, since: 3 };
+}
+
+/** Every column of a file with these metrics: the standard ones, then /metrics/<name> in name order. */
+export function columnsWith(metricNames: readonly string[]): ColumnSpec[] {
+  return [...LAYOUT_COLUMNS, ...[...metricNames].sort().map(metricColumn)];
+}
+
+/** The metric name of a /metrics column, or null for a standard column. */
+export function metricNameOf(spec: ColumnSpec): string | null {
+  return spec.name.startsWith(`${METRICS_GROUP}/`) ? spec.name.slice(METRICS_GROUP.length + 1) : null;
+}
 
 /** h5wasm dtype string of a column (struct-module letters: 'i' = int32, 'q' = int64, 'd' = float64, 'A<n>' = fixed string). */
 export function h5DtypeOf(spec: ColumnSpec): string {

@@ -9,7 +9,6 @@ import { hdf5Call, hdf5ErrorReason } from './h5wasmRuntime.js';
 import { LayoutsFileReader, rowsPerSliceFor, type LayoutsFileInfo } from './layoutsReader.js';
 import { compareRecords, taskIdOf } from '../layoutRecord.js';
 import { ColumnDigests, type RowSlice } from './rowSlice.js';
-import { LAYOUT_COLUMNS } from './layoutsSchema.js';
 
 export interface LayoutsVerifyExpectations {
   rows?: number;
@@ -75,17 +74,17 @@ export async function verifyLayoutsFile(path: string, expect: LayoutsVerifyExpec
     if (expect.maxTurbines !== undefined && info.maxTurbines !== expect.maxTurbines) problems.push(`max_turbines is ${info.maxTurbines}, expected ${expect.maxTurbines}`);
     if (expect.campaignHash !== undefined && info.campaignHash !== expect.campaignHash) problems.push(`campaign_hash is "${info.campaignHash}", expected "${expect.campaignHash}"`);
     if (info.complete && info.nExpected >= 0 && info.nDone !== info.nExpected) problems.push(`complete is 1 but n_done ${info.nDone} != n_expected ${info.nExpected}`);
-    const digests = new ColumnDigests();
+    const digests = new ColumnDigests(info.columns);
     let previous: { farmId: number; farmType: number; seed: number } | undefined;
     const rowsPerSlice = rowsPerSliceFor(info.maxTurbines);
     for (let start = 0; start < info.rows; start += rowsPerSlice) {
       const slice = reader.readSlice(start, Math.min(info.rows, start + rowsPerSlice));
-      for (const spec of LAYOUT_COLUMNS) digests.update(spec, slice.column(spec));
+      for (const spec of info.columns) digests.update(spec, slice.column(spec));
       previous = checkRows(slice, start, info.maxTurbines, previous, problems);
     }
     if (expect.digests) {
       const actual = digests.finish();
-      for (const spec of LAYOUT_COLUMNS) {
+      for (const spec of info.columns) {
         if (actual[spec.name] !== expect.digests[spec.name]) problems.push(`dataset /${spec.name} reads back different from what was written`);
       }
     }

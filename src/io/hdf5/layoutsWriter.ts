@@ -22,10 +22,11 @@ import { compareRecords, taskIdOf, type LayoutRecord } from '../layoutRecord.js'
 import { acquireWriterLock } from './writerLock.js';
 import { commitTemp, discardTemp, fsyncFile, removeStaleTemps, tempPathFor } from './atomicReplace.js';
 import { closeQuietly, hdf5Call, hdf5ErrorReason, loadH5, openH5Sync, type H5File, type H5Module } from './h5wasmRuntime.js';
-import { FARMS_GROUP, h5DtypeOf, LAYOUT_COLUMNS, LAYOUTS_FORMAT_NAME, LAYOUTS_FORMAT_VERSION, ROOT_ATTRIBUTES, TYPES_GROUP, type ColumnSpec } from './layoutsSchema.js';
+import { columnsWith, FARMS_GROUP, h5DtypeOf, LAYOUTS_FORMAT_NAME, LAYOUTS_FORMAT_VERSION, METRICS_GROUP, metricNameOf, ROOT_ATTRIBUTES, TYPES_GROUP, type ColumnSpec } from './layoutsSchema.js';
 import { ColumnDigests, RowSlice } from './rowSlice.js';
 import { writeDefinitionGroups, type DefinitionSet } from './definitionGroups.js';
 import { verifyLayoutsFile } from './layoutsVerify.js';
+import { appendTaskScale, createDimensionScales } from './dimensionScales.js';
 
 /** What the file says about itself (root attributes and definition groups). */
 export interface LayoutsFileMeta {
@@ -49,6 +50,8 @@ export interface LayoutsFileMeta {
   source?: string;
   /** Extra root attributes (names must not clash with the standard ones). */
   attributes?: Record<string, string | number>;
+  /** Names of the /metrics/<name> columns (every metric any record carries). */
+  metricNames?: readonly string[];
 }
 
 export interface WriteLayoutsOptions {
@@ -107,7 +110,7 @@ function isInt32(v: number): boolean {
 }
 
 /** One-line reason a record cannot be written, or null. */
-function recordProblem(r: LayoutRecord, tmax: number, previous: LayoutRecord | undefined): string | null {
+function recordProblem(r: LayoutRecord, tmax: number, previous: LayoutRecord | undefined, metricNames: ReadonlySet<string>): string | null {
   if (!isInt32(r.farmId)) return `farmId must be an int32, got ${r.farmId}`;
   if (!isInt32(r.farmType)) return `farmType must be an int32, got ${r.farmType}`;
   if (!Number.isSafeInteger(r.seed)) return `seed must be a safe integer, got ${r.seed}`;
@@ -123,6 +126,7 @@ function recordProblem(r: LayoutRecord, tmax: number, previous: LayoutRecord | u
     return `xInitial/yInitial have ${r.xInitial.length}/${r.yInitial.length} entries, expected 0 or ${r.nTurbines}`;
   }
   if (!Number.isFinite(r.aep)) return `aep must be finite, got ${r.aep}`;
+  if (r.metrics) for (const name of Object.keys(r.metrics)) if (!metricNames.has(name)) return `metric ${name} is not among meta.metricNames`;
   if (!isInt32(r.iterations)) return `iterations must be an int32 (-1 when unknown), got ${r.iterations}`;
   if (!Number.isSafeInteger(r.evaluations)) return `evaluations must be a safe integer (-1 when unknown), got ${r.evaluations}`;
   if (!isInt32(r.attempts)) return `attempts must be an int32 (-1 when unknown), got ${r.attempts}`;
@@ -148,11 +152,13 @@ function emptyDataOf(spec: ColumnSpec): string[] | Int32Array | BigInt64Array | 
 /** HDF5 part of the write: create the file, append every slice, stamp attributes, close. */
 class SliceAppender {
   private rowsWritten = 0;
-  readonly digests = new ColumnDigests();
+  readonly digests: ColumnDigests;
 
-  constructor(private readonly file: H5File, private readonly tmax: number, chunkRows: number) {
+  constructor(private readonly file: H5File, private readonly tmax: number, chunkRows: number, private readonly columns: readonly ColumnSpec[]) {
+    this.digests = new ColumnDigests(columns);
     hdf5Call(() => {
-      for (const spec of LAYOUT_COLUMNS) {
+      if (columns.some((spec) => metricNameOf(spec) !== null)) file.create_group(METRICS_GROUP);
+      for (const spec of columns) {
         const xy = spec.kind === 'xy';
         const dataset = file.create_dataset({
           name: spec.name,
@@ -165,6 +171,7 @@ class SliceAppender {
         if (spec.units) dataset.create_attribute('units', spec.units);
         dataset.create_attribute('description', spec.description);
       }
+      createDimensionScales(file, tmax, chunkRows, columns); // named dimensions for netCDF-4 readers (xarray)
     });
   }
 
@@ -177,13 +184,14 @@ class SliceAppender {
     const start = this.rowsWritten;
     const end = start + slice.length;
     hdf5Call(() => {
-      for (const spec of LAYOUT_COLUMNS) {
+      for (const spec of this.columns) {
         const dataset = this.file.get(spec.name) as ReturnType<H5File['create_dataset']>;
         const xy = spec.kind === 'xy';
         dataset.resize(xy ? [end, this.tmax, 2] : [end]);
         const data = slice.column(spec);
         dataset.write_slice(xy ? [[start, end], [], []] : [[start, end]], data);
         this.digests.update(spec, data);
+        if (spec.name === 'task_id') appendTaskScale(this.file, start, end, data as string[]);
       }
     });
     this.rowsWritten = end;
@@ -226,13 +234,15 @@ async function writeContent(h5: H5Module, tempPath: string, records: LayoutBatch
   const file = openH5Sync(h5, tempPath, 'w');
   let closed = false;
   try {
-    const appender = new SliceAppender(file, tmax, chunkRows);
-    const slice = new RowSlice(sliceRows, tmax);
+    const metricNames = [...(meta.metricNames ?? [])].sort();
+    const appender = new SliceAppender(file, tmax, chunkRows, columnsWith(metricNames));
+    const slice = new RowSlice(sliceRows, tmax, metricNames);
+    const metricSet = new Set(metricNames);
     let previous: LayoutRecord | undefined;
     let index = 0;
     for await (const batch of records) {
       for (const record of batch) {
-        const problem = recordProblem(record, dims.maxTurbines, previous);
+        const problem = recordProblem(record, dims.maxTurbines, previous, metricSet);
         if (problem) throw new RuntimeFailure(`record ${index} (${record.taskId}): ${problem}`);
         slice.push(record);
         previous = record;

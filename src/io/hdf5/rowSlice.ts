@@ -6,7 +6,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { LayoutRecord } from '../layoutRecord.js';
-import { LAYOUT_COLUMNS, SOURCE_WIDTH, type ColumnSpec } from './layoutsSchema.js';
+import { columnsWith, metricNameOf, SOURCE_WIDTH, type ColumnSpec } from './layoutsSchema.js';
 
 export type ColumnData = Int32Array | BigInt64Array | Float64Array | string[];
 
@@ -28,8 +28,16 @@ export class RowSlice {
   readonly evaluations: BigInt64Array;
   readonly wallS: Float64Array;
   readonly attempts: Int32Array;
+  readonly aepReported: Float64Array;
+  /** One column per metric name (NaN where a row has none). */
+  readonly metrics: Map<string, Float64Array>;
+  /** The columns this slice holds, in file order. */
+  readonly columns: readonly ColumnSpec[];
 
-  constructor(readonly capacity: number, readonly maxTurbines: number) {
+  constructor(readonly capacity: number, readonly maxTurbines: number, metricNames: readonly string[] = []) {
+    this.columns = columnsWith(metricNames);
+    this.aepReported = new Float64Array(capacity).fill(NaN);
+    this.metrics = new Map([...metricNames].map((name) => [name, new Float64Array(capacity).fill(NaN)]));
     this.farmId = new Int32Array(capacity);
     this.farmType = new Int32Array(capacity);
     this.seed = new BigInt64Array(capacity);
@@ -55,6 +63,8 @@ export class RowSlice {
   reset(): void {
     this.layout.fill(NaN, 0, this.length * this.maxTurbines * 2);
     this.initialLayout.fill(NaN, 0, this.length * this.maxTurbines * 2);
+    this.aepReported.fill(NaN, 0, this.length);
+    for (const m of this.metrics.values()) m.fill(NaN, 0, this.length);
     this.length = 0;
   }
 
@@ -77,6 +87,8 @@ export class RowSlice {
     this.evaluations[row] = BigInt(record.evaluations);
     this.wallS[row] = record.wallS;
     this.attempts[row] = record.attempts;
+    this.aepReported[row] = record.aepReported ?? NaN;
+    if (record.metrics) for (const [name, column] of this.metrics) column[row] = record.metrics[name] ?? NaN;
   }
 
   /** The filled part of one column, ready for `write_slice`. */
@@ -98,15 +110,21 @@ export class RowSlice {
       case 'attempts': return this.attempts.subarray(0, n);
       case 'spec_hash': return this.specHash.slice(0, n);
       case 'source': return this.source.slice(0, n);
-      default: throw new Error(`unknown column ${spec.name}`);
+      case 'aep_reported': return this.aepReported.subarray(0, n);
+      default: {
+        const metric = metricNameOf(spec);
+        const column = metric !== null ? this.metrics.get(metric) : undefined;
+        if (!column) throw new Error(`unknown column ${spec.name}`);
+        return column.subarray(0, n);
+      }
     }
   }
 
   /** Load rows read from a file (one array per column, all of `length` rows). */
-  static fromColumns(columns: Map<string, ColumnData>, length: number, maxTurbines: number): RowSlice {
-    const slice = new RowSlice(length, maxTurbines);
+  static fromColumns(columns: Map<string, ColumnData>, length: number, maxTurbines: number, metricNames: readonly string[] = []): RowSlice {
+    const slice = new RowSlice(length, maxTurbines, metricNames);
     slice.length = length;
-    for (const spec of LAYOUT_COLUMNS) {
+    for (const spec of slice.columns) {
       const data = columns.get(spec.name);
       if (!data) continue;
       const target = slice.column(spec);
@@ -145,7 +163,15 @@ export class RowSlice {
       // Absent rather than "" when unknown, so a record without them reads back as written.
       ...(this.specHash[row] ? { specHash: this.specHash[row] } : {}),
       ...(this.source[row] ? { source: this.source[row] } : {}),
+      ...(Number.isNaN(this.aepReported[row]) ? {} : { aepReported: this.aepReported[row] }),
+      ...this.metricsOf(row),
     };
+  }
+
+  private metricsOf(row: number): { metrics?: Record<string, number> } {
+    let out: Record<string, number> | undefined;
+    for (const [name, column] of this.metrics) if (!Number.isNaN(column[row])) (out ??= {})[name] = column[row];
+    return out ? { metrics: out } : {};
   }
 }
 
@@ -177,8 +203,8 @@ function initialOf(source: Float64Array, base: number, n: number): [Float64Array
 export class ColumnDigests {
   private readonly hashes = new Map<string, Hash>();
 
-  constructor() {
-    for (const spec of LAYOUT_COLUMNS) this.hashes.set(spec.name, createHash('sha256'));
+  constructor(columns: readonly ColumnSpec[] = columnsWith([])) {
+    for (const spec of columns) this.hashes.set(spec.name, createHash('sha256'));
   }
 
   update(spec: ColumnSpec, data: ColumnData): void {

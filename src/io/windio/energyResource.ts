@@ -18,6 +18,7 @@
 import { roseFromWeibull, windResourceProblem, type WindResource } from '../../physics/windResource.js';
 import { readCoordinate, readDimensional, type Axis } from './dimensionalData.js';
 import { timeSeriesRose } from './timeSeriesRose.js';
+import { radianDirectionsProblem } from '../plausibility.js';
 import { probabilityWeightedMean, type BinnedResource } from './binnedResource.js';
 import type { WindioNode } from './windioTree.js';
 
@@ -50,7 +51,10 @@ export function readWindResource(wr: WindioNode): BinnedResource {
 }
 
 function directionAxis(wr: WindioNode): { directions: Float64Array; axis: Axis } {
-  const directions = readCoordinate(wr.require('wind_direction', 'the direction bins, degrees from north'), 'wind directions (degrees)');
+  const node = wr.require('wind_direction', 'the direction bins, degrees from north');
+  const directions = readCoordinate(node, 'wind directions (degrees)');
+  const radians = radianDirectionsProblem(directions);
+  if (radians) node.fail(radians);
   return { directions, axis: { name: 'wind_direction', length: directions.length } };
 }
 

@@ -13,6 +13,7 @@
 import type { BinnedResource } from './binnedResource.js';
 import { readDimensional, type Axis } from './dimensionalData.js';
 import type { WindioNode } from './windioTree.js';
+import { radianDirectionsProblem } from '../plausibility.js';
 
 export const DIRECTION_BIN_DEG = 1;
 export const SPEED_BIN_MS = 0.5;
@@ -40,6 +41,8 @@ export function timeSeriesRose(wr: WindioNode): BinnedResource {
   const tiNode = wr.get('turbulence_intensity');
   const tiByTime = tiNode.exists ? perTimeStamp(tiNode, time, 'turbulence intensities') : null;
   speedByTime.forEach((v, t) => { if (!(v >= 0)) speedNode.fail(`time stamp ${t}: wind speed ${v} must be >= 0`); });
+  const radians = radianDirectionsProblem(dirByTime, 'wind directions of the series');
+  if (radians) dirNode.fail(radians);
 
   const dirBinOf = (d: number): number => (((Math.round(d / DIRECTION_BIN_DEG) * DIRECTION_BIN_DEG) % 360) + 360) % 360;
   const speedBinOf = (v: number): number => Math.round(v / SPEED_BIN_MS) * SPEED_BIN_MS;

@@ -5,7 +5,8 @@ import { sumOfSquares } from './sumOfSquares.js';
 import { linear } from './linear.js';
 import { maxDeficit } from './max.js';
 
-export const SUPERPOSITIONS: Readonly<Record<SuperpositionName, Superposition>> = {
+/** Rules that fold deficits one at a time (the weighted sum is a solve of its own: weightedSum.ts). */
+export const SUPERPOSITIONS: Readonly<Partial<Record<SuperpositionName, Superposition>>> = {
   sos: sumOfSquares,
   linear,
   max: maxDeficit,

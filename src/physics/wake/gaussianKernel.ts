@@ -18,13 +18,14 @@
 import type { WakeKernel } from './wakeModel.js';
 
 export class GaussianKernel implements WakeKernel {
-  private readonly k: number;
-  private readonly sigma0: number;
+  /** Read by the native free-stream kernel (nativeKernel.ts), which evaluates the same formulas. */
+  readonly k: number;
+  readonly sigma0: number;
   /** Ct·D²/8, so that a = ctD2over8 / σ². */
-  private readonly ctD2over8: number;
+  readonly ctD2over8: number;
   /** −1/(2ξ²): the exponent is halfInvXi2·dy²/σ². */
   private readonly expFactor: number;
-  private readonly invXi2: number;
+  readonly invXi2: number;
 
   constructor(k: number, epsilon: number, ct: number, diameter: number, wec = 1) {
     this.k = k;

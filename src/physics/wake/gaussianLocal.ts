@@ -74,6 +74,19 @@ export class GaussianLocalWake implements LocalWakeModel {
     return 8 * this.width.upperSigma(dx, ctMax, tiMax) * (1 + 1e-12);
   }
 
+  /** σ (out[0]) and the thrust term x = Ct_x·D²/(8σ²) (out[1]) at dx: the centre-line quantities of the weighted sum. */
+  centre(dx: number, coef: Float64Array, offset: number, out: Float64Array): void {
+    const sigma = this.width.sigma(dx, coef, offset + 1, null);
+    const growth = this.width.growth;
+    out[0] = sigma;
+    out[1] = coef[offset] * (growth ? growth(dx, null) : 1) * (this.d2over8 / (sigma * sigma));
+  }
+
+  /** 2a(x) of the model's Ct→induction relation. */
+  twoAOf(x: number): number {
+    return this.twoA(x, null);
+  }
+
   wakeRadius(dx: number, coef: Float64Array, offset: number, g: Float64Array | null): number {
     const s = this.width.sigma(dx, coef, offset + 1, g);
     if (g) { g[0] *= 2; g[1] *= 2; g[2] *= 2; }

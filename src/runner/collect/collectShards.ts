@@ -2,8 +2,10 @@
  * `wflo collect`: one campaign output from the outputs of its shards (`wflo run --shard I/N`,
  * e.g. the array tasks of `wflo slurm`). The result is an ordinary campaign output folder: a
  * ledger synced with the whole campaign, holding every shard result whose spec hash is the
- * task's current spec hash, imported as it is (layout, AEP, wall time, attempts; nothing
- * recomputed), failures recorded, and `layouts.h5` exported from it; `wflo status`,
+ * task's current spec hash, imported after it passed the gate (gate/rowGate.ts: the task is in the
+ * campaign, turbine count, inside the site, spacing, and the AEP recomputed with the campaign's
+ * model to 1e-12; a shard's ledger is a file anyone could have edited), with source
+ * `shard:<folder>`, failures recorded, and `layouts.h5` exported from it; `wflo status`,
  * `wflo missing --write` and `wflo run` (resume) work on it as on any run's output.
  *
  * Trust rules. Shard ledgers are opened read-only in one read snapshot each, so collecting
@@ -11,9 +13,14 @@
  * has no ledger, has a damaged ledger or belongs to another campaign is reported in one line and
  * contributes nothing. A shard's rows go in with one transaction: a shard whose ledger turns out
  * damaged halfway contributes nothing either. Rows computed for another spec (the campaign
- * changed since) are counted as stale and not imported: the task runs again. Importing is
- * idempotent (the ledger skips a task already committed with the same spec hash), so collecting
- * twice, or again after more shards finished, only adds what is new.
+ * changed since) are counted as stale and not imported: the task runs again. A row the gate
+ * rejects is one line (task, folder, reason) in the report and the audit log, and its task stays
+ * not done. Importing is idempotent (the ledger skips a task already committed with the same spec
+ * hash), so collecting twice, or again after more shards finished, only adds what is new.
+ *
+ * Conflicts are findings: two shards (or a shard and the collected ledger) with different results
+ * for one task are reported with both AEPs. The rule: the row already in the collected ledger
+ * stays, so among shards the first folder in `--from` order wins; the other goes to the audit log.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,6 +31,8 @@ import { expandTasks, type Task } from '../../campaign/taskGrid.js';
 import { parseTaskId } from '../../io/layoutRecord.js';
 import { acquireRunLock } from '../runLock.js';
 import { Ledger, type CommittedResult } from '../ledger.js';
+import { RowGate, type VerifiedRow } from '../gate/rowGate.js';
+import { formatMwh } from '../../campaign/verifyRecord.js';
 import { AuditLog } from '../auditLog.js';
 import { exportLedger, LAYOUTS_FILE, type ExportReport } from '../exporter.js';
 import type { MissingTask } from '../missingTasks.js';
@@ -67,6 +76,8 @@ export interface FolderReport {
   rejections: { taskId: string; reason: string }[];
   /** Rows for tasks this campaign does not have (not imported). */
   foreign: number;
+  /** Rows whose task already had another result (in the collected ledger or an earlier shard). */
+  conflicts: { taskId: string; keptAep: number; droppedAep: number; keptSource: string }[];
   /** Failed tasks (current spec, no result anywhere) recorded from this shard. */
   failed: number;
 }
@@ -90,6 +101,18 @@ export interface CollectReport {
   seconds: number;
 }
 
+/** Whether two results of a task are the same (layout bits and AEP). */
+function sameResult(a: { aep: number; x: Float64Array; y: Float64Array }, b: { aep: number; x: Float64Array; y: Float64Array }): boolean {
+  if (!Object.is(a.aep, b.aep) || a.x.length !== b.x.length || a.y.length !== b.y.length) return false;
+  for (let i = 0; i < a.x.length; i++) if (!Object.is(a.x[i], b.x[i]) || !Object.is(a.y[i], b.y[i])) return false;
+  return true;
+}
+
+/** One line for a collect conflict. */
+export function collectConflictLine(dir: string, k: FolderReport['conflicts'][number]): string {
+  return `${k.taskId}: already collected with AEP ${formatMwh(k.keptAep)} MWh (${k.keptSource}), ${dir} has ${formatMwh(k.droppedAep)} MWh with another result; kept the first`;
+}
+
 function checkRow(r: CommittedResult, task: Task): string | null {
   const id = parseTaskId(r.taskId);
   if (!id || id.farmId !== r.farmId || id.farmType !== r.farmType || id.seed !== r.seed) return `row ${r.taskId} has farm/type/seed ${r.farmId}/${r.farmType}/${r.seed}`;
@@ -109,10 +132,8 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
   const tasks = expandTasks(c);
   const taskById = new Map(tasks.map((t) => [t.taskId, t]));
   const gridHash = c.only === null ? tasksHash(tasks) : campaignGridHash(c);
-  // Loaded only when asked for: the verifier pulls in the geometry and physics layers.
-  const verifier = options.adoptStale
-    ? new (await import('../../campaign/verifyRecord.js')).RecordVerifier(c, { aepTolerance: options.adoptStale.aepTolerance })
-    : null;
+  // Every row passes the gate; stale rows only with --adopt-stale, as adopted records.
+  const gate = new RowGate(c, { threads: 0, ...(options.adoptStale ? { aepTolerance: options.adoptStale.aepTolerance } : {}) });
 
   const selection = selectFolders(options.from);
   const problems = selection.problems.map((p) => `${p.source}: ${p.message}`);
@@ -143,6 +164,7 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
     const importFolder = (dir: string): void => {
       const report: FolderReport = {
         dir, shard: null, problem: null, rows: 0, imported: 0, alreadyThere: 0, stale: 0, adopted: 0, rejected: 0, rejections: [], foreign: 0, failed: 0,
+        conflicts: [],
       };
       reports.push(report);
       const opened = ShardLedger.open(dir, c, gridHash);
@@ -163,8 +185,11 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
         const added: [taskId: string, specHash: string][] = [];
         // Read, check and write the whole shard in one transaction of the collected ledger.
         const importShard = final.db.transaction(() => {
-          const counts = { rows: 0, imported: 0, alreadyThere: 0, stale: 0, adopted: 0, rejected: 0, rejections: [] as FolderReport['rejections'], foreign: 0 };
-          let batch: CommittedResult[] = [];
+          const counts = {
+            rows: 0, imported: 0, alreadyThere: 0, stale: 0, adopted: 0, rejected: 0, rejections: [] as FolderReport['rejections'], foreign: 0,
+            conflicts: [] as FolderReport['conflicts'],
+          };
+          let batch: VerifiedRow[] = [];
           const flush = (): void => {
             counts.imported += final.commitResults(batch, runId).length;
             batch = [];
@@ -175,27 +200,41 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
             if (!task) { counts.foreign++; return false; }
             if (specHash !== task.specHash) {
               counts.stale++;
-              return verifier !== null && existing.get(taskId) !== task.specHash; // decoded only to be verified
+              return options.adoptStale !== undefined && existing.get(taskId) !== task.specHash; // decoded only to be verified
             }
-            if (existing.get(taskId) === specHash) { counts.alreadyThere++; return false; }
+            // Rows for tasks already collected are decoded too: a different result is a conflict.
             return true;
+          };
+          const reject = (taskId: string, reason: string): void => {
+            counts.rejected++;
+            if (counts.rejections.length < 20) counts.rejections.push({ taskId, reason });
+            audit!.write({ event: 'collect_rejected', task: taskId, source: `shard:${dir}`, reason });
           };
           for (const r of shard.results(wanted)) {
             const task = taskById.get(r.taskId)!;
             const problem = checkRow(r, task);
             if (problem) throw new DamagedRow(problem);
-            if (r.specHash !== task.specHash) {
-              const verdict = verifier!.verify(task, { x: r.x, y: r.y, aep: r.aep });
-              if (!verdict.ok) {
-                counts.rejected++;
-                if (counts.rejections.length < 20) counts.rejections.push({ taskId: r.taskId, reason: verdict.reason });
-                continue;
+            if (existing.get(r.taskId) === task.specHash) {
+              const held = final.resultOf(r.taskId);
+              if (held && held.specHash === task.specHash && r.specHash === task.specHash && !(sameResult(held, r))) {
+                const conflict = { taskId: r.taskId, keptAep: held.aep, droppedAep: r.aep, keptSource: held.source };
+                if (counts.conflicts.length < 20) counts.conflicts.push(conflict);
+                audit!.write({ event: 'conflict', task: r.taskId, kept: { source: held.source, aep: held.aep }, dropped: { source: `shard:${dir}`, aep: r.aep } });
+              } else {
+                counts.alreadyThere++;
               }
-              counts.adopted++;
-              batch.push({ ...r, specHash: task.specHash, source: `adopted:${dir}` });
-            } else {
-              batch.push(r);
+              continue;
             }
+            const stale = r.specHash !== task.specHash;
+            const verdict = stale
+              ? gate.checkNow(task, { ...r, specHash: task.specHash }, { kind: 'adopted', file: dir })
+              : gate.checkNow(task, r, { kind: 'shard', folder: dir });
+            if (!verdict.ok) {
+              reject(r.taskId, verdict.reason);
+              continue;
+            }
+            if (stale) counts.adopted++;
+            batch.push(verdict.row);
             added.push([r.taskId, task.specHash]);
             if (batch.length === COMMIT_BATCH) flush();
           }
@@ -217,7 +256,7 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
       } catch (err) {
         if (err instanceof WfloError) throw err; // the collected ledger failed (disk full, …): stop, with its own message
         const reason = err instanceof DamagedRow ? err.message : `${(err as { code?: string }).code ?? 'error'}: ${(err as Error).message}`;
-        Object.assign(report, { imported: 0, alreadyThere: 0, stale: 0, adopted: 0, rejected: 0, rejections: [], foreign: 0, failed: 0 });
+        Object.assign(report, { imported: 0, alreadyThere: 0, stale: 0, adopted: 0, rejected: 0, rejections: [], foreign: 0, failed: 0, conflicts: [] });
         report.problem = { kind: 'damaged', message: `damaged ledger (${reason})` };
         problems.push(`${dir}: damaged ledger (${reason}); nothing imported`);
       } finally {

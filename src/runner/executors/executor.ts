@@ -12,7 +12,8 @@
  *   (taken back unrun, not charged) or by `stop()`; never both, never twice.
  * - An outcome for a dispatch the scheduler no longer expects (a duplicate delivery) is harmless:
  *   the scheduler ignores it, and the ledger commit is idempotent anyway.
- * - The executor enforces `setup.timeoutS` per attempt (kill the process that runs it) and
+ * - The executor enforces `setup.timeoutS` per attempt (end the process that runs it with its
+ *   whole process group, so what the attempt started goes too: runner/processGroup.ts) and
  *   reports `timeout`; the scheduler decides whether to retry.
  * - `capacity()` says how many more dispatches the executor wants now; the scheduler calls
  *   `submit` at most that many times, and again after `onCapacity`.
@@ -48,8 +49,12 @@ export interface WorkerRef {
 
 export type AttemptOutcome =
   | { kind: 'result'; output: TaskOutput; wallS: number; worker?: WorkerRef }
-  /** The optimizer threw or returned an invalid output. `permanent`: retrying cannot help. */
-  | { kind: 'error'; message: string; wallS?: number; permanent?: boolean; worker?: WorkerRef }
+  /**
+   * The optimizer threw or returned an invalid output. `permanent`: retrying cannot help.
+   * `invalid`: a remote worker's answer was not a well-formed result at all (treated like a result
+   * the gate refused: the worker is suspect).
+   */
+  | { kind: 'error'; message: string; wallS?: number; permanent?: boolean; invalid?: boolean; worker?: WorkerRef }
   /** The process running it died. */
   | { kind: 'crash'; message: string; worker?: WorkerRef }
   /** It ran over `timeoutS` and was killed. */
@@ -80,6 +85,11 @@ export interface ExecutorListener {
 export interface Executor {
   /** 'local', 'bullmq', … (audit log, status). */
   readonly kind: string;
+  /**
+   * Whether results come from processes this coordinator did not start (queue workers on other
+   * machines): the scheduler names their workers on rows and spot-checks them by recomputation.
+   */
+  readonly remote?: boolean;
   /** Start workers / connect. `expectedWork` is how many dispatches the run has (sizing only). */
   start(setup: ExecutorSetup, listener: ExecutorListener, expectedWork: number): Promise<void>;
   /** How many more dispatches it wants now (0: wait for onCapacity). */

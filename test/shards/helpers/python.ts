@@ -49,6 +49,9 @@ import numpy as np
 def py(v):
     if isinstance(v, bytes):
         return v.decode('ascii')
+    if isinstance(v, h5py.Reference):
+        # Dimension-scale bookkeeping (DIMENSION_LIST, REFERENCE_LIST) refers to datasets: their paths.
+        return f[v].name if v else None
     if isinstance(v, np.ndarray):
         return [py(x) for x in v.tolist()] if v.dtype.kind != 'S' else [x.decode('ascii') for x in v.ravel().tolist()]
     if isinstance(v, (list, tuple)):

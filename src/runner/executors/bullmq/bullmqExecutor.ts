@@ -14,8 +14,10 @@
  * - Restart: on start, jobs already in the queue are known: a task whose job finished while the
  *   coordinator was away is reported at once when submitted; one still waiting or running is
  *   adopted, not added again.
- * - Redis restarted or wiped: after a reconnect, and whenever nothing has come back for a while,
- *   outstanding jobs that no longer exist are added again.
+ * - Redis restarted or wiped: a sentinel key written at start is checked with every sweep; when
+ *   it is gone (FLUSHALL, a restart without persistence) the loss is said in one line and every
+ *   outstanding job that no longer exists is added again at once. After a reconnect, and whenever
+ *   nothing has come back for a while, the same check runs too.
  * - Timeouts are enforced by the worker that runs the attempt (it kills the job process); a dead
  *   worker's job is detected as stalled by the other workers and runs again elsewhere.
  * - stop(): waiting jobs are removed; jobs already running on workers cannot be recalled: their
@@ -50,6 +52,7 @@ interface Harvest { d: Dispatch; outcome: AttemptOutcome }
 
 export class BullmqExecutor implements Executor {
   readonly kind = 'bullmq';
+  readonly remote = true;
   readonly address: QueueAddress;
   /** Lines from the connection check (CONFIG disabled, AOF off) for the caller to print. */
   readonly warnings: string[];
@@ -139,7 +142,8 @@ export class BullmqExecutor implements Executor {
     this.events.on('active', ({ jobId }) => { if (this.outstanding.has(jobId)) this.active.set(jobId, { startedAt: Date.now() / 1000 }); });
     this.events.on('progress', ({ jobId, data }) => {
       const a = this.active.get(jobId);
-      const p = data as { host?: unknown; pid?: unknown } | null;
+      const p = data as { host?: unknown; pid?: unknown; refused?: unknown } | null;
+      if (p && typeof p.refused === 'string') { this.onRefused(jobId, p.host, p.pid, p.refused); return; }
       if (a && p && typeof p.host === 'string' && typeof p.pid === 'number') { a.host = p.host; a.pid = p.pid; }
     });
     this.events.on('stalled', ({ jobId }) => {
@@ -156,6 +160,7 @@ export class BullmqExecutor implements Executor {
     for (const id of queued) this.known.set(id, 'queued');
     for (const id of finished) this.known.set(id, 'finished');
     listener.onNotice?.(`tasks go to the queue ${this.queueName} at ${this.address.redacted}; start workers with \`wflo worker --queue ${this.address.redacted}\``);
+    await this.client.set(this.sentinelKey(), String(Date.now()));
     this.timers.push(setInterval(() => void this.sweep(), this.sweepMs));
     this.timers.push(setInterval(() => {
       if (this.outstanding.size > 0 && Date.now() - this.lastHarvestAt > this.silenceCheckMs) void this.checkLost();
@@ -212,6 +217,7 @@ export class BullmqExecutor implements Executor {
       })();
       await Promise.race([removal, unrefDelay(STOP_TIMEOUT_MS)]);
     }
+    await this.client?.del(this.sentinelKey()).catch(() => 0);
     await this.release();
     return lost;
   }
@@ -227,6 +233,7 @@ export class BullmqExecutor implements Executor {
       const cleanup = (async () => {
         await Promise.all(ids.map((id) => q.remove(id).catch(() => 0)));
         await this.removeLeftovers();
+        await this.client?.del(this.sentinelKey()).catch(() => 0);
       })();
       await Promise.race([cleanup, unrefDelay(STOP_TIMEOUT_MS)]);
     }
@@ -361,11 +368,32 @@ export class BullmqExecutor implements Executor {
     });
   }
 
-  /** Collect finished jobs the events missed. */
+  /** A worker handed a command job back (runner/command/commandAllowance.ts): say so, once per worker and reason. */
+  private readonly refusalsShown = new Set<string>();
+  private onRefused(jobId: string, host: unknown, pid: unknown, reason: string): void {
+    this.active.delete(jobId);
+    const d = this.outstanding.get(jobId);
+    const key = `${String(host)}:${String(pid)}|${reason}`;
+    if (!d || this.refusalsShown.has(key)) return;
+    this.refusalsShown.add(key);
+    this.listener?.onNotice?.(`${d.task.taskId}: worker ${String(host)}:${String(pid)} refused it (handed back to the queue): ${reason.slice(0, 300)}`);
+  }
+
+  /** The key that tells this coordinator Redis still holds what it was given. */
+  private sentinelKey(): string {
+    return `${KEY_PREFIX}:${this.queueName}:coordinator:${this.campaignHash}:${process.pid}`;
+  }
+
+  /** Collect finished jobs the events missed; notice a Redis that lost its data. */
   private async sweep(): Promise<void> {
     if (this.sweeping || this.stopped || !this.queue || this.outstanding.size === 0) return;
     this.sweeping = true;
     try {
+      if ((await this.client!.exists(this.sentinelKey())) === 0) {
+        this.listener?.onNotice?.(`${this.address.redacted} lost its data (FLUSHALL, or restarted without persistence); checking which queued tasks are gone`);
+        await this.client!.set(this.sentinelKey(), String(Date.now()));
+        await this.checkLost();
+      }
       const ids = await this.queue.getRanges(['completed', 'failed'], 0, SWEEP_BATCH - 1);
       const mine = ids.filter((id) => this.outstanding.has(id));
       await Promise.all(mine.map((id) => this.collect(id, this.outstanding.get(id)!)));

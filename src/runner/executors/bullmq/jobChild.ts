@@ -5,12 +5,14 @@
  * takes down only this process (the worker kills it on timeout and starts another); the worker's
  * connection to Redis and its other jobs are untouched. Holds no state that matters (a small
  * cache of prepared cases). Exits when its worker goes away; ignores SIGINT (the worker decides).
+ * It leads its own process group: a command task's program runs in it and goes with it.
  */
 import { caseForTask } from '../../../campaign/caseForTask.js';
 import type { Case } from '../../../optimize/case.js';
-import { optimizerSettingsProblem, runTask } from '../../taskFunction.js';
+import { optimizerSettingsProblem, releaseTaskResources, runTask } from '../../taskFunction.js';
 import { taskOutputProblem } from '../../taskOutput.js';
 import type { FromJobChild, ToJobChild } from './jobChildProtocol.js';
+import { killGroupNow, OWN_GROUP_ENV } from '../../processGroup.js';
 
 const CASE_CACHE = 16;
 
@@ -19,7 +21,14 @@ if (!process.send) {
   process.exit(2);
 }
 process.on('SIGINT', () => { /* the worker decides */ });
-process.on('disconnect', () => process.exit(0));
+process.on('disconnect', () => {
+  const end = (): void => {
+    if (process.env[OWN_GROUP_ENV] === '1') killGroupNow(process.pid);
+    process.exit(0);
+  };
+  setTimeout(end, 1500).unref();
+  void releaseTaskResources().then(end, end);
+});
 
 const cases = new Map<string, Case>();
 
@@ -31,7 +40,9 @@ function isPermanent(err: unknown): boolean {
   return err instanceof Error && ((err as { permanent?: unknown }).permanent === true || err.name === 'InputError');
 }
 
-process.on('message', (msg: ToJobChild) => {
+process.on('message', (msg: ToJobChild) => { void run(msg); });
+
+async function run(msg: ToJobChild): Promise<void> {
   if (msg.kind !== 'run') return;
   const start = performance.now();
   const wallS = (): number => (performance.now() - start) / 1000;
@@ -48,7 +59,10 @@ process.on('message', (msg: ToJobChild) => {
       if (cases.size >= CASE_CACHE) cases.delete(cases.keys().next().value!);
       cases.set(key, c);
     }
-    const output = runTask(c, msg.optimizer, msg.seed, msg.attempt);
+    const output = await runTask({
+      case: c, settings: msg.optimizer, farm: msg.farm, type: msg.type, taskId: msg.taskId, seed: msg.seed, attempt: msg.attempt,
+      timeoutS: msg.timeoutS, taskDir: msg.taskDir, ...(msg.workdir !== undefined ? { workdir: msg.workdir } : {}),
+    });
     const problem = taskOutputProblem(output, c.nTurbines);
     if (problem) send({ kind: 'error', id: msg.id, message: problem, wallS: wallS() });
     else send({ kind: 'result', id: msg.id, output, wallS: wallS() });
@@ -56,5 +70,5 @@ process.on('message', (msg: ToJobChild) => {
     const message = err instanceof Error ? err.message : String(err);
     send({ kind: 'error', id: msg.id, message: message.split('\n')[0] || 'error without a message', wallS: wallS(), permanent: isPermanent(err) });
   }
-});
+}
 send({ kind: 'ready' });

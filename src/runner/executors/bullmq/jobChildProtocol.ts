@@ -12,8 +12,13 @@ export interface RunMessage {
   farm: FarmSpec;
   type: FarmTypeSpec;
   optimizer: OptimizerSettings;
+  taskId: string;
   seed: number;
   attempt: number;
+  timeoutS: number;
+  /** Command tasks: the worker's --task-dir and --workdir. */
+  taskDir: string | null;
+  workdir?: string;
 }
 
 export type ToJobChild = RunMessage;

@@ -2,7 +2,8 @@
  * A queue job's payload: everything a worker needs to run one attempt of one task and nothing
  * else (no campaign file, no shared disk): the farm (boundary, wind, wake model), the farm type
  * (turbine, count, spacing), the optimizer settings, seed, attempt, per-attempt timeout, the
- * engine version and the task's spec hash.
+ * engine version and the task's spec hash; for command optimizers also the farm's and farm
+ * type's params and the farm's wind as written.
  *
  * Jobs travel as JSON, where typed arrays do not survive: `encodeJob` turns them into number
  * arrays and `decodeJob` back. `decodeJob` validates the payload with a strict zod schema
@@ -12,8 +13,9 @@
  * result under a spec hash that does not describe it.
  */
 import { z } from 'zod';
-import type { FarmSpec, FarmTypeSpec, OptimizerSettings } from '../../../campaign/campaign.js';
-import { hashValue, taskSpecHash } from '../../../campaign/specHash.js';
+import type { FarmSpec, FarmTypeSpec, OptimizerSettings, WindAsWritten } from '../../../campaign/campaign.js';
+import { farmSpecHash, farmTypeSpecHash, optimizerSpecHash, taskSpecHash } from '../../../campaign/specHash.js';
+import { paramsSchema, type Params } from '../../../campaign/paramsSchema.js';
 import type { Boundary } from '../../../geometry/boundary.js';
 import type { Turbine } from '../../../physics/turbine.js';
 import type { WindResource } from '../../../physics/windResource.js';
@@ -51,6 +53,9 @@ interface EncodedFarm {
   boundary: Boundary;
   wind: { directionsDeg: number[]; speeds: number[]; probability: number[]; turbulenceIntensity: number; hoursPerYear?: number };
   model: FarmModelSpec;
+  /** Command optimizers only: the farm's params (hashed) and its wind as written (not hashed). */
+  params?: Params;
+  windAsWritten?: WindAsWritten;
 }
 
 type EncodedCurve = { kind: 'cubic'; ratedSpeed: number } | { kind: 'table'; speeds: number[]; powerW: number[] };
@@ -60,6 +65,7 @@ interface EncodedType {
   turbine: Omit<Turbine, 'power' | 'thrust'> & { power: EncodedCurve; thrust: EncodedThrust };
   nTurbines: number;
   minSpacingM: number;
+  params?: Params;
 }
 
 // ---- encoding (coordinator) ----
@@ -74,6 +80,8 @@ function encodeFarm(f: FarmSpec): EncodedFarm {
       ...(f.wind.hoursPerYear !== undefined ? { hoursPerYear: f.wind.hoursPerYear } : {}),
     },
     model: f.model,
+    ...(f.params !== undefined ? { params: f.params } : {}),
+    ...(f.windAsWritten !== undefined ? { windAsWritten: f.windAsWritten } : {}),
   };
 }
 
@@ -88,6 +96,7 @@ function encodeType(t: FarmTypeSpec): EncodedType {
     },
     nTurbines: t.nTurbines,
     minSpacingM: t.minSpacingM,
+    ...(t.params !== undefined ? { params: t.params } : {}),
   };
 }
 
@@ -156,6 +165,12 @@ const turbine = z.strictObject({
   ]),
   cutOutInclusive: z.boolean().optional(),
 });
+const windAsWritten = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('builtin'), name: z.string().max(200) }),
+  z.strictObject({ kind: z.literal('file'), path: z.string().max(4096) }),
+  z.strictObject({ kind: z.literal('inline'), mapping: z.record(z.string().max(200), z.unknown()) }),
+  z.strictObject({ kind: z.literal('case'), case: z.string().max(4096) }),
+]);
 type Json = number | string | boolean | null | Json[] | { [k: string]: Json };
 const jsonScalar = z.union([finite, z.string().max(10_000), z.boolean(), z.null()]);
 const jsonValue: z.ZodType<Json> = z.lazy(() => z.union([jsonScalar, z.array(jsonValue).max(MAX_ARRAY), z.record(safeKey, jsonValue)]));
@@ -170,8 +185,8 @@ export const jobDataSchema = z.strictObject({
   farmId: int, farmType: int, seed: int,
   attempt: int.min(1),
   timeoutS: finite.positive().max(1e7),
-  farm: z.strictObject({ boundary, wind, model }),
-  type: z.strictObject({ turbine, nTurbines: int.min(1).max(MAX_TURBINES), minSpacingM: finite.nonnegative() }),
+  farm: z.strictObject({ boundary, wind, model, params: paramsSchema.optional(), windAsWritten: windAsWritten.optional() }),
+  type: z.strictObject({ turbine, nTurbines: int.min(1).max(MAX_TURBINES), minSpacingM: finite.nonnegative(), params: paramsSchema.optional() }),
   optimizer: z.record(safeKey, jsonValue).refine((o) => typeof o.method === 'string', { message: 'expected a method name', path: ['method'] }),
 });
 
@@ -191,10 +206,9 @@ const f64 = (a: number[]): Float64Array => Float64Array.from(a);
 
 /** The spec hash of a task from its decoded parts (the same recipe as campaign/loadCampaign.ts + taskGrid.ts). */
 export function specHashOf(farm: Omit<FarmSpec, 'id' | 'label' | 'hash'>, type: Omit<FarmTypeSpec, 'id' | 'label' | 'hash'>, optimizer: OptimizerSettings, seed: number): { farmHash: string; typeHash: string; specHash: string } {
-  const farmHash = hashValue({ boundary: farm.boundary, wind: farm.wind, model: farm.model });
-  const { name: _name, ...turbineNumbers } = type.turbine;
-  const typeHash = hashValue({ turbine: turbineNumbers, nTurbines: type.nTurbines, minSpacingM: type.minSpacingM });
-  return { farmHash, typeHash, specHash: taskSpecHash(farmHash, typeHash, hashValue(optimizer), seed) };
+  const farmHash = farmSpecHash(farm);
+  const typeHash = farmTypeSpecHash(type);
+  return { farmHash, typeHash, specHash: taskSpecHash(farmHash, typeHash, optimizerSpecHash(optimizer), seed) };
 }
 
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
@@ -245,8 +259,15 @@ export function decodeJob(raw: unknown, jobId = '?'): DecodedJob {
     thrust: et.thrust.kind === 'constant' ? et.thrust
       : { kind: 'table', speeds: f64(et.thrust.speeds), ct: f64(et.thrust.ct), ...(et.thrust.outside !== undefined ? { outside: et.thrust.outside } : {}) },
   };
-  const farmParts = { boundary: data.farm.boundary, wind: windResource, model: data.farm.model };
-  const typeParts = { turbine: turbineSpec, nTurbines: data.type.nTurbines, minSpacingM: data.type.minSpacingM };
+  const farmParts = {
+    boundary: data.farm.boundary, wind: windResource, model: data.farm.model,
+    ...(data.farm.params !== undefined ? { params: data.farm.params } : {}),
+    ...(data.farm.windAsWritten !== undefined ? { windAsWritten: data.farm.windAsWritten } : {}),
+  };
+  const typeParts = {
+    turbine: turbineSpec, nTurbines: data.type.nTurbines, minSpacingM: data.type.minSpacingM,
+    ...(data.type.params !== undefined ? { params: data.type.params } : {}),
+  };
   const { farmHash, typeHash, specHash } = specHashOf(farmParts, typeParts, data.optimizer, data.seed);
   if (specHash !== data.specHash) {
     throw new PayloadRejected(`job ${jobId}: refused: its spec hash ${data.specHash} does not match its contents (${specHash}); the payload was altered or made by another wflo`);

@@ -4,13 +4,15 @@
  * ended, never rejects: a result, the optimizer's error, a crash (the process died: signal, exit
  * code, last stderr line) or a timeout (the attempt ran over its limit: the process is killed).
  * A dead or killed process is replaced before the next attempt. Attempts beyond the number of
- * processes wait in arrival order; each one's timeout starts when a process starts it.
+ * processes wait in arrival order; each one's timeout starts when a process starts it. Each job
+ * process leads its own process group, ended as a whole (a command task's program with it).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { FarmSpec, FarmTypeSpec, OptimizerSettings } from '../../../campaign/campaign.js';
 import type { TaskOutput } from '../../taskOutput.js';
 import type { FromJobChild, RunMessage } from './jobChildProtocol.js';
+import { OWN_GROUP_ENV, settleGroupKills, terminateGroup } from '../../processGroup.js';
 
 export const JOB_CHILD_ENTRY = fileURLToPath(new URL('./jobChild.js', import.meta.url));
 
@@ -24,9 +26,13 @@ export interface Attempt {
   farm: FarmSpec;
   type: FarmTypeSpec;
   optimizer: OptimizerSettings;
+  taskId: string;
   seed: number;
   attempt: number;
   timeoutS: number;
+  /** Command tasks: the worker's --task-dir and --workdir. */
+  taskDir: string | null;
+  workdir?: string;
 }
 
 interface Slot {
@@ -52,7 +58,10 @@ export class JobProcessPool {
   }
 
   private spawn(): Slot {
-    const child = fork(JOB_CHILD_ENTRY, [], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: this.execArgv });
+    const child = fork(JOB_CHILD_ENTRY, [], {
+      serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: this.execArgv,
+      detached: true, env: { ...process.env, [OWN_GROUP_ENV]: '1' },
+    });
     let markReady!: () => void;
     const slot: Slot = { child, ready: new Promise((r) => { markReady = r; }), busy: false, stderrTail: '', current: null };
     child.stderr?.setEncoding('utf8');
@@ -68,6 +77,7 @@ export class JobProcessPool {
     });
     child.on('exit', (code, signal) => {
       markReady();
+      if (child.pid !== undefined) void terminateGroup(child.pid); // what it started goes with it
       const i = this.slots.indexOf(slot);
       if (i >= 0) this.slots.splice(i, 1);
       if (slot.current) {
@@ -129,26 +139,30 @@ export class JobProcessPool {
     return new Promise<ProcessOutcome>((resolve) => {
       const timer = setTimeout(() => {
         if (s.current?.id !== id) return;
-        this.finish(s, { kind: 'timeout', message: `timed out after ${a.timeoutS} s (job process killed)` });
+        this.finish(s, { kind: 'timeout', message: `timed out after ${a.timeoutS} s (job process and its process group killed)` });
         const i = this.slots.indexOf(s);
         if (i >= 0) this.slots.splice(i, 1);
-        s.child.kill('SIGKILL');
+        if (s.child.pid !== undefined) void terminateGroup(s.child.pid);
       }, a.timeoutS * 1000);
       s.current = { id, resolve, timer };
-      const msg: RunMessage = { kind: 'run', id, farm: a.farm, type: a.type, optimizer: a.optimizer, seed: a.seed, attempt: a.attempt };
+      const msg: RunMessage = {
+        kind: 'run', id, farm: a.farm, type: a.type, optimizer: a.optimizer, taskId: a.taskId, seed: a.seed, attempt: a.attempt,
+        timeoutS: a.timeoutS, taskDir: a.taskDir, ...(a.workdir !== undefined ? { workdir: a.workdir } : {}),
+      };
       s.child.send(msg);
     });
   }
 
-  /** Kill every job process; running attempts end as crashes. */
+  /** End every job process with its process group; running attempts end as crashes. */
   async close(): Promise<void> {
     this.closed = true;
     for (const p of this.pending.splice(0)) p.resolve({ kind: 'crash', message: 'worker is shutting down' });
     const exits = this.slots.map((s) => new Promise<void>((resolve) => {
       if (s.child.exitCode !== null || s.child.signalCode !== null) { resolve(); return; }
       s.child.once('exit', () => resolve());
-      s.child.kill('SIGKILL');
+      if (s.child.pid !== undefined) void terminateGroup(s.child.pid);
     }));
     await Promise.all(exits);
+    await settleGroupKills();
   }
 }

@@ -26,6 +26,10 @@ export interface QueueWorkerStatus {
   silent: boolean;
   reconnects: number;
   lastProblem: string;
+  /** Command jobs refused and handed back, the latest reason, and the commands it may run. */
+  refused: number;
+  lastRefusal: string;
+  commands: string;
 }
 
 export interface QueueStatus {
@@ -67,6 +71,7 @@ export async function readQueueStatus(url: string, source = '--queue'): Promise<
       host: r.host, pid: r.pid, engine: r.engine, concurrency: r.concurrency, done: r.done, failed: r.failed, running: r.running,
       lastSeenS: Math.max(0, Math.round(now - r.lastSeen)), silent: now - r.lastSeen > (3 * HEARTBEAT_INTERVAL_MS) / 1000 + 1,
       reconnects: r.reconnects, lastProblem: redactQueueUrls(r.lastProblem),
+      refused: r.refused, lastRefusal: r.lastRefusal, commands: r.commands,
     }));
   } catch (err) {
     status.problem = redactQueueUrls((err as Error).message.split('\n')[0]);
@@ -94,6 +99,8 @@ export function formatQueueStatus(s: QueueStatus): string {
     const seen = w.silent ? `not seen for ${w.lastSeenS} s (dead?)` : `last seen ${w.lastSeenS} s ago`;
     const problems = w.reconnects > 0 ? `, ${w.reconnects} reconnect${w.reconnects === 1 ? '' : 's'} (latest: ${w.lastProblem})` : '';
     lines.push(`  ${w.host} pid ${w.pid}: ${w.done} done, ${w.failed} failed, ${w.running}/${w.concurrency} running, ${seen}${w.engine !== ENGINE_VERSION ? `, engine ${w.engine}` : ''}${problems}`);
+    if (w.commands) lines.push(`    may run: ${w.commands}`);
+    if (w.refused > 0) lines.push(`    refused ${w.refused} command job${w.refused === 1 ? '' : 's'} (handed back; latest: ${w.lastRefusal})`);
   }
   return lines.join('\n');
 }

@@ -12,9 +12,14 @@
  * - Ctrl-C / SIGTERM: stop taking jobs, kill the job processes, leave the running jobs locked so
  *   they turn stalled and run elsewhere, uncharged.
  * - Lost connections are retried with backoff and shown in its worker record (`wflo status`).
+ * - Command tasks (a user's program) run only on a worker allowed to run that command, whose
+ *   own copy of the inputs hashes as the job says (runner/command/commandAllowance.ts). Otherwise
+ *   the job is handed back to the queue (delayed a little, not charged) before anything starts,
+ *   and the refusal is shown to the coordinator and in the worker record.
  */
 import os from 'node:os';
-import { Worker, UnrecoverableError, type Job } from 'bullmq';
+import path from 'node:path';
+import { Worker, UnrecoverableError, DelayedError, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { ENGINE_VERSION, VERSION } from '../../../version.js';
 import { closeQuietly, connectOnce, liveClient, describeRedisError } from './redisClient.js';
@@ -25,6 +30,7 @@ import { decodeJob, PayloadRejected } from './jobPayload.js';
 import { encodeOutput, type EncodedOutcome } from './jobOutcome.js';
 import { JobProcessPool } from './jobProcessPool.js';
 import { HEARTBEAT_INTERVAL_MS, removeWorkerRecord, writeWorkerRecord, type WorkerRecord } from './workerRegistry.js';
+import { checkCommandJob, type CommandAllowance } from '../../command/commandAllowance.js';
 
 /** Default lock: a dead worker's job runs elsewhere after about this long. */
 export const DEFAULT_LOCK_MS = 30_000;
@@ -32,6 +38,8 @@ export const DEFAULT_LOCK_MS = 30_000;
 const MAX_STALLED = 2;
 /** Tell the coordinator who runs a job once it has run this long (short jobs skip the round trip). */
 const REPORT_RUNNING_AFTER_MS = 1000;
+/** A refused job waits this long in the queue before any worker sees it again. */
+export const HAND_BACK_DELAY_MS = 2000;
 
 export interface WorkerLoopOptions {
   address: QueueAddress;
@@ -43,6 +51,10 @@ export interface WorkerLoopOptions {
   log: (line: string) => void;
   signal?: AbortSignal;
   execArgv?: string[];
+  /** Commands this worker may run, and its copy of their working directory (null: none). */
+  commands?: CommandAllowance | null;
+  /** Where command tasks keep their attempt folders (default `<cwd>/wflo-tasks`). */
+  taskDir?: string;
 }
 
 export interface WorkerLoopSummary {
@@ -58,8 +70,11 @@ export async function runWorkerLoop(o: WorkerLoopOptions): Promise<WorkerLoopSum
   const queue = queueNameFor(ENGINE_VERSION);
   const record: WorkerRecord = {
     host, pid, engine: ENGINE_VERSION, version: VERSION, queue, concurrency: o.concurrency, startedAt: Math.floor(Date.now() / 1000),
-    lastSeen: 0, done: 0, failed: 0, running: 0, reconnects: 0, lastProblem: '',
+    lastSeen: 0, done: 0, failed: 0, running: 0, reconnects: 0, lastProblem: '', refused: 0, lastRefusal: '',
+    commands: (o.commands?.allowed ?? []).map((c) => c.join(' ')).join('; '),
   };
+  const taskDir = path.resolve(o.taskDir ?? 'wflo-tasks');
+  const refusalsLogged = new Set<string>();
   const notice = (m: string): void => {
     if (m.startsWith('lost connection')) { record.reconnects++; record.lastProblem = `${new Date().toISOString()} ${m}`; }
     o.log(`wflo worker: ${m}`);
@@ -81,7 +96,7 @@ export async function runWorkerLoop(o: WorkerLoopOptions): Promise<WorkerLoopSum
     beat();
     heartbeat = setInterval(beat, HEARTBEAT_INTERVAL_MS);
 
-    const processor = async (job: Job): Promise<EncodedOutcome> => {
+    const processor = async (job: Job, token?: string): Promise<EncodedOutcome> => {
       let decoded;
       try {
         decoded = decodeJob(job.data, job.id);
@@ -92,11 +107,32 @@ export async function runWorkerLoop(o: WorkerLoopOptions): Promise<WorkerLoopSum
         throw new UnrecoverableError(message);
       }
       const d = decoded.data;
+      const check = checkCommandJob(decoded.optimizer, o.commands ?? null);
+      if (!check.ok && 'invalid' in check) {
+        record.failed++;
+        o.log(`wflo worker: job ${job.id}: payload rejected: ${check.invalid}`);
+        throw new UnrecoverableError(`job ${job.id}: payload rejected: ${check.invalid}`);
+      }
+      if (!check.ok) {
+        // Nothing has started: give the job back, uncharged, for a worker that may run it.
+        record.refused++;
+        record.lastRefusal = `${d.taskId}: ${check.refuse}`;
+        if (!refusalsLogged.has(check.refuse)) {
+          refusalsLogged.add(check.refuse);
+          o.log(`wflo worker: refused ${d.taskId} (handed back to the queue): ${check.refuse}`);
+        }
+        await job.updateProgress({ host, pid, refused: check.refuse }).catch(() => { /* informational */ });
+        await job.moveToDelayed(Date.now() + HAND_BACK_DELAY_MS, token);
+        throw new DelayedError();
+      }
       record.running++;
       const reportTimer = setTimeout(() => { job.updateProgress({ host, pid }).catch(() => { /* informational */ }); }, REPORT_RUNNING_AFTER_MS);
       let out;
       try {
-        out = await pool.run({ farm: decoded.farm, type: decoded.type, optimizer: decoded.optimizer, seed: d.seed, attempt: d.attempt, timeoutS: d.timeoutS });
+        out = await pool.run({
+          farm: decoded.farm, type: decoded.type, optimizer: decoded.optimizer, taskId: d.taskId, seed: d.seed, attempt: d.attempt, timeoutS: d.timeoutS,
+          taskDir, ...(o.commands ? { workdir: o.commands.workdir } : {}),
+        });
       } finally {
         clearTimeout(reportTimer);
         record.running--;
@@ -139,7 +175,8 @@ export async function runWorkerLoop(o: WorkerLoopOptions): Promise<WorkerLoopSum
       if (why !== lastError) { lastError = why; o.log(`wflo worker: queue error: ${why}`); }
     });
     worker.on('ready', () => { lastError = ''; });
-    o.log(`wflo worker ${host}:${pid}: ${o.concurrency} job process${o.concurrency === 1 ? '' : 'es'}, queue ${queue} at ${a.redacted}`);
+    o.log(`wflo worker ${host}:${pid}: ${o.concurrency} job process${o.concurrency === 1 ? '' : 'es'}, queue ${queue} at ${a.redacted}` +
+      (o.commands ? `; may run ${o.commands.allowed.map((c) => `'${c.join(' ')}'`).join(', ')} in ${o.commands.workdir} (task folders in ${taskDir})` : '; runs no command tasks'));
     const running = worker.run();
     await new Promise<void>((resolve) => {
       if (o.signal?.aborted) resolve();

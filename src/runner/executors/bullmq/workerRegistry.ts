@@ -27,6 +27,11 @@ export interface WorkerRecord {
   reconnects: number;
   /** Latest connection problem (password-free), '' when none. */
   lastProblem: string;
+  /** Command jobs this worker refused and handed back (not allowed, inputs differ), and the latest reason. */
+  refused: number;
+  lastRefusal: string;
+  /** The commands it may run (`--allow-command`), '; '-separated; '' when none. */
+  commands: string;
 }
 
 export async function writeWorkerRecord(client: Redis, r: WorkerRecord): Promise<void> {
@@ -61,6 +66,7 @@ export async function readWorkerRecords(client: Redis): Promise<WorkerRecord[]> 
       host: f.host, pid: n('pid'), engine: f.engine ?? '', version: f.version ?? '', queue: f.queue ?? '', concurrency: n('concurrency'),
       startedAt: n('startedAt'), lastSeen: n('lastSeen'), done: n('done'), failed: n('failed'), running: n('running'),
       reconnects: n('reconnects'), lastProblem: f.lastProblem ?? '',
+      refused: n('refused'), lastRefusal: f.lastRefusal ?? '', commands: f.commands ?? '',
     });
   }
   out.sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : a.pid - b.pid));

@@ -14,6 +14,8 @@ export interface LocalPoolOptions {
   workers: number;
   /** Extra node flags for the worker processes (tests). */
   execArgv?: string[];
+  /** Where command tasks keep their attempt folders (`<output>/tasks`). */
+  taskDir?: string;
 }
 
 /** Workers that exit before saying 'ready' this many times in a row: give up. */
@@ -21,8 +23,10 @@ const MAX_STARTUP_FAILURES = 3;
 
 export class LocalPoolExecutor implements Executor {
   readonly kind = 'local';
+  readonly remote = false;
   private readonly workers: number;
   private readonly execArgv: string[];
+  private readonly taskDir: string | null;
   private pool: WorkerPool | null = null;
   private listener: ExecutorListener | null = null;
   private timeoutMs = Infinity;
@@ -39,13 +43,14 @@ export class LocalPoolExecutor implements Executor {
   constructor(o: LocalPoolOptions) {
     this.workers = Math.max(1, o.workers);
     this.execArgv = o.execArgv ?? [];
+    this.taskDir = o.taskDir ?? null;
   }
 
   async start(setup: ExecutorSetup, listener: ExecutorListener, expectedWork: number): Promise<void> {
     this.listener = listener;
     this.timeoutMs = setup.timeoutS * 1000;
     this.pool = new WorkerPool(
-      { kind: 'setup', farms: setup.farms, farmTypes: setup.farmTypes, optimizer: setup.optimizer },
+      { kind: 'setup', farms: setup.farms, farmTypes: setup.farmTypes, optimizer: setup.optimizer, timeoutS: setup.timeoutS, taskDir: this.taskDir },
       {
         onReady: (w) => { this.startupFailures = 0; this.flushWaiting(w); listener.onCapacity(); },
         onResult: (w, d, msg) => this.onResult(w, d, msg),
@@ -89,15 +94,19 @@ export class LocalPoolExecutor implements Executor {
   }
 
   async stop(): Promise<Dispatch[]> {
-    this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
-    const lost: Dispatch[] = this.pool ? await this.pool.stopAll() : [];
-    lost.push(...this.waiting.splice(0));
-    return lost;
+    return this.end(false);
   }
 
   async close(): Promise<void> {
-    await this.stop();
+    await this.end(true);
+  }
+
+  private async end(graceful: boolean): Promise<Dispatch[]> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    const lost: Dispatch[] = this.pool ? await this.pool.stopAll(graceful) : [];
+    lost.push(...this.waiting.splice(0));
+    return lost;
   }
 
   // ---- internals ----
@@ -157,7 +166,7 @@ export class LocalPoolExecutor implements Executor {
       const lost = this.pool.kill(w);
       if (lost.length > 1) this.listener!.onReturned(lost.slice(1));
       this.listener!.onOutcome(lost[0], {
-        kind: 'timeout', message: `timed out after ${this.timeoutMs / 1000} s (worker killed)`, worker: { host: this.host, pid: w.pid },
+        kind: 'timeout', message: `timed out after ${this.timeoutMs / 1000} s (worker and its process group killed)`, worker: { host: this.host, pid: w.pid },
       });
       this.respawn(w.slot);
     }

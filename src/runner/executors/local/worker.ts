@@ -3,12 +3,15 @@
  * Runs tasks one at a time, in the order received, and reports each result or error. It holds
  * no state that matters: killing it loses only the task it is running. It exits when the
  * coordinator goes away (IPC disconnect) and ignores SIGINT, so a terminal's Ctrl-C reaches
- * the coordinator, which then stops the workers itself.
+ * the coordinator, which then stops the workers itself. It leads its own process group (the
+ * pool starts it detached): what it starts (a command task's program) is in that group, and
+ * going away it ends the group, so a coordinator killed with SIGKILL leaves no program behind.
  */
 import { caseForTask } from '../../../campaign/caseForTask.js';
 import type { Case } from '../../../optimize/case.js';
-import { runTask } from '../../taskFunction.js';
+import { releaseTaskResources, runTask } from '../../taskFunction.js';
 import { taskOutputProblem } from '../../taskOutput.js';
+import { killGroupNow, OWN_GROUP_ENV } from '../../processGroup.js';
 import type { FromWorker, SetupMessage, TaskMessage, ToWorker } from './workerProtocol.js';
 
 /** Errors that will repeat on every attempt say so (`permanent: true`, e.g. PermanentTaskError, InputError). */
@@ -22,7 +25,15 @@ if (!process.send) {
 }
 
 process.on('SIGINT', () => { /* the coordinator decides */ });
-process.on('disconnect', () => process.exit(0));
+process.on('disconnect', () => {
+  // A persistent program gets a moment to exit by itself, then the group (it, anything it left) goes.
+  const end = (): void => {
+    if (process.env[OWN_GROUP_ENV] === '1') killGroupNow(process.pid);
+    process.exit(0);
+  };
+  setTimeout(end, 1500).unref();
+  void releaseTaskResources().then(end, end);
+});
 
 let setup: SetupMessage | null = null;
 const cases = new Map<string, Case>();
@@ -51,7 +62,10 @@ async function drain(): Promise<void> {
     const start = performance.now();
     try {
       const c = caseOf(t);
-      const output = runTask(c, setup!.optimizer, t.seed, t.attempt);
+      const output = await runTask({
+        case: c, settings: setup!.optimizer, farm: setup!.farms[t.farmIndex], type: setup!.farmTypes[t.typeIndex],
+        taskId: t.taskId, seed: t.seed, attempt: t.attempt, timeoutS: setup!.timeoutS, taskDir: setup!.taskDir,
+      });
       const problem = taskOutputProblem(output, c.nTurbines);
       const wallS = (performance.now() - start) / 1000;
       if (problem) send({ kind: 'error', taskId: t.taskId, message: problem, wallS });

@@ -5,12 +5,17 @@
  * knows which task a worker is running (the head of its in-flight list) and since when, so the
  * scheduler can enforce per-task timeouts by killing the worker.
  *
+ * Each worker leads its own process group (forked detached), so ending an attempt ends whatever
+ * the worker started for it too (a command task's program and its children): SIGTERM to the
+ * group, SIGKILL after a grace period (processGroup.ts).
+ *
  * The pool does no scheduling itself: it reports results, errors and deaths to its listener.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Task } from '../../../campaign/taskGrid.js';
 import type { ErrorMessage, FromWorker, ResultMessage, SetupMessage, TaskMessage } from './workerProtocol.js';
+import { OWN_GROUP_ENV, settleGroupKills, terminateGroup } from '../../processGroup.js';
 
 /** dist/src/runner/executors/local/worker.js, next to this module once compiled. */
 export const WORKER_ENTRY = fileURLToPath(new URL('./worker.js', import.meta.url));
@@ -74,6 +79,8 @@ export class WorkerPool {
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       execArgv: this.execArgv,
+      detached: true,
+      env: { ...process.env, [OWN_GROUP_ENV]: '1' },
     });
     const w = new PoolWorker(slot, child);
     this.workers.add(w);
@@ -82,6 +89,8 @@ export class WorkerPool {
     child.on('exit', (code, signal) => {
       this.workers.delete(w);
       if (w.retiring) return;
+      // Whatever it had started (a command task's program) goes with it.
+      if (child.pid !== undefined) void terminateGroup(child.pid);
       const lost = w.inFlight.splice(0);
       const how = signal ? `signal ${signal}` : `exit code ${code}`;
       const tail = w.lastStderr();
@@ -120,25 +129,38 @@ export class WorkerPool {
     w.child.send(msg);
   }
 
-  /** Kill a worker on purpose (timeout, stop); returns what it had in flight, head first. */
+  /** Kill a worker on purpose (timeout, stop) with its process group; returns what it had in flight, head first. */
   kill(w: PoolWorker): Dispatched[] {
     w.retiring = true;
     this.workers.delete(w);
     const lost = w.inFlight.splice(0);
-    if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
+    if (w.child.pid !== undefined) void terminateGroup(w.child.pid);
     return lost;
   }
 
-  /** Kill every worker; resolves when all have exited. Returns what they had in flight. */
-  async stopAll(): Promise<Dispatched[]> {
+  /**
+   * End every worker; resolves when all have exited and their process groups are gone. Returns
+   * what they had in flight. `graceful` (no work is coming): each worker is told to go (its
+   * persistent program gets to exit by itself) before its group is ended.
+   */
+  async stopAll(graceful = false): Promise<Dispatched[]> {
     const lost: Dispatched[] = [];
     const exits: Promise<void>[] = [];
     for (const w of [...this.workers]) {
       const running = w.child.exitCode === null && w.child.signalCode === null;
       if (running) exits.push(new Promise((resolve) => w.child.once('exit', () => resolve())));
+      if (graceful && running && w.inFlight.length === 0 && w.child.connected) {
+        w.retiring = true;
+        this.workers.delete(w);
+        w.child.disconnect();
+        const timer = setTimeout(() => { if (w.child.pid !== undefined) void terminateGroup(w.child.pid); }, 2000);
+        w.child.once('exit', () => { clearTimeout(timer); if (w.child.pid !== undefined) void terminateGroup(w.child.pid, 0); });
+        continue;
+      }
       lost.push(...this.kill(w));
     }
     await Promise.all(exits);
+    await settleGroupKills();
     return lost;
   }
 }

@@ -12,6 +12,10 @@ export interface SetupMessage {
   farms: FarmSpec[];
   farmTypes: FarmTypeSpec[];
   optimizer: OptimizerSettings;
+  /** Per-attempt limit, seconds (a command task's program is told its deadline). */
+  timeoutS: number;
+  /** Where command tasks keep their attempt folders, or null. */
+  taskDir: string | null;
 }
 
 export interface TaskMessage {

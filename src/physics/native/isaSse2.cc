@@ -1,0 +1,13 @@
+// The kernels compiled for baseline x86-64 (SSE2): every processor runs this build.
+#include "kernel.h"
+#include "simd.h"
+
+namespace wflo {
+namespace sse2 {
+#include "scalarPhysics.inc"
+#include "wakedKernel.inc"
+#include "freeStreamKernel.inc"
+void waked(WakedCall& call, WakedScratch& scratch) { wakedRun(call, scratch); }
+void freeStream(FreeStreamCall& call, FreeStreamScratch& scratch) { freeStreamRun(call, scratch); }
+}  // namespace sse2
+}  // namespace wflo

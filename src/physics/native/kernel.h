@@ -1,0 +1,109 @@
+// The native wake kernels' interface: the configuration layout (one Float64Array filled by
+// nativeKernel.ts, indices below), the inputs, the outputs and the scratch memory of one call.
+// Shared by addon.cc (N-API glue, allocation, instruction-set dispatch) and the kernels, which are
+// compiled once per instruction set (isaSse2.cc, isaAvx2.cc) from wakedKernel.inc and
+// freeStreamKernel.inc. No kernel allocates, keeps state between calls or calls the C library.
+#pragma once
+#include <stdint.h>
+
+namespace wflo {
+
+// Indices into the configuration array (keep in step with nativeKernel.ts).
+enum Cfg {
+  CFG_MODEL,          // 0 Gaussian with linear width (iea37, bastankhah2014, niayifar2016), 1 TurbOPark, 2 Jensen
+  CFG_INDUCTION,      // 0 1-D momentum, 1 Madsen
+  CFG_SUPERPOSITION,  // 0 linear, 1 root-sum-square, 2 max
+  CFG_REF_EFFECTIVE,  // deficit fraction × the source's effective speed (else the free stream)
+  CFG_USE_EFF_TI,     // wakes widen with the source's effective TI
+  CFG_FREE_STREAM,    // Ct at the free-stream speed, reference speed U, TI = TI₀
+  CFG_TURBULENCE,     // 0 none, 1 Crespo–Hernández
+  CFG_TI_SUP,         // 0 sqrmax, 1 linear, 2 sos
+  CFG_AREA_OVERLAP,   // Jensen: area-overlap rotor average (else the value at the hub)
+  CFG_DIAMETER,
+  CFG_INV_WEC,
+  CFG_TI0,
+  CFG_MWH_PER_W,      // hours per year × 1e-6
+  CFG_CUT_IN, CFG_CUT_OUT, CFG_CUT_OUT_INCLUSIVE,
+  CFG_CT_CONSTANT,    // NaN for a tabulated Ct
+  CFG_CT_ZERO_OUTSIDE,
+  CFG_POWER_CUBIC_RATED_SPEED,  // NaN for a tabulated power curve
+  CFG_RATED_POWER,
+  CFG_K0, CFG_K_TI, CFG_CEPS, CFG_EPS_OR_CTLIM,          // Gaussian width σ = (k0 + k_TI·TI)·dx + ε·D
+  CFG_TP_A, CFG_TP_C1, CFG_TP_C2, CFG_TP_CEPS, CFG_TP_CTLIM,  // TurbOPark
+  CFG_JENSEN_K,
+  CFG_CH_C0, CFG_CH_C1, CFG_CH_C2, CFG_CH_C3, CFG_CH_TI_FACTOR,  // Crespo–Hernández; TI_FACTOR = TI₀^c₂
+  CFG_TI_BOUND,       // screening bound on any source's TI (Infinity: none known)
+  CFG_MARGIN,         // added to the reach table (the target rotor's radius where it matters)
+  CFG_REACH_STEP,
+  CFG_FS_K, CFG_FS_EXP_FACTOR, CFG_FS_INV_XI2,  // free-stream Gaussian kernel
+  CFG_ISA,            // 0 the best the processor has, 1 SSE2, 2 AVX2 (same results; for tests)
+  CFG_COUNT
+};
+
+struct Curves {
+  double cutIn, cutOut;
+  bool inclusive;
+  bool cubic;
+  double ratedSpeed, ratedPower;
+  const double* powerSpeeds; const double* powerW; int nPower;
+  bool ctConstant; double ctValue;
+  const double* ctSpeeds; const double* ctValues; int nCt;
+  bool ctZeroOutside;
+};
+
+struct WakedCall {
+  const double* cfg;
+  Curves curves;
+  int n, nDir, nSpeed, dirFrom, dirTo, withGradient;
+  const double *x, *y, *cosDir, *sinDir, *speeds, *probability;
+  const double* reach; int nReach;  // reach[k] bounds |dy| for dx ≤ k·step (empty: no screening)
+  // Outputs, by direction (rows dirFrom…dirTo−1 written): MWh of each direction, MWh by
+  // turbine [d·n + i], ∂AEP/∂x and ∂AEP/∂y [d·n + i] in MWh/m.
+  double* perDirection; double* perTurbineByDir; double* gradXByDir; double* gradYByDir;
+  double pairEvaluations, tiSeen;
+  // Set when the pair scratch was too small: the direction to resume at and the pairs it needs.
+  int resumeAt; int64_t neededPairs;
+};
+
+/** Scratch of one waked call, sized by addon.cc: lanesMax = speeds rounded up to 4, pairs = n(n−1)/2. */
+struct WakedScratch {
+  int lanesMax; int64_t pairsMax;
+  int64_t termCapacity;  // pairs the pairTerms / turbTerms blocks hold (gradient only)
+  double *xw, *yw, *xs, *ys; int32_t *order, *tmpOrder;
+  int32_t *candStart, *candSrc; double *candDx, *candDy, *candDy2, *candDxPow;
+  int32_t* lanes;  // active speed indices of the direction
+  double *laneU, *laneP, *laneCtFree;
+  // By position × lane [p·L + l]:
+  double *u, *ti, *ct, *total, *tiAcc, *ref; int32_t* tiArg;
+  double *c0, *c1, *c2, *c3, *c4, *c5, *c6, *c7, *c8;  // per-source model coefficients
+  double *tSrc;                                    // Crespo–Hernández c₀a^c₁
+  double *uBar, *ctBar, *tiBar, *gxw, *gyw;
+  double* energy;  // by position
+  double *srcKMax, *srcEMax;  // by position: the largest k and ε·D over lanes (Gaussian widths)
+  uint8_t* candLive;          // by pair: 0 when no lane of the pair can be inside the wake
+  // By pair × lane: 5 deficit terms [(e·5 + j)·L + l]; 5 added-turbulence terms likewise.
+  double* pairTerms; double* turbTerms;
+  // Jensen: per pair, geometry-only terms (shape·w and its partials).
+  double* jensenTerms;
+};
+
+struct FreeStreamCall {
+  const double* cfg;
+  Curves curves;
+  int n, nDir, nSpeed, nGroups, withGradient, dirFrom, dirTo;
+  const double *x, *y, *cosDir, *sinDir, *speeds, *probability;
+  const int32_t* groupOfSpeed;  // Ct group of every speed
+  const double* groupSigma0;    // ε·D of each group
+  const double* groupCtD2over8; // Ct·D²/8 of each group
+  double* perDirection; double* perTurbineByDir; double* gradXByDir; double* gradYByDir;
+};
+
+struct FreeStreamScratch {
+  int nPad;  // n rounded up to 4
+  double *xr, *yr;                    // wind frame, by turbine
+  int32_t *order, *tmpOrder;          // downstream order
+  double *xw, *yw, *total, *weight, *gxw, *gyw;  // by position in that order
+  double *deficit, *slopeX, *slopeY;  // [j·nPad + i], positions
+};
+
+}  // namespace wflo

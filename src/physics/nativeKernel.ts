@@ -1,0 +1,221 @@
+/**
+ * The native wake kernels (src/physics/native/, a Node-API addon built by node-gyp at `npm ci`):
+ * loading, which model options they cover, and the configuration they read. The kernels compute
+ * exactly what wakedAep.ts (waked inflow) and aep.ts (free-stream Gaussian) compute — those stay
+ * the readable reference, and the tests compare the two — with the speeds of a direction as
+ * vector lanes and their own exp/log/pow/acos, so a result is bit-identical on every x86-64
+ * processor, instruction set (SSE2 or AVX2), thread and process (native/simd.h says why).
+ *
+ * Every kernel writes results by direction (energy of each direction; energy and gradient by
+ * direction and turbine); `sumByDirection` adds them up in direction order, so a sum over blocks
+ * of directions computed elsewhere (worker threads) gives the same bits as one call.
+ *
+ * WFLO_KERNEL=js selects the JavaScript reference everywhere (slower; last bits differ).
+ */
+import { createRequire } from 'node:module';
+import { RuntimeFailure } from '../util/errors.js';
+import type { Turbine } from './turbine.js';
+import type { WindResource } from './windResource.js';
+import { WAKED_DEFAULTS, type FarmModelSpec } from './farmModel.js';
+import { LOCAL_WAKE_MODELS } from './wake/localRegistry.js';
+import { CRESPO_HERNANDEZ_DEFAULTS } from './turbulence/crespoHernandez.js';
+
+interface Addon {
+  waked(...args: unknown[]): void;
+  freeStream(...args: unknown[]): void;
+  bestIsa(): 'avx2' | 'sse2';
+}
+
+// Configuration indices (native/kernel.h enum Cfg, same order).
+const CFG_NAMES = [
+  'MODEL', 'INDUCTION', 'SUPERPOSITION', 'REF_EFFECTIVE', 'USE_EFF_TI', 'FREE_STREAM', 'TURBULENCE', 'TI_SUP', 'AREA_OVERLAP',
+  'DIAMETER', 'INV_WEC', 'TI0', 'MWH_PER_W', 'CUT_IN', 'CUT_OUT', 'CUT_OUT_INCLUSIVE', 'CT_CONSTANT', 'CT_ZERO_OUTSIDE',
+  'POWER_CUBIC_RATED_SPEED', 'RATED_POWER', 'K0', 'K_TI', 'CEPS', 'EPS_OR_CTLIM', 'TP_A', 'TP_C1', 'TP_C2', 'TP_CEPS', 'TP_CTLIM',
+  'JENSEN_K', 'CH_C0', 'CH_C1', 'CH_C2', 'CH_C3', 'CH_TI_FACTOR', 'TI_BOUND', 'MARGIN', 'REACH_STEP', 'FS_K', 'FS_EXP_FACTOR',
+  'FS_INV_XI2', 'ISA',
+] as const;
+type CfgName = (typeof CFG_NAMES)[number];
+const CFG = Object.fromEntries(CFG_NAMES.map((name, i) => [name, i])) as Record<CfgName, number>;
+
+export type KernelChoice = 'native' | 'js';
+/** Instruction set of the native kernel: the best the processor has, or one forced (tests). */
+export type IsaChoice = 'best' | 'sse2' | 'avx2';
+
+let addon: Addon | null | undefined;
+let loadError = '';
+
+function loadAddon(): Addon | null {
+  if (addon !== undefined) return addon;
+  try {
+    const require = createRequire(import.meta.url);
+    // dist/src/physics/nativeKernel.js → build/Release at the package root.
+    addon = require('../../../build/Release/wflo_kernel.node') as Addon;
+  } catch (err) {
+    addon = null;
+    loadError = (err as Error).message.split('\n')[0];
+  }
+  return addon;
+}
+
+/** The kernel evaluations use unless told otherwise: native, or the reference under WFLO_KERNEL=js. */
+export function defaultKernel(): KernelChoice {
+  return process.env.WFLO_KERNEL === 'js' ? 'js' : 'native';
+}
+
+/** The native addon, or a RuntimeFailure saying how to build it. */
+export function requireAddon(): Addon {
+  const a = loadAddon();
+  if (!a) {
+    throw new RuntimeFailure(`the native wake kernel is not built (${loadError}): run \`npm ci\` or \`npm rebuild\` in the wflo folder ` +
+      '(needs g++, make and python3), or set WFLO_KERNEL=js for the slower JavaScript reference');
+  }
+  return a;
+}
+
+export function nativeKernelAvailable(): boolean {
+  return loadAddon() !== null;
+}
+
+/** The instruction set the native kernel runs with on this processor. */
+export function nativeIsa(): 'avx2' | 'sse2' {
+  return requireAddon().bestIsa();
+}
+
+const ISA_CODE: Record<IsaChoice, number> = { best: 0, sse2: 1, avx2: 2 };
+
+function baseConfig(turbine: Turbine, wind: WindResource, isa: IsaChoice): Float64Array {
+  const cfg = new Float64Array(CFG_NAMES.length);
+  cfg[CFG.DIAMETER] = turbine.diameter;
+  cfg[CFG.TI0] = wind.turbulenceIntensity;
+  cfg[CFG.MWH_PER_W] = (wind.hoursPerYear ?? 8760) * 1e-6;
+  cfg[CFG.CUT_IN] = turbine.cutIn;
+  cfg[CFG.CUT_OUT] = turbine.cutOut;
+  cfg[CFG.CUT_OUT_INCLUSIVE] = turbine.cutOutInclusive === true ? 1 : 0;
+  cfg[CFG.CT_CONSTANT] = turbine.thrust.kind === 'constant' ? turbine.thrust.ct : NaN;
+  cfg[CFG.CT_ZERO_OUTSIDE] = turbine.thrust.kind === 'table' && turbine.thrust.outside === 'zero' ? 1 : 0;
+  cfg[CFG.POWER_CUBIC_RATED_SPEED] = turbine.power.kind === 'cubic' ? turbine.power.ratedSpeed : NaN;
+  cfg[CFG.RATED_POWER] = turbine.ratedPowerW;
+  cfg[CFG.INV_WEC] = 1;
+  cfg[CFG.ISA] = ISA_CODE[isa];
+  return cfg;
+}
+
+/** The curve tables of a turbine as the addon reads them (empty for a cubic or constant curve). */
+export interface CurveArrays { powerSpeeds: Float64Array; powerW: Float64Array; ctSpeeds: Float64Array; ctValues: Float64Array }
+
+export function curveArrays(turbine: Turbine): CurveArrays {
+  const none = new Float64Array(0);
+  return {
+    powerSpeeds: turbine.power.kind === 'table' ? turbine.power.speeds : none,
+    powerW: turbine.power.kind === 'table' ? turbine.power.powerW : none,
+    ctSpeeds: turbine.thrust.kind === 'table' ? turbine.thrust.speeds : none,
+    ctValues: turbine.thrust.kind === 'table' ? turbine.thrust.ct : none,
+  };
+}
+
+const NATIVE_WAKED_MODELS = new Set(['iea37', 'bastankhah2014', 'niayifar2016', 'turbopark2022', 'jensen']);
+
+/**
+ * The waked-engine configuration for a model spec, or null when the native kernel does not cover
+ * it (Zong, Blondel, rotor-averaging quadratures: those run in the reference engine).
+ */
+export function wakedConfig(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, isa: IsaChoice): Float64Array | null {
+  const defaults = WAKED_DEFAULTS[spec.wake];
+  const factory = LOCAL_WAKE_MODELS[spec.wake];
+  if (!defaults || !factory || !NATIVE_WAKED_MODELS.has(spec.wake)) return null;
+  const rotorAverage = spec.rotorAverage ?? defaults.rotorAverage;
+  const jensen = spec.wake === 'jensen';
+  if (!(rotorAverage === 'center' || (jensen && rotorAverage === 'area-overlap'))) return null;
+  if (!['linear', 'sos', 'max'].includes(spec.superposition)) return null;
+  if ((spec.turbulenceCt2a ?? 'mom1d') !== 'mom1d') return null;
+  const p = { ...factory.defaults, ...(spec.params ?? {}) };
+  const cfg = baseConfig(turbine, wind, isa);
+  const freeStream = spec.inflow === 'free-stream';
+  const induction = spec.ct2a ?? defaults.ct2a;
+  cfg[CFG.INDUCTION] = induction === 'madsen' ? 1 : 0;
+  cfg[CFG.SUPERPOSITION] = spec.superposition === 'linear' ? 0 : spec.superposition === 'sos' ? 1 : 2;
+  cfg[CFG.FREE_STREAM] = freeStream ? 1 : 0;
+  cfg[CFG.REF_EFFECTIVE] = !freeStream && (spec.deficitReference ?? defaults.deficitReference) === 'source-effective' ? 1 : 0;
+  cfg[CFG.USE_EFF_TI] = !freeStream && (spec.useEffectiveTi ?? defaults.useEffectiveTi) ? 1 : 0;
+  cfg[CFG.INV_WEC] = 1 / (spec.params?.wec ?? 1);
+  cfg[CFG.AREA_OVERLAP] = rotorAverage === 'area-overlap' ? 1 : 0;
+  if (spec.wake === 'iea37') {
+    cfg[CFG.MODEL] = 0; cfg[CFG.K0] = p.k; cfg[CFG.K_TI] = 0; cfg[CFG.CEPS] = NaN; cfg[CFG.EPS_OR_CTLIM] = 1 / Math.sqrt(8);
+  } else if (spec.wake === 'bastankhah2014') {
+    cfg[CFG.MODEL] = 0; cfg[CFG.K0] = p.k; cfg[CFG.K_TI] = 0; cfg[CFG.CEPS] = p.ceps; cfg[CFG.EPS_OR_CTLIM] = p.ctlim;
+  } else if (spec.wake === 'niayifar2016') {
+    cfg[CFG.MODEL] = 0; cfg[CFG.K0] = p.a2; cfg[CFG.K_TI] = p.a1; cfg[CFG.CEPS] = p.ceps; cfg[CFG.EPS_OR_CTLIM] = p.ctlim;
+  } else if (spec.wake === 'turbopark2022') {
+    cfg[CFG.MODEL] = 1; cfg[CFG.TP_A] = p.A; cfg[CFG.TP_C1] = p.cTI1; cfg[CFG.TP_C2] = p.cTI2; cfg[CFG.TP_CEPS] = p.ceps; cfg[CFG.TP_CTLIM] = p.ctlim;
+  } else {
+    cfg[CFG.MODEL] = 2; cfg[CFG.JENSEN_K] = p.k ?? 0.075;
+  }
+  const turbulence = spec.turbulence ?? defaults.turbulence;
+  if (turbulence === 'crespo-hernandez') {
+    const c = { ...CRESPO_HERNANDEZ_DEFAULTS, ...defaults.turbulenceParams, ...spec.turbulenceParams };
+    const tiSup = spec.turbulenceSuperposition ?? 'sqrmax';
+    cfg[CFG.TURBULENCE] = 1;
+    cfg[CFG.TI_SUP] = tiSup === 'sqrmax' ? 0 : tiSup === 'linear' ? 1 : 2;
+    cfg[CFG.CH_C0] = c.c0; cfg[CFG.CH_C1] = c.c1; cfg[CFG.CH_C2] = c.c2; cfg[CFG.CH_C3] = c.c3;
+    cfg[CFG.CH_TI_FACTOR] = Math.pow(wind.turbulenceIntensity, c.c2);
+  }
+  cfg[CFG.MARGIN] = turbulence === 'crespo-hernandez' ? (turbine.diameter / 2) * (1 + 1e-12) : 0;
+  cfg[CFG.REACH_STEP] = turbine.diameter / 8;
+  cfg[CFG.TI_BOUND] = Infinity;
+  return cfg;
+}
+
+/** Sets the screening bound on sources' TI (the evaluator's learned hint) in a waked configuration. */
+export function setTiBound(cfg: Float64Array, tiBound: number): void {
+  cfg[CFG.TI_BOUND] = tiBound;
+}
+
+/** Results by direction, as every kernel writes them. */
+export interface ByDirection {
+  perDirectionMwh: Float64Array;
+  /** [d·n + i] MWh of turbine i in direction d. */
+  perTurbineByDir: Float64Array;
+  /** [d·n + i] ∂AEP/∂x, ∂AEP/∂y (empty without the gradient). */
+  gradXByDir: Float64Array;
+  gradYByDir: Float64Array;
+}
+
+/** A farm model bound to the native kernel: evaluates any block of directions into results by direction. */
+export interface NativeRunner {
+  /** Fills out's rows dirFrom…dirTo−1; returns the pair evaluations computed (0 where not counted). */
+  run(x: Float64Array, y: Float64Array, withGradient: boolean, out: ByDirection, dirFrom?: number, dirTo?: number): number;
+}
+
+export function allocateByDirection(nDir: number, n: number, withGradient: boolean): ByDirection {
+  return {
+    perDirectionMwh: new Float64Array(nDir), perTurbineByDir: new Float64Array(nDir * n),
+    gradXByDir: new Float64Array(withGradient ? nDir * n : 0), gradYByDir: new Float64Array(withGradient ? nDir * n : 0),
+  };
+}
+
+/** AEP, energy by turbine and gradient: sums over directions in direction order (canonical). */
+export function sumByDirection(r: ByDirection, n: number, withGradient: boolean) {
+  const nDir = r.perDirectionMwh.length;
+  let aepMwh = 0;
+  for (let d = 0; d < nDir; d++) aepMwh += r.perDirectionMwh[d];
+  const perTurbineMwh = new Float64Array(n);
+  const gradX = new Float64Array(withGradient ? n : 0), gradY = new Float64Array(withGradient ? n : 0);
+  for (let d = 0; d < nDir; d++) {
+    const row = d * n;
+    for (let i = 0; i < n; i++) perTurbineMwh[i] += r.perTurbineByDir[row + i];
+    if (withGradient) for (let i = 0; i < n; i++) { gradX[i] += r.gradXByDir[row + i]; gradY[i] += r.gradYByDir[row + i]; }
+  }
+  return { aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh, gradX, gradY };
+}
+
+/** Free-stream Gaussian configuration (k, 1/ξ²) for aep.ts; null when the model is not a Gaussian kernel. */
+export function freeStreamConfig(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, k: number, invXi2: number, isa: IsaChoice): Float64Array | null {
+  if (spec.wake !== 'iea37' && spec.wake !== 'bastankhah2014') return null;
+  if (!['linear', 'sos', 'max'].includes(spec.superposition)) return null;
+  const cfg = baseConfig(turbine, wind, isa);
+  cfg[CFG.SUPERPOSITION] = spec.superposition === 'linear' ? 0 : spec.superposition === 'sos' ? 1 : 2;
+  cfg[CFG.FS_K] = k;
+  cfg[CFG.FS_INV_XI2] = invXi2;
+  cfg[CFG.FS_EXP_FACTOR] = -0.5 * cfg[CFG.FS_INV_XI2];
+  return cfg;
+}

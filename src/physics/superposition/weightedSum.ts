@@ -1,0 +1,193 @@
+/**
+ * Zong & Porté-Agel's momentum-conserving weighted sum of wakes, with the waked-inflow solve it
+ * needs (AEP only; no gradient yet).
+ *
+ * H. Zong, F. Porté-Agel, "A momentum-conserving wake superposition method for wind farm power
+ * prediction", J. Fluid Mech. 889 (2020) A8, in PyWake's WeightedSum form (defaults δ = 0.01,
+ * max_err = 1e-3, max_iter = 5). At a target, each upstream source i has a centre-line deficit
+ * u_s,i = U_ref,i·min(1, 2a(x_i)), a convection velocity u_c,i = U_ref,i·(1 − a(x_i)), a width σ_i
+ * and a local deficit u_i = u_s,i·exp(−cw_i²/(2σ_i²)). Sources with u_i ≥ δ·U are combined with
+ * weights u_c,i/U_c, where the global convection velocity U_c solves
+ *
+ *   U_c = U − (Σ_i w_i² u_s,i² π σ_i² + 2 Σ_{i<j} w_i w_j u_s,i u_s,j · 2π σ_i² σ_j²/(σ_i² + σ_j²) · e^(−Δ_ij²/(2(σ_i² + σ_j²))))
+ *             / Σ_i w_i u_s,i 2π σ_i²,        w_i = u_c,i / U_c,
+ *
+ * (Δ_ij the crosswind distance between the two wake centres), iterated from U_c = max u_c,i; the
+ * total deficit is Σ w_i u_i over those sources plus the plain sum of the others.
+ *
+ * The iteration stops when the largest relative change of U_c over every wind direction and speed
+ * at that step of the downstream sweep is at most max_err (or after max_iter steps): PyWake solves
+ * all conditions of one call together, and so the number of iterations at the j-th turbine in
+ * downstream order is shared by all directions and speeds. To reproduce it, this solver sweeps the
+ * j-th turbine of every direction and speed in lockstep.
+ */
+import { powerAt, thrustCoefficientAt, type Turbine } from '../turbine.js';
+import type { WindResource } from '../windResource.js';
+import type { GaussianLocalWake } from '../wake/gaussianLocal.js';
+import type { CrespoHernandez } from '../turbulence/crespoHernandez.js';
+
+export const WEIGHTED_SUM_DEFAULTS = { delta: 0.01, maxErr: 1e-3, maxIter: 5 };
+
+export interface WeightedSumSetup {
+  turbine: Turbine;
+  wind: WindResource;
+  model: GaussianLocalWake;
+  turbulence: CrespoHernandez | null;
+  referenceIsEffective: boolean;
+  useEffectiveTi: boolean;
+  invWec: number;
+  cosByDir: Float64Array;
+  sinByDir: Float64Array;
+}
+
+export interface WeightedSumResult {
+  aepMwh: number;
+  perDirectionMwh: Float64Array;
+  perTurbineMwh: Float64Array;
+  /** Effective speed, Ct and TI by [(d·nSpeed + k)·n + turbine]. */
+  wsEff: Float64Array;
+  ct: Float64Array;
+  ti: Float64Array;
+}
+
+export function evaluateWeightedSum(s: WeightedSumSetup, x: Float64Array, y: Float64Array): WeightedSumResult {
+  const { turbine, wind, model, turbulence } = s;
+  const n = x.length, nDir = wind.directionsDeg.length, nSpeed = wind.speeds.length, nDk = nDir * nSpeed;
+  const K = model.coefficientCount;
+  const ti0 = wind.turbulenceIntensity;
+  const radius = turbine.diameter / 2;
+  const { delta, maxErr, maxIter } = WEIGHTED_SUM_DEFAULTS;
+  // Downstream order and wind-frame coordinates of every direction, by position.
+  const order = new Int32Array(nDir * n), xs = new Float64Array(nDir * n), ys = new Float64Array(nDir * n);
+  const idx = Array.from({ length: n }, (_, i) => i);
+  const xw = new Float64Array(n);
+  for (let d = 0; d < nDir; d++) {
+    const c = s.cosByDir[d], sn = s.sinByDir[d];
+    for (let i = 0; i < n; i++) xw[i] = x[i] * c + y[i] * sn;
+    idx.sort((a, b) => xw[a] - xw[b] || a - b);
+    for (let p = 0; p < n; p++) {
+      const i = idx[p];
+      order[d * n + p] = i; xs[d * n + p] = xw[i]; ys[d * n + p] = -x[i] * sn + y[i] * c;
+    }
+  }
+  // State by condition and position: [dk·n + p].
+  const u = new Float64Array(nDk * n), ti = new Float64Array(nDk * n), ct = new Float64Array(nDk * n);
+  const coef = new Float64Array(nDk * n * K);
+  // Per-condition scratch of the current step.
+  const Uc = new Float64Array(nDk), UcStar = new Float64Array(nDk), Us = new Float64Array(nDk), rest = new Float64Array(nDk);
+  const active = new Uint8Array(nDk);
+  // Per condition and source position of the current step: centre deficit, convection speed, σ², local deficit, crosswind offset.
+  const usc = new Float64Array(nDk * n), uc = new Float64Array(nDk * n), s2 = new Float64Array(nDk * n), us = new Float64Array(nDk * n), hcw = new Float64Array(nDk * n);
+  const inWeighted = new Uint8Array(nDk * n);
+  const centre = new Float64Array(2);
+
+  for (let j = 0; j < n; j++) {
+    let anyWeighted = false;
+    for (let dk = 0; dk < nDk; dk++) {
+      const d = Math.floor(dk / nSpeed), U = wind.speeds[dk % nSpeed];
+      const base = dk * n;
+      let linear = 0, hasWeighted = false;
+      for (let q = 0; q < j; q++) {
+        const dw = xs[d * n + j] - xs[d * n + q];
+        const h = (ys[d * n + j] - ys[d * n + q]) * s.invWec;
+        model.centre(dw, coef, (base + q) * K, centre);
+        const sigma = centre[0], twoA = model.twoAOf(centre[1]);
+        const ref = s.referenceIsEffective ? u[base + q] : U;
+        const centreDeficit = dw > -1e-10 ? ref * Math.min(1, twoA) : 0;
+        const sq = sigma * sigma;
+        const local = centreDeficit * Math.exp((-1 / (2 * sq)) * (h * h));
+        const e = base + q;
+        usc[e] = centreDeficit; uc[e] = ref * (1 - twoA / 2); s2[e] = sq; us[e] = local; hcw[e] = h;
+        const weighted = local >= Math.max(delta, 1e-30) * U;
+        inWeighted[e] = weighted ? 1 : 0;
+        if (weighted) hasWeighted = true; else linear += local;
+      }
+      rest[dk] = linear;
+      active[dk] = hasWeighted ? 1 : 0;
+      if (hasWeighted) anyWeighted = true;
+      Us[dk] = 0; Uc[dk] = U; UcStar[dk] = 10 * U;
+    }
+    if (anyWeighted) {
+      for (let count = 0; count < maxIter; count++) {
+        let worst = 0;
+        for (let dk = 0; dk < nDk; dk++) if (active[dk]) worst = Math.max(worst, Math.abs((Uc[dk] - UcStar[dk]) / UcStar[dk]));
+        if (!(worst > maxErr)) break;
+        for (let dk = 0; dk < nDk; dk++) {
+          if (!active[dk]) continue;
+          const base = dk * n, U = wind.speeds[dk % nSpeed];
+          let ucGlobal: number;
+          if (count === 0) {
+            ucGlobal = 0;
+            for (let q = 0; q < j; q++) if (inWeighted[base + q] && uc[base + q] > ucGlobal) ucGlobal = uc[base + q];
+          } else ucGlobal = UcStar[dk];
+          Uc[dk] = ucGlobal;
+          const w = (q: number) => (ucGlobal !== 0 ? uc[base + q] / ucGlobal : 1);
+          let sumUs = 0, usInt = 0, sum1 = 0, sum2 = 0;
+          for (let q = 0; q < j; q++) {
+            if (!inWeighted[base + q]) continue;
+            const e = base + q, wq = w(q);
+            sumUs += wq * us[e];
+            usInt += wq * (usc[e] * 2 * Math.PI * s2[e]);
+            sum1 += wq * wq * (usc[e] * usc[e] * Math.PI * s2[e]);
+          }
+          for (let a = 0; a < j; a++) {
+            if (!inWeighted[base + a]) continue;
+            const ea = base + a, wa = w(a);
+            let inner = 0;
+            for (let b = a + 1; b < j; b++) {
+              if (!inWeighted[base + b]) continue;
+              const eb = base + b;
+              const sa = s2[ea], sb = s2[eb], dh = Math.abs(hcw[ea] - hcw[eb]);
+              const cross = 2 * Math.exp(-(dh * dh) / (2 * (sa + sb))) * Math.PI * sa * sb / (sa + sb);
+              inner += 2 * (wa * usc[ea]) * (w(b) * usc[eb]) * cross;
+            }
+            sum2 += inner;
+          }
+          Us[dk] = sumUs;
+          UcStar[dk] = U - (sum1 + sum2) / (usInt === 0 ? 1 : usInt);
+        }
+      }
+    }
+    // Close step j: effective speed, turbulence, Ct, and the source coefficients of turbine j.
+    for (let dk = 0; dk < nDk; dk++) {
+      const d = Math.floor(dk / nSpeed), U = wind.speeds[dk % nSpeed];
+      const base = dk * n;
+      const e = base + j;
+      u[e] = U - (Us[dk] + rest[dk]);
+      let tip = ti0;
+      if (turbulence) {
+        let tMax = 0;
+        for (let q = 0; q < j; q++) {
+          const dw = xs[d * n + j] - xs[d * n + q];
+          const add = turbulence.added(dw, Math.abs((ys[d * n + j] - ys[d * n + q]) * s.invWec), ct[base + q], ti0, model, coef, (base + q) * K, null);
+          if (add > tMax) tMax = add;
+        }
+        tip = Math.sqrt(ti0 * ti0 + tMax * tMax);
+      }
+      ti[e] = tip;
+      ct[e] = thrustCoefficientAt(turbine, u[e]);
+      model.prepareSource(ct[e], s.useEffectiveTi ? tip : ti0, coef, e * K);
+    }
+  }
+  const mwhPerW = (wind.hoursPerYear ?? 8760) * 1e-6;
+  const perDirectionMwh = new Float64Array(nDir), perTurbineMwh = new Float64Array(n);
+  const wsEff = new Float64Array(nDk * n), ctOut = new Float64Array(nDk * n), tiOut = new Float64Array(nDk * n);
+  for (let d = 0; d < nDir; d++) {
+    let energy = 0;
+    for (let k = 0; k < nSpeed; k++) {
+      const dk = d * nSpeed + k, p = wind.probability[dk];
+      for (let pos = 0; pos < n; pos++) {
+        const i = order[d * n + pos], e = dk * n + pos;
+        wsEff[dk * n + i] = u[e]; ctOut[dk * n + i] = ct[e]; tiOut[dk * n + i] = ti[e];
+        if (!(p > 0)) continue;
+        const en = p * powerAt(turbine, u[e]);
+        energy += en;
+        perTurbineMwh[i] += en * mwhPerW;
+      }
+    }
+    perDirectionMwh[d] = energy * mwhPerW;
+  }
+  let aepMwh = 0;
+  for (let d = 0; d < nDir; d++) aepMwh += perDirectionMwh[d];
+  return { aepMwh, perDirectionMwh, perTurbineMwh, wsEff, ct: ctOut, ti: tiOut };
+}

@@ -1,0 +1,207 @@
+/**
+ * The gate: the one way into the ledger. Every row, whoever produced it — a local worker, a queue
+ * worker, a shard ledger (`wflo collect`), a `layouts.h5` or `audit.jsonl` row recovered after a
+ * lost ledger, an adopted record — is checked here before it can be committed:
+ *
+ *   - the task belongs to the campaign and the row is for it (farm, type, seed, spec hash);
+ *   - the farm type's turbine count, finite coordinates, inside the site and outside every
+ *     exclusion zone, minimum spacing (campaign/verifyRecord.ts, 1e-6 m);
+ *   - a finite, non-negative AEP that agrees with the AEP recomputed from the layout with the
+ *     campaign's model: to 1e-12 relative for rows wflo's own optimizer computed (the engine is
+ *     deterministic, so an honest row agrees to the last bit or nearly), to the adoption tolerance
+ *     (default 1e-6) for adopted records. Where the producer's AEP is not wflo's (a user's program,
+ *     `--aep recompute` adoption), wflo's recomputed AEP is stored as `aep` and the producer's as
+ *     `aepReported`; `verify` also requires the two to agree within the tolerance.
+ *   - `method: noop` rows (a runner test stand-in) verify geometry only.
+ *
+ * A row that passes comes back as a `VerifiedRow`: a frozen copy the gate registered. The ledger's
+ * commit accepts nothing else (ledger.ts asks `isVerified`), so a new door into the ledger cannot
+ * forget the gate. Recomputations that cost more than a few milliseconds run on worker threads
+ * (verifyThreads.ts), off the coordinator's event loop.
+ */
+import type { Campaign } from '../../campaign/campaign.js';
+import type { Task } from '../../campaign/taskGrid.js';
+import { RecordVerifier, type AepCheck, type Verdict } from '../../campaign/verifyRecord.js';
+import type { ResultRow } from '../resultRow.js';
+import { VerifyThreads } from './verifyThreads.js';
+
+/** Where a candidate row comes from; decides its tolerance and its `source` column. */
+export type RowOrigin =
+  /** wflo computed it (a local worker, a queue worker); `worker` names a remote one. */
+  | { kind: 'computed'; worker?: string }
+  /** A shard's ledger read by `wflo collect`. */
+  | { kind: 'shard'; folder: string }
+  /** The output folder's own layouts.h5 or audit.jsonl, after the ledger lost the row. */
+  | { kind: 'recovered'; file: string }
+  /** A record from elsewhere (`--adopt`, `collect --adopt-stale`). */
+  | { kind: 'adopted'; file: string };
+
+declare const verifiedBrand: unique symbol;
+/** A row that passed the gate. Only this file makes them. */
+export type VerifiedRow = Readonly<ResultRow> & { readonly [verifiedBrand]: true };
+
+export type GateVerdict = { ok: true; row: VerifiedRow } | { ok: false; reason: string; source: string };
+
+export type AepMode = 'verify' | 'recompute';
+
+export interface GateOptions {
+  /** Relative AEP tolerance for adopted records and for `aep: verify` programs (default 1e-6). */
+  aepTolerance?: number;
+  /** How adopted records' AEPs are treated (default verify). */
+  adoptAep?: AepMode;
+  /** Worker threads for costly recomputations (default 1; 0 keeps everything on this thread). */
+  threads?: number;
+}
+
+/** Rows wflo computed itself: the recomputation may differ only in the last bits. */
+export const SELF_TOLERANCE = 1e-12;
+/** Turbine pairs × wind bins above which a recomputation goes to a thread (≈ a few ms). */
+const INLINE_COST = 2e6;
+const METRIC_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const MAX_METRICS = 64;
+
+const issued = new WeakSet<object>();
+
+/** Whether `row` is a row the gate passed (what the ledger's commit asks). */
+export function isVerified(row: unknown): row is VerifiedRow {
+  return typeof row === 'object' && row !== null && issued.has(row);
+}
+
+export function sourceLabel(origin: RowOrigin): string {
+  switch (origin.kind) {
+    case 'computed': return 'computed';
+    case 'shard': return `shard:${origin.folder}`;
+    case 'recovered': return `recovered:${origin.file}`;
+    case 'adopted': return `adopted:${origin.file}`;
+  }
+}
+
+/** The campaign's optimizer, as the gate needs it: whose AEP a computed row carries. */
+function computedAepPolicy(c: Pick<Campaign, 'optimizer'>, tolerance: number): { check: AepCheck; foreign: boolean } {
+  const method = c.optimizer.method;
+  if (method === 'noop') return { check: { kind: 'skip' }, foreign: false };
+  if (method === 'command') {
+    const mode = c.optimizer.aep === 'verify' ? 'verify' : 'recompute';
+    const t = typeof c.optimizer.aep_tolerance === 'number' ? c.optimizer.aep_tolerance : tolerance;
+    return { check: mode === 'verify' ? { kind: 'compare', tolerance: t } : { kind: 'recompute' }, foreign: true };
+  }
+  return { check: { kind: 'compare', tolerance: SELF_TOLERANCE }, foreign: false };
+}
+
+export class RowGate {
+  private readonly verifier: RecordVerifier;
+  private readonly computed: { check: AepCheck; foreign: boolean };
+  private readonly adopted: AepCheck;
+  private readonly stored: AepCheck;
+  private readonly campaign: Pick<Campaign, 'farms' | 'farmTypes' | 'optimizer'>;
+  private readonly threadCount: number;
+  private threads: VerifyThreads | null = null;
+
+  constructor(campaign: Pick<Campaign, 'farms' | 'farmTypes' | 'optimizer'>, options: GateOptions = {}) {
+    const tolerance = options.aepTolerance ?? 1e-6;
+    if (!(tolerance >= 0)) throw new RangeError(`AEP tolerance must be >= 0, got ${tolerance}`);
+    this.campaign = campaign;
+    this.verifier = new RecordVerifier(campaign);
+    this.computed = computedAepPolicy(campaign, tolerance);
+    this.adopted = options.adoptAep === 'recompute' ? { kind: 'recompute' } : { kind: 'compare', tolerance };
+    // Rows already stored by wflo (shards, recovered files) carry wflo's AEP, whatever the optimizer.
+    this.stored = this.computed.check.kind === 'skip' ? { kind: 'skip' } : { kind: 'compare', tolerance: SELF_TOLERANCE };
+    this.threadCount = options.threads ?? 1;
+  }
+
+  /** Time spent verifying on this thread, and recomputations sent to threads (for the run's audit). */
+  readonly gateTime = { seconds: 0, rows: 0, offThread: 0 };
+
+  /** Check a candidate row for `task` now, on this thread. */
+  checkNow(task: Task, candidate: ResultRow, origin: RowOrigin): GateVerdict {
+    const started = performance.now();
+    try {
+      return this.checkHere(task, candidate, origin);
+    } finally {
+      this.gateTime.seconds += (performance.now() - started) / 1000;
+      this.gateTime.rows++;
+    }
+  }
+
+  private checkHere(task: Task, candidate: ResultRow, origin: RowOrigin): GateVerdict {
+    const early = this.precheck(task, candidate, origin);
+    if (early) return early;
+    return this.conclude(candidate, origin, this.verdict(task, candidate, this.aepCheck(origin)));
+  }
+
+  /** The verifier's verdict on a candidate (a benchmark measures the gate by replacing this). */
+  protected verdict(task: Task, candidate: ResultRow, check: AepCheck): Verdict {
+    return this.verifier.verify(task, candidate, check);
+  }
+
+  /** Check a candidate row; a costly AEP recomputation runs on a worker thread. */
+  async check(task: Task, candidate: ResultRow, origin: RowOrigin): Promise<GateVerdict> {
+    const check = this.aepCheck(origin);
+    if (this.threadCount === 0 || check.kind === 'skip' || this.verifier.aepCost(task) < INLINE_COST) return this.checkNow(task, candidate, origin);
+    this.gateTime.offThread++;
+    const early = this.precheck(task, candidate, origin);
+    if (early) return early;
+    this.threads ??= new VerifyThreads({ farms: this.campaign.farms, farmTypes: this.campaign.farmTypes }, this.threadCount);
+    const verdict = await this.threads.verify(task, { x: candidate.x, y: candidate.y, aep: candidate.aep }, check);
+    return this.conclude(candidate, origin, verdict);
+  }
+
+  async close(): Promise<void> {
+    const threads = this.threads;
+    this.threads = null;
+    await threads?.close();
+  }
+
+  private aepCheck(origin: RowOrigin): AepCheck {
+    if (origin.kind === 'computed') return this.computed.check;
+    if (origin.kind === 'adopted') return this.adopted;
+    return this.stored;
+  }
+
+  /** What the row says about itself, before any geometry: identity, shapes, metrics. */
+  private precheck(task: Task, r: ResultRow, origin: RowOrigin): GateVerdict | null {
+    const fail = (reason: string): GateVerdict => ({ ok: false, reason, source: sourceLabel(origin) });
+    if (r.taskId !== task.taskId || r.farmId !== task.farmId || r.farmType !== task.farmType || r.seed !== task.seed) {
+      return fail(`row says ${r.taskId} (farm ${r.farmId}, type ${r.farmType}, seed ${r.seed}), not this task`);
+    }
+    if (origin.kind !== 'adopted' && r.specHash !== task.specHash) {
+      return fail(`computed for spec ${String(r.specHash).slice(0, 12)}, the task's spec is ${task.specHash.slice(0, 12)}`);
+    }
+    if (!(r.x instanceof Float64Array) || !(r.y instanceof Float64Array)) return fail('layout is not a pair of coordinate arrays');
+    if (r.nTurbines !== r.x.length || r.nTurbines !== r.y.length) return fail(`layout has ${r.x.length}/${r.y.length} coordinates for ${r.nTurbines} turbines`);
+    for (const [name, a] of [['x_initial', r.xInitial], ['y_initial', r.yInitial]] as const) {
+      if (!(a instanceof Float64Array) || (a.length !== 0 && a.length !== r.nTurbines)) return fail(`${name} has ${a?.length} values for ${r.nTurbines} turbines`);
+    }
+    if (r.metrics !== undefined) {
+      const names = Object.keys(r.metrics);
+      if (names.length > MAX_METRICS) return fail(`${names.length} metrics (at most ${MAX_METRICS})`);
+      for (const name of names) {
+        if (!METRIC_NAME.test(name)) return fail(`metric name '${name.slice(0, 80)}' is not a plain identifier`);
+        if (typeof r.metrics[name] !== 'number' || !Number.isFinite(r.metrics[name])) return fail(`metric ${name} is ${String(r.metrics[name])}, not a finite number`);
+      }
+    }
+    return null;
+  }
+
+  private conclude(r: ResultRow, origin: RowOrigin, verdict: Verdict): GateVerdict {
+    const source = sourceLabel(origin);
+    if (!verdict.ok) return { ok: false, reason: verdict.reason, source };
+    const foreign = (origin.kind === 'computed' && this.computed.foreign) || origin.kind === 'adopted';
+    const row: ResultRow = {
+      ...r,
+      x: r.x.slice(), y: r.y.slice(), xInitial: r.xInitial.slice(), yInitial: r.yInitial.slice(),
+      source,
+      ...(origin.kind === 'computed' && origin.worker ? { worker: origin.worker } : {}),
+      ...(r.metrics ? { metrics: Object.freeze({ ...r.metrics }) } : {}),
+    };
+    if (foreign && verdict.aepRecomputed !== null) {
+      // `aep` is always wflo's number for the campaign's model; the producer's is kept beside it.
+      const reported = r.aepReported ?? r.aep;
+      row.aepReported = Number.isFinite(reported) ? reported : NaN;
+      row.aep = verdict.aepRecomputed;
+    }
+    const sealed = Object.freeze(row) as VerifiedRow;
+    issued.add(sealed);
+    return { ok: true, row: sealed };
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * A hostile queue worker for the gate's tests: a plain BullMQ worker (no wflo worker code) that
+ * takes wflo's jobs, computes the honest result with wflo's own optimizer, and then lies about it
+ * the way its mode says. Run as `node hostileWorker.js REDIS_URL MODE` by the tests; prints
+ * `ready` on stdout once it listens. Modes:
+ *   first-attempt  seed % 5 picks the forgery on attempt 1 only (later attempts are honest):
+ *                  0 AEP x10, 1 every turbine at (1e6, 1e6), 2 turbine 1 on top of turbine 0,
+ *                  3 NaN AEP (written as a string, the JSON it can send), 4 honest
+ *   wrong-seed     every result is the honest result of another seed (seed + 1000): a feasible
+ *                  layout with its correct AEP that is not this task's (only a recheck catches it)
+ */
+import os from 'node:os';
+import { Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { caseForTask } from '../../src/campaign/caseForTask.js';
+import { runTask } from '../../src/runner/taskFunction.js';
+import { decodeJob } from '../../src/runner/executors/bullmq/jobPayload.js';
+import { encodeOutput } from '../../src/runner/executors/bullmq/jobOutcome.js';
+import { KEY_PREFIX, queueNameFor } from '../../src/runner/executors/bullmq/queueNames.js';
+
+const [url, mode] = process.argv.slice(2);
+if (!url || !mode) {
+  process.stderr.write('usage: hostileWorker.js REDIS_URL first-attempt|wrong-seed\n');
+  process.exit(2);
+}
+
+const connection = new Redis(url, { maxRetriesPerRequest: null });
+const worker = new Worker(queueNameFor(), async (job: Job) => {
+  const { data, farm, type, optimizer } = decodeJob(job.data, job.id);
+  const c = caseForTask(farm, type);
+  const lieSeed = mode === 'wrong-seed' ? data.seed + 1000 : data.seed;
+  const output = await runTask({
+    case: c, settings: optimizer, farm, type, taskId: data.taskId, seed: lieSeed, attempt: data.attempt, timeoutS: data.timeoutS, taskDir: null,
+  });
+  const encoded = encodeOutput(output) as Omit<ReturnType<typeof encodeOutput>, 'aep'> & { aep: number | string };
+  if (mode === 'first-attempt' && data.attempt === 1) {
+    switch (data.seed % 5) {
+      case 0: encoded.aep = (encoded.aep as number) * 10; break;
+      case 1: encoded.x = encoded.x.map(() => 1e6); encoded.y = encoded.y.map(() => 1e6); break;
+      case 2: encoded.x[1] = encoded.x[0]!; encoded.y[1] = encoded.y[0]!; break;
+      case 3: encoded.aep = 'NaN'; break;
+      default: break;
+    }
+  }
+  return { v: 1, kind: 'result', attempt: data.attempt, wallS: 0.01, worker: { host: os.hostname(), pid: process.pid }, output: encoded };
+}, { connection, prefix: KEY_PREFIX, concurrency: 1, lockDuration: 5000 });
+worker.on('error', () => { /* the test watches the outcome */ });
+await worker.waitUntilReady();
+process.stdout.write('ready\n');
+process.on('SIGTERM', () => { void worker.close(true).then(() => process.exit(0)); });

@@ -1,0 +1,107 @@
+/**
+ * The queue door of the gate, against a real redis-server: a plain BullMQ worker that is not
+ * wflo's (hostileWorker.ts) answers the coordinator's jobs with forged results. Every forgery is
+ * refused with one line naming the task, the worker and the reason; nothing forged reaches the
+ * ledger or layouts.h5; the final rows equal an honest local run's, bit for bit.
+ *   - forged on the first attempt (AEP ×10, a layout 1000 km away, two turbines on one spot, NaN),
+ *     with spot checks off: the gate alone refuses them, the retry (honest) is committed;
+ *   - a feasible layout with its correct AEP that is not the seed's result: only a recomputation
+ *     can tell, and the first result of every worker is recomputed: the worker is quarantined and
+ *     every task is computed by the coordinator.
+ */
+import test, { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { hasRedisServer, RedisServer } from '../helpers/redisServer.js';
+import { auditEvents, tempDir, writeCampaign } from '../runner/runnerTestKit.js';
+import { computedRows } from '../runner/bullmqKit.js';
+import { layoutsRows, wflo } from './gateKit.js';
+
+const skip = hasRedisServer() ? false : 'redis-server is not installed (apt-get install redis-server)';
+const HOSTILE = fileURLToPath(new URL('./hostileWorker.js', import.meta.url));
+let redis: RedisServer | null = null;
+const children = new Set<ChildProcess>();
+
+before(async () => {
+  if (!skip) redis = await RedisServer.start();
+});
+after(async () => {
+  for (const c of children) c.kill('SIGKILL');
+  await redis?.stop();
+});
+
+function campaign(out: string): Record<string, unknown> {
+  return {
+    name: 'queue-door', output: out,
+    farms: [{ id: 0, case: 'iea37-cs1-16' }],
+    farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 5 }],
+    seeds: { start: 0, count: 10 },
+    optimizer: { method: 'gradient', max_iterations: 10 },
+    workers: 1, timeout_s: 60, attempts: 3, backoff: { initial_s: 0.05, factor: 2, max_s: 0.2 },
+  };
+}
+
+async function startHostile(url: string, mode: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [HOSTILE, url, mode], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  await new Promise<void>((resolve, reject) => {
+    let out = '', err = '';
+    child.stdout!.setEncoding('utf8').on('data', (s: string) => { out += s; if (out.includes('ready')) resolve(); });
+    child.stderr!.setEncoding('utf8').on('data', (s: string) => { err += s; });
+    child.on('exit', (code) => reject(new Error(`hostile worker exited (${code}): ${err}`)));
+  });
+  return child;
+}
+
+async function honestRows(dir: string): Promise<Record<string, unknown>[]> {
+  const out = path.join(dir, 'honest');
+  const r = await wflo(['run', writeCampaign(path.join(dir, 'honest.yaml'), campaign(out)), '--quiet']);
+  assert.equal(r.code, 0, r.stderr);
+  return computedRows(out);
+}
+
+test('queue door: AEP x10, a layout outside, a spacing violation and NaN are refused one line each; the retries give an honest run\'s rows',
+  { skip, timeout: 120_000 }, async () => {
+    const dir = tempDir('gate-queue');
+    const expected = await honestRows(dir);
+    const hostile = await startHostile(redis!.url, 'first-attempt');
+    const out = path.join(dir, 'queue');
+    const run = await wflo(['run', writeCampaign(path.join(dir, 'queue.yaml'), campaign(out)), '--queue', redis!.url, '--recheck', '0', '--log-every', '1000']);
+    hostile.kill('SIGTERM');
+    assert.equal(run.code, 0, run.stderr);
+    const lines = run.stderr.split('\n').filter((l) => l.startsWith('wflo: rejected '));
+    // Seeds 0..3 and 5..8 are forged on their first attempt: 8 refusals, one line each.
+    assert.equal(lines.length, 8, run.stderr);
+    for (const seed of [0, 1, 2, 3, 5, 6, 7, 8]) {
+      const line = lines.find((l) => l.startsWith(`wflo: rejected farm_0_type_0_seed_${seed} from queue worker `));
+      assert.ok(line, `no line for seed ${seed}:\n${run.stderr}`);
+      const why = [/AEP [\d.e]+ MWh differs from recomputed/, /outside the boundary/, /spacing|closer than|apart/, /malformed outcome/][seed % 5];
+      assert.match(line!, why);
+    }
+    const audit = auditEvents(out);
+    assert.equal(audit.filter((e) => e.event === 'rejected').length, 8);
+    assert.deepEqual(computedRows(out), expected, 'the ledger holds exactly the honest rows');
+    assert.deepEqual(await layoutsRows(path.join(out, 'layouts.h5')), await layoutsRows(path.join(dir, 'honest', 'layouts.h5')));
+  });
+
+test('queue door: a feasible layout with its correct AEP that is not the seed\'s result is caught by the recheck; the worker is quarantined',
+  { skip, timeout: 120_000 }, async () => {
+    const dir = tempDir('gate-recheck');
+    const expected = await honestRows(dir);
+    const hostile = await startHostile(redis!.url, 'wrong-seed');
+    const out = path.join(dir, 'queue');
+    const run = await wflo(['run', writeCampaign(path.join(dir, 'queue.yaml'), campaign(out)), '--queue', redis!.url, '--log-every', '1000']);
+    hostile.kill('SIGTERM');
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /wflo: rejected farm_0_type_0_seed_\d+ from queue worker [^:]+:\d+: its layout is not the one the task's seed gives/);
+    assert.match(run.stderr, /wflo: quarantined queue worker [^:]+:\d+: a result differed from the recomputation/);
+    const audit = auditEvents(out);
+    assert.equal(audit.filter((e) => e.event === 'quarantined').length, 1);
+    assert.ok(audit.some((e) => e.event === 'recheck' && e.outcome === 'mismatch'));
+    assert.deepEqual(computedRows(out), expected, 'every row is the honest one');
+    const status = await wflo(['status', out]);
+    assert.match(status.stdout, /quarantined/);
+  });
