@@ -21,6 +21,7 @@ const SECTIONS: Record<string, [module: string, fn: string]> = {
   trust: ['./trust.js', 'benchTrust'],
   gate: ['./gate.js', 'benchGate'],
   command: ['./command.js', 'benchCommand'],
+  realfarms: ['./realFarms.js', 'benchRealFarms'],
 };
 const sections: Record<string, () => Promise<void>> = Object.fromEntries(
   Object.entries(SECTIONS).map(([name, [module, fn]]) => [name, async () => {

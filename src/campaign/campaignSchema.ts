@@ -9,8 +9,9 @@
  *       case: iea37-cs1-16          # built-in case: its boundary, wind and wake model
  *     - id: 1
  *       boundary: sites/a.yaml      # a file, or {circle: …} / {polygon: …} / {polygons: …}
- *       wind: iea37-cs3             # built-in wind name, a file, or a mapping
+ *       wind: iea37-cs3             # built-in wind name, a file (YAML or a time-series .csv), or a mapping
  *       wake_model: bastankhah2014  # optional: iea37 | bastankhah2014 | jensen | niayifar2016 | turbopark2022 | zong2020 | blondel2020
+ *       blockage: selfsimilarity2020  # optional: induction (blockage) solved with the wakes
  *   farm_types:                     # a farm type = turbine model + number of turbines
  *     - {id: 0, turbine: iea37-3.35mw, n_turbines: 16}
  *   seeds: {start: 0, count: 60}    # or a list: [1, 2, 3]
@@ -25,7 +26,7 @@
  *   only: [farm_0_type_0_seed_3]    # optional: run just these tasks (written by `wflo missing`)
  */
 import { z } from 'zod';
-import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES } from '../physics/farmModel.js';
+import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES } from '../physics/farmModel.js';
 import { strict } from '../io/zodIssue.js';
 import { paramsSchema } from './paramsSchema.js';
 
@@ -45,6 +46,7 @@ export const farmSchema = strict({
   superposition: z.enum(SUPERPOSITION_NAMES as readonly string[] as [string, ...string[]]).optional(),
   wake_params: strict({ k: z.number().positive() }).optional(), // the wake growth rate; the models read no other parameter from files
   params: paramsSchema.optional(), // for a `method: command` optimizer's program
+  blockage: z.enum(BLOCKAGE_MODEL_NAMES as readonly string[] as [string, ...string[]]).optional(),
 });
 
 export const farmTypeSchema = strict({

@@ -10,7 +10,7 @@
 import path from 'node:path';
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
-import type { FarmModelSpec, SuperpositionName, WakeModelName } from '../physics/farmModel.js';
+import type { BlockageModelName, FarmModelSpec, SuperpositionName, WakeModelName } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { validateBoundary } from '../geometry/validateBoundary.js';
 import { OPTIMIZER_METHODS } from '../optimize/settings.js';
@@ -171,7 +171,7 @@ function anchored<T>(fieldPath: FieldPath, fail: Fail, file: string, resolve: ()
   }
 }
 
-const looksLikeFile = (s: string): boolean => /\.ya?ml$/i.test(s) || s.includes('/') || s.includes(path.sep);
+const looksLikeFile = (s: string): boolean => /\.(ya?ml|csv)$/i.test(s) || s.includes('/') || s.includes(path.sep);
 
 function unknownName(kind: string, name: string, known: readonly string[], what: string): string {
   const near = nearestKey(name, known);
@@ -214,6 +214,8 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
   };
   const params = f.wake_params ?? base?.model.params;
   if (params !== undefined) model.params = params;
+  const blockage = (f.blockage as BlockageModelName | undefined) ?? base?.model.blockage;
+  if (blockage !== undefined) model.blockage = blockage;
   return {
     id: f.id,
     label: f.label ?? f.case ?? `farm_${f.id}`,

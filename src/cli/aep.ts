@@ -3,7 +3,8 @@ import type { Command } from 'commander';
 import { resolveAepRequest } from '../io/aepInput.js';
 import { createFarmEvaluator, type AepWithGradient } from '../physics/aep.js';
 import { InputError } from '../util/errors.js';
-import { WAKE_MODEL_NAMES } from '../physics/farmModel.js';
+import { WAKE_MODEL_NAMES, BLOCKAGE_MODEL_NAMES } from '../physics/farmModel.js';
+import { windShape } from '../io/inputKind.js';
 
 export function registerAep(program: Command): void {
   program
@@ -16,6 +17,7 @@ export function registerAep(program: Command): void {
     .option('--wake <model>', `wake model: ${WAKE_MODEL_NAMES.join(' | ')}`)
     .option('--superposition <rule>', 'deficit superposition: sos | linear | max')
     .option('--k <value>', 'wake growth/decay parameter k of the wake model')
+    .option('--blockage <model>', `add an induction (blockage) model solved with the wakes: ${BLOCKAGE_MODEL_NAMES.join(' | ')}`)
     .option('--gradient', 'also print dAEP/dx and dAEP/dy (MWh per metre)')
     .option('--json', 'print JSON')
     .action((file: string | undefined, opts: Record<string, string | boolean | undefined>) => {
@@ -27,7 +29,7 @@ export function registerAep(program: Command): void {
       }
       const c = resolveAepRequest({
         file, caseName: opts.case as string | undefined, turbine: opts.turbine as string | undefined,
-        wind: opts.wind as string | undefined, wake: opts.wake as string | undefined,
+        wind: opts.wind as string | undefined, wake: opts.wake as string | undefined, blockage: opts.blockage as string | undefined,
         superposition: opts.superposition as string | undefined, wakeParams,
       });
       const evaluator = createFarmEvaluator(c.turbine, c.wind, c.model);
@@ -43,6 +45,8 @@ export function registerAep(program: Command): void {
           n_turbines: c.layout!.x.length,
           n_directions: c.wind.directionsDeg.length,
           n_speeds: c.wind.speeds.length,
+          ...(c.wind.series ? { n_samples: c.wind.series.speeds.length } : {}),
+          ...(c.model.blockage ? { blockage: c.model.blockage } : {}),
           turbine: c.turbine.name,
           wake_model: c.model.wake,
           superposition: c.model.superposition,
@@ -59,8 +63,8 @@ export function registerAep(program: Command): void {
         return;
       }
       const lines = [
-        `case        ${c.name} (${c.layout!.x.length} turbines, ${c.turbine.name}, ${c.wind.directionsDeg.length} directions × ${c.wind.speeds.length} speeds)`,
-        `model       ${c.model.wake} wake, ${c.model.superposition} superposition`,
+        `case        ${c.name} (${c.layout!.x.length} turbines, ${c.turbine.name}, ${windShape(c.wind)})`,
+        `model       ${c.model.wake} wake, ${c.model.superposition} superposition${c.model.blockage ? `, ${c.model.blockage} blockage` : ''}`,
         `AEP         ${r.aepMwh.toFixed(5)} MWh`,
       ];
       if (c.referenceAepMwh !== undefined) {

@@ -3,7 +3,7 @@
  * overrides for the turbine, wind resource and farm model.
  */
 import path from 'node:path';
-import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, type WakeModelName, type SuperpositionName } from '../physics/farmModel.js';
+import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES, type WakeModelName, type SuperpositionName, type BlockageModelName } from '../physics/farmModel.js';
 import { InputError } from '../util/errors.js';
 import type { Case } from '../optimize/case.js';
 import { readYamlFile } from './yamlFile.js';
@@ -23,6 +23,8 @@ export interface AepRequest {
   wake?: string;
   superposition?: string;
   wakeParams?: Record<string, number>;
+  /** An induction model to add (blockageSolve.ts). */
+  blockage?: string;
 }
 
 export function resolveAepRequest(req: AepRequest): Case {
@@ -59,6 +61,12 @@ export function resolveAepRequest(req: AepRequest): Case {
       throw new InputError(`--superposition: unknown rule '${req.superposition}' (known: ${SUPERPOSITION_NAMES.join(', ')})`);
     }
     c = { ...c, model: { ...c.model, superposition: req.superposition as SuperpositionName }, referenceAepMwh: undefined };
+  }
+  if (req.blockage !== undefined) {
+    if (!BLOCKAGE_MODEL_NAMES.includes(req.blockage as BlockageModelName)) {
+      throw new InputError(`--blockage: unknown blockage model '${req.blockage}' (known: ${BLOCKAGE_MODEL_NAMES.join(', ')})`);
+    }
+    c = { ...c, model: { ...c.model, blockage: req.blockage as BlockageModelName }, referenceAepMwh: undefined };
   }
   if (req.wakeParams) c = { ...c, model: { ...c.model, params: { ...c.model.params, ...req.wakeParams } }, referenceAepMwh: undefined };
   if (!c.layout) throw new InputError(`${req.file ?? req.caseName}: no layout to evaluate`);

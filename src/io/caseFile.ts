@@ -5,13 +5,14 @@
  *   name: my-farm
  *   base: iea37-cs1-16          # optional: start from a built-in case, override what follows
  *   turbine: iea37-3.35mw       # built-in name, a file (IEA37 or native), or an inline mapping
- *   wind: ./wind.yaml           # built-in name (iea37-cs1, iea37-cs3), a file, or a mapping
+ *   wind: ./wind.yaml           # built-in name (iea37-cs1, iea37-cs3), a file (YAML, or a time-series .csv), or a mapping
  *   boundary: {circle: {center: [0, 0], radius: 1300}}   # or a file, {polygon: …}, {polygons: …}
  *   n_turbines: 16
  *   min_spacing_diameters: 2    # or min_spacing_m
  *   wake_model: iea37           # iea37 | bastankhah2014 | jensen | niayifar2016 | turbopark2022 | zong2020 | blondel2020
  *   superposition: sos          # sos | linear | max
  *   wake_params: {k: 0.0324555}
+ *   blockage: selfsimilarity2020  # optional: an induction model solved with the wakes (docs/physics.md)
  *   layout: {x: [...], y: [...]}   # optional baseline / layout to evaluate
  *   wflo: {...}                 # written by `wflo optimize --out`: how the layout was made (not read)
  */
@@ -19,7 +20,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
-import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, type WakeModelName, type SuperpositionName } from '../physics/farmModel.js';
+import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES, type WakeModelName, type SuperpositionName, type BlockageModelName } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { InputError } from '../util/errors.js';
 import type { Case, Layout } from '../optimize/case.js';
@@ -31,6 +32,7 @@ import { zodToInputError, strict } from './zodIssue.js';
 import { errorAt, rejectDuplicateKeys, type FieldPath } from './sourceMap.js';
 import { windioBoundary, windioCase, windioKind, windioLayout, windioWind } from './windio/windioPlant.js'; // windIO plant files (src/io/windio/)
 import { capacityProblem } from './plausibility.js';
+import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
 import { nearestKey } from './didYouMean.js';
 
 // Coordinates are checked by checkLayout (finite numbers, equal lengths) for a better message.
@@ -47,6 +49,7 @@ const caseSchema = strict({
   wake_model: z.enum(WAKE_MODEL_NAMES as [WakeModelName, ...WakeModelName[]]).optional(),
   superposition: z.enum(SUPERPOSITION_NAMES as [SuperpositionName, ...SuperpositionName[]]).optional(),
   wake_params: strict({ k: z.number().positive() }).optional(), // the wake growth rate; the models read no other parameter from files
+  blockage: z.enum(BLOCKAGE_MODEL_NAMES as [BlockageModelName, ...BlockageModelName[]]).optional(),
   layout: z.union([xy, strict({ coordinates: xy })]).optional(),
   // How `wflo optimize --out` made the layout (seed, method, AEP, work): a record, not read.
   wflo: z.record(z.string(), z.unknown()).optional(),
@@ -68,10 +71,11 @@ export function resolveWind(spec: unknown, baseDir: string, file: string): WindR
   if (typeof spec === 'string') {
     if (isBuiltinWind(spec)) return builtinWind(spec);
     const p = path.resolve(baseDir, spec);
+    if (isCsvPath(p)) return readTimeSeriesCsv(p);
     const doc = readYamlFile(p);
     return windioKind(doc) !== null ? windioWind(p) : windFromDocument(doc, p); // windIO: src/io/windio/
   }
-  return windFromDocument(spec, `${file} (wind)`);
+  return windFromDocument(spec, `${file} (wind)`, baseDir);
 }
 
 export function resolveBoundary(spec: unknown, baseDir: string, file: string): Boundary {
@@ -136,6 +140,7 @@ export function caseFromDocument(doc: unknown, file: string): Case {
       wake: c.wake_model ?? base?.model.wake ?? 'iea37',
       superposition: c.superposition ?? base?.model.superposition ?? 'sos',
       params: c.wake_params ?? base?.model.params,
+      ...(c.blockage ?? base?.model.blockage ? { blockage: c.blockage ?? base?.model.blockage } : {}),
     },
     layout,
     referenceAepMwh: xyLayout ? undefined : base?.referenceAepMwh,

@@ -16,6 +16,7 @@ import { readTurbineFile, windFromDocument, boundaryFromDocument } from './reade
 import { caseFromDocument, caseFromIea37Layout, readLayoutFile, CASE_FIELDS } from './caseFile.js';
 import { nearestKey } from './didYouMean.js';
 import { maxTurbinesBound } from './plausibility.js';
+import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
 import type { Case } from '../optimize/case.js';
 import { windioBoundary, windioCase, windioKind, windioLayout, windioWind } from './windio/windioPlant.js'; // windIO plant files (src/io/windio/)
 import { caseFromReferenceDocument, isReferenceCaseDocument } from './referenceCase.js'; // wake-model reference cases
@@ -28,7 +29,7 @@ const KEYS: Record<InputKind, readonly string[]> = {
   campaign: ['name', 'output', 'farms', 'farm_types', 'seeds', 'optimizer', 'workers', 'timeout_s', 'attempts', 'backoff', 'max_failures', 'export', 'only'],
   case: CASE_FIELDS,
   turbine: ['name', 'rotor_diameter', 'hub_height', 'performance'],
-  wind: ['name', 'wind_resource', 'energy_resource', 'wind_direction', 'wind_speed', 'probability', 'sector_probability', 'weibull_a', 'weibull_k', 'turbulence_intensity'],
+  wind: ['name', 'wind_resource', 'energy_resource', 'wind_direction', 'wind_speed', 'probability', 'sector_probability', 'weibull_a', 'weibull_k', 'turbulence_intensity', 'time_series'],
   boundary: ['name', 'boundary', 'circle', 'polygon', 'polygons', 'holes', 'exclusions'],
   layout: ['x', 'y', 'coordinates', 'layout'],
 };
@@ -37,7 +38,7 @@ const DECISIVE: [string, InputKind][] = [
   ['farms', 'campaign'], ['farm_types', 'campaign'], ['seeds', 'campaign'], ['optimizer', 'campaign'],
   ['base', 'case'], ['n_turbines', 'case'], ['turbine', 'case'], ['wind', 'case'], ['wake_model', 'case'],
   ['rotor_diameter', 'turbine'], ['hub_height', 'turbine'], ['performance', 'turbine'],
-  ['wind_direction', 'wind'], ['wind_resource', 'wind'], ['energy_resource', 'wind'],
+  ['wind_direction', 'wind'], ['wind_resource', 'wind'], ['energy_resource', 'wind'], ['time_series', 'wind'],
   ['circle', 'boundary'], ['polygon', 'boundary'], ['polygons', 'boundary'],
   ['x', 'layout'], ['coordinates', 'layout'],
 ];
@@ -75,13 +76,33 @@ export const describeTurbine = (t: Turbine): Record<string, unknown> => ({
   thrust: t.thrust.kind === 'constant' ? `constant Ct ${+t.thrust.ct.toFixed(6)}` : `table of ${t.thrust.speeds.length} points`,
 });
 
+/** `16 directions × 1 speeds`, or `time series of 300 samples`. */
+export const windShape = (w: WindResource): string => (w.series ? `time series of ${w.series.speeds.length} samples` : `${w.directionsDeg.length} directions × ${w.speeds.length} speeds`);
+
+const range = (v: ArrayLike<number>): [number, number] => {
+  let lo = Infinity, hi = -Infinity;
+  for (let i = 0; i < v.length; i++) { lo = Math.min(lo, v[i]); hi = Math.max(hi, v[i]); }
+  return [lo, hi];
+};
+
 export const describeWind = (w: WindResource): Record<string, unknown> => {
+  const s = w.series;
+  if (s) {
+    let meanSpeed = 0;
+    for (let t = 0; t < s.speeds.length; t++) meanSpeed += s.weights[t] * s.speeds[t];
+    return {
+      samples: s.speeds.length, speed_range: range(s.speeds), mean_speed: +meanSpeed.toFixed(4),
+      turbulence_intensity: +w.turbulenceIntensity.toFixed(6), ...(s.turbulenceIntensity ? { turbulence_intensity_range: range(s.turbulenceIntensity) } : {}),
+      summary_rose: `${w.directionsDeg.length} directions × ${w.speeds.length} speeds (1° × 0.5 m/s bins)`,
+    };
+  }
   let meanSpeed = 0;
   const ns = w.speeds.length;
   for (let i = 0; i < w.probability.length; i++) meanSpeed += w.probability[i] * w.speeds[i % ns];
   return {
     directions: w.directionsDeg.length, speeds: ns, speed_range: [w.speeds[0], w.speeds[ns - 1]],
     mean_speed: +meanSpeed.toFixed(4), turbulence_intensity: (w as { turbulenceIntensity?: number }).turbulenceIntensity,
+    ...(w.turbulenceIntensityByBin ? { turbulence_intensity_range: range(w.turbulenceIntensityByBin) } : {}),
   };
 };
 
@@ -93,8 +114,12 @@ export const describeBoundary = (b: Boundary): Record<string, unknown> => ({
 
 /** Read and check a non-campaign input file of `kind` (detected when not given). */
 export function validateInputFile(file: string, kind?: InputKind): ValidatedInput {
-  const doc = readYamlFile(file);
   const name = path.basename(file);
+  if (isCsvPath(file) && (kind === undefined || kind === 'wind')) {
+    const w = readTimeSeriesCsv(file);
+    return { kind: 'wind', summary: `${name}: valid wind resource: ${windShape(w)}`, details: describeWind(w) };
+  }
+  const doc = readYamlFile(file);
   // Whole-plant files read by their own readers: a windIO wind_energy_system, a reference case.
   if (kind === undefined || kind === 'case') {
     if (isReferenceCaseDocument(doc)) return caseResult(caseFromReferenceDocument(doc, file), name);
@@ -103,11 +128,11 @@ export function validateInputFile(file: string, kind?: InputKind): ValidatedInpu
   const windio = kind === undefined ? windioKind(doc) : null;
   if (windio === 'site') {
     const b = windioBoundary(file), w = windioWind(file);
-    return { kind: 'boundary', summary: `${name}: valid windIO site: ${b.kind} boundary, ${w.directionsDeg.length} × ${w.speeds.length} wind`, details: { boundary: describeBoundary(b), wind: describeWind(w) } };
+    return { kind: 'boundary', summary: `${name}: valid windIO site: ${b.kind} boundary, ${windShape(w)} wind`, details: { boundary: describeBoundary(b), wind: describeWind(w) } };
   }
   if (windio === 'energy_resource') {
     const w = windioWind(file);
-    return { kind: 'wind', summary: `${name}: valid windIO energy resource: ${w.directionsDeg.length} directions × ${w.speeds.length} speeds`, details: describeWind(w) };
+    return { kind: 'wind', summary: `${name}: valid windIO energy resource: ${windShape(w)}`, details: describeWind(w) };
   }
   if (windio === 'wind_farm') {
     const l = windioLayout(file);
@@ -125,7 +150,7 @@ export function validateInputFile(file: string, kind?: InputKind): ValidatedInpu
     }
     case 'wind': {
       const w = windFromDocument(doc, file);
-      return { kind: k, summary: `${name}: valid wind resource: ${w.directionsDeg.length} directions × ${w.speeds.length} speeds`, details: describeWind(w) };
+      return { kind: k, summary: `${name}: valid wind resource: ${windShape(w)}`, details: describeWind(w) };
     }
     case 'boundary': {
       const b = boundaryFromDocument(doc, file);
@@ -146,10 +171,11 @@ function caseResult(c: Case, name: string): ValidatedInput {
   return {
     kind: 'case',
     summary: `${name}: valid case '${c.name}': ${c.nTurbines} turbines (${c.turbine.name}), spacing ${c.minSpacing} m, ` +
-      `${c.wind.directionsDeg.length} × ${c.wind.speeds.length} wind, ${c.boundary ? `${c.boundary.kind} site (room for at most ${room})` : 'no boundary'}`,
+      `${windShape(c.wind)} wind, ${c.boundary ? `${c.boundary.kind} site (room for at most ${room})` : 'no boundary'}`,
     details: {
       name: c.name, n_turbines: c.nTurbines, min_spacing_m: c.minSpacing, turbine: describeTurbine(c.turbine), wind: describeWind(c.wind),
       boundary: c.boundary ? describeBoundary(c.boundary) : null, wake_model: c.model.wake, superposition: c.model.superposition,
+      ...(c.model.blockage ? { blockage: c.model.blockage } : {}),
       has_layout: c.layout !== null,
     },
   };

@@ -56,11 +56,30 @@ export function nativeTurbine(t: Turbine): Record<string, unknown> {
   return { name: t.name, rotor_diameter: t.diameter, hub_height: t.hubHeight, performance };
 }
 
-/** A wind resource as its probability table (directions × speeds), which reads back bit for bit. */
+/**
+ * A wind resource as its probability table (directions × speeds, with a turbulence table when it
+ * has one per bin), or a time series as its columns (the weights as normalised, which read back
+ * unchanged): either reads back bit for bit.
+ */
 export function nativeWind(w: WindResource): Record<string, unknown> {
+  const s = w.series;
+  if (s) {
+    const equal = s.weights.every((v) => v === 1 / s.weights.length);
+    return {
+      time_series: {
+        wind_direction: Array.from(s.directionsDeg), wind_speed: Array.from(s.speeds),
+        ...(s.turbulenceIntensity ? { turbulence_intensity: Array.from(s.turbulenceIntensity) } : {}),
+        ...(equal ? {} : { weight: Array.from(s.weights) }),
+      },
+      ...(s.turbulenceIntensity ? {} : { turbulence_intensity: w.turbulenceIntensity }),
+    };
+  }
   const ns = w.speeds.length;
-  const probability = Array.from(w.directionsDeg, (_, d) => Array.from(w.probability.subarray(d * ns, (d + 1) * ns)));
-  return { wind_direction: Array.from(w.directionsDeg), wind_speed: Array.from(w.speeds), probability, turbulence_intensity: w.turbulenceIntensity };
+  const table = (v: Float64Array) => Array.from(w.directionsDeg, (_, d) => Array.from(v.subarray(d * ns, (d + 1) * ns)));
+  return {
+    wind_direction: Array.from(w.directionsDeg), wind_speed: Array.from(w.speeds), probability: table(w.probability),
+    turbulence_intensity: w.turbulenceIntensityByBin ? table(w.turbulenceIntensityByBin) : w.turbulenceIntensity,
+  };
 }
 
 export function nativeBoundary(b: Boundary): Record<string, unknown> {
@@ -82,6 +101,7 @@ export function layoutResultYaml(r: LayoutResultInfo): string {
     wake_model: c.model.wake,
     superposition: c.model.superposition,
     ...(c.model.params?.k !== undefined ? { wake_params: { k: c.model.params.k } } : {}),
+    ...(c.model.blockage ? { blockage: c.model.blockage } : {}),
     // Full double precision: the file must reproduce the AEP and feasibility exactly.
     layout: { x: Array.from(r.x), y: Array.from(r.y) },
     wflo: {

@@ -14,6 +14,9 @@ import type { Boundary, ExclusionZone, Point } from '../geometry/boundary.js';
 import { zodToInputError, strict } from './zodIssue.js';
 import { errorAt, rejectDuplicateKeys, type FieldPath } from './sourceMap.js';
 import { unknownKeyMessage, nearestKey } from './didYouMean.js';
+import path from 'node:path';
+import { readTimeSeriesCsv } from './timeSeriesCsv.js';
+import { seriesFromColumns, type SeriesColumns } from './timeSeriesColumns.js';
 
 const finite = z.number({ error: 'expected a number' }).refine(Number.isFinite, { message: 'expected a finite number' });
 const positive = finite.refine((v) => v > 0, { message: 'must be > 0' });
@@ -75,15 +78,28 @@ export function turbineFromNative(doc: unknown, file: string): Turbine {
   };
 }
 
+/** Inline time-series columns (timeSeriesColumns.ts checks lengths and values). */
+const seriesSchema = strict({
+  time: z.array(z.union([z.string(), finite])).optional(),
+  wind_direction: z.array(z.unknown()),
+  wind_speed: z.array(z.unknown()),
+  turbulence_intensity: z.array(z.unknown()).optional(),
+  weight: z.array(z.unknown()).optional(),
+  frequency: z.array(z.unknown()).optional(),
+});
+
 export const windSchema = strict({
   name: z.string().optional(),
-  wind_direction: numberList,
-  wind_speed: numberList,
+  wind_direction: numberList.optional(),
+  wind_speed: numberList.optional(),
   probability: dataOf(z.array(probabilityList)).optional(),
   sector_probability: dataOf(probabilityList).optional(),
   weibull_a: dataOf(numberList).optional(),
   weibull_k: dataOf(numberList).optional(),
-  turbulence_intensity: dataOf(nonNegative).optional(),
+  /** One value, or one per (direction, speed) bin (a table shaped like `probability`). */
+  turbulence_intensity: z.union([dataOf(nonNegative), dataOf(z.array(z.array(nonNegative).min(1)))]).optional(),
+  /** A time series: a CSV file (relative to this file) or the columns inline. */
+  time_series: z.union([z.string().min(1), seriesSchema]).optional(),
 });
 
 const unwrap = <T>(v: T | { data: T; dims?: string[] } | undefined): T | undefined =>
@@ -119,15 +135,34 @@ export function windRoot(doc: unknown, file: string): { root: unknown; path: Fie
   return { root: doc, path: [] };
 }
 
-export function windFromNative(doc: unknown, file: string): WindResource {
+/**
+ * A native wind document → WindResource: a rose (probability table or Weibull sectors, with one
+ * turbulence intensity or one per bin) or a time series (`time_series`: a CSV file, relative to
+ * `baseDir`, or inline columns). Strict at every depth.
+ */
+export function windFromNative(doc: unknown, file: string, baseDir: string = path.dirname(file)): WindResource {
   const { root } = windRoot(doc, file);
   rejectDuplicateKeys(doc);
   const parsed = windSchema.safeParse(root);
   if (!parsed.success) throw zodToInputError(parsed.error, file, root);
   const w = parsed.data;
-  const nd = w.wind_direction.length, ns = w.wind_speed.length;
-  const ti = unwrap(w.turbulence_intensity) ?? 0.075;
   const fail = (path: FieldPath, message: string): never => { throw errorAt(root, path, message, file); };
+  if (w.time_series !== undefined) return seriesFromNative(w, root, file, baseDir, fail);
+  if (!w.wind_direction) return fail([], 'missing wind_direction (or give a time_series)');
+  if (!w.wind_speed) return fail([], 'missing wind_speed (or give a time_series)');
+  const nd = w.wind_direction.length, ns = w.wind_speed.length;
+  const tiValue = unwrap(w.turbulence_intensity);
+  const tiTable = Array.isArray(tiValue) ? tiValue : null;
+  const ti = typeof tiValue === 'number' ? tiValue : 0.075;
+  const withTiTable = (rose: WindResource): WindResource => {
+    if (!tiTable) return rose;
+    const dims = (w.turbulence_intensity as { dims?: string[] }).dims;
+    const at: FieldPath = dims !== undefined ? ['turbulence_intensity', 'data'] : ['turbulence_intensity'];
+    const byBin = binTable(tiTable, dims, nd, ns, (p, m) => fail([...at, ...p], m));
+    let mean = 0;
+    for (let i = 0; i < byBin.length; i++) mean += rose.probability[i] * byBin[i];
+    return { ...rose, turbulenceIntensity: mean, turbulenceIntensityByBin: byBin };
+  };
   if (w.probability !== undefined) {
     for (const other of ['sector_probability', 'weibull_a', 'weibull_k'] as const) {
       if (w[other] !== undefined) fail([other], 'give probability or sector_probability with weibull_a and weibull_k, not both');
@@ -144,7 +179,7 @@ export function windFromNative(doc: unknown, file: string): WindResource {
     table.forEach((row, i) => {
       if (row.length !== ns) fail(['probability', i], `${row.length} values for ${ns} wind speeds`);
     });
-    return roseFromSectors(w.wind_direction, new Array(nd).fill(1), w.wind_speed, table, ti);
+    return withTiTable(roseFromSectors(w.wind_direction, new Array(nd).fill(1), w.wind_speed, table, ti));
   }
   const sector = unwrap(w.sector_probability);
   const a = unwrap(w.weibull_a), k = unwrap(w.weibull_k);
@@ -157,7 +192,34 @@ export function windFromNative(doc: unknown, file: string): WindResource {
   }
   a!.forEach((v, i) => { if (!(v > 0)) fail(['weibull_a', i], `must be > 0, got ${v}`); });
   k!.forEach((v, i) => { if (!(v > 0)) fail(['weibull_k', i], `must be > 0, got ${v}`); });
-  return roseFromWeibull(w.wind_direction, sector!, a!, k!, w.wind_speed, ti);
+  return withTiTable(roseFromWeibull(w.wind_direction, sector!, a!, k!, w.wind_speed, ti));
+}
+
+/** A (direction × speed) table, or (speed × direction) with dims [wind_speed, wind_direction], flat by direction. */
+function binTable(rows: number[][], dims: string[] | undefined, nd: number, ns: number, fail: (path: FieldPath, message: string) => never): Float64Array {
+  const speedFirst = dims !== undefined && dims[0] === 'wind_speed';
+  const outer = speedFirst ? ns : nd, inner = speedFirst ? nd : ns;
+  if (rows.length !== outer) fail([], `${rows.length} rows for ${outer} ${speedFirst ? 'wind speeds' : 'wind directions'}${speedFirst ? ' (dims: [wind_speed, wind_direction])' : ''}`);
+  const out = new Float64Array(nd * ns);
+  rows.forEach((row, a) => {
+    if (row.length !== inner) fail([a], `${row.length} values for ${inner} ${speedFirst ? 'wind directions' : 'wind speeds'}`);
+    row.forEach((v, b) => { out[(speedFirst ? b : a) * ns + (speedFirst ? a : b)] = v; });
+  });
+  return out;
+}
+
+type WindDocument = z.infer<typeof windSchema>;
+
+function seriesFromNative(w: WindDocument, root: unknown, file: string, baseDir: string, fail: (path: FieldPath, message: string) => never): WindResource {
+  for (const other of ['wind_direction', 'wind_speed', 'probability', 'sector_probability', 'weibull_a', 'weibull_k'] as const) {
+    if (w[other] !== undefined) fail([other], 'a time_series gives its own directions and speeds: remove this field (or the time_series)');
+  }
+  const tiValue = unwrap(w.turbulence_intensity);
+  if (Array.isArray(tiValue)) fail(['turbulence_intensity'], 'one value expected beside a time_series (per-sample values go in its turbulence_intensity column)');
+  const defaultTi = typeof tiValue === 'number' ? tiValue : 0.075;
+  const ts = w.time_series!;
+  if (typeof ts === 'string') return readTimeSeriesCsv(path.resolve(baseDir, ts), defaultTi);
+  return seriesFromColumns(ts as unknown as SeriesColumns, (column, sample, message) => fail(sample === null ? ['time_series', column] : ['time_series', column, sample], message), defaultTi);
 }
 
 const point = z.tuple([finite, finite], { error: 'expected a point [x, y]' });

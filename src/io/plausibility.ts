@@ -66,6 +66,27 @@ export function windPlausibility(w: WindResource): { quantity: 'directions'; mes
   return message === null ? null : { quantity: 'directions', message };
 }
 
+/** Above this mean wind speed (m/s) a sample is no hub-height wind: a unit slip (km/h, knots). */
+export const MAX_PLAUSIBLE_SPEED_MS = 75;
+
+/**
+ * The first implausible sample of a time series: a speed above MAX_PLAUSIBLE_SPEED_MS (km/h or
+ * knots for m/s) or a turbulence intensity above 1 (percent for a fraction); null if none.
+ */
+export function seriesSamplePlausibility(speeds: ArrayLike<number>, ti: ArrayLike<number> | null): { quantity: 'speed' | 'turbulence'; sample: number; message: string } | null {
+  for (let t = 0; t < speeds.length; t++) {
+    if (speeds[t] > MAX_PLAUSIBLE_SPEED_MS) {
+      return { quantity: 'speed', sample: t, message: `wind speed ${speeds[t]} is above ${MAX_PLAUSIBLE_SPEED_MS} m/s: m/s expected; this looks like km/h or knots` };
+    }
+  }
+  if (ti) {
+    for (let t = 0; t < ti.length; t++) {
+      if (ti[t] > 1) return { quantity: 'turbulence', sample: t, message: `turbulence intensity ${ti[t]} is above 1: a fraction expected (0.08, not 8 %)` };
+    }
+  }
+  return null;
+}
+
 /** Convex hull (Andrew's monotone chain), counter-clockwise, collinear points dropped. */
 function convexHull(points: readonly Point[]): Point[] {
   const p = [...points].sort((a, b) => a[0] - b[0] || a[1] - b[1]);

@@ -12,6 +12,7 @@ import { readYamlFile, findKeyPath, dig } from './yamlFile.js';
 import { isIea37Document, iea37Turbine, iea37WindRose, iea37Boundary } from './iea37Format.js';
 import { turbineFromNative, windFromNative, boundaryFromNative, windRoot, boundaryRoot, exclusionPath } from './nativeFormat.js';
 import { turbinePlausibility, windPlausibility } from './plausibility.js';
+import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
 import { errorAt, LocatedInputError, type FieldPath } from './sourceMap.js';
 import { InputError } from '../util/errors.js';
 import { WindioNode } from './windio/windioTree.js'; // windIO turbine files (src/io/windio/)
@@ -95,9 +96,10 @@ function windFieldPath(doc: unknown, iea37: boolean, problem: string, file: stri
   return [...path, r && typeof r === 'object' && 'probability' in r ? 'probability' : 'sector_probability'];
 }
 
-export function windFromDocument(doc: unknown, file: string): WindResource {
+/** A wind document (IEA37 or native); `baseDir` anchors a native time series' CSV path (default: the file's folder). */
+export function windFromDocument(doc: unknown, file: string, baseDir?: string): WindResource {
   const iea37 = isIea37Document(doc);
-  const w = iea37 ? withIea37Lines(doc, file, () => iea37WindRose(doc, file)) : windFromNative(doc, file);
+  const w = iea37 ? withIea37Lines(doc, file, () => iea37WindRose(doc, file)) : windFromNative(doc, file, baseDir);
   const problem = windResourceProblem(w);
   if (problem) throw errorAt(doc, windFieldPath(doc, iea37, problem, file), problem, file);
   const implausible = windPlausibility(w);
@@ -140,5 +142,6 @@ export function readTurbineFile(path: string): Turbine {
   return t;
 }
 
-export const readWindFile = (path: string): WindResource => windFromDocument(readYamlFile(path), path);
+/** A wind file: a time-series CSV file, or a YAML wind document (IEA37 or native). */
+export const readWindFile = (path: string): WindResource => (isCsvPath(path) ? readTimeSeriesCsv(path) : windFromDocument(readYamlFile(path), path));
 export const readBoundaryFile = (path: string): Boundary => boundaryFromDocument(readYamlFile(path), path);

@@ -13,6 +13,7 @@
  */
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
+import { windFromSeries } from '../physics/windSeries.js';
 import { LIBRARY_DEFAULTS, type FarmModelSpec, type WakeModelName } from '../physics/farmModel.js';
 import { InputError } from '../util/errors.js';
 import { radianDirectionsProblem } from './plausibility.js';
@@ -23,7 +24,8 @@ type Doc = Record<string, unknown>;
 export interface ReferenceExpectation {
   aepMwh: number;
   perTurbineMwh: Float64Array;
-  checkCondition?: { windDirection: number; windSpeed: number; wsEff: Float64Array; ct: Float64Array };
+  /** Flow at one condition; `turbulenceIntensity` given where it is not the resource's one value (a per-bin rose). */
+  checkCondition?: { windDirection: number; windSpeed: number; turbulenceIntensity?: number; wsEff: Float64Array; ct: Float64Array };
 }
 
 /** True for a document shaped like a reference case file. */
@@ -81,7 +83,24 @@ export function referenceTurbine(t: Doc, file: string): Turbine {
   };
 }
 
+/** `wind.time_series`: time, wind_direction, wind_speed, turbulence_intensity, weight lists (one value per sample). */
+function referenceSeries(w: Doc, file: string): WindResource {
+  const ts = obj(w.time_series, file, 'wind.time_series');
+  const dirs = numbers(ts.wind_direction, file, 'wind.time_series.wind_direction');
+  const radians = radianDirectionsProblem(dirs);
+  if (radians) throw new InputError(`${file}: wind.time_series.wind_direction: ${radians}`);
+  const speeds = numbers(ts.wind_speed, file, 'wind.time_series.wind_speed');
+  const ti = ts.turbulence_intensity === undefined ? null : numbers(ts.turbulence_intensity, file, 'wind.time_series.turbulence_intensity');
+  const weights = ts.weight === undefined ? null : numbers(ts.weight, file, 'wind.time_series.weight');
+  for (const [name, v] of [['wind_speed', speeds], ['turbulence_intensity', ti], ['weight', weights]] as const) {
+    if (v && v.length !== dirs.length) throw new InputError(`${file}: wind.time_series.${name}: ${v.length} values for ${dirs.length} samples`);
+  }
+  const hours = w.hours_per_year === undefined ? 8760 : num(w.hours_per_year, file, 'wind.hours_per_year');
+  return windFromSeries({ directionsDeg: dirs, speeds, weights, turbulenceIntensity: ti, defaultTurbulenceIntensity: 0.1, hoursPerYear: hours });
+}
+
 export function referenceWind(w: Doc, file: string): WindResource {
+  if (w.time_series !== undefined) return referenceSeries(w, file);
   const dirs = numbers(w.wind_direction, file, 'wind.wind_direction');
   const radians = radianDirectionsProblem(dirs);
   if (radians) throw new InputError(`${file}: wind.wind_direction: ${radians}`);
@@ -102,9 +121,23 @@ export function referenceWind(w: Doc, file: string): WindResource {
       probability[d * ns + s] = r[b];
     }
   });
-  const ti = w.turbulence_intensity === undefined ? 0.1 : num(w.turbulence_intensity, file, 'wind.turbulence_intensity');
   const hours = w.hours_per_year === undefined ? 8760 : num(w.hours_per_year, file, 'wind.hours_per_year');
   if (!(hours > 0)) throw new InputError(`${file}: wind.hours_per_year: must be > 0, got ${hours}`);
+  if (Array.isArray(w.turbulence_intensity)) {
+    // A turbulence intensity per bin, a table in the probability's dims.
+    const tiRows = w.turbulence_intensity as unknown[];
+    if (tiRows.length !== outer) throw new InputError(`${file}: wind.turbulence_intensity: ${tiRows.length} rows, expected ${outer} (${dims[0]})`);
+    const byBin = new Float64Array(nd * ns);
+    tiRows.forEach((row, a) => {
+      const r = numbers(row, file, `wind.turbulence_intensity[${a}]`);
+      if (r.length !== inner) throw new InputError(`${file}: wind.turbulence_intensity[${a}]: ${r.length} values, expected ${inner} (${dims[1]})`);
+      for (let b = 0; b < inner; b++) byBin[(speedFirst ? b : a) * ns + (speedFirst ? a : b)] = r[b];
+    });
+    let mean = 0;
+    for (let i = 0; i < byBin.length; i++) mean += probability[i] * byBin[i];
+    return { directionsDeg: dirs, speeds, probability, turbulenceIntensity: mean, hoursPerYear: hours, turbulenceIntensityByBin: byBin };
+  }
+  const ti = w.turbulence_intensity === undefined ? 0.1 : num(w.turbulence_intensity, file, 'wind.turbulence_intensity');
   return { directionsDeg: dirs, speeds, probability, turbulenceIntensity: ti, hoursPerYear: hours };
 }
 
@@ -148,7 +181,12 @@ export function referenceModel(doc: Doc, file: string): FarmModelSpec {
     for (const name of names) if (library.params?.[name] !== undefined) spec.params![name] = library.params[name];
   }
   const wfm = typeof m.wind_farm_model === 'string' ? m.wind_farm_model : 'PropagateDownwind';
-  if (!/propagatedownwind/i.test(wfm)) throw new InputError(`${file}: model.wind_farm_model: only PropagateDownwind is supported, got '${wfm}'`);
+  if (m.blockage !== undefined && m.blockage !== null) {
+    // Blockage: wakes and induction solved together to a fixed point (blockageSolve.ts), PyWake's All2AllIterative.
+    if (!/self-?similar\w*.*2020|selfsimilaritydeficit2020/i.test(String(m.blockage))) throw new InputError(`${file}: model.blockage: unknown blockage model '${m.blockage}' (known: self-similarity 2020)`);
+    if (!/all2alliterative/i.test(wfm)) throw new InputError(`${file}: model.wind_farm_model: blockage needs All2AllIterative, got '${wfm}'`);
+    spec.blockage = 'selfsimilarity2020';
+  } else if (!/propagatedownwind/i.test(wfm)) throw new InputError(`${file}: model.wind_farm_model: only PropagateDownwind (or All2AllIterative with a blockage model) is supported, got '${wfm}'`);
   for (const [key, names] of Object.entries(PARAM_NAMES)) {
     const v = m[key];
     if (v === undefined || v === null) continue;
@@ -223,6 +261,7 @@ export function referenceExpectation(doc: Doc, file: string): ReferenceExpectati
     out.checkCondition = {
       windDirection: num(c.wind_direction, file, 'expected.check_condition.wind_direction'),
       windSpeed: num(c.wind_speed, file, 'expected.check_condition.wind_speed'),
+      ...(c.turbulence_intensity !== undefined ? { turbulenceIntensity: num(c.turbulence_intensity, file, 'expected.check_condition.turbulence_intensity') } : {}),
       wsEff: numbers(c.ws_eff, file, 'expected.check_condition.ws_eff'),
       ct: numbers(c.ct, file, 'expected.check_condition.ct'),
     };

@@ -20,6 +20,7 @@ import { FREE_STREAM_WAKE_MODEL_NAMES, type FarmModelSpec, type InflowName } fro
 import { createWakedEvaluator, wakedSetup } from './wakedAep.js';
 import { createNativeWakedRunner } from './wakedNative.js';
 import { createNativeFreeStreamRunner } from './freeStreamNative.js';
+import { createBlockageEvaluator } from './blockageSolve.js';
 import type { WakeKernel } from './wake/wakeModel.js';
 import type { Superposition } from './superposition/superposition.js';
 import { WAKE_MODELS } from './wake/registry.js';
@@ -97,7 +98,9 @@ function ctGroups(turbine: Turbine, wind: WindResource, model: FarmModelSpec): K
  * the native kernel where it covers the model (nativeKernel.ts) unless `kernel` is 'js'.
  */
 export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec, kernel: KernelChoice = defaultKernel(), isa: IsaChoice = 'best'): FarmEvaluator {
-  if (!usesFreeStreamEngine(turbine, model)) {
+  // Blockage has its own solve (blockageSolve.ts); a time series runs in the waked engine, which visits its samples.
+  if (model.blockage) return createBlockageEvaluator(turbine, wind, { ...model, inflow: inflowOf(turbine, model) });
+  if (!usesFreeStreamEngine(turbine, model) || wind.series) {
     return createWakedEvaluator(turbine, wind, { ...model, inflow: inflowOf(turbine, model) }, kernel, isa);
   }
   const superposition = SUPERPOSITIONS[model.superposition];
@@ -167,7 +170,9 @@ export function evaluatorFromRunner(turbine: Turbine, wind: WindResource, runner
  * model needs the JavaScript engines. Worker threads (parallelAep.ts) evaluate blocks of directions with it.
  */
 export function createNativeRunner(turbine: Turbine, wind: WindResource, model: FarmModelSpec, isa: IsaChoice = 'best'): NativeRunner | null {
-  if (!usesFreeStreamEngine(turbine, model)) {
+  // The same engine as createFarmEvaluator: a time series in the waked engine (whose kernel declines it), blockage in neither.
+  if (model.blockage) return null;
+  if (!usesFreeStreamEngine(turbine, model) || wind.series) {
     const spec = { ...model, inflow: inflowOf(turbine, model) };
     return createNativeWakedRunner(turbine, wind, spec, wakedSetup(turbine, wind, spec), isa);
   }

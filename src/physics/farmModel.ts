@@ -40,7 +40,13 @@ export interface FarmModelSpec {
   turbulenceCt2a?: InductionName;
   /** `center`, `area-overlap` (top-hat models), `cgi4`, `gauss2`…`gauss8` (default per model). */
   rotorAverage?: string;
+  /** An induction (blockage) model solved with the wakes (blockageSolve.ts); absent: no blockage. */
+  blockage?: BlockageModelName;
 }
+
+/** `selfsimilarity2020`: Troldborg & Meyer Forsting's self-similar induction, 2020 fit (blockage/selfSimilarity2020.ts). */
+export type BlockageModelName = 'selfsimilarity2020';
+export const BLOCKAGE_MODEL_NAMES: readonly BlockageModelName[] = ['selfsimilarity2020'];
 
 /** Models of the free-stream engine (wake/registry.ts); every model runs in the waked engine. */
 export const FREE_STREAM_WAKE_MODEL_NAMES: readonly WakeModelName[] = ['iea37', 'bastankhah2014', 'jensen'];

@@ -17,6 +17,7 @@ import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
 import type { AepWithGradient } from './aep.js';
 import { allocateByDirection, defaultKernel, sumByDirection, type IsaChoice, type KernelChoice } from './nativeKernel.js';
+import { windConditions } from './windConditions.js';
 
 export interface ParallelFarmEvaluator {
   readonly threads: number;
@@ -37,12 +38,15 @@ interface WorkerReply {
 
 export function createParallelEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec, threads = os.availableParallelism(),
   kernel: KernelChoice = defaultKernel(), isa: IsaChoice = 'best'): ParallelFarmEvaluator {
+  if (model.blockage) throw new Error('blockage has no parallel evaluator: use createFarmEvaluator');
   const nDir = wind.directionsDeg.length;
-  const count = Math.max(1, Math.min(threads, nDir));
+  // Blocks of the directions the engine visits (a time series: its distinct sample directions).
+  const nVisit = wind.series ? windConditions(wind).directionsDeg.length : nDir;
+  const count = Math.max(1, Math.min(threads, nVisit));
   const blocks: [number, number][] = [];
   const workers: Worker[] = [];
   for (let w = 0; w < count; w++) {
-    const dirFrom = Math.floor((w * nDir) / count), dirTo = Math.floor(((w + 1) * nDir) / count);
+    const dirFrom = Math.floor((w * nVisit) / count), dirTo = Math.floor(((w + 1) * nVisit) / count);
     blocks.push([dirFrom, dirTo]);
     workers.push(new Worker(new URL('./parallelAepWorker.js', import.meta.url), { workerData: { turbine, wind, model, dirFrom, dirTo, kernel, isa } }));
   }

@@ -40,6 +40,7 @@ import { allocateByDirection, defaultKernel, sumByDirection, type IsaChoice, typ
 import { createNativeWakedRunner } from './wakedNative.js';
 import { evaluateWeightedSum, type WeightedSumSetup } from './superposition/weightedSum.js';
 import { InputError } from '../util/errors.js';
+import { windConditions, type WindConditions } from './windConditions.js';
 
 const MADSEN = [0.2460, 0.0586, 0.0883];
 
@@ -64,6 +65,8 @@ export interface WakedSetup {
   ctMax: number;
   cosByDir: Float64Array;
   sinByDir: Float64Array;
+  /** The directions and (speed, weight, TI) conditions visited (windConditions.ts); cos/sinByDir are by its directions. */
+  conditions: WindConditions;
 }
 
 export function wakedSetup(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WakedSetup {
@@ -85,10 +88,11 @@ export function wakedSetup(turbine: Turbine, wind: WindResource, spec: FarmModel
   const turbulence = turbulenceName === 'crespo-hernandez'
     ? new CrespoHernandez({ ...defaults.turbulenceParams, ...spec.turbulenceParams }, spec.turbulenceCt2a ?? 'mom1d', turbine.diameter, turbine.diameter / 2, true)
     : null;
-  const nDir = wind.directionsDeg.length;
+  const conditions = windConditions(wind);
+  const nDir = conditions.directionsDeg.length;
   const cosByDir = new Float64Array(nDir), sinByDir = new Float64Array(nDir);
   for (let d = 0; d < nDir; d++) {
-    const theta = ((270 - wind.directionsDeg[d]) * Math.PI) / 180;
+    const theta = ((270 - conditions.directionsDeg[d]) * Math.PI) / 180;
     cosByDir[d] = Math.cos(theta);
     sinByDir[d] = Math.sin(theta);
   }
@@ -103,7 +107,7 @@ export function wakedSetup(turbine: Turbine, wind: WindResource, spec: FarmModel
     invWec: 1 / (spec.params?.wec ?? 1),
     hint: { tiCap: Infinity },
     ctMax: turbine.thrust.kind === 'constant' ? turbine.thrust.ct : Math.max(...turbine.thrust.ct),
-    cosByDir, sinByDir,
+    cosByDir, sinByDir, conditions,
   };
 }
 
@@ -175,13 +179,15 @@ export interface WakedResult {
   pairEvaluations: number;
 }
 
-/** AEP (and gradient) of a layout for the directions [dirFrom, dirTo) of the setup's wind. */
-export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Array, withGradient: boolean, ws: Workspace, dirFrom = 0, dirTo = setup.wind.directionsDeg.length): WakedResult {
+/** AEP (and gradient) of a layout for the visited directions [dirFrom, dirTo) of setup.conditions. */
+export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Array, withGradient: boolean, ws: Workspace, dirFrom = 0, dirTo = setup.conditions.directionsDeg.length): WakedResult {
   const { turbine, wind, model, superposition: sup, turbulence, cosByDir, sinByDir, points } = setup;
   const n = x.length;
-  const nDir = wind.directionsDeg.length, nSpeed = wind.speeds.length;
+  const nDir = wind.directionsDeg.length;
+  const { start: condStart, speed: condSpeed, weight: condWeight, turbulenceIntensity: condTi, resultDirection } = setup.conditions;
   const K = model.coefficientCount;
-  const ti0 = wind.turbulenceIntensity;
+  // The ambient TI varies by condition (time series, per-bin roses); reach bounds use the largest.
+  const tiAmbientMax = setup.conditions.tiMax;
   const refEff = setup.referenceIsEffective, useEffTi = setup.useEffectiveTi, freeStream = setup.freeStream;
   const tiSup = setup.turbulenceSuperposition;
   const radius = turbine.diameter / 2;
@@ -191,7 +197,7 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
   // without screening, and screening never changes a result).
   const tiLearned = useEffTi && turbulence !== null;
   const ctMax = setup.ctMax;
-  const tiMax = tiLearned ? setup.hint.tiCap : ti0;
+  const tiMax = tiLearned ? setup.hint.tiCap : tiAmbientMax;
   let tiSeen = 0;
   const perTurbineBefore = new Float64Array(n);
   // Rotor points and added turbulence reach the target rotor's edge.
@@ -215,7 +221,6 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
   const gradX = new Float64Array(withGradient ? n : 0), gradY = new Float64Array(withGradient ? n : 0);
   const { xs, ys, order, candStart, candSrc, candDx, candDy, u, ti, ct, total, tiAcc, tiArg, coef } = ws;
   const { pair, tAdd, tDx, tDy, tCt, tTi, uBar, ctBar, tiBar, gxw, gyw, tSrc, pDxPow } = ws;
-  const tiFactor = turbulence !== null ? turbulence.ambientFactor(ti0) : 0;
   const sqrMax = turbulence !== null && setup.turbulenceSuperposition === 'sqrmax';
   const g = withGradient ? ws.g : null;
   const inline = points === null && model instanceof GaussianLocalWake ? model.inlineLinear : null;
@@ -232,8 +237,8 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
 
   for (let d = dirFrom; d < dirTo; d++) {
     let anyActive = false;
-    for (let k = 0; k < nSpeed; k++) {
-      if (wind.probability[d * nSpeed + k] > 0 && wind.speeds[k] >= turbine.cutIn) { anyActive = true; break; }
+    for (let k = condStart[d]; k < condStart[d + 1]; k++) {
+      if (condWeight[k] > 0 && condSpeed[k] >= turbine.cutIn) { anyActive = true; break; }
     }
     if (!anyActive) continue;
     const c = cosByDir[d], s = sinByDir[d];
@@ -254,7 +259,7 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
         const dx = xp - xs[q], dy = (yp - ys[q]) * invWec;
         if (reachTable !== null && Math.abs(dy) > reachTable[Math.ceil(dx / reachStep)] + margin) continue;
         candSrc[m] = q; candDx[m] = dx; candDy[m] = dy;
-        if (turbulence !== null) pDxPow[m] = turbulence.distanceFactor(dx);
+        if (turbulence !== null) pDxPow[m] = turbulence.distanceBound(dx);
         m++;
       }
     }
@@ -262,10 +267,12 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
     if (withGradient) { gxw.fill(0); gyw.fill(0); }
     let energyOfDirection = 0;
 
-    for (let k = 0; k < nSpeed; k++) {
-      const prob = wind.probability[d * nSpeed + k];
-      const U = wind.speeds[k];
+    for (let k = condStart[d]; k < condStart[d + 1]; k++) {
+      const prob = condWeight[k];
+      const U = condSpeed[k];
+      const ti0 = condTi[k];
       if (!(prob > 0) || U < turbine.cutIn) continue;
+      const tiFactor = turbulence !== null ? turbulence.ambientFactor(ti0) : 0;
       const ctFree = thrustCoefficientAt(turbine, U);
       // Forward: turbines in downstream order.
       for (let p = 0; p < n; p++) {
@@ -397,7 +404,7 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
             const f = pair[b];
             // A pair outside the wake (everything 0) contributes nothing.
             if (f === 0 && pair[b + 1] === 0 && pair[b + 2] === 0 && pair[b + 3] === 0 && pair[b + 4] === 0) continue;
-            const ref = refEff ? u[q] : wind.speeds[k];
+            const ref = refEff ? u[q] : U;
             const deficit = ref * f;
             // ∂S/∂δ inline for the three rules (superposition/*.ts give the same).
             const dBar = supKind === 0 ? -ub : supKind === 1 ? (tot > 0 ? (-ub * deficit) / tot : 0) : deficit === tot && tot > 0 ? -ub : 0;
@@ -427,7 +434,7 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
         }
       }
     }
-    perDirectionMwh[d] = energyOfDirection * MWH_PER_W_YEAR;
+    perDirectionMwh[resultDirection[d]] += energyOfDirection * MWH_PER_W_YEAR;
     break;
     }
     if (withGradient) {
@@ -439,7 +446,7 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
       }
     }
   }
-  if (tiLearned && tiSeen > 0) setup.hint.tiCap = Math.max(tiSeen * 1.05, ti0);
+  if (tiLearned && tiSeen > 0) setup.hint.tiCap = Math.max(tiSeen * 1.05, tiAmbientMax);
   let aepMwh = 0;
   for (let d = 0; d < nDir; d++) aepMwh += perDirectionMwh[d];
   return { aepMwh, perDirectionMwh, perTurbineMwh, gradX, gradY, pairEvaluations };
@@ -489,6 +496,7 @@ export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec:
 
 /** The weighted-sum setup (superposition/weightedSum.ts): a Gaussian model and the options of wakedSetup. */
 function weightedSumSetup(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WeightedSumSetup {
+  if (wind.series || wind.turbulenceIntensityByBin) throw new InputError("superposition 'weighted': time series and per-bin turbulence are not supported with the weighted sum yet; use 'linear' or 'sos'");
   const setup = wakedSetup(turbine, wind, { ...spec, superposition: 'linear' });
   if (!(setup.model instanceof GaussianLocalWake) || setup.points !== null) {
     throw new Error(`the weighted-sum superposition needs a Gaussian wake model at the rotor centre, not '${spec.wake}'${setup.points ? ` with '${spec.rotorAverage}'` : ''}`);

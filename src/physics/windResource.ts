@@ -3,15 +3,38 @@
  *
  * Meteorological convention: direction in degrees, 0 = north (+y), clockwise, the direction the
  * wind comes FROM. Layout of `probability` (flat, row-major): index = dir * nSpeeds + speed.
+ *
+ * Two optional refinements (absent on a plain rose, whose results and hashes they leave alone):
+ * - `turbulenceIntensityByBin`: a rose with a turbulence intensity per (direction, speed) bin;
+ * - `series`: a time series (windSeries.ts), evaluated sample by sample with each sample's own
+ *   turbulence intensity; the rose fields are then only its binned summary (plots, energy by
+ *   direction), never what the AEP is computed from (windConditions.ts decides that).
  */
 export interface WindResource {
   directionsDeg: Float64Array;
   speeds: Float64Array;
   /** probability[dir * speeds.length + s]; sums to 1. */
   probability: Float64Array;
+  /** The site's turbulence intensity (for a series or a per-bin rose: the weighted mean, for display). */
   turbulenceIntensity: number;
   /** Hours per year the AEP multiplies by (default 8760). */
   hoursPerYear?: number;
+  /** Turbulence intensity of every bin, same flat layout as `probability`. */
+  turbulenceIntensityByBin?: Float64Array;
+  /** The samples of a time series. */
+  series?: WindSeries;
+}
+
+/**
+ * Samples of a time series: sample t blows from directionsDeg[t] at speeds[t] (m/s) with weight
+ * weights[t] (the weights sum to 1; equal weights 1/n when the input gives none) and turbulence
+ * intensity turbulenceIntensity[t] (absent: the resource's one value).
+ */
+export interface WindSeries {
+  directionsDeg: Float64Array;
+  speeds: Float64Array;
+  weights: Float64Array;
+  turbulenceIntensity?: Float64Array;
 }
 
 /** A discrete rose: per-direction frequency times a per-direction speed distribution. */
@@ -90,5 +113,31 @@ export function windResourceProblem(w: WindResource, tolerance = 1e-3): string |
   if (Math.abs(sum - 1) > tolerance) return `probabilities sum to ${sum.toPrecision(8)}, expected 1 within ${tolerance}`;
   for (let i = 0; i < nd; i++) if (!Number.isFinite(w.directionsDeg[i])) return `direction[${i}] is not finite`;
   for (let i = 0; i < ns; i++) if (!(w.speeds[i] >= 0)) return `speed[${i}] = ${w.speeds[i]} must be >= 0`;
+  const byBin = w.turbulenceIntensityByBin;
+  if (byBin) {
+    if (byBin.length !== nd * ns) return `turbulence intensity has ${byBin.length} bins, expected ${nd} directions × ${ns} speeds = ${nd * ns}`;
+    for (let i = 0; i < byBin.length; i++) if (!(byBin[i] >= 0 && Number.isFinite(byBin[i]))) return `turbulence intensity of bin ${i} = ${byBin[i]} must be a finite number >= 0`;
+  }
+  if (w.series) return seriesProblem(w.series, tolerance);
+  return null;
+}
+
+/** Check a time series; returns the first problem as a sentence, or null. */
+export function seriesProblem(s: WindSeries, tolerance = 1e-3): string | null {
+  const n = s.directionsDeg.length;
+  if (n === 0) return 'no samples';
+  if (s.speeds.length !== n || s.weights.length !== n || (s.turbulenceIntensity && s.turbulenceIntensity.length !== n)) {
+    return `samples differ in length: ${n} directions, ${s.speeds.length} speeds, ${s.weights.length} weights${s.turbulenceIntensity ? `, ${s.turbulenceIntensity.length} turbulence intensities` : ''}`;
+  }
+  let sum = 0;
+  for (let t = 0; t < n; t++) {
+    if (!Number.isFinite(s.directionsDeg[t])) return `sample ${t}: direction ${s.directionsDeg[t]} is not finite`;
+    if (!(s.speeds[t] >= 0 && Number.isFinite(s.speeds[t]))) return `sample ${t}: speed ${s.speeds[t]} must be a finite number >= 0`;
+    if (!(s.weights[t] >= 0 && Number.isFinite(s.weights[t]))) return `sample ${t}: weight ${s.weights[t]} must be a finite number >= 0`;
+    const ti = s.turbulenceIntensity?.[t];
+    if (ti !== undefined && !(ti >= 0 && Number.isFinite(ti))) return `sample ${t}: turbulence intensity ${ti} must be a finite number >= 0`;
+    sum += s.weights[t];
+  }
+  if (Math.abs(sum - 1) > tolerance) return `sample weights sum to ${sum.toPrecision(8)}, expected 1 within ${tolerance}`;
   return null;
 }

@@ -26,9 +26,18 @@ function reviveTurbine(t: Json): Turbine {
 }
 
 function reviveWind(w: Json): WindResource {
+  const series = w.series as Json | undefined;
   return {
     directionsDeg: floats(w.directionsDeg), speeds: floats(w.speeds), probability: floats(w.probability),
     turbulenceIntensity: typeof w.turbulenceIntensity === 'number' ? w.turbulenceIntensity : 0.075,
+    ...(typeof w.hoursPerYear === 'number' ? { hoursPerYear: w.hoursPerYear } : {}),
+    ...(w.turbulenceIntensityByBin ? { turbulenceIntensityByBin: floats(w.turbulenceIntensityByBin) } : {}),
+    ...(series ? {
+      series: {
+        directionsDeg: floats(series.directionsDeg), speeds: floats(series.speeds), weights: floats(series.weights),
+        ...(series.turbulenceIntensity ? { turbulenceIntensity: floats(series.turbulenceIntensity) } : {}),
+      },
+    } : {}),
   };
 }
 

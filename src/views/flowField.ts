@@ -7,12 +7,17 @@
  *
  * with (dx, dy) in the wind frame of physics/aep.ts (θ' = 270° − θ, x_w = x cos θ' + y sin θ').
  * U is the probability-weighted mean speed of the rose direction nearest to the one asked for
- * (speeds below cut-in excluded), and thrust is evaluated at U, as in the AEP.
+ * (speeds below cut-in excluded), and thrust is evaluated at U, as in the AEP. With a blockage
+ * model the induction of every turbine (thrust at U) is subtracted too, u −= U Σ β_i, except
+ * inside a turbine's wake downstream (physics/blockageSolve.ts): the slow-down ahead of the farm
+ * and the speed-up beside the wakes show.
  */
 import type { Case } from '../optimize/case.js';
 import { thrustCoefficientAt } from '../physics/turbine.js';
 import { WAKE_MODELS } from '../physics/wake/registry.js';
 import { SUPERPOSITIONS } from '../physics/superposition/registry.js';
+import { induction, pairGeometry, sourceGamma, SELF_SIMILARITY_2020 } from '../physics/blockage/selfSimilarity2020.js';
+import { wakedSetup } from '../physics/wakedAep.js';
 
 export interface FlowGrid {
   minX: number;
@@ -66,6 +71,7 @@ export function flowField(c: Pick<Case, 'wind' | 'turbine' | 'model'>, x: Float6
     xwByTurbine[i] = x[i] * cos + y[i] * sin;
     ywByTurbine[i] = -x[i] * sin + y[i] * cos;
   }
+  const blockage = c.model.blockage ? inductionAt(c, u, xwByTurbine, ywByTurbine) : null;
   const { nx, ny, minX, maxX, minY, maxY } = grid;
   const speedByCell = new Float32Array(nx * ny);
   const cellW = (maxX - minX) / nx, cellH = (maxY - minY) / ny;
@@ -81,10 +87,30 @@ export function flowField(c: Pick<Case, 'wind' | 'turbine' | 'model'>, x: Float6
         if (dx <= 0) continue;
         acc = superposition.add(acc, kernel.value(dx, yw - ywByTurbine[i]));
       }
-      const speed = u * (1 - superposition.finish(acc));
+      const speed = u * (1 - superposition.finish(acc) - (blockage ? blockage(xw, yw) : 0));
       speedByCell[iy * nx + ix] = speed;
       if (speed < minSpeed) minSpeed = speed;
     }
   }
   return { ...grid, directionDeg, freeStreamSpeed: u, speedByCell, minSpeed };
+}
+
+/** Σ β_i at a wind-frame point: the induction of every turbine at thrust Ct(U), 0 inside its wake downstream. */
+function inductionAt(c: Pick<Case, 'wind' | 'turbine' | 'model'>, u: number, xw: Float64Array, yw: Float64Array): (px: number, py: number) => number {
+  const setup = wakedSetup(c.turbine, c.wind, { ...c.model, inflow: 'free-stream' });
+  const ct = thrustCoefficientAt(c.turbine, u);
+  const coef = new Float64Array(setup.model.coefficientCount);
+  setup.model.prepareSource(ct, c.wind.turbulenceIntensity, coef, 0);
+  const gam = new Float64Array(4), geom = new Float64Array(5);
+  sourceGamma(ct, gam, 0);
+  const radius = c.turbine.diameter / 2;
+  return (px, py) => {
+    let sum = 0;
+    for (let i = 0; i < xw.length; i++) {
+      const dx = px - xw[i], dy = py - yw[i];
+      if (dx >= -SELF_SIMILARITY_2020.limiter * radius && Math.abs(dy) <= setup.model.wakeRadius(dx, coef, 0, null)) continue;
+      if (pairGeometry(dx, dy, radius, geom, 0)) sum += induction(geom, 0, ct, gam, 0, null);
+    }
+    return sum;
+  };
 }

@@ -138,7 +138,7 @@ export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptio
   if (style.title) {
     // Title: what, then the numbers a researcher looks for first.
     const line2 = `AEP ${grouped(yieldOf.aepMwh)} MWh · gross ${grouped(yieldOf.grossAepMwh)} MWh · wake loss ${percent(yieldOf.wakeLoss)}`;
-    const line3 = `${n} × ${site.turbine.name} (D ${grouped(D)} m) · capacity factor ${percent(yieldOf.capacityFactor)} · ${site.model.wake} wake`;
+    const line3 = `${n} × ${site.turbine.name} (D ${grouped(D)} m) · capacity factor ${percent(yieldOf.capacityFactor)} · ${site.model.wake} wake${site.model.blockage ? ' + blockage' : ''}`;
     parts.push(`<text class="title" x="10" y="${compact ? 15 : 21}" font-size="${compact ? 12 : 17}" font-weight="bold" fill="${style.ink}">${escapeXml(input.title)}</text>`);
     parts.push(`<text class="subtitle" x="10" y="${compact ? 29 : 39}" font-size="${compact ? 10 : 13}" fill="#2a3a4a">${escapeXml(line2)}</text>`);
     if (!compact) parts.push(`<text x="10" y="54" font-size="11" fill="${style.muted}">${escapeXml(line3)}</text>`);
@@ -284,7 +284,7 @@ function panelSvg(p: {
   if (p.hasExclusions) keyRow(`<rect x="0" y="-5" width="18" height="10" fill="url(#${p.id}-hatch)" stroke="${s.zoneStroke}"/>`, 'exclusion zone');
   out.push(`<g class="key">${keys.join('')}</g>`);
 
-  out.push(`<text x="${p.x0 + 4}" y="${px(roseTitleY)}" font-weight="bold" font-size="${s.font.panelTitle}">Wind rose (frequency, %)</text>`);
+  out.push(`<text x="${p.x0 + 4}" y="${px(roseTitleY)}" font-weight="bold" font-size="${s.font.panelTitle}">${p.site.wind.series ? `Wind rose (${grouped(p.site.wind.series.speeds.length)} samples, %)` : 'Wind rose (frequency, %)'}</text>`);
   out.push(windRoseSvg(p.site.wind, { cx: p.x0 + p.w / 2, cy: roseCy, radius: roseR, style: s, highlightDeg: p.highlight }));
   const columns = p.w >= 170 ? 2 : 1;
   out.push(roseLegendSvg(p.site.wind, p.x0 + 8, legendTop, 13, columns, (p.w - 12) / columns, s).svg);

@@ -89,7 +89,8 @@ export async function resolvePlotSource(req: PlotSourceRequest): Promise<LayoutP
   if (req.campaign !== undefined) throw new InputError(`--campaign: needs a campaign output folder or a layouts.h5 file, got ${source}`);
   let c: Case;
   if (!fs.existsSync(source) && isBuiltinCase(source)) {
-    c = builtinCase(source);
+    // The case's own wind unless --wind replaces it (as wflo aep --case NAME --wind).
+    c = req.wind !== undefined ? resolveAepRequest({ caseName: source, wind: req.wind }) : builtinCase(source);
     return [{ title: `${c.name} (published baseline layout)`, site: c, x: c.layout!.x, y: c.layout!.y }];
   }
   if (!fs.existsSync(source)) {

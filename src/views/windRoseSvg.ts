@@ -3,7 +3,9 @@
  * the top, clockwise, the direction the wind comes from), stacked outwards by speed class (light
  * = slow, dark = fast), radius proportional to frequency, with rings labelled in percent (the
  * radial scale), N/E/S/W, and a legend of the speed classes. A rose with one speed (IEA37 cs1)
- * has one class. The direction of a flow plot is outlined.
+ * has one class. The direction of a flow plot is outlined. A time series is drawn from its binned
+ * summary (physics/windSeries.ts: 1° × 0.5 m/s bins weighted by the samples' weights), so its
+ * wedges are 10° sectors like any fine rose.
  */
 import type { WindResource } from '../physics/windResource.js';
 import { niceTicks } from './plotAxes.js';
@@ -97,7 +99,8 @@ export function windRoseSvg(wind: WindResource, o: RoseOptions): string {
   const gap = nd <= 36 ? half * 0.12 : 0;
   const colours = data.classes.map((_, k) => rgbHex(rampColor(ROSE_RAMP, data.classes.length === 1 ? 0.62 : k / (data.classes.length - 1))));
   const s = o.style;
-  const out: string[] = [`<g class="windrose" data-directions="${nd}" data-speed-classes="${data.classes.length}">`];
+  const samples = wind.series ? ` data-samples="${wind.series.speeds.length}"` : '';
+  const out: string[] = [`<g class="windrose" data-directions="${nd}" data-speed-classes="${data.classes.length}"${samples}>`];
   out.push(`<circle cx="${px(o.cx)}" cy="${px(o.cy)}" r="${px(o.radius)}" fill="${s.name === 'paper' ? 'none' : '#f7f9fb'}" stroke="${s.muted}" stroke-width="0.6"/>`);
   const wedges: string[] = [];
   data.directions.forEach((dir, d) => {

@@ -2,7 +2,8 @@
  * A copy of the repository as a fresh clone would have it, in a new temporary folder with nothing
  * beside it: the tracked files (`git ls-files`; outside a git checkout, every file but
  * node_modules/, dist/, out/ and .git/), plus what `npm ci` would add, taken from the checkout so
- * tests stay fast: node_modules as a symlink to the checkout's, and the compiled dist/src/.
+ * tests stay fast: node_modules as a symlink to the checkout's, the compiled dist/src/ and the
+ * native kernel build/Release/wflo_kernel.node.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -50,6 +51,12 @@ export function copyRepository(repo: string, options: { withBuild?: boolean } = 
   if (options.withBuild ?? true) {
     fs.symlinkSync(fs.realpathSync(path.join(repo, 'node_modules')), path.join(dir, 'node_modules'));
     fs.cpSync(path.join(repo, 'dist', 'src'), path.join(dir, 'dist', 'src'), { recursive: true });
+    // The native kernel `npm ci` builds (node-gyp, package.json's install script).
+    const addon = path.join('build', 'Release', 'wflo_kernel.node');
+    if (fs.existsSync(path.join(repo, addon))) {
+      fs.mkdirSync(path.join(dir, 'build', 'Release'), { recursive: true });
+      fs.copyFileSync(path.join(repo, addon), path.join(dir, addon));
+    }
   }
   return { dir, files: files.length, remove: () => fs.rmSync(parent, { recursive: true, force: true }) };
 }

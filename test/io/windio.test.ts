@@ -16,6 +16,7 @@ import { windioBinnedResource, windioBoundary, windioCase, windioKind, windioWin
 import { WAKE_MODEL_NAMES } from '../../src/physics/farmModel.js';
 import { powerAt } from '../../src/physics/turbine.js';
 import { InputError } from '../../src/util/errors.js';
+import { createFarmEvaluator } from '../../src/physics/aep.js';
 
 const PLANT = path.join(REPO, 'test', 'data', 'windio', 'plant');
 const SYSTEM = (cs: string) => path.join(PLANT, 'wind_energy_system', `IEA37_case_study_${cs}_wind_energy_system.yaml`);
@@ -155,7 +156,7 @@ test('resource forms: probability over wind_direction with a scalar wind_speed, 
   assert.equal(ts.probability.reduce((s, v) => s + v, 0), 1);
 });
 
-test('time series are binned to 1 degree x 0.5 m/s and keep turbulence intensity per bin', () => {
+test('time series are kept sample by sample with their turbulence intensity; the summary rose is binned to 1 degree x 0.5 m/s', () => {
   const dir = tmp('wflo-windio-ts-');
   const file = path.join(dir, 'ts.yaml');
   fs.writeFileSync(file, [
@@ -165,12 +166,22 @@ test('time series are binned to 1 degree x 0.5 m/s and keep turbulence intensity
     '  wind_direction: {data: [359.7, 0.2, 90.4, 90.6], dims: [time]}',
     '  turbulence_intensity: {data: [0.1, 0.2, 0.05, 0.07], dims: [time]}', '',
   ].join('\n'));
-  const { wind, turbulenceIntensityByBin } = windioBinnedResource(file);
+  const { wind } = windioBinnedResource(file);
+  assert.deepEqual(Array.from(wind.series!.directionsDeg), [359.7, 0.2, 90.4, 90.6]);
+  assert.deepEqual(Array.from(wind.series!.speeds), [7.9, 8.1, 8.2, 12.0]);
+  assert.deepEqual(Array.from(wind.series!.turbulenceIntensity!), [0.1, 0.2, 0.05, 0.07]);
+  assert.deepEqual(Array.from(wind.series!.weights), [0.25, 0.25, 0.25, 0.25]);
   assert.deepEqual(Array.from(wind.directionsDeg), [0, 90, 91]);
   assert.deepEqual(Array.from(wind.speeds), [8, 12]);
   assert.deepEqual(Array.from(wind.probability), [0.5, 0, 0.25, 0, 0, 0.25]);
-  assert.ok(Math.abs(turbulenceIntensityByBin[0] - 0.15) < 1e-15);
   assert.ok(Math.abs(wind.turbulenceIntensity - (0.1 + 0.2 + 0.05 + 0.07) / 4) < 1e-15);
+  // A time stamp that goes back, a direction in radians and a TI in percent are refused, naming the stamp.
+  const bad = (line: string, re: RegExp) => {
+    fs.writeFileSync(file, ['name: bad', 'wind_resource:', '  time: [0, 1, 2, 3]', '  wind_speed: [7.9, 8.1, 8.2, 12.0]', '  wind_direction: [359.7, 0.2, 90.4, 90.6]', line, ''].join('\n'));
+    assert.throws(() => windioBinnedResource(file), re);
+  };
+  bad('  turbulence_intensity: [10, 20, 5, 7]', /ts\.yaml:6: wind_resource\.turbulence_intensity\[0\]: time stamp 0: turbulence intensity 10 is above 1: a fraction expected/);
+  bad('  shear: 0.14', /ts\.yaml:6: wind_resource\.shear: unknown field 'shear'/);
 });
 
 test('{data, dims}: dims give the axis order (a transposed table gives the same AEP), per-bin turbulence intensity', () => {
@@ -198,11 +209,14 @@ test('{data, dims}: dims give the axis order (a transposed table gives the same 
   let mean = 0;
   wind.probability.forEach((p, i) => { mean += p * tiBySpeed[i % ns]; });
   assert.ok(Math.abs(wind.turbulenceIntensity - mean / wind.probability.reduce((s, v) => s + v, 0)) < 1e-15);
-  // A model that depends on turbulence intensity refuses per-bin values (wflo's resource has one).
-  if ((WAKE_MODEL_NAMES as readonly string[]).includes('niayifar2016')) {
-    fs.writeFileSync(system, fs.readFileSync(system, 'utf8').replace(/name: Bastankhah’s Gaussian wake model \(simplified version\)/, 'name: Niayifar'));
-    assert.throws(() => windioCase(system), /IEA37_case_study_3_energy_resource\.yaml:1: site\.energy_resource\.wind_resource\.turbulence_intensity: varies between bins, but wflo's wind resource has one turbulence intensity and niayifar2016 depends on it/);
-  }
+  // Kept per bin in the resource, so a model that depends on turbulence intensity sees each bin's.
+  assert.equal(wind.turbulenceIntensityByBin?.[3 * ns + 7], tiBySpeed[7]);
+  fs.writeFileSync(system, fs.readFileSync(system, 'utf8').replace(/name: Bastankhah’s Gaussian wake model \(simplified version\)/, 'name: Niayifar'));
+  const c = windioCase(system);
+  assert.equal(c.model.wake, 'niayifar2016');
+  const perBin = createFarmEvaluator(c.turbine, c.wind, c.model).aep(c.layout!.x, c.layout!.y).aepMwh;
+  const averaged = createFarmEvaluator(c.turbine, { ...c.wind, turbulenceIntensityByBin: undefined }, c.model).aep(c.layout!.x, c.layout!.y).aepMwh;
+  assert.ok(Math.abs(perBin - averaged) > 1e-4 * averaged, `per-bin ${perBin} vs averaged ${averaged}`);
 });
 
 test('turbines: a Cp curve becomes power ½ρACpV³ (ρ = 1.225), rated power and cut-in/out come from the curve', () => {

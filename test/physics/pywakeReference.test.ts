@@ -14,6 +14,7 @@ import { readYamlFile } from '../../src/io/yamlFile.js';
 import { caseFromReferenceDocument } from '../../src/io/referenceCase.js';
 import { createFarmEvaluator } from '../../src/physics/aep.js';
 import { wakedFlow } from '../../src/physics/wakedAep.js';
+import { blockageFlow } from '../../src/physics/blockageSolve.js';
 
 const files = fs.readdirSync(REFERENCE).filter((f) => f.endsWith('.yaml')).sort();
 
@@ -38,7 +39,8 @@ for (const file of files) {
     });
     const cc = expected.checkCondition;
     if (cc) {
-      const flow = wakedFlow(c.turbine, { ...c.model, inflow: 'waked' }, c.layout!.x, c.layout!.y, cc.windDirection, cc.windSpeed, c.wind.turbulenceIntensity);
+      const flowOf = c.model.blockage ? blockageFlow : wakedFlow;
+      const flow = flowOf(c.turbine, { ...c.model, inflow: 'waked' }, c.layout!.x, c.layout!.y, cc.windDirection, cc.windSpeed, cc.turbulenceIntensity ?? c.wind.turbulenceIntensity);
       cc.wsEff.forEach((v, i) => assert.ok(rel(flow.wsEff[i], v) <= 1e-9, `${file}: check condition ws_eff[${i}] ${flow.wsEff[i]} vs ${v}`));
       cc.ct.forEach((v, i) => assert.ok(Math.abs(flow.ct[i] - v) <= 1e-9 * Math.max(v, 1e-3), `${file}: check condition ct[${i}] ${flow.ct[i]} vs ${v}`));
     }

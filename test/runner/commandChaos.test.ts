@@ -21,8 +21,13 @@ describe('command tasks under chaos', { skip: pythonUnavailable() }, () => {
     const seeds = 6, iterations = 1500;
     const refProject = path.join(dir, 'reference');
     const ref = exampleProject(refProject, { out: path.join(dir, 'ref-out'), seeds, iterations });
+    const t0 = Date.now();
     const r0 = await runWflo(['run', ref, '--quiet']);
     assert.equal(r0.code, 0, r0.stderr);
+    // Kill moments scale with how long the work takes on this machine (quiet or loaded), so the
+    // chaos always lands inside the campaign: a task takes about 2 × refMs / seeds (2 workers).
+    const refMs = Date.now() - t0;
+    const within = (fraction: number) => Math.round(fraction * refMs);
 
     const project = path.join(dir, 'chaos');
     const out = path.join(dir, 'chaos-out');
@@ -45,13 +50,13 @@ describe('command tasks under chaos', { skip: pythonUnavailable() }, () => {
       void exited.then(() => { finished = true; });
       for (let k = 0; k < 3 && !finished && pythonKills < 6; k++) {
         if (!(await waitFor(() => finished || processesWith(project).length > 0, 20_000))) break;
-        await sleep(100 + rng.int(400));
+        await sleep(within(0.01 + 0.04 * rng.next()));
         const victims = processesWith(project);
         if (victims.length === 0 || finished) continue;
         try { process.kill(victims[rng.int(victims.length)], 'SIGKILL'); pythonKills++; } catch { /* it just ended */ }
       }
       if (coordinatorKills < 3 && !finished) {
-        await sleep(200 + rng.int(800));
+        await sleep(within(0.02 + 0.08 * rng.next()));
         if (!finished) {
           child.kill('SIGKILL');
           const r = await exited;
@@ -72,7 +77,7 @@ describe('command tasks under chaos', { skip: pythonUnavailable() }, () => {
     assert.equal(snap.integrity, 'ok');
     assert.equal(snap.done.length, 2 * seeds);
     assert.deepEqual(computedRows(out), computedRows(path.join(dir, 'ref-out')));
-    t.diagnostic(`${coordinatorKills} coordinator kills, ${pythonKills} Python kills, ${starts} starts`);
+    t.diagnostic(`${coordinatorKills} coordinator kills, ${pythonKills} Python kills, ${starts} starts; uninterrupted run ${refMs} ms`);
   });
 
   test('Ctrl-C: running programs are ended, finished tasks kept, the same command resumes', { timeout: 120_000 }, async () => {

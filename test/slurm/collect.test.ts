@@ -77,7 +77,8 @@ test('collect reports a missing, a damaged, a foreign shard in one line each and
 test('collect while a shard still runs is safe; collecting again completes the output', async () => {
   const dir = tempDir('collect-live');
   try {
-    const file = writeNoopCampaign(path.join(dir, 'c.yaml'), 'out', 4, 250);
+    // Tasks long enough (8 × 1.2 s on one worker) that the collect below starts while shard 1 still runs, even on a loaded machine.
+    const file = writeNoopCampaign(path.join(dir, 'c.yaml'), 'out', 4, 1200);
     assert.equal(wflo(['run', file, '--shard', '0/2', '--workers', '2', '--quiet']).status, 0);
     const child = spawn(process.execPath, [SLURM_TEST_CLI, 'run', file, '--shard', '1/2', '--workers', '1', '--quiet'], {
       env: { ...process.env, WFLO_TEST_CLI: '1' }, stdio: 'ignore',

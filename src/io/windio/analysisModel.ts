@@ -16,7 +16,8 @@
  * Other blocks: `superposition_model` (`name`, or `ws_superposition` + `ti_superposition`),
  * `axial_induction_model` (1D → mom1d, Madsen → madsen), `turbulence_model` (CrespoHernandez or
  * none, numeric c0…c3), `rotor_averaging` (`name` or `grid`: center, area-overlap, CGI → cgi4,
- * gaussN). `deflection_model` and `blockage_model` other than none are errors (wflo has neither).
+ * gaussN), `blockage_model` (SelfSimilarityDeficit2020 → the self-similarity 2020 induction model;
+ * another blockage model is an error). `deflection_model` other than none is an error (no yaw).
  * `flow_model` (which tool computed the file's numbers) and `outputs` are ignored.
  *
  * The IEA37 simplified Bastankhah model (its IEA37 spellings) is the case studies' complete
@@ -69,6 +70,8 @@ const WAKE_ALIASES: Readonly<Record<string, readonly string[]>> = {
   blondelsupergaussiandeficit2020: ['blondel2020', 'supergaussian'],
   blondelcathelain2020: ['blondel2020', 'supergaussian'],
 };
+/** Normalized spellings of the self-similarity 2020 induction model (PyWake's class name and short forms). */
+const BLOCKAGE_ALIASES = new Set(['selfsimilaritydeficit2020', 'selfsimilarity2020', 'selfsimilar2020', 'troldborgmeyerforsting2020']);
 /** Spellings that mean the IEA37 case-study recipe (fixed Ct = 8/9, free-stream engine). */
 const IEA37_RECIPE = new Set(Object.entries(WAKE_ALIASES).filter(([, v]) => v[0] === 'iea37').map(([k]) => k));
 
@@ -213,9 +216,14 @@ function readRotorAveraging(node: WindioNode, model: FarmModelSpec): void {
 
 export function readAnalysisModel(analysis: WindioNode): AnalysisModel {
   if (!analysis.exists) return DEFAULT_ANALYSIS;
-  for (const [key, why] of [['deflection_model', 'wflo has no wake deflection (no yaw)'], ['blockage_model', 'wflo has no blockage model'], ['blockage', 'wflo has no blockage model']] as const) {
+  const deflection = nameOf(analysis.get('deflection_model'));
+  if (deflection && !NONE_NAMES.has(normalize(deflection.name))) deflection.at.fail(`'${deflection.name}' is not supported: wflo has no wake deflection (no yaw)`);
+  let blockage: FarmModelSpec['blockage'];
+  for (const key of ['blockage_model', 'blockage']) {
     const n = nameOf(analysis.get(key));
-    if (n && !NONE_NAMES.has(normalize(n.name))) n.at.fail(`'${n.name}' is not supported: ${why}`);
+    if (!n || NONE_NAMES.has(normalize(n.name))) continue;
+    if (!BLOCKAGE_ALIASES.has(normalize(n.name))) n.at.fail(`'${n.name}' is not supported: wflo's blockage model is the self-similarity 2020 fit (SelfSimilarityDeficit2020)`);
+    blockage = 'selfsimilarity2020';
   }
   const wakeNode = analysis.get('wake_model').exists ? analysis.get('wake_model') : analysis.get('wind_deficit_model');
   const model: FarmModelSpec = { ...DEFAULT_ANALYSIS.model };
@@ -240,5 +248,6 @@ export function readAnalysisModel(analysis: WindioNode): AnalysisModel {
   }
   readTurbulence(analysis.get('turbulence_model'), model);
   readRotorAveraging(analysis.get('rotor_averaging'), model);
+  if (blockage) model.blockage = blockage;
   return fixedThrust !== undefined ? { model, fixedThrust } : { model };
 }

@@ -9,15 +9,17 @@
  * - Weibull sectors: `sector_probability`, `weibull_a`, `weibull_k` over wind_direction,
  *   discretized on the `wind_speed` bin centres (roseFromWeibull: each bin gets the Weibull mass
  *   between the midpoints to its neighbours); without `wind_speed`, on 0, 1, …, 30 m/s.
- * - time series: `time`, `wind_speed`, `wind_direction` per time stamp, binned (timeSeriesRose.ts).
+ * - time series: `time`, `wind_speed`, `wind_direction` per time stamp, evaluated sample by
+ *   sample (timeSeries.ts).
  *
  * Directions are meteorological in windIO as in wflo (degrees clockwise from north, where the
  * wind comes from), so they are used as they are. `turbulence_intensity` (a number or over
- * direction/speed) is kept per bin; absent, it is 0.075 (the IEA37 value).
+ * direction/speed) is kept per bin: the resource carries `turbulenceIntensityByBin` when it
+ * varies between bins (one value stays one value); absent, it is 0.075 (the IEA37 value).
  */
 import { roseFromWeibull, windResourceProblem, type WindResource } from '../../physics/windResource.js';
 import { readCoordinate, readDimensional, type Axis } from './dimensionalData.js';
-import { timeSeriesRose } from './timeSeriesRose.js';
+import { timeSeriesResource } from './timeSeries.js';
 import { radianDirectionsProblem } from '../plausibility.js';
 import { probabilityWeightedMean, type BinnedResource } from './binnedResource.js';
 import type { WindioNode } from './windioTree.js';
@@ -40,7 +42,10 @@ export function readWindResource(wr: WindioNode): BinnedResource {
   let result: BinnedResource;
   if (has('probability')) result = probabilityTable(wr);
   else if (has('weibull_a') || has('weibull_k')) result = weibullSectors(wr);
-  else if (has('time')) result = timeSeriesRose(wr);
+  else if (has('time')) {
+    const wind = timeSeriesResource(wr, DEFAULT_TURBULENCE_INTENSITY);
+    result = { wind, turbulenceIntensityByBin: new Float64Array(wind.probability.length).fill(wind.turbulenceIntensity) };
+  }
   else {
     return wr.fail('expected one of the three windIO forms: probability (with wind_direction, wind_speed), '
       + 'weibull_a + weibull_k + sector_probability, or time + wind_speed + wind_direction');
@@ -108,7 +113,7 @@ function probabilityTable(wr: WindioNode): BinnedResource {
     checkSum(probabilityNode, probability, 'probabilities');
   }
   const ti = turbulence(wr, axes, probability);
-  const wind: WindResource = { directionsDeg: directions, speeds, probability, turbulenceIntensity: ti.mean };
+  const wind: WindResource = withBins({ directionsDeg: directions, speeds, probability, turbulenceIntensity: ti.mean }, ti.byBin);
   return { wind, turbulenceIntensityByBin: ti.byBin };
 }
 
@@ -126,5 +131,10 @@ function weibullSectors(wr: WindioNode): BinnedResource {
   checkSum(sectorNode, sector, 'sector probabilities');
   const rose = roseFromWeibull(directions, sector, a, k, speeds, DEFAULT_TURBULENCE_INTENSITY);
   const ti = turbulence(wr, [dirAxis, speedAxisInfo], rose.probability);
-  return { wind: { ...rose, turbulenceIntensity: ti.mean }, turbulenceIntensityByBin: ti.byBin };
+  return { wind: withBins({ ...rose, turbulenceIntensity: ti.mean }, ti.byBin), turbulenceIntensityByBin: ti.byBin };
+}
+
+/** The rose with its per-bin turbulence intensity, when the bins differ. */
+function withBins(wind: WindResource, byBin: Float64Array): WindResource {
+  return byBin.every((v) => v === byBin[0]) ? wind : { ...wind, turbulenceIntensityByBin: byBin };
 }

@@ -23,19 +23,6 @@ import { readTurbine } from './turbine.js';
 import { readLayout, turbineNode } from './windFarmLayout.js';
 import { analysisNode, readAnalysisModel } from './analysisModel.js';
 
-/** Deficit models whose AEP does not depend on the turbulence intensity (constant wake expansion). */
-const TI_INDEPENDENT_MODELS: readonly string[] = ['iea37', 'bastankhah2014', 'jensen'];
-
-function isUniformOverBins(valueByBin: Float64Array, probability: Float64Array): boolean {
-  let first: number | null = null;
-  for (let i = 0; i < valueByBin.length; i++) {
-    if (!(probability[i] > 0)) continue;
-    if (first === null) first = valueByBin[i];
-    else if (valueByBin[i] !== first) return false;
-  }
-  return true;
-}
-
 export type WindioKind = 'wind_energy_system' | 'site' | 'wind_farm' | 'energy_resource';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -99,17 +86,13 @@ export function windioCase(file: string): Case {
   }
   const site = siteOf(root, kind);
   const boundary = boundaryOf(root, site);
-  const { wind, turbulenceIntensityByBin } = resourceOf(root, kind);
+  // A turbulence intensity that varies between bins is kept per bin (wind.turbulenceIntensityByBin).
+  const { wind } = resourceOf(root, kind);
   const windFarm = root.requireMap('wind_farm', 'layouts and turbines');
   let turbine = readTurbine(turbineNode(windFarm));
   const layout = readLayout(windFarm);
   const { model, fixedThrust } = readAnalysisModel(analysisNode(root));
   if (fixedThrust !== undefined) turbine = { ...turbine, thrust: { kind: 'constant', ct: fixedThrust } };
-  if (!TI_INDEPENDENT_MODELS.includes(model.wake) && !isUniformOverBins(turbulenceIntensityByBin, wind.probability)) {
-    // wflo's WindResource has one turbulence intensity; averaging would change this model's AEP.
-    site.get('energy_resource').get('wind_resource').get('turbulence_intensity')
-      .fail(`varies between bins, but wflo's wind resource has one turbulence intensity and ${model.wake} depends on it (give one value, or a model that does not use it: ${TI_INDEPENDENT_MODELS.join(', ')})`);
-  }
   const netAep = root.get('attributes').get('net_AEP');
   const nameNode = root.get('name');
   return {
@@ -148,7 +131,7 @@ export function windioLayout(file: string): Layout {
   return root.fail(`a windIO ${kind} file has no layout: give a wind_farm or wind_energy_system file`);
 }
 
-/** The resource with its per-bin turbulence intensity (wflo's WindResource keeps the weighted mean). */
+/** The resource with its turbulence intensity of every bin (also for one value). */
 export function windioBinnedResource(file: string): BinnedResource {
   const root = WindioNode.open(file);
   return resourceOf(root, kindOf(root));

@@ -18,9 +18,9 @@ import { farmSpecHash, farmTypeSpecHash, optimizerSpecHash, taskSpecHash } from 
 import { paramsSchema, type Params } from '../../../campaign/paramsSchema.js';
 import type { Boundary } from '../../../geometry/boundary.js';
 import type { Turbine } from '../../../physics/turbine.js';
-import type { WindResource } from '../../../physics/windResource.js';
+import type { WindResource, WindSeries } from '../../../physics/windResource.js';
 import type { FarmModelSpec } from '../../../physics/farmModel.js';
-import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, INFLOW_NAMES } from '../../../physics/farmModel.js';
+import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, INFLOW_NAMES, BLOCKAGE_MODEL_NAMES } from '../../../physics/farmModel.js';
 import { INDUCTION_NAMES } from '../../../physics/inductionFactor.js';
 import { TURBULENCE_SUPERPOSITION_NAMES } from '../../../physics/turbulence/crespoHernandez.js';
 import { ENGINE_VERSION } from '../../../version.js';
@@ -51,7 +51,11 @@ export interface JobData {
 
 interface EncodedFarm {
   boundary: Boundary;
-  wind: { directionsDeg: number[]; speeds: number[]; probability: number[]; turbulenceIntensity: number; hoursPerYear?: number };
+  wind: {
+    directionsDeg: number[]; speeds: number[]; probability: number[]; turbulenceIntensity: number; hoursPerYear?: number;
+    turbulenceIntensityByBin?: number[];
+    series?: { directionsDeg: number[]; speeds: number[]; weights: number[]; turbulenceIntensity?: number[] };
+  };
   model: FarmModelSpec;
   /** Command optimizers only: the farm's params (hashed) and its wind as written (not hashed). */
   params?: Params;
@@ -78,10 +82,19 @@ function encodeFarm(f: FarmSpec): EncodedFarm {
     wind: {
       directionsDeg: arr(f.wind.directionsDeg), speeds: arr(f.wind.speeds), probability: arr(f.wind.probability), turbulenceIntensity: f.wind.turbulenceIntensity,
       ...(f.wind.hoursPerYear !== undefined ? { hoursPerYear: f.wind.hoursPerYear } : {}),
+      ...(f.wind.turbulenceIntensityByBin ? { turbulenceIntensityByBin: arr(f.wind.turbulenceIntensityByBin) } : {}),
+      ...(f.wind.series ? { series: encodeSeries(f.wind.series) } : {}),
     },
     model: f.model,
     ...(f.params !== undefined ? { params: f.params } : {}),
     ...(f.windAsWritten !== undefined ? { windAsWritten: f.windAsWritten } : {}),
+  };
+}
+
+function encodeSeries(s: WindSeries): NonNullable<EncodedFarm['wind']['series']> {
+  return {
+    directionsDeg: arr(s.directionsDeg), speeds: arr(s.speeds), weights: arr(s.weights),
+    ...(s.turbulenceIntensity ? { turbulenceIntensity: arr(s.turbulenceIntensity) } : {}),
   };
 }
 
@@ -140,7 +153,12 @@ const safeKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'expected a se
 const wind = z.strictObject({
   directionsDeg: numbers.min(1), speeds: numbers.min(1), probability: numbers.min(1), turbulenceIntensity: finite.nonnegative(),
   hoursPerYear: finite.positive().optional(),
-}).refine((w) => w.probability.length === w.directionsDeg.length * w.speeds.length, { message: 'probability must have directions × speeds entries', path: ['probability'] });
+  turbulenceIntensityByBin: numbers.optional(),
+  series: z.strictObject({ directionsDeg: numbers.min(1), speeds: numbers.min(1), weights: numbers.min(1), turbulenceIntensity: numbers.optional() })
+    .refine((s) => s.speeds.length === s.directionsDeg.length && s.weights.length === s.directionsDeg.length && (s.turbulenceIntensity?.length ?? s.directionsDeg.length) === s.directionsDeg.length, { message: 'one speed, weight (and turbulence intensity) per sample' })
+    .optional(),
+}).refine((w) => w.probability.length === w.directionsDeg.length * w.speeds.length, { message: 'probability must have directions × speeds entries', path: ['probability'] })
+  .refine((w) => w.turbulenceIntensityByBin === undefined || w.turbulenceIntensityByBin.length === w.probability.length, { message: 'one turbulence intensity per bin', path: ['turbulenceIntensityByBin'] });
 const model = z.strictObject({
   wake: z.enum(WAKE_MODEL_NAMES as [string, ...string[]]),
   superposition: z.enum(SUPERPOSITION_NAMES as [string, ...string[]]),
@@ -153,6 +171,7 @@ const model = z.strictObject({
   turbulenceSuperposition: z.enum(TURBULENCE_SUPERPOSITION_NAMES as [string, ...string[]]).optional(),
   turbulenceParams: z.record(safeKey, finite).optional(),
   rotorAverage: z.string().regex(/^[a-z0-9-]{1,32}$/).optional(),
+  blockage: z.enum(BLOCKAGE_MODEL_NAMES as [string, ...string[]]).optional(),
 });
 const table = <K extends string>(k: K) => z.strictObject({ kind: z.literal('table'), speeds: numbers.min(2), [k]: numbers.min(2) } as { kind: z.ZodLiteral<'table'>; speeds: typeof numbers } & Record<K, typeof numbers>);
 const turbine = z.strictObject({
@@ -251,6 +270,13 @@ export function decodeJob(raw: unknown, jobId = '?'): DecodedJob {
   const windResource: WindResource = {
     directionsDeg: f64(w.directionsDeg), speeds: f64(w.speeds), probability: f64(w.probability), turbulenceIntensity: w.turbulenceIntensity,
     ...(w.hoursPerYear !== undefined ? { hoursPerYear: w.hoursPerYear } : {}),
+    ...(w.turbulenceIntensityByBin ? { turbulenceIntensityByBin: f64(w.turbulenceIntensityByBin) } : {}),
+    ...(w.series ? {
+      series: {
+        directionsDeg: f64(w.series.directionsDeg), speeds: f64(w.series.speeds), weights: f64(w.series.weights),
+        ...(w.series.turbulenceIntensity ? { turbulenceIntensity: f64(w.series.turbulenceIntensity) } : {}),
+      },
+    } : {}),
   };
   const et = data.type.turbine;
   const turbineSpec: Turbine = {

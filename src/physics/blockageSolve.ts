@@ -1,0 +1,321 @@
+/**
+ * AEP with blockage: the wakes of the waked solve (wakedAep.ts's setup: deficit model,
+ * superposition, added turbulence, rotor averaging, Ct→a, deficit reference) together with an
+ * induction model (blockage/selfSimilarity2020.ts), and the exact gradient with respect to every
+ * turbine coordinate.
+ *
+ * With blockage a turbine's speed depends on turbines downstream of it too, so the speeds are no
+ * longer solved in one downstream pass. For every flow condition (direction, speed U, ambient TI)
+ * the speeds u, effective turbulence intensities TI and thrust coefficients Ct = Ct(u) are the
+ * fixed point of (PyWake's All2AllIterative)
+ *
+ *   u_j  = U − S_{i upstream}( r_i · δ_ij(Ct_i, TI_i) ) − U · Σ_{i ≠ j} β_ij(Ct_i)
+ *   TI_j = TI₀ ⊕ added turbulence from upstream turbines
+ *
+ * with δ the wake deficit fraction (rotor-averaged as in the waked solve), S the superposition
+ * rule, r_i the deficit's reference speed, and β the induction of turbine i at turbine j (linear
+ * sum; taken as 0 where j lies inside i's wake, |cw| ≤ the wake model's wake radius downstream).
+ * Solve: sweeps in downstream order, each turbine from the current values of all others
+ * (Gauss–Seidel); the first sweep is the waked solve with the blockage of the turbines already
+ * visited. Converged when no speed changed by more than BLOCKAGE_TOLERANCE_MS (1e-10 m/s) in a
+ * sweep, at most BLOCKAGE_MAX_SWEEPS sweeps (`unconverged` counts the conditions that ran out).
+ * PyWake's All2AllIterative stops at 1e-6 m/s (its default); both approach the same fixed point.
+ *
+ * Gradient (reverse mode, by hand): the fixed point's adjoint λ = ∇_u E + (∂F/∂u)ᵀ λ, solved by
+ * reverse sweeps (targets downstream of a turbine are already final when it is reached, so
+ * without blockage one sweep is exact), then ∂E/∂(x, y) = λᵀ ∂F/∂(x, y) from the pair partials
+ * of the converged state. It is the derivative of the fixed point itself, so it matches central
+ * differences of converged AEPs (test/physics/blockageGradient.test.ts).
+ *
+ * Memory: O(N²) per condition (pair geometry and partials), nothing kept between calls.
+ */
+import { powerAt, powerSlopeAt, thrustCoefficientAt, thrustSlopeAt, type Turbine } from './turbine.js';
+import type { WindResource } from './windResource.js';
+import type { FarmModelSpec } from './farmModel.js';
+import { wakedSetup, type WakedEvaluator, type WakedResult, type WakedSetup } from './wakedAep.js';
+import { induction, pairGeometry, sourceGamma, SELF_SIMILARITY_2020 } from './blockage/selfSimilarity2020.js';
+import { SUPERPOSITIONS } from './superposition/registry.js';
+import { InputError } from '../util/errors.js';
+
+export const BLOCKAGE_TOLERANCE_MS = 1e-10;
+export const BLOCKAGE_MAX_SWEEPS = 200;
+
+export interface BlockageResult extends WakedResult {
+  /** Forward sweeps over all conditions of the call. */
+  sweeps: number;
+  /** Conditions that reached BLOCKAGE_MAX_SWEEPS without converging. */
+  unconverged: number;
+}
+
+/** Scratch memory for one layout size (flat pair arrays are source-major: [q * n + p], q source, p target). */
+interface Scratch {
+  n: number;
+  xw: Float64Array; yw: Float64Array; order: Int32Array; xs: Float64Array; ys: Float64Array;
+  geom: Float64Array; geomOk: Uint8Array; wakeCand: Uint8Array;
+  u: Float64Array; ti: Float64Array; ct: Float64Array; coef: Float64Array; gam: Float64Array; known: Uint8Array;
+  total: Float64Array; tiAcc: Float64Array; tiArg: Int32Array;
+  wF: Float64Array; wDx: Float64Array; wDy: Float64Array; wCt: Float64Array; wTi: Float64Array;
+  tA: Float64Array; tDx: Float64Array; tDy: Float64Array; tCt: Float64Array; tTi: Float64Array;
+  bV: Float64Array; bDx: Float64Array; bDy: Float64Array; bCt: Float64Array;
+  lu: Float64Array; lti: Float64Array; gxw: Float64Array; gyw: Float64Array;
+}
+
+function createScratch(n: number, coefCount: number): Scratch {
+  const f = (m: number) => new Float64Array(m);
+  const nn = n * n;
+  return {
+    n, xw: f(n), yw: f(n), order: new Int32Array(n), xs: f(n), ys: f(n),
+    geom: f(5 * nn), geomOk: new Uint8Array(nn), wakeCand: new Uint8Array(nn),
+    u: f(n), ti: f(n), ct: f(n), coef: f(n * coefCount), gam: f(4 * n), known: new Uint8Array(n),
+    total: f(n), tiAcc: f(n), tiArg: new Int32Array(n),
+    wF: f(nn), wDx: f(nn), wDy: f(nn), wCt: f(nn), wTi: f(nn),
+    tA: f(nn), tDx: f(nn), tDy: f(nn), tCt: f(nn), tTi: f(nn),
+    bV: f(nn), bDx: f(nn), bDy: f(nn), bCt: f(nn),
+    lu: f(n), lti: f(n), gxw: f(n), gyw: f(n),
+  };
+}
+
+/** Checks that the model can be solved with blockage; returns the waked setup. */
+export function blockageSetup(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WakedSetup {
+  if (spec.blockage !== 'selfsimilarity2020') throw new Error(`unknown blockage model '${String(spec.blockage)}' (known: selfsimilarity2020)`);
+  if (!SUPERPOSITIONS[spec.superposition]) throw new InputError(`superposition '${spec.superposition}': blockage is solved with linear, sos or max wake superposition`);
+  return wakedSetup(turbine, wind, spec);
+}
+
+/** AEP (and gradient) of a layout with blockage, over every condition of the setup's wind. */
+export function evaluateBlockage(setup: WakedSetup, x: Float64Array, y: Float64Array, withGradient: boolean, sc: Scratch): BlockageResult {
+  const { turbine, wind, model, superposition: sup, turbulence, points, cosByDir, sinByDir, conditions } = setup;
+  const n = x.length, K = model.coefficientCount;
+  const radius = turbine.diameter / 2, invWec = setup.invWec;
+  const refEff = setup.referenceIsEffective, useEffTi = setup.useEffectiveTi, freeStream = setup.freeStream;
+  const tiSup = setup.turbulenceSuperposition;
+  const tiUsed = useEffTi && turbulence !== null;
+  const limiterDx = SELF_SIMILARITY_2020.limiter * radius;
+  const MWH = (wind.hoursPerYear ?? 8760) * 1e-6;
+  const perDirectionMwh = new Float64Array(wind.directionsDeg.length);
+  const perTurbineMwh = new Float64Array(n);
+  const gradX = new Float64Array(withGradient ? n : 0), gradY = new Float64Array(withGradient ? n : 0);
+  const { xw, yw, order, xs, ys, geom, geomOk, wakeCand, u, ti, ct, coef, gam, known, total, tiAcc, tiArg } = sc;
+  const { wF, wDx, wDy, wCt, wTi, tA, tDx, tDy, tCt, tTi, bV, bDx, bDy, bCt, lu, lti, gxw, gyw } = sc;
+  const g = new Float64Array(4), gt = new Float64Array(4), gb = new Float64Array(3);
+  // Wake pairs beyond the model's reach give exactly 0 (and lie outside the wake radius); with
+  // effective TI fed back through added turbulence no TI bound is known, so nothing is screened.
+  const tiBound = tiUsed ? Infinity : conditions.tiMax;
+  const ctMax = setup.ctMax;
+  const idx = Array.from({ length: n }, (_, i) => i);
+  let pairEvaluations = 0, sweeps = 0, unconverged = 0;
+
+  /** Wake deficit fraction of source position q at target position p (partials into g when asked). */
+  const wakeFraction = (q: number, dx: number, dy: number, grad: boolean): number => {
+    const off = q * K;
+    if (points === null) {
+      const f = model.deficit(dx, dy * dy, coef, off, grad ? g : null);
+      if (grad) { g[1] = 2 * dy * g[1]; }
+      return f;
+    }
+    let f = 0, fdx = 0, fdy = 0, fct = 0, fti = 0;
+    for (let r = 0; r < points.w.length; r++) {
+      const yy = dy + radius * points.y[r], zz = radius * points.z[r];
+      const v = model.deficit(dx, yy * yy + zz * zz, coef, off, grad ? g : null);
+      f += points.w[r] * v;
+      if (grad) { fdx += points.w[r] * g[0]; fdy += points.w[r] * 2 * yy * g[1]; fct += points.w[r] * g[2]; fti += points.w[r] * g[3]; }
+    }
+    if (grad) { g[0] = fdx; g[1] = fdy; g[2] = fct; g[3] = fti; }
+    return f;
+  };
+
+  for (let d = 0; d < conditions.directionsDeg.length; d++) {
+    const c = cosByDir[d], s = sinByDir[d];
+    for (let i = 0; i < n; i++) { xw[i] = x[i] * c + y[i] * s; yw[i] = -x[i] * s + y[i] * c; }
+    idx.sort((a, b) => xw[a] - xw[b] || a - b);
+    for (let p = 0; p < n; p++) { order[p] = idx[p]; xs[p] = xw[idx[p]]; ys[p] = yw[idx[p]]; }
+    // Layout terms of the direction: induction geometry of every ordered pair, wake candidates.
+    for (let q = 0; q < n; q++) {
+      for (let p = 0; p < n; p++) {
+        const e = q * n + p;
+        if (p === q) { geomOk[e] = 0; wakeCand[e] = 0; continue; }
+        const dx = xs[p] - xs[q], dy = (ys[p] - ys[q]) * invWec;
+        geomOk[e] = pairGeometry(dx, dy, radius, geom, 5 * e) ? 1 : 0;
+        wakeCand[e] = p > q && Math.abs(dy) <= model.reach(dx, ctMax, tiBound) + (points !== null || turbulence !== null ? radius * (1 + 1e-12) : 0) ? 1 : 0;
+      }
+    }
+    if (withGradient) { gxw.fill(0); gyw.fill(0); }
+    let energyOfDirection = 0;
+
+    for (let k = conditions.start[d]; k < conditions.start[d + 1]; k++) {
+      const prob = conditions.weight[k], U = conditions.speed[k], ti0 = conditions.turbulenceIntensity[k];
+      if (!(prob > 0)) continue;
+      const ctFree = thrustCoefficientAt(turbine, U);
+      known.fill(0);
+      let converged = false;
+      for (let sweep = 0; sweep < BLOCKAGE_MAX_SWEEPS + 1; sweep++) {
+        // With the gradient, the sweep after convergence records the partials (and gives the energy).
+        const grad = converged;
+        let change = 0;
+        for (let p = 0; p < n; p++) {
+          let acc = 0, tAcc = 0, arg = -1, block = 0;
+          for (let q = 0; q < n; q++) {
+            if (q === p) continue;
+            const e = q * n + p;
+            const dx = xs[p] - xs[q], dy = (ys[p] - ys[q]) * invWec;
+            if (wakeCand[e]) {
+              const f = wakeFraction(q, dx, dy, grad);
+              acc = sup.add(acc, (refEff ? u[q] : U) * f);
+              if (grad) { wF[e] = f; wDx[e] = g[0]; wDy[e] = g[1]; wCt[e] = g[2]; wTi[e] = g[3]; }
+              if (turbulence !== null) {
+                const add = turbulence.added(dx, Math.abs(dy), ct[q], ti0, model, coef, q * K, grad ? gt : null);
+                if (grad) { tA[e] = add; tDx[e] = gt[0]; tDy[e] = dy < 0 ? -gt[1] : gt[1]; tCt[e] = gt[2]; tTi[e] = gt[3]; }
+                if (tiSup === 'sqrmax') { if (add > tAcc) { tAcc = add; arg = q; } } else if (tiSup === 'linear') tAcc += add; else tAcc += add * add;
+              }
+              pairEvaluations++;
+            }
+            let beta = 0;
+            // Induction, but not inside the source's wake downstream (nor from a source not yet solved).
+            if (geomOk[e] && known[q] && !(dx >= -limiterDx && Math.abs(dy) <= model.wakeRadius(dx, coef, q * K, null))) {
+              beta = induction(geom, 5 * e, ct[q], gam, 4 * q, grad ? gb : null);
+              block += beta;
+              pairEvaluations++;
+            }
+            if (grad) { bV[e] = beta; bDx[e] = beta !== 0 ? gb[0] : 0; bDy[e] = beta !== 0 ? gb[1] : 0; bCt[e] = beta !== 0 ? gb[2] : 0; }
+          }
+          const tot = sup.finish(acc);
+          const up = U - tot - U * block;
+          let tip = ti0;
+          if (turbulence !== null) tip = tiSup === 'sqrmax' ? Math.sqrt(ti0 * ti0 + tAcc * tAcc) : tiSup === 'linear' ? ti0 + tAcc : ti0 + Math.sqrt(tAcc);
+          if (known[p]) change = Math.max(change, Math.abs(up - u[p]));
+          u[p] = up; ti[p] = tip; total[p] = tot; tiAcc[p] = tAcc; tiArg[p] = arg;
+          const ctp = freeStream ? ctFree : thrustCoefficientAt(turbine, Math.max(up, 0));
+          ct[p] = ctp;
+          model.prepareSource(ctp, useEffTi ? tip : ti0, coef, p * K);
+          sourceGamma(ctp, gam, 4 * p);
+          known[p] = 1;
+        }
+        sweeps++;
+        if (grad) break;
+        if (sweep > 0 && change <= BLOCKAGE_TOLERANCE_MS) converged = true;
+        else if (sweep === BLOCKAGE_MAX_SWEEPS - 1) { converged = true; unconverged++; }
+        if (converged && !withGradient) break;
+      }
+      for (let p = 0; p < n; p++) {
+        const energy = prob * powerAt(turbine, u[p]);
+        energyOfDirection += energy;
+        perTurbineMwh[order[p]] += energy * MWH;
+      }
+      if (withGradient) adjoint(prob, U);
+    }
+    perDirectionMwh[conditions.resultDirection[d]] += energyOfDirection * MWH;
+    if (withGradient) {
+      for (let p = 0; p < n; p++) {
+        const i = order[p];
+        const gy = gyw[p] * invWec;
+        gradX[i] += (gxw[p] * c - gy * s) * MWH;
+        gradY[i] += (gxw[p] * s + gy * c) * MWH;
+      }
+    }
+  }
+  let aepMwh = 0;
+  for (let d = 0; d < perDirectionMwh.length; d++) aepMwh += perDirectionMwh[d];
+  return { aepMwh, perDirectionMwh, perTurbineMwh, gradX, gradY, pairEvaluations, sweeps, unconverged };
+
+  /** The adjoint of one condition's fixed point; adds λᵀ ∂F/∂(xs, ys) to gxw, gyw. */
+  function adjoint(prob: number, U: number): void {
+    lu.fill(0); lti.fill(0);
+    let scale = 0;
+    for (let sweep = 0; sweep < 2 * BLOCKAGE_MAX_SWEEPS; sweep++) {
+      let change = 0;
+      for (let q = n - 1; q >= 0; q--) {
+        let ub = prob * powerSlopeAt(turbine, u[q]), cb = 0, tb = 0;
+        const ref = refEff ? u[q] : U;
+        for (let p = 0; p < n; p++) {
+          if (p === q) continue;
+          const e = q * n + p;
+          const lp = lu[p];
+          if (wakeCand[e]) {
+            const f = wF[e];
+            if (f !== 0 || wDx[e] !== 0 || wDy[e] !== 0 || wCt[e] !== 0 || wTi[e] !== 0) {
+              const dBar = -lp * sup.derivative(ref * f, total[p]);
+              if (refEff) ub += dBar * f;
+              const fBar = dBar * ref;
+              cb += fBar * wCt[e];
+              if (tiUsed) tb += fBar * wTi[e];
+            }
+            if (tiUsed) {
+              const aBar = lti[p] * tiSlope(p, q, e);
+              cb += aBar * tCt[e];
+              tb += aBar * tTi[e];
+            }
+          }
+          if (bV[e] !== 0 || bCt[e] !== 0) cb += -lp * U * bCt[e];
+        }
+        if (!freeStream) ub += cb * thrustSlopeAt(turbine, Math.max(u[q], 0));
+        change = Math.max(change, Math.abs(ub - lu[q]));
+        scale = Math.max(scale, Math.abs(ub));
+        lu[q] = ub; lti[q] = tb;
+      }
+      if (sweep > 0 && change <= 1e-13 * scale) break;
+    }
+    // λᵀ ∂F/∂(dx, dy) of every pair, to both ends.
+    for (let q = 0; q < n; q++) {
+      const ref = refEff ? u[q] : U;
+      for (let p = 0; p < n; p++) {
+        if (p === q) continue;
+        const e = q * n + p;
+        let gx = 0, gy = 0;
+        if (wakeCand[e]) {
+          const fBar = -lu[p] * sup.derivative(ref * wF[e], total[p]) * ref;
+          gx += fBar * wDx[e]; gy += fBar * wDy[e];
+          if (tiUsed) { const aBar = lti[p] * tiSlope(p, q, e); gx += aBar * tDx[e]; gy += aBar * tDy[e]; }
+        }
+        const bBar = -lu[p] * U;
+        gx += bBar * bDx[e]; gy += bBar * bDy[e];
+        gxw[p] += gx; gxw[q] -= gx; gyw[p] += gy; gyw[q] -= gy;
+      }
+    }
+  }
+
+  /** ∂TI_p / ∂(added turbulence from q). */
+  function tiSlope(p: number, q: number, e: number): number {
+    const a = tA[e];
+    if (a === 0) return 0;
+    if (tiSup === 'sqrmax') return tiArg[p] === q ? tiAcc[p] / ti[p] : 0;
+    if (tiSup === 'linear') return 1;
+    return a / Math.sqrt(tiAcc[p]);
+  }
+}
+
+/** A WakedEvaluator (the FarmEvaluator of aep.ts) with blockage. */
+export function createBlockageEvaluator(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WakedEvaluator & { lastSolve(): { sweeps: number; unconverged: number } } {
+  const setup = blockageSetup(turbine, wind, spec);
+  let scratch: Scratch | null = null;
+  let last = { pairs: 0, sweeps: 0, unconverged: 0 };
+  const evaluate = (x: Float64Array, y: Float64Array, withGradient: boolean): BlockageResult => {
+    const n = x.length;
+    if (y.length !== n) throw new Error(`layout has ${n} x but ${y.length} y coordinates`);
+    if (!scratch || scratch.n !== n) scratch = createScratch(n, setup.model.coefficientCount);
+    const r = evaluateBlockage(setup, x, y, withGradient, scratch);
+    last = { pairs: r.pairEvaluations, sweeps: r.sweeps, unconverged: r.unconverged };
+    return r;
+  };
+  return {
+    turbine, wind,
+    aep: (x, y) => evaluate(x, y, false),
+    aepWithGradient: (x, y) => evaluate(x, y, true),
+    last: () => last.pairs,
+    lastSolve: () => ({ sweeps: last.sweeps, unconverged: last.unconverged }),
+  };
+}
+
+/** Flow at every turbine for one direction, speed and turbulence intensity with blockage (checks against other tools). */
+export function blockageFlow(turbine: Turbine, spec: FarmModelSpec, x: Float64Array, y: Float64Array, directionDeg: number, speed: number, turbulenceIntensity: number): { wsEff: Float64Array; ct: Float64Array; ti: Float64Array; powerW: Float64Array } {
+  const wind: WindResource = { directionsDeg: Float64Array.of(directionDeg), speeds: Float64Array.of(speed), probability: Float64Array.of(1), turbulenceIntensity };
+  const setup = blockageSetup(turbine, wind, spec);
+  const n = x.length;
+  const sc = createScratch(n, setup.model.coefficientCount);
+  evaluateBlockage(setup, x, y, false, sc);
+  const out = { wsEff: new Float64Array(n), ct: new Float64Array(n), ti: new Float64Array(n), powerW: new Float64Array(n) };
+  for (let p = 0; p < n; p++) {
+    const i = sc.order[p];
+    out.wsEff[i] = sc.u[p]; out.ct[i] = sc.ct[p]; out.ti[i] = sc.ti[p]; out.powerW[i] = powerAt(turbine, sc.u[p]);
+  }
+  return out;
+}
