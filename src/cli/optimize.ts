@@ -29,7 +29,7 @@ export function registerOptimize(program: Command): void {
     .description('optimize a layout for a built-in case or a case YAML file')
     .argument('<case>', 'built-in case (iea37-cs1-16|36|64, iea37-cs3, iea37-cs4) or a case YAML file')
     .option('--seed <n>', 'random seed (first seed with --starts)', '0')
-    .option('--method <name>', 'global (structured starts + basin hopping) | gradient | basin | hybrid | random | none', 'global')
+    .option('--method <name>', 'global (structured starts + basin hopping) | population (lattice starts, moves, crossover; for large farms) | gradient | basin | hybrid | random | none', 'global')
     .option('--initial <kind>', 'initial layout: random | grid | given | rings | hex | rows | greedy | structured (default: structured for global, else random)')
     .option('--wec <factors>', 'wake expansion continuation factors, e.g. 3,2,1.5,1.25,1')
     .option('--hops <n>', 'basin-hopping rounds (methods basin and global; for global it replaces the work budget)')

@@ -44,6 +44,10 @@ export interface LayoutResultInfo {
   starts?: number;
   /** Each turbine's model (farms of several models; default the case's assignment). */
   typeOf?: Int32Array;
+  /** More facts for the `wflo:` block (e.g. the campaign task that produced the layout). */
+  extra?: Record<string, unknown>;
+  /** Header comment lines (without `# `) instead of the `wflo optimize` ones. */
+  header?: string[];
 }
 
 const round = (v: number, digits: number) => Number(v.toFixed(digits));
@@ -126,12 +130,13 @@ export function layoutResultYaml(r: LayoutResultInfo): string {
       aep_mwh: r.aepMwh, aep_by_direction_mwh: Array.from(r.perDirectionMwh, (v) => round(v, 5)), aep_initial_mwh: r.aepInitialMwh,
       iterations: r.iterations, evaluations: r.evaluations, wall_s: round(r.wallS, 3), feasible: r.feasible, max_violation_m: r.maxViolationM,
       ...(r.starts !== undefined ? { starts: r.starts } : {}),
+      ...(r.extra ?? {}),
     },
   };
   const yaml = new Document(doc);
   // Lists of numbers on one line each (a 360 × 20 probability table is 360 lines, not 7 560).
   visit(yaml, { Seq: (_, node) => { if (isSeq(node) && node.items.every((i) => isScalar(i))) node.flow = true; } });
-  const header = [
+  const header = r.header ? r.header.map((l) => `# ${l}`) : [
     `# Written by \`wflo optimize\` (wflo ${VERSION}): ${r.x.length} turbines optimized for ${r.caseSpec}, seed ${r.seed},`,
     `# AEP ${r.aepMwh.toFixed(5)} MWh (${r.method}). A complete wflo case file: turbine, wind, site, wake model and the`,
     '# layout are all here, so `wflo aep FILE` and `wflo plot FILE` need nothing else; `wflo:` says how it was made.',

@@ -5,7 +5,7 @@
  *    others structured layouts of families chosen by the seed: rings on and inside the boundary,
  *    hexagonal packings, rows facing the dominant wind, greedy sequential placement, random), each
  *    optimized with the gradient method and wake expansion continuation (`wec`); the best is kept.
- * 2. Monotonic basin hopping, `hops` rounds. Each round applies one move drawn by the seed, then
+ * 2. Monotonic basin hopping, `hops` rounds. Each round applies one move (moves.ts) drawn by the seed, then
  *    re-optimizes with the gradient method over `hopWec`, and keeps the result if the AEP rose:
  *    - relocate: one turbine (the least productive or a random one) to the best of `hopCandidates`
  *      spots, half of them on the boundary, half random inside (best by AEP, real wake model);
@@ -23,14 +23,10 @@
 import type { Case } from './case.js';
 import type { FarmEvaluator } from '../physics/aep.js';
 import type { PreparedBoundary } from '../geometry/preparedBoundary.js';
-import { signedDistanceAt } from '../geometry/boundaryDistance.js';
-import { projectInside } from '../geometry/projectInside.js';
-import { perimeterLength, perimeterPoint } from '../geometry/structuredLayouts.js';
 import type { Rng } from '../util/rng.js';
 import { gradientStages } from './gradientStages.js';
-import { caseSpacing } from './caseEvaluator.js';
-import { pairMinimum } from '../geometry/pairSpacing.js';
 import { initialLayout } from './initialLayout.js';
+import { applyMove } from './moves.js';
 import type { ResolvedSettings } from './settings.js';
 
 export const HOP_MOVES = ['relocate', 'relocateMany', 'toBoundary', 'toInterior', 'shake'] as const;
@@ -73,10 +69,6 @@ export interface GlobalSearchResult extends Layout {
   triedByMove: Record<HopMove, number>;
 }
 
-/** A point within 0.5 m of the boundary counts as on it. */
-const ON_BOUNDARY_M = 0.5;
-const MARGIN_M = 1e-3;
-
 export function globalSearch(ctx: GlobalSearchContext, first: Layout): GlobalSearchResult {
   const { c, s, site, evaluator, rng } = ctx;
   const acceptedByMove = Object.fromEntries(HOP_MOVES.map((m) => [m, 0])) as Record<HopMove, number>;
@@ -111,7 +103,7 @@ export function globalSearch(ctx: GlobalSearchContext, first: Layout): GlobalSea
     if (!best) { best = first; bestAep = evaluator.aep(first.x, first.y).aepMwh; evaluations++; }
     for (let hop = 0; hop < s.hops && !overBudget(); hop++, hopIndex++) {
       const move = drawMove(rng);
-      const trial = applyMove(move, ctx, best);
+      const trial = applyMove(move, { c, site, evaluator, rng, candidates: s.hopCandidates, shakeStep: s.shakeStep }, best);
       evaluations += trial.evaluations;
       let aep = NaN;
       let accepted = false;
@@ -137,101 +129,4 @@ function drawMove(rng: Rng): HopMove {
   let u = rng.next();
   for (const m of HOP_MOVES) { if (u < MOVE_WEIGHTS[m]) return m; u -= MOVE_WEIGHTS[m]; }
   return 'relocate';
-}
-
-function applyMove(move: HopMove, ctx: GlobalSearchContext, from: Layout): { layout: Layout | null; evaluations: number } {
-  const { site, rng, c, s } = ctx;
-  const x = Float64Array.from(from.x), y = Float64Array.from(from.y);
-  const n = x.length;
-  const grad = new Float64Array(2);
-  let evaluations = 0;
-  const onBoundary = (i: number) => signedDistanceAt(site, x[i]!, y[i]!, grad) < ON_BOUNDARY_M;
-  const pickWhere = (want: (i: number) => boolean): number => {
-    const pool: number[] = [];
-    for (let i = 0; i < n; i++) if (want(i)) pool.push(i);
-    return pool.length === 0 ? -1 : pool[rng.int(pool.length)]!;
-  };
-  const leastProductive = (): number => {
-    const perTurbine = ctx.evaluator.aep(x, y).perTurbineMwh;
-    evaluations++;
-    let i = 0;
-    for (let j = 1; j < n; j++) if (perTurbine[j]! < perTurbine[i]!) i = j;
-    return i;
-  };
-  const place = (i: number, where: 'any' | 'boundary' | 'interior'): boolean => {
-    const r = bestSpot(ctx, x, y, i, s.hopCandidates, where);
-    evaluations += r.evaluations;
-    if (!r.found) return false;
-    x[i] = r.x; y[i] = r.y;
-    return true;
-  };
-  switch (move) {
-    case 'relocate': {
-      const i = rng.next() < 0.5 ? leastProductive() : rng.int(n);
-      return { layout: place(i, 'any') ? { x, y } : null, evaluations };
-    }
-    case 'relocateMany': {
-      const count = 2 + rng.int(2);
-      for (let k = 0; k < count; k++) {
-        const i = k === 0 && rng.next() < 0.5 ? leastProductive() : rng.int(n);
-        if (!place(i, 'any')) return { layout: null, evaluations };
-      }
-      return { layout: { x, y }, evaluations };
-    }
-    case 'toBoundary': {
-      const i = pickWhere((j) => !onBoundary(j));
-      return { layout: i >= 0 && place(i, 'boundary') ? { x, y } : null, evaluations };
-    }
-    case 'toInterior': {
-      const i = pickWhere(onBoundary);
-      return { layout: i >= 0 && place(i, 'interior') ? { x, y } : null, evaluations };
-    }
-    case 'shake': {
-      const step = s.shakeStep * c.turbine.diameter;
-      for (let i = 0; i < n; i++) { x[i] += step * rng.normal(); y[i] += step * rng.normal(); }
-      projectInside(site, x, y, MARGIN_M);
-      return { layout: { x, y }, evaluations };
-    }
-  }
-}
-
-/**
- * The best of `candidates` spots for turbine i (others fixed) that are inside the site and keep
- * the spacing: on the boundary, strictly inside (≥ one spacing from the boundary), or either
- * (half each).
- */
-function bestSpot(
-  ctx: GlobalSearchContext, x: Float64Array, y: Float64Array, i: number, candidates: number, where: 'any' | 'boundary' | 'interior',
-): { found: boolean; x: number; y: number; evaluations: number } {
-  const { site, rng, c } = ctx;
-  const n = x.length;
-  const grad = new Float64Array(2), point = new Float64Array(2);
-  const perimeter = perimeterLength(site);
-  const rule = caseSpacing(c);
-  const box = site.box;
-  let bestX = NaN, bestY = NaN, bestAep = -Infinity, found = 0, evaluations = 0;
-  const ox = x[i]!, oy = y[i]!;
-  for (let attempt = 0; attempt < 200 * candidates && found < candidates; attempt++) {
-    const onEdge = where === 'boundary' || (where === 'any' && attempt % 2 === 0);
-    let px: number, py: number;
-    if (onEdge) {
-      perimeterPoint(site, rng.next() * perimeter, MARGIN_M, point);
-      px = point[0]!; py = point[1]!;
-    } else {
-      px = rng.uniform(box.minX, box.maxX); py = rng.uniform(box.minY, box.maxY);
-    }
-    const depth = signedDistanceAt(site, px, py, grad);
-    if (depth < MARGIN_M * 0.999) continue;
-    if (where === 'interior' && depth < c.minSpacing) continue;
-    let clear = true;
-    for (let j = 0; j < n && clear; j++) if (j !== i && (px - x[j]!) ** 2 + (py - y[j]!) ** 2 < (pairMinimum(rule, i, j) + MARGIN_M) ** 2) clear = false;
-    if (!clear) continue;
-    found++;
-    x[i] = px; y[i] = py;
-    const aep = ctx.evaluator.aep(x, y).aepMwh;
-    evaluations++;
-    x[i] = ox; y[i] = oy;
-    if (aep > bestAep) { bestAep = aep; bestX = px; bestY = py; }
-  }
-  return { found: found > 0, x: bestX, y: bestY, evaluations };
 }

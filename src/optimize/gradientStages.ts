@@ -3,6 +3,8 @@
  * - gradientStages: for each wake-expansion factor ξ (Thomas & Ning 2018; Gaussian wakes only) an
  *   augmented-Lagrangian solve with L-BFGS on the exact AEP gradient, warm-started from the
  *   previous stage with its multipliers;
+ *   With `free` (1 = may move, by turbine) only those turbines move: the gradient of the others
+ *   is zeroed, so L-BFGS never changes them (a local polish after a local move);
  * - repair: move an infeasible layout to a feasible one nearby (projection, then minimizing the
  *   squared constraint violation alone).
  */
@@ -14,13 +16,17 @@ import type { PreparedBoundary } from '../geometry/preparedBoundary.js';
 import { projectInside } from '../geometry/projectInside.js';
 import { augmentedLagrangian, type InequalityConstraints } from './augmentedLagrangian.js';
 import { lbfgs } from './lbfgs.js';
+import type { ObjectiveWithGradient } from './objective.js';
 import { aepObjective, fromScaled, layoutConstraints, toScaled } from './layoutProblem.js';
 import type { ResolvedSettings } from './settings.js';
 
-export function gradientStages(c: Case, stages0: number[], s: ResolvedSettings, site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, aepRef: number) {
+export function gradientStages(
+  c: Case, stages0: number[], s: ResolvedSettings, site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, aepRef: number,
+  free: Uint8Array | null = null,
+) {
   const scale = c.turbine.diameter;
   const n = c.nTurbines;
-  const constraints = layoutConstraints(site, n, caseSpacing(c), scale);
+  const constraints = free ? maskedConstraints(layoutConstraints(site, n, caseSpacing(c), scale), free) : layoutConstraints(site, n, caseSpacing(c), scale);
   const multipliers = new Float64Array(constraints.count);
   const gaussian = c.model.wake === 'iea37' || c.model.wake === 'bastankhah2014';
   const stages = gaussian ? stages0 : [1];
@@ -32,7 +38,7 @@ export function gradientStages(c: Case, stages0: number[], s: ResolvedSettings, 
     const xi = stages[stage];
     const last = stage === stages.length - 1;
     const evaluator: FarmEvaluator = caseEvaluator(c, { ...c.model, params: { ...c.model.params, wec: xi } });
-    const objective = aepObjective(evaluator, scale, aepRef, counter);
+    const objective = free ? maskedObjective(aepObjective(evaluator, scale, aepRef, counter), free) : aepObjective(evaluator, scale, aepRef, counter);
     // Widened stages only steer the layout: a loose feasibility target (≈1 cm) keeps the penalty,
     // and so the conditioning, moderate. The last stage tightens to 1e-6·D, well inside the 1 mm
     // margin of the constraints.
@@ -47,6 +53,31 @@ export function gradientStages(c: Case, stages0: number[], s: ResolvedSettings, 
   }
   const { x, y } = fromScaled(z, scale);
   return { x, y, iterations, evaluations: counter.evaluations };
+}
+
+/** The objective with the gradient of fixed turbines (free[i] = 0) zeroed. */
+function maskedObjective(f: ObjectiveWithGradient, free: Uint8Array): ObjectiveWithGradient {
+  const n = free.length;
+  return (z, grad) => {
+    const value = f(z, grad);
+    for (let i = 0; i < n; i++) if (!free[i]) { grad[i] = 0; grad[n + i] = 0; }
+    return value;
+  };
+}
+
+/** Constraints whose gradient leaves fixed turbines (free[i] = 0) alone. */
+function maskedConstraints(inner: InequalityConstraints, free: Uint8Array): InequalityConstraints {
+  const n = free.length;
+  return {
+    count: inner.count,
+    values: (z, out) => inner.values(z, out),
+    addWeightedGradient(z, w, grad) {
+      const saved = new Float64Array(2 * n);
+      for (let i = 0; i < n; i++) if (!free[i]) { saved[i] = grad[i]!; saved[n + i] = grad[n + i]!; }
+      inner.addWeightedGradient(z, w, grad);
+      for (let i = 0; i < n; i++) if (!free[i]) { grad[i] = saved[i]!; grad[n + i] = saved[n + i]!; }
+    },
+  };
 }
 
 /**

@@ -7,7 +7,8 @@
  * augmented-Lagrangian solve with L-BFGS, warm-started from the previous stage with its
  * multipliers (gradientStages.ts). 'global': the global search of globalSearch.ts (structured
  * starting layouts, each optimized by the gradient method, then basin hopping with several kinds
- * of move). 'basin': one gradient run, then basin hopping with single-turbine relocations.
+ * of move). 'population': tuned lattice starts and a population evolved by moves and crossover,
+ * each child polished by the gradient method (populationSearch.ts). 'basin': one gradient run, then basin hopping with single-turbine relocations.
  * 'random': random search from the initial layout. 'hybrid': gradient, then random search as a
  * polish. Every returned layout passes checkFeasibility (1e-6 m); a method that ends
  * infeasible gets one repair pass (minimize the constraint violation alone), and if that fails the
@@ -25,6 +26,7 @@ import { signedDistanceAt } from '../geometry/boundaryDistance.js';
 import { RuntimeFailure } from '../util/errors.js';
 import { gradientStages, repair } from './gradientStages.js';
 import { globalSearch, type SearchProgress } from './globalSearch.js';
+import { populationSearch, type PopulationProgress } from './populationSearch.js';
 import { randomSearch } from './randomSearch.js';
 import { initialLayout } from './initialLayout.js';
 import { resolveSettings, type OptimizerSettings, type ResolvedSettings } from './settings.js';
@@ -56,6 +58,8 @@ const FEASIBILITY_TOLERANCE_M = 1e-6;
 export interface OptimizeHooks {
   /** Every seeding start and hop of the global method (benchmarks sample it with a clock). */
   onProgress?: (event: SearchProgress) => void;
+  /** Every start, generation and final polish of the population method. */
+  onPopulationProgress?: (event: PopulationProgress) => void;
 }
 
 export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: number, hooks: OptimizeHooks = {}): OptimizeResult {
@@ -93,6 +97,12 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
   if (s.method === 'global') {
     if (!site) throw new RuntimeFailure(`optimizer global needs a site boundary`);
     const r = globalSearch({ c, s, site: site!, evaluator, rng, aepRef: aepInitial, ensureFeasible, onProgress: hooks.onProgress }, { x, y });
+    iterations += r.iterations; evaluations += r.evaluations;
+    x = r.x; y = r.y;
+  }
+  if (s.method === 'population') {
+    if (!site) throw new RuntimeFailure(`optimizer population needs a site boundary`);
+    const r = populationSearch({ c, s, site, rng, aepRef: aepInitial, ensureFeasible, onProgress: hooks.onPopulationProgress });
     iterations += r.iterations; evaluations += r.evaluations;
     x = r.x; y = r.y;
   }

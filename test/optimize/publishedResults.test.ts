@@ -1,13 +1,16 @@
 /**
- * The best layouts in examples/results/ against the published IEA37 case study 1 results
- * (Baker et al., AIAA 2019-0540, best of the paper: 418 924.41 / 863 676.30 / 1 513 311.19 MWh
- * for 16 / 36 / 64 turbines): every file is feasible for its case (spacing ≥ 2D − 1e-6 m, inside
- * within 1e-6 m), its recorded AEP is what the engine computes for its layout (the engine equals
- * the IEA37 formula, test/physics), and it is at least the paper's best. Files listed in RECORDS
- * must also beat the best known feasible layout (issue 13's table: submission 12 of the case study
- * moved onto the circle), and examples/results/README.md must give the command that reproduces
- * every file (its method and seed) and its wall time. Every file is a self-contained case file:
- * `wflo aep FILE` in a folder holding only it gives its recorded AEP.
+ * The best layouts in examples/results/ against the published IEA37 results (case study 1: Baker
+ * et al., AIAA 2019-0540, best of the paper: 418 924.41 / 863 676.30 / 1 513 311.19 MWh for 16 /
+ * 36 / 64 turbines): every file is feasible for its case (spacing ≥ 2D − 1e-6 m, inside within
+ * 1e-6 m), its recorded AEP is what the engine computes for its layout on the rose the file carries
+ * (the engine equals the IEA37 formula, test/physics; a record of case study 4 carries the 360 × 20
+ * rose), and it is at least the paper's best. Files listed in RECORDS must also beat the best known
+ * feasible layout (examples/records/best-known.json, SOURCE.md there: participant 12's cs1 layouts
+ * moved onto the circle; IFPEN's cs4 layout on the 360 × 20 rose). examples/results/README.md must
+ * say how every file was made: the command (method and seed), or for a file a record campaign
+ * produced (`wflo.task`), the campaign file and the task; such a file also states the CPU time of
+ * the whole campaign. Every file is a self-contained case file: `wflo aep FILE` in a folder holding
+ * only it gives its recorded AEP.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,6 +20,7 @@ import { parse } from 'yaml';
 import { REPO, runWflo, tempDir } from '../helpers.js';
 import { builtinCase } from '../../src/io/builtinCases.js';
 import { computeAep } from '../../src/physics/aep.js';
+import { readWindFile } from '../../src/io/readers.js';
 import { checkFeasibility } from '../../src/geometry/feasibility.js';
 
 const PAPER_BEST: Record<string, number> = {
@@ -26,21 +30,30 @@ const PAPER_BEST: Record<string, number> = {
 };
 
 /** Best known feasible AEP (MWh) that a record file must beat, by file. */
+const BEST_KNOWN = JSON.parse(fs.readFileSync(path.join(REPO, 'examples', 'records', 'best-known.json'), 'utf8')) as Record<string, { aep_mwh: number }>;
 const RECORDS: Record<string, number> = {
-  'iea37-cs1-16-best.yaml': 421451.07,
+  'iea37-cs1-16-best.yaml': BEST_KNOWN['iea37-cs1-16']!.aep_mwh,
+  'iea37-cs1-36-best.yaml': BEST_KNOWN['iea37-cs1-36']!.aep_mwh,
+  'iea37-cs1-64-best.yaml': BEST_KNOWN['iea37-cs1-64']!.aep_mwh,
+  'iea37-cs4-best.yaml': BEST_KNOWN['iea37-cs4-360x20']!.aep_mwh,
 };
 
 const dir = path.join(REPO, 'examples', 'results');
 const readme = fs.existsSync(path.join(dir, 'README.md')) ? fs.readFileSync(path.join(dir, 'README.md'), 'utf8') : '';
 const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.yaml')) : [];
 
-test('examples/results holds at least one result', () => assert.ok(files.length > 0));
+test('examples/results holds at least one result, and a record file for every case study 1 farm', () => {
+  assert.ok(files.length > 0);
+  for (const record of Object.keys(RECORDS)) if (record !== 'iea37-cs4-best.yaml') assert.ok(files.includes(record), `no ${record}`);
+});
 
 for (const file of files) {
   test(`examples/results/${file}: feasible, AEP reproduced, at least the published best`, () => {
     const doc = parse(fs.readFileSync(path.join(dir, file), 'utf8'));
     const caseName: string = doc.wflo.case;
     const c = builtinCase(caseName);
+    // A record of case study 4 is scored on the 360 × 20 rose it carries (its wind must be that rose).
+    if (caseName === 'iea37-cs4') c.wind = readWindFile(path.join(REPO, 'examples', 'records', 'iea37-windrose-cs4.yaml'));
     const x = Float64Array.from(doc.layout.x as number[]);
     const y = Float64Array.from(doc.layout.y as number[]);
     assert.equal(x.length, c.nTurbines);
@@ -52,10 +65,17 @@ for (const file of files) {
       assert.ok(aep >= PAPER_BEST[caseName], `${caseName}: ${aep} < published ${PAPER_BEST[caseName]}`);
     }
     if (RECORDS[file] !== undefined) assert.ok(aep > RECORDS[file]!, `${file}: ${aep} does not beat the best known ${RECORDS[file]}`);
-    // The README row of this file names its reproducing command (method and seed) and wall time.
+    // The README row of this file says how it was made: its command (method and seed), or its
+    // campaign and task; a campaign's file gives the campaign's CPU time.
     const row = readme.split('\n').find((line) => line.includes(file));
     assert.ok(row, `examples/results/README.md has no row for ${file}`);
-    assert.ok(row!.includes(`--method ${doc.wflo.method}`) && row!.includes(`--seed ${doc.wflo.seed}`), `README row for ${file} lacks its command: ${row}`);
+    if (doc.wflo.task !== undefined) {
+      assert.ok(row!.includes(doc.wflo.campaign) && row!.includes(doc.wflo.task), `README row for ${file} lacks its campaign and task: ${row}`);
+      assert.ok(fs.existsSync(path.join(REPO, doc.wflo.campaign)), `${file}: campaign ${doc.wflo.campaign} is not in the repository`);
+      assert.ok(typeof doc.wflo.cpu_s_total === 'number' && doc.wflo.cpu_s_total > 0, `${file}: no cpu_s_total`);
+    } else {
+      assert.ok(row!.includes(`--method ${doc.wflo.method}`) && row!.includes(`--seed ${doc.wflo.seed}`), `README row for ${file} lacks its command: ${row}`);
+    }
     assert.ok(typeof doc.wflo.wall_s === 'number' && doc.wflo.wall_s > 0);
     // The file stands alone: `wflo aep FILE`, with nothing beside it, gives the recorded AEP.
     const alone = tempDir('wflo-result-alone-');

@@ -1,0 +1,174 @@
+"""An independent check of wflo's record layouts: the IEA Wind Task 37 case-study AEP written from the
+case studies' own description (iea37-wakemodel.pdf and the case-study announcements), in numpy,
+sharing no code with wflo; run by test/optimize/independentRecords.test.ts.
+
+    /usr/bin/python3 iea37Independent.py REPO
+
+The model (as the case studies define it):
+- wind frame: a wind from direction theta (degrees from north, clockwise) blows towards theta + 180;
+  x' is the downwind distance, y' the crosswind one;
+- Bastankhah's Gaussian wake simplified for the case studies: a turbine j waked by i (x' > 0 behind
+  i) loses the fraction (1 - sqrt(1 - Ct / (8 sigma^2 / D^2))) exp(-0.5 (y'/sigma)^2) of the
+  free-stream speed, sigma = k* x' + D / sqrt(8), k* = 0.0324555, Ct = 8/9;
+- the losses a turbine sees are combined as the root of the sum of their squares;
+- power: 0 below cut-in and from cut-out on, P_rated ((V - V_in) / (V_r - V_in))^3 from cut-in to
+  rated, P_rated from rated to cut-out;
+- AEP = 8760 h x sum over directions and speeds of the bin's probability x the farm's power (MWh).
+
+Data: the case-study facts in REPO/test/data/iea37/facts.yaml (turbines, roses, boundaries, the
+published baseline layouts with their published AEP) and the 360 x 20 rose of case study 4 in
+REPO/examples/records/iea37-windrose-cs4.yaml. First the formula is checked against the published
+baseline AEPs (cs1 16/36/64 turbines on the 16-direction rose; cs3 and cs4 on the 20 x 20 rose);
+then every layout file of REPO/examples/results is checked: its AEP by this formula on its case's
+published rose, its feasibility (inside the circle or one of the polygons within 1e-6 m; every pair
+at least 2D apart, 1e-6 m tolerance) and the best known feasible AEP of its case
+(REPO/examples/records/best-known.json). Prints one JSON document; asserts nothing itself.
+"""
+import glob
+import json
+import math
+import os
+import sys
+
+import numpy as np
+import yaml
+
+K_STAR = 0.0324555
+CT = 8.0 / 9.0
+HOURS = 8760.0
+
+
+def farm_aep_mwh(x, y, diameter, rated_w, cut_in, rated_speed, cut_out, directions, speeds, prob):
+    """AEP (MWh) of the layout; prob[d][s] is the probability of direction d and speed s."""
+    x = np.asarray(x, float)
+    y = np.asarray(y, float)
+    speeds = np.asarray(speeds, float)
+    prob = np.asarray(prob, float).reshape(len(directions), len(speeds))
+    total = 0.0
+    by_direction = []
+    for d, theta in enumerate(directions):
+        t = math.radians(theta)
+        # Unit vector the wind blows towards (from theta, clockwise from north): -(sin t, cos t).
+        wx, wy = -math.sin(t), -math.cos(t)
+        down = x * wx + y * wy
+        cross = -x * wy + y * wx
+        dx = down[:, None] - down[None, :]  # [j, i]: how far j is downwind of i
+        dy = cross[:, None] - cross[None, :]
+        behind = dx > 0.0
+        dxp = np.where(behind, dx, 1.0)
+        sigma = K_STAR * dxp + diameter / math.sqrt(8.0)
+        deficit = (1.0 - np.sqrt(1.0 - CT / (8.0 * sigma**2 / diameter**2))) * np.exp(-0.5 * (dy / sigma) ** 2)
+        deficit = np.where(behind, deficit, 0.0)
+        loss = np.sqrt(np.sum(deficit**2, axis=1))
+        v = speeds[None, :] * (1.0 - loss[:, None])  # turbines x speeds
+        power = np.where((v >= cut_in) & (v < rated_speed), rated_w * ((v - cut_in) / (rated_speed - cut_in)) ** 3, 0.0)
+        power = np.where((v >= rated_speed) & (v < cut_out), rated_w, power)
+        e = HOURS * float(np.sum(prob[d] * power.sum(axis=0))) / 1e6
+        by_direction.append(e)
+        total += e
+    return total, by_direction
+
+
+def rose_from_facts(w):
+    if "speed_ms" in w:
+        return list(w["directions_deg"]), [w["speed_ms"]], [[f] for f in w["direction_frequency"]]
+    return list(w["directions_deg"]), list(w["speeds_ms"]), [[f * s for s in row] for f, row in zip(w["direction_frequency"], w["speed_frequency"])]
+
+
+def rose_from_iea37_file(path):
+    doc = yaml.safe_load(open(path))
+    p = doc["definitions"]["wind_inflow"]["properties"]
+    dirs = p["direction"]["bins"]
+    dfreq = p["direction"]["frequency"]
+    speeds = p["speed"]["bins"]
+    sfreq = p["speed"]["frequency"]
+    return list(dirs), list(speeds), [[f * s for s in row] for f, row in zip(dfreq, sfreq)]
+
+
+def point_segment_distance(px, py, ax, ay, bx, by):
+    vx, vy = bx - ax, by - ay
+    t = ((px - ax) * vx + (py - ay) * vy) / (vx * vx + vy * vy)
+    t = min(1.0, max(0.0, t))
+    return math.hypot(px - (ax + t * vx), py - (ay + t * vy))
+
+
+def inside_polygon(px, py, poly):
+    inside = False
+    n = len(poly)
+    for i in range(n):
+        ax, ay = poly[i]
+        bx, by = poly[(i + 1) % n]
+        if (ay > py) != (by > py) and px < ax + (py - ay) * (bx - ax) / (by - ay):
+            inside = not inside
+    return inside
+
+
+def outside_by(px, py, boundary, polygons):
+    """How far (m) the point lies outside the site (0 inside)."""
+    if "circle" in boundary:
+        c = boundary["circle"]
+        return max(0.0, math.hypot(px - c["center"][0], py - c["center"][1]) - c["radius_m"])
+    best = math.inf
+    for name in boundary["polygons"]:
+        poly = polygons[name]
+        if inside_polygon(px, py, poly):
+            return 0.0
+        best = min(best, min(point_segment_distance(px, py, *poly[i], *poly[(i + 1) % len(poly)]) for i in range(len(poly))))
+    return best
+
+
+def min_spacing(x, y):
+    x = np.asarray(x)
+    y = np.asarray(y)
+    d = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :])
+    np.fill_diagonal(d, np.inf)
+    return float(d.min())
+
+
+def main(repo):
+    facts = yaml.safe_load(open(os.path.join(repo, "test", "data", "iea37", "facts.yaml")))
+    best_known = json.load(open(os.path.join(repo, "examples", "records", "best-known.json")))
+    turbines = facts["turbines"]
+    out = {"baselines": [], "files": []}
+
+    def turbine_args(name):
+        t = turbines[name]
+        return t["diameter_m"], t["rated_power_w"], t["cut_in_ms"], t["rated_speed_ms"], t["cut_out_ms"]
+
+    # 1. The checker against the published baseline AEPs.
+    for name in ["ex16", "ex36", "ex64", "ex-opt3", "ex-opt4"]:
+        b = facts["baselines"][name]
+        dirs, speeds, prob = rose_from_facts(facts["winds"][b["wind"]])
+        aep, by_dir = farm_aep_mwh(b["x_m"], b["y_m"], *turbine_args(b["turbine"]), dirs, speeds, prob)
+        out["baselines"].append({"name": name, "aep": aep, "published": b["aep_mwh"], "by_direction": by_dir, "published_by_direction": b["aep_by_direction_mwh"]})
+
+    # 2. The layout files of examples/results (and of its cs3-cs4 folder).
+    rose360 = rose_from_iea37_file(os.path.join(repo, "examples", "records", "iea37-windrose-cs4.yaml"))
+    files = sorted(glob.glob(os.path.join(repo, "examples", "results", "*.yaml")) + glob.glob(os.path.join(repo, "examples", "results", "cs3-cs4", "*.yaml")))
+    for f in files:
+        doc = yaml.safe_load(open(f))
+        case = doc["wflo"]["case"]
+        x, y = doc["layout"]["x"], doc["layout"]["y"]
+        n = len(x)
+        if case.startswith("iea37-cs1"):
+            turbine, boundary, (dirs, speeds, prob), key = "iea37-335mw", facts["boundaries"]["cs1-%d" % n], rose_from_facts(facts["winds"]["cs1"]), "iea37-cs1-%d" % n
+        elif case.startswith("iea37-cs3") or case.startswith("iea37-cs4"):
+            # Case studies 3 and 4 are compared on the 360 x 20 rose.
+            study = "cs3" if case.startswith("iea37-cs3") else "cs4"
+            turbine, boundary, (dirs, speeds, prob), key = "iea37-10mw", facts["boundaries"][study], rose360, "iea37-%s-360x20" % study
+        else:
+            continue
+        aep, _ = farm_aep_mwh(x, y, *turbine_args(turbine), dirs, speeds, prob)
+        spacing = min_spacing(x, y)
+        outside = max(outside_by(px, py, boundary, facts["boundaries"]["polygons"]) for px, py in zip(x, y))
+        out["files"].append({
+            "file": os.path.relpath(f, os.path.join(repo, "examples", "results")), "case": case, "n": n,
+            "aep": aep, "recorded": doc["wflo"]["aep_mwh"], "min_spacing_m": spacing,
+            "required_spacing_m": 2 * turbines[turbine]["diameter_m"], "max_outside_m": outside,
+            "best_known": best_known.get(key, {}).get("aep_mwh"),
+        })
+    json.dump(out, sys.stdout)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
