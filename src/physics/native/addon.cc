@@ -182,6 +182,7 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
     s.gxw = ar.take<double>(nl); s.gyw = ar.take<double>(nl); s.energy = ar.take<double>(n);
     s.srcKMax = ar.take<double>(n); s.srcEMax = ar.take<double>(n); s.candLive = ar.take<uint8_t>(pairs);
     s.tiWin = ar.take<double>(turbulence && withGradient ? 4 * nl : 1);
+    s.ctSlope = ar.take<double>(withGradient ? nl : 1);
   });
   // Pair terms of the gradient: sized for the candidates actually found, grown when a direction needs more
   // (starting from what this thread's memory already holds).
