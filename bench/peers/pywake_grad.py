@@ -3,9 +3,10 @@ real-turbine case file written in the format of test/data/reference/ (a V80 farm
 probability table, e.g. a 100-turbine 5D grid), and compares it with wflo's exact gradient.
 
 usage: PYTHONPATH=<PyWake source>:<autograd source>[:<folder with an import guard>] \
-       python3 pywake_grad.py CASE.yaml [REPEATS=1] [--no-wflo]
+       python3 pywake_grad.py CASE.yaml [REPEATS=1] [--aep-repeats=N (default REPEATS)] [--no-wflo]
 Prints one JSON line: PyWake's AEP (MWh) and its relative difference from the case's expected AEP,
-the seconds of each gradient call (wall and CPU) and their median, and the largest difference
+the seconds of each AEP call and of each gradient call (wall and CPU: on a loaded machine the
+process's CPU time is the steadier figure) and their medians, and the largest difference
 between PyWake's and wflo's gradient relative to the largest gradient component
 (max_i |g_pywake - g_wflo| / max_i |g_wflo|), and at the worst component PyWake's own AEP by central
 differences (step 1 mm) as a referee between the two. wflo's gradient comes from this checkout's built
@@ -35,6 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 args = [a for a in sys.argv[1:] if not a.startswith('--')]
 case_file, repeats = args[0], int(args[1]) if len(args) > 1 else 1
 with_wflo = '--no-wflo' not in sys.argv
+aep_repeats = next((int(a.split('=')[1]) for a in sys.argv if a.startswith('--aep-repeats=')), repeats)
 case = yaml.safe_load(open(case_file))
 call = case['source']['call']
 t, w, lay = case['turbine'], case['wind'], case['layout']
@@ -67,7 +69,12 @@ if call not in models:
     sys.exit(f'{case_file}: source.call {call!r} is not one of {sorted(models)}')
 wfm = models[call]()
 
-aep_mwh = float(wfm.aep(x, y, wd=wd, ws=ws)) * 1e3  # GWh -> MWh
+aep_mwh = float(wfm.aep(x, y, wd=wd, ws=ws)) * 1e3  # GWh -> MWh (also the warm-up)
+aep_wall, aep_cpu = [], []
+for _ in range(aep_repeats):
+    t0, c0 = time.perf_counter(), time.process_time()
+    wfm.aep(x, y, wd=wd, ws=ws)
+    aep_wall.append(time.perf_counter() - t0); aep_cpu.append(time.process_time() - c0)
 expected = case.get('expected', {}).get('aep_mwh')
 grad_fn = wfm.aep_gradients(autograd, ['x', 'y'])
 wall, cpu = [], []
@@ -78,6 +85,7 @@ for _ in range(repeats):
 
 out = {'peer': 'pywake', 'what': 'aep_gradients(autograd, [x, y])', 'case': os.path.basename(case_file), 'call': call,
        'n': len(x), 'aep_mwh': aep_mwh, 'aep_rel_vs_case': None if expected is None else (aep_mwh - expected) / expected,
+       'aep_wall_s': aep_wall, 'aep_cpu_s': aep_cpu, 'aep_median_cpu_s': float(np.median(aep_cpu)),
        'grad_wall_s': wall, 'grad_cpu_s': cpu, 'median_wall_s': float(np.median(wall)), 'median_cpu_s': float(np.median(cpu))}
 if with_wflo:
     root = os.environ.get('WFLO', os.path.join(HERE, '..', '..'))
