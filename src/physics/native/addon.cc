@@ -159,7 +159,7 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
   const int lanes = (int)((nSpeed + 7) & ~(size_t)7);  // wakedKernel.inc W
   const int64_t pairs = n > 1 ? (int64_t)n * (int64_t)(n - 1) / 2 : 1;
   const bool turbulence = cfg[CFG_TURBULENCE] != 0;
-  // sqrmax keeps only each target's largest source (tiWin); the other sums keep every pair's terms.
+  // sqrmax keeps only each target's largest source (tiArg); the other sums keep every pair's terms.
   const bool turbPairTerms = turbulence && cfg[CFG_TI_SUP] != 0;
   const bool jensen = cfg[CFG_MODEL] == 2;
   WakedScratch s;
@@ -181,7 +181,6 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
     s.uBar = ar.take<double>(nl); s.ctBar = ar.take<double>(nl); s.tiBar = ar.take<double>(nl);
     s.gxw = ar.take<double>(nl); s.gyw = ar.take<double>(nl); s.energy = ar.take<double>(n);
     s.srcKMax = ar.take<double>(n); s.srcEMax = ar.take<double>(n); s.candLive = ar.take<uint8_t>(pairs);
-    s.tiWin = ar.take<double>(turbulence && withGradient ? 4 * nl : 1);
     s.ctSlope = ar.take<double>(withGradient ? nl : 1);
   });
   // Pair terms of the gradient: sized for the candidates actually found, grown when a direction needs more

@@ -84,8 +84,6 @@ struct WakedScratch {
   uint8_t* candLive;          // by pair: 0 when no lane of the pair can be inside the wake
   // By pair × lane: 5 deficit terms [(e·5 + j)·L + l]; 5 added-turbulence terms likewise.
   double* pairTerms; double* turbTerms;  // turbTerms: linear and root-sum-square added turbulence only
-  // sqrmax added turbulence: the largest source's 4 gradient terms, by position × lane [(p·L + l)·4 + j].
-  double* tiWin;
   // Jensen: per pair, geometry-only terms (shape·w and its partials).
   double* jensenTerms;
 };
