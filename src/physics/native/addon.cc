@@ -159,6 +159,8 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
   const int lanes = (int)((nSpeed + 7) & ~(size_t)7);  // wakedKernel.inc W
   const int64_t pairs = n > 1 ? (int64_t)n * (int64_t)(n - 1) / 2 : 1;
   const bool turbulence = cfg[CFG_TURBULENCE] != 0;
+  // sqrmax keeps only each target's largest source (tiArg); the other sums keep every pair's terms.
+  const bool turbPairTerms = turbulence && cfg[CFG_TI_SUP] != 0;
   const bool jensen = cfg[CFG_MODEL] == 2;
   WakedScratch s;
   s.lanesMax = lanes; s.pairsMax = pairs;
@@ -179,10 +181,11 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
     s.uBar = ar.take<double>(nl); s.ctBar = ar.take<double>(nl); s.tiBar = ar.take<double>(nl);
     s.gxw = ar.take<double>(nl); s.gyw = ar.take<double>(nl); s.energy = ar.take<double>(n);
     s.srcKMax = ar.take<double>(n); s.srcEMax = ar.take<double>(n); s.candLive = ar.take<uint8_t>(pairs);
+    s.ctSlope = ar.take<double>(withGradient ? nl : 1);
   });
   // Pair terms of the gradient: sized for the candidates actually found, grown when a direction needs more
   // (starting from what this thread's memory already holds).
-  const size_t perPair = (size_t)(5 * lanes) * (turbulence ? 2 : 1);
+  const size_t perPair = (size_t)(5 * lanes) * (turbPairTerms ? 2 : 1);
   const size_t held = termArena.memory.size();
   int64_t capacity = held > 64 ? (int64_t)((held - 64) / perPair) : 0;
   if (capacity > pairs) capacity = pairs;
@@ -190,7 +193,7 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
     const int64_t cap = capacity;
     termArena.carve([&](Arena& ar) {
       s.pairTerms = ar.take<double>((size_t)(5 * lanes) * (size_t)(cap > 0 ? cap : 1));
-      s.turbTerms = ar.take<double>(turbulence ? (size_t)(5 * lanes) * (size_t)(cap > 0 ? cap : 1) : 1);
+      s.turbTerms = ar.take<double>(turbPairTerms ? (size_t)(5 * lanes) * (size_t)(cap > 0 ? cap : 1) : 1);
     });
     s.termCapacity = capacity;
     if (isa == 2) avx2::waked(call, s); else sse2::waked(call, s);

@@ -78,11 +78,12 @@ struct WakedScratch {
   double *c0, *c1, *c2, *c3, *c4, *c5, *c6, *c7, *c8;  // per-source model coefficients
   double *tSrc;                                    // Crespo–Hernández c₀a^c₁
   double *uBar, *ctBar, *tiBar, *gxw, *gyw;
+  double* ctSlope;  // ∂Ct/∂u at the effective speed (gradient only; uBar starts as P·∂power/∂u in the forward pass)
   double* energy;  // by position
   double *srcKMax, *srcEMax;  // by position: the largest k and ε·D over lanes (Gaussian widths)
   uint8_t* candLive;          // by pair: 0 when no lane of the pair can be inside the wake
   // By pair × lane: 5 deficit terms [(e·5 + j)·L + l]; 5 added-turbulence terms likewise.
-  double* pairTerms; double* turbTerms;
+  double* pairTerms; double* turbTerms;  // turbTerms: linear and root-sum-square added turbulence only
   // Jensen: per pair, geometry-only terms (shape·w and its partials).
   double* jensenTerms;
 };
