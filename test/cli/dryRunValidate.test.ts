@@ -76,7 +76,7 @@ test('validate detects the kind of every published IEA37 file and of wflo\'s own
     [path.join(REPO, 'examples', 'demo.yaml'), /campaign demo .*: valid/],
     // windIO's published IEA37 files (test/data/windio), read by io/windio/.
     [path.join(REPO, 'test', 'data', 'windio', 'plant', 'wind_energy_system', 'IEA37_case_study_3_wind_energy_system.yaml'), /valid case .*25 turbines/],
-    [path.join(REPO, 'test', 'data', 'windio', 'plant', 'plant_energy_site', 'IEA37_case_study_1_2_energy_site.yaml'), /valid windIO site: circle boundary, 16 × 1 wind/],
+    [path.join(REPO, 'test', 'data', 'windio', 'plant', 'plant_energy_site', 'IEA37_case_study_1_2_energy_site.yaml'), /valid windIO site: circle boundary, 16 directions × 1 speeds wind/],
     [path.join(REPO, 'test', 'data', 'windio', 'plant', 'plant_energy_turbine', 'IEA37_15MW_turbine.yaml'), /valid turbine .*D = 240 m, hub 150 m/],
   ];
   for (const [f, re] of files) {
