@@ -17,12 +17,7 @@ turbine); `expected.aep_mwh_default_tolerance` is the same with PyWake's default
 Never needed by the tests (they read the files written here).
 """
 import os, sys, json, time, resource, yaml, numpy as np
-try:
-    import pywake_lfs_guard  # noqa: F401  (a mirror without git-lfs data needs it)
-except ImportError:
-    pass
-from py_wake.site import UniformSite
-from py_wake.examples.data.hornsrev1 import V80
+from reference_common import HERE, REF, site, wt, fl  # first: PyWake's import guard
 from py_wake.wind_farm_models.engineering_models import All2AllIterative, PropagateDownwind
 from py_wake.deficit_models.gaussian import BastankhahGaussianDeficit, NiayifarGaussianDeficit
 from py_wake.deficit_models.noj import NOJDeficit
@@ -32,11 +27,6 @@ from py_wake.rotor_avg_models.area_overlap_model import AreaOverlapAvgModel
 from py_wake.turbulence_models.crespo import CrespoHernandez
 from py_wake.superposition_models import LinearSum, SquaredSum, SqrMaxSum
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REF = os.path.join(HERE, '..', '..', 'test', 'data', 'reference')
-site = UniformSite(p_wd=[1.0], ti=0.1)
-wt = V80()
-fl = lambda a: [float(v) for v in np.asarray(a).ravel()]
 BLOCKAGE = 'SelfSimilarityDeficit2020(superpositionModel=LinearSum()) (defaults: ct2a_madsen, ss_alpha=8/9, ss_beta=sqrt(2), r12p=[-0.672, 0.4897], ngp=[-1.381, 2.627, -1.524, 1.336], fgp=[-0.06489, 0.4911, 1.116, -0.1577], limiter=1e-10, exclude_wake=True, WS_ref = free-stream speed)'
 
 

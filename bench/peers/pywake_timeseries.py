@@ -20,23 +20,13 @@ The turbine (V80), wind table and layouts come from test/data/reference/bastankh
 Never needed by the tests (they read the files written here).
 """
 import os, sys, json, time, resource, yaml, numpy as np
-try:
-    import pywake_lfs_guard  # noqa: F401  (a mirror without git-lfs data needs it)
-except ImportError:
-    pass
-from py_wake.site import UniformSite
-from py_wake.examples.data.hornsrev1 import V80
+from reference_common import HERE, REF, site, wt, fl  # first: PyWake's import guard
 from py_wake.literature.gaussian_models import Niayifar_PorteAgel_2016, Bastankhah_PorteAgel_2014
 from py_wake.wind_farm_models.engineering_models import PropagateDownwind
 from py_wake.deficit_models.gaussian import TurboGaussianDeficit
 from py_wake.deficit_models.utils import ct2a_mom1d
 from py_wake.superposition_models import SquaredSum
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REF = os.path.join(HERE, '..', '..', 'test', 'data', 'reference')
-site = UniformSite(p_wd=[1.0], ti=0.1)
-wt = V80()
-fl = lambda a: [float(v) for v in np.asarray(a).ravel()]
 
 
 def turbopark():

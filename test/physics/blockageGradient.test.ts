@@ -15,7 +15,7 @@ import { windFromSeries } from '../../src/physics/windSeries.js';
 import { blockageFlow } from '../../src/physics/blockageSolve.js';
 import { induction, pairGeometry, sourceGamma } from '../../src/physics/blockage/selfSimilarity2020.js';
 import { createRng } from '../../src/util/rng.js';
-import { centralDifferenceCheck } from './gradientCheck.js';
+import { centralDifferenceCheck, randomLayout as layout } from './gradientCheck.js';
 
 // A tabulated turbine shaped like a 2 MW, 80 m machine (Ct falling above rated, 0 outside the table).
 const turbine: Turbine = {
@@ -24,13 +24,6 @@ const turbine: Turbine = {
   thrust: { kind: 'table', speeds: Float64Array.from([3, 4, 6, 9, 12, 15, 25]), ct: Float64Array.from([0, 0.82, 0.8, 0.8, 0.7, 0.25, 0.05]), outside: 'zero' },
 };
 const wind = { ...roseFromSectors([7, 61, 133, 199, 262, 311], [0.1, 0.2, 0.15, 0.25, 0.2, 0.1], [4.7, 6.3, 8.1, 10.7, 13.9], null), turbulenceIntensity: 0.08 };
-
-function layout(seed: number, n: number, size: number): { x: Float64Array; y: Float64Array } {
-  const rng = createRng(seed);
-  const x = new Float64Array(n), y = new Float64Array(n);
-  for (let i = 0; i < n; i++) { x[i] = rng.uniform(0, size); y[i] = rng.uniform(0, size); }
-  return { x, y };
-}
 
 const variants: FarmModelSpec[] = [
   { wake: 'bastankhah2014', superposition: 'linear', blockage: 'selfsimilarity2020' },

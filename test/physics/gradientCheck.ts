@@ -1,6 +1,7 @@
 /** Shared by the gradient tests: the exact AEP gradient against central differences (h = 1e-3 m). */
 import assert from 'node:assert/strict';
 import type { FarmEvaluator } from '../../src/physics/aep.js';
+import { createRng } from '../../src/util/rng.js';
 
 /** Checks AEP with and without gradient agree; returns the largest |gradient| and |exact − FD|. */
 export function centralDifferenceCheck(ev: FarmEvaluator, x: Float64Array, y: Float64Array): { maxAbs: number; maxErr: number } {
@@ -20,4 +21,12 @@ export function centralDifferenceCheck(ev: FarmEvaluator, x: Float64Array, y: Fl
     }
   }
   return { maxAbs, maxErr };
+}
+
+/** n turbines at random (seeded) in a size × size square, metres. */
+export function randomLayout(seed: number, n: number, size: number): { x: Float64Array; y: Float64Array } {
+  const rng = createRng(seed);
+  const x = new Float64Array(n), y = new Float64Array(n);
+  for (let i = 0; i < n; i++) { x[i] = rng.uniform(0, size); y[i] = rng.uniform(0, size); }
+  return { x, y };
 }

@@ -15,7 +15,7 @@ import type { Turbine } from '../../src/physics/turbine.js';
 import { roseFromSectors } from '../../src/physics/windResource.js';
 import { windFromSeries } from '../../src/physics/windSeries.js';
 import { createRng } from '../../src/util/rng.js';
-import { centralDifferenceCheck } from './gradientCheck.js';
+import { centralDifferenceCheck, randomLayout as layout } from './gradientCheck.js';
 
 // A tabulated turbine shaped like a 2 MW, 80 m machine (Ct falling above rated, 0 outside the table).
 const turbine: Turbine = {
@@ -35,13 +35,6 @@ function series(seed: number) {
     turbulenceIntensity: Array.from({ length: n }, () => rng.uniform(0.04, 0.2)),
     weights: Array.from({ length: n }, () => (rng.uniform(0, 1) < 0.5 ? 10 : 20)),
   });
-}
-
-function layout(seed: number, n: number, size: number): { x: Float64Array; y: Float64Array } {
-  const rng = createRng(seed);
-  const x = new Float64Array(n), y = new Float64Array(n);
-  for (let i = 0; i < n; i++) { x[i] = rng.uniform(0, size); y[i] = rng.uniform(0, size); }
-  return { x, y };
 }
 
 const variants: FarmModelSpec[] = [

@@ -16,18 +16,24 @@ export function readLayout(windFarm: WindioNode): Layout {
   } else {
     holder = layouts.require('initial_layout', 'coordinates {x, y}');
   }
-  const coordinates = holder.get('coordinates').exists ? holder.get('coordinates') : holder;
-  const xNode = coordinates.require('x', 'x coordinates in metres');
-  const yNode = coordinates.require('y', 'y coordinates in metres');
-  const x = xNode.numbers('x coordinates (m)');
-  const y = yNode.numbers('y coordinates (m)');
-  if (x.length !== y.length) yNode.fail(`${y.length} y values for ${x.length} x values`);
-  if (x.length === 0) xNode.fail('no turbines');
+  const { x, y } = layoutCoordinates(holder);
   const types = holder.get('turbine_types');
   if (types.exists && types.isSeq && new Set(types.items().map((t) => String(t.scalar))).size > 1) {
     types.fail('layouts with several turbine types are not supported (one turbine type per farm)');
   }
   return { x, y };
+}
+
+/** The `coordinates {x, y}` of one windIO layout (or `{x, y}` directly in it), metres; at least one turbine. */
+export function layoutCoordinates(layout: WindioNode): { x: Float64Array; y: Float64Array; xNode: WindioNode; yNode: WindioNode } {
+  const holder = layout.get('coordinates').exists ? layout.get('coordinates') : layout;
+  const xNode = holder.require('x', 'x coordinates in metres');
+  const yNode = holder.require('y', 'y coordinates in metres');
+  const x = xNode.numbers('x coordinates (m)');
+  const y = yNode.numbers('y coordinates (m)');
+  if (x.length !== y.length) yNode.fail(`${y.length} y values for ${x.length} x values`);
+  if (x.length === 0) xNode.fail('no turbines');
+  return { x, y, xNode, yNode };
 }
 
 /** `wind_farm.turbines`: one turbine mapping (or a list / map of exactly one). */

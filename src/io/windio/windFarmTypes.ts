@@ -21,6 +21,7 @@
 import type { Turbine } from '../../physics/turbine.js';
 import type { WindioNode } from './windioTree.js';
 import { readTurbine } from './turbine.js';
+import { layoutCoordinates } from './windFarmLayout.js';
 
 export interface WindioFarm {
   x: Float64Array;
@@ -42,17 +43,6 @@ export interface WindioFarms {
 export function usesFarmTypes(windFarm: WindioNode): boolean {
   const layouts = windFarm.get('layouts');
   return windFarm.get('turbine_types').exists || (layouts.isSeq && layouts.length > 1);
-}
-
-function coordinatesOf(layout: WindioNode): { x: Float64Array; y: Float64Array; xNode: WindioNode; yNode: WindioNode } {
-  const holder = layout.get('coordinates').exists ? layout.get('coordinates') : layout;
-  const xNode = holder.require('x', 'x coordinates in metres');
-  const yNode = holder.require('y', 'y coordinates in metres');
-  const x = xNode.numbers('x coordinates (m)');
-  const y = yNode.numbers('y coordinates (m)');
-  if (x.length !== y.length) yNode.fail(`${y.length} y values for ${x.length} x values`);
-  if (x.length === 0) xNode.fail('no turbines');
-  return { x, y, xNode, yNode };
 }
 
 /**
@@ -89,7 +79,7 @@ export function readWindioFarms(windFarm: WindioNode, oneModel: () => Turbine): 
     return k;
   };
   const farms = layoutNodes.map((layout) => {
-    const { x, y } = coordinatesOf(layout);
+    const { x, y } = layoutCoordinates(layout);
     const given = layout.get('turbine_types');
     if (!given.exists) return { x, y, typeOf: new Int32Array(x.length) };
     if (!typed) given.fail('turbine types without wind_farm.turbine_types (the models they index)');
