@@ -10,7 +10,7 @@
  *   n_turbines: 16
  *   min_spacing_diameters: 2    # or min_spacing_m
  *   wake_model: iea37           # iea37 | bastankhah2014 | jensen | niayifar2016 | turbopark2022 | zong2020 | blondel2020
- *   superposition: sos          # sos | linear | max
+ *   superposition: sos          # sos | linear | max | weighted
  *   wake_params: {k: 0.0324555}
  *   blockage: selfsimilarity2020  # optional: an induction model solved with the wakes (docs/physics.md)
  *   layout: {x: [...], y: [...]}   # optional baseline / layout to evaluate

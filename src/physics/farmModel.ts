@@ -8,7 +8,7 @@ import type { InductionName } from './inductionFactor.js';
 import type { TurbulenceSuperpositionName } from './turbulence/crespoHernandez.js';
 
 export type WakeModelName = 'iea37' | 'bastankhah2014' | 'jensen' | 'niayifar2016' | 'turbopark2022' | 'zong2020' | 'blondel2020';
-/** `weighted`: Zong & Porté-Agel's momentum-conserving weighted sum (superposition/weightedSum.ts; AEP only, no gradient). */
+/** `weighted`: Zong & Porté-Agel's momentum-conserving weighted sum (superposition/weightedSum.ts; its exact gradient: weightedSumGradient.ts). */
 export type SuperpositionName = 'sos' | 'linear' | 'max' | 'weighted';
 /**
  * `waked`: per direction and speed, turbines in downstream order, each one's Ct and power at the

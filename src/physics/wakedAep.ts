@@ -48,6 +48,7 @@ import type { TurbineMix } from './turbineMix.js';
 import { allocateByDirection, defaultKernel, sumByDirection, type IsaChoice, type KernelChoice } from './nativeKernel.js';
 import { createNativeWakedRunner } from './wakedNative.js';
 import { evaluateWeightedSum, type WeightedSumSetup } from './superposition/weightedSum.js';
+import { weightedSumGradient } from './superposition/weightedSumGradient.js';
 import { InputError } from '../util/errors.js';
 import { windConditions, type WindConditions } from './windConditions.js';
 
@@ -568,7 +569,7 @@ export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec:
 }
 
 /** The weighted-sum setup (superposition/weightedSum.ts): a Gaussian model and the options of wakedSetup. */
-function weightedSumSetup(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WeightedSumSetup {
+export function weightedSumSetup(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WeightedSumSetup {
   if (wind.series || wind.turbulenceIntensityByBin) throw new InputError("superposition 'weighted': time series and per-bin turbulence are not supported with the weighted sum yet; use 'linear' or 'sos'");
   const setup = wakedSetup(turbine, wind, { ...spec, superposition: 'linear' });
   if (!(setup.model instanceof GaussianLocalWake) || setup.points !== null) {
@@ -590,7 +591,12 @@ function weightedSumEvaluator(turbine: Turbine, wind: WindResource, spec: FarmMo
   return {
     turbine, wind,
     aep: evaluate,
-    aepWithGradient: () => { throw new InputError("superposition 'weighted': the weighted-sum superposition has no gradient yet; optimize with 'linear' or 'sos'"); },
+    // The AEP is the solve's own; the gradient replays it condition by condition (weightedSumGradient.ts).
+    aepWithGradient: (x, y) => {
+      const r = evaluateWeightedSum(setup, x, y);
+      const g = weightedSumGradient(setup, x, y, r.iterations);
+      return { aepMwh: r.aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh: r.perTurbineMwh, gradX: g.gradX, gradY: g.gradY, pairEvaluations: 0 };
+    },
     last: () => 0,
   };
 }

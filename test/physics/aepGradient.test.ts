@@ -37,7 +37,7 @@ function checkGradient(turbine: Turbine, wake: (typeof WAKE_MODEL_NAMES)[number]
 }
 
 for (const wake of WAKE_MODEL_NAMES) {
-  // The weighted sum (Zong 2020) is AEP only: pywakeReference.test.ts checks it says so.
+  // The weighted sum (Zong 2020) has its own gradient test (weightedSumGradient.test.ts).
   for (const superposition of SUPERPOSITION_NAMES.filter((s) => s !== 'weighted')) {
     test(`exact gradient = central differences: ${wake} wake, ${superposition} superposition`, () => {
       for (const seed of [1, 2, 3]) {

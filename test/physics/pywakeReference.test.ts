@@ -58,13 +58,6 @@ test('"library default" asking for what wflo lacks is refused, naming the field'
   assert.equal(caseFromReferenceDocument(doc, full).model.superposition, 'linear');
 });
 
-test('the weighted sum has no gradient yet and says so', () => {
-  const full = path.join(REFERENCE, 'zong2020-random16.yaml');
-  const c = caseFromReferenceDocument(readYamlFile(full), full);
-  assert.equal(c.model.superposition, 'weighted');
-  assert.throws(() => caseEvaluator(c).aepWithGradient(c.layout!.x, c.layout!.y), /weighted-sum superposition has no gradient/);
-});
-
 test('wflo aep REFERENCE.yaml --json prints aep_mwh and per_turbine_mwh matching PyWake', () => {
   const file = files.find((f) => f.startsWith('niayifar')) ?? files[0];
   assert.ok(file);

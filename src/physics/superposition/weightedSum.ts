@@ -1,6 +1,6 @@
 /**
  * Zong & Porté-Agel's momentum-conserving weighted sum of wakes, with the waked-inflow solve it
- * needs (AEP only; no gradient yet).
+ * needs (its gradient: weightedSumGradient.ts).
  *
  * H. Zong, F. Porté-Agel, "A momentum-conserving wake superposition method for wind farm power
  * prediction", J. Fluid Mech. 889 (2020) A8, in PyWake's WeightedSum form (defaults δ = 0.01,
@@ -48,6 +48,8 @@ export interface WeightedSumResult {
   wsEff: Float64Array;
   ct: Float64Array;
   ti: Float64Array;
+  /** Iterations of the U_c solve done at the j-th step of the sweep (shared by every condition). */
+  iterations: Int32Array;
 }
 
 export function evaluateWeightedSum(s: WeightedSumSetup, x: Float64Array, y: Float64Array): WeightedSumResult {
@@ -80,6 +82,7 @@ export function evaluateWeightedSum(s: WeightedSumSetup, x: Float64Array, y: Flo
   const usc = new Float64Array(nDk * n), uc = new Float64Array(nDk * n), s2 = new Float64Array(nDk * n), us = new Float64Array(nDk * n), hcw = new Float64Array(nDk * n);
   const inWeighted = new Uint8Array(nDk * n);
   const centre = new Float64Array(2);
+  const iterations = new Int32Array(n);
 
   for (let j = 0; j < n; j++) {
     let anyWeighted = false;
@@ -112,6 +115,7 @@ export function evaluateWeightedSum(s: WeightedSumSetup, x: Float64Array, y: Flo
         let worst = 0;
         for (let dk = 0; dk < nDk; dk++) if (active[dk]) worst = Math.max(worst, Math.abs((Uc[dk] - UcStar[dk]) / UcStar[dk]));
         if (!(worst > maxErr)) break;
+        iterations[j] = count + 1;
         for (let dk = 0; dk < nDk; dk++) {
           if (!active[dk]) continue;
           const base = dk * n, U = wind.speeds[dk % nSpeed];
@@ -189,5 +193,5 @@ export function evaluateWeightedSum(s: WeightedSumSetup, x: Float64Array, y: Flo
   }
   let aepMwh = 0;
   for (let d = 0; d < nDir; d++) aepMwh += perDirectionMwh[d];
-  return { aepMwh, perDirectionMwh, perTurbineMwh, wsEff, ct: ctOut, ti: tiOut };
+  return { aepMwh, perDirectionMwh, perTurbineMwh, wsEff, ct: ctOut, ti: tiOut, iterations };
 }

@@ -82,9 +82,34 @@ export class GaussianLocalWake implements LocalWakeModel {
     out[1] = coef[offset] * (growth ? growth(dx, null) : 1) * (this.d2over8 / (sigma * sigma));
   }
 
+  /**
+   * centre() with partials (the weighted sum's gradient): out[0] = σ, out[1] = x, out[2..4] =
+   * ∂σ/∂dx, ∂σ/∂Ct, ∂σ/∂TI, out[5..7] = ∂x/∂dx, ∂x/∂Ct, ∂x/∂TI. The values equal centre()'s bit for bit.
+   */
+  centreWithPartials(dx: number, coef: Float64Array, offset: number, out: Float64Array): void {
+    const sg = this.sg;
+    const sigma = this.width.sigma(dx, coef, offset + 1, sg);
+    const growth = this.width.growth;
+    const h = growth ? growth(dx, this.hg) : 1;
+    const ct = coef[offset];
+    const scale = this.d2over8 / (sigma * sigma);
+    const x = ct * h * scale;
+    const dxdSigma = (-2 * x) / sigma;
+    out[0] = sigma; out[1] = x;
+    out[2] = sg[0]; out[3] = sg[1]; out[4] = sg[2];
+    out[5] = dxdSigma * sg[0] + (growth ? ct * this.hg[0] * scale : 0);
+    out[6] = dxdSigma * sg[1] + h * scale;
+    out[7] = dxdSigma * sg[2];
+  }
+
   /** 2a(x) of the model's Ct→induction relation. */
   twoAOf(x: number): number {
     return this.twoA(x, null);
+  }
+
+  /** 2a(x) with its slope in out[0]. */
+  twoAWithSlope(x: number, out: Float64Array): number {
+    return this.twoA(x, out);
   }
 
   wakeRadius(dx: number, coef: Float64Array, offset: number, g: Float64Array | null): number {
