@@ -257,12 +257,14 @@ static napi_value FreeStream(napi_env env, napi_callback_info info) {
   call.perDirection = perDirection; call.perTurbineByDir = perTurbine; call.gradXByDir = gx; call.gradYByDir = gy;
   FreeStreamScratch s;
   s.nPad = (int)((n + 7) & ~(size_t)7);
-  const size_t nPad = (size_t)s.nPad, nn = call.withGradient ? n * nPad : 1;
+  const size_t nPad = (size_t)s.nPad, nn = call.withGradient ? n * nPad + 1 : 1;
   freeStreamArena.carve([&](Arena& ar) {
     s.xr = ar.take<double>(nPad); s.yr = ar.take<double>(nPad); s.order = ar.take<int32_t>(nPad); s.tmpOrder = ar.take<int32_t>(nPad);
     s.xw = ar.take<double>(nPad); s.yw = ar.take<double>(nPad); s.total = ar.take<double>(nPad); s.weight = ar.take<double>(nPad);
     s.gxw = ar.take<double>(nPad); s.gyw = ar.take<double>(nPad);
     s.deficit = ar.take<double>(nn); s.slopeX = ar.take<double>(nn); s.slopeY = ar.take<double>(nn);
+    s.kamp = ar.take<double>(call.withGradient ? 1 : n * nPad + 1);
+    s.kdx = ar.take<double>(n * nPad + 8); s.kdy = ar.take<double>(n * nPad + 8); s.kpos = ar.take<int32_t>(n * nPad + 8);
   });
   if (isa == 2) avx2::freeStream(call, s); else sse2::freeStream(call, s);
   return nullptr;

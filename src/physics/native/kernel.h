@@ -105,6 +105,9 @@ struct FreeStreamScratch {
   int32_t *order, *tmpOrder;          // downstream order
   double *xw, *yw, *total, *weight, *gxw, *gyw;  // by position in that order
   double *deficit, *slopeX, *slopeY;  // [j·nPad + i], positions
+  double* kamp;                // deficits [j·nPad + i] without the gradient
+  double *kdx, *kdy;           // the pairs whose wake reaches the target, packed (n·nPad + 8)
+  int32_t* kpos;               // their places [j·nPad + i]; deficit, slopeX, slopeY, kamp hold n·nPad + 1
 };
 
 }  // namespace wflo
