@@ -143,6 +143,8 @@ function nativeFreeStreamRunner(turbine: Turbine, wind: WindResource, model: Far
   })), isa);
 }
 
+const NO_ROWS = new Float64Array(0);
+
 /** An evaluator over a native runner: every direction, summed in direction order (nativeKernel.ts sumByDirection). */
 export function evaluatorFromRunner(turbine: Turbine, wind: WindResource, runner: NativeRunner): FarmEvaluator & { last(): number } {
   const nDir = wind.directionsDeg.length;
@@ -157,10 +159,14 @@ export function evaluatorFromRunner(turbine: Turbine, wind: WindResource, runner
       rows = allocateByDirection(nDir, n, withGradient);
       rowsGradient = withGradient;
     }
-    const out: ByDirection = { ...rows, perDirectionMwh: new Float64Array(nDir) };
-    if (!withGradient) { out.gradXByDir = new Float64Array(0); out.gradYByDir = new Float64Array(0); }
+    // Without the gradient the kernel neither reads nor writes the gradient rows: empty ones, shared.
+    const out: ByDirection = {
+      perDirectionMwh: new Float64Array(nDir), perTurbineByDir: rows.perTurbineByDir,
+      gradXByDir: withGradient ? rows.gradXByDir : NO_ROWS, gradYByDir: withGradient ? rows.gradYByDir : NO_ROWS,
+    };
     lastPairs = runner.run(x, y, withGradient, out);
-    return { ...sumByDirection(out, n, withGradient), pairEvaluations: lastPairs };
+    const sum = sumByDirection(out, n, withGradient);
+    return { aepMwh: sum.aepMwh, perDirectionMwh: sum.perDirectionMwh, perTurbineMwh: sum.perTurbineMwh, gradX: sum.gradX, gradY: sum.gradY, pairEvaluations: lastPairs };
   };
   return { turbine, wind, aep: (x, y) => evaluate(x, y, false), aepWithGradient: (x, y) => evaluate(x, y, true), last: () => lastPairs };
 }

@@ -202,10 +202,19 @@ export function sumByDirection(r: ByDirection, n: number, withGradient: boolean)
   for (let d = 0; d < nDir; d++) aepMwh += r.perDirectionMwh[d];
   const perTurbineMwh = new Float64Array(n);
   const gradX = new Float64Array(withGradient ? n : 0), gradY = new Float64Array(withGradient ? n : 0);
-  for (let d = 0; d < nDir; d++) {
-    const row = d * n;
-    for (let i = 0; i < n; i++) perTurbineMwh[i] += r.perTurbineByDir[row + i];
-    if (withGradient) for (let i = 0; i < n; i++) { gradX[i] += r.gradXByDir[row + i]; gradY[i] += r.gradYByDir[row + i]; }
+  // Each turbine's sum from 0 over the directions in order (a running sum in a local).
+  const pt = r.perTurbineByDir, gx = r.gradXByDir, gy = r.gradYByDir;
+  for (let i = 0; i < n; i++) {
+    let e = 0;
+    for (let at = i; at < nDir * n; at += n) e += pt[at];
+    perTurbineMwh[i] = e;
+  }
+  if (withGradient) {
+    for (let i = 0; i < n; i++) {
+      let sx = 0, sy = 0;
+      for (let at = i; at < nDir * n; at += n) { sx += gx[at]; sy += gy[at]; }
+      gradX[i] = sx; gradY[i] = sy;
+    }
   }
   return { aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh, gradX, gradY };
 }

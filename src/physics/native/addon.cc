@@ -257,12 +257,18 @@ static napi_value FreeStream(napi_env env, napi_callback_info info) {
   call.perDirection = perDirection; call.perTurbineByDir = perTurbine; call.gradXByDir = gx; call.gradYByDir = gy;
   FreeStreamScratch s;
   s.nPad = (int)((n + 7) & ~(size_t)7);
-  const size_t nPad = (size_t)s.nPad, nn = call.withGradient ? n * nPad : 1;
+  const size_t nPad = (size_t)s.nPad, nn = call.withGradient ? n * nPad + 1 : 1;
+  // Packed pairs and deficit rows for blocks of targets (all of them up to a few hundred turbines).
+  s.pairCapacity = (int)(nPad + 8 > 65536 ? nPad + 8 : 65536);
+  s.maxRows = (int)(65536 / nPad > 1 ? 65536 / nPad : 1);
   freeStreamArena.carve([&](Arena& ar) {
     s.xr = ar.take<double>(nPad); s.yr = ar.take<double>(nPad); s.order = ar.take<int32_t>(nPad); s.tmpOrder = ar.take<int32_t>(nPad);
     s.xw = ar.take<double>(nPad); s.yw = ar.take<double>(nPad); s.total = ar.take<double>(nPad); s.weight = ar.take<double>(nPad);
     s.gxw = ar.take<double>(nPad); s.gyw = ar.take<double>(nPad);
     s.deficit = ar.take<double>(nn); s.slopeX = ar.take<double>(nn); s.slopeY = ar.take<double>(nn);
+    s.kamp = ar.take<double>(call.withGradient ? 1 : (size_t)s.maxRows * nPad + 1);
+    s.kdx = ar.take<double>((size_t)s.pairCapacity + 8); s.kdy = ar.take<double>((size_t)s.pairCapacity + 8);
+    s.kpos = ar.take<int32_t>((size_t)s.pairCapacity + 8);
   });
   if (isa == 2) avx2::freeStream(call, s); else sse2::freeStream(call, s);
   return nullptr;

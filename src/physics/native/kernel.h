@@ -105,6 +105,12 @@ struct FreeStreamScratch {
   int32_t *order, *tmpOrder;          // downstream order
   double *xw, *yw, *total, *weight, *gxw, *gyw;  // by position in that order
   double *deficit, *slopeX, *slopeY;  // [j·nPad + i], positions
+  // A block of targets at a time: at most pairCapacity packed pairs (bounded by positions below
+  // each target rounded up to four) and, without the gradient, maxRows rows of deficits.
+  int pairCapacity, maxRows;
+  double* kamp;                // deficits [(j − j0)·nPad + i] without the gradient (maxRows·nPad + 1)
+  double *kdx, *kdy;           // the pairs whose wake reaches the target, packed (pairCapacity + 8)
+  int32_t* kpos;               // their places in the rows; deficit, slopeX, slopeY hold n·nPad + 1
 };
 
 }  // namespace wflo

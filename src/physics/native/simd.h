@@ -65,6 +65,42 @@ WFLO_INLINE v8d vsqrt(v8d a) {
   return loadv<v8d>(t);
 }
 
+// Bit l set where lane l of a mask is true (all-ones lanes from a comparison).
+WFLO_INLINE int maskBits(v4i m) {
+#ifdef __AVX__
+  return _mm256_movemask_pd((__m256d)m);
+#else
+  __m128d h[2];
+  memcpy(h, &m, sizeof h);
+  return _mm_movemask_pd(h[0]) | (_mm_movemask_pd(h[1]) << 2);
+#endif
+}
+
+// Stores the lanes of a set in bits (bit l: lane l) to p, packed in lane order; writes p[0..3]
+// (the lanes past the packed ones are unspecified). Moves bits only: no value changes.
+#ifdef __AVX2__
+struct CompressTable {
+  int32_t perm[16][8];
+  constexpr CompressTable() : perm() {
+    for (int b = 0; b < 16; b++) {
+      int w = 0;
+      for (int l = 0; l < 4; l++) if (b & (1 << l)) { perm[b][2 * w] = 2 * l; perm[b][2 * w + 1] = 2 * l + 1; w++; }
+      for (; w < 4; w++) { perm[b][2 * w] = 0; perm[b][2 * w + 1] = 1; }
+    }
+  }
+};
+static constexpr CompressTable COMPRESS{};
+WFLO_INLINE void compressStore(double* p, v4d a, int bits) {
+  __m256i perm = _mm256_loadu_si256((const __m256i*)COMPRESS.perm[bits]);
+  _mm256_storeu_ps((float*)p, _mm256_permutevar8x32_ps((__m256)a, perm));
+}
+#else
+WFLO_INLINE void compressStore(double* p, v4d a, int bits) {
+  int w = 0;
+  for (int l = 0; l < 4; l++) { p[w] = a[l]; w += (bits >> l) & 1; }
+}
+#endif
+
 // exp: x = n·ln2 + r, |r| ≤ ln2/2, n = x/ln2 rounded to nearest (the 1.5·2⁵² shifter), r with ln2
 // split in a 32-bit head (n·LN2_HI exact) and a tail; e^r by its Taylor series to degree 13
 // (truncation below 5e-18 relative), 2ⁿ built in the exponent field. Valid for |x| ≤ 700.
