@@ -63,15 +63,7 @@ export function evaluateWeightedSum(s: WeightedSumSetup, x: Float64Array, y: Flo
   const order = new Int32Array(nDir * n), xs = new Float64Array(nDir * n), ys = new Float64Array(nDir * n);
   const idx = Array.from({ length: n }, (_, i) => i);
   const xw = new Float64Array(n);
-  for (let d = 0; d < nDir; d++) {
-    const c = s.cosByDir[d], sn = s.sinByDir[d];
-    for (let i = 0; i < n; i++) xw[i] = x[i] * c + y[i] * sn;
-    idx.sort((a, b) => xw[a] - xw[b] || a - b);
-    for (let p = 0; p < n; p++) {
-      const i = idx[p];
-      order[d * n + p] = i; xs[d * n + p] = xw[i]; ys[d * n + p] = -x[i] * sn + y[i] * c;
-    }
-  }
+  for (let d = 0; d < nDir; d++) downstreamFrame(x, y, s.cosByDir[d], s.sinByDir[d], idx, xw, order, xs, ys, d * n);
   // State by condition and position: [dk·n + p].
   const u = new Float64Array(nDk * n), ti = new Float64Array(nDk * n), ct = new Float64Array(nDk * n);
   const coef = new Float64Array(nDk * n * K);
@@ -194,4 +186,22 @@ export function evaluateWeightedSum(s: WeightedSumSetup, x: Float64Array, y: Flo
   let aepMwh = 0;
   for (let d = 0; d < nDir; d++) aepMwh += perDirectionMwh[d];
   return { aepMwh, perDirectionMwh, perTurbineMwh, wsEff, ct: ctOut, ti: tiOut, iterations };
+}
+
+/**
+ * The downstream order of the turbines for one direction (cos c, sin sn of the wind-frame angle;
+ * ties by index) and their wind-frame coordinates by position, written at [offset, offset + n).
+ * `idx` and `xw` are scratch of length n.
+ */
+export function downstreamFrame(
+  x: Float64Array, y: Float64Array, c: number, sn: number, idx: number[], xw: Float64Array,
+  order: Int32Array, xs: Float64Array, ys: Float64Array, offset = 0,
+): void {
+  const n = x.length;
+  for (let i = 0; i < n; i++) xw[i] = x[i] * c + y[i] * sn;
+  idx.sort((a, b) => xw[a] - xw[b] || a - b);
+  for (let p = 0; p < n; p++) {
+    const i = idx[p];
+    order[offset + p] = i; xs[offset + p] = xw[i]; ys[offset + p] = -x[i] * sn + y[i] * c;
+  }
 }

@@ -20,7 +20,7 @@
  * back to (x, y) per direction.
  */
 import { powerAt, powerSlopeAt, thrustCoefficientAt, thrustSlopeAt } from '../turbine.js';
-import { WEIGHTED_SUM_DEFAULTS, type WeightedSumSetup } from './weightedSum.js';
+import { WEIGHTED_SUM_DEFAULTS, downstreamFrame, type WeightedSumSetup } from './weightedSum.js';
 
 export interface WeightedSumGradient {
   aepMwh: number;
@@ -61,12 +61,7 @@ export function weightedSumGradient(s: WeightedSumSetup, x: Float64Array, y: Flo
 
   for (let d = 0; d < nDir; d++) {
     const c = s.cosByDir[d], sn = s.sinByDir[d];
-    for (let i = 0; i < n; i++) xw[i] = x[i] * c + y[i] * sn;
-    idx.sort((a, b) => xw[a] - xw[b] || a - b);
-    for (let p = 0; p < n; p++) {
-      const i = idx[p];
-      order[p] = i; xs[p] = xw[i]; ys[p] = -x[i] * sn + y[i] * c;
-    }
+    downstreamFrame(x, y, c, sn, idx, xw, order, xs, ys);
     gw.fill(0);
     let energy = 0;
     for (let k = 0; k < nSpeed; k++) {
