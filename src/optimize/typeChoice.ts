@@ -23,7 +23,7 @@
 import type { Case } from './case.js';
 import { checkFeasibility } from '../geometry/feasibility.js';
 import { prepareBoundary } from '../geometry/preparedBoundary.js';
-import { caseEvaluator, caseSpacing } from './caseEvaluator.js';
+import { caseMixedEvaluator, caseSpacing } from './caseEvaluator.js';
 import { optimizeLayout, type OptimizeHooks, type OptimizeResult, type OptimizerSettings } from './optimizeLayout.js';
 
 /** Rounds of (layout stage, assignment stage), at most. */
@@ -47,7 +47,9 @@ export function improveAssignment(c: Case, x: Float64Array, y: Float64Array, typ
   const models = c.turbines!.types.length;
   const site = c.boundary ? prepareBoundary(c.boundary) : null;
   const typeOf = Int32Array.from(typeOf0);
-  const aepOf = (t: Int32Array) => caseEvaluator(c, c.model, t).aep(x, y);
+  // One evaluator for the stage (its setup is the same for every assignment tried).
+  const evaluator = caseMixedEvaluator(c);
+  const aepOf = (t: Int32Array) => evaluator.aep(x, y, t);
   let current = aepOf(typeOf);
   let aep = current.aepMwh;
   let evaluations = 1, changed = 0;

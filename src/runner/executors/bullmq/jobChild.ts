@@ -9,10 +9,10 @@
  */
 import { caseForTask } from '../../../campaign/caseForTask.js';
 import type { Case } from '../../../optimize/case.js';
-import { optimizerSettingsProblem, releaseTaskResources, runTask } from '../../taskFunction.js';
+import { optimizerSettingsProblem, runTask } from '../../taskFunction.js';
 import { taskOutputProblem } from '../../taskOutput.js';
 import type { FromJobChild, ToJobChild } from './jobChildProtocol.js';
-import { killGroupNow, OWN_GROUP_ENV } from '../../processGroup.js';
+import { exitWhenParentLeaves } from '../../parentLeaves.js';
 
 const CASE_CACHE = 16;
 
@@ -21,14 +21,7 @@ if (!process.send) {
   process.exit(2);
 }
 process.on('SIGINT', () => { /* the worker decides */ });
-process.on('disconnect', () => {
-  const end = (): void => {
-    if (process.env[OWN_GROUP_ENV] === '1') killGroupNow(process.pid);
-    process.exit(0);
-  };
-  setTimeout(end, 1500).unref();
-  void releaseTaskResources().then(end, end);
-});
+exitWhenParentLeaves();
 
 const cases = new Map<string, Case>();
 

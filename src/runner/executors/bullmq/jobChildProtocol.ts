@@ -5,10 +5,8 @@
 import type { FarmSpec, FarmTypeSpec, OptimizerSettings } from '../../../campaign/campaign.js';
 import type { TaskOutput } from '../../taskOutput.js';
 
-export interface RunMessage {
-  kind: 'run';
-  /** Worker-local sequence number, echoed back. */
-  id: number;
+/** One attempt as the worker hands it to a job process (and the pool queues it). */
+export interface JobAttempt {
   farm: FarmSpec;
   type: FarmTypeSpec;
   optimizer: OptimizerSettings;
@@ -19,6 +17,12 @@ export interface RunMessage {
   /** Command tasks: the worker's --task-dir and --workdir. */
   taskDir: string | null;
   workdir?: string;
+}
+
+export interface RunMessage extends JobAttempt {
+  kind: 'run';
+  /** Worker-local sequence number, echoed back. */
+  id: number;
 }
 
 export type ToJobChild = RunMessage;

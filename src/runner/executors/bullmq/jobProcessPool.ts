@@ -11,7 +11,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { FarmSpec, FarmTypeSpec, OptimizerSettings } from '../../../campaign/campaign.js';
 import type { TaskOutput } from '../../taskOutput.js';
-import type { FromJobChild, RunMessage } from './jobChildProtocol.js';
+import type { FromJobChild, JobAttempt, RunMessage } from './jobChildProtocol.js';
 import { OWN_GROUP_ENV, settleGroupKills, terminateGroup } from '../../processGroup.js';
 
 export const JOB_CHILD_ENTRY = fileURLToPath(new URL('./jobChild.js', import.meta.url));
@@ -22,18 +22,8 @@ export type ProcessOutcome =
   | { kind: 'crash'; message: string }
   | { kind: 'timeout'; message: string };
 
-export interface Attempt {
-  farm: FarmSpec;
-  type: FarmTypeSpec;
-  optimizer: OptimizerSettings;
-  taskId: string;
-  seed: number;
-  attempt: number;
-  timeoutS: number;
-  /** Command tasks: the worker's --task-dir and --workdir. */
-  taskDir: string | null;
-  workdir?: string;
-}
+/** One attempt to run (the job-process protocol's JobAttempt). */
+export type Attempt = JobAttempt;
 
 interface Slot {
   child: ChildProcess;

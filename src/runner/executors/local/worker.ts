@@ -9,9 +9,9 @@
  */
 import { caseForTask } from '../../../campaign/caseForTask.js';
 import type { Case } from '../../../optimize/case.js';
-import { releaseTaskResources, runTask } from '../../taskFunction.js';
+import { runTask } from '../../taskFunction.js';
 import { taskOutputProblem } from '../../taskOutput.js';
-import { killGroupNow, OWN_GROUP_ENV } from '../../processGroup.js';
+import { exitWhenParentLeaves } from '../../parentLeaves.js';
 import type { FromWorker, SetupMessage, TaskMessage, ToWorker } from './workerProtocol.js';
 
 /** Errors that will repeat on every attempt say so (`permanent: true`, e.g. PermanentTaskError, InputError). */
@@ -25,15 +25,7 @@ if (!process.send) {
 }
 
 process.on('SIGINT', () => { /* the coordinator decides */ });
-process.on('disconnect', () => {
-  // A persistent program gets a moment to exit by itself, then the group (it, anything it left) goes.
-  const end = (): void => {
-    if (process.env[OWN_GROUP_ENV] === '1') killGroupNow(process.pid);
-    process.exit(0);
-  };
-  setTimeout(end, 1500).unref();
-  void releaseTaskResources().then(end, end);
-});
+exitWhenParentLeaves();
 
 let setup: SetupMessage | null = null;
 const cases = new Map<string, Case>();
