@@ -8,13 +8,14 @@
  * Executors only run attempts in processes; what an attempt computes is decided here.
  */
 import type { Case } from '../optimize/case.js';
-import type { FarmSpec, FarmTypeSpec, OptimizerSettings } from '../campaign/campaign.js';
+import type { OptimizerSettings } from '../campaign/campaign.js';
 import { COMMAND_METHOD, commandSettingsProblem, type CommandSettings } from '../campaign/commandOptimizer.js';
 import { runCommandTask, stopPersistentProgram } from './command/commandTask.js';
 import { optimizeCase } from '../optimize/optimizeCase.js';
 import { OPTIMIZER_METHODS, resolveSettings } from '../optimize/settings.js';
 import { noopOptimize } from './noopOptimizer.js';
 import type { TaskOutput } from './taskOutput.js';
+import type { AttemptFields } from './attemptFields.js';
 import { PermanentTaskError } from '../util/errors.js';
 
 export const NOOP_METHOD = 'noop';
@@ -59,17 +60,9 @@ export function optimizerSettingsProblem(settings: OptimizerSettings): { field: 
 }
 
 /** One attempt of one task, as a worker process holds it. */
-export interface TaskRun {
+export interface TaskRun extends AttemptFields {
   case: Case;
   settings: OptimizerSettings;
-  farm: FarmSpec;
-  type: FarmTypeSpec;
-  taskId: string;
-  seed: number;
-  /** 1-based; noop's fault injection and command tasks' attempt folders use it. */
-  attempt: number;
-  /** The per-attempt limit (a command program is told its deadline). */
-  timeoutS: number;
   /** Where command tasks keep their attempt folders (`<output>/tasks`); null where there is none. */
   taskDir: string | null;
   /** A queue worker's own copy of the command's working directory (its --workdir). */

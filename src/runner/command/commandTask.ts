@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FarmSpec, FarmTypeSpec } from '../../campaign/campaign.js';
+import type { AttemptFields } from '../attemptFields.js';
 import type { CommandSettings } from '../../campaign/commandOptimizer.js';
 import type { Case } from '../../optimize/case.js';
 import { checkFeasibility } from '../../geometry/feasibility.js';
@@ -23,15 +23,9 @@ import type { ProgramAnswer } from './resultDocument.js';
 import { mergedParams, taskDocument, windFileFor } from './taskDocument.js';
 import { attemptFolder, emptyScratch, PERSISTENT_FOLDER, WIND_FOLDER } from './taskFolder.js';
 
-export interface CommandTaskRun {
+export interface CommandTaskRun extends AttemptFields {
   settings: CommandSettings;
   case: Case;
-  farm: FarmSpec;
-  type: FarmTypeSpec;
-  taskId: string;
-  seed: number;
-  attempt: number;
-  timeoutS: number;
   /** Root of the attempt folders (`<output>/tasks`, a queue worker's --task-dir). */
   taskDir: string;
   /** The program's working directory when not the campaign's `workdir` (a queue worker's --workdir). */

@@ -2,18 +2,13 @@
  * Messages between `wflo worker` and its job processes (Node IPC with 'advanced' serialization,
  * so the decoded farm's typed arrays cross unchanged). One attempt at a time per process.
  */
-import type { FarmSpec, FarmTypeSpec, OptimizerSettings } from '../../../campaign/campaign.js';
+import type { OptimizerSettings } from '../../../campaign/campaign.js';
+import type { AttemptFields } from '../../attemptFields.js';
 import type { TaskOutput } from '../../taskOutput.js';
 
 /** One attempt as the worker hands it to a job process (and the pool queues it). */
-export interface JobAttempt {
-  farm: FarmSpec;
-  type: FarmTypeSpec;
+export interface JobAttempt extends AttemptFields {
   optimizer: OptimizerSettings;
-  taskId: string;
-  seed: number;
-  attempt: number;
-  timeoutS: number;
   /** Command tasks: the worker's --task-dir and --workdir. */
   taskDir: string | null;
   workdir?: string;

@@ -9,7 +9,6 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { FarmSpec, FarmTypeSpec, OptimizerSettings } from '../../../campaign/campaign.js';
 import type { TaskOutput } from '../../taskOutput.js';
 import type { FromJobChild, JobAttempt, RunMessage } from './jobChildProtocol.js';
 import { OWN_GROUP_ENV, settleGroupKills, terminateGroup } from '../../processGroup.js';
