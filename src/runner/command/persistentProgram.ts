@@ -10,6 +10,11 @@
  * worker starts a fresh one), and so does the worker's own end (runner/processGroup.ts).
  * A task's answer that is not one well-formed line (too long, wrong task) ends the program too:
  * it is out of step, and the next task gets a fresh one.
+ *
+ * Output and answers travel on different pipes, so what a program printed (and flushed) just
+ * before answering can be read after the answer. A task therefore keeps its logs until the event
+ * loop has been round once more: everything the pipes held when the answer was read is then in
+ * that task's logs, not in the next one's (`settle`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
@@ -38,7 +43,10 @@ export class PersistentProgram {
   private stopping = false;
   private buffer: Buffer[] = [];
   private bufferBytes = 0;
+  /** The task waiting for its answer. */
   private current: Waiting | null = null;
+  /** The task whose logs receive the program's output (the current one, or the one just answered while its output settles). */
+  private logging: Waiting | null = null;
   /** Output between tasks: written to the next task's logs. */
   private strayOut: Buffer[] = [];
   private strayErr: Buffer[] = [];
@@ -53,8 +61,8 @@ export class PersistentProgram {
     const results = this.child.stdio[RESULTS_FD] as Readable;
     results.on('data', (b: Buffer) => this.onResults(b));
     results.on('error', () => { /* idem */ });
-    this.child.stdout!.on('data', (b: Buffer) => (this.current ? this.current.out.write(b) : keep(this.strayOut, b)));
-    this.child.stderr!.on('data', (b: Buffer) => (this.current ? this.current.err.write(b) : keep(this.strayErr, b)));
+    this.child.stdout!.on('data', (b: Buffer) => (this.logging ? this.logging.out.write(b) : keep(this.strayOut, b)));
+    this.child.stderr!.on('data', (b: Buffer) => (this.logging ? this.logging.err.write(b) : keep(this.strayErr, b)));
     this.exitPromise = new Promise<void>((resolve) => {
       this.child.once('error', (e) => {
         this.startError = e as NodeJS.ErrnoException;
@@ -86,6 +94,7 @@ export class PersistentProgram {
     for (const b of this.strayErr.splice(0)) err.write(b);
     return new Promise<ProgramAnswer>((resolve) => {
       this.current = { taskId, out, err, where, resolve };
+      this.logging = this.current;
       this.tasks.write(`${JSON.stringify(doc)}\n`);
     });
   }
@@ -127,14 +136,27 @@ export class PersistentProgram {
       return;
     }
     this.current = null;
-    cur.resolve(a.kind === 'error' ? { ...a, message: `${a.message}${cur.where}` } : a);
+    this.settle(cur, a.kind === 'error' ? { ...a, message: `${a.message}${cur.where}` } : a);
   }
 
   private fail(message: string, permanent: boolean): void {
     const cur = this.current;
     if (!cur) return;
     this.current = null;
-    cur.resolve({ kind: 'error', permanent, message: `${message}${cur.where}` });
+    this.settle(cur, { kind: 'error', permanent, message: `${message}${cur.where}` });
+  }
+
+  /**
+   * Resolve `cur` once output already in the pipes has reached its logs: the readiness of every
+   * pipe is taken in one poll, and 'data' is emitted from it (or from ticks run before the check
+   * phase), so two turns of setImmediate see it all. A program that prints without flushing
+   * before it answers still has its late output land in the next task's logs.
+   */
+  private settle(cur: Waiting, answer: ProgramAnswer): void {
+    setImmediate(() => setImmediate(() => {
+      if (this.logging === cur) this.logging = null;
+      cur.resolve(answer);
+    }));
   }
 
   /** Close its input, give it `graceMs` to exit, then SIGKILL it. Resolves when it has exited. */
