@@ -4,9 +4,10 @@
  * seeds, by case and method. Cases: the built-in IEA37 ones and `iea37-cs4-360` (cs4 on its 360 ×
  * 20 rose, bench/qualityCases.ts). Methods (METHODS below): wflo's plain gradient method and
  * `global` (both restarted with new seeds when they finish: best of restarts), `population` (one
- * run with unbounded generations), and the peer `pywake-slsqp`: DTU's PyWake (AEP and autograd
- * gradient) with SciPy's SLSQP, restarted from random layouts (bench/peers/pywake_slsqp.py; its
- * layouts are re-scored by wflo's engine and feasibility check).
+ * run with unbounded generations), `population-100` (100 generations, restarted), and the peer
+ * `pywake-slsqp`: DTU's PyWake (AEP and autograd gradient) with SciPy's SLSQP, restarted from
+ * random layouts (bench/peers/pywake_slsqp.py; its layouts are re-scored by wflo's engine and
+ * feasibility check).
  *
  * Each (case, method, seed) runs in its own child process (bench/qualityWorker.ts, or Python for
  * the peer) that streams (CPU s, best AEP) pairs; the parent kills it when its CPU time (from
@@ -36,6 +37,9 @@ const METHODS: Record<string, OptimizerSettings> = {
   global: { method: 'global' },
   'global-long': { method: 'global', hops: 1_000_000 },
   population: { method: 'population', hops: 1_000_000 },
+  /** The record campaigns' setting (100 generations), restarted with new seeds when it finishes: on
+   * a case whose rose the population merges (cs4 on 360 directions) it reports only finished runs. */
+  'population-100': { method: 'population', hops: 100 },
 };
 const PEER_METHOD = 'pywake-slsqp';
 
