@@ -47,6 +47,7 @@ from py_wake.deficit_models.gaussian import TurboGaussianDeficit  # noqa: E402
 from py_wake.deficit_models.utils import ct2a_mom1d  # noqa: E402
 from py_wake.superposition_models import SquaredSum  # noqa: E402
 from py_wake.rotor_avg_models import CGIRotorAvg  # noqa: E402
+from py_wake.ground_models import Mirror  # noqa: E402
 
 out_dir = sys.argv[1] if len(sys.argv) > 1 else 'cases'
 os.makedirs(out_dir, exist_ok=True)
@@ -72,8 +73,8 @@ TURBINES = [
 assert wts.diameter([0, 1]).tolist() == [80.0, 93.0] and wts.hub_height([0, 1]).tolist() == [70.0, 65.0]
 
 
-def turbopark(site, wt, rotor):
-    d = TurboGaussianDeficit(ct2a=ct2a_mom1d, groundModel=None, rotorAvgModel=rotor)
+def turbopark(site, wt, rotor, ground=None):
+    d = TurboGaussianDeficit(ct2a=ct2a_mom1d, groundModel=ground, rotorAvgModel=rotor)
     d.WS_key = 'WS_jlk'
     return PropagateDownwind(site, wt, wake_deficitModel=d, superpositionModel=SquaredSum())
 
@@ -181,3 +182,21 @@ for key in ['bastankhah2014', 'niayifar2016']:
                        'check_condition': {'wind_direction': CHECK[0], 'wind_speed': CHECK[1], 'ws_eff': ws_eff, 'ct': ct,
                                            'note': 'own turbines first, then the neighbours'}}
     write(f'neighbours-{key}', doc)
+
+# The ground as a mirror (PyWake's Mirror ground model) on the mixed farm: hub heights 70 and 65 m,
+# so the image of a source is 2 h_source below it and the direct offset is h_target - h_source.
+GROUND = {
+    'niayifar2016': (lambda wt: Niayifar_PorteAgel_2016(site, wt, rotorAvgModel=None, groundModel=Mirror()),
+                     'Niayifar_PorteAgel_2016(site, wts, rotorAvgModel=None, groundModel=Mirror())'),
+    'turbopark2022-cgi4': (lambda wt: turbopark(site, wt, CGIRotorAvg(4), Mirror()),
+                           'PropagateDownwind(site, wts, TurboGaussianDeficit(ct2a=ct2a_mom1d, groundModel=Mirror(), rotorAvgModel=CGIRotorAvg(4)) '
+                           'with WS_key=WS_jlk, SquaredSum())'),
+}
+for key, (make, call) in GROUND.items():
+    spec = dict(MODELS[key][2], ground='Mirror')
+    per, ws_eff, ct = run(make(wts), mx, my, mtype)
+    doc = base(f'{key} with the ground mirror on a mixed farm of 16 (V80 and SWT23)', call, spec)
+    doc['layout'] = {'x': fl(mx), 'y': fl(my), 'type': [int(v) for v in mtype]}
+    doc['expected'] = {'aep_mwh': float(per.sum()), 'aep_per_turbine_mwh': fl(per),
+                       'check_condition': {'wind_direction': CHECK[0], 'wind_speed': CHECK[1], 'ws_eff': ws_eff, 'ct': ct}}
+    write(f'mixed-{key}-ground', doc)

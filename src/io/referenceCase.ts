@@ -8,7 +8,7 @@
  * interpolated linearly and are 0 outside the table, and the power exactly at the cut-out speed is
  * the table value, as the files' `interpolation` sentence states (PyWake's tabulated turbines);
  * the model block maps onto a waked-inflow FarmModelSpec (docs/physics.md lists the mapping).
- * Anything the engine cannot reproduce (a ground model, another wind farm model) is refused with
+ * Anything the engine cannot reproduce (a ground model other than the mirror, another wind farm model) is refused with
  * one line naming the file and field.
  *
  * Farms of several turbine models list them under `turbines` (each shaped like `turbine`) and
@@ -179,9 +179,10 @@ export function referenceModel(doc: Doc, file: string): FarmModelSpec {
   const match = MODEL_PATTERNS.find(([re]) => re.test(deficit));
   if (!match) throw new InputError(`${file}: model.deficit: unknown deficit model '${deficit}' (known: Jensen/NOJ, Bastankhah 2014, Niayifar 2016, TurbOPark, Zong 2020, Blondel super-Gaussian, IEA37)`);
   const library = LIBRARY_DEFAULTS[match[1]];
-  for (const field of ['rotor_average', 'ground']) {
-    if (isLibraryDefault(doc[field]) && library.unsupported) {
-      throw new InputError(`${file}: model.${field}: PyWake's default for ${match[1]} includes the ${library.unsupported}, which wflo does not have`);
+  for (const field of ['rotor_average', 'ground'] as const) {
+    const lacking = library.unsupported?.[field];
+    if (isLibraryDefault(doc[field]) && lacking) {
+      throw new InputError(`${file}: model.${field}: PyWake's default for ${match[1]} includes the ${lacking}, which wflo does not have`);
     }
   }
   // Fields saying "library default" are left out: the engine's per-model defaults are PyWake's.
@@ -254,8 +255,14 @@ export function referenceModel(doc: Doc, file: string): FarmModelSpec {
     spec.deficitReference = /effective/i.test(m.deficit_scaled_by) ? 'source-effective' : 'free-stream';
   }
   if (typeof m.use_effective_ti === 'boolean') spec.useEffectiveTi = m.use_effective_ti;
-  if (m.ground !== undefined && m.ground !== null && !/^none$/i.test(String(m.ground))) {
-    throw new InputError(`${file}: model.ground: ground models are not supported (got '${m.ground}')`);
+  if (isLibraryDefault(doc.ground)) {
+    if (library.ground && library.ground !== 'none') spec.ground = library.ground;
+  } else if (m.ground !== undefined && m.ground !== null && !/^(none|no ?ground)$/i.test(String(m.ground))) {
+    // PyWake's ground models: Mirror (an image turbine below the ground) is wflo's `mirror`.
+    if (!/^(py_wake\.\S*\.)?mirror(\(\))?$/i.test(String(m.ground).trim())) throw new InputError(`${file}: model.ground: unknown ground model '${m.ground}' (known: Mirror, none)`);
+    if (spec.blockage) throw new InputError(`${file}: model.ground: the ground mirror is not supported with blockage`);
+    if (spec.superposition === 'weighted') throw new InputError(`${file}: model.ground: the ground mirror is not supported with the weighted sum`);
+    spec.ground = 'mirror';
   }
   return spec;
 }

@@ -71,7 +71,7 @@ export function inflowOf(turbine: Turbine, model: FarmModelSpec): InflowName {
 /** True when the original free-stream engine below evaluates the model (else wakedAep.ts). */
 export function usesFreeStreamEngine(turbine: Turbine, model: FarmModelSpec): boolean {
   return inflowOf(turbine, model) === 'free-stream' && FREE_STREAM_WAKE_MODEL_NAMES.includes(model.wake)
-    && model.ct2a === undefined && model.deficitReference === undefined && model.turbulence === undefined
+    && model.ct2a === undefined && model.deficitReference === undefined && model.turbulence === undefined && (model.ground ?? 'none') === 'none'
     && (model.rotorAverage === undefined || model.rotorAverage === (model.wake === 'jensen' ? 'area-overlap' : 'center'));
 }
 

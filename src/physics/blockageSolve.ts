@@ -79,6 +79,7 @@ function createScratch(n: number, coefCount: number): Scratch {
 export function blockageSetup(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WakedSetup {
   if (spec.blockage !== 'selfsimilarity2020') throw new Error(`unknown blockage model '${String(spec.blockage)}' (known: selfsimilarity2020)`);
   if (!SUPERPOSITIONS[spec.superposition]) throw new InputError(`superposition '${spec.superposition}': blockage is solved with linear, sos or max wake superposition`);
+  if ((spec.ground ?? 'none') !== 'none') throw new InputError(`ground '${spec.ground}': the ground mirror is not supported with blockage`);
   return wakedSetup(turbine, wind, spec);
 }
 

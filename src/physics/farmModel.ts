@@ -42,7 +42,17 @@ export interface FarmModelSpec {
   rotorAverage?: string;
   /** An induction (blockage) model solved with the wakes (blockageSolve.ts); absent: no blockage. */
   blockage?: BlockageModelName;
+  /**
+   * `mirror`: the ground as a mirror (PyWake's `Mirror` ground model): every source also casts the
+   * wake of an image below the ground, at vertical offset dz + 2·h_source from the target, and the
+   * two deficits of a pair are combined by the superposition rule before the farm sum. Waked
+   * engine only (not with the weighted sum or blockage). Default `none`.
+   */
+  ground?: GroundModelName;
 }
+
+export type GroundModelName = 'none' | 'mirror';
+export const GROUND_MODEL_NAMES: readonly GroundModelName[] = ['none', 'mirror'];
 
 /** `selfsimilarity2020`: Troldborg & Meyer Forsting's self-similar induction, 2020 fit (blockage/selfSimilarity2020.ts). */
 export type BlockageModelName = 'selfsimilarity2020';
@@ -77,16 +87,23 @@ export const WAKED_DEFAULTS: Readonly<Record<WakeModelName, WakedDefaults>> = {
 /**
  * What "library default" means in a reference case file: PyWake's literature wind farm models
  * (py_wake.literature) choose these where the waked defaults above do not say it already —
- * the superposition each one uses, and parameters whose PyWake default differs from wflo's.
- * Rotor averages and ground models PyWake chooses that wflo lacks are listed so that a file asking
- * for them is refused rather than computed otherwise.
+ * the superposition each one uses, parameters whose PyWake default differs from wflo's, and the
+ * ground model (TurbOPark's `Nygaard_2022` mirrors the ground). Rotor averages PyWake chooses that
+ * wflo lacks are listed by field, so that a file asking for them is refused rather than computed otherwise.
  */
-export const LIBRARY_DEFAULTS: Readonly<Record<WakeModelName, { superposition: SuperpositionName; params?: Record<string, number>; unsupported?: string }>> = {
+export interface LibraryDefaults {
+  superposition: SuperpositionName;
+  params?: Record<string, number>;
+  ground?: GroundModelName;
+  unsupported?: { rotor_average?: string; ground?: string };
+}
+
+export const LIBRARY_DEFAULTS: Readonly<Record<WakeModelName, LibraryDefaults>> = {
   iea37: { superposition: 'sos' },
   bastankhah2014: { superposition: 'linear' },
   jensen: { superposition: 'sos', params: { k: 0.1 } },
-  niayifar2016: { superposition: 'linear', unsupported: 'Gaussian-overlap rotor average (GaussianOverlapAvgModel)' },
-  turbopark2022: { superposition: 'sos', unsupported: 'ground mirror and Gaussian-overlap rotor average (Nygaard_2022)' },
+  niayifar2016: { superposition: 'linear', unsupported: { rotor_average: 'Gaussian-overlap rotor average (GaussianOverlapAvgModel)' } },
+  turbopark2022: { superposition: 'sos', ground: 'mirror', unsupported: { rotor_average: 'Gaussian-overlap rotor average (Nygaard_2022)' } },
   zong2020: { superposition: 'weighted' },
   blondel2020: { superposition: 'linear' },
 };

@@ -123,8 +123,8 @@ export function wakedConfig(turbine: Turbine, wind: WindResource, spec: FarmMode
   const defaults = WAKED_DEFAULTS[spec.wake];
   const factory = LOCAL_WAKE_MODELS[spec.wake];
   if (!defaults || !factory || !NATIVE_WAKED_MODELS.has(spec.wake)) return null;
-  // One ambient TI and the rose's speeds as lanes: time series, per-bin TI and blockage run in JavaScript.
-  if (wind.series || wind.turbulenceIntensityByBin || spec.blockage) return null;
+  // One ambient TI and the rose's speeds as lanes: time series, per-bin TI, blockage and the ground mirror run in JavaScript.
+  if (wind.series || wind.turbulenceIntensityByBin || spec.blockage || (spec.ground ?? 'none') !== 'none') return null;
   const rotorAverage = spec.rotorAverage ?? defaults.rotorAverage;
   const jensen = spec.wake === 'jensen';
   if (!(rotorAverage === 'center' || (jensen && rotorAverage === 'area-overlap'))) return null;

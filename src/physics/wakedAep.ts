@@ -77,6 +77,8 @@ export interface WakedSetup {
   points: RotorPoints | null;
   /** 1/ξ for wake expansion continuation (crosswind distances divided by ξ, as PyWake's `wec`). */
   invWec: number;
+  /** The ground as a mirror: each pair's deficit also from the source's image below the ground (farmModel.ts `ground`). */
+  mirror: boolean;
   /** Performance hint, not a result input: the largest effective TI seen so far, times 1.05. */
   hint: { tiCap: number };
   /** Largest thrust coefficient of any type (bounds every wake's reach), and by type. */
@@ -137,6 +139,7 @@ export function wakedSetup(turbines: Turbine | readonly Turbine[], wind: WindRes
     freeStream,
     points: areaOverlap ? null : rotorPoints(rotorAverage),
     invWec: 1 / (spec.params?.wec ?? 1),
+    mirror: (spec.ground ?? 'none') === 'mirror',
     hint: { tiCap: Infinity },
     ctMax: Math.max(...ctMaxByType), ctMaxByType,
     cosByDir, sinByDir, conditions,
@@ -193,6 +196,29 @@ function addTurbulenceAdjoint(ws: Workspace, p: number, e: number, aBar: number)
 }
 
 /** Turbine indices sorted by downstream coordinate (ties by index). */
+/**
+ * A pair's deficit fraction with the ground mirror: the direct `f` and the image's `fm` combined
+ * by the superposition rule (0 linear: sum; 1 squared sum: √(f² + fm²); 2 max), as PyWake sums
+ * the two (in m/s, which the common reference speed factors out of). With `pair`, its partials
+ * at [b+1 … b+4] (the direct one's on entry) become the combination's, from the image's in `mp`.
+ */
+function combineMirror(supKind: number, f: number, fm: number, pair: Float64Array | null, b: number, mp: Float64Array): number {
+  if (supKind === 0) {
+    if (pair) for (let k = 0; k < 4; k++) pair[b + 1 + k] += mp[k];
+    return f + fm;
+  }
+  if (supKind === 1) {
+    const c = Math.sqrt(f * f + fm * fm);
+    if (pair) for (let k = 0; k < 4; k++) pair[b + 1 + k] = c > 0 ? (f * pair[b + 1 + k] + fm * mp[k]) / c : 0;
+    return c;
+  }
+  if (fm > f) {
+    if (pair) for (let k = 0; k < 4; k++) pair[b + 1 + k] = mp[k];
+    return fm;
+  }
+  return f;
+}
+
 function sortByDownstream(idx: number[], xw: Float64Array): void {
   idx.sort((a, b) => xw[a] - xw[b] || a - b);
 }
@@ -281,7 +307,9 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
   const { pair, tAdd, tDx, tDy, tCt, tTi, uBar, ctBar, tiBar, gxw, gyw, tSrc, pDxPow, typeAt, candDz, d2At } = ws;
   const sqrMax = turbulence !== null && setup.turbulenceSuperposition === 'sqrmax';
   const g = withGradient ? ws.g : null;
-  const inline = points === null && model instanceof GaussianLocalWake ? model.inlineLinear : null;
+  const inline = points === null && model instanceof GaussianLocalWake && !setup.mirror ? model.inlineLinear : null;
+  const mirror = setup.mirror;
+  const mirrorPartials = new Float64Array(4);
   const madsen = inline === 'madsen';
   const d2over8 = model instanceof GaussianLocalWake ? model.d2over8 : 0;
   const supKind = sup.name === 'linear' ? 0 : sup.name === 'sos' ? 1 : 2;
@@ -427,6 +455,28 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
             }
             if (g) { const b = 5 * e; pair[b + 1] = fdx; pair[b + 2] = fdy; pair[b + 3] = fct; pair[b + 4] = fti; }
           }
+          if (mirror) {
+            // The source's image below the ground: the same wake, 2·h_source further down. The two
+            // deficits of the pair are combined by the superposition rule (PyWake's Mirror).
+            const dzm = dz + 2 * types[typeAt[q]].hubHeight;
+            let fm: number;
+            const mp = mirrorPartials;
+            if (points === null) {
+              fm = pairModel.deficit(dx, dy * dy + dzm * dzm, coef, off, g);
+              if (g) { mp[0] = g[0]; mp[1] = 2 * dy * g[1]; mp[2] = g[2]; mp[3] = g[3]; }
+            } else {
+              fm = 0;
+              if (g) mp.fill(0);
+              const { y: py, z: pz, w: pw } = points;
+              for (let r = 0; r < pw.length; r++) {
+                const yy = dy + radius * py[r], zz = dzm + radius * pz[r];
+                const v = pairModel.deficit(dx, yy * yy + zz * zz, coef, off, g);
+                fm += pw[r] * v;
+                if (g) { mp[0] += pw[r] * g[0]; mp[1] += pw[r] * 2 * yy * g[1]; mp[2] += pw[r] * g[2]; mp[3] += pw[r] * g[3]; }
+              }
+            }
+            f = combineMirror(supKind, f, fm, g ? pair : null, 5 * e, mp);
+          }
           const ref = refEff ? u[q] : U;
           const deficit = ref * f;
           if (g) pair[5 * e] = f;
@@ -571,6 +621,7 @@ export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec:
 /** The weighted-sum setup (superposition/weightedSum.ts): a Gaussian model and the options of wakedSetup. */
 export function weightedSumSetup(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WeightedSumSetup {
   if (wind.series || wind.turbulenceIntensityByBin) throw new InputError("superposition 'weighted': time series and per-bin turbulence are not supported with the weighted sum yet; use 'linear' or 'sos'");
+  if ((spec.ground ?? 'none') !== 'none') throw new InputError(`superposition 'weighted': the ground mirror is not supported with the weighted sum; use 'linear' or 'sos'`);
   const setup = wakedSetup(turbine, wind, { ...spec, superposition: 'linear' });
   if (!(setup.model instanceof GaussianLocalWake) || setup.points !== null) {
     throw new Error(`the weighted-sum superposition needs a Gaussian wake model at the rotor centre, not '${spec.wake}'${setup.points ? ` with '${spec.rotorAverage}'` : ''}`);

@@ -35,6 +35,8 @@ const variants: FarmModelSpec[] = [
   { wake: 'blondel2020', superposition: 'linear', turbulence: 'crespo-hernandez' },
   { wake: 'jensen', superposition: 'sos', ct2a: 'madsen', params: { k: 0.1 } },
   { wake: 'iea37', superposition: 'sos', inflow: 'free-stream' },
+  { wake: 'niayifar2016', superposition: 'linear', ground: 'mirror' },
+  { wake: 'turbopark2022', superposition: 'sos', rotorAverage: 'cgi4', ground: 'mirror' },
 ];
 
 function layout(seed: number, n: number, side: number, offset = 0): { x: Float64Array; y: Float64Array; typeOf: Int32Array } {

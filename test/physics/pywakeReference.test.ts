@@ -58,6 +58,40 @@ test('"library default" asking for what wflo lacks is refused, naming the field'
   assert.equal(caseFromReferenceDocument(doc, full).model.superposition, 'linear');
 });
 
+test('the ground cases depend on the mirror: with it every turbine agrees to 1e-12, without it some turbine misses by more than the 1e-9 tolerance', () => {
+  // With the max rule the image (always farther than the source) never wins: those cases check that it adds nothing.
+  // With the squared sum the image adds only to second order (TurbOPark: about 1e-8 of a turbine's AEP).
+  const ground = files.filter((f) => f.startsWith('ground-') && !f.includes('-max-'));
+  assert.ok(ground.length >= 8, `${ground.length} ground cases`);
+  const worst = (per: ArrayLike<number>, expected: ArrayLike<number>): number => Math.max(...Array.from(expected, (v, i) => rel(per[i], v)));
+  for (const file of ground) {
+    const full = path.join(REFERENCE, file);
+    const c = caseFromReferenceDocument(readYamlFile(full), full);
+    assert.equal(c.model.ground, 'mirror', file);
+    const expected = c.expected!.perTurbineMwh;
+    const withMirror = worst(caseEvaluator(c).aep(c.layout!.x, c.layout!.y).perTurbineMwh, expected);
+    const without = worst(caseEvaluator({ ...c, model: { ...c.model, ground: 'none' } }).aep(c.layout!.x, c.layout!.y).perTurbineMwh, expected);
+    assert.ok(withMirror <= 1e-12, `${file}: with the mirror, worst turbine ${withMirror.toExponential(2)}`);
+    assert.ok(without > 1e-9, `${file}: without the mirror, worst turbine only ${without.toExponential(2)}`);
+  }
+});
+
+test('"library default" ground: TurbOPark\'s is the mirror (Nygaard_2022), the others have none', () => {
+  const full = path.join(REFERENCE, 'turbopark2022-grid5x5.yaml');
+  const doc = readYamlFile(full) as { model: Record<string, unknown> };
+  doc.model.ground = 'library default';
+  assert.equal(caseFromReferenceDocument(doc, full).model.ground, 'mirror');
+  doc.model.rotor_average = 'library default';
+  assert.throws(() => caseFromReferenceDocument(doc, full), /model\.rotor_average: PyWake's default for turbopark2022 includes the Gaussian-overlap rotor average/);
+  const other = path.join(REFERENCE, 'bastankhah2014-grid5x5.yaml');
+  const b = readYamlFile(other) as { model: Record<string, unknown> };
+  b.model.ground = 'library default';
+  assert.equal(caseFromReferenceDocument(b, other).model.ground, undefined);
+  b.model.ground = 'Mirror';
+  b.model.superposition = 'library default';
+  assert.equal(caseFromReferenceDocument(b, other).model.ground, 'mirror');
+});
+
 test('wflo aep REFERENCE.yaml --json prints aep_mwh and per_turbine_mwh matching PyWake', () => {
   const file = files.find((f) => f.startsWith('niayifar')) ?? files[0];
   assert.ok(file);
@@ -74,14 +108,14 @@ test('wflo aep REFERENCE.yaml --json prints aep_mwh and per_turbine_mwh matching
 
 test('a reference file with an unsupported model option is refused in one line, exit 2', () => {
   const file = files.find((f) => f.startsWith('turbopark')) ?? files[0];
-  const text = fs.readFileSync(path.join(REFERENCE, file), 'utf8').replace(/^  ground: null$/m, '  ground: Mirror');
+  const text = fs.readFileSync(path.join(REFERENCE, file), 'utf8').replace(/^  ground: null$/m, '  ground: Wall');
   const dir = fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), 'wflo-ref-'));
   try {
     const bad = path.join(dir, 'bad.yaml');
-    fs.writeFileSync(bad, text.includes('ground: Mirror') ? text : text.replace(/^model:/m, 'model:\n  ground: Mirror'));
+    fs.writeFileSync(bad, text.includes('ground: Wall') ? text : text.replace(/^model:/m, 'model:\n  ground: Wall'));
     const r = runWflo(['aep', bad, '--json']);
     assert.equal(r.status, 2, r.stdout + r.stderr);
-    assert.match(r.stderr, /bad\.yaml: model\.ground/);
+    assert.match(r.stderr, /bad\.yaml: model\.ground: unknown ground model 'Wall' \(known: Mirror, none\)/);
     assert.equal(r.stderr.trim().split('\n').length, 1);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -2,8 +2,8 @@
  * The waked-inflow engine's exact gradient against central finite differences on random layouts,
  * for the options the default-model sweep of aepGradient.test.ts does not reach: added turbulence
  * (Crespo–Hernández) with each turbulence superposition, rotor-averaging quadrature, each
- * deficit reference, Madsen's induction, wake expansion continuation, the free-stream shortcut for
- * the new models; and the same AEP with and without the gradient.
+ * deficit reference, Madsen's induction, wake expansion continuation, the ground mirror, the
+ * free-stream shortcut for the new models; and the same AEP with and without the gradient.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -55,6 +55,12 @@ const variants: FarmModelSpec[] = [
   { wake: 'iea37', superposition: 'sos', inflow: 'waked' },
   { wake: 'jensen', superposition: 'sos', ct2a: 'madsen', params: { k: 0.1 } },
   { wake: 'jensen', superposition: 'linear', turbulence: 'crespo-hernandez', useEffectiveTi: true },
+  // The ground as a mirror: each pair's direct and image deficits combined by the superposition rule.
+  { wake: 'bastankhah2014', superposition: 'linear', ground: 'mirror' },
+  { wake: 'niayifar2016', superposition: 'sos', ground: 'mirror' },
+  { wake: 'turbopark2022', superposition: 'sos', rotorAverage: 'cgi4', ground: 'mirror' },
+  { wake: 'bastankhah2014', superposition: 'max', rotorAverage: 'gauss3', ground: 'mirror' },
+  { wake: 'jensen', superposition: 'sos', params: { k: 0.1 }, ground: 'mirror' },
 ];
 
 for (const model of variants) {

@@ -21,7 +21,7 @@ import type { Boundary } from '../../../geometry/boundary.js';
 import type { Turbine } from '../../../physics/turbine.js';
 import type { WindResource, WindSeries } from '../../../physics/windResource.js';
 import type { FarmModelSpec } from '../../../physics/farmModel.js';
-import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, INFLOW_NAMES, BLOCKAGE_MODEL_NAMES } from '../../../physics/farmModel.js';
+import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, INFLOW_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES } from '../../../physics/farmModel.js';
 import { INDUCTION_NAMES } from '../../../physics/inductionFactor.js';
 import { TURBULENCE_SUPERPOSITION_NAMES } from '../../../physics/turbulence/crespoHernandez.js';
 import { ENGINE_VERSION } from '../../../version.js';
@@ -187,6 +187,7 @@ const model = z.strictObject({
   turbulenceParams: z.record(safeKey, finite).optional(),
   rotorAverage: z.string().regex(/^[a-z0-9-]{1,32}$/).optional(),
   blockage: z.enum(BLOCKAGE_MODEL_NAMES as [string, ...string[]]).optional(),
+  ground: z.enum(GROUND_MODEL_NAMES as [string, ...string[]]).optional(),
 });
 const table = <K extends string>(k: K) => z.strictObject({ kind: z.literal('table'), speeds: numbers.min(2), [k]: numbers.min(2) } as { kind: z.ZodLiteral<'table'>; speeds: typeof numbers } & Record<K, typeof numbers>);
 const turbine = z.strictObject({
