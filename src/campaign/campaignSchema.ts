@@ -12,6 +12,7 @@
  *       wind: iea37-cs3             # built-in wind name, a file (YAML or a time-series .csv), or a mapping
  *       wake_model: bastankhah2014  # optional: iea37 | bastankhah2014 | jensen | niayifar2016 | turbopark2022 | zong2020 | blondel2020
  *       blockage: selfsimilarity2020  # optional: induction (blockage) solved with the wakes
+ *       ground: mirror              # optional: the ground as a mirror (image turbines below it)
  *       neighbours: [{x: -3000, y: 0, turbine: iea37-3.35mw}, {file: old.yaml}]   # fixed turbines of other farms (io/farmTurbines.ts)
  *   farm_types:                     # a farm type = turbine model + number of turbines
  *     - {id: 0, turbine: iea37-3.35mw, n_turbines: 16}
@@ -29,7 +30,7 @@
  *   only: [farm_0_type_0_seed_3]    # optional: run just these tasks (written by `wflo missing`)
  */
 import { z } from 'zod';
-import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES } from '../physics/farmModel.js';
+import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES } from '../physics/farmModel.js';
 import { strict } from '../io/zodIssue.js';
 import { paramsSchema } from './paramsSchema.js';
 import { neighboursSchema, turbineChoiceSchema, turbineCountsSchema } from '../io/farmTurbines.js';
@@ -51,6 +52,7 @@ export const farmSchema = strict({
   wake_params: strict({ k: z.number().positive() }).optional(), // the wake growth rate; the models read no other parameter from files
   params: paramsSchema.optional(), // for a `method: command` optimizer's program
   blockage: z.enum(BLOCKAGE_MODEL_NAMES as readonly string[] as [string, ...string[]]).optional(),
+  ground: z.enum(GROUND_MODEL_NAMES as readonly string[] as [string, ...string[]]).optional(),
   neighbours: neighboursSchema.optional(), // fixed turbines of other farms (io/farmTurbines.ts)
 });
 

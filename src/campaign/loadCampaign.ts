@@ -10,7 +10,7 @@
 import path from 'node:path';
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
-import type { BlockageModelName, FarmModelSpec, SuperpositionName, WakeModelName } from '../physics/farmModel.js';
+import { groundConflict, type BlockageModelName, type FarmModelSpec, type GroundModelName, type SuperpositionName, type WakeModelName } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { validateBoundary } from '../geometry/validateBoundary.js';
 import { OPTIMIZER_METHODS } from '../optimize/settings.js';
@@ -218,6 +218,10 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
   if (params !== undefined) model.params = params;
   const blockage = (f.blockage as BlockageModelName | undefined) ?? base?.model.blockage;
   if (blockage !== undefined) model.blockage = blockage;
+  const ground = (f.ground as GroundModelName | undefined) ?? base?.model.ground;
+  if (ground !== undefined && ground !== 'none') model.ground = ground;
+  const conflict = groundConflict(model);
+  if (conflict) fail(['farms', i, 'ground'], conflict);
   const at: FieldPath = ['farms', i, 'neighbours'];
   const neighbours = raw.neighbours !== undefined
     ? readNeighbours(raw.neighbours, at, file, baseDir, turbineResolver(baseDir, file, fail), layoutTurbinesLoader(file, fail), fail as FailAt, boundary!)

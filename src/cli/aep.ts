@@ -4,7 +4,7 @@ import { resolveAepRequest } from '../io/aepInput.js';
 import type { AepWithGradient } from '../physics/aep.js';
 import { caseEvaluator, caseNeighbourLoss, caseTypeOf } from '../optimize/caseEvaluator.js';
 import { InputError } from '../util/errors.js';
-import { WAKE_MODEL_NAMES, BLOCKAGE_MODEL_NAMES } from '../physics/farmModel.js';
+import { WAKE_MODEL_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES } from '../physics/farmModel.js';
 import { windShape } from '../io/inputKind.js';
 
 export function registerAep(program: Command): void {
@@ -19,6 +19,7 @@ export function registerAep(program: Command): void {
     .option('--superposition <rule>', 'deficit superposition: sos | linear | max')
     .option('--k <value>', 'wake growth/decay parameter k of the wake model')
     .option('--blockage <model>', `add an induction (blockage) model solved with the wakes: ${BLOCKAGE_MODEL_NAMES.join(' | ')}`)
+    .option('--ground <model>', `ground model: ${GROUND_MODEL_NAMES.join(' | ')} (mirror: every wake also from its source's image below the ground)`)
     .option('--gradient', 'also print dAEP/dx and dAEP/dy (MWh per metre)')
     .option('--json', 'print JSON')
     .action((file: string | undefined, opts: Record<string, string | boolean | undefined>) => {
@@ -31,6 +32,7 @@ export function registerAep(program: Command): void {
       const c = resolveAepRequest({
         file, caseName: opts.case as string | undefined, turbine: opts.turbine as string | undefined,
         wind: opts.wind as string | undefined, wake: opts.wake as string | undefined, blockage: opts.blockage as string | undefined,
+        ground: opts.ground as string | undefined,
         superposition: opts.superposition as string | undefined, wakeParams,
       });
       const evaluator = caseEvaluator(c);
@@ -50,6 +52,7 @@ export function registerAep(program: Command): void {
           n_speeds: c.wind.speeds.length,
           ...(c.wind.series ? { n_samples: c.wind.series.speeds.length } : {}),
           ...(c.model.blockage ? { blockage: c.model.blockage } : {}),
+          ...(c.model.ground && c.model.ground !== 'none' ? { ground: c.model.ground } : {}),
           turbine: c.turbine.name,
           wake_model: c.model.wake,
           superposition: c.model.superposition,
@@ -77,7 +80,7 @@ export function registerAep(program: Command): void {
         : c.turbine.name;
       const lines = [
         `case        ${c.name} (${c.layout!.x.length} turbines, ${turbines}, ${windShape(c.wind)})`,
-        `model       ${c.model.wake} wake, ${c.model.superposition} superposition${c.model.blockage ? `, ${c.model.blockage} blockage` : ''}`,
+        `model       ${c.model.wake} wake, ${c.model.superposition} superposition${c.model.blockage ? `, ${c.model.blockage} blockage` : ''}${c.model.ground && c.model.ground !== 'none' ? `, ground ${c.model.ground}` : ''}`,
         `AEP         ${r.aepMwh.toFixed(5)} MWh${loss ? ' (own turbines, beside the neighbours)' : ''}`,
       ];
       if (loss) lines.push(`neighbours  ${c.neighbours!.x.length} turbines lose ${loss.totalMwh.toFixed(5)} MWh to this farm (${(100 * loss.totalMwh / loss.aloneMwh).toFixed(3)} % of ${loss.aloneMwh.toFixed(2)} MWh alone)`);

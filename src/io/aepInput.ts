@@ -3,7 +3,7 @@
  * overrides for the turbine, wind resource and farm model.
  */
 import path from 'node:path';
-import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES, type WakeModelName, type SuperpositionName, type BlockageModelName } from '../physics/farmModel.js';
+import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES, groundConflict, type WakeModelName, type SuperpositionName, type BlockageModelName, type GroundModelName } from '../physics/farmModel.js';
 import { InputError } from '../util/errors.js';
 import type { Case } from '../optimize/case.js';
 import { readYamlFile } from './yamlFile.js';
@@ -25,6 +25,8 @@ export interface AepRequest {
   wakeParams?: Record<string, number>;
   /** An induction model to add (blockageSolve.ts). */
   blockage?: string;
+  /** A ground model (farmModel.ts `ground`): mirror or none. */
+  ground?: string;
 }
 
 export function resolveAepRequest(req: AepRequest): Case {
@@ -69,6 +71,15 @@ export function resolveAepRequest(req: AepRequest): Case {
     }
     c = { ...c, model: { ...c.model, blockage: req.blockage as BlockageModelName }, referenceAepMwh: undefined };
   }
+  if (req.ground !== undefined) {
+    if (!GROUND_MODEL_NAMES.includes(req.ground as GroundModelName)) {
+      throw new InputError(`--ground: unknown ground model '${req.ground}' (known: ${GROUND_MODEL_NAMES.join(', ')})`);
+    }
+    const { ground: _, ...rest } = c.model;
+    c = { ...c, model: req.ground === 'none' ? rest : { ...rest, ground: req.ground as GroundModelName }, referenceAepMwh: undefined };
+  }
+  const conflict = groundConflict(c.model);
+  if (conflict) throw new InputError(`${req.ground !== undefined ? '--ground' : `${req.file ?? req.caseName}: ground`}: ${conflict}`);
   if (req.wakeParams) c = { ...c, model: { ...c.model, params: { ...c.model.params, ...req.wakeParams } }, referenceAepMwh: undefined };
   if (!c.layout) throw new InputError(`${req.file ?? req.caseName}: no layout to evaluate`);
   return { ...c, name: c.name || path.basename(req.file ?? '') };

@@ -13,6 +13,7 @@
  *   superposition: sos          # sos | linear | max | weighted
  *   wake_params: {k: 0.0324555}
  *   blockage: selfsimilarity2020  # optional: an induction model solved with the wakes (docs/physics.md)
+ *   ground: mirror              # optional: the ground as a mirror (image turbines below it; docs/physics.md)
  *   layout: {x: [...], y: [...]}   # optional baseline / layout to evaluate
  *   # several turbine models instead of `turbine` (and neighbours), as in a campaign (io/farmTurbines.ts):
  *   turbines: [{turbine: iea37-3.35mw, n: 10}, {turbine: v80, n: 6}]   # or n_turbines + turbine_choice: [a, b]
@@ -23,7 +24,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
-import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES, type WakeModelName, type SuperpositionName, type BlockageModelName } from '../physics/farmModel.js';
+import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES, groundConflict, type WakeModelName, type SuperpositionName, type BlockageModelName, type GroundModelName, type FarmModelSpec } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { InputError } from '../util/errors.js';
 import type { Case, Layout } from '../optimize/case.js';
@@ -58,6 +59,7 @@ const caseSchema = strict({
   superposition: z.enum(SUPERPOSITION_NAMES as [SuperpositionName, ...SuperpositionName[]]).optional(),
   wake_params: strict({ k: z.number().positive() }).optional(), // the wake growth rate; the models read no other parameter from files
   blockage: z.enum(BLOCKAGE_MODEL_NAMES as [BlockageModelName, ...BlockageModelName[]]).optional(),
+  ground: z.enum(GROUND_MODEL_NAMES as [GroundModelName, ...GroundModelName[]]).optional(),
   layout: z.union([xy, strict({ coordinates: xy })]).optional(),
   // How `wflo optimize --out` made the layout (seed, method, AEP, work): a record, not read.
   wflo: z.record(z.string(), z.unknown()).optional(),
@@ -160,6 +162,19 @@ export function caseFromDocument(doc: unknown, file: string): Case {
       return { x: n.layout.x, y: n.layout.y, types: n.turbines ? n.turbines.types : [n.turbine], typeOf: n.turbines ? n.turbines.typeOf : new Int32Array(n.layout.x.length) };
     }, fail, boundary)
     : null;
+  const model: FarmModelSpec = {
+    wake: c.wake_model ?? base?.model.wake ?? 'iea37',
+    superposition: c.superposition ?? base?.model.superposition ?? 'sos',
+    params: c.wake_params ?? base?.model.params,
+    ...(c.blockage ?? base?.model.blockage ? { blockage: c.blockage ?? base?.model.blockage } : {}),
+    ...groundOf(c.ground ?? base?.model.ground),
+  };
+  const conflict = groundConflict(model);
+  if (conflict) fail(['ground'], conflict);
+  // The base's reference AEP holds for its own layout, turbines, wind and model only.
+  const asBase = base != null && !xyLayout && c.turbine === undefined && c.turbines === undefined && c.turbine_choice === undefined
+    && c.neighbours === undefined && c.wind === undefined && c.wake_params === undefined && c.blockage === undefined
+    && model.wake === base.model.wake && model.superposition === base.model.superposition && (model.ground ?? 'none') === (base.model.ground ?? 'none');
   return {
     ...(several ? {
       turbines: {
@@ -170,14 +185,9 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     ...(neighbours && neighbours.x.length > 0 ? { neighbours } : {}),
     name: c.name ?? base?.name ?? path.basename(file).replace(/\.ya?ml$/i, ''),
     turbine, wind, boundary, nTurbines, minSpacing,
-    model: {
-      wake: c.wake_model ?? base?.model.wake ?? 'iea37',
-      superposition: c.superposition ?? base?.model.superposition ?? 'sos',
-      params: c.wake_params ?? base?.model.params,
-      ...(c.blockage ?? base?.model.blockage ? { blockage: c.blockage ?? base?.model.blockage } : {}),
-    },
+    model,
     layout,
-    referenceAepMwh: xyLayout ? undefined : base?.referenceAepMwh,
+    referenceAepMwh: asBase ? base!.referenceAepMwh : undefined,
   };
 }
 
@@ -253,4 +263,9 @@ export function loadCase(spec: string): Case {
 export function unknownBuiltinCase(name: string): string {
   const near = nearestKey(name, BUILTIN_CASE_NAMES);
   return `unknown built-in case '${name}'${near ? `; did you mean '${near}'?` : ''} (known: ${BUILTIN_CASE_NAMES.join(', ')})`;
+}
+
+/** The model's `ground` field (none leaves it out, so a model without one keeps its hash). */
+function groundOf(ground: GroundModelName | undefined): Pick<FarmModelSpec, 'ground'> {
+  return ground === undefined || ground === 'none' ? {} : { ground };
 }
