@@ -7,13 +7,8 @@ The turbine (V80, hub 70 m), wind table and layouts are taken from the grid5x5 /
 this repository's test/data/reference/; each model is the one of the PropagateDownwind file of the
 same name there, with `groundModel=Mirror()` added. Never needed by the tests (they read the files it wrote).
 """
-import os, sys, yaml, numpy as np
-try:
-    import pywake_lfs_guard  # noqa: F401  (a mirror without git-lfs data needs it; not needed otherwise)
-except ImportError:
-    pass
-from py_wake.site import UniformSite
-from py_wake.examples.data.hornsrev1 import V80
+import os, sys, yaml
+from reference_common import REF, site, wt, rose_case, write_case  # first: the git-lfs guard, PyWake's V80 on a uniform site
 from py_wake.literature.gaussian_models import Bastankhah_PorteAgel_2014, Niayifar_PorteAgel_2016
 from py_wake.literature.noj import Jensen_1983
 from py_wake.wind_farm_models.engineering_models import PropagateDownwind
@@ -23,11 +18,7 @@ from py_wake.superposition_models import SquaredSum, MaxSum
 from py_wake.ground_models import Mirror
 from py_wake.rotor_avg_models import CGIRotorAvg
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REF = os.path.join(HERE, '..', '..', 'test', 'data', 'reference')
 out_dir = sys.argv[1]
-site = UniformSite(p_wd=[1.0], ti=0.1)
-wt = V80()
 
 
 def turbopark():
@@ -50,35 +41,13 @@ models = {
                       'PropagateDownwind(site, V80(), TurboGaussianDeficit(ct2a=ct2a_mom1d, groundModel=Mirror(), rotorAvgModel=None) with WS_key WS_jlk, SquaredSum())', {}),
     'jensen1983': ('jensen1983', lambda: Jensen_1983(site, wt, groundModel=Mirror()), 'Jensen_1983(site, V80(), groundModel=Mirror())', {}),
 }
-fl = lambda a: [float(v) for v in np.asarray(a).ravel()]
 for layout in ('grid5x5', 'random16'):
     for name, (base_name, make, call, extra) in models.items():
         base = yaml.safe_load(open(os.path.join(REF, f'{base_name}-{layout}.yaml')))
-        wd = np.asarray(base['wind']['wind_direction']); ws = np.asarray(base['wind']['wind_speed'])
-        P = np.asarray(base['wind']['probability'])
-        x = np.asarray(base['layout']['x']); y = np.asarray(base['layout']['y'])
-        wfm = make()
-        sim = wfm(x, y, wd=wd, ws=ws)
-        pw = np.asarray(sim.Power).reshape(len(x), len(wd), len(ws))
-        per = 8760.0 * np.einsum('ilk,lk->i', pw, P) / 1e6
-        chk = wfm(x, y, wd=[270.0], ws=[8.0])
         model = {k: v for k, v in base['model'].items() if k != 'wind_farm_model'}
         model.update(extra)
         model['ground'] = 'Mirror'
         model['wind_farm_model'] = base['model']['wind_farm_model']
-        doc = {
-            'name': f'{name} with the ground mirror on {layout}',
-            'source': {'computed_with': "PyWake (DTU Wind Energy) source at commit b81c149, PropagateDownwind engineering model",
-                       'call': f'{call} (wd and ws of the table in one call)',
-                       'site': "UniformSite(p_wd=[1], ti=0.1) for the flow solution; the AEP below weights each (direction, speed) by the probability table in `wind`",
-                       'note': 'Reference values computed with PyWake; they are facts about that tool, not about the physical truth.',
-                       'generator': 'bench/peers/pywake_ground.py'},
-            'turbine': base['turbine'], 'wind': base['wind'], 'layout': base['layout'],
-            'model': model,
-            'expected': {'aep_mwh': float(per.sum()), 'aep_per_turbine_mwh': fl(per),
-                         'check_condition': {'wind_direction': 270.0, 'wind_speed': 8.0,
-                                             'ws_eff': fl(np.asarray(chk.WS_eff).reshape(len(x))), 'ct': fl(np.asarray(chk.CT).reshape(len(x)))}},
-        }
-        path = os.path.join(out_dir, f'ground-{name}-{layout}.yaml')
-        yaml.safe_dump(doc, open(path, 'w'), sort_keys=False, width=120, default_flow_style=None)
-        print(path, doc['expected']['aep_mwh'])
+        doc = rose_case(make(), base, f'{name} with the ground mirror on {layout}', f'{call} (wd and ws of the table in one call)',
+                        model, 'bench/peers/pywake_ground.py')
+        write_case(out_dir, f'ground-{name}-{layout}.yaml', doc)
