@@ -9,7 +9,7 @@ same name there, with `groundModel=Mirror()` added. Never needed by the tests (t
 """
 import os, sys, yaml
 from reference_common import REF, site, wt, rose_case, write_case  # first: the git-lfs guard, PyWake's V80 on a uniform site
-from py_wake.literature.gaussian_models import Bastankhah_PorteAgel_2014, Niayifar_PorteAgel_2016
+from py_wake.literature.gaussian_models import Bastankhah_PorteAgel_2014, Niayifar_PorteAgel_2016, CarbajoFuertes_etal_2018
 from py_wake.literature.noj import Jensen_1983
 from py_wake.wind_farm_models.engineering_models import PropagateDownwind
 from py_wake.deficit_models.gaussian import TurboGaussianDeficit
@@ -40,6 +40,8 @@ models = {
     'turbopark2022': ('turbopark2022', turbopark,
                       'PropagateDownwind(site, V80(), TurboGaussianDeficit(ct2a=ct2a_mom1d, groundModel=Mirror(), rotorAvgModel=None) with WS_key WS_jlk, SquaredSum())', {}),
     'jensen1983': ('jensen1983', lambda: Jensen_1983(site, wt, groundModel=Mirror()), 'Jensen_1983(site, V80(), groundModel=Mirror())', {}),
+    'carbajofuertes2018': ('carbajofuertes2018', lambda: CarbajoFuertes_etal_2018(site, wt, rotorAvgModel=None, groundModel=Mirror()),
+                           'CarbajoFuertes_etal_2018(site, V80(), rotorAvgModel=None, groundModel=Mirror())', {}),
 }
 for layout in ('grid5x5', 'random16'):
     for name, (base_name, make, call, extra) in models.items():

@@ -8,7 +8,7 @@ beside this repository's test/data/reference/. Never needed by the tests (they r
 """
 import os, sys, yaml
 from reference_common import REF, site, wt, rose_case, write_case  # first: the git-lfs guard, PyWake's V80 on a uniform site
-from py_wake.literature.gaussian_models import Zong_PorteAgel_2020, Blondel_Cathelain_2020
+from py_wake.literature.gaussian_models import Zong_PorteAgel_2020, Blondel_Cathelain_2020, CarbajoFuertes_etal_2018
 from py_wake.turbulence_models.crespo import CrespoHernandez
 
 out_dir = sys.argv[1]
@@ -24,6 +24,12 @@ models = {
                      'rotor_average': 'library default', 'turbulence': 'Crespo-Hernandez',
                      'crespo_hernandez_c': [0.73, 0.8325, -0.0325, -0.32], 'turbulence_ct2a': 'madsen',
                      'added_turbulence_superposition': 'sqrt of max of squares (SqrMaxSum)'}),
+    # Its literature default rotor average is GaussianOverlapAvgModel (a git-lfs table absent here): the rotor centre instead.
+    'carbajofuertes2018': (lambda: CarbajoFuertes_etal_2018(site, wt, rotorAvgModel=None),
+                           'CarbajoFuertes_etal_2018(site, V80(), rotorAvgModel=None)',
+                           {'deficit': 'Carbajo Fuertes et al. 2018 Gaussian (Niayifar wind farm model)', 'a': 'library default', 'ceps': 'library default',
+                            'superposition': 'library default', 'turbulence': 'library default', 'rotor_average': 'rotor centre',
+                            'ct2a': 'library default', 'use_effective_ws': 'library default', 'use_effective_ti': 'library default'}),
 }
 for layout in ('grid5x5', 'random16'):
     base = yaml.safe_load(open(os.path.join(REF, f'bastankhah2014-{layout}.yaml')))

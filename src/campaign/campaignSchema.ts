@@ -10,7 +10,7 @@
  *     - id: 1
  *       boundary: sites/a.yaml      # a file, or {circle: …} / {polygon: …} / {polygons: …}
  *       wind: iea37-cs3             # built-in wind name, a file (YAML or a time-series .csv), or a mapping
- *       wake_model: bastankhah2014  # optional: iea37 | bastankhah2014 | jensen | niayifar2016 | turbopark2022 | zong2020 | blondel2020
+ *       wake_model: bastankhah2014  # optional: iea37 | bastankhah2014 | jensen | niayifar2016 | turbopark2022 | zong2020 | blondel2020 | carbajofuertes2018
  *       blockage: selfsimilarity2020  # optional: induction (blockage) solved with the wakes
  *       ground: mirror              # optional: the ground as a mirror (image turbines below it)
  *       neighbours: [{x: -3000, y: 0, turbine: iea37-3.35mw}, {file: old.yaml}]   # fixed turbines of other farms (io/farmTurbines.ts)

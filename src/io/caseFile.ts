@@ -9,7 +9,7 @@
  *   boundary: {circle: {center: [0, 0], radius: 1300}}   # or a file, {polygon: …}, {polygons: …}
  *   n_turbines: 16
  *   min_spacing_diameters: 2    # or min_spacing_m
- *   wake_model: iea37           # iea37 | bastankhah2014 | jensen | niayifar2016 | turbopark2022 | zong2020 | blondel2020
+ *   wake_model: iea37           # iea37 | bastankhah2014 | jensen | niayifar2016 | turbopark2022 | zong2020 | blondel2020 | carbajofuertes2018
  *   superposition: sos          # sos | linear | max | weighted
  *   wake_params: {k: 0.0324555}
  *   blockage: selfsimilarity2020  # optional: an induction model solved with the wakes (docs/physics.md)

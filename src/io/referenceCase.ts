@@ -153,6 +153,7 @@ export function referenceWind(w: Doc, file: string): WindResource {
 }
 
 const MODEL_PATTERNS: [RegExp, WakeModelName][] = [
+  [/carbajo|fuertes/i, 'carbajofuertes2018'],
   [/niayifar/i, 'niayifar2016'],
   [/turbopark|turbo ?gaussian|nygaard/i, 'turbopark2022'],
   [/zong/i, 'zong2020'],
@@ -169,6 +170,11 @@ const PARAM_NAMES: Record<string, string[]> = {
   a_s: ['a_s'], b_s: ['b_s'], c_s: ['c_s'], a_f: ['a_f'], b_f: ['b_f'], c_f: ['c_f'],
 };
 
+/** Per-model exceptions: Carbajo Fuertes' ε is c_ε0·k + c_ε1 (two numbers). */
+const MODEL_PARAM_NAMES: Partial<Record<WakeModelName, Record<string, string[]>>> = {
+  carbajofuertes2018: { ceps: ['ceps0', 'ceps1'] },
+};
+
 /** A field that says "library default": the model's default in the library that computed the file (PyWake). */
 function isLibraryDefault(v: unknown): boolean {
   return typeof v === 'string' && /library[ _-]?default/i.test(v);
@@ -177,7 +183,7 @@ function isLibraryDefault(v: unknown): boolean {
 export function referenceModel(doc: Doc, file: string): FarmModelSpec {
   const deficit = typeof doc.deficit === 'string' ? doc.deficit : '';
   const match = MODEL_PATTERNS.find(([re]) => re.test(deficit));
-  if (!match) throw new InputError(`${file}: model.deficit: unknown deficit model '${deficit}' (known: Jensen/NOJ, Bastankhah 2014, Niayifar 2016, TurbOPark, Zong 2020, Blondel super-Gaussian, IEA37)`);
+  if (!match) throw new InputError(`${file}: model.deficit: unknown deficit model '${deficit}' (known: Jensen/NOJ, Bastankhah 2014, Niayifar 2016, TurbOPark, Zong 2020, Blondel super-Gaussian, Carbajo Fuertes 2018, IEA37)`);
   const library = LIBRARY_DEFAULTS[match[1]];
   for (const field of ['rotor_average', 'ground'] as const) {
     const lacking = library.unsupported?.[field];
@@ -188,7 +194,8 @@ export function referenceModel(doc: Doc, file: string): FarmModelSpec {
   // Fields saying "library default" are left out: the engine's per-model defaults are PyWake's.
   const m: Doc = Object.fromEntries(Object.entries(doc).filter(([, v]) => !isLibraryDefault(v)));
   const spec: FarmModelSpec = { wake: match[1], superposition: 'linear', inflow: 'waked', params: {} };
-  for (const [key, names] of Object.entries(PARAM_NAMES)) {
+  const paramNames = { ...PARAM_NAMES, ...MODEL_PARAM_NAMES[match[1]] };
+  for (const [key, names] of Object.entries(paramNames)) {
     if (!isLibraryDefault(doc[key])) continue;
     for (const name of names) if (library.params?.[name] !== undefined) spec.params![name] = library.params[name];
   }
@@ -199,7 +206,7 @@ export function referenceModel(doc: Doc, file: string): FarmModelSpec {
     if (!/all2alliterative/i.test(wfm)) throw new InputError(`${file}: model.wind_farm_model: blockage needs All2AllIterative, got '${wfm}'`);
     spec.blockage = 'selfsimilarity2020';
   } else if (!/propagatedownwind/i.test(wfm)) throw new InputError(`${file}: model.wind_farm_model: only PropagateDownwind (or All2AllIterative with a blockage model) is supported, got '${wfm}'`);
-  for (const [key, names] of Object.entries(PARAM_NAMES)) {
+  for (const [key, names] of Object.entries(paramNames)) {
     const v = m[key];
     if (v === undefined || v === null) continue;
     const values = Array.isArray(v) ? numbers(v, file, `model.${key}`) : [num(v, file, `model.${key}`)];

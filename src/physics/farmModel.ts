@@ -7,7 +7,7 @@
 import type { InductionName } from './inductionFactor.js';
 import type { TurbulenceSuperpositionName } from './turbulence/crespoHernandez.js';
 
-export type WakeModelName = 'iea37' | 'bastankhah2014' | 'jensen' | 'niayifar2016' | 'turbopark2022' | 'zong2020' | 'blondel2020';
+export type WakeModelName = 'iea37' | 'bastankhah2014' | 'jensen' | 'niayifar2016' | 'turbopark2022' | 'zong2020' | 'blondel2020' | 'carbajofuertes2018';
 /** `weighted`: Zong & Porté-Agel's momentum-conserving weighted sum (superposition/weightedSum.ts; its exact gradient: weightedSumGradient.ts). */
 export type SuperpositionName = 'sos' | 'linear' | 'max' | 'weighted';
 /**
@@ -68,7 +68,7 @@ export const BLOCKAGE_MODEL_NAMES: readonly BlockageModelName[] = ['selfsimilari
 
 /** Models of the free-stream engine (wake/registry.ts); every model runs in the waked engine. */
 export const FREE_STREAM_WAKE_MODEL_NAMES: readonly WakeModelName[] = ['iea37', 'bastankhah2014', 'jensen'];
-export const WAKE_MODEL_NAMES: readonly WakeModelName[] = ['iea37', 'bastankhah2014', 'jensen', 'niayifar2016', 'turbopark2022', 'zong2020', 'blondel2020'];
+export const WAKE_MODEL_NAMES: readonly WakeModelName[] = ['iea37', 'bastankhah2014', 'jensen', 'niayifar2016', 'turbopark2022', 'zong2020', 'blondel2020', 'carbajofuertes2018'];
 export const SUPERPOSITION_NAMES: readonly SuperpositionName[] = ['sos', 'linear', 'max', 'weighted'];
 export const INFLOW_NAMES: readonly InflowName[] = ['waked', 'free-stream'];
 
@@ -90,6 +90,7 @@ export const WAKED_DEFAULTS: Readonly<Record<WakeModelName, WakedDefaults>> = {
   turbopark2022: { ct2a: 'mom1d', deficitReference: 'free-stream', useEffectiveTi: false, turbulence: 'none', rotorAverage: 'center' },
   zong2020: { ct2a: 'madsen', deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'crespo-hernandez', rotorAverage: 'center', turbulenceParams: { c0: 0.73, c1: 0.83, c2: 0.03, c3: -0.32 } },
   blondel2020: { ct2a: 'mom1d', deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'none', rotorAverage: 'center' },
+  carbajofuertes2018: { ct2a: 'mom1d', deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'crespo-hernandez', rotorAverage: 'center' },
 };
 
 /**
@@ -114,4 +115,5 @@ export const LIBRARY_DEFAULTS: Readonly<Record<WakeModelName, LibraryDefaults>> 
   turbopark2022: { superposition: 'sos', ground: 'mirror', unsupported: { rotor_average: 'Gaussian-overlap rotor average (Nygaard_2022)' } },
   zong2020: { superposition: 'weighted' },
   blondel2020: { superposition: 'linear' },
+  carbajofuertes2018: { superposition: 'linear', unsupported: { rotor_average: 'Gaussian-overlap rotor average (GaussianOverlapAvgModel)' } },
 };

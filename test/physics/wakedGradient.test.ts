@@ -61,6 +61,10 @@ const variants: FarmModelSpec[] = [
   { wake: 'turbopark2022', superposition: 'sos', rotorAverage: 'cgi4', ground: 'mirror' },
   { wake: 'bastankhah2014', superposition: 'max', rotorAverage: 'gauss3', ground: 'mirror' },
   { wake: 'jensen', superposition: 'sos', params: { k: 0.1 }, ground: 'mirror' },
+  // Carbajo Fuertes: the width at the rotor follows the source's TI (ε = c_ε0·k + c_ε1).
+  { wake: 'carbajofuertes2018', superposition: 'linear' },
+  { wake: 'carbajofuertes2018', superposition: 'sos', rotorAverage: 'cgi4', turbulenceSuperposition: 'linear' },
+  { wake: 'carbajofuertes2018', superposition: 'linear', ground: 'mirror' },
 ];
 
 for (const model of variants) {

@@ -69,6 +69,10 @@ const WAKE_ALIASES: Readonly<Record<string, readonly string[]>> = {
   supergaussiandeficit: ['blondel2020', 'supergaussian'],
   blondelsupergaussiandeficit2020: ['blondel2020', 'supergaussian'],
   blondelcathelain2020: ['blondel2020', 'supergaussian'],
+  carbajofuertes: ['carbajofuertes2018'],
+  carbajofuertes2018: ['carbajofuertes2018'],
+  carbajofuertesetal2018: ['carbajofuertes2018'],
+  carbajofuertesgaussiandeficit: ['carbajofuertes2018'],
 };
 /** Normalized spellings of the self-similarity 2020 induction model (PyWake's class name and short forms). */
 const BLOCKAGE_ALIASES = new Set(['selfsimilaritydeficit2020', 'selfsimilarity2020', 'selfsimilar2020', 'troldborgmeyerforsting2020']);

@@ -7,6 +7,7 @@ import { niayifar2016Local } from './niayifar2016.js';
 import { turbopark2022Local } from './turbopark2022.js';
 import { zong2020Local } from './zong2020.js';
 import { blondel2020Local } from './blondel2020.js';
+import { carbajofuertes2018Local } from './carbajofuertes2018.js';
 
 export const LOCAL_WAKE_MODELS: Readonly<Record<string, LocalWakeFactory>> = {
   iea37: iea37Local,
@@ -16,4 +17,5 @@ export const LOCAL_WAKE_MODELS: Readonly<Record<string, LocalWakeFactory>> = {
   turbopark2022: turbopark2022Local,
   zong2020: zong2020Local,
   blondel2020: blondel2020Local,
+  carbajofuertes2018: carbajofuertes2018Local,
 };
