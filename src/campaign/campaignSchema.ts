@@ -49,7 +49,7 @@ export const farmSchema = strict({
   wind: nameOrMapping.optional(),
   wake_model: z.enum(WAKE_MODEL_NAMES as readonly string[] as [string, ...string[]]).optional(),
   superposition: z.enum(SUPERPOSITION_NAMES as readonly string[] as [string, ...string[]]).optional(),
-  wake_params: strict({ k: z.number().positive() }).optional(), // the wake growth rate; the models read no other parameter from files
+  wake_params: z.record(z.string(), z.number()).optional(), // the model's parameters by name (physics/modelParameters.ts checks them)
   params: paramsSchema.optional(), // for a `method: command` optimizer's program
   blockage: z.enum(BLOCKAGE_MODEL_NAMES as readonly string[] as [string, ...string[]]).optional(),
   ground: z.enum(GROUND_MODEL_NAMES as readonly string[] as [string, ...string[]]).optional(),

@@ -10,6 +10,7 @@
 import path from 'node:path';
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
+import { wakeParamsProblem } from '../physics/modelParameters.js';
 import { groundConflict, type BlockageModelName, type FarmModelSpec, type GroundModelName, type SuperpositionName, type WakeModelName } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { validateBoundary } from '../geometry/validateBoundary.js';
@@ -210,11 +211,17 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
   if (!wind) fail(['farms', i], 'no wind resource: give a built-in `case` or a `wind`');
   const problem = validateBoundary(boundary!);
   if (problem) fail(['farms', i, f.boundary !== undefined ? 'boundary' : 'case'], `bad boundary: ${problem}`);
+  const wake = (f.wake_model as WakeModelName | undefined) ?? base?.model.wake ?? 'iea37';
   const model: FarmModelSpec = {
-    wake: (f.wake_model as WakeModelName | undefined) ?? base?.model.wake ?? 'iea37',
+    wake,
     superposition: (f.superposition as SuperpositionName | undefined) ?? base?.model.superposition ?? 'sos',
   };
-  const params = f.wake_params ?? base?.model.params;
+  if (f.wake_params) {
+    const problem = wakeParamsProblem(wake, f.wake_params);
+    if (problem) fail(['farms', i, 'wake_params', problem.name], problem.message);
+  }
+  // The base's parameters belong to the base's model.
+  const params = f.wake_params ?? (wake === base?.model.wake ? base.model.params : undefined);
   if (params !== undefined) model.params = params;
   const blockage = (f.blockage as BlockageModelName | undefined) ?? base?.model.blockage;
   if (blockage !== undefined) model.blockage = blockage;

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES, groundConflict, type WakeModelName, type SuperpositionName, type BlockageModelName, type GroundModelName } from '../physics/farmModel.js';
+import { wakeParamsProblem } from '../physics/modelParameters.js';
 import { InputError } from '../util/errors.js';
 import type { Case } from '../optimize/case.js';
 import { readYamlFile } from './yamlFile.js';
@@ -80,7 +81,11 @@ export function resolveAepRequest(req: AepRequest): Case {
   }
   const conflict = groundConflict(c.model);
   if (conflict) throw new InputError(`${req.ground !== undefined ? '--ground' : `${req.file ?? req.caseName}: ground`}: ${conflict}`);
-  if (req.wakeParams) c = { ...c, model: { ...c.model, params: { ...c.model.params, ...req.wakeParams } }, referenceAepMwh: undefined };
+  if (req.wakeParams) {
+    const problem = wakeParamsProblem(c.model.wake, req.wakeParams);
+    if (problem) throw new InputError(`--${problem.name}: ${problem.message}`);
+    c = { ...c, model: { ...c.model, params: { ...c.model.params, ...req.wakeParams } }, referenceAepMwh: undefined };
+  }
   if (!c.layout) throw new InputError(`${req.file ?? req.caseName}: no layout to evaluate`);
   return { ...c, name: c.name || path.basename(req.file ?? '') };
 }

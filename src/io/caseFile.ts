@@ -11,7 +11,7 @@
  *   min_spacing_diameters: 2    # or min_spacing_m
  *   wake_model: iea37           # iea37 | bastankhah2014 | jensen | niayifar2016 | turbopark2022 | zong2020 | blondel2020 | carbajofuertes2018
  *   superposition: sos          # sos | linear | max | weighted
- *   wake_params: {k: 0.0324555}
+ *   wake_params: {k: 0.0324555}  # the wake model's parameters by name (docs/physics.md lists each model's)
  *   blockage: selfsimilarity2020  # optional: an induction model solved with the wakes (docs/physics.md)
  *   ground: mirror              # optional: the ground as a mirror (image turbines below it; docs/physics.md)
  *   layout: {x: [...], y: [...]}   # optional baseline / layout to evaluate
@@ -38,6 +38,7 @@ import { windioBoundary, windioCase, windioKind, windioLayout, windioWind } from
 import { capacityProblem } from './plausibility.js';
 import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
 import { nearestKey } from './didYouMean.js';
+import { wakeParamsProblem } from '../physics/modelParameters.js';
 import { modelsRoomProblem, readFarmModels, readNeighbours, typeOfCounts, type FailAt } from './farmTurbines.js';
 
 // Coordinates are checked by checkLayout (finite numbers, equal lengths) for a better message.
@@ -57,7 +58,7 @@ const caseSchema = strict({
   min_spacing_diameters: z.number().nonnegative().optional(),
   wake_model: z.enum(WAKE_MODEL_NAMES as [WakeModelName, ...WakeModelName[]]).optional(),
   superposition: z.enum(SUPERPOSITION_NAMES as [SuperpositionName, ...SuperpositionName[]]).optional(),
-  wake_params: strict({ k: z.number().positive() }).optional(), // the wake growth rate; the models read no other parameter from files
+  wake_params: z.record(z.string(), z.number()).optional(), // the model's parameters by name (physics/modelParameters.ts checks them)
   blockage: z.enum(BLOCKAGE_MODEL_NAMES as [BlockageModelName, ...BlockageModelName[]]).optional(),
   ground: z.enum(GROUND_MODEL_NAMES as [GroundModelName, ...GroundModelName[]]).optional(),
   layout: z.union([xy, strict({ coordinates: xy })]).optional(),
@@ -162,10 +163,16 @@ export function caseFromDocument(doc: unknown, file: string): Case {
       return { x: n.layout.x, y: n.layout.y, types: n.turbines ? n.turbines.types : [n.turbine], typeOf: n.turbines ? n.turbines.typeOf : new Int32Array(n.layout.x.length) };
     }, fail, boundary)
     : null;
+  const wake = c.wake_model ?? base?.model.wake ?? 'iea37';
+  if (c.wake_params) {
+    const problem = wakeParamsProblem(wake, c.wake_params);
+    if (problem) fail(['wake_params', problem.name], problem.message, true);
+  }
   const model: FarmModelSpec = {
-    wake: c.wake_model ?? base?.model.wake ?? 'iea37',
+    wake,
     superposition: c.superposition ?? base?.model.superposition ?? 'sos',
-    params: c.wake_params ?? base?.model.params,
+    // The base's parameters belong to the base's model.
+    params: c.wake_params ?? (wake === base?.model.wake ? base.model.params : undefined),
     ...(c.blockage ?? base?.model.blockage ? { blockage: c.blockage ?? base?.model.blockage } : {}),
     ...groundOf(c.ground ?? base?.model.ground),
   };

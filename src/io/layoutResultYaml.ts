@@ -121,8 +121,9 @@ export function layoutResultYaml(r: LayoutResultInfo): string {
     ...(several ? {} : { n_turbines: r.x.length, min_spacing_m: c.minSpacing }),
     wake_model: c.model.wake,
     superposition: c.model.superposition,
-    ...(c.model.params?.k !== undefined ? { wake_params: { k: c.model.params.k } } : {}),
+    ...(c.model.params && Object.keys(c.model.params).length > 0 ? { wake_params: { ...c.model.params } } : {}),
     ...(c.model.blockage ? { blockage: c.model.blockage } : {}),
+    ...(c.model.ground && c.model.ground !== 'none' ? { ground: c.model.ground } : {}),
     // Full double precision: the file must reproduce the AEP and feasibility exactly.
     layout: { x: Array.from(x), y: Array.from(y) },
     wflo: {
