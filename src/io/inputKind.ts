@@ -185,6 +185,8 @@ function caseResult(c: Case, name: string): ValidatedInput {
       name: c.name, n_turbines: c.nTurbines, min_spacing_m: c.minSpacing, turbine: describeTurbine(c.turbine), wind: describeWind(c.wind),
       boundary: c.boundary ? describeBoundary(c.boundary) : null, wake_model: c.model.wake, superposition: c.model.superposition,
       ...(c.model.blockage ? { blockage: c.model.blockage } : {}),
+      ...(c.model.ground && c.model.ground !== 'none' ? { ground: c.model.ground } : {}),
+      ...(c.model.params && Object.keys(c.model.params).length > 0 ? { wake_params: c.model.params } : {}),
       has_layout: c.layout !== null,
     },
   };
