@@ -10,7 +10,7 @@
 import path from 'node:path';
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
-import { wakeParamsProblem } from '../physics/modelParameters.js';
+import { wakeParamsProblem } from '../io/wakeParams.js';
 import { groundConflict, type BlockageModelName, type FarmModelSpec, type GroundModelName, type SuperpositionName, type WakeModelName } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { validateBoundary } from '../geometry/validateBoundary.js';

@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES, groundConflict, type WakeModelName, type SuperpositionName, type BlockageModelName, type GroundModelName } from '../physics/farmModel.js';
-import { wakeParamsProblem } from '../physics/modelParameters.js';
+import { wakeParamsProblem } from './wakeParams.js';
 import { InputError } from '../util/errors.js';
 import type { Case } from '../optimize/case.js';
 import { readYamlFile } from './yamlFile.js';

@@ -38,7 +38,7 @@ import { windioBoundary, windioCase, windioKind, windioLayout, windioWind } from
 import { capacityProblem } from './plausibility.js';
 import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
 import { nearestKey } from './didYouMean.js';
-import { wakeParamsProblem } from '../physics/modelParameters.js';
+import { wakeParamsProblem } from './wakeParams.js';
 import { modelsRoomProblem, readFarmModels, readNeighbours, typeOfCounts, type FailAt } from './farmTurbines.js';
 
 // Coordinates are checked by checkLayout (finite numbers, equal lengths) for a better message.
