@@ -11,6 +11,11 @@
  * model the induction of every turbine (thrust at U) is subtracted too, u −= U Σ β_i, except
  * inside a turbine's wake downstream (physics/blockageSolve.ts): the slow-down ahead of the farm
  * and the speed-up beside the wakes show.
+ *
+ * Models the free-stream engine does not evaluate (Niayifar, TurbOPark, Zong, Blondel, Carbajo
+ * Fuertes, a tabulated-Ct turbine, the ground mirror, …) are drawn with the waked engine's speeds
+ * at the cell centres (physics/wakedField.ts): the turbines solved as in the AEP at speed U, every
+ * cell a point target of the turbines upstream of it.
  */
 import type { Case } from '../optimize/case.js';
 import { thrustCoefficientAt } from '../physics/turbine.js';
@@ -18,6 +23,9 @@ import { WAKE_MODELS } from '../physics/wake/registry.js';
 import { SUPERPOSITIONS } from '../physics/superposition/registry.js';
 import { induction, pairGeometry, sourceGamma, SELF_SIMILARITY_2020 } from '../physics/blockage/selfSimilarity2020.js';
 import { wakedSetup } from '../physics/wakedAep.js';
+import { wakedSpeedsAt } from '../physics/wakedField.js';
+import { InputError } from '../util/errors.js';
+import { usesFreeStreamEngine } from '../physics/aep.js';
 
 export interface FlowGrid {
   minX: number;
@@ -59,6 +67,8 @@ export function freeStreamSpeedFor(c: Pick<Case, 'wind' | 'turbine'>, directionD
 
 export function flowField(c: Pick<Case, 'wind' | 'turbine' | 'model'>, x: Float64Array, y: Float64Array, directionDeg: number, grid: FlowGrid): FlowField {
   const u = freeStreamSpeedFor(c, directionDeg);
+  if (c.model.superposition === 'weighted') throw new InputError("--flow: the flow field of the weighted-sum superposition is not drawn (its AEP is computed as usual); use 'linear' or 'sos' for the picture");
+  if (!usesFreeStreamEngine(c.turbine, c.model)) return wakedFlowField(c, x, y, directionDeg, grid, u);
   const wake = WAKE_MODELS[c.model.wake];
   const superposition = SUPERPOSITIONS[c.model.superposition];
   if (!wake || !superposition) throw new Error(`unknown wake model '${c.model.wake}' or superposition '${c.model.superposition}'`);
@@ -91,6 +101,33 @@ export function flowField(c: Pick<Case, 'wind' | 'turbine' | 'model'>, x: Float6
       speedByCell[iy * nx + ix] = speed;
       if (speed < minSpeed) minSpeed = speed;
     }
+  }
+  return { ...grid, directionDeg, freeStreamSpeed: u, speedByCell, minSpeed };
+}
+
+/** flowField for the models of the waked engine: its speeds at the cell centres, less the blockage as above. */
+function wakedFlowField(c: Pick<Case, 'wind' | 'turbine' | 'model'>, x: Float64Array, y: Float64Array, directionDeg: number, grid: FlowGrid, u: number): FlowField {
+  const { nx, ny, minX, maxX, minY, maxY } = grid;
+  const cellW = (maxX - minX) / nx, cellH = (maxY - minY) / ny;
+  const px = new Float64Array(nx * ny), py = new Float64Array(nx * ny);
+  for (let iy = 0; iy < ny; iy++) {
+    for (let ix = 0; ix < nx; ix++) { px[iy * nx + ix] = minX + (ix + 0.5) * cellW; py[iy * nx + ix] = maxY - (iy + 0.5) * cellH; }
+  }
+  const { blockage: _, ...wakes } = c.model;
+  const speeds = wakedSpeedsAt(c.turbine, { ...wakes, inflow: 'waked' }, x, y, directionDeg, u, c.wind.turbulenceIntensity, px, py);
+  let blockage: ((xw: number, yw: number) => number) | null = null;
+  const theta = ((270 - directionDeg) * Math.PI) / 180;
+  const cos = Math.cos(theta), sin = Math.sin(theta);
+  if (c.model.blockage) {
+    const xw = Float64Array.from(x, (xi, i) => xi * cos + y[i] * sin), yw = Float64Array.from(x, (xi, i) => -xi * sin + y[i] * cos);
+    blockage = inductionAt(c, u, xw, yw);
+  }
+  const speedByCell = new Float32Array(nx * ny);
+  let minSpeed = u;
+  for (let k = 0; k < speeds.length; k++) {
+    const speed = speeds[k] - (blockage ? u * blockage(px[k] * cos + py[k] * sin, -px[k] * sin + py[k] * cos) : 0);
+    speedByCell[k] = speed;
+    if (speed < minSpeed) minSpeed = speed;
   }
   return { ...grid, directionDeg, freeStreamSpeed: u, speedByCell, minSpeed };
 }
