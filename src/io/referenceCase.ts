@@ -248,12 +248,15 @@ export function referenceModel(doc: Doc, file: string): FarmModelSpec {
     if (/cent(re|er)/i.test(rotor)) spec.rotorAverage = 'center';
     else if (/area.?overlap/i.test(rotor)) spec.rotorAverage = 'area-overlap';
     else if (/cgi\D*(4|7|9|21)\b/i.test(rotor)) spec.rotorAverage = `cgi${/cgi\D*(4|7|9|21)\b/i.exec(rotor)![1]}`;
+    else if (/eq ?grid/i.test(rotor)) spec.rotorAverage = `eqgrid${/(\d+)/.exec(rotor)?.[1] ?? '4'}`;
+    else if (/polar ?grid/i.test(rotor)) spec.rotorAverage = 'polargrid';
+    else if (/^grid\b|(^|[^a-z])grid ?rotor ?avg/i.test(rotor.trim())) spec.rotorAverage = 'grid';
     else if (/gq ?grid|gauss quadrature grid/i.test(rotor)) {
       const dims = /(\d+)\D+(\d+)/.exec(rotor);
       spec.rotorAverage = dims ? `gqgrid${dims[1]}x${dims[2]}` : 'gqgrid4x4';
     } else {
       const g = /gauss\w*\s*(\d)/i.exec(rotor);
-      if (!g) throw new InputError(`${file}: model.rotor_average: unsupported '${rotor}' (rotor centre, area overlap, CGI 4/7/9/21, GQ grid NxM, Gauss N)`);
+      if (!g) throw new InputError(`${file}: model.rotor_average: unsupported '${rotor}' (rotor centre, area overlap, CGI 4/7/9/21, GQ grid NxM, Gauss N, EqGrid N, Grid, PolarGrid)`);
       spec.rotorAverage = `gauss${g[1]}`;
     }
   }

@@ -65,6 +65,10 @@ const variants: FarmModelSpec[] = [
   { wake: 'carbajofuertes2018', superposition: 'linear' },
   { wake: 'carbajofuertes2018', superposition: 'sos', rotorAverage: 'cgi4', turbulenceSuperposition: 'linear' },
   { wake: 'carbajofuertes2018', superposition: 'linear', ground: 'mirror' },
+  // PyWake's grid rotor averages.
+  { wake: 'bastankhah2014', superposition: 'linear', rotorAverage: 'eqgrid4' },
+  { wake: 'niayifar2016', superposition: 'sos', rotorAverage: 'polargrid', ground: 'mirror' },
+  { wake: 'turbopark2022', superposition: 'sos', rotorAverage: 'grid' },
 ];
 
 for (const model of variants) {

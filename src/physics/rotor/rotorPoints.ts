@@ -13,6 +13,11 @@
  *   keeping the nodes inside the disc, weights renormalised to 1 (PyWake's GQGridRotorAvg).
  * - `gaussN` (N = 2…8): a polar Gauss grid, N Gauss–Legendre radii in r ∈ [0, 1] weighted by r, times
  *   2N equally spaced angles (exact for polynomials of degree 2N − 1 in r and 2N − 1 in angle).
+ * - `eqgridN` (N = 1…20): PyWake's EqGridRotorAvg(N): the N × N grid of the interior points of N + 2
+ *   equally spaced values on [−1, 1] in each direction, those strictly inside the disc, equal weights.
+ * - `grid`: PyWake's GridRotorAvg() default, the 4 points (±⅓, ±⅓), equal weights.
+ * - `polargrid`: PyWake's PolarGridRotorAvg() default: radii ⅓ and ⅔ (weights ¼ and ¾) times 6
+ *   angles θ = −π + kπ/3 (weights ⅙), at (r cos(−θ − π/2), r sin(−θ − π/2)).
  */
 export interface RotorPoints {
   y: Float64Array;
@@ -60,6 +65,25 @@ export function rotorPoints(name: string): RotorPoints | null {
     // Rules give (x crosswind, y vertical, weight).
     return { y: Float64Array.from(rule.map((p) => p[0])), z: Float64Array.from(rule.map((p) => p[1])), w: Float64Array.from(rule.map((p) => p[2])) };
   }
+  if (name === 'grid') rule = [[-1 / 3, -1 / 3, 1 / 4], [1 / 3, -1 / 3, 1 / 4], [-1 / 3, 1 / 3, 1 / 4], [1 / 3, 1 / 3, 1 / 4]];
+  if (name === 'polargrid') {
+    rule = [];
+    for (let k = 0; k < 6; k++) {
+      const theta = -Math.PI + (2 * Math.PI * k) / 6;
+      for (const [r, wr] of [[1 / 3, 0.25], [2 / 3, 0.75]]) rule.push([r * Math.cos(-theta - Math.PI / 2), r * Math.sin(-theta - Math.PI / 2), wr / 6]);
+    }
+  }
+  const eq = /^eqgrid(\d{1,2})$/.exec(name);
+  if (eq && Number(eq[1]) >= 1 && Number(eq[1]) <= 20) {
+    const n = Number(eq[1]);
+    const v = Array.from({ length: n }, (_, i) => -1 + (2 * (i + 1)) / (n + 1));
+    rule = [];
+    for (const zz of v) for (const yy of v) if (yy * yy + zz * zz < 1) rule.push([yy, zz, 0]);
+    for (const p of rule) p[2] = 1 / rule.length;
+  }
+  if (rule) {
+    return { y: Float64Array.from(rule.map((p) => p[0])), z: Float64Array.from(rule.map((p) => p[1])), w: Float64Array.from(rule.map((p) => p[2])) };
+  }
   const gq = /^gqgrid(\d{1,2})x(\d{1,2})$/.exec(name);
   if (gq) {
     const gx = gaussLegendre(Number(gq[1])), gy = gaussLegendre(Number(gq[2]));
@@ -74,7 +98,7 @@ export function rotorPoints(name: string): RotorPoints | null {
     return { y: Float64Array.from(y), z: Float64Array.from(z), w: Float64Array.from(w.map((v) => v / total)) };
   }
   const m = /^gauss([2-8])$/.exec(name);
-  if (!m) throw new Error(`unknown rotor average '${name}' (known: center, area-overlap, cgi4, cgi7, cgi9, cgi21, gqgridNxM, gauss2…gauss8)`);
+  if (!m) throw new Error(`unknown rotor average '${name}' (known: center, area-overlap, cgi4, cgi7, cgi9, cgi21, gqgridNxM, gauss2…gauss8, eqgridN, grid, polargrid)`);
   const n = Number(m[1]);
   const gl = gaussLegendre(n);
   const y: number[] = [], z: number[] = [], w: number[] = [];
