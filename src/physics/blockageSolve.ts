@@ -32,7 +32,7 @@
 import { powerAt, powerSlopeAt, thrustCoefficientAt, thrustSlopeAt, type Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
-import { wakedSetup, type WakedEvaluator, type WakedResult, type WakedSetup } from './wakedAep.js';
+import { addWindFrameGradient, wakedSetup, type WakedEvaluator, type WakedResult, type WakedSetup } from './wakedAep.js';
 import { induction, pairGeometry, sourceGamma, SELF_SIMILARITY_2020 } from './blockage/selfSimilarity2020.js';
 import { SUPERPOSITIONS } from './superposition/registry.js';
 import { InputError } from '../util/errors.js';
@@ -205,14 +205,7 @@ export function evaluateBlockage(setup: WakedSetup, x: Float64Array, y: Float64A
       if (withGradient) adjoint(prob, U);
     }
     perDirectionMwh[conditions.resultDirection[d]] += energyOfDirection * MWH;
-    if (withGradient) {
-      for (let p = 0; p < n; p++) {
-        const i = order[p];
-        const gy = gyw[p] * invWec;
-        gradX[i] += (gxw[p] * c - gy * s) * MWH;
-        gradY[i] += (gxw[p] * s + gy * c) * MWH;
-      }
-    }
+    if (withGradient) addWindFrameGradient(gxw, gyw, order, n, c, s, invWec, MWH, gradX, gradY);
   }
   let aepMwh = 0;
   for (let d = 0; d < perDirectionMwh.length; d++) aepMwh += perDirectionMwh[d];

@@ -202,7 +202,28 @@ function addTurbulenceAdjoint(ws: Workspace, p: number, e: number, aBar: number)
  * the two (in m/s, which the common reference speed factors out of). With `pair`, its partials
  * at [b+1 … b+4] (the direct one's on entry) become the combination's, from the image's in `mp`.
  */
-function combineMirror(supKind: number, f: number, fm: number, pair: Float64Array | null, b: number, mp: Float64Array): number {
+/**
+ * Adds one direction's gradient, kept in the wind frame by downstream position (gxw, gyw; crosswind
+ * distances divided by ξ), to the layout frame's gradX/gradY, in energy units times `scale`.
+ */
+export function addWindFrameGradient(
+  gxw: Float64Array, gyw: Float64Array, order: Int32Array, n: number, c: number, s: number, invWec: number, scale: number,
+  gradX: Float64Array, gradY: Float64Array,
+): void {
+  for (let p = 0; p < n; p++) {
+    const i = order[p];
+    const gy = gyw[p] * invWec;
+    gradX[i] += (gxw[p] * c - gy * s) * scale;
+    gradY[i] += (gxw[p] * s + gy * c) * scale;
+  }
+}
+
+/** The inline code of a superposition rule: 0 linear, 1 squared sum, 2 max. */
+export function superpositionKind(name: string): number {
+  return name === 'linear' ? 0 : name === 'sos' ? 1 : 2;
+}
+
+export function combineMirror(supKind: number, f: number, fm: number, pair: Float64Array | null, b: number, mp: Float64Array): number {
   if (supKind === 0) {
     if (pair) for (let k = 0; k < 4; k++) pair[b + 1 + k] += mp[k];
     return f + fm;
@@ -312,7 +333,7 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
   const mirrorPartials = new Float64Array(4);
   const madsen = inline === 'madsen';
   const d2over8 = model instanceof GaussianLocalWake ? model.d2over8 : 0;
-  const supKind = sup.name === 'linear' ? 0 : sup.name === 'sos' ? 1 : 2;
+  const supKind = superpositionKind(sup.name);
   if (sup.name !== 'linear' && sup.name !== 'sos' && sup.name !== 'max') throw new Error(`superposition '${sup.name}' has no inline form`);
   // The source TI adjoint matters only when it feeds back into wakes (effective TI with added turbulence).
   const tiUsed = useEffTi && turbulence !== null;
@@ -561,14 +582,7 @@ export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Arra
     perDirectionMwh[resultDirection[d]] += energyOfDirection * MWH_PER_W_YEAR;
     break;
     }
-    if (withGradient) {
-      for (let p = 0; p < n; p++) {
-        const i = order[p];
-        const gy = gyw[p] * invWec;
-        gradX[i] += (gxw[p] * c - gy * s) * MWH_PER_W_YEAR;
-        gradY[i] += (gxw[p] * s + gy * c) * MWH_PER_W_YEAR;
-      }
-    }
+    if (withGradient) addWindFrameGradient(gxw, gyw, order, n, c, s, invWec, MWH_PER_W_YEAR, gradX, gradY);
   }
   if (tiLearned && tiSeen > 0) setup.hint.tiCap = Math.max(tiSeen * 1.05, tiAmbientMax);
   let aepMwh = 0;
@@ -673,7 +687,11 @@ export function wakedFlow(
     const r = evaluateWeightedSum(weightedSumSetup(turbine, wind, spec), x, y);
     return { wsEff: r.wsEff, ct: r.ct, ti: r.ti, powerW: r.wsEff.map((v) => powerAt(turbine, v)) };
   }
-  const setup = wakedSetup(turbines, wind, spec);
+  return wakedFlowOf(wakedSetup(turbines, wind, spec), x, y, mix);
+}
+
+/** wakedFlow for a setup already made (its wind: the one direction and speed). */
+export function wakedFlowOf(setup: WakedSetup, x: Float64Array, y: Float64Array, mix?: TurbineMix): TurbineFlow {
   const n = x.length;
   const ws = createWorkspace(n, setup.model.coefficientCount, setup.turbulence !== null);
   evaluateWaked(setup, x, y, false, ws, 0, 1, mix);

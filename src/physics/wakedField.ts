@@ -13,7 +13,9 @@
  */
 import type { Turbine } from './turbine.js';
 import type { FarmModelSpec } from './farmModel.js';
-import { wakedFlow, wakedSetup } from './wakedAep.js';
+import { combineMirror, superpositionKind, wakedFlowOf, wakedSetup } from './wakedAep.js';
+
+const NO_PARTIALS = new Float64Array(4);
 
 export function wakedSpeedsAt(
   turbine: Turbine, spec: FarmModelSpec, x: Float64Array, y: Float64Array,
@@ -22,7 +24,7 @@ export function wakedSpeedsAt(
   if (spec.superposition === 'weighted') throw new Error('wakedSpeedsAt: the weighted sum has no point form here');
   const wind = { directionsDeg: Float64Array.of(directionDeg), speeds: Float64Array.of(speed), probability: Float64Array.of(1), turbulenceIntensity };
   const setup = wakedSetup(turbine, wind, spec);
-  const flow = wakedFlow(turbine, spec, x, y, directionDeg, speed, turbulenceIntensity);
+  const flow = wakedFlowOf(setup, x, y);
   const n = x.length;
   const { model, superposition: sup } = setup;
   const K = model.coefficientCount;
@@ -32,6 +34,7 @@ export function wakedSpeedsAt(
   const xw = new Float64Array(n), yw = new Float64Array(n);
   for (let i = 0; i < n; i++) { xw[i] = x[i] * c + y[i] * s; yw[i] = -x[i] * s + y[i] * c; }
   const image = 2 * turbine.hubHeight;
+  const supKind = superpositionKind(sup.name);
   const out = new Float64Array(px.length);
   for (let k = 0; k < px.length; k++) {
     const pxw = px[k] * c + py[k] * s, pyw = -px[k] * s + py[k] * c;
@@ -43,7 +46,7 @@ export function wakedSpeedsAt(
       let f = model.deficit(dx, dy * dy, coef, i * K, null);
       if (setup.mirror) {
         const fm = model.deficit(dx, dy * dy + image * image, coef, i * K, null);
-        f = sup.name === 'linear' ? f + fm : sup.name === 'sos' ? Math.sqrt(f * f + fm * fm) : Math.max(f, fm);
+        f = combineMirror(supKind, f, fm, null, 0, NO_PARTIALS);
       }
       acc = sup.add(acc, (setup.referenceIsEffective ? flow.wsEff[i] : speed) * f);
     }
