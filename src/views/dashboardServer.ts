@@ -19,8 +19,9 @@
  * Under load (a page left open in 200 tabs, a client that never reads, a port scanner) memory
  * stays bounded: at most `maxClients` event streams (then 503 with Retry-After), one shared frame
  * per change and never more than one waiting per client, a stream that does not drain is dropped
- * (sseClients.ts); at most 4 × maxClients connections; a connection that sends no complete
- * request within 10 s, or stays silent for `idleTimeoutMs`, is cut.
+ * (sseClients.ts); at most 4 × maxClients connections, a newcomer taking the place of a client
+ * that stopped reading or never sent a request (connectionGovernor.ts); a connection that sends
+ * no complete request within 10 s, or stays silent for `idleTimeoutMs`, is cut.
  *
  * Payloads and their freshness: dashboardPayload.ts (a first paint is never older than the
  * campaign at the request). Change detection polls every `pollMs`.
@@ -35,6 +36,7 @@ import { PAGE_SCRIPT } from './pageScript.js';
 import { requireCampaignFolder } from './writeReport.js';
 import { DashboardPayload } from './dashboardPayload.js';
 import { SseClients } from './sseClients.js';
+import { ConnectionGovernor } from './connectionGovernor.js';
 
 export interface DashboardOptions {
   dir: string;
@@ -136,18 +138,21 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   server.requestTimeout = 15_000;
   server.keepAliveTimeout = 5_000;
   server.timeout = options.idleTimeoutMs ?? 30_000;
-  server.maxConnections = 4 * streams.max;
+  const connections = new ConnectionGovernor(server, { max: 4 * streams.max });
 
   let lastSent: Buffer | null = null;
   let polling = false;
-  let told = { dropped: 0, refused: 0, at: 0 };
+  let told = { dropped: 0, refused: 0, shed: 0, full: 0, at: 0 };
   const notice = () => {
     const dropped = streams.dropped - told.dropped, refused = streams.refused - told.refused;
-    if ((dropped === 0 && refused === 0) || Date.now() - told.at < 10_000) return;
+    const shed = connections.shed - told.shed, full = connections.refused - told.full;
+    if ((dropped === 0 && refused === 0 && shed === 0 && full === 0) || Date.now() - told.at < 10_000) return;
     const parts = [dropped > 0 ? `dropped ${dropped} event stream${dropped === 1 ? '' : 's'} that stopped reading` : '',
-      refused > 0 ? `refused ${refused} (503: ${streams.max} open already)` : ''].filter(Boolean);
+      refused > 0 ? `refused ${refused} (503: ${streams.max} open already)` : '',
+      shed > 0 ? `closed ${shed} stalled or idle connection${shed === 1 ? '' : 's'} to let new ones in (${connections.max} at most)` : '',
+      full > 0 ? `turned away ${full} connection${full === 1 ? '' : 's'} (${connections.max} busy already)` : ''].filter(Boolean);
     options.onNotice?.(`${parts.join('; ')}; ${streams.size} open`);
-    told = { dropped: streams.dropped, refused: streams.refused, at: Date.now() };
+    told = { dropped: streams.dropped, refused: streams.refused, shed: connections.shed, full: connections.refused, at: Date.now() };
   };
   const poll = setInterval(() => {
     streams.sweep();
@@ -165,6 +170,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       clearInterval(poll);
+      connections.close();
       payload.close();
       if (err.code === 'EADDRINUSE') reject(new RuntimeFailure(`port ${options.port} on ${host} is in use; pick another with --port`));
       else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') reject(new RuntimeFailure(`cannot bind ${host}: not an address of this machine`));
@@ -180,6 +186,7 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     host, port, token,
     close: () => new Promise<void>((resolve) => {
       clearInterval(poll);
+      connections.close();
       streams.closeAll();
       payload.close();
       server.closeAllConnections();
