@@ -90,7 +90,7 @@ test('an export never replaces a layouts.h5 that holds results the ledger lacks'
 });
 
 test('the WAL lost after a SIGKILL: results the audit log or layouts.h5 hold are not recomputed', async () => {
-  const { out, file, reference } = await prepare('lost-wal', { sleep_ms: 60 });
+  const { out, file, reference } = await prepare('lost-wal', { sleep_ms: 150 });
   const child = startWflo(['run', file, '--quiet']);
   const exited = collect(child);
   assert.ok(await waitFor(() => doneCounts(out).size >= 10, 30_000), 'some tasks finished');

@@ -167,10 +167,13 @@ contract('Ctrl-C stops cleanly: finished tasks kept, layouts.h5 valid, resume co
 test('status reads the ledger during a run (running tasks, --json keys)', async () => {
   const { out, file } = setup('status', 6, (c) => { c.optimizer = { method: 'noop', sleep_ms: 400 }; });
   const child = startWflo(['run', file]);
-  const finished = collect(child);
+  let exited = false;
+  const finished = collect(child).finally(() => { exited = true; });
   let seen: Record<string, unknown> | null = null;
   await waitFor(() => fs.existsSync(path.join(out, 'ledger.sqlite')), 20_000);
-  for (let i = 0; i < 20 && !seen; i++) {
+  // Ask until it answers with running tasks, for as long as the run lasts (a loaded machine
+  // starts each status slowly; a count of tries could end before the run does, or after).
+  while (!seen && !exited) {
     const s = await runWflo(['status', out, '--json']);
     if (s.code === 0) {
       const j = JSON.parse(s.stdout) as Record<string, unknown>;
