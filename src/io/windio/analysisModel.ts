@@ -206,16 +206,51 @@ function readTurbulence(node: WindioNode, model: FarmModelSpec): void {
   }
 }
 
+/**
+ * windIO's `rotor_averaging`: `name` (or, in older files, `grid`) with the grid sizes
+ * `n_x_grid_points`/`n_y_grid_points` or `n`, spelled as the windIO → PyWake reader (WIFA) spells
+ * them: center, avg_deficit (PyWake's GridRotorAvg()), eqgrid (EqGridRotorAvg(n), n default 4),
+ * gqgrid (GQGridRotorAvg(n_x, n_y), default 4 × 4), polargrid (PolarGridRotorAvg()), cgi
+ * (CGIRotorAvg(n), n 4, 7, 9 or 21, default 4); and wflo's own: area_overlap, gauss2…gauss8.
+ */
 function readRotorAveraging(node: WindioNode, model: FarmModelSpec): void {
   const n = nameOf(node) ?? nameOf(node, 'grid');
   if (!n) return;
   const key = normalize(n.name);
+  const count = (k: string, fallback: number, ok: (v: number) => boolean, what: string): number => {
+    const v = node.isMap ? node.get(k) : null;
+    if (!v?.exists) return fallback;
+    const x = v.number(what);
+    if (!Number.isInteger(x) || !ok(x)) v.fail(`${x} is not ${what}`);
+    return x;
+  };
+  /** `n`, or n_x_grid_points = n_y_grid_points (a square grid), or `fallback`. */
+  const square = (fallback: number, ok: (v: number) => boolean, what: string): number => {
+    const nx = count('n_x_grid_points', NaN, ok, what), ny = count('n_y_grid_points', NaN, ok, what);
+    if (!Number.isNaN(nx) && !Number.isNaN(ny) && nx !== ny) node.get('n_y_grid_points').fail(`${ny} differs from n_x_grid_points ${nx}: '${n.name}' is a square grid (use gqgrid for N × M)`);
+    return count('n', Number.isNaN(nx) ? (Number.isNaN(ny) ? fallback : ny) : nx, ok, what);
+  };
   const gauss = /^gauss(?:ian)?(?:legendre)?([2-8])$/.exec(key);
+  const named = /^(eqgrid|cgi|gqgrid)(\d+)$/.exec(key);
   if (ROTOR_CENTER.has(key)) model.rotorAverage = 'center';
   else if (key === 'areaoverlap' || key === 'areaoverlapaveraging') model.rotorAverage = 'area-overlap';
-  else if (key === 'cgi' || key === 'cgi4' || key === 'cgirotoravg') model.rotorAverage = 'cgi4';
-  else if (gauss) model.rotorAverage = `gauss${gauss[1]}`;
-  else n.at.fail(`'${n.name}' is not supported (wflo's rotor averages: center, area_overlap, CGI, gauss2…gauss8)`);
+  else if (key === 'avgdeficit' || key === 'gridrotoravg' || key === 'grid') {
+    const sized = node.isMap ? ['n', 'n_x_grid_points', 'n_y_grid_points'].find((k) => node.get(k).exists) : undefined;
+    if (sized) node.get(sized).fail(`'${n.name}' with ${sized} is ambiguous: name eqgrid (PyWake's EqGridRotorAvg(n)) or gqgrid (GQGridRotorAvg(n_x, n_y)); '${n.name}' alone is PyWake's GridRotorAvg() (4 points at ±1/3)`);
+    model.rotorAverage = 'grid';
+  }
+  else if (key === 'polargrid' || key === 'polargridrotoravg') model.rotorAverage = 'polargrid';
+  else if (key === 'eqgrid' || key === 'eqgridrotoravg' || named?.[1] === 'eqgrid') {
+    model.rotorAverage = `eqgrid${named ? Number(named[2]) : square(4, (v) => v >= 1 && v <= 20, 'a whole number of grid points from 1 to 20')}`;
+  } else if (key === 'gqgrid' || key === 'gqgridrotoravg') {
+    const ok = (v: number) => v >= 1 && v <= 20, what = 'a whole number of grid points from 1 to 20';
+    model.rotorAverage = `gqgrid${count('n_x_grid_points', count('n', 4, ok, what), ok, what)}x${count('n_y_grid_points', count('n', 4, ok, what), ok, what)}`;
+  } else if (key === 'cgi' || key === 'cgirotoravg' || named?.[1] === 'cgi') {
+    const points = named ? Number(named[2]) : count('n', 4, (v) => [4, 7, 9, 21].includes(v), 'a CGI rule (4, 7, 9 or 21 points)');
+    if (![4, 7, 9, 21].includes(points)) n.at.fail(`'${n.name}': CGI rules have 4, 7, 9 or 21 points`);
+    model.rotorAverage = `cgi${points}`;
+  } else if (gauss) model.rotorAverage = `gauss${gauss[1]}`;
+  else n.at.fail(`'${n.name}' is not supported (wflo's rotor averages: center, avg_deficit, eqgrid, gqgrid, polargrid, CGI, area_overlap, gauss2…gauss8)`);
 }
 
 export function readAnalysisModel(analysis: WindioNode): AnalysisModel {
