@@ -29,7 +29,16 @@ import type { Task } from './taskGrid.js';
 import { caseForTask } from './caseForTask.js';
 import { typeOfCounts } from '../io/farmTurbines.js';
 
-export interface RecordToVerify { x: Float64Array; y: Float64Array; aep: number; turbineTypes?: Int32Array }
+export interface RecordToVerify {
+  x: Float64Array;
+  y: Float64Array;
+  aep: number;
+  turbineTypes?: Int32Array;
+  /** The starting layout (empty or absent: unknown) and its AEP (NaN: unknown); checked like the final one's AEP. */
+  xInitial?: Float64Array;
+  yInitial?: Float64Array;
+  aepInitial?: number;
+}
 
 /**
  * What to do with the AEP: `compare` the record's to the recomputed one (it must be a finite,
@@ -45,8 +54,13 @@ export interface VerifyOptions {
   checkAep: boolean;
 }
 
-/** A passing verdict carries the turbine models the row stands for (several-model farm types). */
-export type Verdict = { ok: true; aepRecomputed: number | null; turbineTypes?: Int32Array } | { ok: false; reason: string };
+/**
+ * A passing verdict carries the turbine models the row stands for (several-model farm types) and,
+ * when the record gave its starting layout, the initial AEP to store: the record's when it agrees
+ * with the recomputation (or when AEPs are not checked), wflo's when the record had none or the
+ * AEP is recomputed; NaN without a starting layout (an initial AEP nobody can check is not kept).
+ */
+export type Verdict = { ok: true; aepRecomputed: number | null; turbineTypes?: Int32Array; aepInitial?: number } | { ok: false; reason: string };
 
 /** Same tolerance optimizeLayout accepts for its own results (metres). */
 const FEASIBILITY_TOLERANCE_M = 1e-6;
@@ -71,6 +85,12 @@ export function formatMwh(value: number): string {
     return Number(value.toPrecision(6)).toExponential().replace('e+', 'e');
   }
   return String(Number(value.toFixed(2)));
+}
+
+/** |a − b| / |b|, 0 when both are 0, Infinity when only b is. */
+function relativeDifference(a: number, b: number): number {
+  const difference = Math.abs(a - b);
+  return b === 0 ? (difference === 0 ? 0 : Infinity) : difference / Math.abs(b);
 }
 
 /** A relative difference with two significant digits: 2.7e3, 1.0e-4. */
@@ -114,7 +134,11 @@ export class RecordVerifier {
     if (!report.feasible) return { ok: false, reason: report.worst ?? `infeasible by ${formatMetres(report.maxViolationM)} m` };
     const kept = models ? { turbineTypes: models } : {};
 
-    if (check.kind === 'skip') return { ok: true, aepRecomputed: null, ...kept };
+    if (check.kind === 'skip') {
+      const initial = this.initialAep(prepared, type, record, check);
+      if (typeof initial === 'string') return { ok: false, reason: initial };
+      return { ok: true, aepRecomputed: null, ...kept, ...(initial === undefined ? {} : { aepInitial: initial }) };
+    }
     if (check.kind === 'compare') {
       if (!Number.isFinite(record.aep)) return { ok: false, reason: `AEP ${record.aep} is not a finite number` };
       if (record.aep < 0) return { ok: false, reason: `AEP ${formatMwh(record.aep)} MWh is negative` };
@@ -127,16 +151,53 @@ export class RecordVerifier {
       prepared.evaluator ??= caseEvaluator(prepared.problem);
       recomputed = prepared.evaluator.aep(x, y).aepMwh;
     }
-    if (check.kind === 'recompute') return { ok: true, aepRecomputed: recomputed, ...kept };
-    const difference = Math.abs(record.aep - recomputed);
-    const relative = recomputed === 0 ? (difference === 0 ? 0 : Infinity) : difference / Math.abs(recomputed);
-    if (!(relative <= check.tolerance)) {
-      return {
-        ok: false,
-        reason: `AEP ${formatMwh(record.aep)} MWh differs from recomputed ${formatMwh(recomputed)} MWh (rel ${formatRatio(relative)})`,
-      };
+    if (check.kind === 'compare') {
+      const relative = relativeDifference(record.aep, recomputed);
+      if (!(relative <= check.tolerance)) {
+        return {
+          ok: false,
+          reason: `AEP ${formatMwh(record.aep)} MWh differs from recomputed ${formatMwh(recomputed)} MWh (rel ${formatRatio(relative)})`,
+        };
+      }
     }
-    return { ok: true, aepRecomputed: recomputed, ...kept };
+    const initial = this.initialAep(prepared, type, record, check);
+    if (typeof initial === 'string') return { ok: false, reason: initial };
+    return { ok: true, aepRecomputed: recomputed, ...kept, ...(initial === undefined ? {} : { aepInitial: initial }) };
+  }
+
+  /**
+   * The starting layout and its AEP: unknown (none, or all NaN), or finite coordinates, one per turbine (it need not be feasible:
+   * a program may start anywhere), and an initial AEP that agrees with the recomputation as the
+   * final one must. Farm types that let the optimizer choose each turbine's model do not record
+   * the starting models, so there the initial AEP is only checked to be an energy (NaN or ≥ 0).
+   * Returns the initial AEP to store, undefined to keep the record's, or why the row is refused.
+   */
+  private initialAep(prepared: PreparedCase, type: Campaign['farmTypes'][number], record: RecordToVerify, check: AepCheck): number | string | undefined {
+    if (record.xInitial === undefined && record.yInitial === undefined && record.aepInitial === undefined) return undefined;
+    const xi = record.xInitial ?? new Float64Array(0), yi = record.yInitial ?? new Float64Array(0);
+    const given = record.aepInitial ?? NaN;
+    // Unknown: no coordinates, or every one NaN (what a program that gave none leaves in the ledger).
+    if ((xi.length === 0 && yi.length === 0) || (xi.every(Number.isNaN) && yi.every(Number.isNaN))) return NaN;
+    if (xi.length !== type.nTurbines || yi.length !== type.nTurbines) return `initial layout has ${xi.length}/${yi.length} coordinates for ${type.nTurbines} turbines`;
+    for (let i = 0; i < xi.length; i++) {
+      if (!Number.isFinite(xi[i]!) || !Number.isFinite(yi[i]!)) return `initial layout: turbine ${i} has a non-finite position (${xi[i]}, ${yi[i]})`;
+    }
+    if (!(Number.isNaN(given) || given >= 0)) return `initial AEP ${formatMwh(given)} MWh is not an energy`;
+    if (check.kind === 'skip' || (type.models && !type.models.counts)) return given;
+    let recomputed: number;
+    if (isMixedCase(prepared.problem)) {
+      prepared.mixed ??= caseMixedEvaluator(prepared.problem);
+      recomputed = prepared.mixed.aep(xi, yi, type.models?.counts ? typeOfCounts(type.models.counts) : new Int32Array(xi.length)).aepMwh;
+    } else {
+      prepared.evaluator ??= caseEvaluator(prepared.problem);
+      recomputed = prepared.evaluator.aep(xi, yi).aepMwh;
+    }
+    if (check.kind === 'recompute' || Number.isNaN(given)) return recomputed;
+    const relative = relativeDifference(given, recomputed);
+    if (!(relative <= check.tolerance)) {
+      return `initial AEP ${formatMwh(given)} MWh differs from the initial layout's recomputed ${formatMwh(recomputed)} MWh (rel ${formatRatio(relative)})`;
+    }
+    return given;
   }
 
   /**

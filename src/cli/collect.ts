@@ -29,6 +29,7 @@ export function registerCollect(program: Command): void {
       for (const p of r.problems) process.stderr.write(`wflo: collect: ${p}\n`);
       for (const f of r.folders) for (const j of f.rejections) process.stderr.write(`wflo: collect: rejected ${j.taskId} from ${f.dir}: ${j.reason}\n`);
       for (const f of r.folders) for (const k of f.conflicts) process.stderr.write(`wflo: collect: conflict: ${collectConflictLine(f.dir, k)}\n`);
+      for (const f of r.folders) if (f.foreign > 0) process.stderr.write(`wflo: collect: ${f.dir}: ${f.foreign} row${f.foreign > 1 ? 's' : ''} for tasks not in this campaign; not imported\n`);
       const conflicts = r.folders.reduce((s, f) => s + f.conflicts.length, 0);
       const sum = (k: 'imported' | 'alreadyThere' | 'stale' | 'foreign' | 'adopted' | 'rejected'): number => r.folders.reduce((s, f) => s + f[k], 0);
       if (opts.json) {
@@ -49,6 +50,8 @@ export function registerCollect(program: Command): void {
           `\`wflo missing ${r.outDir} --write rerun.yaml\` writes a campaign for just them`);
       }
       if (r.problems.length > 0) throw new CheckFailed(`every task is done, but ${r.problems.length} folder problem${r.problems.length > 1 ? 's' : ''} above`);
+      const rejected = sum('rejected');
+      if (rejected > 0) throw new CheckFailed(`every task is done, but ${rejected} row${rejected > 1 ? 's' : ''} from the shards failed verification above (not imported; audit.jsonl has each)`);
       if (conflicts > 0) throw new CheckFailed(`every task is done, but ${conflicts} conflicting result${conflicts > 1 ? 's' : ''} above (the first one kept; both in audit.jsonl)`);
     });
 }

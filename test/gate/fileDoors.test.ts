@@ -192,3 +192,77 @@ with open(sys.argv[1], 'w') as f:
     assert.match(r.stdout, /8\/8 done \(0 this run\)/);
     assert.deepEqual(computedRows(honest.out), honest.rows);
   });
+
+test('collect door: what a row says about its run is checked too (iterations 7.5, text, a wrong or negative initial AEP, an initial layout moved): rejected, and the export still works',
+  { timeout: 180_000 }, async () => {
+    const dir = tempDir('gate-collect-meta');
+    const honest = await honestRun(dir);
+    const file = writeCampaign(path.join(dir, 'c.yaml'), campaign(path.join(dir, 'final')));
+    for (const shard of ['0/2', '1/2']) assert.equal((await wflo(['run', file, '--shard', shard, '--quiet'])).code, 0);
+    const shard0 = path.join(dir, 'final', 'shard-0');
+    const shard1 = path.join(dir, 'final', 'shard-1');
+    // Shard 0 has seeds 0, 2, 4, 6; shard 1 has 1, 3, 5, 7.
+    editLedger(shard0, "UPDATE results SET iterations = 7.5 WHERE task_id = 'farm_0_type_0_seed_0'");
+    editLedger(shard0, "UPDATE results SET evaluations = 'abc' WHERE task_id = 'farm_0_type_0_seed_2'");
+    editLedger(shard0, "UPDATE results SET aep_initial = aep_initial * 10 WHERE task_id = 'farm_0_type_0_seed_4'");
+    editLedger(shard1, "UPDATE results SET aep_initial = -5 WHERE task_id = 'farm_0_type_0_seed_1'");
+    editLedger(shard1, "UPDATE results SET wall_s = 'abc' WHERE task_id = 'farm_0_type_0_seed_3'");
+    const xi = (new Database(path.join(shard1, 'ledger.sqlite'), { readonly: true }).prepare("SELECT x_initial FROM results WHERE task_id = 'farm_0_type_0_seed_5'").get() as { x_initial: Buffer }).x_initial;
+    editLedger(shard1, "UPDATE results SET x_initial = ? WHERE task_id = 'farm_0_type_0_seed_5'", moved(xi, 100_000));
+    editLedger(shard1, "UPDATE results SET attempts = 1e12 WHERE task_id = 'farm_0_type_0_seed_7'");
+
+    const r = await wflo(['collect', file, '--from', shard0, shard1]);
+    assert.equal(r.code, 3, `${r.stdout}\n${r.stderr}`);
+    const lines = rejectionLines(r.stderr, /^wflo: collect: rejected /);
+    assert.equal(lines.length, 7, r.stderr);
+    const line = (seed: number) => lines.find((l) => l.includes(`seed_${seed} `))!;
+    assert.match(line(0), /iterations is 7\.5, not a whole number from -1 \(unknown\) to 2147483647/);
+    assert.match(line(2), /evaluations is "abc", not a whole number/);
+    assert.match(line(4), /initial AEP [\d.e]+ MWh differs from the initial layout's recomputed [\d.e]+ MWh/);
+    assert.match(line(1), /aep_initial is -5, not an energy in MWh/);
+    assert.match(line(3), /wall_s is "abc", not a duration in seconds/);
+    assert.match(line(5), /initial AEP [\d.e]+ MWh differs from the initial layout's recomputed/);
+    assert.match(line(7), /attempts is 1000000000000, not a whole number/);
+    // The one row that passed is exported (before, a row with iterations 7.5 stopped every export).
+    assert.match(r.stdout, /1 rows in .*layouts\.h5/);
+    assert.deepEqual((await layoutsRows(path.join(dir, 'final', 'layouts.h5'))).map((x) => x.task_id), ['farm_0_type_0_seed_6']);
+    const rerun = await wflo(['run', file, '--quiet']);
+    assert.equal(rerun.code, 0, rerun.stderr);
+    assert.match(rerun.stdout, /\(7 this run\)/);
+    assert.deepEqual(computedRows(path.join(dir, 'final')), honest.rows);
+  });
+
+test('recovery door: an audit.jsonl line with a half evaluation, a wrong initial AEP, or an AEP, metrics and worker wflo never reported: rejected or stripped',
+  { timeout: 180_000 }, async () => {
+    const dir = tempDir('gate-recover-meta');
+    const honest = await honestRun(dir);
+    for (const f of ['ledger.sqlite', 'ledger.sqlite-wal', 'ledger.sqlite-shm', 'layouts.h5']) fs.rmSync(path.join(honest.out, f), { force: true });
+    const auditFile = path.join(honest.out, 'audit.jsonl');
+    const lines = fs.readFileSync(auditFile, 'utf8').split('\n').map((line) => {
+      if (!line.includes('"outcome":"done"')) return line;
+      const e = JSON.parse(line) as { task: string; result: Record<string, unknown> & { aep_initial: number } };
+      if (e.task === 'farm_0_type_0_seed_0') e.result.evaluations = 0.5;
+      if (e.task === 'farm_0_type_0_seed_1') e.result.aep_initial *= 1.01;
+      if (e.task === 'farm_0_type_0_seed_2') Object.assign(e.result, { aep_reported: 1e9, metrics: { lcoe: -1e300 }, worker: 'evil\nhost' });
+      return JSON.stringify(e);
+    });
+    fs.writeFileSync(auditFile, lines.join('\n'));
+    const r = await wflo(['run', path.join(dir, 'honest.yaml'), '--log-every', '1000']);
+    assert.equal(r.code, 0, r.stderr);
+    const refused = rejectionLines(r.stderr, /^wflo: not recovered: /);
+    assert.equal(refused.length, 2, r.stderr);
+    assert.match(refused.find((l) => l.includes('seed_0 '))!, /evaluations is 0\.5, not a whole number/);
+    assert.match(refused.find((l) => l.includes('seed_1 '))!, /initial AEP [\d.e]+ MWh differs from the initial layout's recomputed [\d.e]+ MWh \(rel 1\.0e-2\)/);
+    assert.match(r.stdout, /\(2 this run\)/);
+    assert.deepEqual(computedRows(honest.out), honest.rows);
+    const db = new Database(path.join(honest.out, 'ledger.sqlite'), { readonly: true });
+    try {
+      const two = db.prepare("SELECT * FROM results WHERE task_id = 'farm_0_type_0_seed_2'").get() as Record<string, unknown>;
+      assert.ok(two.aep_reported === null || Number.isNaN(two.aep_reported), `aep_reported ${String(two.aep_reported)}`);
+      assert.ok(!two.worker, `worker ${String(two.worker)}`);
+      const names = Object.keys(two).filter((k) => /metric/.test(k));
+      for (const k of names) assert.ok(two[k] === null || two[k] === '{}' || two[k] === '', `${k}: ${String(two[k])}`);
+    } finally {
+      db.close();
+    }
+  });

@@ -118,9 +118,10 @@ function checkRow(r: CommittedResult, task: Task): string | null {
   if (!id || id.farmId !== r.farmId || id.farmType !== r.farmType || id.seed !== r.seed) return `row ${r.taskId} has farm/type/seed ${r.farmId}/${r.farmType}/${r.seed}`;
   if (task.farmId !== r.farmId || task.farmType !== r.farmType) return `row ${r.taskId} does not match its task`;
   const n = r.nTurbines;
-  if (!(n >= 1) || r.x.length !== n || r.y.length !== n || r.xInitial.length !== n || r.yInitial.length !== n) {
-    return `row ${r.taskId} has layouts of ${r.x.length}/${r.y.length} coordinates for ${n} turbines`;
-  }
+  if (!(Number.isInteger(n) && n >= 1)) return `row ${r.taskId} has n_turbines ${String(n)}`;
+  const sizes = [['x', r.x.length], ['y', r.y.length], ['x_initial', r.xInitial.length], ['y_initial', r.yInitial.length]] as const;
+  const off = sizes.filter(([, len]) => len !== n);
+  if (off.length > 0) return `row ${r.taskId} has n_turbines ${n} but ${off.map(([name, len]) => `${len} ${name}`).join(', ')} values`;
   return null;
 }
 

@@ -23,7 +23,7 @@
  */
 import type { Campaign } from '../../campaign/campaign.js';
 import type { Task } from '../../campaign/taskGrid.js';
-import { RecordVerifier, type AepCheck, type Verdict } from '../../campaign/verifyRecord.js';
+import { RecordVerifier, type AepCheck, type RecordToVerify, type Verdict } from '../../campaign/verifyRecord.js';
 import type { ResultRow } from '../resultRow.js';
 import { VerifyThreads } from './verifyThreads.js';
 
@@ -60,6 +60,21 @@ export const SELF_TOLERANCE = 1e-12;
 /** Turbine pairs × wind bins above which a recomputation goes to a thread (≈ a few ms). */
 const INLINE_COST = 2e6;
 const METRIC_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+/** A queue worker's name as wflo's workers give it (host:pid); anything else is not stored. */
+const WORKER_NAME = /^[A-Za-z0-9._-]{1,253}:\d{1,10}$/;
+const INT32_MAX = 2147483647;
+
+/** A value as a refusal quotes it: numbers as they are, anything else by its JSON, short. */
+function describe(v: unknown): string {
+  if (typeof v === 'number') return String(v);
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
+}
+
+/** What the verifier needs of a candidate row. */
+function toVerify(r: ResultRow): RecordToVerify {
+  return { x: r.x, y: r.y, aep: r.aep, turbineTypes: r.turbineTypes, xInitial: r.xInitial, yInitial: r.yInitial, aepInitial: r.aepInitial };
+}
 const MAX_METRICS = 64;
 
 const issued = new WeakSet<object>();
@@ -133,7 +148,7 @@ export class RowGate {
 
   /** The verifier's verdict on a candidate (a benchmark measures the gate by replacing this). */
   protected verdict(task: Task, candidate: ResultRow, check: AepCheck): Verdict {
-    return this.verifier.verify(task, candidate, check);
+    return this.verifier.verify(task, toVerify(candidate), check);
   }
 
   /** Check a candidate row; a costly AEP recomputation runs on a worker thread. */
@@ -144,7 +159,7 @@ export class RowGate {
     const early = this.precheck(task, candidate, origin);
     if (early) return early;
     this.threads ??= new VerifyThreads({ farms: this.campaign.farms, farmTypes: this.campaign.farmTypes }, this.threadCount);
-    const verdict = await this.threads.verify(task, { x: candidate.x, y: candidate.y, aep: candidate.aep, turbineTypes: candidate.turbineTypes }, check);
+    const verdict = await this.threads.verify(task, toVerify(candidate), check);
     return this.conclude(candidate, origin, verdict);
   }
 
@@ -177,6 +192,16 @@ export class RowGate {
     for (const [name, a] of [['x_initial', r.xInitial], ['y_initial', r.yInitial]] as const) {
       if (!(a instanceof Float64Array) || (a.length !== 0 && a.length !== r.nTurbines)) return fail(`${name} has ${a?.length} values for ${r.nTurbines} turbines`);
     }
+    // What the row says about its run: whole numbers (-1 when unknown), a duration, an energy.
+    // A shard ledger or an audit line can hold anything here (text, 7.5, 1e300); let through,
+    // such a value would stop every later export of layouts.h5.
+    const counts = [['iterations', r.iterations, INT32_MAX], ['evaluations', r.evaluations, Number.MAX_SAFE_INTEGER], ['attempts', r.attempts, INT32_MAX]] as const;
+    for (const [name, v, max] of counts) {
+      if (!(typeof v === 'number' && Number.isInteger(v) && v >= -1 && v <= max)) return fail(`${name} is ${describe(v)}, not a whole number from -1 (unknown) to ${max}`);
+    }
+    if (!(typeof r.wallS === 'number' && (Number.isNaN(r.wallS) || (r.wallS >= 0 && Number.isFinite(r.wallS))))) return fail(`wall_s is ${describe(r.wallS)}, not a duration in seconds (NaN when unknown)`);
+    if (!(typeof r.aepInitial === 'number' && (Number.isNaN(r.aepInitial) || (r.aepInitial >= 0 && Number.isFinite(r.aepInitial))))) return fail(`aep_initial is ${describe(r.aepInitial)}, not an energy in MWh (NaN when unknown)`);
+    if (r.aepReported !== undefined && typeof r.aepReported !== 'number') return fail(`aep_reported is ${describe(r.aepReported)}, not a number`);
     if (r.metrics !== undefined) {
       const names = Object.keys(r.metrics);
       if (names.length > MAX_METRICS) return fail(`${names.length} metrics (at most ${MAX_METRICS})`);
@@ -192,13 +217,21 @@ export class RowGate {
     const source = sourceLabel(origin);
     if (!verdict.ok) return { ok: false, reason: verdict.reason, source };
     const foreign = (origin.kind === 'computed' && this.computed.foreign) || origin.kind === 'adopted';
+    // A producer's own AEP and metrics exist only where the producer is not wflo's optimizer (a
+    // user's program, an adopted file); a row of wflo's own campaign that claims them (an edited
+    // layouts.h5 or audit line) loses them. A worker name is kept only when it is a plain host:pid.
+    const carriesForeign = this.computed.foreign || origin.kind === 'adopted';
+    const { worker: _claimed, aepReported: _reported, metrics: _metrics, ...own } = r;
+    const worker = origin.kind === 'computed' ? origin.worker : r.worker;
     const row: ResultRow = {
-      ...r,
+      ...own,
       x: r.x.slice(), y: r.y.slice(), xInitial: r.xInitial.slice(), yInitial: r.yInitial.slice(),
       ...(verdict.turbineTypes ? { turbineTypes: verdict.turbineTypes.slice() } : {}),
+      ...(verdict.aepInitial !== undefined ? { aepInitial: verdict.aepInitial } : {}),
       source,
-      ...(origin.kind === 'computed' && origin.worker ? { worker: origin.worker } : {}),
-      ...(r.metrics ? { metrics: Object.freeze({ ...r.metrics }) } : {}),
+      ...(typeof worker === 'string' && WORKER_NAME.test(worker) ? { worker } : {}),
+      ...(carriesForeign && r.aepReported !== undefined ? { aepReported: r.aepReported } : {}),
+      ...(carriesForeign && r.metrics ? { metrics: Object.freeze({ ...r.metrics }) } : {}),
     };
     if (foreign && verdict.aepRecomputed !== null) {
       // `aep` is always wflo's number for the campaign's model; the producer's is kept beside it.
