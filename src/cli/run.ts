@@ -52,7 +52,7 @@ export function registerRun(program: Command): void {
       const adoptSources = opts.adopt && reading ? await import('../shards/adoptionSources.js') : null;
       const stopReading = new AbortController();
       const reading$ = adoptSources
-        ? adoptSources.readAdoptionFiles(opts.adopt!, { ...reading!, keepRecords: !opts.dryRun, signal: stopReading.signal })
+        ? adoptSources.readAdoptionFiles(opts.adopt!, { ...reading!, aep: adoptAep, keepRecords: !opts.dryRun, signal: stopReading.signal })
           .then((files) => ({ files }), (error: unknown) => ({ error }))
         : null;
       const adoptionFor = async (c: Campaign) => {

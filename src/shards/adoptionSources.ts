@@ -33,6 +33,11 @@ export interface AdoptionReadOptions {
   timeoutMs?: number;
   /** Spill record payloads for adoption (false: a preview that keeps only task ids). */
   keepRecords: boolean;
+  /**
+   * `--aep`: with `recompute` wflo stores its own AEP, so a record without one (or with NaN) is
+   * usable (its reported AEP is NaN); with `verify` (the default) it is not: there is nothing to verify.
+   */
+  aep?: 'verify' | 'recompute';
 }
 
 /** One `--adopt` path after reading. */
@@ -135,7 +140,8 @@ export async function readAdoptionFiles(paths: readonly string[], options: Adopt
   const spillDir = options.keepRecords ? fs.mkdtempSync(path.join(os.tmpdir(), 'wflo-adopt-')) : undefined;
   const close = () => { if (spillDir) fs.rmSync(spillDir, { recursive: true, force: true }); };
   try {
-    const scan = await scanShards({ files, read: options.read, jobs: options.jobs, timeoutMs: options.timeoutMs, spillDir, signal: options.signal });
+    const read = options.aep === 'recompute' ? { ...options.read, aepOptional: true } : options.read;
+    const scan = await scanShards({ files, read, jobs: options.jobs, timeoutMs: options.timeoutMs, spillDir, signal: options.signal });
     return { paths, files, owner, scan, keepRecords: options.keepRecords, close };
   } catch (err) {
     close();

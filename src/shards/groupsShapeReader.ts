@@ -8,11 +8,25 @@
  * before its values are read.
  */
 import type { FieldName } from './shardTypes.js';
-import { attrNamesOf, isDataset, isGroup, toFloat64, scalarOf, type Entity, type H5Dataset, type H5Group } from './h5Entities.js';
+import { attrNamesOf, isDataset, isGroup, shapeText, toFloat64, scalarOf, type Entity, type H5Dataset, type H5Group } from './h5Entities.js';
 import { RecordProblem, RejectedRecord, splitLayout, turbineRowsOf, type RawRecord } from './recordValues.js';
 import type { ShapeReader, ShardFile } from './shardFile.js';
 import { holdsRows } from './rowsShapeReader.js';
+import { attributeMwhFactor, datasetMwhFactor } from './aepUnits.js';
 import type { TaskKey } from './keyPattern.js';
+
+/** Energies, converted to MWh from the units their file gives (aepUnits.ts). */
+const ENERGY_FIELDS: ReadonlySet<FieldName> = new Set(['aep', 'aep_initial']);
+/**
+ * Fields whose value decides what the record is: an array there is refused (an AEP per turbine
+ * is no farm AEP; ignoring an n_turbines array would keep padding as turbines). An array for an
+ * optional detail (iterations, ...) is left out: the detail is unknown.
+ */
+const MUST_BE_SCALAR: ReadonlySet<FieldName> = new Set(['aep', 'aep_initial', 'n_turbines']);
+
+function notScalar(field: FieldName, label: string, shape: number[]): RecordProblem | undefined {
+  return MUST_BE_SCALAR.has(field) ? new RecordProblem(`${label} has shape ${shapeText(shape)}; a record's ${field} must be one number`) : undefined;
+}
 
 /** Scalar field of a record: a dataset in `owner` (a group), else an attribute of `owner` or of `extra`. */
 function fieldScalar(shard: ShardFile, owner: H5Group | H5Dataset, members: Set<string>, field: FieldName, extra?: H5Dataset): number | undefined {
@@ -23,8 +37,15 @@ function fieldScalar(shard: ShardFile, owner: H5Group | H5Dataset, members: Set<
       const entity = (owner as H5Group).get(name);
       if (isDataset(entity)) {
         shard.checkDeclaredSize(entity, name, false);
+        const shape = entity.shape ?? [];
         // More than one value is not a scalar: not read.
-        return (entity.shape ?? []).reduce((a, b) => a * b, 1) === 1 ? scalarOf(entity.value) : undefined;
+        if (shape.reduce((a, b) => a * b, 1) !== 1) {
+          const problem = notScalar(field, name, shape);
+          if (problem) throw problem;
+          return undefined;
+        }
+        const value = scalarOf(entity.value);
+        return value !== undefined && ENERGY_FIELDS.has(field) ? value * datasetMwhFactor(entity, name) : value;
       }
     }
   }
@@ -35,9 +56,41 @@ function fieldScalar(shard: ShardFile, owner: H5Group | H5Dataset, members: Set<
     if (!name) continue;
     // An attribute's values live in its object header; one declaring more than one value is not a scalar: not read.
     const attribute = source.attrs[name];
-    return attribute && attribute.metadata.total_size === 1 ? scalarOf(source.get_attribute(name, false)) : undefined;
+    if (!attribute || attribute.metadata.total_size !== 1) {
+      const problem = attribute && notScalar(field, `attribute ${name}`, attribute.metadata.shape ?? []);
+      if (problem) throw problem;
+      return undefined;
+    }
+    const value = scalarOf(source.get_attribute(name, false));
+    return value !== undefined && ENERGY_FIELDS.has(field) ? value * attributeMwhFactor(source, name, `attribute ${name}`) : value;
   }
   return undefined;
+}
+
+/** Names of a layout's axes (h5py: `d.dims[i].label`), lower case; empty when it has none. */
+function axisLabels(entity: H5Dataset): string[] {
+  if (!attrNamesOf(entity).has('DIMENSION_LABELS')) return [];
+  const labels = entity.get_attribute('DIMENSION_LABELS', false);
+  return Array.isArray(labels) ? labels.map((l) => (typeof l === 'string' ? l.trim().toLowerCase() : '')) : [];
+}
+
+/**
+ * A 2 x 2 layout (two turbines) as (T, 2) data. (T, 2) and (2, T) are both read, so such an
+ * array is [[x0, y0], [x1, y1]] or [[x0, x1], [y0, y1]]: it is read only when one axis is
+ * labelled `xy` (the one holding x and y); otherwise the record is refused rather than guessed.
+ */
+function squareLayout(entity: H5Dataset, data: Float64Array, label: string): Float64Array {
+  const labels = axisLabels(entity);
+  const xyAxis = labels.length === 2 && labels.filter((l) => l === 'xy').length === 1 ? labels.indexOf('xy') : -1;
+  if (xyAxis === 1) return data;
+  if (xyAxis === 0) return Float64Array.of(data[0], data[2], data[1], data[3]);
+  throw new RecordProblem(`${label} has shape (2, 2): (T, 2) or (2, T) cannot be told apart; store x and y as separate datasets, or label the axis holding x and y (h5py: d.dims[1].label = 'xy')`);
+}
+
+/** Whether a layout dataset is 2 x 2 (see squareLayout). */
+function isSquare(entity: H5Dataset): boolean {
+  const shape = entity.shape ?? [];
+  return shape.length === 2 && shape[0] === 2 && shape[1] === 2;
 }
 
 /** A (T, 2) layout dataset as x and y; refuses one over --max-turbines before reading its values. */
@@ -51,7 +104,7 @@ function layoutOf(shard: ShardFile, entity: H5Dataset, declared: number | undefi
   }
   const data = toFloat64(entity.value);
   if (!data) throw new RecordProblem(`${label} is not numeric (dtype ${JSON.stringify(entity.dtype)})`);
-  return splitLayout(data, shape, declared, label);
+  return splitLayout(isSquare(entity) ? squareLayout(entity, data, label) : data, shape, declared, label);
 }
 
 function recordOfDataset(shard: ShardFile, taskKey: TaskKey, entry: H5Dataset): RawRecord {
@@ -75,10 +128,13 @@ function recordOfGroup(shard: ShardFile, taskKey: TaskKey, entry: H5Group): RawR
   const layoutName = shard.nameIn(members, 'layout');
   const layoutEntity = layoutName ? entry.get(layoutName) : null;
   const layoutDataset = isDataset(layoutEntity) ? layoutEntity : undefined;
+  // A 2 x 2 layout is ambiguous (squareLayout); x and y stored beside it are not.
+  const xyBeside = shard.nameIn(members, 'x') !== undefined && shard.nameIn(members, 'y') !== undefined;
+  const readLayout = layoutDataset && !(xyBeside && isSquare(layoutDataset) && !axisLabels(layoutDataset).includes('xy'));
   const declared = fieldScalar(shard, entry, members, 'n_turbines', layoutDataset);
   let x: Float64Array;
   let y: Float64Array;
-  if (layoutDataset) {
+  if (layoutDataset && readLayout) {
     [x, y] = layoutOf(shard, layoutDataset, declared, layoutName!);
   } else {
     const xName = shard.nameIn(members, 'x');
@@ -88,7 +144,12 @@ function recordOfGroup(shard: ShardFile, taskKey: TaskKey, entry: H5Group): RawR
     if (!isDataset(xEntity) || !isDataset(yEntity)) throw new RecordProblem(`no ${fields.layout.join('/')} dataset (nor x and y)`);
     shard.checkDeclaredSize(xEntity, xName!, false);
     shard.checkDeclaredSize(yEntity, yName!, false);
-    const width = (xEntity.shape ?? [])[0] ?? 1;
+    // Vectors (T,) (or (T, 1), (1, T)); a wider array read flat would mix turbines up.
+    for (const [name, entity] of [[xName!, xEntity], [yName!, yEntity]] as const) {
+      const shape = entity.shape ?? [];
+      if (shape.filter((d) => d > 1).length > 1) throw new RecordProblem(`${name} has shape ${shapeText(shape)}; x and y must be vectors (T,)`);
+    }
+    const width = (xEntity.shape ?? []).reduce((a, b) => a * b, 1);
     if (width > shard.gate.maxTurbines) throw new RejectedRecord(`${width} turbines, more than --max-turbines ${shard.gate.maxTurbines}`);
     const xs = toFloat64(xEntity.value);
     const ys = toFloat64(yEntity.value);

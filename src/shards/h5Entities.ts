@@ -37,6 +37,11 @@ export function toFloat64(value: unknown): Float64Array | undefined {
   return undefined;
 }
 
+/** A shape as h5py prints it: `(16, 2)`, `(4,)`, `()`. */
+export function shapeText(shape: readonly number[]): string {
+  return shape.length === 1 ? `(${shape[0]},)` : `(${shape.join(', ')})`;
+}
+
 /** Attribute names per object, fetched once (each h5wasm call costs ~0.1 ms). */
 const attributeNames = new WeakMap<object, Set<string>>();
 

@@ -97,14 +97,19 @@ function intOr(value: number | undefined, fallback: number, max = 2147483647): n
   return value !== undefined && Number.isInteger(value) && Math.abs(value) <= max ? value : fallback;
 }
 
-/** Validate the required fields and fill unknown optional ones (-1 / NaN / empty). */
-export function toLayoutRecord(raw: RawRecord): LayoutRecord {
+/**
+ * Validate the required fields and fill unknown optional ones (-1 / NaN / empty). With
+ * `aepOptional` (adoption with `--aep recompute`, where wflo computes the AEP itself) a record
+ * without an AEP, or with NaN for one, is usable; its AEP is NaN.
+ */
+export function toLayoutRecord(raw: RawRecord, aepOptional = false): LayoutRecord {
   const { farmId, farmType, seed } = raw.key;
   if (!Number.isInteger(farmId) || Math.abs(farmId) > 2147483647) throw new RecordProblem(`farm_id ${farmId} is not an int32`);
   if (!Number.isInteger(farmType) || Math.abs(farmType) > 2147483647) throw new RecordProblem(`farm_type ${farmType} is not an int32`);
   if (!Number.isSafeInteger(seed)) throw new RecordProblem(`seed ${seed} is not an integer`);
-  if (raw.aep === undefined) throw new RecordProblem('no aep');
-  if (!Number.isFinite(raw.aep)) throw new RecordProblem(`aep is ${raw.aep}`);
+  const aep = raw.aep ?? NaN;
+  if (raw.aep === undefined && !aepOptional) throw new RecordProblem('no aep');
+  if (!Number.isFinite(aep) && !(aepOptional && Number.isNaN(aep))) throw new RecordProblem(`aep is ${raw.aep}`);
   const n = raw.x.length;
   if (n === 0) throw new RecordProblem('layout has no turbines');
   const initialFits = raw.xInitial && raw.yInitial && raw.xInitial.length === n && raw.yInitial.length === n;
@@ -114,7 +119,7 @@ export function toLayoutRecord(raw: RawRecord): LayoutRecord {
     farmType,
     seed,
     nTurbines: n,
-    aep: raw.aep,
+    aep,
     aepInitial: raw.aepInitial !== undefined && typeof raw.aepInitial === 'number' ? raw.aepInitial : NaN,
     x: raw.x,
     y: raw.y,

@@ -6,8 +6,9 @@
  * rows are read in slices (bounded memory for big worker files, whatever T is); a row that
  * cannot be used costs that row only.
  */
-import { isDataset, toFloat64, type H5Dataset, type H5Group } from './h5Entities.js';
+import { isDataset, shapeText, toFloat64, type H5Dataset, type H5Group } from './h5Entities.js';
 import { RecordProblem, splitLayout } from './recordValues.js';
+import { AepUnitProblem, datasetMwhFactor } from './aepUnits.js';
 import { ImplausibleSize, type ShapeReader, type ShardFile } from './shardFile.js';
 import type { TaskKey } from './keyPattern.js';
 
@@ -36,6 +37,24 @@ interface RowColumns {
 
 const ROW_FIELDS: (keyof RowColumns)[] = ['farm_id', 'farm_type', 'seed', 'key', 'aep', 'layout', 'x', 'y', 'n_turbines', 'aep_initial', 'initial_layout', 'iterations', 'evaluations', 'wall_s', 'attempts'];
 
+/**
+ * Columns read as one value per row (`data[i]`). One with more values per row (a seed stored as
+ * (N, 2), a per-turbine AEP (N, T)) would be read by flat index: other rows' values, records
+ * under the wrong task. They must be (N,) or (N, 1): the file is refused otherwise.
+ */
+const PER_ROW_FIELDS: (keyof RowColumns)[] = ['farm_id', 'farm_type', 'seed', 'key', 'aep', 'n_turbines'];
+/** Optional per-row values: one of another shape is left out (its values unknown), with a note. */
+const OPTIONAL_PER_ROW_FIELDS: (keyof RowColumns)[] = ['aep_initial', 'iterations', 'evaluations', 'wall_s', 'attempts'];
+
+/** Whether a column of this shape holds one value per row: (N,) or (N, 1) (a scalar is one row). */
+function onePerRow(shape: number[]): boolean {
+  return shape.length <= 1 || (shape.length === 2 && shape[1] === 1);
+}
+
+function perRowShapeProblem(path: string, shape: number[]): string {
+  return `${path} has shape ${shapeText(shape)}; a per-record column must be (N,) or (N, 1)`;
+}
+
 /** The members of `group` that are datasets named like a row column. */
 function rowDatasetsIn(shard: ShardFile, group: H5Group, members: Set<string>): Set<string> {
   const rowNames = new Set(ROW_FIELDS.flatMap((f) => shard.options.fields[f]));
@@ -58,13 +77,43 @@ function rowColumnsOf(shard: ShardFile, datasets: Set<string>): RowColumns | und
 
 type Slice = Map<string, { data: unknown; shape: number[] }>;
 
+/**
+ * The columns to read, after their shapes (metadata only): null, with a schema problem, when a
+ * per-row column holds more than one value per row (PER_ROW_FIELDS) or x/y have more than two
+ * dimensions; an optional column of another shape is left out, with a note.
+ */
+function columnsOfRowShape(shard: ShardFile, columns: RowColumns, shapeOf: (name: string) => number[], prefix: string): RowColumns | null {
+  for (const field of PER_ROW_FIELDS) {
+    const name = columns[field];
+    if (name && !onePerRow(shapeOf(name))) {
+      shard.schemaProblems.push(perRowShapeProblem(prefix + name, shapeOf(name)));
+      return null;
+    }
+  }
+  for (const name of [columns.x, columns.y]) {
+    if (name && shapeOf(name).length > 2) {
+      shard.schemaProblems.push(`${prefix}${name} has shape ${shapeText(shapeOf(name))}, expected (N, T)`);
+      return null;
+    }
+  }
+  const kept = { ...columns };
+  for (const field of OPTIONAL_PER_ROW_FIELDS) {
+    const name = columns[field];
+    if (name && !onePerRow(shapeOf(name))) {
+      shard.schemaProblems.push(`${perRowShapeProblem(prefix + name, shapeOf(name))}: not read`);
+      kept[field] = undefined;
+    }
+  }
+  return kept;
+}
+
 function readRows(shard: ShardFile, group: H5Group, at: string, columns: RowColumns): void {
   const fields = shard.options.fields;
   const missing: string[] = [];
   if (!columns.key && !(columns.farm_id && columns.farm_type && columns.seed)) {
     for (const f of ['farm_id', 'farm_type', 'seed'] as const) if (!columns[f]) missing.push(fields[f].join('|'));
   }
-  if (!columns.aep) missing.push(fields.aep.join('|'));
+  if (!columns.aep && !shard.options.aepOptional) missing.push(fields.aep.join('|'));
   if (!columns.layout && !(columns.x && columns.y)) missing.push(`${fields.layout.join('|')} (or x and y)`);
   const present = ROW_FIELDS.map((f) => columns[f]).filter((n): n is string => !!n);
   const prefix = at === '/' ? '' : `${at}/`;
@@ -86,6 +135,22 @@ function readRows(shard: ShardFile, group: H5Group, at: string, columns: RowColu
     return;
   }
   const rows = [...distinct][0] ?? 0;
+  const shapeOf = (name: string) => shard.call(() => dataset(name).shape) ?? [];
+  const checked = columnsOfRowShape(shard, columns, shapeOf, prefix);
+  if (!checked) return;
+  columns = checked;
+  // The AEP columns' units (a `units` attribute), converted to MWh.
+  const mwhFactors = new Map<string, number>();
+  try {
+    for (const field of ['aep', 'aep_initial'] as const) {
+      const name = columns[field];
+      if (name) mwhFactors.set(field, shard.call(() => datasetMwhFactor(dataset(name), prefix + name)));
+    }
+  } catch (err) {
+    if (!(err instanceof AepUnitProblem)) throw err;
+    shard.schemaProblems.push(err.message);
+    return;
+  }
   const layoutName = columns.layout;
   if (layoutName) {
     const shape = shard.call(() => dataset(layoutName).shape) ?? [];
@@ -105,7 +170,7 @@ function readRows(shard: ShardFile, group: H5Group, at: string, columns: RowColu
     try {
       slice = shard.call(() => {
         const out: Slice = new Map();
-        for (const name of new Set(present)) {
+        for (const name of new Set(ROW_FIELDS.map((f) => columns[f]).filter((n): n is string => !!n))) {
           const ds = dataset(name);
           const shape = ds.shape ?? [];
           const ranges = shape.map((_, i) => (i === 0 ? [start, end] : [])) as [number, number][];
@@ -117,11 +182,11 @@ function readRows(shard: ShardFile, group: H5Group, at: string, columns: RowColu
       for (let row = start; row < end; row++) shard.loseRecord(`${prefix}row ${row}`, (err as Error).message);
       continue;
     }
-    for (let i = 0; i < end - start; i++) readRow(shard, columns, slice, i, start + i, prefix);
+    for (let i = 0; i < end - start; i++) readRow(shard, columns, slice, i, start + i, prefix, mwhFactors);
   }
 }
 
-function readRow(shard: ShardFile, columns: RowColumns, slice: Slice, i: number, row: number, prefix: string): void {
+function readRow(shard: ShardFile, columns: RowColumns, slice: Slice, i: number, row: number, prefix: string, mwhFactors: Map<string, number>): void {
   const column = (field: keyof RowColumns) => (columns[field] ? slice.get(columns[field]!) : undefined);
   const numberAt = (field: keyof RowColumns): number | undefined => {
     const c = column(field);
@@ -129,12 +194,17 @@ function readRow(shard: ShardFile, columns: RowColumns, slice: Slice, i: number,
     const v = (c.data as ArrayLike<number | bigint>)[i];
     return v === undefined ? undefined : Number(v);
   };
+  const mwhAt = (field: 'aep' | 'aep_initial'): number | undefined => {
+    const v = numberAt(field);
+    return v === undefined ? undefined : v * (mwhFactors.get(field) ?? 1);
+  };
   const where = `${prefix}row ${row}`;
   const layoutName = columns.layout;
   let key: TaskKey | null = null;
   try {
     if (columns.farm_id && columns.farm_type && columns.seed) {
       key = { farmId: numberAt('farm_id')!, farmType: numberAt('farm_type')!, seed: numberAt('seed')! };
+      if (columns.key) checkKeyAgrees(shard, columns, (column('key')!.data as unknown[])[i], key);
     } else {
       const text = (column('key')!.data as unknown[])[i];
       key = typeof text === 'string' ? shard.parseKey(text) : null;
@@ -176,8 +246,8 @@ function readRow(shard: ShardFile, columns: RowColumns, slice: Slice, i: number,
     }
     shard.keep({
       key, x, y, xInitial, yInitial,
-      aep: numberAt('aep'),
-      aepInitial: numberAt('aep_initial'),
+      aep: mwhAt('aep'),
+      aepInitial: mwhAt('aep_initial'),
       iterations: numberAt('iterations'),
       evaluations: numberAt('evaluations'),
       wallS: numberAt('wall_s'),
@@ -187,6 +257,18 @@ function readRow(shard: ShardFile, columns: RowColumns, slice: Slice, i: number,
     if (!(err instanceof RecordProblem)) throw err;
     shard.loseRecord(where, err, key && [key.farmId, key.farmType, key.seed].every(Number.isSafeInteger) ? key : null);
   }
+}
+
+/**
+ * A row naming its task twice (a `task_id` column beside farm_id/farm_type/seed) must name one
+ * task: when the two disagree, which one is right cannot be told, and the row is unusable. A key
+ * that does not match --key-pattern (another kind of key: a hash, a run name) says nothing of the
+ * task and is left alone.
+ */
+function checkKeyAgrees(shard: ShardFile, columns: RowColumns, text: unknown, key: TaskKey): void {
+  const named = typeof text === 'string' ? shard.parseKey(text) : null;
+  if (!named || (named.farmId === key.farmId && named.farmType === key.farmType && named.seed === key.seed)) return;
+  throw new RecordProblem(`${columns.key} ${text as string} but ${columns.farm_id}/${columns.farm_type}/${columns.seed} say ${key.farmId}/${key.farmType}/${key.seed}`);
 }
 
 /** Read the rows shape in `group` (at `at`); returns the member names it recognized. */

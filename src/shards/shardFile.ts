@@ -141,7 +141,7 @@ export class ShardFile {
 
   /** Check a record read from `where` and keep it, or report it rejected. */
   keep(raw: RawRecord, where: string): void {
-    const record = toLayoutRecord(raw);
+    const record = toLayoutRecord(raw, this.options.aepOptional);
     const refusal = this.gate.refusal(record);
     if (refusal) throw new RejectedRecord(refusal);
     const found: FoundRecord = {

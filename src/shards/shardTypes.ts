@@ -106,6 +106,11 @@ export interface ShardReadOptions {
   maxRows?: number;
   /** Verify every record against a campaign (absent: only the limits above). */
   verify?: RecordVerification;
+  /**
+   * A record without an AEP (or with NaN) is usable, its AEP NaN: set for `wflo run --adopt
+   * --aep recompute`, which stores wflo's AEP. Never for check and merge (a merged row needs one).
+   */
+  aepOptional?: boolean;
 }
 
 /** Where a record's payload was spilled by the probe child (merge only). */
