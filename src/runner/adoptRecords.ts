@@ -22,6 +22,7 @@ import { formatMwh } from '../campaign/verifyRecord.js';
 import { taskIdOf, type LayoutRecord } from '../io/layoutRecord.js';
 import type { Ledger } from './ledger.js';
 import type { RowGate, VerifiedRow } from './gate/rowGate.js';
+import { differenceText, layoutsApartM } from './resultDifference.js';
 
 export interface AdoptionSource {
   /** What the rows came from (a file path), stamped into the source column. */
@@ -40,7 +41,11 @@ export interface AdoptionConflict {
   taskId: string;
   kept: { source: string; aep: number };
   dropped: { source: string; aep: number };
+  /** Largest distance between a turbine of one layout and the same turbine of the other, m (NaN: other turbine counts). */
+  apartM?: number;
 }
+
+
 
 export interface AdoptionReport {
   adopted: number;
@@ -104,14 +109,14 @@ export async function adoptRecords(tasks: Iterable<Task>, ledger: Ledger, gate: 
         const earlier = adoptedNow.get(taskId);
         if (earlier) {
           if (sameLayout(earlier, r) && Object.is(earlier.aep, r.aep)) report.duplicates++;
-          else conflict({ taskId, kept: { source: earlier.source, aep: earlier.aep }, dropped: { source: label, aep: r.aep } });
+          else conflict({ taskId, kept: { source: earlier.source, aep: earlier.aep }, dropped: { source: label, aep: r.aep }, apartM: layoutsApartM(earlier, r) });
           continue;
         }
         if (done.has(taskId)) {
           report.alreadyDone++;
           const held = ledger.resultOf(taskId);
           if (held && !(sameLayout(held, r) && (Object.is(held.aep, r.aep) || Object.is(held.aepReported ?? NaN, r.aep)))) {
-            conflict({ taskId, kept: { source: `ledger (${held.source})`, aep: held.aep }, dropped: { source: label, aep: r.aep } });
+            conflict({ taskId, kept: { source: `ledger (${held.source})`, aep: held.aep }, dropped: { source: label, aep: r.aep }, apartM: layoutsApartM(held, r) });
           }
           continue;
         }
@@ -134,5 +139,6 @@ export async function adoptRecords(tasks: Iterable<Task>, ledger: Ledger, gate: 
 
 /** One line for a conflict (the CLI and the audit log say the same). */
 export function conflictLine(c: AdoptionConflict): string {
-  return `${c.taskId}: ${c.kept.source} has AEP ${formatMwh(c.kept.aep)} MWh, ${c.dropped.source} has ${formatMwh(c.dropped.aep)} MWh with another result; kept ${c.kept.source}`;
+  return `${c.taskId}: ${c.kept.source} has AEP ${formatMwh(c.kept.aep)} MWh, ${c.dropped.source} has ${formatMwh(c.dropped.aep)} MWh with another result ` +
+    `(${differenceText(c.kept.aep, c.dropped.aep, c.apartM)}); kept ${c.kept.source}`;
 }

@@ -101,7 +101,7 @@ test('collect door: edited shard ledgers (AEP x10, moved 100 km, NaN, negative) 
     assert.match(lines.find((l) => l.includes('seed_3 '))!, /AEP -5 MWh is negative/);
     const conflicts = rejectionLines(r.stderr, /^wflo: collect: conflict: /);
     assert.equal(conflicts.length, 1, r.stderr);
-    assert.match(conflicts[0], /farm_0_type_0_seed_7: already collected with AEP [\d.]+ MWh \(shard:.*shard-1\), .*shard-1-copy has [\d.]+ MWh with another result; kept the first/);
+    assert.match(conflicts[0], /farm_0_type_0_seed_7: already collected with AEP [\d.]+ MWh \(shard:.*shard-1\), .*shard-1-copy has [\d.]+ MWh with another result \(AEP [\d.]+ vs [\d.]+ MWh, layouts up to [\d.e+]+ m apart\); kept the first/);
     const audit = auditEvents(path.join(dir, 'final'));
     assert.equal(audit.filter((e) => e.event === 'collect_rejected').length, 6);
     assert.equal(audit.filter((e) => e.event === 'conflict').length, 1);

@@ -33,6 +33,7 @@ import { acquireRunLock } from '../runLock.js';
 import { Ledger, type CommittedResult } from '../ledger.js';
 import { RowGate, type VerifiedRow } from '../gate/rowGate.js';
 import { formatMwh } from '../../campaign/verifyRecord.js';
+import { differenceText, layoutsApartM } from '../resultDifference.js';
 import { AuditLog } from '../auditLog.js';
 import { exportLedger, LAYOUTS_FILE, type ExportReport } from '../exporter.js';
 import type { MissingTask } from '../missingTasks.js';
@@ -77,7 +78,7 @@ export interface FolderReport {
   /** Rows for tasks this campaign does not have (not imported). */
   foreign: number;
   /** Rows whose task already had another result (in the collected ledger or an earlier shard). */
-  conflicts: { taskId: string; keptAep: number; droppedAep: number; keptSource: string }[];
+  conflicts: { taskId: string; keptAep: number; droppedAep: number; keptSource: string; apartM?: number }[];
   /** Failed tasks (current spec, no result anywhere) recorded from this shard. */
   failed: number;
 }
@@ -110,7 +111,8 @@ function sameResult(a: { aep: number; x: Float64Array; y: Float64Array }, b: { a
 
 /** One line for a collect conflict. */
 export function collectConflictLine(dir: string, k: FolderReport['conflicts'][number]): string {
-  return `${k.taskId}: already collected with AEP ${formatMwh(k.keptAep)} MWh (${k.keptSource}), ${dir} has ${formatMwh(k.droppedAep)} MWh with another result; kept the first`;
+  return `${k.taskId}: already collected with AEP ${formatMwh(k.keptAep)} MWh (${k.keptSource}), ${dir} has ${formatMwh(k.droppedAep)} MWh with another result ` +
+    `(${differenceText(k.keptAep, k.droppedAep, k.apartM)}); kept the first`;
 }
 
 function checkRow(r: CommittedResult, task: Task): string | null {
@@ -218,7 +220,7 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
             if (existing.get(r.taskId) === task.specHash) {
               const held = final.resultOf(r.taskId);
               if (held && held.specHash === task.specHash && r.specHash === task.specHash && !(sameResult(held, r))) {
-                const conflict = { taskId: r.taskId, keptAep: held.aep, droppedAep: r.aep, keptSource: held.source };
+                const conflict = { taskId: r.taskId, keptAep: held.aep, droppedAep: r.aep, keptSource: held.source, apartM: layoutsApartM(held, r) };
                 if (counts.conflicts.length < 20) counts.conflicts.push(conflict);
                 audit!.write({ event: 'conflict', task: r.taskId, kept: { source: held.source, aep: held.aep }, dropped: { source: `shard:${dir}`, aep: r.aep } });
               } else {
