@@ -8,6 +8,10 @@
  *                  3 NaN AEP (written as a string, the JSON it can send), 4 honest
  *   wrong-seed     every result is the honest result of another seed (seed + 1000): a feasible
  *                  layout with its correct AEP that is not this task's (only a recheck catches it)
+ *   escapes        terminal escapes and forged lines in everything it says, on attempt 1: every
+ *                  job's progress claims a refusal whose text clears the screen and forges a
+ *                  "done" line; seed % 3 = 0 answers AEP x10 as a worker whose name holds a newline,
+ *                  ESC and a forged line; seed % 3 = 1 fails with such a message; later attempts honest
  */
 import os from 'node:os';
 import { Worker, type Job } from 'bullmq';
@@ -20,7 +24,7 @@ import { KEY_PREFIX, queueNameFor } from '../../src/runner/executors/bullmq/queu
 
 const [url, mode] = process.argv.slice(2);
 if (!url || !mode) {
-  process.stderr.write('usage: hostileWorker.js REDIS_URL first-attempt|wrong-seed\n');
+  process.stderr.write('usage: hostileWorker.js REDIS_URL first-attempt|wrong-seed|escapes\n');
   process.exit(2);
 }
 
@@ -29,6 +33,14 @@ const worker = new Worker(queueNameFor(), async (job: Job) => {
   const { data, farm, type, optimizer } = decodeJob(job.data, job.id);
   const c = caseForTask(farm, type);
   const lieSeed = mode === 'wrong-seed' ? data.seed + 1000 : data.seed;
+  let host = os.hostname();
+  if (mode === 'escapes' && data.attempt === 1) {
+    await job.updateProgress({ host: 'h\u001b[2J', pid: 1, refused: '\u001b[31mRED\u001b[0m\r\nwflo: 24/24 done, 0 failed (FAKE)\u001b]0;pwned\u0007' });
+    if (data.seed % 3 === 1) {
+      return { v: 1, kind: 'error', attempt: data.attempt, wallS: 0.01, permanent: false, worker: { host, pid: process.pid }, message: '\u001b[2J\u001b[31mboom\rwflo: all good (FAKE)' };
+    }
+    if (data.seed % 3 === 0) host = 'evil\n\u001b[31mwflo: FAKE LINE\u001b[0m';
+  }
   const output = await runTask({
     case: c, settings: optimizer, farm, type, taskId: data.taskId, seed: lieSeed, attempt: data.attempt, timeoutS: data.timeoutS, taskDir: null,
   });
@@ -42,7 +54,8 @@ const worker = new Worker(queueNameFor(), async (job: Job) => {
       default: break;
     }
   }
-  return { v: 1, kind: 'result', attempt: data.attempt, wallS: 0.01, worker: { host: os.hostname(), pid: process.pid }, output: encoded };
+  if (mode === 'escapes' && data.attempt === 1 && data.seed % 3 === 0) encoded.aep = (encoded.aep as number) * 10;
+  return { v: 1, kind: 'result', attempt: data.attempt, wallS: 0.01, worker: { host, pid: process.pid }, output: encoded };
 }, { connection, prefix: KEY_PREFIX, concurrency: 1, lockDuration: 5000 });
 worker.on('error', () => { /* the test watches the outcome */ });
 await worker.waitUntilReady();

@@ -87,6 +87,28 @@ test('queue door: AEP x10, a layout outside, a spacing violation and NaN are ref
     assert.deepEqual(await layoutsRows(path.join(out, 'layouts.h5')), await layoutsRows(path.join(dir, 'honest', 'layouts.h5')));
   });
 
+test('queue door: escape sequences and forged lines in what a queue client says (progress, worker name, error) reach neither the terminal nor the ledger',
+  { skip, timeout: 120_000 }, async () => {
+    const dir = tempDir('gate-queue-escapes');
+    const expected = await honestRows(dir);
+    const hostile = await startHostile(redis!.url, 'escapes');
+    const out = path.join(dir, 'queue');
+    const run = await wflo(['run', writeCampaign(path.join(dir, 'queue.yaml'), campaign(out)), '--queue', redis!.url, '--recheck', '0', '--log-every', '1000']);
+    hostile.kill('SIGTERM');
+    assert.equal(run.code, 0, run.stderr);
+    const text = run.stdout + run.stderr;
+    assert.doesNotMatch(text, /[\u001b\r\u0007]/, 'no ESC, carriage return or BEL in what wflo printed');
+    assert.ok(!text.split('\n').some((l) => /^wflo: (FAKE LINE|24\/24 done|all good)/.test(l)), `a forged line of its own:\n${text}`);
+    // Seeds 0, 3, 6, 9: AEP x10 from the worker with the forged name, refused with the name made plain.
+    const rejected = run.stderr.split('\n').filter((l) => l.startsWith('wflo: rejected '));
+    assert.equal(rejected.length, 4, run.stderr);
+    for (const l of rejected) assert.match(l, /from queue worker evil\?\?\[31mwflo: FAKE LINE\?\[0m:\d+: AEP/);
+    assert.match(run.stderr, /worker h\?\[2J:1 refused it \(handed back to the queue\): \?\[31mRED\?\[0m\?\?wflo: 24\/24 done/);
+    assert.deepEqual(computedRows(out), expected, 'the ledger holds exactly the honest rows');
+    const status = await wflo(['status', out]);
+    assert.doesNotMatch(status.stdout + status.stderr, /[\u001b\r]/);
+  });
+
 test('queue door: a feasible layout with its correct AEP that is not the seed\'s result is caught by the recheck; the worker is quarantined',
   { skip, timeout: 120_000 }, async () => {
     const dir = tempDir('gate-recheck');

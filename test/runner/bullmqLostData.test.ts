@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { hasRedisServer, RedisServer } from '../helpers/redisServer.js';
+import { queueNameFor } from '../../src/runner/executors/bullmq/queueNames.js';
 import { noopCampaign, runWflo, tempDir, writeCampaign, startWflo, collect, waitFor, ledgerSnapshot } from './runnerTestKit.js';
 import { computedRows, killAllWorkers, killWorker, startWorker, waitUntil } from './bullmqKit.js';
 
@@ -46,3 +47,66 @@ for (const loss of ['FLUSHALL', 'restart without its data'] as const) {
     await killWorker(worker);
   });
 }
+
+/** Queue keys of this engine's queue (queueNames.ts). */
+const key = (name: string): string => `wflo:${queueNameFor()}:${name}`;
+
+test('results hidden behind 1500 newer foreign finished ids, with the events lost, are still collected (each job looked up by its own id)', { skip, timeout: 120_000 }, async () => {
+  const redis = await RedisServer.start();
+  servers.push(redis);
+  const dir = tempDir('bullmq-hidden');
+  const c = (out: string): Record<string, unknown> => noopCampaign(out, 3, { sleep_ms: 20 });
+  const ref = await runWflo(['run', writeCampaign(path.join(dir, 'local.yaml'), c(path.join(dir, 'local'))), '--quiet']);
+  assert.equal(ref.code, 0, ref.stderr);
+  const client = new Redis(redis.url);
+  try {
+    const out = path.join(dir, 'queue');
+    const run = startWflo(['run', writeCampaign(path.join(dir, 'queue.yaml'), c(out)), '--queue', redis.url, '--log-every', '1000']);
+    const done = collect(run);
+    // No worker yet: the coordinator enqueues its 12 jobs, then is stopped.
+    assert.ok(await waitUntil(async () => (await client.llen(key('wait'))) === 12, 30_000), 'the coordinator enqueued its jobs');
+    process.kill(run.pid!, 'SIGSTOP');
+    const worker = startWorker(['--queue', redis.url, '--concurrency', '2']);
+    assert.ok(await waitUntil(async () => (await client.zcard(key('completed'))) === 12, 60_000), 'a worker finished every job');
+    await killWorker(worker);
+    // The events the coordinator would read are gone (a capped stream), and 1500 newer finished
+    // ids of someone else's jobs fill the window a sweep of the completed set looks at.
+    await client.xtrim(key('events'), 'MAXLEN', 0);
+    const now = Date.now() + 60_000;
+    const fake: (string | number)[] = [];
+    for (let i = 0; i < 1500; i++) fake.push(now + i, `someone-else-${i}`);
+    await client.zadd(key('completed'), ...fake);
+    process.kill(run.pid!, 'SIGCONT');
+    const r = await done;
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(computedRows(out), computedRows(path.join(dir, 'local')));
+  } finally {
+    client.disconnect();
+  }
+});
+
+test('a job whose hash exists but that sits in no list (an enqueue that failed halfway) is enqueued again, not waited for', { skip, timeout: 120_000 }, async () => {
+  const redis = await RedisServer.start();
+  servers.push(redis);
+  const dir = tempDir('bullmq-orphan');
+  const c = (out: string): Record<string, unknown> => noopCampaign(out, 3, { sleep_ms: 20 });
+  const ref = await runWflo(['run', writeCampaign(path.join(dir, 'local.yaml'), c(path.join(dir, 'local'))), '--quiet']);
+  assert.equal(ref.code, 0, ref.stderr);
+  const client = new Redis(redis.url);
+  try {
+    const out = path.join(dir, 'queue');
+    const run = startWflo(['run', writeCampaign(path.join(dir, 'queue.yaml'), c(out)), '--queue', redis.url, '--log-every', '1000']);
+    const done = collect(run);
+    assert.ok(await waitUntil(async () => (await client.llen(key('wait'))) === 12, 30_000), 'the coordinator enqueued its jobs');
+    // Every job leaves the wait list; its hash stays: a job in no list, that adding again cannot fix.
+    await client.del(key('wait'));
+    const worker = startWorker(['--queue', redis.url, '--concurrency', '2']);
+    const r = await done;
+    await killWorker(worker);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /12 queued tasks were in no list of redis:.*; enqueued again/);
+    assert.deepEqual(computedRows(out), computedRows(path.join(dir, 'local')));
+  } finally {
+    client.disconnect();
+  }
+});

@@ -6,8 +6,10 @@
  *
  * - Enqueue: job id = task id + spec hash (queueNames.ts), so adding a task twice is a no-op;
  *   jobs are added in batches (addBulk), at most `maxQueued` at a time.
- * - Harvest: QueueEvents 'completed'/'failed' events, plus a periodic sweep of the completed and
- *   failed sets (events are a capped stream and can be missed while disconnected). A result is
+ * - Harvest: QueueEvents 'completed'/'failed' events, plus a periodic sweep of the newest entries
+ *   of the completed and failed sets (events are a capped stream and can be missed while
+ *   disconnected), plus, whenever nothing has come back for a while, a look at every outstanding
+ *   job by its own id (checkLost), which also finds results the sweep's window misses. A result is
  *   reported, then its job removed once the scheduler says it is committed (committed(); so a coordinator killed in
  *   between finds the result again on restart). A failed attempt's job is removed *before* it is
  *   reported, so the scheduler's retry can add the same job id again.
@@ -32,6 +34,7 @@ import { parseQueueUrl, type QueueAddress } from './queueUrl.js';
 import { KEY_PREFIX, jobIdFor, queueNameFor } from './queueNames.js';
 import { JobEncoder } from './jobPayload.js';
 import { decodeOutcome } from './jobOutcome.js';
+import { printable } from '../../../util/printable.js';
 
 export interface BullmqExecutorOptions {
   /** Most jobs of this run in the queue at once (waiting + running + finished, not yet collected). */
@@ -373,10 +376,12 @@ export class BullmqExecutor implements Executor {
   private onRefused(jobId: string, host: unknown, pid: unknown, reason: string): void {
     this.active.delete(jobId);
     const d = this.outstanding.get(jobId);
-    const key = `${String(host)}:${String(pid)}|${reason}`;
-    if (!d || this.refusalsShown.has(key)) return;
+    // Anyone who can write to Redis can set a job's progress: its text is printed as one plain line.
+    const who = printable(`${String(host).slice(0, 300)}:${String(pid).slice(0, 20)}`), why = printable(reason.slice(0, 300));
+    const key = `${who}|${why}`;
+    if (!d || this.refusalsShown.has(key) || this.refusalsShown.size > 1000) return;
     this.refusalsShown.add(key);
-    this.listener?.onNotice?.(`${d.task.taskId}: worker ${String(host)}:${String(pid)} refused it (handed back to the queue): ${reason.slice(0, 300)}`);
+    this.listener?.onNotice?.(`${d.task.taskId}: worker ${who} refused it (handed back to the queue): ${why}`);
   }
 
   /** The key that tells this coordinator Redis still holds what it was given. */
@@ -402,29 +407,61 @@ export class BullmqExecutor implements Executor {
     }
   }
 
-  /** Outstanding jobs that no longer exist in Redis (restarted without its data, wiped): add them again. */
+  /**
+   * Look up every outstanding job by its own id (never through the finished sets, whose newest
+   * entries another campaign or a flood of fake ids can fill): a job that no longer exists
+   * (Redis restarted without its data, wiped) is added again; a finished one is collected; one
+   * whose hash exists but that sits in no list (an addBulk that failed halfway, keys deleted
+   * around it) is deleted and added again, since adding its id again would be a no-op.
+   */
   private async checkLost(): Promise<void> {
     if (this.checkingLost || this.stopped || !this.queue) return;
     this.checkingLost = true;
     try {
       const pending = new Set(this.toAdd.map((a) => a.jobId));
       const ids = [...this.outstanding.keys()].filter((id) => !pending.has(id));
-      let readded = 0;
+      let readded = 0, orphaned = 0;
+      const finished: string[] = [], unfinished: string[] = [];
       for (let i = 0; i < ids.length; i += 5000) {
         const chunk = ids.slice(i, i + 5000);
         const pipe = this.client!.pipeline();
-        for (const id of chunk) pipe.exists(`${KEY_PREFIX}:${this.queueName}:${id}`);
+        for (const id of chunk) pipe.hmget(`${KEY_PREFIX}:${this.queueName}:${id}`, 'timestamp', 'finishedOn');
         const replies = (await pipe.exec()) ?? [];
         chunk.forEach((id, j) => {
-          const [err, n] = replies[j] ?? [null, 1];
+          const [err, fields] = replies[j] ?? [new Error('no reply'), null];
           const d = this.outstanding.get(id);
-          if (!err && n === 0 && d) { this.active.delete(id); this.toAdd.push({ jobId: id, d }); readded++; }
+          if (err || !d) return;
+          const [timestamp, finishedOn] = fields as [string | null, string | null];
+          if (timestamp === null) { this.active.delete(id); this.toAdd.push({ jobId: id, d }); readded++; }
+          else if (finishedOn !== null) finished.push(id);
+          else unfinished.push(id);
         });
+      }
+      for (let i = 0; i < unfinished.length; i += 200) {
+        const chunk = unfinished.slice(i, i + 200);
+        const states = await Promise.all(chunk.map((id) => this.queue!.getJobState(id).catch(() => null)));
+        for (let j = 0; j < chunk.length; j++) {
+          const id = chunk[j]!, d = this.outstanding.get(id);
+          if (!d) continue;
+          if (states[j] === 'completed' || states[j] === 'failed') finished.push(id);
+          else if (states[j] === 'unknown') {
+            await this.client!.del(`${KEY_PREFIX}:${this.queueName}:${id}`);
+            this.active.delete(id);
+            this.toAdd.push({ jobId: id, d });
+            orphaned++;
+          }
+        }
+      }
+      for (let i = 0; i < finished.length; i += 200) {
+        await Promise.all(finished.slice(i, i + 200).map((id) => { const d = this.outstanding.get(id); return d ? this.collect(id, d) : undefined; }));
       }
       if (readded > 0) {
         this.listener?.onNotice?.(`${readded} queued task${readded === 1 ? ' was' : 's were'} missing from ${this.address.redacted} (restarted without its data?); enqueued again`);
-        if (!this.adding) { this.adding = true; setImmediate(() => void this.flushAdds()); }
       }
+      if (orphaned > 0) {
+        this.listener?.onNotice?.(`${orphaned} queued task${orphaned === 1 ? ' was' : 's were'} in no list of ${this.address.redacted} (its keys changed under the queue?); enqueued again`);
+      }
+      if ((readded > 0 || orphaned > 0) && !this.adding) { this.adding = true; setImmediate(() => void this.flushAdds()); }
       this.lastHarvestAt = Date.now();
     } catch { /* try again later */ } finally {
       this.checkingLost = false;
@@ -439,7 +476,7 @@ function unrefDelay(ms: number): Promise<void> {
 
 /** A job the queue failed (not an attempt's own failure: those complete with an outcome). */
 function failedOutcome(reason: string): AttemptOutcome {
-  const message = (reason || 'job failed without a reason').split('\n')[0].slice(0, 1000);
+  const message = printable((reason || 'job failed without a reason').split('\n')[0].slice(0, 1000));
   if (/stalled more than allowable limit/i.test(message)) return { kind: 'crash', message: `the workers running it died (${message})` };
   return { kind: 'error', message, permanent: true };
 }

@@ -6,6 +6,7 @@
  * often). The coordinator validates what it reads back: a worker is not trusted to send a
  * well-formed result, and the layout is checked again before the scheduler commits it.
  */
+import { printable } from '../../../util/printable.js';
 import { z } from 'zod';
 import { taskOutputProblem, type TaskOutput } from '../../taskOutput.js';
 import type { AttemptOutcome, WorkerRef } from '../executor.js';
@@ -67,7 +68,7 @@ const outcomeSchema = z.discriminatedUnion('kind', [
 function claimedWorker(value: unknown): WorkerRef | null {
   const w = (value as { worker?: unknown } | null)?.worker;
   const parsed = worker.safeParse(w);
-  return parsed.success ? parsed.data : null;
+  return parsed.success ? { ...parsed.data, host: printable(parsed.data.host) } : null;
 }
 
 export function decodeOutcome(raw: unknown, nTurbines: number): AttemptOutcome {
@@ -84,8 +85,9 @@ export function decodeOutcome(raw: unknown, nTurbines: number): AttemptOutcome {
       ...(claimed ? { worker: claimed } : {}),
     };
   }
-  const o = parsed.data;
-  const message = (m: string): string => m.split('\n')[0].slice(0, 1000);
+  const o = { ...parsed.data, worker: { ...parsed.data.worker, host: printable(parsed.data.worker.host) } };
+  // Everything a worker says is printed and stored as one plain line.
+  const message = (m: string): string => printable(m.split('\n')[0].slice(0, 1000));
   if (o.kind === 'result') {
     const e = o.output;
     const output: TaskOutput = {

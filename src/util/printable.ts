@@ -1,0 +1,13 @@
+/**
+ * Text from another process (a queue worker's name, an error message, a job's failure reason) made
+ * safe to print on a terminal and store in one line: control characters (C0 including newline,
+ * carriage return and ESC, DEL, C1), line and paragraph separators and bidirectional overrides
+ * each become `?`. Without this, a message holding `ESC[2J` or `\rwflo: 24/24 done` would clear
+ * the operator's screen or forge a line of wflo's own output.
+ */
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, '?');
+}
