@@ -162,3 +162,28 @@ test('the ledger commits only rows the gate passed; an unverified row is refused
     ledger.close();
   }
 });
+
+test('worker names: a computed row keeps the name quarantine retracts by, whatever it is; a name read from a file only as host:pid', () => {
+  const dir = tempDir('ledger-worker');
+  const c = parseCampaign(campaignText(dir), path.join(dir, 'c.yaml'));
+  const tasks = expandTasks(c);
+  const gate = new RowGate(c, { threads: 0 });
+  const odd = 'build box ?[31m:4242';
+  const computed = gate.checkNow(tasks[0], candidateFor(c, tasks[0], 1), { kind: 'computed', worker: odd });
+  assert.ok(computed.ok);
+  assert.equal(computed.row.worker, odd);
+  const ledger = Ledger.open(dir);
+  try {
+    ledger.syncCampaign(c, tasks);
+    const run = ledger.beginRun(process.pid, 'test', 1);
+    ledger.commitResults([computed.row], run);
+    assert.deepEqual(ledger.retractResults(ledger.resultsOfWorker(odd, run)), [tasks[0].taskId], 'quarantine finds and retracts its row');
+  } finally {
+    ledger.close();
+  }
+  const recovered = (worker: string) => gate.checkNow(tasks[1], { ...candidateFor(c, tasks[1], 2), worker }, { kind: 'recovered', file: 'audit.jsonl' });
+  const plain = recovered('node-7.cluster:311');
+  assert.ok(plain.ok && plain.row.worker === 'node-7.cluster:311');
+  const forged = recovered('evil\nhost:1');
+  assert.ok(forged.ok && forged.row.worker === undefined);
+});

@@ -60,7 +60,7 @@ export const SELF_TOLERANCE = 1e-12;
 /** Turbine pairs × wind bins above which a recomputation goes to a thread (≈ a few ms). */
 const INLINE_COST = 2e6;
 const METRIC_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-/** A queue worker's name as wflo's workers give it (host:pid); anything else is not stored. */
+/** A queue worker's name as wflo's workers give it (host:pid): what a recovered or shard row may claim. */
 const WORKER_NAME = /^[A-Za-z0-9._-]{1,253}:\d{1,10}$/;
 const INT32_MAX = 2147483647;
 
@@ -219,17 +219,20 @@ export class RowGate {
     const foreign = (origin.kind === 'computed' && this.computed.foreign) || origin.kind === 'adopted';
     // A producer's own AEP and metrics exist only where the producer is not wflo's optimizer (a
     // user's program, an adopted file); a row of wflo's own campaign that claims them (an edited
-    // layouts.h5 or audit line) loses them. A worker name is kept only when it is a plain host:pid.
+    // layouts.h5 or audit line) loses them.
     const carriesForeign = this.computed.foreign || origin.kind === 'adopted';
     const { worker: _claimed, aepReported: _reported, metrics: _metrics, ...own } = r;
-    const worker = origin.kind === 'computed' ? origin.worker : r.worker;
+    // A computed row's worker is the name the scheduler knows it by (made printable when it was
+    // decoded): kept whatever it is, since quarantine retracts rows by it. A name read from a file
+    // is kept only when it has the plain host:pid shape.
+    const worker = origin.kind === 'computed' ? origin.worker : typeof r.worker === 'string' && WORKER_NAME.test(r.worker) ? r.worker : undefined;
     const row: ResultRow = {
       ...own,
       x: r.x.slice(), y: r.y.slice(), xInitial: r.xInitial.slice(), yInitial: r.yInitial.slice(),
       ...(verdict.turbineTypes ? { turbineTypes: verdict.turbineTypes.slice() } : {}),
       ...(verdict.aepInitial !== undefined ? { aepInitial: verdict.aepInitial } : {}),
       source,
-      ...(typeof worker === 'string' && WORKER_NAME.test(worker) ? { worker } : {}),
+      ...(worker ? { worker } : {}),
       ...(carriesForeign && r.aepReported !== undefined ? { aepReported: r.aepReported } : {}),
       ...(carriesForeign && r.metrics ? { metrics: Object.freeze({ ...r.metrics }) } : {}),
     };
