@@ -9,7 +9,8 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { hasRedisServer, RedisServer } from '../helpers/redisServer.js';
 import { queueNameFor } from '../../src/runner/executors/bullmq/queueNames.js';
-import { noopCampaign, runWflo, tempDir, writeCampaign, startWflo, collect, waitFor, ledgerSnapshot } from './runnerTestKit.js';
+import { noopCampaign, runWflo, tempDir, writeCampaign, startWflo, collect, waitFor, ledgerSnapshot, type CliResult } from './runnerTestKit.js';
+import type { ChildProcess } from 'node:child_process';
 import { computedRows, killAllWorkers, killWorker, startWorker, waitUntil } from './bullmqKit.js';
 
 const skip = hasRedisServer() ? false : 'redis-server is not installed (apt-get install redis-server)';
@@ -51,20 +52,37 @@ for (const loss of ['FLUSHALL', 'restart without its data'] as const) {
 /** Queue keys of this engine's queue (queueNames.ts). */
 const key = (name: string): string => `wflo:${queueNameFor()}:${name}`;
 
-test('results hidden behind 1500 newer foreign finished ids, with the events lost, are still collected (each job looked up by its own id)', { skip, timeout: 120_000 }, async () => {
+/**
+ * A local reference run of a 12-task noop campaign, then the same campaign as a queue run with
+ * no worker yet: resolves once its 12 jobs wait in Redis. `scenario` does the rest; the queue
+ * run must end with the local run's rows. Everything started is stopped, also on failure.
+ */
+async function queuedRun(name: string, scenario: (q: { redis: RedisServer; client: Redis; run: ChildProcess }) => Promise<void>): Promise<CliResult> {
   const redis = await RedisServer.start();
   servers.push(redis);
-  const dir = tempDir('bullmq-hidden');
+  const dir = tempDir(name);
   const c = (out: string): Record<string, unknown> => noopCampaign(out, 3, { sleep_ms: 20 });
   const ref = await runWflo(['run', writeCampaign(path.join(dir, 'local.yaml'), c(path.join(dir, 'local'))), '--quiet']);
   assert.equal(ref.code, 0, ref.stderr);
   const client = new Redis(redis.url);
+  const out = path.join(dir, 'queue');
+  const run = startWflo(['run', writeCampaign(path.join(dir, 'queue.yaml'), c(out)), '--queue', redis.url, '--log-every', '1000']);
   try {
-    const out = path.join(dir, 'queue');
-    const run = startWflo(['run', writeCampaign(path.join(dir, 'queue.yaml'), c(out)), '--queue', redis.url, '--log-every', '1000']);
     const done = collect(run);
-    // No worker yet: the coordinator enqueues its 12 jobs, then is stopped.
     assert.ok(await waitUntil(async () => (await client.llen(key('wait'))) === 12, 30_000), 'the coordinator enqueued its jobs');
+    await scenario({ redis, client, run });
+    const r = await done;
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(computedRows(out), computedRows(path.join(dir, 'local')));
+    return r;
+  } finally {
+    try { process.kill(run.pid!, 'SIGKILL'); } catch { /* ended */ }
+    client.disconnect();
+  }
+}
+
+test('results hidden behind 1500 newer foreign finished ids, with the events lost, are still collected (each job looked up by its own id)', { skip, timeout: 120_000 }, async () => {
+  await queuedRun('bullmq-hidden', async ({ redis, client, run }) => {
     process.kill(run.pid!, 'SIGSTOP');
     const worker = startWorker(['--queue', redis.url, '--concurrency', '2']);
     assert.ok(await waitUntil(async () => (await client.zcard(key('completed'))) === 12, 60_000), 'a worker finished every job');
@@ -77,36 +95,16 @@ test('results hidden behind 1500 newer foreign finished ids, with the events los
     for (let i = 0; i < 1500; i++) fake.push(now + i, `someone-else-${i}`);
     await client.zadd(key('completed'), ...fake);
     process.kill(run.pid!, 'SIGCONT');
-    const r = await done;
-    assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(computedRows(out), computedRows(path.join(dir, 'local')));
-  } finally {
-    client.disconnect();
-  }
+  });
 });
 
 test('a job whose hash exists but that sits in no list (an enqueue that failed halfway) is enqueued again, not waited for', { skip, timeout: 120_000 }, async () => {
-  const redis = await RedisServer.start();
-  servers.push(redis);
-  const dir = tempDir('bullmq-orphan');
-  const c = (out: string): Record<string, unknown> => noopCampaign(out, 3, { sleep_ms: 20 });
-  const ref = await runWflo(['run', writeCampaign(path.join(dir, 'local.yaml'), c(path.join(dir, 'local'))), '--quiet']);
-  assert.equal(ref.code, 0, ref.stderr);
-  const client = new Redis(redis.url);
-  try {
-    const out = path.join(dir, 'queue');
-    const run = startWflo(['run', writeCampaign(path.join(dir, 'queue.yaml'), c(out)), '--queue', redis.url, '--log-every', '1000']);
-    const done = collect(run);
-    assert.ok(await waitUntil(async () => (await client.llen(key('wait'))) === 12, 30_000), 'the coordinator enqueued its jobs');
+  let worker: ReturnType<typeof startWorker> | null = null;
+  const r = await queuedRun('bullmq-orphan', async ({ redis, client }) => {
     // Every job leaves the wait list; its hash stays: a job in no list, that adding again cannot fix.
     await client.del(key('wait'));
-    const worker = startWorker(['--queue', redis.url, '--concurrency', '2']);
-    const r = await done;
-    await killWorker(worker);
-    assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /12 queued tasks were in no list of redis:.*; enqueued again/);
-    assert.deepEqual(computedRows(out), computedRows(path.join(dir, 'local')));
-  } finally {
-    client.disconnect();
-  }
+    worker = startWorker(['--queue', redis.url, '--concurrency', '2']);
+  });
+  await killWorker(worker!);
+  assert.match(r.stderr, /12 queued tasks were in no list of redis:.*; enqueued again/);
 });
