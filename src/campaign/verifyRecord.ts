@@ -87,6 +87,16 @@ export function formatMwh(value: number): string {
   return String(Number(value.toFixed(2)));
 }
 
+/** The AEP of a layout with the case's model (models: each turbine's; null: every turbine model 0), evaluators built on first use. */
+function aepOf(prepared: PreparedCase, x: Float64Array, y: Float64Array, models: Int32Array | null): number {
+  if (isMixedCase(prepared.problem)) {
+    prepared.mixed ??= caseMixedEvaluator(prepared.problem);
+    return prepared.mixed.aep(x, y, models ?? new Int32Array(x.length)).aepMwh;
+  }
+  prepared.evaluator ??= caseEvaluator(prepared.problem);
+  return prepared.evaluator.aep(x, y).aepMwh;
+}
+
 /** |a − b| / |b|, 0 when both are 0, Infinity when only b is. */
 function relativeDifference(a: number, b: number): number {
   const difference = Math.abs(a - b);
@@ -143,14 +153,7 @@ export class RecordVerifier {
       if (!Number.isFinite(record.aep)) return { ok: false, reason: `AEP ${record.aep} is not a finite number` };
       if (record.aep < 0) return { ok: false, reason: `AEP ${formatMwh(record.aep)} MWh is negative` };
     }
-    let recomputed: number;
-    if (isMixedCase(prepared.problem)) {
-      prepared.mixed ??= caseMixedEvaluator(prepared.problem);
-      recomputed = prepared.mixed.aep(x, y, models ?? new Int32Array(x.length)).aepMwh;
-    } else {
-      prepared.evaluator ??= caseEvaluator(prepared.problem);
-      recomputed = prepared.evaluator.aep(x, y).aepMwh;
-    }
+    const recomputed = aepOf(prepared, x, y, models);
     if (check.kind === 'compare') {
       const relative = relativeDifference(record.aep, recomputed);
       if (!(relative <= check.tolerance)) {
@@ -184,14 +187,7 @@ export class RecordVerifier {
     }
     if (!(Number.isNaN(given) || given >= 0)) return `initial AEP ${formatMwh(given)} MWh is not an energy`;
     if (check.kind === 'skip' || (type.models && !type.models.counts)) return given;
-    let recomputed: number;
-    if (isMixedCase(prepared.problem)) {
-      prepared.mixed ??= caseMixedEvaluator(prepared.problem);
-      recomputed = prepared.mixed.aep(xi, yi, type.models?.counts ? typeOfCounts(type.models.counts) : new Int32Array(xi.length)).aepMwh;
-    } else {
-      prepared.evaluator ??= caseEvaluator(prepared.problem);
-      recomputed = prepared.evaluator.aep(xi, yi).aepMwh;
-    }
+    const recomputed = aepOf(prepared, xi, yi, type.models?.counts ? typeOfCounts(type.models.counts) : null);
     if (check.kind === 'recompute' || Number.isNaN(given)) return recomputed;
     const relative = relativeDifference(given, recomputed);
     if (!(relative <= check.tolerance)) {

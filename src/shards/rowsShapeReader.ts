@@ -139,6 +139,7 @@ function readRows(shard: ShardFile, group: H5Group, at: string, columns: RowColu
   const checked = columnsOfRowShape(shard, columns, shapeOf, prefix);
   if (!checked) return;
   columns = checked;
+  const toRead = new Set(ROW_FIELDS.map((f) => columns[f]).filter((n): n is string => !!n));
   // The AEP columns' units (a `units` attribute), converted to MWh.
   const mwhFactors = new Map<string, number>();
   try {
@@ -170,7 +171,7 @@ function readRows(shard: ShardFile, group: H5Group, at: string, columns: RowColu
     try {
       slice = shard.call(() => {
         const out: Slice = new Map();
-        for (const name of new Set(ROW_FIELDS.map((f) => columns[f]).filter((n): n is string => !!n))) {
+        for (const name of toRead) {
           const ds = dataset(name);
           const shape = ds.shape ?? [];
           const ranges = shape.map((_, i) => (i === 0 ? [start, end] : [])) as [number, number][];

@@ -244,7 +244,8 @@ function readRotorAveraging(node: WindioNode, model: FarmModelSpec): void {
     model.rotorAverage = `eqgrid${named ? Number(named[2]) : square(4, (v) => v >= 1 && v <= 20, 'a whole number of grid points from 1 to 20')}`;
   } else if (key === 'gqgrid' || key === 'gqgridrotoravg') {
     const ok = (v: number) => v >= 1 && v <= 20, what = 'a whole number of grid points from 1 to 20';
-    model.rotorAverage = `gqgrid${count('n_x_grid_points', count('n', 4, ok, what), ok, what)}x${count('n_y_grid_points', count('n', 4, ok, what), ok, what)}`;
+    const side = count('n', 4, ok, what);
+    model.rotorAverage = `gqgrid${count('n_x_grid_points', side, ok, what)}x${count('n_y_grid_points', side, ok, what)}`;
   } else if (key === 'cgi' || key === 'cgirotoravg' || named?.[1] === 'cgi') {
     const points = named ? Number(named[2]) : count('n', 4, (v) => [4, 7, 9, 21].includes(v), 'a CGI rule (4, 7, 9 or 21 points)');
     if (![4, 7, 9, 21].includes(points)) n.at.fail(`'${n.name}': CGI rules have 4, 7, 9 or 21 points`);
