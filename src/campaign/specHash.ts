@@ -70,3 +70,22 @@ export function optimizerSpecHash(settings: { method: string; [k: string]: unkno
   const hashed = Object.fromEntries(Object.entries(settings).filter(([k]) => !COMMAND_SETTINGS_OUTSIDE_HASH.includes(k)));
   return hashValue(hashed);
 }
+
+/**
+ * What an adopted row stands on: the farm (site, wind, wake model, neighbours), the farm type
+ * (turbines, count, spacing) and the seed of its task: what the gate verified it against. The
+ * optimizer (its settings, a program's files, `params`) and ENGINE_VERSION are left out: they
+ * did not produce the row. While a task's adopted identity stays, its adopted row stays done
+ * when the spec hash changes (runner/ledger.ts carries it to the new spec); `wflo run
+ * --recompute-adopted` is the way to compute such rows again.
+ */
+export function adoptedIdentity(
+  farm: { boundary: unknown; wind: unknown; model: unknown; neighbours?: { x: ArrayLike<unknown>; y: unknown; types: { name?: unknown }[]; typeOf: unknown } },
+  type: { turbine: { name?: unknown }; nTurbines: number; minSpacingM: number; models?: { turbines: { name?: unknown }[]; minSpacingByType: unknown; counts: unknown } },
+  seed: number,
+): string {
+  const neighbours = farm.neighbours && farm.neighbours.x.length > 0 ? farm.neighbours : undefined;
+  const farmPart = farmSpecHash({ boundary: farm.boundary, wind: farm.wind, model: farm.model, neighbours: neighbours as Parameters<typeof farmSpecHash>[0]['neighbours'] });
+  const typePart = farmTypeSpecHash({ turbine: type.turbine, nTurbines: type.nTurbines, minSpacingM: type.minSpacingM, models: type.models });
+  return hashText(`adopted|${farmPart}|${typePart}|${seed}`);
+}

@@ -58,12 +58,64 @@ export interface VerifyOptions {
  * A passing verdict carries the turbine models the row stands for (several-model farm types) and,
  * when the record gave its starting layout, the initial AEP to store: the record's when it agrees
  * with the recomputation (or when AEPs are not checked), wflo's when the record had none or the
- * AEP is recomputed; NaN without a starting layout (an initial AEP nobody can check is not kept).
+ * AEP is recomputed; NaN without a starting layout (an initial AEP nobody can check is not kept),
+ * unless the record's allowance keeps it as given (a record from outside: RecordAllowance).
  */
-export type Verdict = { ok: true; aepRecomputed: number | null; turbineTypes?: Int32Array; aepInitial?: number } | { ok: false; reason: string };
+export type Verdict =
+  | {
+    ok: true; aepRecomputed: number | null; turbineTypes?: Int32Array; aepInitial?: number;
+    /** How far (m) the layout strays beyond the optimizer's own tolerance, when an allowance let it pass. */
+    slackM?: number;
+  }
+  | {
+    ok: false; reason: string;
+    /** The layout's worst geometric violation (m), when that is why it failed. */
+    offByM?: number;
+    /** `aep`: it failed only on its AEP or initial AEP (the layout is feasible): `--aep recompute` would take it. */
+    failed?: 'aep';
+  };
+
+/**
+ * What a record from outside (an adopted or merged file; never a row wflo computed) is allowed:
+ * how far its layout may stray, and an initial AEP kept as the file gives it.
+ */
+export interface RecordAllowance {
+  /**
+   * Metres a turbine may lie outside the site or inside an exclusion zone, or a pair short of the
+   * minimum spacing (`--tolerance-m`; never below the optimizer's own FEASIBILITY_TOLERANCE_M).
+   * Distances are compared to within ROUNDING_M of rounding.
+   */
+  toleranceM?: number;
+  /** Keep an initial AEP that comes without its initial layout (nothing to check it against) rather than drop it. */
+  keepUncheckedInitialAep?: boolean;
+}
 
 /** Same tolerance optimizeLayout accepts for its own results (metres). */
-const FEASIBILITY_TOLERANCE_M = 1e-6;
+export const FEASIBILITY_TOLERANCE_M = 1e-6;
+/** Rounding allowed when a layout is held to a tolerance the user gave (1 nm: far below any placement). */
+export const ROUNDING_M = 1e-9;
+/** Violations up to this far (m) are optimizer slack: the refusal names the --tolerance-m that would accept them. */
+export const SLACK_HINT_LIMIT_M = 1;
+
+/**
+ * The smallest two-significant-digit tolerance (m) that accepts a violation of `offByM`: 0.01 for
+ * 0.0100000002, 0.0005 for 0.000500000000033, 0.013 for 0.0121.
+ */
+export function toleranceAccepting(offByM: number): number {
+  const target = Math.max(offByM - ROUNDING_M, FEASIBILITY_TOLERANCE_M);
+  const step = 10 ** (Math.floor(Math.log10(target)) - 1);
+  return Number((Math.ceil(target / step) * step).toPrecision(2));
+}
+
+/**
+ * `(0.01 m off, beyond the 1e-6 m tolerance: --tolerance-m 0.01 accepts it)` for optimizer slack
+ * (up to SLACK_HINT_LIMIT_M), '' for a larger violation (not slack: no option should take it).
+ */
+export function toleranceHint(offByM: number, toleranceM: number): string {
+  if (!(offByM > 0) || offByM > SLACK_HINT_LIMIT_M) return '';
+  const allowed = toleranceM > FEASIBILITY_TOLERANCE_M ? `--tolerance-m ${toleranceM}` : `the ${FEASIBILITY_TOLERANCE_M.toExponential(0).replace('e+', 'e')} m tolerance`;
+  return ` (${formatMetres(offByM)} m off, beyond ${allowed}: --tolerance-m ${toleranceAccepting(offByM)} accepts it)`;
+}
 
 const DEFAULT_OPTIONS: VerifyOptions = { aepTolerance: 1e-6, checkAep: true };
 
@@ -121,7 +173,11 @@ export class RecordVerifier {
     if (!(this.options.aepTolerance >= 0)) throw new RangeError(`aepTolerance must be >= 0, got ${this.options.aepTolerance}`);
   }
 
-  verify(task: Task, record: RecordToVerify, aepCheck?: AepCheck): Verdict {
+  /**
+   * `allowance`: what a record from outside may have (RecordAllowance); absent for rows wflo
+   * computed, which are held to the optimizer's own tolerance.
+   */
+  verify(task: Task, record: RecordToVerify, aepCheck?: AepCheck, allowance?: RecordAllowance): Verdict {
     const check: AepCheck = aepCheck ?? (this.options.checkAep ? { kind: 'compare', tolerance: this.options.aepTolerance } : { kind: 'skip' });
     const type = this.campaign.farmTypes[task.typeIndex];
     const farm = this.campaign.farms[task.farmIndex];
@@ -140,18 +196,28 @@ export class RecordVerifier {
     const models = this.turbineModels(type, record.turbineTypes);
     if (typeof models === 'string') return { ok: false, reason: models };
     const spacing = models ? caseSpacing(prepared.problem, models) : prepared.problem.minSpacing;
-    const report = checkFeasibility(prepared.site, x, y, spacing, FEASIBILITY_TOLERANCE_M);
-    if (!report.feasible) return { ok: false, reason: report.worst ?? `infeasible by ${formatMetres(report.maxViolationM)} m` };
-    const kept = models ? { turbineTypes: models } : {};
+    const toleranceM = Math.max(allowance?.toleranceM ?? FEASIBILITY_TOLERANCE_M, FEASIBILITY_TOLERANCE_M);
+    const limitM = toleranceM > FEASIBILITY_TOLERANCE_M ? toleranceM + ROUNDING_M : FEASIBILITY_TOLERANCE_M;
+    const report = checkFeasibility(prepared.site, x, y, spacing, limitM);
+    if (!report.feasible) {
+      const reason = report.worst ?? `infeasible by ${formatMetres(report.maxViolationM)} m`;
+      const offByM = Number.isFinite(report.maxViolationM) ? report.maxViolationM : undefined;
+      return { ok: false, reason: allowance && offByM !== undefined ? reason + toleranceHint(offByM, toleranceM) : reason, ...(offByM !== undefined ? { offByM } : {}) };
+    }
+    const kept = {
+      ...(models ? { turbineTypes: models } : {}),
+      ...(report.maxViolationM > FEASIBILITY_TOLERANCE_M ? { slackM: report.maxViolationM } : {}),
+    };
+    const keepUnchecked = allowance?.keepUncheckedInitialAep === true;
 
     if (check.kind === 'skip') {
-      const initial = this.initialAep(prepared, type, record, check);
+      const initial = this.initialAep(prepared, type, record, check, keepUnchecked);
       if (typeof initial === 'string') return { ok: false, reason: initial };
       return { ok: true, aepRecomputed: null, ...kept, ...(initial === undefined ? {} : { aepInitial: initial }) };
     }
     if (check.kind === 'compare') {
-      if (!Number.isFinite(record.aep)) return { ok: false, reason: `AEP ${record.aep} is not a finite number` };
-      if (record.aep < 0) return { ok: false, reason: `AEP ${formatMwh(record.aep)} MWh is negative` };
+      if (!Number.isFinite(record.aep)) return { ok: false, reason: `AEP ${record.aep} is not a finite number`, failed: 'aep' };
+      if (record.aep < 0) return { ok: false, reason: `AEP ${formatMwh(record.aep)} MWh is negative`, failed: 'aep' };
     }
     const recomputed = aepOf(prepared, x, y, models);
     if (check.kind === 'compare') {
@@ -160,11 +226,12 @@ export class RecordVerifier {
         return {
           ok: false,
           reason: `AEP ${formatMwh(record.aep)} MWh differs from recomputed ${formatMwh(recomputed)} MWh (rel ${formatRatio(relative)})`,
+          failed: 'aep',
         };
       }
     }
-    const initial = this.initialAep(prepared, type, record, check);
-    if (typeof initial === 'string') return { ok: false, reason: initial };
+    const initial = this.initialAep(prepared, type, record, check, keepUnchecked);
+    if (typeof initial === 'string') return { ok: false, reason: initial, ...(initial.includes(' differs from ') ? { failed: 'aep' as const } : {}) };
     return { ok: true, aepRecomputed: recomputed, ...kept, ...(initial === undefined ? {} : { aepInitial: initial }) };
   }
 
@@ -174,13 +241,18 @@ export class RecordVerifier {
    * final one must. Farm types that let the optimizer choose each turbine's model do not record
    * the starting models, so there the initial AEP is only checked to be an energy (NaN or ≥ 0).
    * Returns the initial AEP to store, undefined to keep the record's, or why the row is refused.
+   * Without a starting layout the initial AEP cannot be checked: it is dropped (NaN), or with
+   * `keepUnchecked` (a record from outside: its file's own number) kept as given when it is an energy.
    */
-  private initialAep(prepared: PreparedCase, type: Campaign['farmTypes'][number], record: RecordToVerify, check: AepCheck): number | string | undefined {
+  private initialAep(prepared: PreparedCase, type: Campaign['farmTypes'][number], record: RecordToVerify, check: AepCheck, keepUnchecked = false): number | string | undefined {
     if (record.xInitial === undefined && record.yInitial === undefined && record.aepInitial === undefined) return undefined;
     const xi = record.xInitial ?? new Float64Array(0), yi = record.yInitial ?? new Float64Array(0);
     const given = record.aepInitial ?? NaN;
     // Unknown: no coordinates, or every one NaN (what a program that gave none leaves in the ledger).
-    if ((xi.length === 0 && yi.length === 0) || (xi.every(Number.isNaN) && yi.every(Number.isNaN))) return NaN;
+    if ((xi.length === 0 && yi.length === 0) || (xi.every(Number.isNaN) && yi.every(Number.isNaN))) {
+      if (!keepUnchecked) return NaN;
+      return Number.isNaN(given) || (given >= 0 && Number.isFinite(given)) ? given : `initial AEP ${formatMwh(given)} MWh is not an energy`;
+    }
     if (xi.length !== type.nTurbines || yi.length !== type.nTurbines) return `initial layout has ${xi.length}/${yi.length} coordinates for ${type.nTurbines} turbines`;
     for (let i = 0; i < xi.length; i++) {
       if (!Number.isFinite(xi[i]!) || !Number.isFinite(yi[i]!)) return `initial layout: turbine ${i} has a non-finite position (${xi[i]}, ${yi[i]})`;

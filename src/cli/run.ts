@@ -29,22 +29,27 @@ export function registerRun(program: Command): void {
     .option('--adopt <path...>', 'verify and adopt results from elsewhere before running: a wflo layouts.h5, a merged rescue file, another pipeline\'s HDF5 files or a folder of them (read like `wflo shards check`, with the options below)')
     .option('--aep <mode>', 'adopted AEPs: verify (default: must agree with wflo\'s recomputation within --aep-tolerance) | recompute (keep the layout, store wflo\'s AEP and theirs beside it)')
     .option('--aep-tolerance <rel>', 'relative AEP tolerance when verifying adopted results', '1e-6')
+    .option('--tolerance-m <m>', 'metres an adopted layout may lie outside the site or inside an exclusion zone, or a pair short of the minimum spacing (optimizer slack; default 1e-6, the optimizer\'s own; wflo\'s own rows are never loosened)')
+    .option('--recompute-adopted', 'compute again the tasks whose rows were adopted (they stay done through a change of the optimizer or its program; a change of their farm or farm type makes them stale anyway)')
     .option('--recheck <fraction>', 'with --queue: share of the workers\' results the coordinator recomputes to prove them honest, besides each worker\'s first (0 turns it off; default 0.01, 0 for method: command, whose program may not be installed here)')
     .option('--shard <I/N>', 'run only shard I of N (0 <= I < N) of the task grid, into --out or <output>/shard-<I>');
   withShardReadFlags(command, '--adopt files')
-    .action(async (file: string, opts: ShardReadCliFlags & { workers?: string; out?: string; retryFailed?: boolean; logEvery: string; quiet?: boolean; shard?: string; adopt?: string[]; aep?: string; aepTolerance: string; dryRun?: boolean; queue?: string; recheck?: string }) => {
+    .action(async (file: string, opts: ShardReadCliFlags & { workers?: string; out?: string; retryFailed?: boolean; logEvery: string; quiet?: boolean; shard?: string; adopt?: string[]; aep?: string; aepTolerance: string; toleranceM?: string; recomputeAdopted?: boolean; dryRun?: boolean; queue?: string; recheck?: string }) => {
       const readFlags = givenShardReadFlags(opts);
-      if (!opts.adopt && (readFlags.length > 0 || opts.aep !== undefined)) {
-        throw new InputError(`${readFlags[0] ?? '--aep'} applies to the files of --adopt; give --adopt PATH...`);
+      if (!opts.adopt && (readFlags.length > 0 || opts.aep !== undefined || opts.toleranceM !== undefined)) {
+        throw new InputError(`${readFlags[0] ?? (opts.aep !== undefined ? '--aep' : '--tolerance-m')} applies to the files of --adopt; give --adopt PATH...`);
       }
       if (opts.aep !== undefined && !(AEP_MODES as readonly string[]).includes(opts.aep)) throw new InputError(`--aep '${opts.aep}': expected ${AEP_MODES.join(' or ')}`);
       const adoptAep = opts.aep as (typeof AEP_MODES)[number] | undefined;
+      if (opts.recomputeAdopted && opts.adopt) throw new InputError('--recompute-adopted with --adopt would adopt again what it asks to compute; give one of them');
       const reading = opts.adopt ? shardReadingOf(opts) : null;
       const workers = opts.workers !== undefined ? positiveInt('--workers', opts.workers) : undefined;
       const logEvery = Number(opts.logEvery);
       if (!(logEvery > 0)) throw new InputError(`--log-every: expected a positive number of seconds, got '${opts.logEvery}'`);
       const aepTolerance = Number(opts.aepTolerance);
       if (!(aepTolerance >= 0)) throw new InputError(`--aep-tolerance: expected a number >= 0, got '${opts.aepTolerance}'`);
+      const adoptToleranceM = opts.toleranceM === undefined ? undefined : Number(opts.toleranceM);
+      if (adoptToleranceM !== undefined && !(adoptToleranceM >= 0 && Number.isFinite(adoptToleranceM))) throw new InputError(`--tolerance-m: expected a number of metres >= 0, got '${opts.toleranceM}'`);
       const recheck = opts.recheck === undefined ? undefined : Number(opts.recheck);
       if (recheck !== undefined && !(recheck >= 0 && recheck <= 1)) throw new InputError(`--recheck: expected a fraction between 0 and 1, got '${opts.recheck}'`);
       // The --adopt files are read by probe processes from now on, while this one loads the
@@ -52,7 +57,7 @@ export function registerRun(program: Command): void {
       const adoptSources = opts.adopt && reading ? await import('../shards/adoptionSources.js') : null;
       const stopReading = new AbortController();
       const reading$ = adoptSources
-        ? adoptSources.readAdoptionFiles(opts.adopt!, { ...reading!, aep: adoptAep, keepRecords: !opts.dryRun, signal: stopReading.signal })
+        ? adoptSources.readAdoptionFiles(opts.adopt!, { ...reading!, aep: adoptAep, keepRecords: true, signal: stopReading.signal })
           .then((files) => ({ files }), (error: unknown) => ({ error }))
         : null;
       const adoptionFor = async (c: Campaign) => {
@@ -82,13 +87,17 @@ export function registerRun(program: Command): void {
         const checked = shard && shardRun
           ? { ...restrictToShard(loaded, shard), outputDir: opts.out !== undefined ? path.resolve(opts.out) : shardRun.defaultShardDir(loaded, shard.index) }
           : loaded;
-        let preview;
-        if (reading$) {
-          const scan = await adoptionFor(checked);
-          scan.close();
-          preview = scan.sources.map((s) => ({ label: s.label, files: s.files.length, records: s.records, taskIds: s.taskIds, findings: s.findings }));
+        // The records pass the same gate a run applies (nothing is committed), so the preview says what the run adopts.
+        const scan = reading$ ? await adoptionFor(checked) : null;
+        try {
+          const adopt = scan ? {
+            sources: scan.sources.map((s) => ({ label: s.label, files: s.files.length, records: s.records, taskIds: s.taskIds, findings: s.findings })),
+            adoption: scan.adoption, gate: { aepTolerance, adoptAep, adoptToleranceM },
+          } : undefined;
+          process.stdout.write(`${formatDryRun(await dryRunWithRecovery(checked, adopt, { recomputeAdopted: opts.recomputeAdopted }))}\n`);
+        } finally {
+          scan?.close();
         }
-        process.stdout.write(`${formatDryRun(await dryRunWithRecovery(checked, preview))}\n`);
         return;
       }
       // A shard runs its slice into its own folder.
@@ -116,7 +125,7 @@ export function registerRun(program: Command): void {
         }
         const executor = await (await import('../runner/executors/bullmq/queueOption.js')).queueExecutor(opts.queue, write);
         s = await runCampaign(campaign, {
-          workers, retryFailed: opts.retryFailed, progress, notice: write, signal: interrupt.signal, executor, adopt: adoptScan?.adoption, aepTolerance, adoptAep, recheck,
+          workers, retryFailed: opts.retryFailed, progress, notice: write, signal: interrupt.signal, executor, adopt: adoptScan?.adoption, aepTolerance, adoptAep, adoptToleranceM, recomputeAdopted: opts.recomputeAdopted, recheck,
         });
       } finally {
         adoptScan?.close();

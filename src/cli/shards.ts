@@ -18,6 +18,7 @@ import { intFlag, shardReadingOf, withShardReadFlags, type ShardReadCliFlags } f
 
 interface CommonFlags extends ShardReadCliFlags {
   aepTolerance?: string;
+  toleranceM?: string;
 }
 
 function oneOf<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
@@ -27,7 +28,8 @@ function oneOf<T extends string>(flag: string, value: string, allowed: readonly 
 
 function withReadFlags(command: Command): Command {
   return withShardReadFlags(command, 'worker files')
-    .option('--aep-tolerance <rel>', 'with --expect CAMPAIGN: largest relative difference between a record\'s AEP and the recomputed one (default 1e-6)');
+    .option('--aep-tolerance <rel>', 'with --expect CAMPAIGN: largest relative difference between a record\'s AEP and the recomputed one (default 1e-6)')
+    .option('--tolerance-m <m>', 'with --expect CAMPAIGN: metres a record\'s turbine may lie outside the site or inside an exclusion zone, or a pair short of the minimum spacing (optimizer slack; default 1e-6, the optimizer\'s own)');
 }
 
 function positiveNumber(flag: string, value: string | undefined): number | undefined {
@@ -42,7 +44,11 @@ function common(opts: CommonFlags, campaignFile?: string) {
   const reading = shardReadingOf(opts);
   const aepTolerance = positiveNumber('--aep-tolerance', opts.aepTolerance);
   if (aepTolerance !== undefined && !campaignFile) throw new InputError('--aep-tolerance needs --expect CAMPAIGN.yaml (the AEP is recomputed with its farm model)');
-  if (campaignFile) reading.read.verify = { campaignFile: path.resolve(campaignFile), aepTolerance: aepTolerance ?? 1e-6 };
+  const toleranceM = positiveNumber('--tolerance-m', opts.toleranceM);
+  if (toleranceM !== undefined && !campaignFile) throw new InputError('--tolerance-m needs --expect CAMPAIGN.yaml (the layout is checked against its sites)');
+  if (campaignFile) {
+    reading.read.verify = { campaignFile: path.resolve(campaignFile), aepTolerance: aepTolerance ?? 1e-6, ...(toleranceM !== undefined ? { toleranceM } : {}) };
+  }
   return reading;
 }
 

@@ -8,14 +8,17 @@
  * created, no lock taken. Spec hashes are compared task by task in one pass over the ledger,
  * without building the task list (10⁶ tasks in a few seconds).
  *
- * With `--adopt`, the preview of what adoption would take: per source, the records found and
- * which of them are tasks of this campaign (read by shards/adoptionSources.ts, which this layer
- * cannot import: the CLI hands the task ids over), how many of those are already done, repeated,
- * or would be adopted once verified.
+ * With `--adopt`, what adoption would take: every record (read by shards/adoptionSources.ts,
+ * which this layer cannot import: the CLI hands the records over) passes through the same gate a
+ * run uses (adoptRecords.ts into a target that keeps nothing: turbine count, site, spacing with
+ * `--tolerance-m`, AEP with `--aep`), so the preview's "to adopt" is what the run adopts, and each
+ * refusal is the run's line. When records fail only on their AEP, it says `--aep recompute` would
+ * take them.
  */
 import fs from 'node:fs';
 import { TaskGrid, type Task } from '../campaign/taskGrid.js';
-import { RowGate } from './gate/rowGate.js';
+import { RowGate, type GateOptions } from './gate/rowGate.js';
+import { adoptRecords, adoptionSummary, conflictLine, previewTarget, type AdoptionReport, type AdoptionSource } from './adoptRecords.js';
 import { AUDIT_SCANNED_META, lastExportStamp, scanRecoverable } from './recoverResults.js';
 import { LAYOUTS_FILE } from './exporter.js';
 import { AUDIT_FILE } from './auditLog.js';
@@ -24,7 +27,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { InputError } from '../util/errors.js';
 import type { Campaign } from '../campaign/campaign.js';
-import { taskSpecHash } from '../campaign/specHash.js';
+import { adoptedIdentity, taskSpecHash } from '../campaign/specHash.js';
 import { LEDGER_FILE } from './ledger.js';
 import { runLockHolder } from './runLock.js';
 
@@ -52,6 +55,14 @@ export interface AdoptPreviewInput {
   findings: readonly string[];
 }
 
+/** The `--adopt` sources of a dry run: what was read, the records themselves, and the gate's options. */
+export interface AdoptDryRun {
+  sources: readonly AdoptPreviewInput[];
+  /** The records, as a run would adopt them (same order). */
+  adoption: readonly AdoptionSource[];
+  gate: Pick<GateOptions, 'aepTolerance' | 'adoptAep' | 'adoptToleranceM'>;
+}
+
 export interface AdoptPreview {
   label: string;
   files: number;
@@ -62,8 +73,11 @@ export interface AdoptPreview {
   alreadyDone: number;
   /** Of those, a task an earlier record (this source or an earlier one) already offers. */
   duplicates: number;
-  /** The rest: adopted if they pass verification. */
+  /** The rest that pass the gate: what a run adopts. */
   toAdopt: number;
+  /** The rest that the gate refuses (their tasks would be computed). */
+  rejected: number;
+  /** Lines about its files, then the gate's refusals and conflicts, as the run prints them. */
   findings: readonly string[];
 }
 
@@ -88,6 +102,8 @@ export interface DryRunReport {
   groups: DryRunGroup[];
   /** The `--adopt` preview (null without --adopt). */
   adopt: AdoptPreview[] | null;
+  /** The line a run would end its adoption with (null without --adopt). */
+  adoptSummary: string | null;
   /**
    * What the run would adopt back from the folder's own layouts.h5 and audit.jsonl first (a lost
    * ledger or WAL), each row verified by the gate as the run would (null: nothing to look at).
@@ -103,8 +119,8 @@ interface RecoveryInputs {
   campaignHash: string;
 }
 
-/** One row per task the ledger knows: id, the spec hash it was synced at, its result's spec hash, failed mark. */
-type LedgerRow = [taskId: string, specHash: string, resultHash: string | null, failed: number];
+/** One row per task the ledger knows: id, the spec hash it was synced at, its result's spec hash, failed mark, an adopted row's identity. */
+type LedgerRow = [taskId: string, specHash: string, resultHash: string | null, failed: number, adoptedFor: string | null];
 
 interface LedgerView {
   name: string | null;
@@ -147,7 +163,8 @@ function withLedger<T>(dir: string, use: (view: LedgerView) => T): T {
     db.pragma('busy_timeout = 10000');
     db.exec('BEGIN');
     const name = (db.prepare("SELECT value FROM meta WHERE key = 'campaign_name'").pluck().get() as string | undefined) ?? null;
-    const rows = db.prepare('SELECT t.task_id, t.spec_hash, r.spec_hash, t.failed FROM tasks t LEFT JOIN results r ON r.task_id = t.task_id')
+    const hasAdoptedFor = (db.prepare("SELECT name FROM pragma_table_info('results')").pluck().all() as string[]).includes('adopted_for');
+    const rows = db.prepare(`SELECT t.task_id, t.spec_hash, r.spec_hash, t.failed, ${hasAdoptedFor ? 'r.adopted_for' : 'NULL'} FROM tasks t LEFT JOIN results r ON r.task_id = t.task_id`)
       .raw().iterate() as Iterable<LedgerRow>;
     const metaOf = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
     const out = use({ name, rows, meta: (key) => (metaOf.get(key) as string | undefined) ?? null });
@@ -164,15 +181,15 @@ function specHasher(c: Campaign): (farmIndex: number, typeIndex: number, seed: n
   return (fi, ti, seed) => taskSpecHash(c.farms[fi].hash, c.farmTypes[ti].hash, c.optimizerHash, seed);
 }
 
-export function dryRun(c: Campaign, adopt?: readonly AdoptPreviewInput[]): DryRunReport {
-  return dryRunWith(c, adopt).report;
+export function dryRun(c: Campaign): DryRunReport {
+  return dryRunWith(c, false, false).report;
 }
 
 function hasFilesToRecover(dir: string | null): boolean {
   return dir !== null && (fs.existsSync(path.join(dir, LAYOUTS_FILE)) || fs.existsSync(path.join(dir, AUDIT_FILE)));
 }
 
-function dryRunWith(c: Campaign, adopt?: readonly AdoptPreviewInput[]): { report: DryRunReport; recovery: RecoveryInputs | null } {
+function dryRunWith(c: Campaign, adopt: boolean, recomputeAdopted: boolean): { report: DryRunReport; recovery: RecoveryInputs | null; doneIds: Set<string> | null } {
   const recovery: RecoveryInputs | null = hasFilesToRecover(c.outputDir) ? { doneIds: new Set(), auditScanned: 0, lastExportCreated: null, campaignHash: '' } : null;
   const doneIds = adopt || recovery ? recovery?.doneIds ?? new Set<string>() : null;
   const groups = new Map<string, DryRunGroup>();
@@ -198,7 +215,7 @@ function dryRunWith(c: Campaign, adopt?: readonly AdoptPreviewInput[]): { report
   const report: DryRunReport = {
     campaign: c.name, file: c.file, outputDir: c.outputDir, farms: c.farms.length, farmTypes: c.farmTypes.length, seeds: c.seeds.length,
     tasks: [...groups.values()].reduce((s, g) => s + g.tasks, 0), output: 'none', ledgerProblem: null, liveRunPid: null,
-    done: 0, stale: 0, failed: 0, missing: 0, groups: [...groups.values()], adopt: null, recovery: null,
+    done: 0, stale: 0, failed: 0, missing: 0, groups: [...groups.values()], adopt: null, adoptSummary: null, recovery: null,
   };
   const dir = c.outputDir;
   if (dir !== null && fs.existsSync(dir)) {
@@ -219,14 +236,21 @@ function dryRunWith(c: Campaign, adopt?: readonly AdoptPreviewInput[]): { report
           const farmIndex = new Map(c.farms.map((f, i) => [f.id, i])), typeIndex = new Map(c.farmTypes.map((t, i) => [t.id, i]));
           const seeds = new Set(c.seeds), only = c.only ? new Set(c.only) : null;
           const hashOf = specHasher(c);
-          for (const [taskId, syncedHash, resultHash, failed] of view.rows) {
-            if (resultHash === null && failed === 0) continue; // known but never finished: missing
+          for (const [taskId, syncedHash, storedHash, failed, adoptedFor] of view.rows) {
+            if (storedHash === null && failed === 0) continue; // known but never finished: missing
             const m = /^farm_(-?\d+)_type_(-?\d+)_seed_(\d+)$/.exec(taskId);
             if (!m) continue;
             const fi = farmIndex.get(Number(m[1])), ti = typeIndex.get(Number(m[2])), seed = Number(m[3]);
             if (fi === undefined || ti === undefined || !seeds.has(seed) || (only && !only.has(taskId))) continue;
             const g = groups.get(`${m[1]}/${m[2]}`)!;
             const spec = hashOf(fi, ti, seed);
+            // As a run's sync does: an adopted row stays done through an optimizer change
+            // (ledger.ts carryAdopted), unless --recompute-adopted releases it.
+            let resultHash = storedHash;
+            if (adoptedFor !== null && resultHash !== null) {
+              if (recomputeAdopted) resultHash = `recompute-adopted:${resultHash}`;
+              else if (resultHash !== spec && adoptedFor === adoptedIdentity(c.farms[fi]!, c.farmTypes[ti]!, seed)) resultHash = spec;
+            }
             if (resultHash === spec) { g.done++; g.missing--; doneIds?.add(taskId); }
             else if (failed === 1 && syncedHash === spec && resultHash !== spec) { g.failed++; g.missing--; }
             else if (resultHash !== null) { g.stale++; g.missing--; }
@@ -245,42 +269,52 @@ function dryRunWith(c: Campaign, adopt?: readonly AdoptPreviewInput[]): { report
   for (const g of report.groups) {
     report.done += g.done; report.stale += g.stale; report.failed += g.failed; report.missing += g.missing;
   }
-  if (adopt && doneIds) report.adopt = previewAdoption(adopt, doneIds);
-  return { report, recovery: report.output === 'unreadable' ? null : recovery };
+  return { report, recovery: report.output === 'unreadable' ? null : recovery, doneIds };
 }
 
 /**
- * The dry run with what the run would recover first: every row layouts.h5 and audit.jsonl hold
+ * The dry run with what the run would recover first (every row layouts.h5 and audit.jsonl hold
  * for a task the ledger lacks, verified by the gate exactly as `wflo run` would, counted, not
- * committed.
+ * committed) and then adopt (`--adopt`: every record through the same gate, in the same order).
  */
-export async function dryRunWithRecovery(c: Campaign, adopt?: readonly AdoptPreviewInput[]): Promise<DryRunReport> {
-  const { report, recovery } = dryRunWith(c, adopt);
-  if (!recovery || c.outputDir === null) return report;
-  const lacking = new Map<string, Task>();
-  for (const t of new TaskGrid(c)) if (!recovery.doneIds.has(t.taskId)) lacking.set(t.taskId, t);
-  if (lacking.size === 0) return report;
-  const counts = { fromLayouts: 0, fromAudit: 0, rejected: 0, layoutsProblem: null as string | null };
-  const gate = new RowGate(c, { threads: 0 });
-  const scan = await scanRecoverable({ dir: c.outputDir, lacking, campaignHash: recovery.campaignHash, auditScanned: recovery.auditScanned, lastExportCreated: recovery.lastExportCreated },
-    gate, (_row, from) => { if (from === 'layouts') counts.fromLayouts++; else counts.fromAudit++; }, () => { counts.rejected++; });
-  counts.layoutsProblem = scan.layoutsProblem;
-  if (counts.fromLayouts + counts.fromAudit + counts.rejected > 0 || counts.layoutsProblem) report.recovery = counts;
+export async function dryRunWithRecovery(c: Campaign, adopt?: AdoptDryRun, options: { recomputeAdopted?: boolean } = {}): Promise<DryRunReport> {
+  const { report, recovery, doneIds } = dryRunWith(c, adopt !== undefined, options.recomputeAdopted === true);
+  if (recovery && c.outputDir !== null) {
+    const lacking = new Map<string, Task>();
+    for (const t of new TaskGrid(c)) if (!recovery.doneIds.has(t.taskId)) lacking.set(t.taskId, t);
+    if (lacking.size > 0) {
+      const counts = { fromLayouts: 0, fromAudit: 0, rejected: 0, layoutsProblem: null as string | null };
+      const gate = new RowGate(c, { threads: 0 });
+      const recovered: string[] = [];
+      const scan = await scanRecoverable({ dir: c.outputDir, lacking, campaignHash: recovery.campaignHash, auditScanned: recovery.auditScanned, lastExportCreated: recovery.lastExportCreated },
+        gate, (row, from) => { recovered.push(row.taskId); if (from === 'layouts') counts.fromLayouts++; else counts.fromAudit++; }, () => { counts.rejected++; });
+      counts.layoutsProblem = scan.layoutsProblem;
+      if (counts.fromLayouts + counts.fromAudit + counts.rejected > 0 || counts.layoutsProblem) report.recovery = counts;
+      // A run adopts after it recovered: those tasks are done by then.
+      for (const id of recovered) doneIds?.add(id);
+    }
+  }
+  if (adopt && doneIds) {
+    const gate = new RowGate(c, { ...adopt.gate, threads: 0 });
+    const lines: string[] = [];
+    const adoption = await adoptRecords(new TaskGrid(c), previewTarget(doneIds), gate, adopt.adoption, {
+      onReject: (r) => lines.push(`not adopted: ${r.taskId} from ${r.source}: ${r.reason}`),
+      onConflict: (k) => lines.push(`conflict: ${conflictLine(k)}`),
+    });
+    report.adopt = previewAdoption(adopt.sources, adoption, lines);
+    report.adoptSummary = adoptionSummary(adoption, { adopted: 'adopt', rejected: 'reject' }, adopt.gate.adoptAep);
+  }
   return report;
 }
 
-function previewAdoption(sources: readonly AdoptPreviewInput[], doneIds: ReadonlySet<string>): AdoptPreview[] {
-  const offered = new Set<string>();
-  return sources.map((s) => {
-    const p: AdoptPreview = {
-      label: s.label, files: s.files, records: s.records, inGrid: s.taskIds.length, alreadyDone: 0, duplicates: 0, toAdopt: 0, findings: s.findings,
+/** Per source: what it holds, and what the gate made of it (the gate's lines go with the first source). */
+function previewAdoption(sources: readonly AdoptPreviewInput[], adoption: AdoptionReport, gateLines: string[]): AdoptPreview[] {
+  return sources.map((s, i) => {
+    const counts = adoption.perSource.get(s.label) ?? { records: 0, adopted: 0, rejected: 0, alreadyDone: 0, repeated: 0 };
+    return {
+      label: s.label, files: s.files, records: s.records, inGrid: s.taskIds.length, alreadyDone: counts.alreadyDone, duplicates: counts.repeated,
+      toAdopt: counts.adopted, rejected: counts.rejected, findings: i === sources.length - 1 ? [...s.findings, ...gateLines] : s.findings,
     };
-    for (const id of s.taskIds) {
-      if (offered.has(id)) p.duplicates++;
-      else if (doneIds.has(id)) p.alreadyDone++;
-      else { p.toAdopt++; offered.add(id); }
-    }
-    return p;
   });
 }
 
@@ -320,16 +354,17 @@ export function formatDryRun(r: DryRunReport): string {
   }
   let adoptable = 0;
   if (r.adopt) {
-    lines.push('--adopt (every record is verified against the campaign before it is adopted):');
+    lines.push('--adopt (every record passes the gate the run applies: turbine count, site, spacing, AEP):');
     for (const a of r.adopt) {
       adoptable += a.toAdopt;
       lines.push(`  ${a.label}: ${plural(a.records, 'record')}${a.files === 1 ? '' : ` in ${a.files} files`}, ${a.inGrid} of them tasks of this campaign: ` +
-        `${a.toAdopt} to adopt, ${a.alreadyDone} already done, ${a.duplicates} repeated`);
+        `${a.toAdopt} to adopt, ${a.rejected} rejected, ${a.alreadyDone} already done, ${a.duplicates} repeated`);
       for (const line of a.findings) lines.push(`    ${line}`);
     }
+    if (r.adoptSummary) lines.push(`a run would ${r.adoptSummary}`);
     lines.push('');
   }
-  const compute = adoptable > 0 ? `adopt up to ${plural(adoptable, 'result')} (those that pass verification) and compute the other ${Math.max(0, toRun - adoptable)} of ${toRun} tasks` : `compute ${toRun} tasks`;
+  const compute = adoptable > 0 ? `adopt ${plural(adoptable, 'result')} and compute the other ${Math.max(0, toRun - adoptable)} of ${toRun} tasks` : `compute ${toRun} tasks`;
   lines.push(`a run would ${compute}${r.stale ? ` (${r.stale} stale)` : ''}${r.failed ? `, skip ${r.failed} failed (--retry-failed reruns them)` : ''}; dry run: nothing written`);
   return lines.join('\n');
 }

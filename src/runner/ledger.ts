@@ -14,8 +14,16 @@
  *                                    the attempt limit (--retry-failed moves the base up)
  *   results(task_id, spec_hash, …,   one row per finished task (layouts as float64 blobs); source
  *           source, aep_reported,    says where it came from: computed, adopted:<file>, recovered:<file>,
- *           metrics, worker)         shard:<folder>; aep_reported and metrics (JSON) what a user's program
- *                                    or an adopted file reported; worker the queue worker that computed it
+ *           metrics, worker,         shard:<folder>; aep_reported and metrics (JSON) what a user's program
+ *           adopted_for)             or an adopted file reported; worker the queue worker that computed it;
+ *                                    adopted_for what an adopted row stands on (farm, farm type, seed:
+ *                                    campaign/specHash.ts adoptedIdentity), NULL for other rows
+ *
+ * Adopted rows and the spec hash: a sync carries an adopted row to its task's new spec hash when
+ * only the optimizer changed (its adopted_for still matches: the optimizer did not produce it), so
+ * editing the program or its settings recomputes wflo's rows, not the ones adopted; a change of
+ * the farm or farm type makes it stale like any row. `releaseAdopted` (--recompute-adopted)
+ * marks them stale on purpose.
  *
  * Rows get in only through the gate (gate/rowGate.ts): `commitResults` takes `VerifiedRow`s and
  * refuses anything else, so no door into the ledger can skip verification.
@@ -34,6 +42,7 @@ import type { Task } from '../campaign/taskGrid.js';
 import { createHash } from 'node:crypto';
 import type { ResultRow } from './resultRow.js';
 import { isVerified, type VerifiedRow } from './gate/rowGate.js';
+import { adoptedIdentity } from '../campaign/specHash.js';
 
 export type { CommittedResult } from './resultRow.js';
 export { damagedLedger, ledgerFailure } from './ledgerSchema.js';
@@ -61,6 +70,8 @@ export interface SyncReport {
   pending: number;
   /** Tasks in the ledger that this (full) campaign no longer has. */
   retired: number;
+  /** Adopted rows carried to their task's new spec hash (only the optimizer changed). */
+  adoptedKept: number;
   campaignHash: string;
 }
 
@@ -198,6 +209,7 @@ export class Ledger {
     const putType = this.db.prepare('INSERT INTO farm_types (type_id, hash, definition) VALUES (?, ?, ?) ON CONFLICT (type_id) DO UPDATE SET hash = excluded.hash, definition = excluded.definition');
     let campaignHash: string;
     let committed = false;
+    let adoptedKept = 0;
     try {
       this.db.exec('BEGIN IMMEDIATE');
       if (!unchanged) {
@@ -207,6 +219,7 @@ export class Ledger {
           upsert.run(t.taskId, t.farmId, t.farmType, t.seed, t.specHash, now);
           if (++n % stepTasks === 0) yield;
         }
+        adoptedKept = this.carryAdopted(c);
       }
       for (const f of c.farms) {
         putFarm.run(f.id, f.hash, plainJson({ id: f.id, label: f.label, boundary: f.boundary, wind: f.wind, model: f.model, hash: f.hash, ...farmExtras(f) }));
@@ -231,7 +244,41 @@ export class Ledger {
     }
     const totals = this.totals();
     const retired = this.db.prepare('SELECT COUNT(*) FROM tasks WHERE in_campaign = 0').pluck().get() as number;
-    return { ...totals, retired, campaignHash };
+    return { ...totals, retired, adoptedKept, campaignHash };
+  }
+
+  /**
+   * Adopted rows whose task's spec hash changed while what they stand on did not (only the
+   * optimizer changed): carried to the new spec hash, so they stay done. Returns how many.
+   */
+  private carryAdopted(c: Campaign): number {
+    const farms = new Map(c.farms.map((f) => [f.id, f]));
+    const types = new Map(c.farmTypes.map((t) => [t.id, t]));
+    const rows = this.db.prepare(`SELECT r.task_id, r.adopted_for, t.farm_id, t.farm_type, t.seed, t.spec_hash FROM results r JOIN tasks t ON t.task_id = r.task_id
+      WHERE t.in_campaign = 1 AND r.spec_hash <> t.spec_hash AND r.adopted_for IS NOT NULL`).raw().all() as [string, string, number, number, number, string][];
+    const carry = this.db.prepare('UPDATE results SET spec_hash = ? WHERE task_id = ?');
+    let n = 0;
+    for (const [taskId, identity, farmId, farmType, seed, specHash] of rows) {
+      const farm = farms.get(farmId), type = types.get(farmType);
+      if (farm && type && adoptedIdentity(farm, type, seed) === identity) {
+        carry.run(specHash, taskId);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * `--recompute-adopted`: every adopted row of the campaign becomes stale (kept until a computed
+   * row replaces it, not exported meanwhile), so the run computes its task. Returns how many.
+   */
+  releaseAdopted(): number {
+    try {
+      return this.db.prepare(`UPDATE results SET adopted_for = NULL, spec_hash = 'recompute-adopted:' || spec_hash
+        WHERE adopted_for IS NOT NULL AND task_id IN (SELECT task_id FROM tasks WHERE in_campaign = 1)`).run().changes;
+    } catch (err) {
+      throw ledgerFailure(err, this.path, 'releasing adopted rows in');
+    }
   }
 
   /** Hash of the sorted (task id, spec hash) list of the campaign's tasks: names what layouts.h5 holds. */
@@ -292,15 +339,15 @@ export class Ledger {
     }
     const insert = this.db.prepare(`
       INSERT INTO results (task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial,
-        iterations, evaluations, wall_s, attempts, run_id, committed_at, source, aep_reported, metrics, worker, turbine_types)
+        iterations, evaluations, wall_s, attempts, run_id, committed_at, source, aep_reported, metrics, worker, turbine_types, adopted_for)
       VALUES (@taskId, @specHash, @farmId, @farmType, @seed, @nTurbines, @aep, @aepInitial, @x, @y, @xInitial, @yInitial,
-        @iterations, @evaluations, @wallS, @attempts, @runId, @committedAt, @source, @aepReported, @metrics, @worker, @turbineTypes)
+        @iterations, @evaluations, @wallS, @attempts, @runId, @committedAt, @source, @aepReported, @metrics, @worker, @turbineTypes, @adoptedFor)
       ON CONFLICT (task_id) DO UPDATE SET spec_hash = excluded.spec_hash, farm_id = excluded.farm_id, farm_type = excluded.farm_type,
         seed = excluded.seed, n_turbines = excluded.n_turbines, aep = excluded.aep, aep_initial = excluded.aep_initial, x = excluded.x,
         y = excluded.y, x_initial = excluded.x_initial, y_initial = excluded.y_initial, iterations = excluded.iterations,
         evaluations = excluded.evaluations, wall_s = excluded.wall_s, attempts = excluded.attempts, run_id = excluded.run_id,
         committed_at = excluded.committed_at, source = excluded.source, aep_reported = excluded.aep_reported,
-        metrics = excluded.metrics, worker = excluded.worker, turbine_types = excluded.turbine_types
+        metrics = excluded.metrics, worker = excluded.worker, turbine_types = excluded.turbine_types, adopted_for = excluded.adopted_for
       WHERE results.spec_hash <> excluded.spec_hash`);
     const now = Date.now() / 1000;
     const commit = this.db.transaction(() => {
@@ -315,6 +362,7 @@ export class Ledger {
           metrics: r.metrics && Object.keys(r.metrics).length > 0 ? JSON.stringify(r.metrics) : null,
           worker: r.worker ?? null,
           turbineTypes: r.turbineTypes ? JSON.stringify(Array.from(r.turbineTypes)) : null,
+          adoptedFor: r.adoptedFor ?? null,
         });
         if (info.changes > 0) written.push(r.taskId);
       }

@@ -22,7 +22,7 @@ CREATE TABLE IF NOT EXISTS results (
   aep REAL, aep_initial REAL, x BLOB NOT NULL, y BLOB NOT NULL, x_initial BLOB NOT NULL, y_initial BLOB NOT NULL,
   iterations INTEGER NOT NULL, evaluations INTEGER NOT NULL, wall_s REAL, attempts INTEGER NOT NULL,
   run_id INTEGER, committed_at REAL NOT NULL, source TEXT NOT NULL DEFAULT 'computed',
-  aep_reported REAL, metrics TEXT, worker TEXT, turbine_types TEXT);
+  aep_reported REAL, metrics TEXT, worker TEXT, turbine_types TEXT, adopted_for TEXT);
 CREATE INDEX IF NOT EXISTS results_order ON results (farm_id, farm_type, seed);
 -- Covers "is this task done at its current spec" (status, report, dashboard) without reading the layout blobs.
 CREATE INDEX IF NOT EXISTS results_spec ON results (task_id, spec_hash, aep);
@@ -71,7 +71,8 @@ export function openLedgerDatabase(file: string, readonly: boolean): Database.Da
       if (!columns.includes('source')) db.exec("ALTER TABLE results ADD COLUMN source TEXT NOT NULL DEFAULT 'computed'");
       // … and before they carried what other producers reported and which worker computed them.
       // … and before rows of farms with several turbine models carried each turbine's model.
-      for (const [column, type] of [['aep_reported', 'REAL'], ['metrics', 'TEXT'], ['worker', 'TEXT'], ['turbine_types', 'TEXT']]) {
+      // … and before adopted rows carried what they stand on (campaign/specHash.ts adoptedIdentity).
+      for (const [column, type] of [['aep_reported', 'REAL'], ['metrics', 'TEXT'], ['worker', 'TEXT'], ['turbine_types', 'TEXT'], ['adopted_for', 'TEXT']]) {
         if (!columns.includes(column)) db.exec(`ALTER TABLE results ADD COLUMN ${column} ${type}`);
       }
       // A damaged page anywhere (a torn write, a zeroed block) is found now, not halfway through a run.

@@ -17,6 +17,12 @@ export interface ResultRow extends LayoutRecord {
   metrics?: Readonly<Record<string, number>>;
   /** Who computed it, as the worker said (`host:pid` of a queue worker); absent for local work. */
   worker?: string;
+  /**
+   * An adopted row's identity (campaign/specHash.ts adoptedIdentity: farm, farm type, seed; not
+   * the optimizer): while the task keeps it, the row stays done through a change of the optimizer
+   * or its program. Set by the gate for adopted rows only.
+   */
+  adoptedFor?: string;
 }
 
 /** Older name of the same shape (a row as committed). */

@@ -19,7 +19,7 @@ import type { ProgressReporter } from './progress.js';
 import type { Executor } from './executors/executor.js';
 import { LocalPoolExecutor } from './executors/local/localPool.js';
 import { markAuditScanned, recoverLostResults, type RecoveryReport } from './recoverResults.js';
-import { adoptRecords, conflictLine, type AdoptionReport, type AdoptionSource } from './adoptRecords.js';
+import { adoptRecords, adoptionSummary, conflictLine, type AdoptionReport, type AdoptionSource } from './adoptRecords.js';
 import { RowGate, type AepMode } from './gate/rowGate.js';
 import { checkCommandProgram, isCommandSettings } from '../campaign/commandOptimizer.js';
 
@@ -39,6 +39,10 @@ export interface RunOptions {
   aepTolerance?: number;
   /** Adopted records' AEPs: `verify` against wflo's (default) or `recompute` (keep theirs as aep_reported). */
   adoptAep?: AepMode;
+  /** Metres adopted layouts may stray beyond the site or the spacing (`--tolerance-m`; default 1e-6). */
+  adoptToleranceM?: number;
+  /** Mark every adopted row stale first, so their tasks are computed (`--recompute-adopted`). */
+  recomputeAdopted?: boolean;
   /**
    * Share of a remote executor's results recomputed here to prove its workers honest, besides the
    * first result of every worker (default 0.01, 0 for a command optimizer, whose program need not
@@ -140,14 +144,20 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
   let ledger: Ledger | null = null;
   let audit: AuditLog | null = null;
   // The one gate every row of this run passes: recovered, adopted and computed ones alike.
-  const gate = options.gate ?? new RowGate(c, { aepTolerance: options.aepTolerance, adoptAep: options.adoptAep });
+  const gate = options.gate ?? new RowGate(c, { aepTolerance: options.aepTolerance, adoptAep: options.adoptAep, adoptToleranceM: options.adoptToleranceM });
   try {
     ledger = Ledger.open(dir);
     const sync = await syncInterruptibly(ledger, c, tasks, options.signal);
     const lastExport = ledger.getMeta('last_export');
     const retriedFailed = options.retryFailed ? ledger.resetFailed() : 0;
-    // Never recompute what the folder still holds: a deleted or damaged ledger, a lost WAL.
     const notice = options.notice ?? ((line: string) => options.progress?.log(line));
+    if (sync.adoptedKept > 0) {
+      notice(`wflo: ${sync.adoptedKept} adopted result${sync.adoptedKept === 1 ? '' : 's'} stay${sync.adoptedKept === 1 ? 's' : ''} done: the optimizer changed, ` +
+        'and adopted rows are not the optimizer\'s (`--recompute-adopted` computes them)');
+    }
+    const releasedAdopted = options.recomputeAdopted ? ledger.releaseAdopted() : 0;
+    if (options.recomputeAdopted) notice(`wflo: --recompute-adopted: ${releasedAdopted} adopted result${releasedAdopted === 1 ? '' : 's'} will be computed (each kept until its computed row replaces it)`);
+    // Never recompute what the folder still holds: a deleted or damaged ledger, a lost WAL.
     const recovered = await recoverLostResults(dir, tasks, ledger, sync.campaignHash, gate,
       (r) => notice(`wflo: not recovered: ${r.taskId} from ${r.source}: ${r.reason} (it will be computed)`));
     const nRecovered = recovered.fromLayouts + recovered.fromAudit;
@@ -161,11 +171,7 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
         onReject: (r) => notice(`wflo: not adopted: ${r.taskId} from ${r.source}: ${r.reason}`),
         onConflict: (k) => notice(`wflo: conflict: ${conflictLine(k)}`),
       });
-      notice(`wflo: adopted ${adoption.adopted} result${adoption.adopted === 1 ? '' : 's'}` +
-        `${adoption.rejected.length ? `, rejected ${adoption.rejected.length} (they will be computed)` : ''}` +
-        `${adoption.alreadyDone ? `, ${adoption.alreadyDone} already done` : ''}${adoption.duplicates ? `, ${adoption.duplicates} duplicates ignored` : ''}` +
-        `${adoption.conflicts.length ? `, ${adoption.conflicts.length} conflicting (first kept)` : ''}` +
-        `${adoption.outsideGrid ? `, ${adoption.outsideGrid} outside this campaign's grid ignored` : ''}`);
+      notice(`wflo: ${adoptionSummary(adoption, { adopted: 'adopted', rejected: 'rejected' }, options.adoptAep)}`);
     }
     const states = ledger.workStates();
 
@@ -195,7 +201,7 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
     audit.write({
       event: resumed ? 'resume' : 'run_start', run_id: runId, campaign: c.name, campaign_file: c.file, campaign_hash: sync.campaignHash,
       tasks: tasks.length, already_done: alreadyDone, to_run: work.length, stale: sync.stale, failed_skipped: alreadyFailed,
-      failed_reset: retriedFailed, retired: sync.retired, workers, executor: options.executor?.kind ?? 'local', only: c.only !== null,
+      failed_reset: retriedFailed, retired: sync.retired, adopted_kept: sync.adoptedKept, adopted_released: releasedAdopted, workers, executor: options.executor?.kind ?? 'local', only: c.only !== null,
     });
     if (resumed) {
       options.progress?.log(`wflo: resuming ${c.name}: ${alreadyDone} of ${tasks.length} tasks done, ${work.length} to run` +
@@ -206,6 +212,7 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
     if (adoption) {
       for (const r of adoption.rejected) audit.write({ event: 'adopt_rejected', task: r.taskId, source: r.source, reason: r.reason });
       for (const k of adoption.conflicts) audit.write({ event: 'conflict', task: k.taskId, kept: k.kept, dropped: k.dropped });
+      for (const t of adoption.tolerated) audit.write({ event: 'adopt_tolerated', task: t.taskId, source: t.source, slack_m: t.slackM, tolerance_m: options.adoptToleranceM });
       audit.write({
         event: 'adopted', adopted: adoption.adopted, rejected: adoption.rejected.length, already_done: adoption.alreadyDone,
         duplicates: adoption.duplicates, conflicts: adoption.conflicts.length, outside_grid: adoption.outsideGrid, sources: options.adopt!.map((s) => s.label),

@@ -4,13 +4,14 @@
  * shard doctor reads it: byte checks first, then HDF5 in throwaway probe processes (an untrusted
  * file can break the h5wasm instance, h5wasm issue #46), with the same reading options (`--field`,
  * `--key-pattern`, `--shape`, ...), declared sizes checked before anything is read, and record
- * payloads spilled to a private temporary folder. The result is one AdoptionSource per path for
+ * payloads spilled to a private temporary folder. Each record carries the file it came from as its
+ * source (`adopted:<path>/worker_7.h5`, rowSource.ts). The result is one AdoptionSource per path for
  * the runner's adoption (runner/adoptRecords.ts verifies every record against the campaign), and
  * the findings per file: why a file yields nothing (unreadable and why, no records and what was
  * looked for, nothing that is a task of this campaign), records that could not be used.
  *
- * With `keepRecords: false` (the `--dry-run` preview) nothing is spilled: only the task ids are
- * kept, to count what would be adopted.
+ * With `keepRecords: false` nothing is spilled: only the task ids are kept, to count records (the
+ * `--dry-run` preview keeps the records too: it passes them through the gate as a run would).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,6 +24,7 @@ import { listShardFiles } from './fileSelection.js';
 import { scanShards, type ScanResult } from './shardScan.js';
 import { SpillReader } from './spillStore.js';
 import { describeRange } from './expectedGrid.js';
+import { fileLabelOf, rowSourceOf } from './rowSource.js';
 import type { IndexedRecord, ShardFileReport, ShardReadOptions } from './shardTypes.js';
 
 export interface AdoptionReadOptions {
@@ -162,7 +164,7 @@ export function describeAdoption(read: AdoptionFiles, campaign: Campaign): Adopt
   for (const r of scan.records) recordsByFile[r.fileIndex].push(r);
 
   const sources: AdoptionSourceScan[] = paths.map((label) => ({ label, files: [], records: 0, taskIds: [], findings: [], summary: '' }));
-  const display = (file: string, label: string) => (path.resolve(label) === file ? label : path.join(label, path.relative(path.resolve(label), file)));
+  const display = (file: string, label: string) => fileLabelOf(file, [label]);
   files.forEach((file, i) => {
     const source = sources[owner.get(file)!];
     const report = scan.files[i];
@@ -197,7 +199,7 @@ export function describeAdoption(read: AdoptionFiles, campaign: Campaign): Adopt
     const spilled = reader;
     sources.forEach((s, sourceIndex) => {
       const chosen = files.flatMap((file, i) => (owner.get(file) === sourceIndex ? recordsByFile[i] : []));
-      adoption.push({ label: s.label, records: batchesOf(chosen, spilled) });
+      adoption.push({ label: s.label, records: batchesOf(chosen, spilled, (i) => display(files[i], s.label)) });
     });
   }
   return {
@@ -214,9 +216,13 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-function* batchesOf(records: IndexedRecord[], reader: SpillReader): Generator<LayoutRecord[]> {
+/** The records in order, each with its source: the file it came from (rowSource.ts). */
+function* batchesOf(records: IndexedRecord[], reader: SpillReader, fileLabel: (fileIndex: number) => string): Generator<LayoutRecord[]> {
   for (let start = 0; start < records.length; start += RECORDS_PER_BATCH) {
-    yield records.slice(start, start + RECORDS_PER_BATCH).map((r) => reader.read(r.spill!));
+    yield records.slice(start, start + RECORDS_PER_BATCH).map((r) => {
+      const record = reader.read(r.spill!);
+      return { ...record, source: rowSourceOf(record.source, fileLabel(r.fileIndex)) };
+    });
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * `--expect CAMPAIGN.yaml` as a record check: the record must be a task of the campaign's grid
  * and pass campaign/verifyRecord.ts (turbine count, boundary and exclusions, spacing, AEP
- * recomputed with the campaign's farm model). Loaded by the probe child only when a request asks
+ * recomputed with the campaign's farm model), its layout allowed `--tolerance-m` of optimizer slack.
+ * Loaded by the probe child only when a request asks
  * for verification; the campaign is loaded once per child, file and tolerance.
  */
 import { loadCampaign } from '../campaign/loadCampaign.js';
@@ -13,7 +14,7 @@ import type { RecordVerification } from './shardTypes.js';
 const checks = new Map<string, RecordCheck>();
 
 export function campaignCheckFor(spec: RecordVerification): RecordCheck {
-  const key = `${spec.campaignFile}\u0000${spec.aepTolerance}`;
+  const key = `${spec.campaignFile}\u0000${spec.aepTolerance}\u0000${spec.toleranceM ?? ''}`;
   let check = checks.get(key);
   if (!check) {
     try {
@@ -23,7 +24,8 @@ export function campaignCheckFor(spec: RecordVerification): RecordCheck {
       check = (record) => {
         const task = tasksById.get(record.taskId);
         if (!task) return `not a task of campaign ${campaign.name}`;
-        const verdict = verifier.verify(task, { x: record.x, y: record.y, aep: record.aep });
+        // A foreign record: held to --tolerance-m (default the optimizer's own), its refusal naming the option.
+        const verdict = verifier.verify(task, { x: record.x, y: record.y, aep: record.aep }, undefined, { toleranceM: spec.toleranceM });
         return verdict.ok ? null : verdict.reason;
       };
     } catch (err) {

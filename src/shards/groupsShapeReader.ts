@@ -16,7 +16,7 @@ import { attributeMwhFactor, datasetMwhFactor } from './aepUnits.js';
 import type { TaskKey } from './keyPattern.js';
 
 /** Energies, converted to MWh from the units their file gives (aepUnits.ts). */
-const ENERGY_FIELDS: ReadonlySet<FieldName> = new Set(['aep', 'aep_initial']);
+const ENERGY_FIELDS: ReadonlySet<FieldName> = new Set(['aep', 'aep_initial', 'aep_reported']);
 /**
  * Fields whose value decides what the record is: an array there is refused (an AEP per turbine
  * is no farm AEP; ignoring an n_turbines array would keep padding as turbines). An array for an
@@ -119,6 +119,7 @@ function recordOfDataset(shard: ShardFile, taskKey: TaskKey, entry: H5Dataset): 
     evaluations: fieldScalar(shard, entry, none, 'evaluations'),
     wallS: fieldScalar(shard, entry, none, 'wall_s'),
     attempts: fieldScalar(shard, entry, none, 'attempts'),
+    aepReported: fieldScalar(shard, entry, none, 'aep_reported'),
   };
 }
 
@@ -178,6 +179,7 @@ function recordOfGroup(shard: ShardFile, taskKey: TaskKey, entry: H5Group): RawR
     evaluations: fieldScalar(shard, entry, members, 'evaluations', layoutDataset),
     wallS: fieldScalar(shard, entry, members, 'wall_s', layoutDataset),
     attempts: fieldScalar(shard, entry, members, 'attempts', layoutDataset),
+    aepReported: fieldScalar(shard, entry, members, 'aep_reported', layoutDataset),
   };
 }
 

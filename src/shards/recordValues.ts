@@ -32,6 +32,9 @@ export interface RawRecord {
   evaluations?: number;
   wallS?: number;
   attempts?: number;
+  aepReported?: number;
+  /** The row's own `adopted:<file>` claim (rowSource.ts), when its file has one. */
+  source?: string;
 }
 
 /** sha256 (16 hex chars) of n_turbines, aep and the layout: equal digests = identical values. */
@@ -129,5 +132,7 @@ export function toLayoutRecord(raw: RawRecord, aepOptional = false): LayoutRecor
     evaluations: intOr(raw.evaluations, -1, Number.MAX_SAFE_INTEGER),
     wallS: raw.wallS ?? NaN,
     attempts: intOr(raw.attempts, -1),
+    ...(raw.aepReported !== undefined && Number.isFinite(raw.aepReported) ? { aepReported: raw.aepReported } : {}),
+    ...(raw.source !== undefined ? { source: raw.source } : {}),
   };
 }

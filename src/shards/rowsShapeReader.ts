@@ -11,6 +11,7 @@ import { RecordProblem, splitLayout } from './recordValues.js';
 import { AepUnitProblem, datasetMwhFactor } from './aepUnits.js';
 import { ImplausibleSize, type ShapeReader, type ShardFile } from './shardFile.js';
 import type { TaskKey } from './keyPattern.js';
+import { claimedSource } from './rowSource.js';
 
 /** Rows read per slice... */
 const ROWS_PER_SLICE = 1024;
@@ -33,9 +34,11 @@ interface RowColumns {
   evaluations?: string;
   wall_s?: string;
   attempts?: string;
+  aep_reported?: string;
+  source?: string;
 }
 
-const ROW_FIELDS: (keyof RowColumns)[] = ['farm_id', 'farm_type', 'seed', 'key', 'aep', 'layout', 'x', 'y', 'n_turbines', 'aep_initial', 'initial_layout', 'iterations', 'evaluations', 'wall_s', 'attempts'];
+const ROW_FIELDS: (keyof RowColumns)[] = ['farm_id', 'farm_type', 'seed', 'key', 'aep', 'layout', 'x', 'y', 'n_turbines', 'aep_initial', 'initial_layout', 'iterations', 'evaluations', 'wall_s', 'attempts', 'aep_reported', 'source'];
 
 /**
  * Columns read as one value per row (`data[i]`). One with more values per row (a seed stored as
@@ -44,7 +47,7 @@ const ROW_FIELDS: (keyof RowColumns)[] = ['farm_id', 'farm_type', 'seed', 'key',
  */
 const PER_ROW_FIELDS: (keyof RowColumns)[] = ['farm_id', 'farm_type', 'seed', 'key', 'aep', 'n_turbines'];
 /** Optional per-row values: one of another shape is left out (its values unknown), with a note. */
-const OPTIONAL_PER_ROW_FIELDS: (keyof RowColumns)[] = ['aep_initial', 'iterations', 'evaluations', 'wall_s', 'attempts'];
+const OPTIONAL_PER_ROW_FIELDS: (keyof RowColumns)[] = ['aep_initial', 'iterations', 'evaluations', 'wall_s', 'attempts', 'aep_reported', 'source'];
 
 /** Whether a column of this shape holds one value per row: (N,) or (N, 1) (a scalar is one row). */
 function onePerRow(shape: number[]): boolean {
@@ -143,7 +146,7 @@ function readRows(shard: ShardFile, group: H5Group, at: string, columns: RowColu
   // The AEP columns' units (a `units` attribute), converted to MWh.
   const mwhFactors = new Map<string, number>();
   try {
-    for (const field of ['aep', 'aep_initial'] as const) {
+    for (const field of ['aep', 'aep_initial', 'aep_reported'] as const) {
       const name = columns[field];
       if (name) mwhFactors.set(field, shard.call(() => datasetMwhFactor(dataset(name), prefix + name)));
     }
@@ -195,7 +198,7 @@ function readRow(shard: ShardFile, columns: RowColumns, slice: Slice, i: number,
     const v = (c.data as ArrayLike<number | bigint>)[i];
     return v === undefined ? undefined : Number(v);
   };
-  const mwhAt = (field: 'aep' | 'aep_initial'): number | undefined => {
+  const mwhAt = (field: 'aep' | 'aep_initial' | 'aep_reported'): number | undefined => {
     const v = numberAt(field);
     return v === undefined ? undefined : v * (mwhFactors.get(field) ?? 1);
   };
@@ -253,6 +256,8 @@ function readRow(shard: ShardFile, columns: RowColumns, slice: Slice, i: number,
       evaluations: numberAt('evaluations'),
       wallS: numberAt('wall_s'),
       attempts: numberAt('attempts'),
+      aepReported: mwhAt('aep_reported'),
+      source: columns.source ? claimedSource((column('source')!.data as unknown[])[i]) : undefined,
     }, where);
   } catch (err) {
     if (!(err instanceof RecordProblem)) throw err;

@@ -1,9 +1,11 @@
 /**
  * `wflo shards check`: classify every worker file and report duplicate keys across files.
- * Problems (exit 3) are: any file not `valid`, any record that could not be used, any task
- * whose duplicates disagree. Identical duplicates are reported but are not a problem.
+ * Problems (exit 3) are what shardProblems.ts says, the same definition `merge` applies: an
+ * invalid file, a record that could not be used or was rejected, a task whose duplicates
+ * disagree. Placeholder-only files and identical duplicates are reported but are not problems.
  */
 import { resolveDuplicates } from './duplicates.js';
+import { problemsText, shardProblems } from './shardProblems.js';
 import { scanShards } from './shardScan.js';
 import { countClasses, type CheckReport, type ShardFileReport, type ShardReadOptions } from './shardTypes.js';
 
@@ -23,6 +25,7 @@ export async function checkShards(options: CheckOptions): Promise<CheckReport> {
   const lostRecords = scan.files.reduce((n, f) => n + f.lost.length, 0);
   const rejectedRecords = scan.files.reduce((n, f) => n + f.lost.filter((l) => l.rejected).length, 0);
   const counts = countClasses(scan.files);
+  const problems = shardProblems(scan.files, resolution.duplicates);
   return {
     files: scan.files,
     duplicates: resolution.duplicates,
@@ -32,7 +35,8 @@ export async function checkShards(options: CheckOptions): Promise<CheckReport> {
     lostRecords,
     rejectedRecords,
     conflicts: resolution.conflicts.length,
-    problems: counts.valid !== scan.files.length || lostRecords > 0 || resolution.conflicts.length > 0,
+    problems: problems.any,
+    problemSummary: problemsText(problems),
   };
 }
 

@@ -4,6 +4,8 @@
  * verify, rename). Inputs are never modified; afterwards, and only once the output is verified,
  * `quarantine` moves invalid files to quarantine/ beside them and `cleanup` deletes fully merged
  * inputs.
+ * Each row's `/source` names the worker file it came from (`adopted:<folder>/worker_7.h5`, or the
+ * name a wflo file already gave it: rowSource.ts).
  * Memory stays bounded: probe children spill record payloads to disk next to the output, and
  * the writer streams them back in sorted order.
  *
@@ -12,6 +14,7 @@
  *     abort (default) - merge nothing, exit 3;  skip - leave them;  quarantine - move them.
  *     --max-invalid N - abort anyway when more than N files are invalid.
  *   conflicting duplicates: --on-conflict error (default) | first | best-aep (duplicates.ts).
+ *   Exit 3 whenever something was left out (shardProblems.ts, the definition check shares).
  *   cleanup deletes a file only if every record in it reached the output (or is an identical
  *   duplicate of one that did) and none was unusable; placeholder-only files are deleted too.
  */
@@ -22,6 +25,7 @@ import { isProcessAlive, writeLayoutsFile } from '../io/hdf5/index.js';
 import type { LayoutRecord } from '../io/layoutRecord.js';
 import { CheckFailed, InputError, RuntimeFailure } from '../util/errors.js';
 import { resolveDuplicates } from './duplicates.js';
+import { problemsText, shardProblems } from './shardProblems.js';
 import { scanShards, type ScanResult } from './shardScan.js';
 import { SpillReader } from './spillStore.js';
 import {
@@ -30,15 +34,20 @@ import {
 } from './shardTypes.js';
 import { writeMergeAudit } from './mergeAudit.js';
 import { fileIdentity } from './byteCheck.js';
+import { fileLabelOf, rowSourceOf } from './rowSource.js';
 
 export { INVALID_POLICIES, type InvalidPolicy, type MergeOptions, type MergeReport } from './shardTypes.js';
 
 const BATCH_ROWS = 512;
 
-async function* spilledBatches(chosen: IndexedRecord[], reader: SpillReader): AsyncGenerator<LayoutRecord[]> {
+/** The chosen records in order, each with its `/source`: the worker file it came from (rowSource.ts). */
+async function* spilledBatches(chosen: IndexedRecord[], reader: SpillReader, fileLabel: (fileIndex: number) => string): AsyncGenerator<LayoutRecord[]> {
   for (let start = 0; start < chosen.length; start += BATCH_ROWS) {
     const batch: LayoutRecord[] = [];
-    for (const r of chosen.slice(start, start + BATCH_ROWS)) batch.push(reader.read(r.spill!));
+    for (const r of chosen.slice(start, start + BATCH_ROWS)) {
+      const record = reader.read(r.spill!);
+      batch.push({ ...record, source: rowSourceOf(record.source, fileLabel(r.fileIndex)) });
+    }
     yield batch;
   }
 }
@@ -143,7 +152,7 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
   const spillDir = fs.mkdtempSync(path.join(outDir, `.${path.basename(output)}.spill-${process.pid}-`));
   const report: MergeReport = {
     outcome: 'failed', output, rows: 0, bytes: 0, files: [], duplicates: [], conflicts: [], invalid: 0, lostRecords: 0,
-    rejectedRecords: 0, problems: false, quarantined: [], deleted: [], auditPath, summaryPath, seconds: 0, probeProcesses: 0, probePeakRssKb: [], probeCpuSeconds: 0,
+    rejectedRecords: 0, problems: false, problemSummary: '', quarantined: [], deleted: [], auditPath, summaryPath, seconds: 0, probeProcesses: 0, probePeakRssKb: [], probeCpuSeconds: 0,
   };
   const finish = (): MergeReport => {
     report.seconds = (performance.now() - started) / 1000;
@@ -159,8 +168,10 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
     report.invalid = invalidFiles.length;
     report.lostRecords = scan.files.reduce((n, f) => n + f.lost.length, 0);
     report.rejectedRecords = scan.files.reduce((n, f) => n + f.lost.filter((l) => l.rejected).length, 0);
-    report.problems = invalidFiles.length > 0 || report.lostRecords > 0;
     const resolution = resolveDuplicates(scan.records, (i) => scan.files[i].path, options.onConflict);
+    const problems = shardProblems(scan.files, resolution.duplicates);
+    report.problems = problems.any;
+    report.problemSummary = problemsText(problems);
     report.duplicates = resolution.duplicates;
     report.conflicts = resolution.conflicts;
     const { taken, identicalDropped, conflictsLost } = fileAccounting(scan, resolution.chosen, resolution.duplicates);
@@ -208,7 +219,8 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
     options.onWriting?.(chosen.length);
     const reader = new SpillReader((file) => scan.spillPath(file));
     try {
-      const written = await writeLayoutsFile(output, spilledBatches(chosen, reader), {
+      const fileLabel = (i: number) => fileLabelOf(scan.files[i].path, options.inputs);
+      const written = await writeLayoutsFile(output, spilledBatches(chosen, reader, fileLabel), {
         campaignName: options.campaignName ?? defaultCampaignName(options, output),
         campaignHash: contentHash(chosen),
         nExpected: expected ? expected.size : -1,

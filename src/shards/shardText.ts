@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import {
-  SHARD_CLASSES, countClasses, type CheckReport, type DuplicateGroup, type MergeOptions, type MergeReport, type ShardClass,
+  INVALID_CLASSES, SHARD_CLASSES, countClasses, type CheckReport, type DuplicateGroup, type MergeOptions, type MergeReport, type ShardClass,
   type ShardFileReport,
 } from './shardTypes.js';
 
@@ -65,10 +65,16 @@ function duplicateLine(d: DuplicateGroup, base: string): string {
 export function formatCheckText(report: CheckReport): string {
   const base = commonFolder(report.files.map((f) => f.path));
   const out: string[] = [];
-  const bad = report.files.filter((f) => f.class !== 'valid' || f.lost.length > 0);
+  const bad = report.files.filter((f) => INVALID_CLASSES.has(f.class) || f.lost.length > 0);
   if (bad.length > 0) {
     out.push(`files with problems (${bad.length}):`);
     for (const f of bad) out.push(fileLine(f, base));
+  }
+  const placeholders = report.files.filter((f) => f.class === 'placeholder_only');
+  if (placeholders.length > 0) {
+    out.push(`files holding no records, only placeholders (${placeholders.length}; not a problem):`);
+    for (const f of placeholders.slice(0, LIST_LIMIT)) out.push(fileLine(f, base));
+    if (placeholders.length > LIST_LIMIT) out.push(`  ... ${placeholders.length - LIST_LIMIT} more (see --json)`);
   }
   out.push(...rejectedLines(report.files, base));
   const recovered = report.files.filter((f) => f.recovered && f.class === 'valid' && f.lost.length === 0);
@@ -84,7 +90,9 @@ export function formatCheckText(report: CheckReport): string {
   }
   out.push(`${plural(report.files.length, 'file')}: ${classLine(report.counts)}`);
   out.push(`records: ${report.records} usable (${report.tasks} distinct tasks), ${report.lostRecords - report.rejectedRecords} unusable, ${report.rejectedRecords} rejected, ${report.conflicts} conflicting duplicates`);
-  out.push(report.problems ? 'problems found' : 'all files valid');
+  out.push(report.problems ? `problems found: ${report.problemSummary}`
+    : report.counts.valid === report.files.length ? 'all files valid'
+    : `no problems (${plural(report.counts.placeholder_only, 'file')} holding only placeholders)`);
   return out.join('\n') + '\n';
 }
 
@@ -119,6 +127,6 @@ export function formatMergeSummary(report: MergeReport, options: MergeOptions): 
   for (const d of report.conflicts.slice(0, LIST_LIMIT)) out.push(`${duplicateLine(d, base)}${d.chosen !== undefined ? ` -> kept ${path.relative(base, d.occurrences[d.chosen].path)}` : ''}`);
   if (report.deleted.length > 0) out.push(`cleanup: deleted ${plural(report.deleted.length, 'merged input')}`);
   out.push(`audit:   ${report.auditPath}`);
-  if (report.outcome === 'merged') out.push(report.problems ? 'problems found (exit 3): see the lists above' : 'no problems');
+  if (report.outcome === 'merged') out.push(report.problems ? `problems found (exit 3): ${report.problemSummary}; see the lists above` : 'no problems');
   return out.join('\n') + '\n';
 }

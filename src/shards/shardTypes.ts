@@ -49,6 +49,10 @@ export interface FieldNames {
   evaluations: string[];
   wall_s: string[];
   attempts: string[];
+  /** The AEP a producer reported beside wflo's (a wflo layouts file's `aep_reported`). */
+  aep_reported: string[];
+  /** Rows shape: where each row came from, as a wflo layouts file says (only `adopted:<file>` is kept: rowSource.ts). */
+  source: string[];
   placeholder: string[];
 }
 
@@ -69,6 +73,8 @@ export const DEFAULT_FIELD_NAMES: FieldNames = {
   evaluations: ['evaluations'],
   wall_s: ['wall_s'],
   attempts: ['attempts'],
+  aep_reported: ['aep_reported'],
+  source: ['source'],
   placeholder: ['init'],
 };
 
@@ -89,6 +95,8 @@ export interface RecordVerification {
   campaignFile: string;
   /** Relative AEP tolerance (`--aep-tolerance`). */
   aepTolerance: number;
+  /** Metres a layout may stray outside the site or below the spacing (`--tolerance-m`; absent: the optimizer's own 1e-6). */
+  toleranceM?: number;
 }
 
 /** How to read shard files (all plain data: sent to the probe child process). */
@@ -221,7 +229,10 @@ export interface CheckReport {
   /** Records read but refused (limits or --expect verification); included in lostRecords. */
   rejectedRecords: number;
   conflicts: number;
+  /** Whether the folder has problems (shardProblems.ts, the definition merge shares): exit 3. */
   problems: boolean;
+  /** The problems counted in words (`2 invalid files, 1 conflicting duplicate`), empty when none. */
+  problemSummary: string;
 }
 
 export type FileAction = 'merged' | 'kept' | 'skipped' | 'quarantined' | 'deleted' | 'none';
@@ -276,8 +287,13 @@ export interface MergeReport {
   lostRecords: number;
   /** Records read but refused (limits or --expect verification); included in lostRecords. */
   rejectedRecords: number;
-  /** Whether the merge found or left problems (invalid files, unusable or rejected records): exit 3. */
+  /**
+   * Whether the merge found or left problems (shardProblems.ts, the definition check shares:
+   * invalid files, unusable or rejected records, conflicting duplicates): exit 3.
+   */
   problems: boolean;
+  /** The problems counted in words, empty when none. */
+  problemSummary: string;
   quarantined: string[];
   deleted: string[];
   auditPath: string;

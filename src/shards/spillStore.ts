@@ -5,31 +5,39 @@
  *
  * A record is one little-endian Float64 block:
  *   [farmId, farmType, seed, nTurbines, aep, aepInitial, iterations, evaluations, wallS, attempts,
- *    nInitial, x[nTurbines], y[nTurbines], xInitial[nInitial], yInitial[nInitial]]
- * (all values are exact in a double: ids/counts are safe integers).
+ *    nInitial, aepReported (NaN: none), sourceBytes, x[nTurbines], y[nTurbines], xInitial[nInitial],
+ *    yInitial[nInitial], source (sourceBytes of UTF-8, padded to whole doubles)]
+ * (all values are exact in a double: ids/counts are safe integers). The source bytes are written
+ * and read through a byte view of the block, never as doubles, so no bit pattern is changed.
  */
 import fs from 'node:fs';
 import { taskIdOf, type LayoutRecord } from '../io/layoutRecord.js';
 import type { SpillLocation } from './shardTypes.js';
 
-const HEADER = 11;
+const HEADER = 13;
 
 export function encodeRecord(r: LayoutRecord): Float64Array {
   const n = r.x.length;
   const nInitial = r.xInitial.length;
-  const block = new Float64Array(HEADER + 2 * n + 2 * nInitial);
-  block.set([r.farmId, r.farmType, r.seed, r.nTurbines, r.aep, r.aepInitial, r.iterations, r.evaluations, r.wallS, r.attempts, nInitial]);
+  const source = r.source !== undefined ? Buffer.from(r.source, 'utf8') : null;
+  const sourceWords = source ? Math.ceil(source.length / 8) : 0;
+  const block = new Float64Array(HEADER + 2 * n + 2 * nInitial + sourceWords);
+  block.set([r.farmId, r.farmType, r.seed, r.nTurbines, r.aep, r.aepInitial, r.iterations, r.evaluations, r.wallS, r.attempts, nInitial,
+    r.aepReported ?? NaN, source ? source.length : -1]);
   block.set(r.x, HEADER);
   block.set(r.y, HEADER + n);
   block.set(r.xInitial, HEADER + 2 * n);
   block.set(r.yInitial, HEADER + 2 * n + nInitial);
+  if (source) new Uint8Array(block.buffer, block.byteOffset + 8 * (HEADER + 2 * n + 2 * nInitial), source.length).set(source);
   return block;
 }
 
 export function decodeRecord(block: Float64Array): LayoutRecord {
-  const [farmId, farmType, seed, nTurbines, aep, aepInitial, iterations, evaluations, wallS, attempts, nInitial] = block;
+  const [farmId, farmType, seed, nTurbines, aep, aepInitial, iterations, evaluations, wallS, attempts, nInitial, aepReported, sourceBytes] = block;
   const n = nTurbines;
   const at = (start: number, count: number) => block.slice(start, start + count);
+  const sourceAt = 8 * (HEADER + 2 * n + 2 * nInitial);
+  const source = sourceBytes >= 0 ? Buffer.from(block.buffer, block.byteOffset + sourceAt, sourceBytes).toString('utf8') : undefined;
   return {
     taskId: taskIdOf(farmId, farmType, seed),
     farmId,
@@ -46,6 +54,8 @@ export function decodeRecord(block: Float64Array): LayoutRecord {
     evaluations,
     wallS,
     attempts,
+    ...(Number.isNaN(aepReported) ? {} : { aepReported }),
+    ...(source !== undefined ? { source } : {}),
   };
 }
 

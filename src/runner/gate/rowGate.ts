@@ -23,8 +23,9 @@
  */
 import type { Campaign } from '../../campaign/campaign.js';
 import type { Task } from '../../campaign/taskGrid.js';
-import { RecordVerifier, type AepCheck, type RecordToVerify, type Verdict } from '../../campaign/verifyRecord.js';
+import { RecordVerifier, type AepCheck, type RecordAllowance, type RecordToVerify, type Verdict } from '../../campaign/verifyRecord.js';
 import type { ResultRow } from '../resultRow.js';
+import { adoptedIdentity } from '../../campaign/specHash.js';
 import { VerifyThreads } from './verifyThreads.js';
 
 /** Where a candidate row comes from; decides its tolerance and its `source` column. */
@@ -42,7 +43,14 @@ declare const verifiedBrand: unique symbol;
 /** A row that passed the gate. Only this file makes them. */
 export type VerifiedRow = Readonly<ResultRow> & { readonly [verifiedBrand]: true };
 
-export type GateVerdict = { ok: true; row: VerifiedRow } | { ok: false; reason: string; source: string };
+/**
+ * A passing verdict says how far (m) an adopted layout strays beyond the optimizer's own tolerance
+ * when `--tolerance-m` let it in (`slackM`); a failing one whether only its AEP failed (`failed:
+ * 'aep'`: `--aep recompute` would take it) and its worst geometric violation (`offByM`).
+ */
+export type GateVerdict =
+  | { ok: true; row: VerifiedRow; slackM?: number }
+  | { ok: false; reason: string; source: string; failed?: 'aep'; offByM?: number };
 
 export type AepMode = 'verify' | 'recompute';
 
@@ -51,6 +59,12 @@ export interface GateOptions {
   aepTolerance?: number;
   /** How adopted records' AEPs are treated (default verify). */
   adoptAep?: AepMode;
+  /**
+   * Metres an adopted record's layout may stray outside the site, into an exclusion zone or
+   * below the minimum spacing (`--tolerance-m`; default and minimum 1e-6, the optimizer's own).
+   * Applies to adopted records only: rows wflo computed, collected or recovered are never loosened.
+   */
+  adoptToleranceM?: number;
   /** Worker threads for costly recomputations (default 1; 0 keeps everything on this thread). */
   threads?: number;
 }
@@ -112,6 +126,7 @@ export class RowGate {
   private readonly stored: AepCheck;
   private readonly campaign: Pick<Campaign, 'farms' | 'farmTypes' | 'optimizer'>;
   private readonly threadCount: number;
+  private readonly adoptedAllowance: RecordAllowance;
   private threads: VerifyThreads | null = null;
 
   constructor(campaign: Pick<Campaign, 'farms' | 'farmTypes' | 'optimizer'>, options: GateOptions = {}) {
@@ -124,6 +139,10 @@ export class RowGate {
     // Rows already stored by wflo (shards, recovered files) carry wflo's AEP, whatever the optimizer.
     this.stored = this.computed.check.kind === 'skip' ? { kind: 'skip' } : { kind: 'compare', tolerance: SELF_TOLERANCE };
     this.threadCount = options.threads ?? 1;
+    const toleranceM = options.adoptToleranceM ?? 1e-6;
+    if (!(toleranceM >= 0)) throw new RangeError(`tolerance must be >= 0 m, got ${toleranceM}`);
+    // An adopted file's initial AEP is its own number: kept even without the layout to check it against.
+    this.adoptedAllowance = { toleranceM, keepUncheckedInitialAep: true };
   }
 
   /** Time spent verifying on this thread, and recomputations sent to threads (for the run's audit). */
@@ -143,12 +162,22 @@ export class RowGate {
   private checkHere(task: Task, candidate: ResultRow, origin: RowOrigin): GateVerdict {
     const early = this.precheck(task, candidate, origin);
     if (early) return early;
-    return this.conclude(candidate, origin, this.verdict(task, candidate, this.aepCheck(origin)));
+    return this.conclude(task, candidate, origin, this.verdict(task, candidate, this.aepCheck(origin), this.allowance(origin)));
   }
 
   /** The verifier's verdict on a candidate (a benchmark measures the gate by replacing this). */
-  protected verdict(task: Task, candidate: ResultRow, check: AepCheck): Verdict {
-    return this.verifier.verify(task, toVerify(candidate), check);
+  protected verdict(task: Task, candidate: ResultRow, check: AepCheck, allowance?: RecordAllowance): Verdict {
+    return this.verifier.verify(task, toVerify(candidate), check, allowance);
+  }
+
+  private adoptedIdentityOf(task: Task): string {
+    const farm = this.campaign.farms[task.farmIndex]!, type = this.campaign.farmTypes[task.typeIndex]!;
+    return adoptedIdentity(farm, type, task.seed);
+  }
+
+  /** What a row from `origin` is allowed beyond wflo's own rules: only adopted records get anything. */
+  private allowance(origin: RowOrigin): RecordAllowance | undefined {
+    return origin.kind === 'adopted' ? this.adoptedAllowance : undefined;
   }
 
   /** Check a candidate row; a costly AEP recomputation runs on a worker thread. */
@@ -159,8 +188,8 @@ export class RowGate {
     const early = this.precheck(task, candidate, origin);
     if (early) return early;
     this.threads ??= new VerifyThreads({ farms: this.campaign.farms, farmTypes: this.campaign.farmTypes }, this.threadCount);
-    const verdict = await this.threads.verify(task, toVerify(candidate), check);
-    return this.conclude(candidate, origin, verdict);
+    const verdict = await this.threads.verify(task, toVerify(candidate), check, this.allowance(origin));
+    return this.conclude(task, candidate, origin, verdict);
   }
 
   async close(): Promise<void> {
@@ -213,15 +242,17 @@ export class RowGate {
     return null;
   }
 
-  private conclude(r: ResultRow, origin: RowOrigin, verdict: Verdict): GateVerdict {
+  private conclude(task: Task, r: ResultRow, origin: RowOrigin, verdict: Verdict): GateVerdict {
     const source = sourceLabel(origin);
-    if (!verdict.ok) return { ok: false, reason: verdict.reason, source };
+    if (!verdict.ok) {
+      return { ok: false, reason: verdict.reason, source, ...(verdict.failed ? { failed: verdict.failed } : {}), ...(verdict.offByM !== undefined ? { offByM: verdict.offByM } : {}) };
+    }
     const foreign = (origin.kind === 'computed' && this.computed.foreign) || origin.kind === 'adopted';
     // A producer's own AEP and metrics exist only where the producer is not wflo's optimizer (a
     // user's program, an adopted file); a row of wflo's own campaign that claims them (an edited
     // layouts.h5 or audit line) loses them.
     const carriesForeign = this.computed.foreign || origin.kind === 'adopted';
-    const { worker: _claimed, aepReported: _reported, metrics: _metrics, ...own } = r;
+    const { worker: _claimed, aepReported: _reported, metrics: _metrics, adoptedFor: _identity, ...own } = r;
     // A computed row's worker is the name the scheduler knows it by (made printable when it was
     // decoded): kept whatever it is, since quarantine retracts rows by it. A name read from a file
     // is kept only when it has the plain host:pid shape.
@@ -235,6 +266,8 @@ export class RowGate {
       ...(worker ? { worker } : {}),
       ...(carriesForeign && r.aepReported !== undefined ? { aepReported: r.aepReported } : {}),
       ...(carriesForeign && r.metrics ? { metrics: Object.freeze({ ...r.metrics }) } : {}),
+      // What an adopted row stands on (not the optimizer): it stays done when only the optimizer changes.
+      ...(origin.kind === 'adopted' ? { adoptedFor: this.adoptedIdentityOf(task) } : {}),
     };
     if (foreign && verdict.aepRecomputed !== null) {
       // `aep` is always wflo's number for the campaign's model; the producer's is kept beside it.
@@ -244,6 +277,6 @@ export class RowGate {
     }
     const sealed = Object.freeze(row) as VerifiedRow;
     issued.add(sealed);
-    return { ok: true, row: sealed };
+    return { ok: true, row: sealed, ...(verdict.slackM !== undefined ? { slackM: verdict.slackM } : {}) };
   }
 }

@@ -9,7 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Campaign } from '../../campaign/campaign.js';
 import type { Task } from '../../campaign/taskGrid.js';
-import type { AepCheck, RecordToVerify, Verdict } from '../../campaign/verifyRecord.js';
+import type { AepCheck, RecordAllowance, RecordToVerify, Verdict } from '../../campaign/verifyRecord.js';
 
 interface Reply { id: number; verdict?: Verdict; error?: string }
 
@@ -30,12 +30,12 @@ export class VerifyThreads {
     }
   }
 
-  verify(task: Task, record: RecordToVerify, check: AepCheck): Promise<Verdict> {
+  verify(task: Task, record: RecordToVerify, check: AepCheck, allowance?: RecordAllowance): Promise<Verdict> {
     const id = this.nextId++;
     const worker = this.workers[this.turn++ % this.workers.length]!;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, task, record: { x: record.x, y: record.y, aep: record.aep, turbineTypes: record.turbineTypes, xInitial: record.xInitial, yInitial: record.yInitial, aepInitial: record.aepInitial }, check });
+      worker.postMessage({ id, task, record: { x: record.x, y: record.y, aep: record.aep, turbineTypes: record.turbineTypes, xInitial: record.xInitial, yInitial: record.yInitial, aepInitial: record.aepInitial }, check, allowance });
     });
   }
 
