@@ -320,7 +320,7 @@ def main(out):
     good("worker_41010.h5", [result[(1, 1, 4)]])
     for r, why in ((outside, "a turbine 0.01 m outside the boundary"), (close, "a pair 259.9995 m apart, minimum 260 m")):
         fates[key_of(r)] = {"fate": "slack", "file": "worker_41010.h5", "note": why, "aep": r["aep"], "aep_initial": r["aep_initial"],
-                            "x": list(r["x"]), "y": list(r["y"])}
+                            "iterations": r["iterations"], "evaluations": r["evaluations"], "x": list(r["x"]), "y": list(r["y"])}
     for task in tasks:
         fates.setdefault("farm_%d_type_%d_seed_%d" % task, {"fate": "missing", "note": "in no worker file"})
     with open(os.path.join(out, "incident.json"), "w") as fh:

@@ -18,6 +18,7 @@ import { PYTHON, REPO, hasH5py, tempDir } from '../helpers.js';
 import { copyRepository } from '../helpers/repoCopy.js';
 import { classifyCommand, extractDocCommands, type DocCommand } from '../helpers/docCommands.js';
 import { writeAdoptionIncident, DEFAULT_ADOPTION_CAMPAIGN } from '../shards/helpers/adoptionIncident.js';
+import { resetRescueExample } from '../shards/helpers/rescueExample.js';
 
 test('the extractor: sh blocks only, continuations joined, comments and documented exit codes, directives', () => {
   const md = [
@@ -55,6 +56,11 @@ const SETUPS: Record<string, { needs?: () => string | null; run: (cwd: string) =
       fs.mkdirSync(path.join(cwd, 'late'));
       fs.copyFileSync(path.join(cwd, 'layouts.h5_temp', 'worker_03.h5'), path.join(cwd, 'late', 'worker_9.h5'));
     },
+  },
+  // The README's rescue lines: the folder examples/rescue/make_incident_folder.py writes (h5py), with campaign.yaml beside it.
+  'rescue-example': {
+    needs: () => (hasH5py() ? null : 'h5py not importable (apt-get install python3-h5py)'),
+    run: resetRescueExample,
   },
 };
 

@@ -4,7 +4,8 @@
  * turbine count, one outside the boundary, one with a wrong AEP, one with NaN, a worker killed
  * mid-write): check → merge → `wflo run campaign.yaml --adopt rescued.h5` → one layouts.h5 with
  * exactly one row per task, `complete=1`; the good records adopted as they were, every other task
- * computed, and h5py reads it. Adopting the folder directly gives the same rows.
+ * computed, and h5py reads it. Every adopted row names the worker file it came from, through the
+ * merge or adopted directly. Adopting the folder directly gives the same rows.
  */
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -43,7 +44,8 @@ test('rescue: check → merge → run --adopt gives one verified row per task', 
   for (const r of final.records) {
     const good = incident.good.get(r.taskId);
     if (good) {
-      assert.equal(r.source, `adopted:${rescued}`, r.taskId);
+      // The worker file the record came from, named through the merge (rescued.h5's /source) into the ledger.
+      assert.equal(r.source, `adopted:${path.join(shards, incident.goodFile.get(r.taskId)!)}`, r.taskId);
       assert.deepEqual([Array.from(r.x), Array.from(r.y), r.aep], [Array.from(good.x), Array.from(good.y), good.aep], `${r.taskId} adopted as it was`);
     } else {
       assert.equal(r.source, 'computed', r.taskId);
@@ -69,6 +71,6 @@ with h5py.File(sys.argv[1], 'r') as f:
   const second = runWflo(['run', direct, '--quiet', '--adopt', shards], { timeoutMs: 300_000 });
   assert.equal(second.status, 0, second.stderr);
   const again = await readLayoutsFile(path.join(root, 'direct-out', 'layouts.h5'));
-  const strip = (rs: typeof final.records): unknown => rs.map((r) => [r.taskId, r.aep, Array.from(r.x), Array.from(r.y)]);
+  const strip = (rs: typeof final.records): unknown => rs.map((r) => [r.taskId, r.aep, Array.from(r.x), Array.from(r.y), r.source]);
   assert.deepEqual(strip(again.records), strip(final.records));
 });

@@ -53,6 +53,8 @@ export interface AdoptionIncident {
   tasks: string[];
   /** Task id -> the one good record a verified merge must keep (values as `wflo run` computes them). */
   good: Map<string, LayoutRecord>;
+  /** Task id -> the file (name in `dir`) its good record is taken from: the first one holding it, in natural order. */
+  goodFile: Map<string, string>;
   rejected: RejectedExpectation[];
   /** Tasks with no good record anywhere in the folder, sorted. */
   missing: string[];
@@ -169,12 +171,21 @@ export function writeAdoptionIncident(dir: string, campaignFile: string): Adopti
     ['worker_03.h5', 'valid'], ['worker_04.h5', 'valid'], ['worker_05.h5', 'valid'],
   ]);
   const good = new Map<string, LayoutRecord>();
-  for (const r of [...groups, ...rows, mixedGood]) good.set(r.taskId, r);
+  const goodFile = new Map<string, string>();
+  const take = (file: string, rs: LayoutRecord[]) => {
+    for (const r of rs) {
+      good.set(r.taskId, r);
+      if (!goodFile.has(r.taskId)) goodFile.set(r.taskId, file);
+    }
+  };
+  take('worker_03.h5', groups);
+  take('worker_04.h5', rows);
+  take('worker_05.h5', [mixedGood]);
   if (killed.length === 3) {
     writeKilledLatestFile(at('worker_06.h5'), killed.map((r) => toPy(r)), 2);
     recoveredFiles.push('worker_06.h5');
     classes.set('worker_06.h5', 'valid');
-    for (const r of killed.slice(0, 2)) good.set(r.taskId, r);
+    take('worker_06.h5', killed.slice(0, 2));
   }
 
   const rejected: RejectedExpectation[] = [
@@ -189,6 +200,7 @@ export function writeAdoptionIncident(dir: string, campaignFile: string): Adopti
     campaignFile: path.resolve(campaignFile),
     tasks: taskIds,
     good,
+    goodFile,
     rejected,
     missing: taskIds.filter((id) => !good.has(id)).sort(),
     classes,
