@@ -22,7 +22,8 @@ export function mergeAuditLines(report: MergeReport, options: MergeOptions): str
     inputs: options.inputs.map((p) => path.resolve(p)),
     output: report.output,
     options: { on_invalid: options.onInvalid, max_invalid: options.maxInvalid ?? null, on_conflict: options.onConflict, cleanup: options.cleanup, shapes: options.read.shapes, key_pattern: options.read.keyPatternText,
-      max_turbines: options.read.maxTurbines ?? null, expect: options.read.verify?.campaignFile ?? null, aep_tolerance: options.read.verify?.aepTolerance ?? null },
+      max_turbines: options.read.maxTurbines ?? null, expect: options.read.verify?.campaignFile ?? null, aep_tolerance: options.read.verify?.aepTolerance ?? null,
+      tolerance_m: options.read.verify?.toleranceM ?? null },
   }];
   for (const f of report.files) {
     lines.push({

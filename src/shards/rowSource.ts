@@ -28,14 +28,14 @@ export function claimedSource(value: unknown): string | undefined {
 
 /**
  * `file` as the user named it: among `inputs` (paths as given), the first that is the file itself
- * or a folder holding it, joined with the file's path inside that folder. Absolute when no input
- * names it.
+ * or a folder holding it, joined with the file's path inside that folder (normalized: `./a/` and
+ * `a` give `a/worker_1.h5`). Absolute when no input names it.
  */
 export function fileLabelOf(file: string, inputs: readonly string[]): string {
   const resolved = path.resolve(file);
   for (const input of inputs) {
     const base = path.resolve(input);
-    if (base === resolved) return input;
+    if (base === resolved) return path.normalize(input);
     const inside = path.relative(base, resolved);
     if (inside !== '' && !inside.startsWith('..') && !path.isAbsolute(inside)) return path.join(input, inside);
   }

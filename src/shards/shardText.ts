@@ -103,7 +103,10 @@ export function formatMergeSummary(report: MergeReport, options: MergeOptions): 
   out.push(`wflo shards merge, ${new Date().toISOString()}`);
   const inputs = options.inputs.map((p) => path.resolve(p)).join(', ');
   out.push(`input:   ${inputs} (${plural(report.files.length, 'file')}): ${classLine(countClasses(report.files))}`);
-  if (options.read.verify) out.push(`checked: against ${options.read.verify.campaignFile} (AEP relative tolerance ${options.read.verify.aepTolerance})`);
+  if (options.read.verify) {
+    const v = options.read.verify;
+    out.push(`checked: against ${v.campaignFile} (AEP relative tolerance ${v.aepTolerance}${v.toleranceM !== undefined ? `, layouts within ${v.toleranceM} m of the site and spacing` : ''})`);
+  }
   const found = report.files.reduce((n, f) => n + f.records, 0);
   out.push(`records: ${found} usable, ${report.lostRecords - report.rejectedRecords} unusable, ${report.rejectedRecords} rejected, ${plural(report.duplicates.length, 'duplicate task')} (${report.conflicts.length} conflicting, rule ${options.onConflict})`);
   if (report.outcome === 'merged') {

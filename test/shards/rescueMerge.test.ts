@@ -9,13 +9,15 @@
  *     what the workers wrote (aep_initial, iterations, evaluations), read back by h5py;
  *   - optimizer slack (a turbine 0.01 m outside, a pair 259.9995 m apart) is rejected by default,
  *     the line saying how far off and the --tolerance-m that accepts it; with that option the
- *     rows are merged as written.
+ *     rows are merged as written;
+ *   - a file's own `adopted:<file>` source column is kept, as printable ASCII, anything else not.
  */
 import test from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { hasH5py, runWflo, tempDir } from '../helpers.js';
+import { hasH5py, PYTHON, runWflo, tempDir } from '../helpers.js';
 import { dumpWithH5py } from './helpers/python.js';
 import { tasksWith, writeRescueExample } from './helpers/rescueExample.js';
 
@@ -105,4 +107,27 @@ test('merge --tolerance-m: slack is refused by default with how far off and the 
     assert.deepEqual(layout.slice(0, want.y!.length).map((p) => p[1]), want.y, `${id} y as the worker wrote it`);
   }
   assert.equal(runWflo(['shards', 'check', incident.folder, '--tolerance-m', '0.01']).status, 2, '--tolerance-m needs --expect');
+});
+
+/** h5py: a rows file (wflo's layout) whose `source` column says where each row came from, honestly or not. */
+const CLAIMS = String.raw`
+import h5py, sys
+import numpy as np
+with h5py.File(sys.argv[1], 'w') as h:
+    h.create_dataset('farm_id', data=[0, 0, 0])
+    h.create_dataset('farm_type', data=[0, 0, 0])
+    h.create_dataset('seed', data=[0, 1, 2])
+    h.create_dataset('aep', data=[1.0, 2.0, 3.0])
+    h.create_dataset('layout', data=np.array([[[0., 0.], [500., 0.]]] * 3))
+    h.create_dataset('source', data=np.array([b'adopted:old_run/worker_17.h5', b'pywake v2.5', b'adopted:\x1b[2Jx\xc3\xa9']))
+`;
+
+test('a row\'s own `adopted:<file>` source survives a merge; anything else in a source column is not taken, and nothing unprintable is', { skip: SKIP }, (t) => {
+  const root = tempDir('wflo-rescue-claims-');
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const made = spawnSync(PYTHON, ['-c', CLAIMS, path.join(root, 'earlier.h5')], { encoding: 'utf8' });
+  assert.equal(made.status, 0, made.stderr);
+  const merge = runWflo(['shards', 'merge', './earlier.h5', '-o', 'm.h5'], { cwd: root });
+  assert.equal(merge.status, 0, merge.stdout + merge.stderr);
+  assert.deepEqual(dumpWithH5py(path.join(root, 'm.h5')).datasets.source!.value, ['adopted:old_run/worker_17.h5', 'adopted:earlier.h5', 'adopted:?[2Jx??']);
 });

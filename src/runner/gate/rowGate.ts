@@ -5,7 +5,8 @@
  *
  *   - the task belongs to the campaign and the row is for it (farm, type, seed, spec hash);
  *   - the farm type's turbine count, finite coordinates, inside the site and outside every
- *     exclusion zone, minimum spacing (campaign/verifyRecord.ts, 1e-6 m; with several turbine
+ *     exclusion zone, minimum spacing (campaign/verifyRecord.ts, 1e-6 m, or for adopted records
+ *     only the `--tolerance-m` allowance, their layout kept as written; with several turbine
  *     models, each turbine's model is one of the farm type's, fixed counts are kept, and each pair
  *     keeps the larger of its two spacings);
  *   - a finite, non-negative AEP that agrees with the AEP recomputed from the layout with the
