@@ -35,8 +35,11 @@ export interface AdoptionSource {
 
 export interface AdoptionRejection {
   taskId: string;
+  /** The file the record came from. */
   source: string;
   reason: string;
+  /** The `--adopt` path (source label) it was read through. */
+  via: string;
 }
 
 /** Two sources with different results for one task; `kept` won by the documented rule. */
@@ -46,6 +49,8 @@ export interface AdoptionConflict {
   dropped: { source: string; aep: number };
   /** Largest distance between a turbine of one layout and the same turbine of the other, m (NaN: other turbine counts). */
   apartM?: number;
+  /** The `--adopt` path (source label) the dropped record was read through. */
+  via: string;
 }
 
 export interface AdoptionReport {
@@ -149,7 +154,7 @@ export async function adoptRecords(tasks: Iterable<Task>, into: Ledger | Adoptio
         if (earlier) {
           counts.repeated++;
           if (sameLayout(earlier, r) && Object.is(earlier.aep, r.aep)) report.duplicates++;
-          else conflict({ taskId, kept: { source: earlier.source, aep: earlier.aep }, dropped: { source: label, aep: r.aep }, apartM: layoutsApartM(earlier, r) });
+          else conflict({ taskId, kept: { source: earlier.source, aep: earlier.aep }, dropped: { source: label, aep: r.aep }, apartM: layoutsApartM(earlier, r), via: source.label });
           continue;
         }
         if (done.has(taskId)) {
@@ -157,7 +162,7 @@ export async function adoptRecords(tasks: Iterable<Task>, into: Ledger | Adoptio
           counts.alreadyDone++;
           const held = target.resultOf(taskId);
           if (held && !(sameLayout(held, r) && (Object.is(held.aep, r.aep) || Object.is(held.aepReported ?? NaN, r.aep)))) {
-            conflict({ taskId, kept: { source: `ledger (${held.source})`, aep: held.aep }, dropped: { source: label, aep: r.aep }, apartM: layoutsApartM(held, r) });
+            conflict({ taskId, kept: { source: `ledger (${held.source})`, aep: held.aep }, dropped: { source: label, aep: r.aep }, apartM: layoutsApartM(held, r), via: source.label });
           }
           continue;
         }
@@ -165,7 +170,7 @@ export async function adoptRecords(tasks: Iterable<Task>, into: Ledger | Adoptio
         if (!verdict.ok) {
           if (verdict.failed === 'aep') report.rejectedForAep++;
           counts.rejected++;
-          reject({ taskId, source: file, reason: verdict.reason });
+          reject({ taskId, source: file, reason: verdict.reason, via: source.label });
           continue;
         }
         if (verdict.slackM !== undefined) report.tolerated.push({ taskId, source: file, slackM: verdict.slackM });

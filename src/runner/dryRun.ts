@@ -296,10 +296,11 @@ export async function dryRunWithRecovery(c: Campaign, adopt?: AdoptDryRun, optio
   }
   if (adopt && doneIds) {
     const gate = new RowGate(c, { ...adopt.gate, threads: 0 });
-    const lines: string[] = [];
+    const lines = new Map<string, string[]>();
+    const say = (via: string, line: string) => lines.set(via, [...(lines.get(via) ?? []), line]);
     const adoption = await adoptRecords(new TaskGrid(c), previewTarget(doneIds), gate, adopt.adoption, {
-      onReject: (r) => lines.push(`not adopted: ${r.taskId} from ${r.source}: ${r.reason}`),
-      onConflict: (k) => lines.push(`conflict: ${conflictLine(k)}`),
+      onReject: (r) => say(r.via, `not adopted: ${r.taskId} from ${r.source}: ${r.reason}`),
+      onConflict: (k) => say(k.via, `conflict: ${conflictLine(k)}`),
     });
     report.adopt = previewAdoption(adopt.sources, adoption, lines);
     report.adoptSummary = adoptionSummary(adoption, { adopted: 'adopt', rejected: 'reject' }, adopt.gate.adoptAep);
@@ -307,13 +308,13 @@ export async function dryRunWithRecovery(c: Campaign, adopt?: AdoptDryRun, optio
   return report;
 }
 
-/** Per source: what it holds, and what the gate made of it (the gate's lines go with the first source). */
-function previewAdoption(sources: readonly AdoptPreviewInput[], adoption: AdoptionReport, gateLines: string[]): AdoptPreview[] {
-  return sources.map((s, i) => {
+/** Per source: what it holds, and what the gate made of it (its refusal and conflict lines, by the source they came through). */
+function previewAdoption(sources: readonly AdoptPreviewInput[], adoption: AdoptionReport, gateLines: ReadonlyMap<string, string[]>): AdoptPreview[] {
+  return sources.map((s) => {
     const counts = adoption.perSource.get(s.label) ?? { records: 0, adopted: 0, rejected: 0, alreadyDone: 0, repeated: 0 };
     return {
       label: s.label, files: s.files, records: s.records, inGrid: s.taskIds.length, alreadyDone: counts.alreadyDone, duplicates: counts.repeated,
-      toAdopt: counts.adopted, rejected: counts.rejected, findings: i === sources.length - 1 ? [...s.findings, ...gateLines] : s.findings,
+      toAdopt: counts.adopted, rejected: counts.rejected, findings: [...s.findings, ...(gateLines.get(s.label) ?? [])],
     };
   });
 }

@@ -115,7 +115,7 @@ test('every --adopt file that yields nothing says why; --dry-run previews it and
     // The preview passes the record through the run's gate: its AEP (4e5 MWh) is not the layout's, so the run would not adopt it.
     assert.match(r.stdout, /^ {2}incoming: 3 records in 9 files, 1 of them tasks of this campaign: 0 to adopt, 1 rejected, 0 already done, 0 repeated$/m);
     assert.match(r.stdout, /^ {4}not adopted: farm_0_type_0_seed_1 from incoming\/good\.h5: AEP 400000 MWh differs from recomputed [\d.]+ MWh \(rel [\d.]+e-\d\)$/m);
-    assert.match(r.stdout, /^a run would adopt 0 results, reject 1 \(they will be computed\); 1 of the rejected failed only on their AEP \(computed with another model\?\): with --aep recompute they would be adopted/m);
+    assert.match(r.stdout, /^a run would adopt 0 results, reject 1 \(they will be computed\), 2 outside this campaign's grid ignored; 1 of the rejected failed only on their AEP \(computed with another model\?\): with --aep recompute they would be adopted/m);
     assert.match(r.stdout, /a run would compute 2 tasks; dry run: nothing written/);
     assert.equal(fs.existsSync(out), false);
   });
