@@ -4,13 +4,15 @@
  * on HDF5 work and never loads h5wasm, and h5wasm is loaded (and warmed up) once per run.
  * Request: {dir}. Reply: {ok: true, report} or {ok: false, message}. After a failed export the
  * coordinator replaces this process (a failed HDF5 call can leave h5wasm unusable, issue #46).
- * Exits when the coordinator goes away; a half-written temp file is removed by the next writer.
+ * Exits when the coordinator goes away (parentLeaves.ts, also in the middle of an export); a
+ * half-written temp file is removed by the next writer.
  */
 import { WfloError } from '../util/errors.js';
 import { exportLedger } from './exporter.js';
+import { exitWhenParentLeaves } from './parentLeaves.js';
 
 process.on('SIGINT', () => { /* the coordinator decides */ });
-process.on('disconnect', () => process.exit(0));
+exitWhenParentLeaves();
 
 let queue = Promise.resolve();
 

@@ -81,8 +81,9 @@ export async function runTask(r: TaskRun): Promise<TaskOutput> {
 
 /**
  * This process is going away (its coordinator or worker left): let the task kinds release what
- * they hold between attempts (a command optimizer's persistent program gets to exit by itself).
+ * they hold between attempts (a command optimizer's persistent program gets `graceMs` to exit by
+ * itself).
  */
-export async function releaseTaskResources(): Promise<void> {
-  await stopPersistentProgram();
+export async function releaseTaskResources(graceMs?: number): Promise<void> {
+  await stopPersistentProgram(graceMs);
 }

@@ -43,11 +43,11 @@ export class CommandTaskError extends Error {
 let persistent: PersistentProgram | null = null;
 let programs = 0;
 
-/** Stop this process's persistent program (end of its input, then SIGKILL after a grace period). */
-export async function stopPersistentProgram(): Promise<void> {
+/** Stop this process's persistent program (end of its input, then SIGKILL after `graceMs`, default the program's own). */
+export async function stopPersistentProgram(graceMs?: number): Promise<void> {
   const p = persistent;
   persistent = null;
-  await p?.stop();
+  await p?.stop(graceMs);
   if (p) fs.rmSync(p.scratchDir, { recursive: true, force: true });
 }
 

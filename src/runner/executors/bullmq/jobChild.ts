@@ -9,7 +9,7 @@
  */
 import { caseForTask } from '../../../campaign/caseForTask.js';
 import type { Case } from '../../../optimize/case.js';
-import { optimizerSettingsProblem, runTask } from '../../taskFunction.js';
+import { optimizerSettingsProblem, releaseTaskResources, runTask } from '../../taskFunction.js';
 import { taskOutputProblem } from '../../taskOutput.js';
 import type { FromJobChild, ToJobChild } from './jobChildProtocol.js';
 import { exitWhenParentLeaves } from '../../parentLeaves.js';
@@ -21,7 +21,7 @@ if (!process.send) {
   process.exit(2);
 }
 process.on('SIGINT', () => { /* the worker decides */ });
-exitWhenParentLeaves();
+exitWhenParentLeaves(releaseTaskResources);
 
 const cases = new Map<string, Case>();
 
