@@ -8,11 +8,12 @@
  * half-written temp file is removed by the next writer.
  */
 import { WfloError } from '../util/errors.js';
-import { exportLedger } from './exporter.js';
 import { exitWhenParentLeaves } from './parentLeaves.js';
 
 process.on('SIGINT', () => { /* the coordinator decides */ });
 exitWhenParentLeaves();
+// Loaded after the watchdog runs: loading HDF5 takes the main thread for a while.
+const exporter = import('./exporter.js');
 
 let queue = Promise.resolve();
 
@@ -20,7 +21,7 @@ process.on('message', (msg: { dir: string }) => {
   queue = queue.then(async () => {
     let reply: unknown;
     try {
-      reply = { ok: true, report: await exportLedger(msg.dir, undefined, { source: 'wflo run' }) };
+      reply = { ok: true, report: await (await exporter).exportLedger(msg.dir, undefined, { source: 'wflo run' }) };
     } catch (err) {
       const message = err instanceof WfloError ? err.message : `unexpected export error: ${(err as Error).message ?? String(err)}`;
       reply = { ok: false, message };

@@ -18,6 +18,14 @@ import { Worker } from 'node:worker_threads';
 import { killGroupNow, OWN_GROUP_ENV } from './processGroup.js';
 import type { WatchdogData } from './parentWatchdog.js';
 
+/** Set in a forked child's environment: its parent's pid (the child may have started after the parent died). */
+export const PARENT_PID_ENV = 'WFLO_PARENT_PID';
+
+/** The environment of a child that calls exitWhenParentLeaves: this process's, `extra`, and its pid as the parent's. */
+export function childEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra, [PARENT_PID_ENV]: String(process.pid) };
+}
+
 /** How long task resources get to end by themselves (a persistent program told to exit), ms. */
 export const RELEASE_MS = 500;
 /** When the process exits after a leave began, whatever the release still waits for, ms. */
@@ -47,7 +55,10 @@ export function exitWhenParentLeaves(release: (graceMs: number) => Promise<void>
     void release(RELEASE_MS).then(end, end);
   };
   process.on('disconnect', leave);
-  const data: WatchdogData = { parentPid: process.ppid, ownGroup, answerMs: ANSWER_MS, backstopMs: BACKSTOP_MS };
+  // The parent's pid as the parent said it (a parent that died while this process was loading is
+  // noticed too), else the parent now.
+  const said = Number(process.env[PARENT_PID_ENV]);
+  const data: WatchdogData = { parentPid: Number.isInteger(said) && said > 1 ? said : process.ppid, ownGroup, answerMs: ANSWER_MS, backstopMs: BACKSTOP_MS };
   watchdog = new Worker(new URL('./parentWatchdog.js', import.meta.url), {
     workerData: data,
     // A few MB are all it needs; it never holds data.
