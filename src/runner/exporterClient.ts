@@ -9,7 +9,8 @@ import { childEnvironment } from './parentLeaves.js';
 
 export const EXPORTER_ENTRY = fileURLToPath(new URL('./exporterProcess.js', import.meta.url));
 
-export type ExportOutcome = { ok: true; report: ExportReport } | { ok: false; message: string };
+/** `damagedLedger`: the export failed because the ledger is damaged, and how (the way out is `wflo ledger rebuild`). */
+export type ExportOutcome = { ok: true; report: ExportReport } | { ok: false; message: string; damagedLedger?: string };
 
 export class ExporterClient {
   private child: ChildProcess | null = null;
