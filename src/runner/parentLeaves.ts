@@ -27,7 +27,7 @@ export function childEnvironment(extra: Record<string, string> = {}): NodeJS.Pro
 }
 
 /** How long task resources get to end by themselves (a persistent program told to exit), ms. */
-export const RELEASE_MS = 500;
+const RELEASE_MS = 500;
 /** When the process exits after a leave began, whatever the release still waits for, ms. */
 const EXIT_MS = 700;
 /** When the watchdog ends a leave that has not finished, ms. */
