@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { WfloError } from '../util/errors.js';
+import { damagedLedgerBehind } from '../runner/ledgerDamage.js';
 
 /**
  * Run the program and map failures to exit codes: WfloError carries its own code, commander's
@@ -29,6 +30,12 @@ function exitCodeFor(err: unknown): number {
   if (err instanceof WfloError) {
     process.stderr.write(`wflo: ${err.message}\n`);
     return err.exitCode;
+  }
+  // SQLite's "malformed" from a ledger this command read: the ledger's one line, with the way out.
+  const damaged = damagedLedgerBehind(err);
+  if (damaged) {
+    process.stderr.write(`wflo: ${damaged.message}\n`);
+    return damaged.exitCode;
   }
   const e = err as NodeJS.ErrnoException;
   if (e && (e.code === 'ENOSPC' || e.code === 'EACCES' || e.code === 'EROFS' || e.code === 'EPERM')) {

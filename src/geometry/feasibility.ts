@@ -22,6 +22,8 @@ export interface FeasibilityReport {
   maxViolationM: number;
   /** The worst violation as a sentence, or null when nothing is violated (even within tolerance). */
   worst: string | null;
+  /** The turbine (or the pair) of `worst`; empty when nothing is violated. */
+  worstTurbines: number[];
 }
 
 /** Metres with enough digits to show small violations: "12.4", "0.0649", "2.31e-7". */
@@ -52,12 +54,13 @@ export function checkFeasibility(
     if (!Number.isFinite(x[i]!) || !Number.isFinite(y[i]!)) {
       return {
         feasible: false, maxViolationM: Infinity,
-        worst: `turbine ${i} has a non-finite position (${x[i]}, ${y[i]})`,
+        worst: `turbine ${i} has a non-finite position (${x[i]}, ${y[i]})`, worstTurbines: [i],
       };
     }
   }
   let maxViolationM = 0;
   let worst: string | null = null;
+  let worstTurbines: number[] = [];
   if (boundary !== null) {
     const site = prepareBoundary(boundary);
     const gradient = new Float64Array(2);
@@ -66,12 +69,14 @@ export function checkFeasibility(
       if (outside > maxViolationM) {
         maxViolationM = outside;
         worst = `turbine ${i} is ${formatMetres(outside)} m outside the boundary`;
+        worstTurbines = [i];
       }
       for (let k = 0; k < site.exclusions.length; k++) {
         const inside = -exclusionClearanceAt(site, k, x[i]!, y[i]!, gradient);
         if (inside > maxViolationM) {
           maxViolationM = inside;
           worst = `turbine ${i} is ${formatMetres(inside)} m inside exclusion zone '${site.exclusions[k]!.name}'`;
+          worstTurbines = [i];
         }
       }
     }
@@ -95,6 +100,7 @@ export function checkFeasibility(
         maxViolationM = worstShortfall;
         worst = `turbines ${worstI} and ${worstJ} are ${formatDistance(worstDistance, worstShortfall)} m apart, ` +
           `minimum ${formatSpacing(pairMinimum(minSpacing, worstI, worstJ))} m (the larger of their types' spacings)`;
+        worstTurbines = [worstI, worstJ];
       }
     }
   } else if (minSpacing > 0) {
@@ -120,8 +126,25 @@ export function checkFeasibility(
         maxViolationM = shortfall;
         worst = `turbines ${closestI} and ${closestJ} are ${formatDistance(distance, shortfall)} m apart, ` +
           `minimum ${formatSpacing(minSpacing)} m`;
+        worstTurbines = [closestI, closestJ];
       }
     }
   }
-  return { feasible: maxViolationM <= tolerance, maxViolationM, worst };
+  return { feasible: maxViolationM <= tolerance, maxViolationM, worst, worstTurbines };
 }
+
+/**
+ * The worst violation with the positions of its turbines, for messages about a whole layout:
+ * "turbine 3 at (4812.0, 20.0) is 3700.0 m outside the boundary", "turbines 2 at (…) and 7 at (…)
+ * are 250.1 m apart, minimum 260 m"; null when nothing is violated.
+ */
+export function worstWithPositions(report: FeasibilityReport, x: ArrayLike<number>, y: ArrayLike<number>): string | null {
+  if (report.worst === null) return null;
+  const at = (i: number): string => `${i} at (${formatCoordinate(x[i]!)}, ${formatCoordinate(y[i]!)})`;
+  const [i, j] = report.worstTurbines;
+  if (j !== undefined && report.worst.startsWith(`turbines ${i} and ${j} `)) return `turbines ${at(i!)} and ${at(j)}${report.worst.slice(`turbines ${i} and ${j}`.length)}`;
+  if (i !== undefined && report.worst.startsWith(`turbine ${i} `) && Number.isFinite(x[i]!) && Number.isFinite(y[i]!)) return `turbine ${at(i)}${report.worst.slice(`turbine ${i}`.length)}`;
+  return report.worst;
+}
+
+const formatCoordinate = (v: number): string => v.toFixed(1);

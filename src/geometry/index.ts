@@ -20,7 +20,7 @@ export {
   spacingConstraint, spacingPenalty, type SpacingConstraint, type SpacingConstraintOptions,
 } from './spacing.js';
 export { spacingKs, boundaryKs } from './ksAggregate.js';
-export { checkFeasibility, type FeasibilityReport } from './feasibility.js';
+export { checkFeasibility, worstWithPositions, type FeasibilityReport } from './feasibility.js';
 export { pairMinimum, largestSpacing, spacingByTurbine, type SpacingRule } from './pairSpacing.js';
 export { projectInside } from './projectInside.js';
 export { randomFeasibleLayout, defaultSamplingAttempts, type LayoutArrays } from './sampling.js';

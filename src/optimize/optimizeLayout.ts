@@ -12,7 +12,8 @@
  * 'random': random search from the initial layout. 'hybrid': gradient, then random search as a
  * polish. Every returned layout passes checkFeasibility (1e-6 m); a method that ends
  * infeasible gets one repair pass (minimize the constraint violation alone), and if that fails the
- * optimization fails with RuntimeFailure: an infeasible layout is never returned as a result.
+ * optimization fails with InfeasibleEnd (permanent: it would end there again), naming the worst
+ * turbine and where it is: an infeasible layout is never returned as a result.
  * Nor is one worse than a feasible start: then the start itself is returned.
  */
 import type { Case } from './case.js';
@@ -20,7 +21,8 @@ import type { FarmEvaluator } from '../physics/aep.js';
 import { pairMinimum, type SpacingRule } from '../geometry/pairSpacing.js';
 import { caseEvaluator, caseSpacing } from './caseEvaluator.js';
 import { prepareBoundary, type PreparedBoundary } from '../geometry/preparedBoundary.js';
-import { checkFeasibility } from '../geometry/feasibility.js';
+import { checkFeasibility, worstWithPositions } from '../geometry/feasibility.js';
+import { InfeasibleEnd } from './infeasibleEnd.js';
 import { createRng, type Rng } from '../util/rng.js';
 import { signedDistanceAt } from '../geometry/boundaryDistance.js';
 import { RuntimeFailure } from '../util/errors.js';
@@ -90,7 +92,7 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
     const feasible = ensureFeasible(r.x, r.y);
     if (!feasible) {
       const report = checkFeasibility(site, r.x, r.y, spacing, FEASIBILITY_TOLERANCE_M);
-      throw new RuntimeFailure(`optimizer (${s.method}, seed ${seed}) ended with an infeasible layout: ${report.worst}`);
+      throw new InfeasibleEnd(`optimizer (${s.method}, seed ${seed}) ended with an infeasible layout: ${worstWithPositions(report, r.x, r.y)}`);
     }
     x = feasible.x; y = feasible.y;
   }
@@ -125,7 +127,7 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
   let report = checkFeasibility(site, x, y, spacing, FEASIBILITY_TOLERANCE_M);
   if (!report.feasible) {
     const feasible = ensureFeasible(x, y);
-    if (!feasible) throw new RuntimeFailure(`optimizer (${s.method}, seed ${seed}) ended with an infeasible layout: ${report.worst}`);
+    if (!feasible) throw new InfeasibleEnd(`optimizer (${s.method}, seed ${seed}) ended with an infeasible layout: ${worstWithPositions(report, x, y)}`);
     x = feasible.x; y = feasible.y;
   }
   if (s.method === 'random' || s.method === 'hybrid') {

@@ -26,6 +26,8 @@ export class ExportCadence {
   private lastOk = false;
   lastExport: ExportReport | null = null;
   lastError: string | null = null;
+  /** How the ledger is damaged, when that is why the last export failed. */
+  private ledgerDamaged: string | null = null;
 
   constructor(
     private readonly c: Pick<Campaign, 'exportEveryResults' | 'exportEveryS'>,
@@ -64,6 +66,7 @@ export class ExportCadence {
     let freshRetries = 1;
     for (let tries = 0; tries < 20; tries++) {
       if (await this.exportOnce()) return;
+      if (this.ledgerDamaged !== null) break;
       if (/being written by another process/.test(this.lastError ?? '')) {
         await new Promise((r) => setTimeout(r, 500));
         continue;
@@ -75,7 +78,14 @@ export class ExportCadence {
       }
       break;
     }
-    throw new RuntimeFailure(`could not write ${path.join(this.outputDir, LAYOUTS_FILE)}: ${this.lastError}; every finished task is safe in the ledger, rerun \`wflo export ${this.outputDir}\``);
+    if (this.ledgerDamaged !== null) {
+      // The ledger is not safe: the run's results are in the audit log, and the rebuild takes them back.
+      throw new RuntimeFailure(`${this.ledger.path} was damaged during the run (${this.ledgerDamaged}); layouts.h5 not refreshed. Every result is also in ` +
+        `${path.join(this.outputDir, 'audit.jsonl')}: \`wflo ledger rebuild ${this.outputDir}\` rebuilds the ledger from it and layouts.h5 (the damaged file is kept aside), then \`wflo export ${this.outputDir}\``);
+    }
+    const refused = /\b(EPERM|EACCES|EROFS)\b/.exec(this.lastError ?? '')?.[1];
+    const fix = refused ? `once ${this.outputDir} can be written again (${refused}: made read-only or immutable?), ` : '';
+    throw new RuntimeFailure(`could not write ${path.join(this.outputDir, LAYOUTS_FILE)}: ${this.lastError}; every finished task is safe in the ledger, ${fix}rerun \`wflo export ${this.outputDir}\``);
   }
 
   close(): void {
@@ -89,6 +99,7 @@ export class ExportCadence {
     this.lastAt = performance.now();
     const result = await this.exporter.export(this.outputDir);
     this.lastOk = result.ok;
+    this.ledgerDamaged = result.ok ? null : result.damagedLedger ?? null;
     if (result.ok) {
       this.lastExport = result.report;
       this.lastError = null;

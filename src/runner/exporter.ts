@@ -11,6 +11,8 @@ import { LayoutsFileReader, writeLayoutsFile } from '../io/hdf5/index.js';
 import type { LayoutRecord } from '../io/layoutRecord.js';
 import { RuntimeFailure } from '../util/errors.js';
 import { Ledger } from './ledger.js';
+import { integrityProblem } from './ledgerSchema.js';
+import { DamagedLedger, damagedLedger, isCorruption } from './ledgerDamage.js';
 
 export const LAYOUTS_FILE = 'layouts.h5';
 const BATCH_ROWS = 512;
@@ -43,42 +45,58 @@ function* inBatches(records: Iterable<LayoutRecord>): Generator<LayoutRecord[]> 
   if (batch.length > 0) yield batch;
 }
 
-/** Export the ledger of output folder `dir` to `outFile` (default `<dir>/layouts.h5`). */
+/**
+ * Export the ledger of output folder `dir` to `outFile` (default `<dir>/layouts.h5`). A damaged
+ * ledger is said as such (DamagedLedger, naming `wflo ledger rebuild`), wherever the damage is met.
+ */
 export async function exportLedger(dir: string, outFile?: string, o: ExportOptions = {}): Promise<ExportReport> {
   const source = o.source ?? 'wflo export';
   const started = performance.now();
   const file = path.resolve(outFile ?? path.join(dir, LAYOUTS_FILE));
   const ledger = Ledger.open(dir, { readonly: true });
   try {
-    ledger.db.exec('BEGIN');
-    try {
-      const totals = ledger.totals();
-      const campaignHash = ledger.getMeta('campaign_hash') ?? '';
-      if (!o.force) await refuseToDropResults(file, ledger, campaignHash);
-      const created = new Date();
-      const { farms, types } = ledger.definitions();
-      const written = await writeLayoutsFile(file, inBatches(ledger.doneRecords()), {
-        campaignName: ledger.getMeta('campaign_name') ?? '',
-        campaignHash,
-        nExpected: totals.total,
-        complete: totals.done === totals.total,
-        maxTurbines: Math.max(1, ledger.maxTurbinesDone()),
-        nRows: totals.done,
-        farms,
-        types,
-        source,
-        created,
-        metricNames: ledger.metricNames(),
-      });
-      return {
-        file, rows: written.rows, expected: totals.total, complete: totals.done === totals.total,
-        bytes: written.bytes, seconds: (performance.now() - started) / 1000, campaignHash, created: created.toISOString(),
-      };
-    } finally {
-      ledger.db.exec('COMMIT');
-    }
+    return await exportOpened(ledger, file, source, started, o);
+  } catch (err) {
+    // A damaged page met while streaming rows reaches here wrapped by the HDF5 writer: when the
+    // failure reads like SQLite's and the ledger fails its integrity check, say that, with the way out.
+    if (err instanceof DamagedLedger) throw err;
+    if (isCorruption(err)) throw damagedLedger(ledger.path, (err as Error).message);
+    if (!/malformed|not a database/.test((err as Error)?.message ?? '')) throw err;
+    let problem: string | null = null;
+    try { problem = integrityProblem(ledger.db); } catch (checkErr) { if (isCorruption(checkErr)) problem = (checkErr as Error).message; }
+    throw problem ? damagedLedger(ledger.path, problem) : err;
   } finally {
     ledger.close();
+  }
+}
+
+async function exportOpened(ledger: Ledger, file: string, source: string, started: number, o: ExportOptions): Promise<ExportReport> {
+  ledger.db.exec('BEGIN');
+  try {
+    const totals = ledger.totals();
+    const campaignHash = ledger.getMeta('campaign_hash') ?? '';
+    if (!o.force) await refuseToDropResults(file, ledger, campaignHash);
+    const created = new Date();
+    const { farms, types } = ledger.definitions();
+    const written = await writeLayoutsFile(file, inBatches(ledger.doneRecords()), {
+      campaignName: ledger.getMeta('campaign_name') ?? '',
+      campaignHash,
+      nExpected: totals.total,
+      complete: totals.done === totals.total,
+      maxTurbines: Math.max(1, ledger.maxTurbinesDone()),
+      nRows: totals.done,
+      farms,
+      types,
+      source,
+      created,
+      metricNames: ledger.metricNames(),
+    });
+    return {
+      file, rows: written.rows, expected: totals.total, complete: totals.done === totals.total,
+      bytes: written.bytes, seconds: (performance.now() - started) / 1000, campaignHash, created: created.toISOString(),
+    };
+  } finally {
+    ledger.db.exec('COMMIT');
   }
 }
 

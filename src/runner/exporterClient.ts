@@ -5,10 +5,12 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ExportReport } from './exporter.js';
+import { childEnvironment } from './parentLeaves.js';
 
 export const EXPORTER_ENTRY = fileURLToPath(new URL('./exporterProcess.js', import.meta.url));
 
-export type ExportOutcome = { ok: true; report: ExportReport } | { ok: false; message: string };
+/** `damagedLedger`: the export failed because the ledger is damaged, and how (the way out is `wflo ledger rebuild`). */
+export type ExportOutcome = { ok: true; report: ExportReport } | { ok: false; message: string; damagedLedger?: string };
 
 export class ExporterClient {
   private child: ChildProcess | null = null;
@@ -17,7 +19,7 @@ export class ExporterClient {
   private pendingChild: ChildProcess | null = null;
 
   private start(): ChildProcess {
-    const child = fork(EXPORTER_ENTRY, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [] });
+    const child = fork(EXPORTER_ENTRY, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [], env: childEnvironment() });
     let stderrTail = '';
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (s: string) => { stderrTail = (stderrTail + s).slice(-1000); });

@@ -4,8 +4,8 @@
  * failures. The queries are in ledger.ts; the tables are described there.
  */
 import Database from 'better-sqlite3';
-import path from 'node:path';
 import { InputError, RuntimeFailure } from '../util/errors.js';
+import { damagedLedger, noteLedgerOpened } from './ledgerDamage.js';
 
 const LEDGER_VERSION = '1';
 
@@ -50,14 +50,19 @@ export function ledgerFailure(err: unknown, ledgerPath: string, action: string):
   return new RuntimeFailure(`ledger error while ${action} ${ledgerPath}: ${e?.message ?? String(err)}`);
 }
 
-/** The one message for a damaged ledger: which file, and the way out. */
-export function damagedLedger(ledgerPath: string, why: string): RuntimeFailure {
-  const dir = path.dirname(ledgerPath);
-  return new RuntimeFailure(`${ledgerPath} is damaged (${why}); nothing was changed. Rebuild it from layouts.h5 and audit.jsonl with \`wflo ledger rebuild ${dir}\` (the damaged file is kept aside)`);
+export { damagedLedger } from './ledgerDamage.js';
+
+/** The first problem PRAGMA quick_check finds in `db` (a damaged page anywhere), or null. */
+export function integrityProblem(db: Database.Database): string | null {
+  const check = db.prepare('PRAGMA quick_check').pluck().all() as string[];
+  if (check.length === 1 && check[0] === 'ok') return null;
+  const first = check.flatMap((l) => l.split('\n')).find((l) => l.trim() && !/^\*\*\* in database/.test(l)) ?? check[0] ?? 'no answer';
+  return `integrity check: ${first.trim()}${check.length > 1 ? ` and ${check.length - 1} more` : ''}`;
 }
 
 /** Open (and create and migrate, unless read-only) the ledger database at `file`; one-line errors. */
 export function openLedgerDatabase(file: string, readonly: boolean): Database.Database {
+  noteLedgerOpened(file);
   let db: Database.Database;
   try {
     db = new Database(file, { readonly, fileMustExist: readonly });
@@ -76,11 +81,10 @@ export function openLedgerDatabase(file: string, readonly: boolean): Database.Da
         if (!columns.includes(column)) db.exec(`ALTER TABLE results ADD COLUMN ${column} ${type}`);
       }
       // A damaged page anywhere (a torn write, a zeroed block) is found now, not halfway through a run.
-      const check = db.prepare('PRAGMA quick_check').pluck().all() as string[];
-      if (check.length !== 1 || check[0] !== 'ok') {
+      const problem = integrityProblem(db);
+      if (problem) {
         db.close();
-        const first = check.flatMap((l) => l.split('\n')).find((l) => l.trim() && !/^\*\*\* in database/.test(l)) ?? check[0];
-        throw damagedLedger(file, `integrity check: ${first.trim()}${check.length > 1 ? ` and ${check.length - 1} more` : ''}`);
+        throw damagedLedger(file, problem);
       }
       const version = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get('ledger_version') as string | undefined;
       if (version === undefined) db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run('ledger_version', LEDGER_VERSION);

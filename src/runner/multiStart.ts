@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import type { OptimizerSettings } from '../optimize/settings.js';
 import type { OptimizationRecord } from '../optimize/runOptimization.js';
 import { RuntimeFailure } from '../util/errors.js';
+import { childEnvironment } from './parentLeaves.js';
 
 export interface MultiStartOptions {
   caseSpec: string;
@@ -51,7 +52,7 @@ export function runMultiStart(opts: MultiStartOptions): Promise<MultiStartOutcom
     };
     const nWorkers = Math.max(1, Math.min(opts.workers, total));
     for (let w = 0; w < nWorkers; w++) {
-      const child = fork(WORKER, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+      const child = fork(WORKER, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], env: childEnvironment() });
       children.push(child);
       child.on('message', (msg: { ok: boolean; seed: number; record?: OptimizationRecord; error?: string }) => {
         done++;

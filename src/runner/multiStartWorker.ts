@@ -6,6 +6,7 @@ import { loadCase } from '../io/caseFile.js';
 import type { Case } from '../optimize/case.js';
 import { runOptimization } from '../optimize/runOptimization.js';
 import type { OptimizerSettings } from '../optimize/settings.js';
+import { exitWhenParentLeaves } from './parentLeaves.js';
 
 interface Job { caseSpec: string; settings: OptimizerSettings; seed: number }
 
@@ -19,4 +20,5 @@ process.on('message', (job: Job) => {
     process.send!({ ok: false, seed: job.seed, error: (err as Error).message });
   }
 });
-process.on('disconnect', () => process.exit(0));
+// Ends with `wflo optimize` (also in the middle of an optimization: parentLeaves.ts).
+exitWhenParentLeaves();

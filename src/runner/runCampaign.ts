@@ -101,11 +101,13 @@ function prepareOutputDir(dir: string): void {
   const probe = path.join(dir, `.wflo-write-probe-${process.pid}`);
   try {
     fs.writeFileSync(probe, 'x');
-    fs.rmSync(probe, { force: true });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why = e.code === 'ENOSPC' ? 'disk full (ENOSPC)' : e.code ?? e.message;
     throw new RuntimeFailure(`cannot write in output folder ${dir} (${why})`);
+  } finally {
+    // Also when the write failed after the file was made (a full disk): no probe is left behind.
+    try { fs.unlinkSync(probe); } catch { /* never made */ }
   }
 }
 

@@ -14,7 +14,7 @@ import { runCommandTask, stopPersistentProgram } from './command/commandTask.js'
 import { optimizeCase } from '../optimize/optimizeCase.js';
 import { OPTIMIZER_METHODS, resolveSettings } from '../optimize/settings.js';
 import { noopOptimize } from './noopOptimizer.js';
-import type { TaskOutput } from './taskOutput.js';
+import { checkTaskOutput, type TaskOutput } from './taskOutput.js';
 import type { AttemptFields } from './attemptFields.js';
 import { PermanentTaskError } from '../util/errors.js';
 
@@ -69,20 +69,28 @@ export interface TaskRun extends AttemptFields {
   workdir?: string;
 }
 
-/** Run one attempt. */
+/**
+ * Run one attempt. An output that cannot be the task's result (taskOutput.ts: a wrong count, a
+ * non-finite or infeasible layout) throws PermanentTaskError: the same attempt gives it again.
+ */
 export async function runTask(r: TaskRun): Promise<TaskOutput> {
-  if (r.settings.method === NOOP_METHOD) return noopOptimize(r.case, r.settings, r.seed, r.attempt);
-  if (r.settings.method === COMMAND_METHOD) {
+  let output: TaskOutput;
+  if (r.settings.method === NOOP_METHOD) output = noopOptimize(r.case, r.settings, r.seed, r.attempt);
+  else if (r.settings.method === COMMAND_METHOD) {
     if (r.taskDir === null) throw new PermanentTaskError('command tasks need a folder for their attempt folders (none was given to this worker)');
-    return runCommandTask({ ...r, settings: r.settings as CommandSettings, taskDir: r.taskDir });
+    output = await runCommandTask({ ...r, settings: r.settings as CommandSettings, taskDir: r.taskDir });
+  } else {
+    output = optimizeCase(r.case, r.settings as Parameters<typeof optimizeCase>[1], r.seed);
   }
-  return optimizeCase(r.case, r.settings as Parameters<typeof optimizeCase>[1], r.seed);
+  checkTaskOutput(output, r.case);
+  return output;
 }
 
 /**
  * This process is going away (its coordinator or worker left): let the task kinds release what
- * they hold between attempts (a command optimizer's persistent program gets to exit by itself).
+ * they hold between attempts (a command optimizer's persistent program gets `graceMs` to exit by
+ * itself).
  */
-export async function releaseTaskResources(): Promise<void> {
-  await stopPersistentProgram();
+export async function releaseTaskResources(graceMs?: number): Promise<void> {
+  await stopPersistentProgram(graceMs);
 }

@@ -1,7 +1,7 @@
 /** checkFeasibility on published IEA37 layouts and on hand-made violations. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkFeasibility } from '../../src/geometry/feasibility.js';
+import { checkFeasibility, worstWithPositions } from '../../src/geometry/feasibility.js';
 import {
   baselineLayout, cs1Baseline16, cs3Boundary, cs4Boundary, CS1_16_CIRCLE, D_10MW, D_335MW,
 } from './fixtures.js';
@@ -57,12 +57,27 @@ test('the larger of the two kinds of violation wins; small ones keep their digit
 
 test('no boundary: spacing only; nothing violated: worst is null', () => {
   const x = new Float64Array([1e6, 0]), y = new Float64Array([0, 0]);
-  assert.deepEqual(checkFeasibility(null, x, y, 260), { feasible: true, maxViolationM: 0, worst: null });
+  assert.deepEqual(checkFeasibility(null, x, y, 260), { feasible: true, maxViolationM: 0, worst: null, worstTurbines: [] });
   assert.deepEqual(checkFeasibility(null, new Float64Array(0), new Float64Array(0), 260),
-    { feasible: true, maxViolationM: 0, worst: null });
+    { feasible: true, maxViolationM: 0, worst: null, worstTurbines: [] });
 });
 
 test('a non-finite coordinate is reported, not compared', () => {
   const report = checkFeasibility(CS1_16_CIRCLE, new Float64Array([0, NaN]), new Float64Array([0, 5]), 260);
-  assert.deepEqual(report, { feasible: false, maxViolationM: Infinity, worst: 'turbine 1 has a non-finite position (NaN, 5)' });
+  assert.deepEqual(report, { feasible: false, maxViolationM: Infinity, worst: 'turbine 1 has a non-finite position (NaN, 5)', worstTurbines: [1] });
+  assert.equal(worstWithPositions(report, new Float64Array([0, NaN]), new Float64Array([0, 5])), 'turbine 1 has a non-finite position (NaN, 5)');
+});
+
+test('the worst violation with the positions of its turbines (what a failed task says)', () => {
+  // Turbine 3 at x = 1312.4 m is 12.4 m outside the 1300 m circle.
+  const x = new Float64Array([0, 500, -800, 1312.4, 0]), y = new Float64Array([0, 0, 0, 0, 1200]);
+  const outside = checkFeasibility(CS1_16_CIRCLE, x, y, 260);
+  assert.deepEqual(outside.worstTurbines, [3]);
+  assert.equal(worstWithPositions(outside, x, y), 'turbine 3 at (1312.4, 0.0) is 12.4 m outside the boundary');
+  // Turbine 7 250.1 m north of turbine 2: the pair, each with its position.
+  const sx = new Float64Array([-1000, -700, -400, -100, 200, 500, 800, -400]), sy = new Float64Array([0, 0, 0, 0, 0, 0, 0, 250.1]);
+  const close = checkFeasibility(CS1_16_CIRCLE, sx, sy, 260);
+  assert.deepEqual(close.worstTurbines, [2, 7]);
+  assert.equal(worstWithPositions(close, sx, sy), 'turbines 2 at (-400.0, 0.0) and 7 at (-400.0, 250.1) are 250.1 m apart, minimum 260 m');
+  assert.equal(worstWithPositions(checkFeasibility(CS1_16_CIRCLE, new Float64Array([0]), new Float64Array([0]), 260), [0], [0]), null);
 });

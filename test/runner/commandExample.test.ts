@@ -87,7 +87,7 @@ print(repr(p.aep(np.array(${JSON.stringify(CS1_16_BASELINE.x)}), np.array(${JSON
     const folders = fs.readdirSync(tasks).filter((n) => n.startsWith('farm_')).map((n) => path.join(tasks, n, 'attempt-1'));
     const docs = {
       task: folders.map((f) => JSON.parse(fs.readFileSync(path.join(f, 'task.json'), 'utf8'))),
-      result: folders.map((f) => JSON.parse(fs.readFileSync(path.join(f, 'result.json'), 'utf8'))),
+      result: folders.map((f) => JSON.parse(fs.readFileSync((JSON.parse(fs.readFileSync(path.join(f, 'task.json'), 'utf8')) as { result_file: string }).result_file, 'utf8'))),
       wind: fs.readdirSync(path.join(tasks, '_wind')).map((n) => JSON.parse(fs.readFileSync(path.join(tasks, '_wind', n), 'utf8'))),
     };
     assert.equal(docs.task.length, 6);

@@ -142,15 +142,16 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
       [1, /^program exited with code 3: Traceback \(most recent call last\): \| ValueError: seed 1 always fails \(log: .*tasks\/farm_0_type_0_seed_1\/attempt-2\)$/, 'retried'],
       [2, /^program exited 0 without writing a result to \$WFLO_RESULT: done, I think \(log: /, 'retried'],
       [3, /^result is not JSON \(.*it begins 'this is not json'\) \(log: /, 'retried'],
-      [4, /^turbine 3 has a non-finite position$/, 'retried'],
-      [5, /^layout has 15\/15 coordinates, expected 16$/, 'retried'],
-      [6, /^optimizer returned an infeasible layout \(worst violation 3700(\.\d+)? m\)$/, 'retried'],
+      [4, /^turbine 3 has a non-finite position \(log: .*tasks\/farm_0_type_0_seed_4\/attempt-1\)$/, 'permanent'],
+      [5, /^layout has 15\/15 coordinates, expected 16 \(log: .*attempt-1\)$/, 'permanent'],
+      // The ring's turbine 0 moved to x = 5000 m: 3700 m outside the 1300 m circle.
+      [6, /^infeasible layout: turbine 0 at \(5000\.0, 0\.0\) is 3700\.0 m outside the boundary \(log: .*tasks\/farm_0_type_0_seed_6\/attempt-1\)$/, 'permanent'],
       [7, /^timed out after 3 s \(worker and its process group killed\)$/, 'retried'],
       [8, /^timed out after 3 s \(worker and its process group killed\)$/, 'retried'],
       [10, /^result is 1024 MiB, over the 16 MiB limit \(refused unread, deleted\) \(log: /, 'retried'],
       [11, /^program reported a permanent failure \(exit code 65\): cannot place turbines on this site \(log: /, 'permanent'],
       [12, /^site too small for this method \(log: /, 'permanent'],
-      [13, /^result: aep: unknown field 'aep' \(known: protocol, task_id, layout, aep_mwh, .*\) \(log: /, 'retried'],
+      [13, /^result: aep: unknown field 'aep' \(known: protocol, task_id, layout, aep_mwh, .*\) \(log: .*attempt-1\)$/, 'permanent'],
     ];
     for (const [seed, message, kind] of expect) {
       const row = rows.get(id(seed))!;
@@ -159,7 +160,10 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
       assert.equal(row.last_error!.includes('\n'), false);
       assert.equal(attemptsOf(out, id(seed)), kind === 'permanent' ? 1 : 2, `seed ${seed}: ${kind}`);
     }
-    assert.equal(fs.existsSync(path.join(out, 'tasks', id(10), 'attempt-1', 'result.json')), false, 'the oversized result was deleted');
+    for (const attempt of [1, 2]) {
+      const folder10 = path.join(out, 'tasks', id(10), `attempt-${attempt}`);
+      assert.deepEqual(fs.readdirSync(folder10).filter((n) => n.startsWith('result')), [], 'the oversized result was deleted');
+    }
 
     // Nothing lost: the healthy tasks (and the one that printed a gigabyte) are done and exported.
     const { records, info } = await readLayoutsFile(path.join(out, 'layouts.h5'));
@@ -194,10 +198,13 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
 
     // An attempt folder reruns by hand, and gives the same result.
     const folder = path.join(out, 'tasks', id(0), 'attempt-1');
-    const first = fs.readFileSync(path.join(folder, 'result.json'), 'utf8');
-    fs.rmSync(path.join(folder, 'result.json'));
+    const resultFile = (JSON.parse(fs.readFileSync(path.join(folder, 'task.json'), 'utf8')) as { result_file: string }).result_file;
+    assert.match(path.basename(resultFile), /^result-[0-9a-f]{16}\.json$/);
+    assert.equal(path.dirname(resultFile), folder);
+    const first = fs.readFileSync(resultFile, 'utf8');
+    fs.rmSync(resultFile);
     assert.equal(spawnSync('sh', [path.join(folder, 'command.sh')]).status, 0);
-    assert.equal(fs.readFileSync(path.join(folder, 'result.json'), 'utf8'), first);
+    assert.equal(fs.readFileSync(resultFile, 'utf8'), first);
     assert.equal(fs.readFileSync(path.join(folder, 'exit_code'), 'utf8'), '0\n');
   });
 

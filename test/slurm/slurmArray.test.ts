@@ -4,8 +4,9 @@
  * completion and `wflo collect` gives the same rows as a local `wflo run` of the same campaign;
  * with one array task cancelled mid-run (`scancel JOB_2`), collect names exactly that shard's
  * unfinished tasks, and `wflo missing --write` + `wflo slurm` of the rerun file + collect
- * completes them into the rows of the local run. If SLURM cannot start here the test fails with the daemon's
- * own error line.
+ * completes them into the rows of the local run; a shard's `wflo run` SIGKILLed on its node
+ * leaves none of its busy workers behind. If SLURM cannot start here the test fails with the
+ * daemon's own error line.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,6 +18,7 @@ import { expandTasks } from '../../src/campaign/taskGrid.js';
 import { sliceTasks } from '../../src/campaign/shardSlice.js';
 import { readLayoutsFile } from '../../src/io/hdf5/index.js';
 import { doneTaskIds, ledgerRows, listedTasks, tempDir, wflo, writeNoopCampaign } from './slurmKit.js';
+import { blockingCampaign, bothBlocked, descendants, killAndWatch, runningTasks, runPid } from '../runner/processTree.js';
 
 const SHARDS = 4;
 let cluster: SlurmCluster;
@@ -154,4 +156,27 @@ test('scancel of one array task: collect names its unfinished tasks, the rerun c
   assert.equal(r.status, 0, r.stderr + r.stdout);
   assert.match(r.stdout, new RegExp(`${unfinished.size} rows imported`));
   await assertSameAsLocal(final);
+});
+
+test('a shard\'s wflo run SIGKILLed on its node: its workers, busy in their tasks, end with it', async (t) => {
+  const dir = path.join(work, 'orphans');
+  fs.mkdirSync(dir);
+  const file = blockingCampaign(dir, path.join(dir, 'out'));
+  const shardsDir = path.join(dir, 'shards');
+  const r = wflo(['slurm', file, '--array', '1', '--cpus-per-task', '2', '--time', '00:05:00', '--out', shardsDir], cluster.env);
+  assert.equal(r.status, 0, r.stderr);
+  const jobId = r.stdout.trim();
+  const shard = path.join(shardsDir, 'shard-0');
+  const deadline = Date.now() + 90_000;
+  while (!bothBlocked(shard)) {
+    assert.ok(Date.now() < deadline, `the shard's blocking tasks never ran (running: ${runningTasks(shard).join(', ')})${diagnose(shardsDir)}`);
+    await sleep(200);
+  }
+  await sleep(1000); // the workers are inside their tasks
+  const coordinator = runPid(shard);
+  const procs = descendants(coordinator);
+  assert.equal(procs.filter((p) => p.cmd.includes('executors/local/worker.js')).length, 2, procs.map((p) => p.cmd).join('; '));
+  const ms = await killAndWatch(coordinator, procs, 'shard workers');
+  t.diagnostic(`${procs.length} processes of the shard gone ${ms} ms after its wflo run's SIGKILL`);
+  await waitForJob(jobId, shardsDir);
 });

@@ -33,7 +33,8 @@ export function removeStaleTemps(targetPath: string): string[] {
     const pid = Number(name.slice(prefix.length).split('-')[0]);
     if (pid === process.pid || isProcessAlive(pid)) continue;
     const full = path.join(dir, name);
-    fs.rmSync(full, { force: true });
+    // Best effort: a folder that refuses removals (EPERM) fails the write itself, with its own errno.
+    try { fs.unlinkSync(full); } catch { continue; }
     removed.push(full);
   }
   return removed;

@@ -13,7 +13,7 @@ import { RuntimeFailure } from '../../util/errors.js';
 
 export interface WriterLock {
   readonly lockPath: string;
-  /** Remove the lock file if it is still ours. Safe to call twice. */
+  /** Remove the lock file if it is still ours. Safe to call twice; never throws. */
   release(): void;
 }
 
@@ -165,7 +165,10 @@ function makeLock(lockPath: string): WriterLock {
       if (!held) return;
       held = false;
       const owner = readOwner(lockPath);
-      if (owner && owner.pid === process.pid) fs.rmSync(lockPath, { force: true });
+      // Never throws: release runs in `finally` blocks, and its failure (a folder made read-only or
+      // immutable: EPERM, reported by rmSync as ENOTDIR) would hide the error that matters. A lock
+      // left behind is stale once this process is gone.
+      if (owner && owner.pid === process.pid) { try { fs.unlinkSync(lockPath); } catch { /* stale later */ } }
     },
   };
 }

@@ -3,10 +3,16 @@
  * limit is written to the log file as it arrives, the last half is kept in memory and appended
  * when the log is closed, with one line saying how many bytes were left out between them. A
  * program printing a gigabyte costs reading it, never the disk or the memory. The file (and, through
- * `prepare`, its folder) is made on the first byte: a silent program leaves none. `lastLines()` is what a failure message quotes.
+ * `prepare`, its folder) is made on the first byte, new (freshFile.ts: never written through a link
+ * the program left at its name): a silent program leaves none. `lastLines()` is what a failure message quotes.
  */
 import fs from 'node:fs';
 import { LOG_LIMIT_BYTES } from './protocol.js';
+import { openFresh } from './freshFile.js';
+import { printable } from '../../util/printable.js';
+
+/** How much of the end of the output lastLines looks at. */
+const QUOTED_BYTES = 8192;
 
 export class BoundedLog {
   private fd: number | null = null;
@@ -18,6 +24,8 @@ export class BoundedLog {
   private readonly headLimit: number;
   private readonly tailLimit: number;
   private failed = false;
+  /** The last bytes of the head, for lastLines (the file is never read back: the program may have replaced it). */
+  private headEnd: Buffer = Buffer.alloc(0);
 
   /** `prepare`: called before the file is first made (creates its folder). */
   constructor(readonly file: string, limit = LOG_LIMIT_BYTES, private readonly prepare: (() => void) | null = null) {
@@ -32,6 +40,7 @@ export class BoundedLog {
       const head = rest.subarray(0, this.headLimit - this.headBytes);
       this.append(head);
       this.headBytes += head.length;
+      this.headEnd = Buffer.concat([this.headEnd, head]).subarray(-QUOTED_BYTES);
       rest = rest.subarray(head.length);
     }
     if (rest.length === 0) return;
@@ -45,7 +54,7 @@ export class BoundedLog {
     try {
       if (this.fd === null) {
         this.prepare?.();
-        this.fd = fs.openSync(this.file, 'a');
+        this.fd = openFresh(this.file);
       }
       fs.writeSync(this.fd, b);
     } catch {
@@ -74,29 +83,9 @@ export class BoundedLog {
 
   /** The last `n` non-empty lines, joined by ' | ', at most `maxChars` (what a failure message quotes). */
   lastLines(n = 3, maxChars = 400): string {
-    let text: string;
-    if (this.tailBytes > 0) text = this.keptTail().subarray(-8192).toString('utf8');
-    else if (this.fd !== null || this.headBytes > 0) text = this.readHeadEnd();
-    else text = '';
+    const text = (this.tailBytes > 0 ? this.keptTail().subarray(-QUOTED_BYTES) : this.headEnd).toString('utf8');
     const lines = text.split(/\r?\n/).map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
-    const joined = lines.slice(-n).join(' | ');
+    const joined = printable(lines.slice(-n).join(' | '));
     return joined.length > maxChars ? `…${joined.slice(joined.length - maxChars + 1)}` : joined;
-  }
-
-  private readHeadEnd(): string {
-    try {
-      const fd = fs.openSync(this.file, 'r');
-      try {
-        const size = fs.fstatSync(fd).size;
-        const len = Math.min(size, 8192);
-        const buf = Buffer.alloc(len);
-        fs.readSync(fd, buf, 0, len, size - len);
-        return buf.toString('utf8');
-      } finally {
-        fs.closeSync(fd);
-      }
-    } catch {
-      return '';
-    }
   }
 }

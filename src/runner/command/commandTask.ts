@@ -15,13 +15,15 @@ import type { AttemptFields } from '../attemptFields.js';
 import type { CommandSettings } from '../../campaign/commandOptimizer.js';
 import type { Case } from '../../optimize/case.js';
 import { checkFeasibility } from '../../geometry/feasibility.js';
-import type { TaskOutput } from '../taskOutput.js';
+import { checkTaskOutput, type TaskOutput } from '../taskOutput.js';
+import { caseSpacing } from '../../optimize/caseEvaluator.js';
 import { BoundedLog } from './boundedLog.js';
 import { runPerTask, type ProgramLaunch } from './perTaskRun.js';
 import { PersistentProgram } from './persistentProgram.js';
 import type { ProgramAnswer } from './resultDocument.js';
 import { mergedParams, taskDocument, windFileFor } from './taskDocument.js';
 import { attemptFolder, emptyScratch, PERSISTENT_FOLDER, WIND_FOLDER } from './taskFolder.js';
+import { writeFresh } from './freshFile.js';
 
 export interface CommandTaskRun extends AttemptFields {
   settings: CommandSettings;
@@ -43,11 +45,11 @@ export class CommandTaskError extends Error {
 let persistent: PersistentProgram | null = null;
 let programs = 0;
 
-/** Stop this process's persistent program (end of its input, then SIGKILL after a grace period). */
-export async function stopPersistentProgram(): Promise<void> {
+/** Stop this process's persistent program (end of its input, then SIGKILL after `graceMs`, default the program's own). */
+export async function stopPersistentProgram(graceMs?: number): Promise<void> {
   const p = persistent;
   persistent = null;
-  await p?.stop();
+  await p?.stop(graceMs);
   if (p) fs.rmSync(p.scratchDir, { recursive: true, force: true });
 }
 
@@ -84,21 +86,23 @@ export async function runCommandTask(r: CommandTaskRun): Promise<TaskOutput> {
     if (answer.kind === 'error') {
       try {
         folder.ensure();
-        fs.writeFileSync(folder.file('task.json'), JSON.stringify(doc));
+        writeFresh(folder.file('task.json'), JSON.stringify(doc));
       } catch { /* a courtesy */ }
     }
   } else {
-    const doc = taskDocument(identity, r.farm, r.type, params, { scratchDir: folder.dir, resultFile: folder.file('result.json'), windFile });
+    const doc = taskDocument(identity, r.farm, r.type, params, { scratchDir: folder.dir, resultFile: folder.resultFile, windFile });
     answer = await runPerTask(launch, doc, folder, r.taskId);
   }
   if (answer.kind === 'error') throw new CommandTaskError(answer.message, answer.permanent);
-  return toTaskOutput(answer, r.case);
+  const output = toTaskOutput(answer, r.case);
+  checkTaskOutput(output, r.case, ` (log: ${folder.dir})`);
+  return output;
 }
 
 /** The program's answer as the runner's TaskOutput (faithful: the runner's checks judge it). */
 function toTaskOutput(a: Extract<ProgramAnswer, { kind: 'result' }>, c: Case): TaskOutput {
   const n = a.x.length;
-  const report = a.x.length === a.y.length ? checkFeasibility(c.boundary, a.x, a.y, c.minSpacing, 1e-6) : { feasible: false, maxViolationM: Infinity };
+  const report = a.x.length === a.y.length ? checkFeasibility(c.boundary, a.x, a.y, caseSpacing(c), 1e-6) : { feasible: false, maxViolationM: Infinity };
   const unknown = (): Float64Array => new Float64Array(n).fill(NaN);
   return {
     x: a.x, y: a.y,

@@ -7,14 +7,20 @@
  *
  * How it ended, in order: could not start (permanent: a missing program stays missing); killed by
  * a signal; exit code 65 (the program says: permanent failure); another non-zero exit code; exit 0
- * with no result, an oversized result (refused unread, deleted), or the result document's answer.
+ * with its task document changed meanwhile (another program wrote into the folder), with no
+ * result (naming a result-like file that is not the attempt's), a result refused unread
+ * (resultFile.ts: a link, another owner, older than the attempt, oversized), or the result
+ * document's answer.
  */
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
 import { BoundedLog } from './boundedLog.js';
-import { ENV, EXIT_PERMANENT_FAILURE, MAX_RESULT_BYTES, TASK_PROTOCOL } from './protocol.js';
+import { ENV, EXIT_PERMANENT_FAILURE, TASK_PROTOCOL } from './protocol.js';
 import { readResultDocument, type ProgramAnswer } from './resultDocument.js';
 import { writeCommandScript, type AttemptFolder } from './taskFolder.js';
+import { writeFresh } from './freshFile.js';
+import { readResultFile } from './resultFile.js';
+import { printable } from '../../util/printable.js';
 
 export interface ProgramLaunch {
   argv: readonly string[];
@@ -42,8 +48,9 @@ export function startFailure(launch: ProgramLaunch, err: NodeJS.ErrnoException):
 export async function runPerTask(launch: ProgramLaunch, doc: Record<string, unknown>, folder: AttemptFolder, taskId: string): Promise<ProgramAnswer> {
   folder.ensure();
   const taskFile = folder.file('task.json');
-  const resultFile = folder.file('result.json');
-  fs.writeFileSync(taskFile, JSON.stringify(doc));
+  const resultFile = folder.resultFile;
+  const taskText = JSON.stringify(doc);
+  writeFresh(taskFile, taskText);
   const env = { [ENV.protocol]: TASK_PROTOCOL, [ENV.mode]: 'per-task', [ENV.task]: taskFile, [ENV.result]: resultFile };
   writeCommandScript(folder, launch.cwd, env, launch.argv, `wflo command task ${taskId}, attempt folder ${folder.dir}`);
   const out = new BoundedLog(folder.file('stdout.log'));
@@ -69,27 +76,57 @@ export async function runPerTask(launch: ProgramLaunch, doc: Record<string, unkn
   err.close();
   const where = ` (log: ${folder.dir})`;
   if ('startError' in ended) return { kind: 'error', permanent: true, message: startFailure(launch, ended.startError) };
-  try { fs.writeFileSync(folder.file('exit_code'), `${ended.signal ? `signal ${ended.signal}` : ended.code}\n`); } catch { /* the log is a courtesy */ }
+  try { writeFresh(folder.file('exit_code'), `${ended.signal ? `signal ${ended.signal}` : ended.code}\n`); } catch { /* the log is a courtesy */ }
   if (ended.signal) return { kind: 'error', permanent: false, message: `program killed by signal ${ended.signal}${quoteLogs(err, out)}${where}` };
-  const answer = readResult(resultFile, taskId);
+  const read = readResultFile(resultFile, folder.birth);
+  const answer = read.kind === 'text' ? readResultDocument(read.text, taskId, false) : read.kind === 'refused' ? refusal(read.why) : null;
   if (ended.code === EXIT_PERMANENT_FAILURE) {
-    const said = answer?.kind === 'error' ? `: ${answer.message}` : quoteLogs(err, out);
+    const said = answer?.kind === 'error' && read.kind === 'text' ? `: ${answer.message}` : quoteLogs(err, out);
     return { kind: 'error', permanent: true, message: `program reported a permanent failure (exit code ${EXIT_PERMANENT_FAILURE})${said}${where}` };
   }
   if (ended.code !== 0) return { kind: 'error', permanent: false, message: `program exited with code ${ended.code}${quoteLogs(err, out)}${where}` };
-  if (answer === null) return { kind: 'error', permanent: false, message: `program exited 0 without writing a result to $${ENV.result}${quoteLogs(err, out)}${where}` };
+  // A task document changed while the program ran: another program wrote into this folder.
+  if (!sameText(taskFile, taskText)) {
+    return { kind: 'error', permanent: false, message: `task.json was changed while the program ran (another program writing into this attempt folder?); its answer is not taken${where}` };
+  }
+  if (answer === null) {
+    const strays = strayResults(folder);
+    const stray = strays.length > 0 ? ` (the folder holds ${strays.join(', ')}, not the file named in $${ENV.result}: write to that path)` : '';
+    return { kind: 'error', permanent: false, message: `program exited 0 without writing a result to $${ENV.result}${stray}${quoteLogs(err, out)}${where}` };
+  }
   if (answer.kind === 'error') return { ...answer, message: `${answer.message}${where}` };
   return answer;
 }
 
-/** The result file's answer; null when there is none. Oversized files are refused unread and deleted. */
-function readResult(file: string, taskId: string): ProgramAnswer | null {
-  const st = fs.statSync(file, { throwIfNoEntry: false });
-  if (!st) return null;
-  if (!st.isFile()) return { kind: 'error', permanent: false, message: `$${ENV.result} is not a regular file` };
-  if (st.size > MAX_RESULT_BYTES) {
-    fs.rmSync(file, { force: true });
-    return { kind: 'error', permanent: false, message: `result is ${(st.size / 2 ** 20).toFixed(0)} MiB, over the ${MAX_RESULT_BYTES / 2 ** 20} MiB limit (refused unread, deleted)` };
+function refusal(why: string): ProgramAnswer {
+  return { kind: 'error', permanent: false, message: `result ${why}` };
+}
+
+/** Whether `file` (not followed if a link) still holds exactly `text`. */
+function sameText(file: string, text: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+  } catch {
+    return false;
   }
-  return readResultDocument(fs.readFileSync(file, 'utf8'), taskId, false);
+  try {
+    const st = fs.fstatSync(fd);
+    const expected = Buffer.byteLength(text);
+    if (!st.isFile() || st.size !== expected) return false;
+    const buf = Buffer.alloc(expected);
+    return fs.readSync(fd, buf, 0, expected, 0) === expected && buf.toString('utf8') === text;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Names in the attempt folder that look like a result but are not this attempt's. */
+function strayResults(folder: AttemptFolder): string[] {
+  try {
+    const own = `result-${folder.token}.json`;
+    return fs.readdirSync(folder.dir).filter((n) => /^result.*\.json$/.test(n) && n !== own).slice(0, 3).map((n) => printable(n).slice(0, 80));
+  } catch {
+    return [];
+  }
 }

@@ -1,6 +1,7 @@
 /**
  * Reading a program's result document (schemas/result.v1.json) into what the task returns.
- * Strict like every input: unknown keys are refused with the nearest known one. Faithful: the
+ * Strict like every input: unknown keys are refused with the nearest known one, and a document
+ * that breaks the schema is a permanent failure (the same seed writes it again). Faithful: the
  * layout is returned as the program gave it (a wrong turbine count or a point outside the site
  * reaches the runner's checks, which name it), and Python's `NaN` / `Infinity` tokens, which
  * `json.dump` writes by default, are read as the numbers they mean rather than as garbage.
@@ -9,6 +10,7 @@ import { z } from 'zod';
 import { strict } from '../../io/zodIssue.js';
 import { PARAM_KEY } from '../../campaign/paramsSchema.js';
 import { MAX_METRICS, RESULT_PROTOCOL } from './protocol.js';
+import { printable } from '../../util/printable.js';
 
 /** What a program answered for one task. */
 export type ProgramAnswer =
@@ -96,22 +98,25 @@ export function readResultDocument(text: string, expectTaskId: string, requireTa
   try {
     value = parseJsonAllowingNonFinite(text);
   } catch (err) {
-    const snippet = text.slice(0, 60).replace(/\s+/g, ' ');
-    return { kind: 'error', permanent: false, message: `result is not JSON (${(err as Error).message}; it begins '${snippet}')` };
+    const snippet = printable(text.slice(0, 60).replace(/\s+/g, ' '));
+    const why = printable((err as Error).message.replace(/\s+/g, ' ')).slice(0, 160);
+    return { kind: 'error', permanent: false, message: `result is not JSON (${why}; it begins '${snippet}')` };
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { kind: 'error', permanent: false, message: 'result is not a JSON object' };
+  // From here on the program wrote a JSON document that says the wrong thing: it would say it again
+  // (the same seed gives the same answer), so the failure is permanent.
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { kind: 'error', permanent: true, message: 'result is not a JSON object' };
   const parsed = resultSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const p = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path;
-    return { kind: 'error', permanent: false, message: `result: ${where(p)}: ${issue.message}` };
+    return { kind: 'error', permanent: true, message: `result: ${where(p)}: ${printable(issue.message)}` };
   }
   const r = parsed.data;
   if (r.task_id !== undefined ? r.task_id !== expectTaskId : requireTaskId) {
-    return { kind: 'error', permanent: false, message: r.task_id === undefined ? 'result has no task_id' : `result is for task '${r.task_id}', not ${expectTaskId}` };
+    return { kind: 'error', permanent: false, message: r.task_id === undefined ? 'result has no task_id' : `result is for task '${printable(r.task_id)}', not ${expectTaskId}` };
   }
-  if (r.error !== undefined) return { kind: 'error', permanent: r.permanent === true, message: r.error.split('\n')[0].slice(0, 500) || 'error without a message' };
-  if (!r.layout) return { kind: 'error', permanent: false, message: 'result has neither a layout nor an error' };
+  if (r.error !== undefined) return { kind: 'error', permanent: r.permanent === true, message: printable(r.error.split('\n')[0].slice(0, 500)) || 'error without a message' };
+  if (!r.layout) return { kind: 'error', permanent: true, message: 'result has neither a layout nor an error' };
   return {
     kind: 'result',
     x: Float64Array.from(r.layout.x), y: Float64Array.from(r.layout.y),

@@ -9,8 +9,7 @@
  */
 import { caseForTask } from '../../../campaign/caseForTask.js';
 import type { Case } from '../../../optimize/case.js';
-import { optimizerSettingsProblem, runTask } from '../../taskFunction.js';
-import { taskOutputProblem } from '../../taskOutput.js';
+import { optimizerSettingsProblem, releaseTaskResources, runTask } from '../../taskFunction.js';
 import type { FromJobChild, ToJobChild } from './jobChildProtocol.js';
 import { exitWhenParentLeaves } from '../../parentLeaves.js';
 
@@ -21,7 +20,7 @@ if (!process.send) {
   process.exit(2);
 }
 process.on('SIGINT', () => { /* the worker decides */ });
-exitWhenParentLeaves();
+exitWhenParentLeaves(releaseTaskResources);
 
 const cases = new Map<string, Case>();
 
@@ -56,9 +55,7 @@ async function run(msg: ToJobChild): Promise<void> {
       case: c, settings: msg.optimizer, farm: msg.farm, type: msg.type, taskId: msg.taskId, seed: msg.seed, attempt: msg.attempt,
       timeoutS: msg.timeoutS, taskDir: msg.taskDir, ...(msg.workdir !== undefined ? { workdir: msg.workdir } : {}),
     });
-    const problem = taskOutputProblem(output, c.nTurbines);
-    if (problem) send({ kind: 'error', id: msg.id, message: problem, wallS: wallS() });
-    else send({ kind: 'result', id: msg.id, output, wallS: wallS() });
+    send({ kind: 'result', id: msg.id, output, wallS: wallS() });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     send({ kind: 'error', id: msg.id, message: message.split('\n')[0] || 'error without a message', wallS: wallS(), permanent: isPermanent(err) });

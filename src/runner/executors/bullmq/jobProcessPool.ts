@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { TaskOutput } from '../../taskOutput.js';
 import type { FromJobChild, JobAttempt, RunMessage } from './jobChildProtocol.js';
 import { OWN_GROUP_ENV, settleGroupKills, terminateGroup } from '../../processGroup.js';
+import { childEnvironment } from '../../parentLeaves.js';
 
 export const JOB_CHILD_ENTRY = fileURLToPath(new URL('./jobChild.js', import.meta.url));
 
@@ -49,7 +50,7 @@ export class JobProcessPool {
   private spawn(): Slot {
     const child = fork(JOB_CHILD_ENTRY, [], {
       serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: this.execArgv,
-      detached: true, env: { ...process.env, [OWN_GROUP_ENV]: '1' },
+      detached: true, env: childEnvironment({ [OWN_GROUP_ENV]: '1' }),
     });
     let markReady!: () => void;
     const slot: Slot = { child, ready: new Promise((r) => { markReady = r; }), busy: false, stderrTail: '', current: null };

@@ -2,15 +2,15 @@
  * Worker process entry (forked by the local pool; compiled to dist/src/runner/executors/local/worker.js).
  * Runs tasks one at a time, in the order received, and reports each result or error. It holds
  * no state that matters: killing it loses only the task it is running. It exits when the
- * coordinator goes away (IPC disconnect) and ignores SIGINT, so a terminal's Ctrl-C reaches
+ * coordinator goes away (parentLeaves.ts: within a second, even in the middle of a synchronous
+ * optimization) and ignores SIGINT, so a terminal's Ctrl-C reaches
  * the coordinator, which then stops the workers itself. It leads its own process group (the
  * pool starts it detached): what it starts (a command task's program) is in that group, and
  * going away it ends the group, so a coordinator killed with SIGKILL leaves no program behind.
  */
 import { caseForTask } from '../../../campaign/caseForTask.js';
 import type { Case } from '../../../optimize/case.js';
-import { runTask } from '../../taskFunction.js';
-import { taskOutputProblem } from '../../taskOutput.js';
+import { releaseTaskResources, runTask } from '../../taskFunction.js';
 import { exitWhenParentLeaves } from '../../parentLeaves.js';
 import type { FromWorker, SetupMessage, TaskMessage, ToWorker } from './workerProtocol.js';
 
@@ -25,7 +25,7 @@ if (!process.send) {
 }
 
 process.on('SIGINT', () => { /* the coordinator decides */ });
-exitWhenParentLeaves();
+exitWhenParentLeaves(releaseTaskResources);
 
 let setup: SetupMessage | null = null;
 const cases = new Map<string, Case>();
@@ -58,10 +58,7 @@ async function drain(): Promise<void> {
         case: c, settings: setup!.optimizer, farm: setup!.farms[t.farmIndex], type: setup!.farmTypes[t.typeIndex],
         taskId: t.taskId, seed: t.seed, attempt: t.attempt, timeoutS: setup!.timeoutS, taskDir: setup!.taskDir,
       });
-      const problem = taskOutputProblem(output, c.nTurbines);
-      const wallS = (performance.now() - start) / 1000;
-      if (problem) send({ kind: 'error', taskId: t.taskId, message: problem, wallS });
-      else send({ kind: 'result', taskId: t.taskId, output, wallS });
+      send({ kind: 'result', taskId: t.taskId, output, wallS: (performance.now() - start) / 1000 });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       send({

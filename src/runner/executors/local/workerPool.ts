@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import type { Task } from '../../../campaign/taskGrid.js';
 import type { ErrorMessage, FromWorker, ResultMessage, SetupMessage, TaskMessage } from './workerProtocol.js';
 import { OWN_GROUP_ENV, settleGroupKills, terminateGroup } from '../../processGroup.js';
+import { childEnvironment } from '../../parentLeaves.js';
 
 /** dist/src/runner/executors/local/worker.js, next to this module once compiled. */
 export const WORKER_ENTRY = fileURLToPath(new URL('./worker.js', import.meta.url));
@@ -80,7 +81,7 @@ export class WorkerPool {
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
       execArgv: this.execArgv,
       detached: true,
-      env: { ...process.env, [OWN_GROUP_ENV]: '1' },
+      env: childEnvironment({ [OWN_GROUP_ENV]: '1' }),
     });
     const w = new PoolWorker(slot, child);
     this.workers.add(w);
