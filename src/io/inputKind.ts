@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { InputError } from '../util/errors.js';
-import type { Turbine } from '../physics/turbine.js';
+import { NO_CUT_OUT, type Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { readYamlFile } from './yamlFile.js';
@@ -71,8 +71,10 @@ export interface ValidatedInput {
 
 export const describeTurbine = (t: Turbine): Record<string, unknown> => ({
   name: t.name, rotor_diameter_m: t.diameter, hub_height_m: t.hubHeight, rated_power_w: t.ratedPowerW,
-  cutin_wind_speed: t.cutIn, cutout_wind_speed: t.cutOut,
-  power: t.power.kind === 'cubic' ? `IEA37 cubic, rated at ${t.power.ratedSpeed} m/s` : `table of ${t.power.speeds.length} points`,
+  // A table held beyond its ends (beyond_table: hold) has no cut-out: null, not the largest double.
+  cutin_wind_speed: t.cutIn, cutout_wind_speed: t.cutOut === NO_CUT_OUT ? null : t.cutOut,
+  power: t.power.kind === 'cubic' ? `IEA37 cubic, rated at ${t.power.ratedSpeed} m/s`
+    : `table of ${t.power.speeds.length} points${t.cutOut === NO_CUT_OUT ? ', end values held beyond it' : ''}`,
   thrust: t.thrust.kind === 'constant' ? `constant Ct ${+t.thrust.ct.toFixed(6)}` : `table of ${t.thrust.speeds.length} points`,
 });
 

@@ -13,14 +13,14 @@
  *   sample (timeSeries.ts).
  *
  * Directions are meteorological in windIO as in wflo (degrees clockwise from north, where the
- * wind comes from), so they are used as they are. `turbulence_intensity` (a number or over
+ * wind comes from), so they are used as they are; in [0, 360), each once (io/plausibility.ts). `turbulence_intensity` (a number or over
  * direction/speed) is kept per bin: the resource carries `turbulenceIntensityByBin` when it
  * varies between bins (one value stays one value); absent, it is 0.075 (the IEA37 value).
  */
 import { roseFromWeibull, windResourceProblem, type WindResource } from '../../physics/windResource.js';
 import { readCoordinate, readDimensional, type Axis } from './dimensionalData.js';
 import { timeSeriesResource } from './timeSeries.js';
-import { radianDirectionsProblem } from '../plausibility.js';
+import { directionsProblem, radianDirectionsProblem } from '../plausibility.js';
 import { probabilityWeightedMean, type BinnedResource } from './binnedResource.js';
 import type { WindioNode } from './windioTree.js';
 
@@ -60,6 +60,11 @@ function directionAxis(wr: WindioNode): { directions: Float64Array; axis: Axis }
   const directions = readCoordinate(node, 'wind directions (degrees)');
   const radians = radianDirectionsProblem(directions);
   if (radians) node.fail(radians);
+  const bad = directionsProblem(directions, true);
+  if (bad) {
+    const list = node.isMap && node.get('data').exists ? node.get('data') : node;
+    (list.isSeq && list.get(bad.index).exists ? list.get(bad.index) : node).fail(bad.message);
+  }
   return { directions, axis: { name: 'wind_direction', length: directions.length } };
 }
 
