@@ -100,7 +100,7 @@ export function referenceTurbine(t: Doc, file: string, at = 'turbine'): Turbine 
   const problem = turbineProblem(turbine);
   if (problem) throw new InputError(`${file}: ${at}.${/^power curve/.test(problem) ? 'power_curve' : /^thrust/.test(problem) ? 'ct_curve' : /^hub/.test(problem) ? 'hub_height' : 'rotor_diameter'}: ${problem}`);
   // The rules every turbine door shares (turbinePlausibility.ts); the rated power is the table's maximum.
-  const issue = turbineIssue(turbine, { ratedPowerGiven: false });
+  const issue = turbineIssue(turbine, { ratedPowerGiven: false, powerUnitOption: false });
   if (issue) {
     const field = {
       ratedPower: 'power_curve.power_w', diameter: 'rotor_diameter', hubHeight: 'hub_height', powerSpeeds: 'power_curve.wind_speed',

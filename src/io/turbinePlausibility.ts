@@ -53,6 +53,8 @@ export interface TurbineCheckOptions {
   ratedPowerGiven?: boolean;
   /** The unit the file gave its power values in (messages then show numbers as written). */
   powerUnit?: PowerUnit;
+  /** Whether the file's format has `power_unit` (native turbines; windIO and reference files are in W). */
+  powerUnitOption?: boolean;
 }
 
 const swept = (diameter: number): number => Math.PI * diameter * diameter / 4;
@@ -74,6 +76,7 @@ export function turbineIssue(t: Turbine, options: TurbineCheckOptions = {}): Tur
   const ratedGiven = options.ratedPowerGiven ?? true;
   const unit = options.powerUnit ?? 'W';
   const scale = POWER_UNITS[unit];
+  const unitOption = options.powerUnitOption ?? true;
   const written = (w: number): string => (unit === 'W' ? `${short(w)} W` : `${short(w / scale)} ${unit} (${short(w)} W)`);
   const table = t.power.kind === 'table' ? t.power : null;
   let peakIndex = -1;
@@ -121,7 +124,7 @@ export function turbineIssue(t: Turbine, options: TurbineCheckOptions = {}): Tur
         const what = curveOff ? `the power curve looks like ${slip[1]}` : `rated_power looks like ${slip[1]}`;
         return {
           ...(curveOff ? { field: 'powerValues' as const, index: peakIndex } : { field: 'ratedPower' as const }),
-          message: `the power curve peaks at ${written(peak)} but rated_power is ${written(t.ratedPowerW)}, ${times}: ${what} (W expected; give both in W, or both in ${slip[1]} with power_unit: ${slip[1]})`,
+          message: `the power curve peaks at ${written(peak)} but rated_power is ${written(t.ratedPowerW)}, ${times}: ${what} (W expected; give both in W${unitOption ? `, or both in ${slip[1]} with power_unit: ${slip[1]}` : ''})`,
         };
       }
       return {
@@ -134,7 +137,7 @@ export function turbineIssue(t: Turbine, options: TurbineCheckOptions = {}): Tur
   if (!inBand(specific)) {
     const slip = specific < SPECIFIC_POWER_W_PER_M2.min ? slipUnit(specific, unit) : null;
     const value = short(t.ratedPowerW / scale);
-    const hint = slip ? `: ${unit} expected${unit === 'W' ? '' : ' (power_unit)'}; ${value} looks like ${slip} (say so with power_unit: ${slip})`
+    const hint = slip ? `: ${unit} expected${unit === 'W' ? '' : ' (power_unit)'}; ${value} looks like ${slip}${unitOption ? ` (say so with power_unit: ${slip})` : ''}`
       : specific > SPECIFIC_POWER_W_PER_M2.max ? ': check rotor_diameter (metres, the diameter not the radius) and the power unit (W)'
         : ': check the power unit (W) and rotor_diameter (metres)';
     return {

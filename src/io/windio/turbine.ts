@@ -98,7 +98,7 @@ export function readTurbine(t: WindioNode): Turbine {
   };
   const problem = turbineProblem(turbine);
   if (problem) t.fail(problem);
-  const issue = turbineIssue(turbine, { ratedPowerGiven: ratedPower !== undefined || power.kind === 'cubic' });
+  const issue = turbineIssue(turbine, { ratedPowerGiven: ratedPower !== undefined || power.kind === 'cubic', powerUnitOption: false });
   if (issue) issueNode(issue).fail(issue.message);
   return turbine;
 
