@@ -71,13 +71,32 @@ export function directionsProblem(directions: ArrayLike<number>, distinct: boole
   return null;
 }
 
-/** Radians, or directions outside [0, 360) or repeated, in a rose (a series' summary is wflo's own and is skipped). */
-export function windPlausibility(w: WindResource): { quantity: 'directions'; index?: number; message: string } | null {
+/**
+ * A rose's unit slips (a series' columns are checked sample by sample, seriesFromColumns, and its
+ * summary is wflo's own): directions in radians, outside [0, 360) or repeated; a speed bin above
+ * MAX_PLAUSIBLE_SPEED_MS (km/h or knots); a turbulence intensity above 1 (percent), the one value
+ * or a bin's (`index` is then the flat direction × speed bin).
+ */
+export function windPlausibility(w: WindResource): { quantity: 'directions' | 'speeds' | 'turbulence'; index?: number; message: string } | null {
   if (w.series) return null;
   const message = radianDirectionsProblem(w.directionsDeg);
   if (message !== null) return { quantity: 'directions', message };
   const bad = directionsProblem(w.directionsDeg, true);
-  return bad === null ? null : { quantity: 'directions', index: bad.index, message: bad.message };
+  if (bad !== null) return { quantity: 'directions', index: bad.index, message: bad.message };
+  for (let i = 0; i < w.speeds.length; i++) {
+    if (w.speeds[i] > MAX_PLAUSIBLE_SPEED_MS) {
+      return { quantity: 'speeds', index: i, message: `wind speed ${w.speeds[i]} is above ${MAX_PLAUSIBLE_SPEED_MS} m/s: m/s expected; this looks like km/h or knots` };
+    }
+  }
+  const tiMessage = (ti: number): string => `turbulence intensity ${ti} is above 1: a fraction expected (0.08, not 8 %)`;
+  if (w.turbulenceIntensityByBin) {
+    for (let i = 0; i < w.turbulenceIntensityByBin.length; i++) {
+      if (w.turbulenceIntensityByBin[i] > 1) return { quantity: 'turbulence', index: i, message: tiMessage(w.turbulenceIntensityByBin[i]) };
+    }
+  } else if (w.turbulenceIntensity > 1) {
+    return { quantity: 'turbulence', message: tiMessage(w.turbulenceIntensity) };
+  }
+  return null;
 }
 
 /**

@@ -8,7 +8,7 @@ import { turbineProblem, type Turbine } from '../physics/turbine.js';
 import { windResourceProblem, type WindResource } from '../physics/windResource.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { validateBoundary } from '../geometry/validateBoundary.js';
-import { readYamlFile, findKeyPath, dig } from './yamlFile.js';
+import { readYamlFile, findKeyPath, findKey, dig } from './yamlFile.js';
 import { isIea37Document, iea37Turbine, iea37WindRose, iea37Boundary } from './iea37Format.js';
 import { windFromNative, boundaryFromNative, windRoot, boundaryRoot, exclusionPath } from './nativeFormat.js';
 import { turbineFromNative } from './nativeTurbine.js';
@@ -102,8 +102,16 @@ export function windFromDocument(doc: unknown, file: string, baseDir?: string): 
   if (problem) throw errorAt(doc, windFieldPath(doc, iea37, problem, file), problem, file);
   const implausible = windPlausibility(w);
   if (implausible) {
-    const at = windFieldPath(doc, iea37, 'direction', file);
-    throw errorAt(doc, implausible.index !== undefined && at.length > 0 ? [...at, implausible.index] : at, implausible.message, file);
+    let at: FieldPath;
+    if (implausible.quantity === 'directions') at = windFieldPath(doc, iea37, 'direction', file);
+    else if (iea37) {
+      const defs = dig(doc, 'definitions');
+      const found = implausible.quantity === 'speeds' ? findKeyPath(findKey(defs, 'speed'), 'bins') ?? findKeyPath(findKey(defs, 'speed'), 'default')
+        : findKeyPath(defs, 'turbulence_intensity');
+      at = found ? ['definitions', ...(implausible.quantity === 'speeds' ? [...(findKeyPath(defs, 'speed') ?? []), ...found] : found)] : [];
+    } else at = [...windRoot(doc, file).path, implausible.quantity === 'speeds' ? 'wind_speed' : 'turbulence_intensity'];
+    const indexed = implausible.index !== undefined && implausible.quantity !== 'turbulence' && at.length > 0;
+    throw errorAt(doc, indexed ? [...at, implausible.index!] : at, implausible.message, file);
   }
   return w;
 }

@@ -26,7 +26,7 @@ import type { WindResource } from '../physics/windResource.js';
 import { windFromSeries } from '../physics/windSeries.js';
 import { LIBRARY_DEFAULTS, type FarmModelSpec, type WakeModelName } from '../physics/farmModel.js';
 import { InputError } from '../util/errors.js';
-import { directionsProblem, radianDirectionsProblem } from './plausibility.js';
+import { directionsProblem, radianDirectionsProblem, windPlausibility } from './plausibility.js';
 import type { Case } from '../optimize/case.js';
 import { withIea37Lines } from './readers.js'; // file: field: … → file:line: field: … (any document read by readYamlFile)
 
@@ -167,10 +167,18 @@ export function referenceWind(w: Doc, file: string): WindResource {
     });
     let mean = 0;
     for (let i = 0; i < byBin.length; i++) mean += probability[i] * byBin[i];
-    return { directionsDeg: dirs, speeds, probability, turbulenceIntensity: mean, hoursPerYear: hours, turbulenceIntensityByBin: byBin };
+    return plausibleRose({ directionsDeg: dirs, speeds, probability, turbulenceIntensity: mean, hoursPerYear: hours, turbulenceIntensityByBin: byBin }, file);
   }
   const ti = w.turbulence_intensity === undefined ? 0.1 : num(w.turbulence_intensity, file, 'wind.turbulence_intensity');
-  return { directionsDeg: dirs, speeds, probability, turbulenceIntensity: ti, hoursPerYear: hours };
+  return plausibleRose({ directionsDeg: dirs, speeds, probability, turbulenceIntensity: ti, hoursPerYear: hours }, file);
+}
+
+/** A rose's speeds and turbulence checked for unit slips (km/h, percent), as every wind door does. */
+function plausibleRose(w: WindResource, file: string): WindResource {
+  const implausible = windPlausibility(w);
+  if (implausible && implausible.quantity === 'speeds') throw new InputError(`${file}: wind.wind_speed[${implausible.index}]: ${implausible.message}`);
+  if (implausible && implausible.quantity === 'turbulence') throw new InputError(`${file}: wind.turbulence_intensity: ${implausible.message}`);
+  return w;
 }
 
 const MODEL_PATTERNS: [RegExp, WakeModelName][] = [

@@ -20,7 +20,7 @@
 import { roseFromWeibull, windResourceProblem, type WindResource } from '../../physics/windResource.js';
 import { readCoordinate, readDimensional, type Axis } from './dimensionalData.js';
 import { timeSeriesResource } from './timeSeries.js';
-import { directionsProblem, radianDirectionsProblem } from '../plausibility.js';
+import { directionsProblem, radianDirectionsProblem, windPlausibility } from '../plausibility.js';
 import { probabilityWeightedMean, type BinnedResource } from './binnedResource.js';
 import type { WindioNode } from './windioTree.js';
 
@@ -52,6 +52,14 @@ export function readWindResource(wr: WindioNode): BinnedResource {
   }
   const problem = windResourceProblem(result.wind, SUM_TOLERANCE);
   if (problem) wr.fail(problem);
+  // Unit slips of a rose's speeds and turbulence (km/h, percent); directions were checked on their axis.
+  const implausible = windPlausibility(result.wind);
+  if (implausible && implausible.quantity !== 'directions') {
+    const node = wr.get(implausible.quantity === 'speeds' ? 'wind_speed' : 'turbulence_intensity');
+    const list = node.isMap && node.get('data').exists ? node.get('data') : node;
+    const item = implausible.quantity === 'speeds' && list.isSeq && list.get(implausible.index!).exists ? list.get(implausible.index!) : node;
+    item.fail(implausible.message);
+  }
   return result;
 }
 
