@@ -23,7 +23,7 @@ import { readTurbine as readWindioTurbine } from './windio/turbine.js';
 /** Where a turbine problem ("cut-out speed …", "rated power …") points in an IEA37 turbine document. */
 function iea37TurbinePath(doc: unknown, problem: string): FieldPath {
   const keys: [RegExp, string][] = [
-    [/^rotor diameter/, 'diameter'], [/^hub height/, 'height'], [/^rated (power|speed)/, 'rated_power'],
+    [/^rotor diameter/, 'diameter'], [/^hub height/, 'height'], [/^rated power/, 'rated_power'], [/^rated speed/, 'rated_wind_speed'],
     [/^cut-in/, 'cut_in_wind_speed'], [/^cut-out/, 'cut_out_wind_speed'],
   ];
   const key = keys.find(([re]) => re.test(problem))?.[1];

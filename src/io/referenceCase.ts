@@ -26,7 +26,7 @@ import type { WindResource } from '../physics/windResource.js';
 import { windFromSeries } from '../physics/windSeries.js';
 import { LIBRARY_DEFAULTS, type FarmModelSpec, type WakeModelName } from '../physics/farmModel.js';
 import { InputError } from '../util/errors.js';
-import { directionsProblem, radianDirectionsProblem, windPlausibility } from './plausibility.js';
+import { directionsProblem, radianDirectionsProblem, seriesSamplePlausibility, windPlausibility } from './plausibility.js';
 import type { Case } from '../optimize/case.js';
 import { withIea37Lines } from './readers.js'; // file: field: … → file:line: field: … (any document read by readYamlFile)
 
@@ -125,6 +125,10 @@ function referenceSeries(w: Doc, file: string): WindResource {
   for (const [name, v] of [['wind_speed', speeds], ['turbulence_intensity', ti], ['weight', weights]] as const) {
     if (v && v.length !== dirs.length) throw new InputError(`${file}: wind.time_series.${name}: ${v.length} values for ${dirs.length} samples`);
   }
+  const implausible = seriesSamplePlausibility(speeds, ti);
+  if (implausible) throw new InputError(`${file}: wind.time_series.${implausible.quantity === 'speed' ? 'wind_speed' : 'turbulence_intensity'}[${implausible.sample}]: ${implausible.message}`);
+  weights?.forEach((v, i) => { if (!(v >= 0)) throw new InputError(`${file}: wind.time_series.weight[${i}]: ${v} must be >= 0`); });
+  if (weights && !weights.some((v) => v > 0)) throw new InputError(`${file}: wind.time_series.weight: every weight is 0: nothing to average`);
   const hours = w.hours_per_year === undefined ? 8760 : num(w.hours_per_year, file, 'wind.hours_per_year');
   return windFromSeries({ directionsDeg: dirs, speeds, weights, turbulenceIntensity: ti, defaultTurbulenceIntensity: 0.1, hoursPerYear: hours });
 }
