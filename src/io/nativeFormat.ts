@@ -14,6 +14,7 @@ import { unknownKeyMessage, nearestKey } from './didYouMean.js';
 import path from 'node:path';
 import { readTimeSeriesCsv } from './timeSeriesCsv.js';
 import { seriesFromColumns, type SeriesColumns } from './timeSeriesColumns.js';
+import { weibullScaleProblem } from './plausibility.js';
 
 export const finite = z.number({ error: 'expected a number' }).refine(Number.isFinite, { message: 'expected a finite number' });
 export const positive = finite.refine((v) => v > 0, { message: 'must be > 0' });
@@ -138,6 +139,8 @@ export function windFromNative(doc: unknown, file: string, baseDir: string = pat
     if (arr.length !== nd) fail([name], `${arr.length} values for ${nd} wind directions`);
   }
   a!.forEach((v, i) => { if (!(v > 0)) fail(['weibull_a', i], `must be > 0, got ${v}`); });
+  const scale = weibullScaleProblem(a!);
+  if (scale) fail((w.weibull_a as { dims?: unknown }).dims !== undefined ? ['weibull_a', 'data', scale.index] : ['weibull_a', scale.index], scale.message);
   k!.forEach((v, i) => { if (!(v > 0)) fail(['weibull_k', i], `must be > 0, got ${v}`); });
   return withTiTable(roseFromWeibull(w.wind_direction, sector!, a!, k!, w.wind_speed, ti));
 }

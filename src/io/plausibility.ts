@@ -99,14 +99,34 @@ export function windPlausibility(w: WindResource): { quantity: 'directions' | 's
   return null;
 }
 
+/** Largest minimum spacing, in rotor diameters (layouts space turbines 3–10 D; more is metres for diameters). */
+export const MAX_SPACING_DIAMETERS = 50;
+
+/** Largest Weibull scale A, m/s: the windiest sites have A ≈ 12 m/s at hub height; above this is km/h or knots. */
+export const MAX_WEIBULL_A_MS = 30;
+
+/** Null when Weibull scales may be m/s; else the first offending sector and why. */
+export function weibullScaleProblem(a: ArrayLike<number>): { index: number; message: string } | null {
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] > MAX_WEIBULL_A_MS) return { index: i, message: `Weibull scale ${a[i]} is above ${MAX_WEIBULL_A_MS} m/s (the windiest sites have about 12): m/s expected; this looks like km/h or knots` };
+  }
+  return null;
+}
+
 /**
- * A minimum spacing smaller than one rotor diameter: rotors closer than D can touch (two
+ * A minimum spacing smaller than one rotor diameter (or above 50 of them): rotors closer than D can touch (two
  * coplanar rotors D apart meet at the tips), so it is a slip (`min_spacing_m: 2` meant as
  * diameters), never a layout rule. With several models every model's own spacing is checked
  * against its own diameter (a pair keeps the larger spacing, so no pair is closer than the larger
  * rotor). Null when fine; `given` says which field the number came from.
  */
 export function spacingProblem(spacingM: number, diameter: number, given: 'metres' | 'diameters', turbineName: string): string | null {
+  if (spacingM > MAX_SPACING_DIAMETERS * diameter) {
+    const d = +(spacingM / diameter).toPrecision(6);
+    return given === 'diameters'
+      ? `${d} rotor diameters is above ${MAX_SPACING_DIAMETERS}: diameters expected (layouts space turbines 3–10 D); ${d} looks like metres (min_spacing_m: ${d})`
+      : `minimum spacing ${spacingM} m is ${d} rotor diameters (${diameter} m, ${turbineName}), above ${MAX_SPACING_DIAMETERS}: metres expected (layouts space turbines 3–10 D)`;
+  }
   if (spacingM >= diameter) return null;
   if (given === 'diameters') {
     return `${+(spacingM / diameter).toPrecision(6)} rotor diameters is below 1: rotors closer than one diameter (${diameter} m, ${turbineName}) can touch; at least 1 (2 is wflo's default)`;

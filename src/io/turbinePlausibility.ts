@@ -7,6 +7,7 @@
  *
  * The bounds and why (docs/inputs.md, "Turbines: plausibility", says the same):
  * - rated power >= 1 kW and rotor diameter >= 1 m (W and m expected; smaller values are MW, kW, km);
+ * - rotor diameter and hub height <= 400 m (built: ~260 m rotors, ~200 m hubs; larger is cm or feet);
  * - hub height >= D/2 (the blade tips clear the ground);
  * - rated power per swept area in [50, 1500] W/m². Turbines built span about 150–600 W/m²
  *   (GE 1.7-103: 204, IEA 3.35 MW/130 m: 252, IEA 10 MW/198 m: 325, IEA 15 MW/240 m: 332,
@@ -36,6 +37,8 @@ export interface TurbineIssue {
 
 export const MIN_RATED_POWER_W = 1000;
 export const MIN_ROTOR_DIAMETER_M = 1;
+/** Largest rotor diameter and hub height, m (built: ~260 m rotors, ~200 m hubs). */
+export const MAX_SIZE_M = 400;
 /** Plausible rated power per rotor swept area, W/m². */
 export const SPECIFIC_POWER_W_PER_M2 = { min: 50, max: 1500 } as const;
 /** Largest thrust coefficient a table may hold. */
@@ -90,6 +93,10 @@ export function turbineIssue(t: Turbine, options: TurbineCheckOptions = {}): Tur
   }
   if (t.diameter < MIN_ROTOR_DIAMETER_M) {
     return { field: 'diameter', message: `rotor diameter ${t.diameter} m is below 1 m: metres expected; ${t.diameter} looks like km` };
+  }
+  if (t.diameter > MAX_SIZE_M || t.hubHeight > MAX_SIZE_M) {
+    const [what, field, v] = t.diameter > MAX_SIZE_M ? ['rotor diameter', 'diameter' as const, t.diameter] : ['hub height', 'hubHeight' as const, t.hubHeight];
+    return { field, message: `${what} ${v} m is above ${MAX_SIZE_M} m (the largest rotors built are about 260 m, the tallest hubs about 200 m): metres expected; ${v} looks like cm or feet` };
   }
   if (t.hubHeight < t.diameter / 2) {
     return { field: 'hubHeight', message: `hub height ${t.hubHeight} m is below half the rotor diameter (${t.diameter} m): the blades would hit the ground (metres expected for both)` };

@@ -20,7 +20,7 @@
 import { roseFromWeibull, windResourceProblem, type WindResource } from '../../physics/windResource.js';
 import { readCoordinate, readDimensional, type Axis } from './dimensionalData.js';
 import { timeSeriesResource } from './timeSeries.js';
-import { directionsProblem, radianDirectionsProblem, windPlausibility } from '../plausibility.js';
+import { directionsProblem, radianDirectionsProblem, weibullScaleProblem, windPlausibility } from '../plausibility.js';
 import { probabilityWeightedMean, type BinnedResource } from './binnedResource.js';
 import type { WindioNode } from './windioTree.js';
 
@@ -140,6 +140,8 @@ function weibullSectors(wr: WindioNode): BinnedResource {
   const k = readDimensional(kNode, [dirAxis]).values;
   const sector = nonNegative(sectorNode, readDimensional(sectorNode, [dirAxis]).values);
   a.forEach((v, i) => { if (!(v > 0)) aNode.fail(`sector ${i}: ${v} must be > 0`); });
+  const scale = weibullScaleProblem(a);
+  if (scale) aNode.fail(`sector ${scale.index}: ${scale.message}`);
   k.forEach((v, i) => { if (!(v > 0)) kNode.fail(`sector ${i}: ${v} must be > 0`); });
   checkSum(sectorNode, sector, 'sector probabilities');
   const rose = roseFromWeibull(directions, sector, a, k, speeds, DEFAULT_TURBULENCE_INTENSITY);
