@@ -77,3 +77,16 @@ export function readCurveCsv(file: string, column: 'power' | 'ct'): CurveTable {
     errorAt: (name, i, message) => new LocatedInputError(`${file}:${lineOf[sampleRows[i] ?? 0] ?? 1}: ${name}: ${message}`),
   };
 }
+
+/** The header cells of a CSV file (trimmed), or [] when it has none. */
+export function curveHeader(file: string): string[] {
+  const text = readInputText(file, 'CSV file').replace(/^\uFEFF/, '');
+  const firstLine = text.slice(0, text.search(/\r?\n|$/));
+  return (csvParseRows(firstLine)[0] ?? []).map((h) => h.trim());
+}
+
+/** A CSV file whose header looks like a curve table (a power or ct column, no wind_direction). */
+export function isCurveCsv(file: string): boolean {
+  const header = curveHeader(file);
+  return !header.includes('wind_direction') && (header.includes('power') || header.includes('ct'));
+}

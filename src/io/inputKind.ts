@@ -17,6 +17,7 @@ import { caseFromDocument, caseFromIea37Layout, readLayoutFile, CASE_FIELDS } fr
 import { nearestKey } from './didYouMean.js';
 import { maxTurbinesBound } from './plausibility.js';
 import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
+import { curveHeader, isCurveCsv, readCurveCsv } from './curveCsv.js';
 import type { Case } from '../optimize/case.js';
 import { windioBoundary, windioCase, windioKind, windioLayout, windioWind } from './windio/windioPlant.js'; // windIO plant files (src/io/windio/)
 import { caseFromReferenceDocument, isReferenceCaseDocument } from './referenceCase.js'; // wake-model reference cases
@@ -117,6 +118,16 @@ export const describeBoundary = (b: Boundary): Record<string, unknown> => ({
 /** Read and check a non-campaign input file of `kind` (detected when not given). */
 export function validateInputFile(file: string, kind?: InputKind): ValidatedInput {
   const name = path.basename(file);
+  if (isCsvPath(file) && (kind === undefined || kind === 'turbine') && isCurveCsv(file)) {
+    // A turbine's curve table (curveCsv.ts): its parse is checked here, its numbers with the turbine that names it.
+    const columns = (['power', 'ct'] as const).filter((c) => curveHeader(file).includes(c));
+    const t = readCurveCsv(file, columns[0]!);
+    if (columns.length > 1) readCurveCsv(file, columns[1]!);
+    return {
+      kind: 'turbine', summary: `${name}: valid curve table: ${t.speeds.length} speeds, columns wind_speed, ${columns.join(', ')} (a turbine file names it in power_curve / Ct_curve, where its values are checked)`,
+      details: { curve_table: file, speeds: t.speeds.length, columns: ['wind_speed', ...columns] },
+    };
+  }
   if (isCsvPath(file) && (kind === undefined || kind === 'wind')) {
     const w = readTimeSeriesCsv(file);
     return { kind: 'wind', summary: `${name}: valid wind resource: ${windShape(w)}`, details: describeWind(w) };
