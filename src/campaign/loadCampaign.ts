@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import { wakeParamsProblem } from '../io/wakeParams.js';
+import { farmModelLimit } from '../io/modelLimits.js';
 import { groundConflict, type BlockageModelName, type FarmModelSpec, type GroundModelName, type SuperpositionName, type WakeModelName } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { validateBoundary } from '../geometry/validateBoundary.js';
@@ -26,7 +27,7 @@ import { readInputText, parseYamlText } from '../io/yamlFile.js';
 import { errorAt, LocatedInputError, type FieldPath } from '../io/sourceMap.js';
 import { zodToInputError } from '../io/zodIssue.js';
 import { nearestKey } from '../io/didYouMean.js';
-import { maxTurbinesBound, capacityProblem } from '../io/plausibility.js';
+import { maxTurbinesBound, capacityProblem, spacingProblem } from '../io/plausibility.js';
 import { modelsRoomProblem, readFarmModels, readNeighbours, type FailAt, type LayoutTurbinesAt, type TurbineAt } from '../io/farmTurbines.js';
 import { caseTypeOf } from '../optimize/caseEvaluator.js';
 import { campaignSchema, type CampaignDocument } from './campaignSchema.js';
@@ -83,7 +84,7 @@ export function parseCampaign(text: string, file: string, options: LoadOptions =
   const farmTypes = c.farm_types.map((t, i) => resolveFarmType(t, rawDoc.farm_types[i], i, baseDir, file, fail));
   checkUniqueIds(farms.map((f) => f.id), 'farms', fail);
   checkUniqueIds(farmTypes.map((t) => t.id), 'farm_types', fail);
-  checkRoom(farms, farmTypes, fail);
+  checkRoom(farms, farmTypes, fail, (i, field) => rawDoc.farms[i]![field] !== undefined);
 
   const seeds = Array.isArray(c.seeds) ? c.seeds : Array.from({ length: c.seeds.count }, (_, k) => (c.seeds as { start: number }).start + k);
   if (Array.isArray(c.seeds)) {
@@ -292,6 +293,8 @@ function resolveFarmType(t: CampaignDocument['farm_types'][number], raw: Record<
     fail(['farm_types', i, 'min_spacing_m'], 'give min_spacing_m or min_spacing_diameters, not both');
   }
   const minSpacingM = t.min_spacing_m ?? (t.min_spacing_diameters ?? 2) * turbine.diameter;
+  const spacing = spacingProblem(minSpacingM, turbine.diameter, t.min_spacing_m !== undefined ? 'metres' : 'diameters', turbine.name);
+  if (spacing) fail(['farm_types', i, t.min_spacing_m !== undefined ? 'min_spacing_m' : 'min_spacing_diameters'], spacing);
   return {
     id: t.id,
     label: t.label ?? (typeof spec === 'string' ? `${spec} x${t.n_turbines}` : `${turbine.name} x${t.n_turbines}`),
@@ -313,15 +316,17 @@ function windAsWritten(f: CampaignDocument['farms'][number], raw: Record<string,
   return { kind: 'case', case: looksLikeFile(f.case!) ? fromWorkdir(f.case!) : f.case! };
 }
 
-/** Every farm must have room for every farm type's turbines at its spacing (see io/plausibility.ts). */
-function checkRoom(farms: FarmSpec[], types: FarmTypeSpec[], fail: Fail): void {
+/**
+ * Every farm must have room for every farm type's turbines at its spacing (see io/plausibility.ts),
+ * and its model must be one the engines can evaluate for that farm type (io/modelLimits.ts).
+ */
+function checkRoom(farms: FarmSpec[], types: FarmTypeSpec[], fail: Fail, written: (farm: number, field: string) => boolean): void {
   for (const [i, f] of farms.entries()) {
     const bounds = new Map<number, number>();
     for (const [j, t] of types.entries()) {
-      // Blockage is solved for farms of one model without neighbours (physics/blockageSolve.ts).
-      if (f.model.blockage && (t.models || (f.neighbours && f.neighbours.x.length > 0))) {
-        fail(['farms', i, 'blockage'], `farm ${f.id} (${f.label}) × farm type ${t.id} (${t.label}): blockage is solved for farms of one turbine model without neighbours only`);
-      }
+      // What the engines cannot evaluate (io/modelLimits.ts: blockage or the weighted sum with several models or neighbours, …).
+      const limit = farmModelLimit(f.model, { turbines: t.models ? t.models.turbines : [t.turbine], neighbours: !!f.neighbours && f.neighbours.x.length > 0, wind: f.wind });
+      if (limit) fail(['farms', i, written(i, limit.field) ? limit.field : 'case'], `farm ${f.id} (${f.label}) × farm type ${t.id} (${t.label}): ${limit.message}`);
       if (t.models) {
         const problem = modelsRoomProblem(f.boundary, t.models, t.nTurbines);
         if (problem) fail(['farm_types', j, t.models.counts ? 'turbines' : 'n_turbines'], `farm ${f.id} (${f.label}, farms[${i}]) × farm type ${t.id} (${t.label}): ${problem}`);

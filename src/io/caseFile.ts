@@ -35,10 +35,11 @@ import { BUILTIN_CASE_NAMES, builtinCase, builtinTurbine, builtinWind, isBuiltin
 import { zodToInputError, strict } from './zodIssue.js';
 import { errorAt, rejectDuplicateKeys, type FieldPath } from './sourceMap.js';
 import { windioBoundary, windioCase, windioKind, windioLayout, windioWind } from './windio/windioPlant.js'; // windIO plant files (src/io/windio/)
-import { capacityProblem } from './plausibility.js';
+import { capacityProblem, spacingProblem } from './plausibility.js';
 import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
 import { nearestKey } from './didYouMean.js';
 import { wakeParamsProblem } from './wakeParams.js';
+import { farmModelLimit } from './modelLimits.js';
 import { modelsRoomProblem, readFarmModels, readNeighbours, typeOfCounts, type FailAt } from './farmTurbines.js';
 
 // Coordinates are checked by checkLayout (finite numbers, equal lengths) for a better message.
@@ -75,7 +76,7 @@ export function resolveTurbine(spec: unknown, baseDir: string, file: string): Tu
     if (isBuiltinTurbine(spec)) return builtinTurbine(spec);
     return readTurbineFile(path.resolve(baseDir, spec));
   }
-  return turbineFromDocument(spec, `${file} (turbine)`);
+  return turbineFromDocument(spec, `${file} (turbine)`, baseDir);
 }
 
 export function resolveWind(spec: unknown, baseDir: string, file: string): WindResource {
@@ -151,6 +152,10 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     throw errorAt(doc, layoutPath, `${layout.x.length} turbines in the layout, ${nTurbines} in ${c.turbines !== undefined ? 'turbines (the sum of their n)' : 'n_turbines'}`, file);
   }
   const minSpacing = several ? Math.max(...several.models.minSpacingByType) : c.min_spacing_m ?? (c.min_spacing_diameters ?? 2) * turbine.diameter;
+  if (!several) {
+    const problem = spacingProblem(minSpacing, turbine.diameter, c.min_spacing_m !== undefined ? 'metres' : 'diameters', turbine.name);
+    if (problem) fail([c.min_spacing_m !== undefined ? 'min_spacing_m' : 'min_spacing_diameters'], problem);
+  }
   if (boundary) {
     const tooSmall = several ? modelsRoomProblem(boundary, several.models, nTurbines) : capacityProblem(boundary, nTurbines, minSpacing);
     const at: FieldPath = several ? [c.turbines !== undefined ? 'turbines' : 'turbine_choice'] : c.boundary !== undefined ? ['boundary'] : c.n_turbines !== undefined ? ['n_turbines'] : ['base'];
@@ -161,7 +166,7 @@ export function caseFromDocument(doc: unknown, file: string): Case {
       const n = loadCase(f);
       if (!n.layout) throw new InputError(`${f}: holds no layout (x and y of turbines)`);
       return { x: n.layout.x, y: n.layout.y, types: n.turbines ? n.turbines.types : [n.turbine], typeOf: n.turbines ? n.turbines.typeOf : new Int32Array(n.layout.x.length) };
-    }, fail, boundary)
+    }, fail, boundary, layout)
     : null;
   const wake = c.wake_model ?? base?.model.wake ?? 'iea37';
   if (c.wake_params) {
@@ -178,6 +183,9 @@ export function caseFromDocument(doc: unknown, file: string): Case {
   };
   const conflict = groundConflict(model);
   if (conflict) fail(['ground'], conflict);
+  // What the engines cannot evaluate (io/modelLimits.ts), refused here as at run time.
+  const limit = farmModelLimit(model, { turbines: several ? several.models.turbines : [turbine], neighbours: !!neighbours && neighbours.x.length > 0, wind });
+  if (limit) fail([c[limit.field] !== undefined ? limit.field : 'base'], limit.message);
   // The base's reference AEP holds for its own layout, turbines, wind and model only.
   const asBase = base != null && !xyLayout && c.turbine === undefined && c.turbines === undefined && c.turbine_choice === undefined
     && c.neighbours === undefined && c.wind === undefined && c.wake_params === undefined && c.blockage === undefined

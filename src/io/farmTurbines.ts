@@ -12,7 +12,8 @@
  *   turbine_choice: [iea37-3.35mw, v80]        # the optimizer chooses every turbine's model
  *
  * Each model's minimum spacing is `min_spacing_diameters` × its own diameter (default 2) or
- * `min_spacing_m`; a pair keeps the larger of its two turbines' (geometry/pairSpacing.ts).
+ * `min_spacing_m`, at least one of its own diameters; a pair keeps the larger of its two
+ * turbines' (geometry/pairSpacing.ts).
  *
  * Fixed neighbouring turbines (a farm's field):
  *
@@ -31,7 +32,8 @@ import type { Boundary } from '../geometry/boundary.js';
 import { containsPoint } from '../geometry/containsPoint.js';
 import { prepareBoundary } from '../geometry/preparedBoundary.js';
 import type { CaseNeighbours } from '../optimize/case.js';
-import { maxTurbinesBound } from './plausibility.js';
+import { maxTurbinesBound, spacingProblem } from './plausibility.js';
+import { neighbourCountProblem, neighbourReachProblem, siteBoxOf } from './neighbourLimits.js';
 import { strict, zodToInputError } from './zodIssue.js';
 import type { FieldPath } from './sourceMap.js';
 
@@ -68,12 +70,16 @@ export interface FarmModels {
 
 interface SpacingDefaults { min_spacing_diameters?: number; min_spacing_m?: number }
 
-function spacingOf(t: Turbine, own: SpacingDefaults, type: SpacingDefaults, at: FieldPath, fail: FailAt): number {
+/** A model's spacing in metres (its own field at `at`, else the farm type's at `typeAt`), at least one of its diameters. */
+function spacingOf(t: Turbine, own: SpacingDefaults, type: SpacingDefaults, at: FieldPath, typeAt: FieldPath, fail: FailAt): number {
   if (own.min_spacing_m !== undefined && own.min_spacing_diameters !== undefined) fail([...at, 'min_spacing_m'], 'give min_spacing_m or min_spacing_diameters, not both');
-  if (own.min_spacing_m !== undefined) return own.min_spacing_m;
-  if (own.min_spacing_diameters !== undefined) return own.min_spacing_diameters * t.diameter;
-  if (type.min_spacing_m !== undefined) return type.min_spacing_m;
-  return (type.min_spacing_diameters ?? 2) * t.diameter;
+  const [value, where, unit]: [number, FieldPath, 'metres' | 'diameters'] = own.min_spacing_m !== undefined ? [own.min_spacing_m, [...at, 'min_spacing_m'], 'metres']
+    : own.min_spacing_diameters !== undefined ? [own.min_spacing_diameters * t.diameter, [...at, 'min_spacing_diameters'], 'diameters']
+      : type.min_spacing_m !== undefined ? [type.min_spacing_m, [...typeAt, 'min_spacing_m'], 'metres']
+        : [(type.min_spacing_diameters ?? 2) * t.diameter, [...typeAt, 'min_spacing_diameters'], 'diameters'];
+  const problem = spacingProblem(value, t.diameter, unit, t.name);
+  if (problem) fail(where, problem);
+  return value;
 }
 
 /**
@@ -97,7 +103,7 @@ export function readFarmModels(raw: Record<string, unknown>, at: FieldPath, file
     if (!parsed.success) throw zodToInputError(parsed.error, file, raw.turbines);
     const entries = raw.turbines as Record<string, unknown>[];
     const turbines = entries.map((e, i) => resolve(e.turbine, [...at, 'turbines', i, 'turbine']));
-    const minSpacingByType = turbines.map((t, i) => spacingOf(t, entries[i] as SpacingDefaults, typeSpacing, [...at, 'turbines', i], fail));
+    const minSpacingByType = turbines.map((t, i) => spacingOf(t, entries[i] as SpacingDefaults, typeSpacing, [...at, 'turbines', i], at, fail));
     const counts = parsed.data!.map((e) => e.n);
     return { models: { turbines, minSpacingByType, counts }, nTurbines: counts.reduce((s, n) => s + n, 0) };
   }
@@ -106,7 +112,7 @@ export function readFarmModels(raw: Record<string, unknown>, at: FieldPath, file
   if (!parsed.success) throw zodToInputError(parsed.error, file, raw.turbine_choice);
   const specs = raw.turbine_choice as unknown[];
   const turbines = specs.map((s, i) => resolve(s, [...at, 'turbine_choice', i]));
-  const minSpacingByType = turbines.map((t) => spacingOf(t, {}, typeSpacing, at, fail));
+  const minSpacingByType = turbines.map((t) => spacingOf(t, {}, typeSpacing, at, at, fail));
   return { models: { turbines, minSpacingByType, counts: null }, nTurbines: raw.n_turbines as number };
 }
 
@@ -148,12 +154,18 @@ export function modelsRoomProblem(boundary: Boundary, models: FarmModels, nTurbi
  */
 export function readNeighbours(
   rawList: unknown, at: FieldPath, file: string, baseDir: string, resolve: TurbineAt, loadFile: LayoutTurbinesAt, fail: FailAt, boundary: Boundary | null = null,
+  layout: { x: ArrayLike<number>; y: ArrayLike<number> } | null = null,
 ): CaseNeighbours {
   const site = boundary ? prepareBoundary(boundary) : null;
+  const box = siteBoxOf(boundary, layout);
   const checkOutside = (px: number, py: number, where: FieldPath, what: string): void => {
     if (site && containsPoint(site, px, py)) {
       fail(where, `${what} at (${px}, ${py}) m is inside the site, where the farm's own turbines stand; a neighbour must be outside it (or in an exclusion zone)`);
     }
+    const far = neighbourReachProblem(px, py, box, what);
+    if (far) fail(where, far);
+    const many = neighbourCountProblem(x.length + 1);
+    if (many) fail(where, many);
   };
   const parsed = neighboursSchema.safeParse(rawList);
   if (!parsed.success) throw zodToInputError(parsed.error, file, rawList);

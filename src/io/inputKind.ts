@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { InputError } from '../util/errors.js';
-import type { Turbine } from '../physics/turbine.js';
+import { NO_CUT_OUT, type Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { readYamlFile } from './yamlFile.js';
@@ -17,6 +17,7 @@ import { caseFromDocument, caseFromIea37Layout, readLayoutFile, CASE_FIELDS } fr
 import { nearestKey } from './didYouMean.js';
 import { maxTurbinesBound } from './plausibility.js';
 import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
+import { curveHeader, isCurveCsv, readCurveCsv } from './curveCsv.js';
 import type { Case } from '../optimize/case.js';
 import { windioBoundary, windioCase, windioKind, windioLayout, windioWind } from './windio/windioPlant.js'; // windIO plant files (src/io/windio/)
 import { caseFromReferenceDocument, isReferenceCaseDocument } from './referenceCase.js'; // wake-model reference cases
@@ -71,8 +72,10 @@ export interface ValidatedInput {
 
 export const describeTurbine = (t: Turbine): Record<string, unknown> => ({
   name: t.name, rotor_diameter_m: t.diameter, hub_height_m: t.hubHeight, rated_power_w: t.ratedPowerW,
-  cutin_wind_speed: t.cutIn, cutout_wind_speed: t.cutOut,
-  power: t.power.kind === 'cubic' ? `IEA37 cubic, rated at ${t.power.ratedSpeed} m/s` : `table of ${t.power.speeds.length} points`,
+  // A table held beyond its ends (beyond_table: hold) has no cut-out: null, not the largest double.
+  cutin_wind_speed: t.cutIn, cutout_wind_speed: t.cutOut === NO_CUT_OUT ? null : t.cutOut,
+  power: t.power.kind === 'cubic' ? `IEA37 cubic, rated at ${t.power.ratedSpeed} m/s`
+    : `table of ${t.power.speeds.length} points${t.cutOut === NO_CUT_OUT ? ', end values held beyond it' : ''}`,
   thrust: t.thrust.kind === 'constant' ? `constant Ct ${+t.thrust.ct.toFixed(6)}` : `table of ${t.thrust.speeds.length} points`,
 });
 
@@ -115,6 +118,16 @@ export const describeBoundary = (b: Boundary): Record<string, unknown> => ({
 /** Read and check a non-campaign input file of `kind` (detected when not given). */
 export function validateInputFile(file: string, kind?: InputKind): ValidatedInput {
   const name = path.basename(file);
+  if (isCsvPath(file) && (kind === undefined || kind === 'turbine') && isCurveCsv(file)) {
+    // A turbine's curve table (curveCsv.ts): its parse is checked here, its numbers with the turbine that names it.
+    const columns = (['power', 'ct'] as const).filter((c) => curveHeader(file).includes(c));
+    const t = readCurveCsv(file, columns[0]!);
+    if (columns.length > 1) readCurveCsv(file, columns[1]!);
+    return {
+      kind: 'turbine', summary: `${name}: valid curve table: ${t.speeds.length} speeds, columns wind_speed, ${columns.join(', ')} (a turbine file names it in power_curve / Ct_curve, where its values are checked)`,
+      details: { curve_table: file, speeds: t.speeds.length, columns: ['wind_speed', ...columns] },
+    };
+  }
   if (isCsvPath(file) && (kind === undefined || kind === 'wind')) {
     const w = readTimeSeriesCsv(file);
     return { kind: 'wind', summary: `${name}: valid wind resource: ${windShape(w)}`, details: describeWind(w) };

@@ -14,7 +14,7 @@
  */
 import { Document, isScalar, isSeq, visit } from 'yaml';
 import type { Case } from '../optimize/case.js';
-import type { Turbine } from '../physics/turbine.js';
+import { NO_CUT_OUT, type Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import type { Boundary, Point } from '../geometry/boundary.js';
 import { caseEvaluator } from '../optimize/caseEvaluator.js';
@@ -55,7 +55,10 @@ const points = (pts: readonly Point[]) => pts.map(([px, py]) => [px, py]);
 
 /** A turbine in the native turbine shape (windIO names). */
 export function nativeTurbine(t: Turbine): Record<string, unknown> {
-  const performance: Record<string, unknown> = { rated_power: t.ratedPowerW, cutin_wind_speed: t.cutIn, cutout_wind_speed: t.cutOut };
+  // A table held beyond its ends has no cut speeds (NO_CUT_OUT): written as beyond_table: hold.
+  const performance: Record<string, unknown> = t.cutOut === NO_CUT_OUT && t.cutIn === 0 && t.power.kind === 'table'
+    ? { rated_power: t.ratedPowerW, beyond_table: 'hold' }
+    : { rated_power: t.ratedPowerW, cutin_wind_speed: t.cutIn, cutout_wind_speed: t.cutOut };
   if (t.power.kind === 'cubic') performance.rated_wind_speed = t.power.ratedSpeed;
   else performance.power_curve = { power_wind_speeds: Array.from(t.power.speeds), power_values: Array.from(t.power.powerW) };
   if (t.thrust.kind === 'constant') performance.Ct = t.thrust.ct;

@@ -1,14 +1,11 @@
 /**
- * wflo's own YAML format for turbines, wind resources and boundaries, using windIO's field names
- * where windIO defines them (turbine `rotor_diameter`, `hub_height`,
- * `performance.power_curve.power_wind_speeds/power_values`, `Ct_curve.Ct_wind_speeds/Ct_values`,
- * `cutin_wind_speed`, `cutout_wind_speed`, `rated_power`; resource `wind_direction`, `wind_speed`,
+ * wflo's own YAML format for wind resources and boundaries (turbines: nativeTurbine.ts), using
+ * windIO's field names where windIO defines them (resource `wind_direction`, `wind_speed`,
  * `probability`, `sector_probability`, `weibull_a`, `weibull_k`, `turbulence_intensity`).
  * Every mapping is strict: an unknown key is an error naming the nearest known one. docs/inputs.md
  * documents every field.
  */
 import { z } from 'zod';
-import type { Turbine } from '../physics/turbine.js';
 import { roseFromSectors, roseFromWeibull, type WindResource } from '../physics/windResource.js';
 import type { Boundary, ExclusionZone, Point } from '../geometry/boundary.js';
 import { zodToInputError, strict } from './zodIssue.js';
@@ -17,66 +14,17 @@ import { unknownKeyMessage, nearestKey } from './didYouMean.js';
 import path from 'node:path';
 import { readTimeSeriesCsv } from './timeSeriesCsv.js';
 import { seriesFromColumns, type SeriesColumns } from './timeSeriesColumns.js';
+import { weibullScaleProblem } from './plausibility.js';
 
-const finite = z.number({ error: 'expected a number' }).refine(Number.isFinite, { message: 'expected a finite number' });
-const positive = finite.refine((v) => v > 0, { message: 'must be > 0' });
-const nonNegative = finite.refine((v) => v >= 0, { message: 'must be >= 0' });
+export const finite = z.number({ error: 'expected a number' }).refine(Number.isFinite, { message: 'expected a finite number' });
+export const positive = finite.refine((v) => v > 0, { message: 'must be > 0' });
+export const nonNegative = finite.refine((v) => v >= 0, { message: 'must be >= 0' });
 const probabilityValue = finite.refine((v) => v >= 0, { message: 'must be >= 0 (a probability or frequency cannot be negative)' });
-const numberList = z.array(finite).min(1, { message: 'expected at least one number' });
+export const numberList = z.array(finite).min(1, { message: 'expected at least one number' });
 const probabilityList = z.array(probabilityValue).min(1, { message: 'expected at least one number' });
 /** windIO wraps arrays as {data, dims}; accept both forms. */
 const dataOf = <T extends z.ZodTypeAny>(inner: T) =>
   z.union([inner, strict({ data: inner, dims: z.array(z.string()).optional() })]);
-
-export const turbineSchema = strict({
-  name: z.string().default('turbine'),
-  rotor_diameter: positive,
-  hub_height: positive,
-  performance: strict({
-    rated_power: positive,
-    cutin_wind_speed: nonNegative,
-    cutout_wind_speed: positive,
-    rated_wind_speed: positive.optional(),
-    power_curve: strict({ power_wind_speeds: numberList, power_values: numberList }).optional(),
-    Ct_curve: strict({ Ct_wind_speeds: numberList, Ct_values: numberList }).optional(),
-    Ct: positive.optional(),
-  }),
-});
-
-/** Where each checked turbine quantity sits in a native turbine document. */
-export const NATIVE_TURBINE_FIELDS = {
-  ratedPower: ['performance', 'rated_power'],
-  diameter: ['rotor_diameter'],
-  hubHeight: ['hub_height'],
-} as const;
-
-export function turbineFromNative(doc: unknown, file: string): Turbine {
-  rejectDuplicateKeys(doc);
-  const parsed = turbineSchema.safeParse(doc);
-  if (!parsed.success) throw zodToInputError(parsed.error, file, doc);
-  const t = parsed.data;
-  const perf = t.performance;
-  let power: Turbine['power'];
-  if (perf.power_curve) {
-    power = { kind: 'table', speeds: Float64Array.from(perf.power_curve.power_wind_speeds), powerW: Float64Array.from(perf.power_curve.power_values) };
-  } else if (perf.rated_wind_speed !== undefined) {
-    power = { kind: 'cubic', ratedSpeed: perf.rated_wind_speed };
-  } else {
-    throw errorAt(doc, ['performance'], 'give power_curve or rated_wind_speed (IEA37 cubic curve)', file);
-  }
-  let thrust: Turbine['thrust'];
-  if (perf.Ct_curve) {
-    thrust = { kind: 'table', speeds: Float64Array.from(perf.Ct_curve.Ct_wind_speeds), ct: Float64Array.from(perf.Ct_curve.Ct_values) };
-  } else if (perf.Ct !== undefined) {
-    thrust = { kind: 'constant', ct: perf.Ct };
-  } else {
-    throw errorAt(doc, ['performance'], 'give Ct_curve or a constant Ct', file);
-  }
-  return {
-    name: t.name, diameter: t.rotor_diameter, hubHeight: t.hub_height, ratedPowerW: perf.rated_power,
-    cutIn: perf.cutin_wind_speed, cutOut: perf.cutout_wind_speed, power, thrust,
-  };
-}
 
 /** Inline time-series columns (timeSeriesColumns.ts checks lengths and values). */
 const seriesSchema = strict({
@@ -191,6 +139,8 @@ export function windFromNative(doc: unknown, file: string, baseDir: string = pat
     if (arr.length !== nd) fail([name], `${arr.length} values for ${nd} wind directions`);
   }
   a!.forEach((v, i) => { if (!(v > 0)) fail(['weibull_a', i], `must be > 0, got ${v}`); });
+  const scale = weibullScaleProblem(a!);
+  if (scale) fail((w.weibull_a as { dims?: unknown }).dims !== undefined ? ['weibull_a', 'data', scale.index] : ['weibull_a', scale.index], scale.message);
   k!.forEach((v, i) => { if (!(v > 0)) fail(['weibull_k', i], `must be > 0, got ${v}`); });
   return withTiTable(roseFromWeibull(w.wind_direction, sector!, a!, k!, w.wind_speed, ti));
 }

@@ -1,8 +1,7 @@
 /**
- * Values that parse but cannot be meant: a unit slip (rated power in MW in a W field, a rotor
- * diameter in km, wind directions in radians), a hub lower than the blade tips, and a site too
- * small for its turbines at the minimum spacing. Each check returns a message with a hint, or
- * null; the readers attach the file, line and field.
+ * Values that parse but cannot be meant (turbines: turbinePlausibility.ts): wind directions in
+ * radians, a site too small for its turbines at the minimum spacing. Each check returns a message
+ * with a hint, or null; the readers attach the file, line and field.
  *
  * Capacity bound (Oler 1961, "An inequality in the geometry of numbers", Acta Math. 105): points
  * with mutual distances >= s inside a compact convex set K number at most
@@ -14,28 +13,8 @@
  * site lie in the convex hull of each of its polygons (a hole or exclusion only removes room), so
  * the bound summed over the parts' hulls is safe for concave polygons, holes and multipolygons.
  */
-import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import type { Boundary, Point } from '../geometry/boundary.js';
-
-export type TurbineQuantity = 'ratedPower' | 'diameter' | 'hubHeight';
-
-export function turbinePlausibility(t: Turbine): { quantity: TurbineQuantity; message: string } | null {
-  if (t.ratedPowerW < 1000) {
-    const unit = t.ratedPowerW < 100 ? 'MW' : 'kW';
-    return { quantity: 'ratedPower', message: `rated power ${t.ratedPowerW} W is below 1 kW: W expected; ${t.ratedPowerW} looks like ${unit}` };
-  }
-  if (t.diameter < 1) {
-    return { quantity: 'diameter', message: `rotor diameter ${t.diameter} m is below 1 m: metres expected; ${t.diameter} looks like km` };
-  }
-  if (t.hubHeight < t.diameter / 2) {
-    return {
-      quantity: 'hubHeight',
-      message: `hub height ${t.hubHeight} m is below half the rotor diameter (${t.diameter} m): the blades would hit the ground (metres expected for both)`,
-    };
-  }
-  return null;
-}
 
 /**
  * Radians for degrees: a direction list with more than this many distinct values, none above 2π,
@@ -61,9 +40,99 @@ export function radianDirectionsProblem(directions: ArrayLike<number>, what = 'w
   return `all ${n} ${what} ${where} (largest ${max}): degrees expected, these look like radians`;
 }
 
-export function windPlausibility(w: WindResource): { quantity: 'directions'; message: string } | null {
+/**
+ * Directions as wflo means them: degrees from north in [0, 360). A value outside (−10, 370, 360
+ * for north) is refused rather than wrapped: it is a slip more often than a convention, and the
+ * one-line fix is named. In a rose (`distinct`) each sector appears once, also after wrapping
+ * (0 and 360 are one sector, and a rose listing both counts its probability twice). Samples of a
+ * time series repeat directions freely. Null when fine; else the first offending index and why.
+ */
+export function directionsProblem(directions: ArrayLike<number>, distinct: boolean, what = 'wind direction'): { index: number; message: string } | null {
+  if (distinct) {
+    const seen = new Map<number, number>();
+    for (let i = 0; i < directions.length; i++) {
+      const d = directions[i];
+      const wrapped = ((d % 360) + 360) % 360;
+      const first = seen.get(wrapped);
+      if (first !== undefined) {
+        const same = directions[first] === d ? `${d}° is listed twice` : `${directions[first]}° and ${d}° are the same direction`;
+        return { index: i, message: `${same} (${what}s [${first}] and [${i}]): a rose lists each sector once` };
+      }
+      seen.set(wrapped, i);
+    }
+  }
+  for (let i = 0; i < directions.length; i++) {
+    const d = directions[i];
+    if (!(d >= 0 && d < 360)) {
+      const wrapped = ((d % 360) + 360) % 360;
+      return { index: i, message: `${what} ${d}° is outside [0, 360): degrees from north expected${Number.isFinite(wrapped) ? ` (write ${+wrapped.toFixed(9)} for ${d})` : ''}` };
+    }
+  }
+  return null;
+}
+
+/**
+ * A rose's unit slips (a series' columns are checked sample by sample, seriesFromColumns, and its
+ * summary is wflo's own): directions in radians, outside [0, 360) or repeated; a speed bin above
+ * MAX_PLAUSIBLE_SPEED_MS (km/h or knots); a turbulence intensity above 1 (percent), the one value
+ * or a bin's (`index` is then the flat direction × speed bin).
+ */
+export function windPlausibility(w: WindResource): { quantity: 'directions' | 'speeds' | 'turbulence'; index?: number; message: string } | null {
+  if (w.series) return null;
   const message = radianDirectionsProblem(w.directionsDeg);
-  return message === null ? null : { quantity: 'directions', message };
+  if (message !== null) return { quantity: 'directions', message };
+  const bad = directionsProblem(w.directionsDeg, true);
+  if (bad !== null) return { quantity: 'directions', index: bad.index, message: bad.message };
+  for (let i = 0; i < w.speeds.length; i++) {
+    if (w.speeds[i] > MAX_PLAUSIBLE_SPEED_MS) {
+      return { quantity: 'speeds', index: i, message: `wind speed ${w.speeds[i]} is above ${MAX_PLAUSIBLE_SPEED_MS} m/s: m/s expected; this looks like km/h or knots` };
+    }
+  }
+  const tiMessage = (ti: number): string => `turbulence intensity ${ti} is above 1: a fraction expected (0.08, not 8 %)`;
+  if (w.turbulenceIntensityByBin) {
+    for (let i = 0; i < w.turbulenceIntensityByBin.length; i++) {
+      if (w.turbulenceIntensityByBin[i] > 1) return { quantity: 'turbulence', index: i, message: tiMessage(w.turbulenceIntensityByBin[i]) };
+    }
+  } else if (w.turbulenceIntensity > 1) {
+    return { quantity: 'turbulence', message: tiMessage(w.turbulenceIntensity) };
+  }
+  return null;
+}
+
+/** Largest minimum spacing, in rotor diameters (layouts space turbines 3–10 D; more is metres for diameters). */
+export const MAX_SPACING_DIAMETERS = 50;
+
+/** Largest Weibull scale A, m/s: the windiest sites have A ≈ 12 m/s at hub height; above this is km/h or knots. */
+export const MAX_WEIBULL_A_MS = 30;
+
+/** Null when Weibull scales may be m/s; else the first offending sector and why. */
+export function weibullScaleProblem(a: ArrayLike<number>): { index: number; message: string } | null {
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] > MAX_WEIBULL_A_MS) return { index: i, message: `Weibull scale ${a[i]} is above ${MAX_WEIBULL_A_MS} m/s (the windiest sites have about 12): m/s expected; this looks like km/h or knots` };
+  }
+  return null;
+}
+
+/**
+ * A minimum spacing smaller than one rotor diameter (or above 50 of them): rotors closer than D can touch (two
+ * coplanar rotors D apart meet at the tips), so it is a slip (`min_spacing_m: 2` meant as
+ * diameters), never a layout rule. With several models every model's own spacing is checked
+ * against its own diameter (a pair keeps the larger spacing, so no pair is closer than the larger
+ * rotor). Null when fine; `given` says which field the number came from.
+ */
+export function spacingProblem(spacingM: number, diameter: number, given: 'metres' | 'diameters', turbineName: string): string | null {
+  if (spacingM > MAX_SPACING_DIAMETERS * diameter) {
+    const d = +(spacingM / diameter).toPrecision(6);
+    return given === 'diameters'
+      ? `${d} rotor diameters is above ${MAX_SPACING_DIAMETERS}: diameters expected (layouts space turbines 3–10 D); ${d} looks like metres (min_spacing_m: ${d})`
+      : `minimum spacing ${spacingM} m is ${d} rotor diameters (${diameter} m, ${turbineName}), above ${MAX_SPACING_DIAMETERS}: metres expected (layouts space turbines 3–10 D)`;
+  }
+  if (spacingM >= diameter) return null;
+  if (given === 'diameters') {
+    return `${+(spacingM / diameter).toPrecision(6)} rotor diameters is below 1: rotors closer than one diameter (${diameter} m, ${turbineName}) can touch; at least 1 (2 is wflo's default)`;
+  }
+  const asDiameters = spacingM > 0 && spacingM <= 20 ? `; metres expected, ${spacingM} looks like diameters (min_spacing_diameters: ${spacingM})` : '';
+  return `minimum spacing ${spacingM} m is below one rotor diameter (${diameter} m, ${turbineName}): rotors that close can touch${asDiameters}`;
 }
 
 /** Above this mean wind speed (m/s) a sample is no hub-height wind: a unit slip (km/h, knots). */

@@ -8,39 +8,36 @@ import { turbineProblem, type Turbine } from '../physics/turbine.js';
 import { windResourceProblem, type WindResource } from '../physics/windResource.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { validateBoundary } from '../geometry/validateBoundary.js';
-import { readYamlFile, findKeyPath, dig } from './yamlFile.js';
+import { readYamlFile, findKeyPath, findKey, dig } from './yamlFile.js';
 import { isIea37Document, iea37Turbine, iea37WindRose, iea37Boundary } from './iea37Format.js';
-import { turbineFromNative, windFromNative, boundaryFromNative, windRoot, boundaryRoot, exclusionPath } from './nativeFormat.js';
-import { turbinePlausibility, windPlausibility } from './plausibility.js';
+import { windFromNative, boundaryFromNative, windRoot, boundaryRoot, exclusionPath } from './nativeFormat.js';
+import { turbineFromNative } from './nativeTurbine.js';
+import { windPlausibility } from './plausibility.js';
+import { turbineIssue, type TurbineIssue } from './turbinePlausibility.js';
 import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
 import { errorAt, LocatedInputError, type FieldPath } from './sourceMap.js';
 import { InputError } from '../util/errors.js';
 import { WindioNode } from './windio/windioTree.js'; // windIO turbine files (src/io/windio/)
 import { readTurbine as readWindioTurbine } from './windio/turbine.js';
 
-/** Where a turbine problem ("cut-out speed …", "power curve: …") points in the document. */
-function turbineFieldPath(doc: unknown, iea37: boolean, problem: string): FieldPath {
-  const native: [RegExp, FieldPath, string][] = [
-    [/^rotor diameter/, ['rotor_diameter'], 'diameter'],
-    [/^hub height/, ['hub_height'], 'height'],
-    [/^rated power/, ['performance', 'rated_power'], 'rated_power'],
-    [/^cut-in/, ['performance', 'cutin_wind_speed'], 'cut_in_wind_speed'],
-    [/^cut-out/, ['performance', 'cutout_wind_speed'], 'cut_out_wind_speed'],
-    [/^rated speed/, ['performance', 'rated_wind_speed'], 'rated_wind_speed'],
-    [/^power curve/, ['performance', 'power_curve'], 'power_curve'],
-    [/^thrust curve/, ['performance', 'Ct_curve'], 'Ct_curve'],
-    [/^thrust coefficient/, ['performance', 'Ct'], 'Ct'],
+/** Where a turbine problem ("cut-out speed …", "rated power …") points in an IEA37 turbine document. */
+function iea37TurbinePath(doc: unknown, problem: string): FieldPath {
+  const keys: [RegExp, string][] = [
+    [/^rotor diameter/, 'diameter'], [/^hub height/, 'height'], [/^rated power/, 'rated_power'], [/^rated speed/, 'rated_wind_speed'],
+    [/^cut-in/, 'cut_in_wind_speed'], [/^cut-out/, 'cut_out_wind_speed'],
   ];
-  for (const [re, path, iea37Key] of native) {
-    if (!re.test(problem)) continue;
-    if (!iea37) return path;
-    const defs = dig(doc, 'definitions');
-    const found = findKeyPath(defs, iea37Key) ?? (iea37Key === 'diameter' ? findKeyPath(defs, 'radius') : null)
-      ?? (iea37Key === 'rated_power' ? findKeyPath(defs, 'power') : null);
-    return found ? ['definitions', ...found] : [];
-  }
-  return [];
+  const key = keys.find(([re]) => re.test(problem))?.[1];
+  if (key === undefined) return [];
+  const defs = dig(doc, 'definitions');
+  const found = findKeyPath(defs, key) ?? (key === 'diameter' ? findKeyPath(defs, 'radius') : null)
+    ?? (key === 'rated_power' ? findKeyPath(defs, 'power') : null);
+  return found ? ['definitions', ...found] : [];
 }
+
+const ISSUE_PROBE: Record<TurbineIssue['field'], string> = {
+  ratedPower: 'rated power', diameter: 'rotor diameter', hubHeight: 'hub height',
+  powerSpeeds: 'rated power', powerValues: 'rated power', ctSpeeds: '', ctValues: '',
+};
 
 /**
  * Run an IEA37 reader and give its errors (`file: rotor.radius.default: …`, field names as the
@@ -68,16 +65,17 @@ export function withIea37Lines<T>(doc: unknown, file: string, read: () => T): T 
   }
 }
 
-export function turbineFromDocument(doc: unknown, file: string): Turbine {
-  const iea37 = isIea37Document(doc);
-  const t = iea37 ? withIea37Lines(doc, file, () => iea37Turbine(doc, file)) : turbineFromNative(doc, file);
+/**
+ * A turbine document: native (nativeTurbine.ts, which checks it at its own fields and CSV lines)
+ * or IEA37; `baseDir` anchors a native turbine's CSV curves (default: the file's folder).
+ */
+export function turbineFromDocument(doc: unknown, file: string, baseDir?: string): Turbine {
+  if (!isIea37Document(doc)) return turbineFromNative(doc, file, baseDir);
+  const t = withIea37Lines(doc, file, () => iea37Turbine(doc, file));
   const problem = turbineProblem(t);
-  if (problem) throw errorAt(doc, turbineFieldPath(doc, iea37, problem), problem, file);
-  const implausible = turbinePlausibility(t);
-  if (implausible) {
-    const probe = { ratedPower: 'rated power', diameter: 'rotor diameter', hubHeight: 'hub height' }[implausible.quantity];
-    throw errorAt(doc, turbineFieldPath(doc, iea37, probe), implausible.message, file);
-  }
+  if (problem) throw errorAt(doc, iea37TurbinePath(doc, problem), problem, file);
+  const issue = turbineIssue(t);
+  if (issue) throw errorAt(doc, iea37TurbinePath(doc, ISSUE_PROBE[issue.field]), issue.message, file);
   return t;
 }
 
@@ -103,7 +101,18 @@ export function windFromDocument(doc: unknown, file: string, baseDir?: string): 
   const problem = windResourceProblem(w);
   if (problem) throw errorAt(doc, windFieldPath(doc, iea37, problem, file), problem, file);
   const implausible = windPlausibility(w);
-  if (implausible) throw errorAt(doc, windFieldPath(doc, iea37, 'direction', file), implausible.message, file);
+  if (implausible) {
+    let at: FieldPath;
+    if (implausible.quantity === 'directions') at = windFieldPath(doc, iea37, 'direction', file);
+    else if (iea37) {
+      const defs = dig(doc, 'definitions');
+      const found = implausible.quantity === 'speeds' ? findKeyPath(findKey(defs, 'speed'), 'bins') ?? findKeyPath(findKey(defs, 'speed'), 'default')
+        : findKeyPath(defs, 'turbulence_intensity');
+      at = found ? ['definitions', ...(implausible.quantity === 'speeds' ? [...(findKeyPath(defs, 'speed') ?? []), ...found] : found)] : [];
+    } else at = [...windRoot(doc, file).path, implausible.quantity === 'speeds' ? 'wind_speed' : 'turbulence_intensity'];
+    const indexed = implausible.index !== undefined && implausible.quantity !== 'turbulence' && at.length > 0;
+    throw errorAt(doc, indexed ? [...at, implausible.index!] : at, implausible.message, file);
+  }
   return w;
 }
 
@@ -130,16 +139,14 @@ export function boundaryFromDocument(doc: unknown, file: string): Boundary {
 /**
  * A turbine file. A full windIO turbine (power from a `Cp_curve`) is read by io/windio, which
  * knows windIO's other turbine fields; everything else by turbineFromDocument (strict native or
- * IEA37). Both get the plausibility checks.
+ * IEA37; a windIO turbine with a power curve is a native one). All get the same plausibility
+ * checks (turbinePlausibility.ts).
  */
 export function readTurbineFile(path: string): Turbine {
   const doc = readYamlFile(path);
   const perf = doc !== null && typeof doc === 'object' ? (doc as Record<string, unknown>).performance : undefined;
   if (perf === null || typeof perf !== 'object' || !('Cp_curve' in perf)) return turbineFromDocument(doc, path);
-  const t = readWindioTurbine(WindioNode.open(path));
-  const implausible = turbinePlausibility(t);
-  if (implausible) throw errorAt(doc, turbineFieldPath(doc, false, { ratedPower: 'rated power', diameter: 'rotor diameter', hubHeight: 'hub height' }[implausible.quantity]), implausible.message, path);
-  return t;
+  return readWindioTurbine(WindioNode.open(path)); // checked there, at windIO's fields
 }
 
 /** A wind file: a time-series CSV file, or a YAML wind document (IEA37 or native). */

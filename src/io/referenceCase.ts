@@ -17,13 +17,18 @@
  * energies beside the farm and alone, when given, in `neighbour_aep_per_turbine_mwh` and
  * `neighbour_alone_aep_per_turbine_mwh`).
  */
-import type { Turbine } from '../physics/turbine.js';
+import { turbineProblem, type Turbine } from '../physics/turbine.js';
+import { turbineIssue } from './turbinePlausibility.js';
+import { wakeParameterValueProblem } from './wakeParams.js';
+import { farmModelLimit } from './modelLimits.js';
+import { neighbourCountProblem, neighbourReachProblem, siteBoxOf } from './neighbourLimits.js';
 import type { WindResource } from '../physics/windResource.js';
 import { windFromSeries } from '../physics/windSeries.js';
 import { LIBRARY_DEFAULTS, type FarmModelSpec, type WakeModelName } from '../physics/farmModel.js';
 import { InputError } from '../util/errors.js';
-import { radianDirectionsProblem } from './plausibility.js';
+import { directionsProblem, radianDirectionsProblem, seriesSamplePlausibility, windPlausibility } from './plausibility.js';
 import type { Case } from '../optimize/case.js';
+import { withIea37Lines } from './readers.js'; // file: field: … → file:line: field: … (any document read by readYamlFile)
 
 type Doc = Record<string, unknown>;
 
@@ -81,7 +86,7 @@ export function referenceTurbine(t: Doc, file: string, at = 'turbine'): Turbine 
   const zeroAtCutOut = /0 at (exactly )?(the )?cut-?out|zero at (exactly )?(the )?cut-?out/i.test(note);
   let rated = 0;
   for (const p of power) rated = Math.max(rated, p);
-  return {
+  const turbine: Turbine = {
     name: typeof t.name === 'string' ? t.name : 'turbine',
     diameter: num(t.rotor_diameter, file, `${at}.rotor_diameter`),
     hubHeight: num(t.hub_height, file, `${at}.hub_height`),
@@ -92,6 +97,18 @@ export function referenceTurbine(t: Doc, file: string, at = 'turbine'): Turbine 
     thrust: { kind: 'table', speeds: cSpeeds, ct, outside: clampCt ? 'clamp' : 'zero' },
     cutOutInclusive: !zeroAtCutOut,
   };
+  const problem = turbineProblem(turbine);
+  if (problem) throw new InputError(`${file}: ${at}.${/^power curve/.test(problem) ? 'power_curve' : /^thrust/.test(problem) ? 'ct_curve' : /^hub/.test(problem) ? 'hub_height' : 'rotor_diameter'}: ${problem}`);
+  // The rules every turbine door shares (turbinePlausibility.ts); the rated power is the table's maximum.
+  const issue = turbineIssue(turbine, { ratedPowerGiven: false, powerUnitOption: false });
+  if (issue) {
+    const field = {
+      ratedPower: 'power_curve.power_w', diameter: 'rotor_diameter', hubHeight: 'hub_height', powerSpeeds: 'power_curve.wind_speed',
+      powerValues: 'power_curve.power_w', ctSpeeds: 'ct_curve.wind_speed', ctValues: 'ct_curve.ct',
+    }[issue.field];
+    throw new InputError(`${file}: ${at}.${field}${issue.index !== undefined ? `[${issue.index}]` : ''}: ${issue.message}`);
+  }
+  return turbine;
 }
 
 /** `wind.time_series`: time, wind_direction, wind_speed, turbulence_intensity, weight lists (one value per sample). */
@@ -100,12 +117,18 @@ function referenceSeries(w: Doc, file: string): WindResource {
   const dirs = numbers(ts.wind_direction, file, 'wind.time_series.wind_direction');
   const radians = radianDirectionsProblem(dirs);
   if (radians) throw new InputError(`${file}: wind.time_series.wind_direction: ${radians}`);
+  const outside = directionsProblem(dirs, false);
+  if (outside) throw new InputError(`${file}: wind.time_series.wind_direction[${outside.index}]: ${outside.message}`);
   const speeds = numbers(ts.wind_speed, file, 'wind.time_series.wind_speed');
   const ti = ts.turbulence_intensity === undefined ? null : numbers(ts.turbulence_intensity, file, 'wind.time_series.turbulence_intensity');
   const weights = ts.weight === undefined ? null : numbers(ts.weight, file, 'wind.time_series.weight');
   for (const [name, v] of [['wind_speed', speeds], ['turbulence_intensity', ti], ['weight', weights]] as const) {
     if (v && v.length !== dirs.length) throw new InputError(`${file}: wind.time_series.${name}: ${v.length} values for ${dirs.length} samples`);
   }
+  const implausible = seriesSamplePlausibility(speeds, ti);
+  if (implausible) throw new InputError(`${file}: wind.time_series.${implausible.quantity === 'speed' ? 'wind_speed' : 'turbulence_intensity'}[${implausible.sample}]: ${implausible.message}`);
+  weights?.forEach((v, i) => { if (!(v >= 0)) throw new InputError(`${file}: wind.time_series.weight[${i}]: ${v} must be >= 0`); });
+  if (weights && !weights.some((v) => v > 0)) throw new InputError(`${file}: wind.time_series.weight: every weight is 0: nothing to average`);
   const hours = w.hours_per_year === undefined ? 8760 : num(w.hours_per_year, file, 'wind.hours_per_year');
   return windFromSeries({ directionsDeg: dirs, speeds, weights, turbulenceIntensity: ti, defaultTurbulenceIntensity: 0.1, hoursPerYear: hours });
 }
@@ -115,6 +138,8 @@ export function referenceWind(w: Doc, file: string): WindResource {
   const dirs = numbers(w.wind_direction, file, 'wind.wind_direction');
   const radians = radianDirectionsProblem(dirs);
   if (radians) throw new InputError(`${file}: wind.wind_direction: ${radians}`);
+  const bad = directionsProblem(dirs, true);
+  if (bad) throw new InputError(`${file}: wind.wind_direction[${bad.index}]: ${bad.message}`);
   const speeds = numbers(w.wind_speed, file, 'wind.wind_speed');
   const dims = Array.isArray(w.dims) ? w.dims : ['wind_direction', 'wind_speed'];
   const speedFirst = dims[0] === 'wind_speed';
@@ -146,10 +171,18 @@ export function referenceWind(w: Doc, file: string): WindResource {
     });
     let mean = 0;
     for (let i = 0; i < byBin.length; i++) mean += probability[i] * byBin[i];
-    return { directionsDeg: dirs, speeds, probability, turbulenceIntensity: mean, hoursPerYear: hours, turbulenceIntensityByBin: byBin };
+    return plausibleRose({ directionsDeg: dirs, speeds, probability, turbulenceIntensity: mean, hoursPerYear: hours, turbulenceIntensityByBin: byBin }, file);
   }
   const ti = w.turbulence_intensity === undefined ? 0.1 : num(w.turbulence_intensity, file, 'wind.turbulence_intensity');
-  return { directionsDeg: dirs, speeds, probability, turbulenceIntensity: ti, hoursPerYear: hours };
+  return plausibleRose({ directionsDeg: dirs, speeds, probability, turbulenceIntensity: ti, hoursPerYear: hours }, file);
+}
+
+/** A rose's speeds and turbulence checked for unit slips (km/h, percent), as every wind door does. */
+function plausibleRose(w: WindResource, file: string): WindResource {
+  const implausible = windPlausibility(w);
+  if (implausible && implausible.quantity === 'speeds') throw new InputError(`${file}: wind.wind_speed[${implausible.index}]: ${implausible.message}`);
+  if (implausible && implausible.quantity === 'turbulence') throw new InputError(`${file}: wind.turbulence_intensity: ${implausible.message}`);
+  return w;
 }
 
 const MODEL_PATTERNS: [RegExp, WakeModelName][] = [
@@ -211,7 +244,11 @@ export function referenceModel(doc: Doc, file: string): FarmModelSpec {
     if (v === undefined || v === null) continue;
     const values = Array.isArray(v) ? numbers(v, file, `model.${key}`) : [num(v, file, `model.${key}`)];
     if (values.length !== names.length) throw new InputError(`${file}: model.${key}: expected ${names.length} number(s)`);
-    names.forEach((name, i) => { spec.params![name] = values[i]; });
+    names.forEach((name, i) => {
+      const problem = wakeParameterValueProblem(name, values[i]);
+      if (problem) throw new InputError(`${file}: model.${key}${values.length > 1 ? `[${i}]` : ''}: ${problem}`);
+      spec.params![name] = values[i];
+    });
   }
   if (m.ct2a !== undefined) {
     if (m.ct2a !== 'mom1d' && m.ct2a !== 'madsen') throw new InputError(`${file}: model.ct2a: expected mom1d or madsen, got '${m.ct2a}'`);
@@ -311,8 +348,15 @@ function typeIndices(v: unknown, count: number, typeCount: number, file: string,
   return Int32Array.from(t);
 }
 
-/** A reference case file as a Case (with the expected AEP as its reference). */
+/**
+ * A reference case file as a Case (with the expected AEP as its reference). Errors name the line
+ * of their field (`file: turbine.ct_curve.ct[3]: …` becomes `file:14: turbine.ct_curve.ct[3]: …`).
+ */
 export function caseFromReferenceDocument(doc: unknown, file: string): Case & { expected?: ReferenceExpectation } {
+  return withIea37Lines(doc, file, () => referenceCase(doc, file));
+}
+
+function referenceCase(doc: unknown, file: string): Case & { expected?: ReferenceExpectation } {
   if (!isReferenceCaseDocument(doc)) throw new InputError(`${file}: not a reference case file (needs turbine or turbines, wind, layout, model)`);
   const d = doc as Doc;
   const types = isObject(d.turbine) ? [referenceTurbine(d.turbine, file)]
@@ -340,7 +384,16 @@ export function caseFromReferenceDocument(doc: unknown, file: string): Case & { 
     const nx = numbers(nd.x, file, 'neighbours.x'), ny = numbers(nd.y, file, 'neighbours.y');
     if (nx.length !== ny.length) throw new InputError(`${file}: neighbours: ${nx.length} x but ${ny.length} y`);
     const nt = nd.type === undefined && !several ? new Int32Array(nx.length) : typeIndices(nd.type, nx.length, types.length, file, 'neighbours.type');
+    const many = neighbourCountProblem(nx.length);
+    if (many) throw new InputError(`${file}: neighbours.x: ${many}`);
+    const box = siteBoxOf(null, { x, y });
+    for (let i = 0; i < nx.length; i++) {
+      const far = neighbourReachProblem(nx[i], ny[i], box, `neighbour ${i}`);
+      if (far) throw new InputError(`${file}: neighbours.x[${i}]: ${far}`);
+    }
     c.neighbours = { x: nx, y: ny, types, typeOf: nt };
   }
+  const limit = farmModelLimit(model, { turbines: several ? types : [c.turbine], neighbours: !!c.neighbours && c.neighbours.x.length > 0, wind });
+  if (limit) throw new InputError(`${file}: model.${limit.field}: ${limit.message}`);
   return c;
 }

@@ -8,11 +8,12 @@
  * (m/s) for every sample; optional `time` (ISO 8601 date-times or numbers, strictly increasing),
  * `turbulence_intensity` (a fraction) and a `weight` or `frequency` per sample (any non-negative
  * unit, normalised; without one every sample weighs the same, as PyWake's time series).
- * Plausibility (io/plausibility.ts): directions in radians, speeds in km/h, turbulence in %.
+ * Plausibility (io/plausibility.ts): directions in radians or outside [0, 360), speeds in km/h,
+ * turbulence in %.
  */
 import type { WindResource } from '../physics/windResource.js';
 import { windFromSeries } from '../physics/windSeries.js';
-import { radianDirectionsProblem, seriesSamplePlausibility } from './plausibility.js';
+import { directionsProblem, radianDirectionsProblem, seriesSamplePlausibility } from './plausibility.js';
 
 export const SERIES_COLUMNS = ['time', 'wind_direction', 'wind_speed', 'turbulence_intensity', 'weight', 'frequency'] as const;
 export type SeriesColumn = (typeof SERIES_COLUMNS)[number];
@@ -72,6 +73,8 @@ export function seriesFromColumns(c: SeriesColumns, fail: SeriesFail, defaultTi 
   }
   const radians = radianDirectionsProblem(c.wind_direction, 'wind directions of the series');
   if (radians) fail('wind_direction', null, radians);
+  const outside = directionsProblem(c.wind_direction, false);
+  if (outside) fail('wind_direction', outside.index, outside.message);
   const implausible = seriesSamplePlausibility(c.wind_speed, c.turbulence_intensity ?? null);
   if (implausible) fail(implausible.quantity === 'speed' ? 'wind_speed' : 'turbulence_intensity', implausible.sample, implausible.message);
   return windFromSeries({

@@ -8,14 +8,15 @@
  *
  * Columns (timeSeriesColumns.ts): `wind_direction` and `wind_speed` required; `time`,
  * `turbulence_intensity` and `weight` or `frequency` optional. The header is strict: an unknown
- * or repeated column is an error naming the nearest known one. Every error is one line
+ * or repeated column is an error naming the nearest known one (PyWake's `ws`, `wd`, `TI`: wflo's
+ * names, didYouMean.ts). Every error is one line
  * `file:line: column: what is wrong`; an empty cell is an error (remove the row or fill it).
  */
 import { csvParseRows } from 'd3-dsv';
 import type { WindResource } from '../physics/windResource.js';
 import { InputError } from '../util/errors.js';
 import { readInputText } from './yamlFile.js';
-import { unknownKeyMessage } from './didYouMean.js';
+import { unknownColumnMessage } from './didYouMean.js';
 import { SERIES_COLUMNS, seriesFromColumns, type SeriesColumn, type SeriesColumns } from './timeSeriesColumns.js';
 
 export const isCsvPath = (p: string): boolean => /\.csv$/i.test(p);
@@ -43,7 +44,7 @@ export function timeSeriesFromCsvText(text: string, file: string, defaultTi = 0.
   const header = rows[0].map((h) => h.trim());
   const index = new Map<SeriesColumn, number>();
   header.forEach((name, i) => {
-    if (!(SERIES_COLUMNS as readonly string[]).includes(name)) at(0, name === '' ? `column ${i + 1}` : name, name === '' ? 'empty column name' : unknownKeyMessage(name, SERIES_COLUMNS).replace('unknown field', 'unknown column'));
+    if (!(SERIES_COLUMNS as readonly string[]).includes(name)) at(0, name === '' ? `column ${i + 1}` : name, name === '' ? 'empty column name' : unknownColumnMessage(name, SERIES_COLUMNS));
     if (index.has(name as SeriesColumn)) at(0, name, `column '${name}' appears twice`);
     index.set(name as SeriesColumn, i);
   });

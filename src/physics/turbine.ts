@@ -11,6 +11,13 @@
  * Power exactly at the cut-out speed is 0 (IEA37 convention: P = 0 for V >= V_out) unless
  * `cutOutInclusive` is set, then the table value at V_out applies (PyWake's tabulated turbines).
  */
+/**
+ * The cut-out of a turbine without one (a table whose values are held beyond its last speed, as
+ * PyWake's tabulated turbines without ws_cutout): the largest double, so that the turbine stays a
+ * plain finite record in every file and message it travels in (JSON has no Infinity).
+ */
+export const NO_CUT_OUT = Number.MAX_VALUE;
+
 export type PowerCurve =
   | { kind: 'cubic'; ratedSpeed: number }
   | { kind: 'table'; speeds: Float64Array; powerW: Float64Array };

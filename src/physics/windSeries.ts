@@ -4,7 +4,8 @@
  * direction.
  *
  * Weights: given per sample (a duration, a count or a frequency, any non-negative unit) they are
- * divided by their sum (weights that sum to 1 within 1e-12 are kept as they are); without them
+ * divided by their sum (weights that sum to 1 within 1e-12 are kept as they are; weights whose
+ * sum overflows are first divided by the largest); without them
  * every sample weighs 1/n, as PyWake's time series (XRSite: P = 1/len(time)).
  * AEP = hours · Σ_t w_t Σ_i P_i(t).
  *
@@ -49,7 +50,17 @@ export function windFromSeries(input: SeriesInput): WindResource {
     const raw = Float64Array.from(input.weights);
     let sum = 0;
     for (let t = 0; t < n; t++) sum += raw[t];
-    if (!(sum > 0)) throw new RangeError('the sample weights sum to 0');
+    if (sum === Infinity) {
+      // The sum overflows (weights near 1e308): divide by the largest weight first, then by the
+      // sum of those shares (each in [0, 1], so their sum is at most n). Only here: finite sums
+      // keep the one division they always had, and with it every result and spec hash.
+      let max = 0;
+      for (let t = 0; t < n; t++) max = Math.max(max, raw[t]);
+      for (let t = 0; t < n; t++) raw[t] /= max;
+      sum = 0;
+      for (let t = 0; t < n; t++) sum += raw[t];
+    }
+    if (!(sum > 0) || !Number.isFinite(sum)) throw new RangeError('the sample weights sum to 0 or are not finite');
     // Weights that already sum to 1 (to rounding) are kept as given, so a written series reads back bit for bit.
     weights = Math.abs(sum - 1) <= 1e-12 ? raw : raw.map((w) => w / sum);
   } else {

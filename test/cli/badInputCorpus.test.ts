@@ -1,6 +1,8 @@
 /**
- * The bad-input corpus (test/data/bad-inputs/): typos at every depth, wrong units, impossible
- * geometry, alias bombs, an oversized file. Every file is run through the CLI as a user would:
+ * The bad-input corpus (test/data/bad-inputs/): typos at every depth, wrong units (a power curve
+ * in kW, Ct in percent, spacing in diameters, directions 0 and 360, neighbours in mm) through
+ * every door (native, IEA37, windIO, CSV, campaign, PyWake reference files), impossible geometry,
+ * alias bombs, an oversized file. Every file is run through the CLI as a user would:
  * `wflo validate FILE`, and `wflo run` (with and without --dry-run), `wflo aep` and `wflo optimize
  * --out` as fits the file's kind (in-process through the CLI's own runCli; one file of each kind
  * also as a child process). Each must
@@ -98,7 +100,7 @@ function assertOneLocatedLine(r: Outcome, e: Entry, what: string): void {
   assert.doesNotMatch(r.stderr, /\n\s+at /, `${what}: no stack trace`);
 }
 
-/** Commands that fit a corpus file, by its prefix: c- campaign, k- case, t- turbine, w- wind, b- boundary, l- layout. */
+/** Commands that fit a corpus file, by its prefix: c- campaign, k- case, t- turbine, w- wind, b- boundary, l- layout, r- PyWake reference case. */
 function commandsFor(file: string, scratch: string): string[][] {
   const kind = path.basename(file)[0];
   if (kind === 'c') return [['run', file, '--dry-run'], ['run', file, '--out', path.join(scratch, 'run-out'), '--quiet']];
@@ -106,6 +108,7 @@ function commandsFor(file: string, scratch: string): string[][] {
   if (kind === 't') return [['aep', '--case', 'iea37-cs1-16', '--turbine', file]];
   if (kind === 'w') return [['aep', '--case', 'iea37-cs1-16', '--wind', file]];
   if (kind === 'l') return [['aep', file, '--case', 'iea37-cs1-16']];
+  if (kind === 'r') return [['aep', file]];
   return [];
 }
 

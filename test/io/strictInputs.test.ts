@@ -14,7 +14,8 @@ import { boundaryFromNative } from '../../src/io/nativeFormat.js';
 import { boundaryFromDocument, readTurbineFile, readWindFile, readBoundaryFile } from '../../src/io/readers.js';
 import { parseYamlText, readYamlFile, MAX_INPUT_BYTES } from '../../src/io/yamlFile.js';
 import { locate } from '../../src/io/sourceMap.js';
-import { maxTurbinesBound, capacityProblem, turbinePlausibility, windPlausibility } from '../../src/io/plausibility.js';
+import { maxTurbinesBound, capacityProblem, windPlausibility } from '../../src/io/plausibility.js';
+import { turbineIssue } from '../../src/io/turbinePlausibility.js';
 import { builtinCase, BUILTIN_CASE_NAMES } from '../../src/io/builtinCases.js';
 import { readLayoutFile } from '../../src/io/caseFile.js';
 import { InputError } from '../../src/util/errors.js';
@@ -66,7 +67,7 @@ test('holes and exclusion zones become Boundary.exclusions, named', () => {
 });
 
 test('published IEA37 turbines, roses and sites pass the plausibility checks', () => {
-  for (const f of ['cs1-2/iea37-335mw.yaml', 'cs3-4/iea37-10mw.yaml']) assert.equal(turbinePlausibility(readTurbineFile(path.join(IEA37, f))), null, f);
+  for (const f of ['cs1-2/iea37-335mw.yaml', 'cs3-4/iea37-10mw.yaml']) assert.equal(turbineIssue(readTurbineFile(path.join(IEA37, f))), null, f);
   for (const f of ['cs1-2/iea37-windrose.yaml', 'cs3-4/iea37-windrose-cs3.yaml', 'cs3-4/iea37-windrose-cs4.yaml']) {
     assert.equal(windPlausibility(readWindFile(path.join(IEA37, f))), null, f);
   }

@@ -115,7 +115,7 @@ test('a reference file with an unsupported model option is refused in one line, 
     fs.writeFileSync(bad, text.includes('ground: Wall') ? text : text.replace(/^model:/m, 'model:\n  ground: Wall'));
     const r = runWflo(['aep', bad, '--json']);
     assert.equal(r.status, 2, r.stdout + r.stderr);
-    assert.match(r.stderr, /bad\.yaml: model\.ground: unknown ground model 'Wall' \(known: Mirror, none\)/);
+    assert.match(r.stderr, /bad\.yaml:\d+: model\.ground: unknown ground model 'Wall' \(known: Mirror, none\)/);
     assert.equal(r.stderr.trim().split('\n').length, 1);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

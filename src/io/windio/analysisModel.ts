@@ -29,6 +29,7 @@ import { SUPERPOSITION_NAMES, WAKE_MODEL_NAMES, type FarmModelSpec, type Superpo
 import { WAKE_MODELS } from '../../physics/wake/registry.js';
 import { LOCAL_WAKE_MODELS } from '../../physics/wake/localRegistry.js';
 import type { TurbulenceSuperpositionName } from '../../physics/turbulence/crespoHernandez.js';
+import { wakeParameterValueProblem } from '../wakeParams.js';
 import type { WindioNode } from './windioTree.js';
 
 /** The IEA37 case studies' thrust coefficient (iea37-wakemodel.pdf). */
@@ -144,9 +145,13 @@ function readDeficitParameters(wakeNode: WindioNode, wake: WakeModelName, model:
       if (known.includes('a1') && known.includes('a2')) {
         params.a1 = ka;
         if (kb !== undefined) params.a2 = kb;
+        const problem = wakeParameterValueProblem('a1', ka) ?? (kb !== undefined ? wakeParameterValueProblem('a2', kb) : null);
+        if (problem) (wakeParameterValueProblem('a1', ka) ? kaNode : kbNode).fail(problem);
       } else if (known.includes('k')) {
         if (ka !== 0) kaNode.fail(`${wake} has a constant wake expansion k: k_a must be 0, got ${ka}`);
         if (kb !== undefined) params.k = kb;
+        const problem = kb !== undefined ? wakeParameterValueProblem('k', kb) : null;
+        if (problem) kbNode.fail(problem);
       } else {
         v.fail(`${wake} has no wake expansion coefficient k (its parameters: ${known.join(', ')})`);
       }
@@ -163,6 +168,8 @@ function readDeficitParameters(wakeNode: WindioNode, wake: WakeModelName, model:
       model.useEffectiveTi = v.scalar as boolean;
     } else if (known.includes(key)) {
       params[key] = v.number(`a number for ${wake} parameter ${key}`);
+      const problem = wakeParameterValueProblem(key, params[key]);
+      if (problem) v.fail(problem);
     } else {
       v.fail(`parameter '${key}' is not one of ${wake}'s (${known.join(', ') || 'none'}; or wake_expansion_coefficient, use_effective_ws)`);
     }

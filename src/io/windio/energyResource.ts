@@ -13,14 +13,14 @@
  *   sample (timeSeries.ts).
  *
  * Directions are meteorological in windIO as in wflo (degrees clockwise from north, where the
- * wind comes from), so they are used as they are. `turbulence_intensity` (a number or over
+ * wind comes from), so they are used as they are; in [0, 360), each once (io/plausibility.ts). `turbulence_intensity` (a number or over
  * direction/speed) is kept per bin: the resource carries `turbulenceIntensityByBin` when it
  * varies between bins (one value stays one value); absent, it is 0.075 (the IEA37 value).
  */
 import { roseFromWeibull, windResourceProblem, type WindResource } from '../../physics/windResource.js';
 import { readCoordinate, readDimensional, type Axis } from './dimensionalData.js';
 import { timeSeriesResource } from './timeSeries.js';
-import { radianDirectionsProblem } from '../plausibility.js';
+import { directionsProblem, radianDirectionsProblem, weibullScaleProblem, windPlausibility } from '../plausibility.js';
 import { probabilityWeightedMean, type BinnedResource } from './binnedResource.js';
 import type { WindioNode } from './windioTree.js';
 
@@ -52,6 +52,14 @@ export function readWindResource(wr: WindioNode): BinnedResource {
   }
   const problem = windResourceProblem(result.wind, SUM_TOLERANCE);
   if (problem) wr.fail(problem);
+  // Unit slips of a rose's speeds and turbulence (km/h, percent); directions were checked on their axis.
+  const implausible = windPlausibility(result.wind);
+  if (implausible && implausible.quantity !== 'directions') {
+    const node = wr.get(implausible.quantity === 'speeds' ? 'wind_speed' : 'turbulence_intensity');
+    const list = node.isMap && node.get('data').exists ? node.get('data') : node;
+    const item = implausible.quantity === 'speeds' && list.isSeq && list.get(implausible.index!).exists ? list.get(implausible.index!) : node;
+    item.fail(implausible.message);
+  }
   return result;
 }
 
@@ -60,6 +68,11 @@ function directionAxis(wr: WindioNode): { directions: Float64Array; axis: Axis }
   const directions = readCoordinate(node, 'wind directions (degrees)');
   const radians = radianDirectionsProblem(directions);
   if (radians) node.fail(radians);
+  const bad = directionsProblem(directions, true);
+  if (bad) {
+    const list = node.isMap && node.get('data').exists ? node.get('data') : node;
+    (list.isSeq && list.get(bad.index).exists ? list.get(bad.index) : node).fail(bad.message);
+  }
   return { directions, axis: { name: 'wind_direction', length: directions.length } };
 }
 
@@ -127,6 +140,8 @@ function weibullSectors(wr: WindioNode): BinnedResource {
   const k = readDimensional(kNode, [dirAxis]).values;
   const sector = nonNegative(sectorNode, readDimensional(sectorNode, [dirAxis]).values);
   a.forEach((v, i) => { if (!(v > 0)) aNode.fail(`sector ${i}: ${v} must be > 0`); });
+  const scale = weibullScaleProblem(a);
+  if (scale) aNode.fail(`sector ${scale.index}: ${scale.message}`);
   k.forEach((v, i) => { if (!(v > 0)) kNode.fail(`sector ${i}: ${v} must be > 0`); });
   checkSum(sectorNode, sector, 'sector probabilities');
   const rose = roseFromWeibull(directions, sector, a, k, speeds, DEFAULT_TURBULENCE_INTENSITY);

@@ -12,9 +12,12 @@
  * `rated_power` is not required with a curve: it is the curve's maximum. Cut-in / cut-out, when
  * not given, are the first / last tabulated speed (wflo's power is 0 below cut-in and at or
  * above cut-out). `Ct_curve` is a table, linearly interpolated and clamped at its ends.
+ * The numbers are checked by the rules every turbine door shares (turbinePlausibility.ts:
+ * power >= 0, Ct in [0, 1.2], rated power vs the curve, W per swept m², Betz), named at their field.
  */
 import { turbineProblem, type Turbine } from '../../physics/turbine.js';
 import type { WindioNode } from './windioTree.js';
+import { turbineIssue, type TurbineIssue } from '../turbinePlausibility.js';
 
 export const AIR_DENSITY = 1.225;
 
@@ -59,7 +62,6 @@ export function readTurbine(t: WindioNode): Turbine {
   const cpNode = perf.get('Cp_curve');
   if (powerNode.exists) {
     const c = curve(powerNode, 'power_wind_speeds', 'power_values', 'power curve');
-    c.values.forEach((v, i) => { if (!(v >= 0)) powerNode.fail(`power_values[${i}] = ${v} must be >= 0 W`); });
     power = { kind: 'table', speeds: c.speeds, powerW: c.values };
     tableSpeeds = c.speeds;
     ratedPowerW = ratedPower ?? Math.max(...c.values);
@@ -83,7 +85,6 @@ export function readTurbine(t: WindioNode): Turbine {
 
   const ctNode = perf.requireMap('Ct_curve', 'Ct_wind_speeds and Ct_values');
   const ct = curve(ctNode, 'Ct_wind_speeds', 'Ct_values', 'Ct curve');
-  ct.values.forEach((v, i) => { if (!(v >= 0 && v <= 2)) ctNode.fail(`Ct_values[${i}] = ${v} must lie in [0, 2]`); });
 
   const turbine: Turbine = {
     name,
@@ -97,5 +98,26 @@ export function readTurbine(t: WindioNode): Turbine {
   };
   const problem = turbineProblem(turbine);
   if (problem) t.fail(problem);
+  const issue = turbineIssue(turbine, { ratedPowerGiven: ratedPower !== undefined || power.kind === 'cubic', powerUnitOption: false });
+  if (issue) issueNode(issue).fail(issue.message);
   return turbine;
+
+  /** The node a plausibility issue is about (a Cp curve's values for the power it gives). */
+  function issueNode(i: TurbineIssue): WindioNode {
+    const item = (n: WindioNode, key: string): WindioNode => {
+      const list = n.get(key);
+      const data = list.isMap && list.get('data').exists ? list.get('data') : list;
+      return i.index !== undefined && data.get(i.index).exists ? data.get(i.index) : list;
+    };
+    const powerCurve = powerNode.exists ? { node: powerNode, speeds: 'power_wind_speeds', values: 'power_values' } : { node: cpNode, speeds: 'Cp_wind_speeds', values: 'Cp_values' };
+    switch (i.field) {
+      case 'ratedPower': return perf.get('rated_power').exists ? perf.get('rated_power') : perf;
+      case 'diameter': return t.get('rotor_diameter');
+      case 'hubHeight': return t.get('hub_height');
+      case 'powerSpeeds': return item(powerCurve.node, powerCurve.speeds);
+      case 'powerValues': return item(powerCurve.node, powerCurve.values);
+      case 'ctSpeeds': return item(ctNode, 'Ct_wind_speeds');
+      case 'ctValues': return item(ctNode, 'Ct_values');
+    }
+  }
 }

@@ -28,6 +28,8 @@ import { readWindioFarms, usesFarmTypes } from './windFarmTypes.js';
 import { containsPoint } from '../../geometry/containsPoint.js';
 import { prepareBoundary } from '../../geometry/preparedBoundary.js';
 import type { Turbine } from '../../physics/turbine.js';
+import { farmModelLimit } from '../modelLimits.js';
+import { neighbourCountProblem, neighbourReachProblem, siteBoxOf } from '../neighbourLimits.js';
 
 export type WindioKind = 'wind_energy_system' | 'site' | 'wind_farm' | 'energy_resource';
 
@@ -100,6 +102,14 @@ export function windioCase(file: string): Case {
   const several = usesFarmTypes(windFarm) ? severalOf(windFarm, boundary, withThrust) : null;
   const turbine = several ? several.turbine : withThrust(readTurbine(turbineNode(windFarm)));
   const layout = several ? several.layout : readLayout(windFarm);
+  // What the engines cannot evaluate (io/modelLimits.ts), named at the analysis block's key.
+  const limit = farmModelLimit(model, { turbines: several?.turbines ? several.turbines.types : [turbine], neighbours: !!several?.neighbours, wind });
+  if (limit) {
+    const analysis = analysisNode(root);
+    const keys = limit.field === 'blockage' ? ['blockage_model', 'blockage'] : ['superposition_model'];
+    const node = keys.map((k) => analysis.get(k)).find((n) => n.exists) ?? (analysis.exists ? analysis : root);
+    node.fail(limit.message);
+  }
   const netAep = root.get('attributes').get('net_AEP');
   const nameNode = root.get('name');
   return {
@@ -133,6 +143,7 @@ function severalOf(windFarm: WindioNode, boundary: Boundary, withThrust: (t: Tur
     : undefined;
   if (farms.length === 1) return { turbine: types[own.typeOf[0]!]!, layout, ...(turbines ? { turbines } : {}) };
   const site = prepareBoundary(boundary);
+  const box = siteBoxOf(boundary);
   const layouts = windFarm.get('layouts');
   const x: number[] = [], y: number[] = [], typeOf: number[] = [];
   farms.slice(1).forEach((f, k) => {
@@ -140,6 +151,9 @@ function severalOf(windFarm: WindioNode, boundary: Boundary, withThrust: (t: Tur
       if (containsPoint(site, f.x[i]!, f.y[i]!)) {
         layouts.get(k + 1).fail(`turbine ${i} at (${f.x[i]}, ${f.y[i]}) m is inside the site; wflo reads the first layout as the farm and the others as its neighbours, which must stand outside it`);
       }
+      // Neighbours' count and reach (io/neighbourLimits.ts), as for every door.
+      const problem = neighbourReachProblem(f.x[i]!, f.y[i]!, box, `turbine ${i} of layout ${k + 1} (a neighbour)`) ?? neighbourCountProblem(x.length + 1);
+      if (problem) layouts.get(k + 1).fail(problem);
       x.push(f.x[i]!); y.push(f.y[i]!); typeOf.push(f.typeOf[i]!);
     }
   });
