@@ -17,7 +17,8 @@
 import { powerAt, powerSlopeAt, thrustCoefficientAt, type Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import { FREE_STREAM_WAKE_MODEL_NAMES, type FarmModelSpec, type InflowName } from './farmModel.js';
-import { createWakedEvaluator, wakedSetup } from './wakedAep.js';
+import { createWakedEvaluator } from './wakedAep.js';
+import { wakedSetup } from './engine/wakedSetup.js';
 import { createNativeWakedRunner } from './wakedNative.js';
 import { createNativeFreeStreamRunner } from './freeStreamNative.js';
 import { createBlockageEvaluator } from './blockageSolve.js';

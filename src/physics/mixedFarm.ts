@@ -24,7 +24,9 @@
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import { FREE_STREAM_WAKE_MODEL_NAMES, type FarmModelSpec, type InflowName } from './farmModel.js';
-import { createWakedWorkspace, evaluateWaked, wakedSetup, type WakedSetup, type Workspace } from './wakedAep.js';
+import { wakedSetup, type WakedSetup } from './engine/wakedSetup.js';
+import { createWakedWorkspace, type Workspace } from './engine/workspace.js';
+import { evaluateWaked } from './engine/solveWaked.js';
 import { turbineMixProblem, type TurbineMix } from './turbineMix.js';
 import { InputError } from '../util/errors.js';
 

@@ -22,7 +22,7 @@ import { thrustCoefficientAt } from '../physics/turbine.js';
 import { WAKE_MODELS } from '../physics/wake/registry.js';
 import { SUPERPOSITIONS } from '../physics/superposition/registry.js';
 import { induction, pairGeometry, sourceGamma, SELF_SIMILARITY_2020 } from '../physics/blockage/selfSimilarity2020.js';
-import { wakedSetup } from '../physics/wakedAep.js';
+import { wakedSetup } from '../physics/engine/wakedSetup.js';
 import { wakedSpeedsAt } from '../physics/wakedField.js';
 import { InputError } from '../util/errors.js';
 import { usesFreeStreamEngine } from '../physics/aep.js';
