@@ -24,7 +24,7 @@ import { createNativeFreeStreamRunner } from './freeStreamNative.js';
 import { createBlockageEvaluator } from './blockageSolve.js';
 import type { WakeKernel } from './wake/wakeModel.js';
 import type { Superposition } from './superposition/superposition.js';
-import { WAKE_MODELS } from './wake/registry.js';
+import { deficitModel } from './wake/registry.js';
 import { SUPERPOSITIONS } from './superposition/registry.js';
 import { GaussianKernel } from './wake/gaussianKernel.js';
 import { allocateByDirection, defaultKernel, sumByDirection, type ByDirection, type IsaChoice, type KernelChoice, type NativeRunner } from './nativeKernel.js';
@@ -78,8 +78,8 @@ export function usesFreeStreamEngine(turbine: Turbine, model: FarmModelSpec): bo
 
 /** Speeds that share a Ct, each group with its prepared kernel (free-stream engine). */
 function ctGroups(turbine: Turbine, wind: WindResource, model: FarmModelSpec): KernelGroup[] {
-  const wake = WAKE_MODELS[model.wake];
-  if (!wake) throw new Error(`unknown wake model '${model.wake}'`);
+  const wake = deficitModel(model.wake)?.freeStream;
+  if (!wake) throw new Error(`wake model '${model.wake}' has no free-stream form`);
   const params = { ...wake.defaults, ...(model.params ?? {}) };
   const groupsByCt = new Map<number, KernelGroup>();
   for (let s = 0; s < wind.speeds.length; s++) {

@@ -8,10 +8,9 @@
  */
 import type { Turbine } from '../turbine.js';
 import type { WindResource } from '../windResource.js';
-import { WAKED_DEFAULTS, type FarmModelSpec } from '../farmModel.js';
+import { wakeModelOf, type FarmModelSpec } from '../farmModel.js';
 import type { Superposition } from '../superposition/superposition.js';
 import { SUPERPOSITIONS } from '../superposition/registry.js';
-import { LOCAL_WAKE_MODELS } from '../wake/localRegistry.js';
 import type { LocalWakeModel } from '../wake/localWake.js';
 import { CrespoHernandez, type TurbulenceSuperpositionName } from '../turbulence/crespoHernandez.js';
 import { rotorPoints, type RotorPoints } from '../rotor/rotorPoints.js';
@@ -74,10 +73,10 @@ export function wakedSetup(turbines: Turbine | readonly Turbine[], wind: WindRes
   const types: readonly Turbine[] = Array.isArray(turbines) ? turbines : [turbines as Turbine];
   if (types.length === 0) throw new Error('a waked setup needs at least one turbine type');
   const turbine = types[0];
-  const defaults = WAKED_DEFAULTS[spec.wake];
-  const factory = LOCAL_WAKE_MODELS[spec.wake];
+  const wake = wakeModelOf(spec.wake);
+  const defaults = wake.wakedDefaults;
+  const factory = wake.waked;
   const superposition = SUPERPOSITIONS[spec.superposition];
-  if (!factory || !defaults) throw new Error(`unknown wake model '${spec.wake}'`);
   if (!superposition) throw new Error(`unknown superposition '${spec.superposition}'`);
   const rotorAverage = spec.rotorAverage ?? defaults.rotorAverage;
   const areaOverlap = rotorAverage === 'area-overlap';
