@@ -38,8 +38,7 @@ import { addWindFrameGradient, type WakedResult } from './engine/solveWaked.js';
 import { rotorAveragedDeficit } from './engine/pairDeficit.js';
 import { AepTerm, type ConditionFlow } from './engine/objective.js';
 import { induction, pairGeometry, sourceGamma, SELF_SIMILARITY_2020 } from './blockage/selfSimilarity2020.js';
-import { SUPERPOSITIONS } from './superposition/registry.js';
-import { InputError } from '../util/errors.js';
+import { farmConflict, FarmConflictError } from './engineChoice.js';
 
 export const BLOCKAGE_TOLERANCE_MS = 1e-10;
 export const BLOCKAGE_MAX_SWEEPS = 200;
@@ -84,8 +83,8 @@ function createScratch(n: number, coefCount: number): Scratch {
 /** Checks that the model can be solved with blockage; returns the waked setup. */
 export function blockageSetup(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WakedSetup {
   if (spec.blockage !== 'selfsimilarity2020') throw new Error(`unknown blockage model '${String(spec.blockage)}' (known: selfsimilarity2020)`);
-  if (!SUPERPOSITIONS[spec.superposition]) throw new InputError(`superposition '${spec.superposition}': blockage is solved with linear, sos or max wake superposition`);
-  if ((spec.ground ?? 'none') !== 'none') throw new InputError(`ground '${spec.ground}': the ground mirror is not supported with blockage`);
+  const conflict = farmConflict(spec);
+  if (conflict) throw new FarmConflictError(conflict, spec);
   return wakedSetup(turbine, wind, spec);
 }
 

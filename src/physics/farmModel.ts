@@ -57,14 +57,6 @@ export interface FarmModelSpec {
 export type GroundModelName = 'none' | 'mirror';
 export const GROUND_MODEL_NAMES: readonly GroundModelName[] = ['none', 'mirror'];
 
-/** Why a model's ground cannot be computed with its other options, or null. */
-export function groundConflict(model: FarmModelSpec): string | null {
-  if ((model.ground ?? 'none') === 'none') return null;
-  if (model.blockage) return 'the ground mirror is not supported with blockage';
-  if (model.superposition === 'weighted') return "the ground mirror is not supported with the weighted sum (use 'linear' or 'sos')";
-  return null;
-}
-
 /** `selfsimilarity2020`: Troldborg & Meyer Forsting's self-similar induction, 2020 fit (blockage/selfSimilarity2020.ts). */
 export type BlockageModelName = 'selfsimilarity2020';
 export const BLOCKAGE_MODEL_NAMES: readonly BlockageModelName[] = ['selfsimilarity2020'];

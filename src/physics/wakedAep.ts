@@ -31,6 +31,7 @@ import { createNativeWakedRunner } from './wakedNative.js';
 import { evaluateWeightedSum, type WeightedSumSetup } from './superposition/weightedSum.js';
 import { weightedSumGradient } from './superposition/weightedSumGradient.js';
 import { InputError } from '../util/errors.js';
+import { farmConflict, FarmConflictError } from './engineChoice.js';
 import { wakedSetup, type WakedSetup } from './engine/wakedSetup.js';
 import { createWorkspace, type Workspace } from './engine/workspace.js';
 import { evaluateWaked, type WakedResult } from './engine/solveWaked.js';
@@ -79,8 +80,8 @@ export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec:
 
 /** The weighted-sum setup (superposition/weightedSum.ts): a Gaussian model and the options of wakedSetup. */
 export function weightedSumSetup(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WeightedSumSetup {
-  if (wind.series || wind.turbulenceIntensityByBin) throw new InputError("superposition 'weighted': time series and per-bin turbulence are not supported with the weighted sum yet; use 'linear' or 'sos'");
-  if ((spec.ground ?? 'none') !== 'none') throw new InputError(`superposition 'weighted': the ground mirror is not supported with the weighted sum; use 'linear' or 'sos'`);
+  const conflict = farmConflict(spec, { severalModels: false, neighbours: false, series: wind.series !== undefined, perBinTi: wind.turbulenceIntensityByBin !== undefined });
+  if (conflict) throw new FarmConflictError(conflict, spec);
   const setup = wakedSetup(turbine, wind, { ...spec, superposition: 'linear' });
   if (!(setup.model instanceof GaussianLocalWake) || setup.points !== null) {
     throw new Error(`the weighted-sum superposition needs a Gaussian wake model at the rotor centre, not '${spec.wake}'${setup.points ? ` with '${spec.rotorAverage}'` : ''}`);
