@@ -7,7 +7,7 @@
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
-import type { AepResult, AepWithGradient, FarmEvaluator } from './aepTypes.js';
+import type { AepResult, FarmEvaluator } from './aepTypes.js';
 import { createWakedEvaluator } from './wakedAep.js';
 import { createNativeWakedRunner } from './wakedNative.js';
 import { createBlockageEvaluator } from './blockageSolve.js';
@@ -41,10 +41,5 @@ export function createNativeRunner(turbine: Turbine, wind: WindResource, model: 
 /** One-shot convenience: AEP of a layout. */
 export function computeAep(x: Float64Array, y: Float64Array, turbine: Turbine, wind: WindResource, model: FarmModelSpec): AepResult {
   return createFarmEvaluator(turbine, wind, model).aep(x, y);
-}
-
-/** One-shot convenience: AEP and its gradient. */
-export function computeAepWithGradient(x: Float64Array, y: Float64Array, turbine: Turbine, wind: WindResource, model: FarmModelSpec): AepWithGradient {
-  return createFarmEvaluator(turbine, wind, model).aepWithGradient(x, y);
 }
 

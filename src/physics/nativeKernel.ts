@@ -73,10 +73,6 @@ export function requireAddon(): Addon {
   return a;
 }
 
-export function nativeKernelAvailable(): boolean {
-  return loadAddon() !== null;
-}
-
 /** The instruction set the native kernel runs with on this processor. */
 export function nativeIsa(): 'avx2' | 'sse2' {
   return requireAddon().bestIsa();

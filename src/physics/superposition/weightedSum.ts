@@ -57,7 +57,6 @@ export function evaluateWeightedSum(s: WeightedSumSetup, x: Float64Array, y: Flo
   const n = x.length, nDir = wind.directionsDeg.length, nSpeed = wind.speeds.length, nDk = nDir * nSpeed;
   const K = model.coefficientCount;
   const ti0 = wind.turbulenceIntensity;
-  const radius = turbine.diameter / 2;
   const { delta, maxErr, maxIter } = WEIGHTED_SUM_DEFAULTS;
   // Downstream order and wind-frame coordinates of every direction, by position.
   const order = new Int32Array(nDir * n), xs = new Float64Array(nDir * n), ys = new Float64Array(nDir * n);
