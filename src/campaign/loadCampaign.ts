@@ -12,7 +12,7 @@ import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import { wakeParamsProblem } from '../io/wakeParams.js';
 import { farmModelLimit } from '../io/modelLimits.js';
-import { groundConflict, type BlockageModelName, type FarmModelSpec, type GroundModelName, type SuperpositionName, type WakeModelName } from '../physics/farmModel.js';
+import { type BlockageModelName, type FarmModelSpec, type GroundModelName, type SuperpositionName, type WakeModelName } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { validateBoundary } from '../geometry/validateBoundary.js';
 import { OPTIMIZER_METHODS } from '../optimize/settings.js';
@@ -35,6 +35,7 @@ import { translateOptimizerKeys, snakeToCamel } from './optimizerKeys.js';
 import { farmSpecHash, farmTypeSpecHash, optimizerSpecHash } from './specHash.js';
 import type { Campaign, FarmSpec, FarmTypeSpec, OptimizerSettings, WindAsWritten } from './campaign.js';
 import { COMMAND_METHOD, resolveCommandOptimizer } from './commandOptimizer.js';
+import { groundConflict } from '../physics/engineChoice.js';
 
 /**
  * Most tasks one campaign may have (farms × farm types × seeds). The coordinator keeps one task

@@ -3,7 +3,7 @@
  * overrides for the turbine, wind resource and farm model.
  */
 import path from 'node:path';
-import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES, groundConflict, type WakeModelName, type SuperpositionName, type BlockageModelName, type GroundModelName } from '../physics/farmModel.js';
+import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES, type WakeModelName, type SuperpositionName, type BlockageModelName, type GroundModelName } from '../physics/farmModel.js';
 import { wakeParamsProblem } from './wakeParams.js';
 import { farmModelLimit } from './modelLimits.js';
 import { InputError } from '../util/errors.js';
@@ -14,6 +14,7 @@ import { builtinCase } from './builtinCases.js';
 import { caseFromDocument, caseFromIea37Layout, readLayoutFile, resolveTurbine, resolveWind } from './caseFile.js';
 import { windioCase, windioKind } from './windio/windioPlant.js'; // windIO plant files (src/io/windio/)
 import { caseFromReferenceDocument, isReferenceCaseDocument } from './referenceCase.js'; // wake-model reference cases (physics)
+import { groundConflict } from '../physics/engineChoice.js';
 
 export interface AepRequest {
   /** A layout file (IEA37 layout or native case/layout YAML). */

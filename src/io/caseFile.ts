@@ -24,7 +24,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
-import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES, groundConflict, type WakeModelName, type SuperpositionName, type BlockageModelName, type GroundModelName, type FarmModelSpec } from '../physics/farmModel.js';
+import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES, type WakeModelName, type SuperpositionName, type BlockageModelName, type GroundModelName, type FarmModelSpec } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { InputError } from '../util/errors.js';
 import type { Case, Layout } from '../optimize/case.js';
@@ -41,6 +41,7 @@ import { nearestKey } from './didYouMean.js';
 import { wakeParamsProblem } from './wakeParams.js';
 import { farmModelLimit } from './modelLimits.js';
 import { modelsRoomProblem, readFarmModels, readNeighbours, typeOfCounts, type FailAt } from './farmTurbines.js';
+import { groundConflict } from '../physics/engineChoice.js';
 
 // Coordinates are checked by checkLayout (finite numbers, equal lengths) for a better message.
 const xy = strict({ x: z.array(z.unknown()), y: z.array(z.unknown()) });

@@ -24,7 +24,8 @@ import { farmModelLimit } from './modelLimits.js';
 import { neighbourCountProblem, neighbourReachProblem, siteBoxOf } from './neighbourLimits.js';
 import type { WindResource } from '../physics/windResource.js';
 import { windFromSeries } from '../physics/windSeries.js';
-import { LIBRARY_DEFAULTS, type FarmModelSpec, type WakeModelName } from '../physics/farmModel.js';
+import type { FarmModelSpec, WakeModelName } from '../physics/farmModel.js';
+import { deficitModelByDescription, deficitModelNames } from '../physics/wake/registry.js';
 import { InputError } from '../util/errors.js';
 import { directionsProblem, radianDirectionsProblem, seriesSamplePlausibility, windPlausibility } from './plausibility.js';
 import type { Case } from '../optimize/case.js';
@@ -185,17 +186,6 @@ function plausibleRose(w: WindResource, file: string): WindResource {
   return w;
 }
 
-const MODEL_PATTERNS: [RegExp, WakeModelName][] = [
-  [/carbajo|fuertes/i, 'carbajofuertes2018'],
-  [/niayifar/i, 'niayifar2016'],
-  [/turbopark|turbo ?gaussian|nygaard/i, 'turbopark2022'],
-  [/zong/i, 'zong2020'],
-  [/blondel|super-?gaussian/i, 'blondel2020'],
-  [/iea ?37/i, 'iea37'],
-  [/bastankhah/i, 'bastankhah2014'],
-  [/\bnoj\b|jensen/i, 'jensen'],
-];
-
 /** Numeric model fields → engine parameter names (lists spread into numbered names). */
 const PARAM_NAMES: Record<string, string[]> = {
   k: ['k'], ceps: ['ceps'], ctlim: ['ctlim'], a: ['a1', 'a2'], A: ['A'], cTI: ['cTI1', 'cTI2'],
@@ -215,19 +205,19 @@ function isLibraryDefault(v: unknown): boolean {
 
 export function referenceModel(doc: Doc, file: string): FarmModelSpec {
   const deficit = typeof doc.deficit === 'string' ? doc.deficit : '';
-  const match = MODEL_PATTERNS.find(([re]) => re.test(deficit));
-  if (!match) throw new InputError(`${file}: model.deficit: unknown deficit model '${deficit}' (known: Jensen/NOJ, Bastankhah 2014, Niayifar 2016, TurbOPark, Zong 2020, Blondel super-Gaussian, Carbajo Fuertes 2018, IEA37)`);
-  const library = LIBRARY_DEFAULTS[match[1]];
+  const described = deficitModelByDescription(deficit);
+  if (!described) throw new InputError(`${file}: model.deficit: unknown deficit model '${deficit}' (known: ${deficitModelNames().join(', ')})`);
+  const library = described.library;
   for (const field of ['rotor_average', 'ground'] as const) {
     const lacking = library.unsupported?.[field];
     if (isLibraryDefault(doc[field]) && lacking) {
-      throw new InputError(`${file}: model.${field}: PyWake's default for ${match[1]} includes the ${lacking}, which wflo does not have`);
+      throw new InputError(`${file}: model.${field}: PyWake's default for ${described.name} includes the ${lacking}, which wflo does not have`);
     }
   }
   // Fields saying "library default" are left out: the engine's per-model defaults are PyWake's.
   const m: Doc = Object.fromEntries(Object.entries(doc).filter(([, v]) => !isLibraryDefault(v)));
-  const spec: FarmModelSpec = { wake: match[1], superposition: 'linear', inflow: 'waked', params: {} };
-  const paramNames = { ...PARAM_NAMES, ...MODEL_PARAM_NAMES[match[1]] };
+  const spec: FarmModelSpec = { wake: described.name, superposition: 'linear', inflow: 'waked', params: {} };
+  const paramNames = { ...PARAM_NAMES, ...MODEL_PARAM_NAMES[described.name] };
   for (const [key, names] of Object.entries(paramNames)) {
     if (!isLibraryDefault(doc[key])) continue;
     for (const name of names) if (library.params?.[name] !== undefined) spec.params![name] = library.params[name];

@@ -29,13 +29,16 @@
  *
  * Memory: O(N²) per condition (pair geometry and partials), nothing kept between calls.
  */
-import { powerAt, powerSlopeAt, thrustCoefficientAt, thrustSlopeAt, type Turbine } from './turbine.js';
+import { powerAt, thrustCoefficientAt, thrustSlopeAt, type Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
-import { addWindFrameGradient, wakedSetup, type WakedEvaluator, type WakedResult, type WakedSetup } from './wakedAep.js';
+import type { WakedEvaluator } from './wakedAep.js';
+import { wakedSetup, type WakedSetup } from './engine/wakedSetup.js';
+import { addWindFrameGradient, type WakedResult } from './engine/solveWaked.js';
+import { rotorAveragedDeficit } from './engine/pairDeficit.js';
+import { AepTerm, type ConditionFlow } from './engine/objective.js';
 import { induction, pairGeometry, sourceGamma, SELF_SIMILARITY_2020 } from './blockage/selfSimilarity2020.js';
-import { SUPERPOSITIONS } from './superposition/registry.js';
-import { InputError } from '../util/errors.js';
+import { farmConflict, FarmConflictError } from './engineChoice.js';
 
 export const BLOCKAGE_TOLERANCE_MS = 1e-10;
 export const BLOCKAGE_MAX_SWEEPS = 200;
@@ -58,6 +61,8 @@ interface Scratch {
   tA: Float64Array; tDx: Float64Array; tDy: Float64Array; tCt: Float64Array; tTi: Float64Array;
   bV: Float64Array; bDx: Float64Array; bDy: Float64Array; bCt: Float64Array;
   lu: Float64Array; lti: Float64Array; gxw: Float64Array; gyw: Float64Array;
+  /** The objective's ∂J/∂u by position (the adjoint's start), and every turbine's type (0). */
+  seed: Float64Array; typeAt: Int32Array;
 }
 
 function createScratch(n: number, coefCount: number): Scratch {
@@ -71,210 +76,235 @@ function createScratch(n: number, coefCount: number): Scratch {
     wF: f(nn), wDx: f(nn), wDy: f(nn), wCt: f(nn), wTi: f(nn),
     tA: f(nn), tDx: f(nn), tDy: f(nn), tCt: f(nn), tTi: f(nn),
     bV: f(nn), bDx: f(nn), bDy: f(nn), bCt: f(nn),
-    lu: f(n), lti: f(n), gxw: f(n), gyw: f(n),
+    lu: f(n), lti: f(n), gxw: f(n), gyw: f(n), seed: f(n), typeAt: new Int32Array(n),
   };
 }
 
 /** Checks that the model can be solved with blockage; returns the waked setup. */
 export function blockageSetup(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WakedSetup {
   if (spec.blockage !== 'selfsimilarity2020') throw new Error(`unknown blockage model '${String(spec.blockage)}' (known: selfsimilarity2020)`);
-  if (!SUPERPOSITIONS[spec.superposition]) throw new InputError(`superposition '${spec.superposition}': blockage is solved with linear, sos or max wake superposition`);
-  if ((spec.ground ?? 'none') !== 'none') throw new InputError(`ground '${spec.ground}': the ground mirror is not supported with blockage`);
+  const conflict = farmConflict(spec);
+  if (conflict) throw new FarmConflictError(conflict, spec);
   return wakedSetup(turbine, wind, spec);
+}
+
+/** One evaluation with blockage: the setup, the scratch and what every component reads. */
+interface BlockagePass {
+  setup: WakedSetup;
+  sc: Scratch;
+  n: number;
+  withGradient: boolean;
+  /** Effective TI fed back through added turbulence (the TI adjoint matters). */
+  tiUsed: boolean;
+  /** No induction beside the rotor, |dx| below this (the model's limiter times R). */
+  limiterDx: number;
+  /** Screening TI bound: with effective TI fed back no bound is known, nothing is screened. */
+  tiBound: number;
+  /** Partial scratch: the pair deficit's, the added turbulence's, the induction's. */
+  g: Float64Array; gt: Float64Array; gb: Float64Array;
+  idx: number[];
+  pairEvaluations: number; sweeps: number; unconverged: number;
 }
 
 /** AEP (and gradient) of a layout with blockage, over every condition of the setup's wind. */
 export function evaluateBlockage(setup: WakedSetup, x: Float64Array, y: Float64Array, withGradient: boolean, sc: Scratch): BlockageResult {
-  const { turbine, wind, model, superposition: sup, turbulence, points, cosByDir, sinByDir, conditions } = setup;
-  const n = x.length, K = model.coefficientCount;
-  const radius = turbine.diameter / 2, invWec = setup.invWec;
-  const refEff = setup.referenceIsEffective, useEffTi = setup.useEffectiveTi, freeStream = setup.freeStream;
-  const tiSup = setup.turbulenceSuperposition;
-  const tiUsed = useEffTi && turbulence !== null;
-  const limiterDx = SELF_SIMILARITY_2020.limiter * radius;
-  const MWH = (wind.hoursPerYear ?? 8760) * 1e-6;
-  const perDirectionMwh = new Float64Array(wind.directionsDeg.length);
-  const perTurbineMwh = new Float64Array(n);
-  const gradX = new Float64Array(withGradient ? n : 0), gradY = new Float64Array(withGradient ? n : 0);
-  const { xw, yw, order, xs, ys, geom, geomOk, wakeCand, u, ti, ct, coef, gam, known, total, tiAcc, tiArg } = sc;
-  const { wF, wDx, wDy, wCt, wTi, tA, tDx, tDy, tCt, tTi, bV, bDx, bDy, bCt, lu, lti, gxw, gyw } = sc;
-  const g = new Float64Array(4), gt = new Float64Array(4), gb = new Float64Array(3);
-  // Wake pairs beyond the model's reach give exactly 0 (and lie outside the wake radius); with
-  // effective TI fed back through added turbulence no TI bound is known, so nothing is screened.
-  const tiBound = tiUsed ? Infinity : conditions.tiMax;
-  const ctMax = setup.ctMax;
-  const idx = Array.from({ length: n }, (_, i) => i);
-  let pairEvaluations = 0, sweeps = 0, unconverged = 0;
-
-  /** Wake deficit fraction of source position q at target position p (partials into g when asked). */
-  const wakeFraction = (q: number, dx: number, dy: number, grad: boolean): number => {
-    const off = q * K;
-    if (points === null) {
-      const f = model.deficit(dx, dy * dy, coef, off, grad ? g : null);
-      if (grad) { g[1] = 2 * dy * g[1]; }
-      return f;
-    }
-    let f = 0, fdx = 0, fdy = 0, fct = 0, fti = 0;
-    for (let r = 0; r < points.w.length; r++) {
-      const yy = dy + radius * points.y[r], zz = radius * points.z[r];
-      const v = model.deficit(dx, yy * yy + zz * zz, coef, off, grad ? g : null);
-      f += points.w[r] * v;
-      if (grad) { fdx += points.w[r] * g[0]; fdy += points.w[r] * 2 * yy * g[1]; fct += points.w[r] * g[2]; fti += points.w[r] * g[3]; }
-    }
-    if (grad) { g[0] = fdx; g[1] = fdy; g[2] = fct; g[3] = fti; }
-    return f;
+  const { turbine, wind, turbulence, cosByDir, sinByDir, conditions } = setup;
+  const n = x.length;
+  const tiUsed = setup.useEffectiveTi && turbulence !== null;
+  const pass: BlockagePass = {
+    setup, sc, n, withGradient, tiUsed, limiterDx: SELF_SIMILARITY_2020.limiter * (turbine.diameter / 2),
+    tiBound: tiUsed ? Infinity : conditions.tiMax,
+    g: new Float64Array(4), gt: new Float64Array(4), gb: new Float64Array(3),
+    idx: Array.from({ length: n }, (_, i) => i), pairEvaluations: 0, sweeps: 0, unconverged: 0,
   };
-
+  const term = new AepTerm(wind.hoursPerYear);
+  term.begin(n, wind.directionsDeg.length);
+  const flow: ConditionFlow = { k: 0, weight: 0, n, own: n, types: setup.types, order: sc.order, typeAt: sc.typeAt, u: sc.u, ti: sc.ti, ct: sc.ct };
+  const gradX = new Float64Array(withGradient ? n : 0), gradY = new Float64Array(withGradient ? n : 0);
   for (let d = 0; d < conditions.directionsDeg.length; d++) {
     const c = cosByDir[d], s = sinByDir[d];
-    for (let i = 0; i < n; i++) { xw[i] = x[i] * c + y[i] * s; yw[i] = -x[i] * s + y[i] * c; }
-    idx.sort((a, b) => xw[a] - xw[b] || a - b);
-    for (let p = 0; p < n; p++) { order[p] = idx[p]; xs[p] = xw[idx[p]]; ys[p] = yw[idx[p]]; }
-    // Layout terms of the direction: induction geometry of every ordered pair, wake candidates.
-    for (let q = 0; q < n; q++) {
-      for (let p = 0; p < n; p++) {
-        const e = q * n + p;
-        if (p === q) { geomOk[e] = 0; wakeCand[e] = 0; continue; }
-        const dx = xs[p] - xs[q], dy = (ys[p] - ys[q]) * invWec;
-        geomOk[e] = pairGeometry(dx, dy, radius, geom, 5 * e) ? 1 : 0;
-        wakeCand[e] = p > q && Math.abs(dy) <= model.reach(dx, ctMax, tiBound) + (points !== null || turbulence !== null ? radius * (1 + 1e-12) : 0) ? 1 : 0;
-      }
-    }
-    if (withGradient) { gxw.fill(0); gyw.fill(0); }
-    let energyOfDirection = 0;
-
+    directionGeometry(pass, x, y, c, s);
+    if (withGradient) { sc.gxw.fill(0); sc.gyw.fill(0); }
+    term.startDirection();
     for (let k = conditions.start[d]; k < conditions.start[d + 1]; k++) {
-      const prob = conditions.weight[k], U = conditions.speed[k], ti0 = conditions.turbulenceIntensity[k];
+      const prob = conditions.weight[k];
       if (!(prob > 0)) continue;
-      const ctFree = thrustCoefficientAt(turbine, U);
-      known.fill(0);
-      let converged = false;
-      for (let sweep = 0; sweep < BLOCKAGE_MAX_SWEEPS + 1; sweep++) {
-        // With the gradient, the sweep after convergence records the partials (and gives the energy).
-        const grad = converged;
-        let change = 0;
-        for (let p = 0; p < n; p++) {
-          let acc = 0, tAcc = 0, arg = -1, block = 0;
-          for (let q = 0; q < n; q++) {
-            if (q === p) continue;
-            const e = q * n + p;
-            const dx = xs[p] - xs[q], dy = (ys[p] - ys[q]) * invWec;
-            if (wakeCand[e]) {
-              const f = wakeFraction(q, dx, dy, grad);
-              acc = sup.add(acc, (refEff ? u[q] : U) * f);
-              if (grad) { wF[e] = f; wDx[e] = g[0]; wDy[e] = g[1]; wCt[e] = g[2]; wTi[e] = g[3]; }
-              if (turbulence !== null) {
-                const add = turbulence.added(dx, Math.abs(dy), ct[q], ti0, model, coef, q * K, grad ? gt : null);
-                if (grad) { tA[e] = add; tDx[e] = gt[0]; tDy[e] = dy < 0 ? -gt[1] : gt[1]; tCt[e] = gt[2]; tTi[e] = gt[3]; }
-                if (tiSup === 'sqrmax') { if (add > tAcc) { tAcc = add; arg = q; } } else if (tiSup === 'linear') tAcc += add; else tAcc += add * add;
-              }
-              pairEvaluations++;
-            }
-            let beta = 0;
-            // Induction, but not inside the source's wake downstream (nor from a source not yet solved).
-            if (geomOk[e] && known[q] && !(dx >= -limiterDx && Math.abs(dy) <= model.wakeRadius(dx, coef, q * K, null))) {
-              beta = induction(geom, 5 * e, ct[q], gam, 4 * q, grad ? gb : null);
-              block += beta;
-              pairEvaluations++;
-            }
-            if (grad) { bV[e] = beta; bDx[e] = beta !== 0 ? gb[0] : 0; bDy[e] = beta !== 0 ? gb[1] : 0; bCt[e] = beta !== 0 ? gb[2] : 0; }
-          }
-          const tot = sup.finish(acc);
-          const up = U - tot - U * block;
-          let tip = ti0;
-          if (turbulence !== null) tip = tiSup === 'sqrmax' ? Math.sqrt(ti0 * ti0 + tAcc * tAcc) : tiSup === 'linear' ? ti0 + tAcc : ti0 + Math.sqrt(tAcc);
-          if (known[p]) change = Math.max(change, Math.abs(up - u[p]));
-          u[p] = up; ti[p] = tip; total[p] = tot; tiAcc[p] = tAcc; tiArg[p] = arg;
-          const ctp = freeStream ? ctFree : thrustCoefficientAt(turbine, Math.max(up, 0));
-          ct[p] = ctp;
-          model.prepareSource(ctp, useEffTi ? tip : ti0, coef, p * K);
-          sourceGamma(ctp, gam, 4 * p);
-          known[p] = 1;
-        }
-        sweeps++;
-        if (grad) break;
-        if (sweep > 0 && change <= BLOCKAGE_TOLERANCE_MS) converged = true;
-        else if (sweep === BLOCKAGE_MAX_SWEEPS - 1) { converged = true; unconverged++; }
-        if (converged && !withGradient) break;
-      }
-      for (let p = 0; p < n; p++) {
-        const energy = prob * powerAt(turbine, u[p]);
-        energyOfDirection += energy;
-        perTurbineMwh[order[p]] += energy * MWH;
-      }
-      if (withGradient) adjoint(prob, U);
+      solveCondition(pass, k);
+      flow.k = k; flow.weight = prob;
+      term.condition(flow, withGradient ? sc.seed : null);
+      if (withGradient) adjointCondition(pass, conditions.speed[k]);
     }
-    perDirectionMwh[conditions.resultDirection[d]] += energyOfDirection * MWH;
-    if (withGradient) addWindFrameGradient(gxw, gyw, order, n, c, s, invWec, MWH, gradX, gradY);
+    term.endDirection(conditions.resultDirection[d]);
+    if (withGradient) addWindFrameGradient(sc.gxw, sc.gyw, sc.order, n, c, s, setup.invWec, term.gradientScale, gradX, gradY);
   }
-  let aepMwh = 0;
-  for (let d = 0; d < perDirectionMwh.length; d++) aepMwh += perDirectionMwh[d];
-  return { aepMwh, perDirectionMwh, perTurbineMwh, gradX, gradY, pairEvaluations, sweeps, unconverged };
+  return {
+    aepMwh: term.total(), perDirectionMwh: term.perDirectionMwh, perTurbineMwh: term.perTurbineMwh, gradX, gradY,
+    pairEvaluations: pass.pairEvaluations, sweeps: pass.sweeps, unconverged: pass.unconverged,
+  };
+}
 
-  /** The adjoint of one condition's fixed point; adds λᵀ ∂F/∂(xs, ys) to gxw, gyw. */
-  function adjoint(prob: number, U: number): void {
-    lu.fill(0); lti.fill(0);
-    let scale = 0;
-    for (let sweep = 0; sweep < 2 * BLOCKAGE_MAX_SWEEPS; sweep++) {
-      let change = 0;
-      for (let q = n - 1; q >= 0; q--) {
-        let ub = prob * powerSlopeAt(turbine, u[q]), cb = 0, tb = 0;
-        const ref = refEff ? u[q] : U;
-        for (let p = 0; p < n; p++) {
-          if (p === q) continue;
-          const e = q * n + p;
-          const lp = lu[p];
-          if (wakeCand[e]) {
-            const f = wF[e];
-            if (f !== 0 || wDx[e] !== 0 || wDy[e] !== 0 || wCt[e] !== 0 || wTi[e] !== 0) {
-              const dBar = -lp * sup.derivative(ref * f, total[p]);
-              if (refEff) ub += dBar * f;
-              const fBar = dBar * ref;
-              cb += fBar * wCt[e];
-              if (tiUsed) tb += fBar * wTi[e];
-            }
-            if (tiUsed) {
-              const aBar = lti[p] * tiSlope(p, q, e);
-              cb += aBar * tCt[e];
-              tb += aBar * tTi[e];
-            }
-          }
-          if (bV[e] !== 0 || bCt[e] !== 0) cb += -lp * U * bCt[e];
-        }
-        if (!freeStream) ub += cb * thrustSlopeAt(turbine, Math.max(u[q], 0));
-        change = Math.max(change, Math.abs(ub - lu[q]));
-        scale = Math.max(scale, Math.abs(ub));
-        lu[q] = ub; lti[q] = tb;
-      }
-      if (sweep > 0 && change <= 1e-13 * scale) break;
+/** Downstream order of the direction and its layout terms: induction geometry of every ordered pair, wake candidates. */
+function directionGeometry(pass: BlockagePass, x: Float64Array, y: Float64Array, c: number, s: number): void {
+  const { setup, sc, n, idx, tiBound } = pass;
+  const { model, points, turbulence, invWec, ctMax } = setup;
+  const radius = setup.turbine.diameter / 2;
+  const { xw, yw, order, xs, ys, geom, geomOk, wakeCand } = sc;
+  for (let i = 0; i < n; i++) { xw[i] = x[i] * c + y[i] * s; yw[i] = -x[i] * s + y[i] * c; }
+  idx.sort((a, b) => xw[a] - xw[b] || a - b);
+  for (let p = 0; p < n; p++) { order[p] = idx[p]; xs[p] = xw[idx[p]]; ys[p] = yw[idx[p]]; }
+  // Wake pairs beyond the model's reach give exactly 0 (and lie outside the wake radius).
+  for (let q = 0; q < n; q++) {
+    for (let p = 0; p < n; p++) {
+      const e = q * n + p;
+      if (p === q) { geomOk[e] = 0; wakeCand[e] = 0; continue; }
+      const dx = xs[p] - xs[q], dy = (ys[p] - ys[q]) * invWec;
+      geomOk[e] = pairGeometry(dx, dy, radius, geom, 5 * e) ? 1 : 0;
+      wakeCand[e] = p > q && Math.abs(dy) <= model.reach(dx, ctMax, tiBound) + (points !== null || turbulence !== null ? radius * (1 + 1e-12) : 0) ? 1 : 0;
     }
-    // λᵀ ∂F/∂(dx, dy) of every pair, to both ends.
-    for (let q = 0; q < n; q++) {
+  }
+}
+
+/**
+ * The fixed point of condition k by Gauss–Seidel sweeps in downstream order; with the gradient, one
+ * more sweep after convergence records the partials of every pair.
+ */
+function solveCondition(pass: BlockagePass, k: number): void {
+  const { setup, sc, n, withGradient } = pass;
+  const { conditions, turbine } = setup;
+  const U = conditions.speed[k];
+  const ctFree = thrustCoefficientAt(turbine, U);
+  sc.known.fill(0);
+  let converged = false;
+  for (let sweep = 0; sweep < BLOCKAGE_MAX_SWEEPS + 1; sweep++) {
+    const grad = converged;
+    let change = 0;
+    for (let p = 0; p < n; p++) change = Math.max(change, solveTurbine(pass, p, k, ctFree, grad));
+    pass.sweeps++;
+    if (grad) break;
+    if (sweep > 0 && change <= BLOCKAGE_TOLERANCE_MS) converged = true;
+    else if (sweep === BLOCKAGE_MAX_SWEEPS - 1) { converged = true; pass.unconverged++; }
+    if (converged && !withGradient) break;
+  }
+}
+
+/** One turbine of a sweep from the current values of all others; returns how much its speed changed (0 the first time). */
+function solveTurbine(pass: BlockagePass, p: number, k: number, ctFree: number, grad: boolean): number {
+  const { setup, sc, n, g, gt, gb, limiterDx } = pass;
+  const { model, points, superposition: sup, turbulence, turbine, invWec, freeStream, turbulenceSuperposition: tiSup } = setup;
+  const { xs, ys, geom, geomOk, wakeCand, u, ti, ct, coef, gam, known, total, tiAcc, tiArg } = sc;
+  const { wF, wDx, wDy, wCt, wTi, tA, tDx, tDy, tCt, tTi, bV, bDx, bDy, bCt } = sc;
+  const U = setup.conditions.speed[k], ti0 = setup.conditions.turbulenceIntensity[k];
+  const K = model.coefficientCount, radius = turbine.diameter / 2;
+  const refEff = setup.referenceIsEffective;
+  let acc = 0, tAcc = 0, arg = -1, block = 0;
+  for (let q = 0; q < n; q++) {
+    if (q === p) continue;
+    const e = q * n + p;
+    const dx = xs[p] - xs[q], dy = (ys[p] - ys[q]) * invWec;
+    if (wakeCand[e]) {
+      const f = rotorAveragedDeficit(model, points, radius, dx, dy, 0, false, coef, q * K, grad ? g : null, g, 0);
+      acc = sup.add(acc, (refEff ? u[q] : U) * f);
+      if (grad) { wF[e] = f; wDx[e] = g[0]; wDy[e] = g[1]; wCt[e] = g[2]; wTi[e] = g[3]; }
+      if (turbulence !== null) {
+        const add = turbulence.added(dx, Math.abs(dy), ct[q], ti0, model, coef, q * K, grad ? gt : null);
+        if (grad) { tA[e] = add; tDx[e] = gt[0]; tDy[e] = dy < 0 ? -gt[1] : gt[1]; tCt[e] = gt[2]; tTi[e] = gt[3]; }
+        if (tiSup === 'sqrmax') { if (add > tAcc) { tAcc = add; arg = q; } } else if (tiSup === 'linear') tAcc += add; else tAcc += add * add;
+      }
+      pass.pairEvaluations++;
+    }
+    let beta = 0;
+    // Induction, but not inside the source's wake downstream (nor from a source not yet solved).
+    if (geomOk[e] && known[q] && !(dx >= -limiterDx && Math.abs(dy) <= model.wakeRadius(dx, coef, q * K, null))) {
+      beta = induction(geom, 5 * e, ct[q], gam, 4 * q, grad ? gb : null);
+      block += beta;
+      pass.pairEvaluations++;
+    }
+    if (grad) { bV[e] = beta; bDx[e] = beta !== 0 ? gb[0] : 0; bDy[e] = beta !== 0 ? gb[1] : 0; bCt[e] = beta !== 0 ? gb[2] : 0; }
+  }
+  const tot = sup.finish(acc);
+  const up = U - tot - U * block;
+  let tip = ti0;
+  if (turbulence !== null) tip = tiSup === 'sqrmax' ? Math.sqrt(ti0 * ti0 + tAcc * tAcc) : tiSup === 'linear' ? ti0 + tAcc : ti0 + Math.sqrt(tAcc);
+  const change = known[p] ? Math.abs(up - u[p]) : 0;
+  u[p] = up; ti[p] = tip; total[p] = tot; tiAcc[p] = tAcc; tiArg[p] = arg;
+  const ctp = freeStream ? ctFree : thrustCoefficientAt(turbine, Math.max(up, 0));
+  ct[p] = ctp;
+  model.prepareSource(ctp, setup.useEffectiveTi ? tip : ti0, coef, p * K);
+  sourceGamma(ctp, gam, 4 * p);
+  known[p] = 1;
+  return change;
+}
+
+/**
+ * The adjoint of one condition's fixed point, λ = ∇_u J + (∂F/∂u)ᵀ λ by reverse sweeps from the
+ * objective's seeds (sc.seed), then λᵀ ∂F/∂(xs, ys) added to gxw, gyw.
+ */
+function adjointCondition(pass: BlockagePass, U: number): void {
+  const { setup, sc, n, tiUsed } = pass;
+  const { superposition: sup, turbine, freeStream } = setup;
+  const refEff = setup.referenceIsEffective;
+  const { u, total, wakeCand, wF, wDx, wDy, wCt, wTi, tCt, tTi, tDx, tDy, bV, bDx, bDy, bCt, lu, lti, gxw, gyw, seed } = sc;
+  lu.fill(0); lti.fill(0);
+  let scale = 0;
+  for (let sweep = 0; sweep < 2 * BLOCKAGE_MAX_SWEEPS; sweep++) {
+    let change = 0;
+    for (let q = n - 1; q >= 0; q--) {
+      let ub = seed[q], cb = 0, tb = 0;
       const ref = refEff ? u[q] : U;
       for (let p = 0; p < n; p++) {
         if (p === q) continue;
         const e = q * n + p;
-        let gx = 0, gy = 0;
+        const lp = lu[p];
         if (wakeCand[e]) {
-          const fBar = -lu[p] * sup.derivative(ref * wF[e], total[p]) * ref;
-          gx += fBar * wDx[e]; gy += fBar * wDy[e];
-          if (tiUsed) { const aBar = lti[p] * tiSlope(p, q, e); gx += aBar * tDx[e]; gy += aBar * tDy[e]; }
+          const f = wF[e];
+          if (f !== 0 || wDx[e] !== 0 || wDy[e] !== 0 || wCt[e] !== 0 || wTi[e] !== 0) {
+            const dBar = -lp * sup.derivative(ref * f, total[p]);
+            if (refEff) ub += dBar * f;
+            const fBar = dBar * ref;
+            cb += fBar * wCt[e];
+            if (tiUsed) tb += fBar * wTi[e];
+          }
+          if (tiUsed) {
+            const aBar = lti[p] * tiSlope(sc, setup.turbulenceSuperposition, p, q, e);
+            cb += aBar * tCt[e];
+            tb += aBar * tTi[e];
+          }
         }
-        const bBar = -lu[p] * U;
-        gx += bBar * bDx[e]; gy += bBar * bDy[e];
-        gxw[p] += gx; gxw[q] -= gx; gyw[p] += gy; gyw[q] -= gy;
+        if (bV[e] !== 0 || bCt[e] !== 0) cb += -lp * U * bCt[e];
       }
+      if (!freeStream) ub += cb * thrustSlopeAt(turbine, Math.max(u[q], 0));
+      change = Math.max(change, Math.abs(ub - lu[q]));
+      scale = Math.max(scale, Math.abs(ub));
+      lu[q] = ub; lti[q] = tb;
+    }
+    if (sweep > 0 && change <= 1e-13 * scale) break;
+  }
+  // λᵀ ∂F/∂(dx, dy) of every pair, to both ends.
+  for (let q = 0; q < n; q++) {
+    const ref = refEff ? u[q] : U;
+    for (let p = 0; p < n; p++) {
+      if (p === q) continue;
+      const e = q * n + p;
+      let gx = 0, gy = 0;
+      if (wakeCand[e]) {
+        const fBar = -lu[p] * sup.derivative(ref * wF[e], total[p]) * ref;
+        gx += fBar * wDx[e]; gy += fBar * wDy[e];
+        if (tiUsed) { const aBar = lti[p] * tiSlope(sc, setup.turbulenceSuperposition, p, q, e); gx += aBar * tDx[e]; gy += aBar * tDy[e]; }
+      }
+      const bBar = -lu[p] * U;
+      gx += bBar * bDx[e]; gy += bBar * bDy[e];
+      gxw[p] += gx; gxw[q] -= gx; gyw[p] += gy; gyw[q] -= gy;
     }
   }
+}
 
-  /** ∂TI_p / ∂(added turbulence from q). */
-  function tiSlope(p: number, q: number, e: number): number {
-    const a = tA[e];
-    if (a === 0) return 0;
-    if (tiSup === 'sqrmax') return tiArg[p] === q ? tiAcc[p] / ti[p] : 0;
-    if (tiSup === 'linear') return 1;
-    return a / Math.sqrt(tiAcc[p]);
-  }
+/** ∂TI_p / ∂(added turbulence from q). */
+function tiSlope(sc: Scratch, tiSup: string, p: number, q: number, e: number): number {
+  const a = sc.tA[e];
+  if (a === 0) return 0;
+  if (tiSup === 'sqrmax') return sc.tiArg[p] === q ? sc.tiAcc[p] / sc.ti[p] : 0;
+  if (tiSup === 'linear') return 1;
+  return a / Math.sqrt(sc.tiAcc[p]);
 }
 
 /** A WakedEvaluator (the FarmEvaluator of aep.ts) with blockage. */

@@ -6,8 +6,11 @@
  */
 import type { InductionName } from './inductionFactor.js';
 import type { TurbulenceSuperpositionName } from './turbulence/crespoHernandez.js';
+import type { DeficitModel } from './wake/deficitModel.js';
+import { deficitModel, deficitModelNames } from './wake/registry.js';
 
-export type WakeModelName = 'iea37' | 'bastankhah2014' | 'jensen' | 'niayifar2016' | 'turbopark2022' | 'zong2020' | 'blondel2020' | 'carbajofuertes2018';
+/** A registered wake model's name (wake/registry.ts: the built-in ones and any registered at run time). */
+export type WakeModelName = string;
 /** `weighted`: Zong & Porté-Agel's momentum-conserving weighted sum (superposition/weightedSum.ts; its exact gradient: weightedSumGradient.ts). */
 export type SuperpositionName = 'sos' | 'linear' | 'max' | 'weighted';
 /**
@@ -54,66 +57,27 @@ export interface FarmModelSpec {
 export type GroundModelName = 'none' | 'mirror';
 export const GROUND_MODEL_NAMES: readonly GroundModelName[] = ['none', 'mirror'];
 
-/** Why a model's ground cannot be computed with its other options, or null. */
-export function groundConflict(model: FarmModelSpec): string | null {
-  if ((model.ground ?? 'none') === 'none') return null;
-  if (model.blockage) return 'the ground mirror is not supported with blockage';
-  if (model.superposition === 'weighted') return "the ground mirror is not supported with the weighted sum (use 'linear' or 'sos')";
-  return null;
-}
-
 /** `selfsimilarity2020`: Troldborg & Meyer Forsting's self-similar induction, 2020 fit (blockage/selfSimilarity2020.ts). */
 export type BlockageModelName = 'selfsimilarity2020';
 export const BLOCKAGE_MODEL_NAMES: readonly BlockageModelName[] = ['selfsimilarity2020'];
 
-/** Models of the free-stream engine (wake/registry.ts); every model runs in the waked engine. */
-export const FREE_STREAM_WAKE_MODEL_NAMES: readonly WakeModelName[] = ['iea37', 'bastankhah2014', 'jensen'];
-export const WAKE_MODEL_NAMES: readonly WakeModelName[] = ['iea37', 'bastankhah2014', 'jensen', 'niayifar2016', 'turbopark2022', 'zong2020', 'blondel2020', 'carbajofuertes2018'];
+/** The built-in wake models' names (the registry may hold more: wake/registry.ts deficitModelNames()). */
+export const WAKE_MODEL_NAMES: readonly WakeModelName[] = deficitModelNames() as WakeModelName[];
+/** Models of the free-stream engine (those with a free-stream form); every model runs in the waked engine. */
+export const FREE_STREAM_WAKE_MODEL_NAMES: readonly WakeModelName[] = WAKE_MODEL_NAMES.filter((m) => deficitModel(m)?.freeStream !== undefined);
 export const SUPERPOSITION_NAMES: readonly SuperpositionName[] = ['sos', 'linear', 'max', 'weighted'];
 export const INFLOW_NAMES: readonly InflowName[] = ['waked', 'free-stream'];
 
-/** Per-model defaults of the waked engine: PyWake's literature models (py_wake.literature). */
-export interface WakedDefaults {
-  ct2a: InductionName;
-  deficitReference: DeficitReferenceName;
-  useEffectiveTi: boolean;
-  turbulence: TurbulenceModelName;
-  rotorAverage: string;
-  turbulenceParams?: Record<string, number>;
+export type { WakedDefaults, LibraryDefaults } from './wake/deficitModel.js';
+
+/** The wake model of this name (a descriptor of wake/deficitModel.ts), or an Error naming the known ones. */
+export function wakeModelOf(name: string): DeficitModel {
+  const model = deficitModel(name);
+  if (!model) throw new Error(`unknown wake model '${name}' (known: ${deficitModelNames().join(', ')})`);
+  return model;
 }
 
-export const WAKED_DEFAULTS: Readonly<Record<WakeModelName, WakedDefaults>> = {
-  iea37: { ct2a: 'mom1d', deficitReference: 'free-stream', useEffectiveTi: false, turbulence: 'none', rotorAverage: 'center' },
-  bastankhah2014: { ct2a: 'mom1d', deficitReference: 'source-effective', useEffectiveTi: false, turbulence: 'none', rotorAverage: 'center' },
-  jensen: { ct2a: 'mom1d', deficitReference: 'free-stream', useEffectiveTi: false, turbulence: 'none', rotorAverage: 'area-overlap' },
-  niayifar2016: { ct2a: 'mom1d', deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'crespo-hernandez', rotorAverage: 'center' },
-  turbopark2022: { ct2a: 'mom1d', deficitReference: 'free-stream', useEffectiveTi: false, turbulence: 'none', rotorAverage: 'center' },
-  zong2020: { ct2a: 'madsen', deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'crespo-hernandez', rotorAverage: 'center', turbulenceParams: { c0: 0.73, c1: 0.83, c2: 0.03, c3: -0.32 } },
-  blondel2020: { ct2a: 'mom1d', deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'none', rotorAverage: 'center' },
-  carbajofuertes2018: { ct2a: 'mom1d', deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'crespo-hernandez', rotorAverage: 'center' },
-};
-
-/**
- * What "library default" means in a reference case file: PyWake's literature wind farm models
- * (py_wake.literature) choose these where the waked defaults above do not say it already —
- * the superposition each one uses, parameters whose PyWake default differs from wflo's, and the
- * ground model (TurbOPark's `Nygaard_2022` mirrors the ground). Rotor averages PyWake chooses that
- * wflo lacks are listed by field, so that a file asking for them is refused rather than computed otherwise.
- */
-export interface LibraryDefaults {
-  superposition: SuperpositionName;
-  params?: Record<string, number>;
-  ground?: GroundModelName;
-  unsupported?: { rotor_average?: string; ground?: string };
+/** Whether the model has a free-stream form (the IEA37 case-study engine of aep.ts). */
+export function hasFreeStreamForm(name: string): boolean {
+  return deficitModel(name)?.freeStream !== undefined;
 }
-
-export const LIBRARY_DEFAULTS: Readonly<Record<WakeModelName, LibraryDefaults>> = {
-  iea37: { superposition: 'sos' },
-  bastankhah2014: { superposition: 'linear' },
-  jensen: { superposition: 'sos', params: { k: 0.1 } },
-  niayifar2016: { superposition: 'linear', unsupported: { rotor_average: 'Gaussian-overlap rotor average (GaussianOverlapAvgModel)' } },
-  turbopark2022: { superposition: 'sos', ground: 'mirror', unsupported: { rotor_average: 'Gaussian-overlap rotor average (Nygaard_2022)' } },
-  zong2020: { superposition: 'weighted' },
-  blondel2020: { superposition: 'linear' },
-  carbajofuertes2018: { superposition: 'linear', unsupported: { rotor_average: 'Gaussian-overlap rotor average (GaussianOverlapAvgModel)' } },
-};

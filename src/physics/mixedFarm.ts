@@ -16,17 +16,19 @@
  * adjoints of the own turbines they wake back to the own turbines that wake them.
  *
  * The inflow solve is the one the model resolves to for these types (any tabulated-Ct type, or a
- * model only the waked engine has, gives `waked`; else `free-stream`, as aep.ts's inflowOf).
+ * model only the waked engine has, gives `waked`; else `free-stream`: engineChoice.ts inflowOf).
  * Farms of several models or with neighbours always run on the JavaScript waked engine
  * (wakedAep.ts's evaluateWaked); the native kernel (nativeKernel.ts) keeps the one-model,
  * no-neighbour farms.
  */
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
-import { FREE_STREAM_WAKE_MODEL_NAMES, type FarmModelSpec, type InflowName } from './farmModel.js';
-import { createWakedWorkspace, evaluateWaked, wakedSetup, type WakedSetup, type Workspace } from './wakedAep.js';
+import type { FarmModelSpec } from './farmModel.js';
+import { farmConflict, FarmConflictError, inflowOf } from './engineChoice.js';
+import { wakedSetup, type WakedSetup } from './engine/wakedSetup.js';
+import { createWakedWorkspace, type Workspace } from './engine/workspace.js';
+import { evaluateWaked } from './engine/solveWaked.js';
 import { turbineMixProblem, type TurbineMix } from './turbineMix.js';
-import { InputError } from '../util/errors.js';
 
 /** Fixed turbines of neighbouring farms; `typeOf` indexes the evaluator's types. */
 export interface NeighbourTurbines {
@@ -70,28 +72,18 @@ export interface MixedFarmEvaluator {
   neighboursAlone(): Float64Array;
 }
 
-/** The inflow solve for these types: as aep.ts's inflowOf, over every type. */
-export function mixedInflowOf(types: readonly Turbine[], model: FarmModelSpec): InflowName {
-  if (model.inflow) return model.inflow;
-  const tabulated = types.some((t) => t.thrust.kind === 'table');
-  return tabulated || !FREE_STREAM_WAKE_MODEL_NAMES.includes(model.wake) ? 'waked' : 'free-stream';
-}
-
 export function createMixedFarmEvaluator(
   types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, neighbours: NeighbourTurbines | null = null,
 ): MixedFarmEvaluator {
   if (types.length === 0) throw new Error('a mixed farm needs at least one turbine type');
-  if (model.superposition === 'weighted') {
-    throw new InputError("superposition 'weighted': the weighted sum evaluates farms of one turbine model without neighbours only; use 'linear' or 'sos'");
-  }
-  if (model.blockage) {
-    throw new InputError(`blockage '${model.blockage}': solved for farms of one turbine model without neighbours only; leave it out, or give the farm type one model`);
-  }
+  // The waked solve over the types: the weighted sum and blockage are one-model engines (engineChoice.ts).
+  const conflict = farmConflict(model, { severalModels: true, neighbours: true, series: wind.series !== undefined, perBinTi: wind.turbulenceIntensityByBin !== undefined });
+  if (conflict) throw new FarmConflictError(conflict, model);
   const nb = neighbours && neighbours.x.length > 0 ? neighbours : null;
   if (nb && (nb.y.length !== nb.x.length || nb.typeOf.length !== nb.x.length)) {
     throw new Error(`neighbours: ${nb.x.length} x, ${nb.y.length} y and ${nb.typeOf.length} types`);
   }
-  const setup: WakedSetup = wakedSetup(types, wind, { ...model, inflow: mixedInflowOf(types, model) });
+  const setup: WakedSetup = wakedSetup(types, wind, { ...model, inflow: inflowOf(types, model) });
   const nNb = nb ? nb.x.length : 0;
   let scratch: Workspace | null = null;
   let all = { x: new Float64Array(0), y: new Float64Array(0), typeOf: new Int32Array(0) };

@@ -16,8 +16,9 @@ import { createRequire } from 'node:module';
 import { RuntimeFailure } from '../util/errors.js';
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
-import { WAKED_DEFAULTS, type FarmModelSpec } from './farmModel.js';
-import { LOCAL_WAKE_MODELS } from './wake/localRegistry.js';
+import type { FarmModelSpec } from './farmModel.js';
+import { deficitModel } from './wake/registry.js';
+import { parameterDefaults } from './wake/deficitModel.js';
 import { CRESPO_HERNANDEZ_DEFAULTS } from './turbulence/crespoHernandez.js';
 
 interface Addon {
@@ -72,10 +73,6 @@ export function requireAddon(): Addon {
   return a;
 }
 
-export function nativeKernelAvailable(): boolean {
-  return loadAddon() !== null;
-}
-
 /** The instruction set the native kernel runs with on this processor. */
 export function nativeIsa(): 'avx2' | 'sse2' {
   return requireAddon().bestIsa();
@@ -113,24 +110,22 @@ export function curveArrays(turbine: Turbine): CurveArrays {
   };
 }
 
-const NATIVE_WAKED_MODELS = new Set(['iea37', 'bastankhah2014', 'niayifar2016', 'turbopark2022', 'jensen']);
-
 /**
  * The waked-engine configuration for a model spec, or null when the native kernel does not cover
- * it (Zong, Blondel, rotor-averaging quadratures: those run in the reference engine).
+ * it (models without a native form in their descriptor, rotor-averaging quadratures: those run in
+ * the reference engine).
  */
 export function wakedConfig(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, isa: IsaChoice): Float64Array | null {
-  const defaults = WAKED_DEFAULTS[spec.wake];
-  const factory = LOCAL_WAKE_MODELS[spec.wake];
-  if (!defaults || !factory || !NATIVE_WAKED_MODELS.has(spec.wake)) return null;
+  const wake = deficitModel(spec.wake);
+  if (!wake || !wake.native) return null;
+  const defaults = wake.wakedDefaults;
   // One ambient TI and the rose's speeds as lanes: time series, per-bin TI, blockage and the ground mirror run in JavaScript.
   if (wind.series || wind.turbulenceIntensityByBin || spec.blockage || (spec.ground ?? 'none') !== 'none') return null;
   const rotorAverage = spec.rotorAverage ?? defaults.rotorAverage;
-  const jensen = spec.wake === 'jensen';
-  if (!(rotorAverage === 'center' || (jensen && rotorAverage === 'area-overlap'))) return null;
+  const native = wake.native({ ...parameterDefaults(wake), ...(spec.params ?? {}) });
+  if (!(rotorAverage === 'center' || (native.kind === 'top-hat' && rotorAverage === 'area-overlap'))) return null;
   if (!['linear', 'sos', 'max'].includes(spec.superposition)) return null;
   if ((spec.turbulenceCt2a ?? 'mom1d') !== 'mom1d') return null;
-  const p = { ...factory.defaults, ...(spec.params ?? {}) };
   const cfg = baseConfig(turbine, wind, isa);
   const freeStream = spec.inflow === 'free-stream';
   const induction = spec.ct2a ?? defaults.ct2a;
@@ -141,16 +136,12 @@ export function wakedConfig(turbine: Turbine, wind: WindResource, spec: FarmMode
   cfg[CFG.USE_EFF_TI] = !freeStream && (spec.useEffectiveTi ?? defaults.useEffectiveTi) ? 1 : 0;
   cfg[CFG.INV_WEC] = 1 / (spec.params?.wec ?? 1);
   cfg[CFG.AREA_OVERLAP] = rotorAverage === 'area-overlap' ? 1 : 0;
-  if (spec.wake === 'iea37') {
-    cfg[CFG.MODEL] = 0; cfg[CFG.K0] = p.k; cfg[CFG.K_TI] = 0; cfg[CFG.CEPS] = NaN; cfg[CFG.EPS_OR_CTLIM] = 1 / Math.sqrt(8);
-  } else if (spec.wake === 'bastankhah2014') {
-    cfg[CFG.MODEL] = 0; cfg[CFG.K0] = p.k; cfg[CFG.K_TI] = 0; cfg[CFG.CEPS] = p.ceps; cfg[CFG.EPS_OR_CTLIM] = p.ctlim;
-  } else if (spec.wake === 'niayifar2016') {
-    cfg[CFG.MODEL] = 0; cfg[CFG.K0] = p.a2; cfg[CFG.K_TI] = p.a1; cfg[CFG.CEPS] = p.ceps; cfg[CFG.EPS_OR_CTLIM] = p.ctlim;
-  } else if (spec.wake === 'turbopark2022') {
-    cfg[CFG.MODEL] = 1; cfg[CFG.TP_A] = p.A; cfg[CFG.TP_C1] = p.cTI1; cfg[CFG.TP_C2] = p.cTI2; cfg[CFG.TP_CEPS] = p.ceps; cfg[CFG.TP_CTLIM] = p.ctlim;
+  if (native.kind === 'linear-gaussian') {
+    cfg[CFG.MODEL] = 0; cfg[CFG.K0] = native.k0; cfg[CFG.K_TI] = native.kTi; cfg[CFG.CEPS] = native.ceps; cfg[CFG.EPS_OR_CTLIM] = native.epsOrCtlim;
+  } else if (native.kind === 'turbopark') {
+    cfg[CFG.MODEL] = 1; cfg[CFG.TP_A] = native.A; cfg[CFG.TP_C1] = native.cTI1; cfg[CFG.TP_C2] = native.cTI2; cfg[CFG.TP_CEPS] = native.ceps; cfg[CFG.TP_CTLIM] = native.ctlim;
   } else {
-    cfg[CFG.MODEL] = 2; cfg[CFG.JENSEN_K] = p.k ?? 0.075;
+    cfg[CFG.MODEL] = 2; cfg[CFG.JENSEN_K] = native.k;
   }
   const turbulence = spec.turbulence ?? defaults.turbulence;
   if (turbulence === 'crespo-hernandez') {

@@ -5,7 +5,9 @@
  * have, the waked reference engine's sums over the block.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createWakedWorkspace, evaluateWaked, wakedSetup, type Workspace } from './wakedAep.js';
+import { wakedSetup } from './engine/wakedSetup.js';
+import { createWakedWorkspace, type Workspace } from './engine/workspace.js';
+import { evaluateWaked } from './engine/solveWaked.js';
 import { createNativeRunner, inflowOf } from './aep.js';
 import { allocateByDirection } from './nativeKernel.js';
 

@@ -13,7 +13,9 @@
  */
 import type { Turbine } from './turbine.js';
 import type { FarmModelSpec } from './farmModel.js';
-import { combineMirror, superpositionKind, wakedFlowOf, wakedSetup } from './wakedAep.js';
+import { wakedFlowOf } from './wakedAep.js';
+import { superpositionKind, wakedSetup } from './engine/wakedSetup.js';
+import { combineMirror } from './engine/pairDeficit.js';
 
 const NO_PARTIALS = new Float64Array(4);
 

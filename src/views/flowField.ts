@@ -19,10 +19,10 @@
  */
 import type { Case } from '../optimize/case.js';
 import { thrustCoefficientAt } from '../physics/turbine.js';
-import { WAKE_MODELS } from '../physics/wake/registry.js';
+import { deficitModel } from '../physics/wake/registry.js';
 import { SUPERPOSITIONS } from '../physics/superposition/registry.js';
 import { induction, pairGeometry, sourceGamma, SELF_SIMILARITY_2020 } from '../physics/blockage/selfSimilarity2020.js';
-import { wakedSetup } from '../physics/wakedAep.js';
+import { wakedSetup } from '../physics/engine/wakedSetup.js';
 import { wakedSpeedsAt } from '../physics/wakedField.js';
 import { InputError } from '../util/errors.js';
 import { usesFreeStreamEngine } from '../physics/aep.js';
@@ -69,7 +69,7 @@ export function flowField(c: Pick<Case, 'wind' | 'turbine' | 'model'>, x: Float6
   const u = freeStreamSpeedFor(c, directionDeg);
   if (c.model.superposition === 'weighted') throw new InputError("--flow: the flow field of the weighted-sum superposition is not drawn (its AEP is computed as usual); use 'linear' or 'sos' for the picture");
   if (!usesFreeStreamEngine(c.turbine, c.model)) return wakedFlowField(c, x, y, directionDeg, grid, u);
-  const wake = WAKE_MODELS[c.model.wake];
+  const wake = deficitModel(c.model.wake)?.freeStream;
   const superposition = SUPERPOSITIONS[c.model.superposition];
   if (!wake || !superposition) throw new Error(`unknown wake model '${c.model.wake}' or superposition '${c.model.superposition}'`);
   const kernel = wake.prepare(thrustCoefficientAt(c.turbine, u), c.turbine.diameter, { ...wake.defaults, ...(c.model.params ?? {}) });

@@ -8,7 +8,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BLOCKAGE_MODEL_NAMES, SUPERPOSITION_NAMES, WAKE_MODEL_NAMES, groundConflict, type FarmModelSpec } from '../../src/physics/farmModel.js';
+import { BLOCKAGE_MODEL_NAMES, SUPERPOSITION_NAMES, WAKE_MODEL_NAMES, type FarmModelSpec } from '../../src/physics/farmModel.js';
+import { groundConflict } from '../../src/physics/engineChoice.js';
 import { builtinTurbine, builtinWind } from '../../src/io/builtinCases.js';
 import { windFromSeries } from '../../src/physics/windSeries.js';
 import { caseEvaluator } from '../../src/optimize/caseEvaluator.js';

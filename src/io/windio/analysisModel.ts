@@ -25,9 +25,9 @@
  * (iea37-wakemodel.pdf). windIO's cs3/cs4 examples give the 10 MW turbine's real Ct curve, yet
  * state the case-study AEP, so that name also fixes the thrust to 8/9 (`fixedThrust`).
  */
-import { SUPERPOSITION_NAMES, WAKE_MODEL_NAMES, type FarmModelSpec, type SuperpositionName, type WakeModelName } from '../../physics/farmModel.js';
-import { WAKE_MODELS } from '../../physics/wake/registry.js';
-import { LOCAL_WAKE_MODELS } from '../../physics/wake/localRegistry.js';
+import { SUPERPOSITION_NAMES, wakeModelOf, type FarmModelSpec, type SuperpositionName, type WakeModelName } from '../../physics/farmModel.js';
+import { deficitModelBySpelling, deficitModelNames } from '../../physics/wake/registry.js';
+import { wakeParameterNames } from '../../physics/modelParameters.js';
 import type { TurbulenceSuperpositionName } from '../../physics/turbulence/crespoHernandez.js';
 import { wakeParameterValueProblem } from '../wakeParams.js';
 import type { WindioNode } from './windioTree.js';
@@ -37,48 +37,10 @@ export const IEA37_CT = 8 / 9;
 
 const normalize = (name: string): string => name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '');
 
-/** Normalized windIO / PyWake / FLORIS / foxes spellings → candidate wflo names (first one wflo has wins). */
-const WAKE_ALIASES: Readonly<Record<string, readonly string[]>> = {
-  bastankhahsgaussianwakemodelsimplifiedversion: ['iea37'],
-  bastankhahgaussianwakemodelsimplifiedversion: ['iea37'],
-  iea37simplifiedbastankhahgaussian: ['iea37'],
-  iea37simplebastankhahgaussiandeficit: ['iea37'],
-  iea37simplebastankhahgaussian: ['iea37'],
-  iea37simplifiedgaussian: ['iea37'],
-  bastankhah: ['bastankhah2014'],
-  bastankhahgaussian: ['bastankhah2014'],
-  bastankhahgaussiandeficit: ['bastankhah2014'],
-  bastankhahporteagel2014: ['bastankhah2014'],
-  gaussian: ['bastankhah2014'],
-  jensen: ['jensen'],
-  noj: ['jensen'],
-  nojdeficit: ['jensen'],
-  park: ['jensen'],
-  katic: ['jensen'],
-  jensentophat: ['jensen'],
-  turbopark: ['turbopark2022', 'turbopark'],
-  turboparkgaussian: ['turbopark2022', 'turbopark'],
-  turbogaussiandeficit: ['turbopark2022', 'turbopark'],
-  nygaard2022: ['turbopark2022', 'turbopark'],
-  niayifar: ['niayifar2016'],
-  niayifargaussiandeficit: ['niayifar2016'],
-  niayifarporteagel2016: ['niayifar2016'],
-  zong: ['zong2020'],
-  zonggaussiandeficit: ['zong2020'],
-  zongporteagel2020: ['zong2020'],
-  supergaussian: ['blondel2020', 'supergaussian'],
-  supergaussiandeficit: ['blondel2020', 'supergaussian'],
-  blondelsupergaussiandeficit2020: ['blondel2020', 'supergaussian'],
-  blondelcathelain2020: ['blondel2020', 'supergaussian'],
-  carbajofuertes: ['carbajofuertes2018'],
-  carbajofuertes2018: ['carbajofuertes2018'],
-  carbajofuertesetal2018: ['carbajofuertes2018'],
-  carbajofuertesgaussiandeficit: ['carbajofuertes2018'],
-};
 /** Normalized spellings of the self-similarity 2020 induction model (PyWake's class name and short forms). */
 const BLOCKAGE_ALIASES = new Set(['selfsimilaritydeficit2020', 'selfsimilarity2020', 'selfsimilar2020', 'troldborgmeyerforsting2020']);
 /** Spellings that mean the IEA37 case-study recipe (fixed Ct = 8/9, free-stream engine). */
-const IEA37_RECIPE = new Set(Object.entries(WAKE_ALIASES).filter(([, v]) => v[0] === 'iea37').map(([k]) => k));
+const IEA37_RECIPE = new Set((deficitModelBySpelling('iea37')?.aliases ?? []).map(normalize));
 
 const SUPERPOSITION_ALIASES: Readonly<Record<string, SuperpositionName>> = {
   squared: 'sos', squaredsum: 'sos', sos: 'sos', rss: 'sos', rootsumsquare: 'sos', sumofsquares: 'sos', quadratic: 'sos',
@@ -118,22 +80,15 @@ export function analysisNode(system: WindioNode): WindioNode {
 }
 
 function wakeName(nameNode: WindioNode, rawName: string): WakeModelName {
-  const key = normalize(rawName);
-  const known = WAKE_MODEL_NAMES as readonly string[];
-  const candidates = WAKE_ALIASES[key] ?? [key];
-  const found = candidates.find((c) => known.includes(c));
-  if (!found) nameNode.fail(`unknown/unsupported wake model '${rawName}' (known: ${known.join(', ')}; windIO spellings in docs/windio.md)`);
-  return found as WakeModelName;
+  const found = deficitModelBySpelling(rawName);
+  if (!found) nameNode.fail(`unknown/unsupported wake model '${rawName}' (known: ${deficitModelNames().join(', ')}; windIO spellings in docs/windio.md)`);
+  return found.name;
 }
 
-/** Parameters the model takes in either engine. */
-function modelParameters(wake: WakeModelName): string[] {
-  return [...new Set([...Object.keys(WAKE_MODELS[wake]?.defaults ?? {}), ...Object.keys(LOCAL_WAKE_MODELS[wake]?.defaults ?? {})])];
-}
 
 function readDeficitParameters(wakeNode: WindioNode, wake: WakeModelName, model: FarmModelSpec): void {
   if (!wakeNode.isMap) return;
-  const known = modelParameters(wake);
+  const known = wakeParameterNames(wake);
   const params: Record<string, number> = {};
   for (const key of wakeNode.keys()) {
     if (key === 'name') continue;
@@ -142,15 +97,17 @@ function readDeficitParameters(wakeNode: WindioNode, wake: WakeModelName, model:
       const kaNode = v.get('k_a'), kbNode = v.get('k_b');
       const ka = kaNode.exists ? kaNode.number('a number (k = k_a·TI + k_b)') : 0;
       const kb = kbNode.exists ? kbNode.number('a number (k = k_a·TI + k_b)') : undefined;
-      if (known.includes('a1') && known.includes('a2')) {
-        params.a1 = ka;
-        if (kb !== undefined) params.a2 = kb;
-        const problem = wakeParameterValueProblem('a1', ka) ?? (kb !== undefined ? wakeParameterValueProblem('a2', kb) : null);
-        if (problem) (wakeParameterValueProblem('a1', ka) ? kaNode : kbNode).fail(problem);
-      } else if (known.includes('k')) {
-        if (ka !== 0) kaNode.fail(`${wake} has a constant wake expansion k: k_a must be 0, got ${ka}`);
-        if (kb !== undefined) params.k = kb;
-        const problem = kb !== undefined ? wakeParameterValueProblem('k', kb) : null;
+      const expansion = wakeModelOf(wake).windioExpansion;
+      if (expansion && expansion.ka !== null) {
+        params[expansion.ka] = ka;
+        if (kb !== undefined) params[expansion.kb] = kb;
+        const kaProblem = wakeParameterValueProblem(expansion.ka, ka);
+        const problem = kaProblem ?? (kb !== undefined ? wakeParameterValueProblem(expansion.kb, kb) : null);
+        if (problem) (kaProblem ? kaNode : kbNode).fail(problem);
+      } else if (expansion) {
+        if (ka !== 0) kaNode.fail(`${wake} has a constant wake expansion ${expansion.kb}: k_a must be 0, got ${ka}`);
+        if (kb !== undefined) params[expansion.kb] = kb;
+        const problem = kb !== undefined ? wakeParameterValueProblem(expansion.kb, kb) : null;
         if (problem) kbNode.fail(problem);
       } else {
         v.fail(`${wake} has no wake expansion coefficient k (its parameters: ${known.join(', ')})`);

@@ -52,119 +52,188 @@ export interface WeightedSumResult {
   iterations: Int32Array;
 }
 
+/**
+ * The weighted-sum AEP of a layout: the downstream sweep, at each step j finding the sources of
+ * turbine j in every condition, solving U_c in lockstep and closing turbine j; then the energy.
+ */
 export function evaluateWeightedSum(s: WeightedSumSetup, x: Float64Array, y: Float64Array): WeightedSumResult {
-  const { turbine, wind, model, turbulence } = s;
+  const st = weightedSumState(s, x, y);
+  const { n, nDk } = st;
+  for (let j = 0; j < n; j++) {
+    let anyWeighted = false;
+    for (let dk = 0; dk < nDk; dk++) if (sourcesOfTarget(s, st, j, dk)) anyWeighted = true;
+    if (anyWeighted) solveConvection(s, st, j);
+    for (let dk = 0; dk < nDk; dk++) closeTurbine(s, st, j, dk);
+  }
+  return weightedSumEnergy(s, st);
+}
+
+/**
+ * The state of one evaluateWeightedSum call, made once per call. Indices: condition dk = d·nSpeed + k,
+ * downstream position p; by direction [d·n + p], by condition [dk·n + p].
+ */
+interface WeightedSumState {
+  n: number; nDir: number; nSpeed: number; nDk: number; K: number;
+  /** Downstream order and wind-frame coordinates of every direction, by position: [d·n + p]. */
+  order: Int32Array; xs: Float64Array; ys: Float64Array;
+  /** Effective speed, TI, Ct by condition and position [dk·n + p]; source coefficients at [(dk·n + p)·K]. */
+  u: Float64Array; ti: Float64Array; ct: Float64Array; coef: Float64Array;
+  /** Per condition, of the current step: U_c, U_c*, Σ w u of the weighted sources, plain sum of the others; has weighted sources. */
+  Uc: Float64Array; UcStar: Float64Array; Us: Float64Array; rest: Float64Array; active: Uint8Array;
+  /** Per condition and source position of the current step: centre deficit, convection speed, σ², local deficit, crosswind offset; weighted. */
+  usc: Float64Array; uc: Float64Array; s2: Float64Array; us: Float64Array; hcw: Float64Array; inWeighted: Uint8Array;
+  /** Scratch of model.centre. */
+  centre: Float64Array;
+  /** Iterations of the U_c solve done at the j-th step of the sweep. */
+  iterations: Int32Array;
+}
+
+/** Allocates the state of one call and fills the downstream order and wind-frame coordinates of every direction. */
+function weightedSumState(s: WeightedSumSetup, x: Float64Array, y: Float64Array): WeightedSumState {
+  const { wind, model } = s;
   const n = x.length, nDir = wind.directionsDeg.length, nSpeed = wind.speeds.length, nDk = nDir * nSpeed;
   const K = model.coefficientCount;
-  const ti0 = wind.turbulenceIntensity;
-  const radius = turbine.diameter / 2;
-  const { delta, maxErr, maxIter } = WEIGHTED_SUM_DEFAULTS;
-  // Downstream order and wind-frame coordinates of every direction, by position.
   const order = new Int32Array(nDir * n), xs = new Float64Array(nDir * n), ys = new Float64Array(nDir * n);
   const idx = Array.from({ length: n }, (_, i) => i);
   const xw = new Float64Array(n);
   for (let d = 0; d < nDir; d++) downstreamFrame(x, y, s.cosByDir[d], s.sinByDir[d], idx, xw, order, xs, ys, d * n);
-  // State by condition and position: [dk·n + p].
-  const u = new Float64Array(nDk * n), ti = new Float64Array(nDk * n), ct = new Float64Array(nDk * n);
-  const coef = new Float64Array(nDk * n * K);
-  // Per-condition scratch of the current step.
-  const Uc = new Float64Array(nDk), UcStar = new Float64Array(nDk), Us = new Float64Array(nDk), rest = new Float64Array(nDk);
-  const active = new Uint8Array(nDk);
-  // Per condition and source position of the current step: centre deficit, convection speed, σ², local deficit, crosswind offset.
-  const usc = new Float64Array(nDk * n), uc = new Float64Array(nDk * n), s2 = new Float64Array(nDk * n), us = new Float64Array(nDk * n), hcw = new Float64Array(nDk * n);
-  const inWeighted = new Uint8Array(nDk * n);
-  const centre = new Float64Array(2);
-  const iterations = new Int32Array(n);
+  const f = (m: number) => new Float64Array(m);
+  return {
+    n, nDir, nSpeed, nDk, K, order, xs, ys,
+    u: f(nDk * n), ti: f(nDk * n), ct: f(nDk * n), coef: f(nDk * n * K),
+    Uc: f(nDk), UcStar: f(nDk), Us: f(nDk), rest: f(nDk), active: new Uint8Array(nDk),
+    usc: f(nDk * n), uc: f(nDk * n), s2: f(nDk * n), us: f(nDk * n), hcw: f(nDk * n), inWeighted: new Uint8Array(nDk * n),
+    centre: f(2), iterations: new Int32Array(n),
+  };
+}
 
-  for (let j = 0; j < n; j++) {
-    let anyWeighted = false;
-    for (let dk = 0; dk < nDk; dk++) {
-      const d = Math.floor(dk / nSpeed), U = wind.speeds[dk % nSpeed];
-      const base = dk * n;
-      let linear = 0, hasWeighted = false;
-      for (let q = 0; q < j; q++) {
-        const dw = xs[d * n + j] - xs[d * n + q];
-        const h = (ys[d * n + j] - ys[d * n + q]) * s.invWec;
-        model.centre(dw, coef, (base + q) * K, centre);
-        const sigma = centre[0], twoA = model.twoAOf(centre[1]);
-        const ref = s.referenceIsEffective ? u[base + q] : U;
-        const centreDeficit = dw > -1e-10 ? ref * Math.min(1, twoA) : 0;
-        const sq = sigma * sigma;
-        const local = centreDeficit * Math.exp((-1 / (2 * sq)) * (h * h));
-        const e = base + q;
-        usc[e] = centreDeficit; uc[e] = ref * (1 - twoA / 2); s2[e] = sq; us[e] = local; hcw[e] = h;
-        const weighted = local >= Math.max(delta, 1e-30) * U;
-        inWeighted[e] = weighted ? 1 : 0;
-        if (weighted) hasWeighted = true; else linear += local;
-      }
-      rest[dk] = linear;
-      active[dk] = hasWeighted ? 1 : 0;
-      if (hasWeighted) anyWeighted = true;
-      Us[dk] = 0; Uc[dk] = U; UcStar[dk] = 10 * U;
-    }
-    if (anyWeighted) {
-      for (let count = 0; count < maxIter; count++) {
-        let worst = 0;
-        for (let dk = 0; dk < nDk; dk++) if (active[dk]) worst = Math.max(worst, Math.abs((Uc[dk] - UcStar[dk]) / UcStar[dk]));
-        if (!(worst > maxErr)) break;
-        iterations[j] = count + 1;
-        for (let dk = 0; dk < nDk; dk++) {
-          if (!active[dk]) continue;
-          const base = dk * n, U = wind.speeds[dk % nSpeed];
-          let ucGlobal: number;
-          if (count === 0) {
-            ucGlobal = 0;
-            for (let q = 0; q < j; q++) if (inWeighted[base + q] && uc[base + q] > ucGlobal) ucGlobal = uc[base + q];
-          } else ucGlobal = UcStar[dk];
-          Uc[dk] = ucGlobal;
-          const w = (q: number) => (ucGlobal !== 0 ? uc[base + q] / ucGlobal : 1);
-          let sumUs = 0, usInt = 0, sum1 = 0, sum2 = 0;
-          for (let q = 0; q < j; q++) {
-            if (!inWeighted[base + q]) continue;
-            const e = base + q, wq = w(q);
-            sumUs += wq * us[e];
-            usInt += wq * (usc[e] * 2 * Math.PI * s2[e]);
-            sum1 += wq * wq * (usc[e] * usc[e] * Math.PI * s2[e]);
-          }
-          for (let a = 0; a < j; a++) {
-            if (!inWeighted[base + a]) continue;
-            const ea = base + a, wa = w(a);
-            let inner = 0;
-            for (let b = a + 1; b < j; b++) {
-              if (!inWeighted[base + b]) continue;
-              const eb = base + b;
-              const sa = s2[ea], sb = s2[eb], dh = Math.abs(hcw[ea] - hcw[eb]);
-              const cross = 2 * Math.exp(-(dh * dh) / (2 * (sa + sb))) * Math.PI * sa * sb / (sa + sb);
-              inner += 2 * (wa * usc[ea]) * (w(b) * usc[eb]) * cross;
-            }
-            sum2 += inner;
-          }
-          Us[dk] = sumUs;
-          UcStar[dk] = U - (sum1 + sum2) / (usInt === 0 ? 1 : usInt);
-        }
-      }
-    }
-    // Close step j: effective speed, turbulence, Ct, and the source coefficients of turbine j.
-    for (let dk = 0; dk < nDk; dk++) {
-      const d = Math.floor(dk / nSpeed), U = wind.speeds[dk % nSpeed];
-      const base = dk * n;
-      const e = base + j;
-      u[e] = U - (Us[dk] + rest[dk]);
-      let tip = ti0;
-      if (turbulence) {
-        let tMax = 0;
-        for (let q = 0; q < j; q++) {
-          const dw = xs[d * n + j] - xs[d * n + q];
-          const add = turbulence.added(dw, Math.abs((ys[d * n + j] - ys[d * n + q]) * s.invWec), ct[base + q], ti0, model, coef, (base + q) * K, null);
-          if (add > tMax) tMax = add;
-        }
-        tip = Math.sqrt(ti0 * ti0 + tMax * tMax);
-      }
-      ti[e] = tip;
-      ct[e] = thrustCoefficientAt(turbine, u[e]);
-      model.prepareSource(ct[e], s.useEffectiveTi ? tip : ti0, coef, e * K);
-    }
+/**
+ * The sources of target j (downstream position) in condition dk: for each upstream position q its
+ * centre deficit, convection speed, σ², local deficit and crosswind offset, and whether it is
+ * weighted (local deficit ≥ δ·U). Sets the condition's plain sum of the unweighted sources, whether
+ * it has weighted ones, and the start of its U_c solve (Σ w u = 0, U_c = U, U_c* = 10 U). Returns
+ * whether any source is weighted.
+ */
+function sourcesOfTarget(s: WeightedSumSetup, st: WeightedSumState, j: number, dk: number): boolean {
+  const { model } = s;
+  const { n, nSpeed, K, xs, ys, u, coef, usc, uc, s2, us, hcw, inWeighted, centre, rest, active, Us, Uc, UcStar } = st;
+  const { delta } = WEIGHTED_SUM_DEFAULTS;
+  const invWec = s.invWec, refEff = s.referenceIsEffective;
+  const d = Math.floor(dk / nSpeed), U = s.wind.speeds[dk % nSpeed];
+  const base = dk * n;
+  let linear = 0, hasWeighted = false;
+  for (let q = 0; q < j; q++) {
+    const dw = xs[d * n + j] - xs[d * n + q];
+    const h = (ys[d * n + j] - ys[d * n + q]) * invWec;
+    model.centre(dw, coef, (base + q) * K, centre);
+    const sigma = centre[0], twoA = model.twoAOf(centre[1]);
+    const ref = refEff ? u[base + q] : U;
+    const centreDeficit = dw > -1e-10 ? ref * Math.min(1, twoA) : 0;
+    const sq = sigma * sigma;
+    const local = centreDeficit * Math.exp((-1 / (2 * sq)) * (h * h));
+    const e = base + q;
+    usc[e] = centreDeficit; uc[e] = ref * (1 - twoA / 2); s2[e] = sq; us[e] = local; hcw[e] = h;
+    const weighted = local >= Math.max(delta, 1e-30) * U;
+    inWeighted[e] = weighted ? 1 : 0;
+    if (weighted) hasWeighted = true; else linear += local;
   }
+  rest[dk] = linear;
+  active[dk] = hasWeighted ? 1 : 0;
+  Us[dk] = 0; Uc[dk] = U; UcStar[dk] = 10 * U;
+  return hasWeighted;
+}
+
+/**
+ * The U_c solve at step j, every condition in lockstep: iterates while the largest relative change
+ * of U_c over the conditions with weighted sources exceeds max_err, at most max_iter times, and
+ * records the count in iterations[j].
+ */
+function solveConvection(s: WeightedSumSetup, st: WeightedSumState, j: number): void {
+  const { nDk, nSpeed, Uc, UcStar, active, iterations } = st;
+  const { maxErr, maxIter } = WEIGHTED_SUM_DEFAULTS;
+  for (let count = 0; count < maxIter; count++) {
+    let worst = 0;
+    for (let dk = 0; dk < nDk; dk++) if (active[dk]) worst = Math.max(worst, Math.abs((Uc[dk] - UcStar[dk]) / UcStar[dk]));
+    if (!(worst > maxErr)) break;
+    iterations[j] = count + 1;
+    for (let dk = 0; dk < nDk; dk++) if (active[dk]) convectionStep(st, s.wind.speeds[dk % nSpeed], j, dk, count);
+  }
+}
+
+/**
+ * One iteration (number `count`) of the U_c solve of condition dk at step j: U_c is the largest
+ * convection speed of the weighted sources at the first iteration, the previous U_c* after; with
+ * weights w_q = u_c,q / U_c it sets Σ w u and the new U_c* (the formula at the top of this file).
+ */
+function convectionStep(st: WeightedSumState, U: number, j: number, dk: number, count: number): void {
+  const { n, Uc, UcStar, Us, usc, uc, s2, us, hcw, inWeighted } = st;
+  const base = dk * n;
+  let ucGlobal: number;
+  if (count === 0) {
+    ucGlobal = 0;
+    for (let q = 0; q < j; q++) if (inWeighted[base + q] && uc[base + q] > ucGlobal) ucGlobal = uc[base + q];
+  } else ucGlobal = UcStar[dk];
+  Uc[dk] = ucGlobal;
+  let sumUs = 0, usInt = 0, sum1 = 0, sum2 = 0;
+  for (let q = 0; q < j; q++) {
+    if (!inWeighted[base + q]) continue;
+    const e = base + q, wq = ucGlobal !== 0 ? uc[e] / ucGlobal : 1;
+    sumUs += wq * us[e];
+    usInt += wq * (usc[e] * 2 * Math.PI * s2[e]);
+    sum1 += wq * wq * (usc[e] * usc[e] * Math.PI * s2[e]);
+  }
+  for (let a = 0; a < j; a++) {
+    if (!inWeighted[base + a]) continue;
+    const ea = base + a, wa = ucGlobal !== 0 ? uc[ea] / ucGlobal : 1;
+    let inner = 0;
+    for (let b = a + 1; b < j; b++) {
+      if (!inWeighted[base + b]) continue;
+      const eb = base + b, wb = ucGlobal !== 0 ? uc[eb] / ucGlobal : 1;
+      const sa = s2[ea], sb = s2[eb], dh = Math.abs(hcw[ea] - hcw[eb]);
+      const cross = 2 * Math.exp(-(dh * dh) / (2 * (sa + sb))) * Math.PI * sa * sb / (sa + sb);
+      inner += 2 * (wa * usc[ea]) * (wb * usc[eb]) * cross;
+    }
+    sum2 += inner;
+  }
+  Us[dk] = sumUs;
+  UcStar[dk] = U - (sum1 + sum2) / (usInt === 0 ? 1 : usInt);
+}
+
+/**
+ * Closes turbine j in condition dk: its effective speed U − (Σ w u + plain sum), its turbulence
+ * (ambient with the largest added turbulence of its upstream sources), its Ct, and its source
+ * coefficients for the targets downstream.
+ */
+function closeTurbine(s: WeightedSumSetup, st: WeightedSumState, j: number, dk: number): void {
+  const { turbine, model, turbulence } = s;
+  const { n, nSpeed, K, xs, ys, u, ti, ct, coef, Us, rest } = st;
+  const ti0 = s.wind.turbulenceIntensity, invWec = s.invWec;
+  const d = Math.floor(dk / nSpeed), U = s.wind.speeds[dk % nSpeed];
+  const base = dk * n;
+  const e = base + j;
+  u[e] = U - (Us[dk] + rest[dk]);
+  let tip = ti0;
+  if (turbulence) {
+    let tMax = 0;
+    for (let q = 0; q < j; q++) {
+      const dw = xs[d * n + j] - xs[d * n + q];
+      const add = turbulence.added(dw, Math.abs((ys[d * n + j] - ys[d * n + q]) * invWec), ct[base + q], ti0, model, coef, (base + q) * K, null);
+      if (add > tMax) tMax = add;
+    }
+    tip = Math.sqrt(ti0 * ti0 + tMax * tMax);
+  }
+  ti[e] = tip;
+  ct[e] = thrustCoefficientAt(turbine, u[e]);
+  model.prepareSource(ct[e], s.useEffectiveTi ? tip : ti0, coef, e * K);
+}
+
+/**
+ * The energy of every condition once the sweep is done: per direction, per turbine and the AEP
+ * (MWh), and the effective speed, Ct and TI reordered from downstream position to turbine index.
+ */
+function weightedSumEnergy(s: WeightedSumSetup, st: WeightedSumState): WeightedSumResult {
+  const { turbine, wind } = s;
+  const { n, nDir, nSpeed, nDk, order, u, ct, ti, iterations } = st;
   const mwhPerW = (wind.hoursPerYear ?? 8760) * 1e-6;
   const perDirectionMwh = new Float64Array(nDir), perTurbineMwh = new Float64Array(n);
   const wsEff = new Float64Array(nDk * n), ctOut = new Float64Array(nDk * n), tiOut = new Float64Array(nDk * n);

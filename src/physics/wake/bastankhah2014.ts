@@ -17,6 +17,7 @@ import { GaussianKernel } from './gaussianKernel.js';
 import type { WakeDeficitModel } from './wakeModel.js';
 import type { LocalWakeFactory } from './localWake.js';
 import { GaussianLocalWake, LinearGaussianWidth } from './gaussianLocal.js';
+import type { DeficitModel } from './deficitModel.js';
 
 export const bastankhah2014Wake: WakeDeficitModel = {
   name: 'bastankhah2014',
@@ -42,4 +43,23 @@ export const bastankhah2014Local: LocalWakeFactory = {
     const p = { ...this.defaults, ...params };
     return new GaussianLocalWake('bastankhah2014', new LinearGaussianWidth(p.k, 0, diameter, p.ceps, p.ctlim), diameter, induction);
   },
+};
+
+/** Bastankhah & Porté-Agel 2014: both engine forms, the native kernel's linear Gaussian. */
+export const bastankhah2014: DeficitModel = {
+  name: 'bastankhah2014',
+  reference: 'Bastankhah & Porté-Agel, Renewable Energy 70 (2014) 116–123',
+  aliases: ['bastankhah', 'bastankhahgaussian', 'bastankhahgaussiandeficit', 'bastankhahporteagel2014', 'gaussian'],
+  describedBy: /bastankhah/i,
+  parameters: {
+    k: { default: 0.0324555, min: 0, minExclusive: true, max: 1, doc: 'wake growth rate dσ/dx' },
+    ceps: { default: 0.2, min: 0, minExclusive: true, max: 2, doc: 'initial width factor c_ε (ε = c_ε√β)' },
+    ctlim: { default: 0.899, min: 0, minExclusive: true, max: 1, doc: 'Ct cap inside β' },
+  },
+  waked: bastankhah2014Local,
+  freeStream: bastankhah2014Wake,
+  wakedDefaults: { ct2a: 'mom1d', deficitReference: 'source-effective', useEffectiveTi: false, turbulence: 'none', rotorAverage: 'center' },
+  library: { superposition: 'linear' },
+  windioExpansion: { ka: null, kb: 'k' },
+  native: (p) => ({ kind: 'linear-gaussian', k0: p.k, kTi: 0, ceps: p.ceps, epsOrCtlim: p.ctlim }),
 };

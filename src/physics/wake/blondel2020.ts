@@ -21,6 +21,7 @@
 import { digamma, gamma } from '../specialFunctions.js';
 import type { LocalWakeFactory, LocalWakeModel } from './localWake.js';
 import { epsilonOfCt } from './gaussianLocal.js';
+import type { DeficitModel } from './deficitModel.js';
 
 /** Coefficients: [Ct, TI, c_s√β, ∂(c_s√β)/∂Ct]. */
 class BlondelWake implements LocalWakeModel {
@@ -113,4 +114,24 @@ export const blondel2020Local: LocalWakeFactory = {
   create({ params, diameter }) {
     return new BlondelWake({ ...this.defaults, ...params }, diameter);
   },
+};
+
+/** Blondel & Cathelain 2020 super-Gaussian: the waked form (JavaScript only). */
+export const blondel2020: DeficitModel = {
+  name: 'blondel2020',
+  reference: 'Blondel & Cathelain, Wind Energ. Sci. 5 (2020) 1225–1236',
+  aliases: ['supergaussian', 'supergaussiandeficit', 'blondelsupergaussiandeficit2020', 'blondelcathelain2020'],
+  describedBy: /blondel|super-?gaussian/i,
+  parameters: {
+    a_s: { default: 0.17, min: 0, max: 5, doc: 'σ slope in TI' },
+    b_s: { default: 0.005, min: 0, max: 1, doc: 'σ slope at TI = 0' },
+    c_s: { default: 0.2, min: 0, max: 2, doc: 'σ at the rotor per √β' },
+    a_f: { default: 3.11, min: -50, max: 50, doc: 'shape exponent n = a_f·exp(b_f·x) + c_f' },
+    b_f: { default: -0.68, min: -50, max: 50, doc: 'shape exponent decay b_f' },
+    c_f: { default: 2.41, min: -50, max: 50, doc: 'shape exponent far downstream c_f' },
+    ctlim: { default: 0.999, min: 0, minExclusive: true, max: 1, doc: 'Ct cap inside β' },
+  },
+  waked: blondel2020Local,
+  wakedDefaults: { ct2a: 'mom1d', deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'none', rotorAverage: 'center' },
+  library: { superposition: 'linear' },
 };

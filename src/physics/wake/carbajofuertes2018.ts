@@ -14,6 +14,7 @@
  */
 import type { LocalWakeFactory } from './localWake.js';
 import { GaussianLocalWake, type GaussianWidth } from './gaussianLocal.js';
+import type { DeficitModel } from './deficitModel.js';
 
 /** σ = k·dx + (c_ε0·k + c_ε1)·D, k = a₂ + a₁·TI. Coefficients: [k]. */
 export class TurbulentEpsilonWidth implements GaussianWidth {
@@ -44,4 +45,23 @@ export const carbajofuertes2018Local: LocalWakeFactory = {
     const p = { ...this.defaults, ...params };
     return new GaussianLocalWake('carbajofuertes2018', new TurbulentEpsilonWidth(p.a1, p.a2, p.ceps0, p.ceps1, diameter), diameter, induction);
   },
+};
+
+/** Carbajo Fuertes et al. 2018 with Niayifar's farm model: the waked form (JavaScript only). */
+export const carbajofuertes2018: DeficitModel = {
+  name: 'carbajofuertes2018',
+  reference: 'Carbajo Fuertes, Markfort & Porté-Agel, Remote Sensing 10 (2018) 668',
+  aliases: ['carbajofuertes', 'carbajofuertesetal2018', 'carbajofuertesgaussiandeficit'],
+  describedBy: /carbajo|fuertes/i,
+  refines: 'niayifar2016',
+  parameters: {
+    a1: { default: 0.35, min: 0, max: 5, doc: 'k = a1·TI + a2: slope of the growth rate in TI' },
+    a2: { default: 0, min: 0, max: 1, doc: 'k = a1·TI + a2: growth rate at TI = 0' },
+    ceps0: { default: -1.91, min: -50, max: 50, doc: 'ε = c_ε0·k + c_ε1: slope in k' },
+    ceps1: { default: 0.34, min: -50, max: 50, doc: 'ε = c_ε0·k + c_ε1: offset' },
+  },
+  waked: carbajofuertes2018Local,
+  wakedDefaults: { ct2a: 'mom1d', deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'crespo-hernandez', rotorAverage: 'center' },
+  library: { superposition: 'linear', unsupported: { rotor_average: 'Gaussian-overlap rotor average (GaussianOverlapAvgModel)' } },
+  windioExpansion: { ka: 'a1', kb: 'a2' },
 };

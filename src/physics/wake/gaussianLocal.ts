@@ -148,6 +148,79 @@ export class GaussianLocalWake implements LocalWakeModel {
   }
 }
 
+/** Madsen's polynomial a = c₁Ct + c₂Ct² + c₃Ct³ (inductionFactor.ts), for the batch form below. */
+const MADSEN = [0.2460, 0.0586, 0.0883];
+
+/** What the batch form reads of one target's candidate sources (engine/workspace.ts arrays). */
+export interface LinearGaussianBatch {
+  candSrc: Int32Array; candDx: Float64Array; candDy: Float64Array; candDz: Float64Array;
+  coef: Float64Array; coefCount: number;
+  /** D²/8 of the source by position (several types), else null with `d2over8` the one type's. */
+  d2At: Float64Array | null; d2over8: number;
+  hubVaries: boolean; madsen: boolean;
+  /** Source effective speeds by position when the deficit's reference is the source's speed, else null. */
+  uRef: Float64Array | null;
+  /** 0 linear, 1 squared sum, 2 max (engine/wakedSetup.ts superpositionKind). */
+  supKind: number;
+  /** Per candidate pair e: [5e] δ, [5e+1..4] ∂δ/∂dx, ∂δ/∂dy, ∂δ/∂Ct, ∂δ/∂TI (written when `withGradient`). */
+  pair: Float64Array;
+}
+
+/**
+ * The deficits of candidate pairs [from, to) on one target, folded into the superposition
+ * accumulator `acc0` (returned): the linear-width Gaussian (LinearGaussianWidth, no thrust growth) at
+ * the rotor centre, from the coefficients [Ct, k, εD, ∂(εD)/∂Ct, k_TI] that prepareSource wrote. It
+ * is `deficit()` above for this width, evaluated with 1/σ² computed once per pair (the waked
+ * engine's fast path, chosen once at setup); exponent below −32 gives 0 as there.
+ */
+export function accumulateLinearGaussian(b: LinearGaussianBatch, from: number, to: number, U: number, withGradient: boolean): number {
+  const { candSrc, candDx, candDy, candDz, coef, pair, d2At, d2over8, hubVaries, madsen, uRef, supKind } = b;
+  const K = b.coefCount;
+  let acc = 0;
+  for (let e = from; e < to; e++) {
+    const off = candSrc[e] * K;
+    const dx = candDx[e], dy = candDy[e];
+    const k = coef[off + 1];
+    const sigma = k * dx + coef[off + 2];
+    const s2 = sigma * sigma, dy2 = hubVaries ? dy * dy + candDz[e] * candDz[e] : dy * dy;
+    if (dy2 > 64 * s2) {
+      if (withGradient) { const o = 5 * e; pair[o] = 0; pair[o + 1] = 0; pair[o + 2] = 0; pair[o + 3] = 0; pair[o + 4] = 0; }
+      continue;
+    }
+    const invSigma = 1 / sigma, invS2 = invSigma * invSigma;
+    const scale = (d2At !== null ? d2At[candSrc[e]] : d2over8) * invS2;
+    const xx = coef[off] * scale;
+    let t: number, dt = 0;
+    if (madsen) {
+      t = 2 * xx * (MADSEN[0] + xx * (MADSEN[1] + xx * MADSEN[2]));
+      if (t >= 1) t = 1; else if (withGradient) dt = 2 * (MADSEN[0] + xx * (2 * MADSEN[1] + xx * 3 * MADSEN[2]));
+    } else if (xx < 1) {
+      const r = Math.sqrt(1 - xx);
+      t = 1 - r;
+      if (withGradient) dt = 0.5 / r;
+    } else t = 1;
+    const ex = Math.exp(-0.5 * dy2 * invS2);
+    const f = t * ex;
+    const deficit = (uRef !== null ? uRef[candSrc[e]] : U) * f;
+    if (supKind === 0) acc += deficit; else if (supKind === 1) acc += deficit * deficit; else if (deficit > acc) acc = deficit;
+    if (withGradient) {
+      const dfds = (ex * dt * -2 * xx + f * dy2 * invS2) * invSigma;
+      const o = 5 * e;
+      pair[o] = f;
+      pair[o + 1] = dfds * k;
+      pair[o + 2] = -f * dy * invS2;
+      pair[o + 3] = dfds * coef[off + 3] + ex * dt * scale;
+      pair[o + 4] = dfds * coef[off + 4] * dx;
+    }
+  }
+  return acc;
+}
+
+/** The wake radius 2σ of the linear width from its coefficients (wakeRadius() without partials). */
+export function linearGaussianWakeRadius(coef: Float64Array, off: number, dx: number): number {
+  return 2 * (coef[off + 1] * dx + coef[off + 2]);
+}
+
 /**
  * σ = k·dx + ε·D with k = k₀ + k_TI·TI (Bastankhah 2014: k_TI = 0; Niayifar 2016: k = a₁TI + a₂)
  * and ε either c_ε√β(Ct) or a constant. Coefficients: [k, εD, ∂(εD)/∂Ct, k_TI].

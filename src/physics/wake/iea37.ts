@@ -15,6 +15,7 @@ import { GaussianKernel } from './gaussianKernel.js';
 import type { WakeDeficitModel } from './wakeModel.js';
 import type { LocalWakeFactory } from './localWake.js';
 import { GaussianLocalWake, LinearGaussianWidth } from './gaussianLocal.js';
+import type { DeficitModel } from './deficitModel.js';
 
 export const iea37Wake: WakeDeficitModel = {
   name: 'iea37',
@@ -36,4 +37,25 @@ export const iea37Local: LocalWakeFactory = {
     const p = { ...this.defaults, ...params };
     return new GaussianLocalWake('iea37', new LinearGaussianWidth(p.k, 0, diameter, null, 1 / Math.sqrt(8)), diameter, induction);
   },
+};
+
+/** The IEA37 case-study model: both engine forms, the native kernel's linear Gaussian. */
+export const iea37: DeficitModel = {
+  name: 'iea37',
+  reference: 'IEA Wind Task 37 simplified Bastankhah Gaussian (Baker et al., AIAA 2019-0540)',
+  aliases: [
+    'iea37simplifiedbastankhahgaussian', 'iea37simplebastankhahgaussiandeficit', 'iea37simplebastankhahgaussian', 'iea37simplifiedgaussian',
+    'bastankhahsgaussianwakemodelsimplifiedversion', 'bastankhahgaussianwakemodelsimplifiedversion',
+  ],
+  describedBy: /iea ?37/i,
+  refines: 'bastankhah2014',
+  parameters: {
+    k: { default: 0.0324555, min: 0, minExclusive: true, max: 1, doc: 'wake growth rate dσ/dx' },
+  },
+  waked: iea37Local,
+  freeStream: iea37Wake,
+  wakedDefaults: { ct2a: 'mom1d', deficitReference: 'free-stream', useEffectiveTi: false, turbulence: 'none', rotorAverage: 'center' },
+  library: { superposition: 'sos' },
+  windioExpansion: { ka: null, kb: 'k' },
+  native: (p) => ({ kind: 'linear-gaussian', k0: p.k, kTi: 0, ceps: NaN, epsOrCtlim: 1 / Math.sqrt(8) }),
 };

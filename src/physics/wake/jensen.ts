@@ -18,6 +18,7 @@ import type { WakeDeficitModel, WakeKernel } from './wakeModel.js';
 import type { LocalWakeFactory, LocalWakeModel } from './localWake.js';
 import { overlapFraction } from '../rotor/areaOverlap.js';
 import { twoAFunction, type InductionName, type TwoAFunction } from '../inductionFactor.js';
+import type { DeficitModel } from './deficitModel.js';
 
 class JensenKernel implements WakeKernel {
   private readonly k: number;
@@ -150,4 +151,21 @@ export const jensenLocal: LocalWakeFactory = {
   create({ params, diameter, targetRadius, induction, areaOverlap }) {
     return new JensenLocalWake(params.k ?? 0.075, diameter / 2, targetRadius, induction, areaOverlap);
   },
+};
+
+/** Jensen (NOJ) top-hat: both engine forms, the native kernel's top-hat. */
+export const jensen: DeficitModel = {
+  name: 'jensen',
+  reference: 'N.O. Jensen, Risø-M-2411 (1983); Katić, Højstrup & Jensen, EWEC 1986',
+  aliases: ['noj', 'nojdeficit', 'park', 'katic', 'jensentophat', 'jensen1983'],
+  describedBy: /\bnoj\b|jensen/i,
+  parameters: {
+    k: { default: 0.075, min: 0, minExclusive: true, max: 1, doc: 'wake decay constant dr_w/dx' },
+  },
+  waked: jensenLocal,
+  freeStream: jensenWake,
+  wakedDefaults: { ct2a: 'mom1d', deficitReference: 'free-stream', useEffectiveTi: false, turbulence: 'none', rotorAverage: 'area-overlap' },
+  library: { superposition: 'sos', params: { k: 0.1 } },
+  windioExpansion: { ka: null, kb: 'k' },
+  native: (p) => ({ kind: 'top-hat', k: p.k ?? 0.075 }),
 };

@@ -14,6 +14,7 @@
  */
 import type { LocalWakeFactory } from './localWake.js';
 import { GaussianLocalWake, LinearGaussianWidth } from './gaussianLocal.js';
+import type { DeficitModel } from './deficitModel.js';
 
 export const niayifar2016Local: LocalWakeFactory = {
   name: 'niayifar2016',
@@ -22,4 +23,23 @@ export const niayifar2016Local: LocalWakeFactory = {
     const p = { ...this.defaults, ...params };
     return new GaussianLocalWake('niayifar2016', new LinearGaussianWidth(p.a2, p.a1, diameter, p.ceps, p.ctlim), diameter, induction);
   },
+};
+
+/** Niayifar & Porté-Agel 2016: the waked form, the native kernel's linear Gaussian with k from TI. */
+export const niayifar2016: DeficitModel = {
+  name: 'niayifar2016',
+  reference: 'Niayifar & Porté-Agel, Energies 9 (2016) 741',
+  aliases: ['niayifar', 'niayifargaussiandeficit', 'niayifarporteagel2016'],
+  describedBy: /niayifar/i,
+  parameters: {
+    a1: { default: 0.3837, min: 0, max: 5, doc: 'k = a1·TI + a2: slope of the growth rate in TI' },
+    a2: { default: 0.003678, min: 0, max: 1, doc: 'k = a1·TI + a2: growth rate at TI = 0' },
+    ceps: { default: 0.2, min: 0, minExclusive: true, max: 2, doc: 'initial width factor c_ε (ε = c_ε√β)' },
+    ctlim: { default: 0.899, min: 0, minExclusive: true, max: 1, doc: 'Ct cap inside β' },
+  },
+  waked: niayifar2016Local,
+  wakedDefaults: { ct2a: 'mom1d', deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'crespo-hernandez', rotorAverage: 'center' },
+  library: { superposition: 'linear', unsupported: { rotor_average: 'Gaussian-overlap rotor average (GaussianOverlapAvgModel)' } },
+  windioExpansion: { ka: 'a1', kb: 'a2' },
+  native: (p) => ({ kind: 'linear-gaussian', k0: p.a2, kTi: p.a1, ceps: p.ceps, epsOrCtlim: p.ctlim }),
 };

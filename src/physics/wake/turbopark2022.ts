@@ -20,6 +20,7 @@
  */
 import type { LocalWakeFactory } from './localWake.js';
 import { GaussianLocalWake, epsilonOfCt, type GaussianWidth } from './gaussianLocal.js';
+import type { DeficitModel } from './deficitModel.js';
 
 /** Coefficients: [α, b, fac, ct (floored), εD, ∂(εD)/∂Ct, TI]. */
 class TurbOParkWidth implements GaussianWidth {
@@ -76,4 +77,23 @@ export const turbopark2022Local: LocalWakeFactory = {
     const p = { ...this.defaults, ...params };
     return new GaussianLocalWake('turbopark2022', new TurbOParkWidth(p, diameter), diameter, induction);
   },
+};
+
+/** TurbOPark (Nygaard et al. 2022): the waked form, the native kernel's TurbOPark width. */
+export const turbopark2022: DeficitModel = {
+  name: 'turbopark2022',
+  reference: 'Nygaard et al., J. Phys.: Conf. Ser. 2265 (2022) 022008',
+  aliases: ['turbopark', 'turboparkgaussian', 'turbogaussiandeficit', 'nygaard2022'],
+  describedBy: /turbopark|turbo ?gaussian|nygaard/i,
+  parameters: {
+    A: { default: 0.04, min: 0, minExclusive: true, max: 1, doc: 'wake expansion calibration A' },
+    cTI1: { default: 1.5, min: 0, max: 10, doc: 'c₁ of α = c₁·TI' },
+    cTI2: { default: 0.8, min: 0, max: 10, doc: 'c₂ of b = c₂·TI/√Ct' },
+    ceps: { default: 0.25, min: 0, minExclusive: true, max: 2, doc: 'initial width factor c_ε (ε = c_ε√β)' },
+    ctlim: { default: 0.999, min: 0, minExclusive: true, max: 1, doc: 'Ct cap inside β' },
+  },
+  waked: turbopark2022Local,
+  wakedDefaults: { ct2a: 'mom1d', deficitReference: 'free-stream', useEffectiveTi: false, turbulence: 'none', rotorAverage: 'center' },
+  library: { superposition: 'sos', ground: 'mirror', unsupported: { rotor_average: 'Gaussian-overlap rotor average (Nygaard_2022)' } },
+  native: (p) => ({ kind: 'turbopark', A: p.A, cTI1: p.cTI1, cTI2: p.cTI2, ceps: p.ceps, ctlim: p.ctlim }),
 };

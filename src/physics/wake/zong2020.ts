@@ -21,6 +21,7 @@
 import { erf } from '../specialFunctions.js';
 import type { LocalWakeFactory } from './localWake.js';
 import { GaussianLocalWake, type GaussianWidth } from './gaussianLocal.js';
+import type { DeficitModel } from './deficitModel.js';
 
 /** x_nw(Ct, TI); out[0] = ∂/∂Ct, out[1] = ∂/∂TI. */
 export function nearWakeLength(ct: number, ti: number, diameter: number, lam: number, B: number, out: Float64Array): number {
@@ -94,4 +95,24 @@ export const zong2020Local: LocalWakeFactory = {
     const p = { ...this.defaults, ...params };
     return new GaussianLocalWake('zong2020', new ZongWidth(p, diameter), diameter, induction);
   },
+};
+
+/** Zong & Porté-Agel 2020: the waked form (JavaScript only). */
+export const zong2020: DeficitModel = {
+  name: 'zong2020',
+  reference: 'Zong & Porté-Agel, J. Fluid Mech. 889 (2020) A8',
+  aliases: ['zong', 'zonggaussiandeficit', 'zongporteagel2020'],
+  describedBy: /zong/i,
+  parameters: {
+    a1: { default: 0.38, min: 0, max: 5, doc: 'k = a1·TI + a2: slope of the growth rate in TI' },
+    a2: { default: 4e-3, min: 0, max: 1, doc: 'k = a1·TI + a2: growth rate at TI = 0' },
+    deltawD: { default: 1 / Math.SQRT2, min: 0, minExclusive: true, max: 10, doc: 'thrust growth length δ_w in rotor diameters' },
+    epsCoeff: { default: 0.35, min: 0, max: 2, doc: 'initial width coefficient' },
+    lam: { default: 7.5, min: 0, minExclusive: true, max: 100, doc: 'tip speed ratio λ (near-wake length)' },
+    B: { default: 3, min: 0, minExclusive: true, max: 100, doc: 'number of blades (near-wake length)' },
+  },
+  waked: zong2020Local,
+  wakedDefaults: { ct2a: 'madsen', deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'crespo-hernandez', rotorAverage: 'center', turbulenceParams: { c0: 0.73, c1: 0.83, c2: 0.03, c3: -0.32 } },
+  library: { superposition: 'weighted' },
+  windioExpansion: { ka: 'a1', kb: 'a2' },
 };

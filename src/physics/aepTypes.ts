@@ -1,0 +1,29 @@
+/**
+ * What every farm evaluator returns and is: AEP, by direction and by turbine, and its exact gradient
+ * with respect to every turbine coordinate (physics/aep.ts builds them).
+ */
+import type { Turbine } from './turbine.js';
+import type { WindResource } from './windResource.js';
+
+export interface AepResult {
+  aepMwh: number;
+  /** Energy by wind direction (same order as the resource), MWh. */
+  perDirectionMwh: Float64Array;
+  /** Energy by turbine, MWh. */
+  perTurbineMwh: Float64Array;
+}
+
+export interface AepWithGradient extends AepResult {
+  /** ∂AEP/∂x_i and ∂AEP/∂y_i, MWh per metre. */
+  gradX: Float64Array;
+  gradY: Float64Array;
+}
+
+/** A farm model bound to a turbine and a resource: everything that does not depend on the layout. */
+export interface FarmEvaluator {
+  readonly turbine: Turbine;
+  readonly wind: WindResource;
+  aep(x: Float64Array, y: Float64Array): AepResult;
+  aepWithGradient(x: Float64Array, y: Float64Array): AepWithGradient;
+}
+

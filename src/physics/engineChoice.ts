@@ -1,0 +1,104 @@
+/**
+ * Which solve computes a farm model, decided in this one place, with the rules that say which
+ * combinations of models a farm may use (every input reader and every engine asks `farmConflict`):
+ *
+ * - `blockage`: wakes and induction to a fixed point (blockageSolve.ts) — one turbine model, no
+ *   neighbours, no ground mirror, superposition linear, sos or max.
+ * - `weighted-sum`: Zong & Porté-Agel's momentum-conserving sum (superposition/weightedSum.ts) — one
+ *   turbine model, no neighbours, no ground mirror, a rose with one TI (no time series or per-bin TI).
+ * - `free-stream`: the IEA37 case-study engine (engine/freeStream.ts) — a model with a free-stream
+ *   form, inflow free-stream, every other option at the model's default, one model, a rose.
+ * - `waked`: the waked solve (engine/solveWaked.ts) — everything else.
+ *
+ * The kernel (native or JavaScript) is then the engine's: each native runner declines what it
+ * does not cover (nativeKernel.ts), and WFLO_KERNEL=js selects JavaScript everywhere.
+ */
+import type { Turbine } from './turbine.js';
+import type { WindResource } from './windResource.js';
+import { hasFreeStreamForm, type FarmModelSpec, type InflowName } from './farmModel.js';
+import { InputError } from '../util/errors.js';
+
+export type EngineKind = 'free-stream' | 'waked' | 'weighted-sum' | 'blockage';
+
+/** What, beyond the model, decides the engine: the turbine models, fixed neighbours, the wind. */
+export interface FarmShape {
+  types: readonly Turbine[];
+  neighbours: boolean;
+  wind: Pick<WindResource, 'series' | 'turbulenceIntensityByBin'>;
+}
+
+/** A combination a farm cannot use: the model field to name, and why. */
+export interface FarmConflict {
+  field: 'ground' | 'superposition' | 'blockage';
+  message: string;
+}
+
+/**
+ * The first combination of the model's options (and, when given, the farm's shape) that no engine
+ * computes, or null. Messages are one line, without the field name (the reader adds it).
+ */
+export function farmConflict(model: FarmModelSpec, farm?: { severalModels: boolean; neighbours: boolean; series: boolean; perBinTi: boolean }): FarmConflict | null {
+  const ground = (model.ground ?? 'none') !== 'none';
+  if (ground && model.blockage) return { field: 'ground', message: 'the ground mirror is not supported with blockage' };
+  if (ground && model.superposition === 'weighted') return { field: 'ground', message: "the ground mirror is not supported with the weighted sum (use 'linear' or 'sos')" };
+  if (model.blockage && model.superposition === 'weighted') return { field: 'superposition', message: "blockage is solved with linear, sos or max wake superposition, not 'weighted'" };
+  if (!farm) return null;
+  if (model.superposition === 'weighted' && (farm.severalModels || farm.neighbours)) {
+    return { field: 'superposition', message: "the weighted sum evaluates farms of one turbine model without neighbours only; use 'linear' or 'sos'" };
+  }
+  if (model.blockage && (farm.severalModels || farm.neighbours)) {
+    return { field: 'blockage', message: 'solved for farms of one turbine model without neighbours only; leave it out, or give the farm type one model' };
+  }
+  if (model.superposition === 'weighted' && (farm.series || farm.perBinTi)) {
+    return { field: 'superposition', message: "time series and per-bin turbulence are not supported with the weighted sum yet; use 'linear' or 'sos'" };
+  }
+  return null;
+}
+
+/** Why a model's ground cannot be computed with its other options, or null (the `ground` field's line). */
+export function groundConflict(model: FarmModelSpec): string | null {
+  const conflict = farmConflict(model);
+  return conflict && conflict.field === 'ground' ? conflict.message : null;
+}
+
+/**
+ * The inflow solve a model uses for these turbine models: its `inflow` if given, else `waked` for
+ * a tabulated-Ct turbine or a model only the waked engine has, else `free-stream` (constant Ct:
+ * the two agree up to the deficit reference, and the free-stream engine is the IEA37 reference one).
+ */
+export function inflowOf(types: Turbine | readonly Turbine[], model: FarmModelSpec): InflowName {
+  if (model.inflow) return model.inflow;
+  const list: readonly Turbine[] = Array.isArray(types) ? types : [types as Turbine];
+  return list.some((t) => t.thrust.kind === 'table') || !hasFreeStreamForm(model.wake) ? 'waked' : 'free-stream';
+}
+
+/** True when the free-stream engine (engine/freeStream.ts) evaluates the model for this turbine. */
+export function usesFreeStreamEngine(turbine: Turbine, model: FarmModelSpec): boolean {
+  return inflowOf(turbine, model) === 'free-stream' && hasFreeStreamForm(model.wake)
+    && model.ct2a === undefined && model.deficitReference === undefined && model.turbulence === undefined && (model.ground ?? 'none') === 'none'
+    && (model.rotorAverage === undefined || model.rotorAverage === (model.wake === 'jensen' ? 'area-overlap' : 'center'));
+}
+
+/** The engine of a farm, and the model with its inflow resolved; a conflict is an Error naming the field. */
+export function engineFor(farm: FarmShape, model: FarmModelSpec): { engine: EngineKind; model: FarmModelSpec } {
+  const conflict = farmConflict(model, {
+    severalModels: farm.types.length > 1, neighbours: farm.neighbours, series: farm.wind.series !== undefined, perBinTi: farm.wind.turbulenceIntensityByBin !== undefined,
+  });
+  if (conflict) throw new FarmConflictError(conflict, model);
+  const resolved = { ...model, inflow: inflowOf(farm.types, model) };
+  if (model.blockage) return { engine: 'blockage', model: resolved };
+  if (model.superposition === 'weighted') return { engine: 'weighted-sum', model: resolved };
+  const oneModel = farm.types.length === 1 && !farm.neighbours;
+  if (oneModel && !farm.wind.series && usesFreeStreamEngine(farm.types[0], model)) return { engine: 'free-stream', model };
+  return { engine: 'waked', model: resolved };
+}
+
+/** A combination no engine computes, as an input error (exit 2): `<field> '<value>': message`. */
+export class FarmConflictError extends InputError {
+  readonly conflict: FarmConflict;
+  constructor(conflict: FarmConflict, model: FarmModelSpec) {
+    const value = conflict.field === 'ground' ? model.ground : conflict.field === 'blockage' ? model.blockage : model.superposition;
+    super(`${conflict.field} '${value}': ${conflict.message}`);
+    this.conflict = conflict;
+  }
+}
