@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import { wakeParamsProblem } from '../io/wakeParams.js';
-import { farmModelLimit } from '../io/modelLimits.js';
+import { farmConflict } from '../physics/engineChoice.js';
 import { type BlockageModelName, type FarmModelSpec, type GroundModelName, type SuperpositionName, type WakeModelName } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { validateBoundary } from '../geometry/validateBoundary.js';
@@ -319,14 +319,14 @@ function windAsWritten(f: CampaignDocument['farms'][number], raw: Record<string,
 
 /**
  * Every farm must have room for every farm type's turbines at its spacing (see io/plausibility.ts),
- * and its model must be one the engines can evaluate for that farm type (io/modelLimits.ts).
+ * and its model must be one the engines can evaluate for that farm type (physics/engineChoice.ts).
  */
 function checkRoom(farms: FarmSpec[], types: FarmTypeSpec[], fail: Fail, written: (farm: number, field: string) => boolean): void {
   for (const [i, f] of farms.entries()) {
     const bounds = new Map<number, number>();
     for (const [j, t] of types.entries()) {
-      // What the engines cannot evaluate (io/modelLimits.ts: blockage or the weighted sum with several models or neighbours, …).
-      const limit = farmModelLimit(f.model, { turbines: t.models ? t.models.turbines : [t.turbine], neighbours: !!f.neighbours && f.neighbours.x.length > 0, wind: f.wind });
+      // What the engines cannot evaluate (physics/engineChoice.ts: blockage or the weighted sum with several models or neighbours, …).
+      const limit = farmConflict(f.model, { types: t.models ? t.models.turbines : [t.turbine], neighbours: !!f.neighbours && f.neighbours.x.length > 0, wind: f.wind });
       if (limit) fail(['farms', i, written(i, limit.field) ? limit.field : 'case'], `farm ${f.id} (${f.label}) × farm type ${t.id} (${t.label}): ${limit.message}`);
       if (t.models) {
         const problem = modelsRoomProblem(f.boundary, t.models, t.nTurbines);

@@ -5,7 +5,7 @@
 import path from 'node:path';
 import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES, type WakeModelName, type SuperpositionName, type BlockageModelName, type GroundModelName } from '../physics/farmModel.js';
 import { wakeParamsProblem } from './wakeParams.js';
-import { farmModelLimit } from './modelLimits.js';
+import { farmConflict } from '../physics/engineChoice.js';
 import { InputError } from '../util/errors.js';
 import type { Case } from '../optimize/case.js';
 import { readYamlFile } from './yamlFile.js';
@@ -88,8 +88,8 @@ export function resolveAepRequest(req: AepRequest): Case {
     if (problem) throw new InputError(`--${problem.name}: ${problem.message}`);
     c = { ...c, model: { ...c.model, params: { ...c.model.params, ...req.wakeParams } }, referenceAepMwh: undefined };
   }
-  // What the engines cannot evaluate (io/modelLimits.ts); the files were checked when read, so a flag made it.
-  const limit = farmModelLimit(c.model, { turbines: c.turbines ? c.turbines.types : [c.turbine], neighbours: !!c.neighbours && c.neighbours.x.length > 0, wind: c.wind });
+  // What the engines cannot evaluate (physics/engineChoice.ts); the files were checked when read, so a flag made it.
+  const limit = farmConflict(c.model, { types: c.turbines ? c.turbines.types : [c.turbine], neighbours: !!c.neighbours && c.neighbours.x.length > 0, wind: c.wind });
   if (limit) {
     const flag = limit.field === 'blockage' && req.blockage !== undefined ? '--blockage' : limit.field === 'superposition' && req.superposition !== undefined ? '--superposition'
       : req.wind !== undefined ? '--wind' : req.turbine !== undefined ? '--turbine' : req.wake !== undefined ? '--wake' : null;

@@ -39,7 +39,7 @@ import { capacityProblem, spacingProblem } from './plausibility.js';
 import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
 import { nearestKey } from './didYouMean.js';
 import { wakeParamsProblem } from './wakeParams.js';
-import { farmModelLimit } from './modelLimits.js';
+import { farmConflict } from '../physics/engineChoice.js';
 import { modelsRoomProblem, readFarmModels, readNeighbours, typeOfCounts, type FailAt } from './farmTurbines.js';
 import { groundConflict } from '../physics/engineChoice.js';
 
@@ -184,8 +184,8 @@ export function caseFromDocument(doc: unknown, file: string): Case {
   };
   const conflict = groundConflict(model);
   if (conflict) fail(['ground'], conflict);
-  // What the engines cannot evaluate (io/modelLimits.ts), refused here as at run time.
-  const limit = farmModelLimit(model, { turbines: several ? several.models.turbines : [turbine], neighbours: !!neighbours && neighbours.x.length > 0, wind });
+  // What the engines cannot evaluate (physics/engineChoice.ts), refused here as at run time.
+  const limit = farmConflict(model, { types: several ? several.models.turbines : [turbine], neighbours: !!neighbours && neighbours.x.length > 0, wind });
   if (limit) fail([c[limit.field] !== undefined ? limit.field : 'base'], limit.message);
   // The base's reference AEP holds for its own layout, turbines, wind and model only.
   const asBase = base != null && !xyLayout && c.turbine === undefined && c.turbines === undefined && c.turbine_choice === undefined

@@ -20,7 +20,7 @@
 import { turbineProblem, type Turbine } from '../physics/turbine.js';
 import { turbineIssue } from './turbinePlausibility.js';
 import { wakeParameterValueProblem } from './wakeParams.js';
-import { farmModelLimit } from './modelLimits.js';
+import { farmConflict } from '../physics/engineChoice.js';
 import { neighbourCountProblem, neighbourReachProblem, siteBoxOf } from './neighbourLimits.js';
 import type { WindResource } from '../physics/windResource.js';
 import { windFromSeries } from '../physics/windSeries.js';
@@ -383,7 +383,7 @@ function referenceCase(doc: unknown, file: string): Case & { expected?: Referenc
     }
     c.neighbours = { x: nx, y: ny, types, typeOf: nt };
   }
-  const limit = farmModelLimit(model, { turbines: several ? types : [c.turbine], neighbours: !!c.neighbours && c.neighbours.x.length > 0, wind });
+  const limit = farmConflict(model, { types: several ? types : [c.turbine], neighbours: !!c.neighbours && c.neighbours.x.length > 0, wind });
   if (limit) throw new InputError(`${file}: model.${limit.field}: ${limit.message}`);
   return c;
 }

@@ -16,18 +16,19 @@
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import { hasFreeStreamForm, type FarmModelSpec, type InflowName } from './farmModel.js';
+import { deficitModel } from './wake/registry.js';
 import { InputError } from '../util/errors.js';
 
 export type EngineKind = 'free-stream' | 'waked' | 'weighted-sum' | 'blockage';
 
-/** What, beyond the model, decides the engine: the turbine models, fixed neighbours, the wind. */
+/** What, beyond the model, decides the engine: the farm's own turbine models, fixed neighbours, the wind. */
 export interface FarmShape {
   types: readonly Turbine[];
   neighbours: boolean;
   wind: Pick<WindResource, 'series' | 'turbulenceIntensityByBin'>;
 }
 
-/** A combination a farm cannot use: the model field to name, and why. */
+/** A combination a farm cannot use: the model field to name (the key that would have to change), and why. */
 export interface FarmConflict {
   field: 'ground' | 'superposition' | 'blockage';
   message: string;
@@ -35,22 +36,34 @@ export interface FarmConflict {
 
 /**
  * The first combination of the model's options (and, when given, the farm's shape) that no engine
- * computes, or null. Messages are one line, without the field name (the reader adds it).
+ * computes, or null. Every input reader refuses it when the file is read (one line naming the
+ * field), and the evaluators refuse it at run time with the same words; docs/inputs.md ("What the
+ * engines cannot evaluate") lists them, and test/physics/farmConflict.test.ts checks the rule
+ * against the engines on every combination.
  */
-export function farmConflict(model: FarmModelSpec, farm?: { severalModels: boolean; neighbours: boolean; series: boolean; perBinTi: boolean }): FarmConflict | null {
+export function farmConflict(model: FarmModelSpec, farm?: FarmShape): FarmConflict | null {
   const ground = (model.ground ?? 'none') !== 'none';
   if (ground && model.blockage) return { field: 'ground', message: 'the ground mirror is not supported with blockage' };
   if (ground && model.superposition === 'weighted') return { field: 'ground', message: "the ground mirror is not supported with the weighted sum (use 'linear' or 'sos')" };
-  if (model.blockage && model.superposition === 'weighted') return { field: 'superposition', message: "blockage is solved with linear, sos or max wake superposition, not 'weighted'" };
+  if (model.blockage && model.superposition === 'weighted') return { field: 'superposition', message: 'blockage is solved with the linear, sos or max wake superposition, not weighted' };
   if (!farm) return null;
-  if (model.superposition === 'weighted' && (farm.severalModels || farm.neighbours)) {
-    return { field: 'superposition', message: "the weighted sum evaluates farms of one turbine model without neighbours only; use 'linear' or 'sos'" };
+  const several = farm.types.length > 1;
+  const mixed = several || farm.neighbours;
+  const what = several && farm.neighbours ? 'several turbine models and neighbours' : several ? 'several turbine models' : 'neighbouring turbines';
+  if (model.blockage && mixed) {
+    return { field: 'blockage', message: `blockage is solved for farms of one turbine model without neighbours only, and this farm has ${what}: leave blockage out, or give the farm one model and no neighbours` };
   }
-  if (model.blockage && (farm.severalModels || farm.neighbours)) {
-    return { field: 'blockage', message: 'solved for farms of one turbine model without neighbours only; leave it out, or give the farm type one model' };
-  }
-  if (model.superposition === 'weighted' && (farm.series || farm.perBinTi)) {
-    return { field: 'superposition', message: "time series and per-bin turbulence are not supported with the weighted sum yet; use 'linear' or 'sos'" };
+  if (model.superposition === 'weighted') {
+    const no = (why: string): FarmConflict => ({ field: 'superposition', message: `the weighted sum ${why}; use 'linear' or 'sos'` });
+    if (mixed) return no(`evaluates farms of one turbine model without neighbours only, and this farm has ${what}`);
+    if (farm.wind.series) return no('does not take a time series yet');
+    if (farm.wind.turbulenceIntensityByBin) return no('does not take a turbulence intensity per bin yet');
+    if (deficitModel(model.wake)?.profile !== 'gaussian') return no(`needs a Gaussian wake model, not ${model.wake}`);
+    if (model.rotorAverage !== undefined && model.rotorAverage !== 'center') return no(`is evaluated at the rotor centre only, not with the '${model.rotorAverage}' rotor average`);
+    if (model.turbulenceSuperposition !== undefined && model.turbulenceSuperposition !== 'sqrmax') return no(`takes the sqrmax added-turbulence superposition only, not ${model.turbulenceSuperposition}`);
+    if (usesFreeStreamEngine(farm.types[0], model)) {
+      return no(`runs in the waked-inflow engine, which ${model.wake} with a constant Ct does not use (give the turbine a Ct_curve, or a model such as niayifar2016)`);
+    }
   }
   return null;
 }
@@ -81,9 +94,7 @@ export function usesFreeStreamEngine(turbine: Turbine, model: FarmModelSpec): bo
 
 /** The engine of a farm, and the model with its inflow resolved; a conflict is an Error naming the field. */
 export function engineFor(farm: FarmShape, model: FarmModelSpec): { engine: EngineKind; model: FarmModelSpec } {
-  const conflict = farmConflict(model, {
-    severalModels: farm.types.length > 1, neighbours: farm.neighbours, series: farm.wind.series !== undefined, perBinTi: farm.wind.turbulenceIntensityByBin !== undefined,
-  });
+  const conflict = farmConflict(model, farm);
   if (conflict) throw new FarmConflictError(conflict, model);
   const resolved = { ...model, inflow: inflowOf(farm.types, model) };
   if (model.blockage) return { engine: 'blockage', model: resolved };
@@ -101,4 +112,9 @@ export class FarmConflictError extends InputError {
     super(`${conflict.field} '${value}': ${conflict.message}`);
     this.conflict = conflict;
   }
+}
+
+/** The conflict of a farm of one turbine model (no neighbours) over `wind`, as its evaluators see it. */
+export function oneModelFarm(turbine: Turbine, wind: FarmShape['wind']): FarmShape {
+  return { types: [turbine], neighbours: false, wind };
 }

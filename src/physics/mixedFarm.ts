@@ -77,8 +77,12 @@ export function createMixedFarmEvaluator(
 ): MixedFarmEvaluator {
   if (types.length === 0) throw new Error('a mixed farm needs at least one turbine type');
   // The waked solve over the types: the weighted sum and blockage are one-model engines (engineChoice.ts).
-  const conflict = farmConflict(model, { severalModels: true, neighbours: true, series: wind.series !== undefined, perBinTi: wind.turbulenceIntensityByBin !== undefined });
+  const conflict = farmConflict(model, { types, neighbours: neighbours !== null && neighbours.x.length > 0, wind });
   if (conflict) throw new FarmConflictError(conflict, model);
+  if (model.superposition === 'weighted' || model.blockage) {
+    // One model and no neighbours passed the rule, but this is the waked solve over a mix: those are one-model engines.
+    throw new FarmConflictError({ field: model.blockage ? 'blockage' : 'superposition', message: 'is evaluated by the one-model evaluator (physics/aep.ts), not over a mix of types' }, model);
+  }
   const nb = neighbours && neighbours.x.length > 0 ? neighbours : null;
   if (nb && (nb.y.length !== nb.x.length || nb.typeOf.length !== nb.x.length)) {
     throw new Error(`neighbours: ${nb.x.length} x, ${nb.y.length} y and ${nb.typeOf.length} types`);

@@ -31,7 +31,7 @@ import { createNativeWakedRunner } from './wakedNative.js';
 import { evaluateWeightedSum, type WeightedSumSetup } from './superposition/weightedSum.js';
 import { weightedSumGradient } from './superposition/weightedSumGradient.js';
 import { InputError } from '../util/errors.js';
-import { farmConflict, FarmConflictError } from './engineChoice.js';
+import { farmConflict, FarmConflictError, oneModelFarm } from './engineChoice.js';
 import { wakedSetup, type WakedSetup } from './engine/wakedSetup.js';
 import { createWorkspace, type Workspace } from './engine/workspace.js';
 import { evaluateWaked, type WakedResult } from './engine/solveWaked.js';
@@ -80,7 +80,7 @@ export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec:
 
 /** The weighted-sum setup (superposition/weightedSum.ts): a Gaussian model and the options of wakedSetup. */
 export function weightedSumSetup(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WeightedSumSetup {
-  const conflict = farmConflict(spec, { severalModels: false, neighbours: false, series: wind.series !== undefined, perBinTi: wind.turbulenceIntensityByBin !== undefined });
+  const conflict = farmConflict(spec, oneModelFarm(turbine, wind));
   if (conflict) throw new FarmConflictError(conflict, spec);
   const setup = wakedSetup(turbine, wind, { ...spec, superposition: 'linear' });
   if (!(setup.model instanceof GaussianLocalWake) || setup.points !== null) {

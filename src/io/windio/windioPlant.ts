@@ -28,7 +28,7 @@ import { readWindioFarms, usesFarmTypes } from './windFarmTypes.js';
 import { containsPoint } from '../../geometry/containsPoint.js';
 import { prepareBoundary } from '../../geometry/preparedBoundary.js';
 import type { Turbine } from '../../physics/turbine.js';
-import { farmModelLimit } from '../modelLimits.js';
+import { farmConflict } from '../../physics/engineChoice.js';
 import { neighbourCountProblem, neighbourReachProblem, siteBoxOf } from '../neighbourLimits.js';
 
 export type WindioKind = 'wind_energy_system' | 'site' | 'wind_farm' | 'energy_resource';
@@ -102,8 +102,8 @@ export function windioCase(file: string): Case {
   const several = usesFarmTypes(windFarm) ? severalOf(windFarm, boundary, withThrust) : null;
   const turbine = several ? several.turbine : withThrust(readTurbine(turbineNode(windFarm)));
   const layout = several ? several.layout : readLayout(windFarm);
-  // What the engines cannot evaluate (io/modelLimits.ts), named at the analysis block's key.
-  const limit = farmModelLimit(model, { turbines: several?.turbines ? several.turbines.types : [turbine], neighbours: !!several?.neighbours, wind });
+  // What the engines cannot evaluate (physics/engineChoice.ts), named at the analysis block's key.
+  const limit = farmConflict(model, { types: several?.turbines ? several.turbines.types : [turbine], neighbours: !!several?.neighbours, wind });
   if (limit) {
     const analysis = analysisNode(root);
     const keys = limit.field === 'blockage' ? ['blockage_model', 'blockage'] : ['superposition_model'];
@@ -121,7 +121,7 @@ export function windioCase(file: string): Case {
     minSpacing: several?.turbines ? Math.max(...several.turbines.minSpacingByType) : 2 * turbine.diameter,
     model,
     layout,
-    ...(several?.turbines ? { turbines: several.turbines } : {}),
+    ...(several?.turbines ? { types: several.turbines } : {}),
     ...(several?.neighbours ? { neighbours: several.neighbours } : {}),
     // windIO states AEP in GWh.
     referenceAepMwh: netAep.exists ? netAep.number('net AEP in GWh') * 1000 : undefined,

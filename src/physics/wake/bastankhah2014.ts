@@ -51,6 +51,7 @@ export const bastankhah2014: DeficitModel = {
   reference: 'Bastankhah & Porté-Agel, Renewable Energy 70 (2014) 116–123',
   aliases: ['bastankhah', 'bastankhahgaussian', 'bastankhahgaussiandeficit', 'bastankhahporteagel2014', 'gaussian'],
   describedBy: /bastankhah/i,
+  profile: 'gaussian',
   parameters: {
     k: { default: 0.0324555, min: 0, minExclusive: true, max: 1, doc: 'wake growth rate dσ/dx' },
     ceps: { default: 0.2, min: 0, minExclusive: true, max: 2, doc: 'initial width factor c_ε (ε = c_ε√β)' },

@@ -122,6 +122,7 @@ export const blondel2020: DeficitModel = {
   reference: 'Blondel & Cathelain, Wind Energ. Sci. 5 (2020) 1225–1236',
   aliases: ['supergaussian', 'supergaussiandeficit', 'blondelsupergaussiandeficit2020', 'blondelcathelain2020'],
   describedBy: /blondel|super-?gaussian/i,
+  profile: 'super-gaussian',
   parameters: {
     a_s: { default: 0.17, min: 0, max: 5, doc: 'σ slope in TI' },
     b_s: { default: 0.005, min: 0, max: 1, doc: 'σ slope at TI = 0' },

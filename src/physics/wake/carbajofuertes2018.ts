@@ -53,6 +53,7 @@ export const carbajofuertes2018: DeficitModel = {
   reference: 'Carbajo Fuertes, Markfort & Porté-Agel, Remote Sensing 10 (2018) 668',
   aliases: ['carbajofuertes', 'carbajofuertesetal2018', 'carbajofuertesgaussiandeficit'],
   describedBy: /carbajo|fuertes/i,
+  profile: 'gaussian',
   refines: 'niayifar2016',
   parameters: {
     a1: { default: 0.35, min: 0, max: 5, doc: 'k = a1·TI + a2: slope of the growth rate in TI' },

@@ -62,6 +62,8 @@ export interface DeficitModel {
   readonly aliases: readonly string[];
   /** How a free-text description names it (a reference case file's `deficit: Niayifar & Porte-Agel 2016 Gaussian`). */
   readonly describedBy: RegExp;
+  /** The shape of the wake's cross-section (the weighted sum needs a Gaussian one). */
+  readonly profile: 'gaussian' | 'super-gaussian' | 'top-hat';
   /** The model this one is a variant of: a description matching both means this one (IEA37 refines Bastankhah). */
   readonly refines?: string;
   /** Every parameter an input may set (either engine form reads it), with default and range. */

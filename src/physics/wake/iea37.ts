@@ -48,6 +48,7 @@ export const iea37: DeficitModel = {
     'bastankhahsgaussianwakemodelsimplifiedversion', 'bastankhahgaussianwakemodelsimplifiedversion',
   ],
   describedBy: /iea ?37/i,
+  profile: 'gaussian',
   refines: 'bastankhah2014',
   parameters: {
     k: { default: 0.0324555, min: 0, minExclusive: true, max: 1, doc: 'wake growth rate dσ/dx' },

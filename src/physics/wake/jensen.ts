@@ -159,6 +159,7 @@ export const jensen: DeficitModel = {
   reference: 'N.O. Jensen, Risø-M-2411 (1983); Katić, Højstrup & Jensen, EWEC 1986',
   aliases: ['noj', 'nojdeficit', 'park', 'katic', 'jensentophat', 'jensen1983'],
   describedBy: /\bnoj\b|jensen/i,
+  profile: 'top-hat',
   parameters: {
     k: { default: 0.075, min: 0, minExclusive: true, max: 1, doc: 'wake decay constant dr_w/dx' },
   },

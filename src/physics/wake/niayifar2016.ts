@@ -31,6 +31,7 @@ export const niayifar2016: DeficitModel = {
   reference: 'Niayifar & Porté-Agel, Energies 9 (2016) 741',
   aliases: ['niayifar', 'niayifargaussiandeficit', 'niayifarporteagel2016'],
   describedBy: /niayifar/i,
+  profile: 'gaussian',
   parameters: {
     a1: { default: 0.3837, min: 0, max: 5, doc: 'k = a1·TI + a2: slope of the growth rate in TI' },
     a2: { default: 0.003678, min: 0, max: 1, doc: 'k = a1·TI + a2: growth rate at TI = 0' },

@@ -85,6 +85,7 @@ export const turbopark2022: DeficitModel = {
   reference: 'Nygaard et al., J. Phys.: Conf. Ser. 2265 (2022) 022008',
   aliases: ['turbopark', 'turboparkgaussian', 'turbogaussiandeficit', 'nygaard2022'],
   describedBy: /turbopark|turbo ?gaussian|nygaard/i,
+  profile: 'gaussian',
   parameters: {
     A: { default: 0.04, min: 0, minExclusive: true, max: 1, doc: 'wake expansion calibration A' },
     cTI1: { default: 1.5, min: 0, max: 10, doc: 'c₁ of α = c₁·TI' },

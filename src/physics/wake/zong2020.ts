@@ -103,6 +103,7 @@ export const zong2020: DeficitModel = {
   reference: 'Zong & Porté-Agel, J. Fluid Mech. 889 (2020) A8',
   aliases: ['zong', 'zonggaussiandeficit', 'zongporteagel2020'],
   describedBy: /zong/i,
+  profile: 'gaussian',
   parameters: {
     a1: { default: 0.38, min: 0, max: 5, doc: 'k = a1·TI + a2: slope of the growth rate in TI' },
     a2: { default: 4e-3, min: 0, max: 1, doc: 'k = a1·TI + a2: growth rate at TI = 0' },

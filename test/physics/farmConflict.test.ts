@@ -1,19 +1,18 @@
 /**
- * io/modelLimits.ts states what the engines cannot evaluate, so that `validate` refuses it before
- * a run does. Here the rule meets the engines themselves: for every wake model × superposition ×
+ * physics/engineChoice.ts's farmConflict states what the engines cannot evaluate, so that
+ * `validate` refuses it before a run does. Here the rule meets the engines themselves: for every wake model × superposition ×
  * blockage × ground, with a constant-Ct and a tabulated turbine, a rose, a time series and a rose
  * with turbulence per bin, and farms of one model, two models and one model beside neighbours,
- * the rule (with groundConflict, which the readers also apply) refuses exactly the combinations
+ * the rule refuses exactly the combinations
  * whose evaluator throws on a 3-turbine layout.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BLOCKAGE_MODEL_NAMES, SUPERPOSITION_NAMES, WAKE_MODEL_NAMES, type FarmModelSpec } from '../../src/physics/farmModel.js';
-import { groundConflict } from '../../src/physics/engineChoice.js';
+import { farmConflict } from '../../src/physics/engineChoice.js';
 import { builtinTurbine, builtinWind } from '../../src/io/builtinCases.js';
 import { windFromSeries } from '../../src/physics/windSeries.js';
 import { caseEvaluator } from '../../src/optimize/caseEvaluator.js';
-import { farmModelLimit } from '../../src/io/modelLimits.js';
 import type { Case } from '../../src/optimize/case.js';
 import type { WindResource } from '../../src/physics/windResource.js';
 
@@ -38,7 +37,7 @@ test('the model limits refuse exactly what the engines cannot evaluate', () => {
                   ...(shape === 'two models' ? { turbines: { types: [turbine, turbine === table ? constant : table], minSpacingByType: Float64Array.of(260, 260), typeOf: Int32Array.of(0, 1, 0), choice: false } } : {}),
                   ...(shape === 'neighbours' ? { neighbours: { x: Float64Array.of(-2000), y: Float64Array.of(0), types: [constant], typeOf: Int32Array.of(0) } } : {}),
                 };
-                const rule = groundConflict(model) ?? farmModelLimit(model, { turbines: c.turbines ? c.turbines.types : [turbine], neighbours: shape === 'neighbours', wind })?.message ?? null;
+                const rule = farmConflict(model, { types: c.turbines ? c.turbines.types : [turbine], neighbours: shape === 'neighbours', wind })?.message ?? null;
                 let engine: string | null = null;
                 try {
                   const r = caseEvaluator(c).aep(x, y);
