@@ -235,7 +235,7 @@ export function referenceModel(doc: Doc, file: string): FarmModelSpec {
     const values = Array.isArray(v) ? numbers(v, file, `model.${key}`) : [num(v, file, `model.${key}`)];
     if (values.length !== names.length) throw new InputError(`${file}: model.${key}: expected ${names.length} number(s)`);
     names.forEach((name, i) => {
-      const problem = wakeParameterValueProblem(name, values[i]);
+      const problem = wakeParameterValueProblem(described.name, name, values[i]);
       if (problem) throw new InputError(`${file}: model.${key}${values.length > 1 ? `[${i}]` : ''}: ${problem}`);
       spec.params![name] = values[i];
     });

@@ -101,13 +101,13 @@ function readDeficitParameters(wakeNode: WindioNode, wake: WakeModelName, model:
       if (expansion && expansion.ka !== null) {
         params[expansion.ka] = ka;
         if (kb !== undefined) params[expansion.kb] = kb;
-        const kaProblem = wakeParameterValueProblem(expansion.ka, ka);
-        const problem = kaProblem ?? (kb !== undefined ? wakeParameterValueProblem(expansion.kb, kb) : null);
+        const kaProblem = wakeParameterValueProblem(wake, expansion.ka, ka);
+        const problem = kaProblem ?? (kb !== undefined ? wakeParameterValueProblem(wake, expansion.kb, kb) : null);
         if (problem) (kaProblem ? kaNode : kbNode).fail(problem);
       } else if (expansion) {
         if (ka !== 0) kaNode.fail(`${wake} has a constant wake expansion ${expansion.kb}: k_a must be 0, got ${ka}`);
         if (kb !== undefined) params[expansion.kb] = kb;
-        const problem = kb !== undefined ? wakeParameterValueProblem(expansion.kb, kb) : null;
+        const problem = kb !== undefined ? wakeParameterValueProblem(wake, expansion.kb, kb) : null;
         if (problem) kbNode.fail(problem);
       } else {
         v.fail(`${wake} has no wake expansion coefficient k (its parameters: ${known.join(', ')})`);
@@ -125,7 +125,7 @@ function readDeficitParameters(wakeNode: WindioNode, wake: WakeModelName, model:
       model.useEffectiveTi = v.scalar as boolean;
     } else if (known.includes(key)) {
       params[key] = v.number(`a number for ${wake} parameter ${key}`);
-      const problem = wakeParameterValueProblem(key, params[key]);
+      const problem = wakeParameterValueProblem(wake, key, params[key]);
       if (problem) v.fail(problem);
     } else {
       v.fail(`parameter '${key}' is not one of ${wake}'s (${known.join(', ') || 'none'}; or wake_expansion_coefficient, use_effective_ws)`);

@@ -53,9 +53,9 @@ export const bastankhah2014: DeficitModel = {
   describedBy: /bastankhah/i,
   profile: 'gaussian',
   parameters: {
-    k: { default: 0.0324555, min: 0, minExclusive: true, max: 1, doc: 'wake growth rate dσ/dx' },
-    ceps: { default: 0.2, min: 0, minExclusive: true, max: 2, doc: 'initial width factor c_ε (ε = c_ε√β)' },
-    ctlim: { default: 0.899, min: 0, minExclusive: true, max: 1, doc: 'Ct cap inside β' },
+    k: { default: 0.0324555, min: 0, minExclusive: true, max: 1, doc: 'wake growth per metre downstream; published 0.02–0.1' },
+    ceps: { default: 0.2, min: 0, minExclusive: true, max: 1, doc: 'initial wake width ε = ceps·√β in diameters; published 0.2–0.25' },
+    ctlim: { default: 0.899, min: 0, minExclusive: true, max: 1, doc: 'the largest Ct inside β' },
   },
   waked: bastankhah2014Local,
   freeStream: bastankhah2014Wake,

@@ -88,12 +88,22 @@ export function parameterDefaults(model: DeficitModel): Record<string, number> {
   return Object.fromEntries(Object.entries(model.parameters).map(([k, v]) => [k, v.default]));
 }
 
-/** Why `value` is not an allowed value of parameter `spec`, or null. */
-export function parameterRangeProblem(spec: ParameterSpec, value: number): string | null {
+/**
+ * Why `value` is not an allowed value of parameter `name` (spec `spec`), or null: lower bounds are
+ * the signs the formulas need, upper bounds where the parameter stops describing a wake (about 10×
+ * or more above every published value, so no fitted value is refused but `k: 1e300` is).
+ */
+export function parameterRangeProblem(name: string, spec: ParameterSpec, value: unknown): string | null {
   if (typeof value !== 'number' || !Number.isFinite(value)) return `expected a finite number, got ${JSON.stringify(value)}`;
-  const low = spec.minExclusive ? value <= spec.min : value < spec.min;
-  if (low || value > spec.max) {
-    return `must be in ${spec.minExclusive ? '(' : '['}${spec.min}, ${spec.max}], got ${value} (${spec.doc}; default ${spec.default})`;
+  const interval = `${spec.minExclusive ? '(' : '['}${spec.min}, ${spec.max}]`;
+  if (spec.minExclusive ? !(value > spec.min) : !(value >= spec.min)) {
+    if (name === 'ctlim') return `must be in ${interval}, got ${value}`;
+    if (spec.min === 0) return `${spec.minExclusive ? 'must be > 0' : 'must be >= 0'}, got ${value}`;
+    return `must be in ${interval}, got ${value} (${spec.doc})`;
+  }
+  if (value > spec.max) {
+    if (name === 'ctlim') return `must be in ${interval}, got ${value}`;
+    return `must be at most ${spec.max}, got ${value} (${spec.doc})`;
   }
   return null;
 }

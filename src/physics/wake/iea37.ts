@@ -51,7 +51,7 @@ export const iea37: DeficitModel = {
   profile: 'gaussian',
   refines: 'bastankhah2014',
   parameters: {
-    k: { default: 0.0324555, min: 0, minExclusive: true, max: 1, doc: 'wake growth rate dσ/dx' },
+    k: { default: 0.0324555, min: 0, minExclusive: true, max: 1, doc: 'wake growth per metre downstream; published 0.02–0.1' },
   },
   waked: iea37Local,
   freeStream: iea37Wake,

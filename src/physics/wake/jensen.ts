@@ -161,7 +161,7 @@ export const jensen: DeficitModel = {
   describedBy: /\bnoj\b|jensen/i,
   profile: 'top-hat',
   parameters: {
-    k: { default: 0.075, min: 0, minExclusive: true, max: 1, doc: 'wake decay constant dr_w/dx' },
+    k: { default: 0.075, min: 0, minExclusive: true, max: 1, doc: 'wake growth per metre downstream; published 0.02–0.1' },
   },
   waked: jensenLocal,
   freeStream: jensenWake,
