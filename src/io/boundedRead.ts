@@ -1,0 +1,134 @@
+/**
+ * The one way wflo reads an input file a user named (a campaign, case, turbine, wind, boundary,
+ * layout, windIO plant file, time-series CSV, an included file): bounded before anything parses
+ * it. Only a regular file is read; a directory, a device (`/dev/zero`), a FIFO or a socket is
+ * refused by its type in one line, also behind a symbolic link (the opened descriptor is what
+ * is checked). The bytes are read in chunks up to a cap, without trusting the size `stat` gives
+ * (0 for a device, stale for a file that grows): one byte over the cap and the read stops with
+ * one line naming the file and the cap. A FIFO never blocks: its type is refused before it is
+ * opened, and the open is non-blocking in case it was swapped in between.
+ *
+ * Files another library opens itself (HDF5 through h5wasm) are checked with `requireRegularFile`.
+ */
+import fs from 'node:fs';
+import { InputError } from '../util/errors.js';
+
+/**
+ * Largest input file read, bytes. Real inputs (layouts, 360-sector roses, a year of 10-minute
+ * samples as CSV) are a few MiB at most; the parsers' memory per input byte is bounded on its own
+ * (yamlBudget.ts: an element cap; timeSeriesCsv.ts: typed columns), so this cap bounds the text.
+ */
+export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+
+const CHUNK_BYTES = 1024 * 1024;
+
+export const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+
+/** What a non-regular file is, in words ("a directory", "a character device", …). */
+export function fileTypeName(st: fs.Stats): string {
+  if (st.isDirectory()) return 'a directory';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  return 'not a regular file';
+}
+
+/** How a reader names its file: `what` in "… not found", `expected` in "is a directory, expected …". */
+export interface FileRole {
+  /** "campaign file", "time-series file" (default "file"). */
+  what?: string;
+  /** "a YAML file", "a time-series CSV file" (default "a regular file"). */
+  expected?: string;
+}
+
+/** The one line for an errno of opening or reading `path`. */
+function errnoProblem(path: string, role: Required<FileRole>, err: unknown): InputError {
+  const e = err as NodeJS.ErrnoException;
+  switch (e.code) {
+    case 'ENOENT': return new InputError(`${path}: ${role.what} not found`);
+    case 'ENOTDIR': return new InputError(`${path}: ${role.what} not found (a part of the path is not a folder)`);
+    case 'EISDIR': return new InputError(`${path}: is a directory, expected ${role.expected}`);
+    case 'ELOOP': return new InputError(`${path}: a symbolic link loop (ELOOP), expected ${role.expected}`);
+    case 'EACCES': case 'EPERM': return new InputError(`${path}: permission denied (${e.code})`);
+    default: return new InputError(`${path}: cannot read (${e.code ?? e.message.split('\n')[0]})`);
+  }
+}
+
+const roleOf = (role: FileRole): Required<FileRole> => ({ what: role.what ?? 'file', expected: role.expected ?? 'a regular file' });
+
+/** The one-line refusal of a file that is not a regular file; null for a regular file. */
+function typeProblem(path: string, role: Required<FileRole>, st: fs.Stats): InputError | null {
+  if (st.isFile()) return null;
+  if (st.isDirectory()) return new InputError(`${path}: is a directory, expected ${role.expected}`);
+  return new InputError(`${path}: is ${fileTypeName(st)}, not a regular file; expected ${role.expected}`);
+}
+
+/**
+ * Check that `path` names a regular file (symbolic links followed), for files another library
+ * opens (HDF5): one InputError line otherwise. Opens nothing.
+ */
+export function requireRegularFile(path: string, role: FileRole = {}): void {
+  const r = roleOf(role);
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(path);
+  } catch (err) {
+    throw errnoProblem(path, r, err);
+  }
+  const problem = typeProblem(path, r, st);
+  if (problem) throw problem;
+}
+
+/**
+ * The bytes of the regular file `path`, at most `maxBytes` of them (refused beyond, before the
+ * rest is read). `role` names the kind of file in messages.
+ */
+export function readBoundedBytes(path: string, role: FileRole = {}, maxBytes = MAX_INPUT_BYTES): Buffer {
+  const r = roleOf(role);
+  // By type first, without opening: opening a FIFO for reading blocks until a writer comes.
+  requireRegularFile(path, r);
+  let fd: number;
+  try {
+    fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY);
+  } catch (err) {
+    throw errnoProblem(path, r, err);
+  }
+  try {
+    let st: fs.Stats;
+    try {
+      st = fs.fstatSync(fd);
+    } catch (err) {
+      throw errnoProblem(path, r, err);
+    }
+    // What was opened may not be what was checked (the name was swapped in between).
+    const swapped = typeProblem(path, r, st);
+    if (swapped) throw swapped;
+    if (st.size > maxBytes) throw new InputError(`${path}:1: (top level): file is ${mib(st.size)}, over the ${mib(maxBytes)} limit for input files`);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      // One byte more than the cap allows is enough to know the file is over it.
+      const want = Math.min(CHUNK_BYTES, maxBytes + 1 - total);
+      const chunk = Buffer.allocUnsafe(want);
+      let n: number;
+      try {
+        n = fs.readSync(fd, chunk, 0, want, null);
+      } catch (err) {
+        throw errnoProblem(path, r, err);
+      }
+      if (n === 0) break;
+      chunks.push(n === want ? chunk : chunk.subarray(0, n));
+      total += n;
+      if (total > maxBytes) throw new InputError(`${path}:1: (top level): file is over the ${mib(maxBytes)} limit for input files (it grew while read)`);
+    }
+    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** The text (UTF-8) of the regular file `path`, bounded as readBoundedBytes. */
+export function readBoundedText(path: string, role: FileRole = {}, maxBytes = MAX_INPUT_BYTES): string {
+  return readBoundedBytes(path, role, maxBytes).toString('utf8');
+}
