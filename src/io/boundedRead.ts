@@ -34,6 +34,21 @@ export function fileTypeName(st: fs.Stats): string {
   return 'not a regular file';
 }
 
+/**
+ * A file refused before anything parsed it (not found, not a regular file, over the cap):
+ * `reason` without the file name, for a reader that names the file its own way (an `!include`).
+ */
+export class UnreadableFile extends InputError {
+  constructor(readonly file: string, readonly reason: string, readonly atTopLevel = false) {
+    super(`${file}${atTopLevel ? ':1: (top level)' : ''}: ${reason}`);
+  }
+
+  /** The same refusal, naming the file as `shown`. */
+  named(shown: string): UnreadableFile {
+    return new UnreadableFile(shown, this.reason, this.atTopLevel);
+  }
+}
+
 /** How a reader names its file: `what` in "… not found", `expected` in "is a directory, expected …". */
 export interface FileRole {
   /** "campaign file", "time-series file" (default "file"). */
@@ -43,25 +58,25 @@ export interface FileRole {
 }
 
 /** The one line for an errno of opening or reading `path`. */
-function errnoProblem(path: string, role: Required<FileRole>, err: unknown): InputError {
+function errnoProblem(path: string, role: Required<FileRole>, err: unknown): UnreadableFile {
   const e = err as NodeJS.ErrnoException;
   switch (e.code) {
-    case 'ENOENT': return new InputError(`${path}: ${role.what} not found`);
-    case 'ENOTDIR': return new InputError(`${path}: ${role.what} not found (a part of the path is not a folder)`);
-    case 'EISDIR': return new InputError(`${path}: is a directory, expected ${role.expected}`);
-    case 'ELOOP': return new InputError(`${path}: a symbolic link loop (ELOOP), expected ${role.expected}`);
-    case 'EACCES': case 'EPERM': return new InputError(`${path}: permission denied (${e.code})`);
-    default: return new InputError(`${path}: cannot read (${e.code ?? e.message.split('\n')[0]})`);
+    case 'ENOENT': return new UnreadableFile(path, `${role.what} not found`);
+    case 'ENOTDIR': return new UnreadableFile(path, `${role.what} not found (a part of the path is not a folder)`);
+    case 'EISDIR': return new UnreadableFile(path, `is a directory, expected ${role.expected}`);
+    case 'ELOOP': return new UnreadableFile(path, `a symbolic link loop (ELOOP), expected ${role.expected}`);
+    case 'EACCES': case 'EPERM': return new UnreadableFile(path, `permission denied (${e.code})`);
+    default: return new UnreadableFile(path, `cannot read (${e.code ?? e.message.split('\n')[0]})`);
   }
 }
 
 const roleOf = (role: FileRole): Required<FileRole> => ({ what: role.what ?? 'file', expected: role.expected ?? 'a regular file' });
 
 /** The one-line refusal of a file that is not a regular file; null for a regular file. */
-function typeProblem(path: string, role: Required<FileRole>, st: fs.Stats): InputError | null {
+function typeProblem(path: string, role: Required<FileRole>, st: fs.Stats): UnreadableFile | null {
   if (st.isFile()) return null;
-  if (st.isDirectory()) return new InputError(`${path}: is a directory, expected ${role.expected}`);
-  return new InputError(`${path}: is ${fileTypeName(st)}, not a regular file; expected ${role.expected}`);
+  if (st.isDirectory()) return new UnreadableFile(path, `is a directory, expected ${role.expected}`);
+  return new UnreadableFile(path, `is ${fileTypeName(st)}, not a regular file; expected ${role.expected}`);
 }
 
 /**
@@ -104,25 +119,29 @@ export function readBoundedBytes(path: string, role: FileRole = {}, maxBytes = M
     // What was opened may not be what was checked (the name was swapped in between).
     const swapped = typeProblem(path, r, st);
     if (swapped) throw swapped;
-    if (st.size > maxBytes) throw new InputError(`${path}:1: (top level): file is ${mib(st.size)}, over the ${mib(maxBytes)} limit for input files`);
-    const chunks: Buffer[] = [];
+    if (st.size > maxBytes) throw new UnreadableFile(path, `file is ${mib(st.size)}, over the ${mib(maxBytes)} limit for input files`, true);
+    // Sized by fstat (one byte more, to see the end), grown when the file turns out longer.
+    let buffer = Buffer.allocUnsafe(Math.min(st.size, maxBytes) + 1);
     let total = 0;
     for (;;) {
-      // One byte more than the cap allows is enough to know the file is over it.
-      const want = Math.min(CHUNK_BYTES, maxBytes + 1 - total);
-      const chunk = Buffer.allocUnsafe(want);
+      if (total === buffer.length) {
+        // One byte more than the cap is enough to know the file is over it.
+        if (total > maxBytes) throw new UnreadableFile(path, `file is over the ${mib(maxBytes)} limit for input files (it grew while read)`, true);
+        const bigger = Buffer.allocUnsafe(Math.min(buffer.length + Math.max(buffer.length, CHUNK_BYTES), maxBytes + 1));
+        buffer.copy(bigger, 0, 0, total);
+        buffer = bigger;
+      }
       let n: number;
       try {
-        n = fs.readSync(fd, chunk, 0, want, null);
+        n = fs.readSync(fd, buffer, total, buffer.length - total, null);
       } catch (err) {
         throw errnoProblem(path, r, err);
       }
       if (n === 0) break;
-      chunks.push(n === want ? chunk : chunk.subarray(0, n));
       total += n;
-      if (total > maxBytes) throw new InputError(`${path}:1: (top level): file is over the ${mib(maxBytes)} limit for input files (it grew while read)`);
     }
-    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total);
+    if (total > maxBytes) throw new UnreadableFile(path, `file is over the ${mib(maxBytes)} limit for input files (it grew while read)`, true);
+    return buffer.subarray(0, total);
   } finally {
     fs.closeSync(fd);
   }

@@ -4,6 +4,7 @@
  * edit), compared case-insensitively and with `_`/`-` ignored, so `weibull_A` → `weibull_a`
  * and `maxIterations` → `max_iterations` are found too.
  */
+import { excerpt } from '../util/printable.js';
 
 /** Optimal string alignment distance between a and b. */
 export function editDistance(a: string, b: string): number {
@@ -49,7 +50,8 @@ export function nearestKey(unknown: string, known: readonly string[]): string | 
 
 /** The message for an unknown key: with the nearest known key, else the list of known keys. */
 export function unknownKeyMessage(key: string, known: readonly string[]): string {
-  const near = nearestKey(key, known);
-  if (near !== null) return `unknown field '${key}'; did you mean '${near}'?`;
-  return `unknown field '${key}' (known: ${known.join(', ')})`;
+  // A key far longer than any known one is no misspelling of one (and is quoted by its start only).
+  const near = key.length <= 100 ? nearestKey(key, known) : null;
+  if (near !== null) return `unknown field '${excerpt(key)}'; did you mean '${near}'?`;
+  return `unknown field '${excerpt(key)}' (known: ${known.join(', ')})`;
 }

@@ -49,9 +49,8 @@ export function timeValue(v: string | number): number {
  */
 export function nextTimeStamp(stamp: string | number, previous: number): { value: number } | { problem: string } {
   const v = timeValue(stamp);
-  const shown = excerpt(String(stamp));
-  if (Number.isNaN(v)) return { problem: `'${shown}' is not a number or an ISO 8601 date-time (2024-01-31T10:20:00Z)` };
-  if (!(v > previous)) return { problem: `time stamps must increase: '${shown}' is not after the sample before it` };
+  if (Number.isNaN(v)) return { problem: `'${excerpt(String(stamp))}' is not a number or an ISO 8601 date-time (2024-01-31T10:20:00Z)` };
+  if (!(v > previous)) return { problem: `time stamps must increase: '${excerpt(String(stamp))}' is not after the sample before it` };
   return { value: v };
 }
 

@@ -101,13 +101,17 @@ export function timeSeriesFromCsvText(text: string, file: string, defaultTi = 0.
     lineOfSample.push(line);
   };
 
+  // Only a quoted cell can hold a line break: without a quote in the file, no cell is looked at for one.
+  const quoted = text.includes('"');
   // Rows are handled as they are split (d3-dsv's row callback) and dropped: nothing per row is kept.
   csvParseRows(text, (row, rowIndex) => {
     // Line breaks inside quoted cells are refused, so row i is line i + 1.
     const line = rowIndex + 1;
-    row.forEach((cell, i) => {
-      if (/[\r\n]/.test(cell)) at(line, header ? header[i] ?? `column ${i + 1}` : `column ${i + 1}`, 'a quoted cell holds a line break (one sample per line)');
-    });
+    if (quoted) {
+      row.forEach((cell, i) => {
+        if (cell.includes('\n') || cell.includes('\r')) at(line, header ? header[i] ?? `column ${i + 1}` : `column ${i + 1}`, 'a quoted cell holds a line break (one sample per line)');
+      });
+    }
     if (header === null) {
       if (row.every((c) => c.trim() === '')) at(1, '(header)', 'empty file, expected a header row (wind_direction,wind_speed,...)');
       readHeader(row);

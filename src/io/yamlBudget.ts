@@ -29,12 +29,13 @@ const ENTRY_TOKENS = new Set<string>(['seq-item-ind', 'map-value-ind', 'explicit
 const NEUTRAL_TOKENS = new Set<string>(['space', 'newline', 'comment', 'anchor', 'tag', 'byte-order-mark', 'doc-mode', 'flow-error-end']);
 
 /**
- * The text offset where the element budget is exceeded, or null when the text is within it.
+ * The elements of a YAML text, counted up to the budget: `exceededAt` is the text offset where
+ * the budget is exceeded (the count stops there), null when the text is within it.
  * Elements: every node token, and every entry indicator that no node follows (an empty entry).
  * (A plain scalar's lexer token is the SCALAR marker followed by its source; the marker is what
  * `tokenType` names 'scalar', and the source that follows it is no token type.)
  */
-export function yamlBudgetExceededAt(text: string, maxElements = MAX_YAML_ELEMENTS): number | null {
+export function countYamlElements(text: string, maxElements = MAX_YAML_ELEMENTS): { elements: number; exceededAt: number | null } {
   let elements = 0;
   let offset = 0;
   let emptyEntryPending = false;
@@ -45,13 +46,13 @@ export function yamlBudgetExceededAt(text: string, maxElements = MAX_YAML_ELEMEN
     if (type === 'scalar-source' || type === null || !NEUTRAL_TOKENS.has(type)) {
       const isNode = type !== null && NODE_TOKENS.has(type);
       // An entry indicator followed by anything but a node was an empty entry: a null node.
-      if (emptyEntryPending && !isNode && type !== 'scalar-source' && ++elements > maxElements) return offset;
+      if (emptyEntryPending && !isNode && type !== 'scalar-source' && ++elements > maxElements) return { elements, exceededAt: offset };
       if (type !== 'scalar-source') emptyEntryPending = type !== null && ENTRY_TOKENS.has(type);
-      if (isNode && ++elements > maxElements) return offset;
+      if (isNode && ++elements > maxElements) return { elements, exceededAt: offset };
     }
     // Markers (SCALAR, DOCUMENT, FLOW_END) are not text; everything else is.
     if (type !== 'scalar' && type !== 'doc-mode' && type !== 'flow-error-end') offset += token.length;
   }
-  if (emptyEntryPending && ++elements > maxElements) return offset;
-  return null;
+  if (emptyEntryPending && ++elements > maxElements) return { elements, exceededAt: offset };
+  return { elements, exceededAt: null };
 }

@@ -10,7 +10,7 @@ import { InputError } from '../util/errors.js';
 import { registerOrigins, formatFieldPath } from './sourceMap.js';
 import { isMap, isSeq, isPair, isScalar } from 'yaml';
 import { MAX_INPUT_BYTES, mib, readBoundedText } from './boundedRead.js';
-import { MAX_YAML_ELEMENTS, yamlBudgetExceededAt } from './yamlBudget.js';
+import { MAX_YAML_ELEMENTS, countYamlElements } from './yamlBudget.js';
 
 export { MAX_INPUT_BYTES };
 /**
@@ -46,9 +46,9 @@ export function parseYamlText(text: string, path: string, options: ParseOptions 
  * refused before parsing, and the first syntax error is one line. `located` (default true) adds
  * the field path at the error to the message. Also used for windIO files (windio/windioTree.ts).
  */
-export function composeYaml(text: string, path: string, options: ParseOptions & { located?: boolean } = {}): { doc: Document; lineCounter: LineCounter } {
+export function composeYaml(text: string, path: string, options: ParseOptions & { located?: boolean } = {}): { doc: Document; lineCounter: LineCounter; elements: number } {
   if (text.length > MAX_INPUT_BYTES) throw new InputError(`${path}:1: (top level): text is over the ${mib(MAX_INPUT_BYTES)} limit for input files`);
-  const over = yamlBudgetExceededAt(text);
+  const { elements, exceededAt: over } = countYamlElements(text);
   if (over !== null) {
     let line = 1;
     for (let i = text.indexOf('\n'); i >= 0 && i < over; i = text.indexOf('\n', i + 1)) line++;
@@ -65,7 +65,7 @@ export function composeYaml(text: string, path: string, options: ParseOptions & 
     const at = options.located === false ? '' : `${offset !== undefined ? formatFieldPath(pathAtOffset(doc.contents, offset)) : '(top level)'}: `;
     throw new InputError(`${path}${line ? `:${line}` : ''}: ${at}malformed YAML: ${reason}`);
   }
-  return { doc, lineCounter };
+  return { doc, lineCounter, elements };
 }
 
 /** Like parseYamlText, also returning the Document (for rewriting) and its LineCounter. */

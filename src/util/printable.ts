@@ -20,3 +20,12 @@ export function excerpt(text: string, max = 40): string {
   const shown = text.length > max ? `${text.slice(0, max)}…` : text;
   return printable(shown);
 }
+
+/**
+ * A text value read from a user's file, for "expected X, got Y": quoted by its start when it is
+ * one line, else only its size (a whole file read as one YAML string is never quoted back).
+ */
+export function describeText(text: string): string {
+  const lines = text.split(/\r\n|\r|\n/).length;
+  return lines === 1 ? `'${excerpt(text)}'` : `a text of ${lines} lines (${text.length} characters)`;
+}
