@@ -151,3 +151,30 @@ export function readBoundedBytes(path: string, role: FileRole = {}, maxBytes = M
 export function readBoundedText(path: string, role: FileRole = {}, maxBytes = MAX_INPUT_BYTES): string {
   return readBoundedBytes(path, role, maxBytes).toString('utf8');
 }
+
+/**
+ * The first `bytes` bytes of `path` when it is a regular file (fewer when it is shorter), else
+ * null (absent, a directory, a device, a FIFO, unreadable): for sniffing a file's kind without
+ * ever blocking on a FIFO or reading a device.
+ */
+export function readFileHead(path: string, bytes: number): Buffer | null {
+  try {
+    if (!fs.statSync(path).isFile()) return null;
+    const fd = fs.openSync(path, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY);
+    try {
+      if (!fs.fstatSync(fd).isFile()) return null;
+      const head = Buffer.alloc(bytes);
+      let got = 0;
+      while (got < bytes) {
+        const n = fs.readSync(fd, head, got, bytes - got, got);
+        if (n === 0) break;
+        got += n;
+      }
+      return head.subarray(0, got);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+}
