@@ -252,6 +252,11 @@ export class WindioNode {
     throw new InputError(`${this.where()}: ${message}`);
   }
 
+  /** Whether this node is a whole file (the root of the top file or of an included one). */
+  get isFileRoot(): boolean {
+    return this.node !== null && this.node === this.src.doc.contents;
+  }
+
   get exists(): boolean {
     return this.node !== null;
   }
@@ -372,6 +377,8 @@ export function describe(n: WindioNode): string {
   if (n.isMap) return 'a mapping';
   if (n.isSeq) return `a list of ${n.length}`;
   const v = n.scalar;
-  // A value from the file, quoted back: its start only, on one line (never a file's contents).
+  // A file that is one string (a text file included by mistake) is never quoted back; other
+  // values are quoted by their start only, on one line.
+  if (typeof v === 'string' && n.isFileRoot) return `the file's whole text (${v.length} characters), not YAML data`;
   return v === null ? 'null' : typeof v === 'string' ? describeText(v) : String(v);
 }
