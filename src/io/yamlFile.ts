@@ -10,7 +10,7 @@ import { InputError } from '../util/errors.js';
 import { registerOrigins, formatFieldPath } from './sourceMap.js';
 import { isMap, isSeq, isPair, isScalar } from 'yaml';
 import { MAX_INPUT_BYTES, mib, readBoundedText } from './boundedRead.js';
-import { MAX_YAML_ELEMENTS, countYamlElements } from './yamlBudget.js';
+import { MAX_YAML_ELEMENTS, MAX_YAML_NESTING, countYamlElements } from './yamlBudget.js';
 
 export { MAX_INPUT_BYTES };
 /**
@@ -48,12 +48,13 @@ export function parseYamlText(text: string, path: string, options: ParseOptions 
  */
 export function composeYaml(text: string, path: string, options: ParseOptions & { located?: boolean } = {}): { doc: Document; lineCounter: LineCounter; elements: number } {
   if (text.length > MAX_INPUT_BYTES) throw new InputError(`${path}:1: (top level): text is over the ${mib(MAX_INPUT_BYTES)} limit for input files`);
-  const { elements, exceededAt: over } = countYamlElements(text);
+  const { elements, exceededAt: over, exceeded } = countYamlElements(text);
   if (over !== null) {
     let line = 1;
     for (let i = text.indexOf('\n'); i >= 0 && i < over; i = text.indexOf('\n', i + 1)) line++;
-    throw new InputError(`${path}:${line}: (top level): over ${MAX_YAML_ELEMENTS} YAML elements (values, keys and list entries): ` +
-      'refused before parsing (a longer time series goes in a CSV file, a long seed list as {start, count})');
+    throw new InputError(`${path}:${line}: (top level): ${exceeded === 'nesting'
+      ? `nested more than ${MAX_YAML_NESTING} levels deep (or indented more than ${MAX_YAML_NESTING} columns): refused before parsing`
+      : `over ${MAX_YAML_ELEMENTS} YAML elements (values, keys and list entries): refused before parsing (a longer time series goes in a CSV file, a long seed list as {start, count})`}`);
   }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { uniqueKeys: options.uniqueKeys ?? false, prettyErrors: false, lineCounter });

@@ -15,7 +15,8 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CLI, REPO, tempDir } from '../helpers.js';
-import { MAX_YAML_ELEMENTS } from '../../src/io/yamlBudget.js';
+import { MAX_YAML_ELEMENTS, MAX_YAML_NESTING } from '../../src/io/yamlBudget.js';
+import { MAX_PLANT_ELEMENTS } from '../../src/io/windio/includePolicy.js';
 
 const PRELOAD = fileURLToPath(new URL('../helpers/peakRssPreload.js', import.meta.url));
 const PLANT = path.join(REPO, 'test', 'data', 'windio', 'plant');
@@ -36,7 +37,7 @@ function wflo(args: string[], cwd = dir): Outcome {
     env: { ...process.env, WFLO_PEAK_RSS_FILE: peakFile },
   });
   assert.equal(r.signal, null, `wflo ${args.join(' ')} did not end by itself (killed after ${KILL_AFTER_MS / 1000} s: a hang)`);
-  const peakKb = fs.existsSync(peakFile) ? Number(fs.readFileSync(peakFile, 'utf8')) : NaN;
+  const peakKb = fs.existsSync(peakFile) ? Number((JSON.parse(fs.readFileSync(peakFile, 'utf8')) as { peakKb: number | null }).peakKb) : NaN;
   return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr, peakMb: peakKb / 1024 };
 }
 
@@ -102,6 +103,13 @@ test(`flat YAML lists of 10 and 50 MB and a 50 MB seed list are refused before p
   assert.ok(at > 5 + MAX_YAML_ELEMENTS - 40 && at <= 6 + MAX_YAML_ELEMENTS, `refused at line ${at}`);
 });
 
+test('YAML nested deeper than the stack allows is refused before parsing, in one line', () => {
+  const flow = write('deep-flow.yaml', `x: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`);
+  expectOneLine(wflo(['validate', flow]), 2, new RegExp(`^wflo: ${esc(flow)}:1: \\(top level\\): nested more than ${MAX_YAML_NESTING} levels deep`));
+  const block = write('deep-block.yaml', Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i)}a:`).join('\n'));
+  expectOneLine(wflo(['validate', block]), 2, new RegExp(`^wflo: ${esc(block)}:${MAX_YAML_NESTING + 1}: \\(top level\\): nested more than ${MAX_YAML_NESTING} levels deep`));
+});
+
 test('a YAML file just within the element budget, of the costliest shape measured (nested lists), parses within 500 MB', () => {
   // `- - - - - - - - - -` is 10 elements a line, each a list holding the next.
   const lines = Math.floor((MAX_YAML_ELEMENTS - 10) / 10);
@@ -143,7 +151,7 @@ test('windIO include fan-out (10 includes per file, 8 levels) is refused: each f
     const text = level === 8 ? 'a: 1\n' : Array.from({ length: 10 }, (_, k) => `k${k}: !include level${level + 1}.yaml`).join('\n');
     fs.writeFileSync(path.join(folder, `level${level}.yaml`), text);
   }
-  expectOneLine(wflo(['validate', system]), 2, /level\d\.yaml:\d+: site(\.k\d)+: the plant expands to over 500000 YAML elements/);
+  expectOneLine(wflo(['validate', system]), 2, new RegExp(`level\\d\\.yaml:\\d+: site(\\.k\\d)+: the plant expands to over ${MAX_PLANT_ELEMENTS} YAML elements`));
 });
 
 test('an include leaving the plant folder is refused unread; allowed, its contents are still never printed', () => {
@@ -182,5 +190,5 @@ test('an alias bomb in an included windIO file is refused (aliases are followed 
   for (let i = 1; i <= 9; i++) levels.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`);
   const system = plantWith('bomb', ['name: bomb', 'site: !include bomb.yaml', `wind_farm: !include ${FARM}`]);
   fs.writeFileSync(path.join(path.dirname(system), 'bomb.yaml'), `${levels.join('\n')}\n`);
-  expectOneLine(wflo(['validate', system]), 2, /bomb\.yaml:\d+: site\.a\d(\[\d+\])*: the plant expands to over 500000 YAML elements/);
+  expectOneLine(wflo(['validate', system]), 2, new RegExp(`bomb\\.yaml:\\d+: site\\.a\\d(\\[\\d+\\])*: the plant expands to over ${MAX_PLANT_ELEMENTS} YAML elements`));
 });

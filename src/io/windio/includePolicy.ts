@@ -17,8 +17,12 @@ import { MAX_INPUT_BYTES } from '../boundedRead.js';
 
 /** Nested includes deeper than this are refused (windIO's examples nest 3). */
 export const MAX_INCLUDE_DEPTH = 16;
-/** Elements of the expanded plant (yamlBudget.ts counts them): 2.5 × one file's budget. */
-export const MAX_PLANT_ELEMENTS = 500_000;
+/**
+ * Elements of the expanded plant (yamlBudget.ts counts them): twice one file's budget. The files
+ * of a plant stay parsed while it is read (~250 bytes per element once parsed, measured), so
+ * this also bounds what they hold: ~75 MB beside the peak of parsing the largest one.
+ */
+export const MAX_PLANT_ELEMENTS = 300_000;
 /** Bytes of the expanded plant: every included file's size, each time it is included. */
 export const MAX_PLANT_BYTES = MAX_INPUT_BYTES;
 
