@@ -14,9 +14,8 @@ import fs from 'node:fs';
 import { InputError } from '../util/errors.js';
 
 /**
- * Largest input file read, bytes. Real inputs (layouts, 360-sector roses, a year of 10-minute
- * samples as CSV) are a few MiB at most; the parsers' memory per input byte is bounded on its own
- * (yamlBudget.ts: an element cap; timeSeriesCsv.ts: typed columns), so this cap bounds the text.
+ * Largest input file read, bytes (YAML files have a lower cap: yamlFile.ts MAX_YAML_BYTES). A
+ * 10⁶-row time-series CSV is 38 MB; its reader keeps 8-byte columns, not rows (timeSeriesCsv.ts).
  */
 export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
 
@@ -119,14 +118,15 @@ export function readBoundedBytes(path: string, role: FileRole = {}, maxBytes = M
     // What was opened may not be what was checked (the name was swapped in between).
     const swapped = typeProblem(path, r, st);
     if (swapped) throw swapped;
-    if (st.size > maxBytes) throw new UnreadableFile(path, `file is ${mib(st.size)}, over the ${mib(maxBytes)} limit for input files`, true);
+    const limit = `the ${mib(maxBytes)} limit for ${r.expected.replace(/^an? /, '')}s`;
+    if (st.size > maxBytes) throw new UnreadableFile(path, `file is ${mib(st.size)}, over ${limit}`, true);
     // Sized by fstat (one byte more, to see the end), grown when the file turns out longer.
     let buffer = Buffer.allocUnsafe(Math.min(st.size, maxBytes) + 1);
     let total = 0;
     for (;;) {
       if (total === buffer.length) {
         // One byte more than the cap is enough to know the file is over it.
-        if (total > maxBytes) throw new UnreadableFile(path, `file is over the ${mib(maxBytes)} limit for input files (it grew while read)`, true);
+        if (total > maxBytes) throw new UnreadableFile(path, `file is over ${limit} (it grew while read)`, true);
         const bigger = Buffer.allocUnsafe(Math.min(buffer.length + Math.max(buffer.length, CHUNK_BYTES), maxBytes + 1));
         buffer.copy(bigger, 0, 0, total);
         buffer = bigger;
@@ -140,7 +140,7 @@ export function readBoundedBytes(path: string, role: FileRole = {}, maxBytes = M
       if (n === 0) break;
       total += n;
     }
-    if (total > maxBytes) throw new UnreadableFile(path, `file is over the ${mib(maxBytes)} limit for input files (it grew while read)`, true);
+    if (total > maxBytes) throw new UnreadableFile(path, `file is over ${limit} (it grew while read)`, true);
     return buffer.subarray(0, total);
   } finally {
     fs.closeSync(fd);

@@ -1,7 +1,7 @@
 /**
  * Reading YAML files with user-facing errors: a missing file, a directory or device, malformed
- * YAML, a file over MAX_INPUT_BYTES (boundedRead.ts) or over MAX_YAML_ELEMENTS (yamlBudget.ts, checked
- * before parsing) or an alias bomb becomes one InputError line naming the file and the line.
+ * YAML, a file over MAX_YAML_BYTES or over MAX_YAML_ELEMENTS (yamlBudget.ts, checked before
+ * parsing) or an alias bomb becomes one InputError line naming the file and the line.
  * Every mapping and list read is registered in sourceMap.ts so later checks can name the line.
  * Duplicate keys are accepted (last one wins), as PyYAML does: the IEA37 cs3 wind rose has one.
  */
@@ -9,10 +9,16 @@ import { LineCounter, parseDocument, visit, isAlias, type Document } from 'yaml'
 import { InputError } from '../util/errors.js';
 import { registerOrigins, formatFieldPath } from './sourceMap.js';
 import { isMap, isSeq, isPair, isScalar } from 'yaml';
-import { MAX_INPUT_BYTES, mib, readBoundedText } from './boundedRead.js';
+import { mib, readBoundedText } from './boundedRead.js';
 import { MAX_YAML_ELEMENTS, MAX_YAML_NESTING, countYamlElements } from './yamlBudget.js';
 
-export { MAX_INPUT_BYTES };
+/**
+ * Largest YAML file read, bytes. The element budget (yamlBudget.ts) bounds the syntax nodes; this
+ * bounds what a few long scalars cost: the `yaml` package needs up to ~24 bytes per byte of a
+ * double-quoted string with escapes (measured: 60 MB took 1.4 GB), ~9 per byte of a folded
+ * multi-line one. A file at the element cap is 1–4 MB, the largest real inputs well under 1 MB.
+ */
+export const MAX_YAML_BYTES = 8 * 1024 * 1024;
 /**
  * Aliases expanded while reading, counted the way the `yaml` package does (each alias weighs the
  * size of what it points to): real files use a handful; a "billion laughs" file needs millions.
@@ -20,11 +26,11 @@ export { MAX_INPUT_BYTES };
 export const MAX_ALIAS_COUNT = 1000;
 
 /**
- * The file's text: a regular file of at most MAX_INPUT_BYTES (boundedRead.ts). `what` names it
+ * A YAML file's text: a regular file of at most MAX_YAML_BYTES (boundedRead.ts). `what` names it
  * in "… not found"; `expected` in the refusal of a directory or a device.
  */
 export function readInputText(path: string, what = 'file', expected = 'a YAML file'): string {
-  return readBoundedText(path, { what, expected });
+  return readBoundedText(path, { what, expected }, MAX_YAML_BYTES);
 }
 
 export function readYamlFile(path: string): unknown {
@@ -42,12 +48,12 @@ export function parseYamlText(text: string, path: string, options: ParseOptions 
 }
 
 /**
- * The syntax tree of YAML text, bounded: text over MAX_INPUT_BYTES or over the element budget is
+ * The syntax tree of YAML text, bounded: text over MAX_YAML_BYTES or over the element budget is
  * refused before parsing, and the first syntax error is one line. `located` (default true) adds
  * the field path at the error to the message. Also used for windIO files (windio/windioTree.ts).
  */
 export function composeYaml(text: string, path: string, options: ParseOptions & { located?: boolean } = {}): { doc: Document; lineCounter: LineCounter; elements: number } {
-  if (text.length > MAX_INPUT_BYTES) throw new InputError(`${path}:1: (top level): text is over the ${mib(MAX_INPUT_BYTES)} limit for input files`);
+  if (text.length > MAX_YAML_BYTES) throw new InputError(`${path}:1: (top level): text is over the ${mib(MAX_YAML_BYTES)} limit for YAML files`);
   const { elements, exceededAt: over, exceeded } = countYamlElements(text);
   if (over !== null) {
     let line = 1;

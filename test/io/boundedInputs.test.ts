@@ -15,6 +15,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CLI, REPO, tempDir } from '../helpers.js';
+import { MAX_YAML_BYTES } from '../../src/io/yamlFile.js';
 import { MAX_YAML_ELEMENTS, MAX_YAML_NESTING } from '../../src/io/yamlBudget.js';
 import { MAX_PLANT_ELEMENTS } from '../../src/io/windio/includePolicy.js';
 
@@ -86,20 +87,26 @@ test('devices, a FIFO, a directory and a symbolic link to /dev/zero are refused 
   expectOneLine(wflo(['optimize', 'iea37-cs1-16', '--out', '/dev/null', '--force', '--max-iterations', '1']), 2, /--out \/dev\/null: is a character device, not a regular file; expected a file name$/);
 });
 
-test(`flat YAML lists of 10 and 50 MB and a 50 MB seed list are refused before parsing (over ${MAX_YAML_ELEMENTS} elements)`, () => {
+test(`flat YAML lists and seed lists: 10 and 50 MB refused by size, 7 MB over ${MAX_YAML_ELEMENTS} elements refused before parsing`, () => {
   for (const mb of [10, 50]) {
     const file = write(`flat-${mb}.yaml`, `x: [${'1,'.repeat(mb * 500_000)}1]\ny: [0]\n`);
-    expectOneLine(wflo(['validate', file]), 2, new RegExp(`^wflo: ${esc(file)}:1: \\(top level\\): over ${MAX_YAML_ELEMENTS} YAML elements .*refused before parsing`));
+    expectOneLine(wflo(['validate', file]), 2, new RegExp(`^wflo: ${esc(file)}:1: \\(top level\\): file is \\d+\\.\\d MiB, over the 8\\.0 MiB limit for YAML files$`));
   }
-  // One seed per line: the error names the line where the budget ran out.
-  const seeds = write('seeds.yaml', [
+  const flat = write('flat-7.yaml', `x: [${'1,'.repeat(3_500_000)}1]\ny: [0]\n`);
+  expectOneLine(wflo(['validate', flat]), 2, new RegExp(`^wflo: ${esc(flat)}:1: \\(top level\\): over ${MAX_YAML_ELEMENTS} YAML elements .*refused before parsing`));
+  const campaignWithSeeds = (name: string, seeds: number): string => write(name, [
     'name: many-seeds', 'farms: [{id: 0, case: iea37-cs1-16}]', 'farm_types: [{id: 0, turbine: iea37-3.35mw, n_turbines: 16}]',
-    'optimizer: {method: none}', 'seeds:', `${Array.from({ length: 5_000_000 }, (_, i) => `  - ${i}`).join('\n')}`, '',
+    'optimizer: {method: none}', 'seeds:', `${Array.from({ length: seeds }, (_, i) => `  - ${i}`).join('\n')}`, '',
   ].join('\n'));
-  assert.ok(fs.statSync(seeds).size > 50e6);
-  // Elements before the seeds: name, farms (list, map, id, 0, case, value), … on lines 1-5.
-  const line = expectOneLine(wflo(['run', seeds, '--dry-run']), 2, /seeds\.yaml:\d+: \(top level\): over \d+ YAML elements/);
-  const at = Number(/seeds\.yaml:(\d+):/.exec(line)![1]);
+  const big = campaignWithSeeds('seeds-50mb.yaml', 5_000_000);
+  assert.ok(fs.statSync(big).size > 50e6);
+  expectOneLine(wflo(['run', big, '--dry-run']), 2, /seeds-50mb\.yaml:1: \(top level\): file is \d+\.\d MiB, over the 8\.0 MiB limit for YAML files$/);
+  // One seed per line, under the byte cap: the error names the line where the element budget ran out.
+  const many = campaignWithSeeds('seeds-600k.yaml', 600_000);
+  assert.ok(fs.statSync(many).size < MAX_YAML_BYTES);
+  const line = expectOneLine(wflo(['run', many, '--dry-run']), 2, /seeds-600k\.yaml:\d+: \(top level\): over \d+ YAML elements/);
+  // Elements before the seeds (name, farms, farm_types, optimizer and their values) are on lines 1-5.
+  const at = Number(/seeds-600k\.yaml:(\d+):/.exec(line)![1]);
   assert.ok(at > 5 + MAX_YAML_ELEMENTS - 40 && at <= 6 + MAX_YAML_ELEMENTS, `refused at line ${at}`);
 });
 
@@ -110,12 +117,21 @@ test('YAML nested deeper than the stack allows is refused before parsing, in one
   expectOneLine(wflo(['validate', block]), 2, new RegExp(`^wflo: ${esc(block)}:${MAX_YAML_NESTING + 1}: \\(top level\\): nested more than ${MAX_YAML_NESTING} levels deep`));
 });
 
-test('a YAML file just within the element budget, of the costliest shape measured (nested lists), parses within 500 MB', () => {
+test('YAML files just within the budgets, of the costliest shapes measured, parse within 500 MB', () => {
   // `- - - - - - - - - -` is 10 elements a line, each a list holding the next.
   const lines = Math.floor((MAX_YAML_ELEMENTS - 10) / 10);
-  const file = write('nested.yaml', `${'- - - - - - - - - -\n'.repeat(lines)}`);
+  const nested = write('nested.yaml', `${'- - - - - - - - - -\n'.repeat(lines)}`);
   // Parsed (not refused by the budget), then not recognised as any kind of input.
-  expectOneLine(wflo(['validate', file]), 2, /nested\.yaml:1: \(top level\): cannot tell what kind of input this is/);
+  expectOneLine(wflo(['validate', nested]), 2, /nested\.yaml:1: \(top level\): cannot tell what kind of input this is/);
+  // One single-quoted string with escaped quotes and line breaks, just under the byte cap.
+  const piece = "ab''\n ";
+  const quoted = write('quoted.yaml', `name: '${piece.repeat(Math.floor((MAX_YAML_BYTES - 16) / piece.length))}'\n`);
+  assert.ok(fs.statSync(quoted).size <= MAX_YAML_BYTES);
+  expectOneLine(wflo(['validate', quoted]), 2, /quoted\.yaml:1: \(top level\): cannot tell what kind of input this is/);
+  // Over the cap, whatever stat says: a sparse file is refused before it is read.
+  const giant = write('giant.yaml', 'name: giant\n');
+  fs.truncateSync(giant, 64 * 2 ** 20);
+  expectOneLine(wflo(['validate', giant]), 2, /giant\.yaml:1: \(top level\): file is 64\.0 MiB, over the 8\.0 MiB limit for YAML files$/);
 });
 
 test('a 10⁶-row time-series CSV is read within 500 MB, alone and as a campaign farm\'s wind', () => {

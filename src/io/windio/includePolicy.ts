@@ -13,7 +13,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { MAX_INPUT_BYTES } from '../boundedRead.js';
+import { MAX_YAML_BYTES } from '../yamlFile.js';
 
 /** Nested includes deeper than this are refused (windIO's examples nest 3). */
 export const MAX_INCLUDE_DEPTH = 16;
@@ -23,8 +23,8 @@ export const MAX_INCLUDE_DEPTH = 16;
  * this also bounds what they hold: ~75 MB beside the peak of parsing the largest one.
  */
 export const MAX_PLANT_ELEMENTS = 300_000;
-/** Bytes of the expanded plant: every included file's size, each time it is included. */
-export const MAX_PLANT_BYTES = MAX_INPUT_BYTES;
+/** Bytes of the expanded plant: every included file's size, each time it is included (4 files at the YAML cap). */
+export const MAX_PLANT_BYTES = 4 * MAX_YAML_BYTES;
 
 export const ALLOW_OUTSIDE_ENV = 'WFLO_ALLOW_INCLUDE_OUTSIDE';
 export const ALLOW_OUTSIDE_OPTION = '--allow-include-outside';

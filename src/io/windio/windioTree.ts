@@ -19,7 +19,7 @@ import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type LineCounte
 import { InputError } from '../../util/errors.js';
 import { describeText, excerpt } from '../../util/printable.js';
 import { readBoundedText, UnreadableFile } from '../boundedRead.js';
-import { composeYaml } from '../yamlFile.js';
+import { composeYaml, MAX_YAML_BYTES } from '../yamlFile.js';
 import {
   ALLOW_OUTSIDE_OPTION, includesMayLeavePlant, isInside, MAX_INCLUDE_DEPTH, MAX_PLANT_BYTES, MAX_PLANT_ELEMENTS, plantFolderOf,
 } from './includePolicy.js';
@@ -42,7 +42,6 @@ interface SourceFile {
   doc: Document;
   lineCounter: LineCounter;
   bytes: number;
-  elements: number;
 }
 
 const INCLUDE_TAG = '!include';
@@ -77,12 +76,12 @@ class SourceCache {
     if (cached) return cached;
     let text: string;
     try {
-      text = readBoundedText(abs, { what: 'file', expected: 'a YAML file' });
+      text = readBoundedText(abs, { what: 'file', expected: 'a YAML file' }, MAX_YAML_BYTES);
     } catch (err) {
       throw err instanceof UnreadableFile ? err.named(shown) : err;
     }
-    const { doc, lineCounter, elements } = composeYaml(text, shown, { located: false });
-    const src = { file: shown, abs, doc, lineCounter, bytes: Buffer.byteLength(text), elements };
+    const { doc, lineCounter } = composeYaml(text, shown, { located: false });
+    const src = { file: shown, abs, doc, lineCounter, bytes: Buffer.byteLength(text) };
     this.files.set(real, src);
     return src;
   }
@@ -365,7 +364,8 @@ export class WindioNode {
     if (isAlias(n)) n = (n.resolve(this.src.doc) as Node | undefined) ?? n;
     if (isScalar(n) && n.tag === INCLUDE_TAG) {
       // Checked and loaded when the tree was opened: this finds the cached file.
-      return new WindioNode(n, this.src, childPath, this.cache).included(new WindioNode(n, this.src, childPath, this.cache).includedFile());
+      const here = new WindioNode(n, this.src, childPath, this.cache);
+      return here.included(here.includedFile());
     }
     return new WindioNode(n, this.src, childPath, this.cache);
   }
