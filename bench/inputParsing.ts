@@ -49,16 +49,16 @@ export async function benchInputParsing(): Promise<void> {
     console.log(`start-up (a 2-turbine layout): ${base.seconds.toFixed(2)} s wall, ${base.cpuS.toFixed(2)} s CPU, peak ${base.peakMb.toFixed(0)} MB`);
 
     const cases: { label: string; file: string; args?: string[] }[] = [];
-    // Parsing alone: 190 000 numbers in a flow list under a key no kind has (then "cannot tell what kind").
+    // Parsing alone: 140 000 numbers in a flow list under a key no kind has (then "cannot tell what kind").
     const numbers = path.join(dir, 'numbers.yaml');
-    fs.writeFileSync(numbers, `values: [${Array.from({ length: 190_000 }, (_, i) => ((i * 7919) % 100_000) * 0.25).join(', ')}]\n`);
-    cases.push({ label: 'YAML, 190 000 numbers in one flow list (parse only)', file: numbers });
-    const n = 3000;
-    const coords = (k: number) => Array.from({ length: n }, (_, i) => ((i * 7919 + k) % 100_000) * 0.25).join(', ');
-    const layout = path.join(dir, 'layout.yaml');
-    fs.writeFileSync(layout, `x: [${coords(0)}]\ny: [${coords(13)}]\n`);
-    cases.push({ label: `YAML layout, ${n} turbines`, file: layout });
-
+    fs.writeFileSync(numbers, `values: [${Array.from({ length: 140_000 }, (_, i) => ((i * 7919) % 100_000) * 0.25).join(', ')}]\n`);
+    cases.push({ label: 'YAML, 140 000 numbers in one flow list (parse only)', file: numbers });
+    // The largest real rose: 360 directions × 40 speeds, a probability and a turbulence table.
+    const rose = path.join(dir, 'rose.yaml');
+    const table = (f: (d: number, v: number) => number) => Array.from({ length: 360 }, (_, d) => `  - [${Array.from({ length: 40 }, (_, v) => f(d, v)).join(', ')}]`).join('\n');
+    fs.writeFileSync(rose, `wind_direction: [${Array.from({ length: 360 }, (_, d) => d).join(', ')}]\nwind_speed: [${Array.from({ length: 40 }, (_, v) => 0.5 + v * 0.75).join(', ')}]\n` +
+      `probability:\n${table(() => 1 / 14_400)}\nturbulence_intensity:\n${table((d, v) => 0.06 + ((d + v) % 7) * 0.005)}\n`);
+    cases.push({ label: 'YAML wind rose, 360 × 40 with a turbulence table', file: rose });
     const seriesYaml = path.join(dir, 'series-wind.yaml');
     const m = 30_000;
     const col = (f: (i: number) => number) => Array.from({ length: m }, (_, i) => `    - ${f(i)}`).join('\n');
