@@ -13,9 +13,9 @@
  * Numbers are decimal (`12`, `-0.5`, `1e3`): `0x10`, `1_000`, `Infinity` are refused, and so is a
  * quoted cell holding a line break (one sample per line).
  *
- * Memory: rows are converted as d3-dsv splits them and never kept; each numeric column is a
- * Float64Array (8 bytes per sample) and each sample's line an Int32Array entry, so a 10⁶-row file
- * costs its text plus ~50 MB (bench: `node dist/bench/run.js parsing`).
+ * Memory: rows are converted as d3-dsv splits them and never kept; each numeric column and each
+ * sample's line is a Float64Array (8 bytes per sample), so a 10⁶-row file (38 MB) is read in
+ * ~200 MB (bench: `node dist/bench/run.js parsing`); at most MAX_SERIES_SAMPLES rows.
  */
 import { csvParseRows } from 'd3-dsv';
 import type { WindResource } from '../physics/windResource.js';
@@ -26,6 +26,13 @@ import { unknownKeyMessage } from './didYouMean.js';
 import { nextTimeStamp, SERIES_COLUMNS, seriesFromColumns, type SeriesColumn, type SeriesColumns } from './timeSeriesColumns.js';
 
 export const isCsvPath = (p: string): boolean => /\.csv$/i.test(p);
+
+/**
+ * Most samples one series may have: 19 years of 10-minute data. Each sample costs ~50 bytes
+ * here and more downstream (every evaluation runs every sample; the ledger keeps the farm's
+ * definition), and a 64 MiB file of short rows (`270,8`) would otherwise be 10⁷ samples.
+ */
+export const MAX_SERIES_SAMPLES = 1_000_000;
 
 /** A decimal number as people write it in a table: sign, digits, point, exponent. */
 const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
@@ -82,6 +89,7 @@ export function timeSeriesFromCsvText(text: string, file: string, defaultTi = 0.
   };
 
   const readSample = (row: string[], line: number): void => {
+    if (lineOfSample.length === MAX_SERIES_SAMPLES) at(line, '(rows)', `over ${MAX_SERIES_SAMPLES} samples (19 years of 10-minute data): refused; resample the series or split its period`);
     const h = header!;
     if (row.length !== h.length) at(line, h[Math.min(row.length, h.length) - 1] ?? '(row)', `row has ${row.length} cells, the header ${h.length}`);
     for (const { name, cell, values } of numeric) {

@@ -16,6 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { CLI, REPO, tempDir } from '../helpers.js';
 import { MAX_YAML_BYTES } from '../../src/io/yamlFile.js';
+import { MAX_SERIES_SAMPLES } from '../../src/io/timeSeriesCsv.js';
 import { MAX_YAML_ELEMENTS, MAX_YAML_NESTING } from '../../src/io/yamlBudget.js';
 import { MAX_PLANT_ELEMENTS } from '../../src/io/windio/includePolicy.js';
 
@@ -150,6 +151,9 @@ test('a 10⁶-row time-series CSV is read within 500 MB, alone and as a campaign
   assert.equal(dry.status, 0, dry.stderr);
   assert.match(dry.stdout, /2 tasks: 1 farms × 1 farm types × 2 seeds/);
   assert.ok(dry.peakMb <= MEMORY_BOUND_MB, `run --dry-run: peak RSS ${dry.peakMb.toFixed(0)} MB`);
+  // Short rows: 64 MiB would hold 10⁷ of them; the sample cap refuses the row after the last one allowed.
+  const short = write('short-rows.csv', `wind_direction,wind_speed\n${'270,8\n'.repeat(MAX_SERIES_SAMPLES + 10)}`);
+  expectOneLine(wflo(['validate', short]), 2, new RegExp(`short-rows\\.csv:${MAX_SERIES_SAMPLES + 2}: \\(rows\\): over ${MAX_SERIES_SAMPLES} samples`));
 });
 
 /** A copy of the official windIO plant under `name`/plant, with `system.yaml` in its wind_energy_system folder. */
