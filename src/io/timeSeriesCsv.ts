@@ -34,6 +34,12 @@ export const isCsvPath = (p: string): boolean => /\.csv$/i.test(p);
  */
 export const MAX_SERIES_SAMPLES = 1_000_000;
 
+/**
+ * Most cells a line may hold (the format has at most 6 columns). d3-dsv builds a row's cells
+ * before handing it over: a line of 30 million commas would be an array of 30 million strings.
+ */
+export const MAX_CSV_CELLS = 64;
+
 /** A decimal number as people write it in a table: sign, digits, point, exponent. */
 const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 
@@ -64,6 +70,11 @@ export function timeSeriesFromCsvText(text: string, file: string, defaultTi = 0.
   const at = (line: number, column: string, message: string): never => {
     throw new InputError(`${file}:${line}: ${column}: ${message}`);
   };
+  // Cells per line, counted before d3-dsv splits anything (commas in quoted cells count too).
+  for (let i = 0, line = 1, commas = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) { line++; commas = 0; } else if (c === 44 && ++commas >= MAX_CSV_CELLS) at(line, '(row)', `more than ${MAX_CSV_CELLS} cells on one line`);
+  }
   let header: string[] | null = null;
   const index = new Map<SeriesColumn, number>();
   const numeric: { name: SeriesColumn; cell: number; values: GrowingColumn }[] = [];

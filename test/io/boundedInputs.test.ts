@@ -154,6 +154,9 @@ test('a 10⁶-row time-series CSV is read within 500 MB, alone and as a campaign
   // Short rows: 64 MiB would hold 10⁷ of them; the sample cap refuses the row after the last one allowed.
   const short = write('short-rows.csv', `wind_direction,wind_speed\n${'270,8\n'.repeat(MAX_SERIES_SAMPLES + 10)}`);
   expectOneLine(wflo(['validate', short]), 2, new RegExp(`short-rows\\.csv:${MAX_SERIES_SAMPLES + 2}: \\(rows\\): over ${MAX_SERIES_SAMPLES} samples`));
+  // A line of 30 million commas: refused before the line is split into cells.
+  const wide = write('wide.csv', `wind_direction,wind_speed\n270,8${','.repeat(30_000_000)}\n`);
+  expectOneLine(wflo(['validate', wide]), 2, /wide\.csv:2: \(row\): more than 64 cells on one line$/);
 });
 
 /** A copy of the official windIO plant under `name`/plant, with `system.yaml` in its wind_energy_system folder. */
