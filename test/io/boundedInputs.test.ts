@@ -129,7 +129,7 @@ test('YAML files just within the budgets, of the costliest shapes measured, pars
   const quoted = write('quoted.yaml', `name: '${piece.repeat(Math.floor((MAX_YAML_BYTES - 16) / piece.length))}'\n`);
   assert.ok(fs.statSync(quoted).size <= MAX_YAML_BYTES);
   expectOneLine(wflo(['validate', quoted]), 2, /quoted\.yaml:1: \(top level\): cannot tell what kind of input this is/);
-  // Over the cap, whatever stat says: a sparse file is refused before it is read.
+  // Over the cap by its size: refused before it is read (sparse: no disk used).
   const giant = write('giant.yaml', 'name: giant\n');
   fs.truncateSync(giant, 64 * 2 ** 20);
   expectOneLine(wflo(['validate', giant]), 2, /giant\.yaml:1: \(top level\): file is 64\.0 MiB, over the 8\.0 MiB limit for YAML files$/);
