@@ -18,6 +18,7 @@ const SECTIONS: Record<string, [module: string, fn: string]> = {
   collect: ['./collect.js', 'benchCollect'],
   views: ['./views.js', 'benchViews'],
   inputs: ['./inputs.js', 'benchInputs'],
+  parsing: ['./inputParsing.js', 'benchInputParsing'],
   trust: ['./trust.js', 'benchTrust'],
   gate: ['./gate.js', 'benchGate'],
   command: ['./command.js', 'benchCommand'],

@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { fileTypeName } from '../io/boundedRead.js';
 
 export interface InputFile {
   /** Relative to the working directory, with `/` separators. */
@@ -35,10 +36,28 @@ const skipped = (name: string): boolean => name.startsWith('.') || name === '__p
 /** Hashes already computed, by absolute path, valid while the file's size and mtime stay. */
 export type HashCache = Map<string, { size: number; mtimeMs: number; sha256: string }>;
 
+/** Chunks a file is hashed in (a program's inputs may be large: never read whole). */
+const HASH_CHUNK = 1 << 20;
+
 function sha256File(file: string, st: fs.Stats, cache: HashCache | null): string {
   const known = cache?.get(file);
   if (known && known.size === st.size && known.mtimeMs === st.mtimeMs) return known.sha256;
-  const sha256 = crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  const hash = crypto.createHash('sha256');
+  // Non-blocking open and a type check of the opened file: a FIFO swapped in never blocks the hash.
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY);
+  try {
+    if (!fs.fstatSync(fd).isFile()) throw new Error('not a regular file');
+    const chunk = Buffer.allocUnsafe(HASH_CHUNK);
+    let total = 0;
+    for (let n; (n = fs.readSync(fd, chunk, 0, HASH_CHUNK, null)) > 0;) {
+      total += n;
+      if (total > MAX_INPUT_BYTES) throw new Error(`grew over ${MAX_INPUT_BYTES / 2 ** 30} GiB while read`);
+      hash.update(chunk.subarray(0, n));
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  const sha256 = hash.digest('hex');
   cache?.set(file, { size: st.size, mtimeMs: st.mtimeMs, sha256 });
   return sha256;
 }
@@ -84,6 +103,7 @@ export function hashInputs(workdir: string, inputs: readonly string[], exclude: 
       throw new InputsProblem(index, `'${entry}' cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
     }
     if (!st) throw new InputsProblem(index, `'${entry}' does not exist in ${workdir}`);
+    if (!st.isDirectory() && !st.isFile()) throw new InputsProblem(index, `'${entry}' is ${fileTypeName(st)}, not a file or folder`);
     try {
       if (st.isDirectory()) walk(abs, index, new Set());
       else add(abs, index);

@@ -8,20 +8,56 @@
 import crypto from 'node:crypto';
 import { ENGINE_VERSION } from '../version.js';
 
-/** JSON with sorted keys; typed arrays as plain arrays; undefined fields dropped. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'number') return Number.isFinite(value) ? JSON.stringify(value) : JSON.stringify(String(value));
-  if (typeof value === 'string' || typeof value === 'boolean') return JSON.stringify(value);
-  if (ArrayBuffer.isView(value)) return canonicalJson(Array.from(value as unknown as ArrayLike<number>));
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+/**
+ * Writes the canonical JSON of `value` (sorted keys; typed arrays as plain arrays; undefined
+ * fields dropped; non-finite numbers as strings) to `out` piece by piece, so a long time series
+ * never becomes one string or an array of strings per sample.
+ */
+function writeCanonical(value: unknown, out: (piece: string) => void): void {
+  if (value === null || value === undefined) { out('null'); return; }
+  if (typeof value === 'number') { out(Number.isFinite(value) ? JSON.stringify(value) : JSON.stringify(String(value))); return; }
+  if (typeof value === 'string' || typeof value === 'boolean') { out(JSON.stringify(value)); return; }
+  if (ArrayBuffer.isView(value)) {
+    const items = value as unknown as ArrayLike<number | bigint>;
+    // The hot loop of a long series: numbers written into a local piece, handed over in batches.
+    // (JSON.stringify of a finite number is its String.)
+    let piece = '[';
+    for (let i = 0; i < items.length; i++) {
+      const x = items[i];
+      if (i > 0) piece += ',';
+      if (typeof x === 'number' && Number.isFinite(x)) piece += String(x);
+      else { out(piece); piece = ''; writeCanonical(x, out); }
+      if (piece.length >= 65536) { out(piece); piece = ''; }
+    }
+    out(`${piece}]`);
+    return;
+  }
+  if (Array.isArray(value)) {
+    out('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out(',');
+      if (i in value) writeCanonical(value[i], out); // a hole writes nothing, as Array.prototype.join
+    }
+    out(']');
+    return;
+  }
   if (typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+    out('{');
+    entries.forEach(([k, v], i) => { out(`${i > 0 ? ',' : ''}${JSON.stringify(k)}:`); writeCanonical(v, out); });
+    out('}');
+    return;
   }
   throw new Error(`cannot hash a value of type ${typeof value}`);
+}
+
+/** JSON with sorted keys; typed arrays as plain arrays; undefined fields dropped. */
+export function canonicalJson(value: unknown): string {
+  let text = '';
+  writeCanonical(value, (piece) => { text += piece; });
+  return text;
 }
 
 /** Hex SHA-256 of `text`, cut to 32 characters (128 bits: collisions are not a concern here). */
@@ -30,7 +66,24 @@ export function hashText(text: string): string {
   return crypto.hash('sha256', text, 'hex').slice(0, 32);
 }
 
-export const hashValue = (value: unknown): string => hashText(canonicalJson(value));
+/** Canonical JSON is fed to the hash in pieces of about this many characters once it gets long. */
+const HASH_PIECE = 1 << 20;
+
+/** hashText(canonicalJson(value)), without building the whole text when it is long (a 10⁶-sample wind). */
+export function hashValue(value: unknown): string {
+  let pending = '';
+  let hash: crypto.Hash | null = null;
+  writeCanonical(value, (piece) => {
+    pending += piece;
+    if (pending.length >= HASH_PIECE) {
+      hash ??= crypto.createHash('sha256');
+      hash.update(pending);
+      pending = '';
+    }
+  });
+  if (hash === null) return hashText(pending);
+  return (hash as crypto.Hash).update(pending).digest('hex').slice(0, 32);
+}
 
 /** The spec hash of one task from its parts' hashes. */
 export function taskSpecHash(farmHash: string, typeHash: string, optimizerHash: string, seed: number): string {

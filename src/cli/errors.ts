@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { WfloError } from '../util/errors.js';
 import { damagedLedgerBehind } from '../runner/ledgerDamage.js';
+import { printable } from '../util/printable.js';
 
 /**
  * Run the program and map failures to exit codes: WfloError carries its own code, commander's
@@ -22,19 +23,26 @@ export async function runCli(program: Command, argv: string[]): Promise<void> {
   }
 }
 
+/**
+ * The last guard of "one line": a message is printed on one line (control characters and line
+ * breaks become ?) and at most MAX_MESSAGE characters, whatever text from a file reached it.
+ */
+const MAX_MESSAGE = 2000;
+const oneLine = (message: string): string => printable(message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message);
+
 function exitCodeFor(err: unknown): number {
   if (err instanceof CommanderError) {
     // --help and --version exit through here with code 0; usage errors were already printed.
     return err.exitCode === 0 ? 0 : 2;
   }
   if (err instanceof WfloError) {
-    process.stderr.write(`wflo: ${err.message}\n`);
+    process.stderr.write(`wflo: ${oneLine(err.message)}\n`);
     return err.exitCode;
   }
   // SQLite's "malformed" from a ledger this command read: the ledger's one line, with the way out.
   const damaged = damagedLedgerBehind(err);
   if (damaged) {
-    process.stderr.write(`wflo: ${damaged.message}\n`);
+    process.stderr.write(`wflo: ${oneLine(damaged.message)}\n`);
     return damaged.exitCode;
   }
   const e = err as NodeJS.ErrnoException;

@@ -27,7 +27,10 @@ const program = new Command();
 program
   .name('wflo')
   .description('Wind farm layout optimization: AEP engine, layout optimizers, crash-safe campaigns, HDF5 shard doctor')
-  .version(VERSION);
+  .version(VERSION)
+  // Before and after the command: `wflo aep system.yaml --allow-include-outside` (io/windio/includePolicy.ts).
+  .option('--allow-include-outside', 'let windIO !include reach files outside the plant folder (the folder above the top file\'s folder)')
+  .hook('preAction', (cmd) => { if (cmd.opts().allowIncludeOutside) process.env.WFLO_ALLOW_INCLUDE_OUTSIDE = '1'; });
 
 registerAep(program);
 registerOptimize(program);

@@ -18,10 +18,13 @@ export function registerValidate(program: Command): void {
     .action(async (file: string, opts: { kind?: string; out?: string; json?: boolean }) => {
       const { INPUT_KINDS, detectInputKind, validateInputFile } = await import('../io/inputKind.js');
       const { readYamlFile } = await import('../io/yamlFile.js');
+      const { isCsvPath } = await import('../io/timeSeriesCsv.js');
       if (opts.kind !== undefined && !(INPUT_KINDS as readonly string[]).includes(opts.kind)) {
         throw new InputError(`--kind: unknown kind '${opts.kind}' (known: ${INPUT_KINDS.join(', ')})`);
       }
-      const kind = (opts.kind as (typeof INPUT_KINDS)[number] | undefined) ?? detectInputKind(readYamlFile(file));
+      // A CSV file is a time series: never parsed as YAML. A YAML file is parsed once, here.
+      const doc = opts.kind === undefined && !isCsvPath(file) ? readYamlFile(file) : undefined;
+      const kind = (opts.kind as (typeof INPUT_KINDS)[number] | undefined) ?? (doc === undefined ? undefined : detectInputKind(doc));
       if (kind === 'campaign') {
         const { loadCampaign } = await import('../campaign/loadCampaign.js');
         const { optimizerSettingsProblem } = await import('../runner/taskFunction.js');
@@ -30,7 +33,7 @@ export function registerValidate(program: Command): void {
         process.stdout.write(`${opts.json ? JSON.stringify({ kind, ...report }) : formatDryRun(report)}\n`);
         return;
       }
-      const r = validateInputFile(file, opts.kind as (typeof INPUT_KINDS)[number] | undefined);
+      const r = validateInputFile(file, opts.kind as (typeof INPUT_KINDS)[number] | undefined, doc);
       process.stdout.write(`${opts.json ? JSON.stringify({ kind: r.kind, file, ...r.details }) : r.summary}\n`);
     });
 }

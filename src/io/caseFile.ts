@@ -244,9 +244,12 @@ export function caseFromIea37Layout(doc: unknown, file: string, overrides: { tur
   };
 }
 
-/** Read only a layout from a file: IEA37 layout shape, or {x, y}, {layout: {x, y}}, {coordinates: {x, y}}. */
-export function readLayoutFile(file: string): Layout {
-  const doc = readYamlFile(file);
+/**
+ * Read only a layout from a file: IEA37 layout shape, or {x, y}, {layout: {x, y}}, {coordinates: {x, y}}.
+ * `document`: the file's document when the caller already read it.
+ */
+export function readLayoutFile(file: string, document?: unknown): Layout {
+  const doc = document ?? readYamlFile(file);
   if (windioKind(doc) === 'wind_farm' || windioKind(doc) === 'wind_energy_system') return windioLayout(file); // windIO: src/io/windio/
   if (iea37Kind(doc) === 'layout') {
     const l = withIea37Lines(doc, file, () => iea37Layout(doc, file));

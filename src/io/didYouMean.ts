@@ -2,6 +2,7 @@
  * "Did you mean …?" messages for unknown keys and columns of wflo's own files; the nearest known
  * name comes from util/nearestName.ts.
  */
+import { excerpt } from '../util/printable.js';
 
 import { nearestKey } from '../util/nearestName.js';
 
@@ -9,9 +10,10 @@ export { editDistance, nearestKey } from '../util/nearestName.js';
 
 /** The message for an unknown key: with the nearest known key, else the list of known keys. */
 export function unknownKeyMessage(key: string, known: readonly string[]): string {
-  const near = nearestKey(key, known);
-  if (near !== null) return `unknown field '${key}'; did you mean '${near}'?`;
-  return `unknown field '${key}' (known: ${known.join(', ')})`;
+  // A key far longer than any known one is no misspelling of one (and is quoted by its start only).
+  const near = key.length <= 100 ? nearestKey(key, known) : null;
+  if (near !== null) return `unknown field '${excerpt(key)}'; did you mean '${near}'?`;
+  return `unknown field '${excerpt(key)}' (known: ${known.join(', ')})`;
 }
 
 /**

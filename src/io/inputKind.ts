@@ -115,8 +115,11 @@ export const describeBoundary = (b: Boundary): Record<string, unknown> => ({
   exclusions: (b.exclusions ?? []).map((e) => e.name),
 });
 
-/** Read and check a non-campaign input file of `kind` (detected when not given). */
-export function validateInputFile(file: string, kind?: InputKind): ValidatedInput {
+/**
+ * Read and check a non-campaign input file of `kind` (detected when not given); `parsed` is the
+ * file's document when the caller already read it (read once: a big file's parse is not repeated).
+ */
+export function validateInputFile(file: string, kind?: InputKind, parsed?: unknown): ValidatedInput {
   const name = path.basename(file);
   if (isCsvPath(file) && (kind === undefined || kind === 'turbine') && isCurveCsv(file)) {
     // A turbine's curve table (curveCsv.ts): its parse is checked here, its numbers with the turbine that names it.
@@ -132,7 +135,7 @@ export function validateInputFile(file: string, kind?: InputKind): ValidatedInpu
     const w = readTimeSeriesCsv(file);
     return { kind: 'wind', summary: `${name}: valid wind resource: ${windShape(w)}`, details: describeWind(w) };
   }
-  const doc = readYamlFile(file);
+  const doc = parsed ?? readYamlFile(file);
   // Whole-plant files read by their own readers: a windIO wind_energy_system, a reference case.
   if (kind === undefined || kind === 'case') {
     if (isReferenceCaseDocument(doc)) return caseResult(caseFromReferenceDocument(doc, file), name);
@@ -158,7 +161,7 @@ export function validateInputFile(file: string, kind?: InputKind): ValidatedInpu
   if (k === 'campaign') throw new InputError(`${file}: a campaign: validate it with \`wflo validate\` (the CLI loads campaigns)`);
   switch (k) {
     case 'turbine': {
-      const t = readTurbineFile(file);
+      const t = readTurbineFile(file, doc);
       return { kind: k, summary: `${name}: valid turbine '${t.name}': D = ${t.diameter} m, hub ${t.hubHeight} m, rated ${t.ratedPowerW / 1e6} MW`, details: describeTurbine(t) };
     }
     case 'wind': {
@@ -170,7 +173,7 @@ export function validateInputFile(file: string, kind?: InputKind): ValidatedInpu
       return { kind: k, summary: `${name}: valid boundary: ${b.kind}${b.exclusions?.length ? ` with ${b.exclusions.length} exclusions` : ''}`, details: describeBoundary(b) };
     }
     case 'layout': {
-      const l = readLayoutFile(file);
+      const l = readLayoutFile(file, doc);
       return { kind: k, summary: `${name}: valid layout of ${l.x.length} turbines`, details: { n_turbines: l.x.length } };
     }
     case 'case':

@@ -2,6 +2,7 @@
  * Coercion of YAML values to numbers and arrays with errors that name the file and field.
  */
 import { InputError } from '../util/errors.js';
+import { describeText } from '../util/printable.js';
 
 export function requireNumber(value: unknown, file: string, field: string, opts: { positive?: boolean; nonNegative?: boolean } = {}): number {
   const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
@@ -27,7 +28,7 @@ export function describe(value: unknown): string {
   if (value === undefined) return 'nothing (missing)';
   if (value === null) return 'null';
   if (typeof value === 'number') return String(value);
-  if (typeof value === 'string') return `'${value.length > 40 ? `${value.slice(0, 40)}…` : value}'`;
+  if (typeof value === 'string') return describeText(value);
   if (Array.isArray(value)) return `a list of ${value.length}`;
   return typeof value === 'object' ? 'a mapping' : typeof value;
 }

@@ -8,20 +8,15 @@
 import fs from 'node:fs';
 import { InputError } from '../util/errors.js';
 import { LAYOUTS_FORMAT_NAME } from './hdf5/layoutsSchema.js';
+import { fileTypeName, readBoundedText, readFileHead } from './boundedRead.js';
 
 const HDF5_SIGNATURE = Buffer.from([0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Text files larger than this are not wflo's YAML outputs (a layout of 10⁵ turbines is ~5 MB). */
 const MAX_SNIFF_BYTES = 64 * 1024 * 1024;
 
 async function writtenByWflo(file: string): Promise<boolean> {
-  const fd = fs.openSync(file, 'r');
-  let head: Buffer;
-  try {
-    head = Buffer.alloc(8);
-    fs.readSync(fd, head, 0, 8, 0);
-  } finally {
-    fs.closeSync(fd);
-  }
+  const head = readFileHead(file, 8);
+  if (head === null) return false;
   if (head.equals(HDF5_SIGNATURE)) {
     // Loaded here: importing h5wasm compiles its wasm module, which every command would pay at start-up.
     const { openH5, closeQuietly } = await import('./hdf5/h5wasmRuntime.js');
@@ -35,8 +30,12 @@ async function writtenByWflo(file: string): Promise<boolean> {
       closeQuietly(h5);
     }
   }
-  if (fs.statSync(file).size > MAX_SNIFF_BYTES) return false;
-  const text = fs.readFileSync(file, 'utf8');
+  let text: string;
+  try {
+    text = readBoundedText(file, {}, MAX_SNIFF_BYTES);
+  } catch {
+    return false;
+  }
   return /^wflo:\s*$/m.test(text) || /^# (Written by `wflo |windIO .* written by wflo )/m.test(text);
 }
 
@@ -49,6 +48,8 @@ export async function checkOverwrite(file: string, force: boolean, flag: string)
     return;
   }
   if (st.isDirectory()) throw new InputError(`${flag} ${file}: is a directory, expected a file name`);
+  // A device or FIFO is never written through (an atomic write would replace the node itself).
+  if (!st.isFile()) throw new InputError(`${flag} ${file}: is ${fileTypeName(st)}, not a regular file; expected a file name`);
   if (force) return;
   if (await writtenByWflo(file)) return;
   throw new InputError(`${flag} ${file}: the file exists and was not written by wflo; not replaced (give --force to replace it)`);

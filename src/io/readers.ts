@@ -140,10 +140,10 @@ export function boundaryFromDocument(doc: unknown, file: string): Boundary {
  * A turbine file. A full windIO turbine (power from a `Cp_curve`) is read by io/windio, which
  * knows windIO's other turbine fields; everything else by turbineFromDocument (strict native or
  * IEA37; a windIO turbine with a power curve is a native one). All get the same plausibility
- * checks (turbinePlausibility.ts).
+ * checks (turbinePlausibility.ts). `parsed`: the file's document when the caller already read it.
  */
-export function readTurbineFile(path: string): Turbine {
-  const doc = readYamlFile(path);
+export function readTurbineFile(path: string, parsed?: unknown): Turbine {
+  const doc = parsed ?? readYamlFile(path);
   const perf = doc !== null && typeof doc === 'object' ? (doc as Record<string, unknown>).performance : undefined;
   if (perf === null || typeof perf !== 'object' || !('Cp_curve' in perf)) return turbineFromDocument(doc, path);
   return readWindioTurbine(WindioNode.open(path)); // checked there, at windIO's fields

@@ -13,18 +13,22 @@
  */
 import type { WindResource } from '../physics/windResource.js';
 import { windFromSeries } from '../physics/windSeries.js';
+import { excerpt } from '../util/printable.js';
 import { directionsProblem, radianDirectionsProblem, seriesSamplePlausibility } from './plausibility.js';
 
 export const SERIES_COLUMNS = ['time', 'wind_direction', 'wind_speed', 'turbulence_intensity', 'weight', 'frequency'] as const;
 export type SeriesColumn = (typeof SERIES_COLUMNS)[number];
 
+/** A column of numbers: a list read from YAML, or a typed array filled by the CSV reader. */
+export type NumberColumn = readonly number[] | Float64Array;
+
 export interface SeriesColumns {
   time?: readonly (string | number)[];
-  wind_direction: readonly number[];
-  wind_speed: readonly number[];
-  turbulence_intensity?: readonly number[];
-  weight?: readonly number[];
-  frequency?: readonly number[];
+  wind_direction: NumberColumn;
+  wind_speed: NumberColumn;
+  turbulence_intensity?: NumberColumn;
+  weight?: NumberColumn;
+  frequency?: NumberColumn;
 }
 
 /** Reports a problem of a column (sample index, or null for the column as a whole); never returns. */
@@ -40,6 +44,17 @@ export function timeValue(v: string | number): number {
   return Date.parse(s.replace(' ', 'T'));
 }
 
+/**
+ * The instant of the time stamp `stamp` that follows one at `previous` (-Infinity for the first),
+ * or the problem with it: not a number or an ISO 8601 date-time, or not after the one before.
+ */
+export function nextTimeStamp(stamp: string | number, previous: number): { value: number } | { problem: string } {
+  const v = timeValue(stamp);
+  if (Number.isNaN(v)) return { problem: `'${excerpt(String(stamp))}' is not a number or an ISO 8601 date-time (2024-01-31T10:20:00Z)` };
+  if (!(v > previous)) return { problem: `time stamps must increase: '${excerpt(String(stamp))}' is not after the sample before it` };
+  return { value: v };
+}
+
 /** Check the columns and build the resource; `defaultTi` is used where there is no turbulence column. */
 export function seriesFromColumns(c: SeriesColumns, fail: SeriesFail, defaultTi = 0.075): WindResource {
   const n = c.wind_direction.length;
@@ -50,25 +65,25 @@ export function seriesFromColumns(c: SeriesColumns, fail: SeriesFail, defaultTi 
   for (const [name, v] of [['wind_speed', c.wind_speed], ['time', c.time], ['turbulence_intensity', c.turbulence_intensity], [weightColumn, weights]] as const) {
     if (v && v.length !== n) fail(name, null, `${v.length} values for ${n} wind directions (one per sample)`);
   }
-  const finite = (name: SeriesColumn, v: readonly number[] | undefined, min: number): void => {
-    v?.forEach((x, t) => {
+  const finite = (name: SeriesColumn, v: NumberColumn | undefined, min: number): void => {
+    if (!v) return;
+    for (let t = 0; t < v.length; t++) {
+      const x = v[t];
       if (typeof x !== 'number' || !Number.isFinite(x)) fail(name, t, `expected a finite number, got ${JSON.stringify(x)}`);
       if (x < min) fail(name, t, `${x} must be >= ${min}`);
-    });
+    }
   };
   finite('wind_direction', c.wind_direction, -Infinity);
   finite('wind_speed', c.wind_speed, 0);
   finite('turbulence_intensity', c.turbulence_intensity, 0);
   finite(weightColumn, weights, 0);
-  if (weights && !weights.some((w) => w > 0)) fail(weightColumn, null, 'every weight is 0: nothing to average');
+  if (weights && !Array.prototype.some.call(weights, (w: number) => w > 0)) fail(weightColumn, null, 'every weight is 0: nothing to average');
   if (c.time) {
     let previous = -Infinity;
     c.time.forEach((stamp, t) => {
-      const v = timeValue(stamp);
-      const shown = JSON.stringify(stamp).replace(/^"|"$/g, '');
-      if (Number.isNaN(v)) fail('time', t, `'${shown}' is not a number or an ISO 8601 date-time (2024-01-31T10:20:00Z)`);
-      if (!(v > previous)) fail('time', t, `time stamps must increase: '${shown}' is not after the sample before it`);
-      previous = v;
+      const next = nextTimeStamp(stamp, previous);
+      if ('problem' in next) fail('time', t, next.problem);
+      else previous = next.value;
     });
   }
   const radians = radianDirectionsProblem(c.wind_direction, 'wind directions of the series');

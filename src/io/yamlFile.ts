@@ -1,58 +1,36 @@
 /**
- * Reading YAML files with user-facing errors: a missing file, a directory, malformed YAML, a file
- * over MAX_INPUT_BYTES or an alias bomb becomes one InputError line naming the file and the line.
+ * Reading YAML files with user-facing errors: a missing file, a directory or device, malformed
+ * YAML, a file over MAX_YAML_BYTES or over MAX_YAML_ELEMENTS (yamlBudget.ts, checked before
+ * parsing) or an alias bomb becomes one InputError line naming the file and the line.
  * Every mapping and list read is registered in sourceMap.ts so later checks can name the line.
  * Duplicate keys are accepted (last one wins), as PyYAML does: the IEA37 cs3 wind rose has one.
  */
-import fs from 'node:fs';
 import { LineCounter, parseDocument, visit, isAlias, type Document } from 'yaml';
 import { InputError } from '../util/errors.js';
 import { registerOrigins, formatFieldPath } from './sourceMap.js';
 import { isMap, isSeq, isPair, isScalar } from 'yaml';
+import { mib, readBoundedText } from './boundedRead.js';
+import { MAX_YAML_ELEMENTS, MAX_YAML_NESTING, countYamlElements } from './yamlBudget.js';
 
 /**
- * Largest input file read, bytes. The biggest real inputs are layouts and 360-sector wind roses
- * (well under 1 MiB); the YAML syntax tree costs about 40 bytes of memory per input byte, so 64 MiB
- * keeps one parse near 2.5 GB at worst instead of an out-of-memory crash.
+ * Largest YAML file read, bytes. The element budget (yamlBudget.ts) bounds the syntax nodes; this
+ * bounds what a few long scalars cost: the `yaml` package needs up to ~24 bytes per byte of a
+ * double-quoted string with escapes (measured: 60 MB took 1.4 GB), ~9 per byte of a folded
+ * multi-line one. A file at the element cap is 1–4 MB, the largest real inputs well under 1 MB.
  */
-export const MAX_INPUT_BYTES = 64 * 1024 * 1024;
+export const MAX_YAML_BYTES = 8 * 1024 * 1024;
 /**
  * Aliases expanded while reading, counted the way the `yaml` package does (each alias weighs the
  * size of what it points to): real files use a handful; a "billion laughs" file needs millions.
  */
 export const MAX_ALIAS_COUNT = 1000;
 
-const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-
-/** The file's text, refusing files over MAX_INPUT_BYTES before reading them. */
-export function readInputText(path: string, what = 'file'): string {
-  let fd: number;
-  try {
-    fd = fs.openSync(path, 'r');
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === 'ENOENT') throw new InputError(`${path}: ${what} not found`);
-    if (e.code === 'EISDIR') throw new InputError(`${path}: is a directory, expected a YAML file`);
-    throw new InputError(`${path}: cannot read (${e.code ?? e.message})`);
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (st.isDirectory()) throw new InputError(`${path}: is a directory, expected a YAML file`);
-    if (st.size > MAX_INPUT_BYTES) {
-      throw new InputError(`${path}:1: (top level): file is ${mib(st.size)}, over the ${mib(MAX_INPUT_BYTES)} limit for input files`);
-    }
-    const text = fs.readFileSync(fd, 'utf8');
-    // A FIFO or a file growing while read can exceed what fstat said.
-    if (Buffer.byteLength(text) > MAX_INPUT_BYTES) throw new InputError(`${path}:1: (top level): file is over the ${mib(MAX_INPUT_BYTES)} limit for input files`);
-    return text;
-  } catch (err) {
-    if (err instanceof InputError) throw err;
-    const e = err as NodeJS.ErrnoException;
-    if (e.code === 'EISDIR') throw new InputError(`${path}: is a directory, expected a YAML file`);
-    throw new InputError(`${path}: cannot read (${e.code ?? e.message})`);
-  } finally {
-    fs.closeSync(fd);
-  }
+/**
+ * A YAML file's text: a regular file of at most MAX_YAML_BYTES (boundedRead.ts). `what` names it
+ * in "… not found"; `expected` in the refusal of a directory or a device.
+ */
+export function readInputText(path: string, what = 'file', expected = 'a YAML file'): string {
+  return readBoundedText(path, { what, expected }, MAX_YAML_BYTES);
 }
 
 export function readYamlFile(path: string): unknown {
@@ -69,19 +47,38 @@ export function parseYamlText(text: string, path: string, options: ParseOptions 
   return parseYamlDocument(text, path, options).value;
 }
 
-/** Like parseYamlText, also returning the Document (for rewriting) and its LineCounter. */
-export function parseYamlDocument(text: string, path: string, options: ParseOptions = {}): { value: unknown; doc: Document; lineCounter: LineCounter } {
-  if (text.length > MAX_INPUT_BYTES) throw new InputError(`${path}:1: (top level): text is over the ${mib(MAX_INPUT_BYTES)} limit for input files`);
+/**
+ * The syntax tree of YAML text, bounded: text over MAX_YAML_BYTES or over the element budget is
+ * refused before parsing, and the first syntax error is one line. `located` (default true) adds
+ * the field path at the error to the message. Also used for windIO files (windio/windioTree.ts).
+ */
+export function composeYaml(text: string, path: string, options: ParseOptions & { located?: boolean } = {}): { doc: Document; lineCounter: LineCounter; elements: number } {
+  if (text.length > MAX_YAML_BYTES) throw new InputError(`${path}:1: (top level): text is over the ${mib(MAX_YAML_BYTES)} limit for YAML files`);
+  const { elements, exceededAt: over, exceeded } = countYamlElements(text);
+  if (over !== null) {
+    let line = 1;
+    for (let i = text.indexOf('\n'); i >= 0 && i < over; i = text.indexOf('\n', i + 1)) line++;
+    throw new InputError(`${path}:${line}: (top level): ${exceeded === 'nesting'
+      ? `nested more than ${MAX_YAML_NESTING} levels deep (or indented more than ${MAX_YAML_NESTING} columns): refused before parsing`
+      : `over ${MAX_YAML_ELEMENTS} YAML elements (values, keys and list entries): refused before parsing (a longer time series goes in a CSV file, a long seed list as {start, count})`}`);
+  }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { uniqueKeys: options.uniqueKeys ?? false, prettyErrors: false, lineCounter });
-  const lineAt = (offset: number | undefined): number | null => (offset === undefined ? null : lineCounter.linePos(offset).line);
   if (doc.errors.length > 0) {
     const err = doc.errors[0];
-    const line = lineAt(err.pos?.[0]);
+    const offset = err.pos?.[0];
+    const line = offset === undefined ? null : lineCounter.linePos(offset).line;
     const reason = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-    const at = err.pos?.[0] !== undefined ? formatFieldPath(pathAtOffset(doc.contents, err.pos[0])) : '(top level)';
-    throw new InputError(`${path}${line ? `:${line}` : ''}: ${at}: malformed YAML: ${reason}`);
+    const at = options.located === false ? '' : `${offset !== undefined ? formatFieldPath(pathAtOffset(doc.contents, offset)) : '(top level)'}: `;
+    throw new InputError(`${path}${line ? `:${line}` : ''}: ${at}malformed YAML: ${reason}`);
   }
+  return { doc, lineCounter, elements };
+}
+
+/** Like parseYamlText, also returning the Document (for rewriting) and its LineCounter. */
+export function parseYamlDocument(text: string, path: string, options: ParseOptions = {}): { value: unknown; doc: Document; lineCounter: LineCounter } {
+  const { doc, lineCounter } = composeYaml(text, path, options);
+  const lineAt = (offset: number | undefined): number | null => (offset === undefined ? null : lineCounter.linePos(offset).line);
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });

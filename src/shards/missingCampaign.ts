@@ -5,7 +5,7 @@
  * same spec hashes and runs exactly those tasks. (runner/missingTasks.ts does the same from a
  * ledger; this one starts from a campaign file, since shard data has no ledger.)
  */
-import fs from 'node:fs';
+import { readFileHead } from '../io/boundedRead.js';
 import { writeFileAtomic } from '../io/atomicWrite.js';
 import type { Campaign } from '../campaign/campaign.js';
 import { restrictCampaignText } from '../campaign/restrictCampaign.js';
@@ -15,11 +15,9 @@ export const MISSING_CAMPAIGN_HEADER = '# Written by `wflo shards missing`';
 
 /** Whether `file` was written by `wflo shards missing` (false when absent or unreadable). */
 export function writtenByShardsMissing(file: string): boolean {
-  try {
-    return fs.readFileSync(file, 'utf8').startsWith(MISSING_CAMPAIGN_HEADER);
-  } catch {
-    return false;
-  }
+  // Only the header is read, and only from a regular file (a FIFO would block, a device never end).
+  const head = readFileHead(file, Buffer.byteLength(MISSING_CAMPAIGN_HEADER));
+  return head !== null && head.toString('utf8') === MISSING_CAMPAIGN_HEADER;
 }
 
 /** Write `outFile`: `campaign` restricted to `taskIds`; `header` starts with "Written by `wflo shards missing`". */

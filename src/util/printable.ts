@@ -11,3 +11,21 @@ const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-
 export function printable(text: string): string {
   return text.replace(UNPRINTABLE, '?');
 }
+
+/**
+ * A value read from a user's file, quoted back in an error line: printable (above) and cut to
+ * `max` characters, so a message never carries a file's contents, only a recognisable start.
+ */
+export function excerpt(text: string, max = 40): string {
+  const shown = text.length > max ? `${text.slice(0, max)}…` : text;
+  return printable(shown);
+}
+
+/**
+ * A text value read from a user's file, for "expected X, got Y": quoted by its start when it is
+ * one line, else only its size (a whole file read as one YAML string is never quoted back).
+ */
+export function describeText(text: string): string {
+  const lines = text.split(/\r\n|\r|\n/).length;
+  return lines === 1 ? `'${excerpt(text)}'` : `a text of ${lines} lines (${text.length} characters)`;
+}

@@ -17,6 +17,7 @@ import { resolveAepRequest } from '../io/aepInput.js';
 import { loadCase } from '../io/caseFile.js';
 import { iea37Kind } from '../io/iea37Format.js';
 import { readYamlFile, dig } from '../io/yamlFile.js';
+import { readFileHead } from '../io/boundedRead.js';
 import { loadCampaign } from '../campaign/loadCampaign.js';
 import { caseForTask } from '../campaign/caseForTask.js';
 import { InputError } from '../util/errors.js';
@@ -37,18 +38,8 @@ export interface PlotSourceRequest {
 
 function isHdf5File(file: string): boolean {
   if (/\.(h5|hdf5)$/i.test(file)) return true;
-  try {
-    const fd = fs.openSync(file, 'r');
-    try {
-      const head = Buffer.alloc(8);
-      fs.readSync(fd, head, 0, 8, 0);
-      return head.equals(Buffer.from([0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a]));
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return false;
-  }
+  // Sniffed from a regular file only (a FIFO would block); anything else goes on to the YAML reader, which names it.
+  return readFileHead(file, 8)?.equals(Buffer.from([0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a])) ?? false;
 }
 
 function storedToInput(r: StoredResult): LayoutPlotInput {

@@ -24,7 +24,7 @@ import { registerRun } from '../../src/cli/run.js';
 import { registerAep } from '../../src/cli/aep.js';
 import { registerOptimize } from '../../src/cli/optimize.js';
 import { registerValidate } from '../../src/cli/validate.js';
-import { MAX_INPUT_BYTES } from '../../src/io/yamlFile.js';
+import { MAX_YAML_BYTES } from '../../src/io/yamlFile.js';
 import { CS1_DIRECTIONS, CS1_FREQUENCY, CS3_DIRECTIONS, CS3_DIRECTION_FREQUENCY, CS3_SPEEDS, CS3_SPEED_FREQUENCY } from '../../src/io/builtin/iea37Data.js';
 
 const CORPUS = path.join(REPO, 'test', 'data', 'bad-inputs');
@@ -136,8 +136,9 @@ test('an oversized input file: refused before it is read, with the limit named',
   const dir = tempDir('wflo-giant-');
   const giant = path.join(dir, 'giant.yaml');
   fs.writeFileSync(giant, 'name: giant\n');
-  fs.truncateSync(giant, MAX_INPUT_BYTES + 1024 * 1024); // sparse: no disk used
-  const e: Entry = { file: giant, errorFile: giant, expect: /giant\.yaml:1: \(top level\): file is 65\.0 MiB, over the 64\.0 MiB limit/ };
+  fs.truncateSync(giant, MAX_YAML_BYTES + 1024 * 1024); // sparse: no disk used
+  const mib = MAX_YAML_BYTES / 2 ** 20;
+  const e: Entry = { file: giant, errorFile: giant, expect: new RegExp(`giant\\.yaml:1: \\(top level\\): file is ${mib + 1}\\.0 MiB, over the ${mib}\\.0 MiB limit for YAML files`) };
   assertOneLocatedLine(await spawnWflo(['validate', giant], dir), e, 'validate giant.yaml');
   assertOneLocatedLine(await inProcess(['run', giant, '--dry-run']), e, 'run giant.yaml --dry-run');
   assertOneLocatedLine(await inProcess(['aep', giant]), e, 'aep giant.yaml');

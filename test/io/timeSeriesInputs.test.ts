@@ -82,9 +82,15 @@ test('CSV errors are one line naming the file, the line and the column', () => {
   bad('wind_direction,wind_speed,weight\n270,8,0\n90,9,0\n', /^met\.csv:1: weight: every weight is 0/);
   bad('wind_direction,wind_speed,weight,frequency\n270,8,1,1\n', /^met\.csv:1: frequency: give weight or frequency, not both/);
   bad('wind_direction,wind_speed\n', /^met\.csv:1: wind_direction: no samples/);
-  // A quoted cell holding a newline moves the lines after it.
-  bad('time,wind_direction,wind_speed\n"2024-01-01\nT00:00",270,8\n2024-01-02,90,8\n', /^met\.csv:2: time: '2024-01-01\\nT00:00' is not a number/);
-  bad('time,wind_direction,wind_speed\n"2024-01-01\nT00:00",270,8\n2024-01-02,90,\n', /^met\.csv:4: wind_speed: empty cell/);
+  // A quoted cell holding a line break is refused (one sample per line), in one line.
+  bad('time,wind_direction,wind_speed\n"2024-01-01\nT00:00",270,8\n2024-01-02,90,8\n', /^met\.csv:2: time: a quoted cell holds a line break \(one sample per line\)$/);
+  bad('wind_direction,wind_speed\n270,"8\r\n"\n', /^met\.csv:2: wind_speed: a quoted cell holds a line break/);
+  // Numbers are decimal: what JavaScript's Number() would also read is refused.
+  bad('wind_direction,wind_speed\n270,0x10\n', /^met\.csv:2: wind_speed: '0x10' is not a decimal number/);
+  bad('wind_direction,wind_speed\n270,0b11\n', /^met\.csv:2: wind_speed: '0b11' is not a decimal number/);
+  bad('wind_direction,wind_speed\n270,1_000\n', /^met\.csv:2: wind_speed: '1_000' is not a finite number/);
+  bad('wind_direction,wind_speed\n270,Infinity\n', /^met\.csv:2: wind_speed: 'Infinity' is not a finite number/);
+  bad('wind_direction,wind_speed\n270,8\n-1e400,8\n', /^met\.csv:3: wind_direction: '-1e400' is not a finite number/);
   assert.throws(() => readTimeSeriesCsv(path.join(dir, 'absent.csv')), /absent\.csv: time-series file not found/);
 });
 

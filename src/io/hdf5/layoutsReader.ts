@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import { InputError } from '../../util/errors.js';
 import { declaredSizeProblem } from './declaredSize.js';
 import type { LayoutRecord } from '../layoutRecord.js';
+import { requireRegularFile } from '../boundedRead.js';
 import { closeQuietly, hdf5Call, hdf5ErrorReason, loadH5, openH5Sync, type H5File } from './h5wasmRuntime.js';
 import { columnsWith, FARMS_GROUP, h5DtypeOf, METRICS_GROUP, READABLE_FORMAT_VERSIONS, LAYOUTS_FORMAT_NAME, ROOT_ATTRIBUTES, rowRanges, TYPES_GROUP, type ColumnSpec } from './layoutsSchema.js';
 import { RowSlice, type ColumnData } from './rowSlice.js';
@@ -143,6 +144,8 @@ export class LayoutsFileReader {
 
   /** Open and check the structure; InputError (one line) when the file is not a usable layouts file. */
   static async open(path: string): Promise<LayoutsFileReader> {
+    // h5wasm opens the file itself: a directory, device or FIFO is refused by type first.
+    requireRegularFile(path, { what: 'HDF5 file', expected: 'an HDF5 layouts file' });
     const h5 = await loadH5();
     let file: H5File;
     try {

@@ -4,15 +4,25 @@
  * becomes one InputError line `file:line: site.energy_resource.wind_resource.probability: …`.
  *
  * `!include REL` (windIO's YAML tag) is replaced by the root of the file REL, resolved relative
- * to the file that contains the tag. Every include of the whole tree is followed when the top
- * file is opened, so a missing file or an include cycle fails at once, naming the line of the
- * offending tag. The `yaml` package reports `!include` as an unresolved tag (a warning, not an
- * error); the tagged scalar keeps its text, which is all we need.
+ * to the file that contains the tag. Every include of the whole tree is checked when the top
+ * file is opened, so a missing file, an include cycle, an include leaving the plant folder or a
+ * plant that expands beyond its limits (includePolicy.ts) fails at once, naming the line of the
+ * offending tag. Each file is read (bounded: boundedRead.ts, yamlBudget.ts) and parsed once, by
+ * its real path, however often it is included; its expansion is computed once too. Messages
+ * quote values only by their start (util/printable.ts `excerpt`), never a file's contents.
+ * The `yaml` package reports `!include` as an unresolved tag (a warning, not an error); the
+ * tagged scalar keeps its text, which is all we need.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import fs from 'node:fs';
+import { isAlias, isMap, isPair, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
 import { InputError } from '../../util/errors.js';
+import { describeText, excerpt } from '../../util/printable.js';
+import { readBoundedText, UnreadableFile } from '../boundedRead.js';
+import { composeYaml, MAX_YAML_BYTES } from '../yamlFile.js';
+import {
+  ALLOW_OUTSIDE_OPTION, includesMayLeavePlant, isInside, MAX_INCLUDE_DEPTH, MAX_PLANT_BYTES, MAX_PLANT_ELEMENTS, plantFolderOf,
+} from './includePolicy.js';
 
 export type WindioPath = readonly (string | number)[];
 
@@ -25,45 +35,149 @@ export function formatWindioPath(p: WindioPath): string {
 }
 
 interface SourceFile {
+  /** The name errors use (as the user gave it, or joined to the includer's). */
   file: string;
+  /** Absolute path as resolved (relative includes resolve against its folder, as windIO does). */
+  abs: string;
   doc: Document;
   lineCounter: LineCounter;
+  bytes: number;
 }
 
 const INCLUDE_TAG = '!include';
-/** Largest windIO file read (the syntax tree costs ~40 bytes per input byte). */
-const MAX_FILE_BYTES = 64 * 2 ** 20;
 
-/** Parsed files by absolute path, shared by every node of one tree. */
+/** The size of a node's expansion: includes and aliases followed, as often as they occur. */
+interface Expansion {
+  elements: number;
+  bytes: number;
+  /** Longest chain of nested includes below. */
+  depth: number;
+}
+
+/** Parsed files by real path, shared by every node of one tree: each file is read and parsed once. */
 class SourceCache {
   private readonly files = new Map<string, SourceFile>();
+  /** Each file's expansion, computed once (a file included many times is walked once). */
+  private readonly expansions = new Map<string, Expansion>();
+  /** Real paths of the files being expanded, outermost first (include cycles). */
+  private readonly expanding: string[] = [];
 
-  /** `shown` is the name errors use (as the user gave it, or relative to the includer). */
+  constructor(readonly plantFolder: string) {}
+
+  /** Read and parse a file (`shown` names it in errors); the cached one when already read. */
   load(abs: string, shown: string): SourceFile {
-    const cached = this.files.get(abs);
+    let real: string;
+    try {
+      real = fs.realpathSync(abs);
+    } catch {
+      real = abs; // the bounded read names the problem (not found, a link loop)
+    }
+    const cached = this.files.get(real);
     if (cached) return cached;
     let text: string;
     try {
-      const size = fs.statSync(abs).size;
-      if (size > MAX_FILE_BYTES) throw new InputError(`${shown}: file is ${(size / 2 ** 20).toFixed(1)} MiB, over the ${MAX_FILE_BYTES / 2 ** 20} MiB limit for windIO files`);
-      text = fs.readFileSync(abs, 'utf8');
+      text = readBoundedText(abs, { what: 'file', expected: 'a YAML file' }, MAX_YAML_BYTES);
     } catch (err) {
-      if (err instanceof InputError) throw err;
-      const e = err as NodeJS.ErrnoException;
-      if (e.code === 'ENOENT') throw new InputError(`${shown}: file not found`);
-      if (e.code === 'EISDIR') throw new InputError(`${shown}: is a directory, expected a YAML file`);
-      throw new InputError(`${shown}: cannot read (${e.code ?? e.message})`);
+      throw err instanceof UnreadableFile ? err.named(shown) : err;
     }
-    const lineCounter = new LineCounter();
-    const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: false });
-    if (doc.errors.length > 0) {
-      const err = doc.errors[0];
-      const line = err.pos?.[0] !== undefined ? lineCounter.linePos(err.pos[0]).line : undefined;
-      throw new InputError(`${shown}${line ? `:${line}` : ''}: malformed YAML: ${err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '')}`);
-    }
-    const src = { file: shown, doc, lineCounter };
-    this.files.set(abs, src);
+    const { doc, lineCounter } = composeYaml(text, shown, { located: false });
+    const src = { file: shown, abs, doc, lineCounter, bytes: Buffer.byteLength(text) };
+    this.files.set(real, src);
     return src;
+  }
+
+  /**
+   * The file an `!include REL` tag at `here` (in `from`) names, checked and loaded: inside the
+   * plant folder (unless allowed), readable, parsed. Every problem is `here`'s line.
+   */
+  include(from: SourceFile, rel: string, here: WindioNode): SourceFile {
+    const abs = path.resolve(path.dirname(from.abs), rel);
+    const shown = path.isAbsolute(rel) ? rel : path.join(path.dirname(from.file), rel);
+    const tag = `${INCLUDE_TAG} '${excerpt(rel, 200)}'`;
+    let real: string | null = null;
+    try {
+      real = fs.realpathSync(abs);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') here.fail(`${tag}: file not found (looked for ${abs})`);
+    }
+    if (real !== null && !includesMayLeavePlant() && !isInside(real, this.plantFolder)) {
+      here.fail(`${tag}: ${real === abs ? abs : `${abs} (${real})`} is outside the plant folder ${this.plantFolder}; refused unread (${ALLOW_OUTSIDE_OPTION} allows it)`);
+    }
+    try {
+      return this.load(abs, shown);
+    } catch (err) {
+      // The included file could not be read at all: said at the tag. (Its syntax errors name its own line.)
+      if (err instanceof UnreadableFile && err.file === shown) here.fail(`${tag}: ${err.reason}`);
+      throw err;
+    }
+  }
+
+  /**
+   * The expansion of a whole file (every include and alias below it followed), computed once per
+   * file; throws at the first include that makes a cycle or goes over a limit.
+   */
+  expansion(src: SourceFile, root: WindioNode): Expansion {
+    const real = fs.realpathSync(src.abs);
+    const known = this.expansions.get(real);
+    if (known) return known;
+    this.expanding.push(real);
+    const byNode = new Map<Node, Expansion | 'expanding'>();
+    const pathStack: (string | number)[] = [...root.path];
+    const total = (a: Expansion, b: Expansion): Expansion => ({ elements: a.elements + b.elements, bytes: a.bytes + b.bytes, depth: Math.max(a.depth, b.depth) });
+    const within = (e: Expansion, here: () => WindioNode): Expansion => {
+      if (e.elements > MAX_PLANT_ELEMENTS) here().fail(`the plant expands to over ${MAX_PLANT_ELEMENTS} YAML elements (includes and aliases followed, each time they are used): refused`);
+      if (e.bytes > MAX_PLANT_BYTES) here().fail(`the plant expands to over ${MAX_PLANT_BYTES / 2 ** 20} MiB (included files counted each time they are included): refused`);
+      return e;
+    };
+    const nodeAt = (n: Node): WindioNode => root.at(n, src, [...pathStack]);
+    const walk = (node: unknown): Expansion => {
+      let n = node as Node;
+      if (isAlias(n)) {
+        const target = n.resolve(src.doc) as Node | undefined;
+        if (!target) return { elements: 1, bytes: 0, depth: 0 };
+        const seen = byNode.get(target);
+        if (seen === 'expanding') return nodeAt(n).fail(`the alias *${excerpt(n.source, 80)} refers to a node that holds it`);
+        if (seen) return seen;
+        n = target;
+      }
+      const memoKey = n;
+      byNode.set(memoKey, 'expanding');
+      let e: Expansion = { elements: 1, bytes: 0, depth: 0 };
+      if (isMap(n)) {
+        for (const pair of n.items) {
+          if (!isPair(pair)) continue;
+          pathStack.push(String(isScalar(pair.key) ? pair.key.value : pair.key));
+          e = within(total(e, walk(pair.value)), () => nodeAt((pair.value as Node | null) ?? n));
+          pathStack.pop();
+        }
+      } else if (isSeq(n)) {
+        n.items.forEach((item, i) => {
+          pathStack.push(i);
+          e = within(total(e, walk(item)), () => nodeAt((item as Node | null) ?? n));
+          pathStack.pop();
+        });
+      } else if (isScalar(n) && n.tag === INCLUDE_TAG) {
+        const here = nodeAt(n);
+        const target = here.includedFile();
+        const targetReal = fs.realpathSync(target.abs);
+        const cycleFrom = this.expanding.indexOf(targetReal);
+        if (cycleFrom >= 0) {
+          const names = [...this.expanding.slice(cycleFrom), targetReal].map((p) => path.basename(p));
+          here.fail(`${INCLUDE_TAG} cycle: ${names.join(' → ')}`);
+        }
+        if (this.expanding.length >= MAX_INCLUDE_DEPTH) here.fail(`${INCLUDE_TAG}: includes nest deeper than ${MAX_INCLUDE_DEPTH} files`);
+        const inner = this.expansion(target, here.included(target));
+        if (this.expanding.length + inner.depth >= MAX_INCLUDE_DEPTH) here.fail(`${INCLUDE_TAG}: includes nest deeper than ${MAX_INCLUDE_DEPTH} files`);
+        e = within({ elements: inner.elements, bytes: inner.bytes, depth: inner.depth + 1 }, () => here);
+      }
+      byNode.set(memoKey, e);
+      return e;
+    };
+    const body = walk(src.doc.contents);
+    const own = within({ elements: body.elements, bytes: body.bytes + src.bytes, depth: body.depth }, () => root);
+    this.expanding.pop();
+    this.expansions.set(real, own);
+    return own;
   }
 }
 
@@ -75,19 +189,46 @@ export class WindioNode {
     private readonly src: SourceFile,
     readonly path: WindioPath,
     private readonly cache: SourceCache,
-    /** Absolute paths of the files included on the way here (cycle detection). */
-    private readonly includeChain: readonly string[],
     /** Where an absent node is reported: its parent. */
     private readonly anchor: Node | null = node,
   ) {}
 
-  /** Open a windIO file and check every `!include` in it, recursively. */
+  /**
+   * Open a windIO file and check every `!include` in it, recursively (each file read once): each
+   * inside the plant folder (includePolicy.ts), no cycle, the expanded plant within its limits.
+   */
   static open(file: string): WindioNode {
-    const cache = new SourceCache();
     const abs = path.resolve(file);
-    const root = new WindioNode(cache.load(abs, file).doc.contents as Node | null, cache.load(abs, file), [], cache, [abs]);
-    root.followAllIncludes();
+    let plantFolder: string;
+    try {
+      plantFolder = plantFolderOf(abs);
+    } catch {
+      plantFolder = path.dirname(path.dirname(abs)); // the read below names the problem
+    }
+    const cache = new SourceCache(plantFolder);
+    const src = cache.load(abs, file);
+    const root = new WindioNode(src.doc.contents as Node | null, src, [], cache);
+    cache.expansion(src, root);
     return root;
+  }
+
+  /** A node of `src` at `nodePath` (for messages about nodes found while walking). */
+  at(node: Node, src: SourceFile, nodePath: WindioPath): WindioNode {
+    return new WindioNode(node, src, nodePath, this.cache);
+  }
+
+  /** The root of an included file, at this node's path. */
+  included(src: SourceFile): WindioNode {
+    return new WindioNode(src.doc.contents as Node | null, src, this.path, this.cache);
+  }
+
+  /** The file this `!include` scalar names (checked, read once). */
+  includedFile(): SourceFile {
+    const n = this.node;
+    const rel = isScalar(n) && typeof n.value === 'string' ? n.value.trim() : '';
+    if (rel === '') this.fail(`${INCLUDE_TAG} needs a file name`);
+    if (/\.(nc|netcdf|h5|hdf5)$/i.test(rel)) this.fail(`${INCLUDE_TAG} '${excerpt(rel, 200)}': NetCDF/HDF5 resources are not supported (give the data in YAML)`);
+    return this.cache.include(this.src, rel, this);
   }
 
   get file(): string {
@@ -108,6 +249,11 @@ export class WindioNode {
 
   fail(message: string): never {
     throw new InputError(`${this.where()}: ${message}`);
+  }
+
+  /** Whether this node is a whole file (the root of the top file or of an included one). */
+  get isFileRoot(): boolean {
+    return this.node !== null && this.node === this.src.doc.contents;
   }
 
   get exists(): boolean {
@@ -210,49 +356,18 @@ export class WindioNode {
   }
 
   private absent(childPath: WindioPath): WindioNode {
-    return new WindioNode(null, this.src, childPath, this.cache, this.includeChain, this.anchor);
+    return new WindioNode(null, this.src, childPath, this.cache, this.anchor);
   }
 
   private resolve(node: Node, childPath: WindioPath): WindioNode {
     let n: Node = node;
     if (isAlias(n)) n = (n.resolve(this.src.doc) as Node | undefined) ?? n;
     if (isScalar(n) && n.tag === INCLUDE_TAG) {
-      const here = new WindioNode(n, this.src, childPath, this.cache, this.includeChain);
-      const rel = typeof n.value === 'string' ? n.value.trim() : '';
-      if (rel === '') here.fail(`${INCLUDE_TAG} needs a file name`);
-      if (/\.(nc|netcdf|h5|hdf5)$/i.test(rel)) here.fail(`${INCLUDE_TAG} '${rel}': NetCDF/HDF5 resources are not supported (give the data in YAML)`);
-      const abs = path.resolve(path.dirname(this.includeChain[this.includeChain.length - 1]), rel);
-      if (this.includeChain.includes(abs)) {
-        const cycle = [...this.includeChain.slice(this.includeChain.indexOf(abs)), abs].map((p) => path.basename(p)).join(' → ');
-        here.fail(`${INCLUDE_TAG} cycle: ${cycle}`);
-      }
-      let src: SourceFile;
-      try {
-        src = this.cache.load(abs, path.join(path.dirname(this.src.file), rel));
-      } catch (err) {
-        if (err instanceof InputError && /file not found$/.test(err.message)) here.fail(`${INCLUDE_TAG} '${rel}': file not found (looked for ${abs})`);
-        throw err;
-      }
-      return new WindioNode(src.doc.contents as Node | null, src, childPath, this.cache, [...this.includeChain, abs]);
+      // Checked and loaded when the tree was opened: this finds the cached file.
+      const here = new WindioNode(n, this.src, childPath, this.cache);
+      return here.included(here.includedFile());
     }
-    return new WindioNode(n, this.src, childPath, this.cache, this.includeChain);
-  }
-
-  /**
-   * Check every `!include` of this file and of the files it includes (syntax-tree walk: aliases
-   * are not expanded, so an alias bomb costs nothing here).
-   */
-  private followAllIncludes(): void {
-    const walk = (node: unknown, p: (string | number)[]): void => {
-      if (isMap(node)) {
-        for (const pair of node.items) if (isPair(pair)) walk(pair.value, [...p, String(isScalar(pair.key) ? pair.key.value : pair.key)]);
-      } else if (isSeq(node)) {
-        node.items.forEach((item, i) => walk(item, [...p, i]));
-      } else if (isScalar(node) && node.tag === INCLUDE_TAG) {
-        this.resolve(node, p).followAllIncludes();
-      }
-    };
-    walk(this.node, [...this.path]);
+    return new WindioNode(n, this.src, childPath, this.cache);
   }
 }
 
@@ -262,5 +377,8 @@ export function describe(n: WindioNode): string {
   if (n.isMap) return 'a mapping';
   if (n.isSeq) return `a list of ${n.length}`;
   const v = n.scalar;
-  return v === null ? 'null' : typeof v === 'string' ? `'${v}'` : String(v);
+  // A file that is one string (a text file included by mistake) is never quoted back; other
+  // values are quoted by their start only, on one line.
+  if (typeof v === 'string' && n.isFileRoot) return `the file's whole text (${v.length} characters), not YAML data`;
+  return v === null ? 'null' : typeof v === 'string' ? describeText(v) : String(v);
 }
