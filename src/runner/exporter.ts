@@ -10,7 +10,7 @@ import path from 'node:path';
 import { LayoutsFileReader, writeLayoutsFile } from '../io/hdf5/index.js';
 import type { LayoutRecord } from '../io/layoutRecord.js';
 import { RuntimeFailure } from '../util/errors.js';
-import { Ledger } from './ledger.js';
+import { LedgerReader } from './ledgerReader.js';
 
 export const LAYOUTS_FILE = 'layouts.h5';
 const BATCH_ROWS = 512;
@@ -48,10 +48,9 @@ export async function exportLedger(dir: string, outFile?: string, o: ExportOptio
   const source = o.source ?? 'wflo export';
   const started = performance.now();
   const file = path.resolve(outFile ?? path.join(dir, LAYOUTS_FILE));
-  const ledger = Ledger.open(dir, { readonly: true });
+  const ledger = LedgerReader.open(dir);
   try {
-    ledger.db.exec('BEGIN');
-    try {
+    return await ledger.snapshot(async () => {
       const totals = ledger.totals();
       const campaignHash = ledger.getMeta('campaign_hash') ?? '';
       if (!o.force) await refuseToDropResults(file, ledger, campaignHash);
@@ -74,9 +73,7 @@ export async function exportLedger(dir: string, outFile?: string, o: ExportOptio
         file, rows: written.rows, expected: totals.total, complete: totals.done === totals.total,
         bytes: written.bytes, seconds: (performance.now() - started) / 1000, campaignHash, created: created.toISOString(),
       };
-    } finally {
-      ledger.db.exec('COMMIT');
-    }
+    });
   } finally {
     ledger.close();
   }
@@ -88,7 +85,7 @@ export async function exportLedger(dir: string, outFile?: string, o: ExportOptio
  * no result for. Stale rows (another spec hash) may go. The file the last export of this ledger
  * wrote (same `created` stamp) is known to hold nothing else and is not read.
  */
-async function refuseToDropResults(file: string, ledger: Ledger, campaignHash: string): Promise<void> {
+async function refuseToDropResults(file: string, ledger: LedgerReader, campaignHash: string): Promise<void> {
   if (!fs.existsSync(file)) return;
   let reader: LayoutsFileReader;
   try {
@@ -106,7 +103,7 @@ async function refuseToDropResults(file: string, ledger: Ledger, campaignHash: s
     for (const k of reader.keys()) {
       for (let i = 0; i < k.taskId.length; i++) {
         const s = states.get(k.taskId[i]);
-        if (!s || s.resultHash === s.specHash) continue;
+        if (!s || s.done) continue;
         if (k.specHash[i] ? k.specHash[i] === s.specHash : fileIsCurrent) {
           lacking++;
           example ||= k.taskId[i];
