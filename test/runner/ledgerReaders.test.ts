@@ -3,7 +3,7 @@
  * export read back by h5py, the dashboard payload, plots, the runner's own states), and a ledger
  * written by the first wflo version (results without source, reported AEP, metrics, worker and
  * turbine models) reads the same as a current one: untouched by read-only readers, migrated once
- * by the first writable open.
+ * by the first writable open; `wflo collect` reads it as a shard ledger like a current one.
  */
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +18,8 @@ import { Ledger, LedgerReader } from '../../src/runner/ledger.js';
 import { readStatus } from '../../src/runner/campaignStatus.js';
 import { listMissing } from '../../src/runner/missingTasks.js';
 import { exportLedger } from '../../src/runner/exporter.js';
+import { collectShards } from '../../src/runner/collect/collectShards.js';
+import type { Campaign } from '../../src/campaign/campaign.js';
 import { DashboardPayload } from '../../src/views/dashboardPayload.js';
 import { readLedgerResults } from '../../src/views/storedResult.js';
 import { InputError } from '../../src/util/errors.js';
@@ -56,7 +58,7 @@ const ADDED_COLUMNS = ['source', 'aep_reported', 'metrics', 'worker', 'turbine_t
  * 0 and 1 (seed 2 retired, its farm-0 results still carrying their task's spec hash), and one stale
  * task failed for good. Done: farm 0, seeds 0 and 1.
  */
-function mixedLedger(dir: string): { done: string[]; stale: string[]; failed: string; retired: string } {
+function mixedLedger(dir: string): { campaign: Campaign; done: string[]; stale: string[]; failed: string; retired: string } {
   const file = path.join(dir, 'c.yaml');
   const c1 = parseCampaign(stringify(noopCampaign(dir, 3)), file);
   const t1 = expandTasks(c1);
@@ -73,6 +75,7 @@ function mixedLedger(dir: string): { done: string[]; stale: string[]; failed: st
     ledger.recordFailure(staleTasks[0], 3, 'boom', true);
     ledger.checkpoint();
     return {
+      campaign: c2,
       done: t2.filter((t) => t.farmId === 0).map((t) => t.taskId).sort(),
       stale: staleTasks.slice(1).sort(),
       failed: staleTasks[0],
@@ -81,6 +84,24 @@ function mixedLedger(dir: string): { done: string[]; stale: string[]; failed: st
   } finally {
     ledger.close();
   }
+}
+
+/** The ledger of `from` copied into `to` as the first version would hold it (its tables, rollback journal). */
+function firstVersionCopy(from: string, to: string): string {
+  fs.mkdirSync(to, { recursive: true });
+  const file = path.join(to, 'ledger.sqlite');
+  const db = new Database(file);
+  try {
+    db.exec(FIRST_VERSION_SCHEMA);
+    db.exec(`ATTACH DATABASE '${path.join(from, 'ledger.sqlite')}' AS cur`);
+    db.exec(`INSERT INTO meta SELECT * FROM cur.meta; INSERT INTO tasks SELECT * FROM cur.tasks;
+      INSERT INTO results SELECT ${FIRST_RESULT_COLUMNS} FROM cur.results;
+      INSERT INTO farms SELECT * FROM cur.farms; INSERT INTO farm_types SELECT * FROM cur.farm_types;`);
+    db.exec('DETACH DATABASE cur');
+  } finally {
+    db.close();
+  }
+  return file;
 }
 
 /** Task ids (sorted), row count and layouts (NaN padding as null) of a layouts.h5, as h5py reads them. */
@@ -160,18 +181,8 @@ test('a ledger of the first version: read-only readers read it as it is and leav
   const dir = tempDir('ledger-versions');
   const current = path.join(dir, 'current'), older = path.join(dir, 'older');
   fs.mkdirSync(current);
-  fs.mkdirSync(older);
   mixedLedger(current);
-  // The same tasks and rows in a ledger as the first version wrote it (its tables, rollback journal).
-  const db = new Database(path.join(older, 'ledger.sqlite'));
-  db.exec(FIRST_VERSION_SCHEMA);
-  db.exec(`ATTACH DATABASE '${path.join(current, 'ledger.sqlite')}' AS cur`);
-  db.exec(`INSERT INTO meta SELECT * FROM cur.meta; INSERT INTO tasks SELECT * FROM cur.tasks;
-    INSERT INTO results SELECT ${FIRST_RESULT_COLUMNS} FROM cur.results;
-    INSERT INTO farms SELECT * FROM cur.farms; INSERT INTO farm_types SELECT * FROM cur.farm_types;`);
-  db.exec('DETACH DATABASE cur');
-  db.close();
-  const olderFile = path.join(older, 'ledger.sqlite');
+  const olderFile = firstVersionCopy(current, older);
   const bytesBefore = fs.readFileSync(olderFile);
 
   const counts = (s: ReturnType<typeof readStatus>) => ({ total: s.total, done: s.done, stale: s.stale, failed: s.failed, groups: s.groups, failures: s.failures });
@@ -224,4 +235,35 @@ test('a ledger of the first version: read-only readers read it as it is and leav
   const [a, b] = [h5Rows(path.join(dir, 'older.h5')), h5Rows(path.join(dir, 'current.h5'))];
   assert.equal(a.rows, 4);
   assert.deepEqual(a, b);
+});
+
+test('wflo collect reads a first-version shard ledger as it reads a current one', async () => {
+  const dir = tempDir('ledger-collect-versions');
+  const current = path.join(dir, 'current'), older = path.join(dir, 'older');
+  fs.mkdirSync(current);
+  const { campaign, done, failed } = mixedLedger(current);
+  const olderFile = firstVersionCopy(current, older);
+  const bytesBefore = fs.readFileSync(olderFile);
+  const collect = async (from: string, out: string) => {
+    const r = await collectShards(campaign, { from: [from], outDir: path.join(dir, out), noExport: true });
+    const [folder] = r.folders;
+    const reader = LedgerReader.open(path.join(dir, out));
+    try {
+      return {
+        problem: folder.problem, counts: [folder.rows, folder.imported, folder.stale, folder.foreign, folder.failed, folder.rejected],
+        done: r.done, failed: r.failed, records: [...reader.doneRecords()].map((rec) => ({ ...rec, source: rec.source?.replace(from, 'FROM') })),
+      };
+    } finally {
+      reader.close();
+    }
+  };
+  const fromOlder = await collect(older, 'collected-older');
+  // 12 rows: 4 done, 4 stale (farm 1, one of them failed there), 4 of seed 2, which the campaign no longer has.
+  assert.equal(fromOlder.problem, null);
+  assert.deepEqual(fromOlder.counts, [12, 4, 4, 4, 1, 0]);
+  assert.deepEqual(fromOlder.records.map((r) => r.taskId).sort(), done);
+  assert.ok(fromOlder.records.every((r) => r.source === 'shard:FROM'));
+  assert.equal(fromOlder.failed, 1, failed);
+  assert.deepEqual(fromOlder, await collect(current, 'collected-current'));
+  assert.deepEqual(fs.readFileSync(olderFile), bytesBefore, 'a shard ledger is never modified');
 });
