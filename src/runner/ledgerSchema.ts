@@ -80,14 +80,18 @@ export function addReadViews(db: Database.Database): void {
 
 /** The view `result_rows` alone (a shard's ledger, read as it is: collect/shardLedger.ts). */
 export function addResultRowsView(db: Database.Database): void {
-  const present = new Set(db.prepare("SELECT name FROM pragma_table_info('results')").pluck().all() as string[]);
+  const present = resultColumns(db);
   const columns = [...FIRST_RESULT_COLUMNS, ...ADDED_RESULT_COLUMNS.map(([name, , absent]) => (present.has(name) ? name : `${absent} AS ${name}`))];
   db.exec(`CREATE TEMP VIEW result_rows AS SELECT ${columns.join(', ')} FROM main.results`);
 }
 
+function resultColumns(db: Database.Database): Set<string> {
+  return new Set(db.prepare("SELECT name FROM pragma_table_info('results')").pluck().all() as string[]);
+}
+
 /** Add the columns an older ledger's results lack (a writable open, once). */
 function migrate(db: Database.Database): void {
-  const columns = new Set(db.prepare("SELECT name FROM pragma_table_info('results')").pluck().all() as string[]);
+  const columns = resultColumns(db);
   for (const [column, declaration] of ADDED_RESULT_COLUMNS) {
     if (!columns.has(column)) db.exec(`ALTER TABLE results ADD COLUMN ${column} ${declaration}`);
   }
