@@ -1,4 +1,5 @@
 /** What the ledger's readers return (ledgerReader.ts) and its writer reports (ledger.ts). */
+import type { LayoutRecord } from '../io/layoutRecord.js';
 
 /** A campaign task as the ledger has it: done, failed, stale (a result at another spec) or pending. */
 export type TaskState = 'done' | 'failed' | 'stale' | 'pending';
@@ -64,16 +65,7 @@ export interface RunningTask {
 }
 
 /** A done result's layout with the stored definitions of its farm and farm type (plots). */
-export interface DoneLayout {
-  taskId: string;
-  farmId: number;
-  farmType: number;
-  seed: number;
-  aep: number;
-  x: Float64Array;
-  y: Float64Array;
-  /** Each turbine's model, when the row carries them. */
-  turbineTypes?: Int32Array;
+export interface DoneLayout extends Pick<LayoutRecord, 'taskId' | 'farmId' | 'farmType' | 'seed' | 'aep' | 'x' | 'y' | 'turbineTypes'> {
   /** The stored farm and farm type definitions (JSON as synced), undefined when absent. */
   farm: unknown;
   type: unknown;
