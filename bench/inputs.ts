@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
 import { loadCampaign } from '../src/campaign/loadCampaign.js';
 import { expandTasks } from '../src/campaign/taskGrid.js';
+import Database from 'better-sqlite3';
 import { Ledger } from '../src/runner/ledger.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -71,19 +72,21 @@ export async function benchInputs(): Promise<void> {
     fs.mkdirSync(out);
     const ledger = Ledger.open(out);
     ledger.syncCampaign(c, tasks);
-    // Fixture rows written straight into the database (what the dry run reads is only which tasks are done).
+    ledger.close();
+    // Fixture rows written straight into the database file (what the dry run reads is only which tasks are done).
+    const db = new Database(path.join(out, 'ledger.sqlite'));
     const empty = Buffer.alloc(0);
-    const insert = ledger.db.prepare(`INSERT INTO results (task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y,
+    const insert = db.prepare(`INSERT INTO results (task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y,
       x_initial, y_initial, iterations, evaluations, wall_s, attempts, run_id, committed_at) VALUES (?, ?, ?, ?, ?, 0, 1, 1, ?, ?, ?, ?, 0, 0, 0, 1, 1, 0)`);
     let doneRows = 0;
-    ledger.db.transaction(() => {
+    db.transaction(() => {
       for (let i = 0; i < tasks.length; i += 2, doneRows++) {
         const t = tasks[i];
         insert.run(t.taskId, t.specHash, t.farmId, t.farmType, t.seed, empty, empty, empty, empty);
       }
     })();
-    ledger.checkpoint();
-    ledger.close();
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
     const mb = fs.statSync(path.join(out, 'ledger.sqlite')).size / 1024 / 1024;
     measure(`ledger of ${tasks.length} tasks (${doneRows} done, ${mb.toFixed(0)} MB)`, file);
   } finally {

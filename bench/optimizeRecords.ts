@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { loadCampaign } from '../src/campaign/loadCampaign.js';
 import { caseForTask } from '../src/campaign/caseForTask.js';
-import { Ledger } from '../src/runner/ledger.js';
+import { LedgerReader } from '../src/runner/ledgerReader.js';
 import { createFarmEvaluator } from '../src/physics/aep.js';
 import { checkFeasibility } from '../src/geometry/feasibility.js';
 import { layoutResultYaml } from '../src/io/layoutResultYaml.js';
@@ -69,8 +69,8 @@ function totalCpu(outputDir: string): number {
 function writeBest(campaignFile: string, resultsDir: string): void {
   const campaign = loadCampaign(campaignFile);
   const raw = parse(fs.readFileSync(campaignFile, 'utf8')) as { farms: { id: number; case?: string; wind?: unknown }[] };
-  const ledger = Ledger.open(campaign.outputDir!, { readonly: true });
-  let best: ReturnType<Ledger['doneRecords']> extends Generator<infer R> ? R | null : never = null;
+  const ledger = LedgerReader.open(campaign.outputDir!);
+  let best: ReturnType<LedgerReader['doneRecords']> extends Generator<infer R> ? R | null : never = null;
   let done = 0;
   try {
     for (const r of ledger.doneRecords()) { done++; if (!best || r.aep > best.aep) best = r; }

@@ -110,13 +110,3 @@ export const campaignSchema = strict({
 });
 
 export type CampaignDocument = z.infer<typeof campaignSchema>;
-
-/** Field names allowed at each kind of place, for "unknown field" messages. */
-export const KNOWN_FIELDS = {
-  campaign: Object.keys(campaignSchema.shape),
-  farm: Object.keys(farmSchema.shape),
-  farmType: Object.keys(farmTypeSchema.shape),
-  seeds: Object.keys(seedRangeSchema.shape),
-  backoff: Object.keys(backoffSchema.shape),
-  export: Object.keys(exportSchema.shape),
-} as const;

@@ -9,7 +9,7 @@
  */
 import { InputError } from '../util/errors.js';
 import type { Campaign } from './campaign.js';
-import { expandTasks, type Task } from './taskGrid.js';
+import { expandTasks } from './taskGrid.js';
 
 export interface ShardSpec {
   /** 0-based shard index (SLURM_ARRAY_TASK_ID of an array 0..count-1). */
@@ -36,13 +36,6 @@ export const formatShard = (s: ShardSpec): string => `${s.index}/${s.count}`;
 export function sliceTasks<T>(tasks: readonly T[], s: ShardSpec): T[] {
   const out: T[] = [];
   for (let p = s.index; p < tasks.length; p += s.count) out.push(tasks[p]);
-  return out;
-}
-
-/** The shard each task belongs to, by task id. */
-export function shardOfTasks(tasks: readonly Task[], count: number): Map<string, number> {
-  const out = new Map<string, number>();
-  tasks.forEach((t, p) => out.set(t.taskId, p % count));
   return out;
 }
 

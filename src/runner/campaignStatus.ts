@@ -7,7 +7,7 @@
 import { runLockHolder } from './runLock.js';
 import { parseTaskId } from '../io/layoutRecord.js';
 import { QUARANTINE_META } from './gate/recheck.js';
-import { Ledger, type FailureInfo, type GroupCounts, type RunningTask } from './ledger.js';
+import { LedgerReader, type FailureInfo, type GroupCounts, type RunningTask } from './ledgerReader.js';
 import { formatDuration } from './progress.js';
 
 
@@ -36,10 +36,9 @@ export interface CampaignStatus {
 }
 
 export function readStatus(dir: string): CampaignStatus {
-  const ledger = Ledger.open(dir, { readonly: true });
+  const ledger = LedgerReader.open(dir);
   try {
-    ledger.db.exec('BEGIN');
-    try {
+    return ledger.snapshot(() => {
       const groups: GroupStatus[] = ledger.groupCounts().map((g) => ({ ...g, running: 0 }));
       const failures = ledger.failures(50);
       const lastRun = ledger.lastRun();
@@ -83,9 +82,7 @@ export function readStatus(dir: string): CampaignStatus {
         ratePerMin, etaS: ratePerMin > 0 ? (remaining / ratePerMin) * 60 : remaining === 0 ? 0 : null,
         complete: total > 0 && done === total, run, groups, failures, runningTasks, quarantined,
       };
-    } finally {
-      ledger.db.exec('COMMIT');
-    }
+    });
   } finally {
     ledger.close();
   }

@@ -10,8 +10,7 @@ import path from 'node:path';
 import { LayoutsFileReader, writeLayoutsFile } from '../io/hdf5/index.js';
 import type { LayoutRecord } from '../io/layoutRecord.js';
 import { RuntimeFailure } from '../util/errors.js';
-import { Ledger } from './ledger.js';
-import { integrityProblem } from './ledgerSchema.js';
+import { LedgerReader } from './ledgerReader.js';
 import { DamagedLedger, damagedLedger, isCorruption } from './ledgerDamage.js';
 
 export const LAYOUTS_FILE = 'layouts.h5';
@@ -53,7 +52,7 @@ export async function exportLedger(dir: string, outFile?: string, o: ExportOptio
   const source = o.source ?? 'wflo export';
   const started = performance.now();
   const file = path.resolve(outFile ?? path.join(dir, LAYOUTS_FILE));
-  const ledger = Ledger.open(dir, { readonly: true });
+  const ledger = LedgerReader.open(dir);
   try {
     return await exportOpened(ledger, file, source, started, o);
   } catch (err) {
@@ -63,16 +62,16 @@ export async function exportLedger(dir: string, outFile?: string, o: ExportOptio
     if (isCorruption(err)) throw damagedLedger(ledger.path, (err as Error).message);
     if (!/malformed|not a database/.test((err as Error)?.message ?? '')) throw err;
     let problem: string | null = null;
-    try { problem = integrityProblem(ledger.db); } catch (checkErr) { if (isCorruption(checkErr)) problem = (checkErr as Error).message; }
+    try { problem = ledger.integrityProblem(); } catch (checkErr) { if (isCorruption(checkErr)) problem = (checkErr as Error).message; }
     throw problem ? damagedLedger(ledger.path, problem) : err;
   } finally {
     ledger.close();
   }
 }
 
-async function exportOpened(ledger: Ledger, file: string, source: string, started: number, o: ExportOptions): Promise<ExportReport> {
-  ledger.db.exec('BEGIN');
-  try {
+/** The export from one consistent read of the ledger. */
+async function exportOpened(ledger: LedgerReader, file: string, source: string, started: number, o: ExportOptions): Promise<ExportReport> {
+  return ledger.snapshot(async () => {
     const totals = ledger.totals();
     const campaignHash = ledger.getMeta('campaign_hash') ?? '';
     if (!o.force) await refuseToDropResults(file, ledger, campaignHash);
@@ -95,9 +94,7 @@ async function exportOpened(ledger: Ledger, file: string, source: string, starte
       file, rows: written.rows, expected: totals.total, complete: totals.done === totals.total,
       bytes: written.bytes, seconds: (performance.now() - started) / 1000, campaignHash, created: created.toISOString(),
     };
-  } finally {
-    ledger.db.exec('COMMIT');
-  }
+  });
 }
 
 /**
@@ -106,7 +103,7 @@ async function exportOpened(ledger: Ledger, file: string, source: string, starte
  * no result for. Stale rows (another spec hash) may go. The file the last export of this ledger
  * wrote (same `created` stamp) is known to hold nothing else and is not read.
  */
-async function refuseToDropResults(file: string, ledger: Ledger, campaignHash: string): Promise<void> {
+async function refuseToDropResults(file: string, ledger: LedgerReader, campaignHash: string): Promise<void> {
   if (!fs.existsSync(file)) return;
   let reader: LayoutsFileReader;
   try {
@@ -124,7 +121,7 @@ async function refuseToDropResults(file: string, ledger: Ledger, campaignHash: s
     for (const k of reader.keys()) {
       for (let i = 0; i < k.taskId.length; i++) {
         const s = states.get(k.taskId[i]);
-        if (!s || s.resultHash === s.specHash) continue;
+        if (!s || s.done) continue;
         if (k.specHash[i] ? k.specHash[i] === s.specHash : fileIsCurrent) {
           lacking++;
           example ||= k.taskId[i];

@@ -1,12 +1,14 @@
 /**
- * The ledger's database: its schema, how it is opened (WAL, synchronous=FULL, an integrity check
- * before anything is read, migrations of older ledgers) and the one-line messages for SQLite
- * failures. The queries are in ledger.ts; the tables are described there.
+ * The ledger's database: its schema, the rule of "done" (the read views below), how it is opened
+ * (WAL, synchronous=FULL, an integrity check before anything is read, migrations of older ledgers,
+ * once, when it is opened) and the one-line messages for SQLite failures. The queries are in
+ * ledgerReader.ts and ledger.ts; the tables are described in ledger.ts.
  */
 import Database from 'better-sqlite3';
 import { InputError, RuntimeFailure } from '../util/errors.js';
 import { damagedLedger, noteLedgerOpened } from './ledgerDamage.js';
 
+export const LEDGER_FILE = 'ledger.sqlite';
 const LEDGER_VERSION = '1';
 
 const SCHEMA = `
@@ -34,6 +36,69 @@ CREATE TABLE IF NOT EXISTS runs (
   rate_per_min REAL NOT NULL DEFAULT 0, running_json TEXT NOT NULL DEFAULT '[]');
 `;
 
+/** The columns of `results` the first ledgers had. */
+const FIRST_RESULT_COLUMNS = [
+  'task_id', 'spec_hash', 'farm_id', 'farm_type', 'seed', 'n_turbines', 'aep', 'aep_initial', 'x', 'y', 'x_initial', 'y_initial',
+  'iterations', 'evaluations', 'wall_s', 'attempts', 'run_id', 'committed_at',
+];
+
+/** Columns `results` gained later, in that order: how a migration adds each, and what a row without it means. */
+const ADDED_RESULT_COLUMNS: readonly (readonly [name: string, declaration: string, absent: string])[] = [
+  // Ledgers written before rows carried their source.
+  ['source', "TEXT NOT NULL DEFAULT 'computed'", "'computed'"],
+  // … and before they carried what other producers reported and which worker computed them.
+  ['aep_reported', 'REAL', 'NULL'], ['metrics', 'TEXT', 'NULL'], ['worker', 'TEXT', 'NULL'],
+  // … and before rows of farms with several turbine models carried each turbine's model.
+  ['turbine_types', 'TEXT', 'NULL'],
+  // … and before adopted rows carried what they stand on (campaign/specHash.ts adoptedIdentity).
+  ['adopted_for', 'TEXT', 'NULL'],
+];
+
+/**
+ * The ledger's central rule, written here and nowhere else: a task is done if and only if it is
+ * in the campaign and `results` holds a row for it carrying the task's current spec hash (t: the
+ * task's row of `tasks`, r: its row of `results`). Every reader asks the views it defines.
+ */
+const DONE = 't.in_campaign = 1 AND r.spec_hash = t.spec_hash';
+
+/**
+ * The views every read goes through, made on each connection when it is opened (temporary: they
+ * live with the connection, never in the file, so a read-only open of any ledger has them):
+ *   result_rows   every results row with every current column (a read-only open of an older
+ *                 ledger, which cannot be migrated, reads what a missing column means);
+ *   done_results  the result rows of done tasks;
+ *   task_states   one row per task of the campaign: its tasks columns, its result's spec hash
+ *                 (result_hash, NULL when there is none) and done (0 or 1).
+ */
+export function addReadViews(db: Database.Database): void {
+  addResultRowsView(db);
+  db.exec(`
+    CREATE TEMP VIEW done_results AS SELECT r.* FROM result_rows r JOIN main.tasks t ON t.task_id = r.task_id WHERE ${DONE};
+    CREATE TEMP VIEW task_states AS
+      SELECT t.task_id, t.farm_id, t.farm_type, t.seed, t.spec_hash, t.attempts, t.attempts_base, t.failed, t.last_error, t.updated_at,
+        r.spec_hash AS result_hash, (${DONE}) IS 1 AS done
+      FROM main.tasks t LEFT JOIN main.results r ON r.task_id = t.task_id WHERE t.in_campaign = 1;`);
+}
+
+/** The view `result_rows` alone (a shard's ledger, read as it is: collect/shardLedger.ts). */
+export function addResultRowsView(db: Database.Database): void {
+  const present = resultColumns(db);
+  const columns = [...FIRST_RESULT_COLUMNS, ...ADDED_RESULT_COLUMNS.map(([name, , absent]) => (present.has(name) ? name : `${absent} AS ${name}`))];
+  db.exec(`CREATE TEMP VIEW result_rows AS SELECT ${columns.join(', ')} FROM main.results`);
+}
+
+function resultColumns(db: Database.Database): Set<string> {
+  return new Set(db.prepare("SELECT name FROM pragma_table_info('results')").pluck().all() as string[]);
+}
+
+/** Add the columns an older ledger's results lack (a writable open, once). */
+function migrate(db: Database.Database): void {
+  const columns = resultColumns(db);
+  for (const [column, declaration] of ADDED_RESULT_COLUMNS) {
+    if (!columns.has(column)) db.exec(`ALTER TABLE results ADD COLUMN ${column} ${declaration}`);
+  }
+}
+
 /** One line for an SQLite failure: disk full, read-only, locked or corrupt. */
 export function ledgerFailure(err: unknown, ledgerPath: string, action: string): RuntimeFailure {
   const e = err as { code?: string; message?: string };
@@ -60,7 +125,7 @@ export function integrityProblem(db: Database.Database): string | null {
   return `integrity check: ${first.trim()}${check.length > 1 ? ` and ${check.length - 1} more` : ''}`;
 }
 
-/** Open (and create and migrate, unless read-only) the ledger database at `file`; one-line errors. */
+/** Open (and create and migrate, unless read-only) the ledger database at `file`, with its read views; one-line errors. */
 export function openLedgerDatabase(file: string, readonly: boolean): Database.Database {
   noteLedgerOpened(file);
   let db: Database.Database;
@@ -71,15 +136,7 @@ export function openLedgerDatabase(file: string, readonly: boolean): Database.Da
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = FULL');
       db.exec(SCHEMA);
-      // Ledgers written before rows carried their source.
-      const columns = db.prepare("SELECT name FROM pragma_table_info('results')").pluck().all() as string[];
-      if (!columns.includes('source')) db.exec("ALTER TABLE results ADD COLUMN source TEXT NOT NULL DEFAULT 'computed'");
-      // … and before they carried what other producers reported and which worker computed them.
-      // … and before rows of farms with several turbine models carried each turbine's model.
-      // … and before adopted rows carried what they stand on (campaign/specHash.ts adoptedIdentity).
-      for (const [column, type] of [['aep_reported', 'REAL'], ['metrics', 'TEXT'], ['worker', 'TEXT'], ['turbine_types', 'TEXT'], ['adopted_for', 'TEXT']]) {
-        if (!columns.includes(column)) db.exec(`ALTER TABLE results ADD COLUMN ${column} ${type}`);
-      }
+      migrate(db);
       // A damaged page anywhere (a torn write, a zeroed block) is found now, not halfway through a run.
       const problem = integrityProblem(db);
       if (problem) {
@@ -92,6 +149,7 @@ export function openLedgerDatabase(file: string, readonly: boolean): Database.Da
     } else {
       db.prepare('SELECT 1 FROM tasks LIMIT 1').get();
     }
+    addReadViews(db);
   } catch (err) {
     if (err instanceof InputError || err instanceof RuntimeFailure) throw err;
     const code = (err as { code?: string }).code ?? '';

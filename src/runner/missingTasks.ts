@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import { restrictCampaignText } from '../campaign/restrictCampaign.js';
 import { InputError, RuntimeFailure } from '../util/errors.js';
-import { Ledger } from './ledger.js';
+import { LedgerReader } from './ledgerReader.js';
 
 export interface MissingTask {
   taskId: string;
@@ -16,14 +16,9 @@ export interface MissingTask {
 }
 
 export function listMissing(dir: string): { campaign: string; total: number; missing: MissingTask[] } {
-  const ledger = Ledger.open(dir, { readonly: true });
+  const ledger = LedgerReader.open(dir);
   try {
-    ledger.db.exec('BEGIN');
-    try {
-      return { campaign: ledger.getMeta('campaign_name') ?? '', total: ledger.totals().total, missing: ledger.notDone() };
-    } finally {
-      ledger.db.exec('COMMIT');
-    }
+    return ledger.snapshot(() => ({ campaign: ledger.getMeta('campaign_name') ?? '', total: ledger.totals().total, missing: ledger.notDone() }));
   } finally {
     ledger.close();
   }
@@ -31,7 +26,7 @@ export function listMissing(dir: string): { campaign: string; total: number; mis
 
 /** Write a campaign file restricted to `missing` (absolute paths kept absolute). */
 export function writeMissingCampaign(dir: string, outFile: string, missing: readonly MissingTask[]): void {
-  const ledger = Ledger.open(dir, { readonly: true });
+  const ledger = LedgerReader.open(dir);
   let source: string | null, originalFile: string | null;
   try {
     source = ledger.getMeta('campaign_source');

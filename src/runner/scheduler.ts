@@ -25,6 +25,7 @@ import { auditResultFields } from './auditResult.js';
 import type { ProgressReporter, ProgressSnapshot } from './progress.js';
 import { LAYOUTS_FILE, type ExportReport } from './exporter.js';
 import { ExportCadence } from './exportCadence.js';
+import { workerIdOf, workerRefOf } from './workerId.js';
 
 export type StopReason = 'complete' | 'incomplete' | 'max_failures' | 'interrupted';
 
@@ -221,7 +222,7 @@ export class Scheduler {
     if (!this.claim(d)) return;
     if (outcome.kind === 'result') {
       this.verifying++;
-      const worker = this.executor.remote && outcome.worker ? `${outcome.worker.host}:${outcome.worker.pid}` : undefined;
+      const worker = this.executor.remote && outcome.worker ? workerIdOf(outcome.worker) : undefined;
       this.o.gate.check(d.task, candidateRow(d.task, d.attempt, outcome), { kind: 'computed', ...(worker ? { worker } : {}) }).then((verdict) => {
         this.verifying--;
         if (this.stopping === 'fatal') return;
@@ -236,7 +237,7 @@ export class Scheduler {
     }
     if (outcome.kind === 'error' && outcome.invalid && this.executor.remote) {
       // Not a well-formed result at all: as suspect as a result the gate refuses.
-      const worker = outcome.worker ? `${outcome.worker.host}:${outcome.worker.pid}` : 'unknown';
+      const worker = outcome.worker ? workerIdOf(outcome.worker) : 'unknown';
       this.rejectResult(d, outcome.wallS ?? 0, outcome.message, worker);
       return;
     }
@@ -537,12 +538,6 @@ export class Scheduler {
       elapsedS: (performance.now() - this.startedAt) / 1000,
     };
   }
-}
-
-/** `host:pid` (how rows name a queue worker) back to the reference the audit log records. */
-function workerRefOf(name: string): WorkerRef {
-  const at = name.lastIndexOf(':');
-  return { host: name.slice(0, at), pid: Number(name.slice(at + 1)) };
 }
 
 function round(x: number): number {

@@ -151,11 +151,6 @@ export async function readAdoptionFiles(paths: readonly string[], options: Adopt
   }
 }
 
-/** Read every `--adopt` path and say what it holds for `campaign`; see the file comment. */
-export async function scanAdoptionSources(paths: readonly string[], campaign: Campaign, options: AdoptionReadOptions): Promise<AdoptionScan> {
-  return describeAdoption(await readAdoptionFiles(paths, options), campaign);
-}
-
 /** What the files read hold for `campaign`: per source its records and tasks, findings, and the records to adopt. */
 export function describeAdoption(read: AdoptionFiles, campaign: Campaign): AdoptionScan {
   const { paths, files, owner, scan } = read;

@@ -11,7 +11,7 @@
  * more than a histogram of four values).
  */
 import type { Case } from '../optimize/case.js';
-import { Ledger, type FailureInfo } from '../runner/ledger.js';
+import { LedgerReader, type FailureInfo } from '../runner/ledgerReader.js';
 import { readStatus, type CampaignStatus } from '../runner/campaignStatus.js';
 import { caseFromDefinitions, definitionLabel } from './caseFromDefinitions.js';
 import { caseGross, turbineYield } from './turbineYield.js';
@@ -90,127 +90,111 @@ export class CampaignViewCache {
   throughput: ThroughputLog | null = null;
 }
 
-const DONE_ROWS = `SELECT r.farm_id AS f, r.farm_type AS ty, r.task_id AS id, r.aep AS aep
-  FROM results r JOIN tasks t ON t.task_id = r.task_id
-  WHERE t.in_campaign = 1 AND r.spec_hash = t.spec_hash AND r.aep IS NOT NULL`;
-
 export async function readCampaignView(dir: string, options: CampaignViewOptions = {}): Promise<CampaignView> {
   const cache = options.cache ?? new CampaignViewCache();
   const status = readStatus(dir);
-  const ledger = Ledger.open(dir, { readonly: true });
+  const ledger = LedgerReader.open(dir);
   try {
-    ledger.db.exec('BEGIN');
-    const key = (f: number, t: number) => `${f}/${t}`;
-    const farmDefs = new Map((ledger.db.prepare('SELECT farm_id, definition, hash FROM farms').raw().all() as [number, string, string][]).map(([id, d, h]) => [id, { def: JSON.parse(d) as unknown, hash: h }]));
-    const typeDefs = new Map((ledger.db.prepare('SELECT type_id, definition, hash FROM farm_types').raw().all() as [number, string, string][]).map(([id, d, h]) => [id, { def: JSON.parse(d) as unknown, hash: h }]));
+    // One read snapshot for everything taken from the ledger.
+    const { cells, histogram, points, failures, layouts, layoutCellsShown } = await ledger.snapshot(async () => {
+      const key = (f: number, t: number) => `${f}/${t}`;
+      const stored = ledger.storedDefinitions();
+      const farmDefs = new Map([...stored.farms].map(([id, d]) => [id, { def: d.definition, hash: d.hash }]));
+      const typeDefs = new Map([...stored.types].map(([id, d]) => [id, { def: d.definition, hash: d.hash }]));
 
-    const stats = new Map<string, AepStats>();
-    const best = new Map<string, { taskId: string; aep: number }>(), worst = new Map<string, { taskId: string; aep: number }>();
-    let histRows: number[][] = [];
-    let points: AepPoint[] = [];
-    let bins = 0;
-    if (!options.quick) {
-      // One scan of the results (their rows hold the layout blobs, so scans are what costs) into a
-      // small indexed temporary table; every statistic below reads only that table.
-      ledger.db.exec(`DROP TABLE IF EXISTS temp.wflo_done; CREATE TEMP TABLE wflo_done AS ${DONE_ROWS};
-        CREATE INDEX temp.wflo_done_cell ON wflo_done (f, ty, aep);`);
-      const atRank = ledger.db.prepare('SELECT id, aep FROM wflo_done WHERE f = ? AND ty = ? ORDER BY aep LIMIT 1 OFFSET ?').raw();
-      for (const [f, ty, n, mean] of ledger.db.prepare('SELECT f, ty, COUNT(*), AVG(aep) FROM wflo_done GROUP BY f, ty').raw().all() as number[][]) {
-        // Quartiles by nearest rank (the lower one), read off the (f, ty, aep) index.
-        const rank = (p: number) => atRank.get(f, ty, Math.floor((n - 1) * p)) as [string, number];
-        const lowest = rank(0), highest = rank(1);
-        stats.set(key(f, ty), { n, mean, min: lowest[1], q1: rank(0.25)[1], median: rank(0.5)[1], q3: rank(0.75)[1], max: highest[1] });
-        worst.set(key(f, ty), { taskId: lowest[0], aep: lowest[1] });
-        best.set(key(f, ty), { taskId: highest[0], aep: highest[1] });
-      }
-
-      let maxN = 0;
-      for (const st of stats.values()) maxN = Math.max(maxN, st.n);
-      if (maxN <= DOT_PLOT_MAX_SEEDS) {
-        points = (ledger.db.prepare('SELECT f, ty, id, aep FROM wflo_done ORDER BY f, ty, aep').raw().all() as [number, number, string, number][])
-          .map(([farmId, farmType, taskId, aep]) => ({ farmId, farmType, taskId, aep }));
-      }
-      bins = Math.min(30, Math.max(6, Math.ceil(Math.sqrt(maxN))));
-      histRows = ledger.db.prepare(`WITH s AS (SELECT f, ty, MIN(aep) AS lo, MAX(aep) AS hi FROM wflo_done GROUP BY f, ty)
-        SELECT d.f, d.ty, COALESCE(MIN(CAST((d.aep - s.lo) / NULLIF(s.hi - s.lo, 0) * ${bins} AS INTEGER), ${bins - 1}), 0) AS bin, COUNT(*)
-        FROM wflo_done d JOIN s ON s.f = d.f AND s.ty = d.ty GROUP BY d.f, d.ty, bin`).raw().all() as number[][];
-      ledger.db.exec('DROP TABLE temp.wflo_done');
-    }
-    const failures = ledger.failures(options.maxFailures ?? 200);
-
-    const cells: CellView[] = [];
-    const labels = new Map<string, string>();
-    for (const g of status.groups) {
-      const farm = farmDefs.get(g.farmId), type = typeDefs.get(g.farmType);
-      const farmLabel = definitionLabel(farm?.def, `farm ${g.farmId}`), typeLabel = definitionLabel(type?.def, `type ${g.farmType}`);
-      const k = key(g.farmId, g.farmType);
-      const caseKey = `${farm?.hash}/${type?.hash}`;
-      let entry = cache.cases.get(caseKey);
-      if (!entry && farm && type) {
-        try {
-          const c = caseFromDefinitions(farm.def, type.def, `${dir} farm ${g.farmId} type ${g.farmType}`);
-          const sum = caseGross(c);
-          entry = { c, gross: sum.grossMwh, ratedW: sum.ratedW };
-          cache.cases.set(caseKey, entry);
-        } catch { /* definitions not in wflo's shape: no physics columns for this cell */ }
-      }
-      const s = stats.get(k) ?? null;
-      const gross = entry?.gross ?? NaN;
-      const nTurbines = entry?.c.nTurbines ?? 0;
-      labels.set(k, `${farmLabel} · ${typeLabel}`);
-      cells.push({
-        farmId: g.farmId, farmType: g.farmType, farmLabel, typeLabel, label: `${farmLabel} · ${typeLabel}`, nTurbines,
-        total: g.total, done: g.done, failed: g.failed, running: g.running, pending: g.pending, stale: g.stale,
-        grossAepMwh: gross, aep: s,
-        wakeLossMean: s && gross > 0 ? 1 - s.mean / gross : null,
-        capacityFactorMean: s && entry && entry.ratedW > 0 ? s.mean / (entry.ratedW * 1e-6 * 8760) : null,
-        best: best.get(k) ?? null, worst: worst.get(k) ?? null,
-      });
-    }
-    const histogram: HistogramBin[] = histRows.map(([f, ty, bin, count]) => {
-      const s = stats.get(key(f, ty))!;
-      const width = s.max > s.min ? (s.max - s.min) / bins : Math.max(1, Math.abs(s.min) * 1e-4);
-      const lo = s.max > s.min ? s.min + bin * width : s.min - width / 2;
-      return { farmId: f, farmType: ty, label: labels.get(key(f, ty)) ?? key(f, ty), lo, hi: lo + width, count };
-    });
-
-    // Best and worst layout of each cell on one wake-loss colour scale, drawn once per pair
-    // (cached across dashboard updates).
-    const maxLayoutCells = options.maxLayoutCells ?? 40;
-    const layouts: LayoutView[] = [];
-    let layoutCellsShown = 0;
-    for (const cell of cells) {
-      if (options.quick || !cell.best || !cell.worst || layoutCellsShown >= maxLayoutCells) continue;
-      layoutCellsShown++;
-      const picks: ['best' | 'worst', { taskId: string; aep: number }][] = [['best', cell.best]];
-      if (cell.worst.taskId !== cell.best.taskId) picks.push(['worst', cell.worst]);
-      const pairKey = picks.map(([, p]) => p.taskId).join('|');
-      let svgs = cache.plots.get(pairKey);
-      if (svgs === undefined) {
-        try {
-          const results = readResultsFromLedger(ledger, picks.map(([, p]) => p.taskId));
-          const entry = cache.cases.get(`${farmDefs.get(results[0].farmId)?.hash}/${typeDefs.get(results[0].farmType)?.hash}`);
-          const site = entry?.c ?? results[0].case;
-          let lo = Infinity, hi = -Infinity;
-          for (const r of results) for (const l of turbineYield(site, r.x, r.y, r.typeOf).lossByTurbine) { lo = Math.min(lo, l); hi = Math.max(hi, l); }
-          const lossRange = nonEmptyRange(Number.isFinite(lo) ? lo : 0, Number.isFinite(hi) ? hi : 0.01);
-          svgs = [];
-          for (let k = 0; k < results.length; k++) {
-            const plot = await layoutSvg(
-              { title: `${picks[k][0]}: ${results[k].taskId}`, site, x: results[k].x, y: results[k].y, typeOf: results[k].typeOf },
-              { width: 470, height: 380, idPrefix: `l${cache.plots.size}_${k}`, lossRange },
-            );
-            svgs.push(plot.svg);
-          }
-        } catch (err) {
-          // Definitions not in wflo's shape (or a layout that cannot be evaluated): say so in place of the plot.
-          svgs = picks.map(([which, pick]) => `<p class="note">${which} ${pick.taskId}: no plot (${(err as Error).message.replace(/[<&]/g, ' ')})</p>`);
+      const stats = new Map<string, AepStats>();
+      const best = new Map<string, { taskId: string; aep: number }>(), worst = new Map<string, { taskId: string; aep: number }>();
+      let histRows: number[][] = [];
+      let points: AepPoint[] = [];
+      let bins = 0;
+      if (!options.quick) {
+        // One scan of the done results (their rows hold the layout blobs, so scans are what costs).
+        const summary = ledger.doneAepSummary(DOT_PLOT_MAX_SEEDS, (maxN) => Math.min(30, Math.max(6, Math.ceil(Math.sqrt(maxN)))));
+        for (const c of summary.cells) {
+          stats.set(key(c.farmId, c.farmType), { n: c.n, mean: c.mean, min: c.min, q1: c.q1, median: c.median, q3: c.q3, max: c.max });
+          worst.set(key(c.farmId, c.farmType), c.worst);
+          best.set(key(c.farmId, c.farmType), c.best);
         }
-        cache.plots.set(pairKey, svgs);
+        points = summary.points;
+        bins = summary.bins;
+        histRows = summary.histogram.map((h) => [h.farmId, h.farmType, h.bin, h.count]);
       }
-      picks.forEach(([which, pick], k) => layouts.push({ label: cell.label, which, taskId: pick.taskId, aep: pick.aep, svg: svgs![k] }));
-    }
-    ledger.db.exec('COMMIT');
+      const failures = ledger.failures(options.maxFailures ?? 200);
+
+      const cells: CellView[] = [];
+      const labels = new Map<string, string>();
+      for (const g of status.groups) {
+        const farm = farmDefs.get(g.farmId), type = typeDefs.get(g.farmType);
+        const farmLabel = definitionLabel(farm?.def, `farm ${g.farmId}`), typeLabel = definitionLabel(type?.def, `type ${g.farmType}`);
+        const k = key(g.farmId, g.farmType);
+        const caseKey = `${farm?.hash}/${type?.hash}`;
+        let entry = cache.cases.get(caseKey);
+        if (!entry && farm && type) {
+          try {
+            const c = caseFromDefinitions(farm.def, type.def, `${dir} farm ${g.farmId} type ${g.farmType}`);
+            const sum = caseGross(c);
+            entry = { c, gross: sum.grossMwh, ratedW: sum.ratedW };
+            cache.cases.set(caseKey, entry);
+          } catch { /* definitions not in wflo's shape: no physics columns for this cell */ }
+        }
+        const s = stats.get(k) ?? null;
+        const gross = entry?.gross ?? NaN;
+        const nTurbines = entry?.c.nTurbines ?? 0;
+        labels.set(k, `${farmLabel} · ${typeLabel}`);
+        cells.push({
+          farmId: g.farmId, farmType: g.farmType, farmLabel, typeLabel, label: `${farmLabel} · ${typeLabel}`, nTurbines,
+          total: g.total, done: g.done, failed: g.failed, running: g.running, pending: g.pending, stale: g.stale,
+          grossAepMwh: gross, aep: s,
+          wakeLossMean: s && gross > 0 ? 1 - s.mean / gross : null,
+          capacityFactorMean: s && entry && entry.ratedW > 0 ? s.mean / (entry.ratedW * 1e-6 * 8760) : null,
+          best: best.get(k) ?? null, worst: worst.get(k) ?? null,
+        });
+      }
+      const histogram: HistogramBin[] = histRows.map(([f, ty, bin, count]) => {
+        const s = stats.get(key(f, ty))!;
+        const width = s.max > s.min ? (s.max - s.min) / bins : Math.max(1, Math.abs(s.min) * 1e-4);
+        const lo = s.max > s.min ? s.min + bin * width : s.min - width / 2;
+        return { farmId: f, farmType: ty, label: labels.get(key(f, ty)) ?? key(f, ty), lo, hi: lo + width, count };
+      });
+
+      // Best and worst layout of each cell on one wake-loss colour scale, drawn once per pair
+      // (cached across dashboard updates).
+      const maxLayoutCells = options.maxLayoutCells ?? 40;
+      const layouts: LayoutView[] = [];
+      let layoutCellsShown = 0;
+      for (const cell of cells) {
+        if (options.quick || !cell.best || !cell.worst || layoutCellsShown >= maxLayoutCells) continue;
+        layoutCellsShown++;
+        const picks: ['best' | 'worst', { taskId: string; aep: number }][] = [['best', cell.best]];
+        if (cell.worst.taskId !== cell.best.taskId) picks.push(['worst', cell.worst]);
+        const pairKey = picks.map(([, p]) => p.taskId).join('|');
+        let svgs = cache.plots.get(pairKey);
+        if (svgs === undefined) {
+          try {
+            const results = readResultsFromLedger(ledger, picks.map(([, p]) => p.taskId));
+            const entry = cache.cases.get(`${farmDefs.get(results[0].farmId)?.hash}/${typeDefs.get(results[0].farmType)?.hash}`);
+            const site = entry?.c ?? results[0].case;
+            let lo = Infinity, hi = -Infinity;
+            for (const r of results) for (const l of turbineYield(site, r.x, r.y, r.typeOf).lossByTurbine) { lo = Math.min(lo, l); hi = Math.max(hi, l); }
+            const lossRange = nonEmptyRange(Number.isFinite(lo) ? lo : 0, Number.isFinite(hi) ? hi : 0.01);
+            svgs = [];
+            for (let k = 0; k < results.length; k++) {
+              const plot = await layoutSvg(
+                { title: `${picks[k][0]}: ${results[k].taskId}`, site, x: results[k].x, y: results[k].y, typeOf: results[k].typeOf },
+                { width: 470, height: 380, idPrefix: `l${cache.plots.size}_${k}`, lossRange },
+              );
+              svgs.push(plot.svg);
+            }
+          } catch (err) {
+            // Definitions not in wflo's shape (or a layout that cannot be evaluated): say so in place of the plot.
+            svgs = picks.map(([which, pick]) => `<p class="note">${which} ${pick.taskId}: no plot (${(err as Error).message.replace(/[<&]/g, ' ')})</p>`);
+          }
+          cache.plots.set(pairKey, svgs);
+        }
+        picks.forEach(([which, pick], k) => layouts.push({ label: cell.label, which, taskId: pick.taskId, aep: pick.aep, svg: svgs![k] }));
+      }
+      return { cells, histogram, points, failures, layouts, layoutCellsShown };
+    });
 
     let throughput: Throughput = { bucketS: 0, buckets: [], runStarts: [] };
     if (!options.quick) {

@@ -22,7 +22,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { Ledger } from '../runner/ledger.js';
+import { LedgerReader } from '../runner/ledgerReader.js';
 import { AUDIT_FILE } from '../runner/auditLog.js';
 import { CampaignViewCache } from './campaignData.js';
 import { campaignPayload } from './writeReport.js';
@@ -44,7 +44,7 @@ const CHEAP_FULL_MS = 300;
 
 export class DashboardPayload {
   private readonly cache = new CampaignViewCache();
-  private readonly watch: Ledger;
+  private readonly watch: LedgerReader;
   private latestFull: Payload | null = null;
   private latestQuick: Payload | null = null;
   private chain: Promise<unknown> = Promise.resolve();
@@ -54,13 +54,13 @@ export class DashboardPayload {
   private lastFullEnd = 0;
 
   constructor(private readonly dir: string) {
-    this.watch = Ledger.open(dir, { readonly: true });
+    this.watch = LedgerReader.open(dir);
   }
 
   signature(): string {
     let auditSize = -1;
     try { auditSize = fs.statSync(path.join(this.dir, AUDIT_FILE)).size; } catch { /* no log yet */ }
-    return `${this.watch.db.pragma('data_version', { simple: true }) as number}/${auditSize}`;
+    return `${this.watch.dataVersion()}/${auditSize}`;
   }
 
   /** A payload no older than the campaign at the time of the call (a page's first paint). */

@@ -49,10 +49,3 @@ export function encodeRgbPng(width: number, height: number, rgbByPixel: Uint8Arr
     chunk('IEND', new Uint8Array(0)),
   ]);
 }
-
-/** Width and height from a PNG's IHDR (null when the bytes are not a PNG). */
-export function pngSize(bytes: Uint8Array): { width: number; height: number } | null {
-  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (b.length < 24 || b.readUInt32BE(0) !== 0x89504e47 || b.toString('ascii', 12, 16) !== 'IHDR') return null;
-  return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
-}

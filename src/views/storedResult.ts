@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Case } from '../optimize/case.js';
-import { Ledger, LEDGER_FILE } from '../runner/ledger.js';
+import { LEDGER_FILE, LedgerReader } from '../runner/ledgerReader.js';
 import { InputError } from '../util/errors.js';
 import { caseFromDefinitions, definitionLabel } from './caseFromDefinitions.js';
 
@@ -24,12 +24,6 @@ export interface StoredResult {
   farmLabel: string;
   typeLabel: string;
   campaign: string;
-}
-
-function floatsOfBlob(b: Buffer): Float64Array {
-  const copy = new Float64Array(b.byteLength / 8);
-  new Uint8Array(copy.buffer).set(b);
-  return copy;
 }
 
 /**
@@ -66,7 +60,7 @@ function unknownTask(where: string, taskId: string, example: string | undefined)
 
 /** Results by task id from the ledger of output folder `dir` (read-only). */
 export function readLedgerResults(dir: string, taskIds: readonly string[], supply?: CaseSupplier): StoredResult[] {
-  const ledger = Ledger.open(dir, { readonly: true });
+  const ledger = LedgerReader.open(dir);
   try {
     return readResultsFromLedger(ledger, taskIds, supply);
   } finally {
@@ -75,28 +69,17 @@ export function readLedgerResults(dir: string, taskIds: readonly string[], suppl
 }
 
 /** The same, on an open ledger (the report and dashboard keep theirs open). */
-export function readResultsFromLedger(ledger: Ledger, taskIds: readonly string[], supply?: CaseSupplier): StoredResult[] {
+export function readResultsFromLedger(ledger: LedgerReader, taskIds: readonly string[], supply?: CaseSupplier): StoredResult[] {
   const where = path.join(path.dirname(ledger.path), LEDGER_FILE);
   const campaign = ledger.getMeta('campaign_name') ?? '';
-  // Ledgers older than the turbine_types column (read-only: not migrated) have no models per row.
-  const hasTypes = (ledger.db.prepare("SELECT name FROM pragma_table_info('results')").pluck().all() as string[]).includes('turbine_types');
-  const row = ledger.db.prepare(`SELECT r.task_id, r.farm_id, r.farm_type, r.seed, r.aep, r.x, r.y, f.definition, ft.definition, ${hasTypes ? 'r.turbine_types' : 'NULL'}
-    FROM results r JOIN tasks t ON t.task_id = r.task_id AND r.spec_hash = t.spec_hash
-    LEFT JOIN farms f ON f.farm_id = r.farm_id LEFT JOIN farm_types ft ON ft.type_id = r.farm_type
-    WHERE r.task_id = ?`).raw();
   return taskIds.map((taskId) => {
-    const r = row.get(taskId) as [string, number, number, number, number | null, Buffer, Buffer, string | null, string | null, string | null] | undefined;
-    if (!r) {
-      const example = ledger.db.prepare('SELECT task_id FROM results ORDER BY farm_id, farm_type, seed LIMIT 1').pluck().get() as string | undefined;
-      throw unknownTask(where, taskId, example);
-    }
-    const farm = r[7] ? JSON.parse(r[7]) as unknown : undefined;
-    const type = r[8] ? JSON.parse(r[8]) as unknown : undefined;
+    const r = ledger.doneLayout(taskId);
+    if (!r) throw unknownTask(where, taskId, ledger.firstDoneTaskIds(1)[0]);
     return {
-      taskId: r[0], farmId: r[1], farmType: r[2], seed: r[3], aep: r[4] ?? NaN, x: floatsOfBlob(r[5]), y: floatsOfBlob(r[6]),
-      ...rowModels(r[9] ? Int32Array.from(JSON.parse(r[9]) as number[]) : undefined, r[5].byteLength / 8, type),
-      case: storedCase(supply, farm, type, r[1], r[2], taskId, `${where} (${taskId})`),
-      farmLabel: definitionLabel(farm, `farm ${r[1]}`), typeLabel: definitionLabel(type, `type ${r[2]}`), campaign,
+      taskId: r.taskId, farmId: r.farmId, farmType: r.farmType, seed: r.seed, aep: r.aep, x: r.x, y: r.y,
+      ...rowModels(r.turbineTypes, r.x.length, r.type),
+      case: storedCase(supply, r.farm, r.type, r.farmId, r.farmType, taskId, `${where} (${taskId})`),
+      farmLabel: definitionLabel(r.farm, `farm ${r.farmId}`), typeLabel: definitionLabel(r.type, `type ${r.farmType}`), campaign,
     };
   });
 }
@@ -139,9 +122,9 @@ export async function readH5Results(file: string, taskIds: readonly string[], su
 /** Task ids in a results source, when the user gave none: the single row, else an error listing one. */
 export async function soleTaskId(source: string): Promise<string> {
   if (isCampaignFolder(source)) {
-    const ledger = Ledger.open(source, { readonly: true });
+    const ledger = LedgerReader.open(source);
     try {
-      const ids = ledger.db.prepare('SELECT task_id FROM results ORDER BY farm_id, farm_type, seed LIMIT 2').pluck().all() as string[];
+      const ids = ledger.firstDoneTaskIds(2);
       if (ids.length === 1) return ids[0];
       throw new InputError(`${source}: give --task ID (${ids.length === 0 ? 'no results yet' : `several results, e.g. ${ids[0]}`})`);
     } finally {

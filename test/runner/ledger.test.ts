@@ -4,36 +4,17 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { parseCampaign } from '../../src/campaign/loadCampaign.js';
-import { expandTasks, type Task } from '../../src/campaign/taskGrid.js';
-import { Ledger } from '../../src/runner/ledger.js';
-import type { Campaign } from '../../src/campaign/campaign.js';
-import { caseForTask } from '../../src/campaign/caseForTask.js';
-import { randomInitialLayout } from '../../src/runner/noopOptimizer.js';
+import { expandTasks } from '../../src/campaign/taskGrid.js';
+import { Ledger, LedgerReader } from '../../src/runner/ledger.js';
 import { RowGate, type VerifiedRow } from '../../src/runner/gate/rowGate.js';
-import type { ResultRow } from '../../src/runner/resultRow.js';
 import { InputError } from '../../src/util/errors.js';
 import { noopCampaign, tempDir } from './runnerTestKit.js';
+import { candidateFor, resultFor } from './ledgerRows.js';
 
 function campaignText(dir: string, edit: (c: Record<string, unknown>) => void = () => {}): string {
   const c = noopCampaign(dir, 3);
   edit(c);
   return stringify(c);
-}
-
-/** A plain candidate row for task t: a feasible layout of the task's farm (the layout seed is `value`). */
-function candidateFor(c: Campaign, t: Task, value: number): ResultRow {
-  const { x, y } = randomInitialLayout(caseForTask(c.farms[t.farmIndex], c.farmTypes[t.typeIndex]), value);
-  return {
-    taskId: t.taskId, specHash: t.specHash, farmId: t.farmId, farmType: t.farmType, seed: t.seed, nTurbines: x.length,
-    aep: 1000 + value, aepInitial: 900 + value, x, y, xInitial: x.slice(), yInitial: y.slice(), iterations: 3, evaluations: 7, wallS: 0.01, attempts: 1,
-  };
-}
-
-/** The same row through the gate (noop campaigns: geometry only, so the AEP may be any number). */
-function resultFor(c: Campaign, t: Task, value: number): VerifiedRow {
-  const verdict = new RowGate(c, { threads: 0 }).checkNow(t, candidateFor(c, t, value), { kind: 'computed' });
-  assert.ok(verdict.ok, verdict.ok ? '' : verdict.reason);
-  return verdict.row;
 }
 
 test('a second delivery of the same task and spec is a no-op', () => {
@@ -140,7 +121,7 @@ test('a folder that holds another campaign is refused', () => {
 });
 
 test('status of a folder without a ledger is an InputError', () => {
-  assert.throws(() => Ledger.open(tempDir('empty'), { readonly: true }), (e: unknown) => e instanceof InputError && /no campaign ledger/.test(e.message));
+  assert.throws(() => LedgerReader.open(tempDir('empty')), (e: unknown) => e instanceof InputError && /no campaign ledger/.test(e.message));
 });
 
 test('the ledger commits only rows the gate passed; an unverified row is refused before anything is written', () => {

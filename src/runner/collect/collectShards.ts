@@ -161,8 +161,8 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
     const runId = ledger.beginRun(process.pid, os.hostname(), 0);
     audit = new AuditLog(outDir);
     const final = ledger;
-    // (task id, spec hash) of every row in the collected ledger, kept up to date as shards are imported.
-    const existing = new Map(final.db.prepare('SELECT task_id, spec_hash FROM results').raw().all() as [string, string][]);
+    // The collected ledger's done tasks, kept up to date as shards are imported.
+    const done = final.doneTaskIds();
 
     const importFolder = (dir: string): void => {
       const report: FolderReport = {
@@ -185,9 +185,9 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
         shardNs.get(n)!.add(Number(m[1]));
       }
       try {
-        const added: [taskId: string, specHash: string][] = [];
+        const added: string[] = [];
         // Read, check and write the whole shard in one transaction of the collected ledger.
-        const importShard = final.db.transaction(() => {
+        const importShard = final.transaction(() => {
           const counts = {
             rows: 0, imported: 0, alreadyThere: 0, stale: 0, adopted: 0, rejected: 0, rejections: [] as FolderReport['rejections'], foreign: 0,
             conflicts: [] as FolderReport['conflicts'],
@@ -203,7 +203,7 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
             if (!task) { counts.foreign++; return false; }
             if (specHash !== task.specHash) {
               counts.stale++;
-              return options.adoptStale !== undefined && existing.get(taskId) !== task.specHash; // decoded only to be verified
+              return options.adoptStale !== undefined && !done.has(taskId); // decoded only to be verified
             }
             // Rows for tasks already collected are decoded too: a different result is a conflict.
             return true;
@@ -217,7 +217,7 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
             const task = taskById.get(r.taskId)!;
             const problem = checkRow(r, task);
             if (problem) throw new DamagedRow(problem);
-            if (existing.get(r.taskId) === task.specHash) {
+            if (done.has(r.taskId)) {
               const held = final.resultOf(r.taskId);
               if (held && held.specHash === task.specHash && r.specHash === task.specHash && !(sameResult(held, r))) {
                 const conflict = { taskId: r.taskId, keptAep: held.aep, droppedAep: r.aep, keptSource: held.source, apartM: layoutsApartM(held, r) };
@@ -238,24 +238,24 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
             }
             if (stale) counts.adopted++;
             batch.push(verdict.row);
-            added.push([r.taskId, task.specHash]);
+            added.push(r.taskId);
             if (batch.length === COMMIT_BATCH) flush();
           }
           flush();
           // Failures: tasks this shard gave up on at the current spec, that no shard has done.
-          const doneNow = new Set(added.map(([id]) => id));
+          const doneNow = new Set(added);
           let failed = 0;
           for (const t of shard.tasks()) {
             if (!t.failed) continue;
             const task = taskById.get(t.taskId);
-            if (!task || task.specHash !== t.specHash || existing.get(t.taskId) === t.specHash || doneNow.has(t.taskId)) continue;
+            if (!task || task.specHash !== t.specHash || done.has(t.taskId) || doneNow.has(t.taskId)) continue;
             final.recordFailure(t.taskId, t.attempts, t.lastError, true);
             failed++;
           }
           return { ...counts, failed };
         });
         Object.assign(report, importShard());
-        for (const [id, hash] of added) existing.set(id, hash);
+        for (const id of added) done.add(id);
       } catch (err) {
         if (err instanceof WfloError) throw err; // the collected ledger failed (disk full, …): stop, with its own message
         const reason = err instanceof DamagedRow ? err.message : `${(err as { code?: string }).code ?? 'error'}: ${(err as Error).message}`;
@@ -268,7 +268,7 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
     };
     // One write transaction for the whole collect (one fsync, not one per shard); each shard is a
     // savepoint inside it, rolled back alone when that shard turns out damaged.
-    final.db.transaction(() => { for (const dir of folders) importFolder(dir); })();
+    final.transaction(() => { for (const dir of folders) importFolder(dir); })();
 
     let shardsWithoutFolder: CollectReport['shardsWithoutFolder'] = null;
     if (shardNs.size > 0) {

@@ -10,6 +10,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Campaign } from '../../campaign/campaign.js';
 import { LEDGER_FILE, type CommittedResult } from '../ledger.js';
+import { addResultRowsView } from '../ledgerSchema.js';
+import { floatsOfBlob } from '../resultBlob.js';
 import { GRID_HASH_META, SHARD_META } from '../slurm/shardRun.js';
 
 export type ShardProblemKind = 'missing' | 'no_ledger' | 'damaged' | 'other_campaign';
@@ -33,21 +35,15 @@ function sqliteReason(err: unknown): string {
   return e.code ? `${e.code}: ${e.message ?? ''}`.trim() : e.message ?? String(err);
 }
 
-function fromBlob(b: Buffer): Float64Array {
-  const copy = new Float64Array(b.byteLength / 8);
-  new Uint8Array(copy.buffer).set(b);
-  return copy;
-}
-
 export class ShardLedger {
   readonly dir: string;
-  readonly db: Database.Database;
+  readonly #db: Database.Database;
   /** `I/N` when a `--shard` run wrote this ledger, else null. */
   readonly shard: string | null;
 
   private constructor(dir: string, db: Database.Database, shard: string | null) {
     this.dir = dir;
-    this.db = db;
+    this.#db = db;
     this.shard = shard;
   }
 
@@ -82,6 +78,8 @@ export class ShardLedger {
       const meta = new Map((db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]));
       db.prepare('SELECT task_id, spec_hash, attempts, failed, last_error FROM tasks LIMIT 1').get();
       db.prepare('SELECT task_id, spec_hash, n_turbines, x, y, x_initial, y_initial, wall_s, attempts FROM results LIMIT 1').get();
+      // Read through result_rows: what an older ledger's missing columns mean is decided here, once.
+      addResultRowsView(db);
       const name = meta.get('campaign_name');
       if (name === undefined) return fail('damaged', 'damaged ledger (no campaign recorded in it)');
       if (name !== c.name) return fail('other_campaign', `belongs to campaign '${name}', not '${c.name}'`);
@@ -97,13 +95,13 @@ export class ShardLedger {
 
   /** The shard's task rows (its slice, and anything earlier runs in this folder added). */
   *tasks(): Generator<ShardTaskRow> {
-    const rows = this.db.prepare('SELECT task_id, spec_hash, attempts, failed, COALESCE(last_error, \'\') FROM tasks').raw().iterate() as Iterable<[string, string, number, number, string]>;
+    const rows = this.#db.prepare('SELECT task_id, spec_hash, attempts, failed, COALESCE(last_error, \'\') FROM tasks').raw().iterate() as Iterable<[string, string, number, number, string]>;
     for (const [taskId, specHash, attempts, failed, lastError] of rows) yield { taskId, specHash, attempts, failed: failed === 1, lastError };
   }
 
   /** (task id, spec hash) of every committed result. */
   *resultHashes(): Generator<[string, string]> {
-    yield* this.db.prepare('SELECT task_id, spec_hash FROM results').raw().iterate() as Iterable<[string, string]>;
+    yield* this.#db.prepare('SELECT task_id, spec_hash FROM results').raw().iterate() as Iterable<[string, string]>;
   }
 
   /**
@@ -111,19 +109,15 @@ export class ShardLedger {
    * order; `wanted` (task id, spec hash) picks which rows are decoded at all.
    */
   *results(wanted: (taskId: string, specHash: string) => boolean): Generator<CommittedResult> {
-    // Ledgers written before rows carried their source (computed, adopted:…) have no such column.
-    const hasSource = (this.db.prepare("SELECT COUNT(*) FROM pragma_table_info('results') WHERE name = 'source'").pluck().get() as number) > 0;
-    // … and before rows of farm types with several turbine models carried each turbine's model.
-    const hasTypes = (this.db.prepare("SELECT COUNT(*) FROM pragma_table_info('results') WHERE name = 'turbine_types'").pluck().get() as number) > 0;
-    const rows = this.db.prepare(`SELECT task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial,
-      iterations, evaluations, wall_s, attempts, ${hasSource ? 'source' : "'computed'"}, ${hasTypes ? 'turbine_types' : 'NULL'} FROM results ORDER BY farm_id, farm_type, seed`).raw().iterate() as Iterable<unknown[]>;
+    const rows = this.#db.prepare(`SELECT task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial,
+      iterations, evaluations, wall_s, attempts, source, turbine_types FROM result_rows ORDER BY farm_id, farm_type, seed`).raw().iterate() as Iterable<unknown[]>;
     for (const row of rows) {
       const [taskId, specHash, farmId, farmType, seed, nTurbines, aep, aepInitial, x, y, xi, yi, iterations, evaluations, wallS, attempts, source, types] = row as [
         string, string, number, number, number, number, number | null, number | null, Buffer, Buffer, Buffer, Buffer, number, number, number | null, number, string, string | null];
       if (!wanted(taskId, specHash)) continue;
       yield {
         taskId, specHash, farmId, farmType, seed, nTurbines, aep: aep ?? NaN, aepInitial: aepInitial ?? NaN,
-        x: fromBlob(x), y: fromBlob(y), xInitial: fromBlob(xi), yInitial: fromBlob(yi),
+        x: floatsOfBlob(x), y: floatsOfBlob(y), xInitial: floatsOfBlob(xi), yInitial: floatsOfBlob(yi),
         iterations, evaluations, wallS: wallS ?? NaN, attempts, source,
         ...(types !== null ? { turbineTypes: turbineTypesOf(types) } : {}),
       };
@@ -131,8 +125,8 @@ export class ShardLedger {
   }
 
   close(): void {
-    try { if (this.db.inTransaction) this.db.exec('COMMIT'); } catch { /* read-only: nothing to keep */ }
-    if (this.db.open) this.db.close();
+    try { if (this.#db.inTransaction) this.#db.exec('COMMIT'); } catch { /* read-only: nothing to keep */ }
+    if (this.#db.open) this.#db.close();
   }
 }
 

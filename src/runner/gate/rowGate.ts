@@ -27,6 +27,7 @@ import type { Task } from '../../campaign/taskGrid.js';
 import { RecordVerifier, type AepCheck, type RecordAllowance, type RecordToVerify, type Verdict } from '../../campaign/verifyRecord.js';
 import type { ResultRow } from '../resultRow.js';
 import { adoptedIdentity } from '../../campaign/specHash.js';
+import { plainWorkerId } from '../workerId.js';
 import { VerifyThreads } from './verifyThreads.js';
 
 /** Where a candidate row comes from; decides its tolerance and its `source` column. */
@@ -75,8 +76,6 @@ export const SELF_TOLERANCE = 1e-12;
 /** Turbine pairs × wind bins above which a recomputation goes to a thread (≈ a few ms). */
 const INLINE_COST = 2e6;
 const METRIC_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
-/** A queue worker's name as wflo's workers give it (host:pid): what a recovered or shard row may claim. */
-const WORKER_NAME = /^[A-Za-z0-9._-]{1,253}:\d{1,10}$/;
 const INT32_MAX = 2147483647;
 
 /** A value as a refusal quotes it: numbers as they are, anything else by its JSON, short. */
@@ -257,7 +256,7 @@ export class RowGate {
     // A computed row's worker is the name the scheduler knows it by (made printable when it was
     // decoded): kept whatever it is, since quarantine retracts rows by it. A name read from a file
     // is kept only when it has the plain host:pid shape.
-    const worker = origin.kind === 'computed' ? origin.worker : typeof r.worker === 'string' && WORKER_NAME.test(r.worker) ? r.worker : undefined;
+    const worker = origin.kind === 'computed' ? origin.worker : plainWorkerId(r.worker);
     const row: ResultRow = {
       ...own,
       x: r.x.slice(), y: r.y.slice(), xInitial: r.xInitial.slice(), yInitial: r.yInitial.slice(),

@@ -10,6 +10,7 @@ import { printable } from '../../../util/printable.js';
 import { z } from 'zod';
 import { taskOutputProblem, type TaskOutput } from '../../taskOutput.js';
 import type { AttemptOutcome, WorkerRef } from '../executor.js';
+import { workerIdOf } from '../../workerId.js';
 
 export type EncodedOutcome =
   | { v: 1; kind: 'result'; attempt: number; wallS: number; worker: WorkerRef; output: EncodedOutput }
@@ -98,7 +99,7 @@ export function decodeOutcome(raw: unknown, nTurbines: number): AttemptOutcome {
       ...(e.typeOf !== undefined ? { typeOf: Int32Array.from(e.typeOf) } : {}),
     };
     const problem = taskOutputProblem(output, nTurbines);
-    if (problem) return { kind: 'error', invalid: true, message: `invalid result from worker ${o.worker.host}:${o.worker.pid}: ${problem}`, wallS: o.wallS, worker: o.worker };
+    if (problem) return { kind: 'error', invalid: true, message: `invalid result from worker ${workerIdOf(o.worker)}: ${problem}`, wallS: o.wallS, worker: o.worker };
     return { kind: 'result', output, wallS: o.wallS, worker: o.worker };
   }
   if (o.kind === 'error') return { kind: 'error', message: message(o.message), wallS: o.wallS, permanent: o.permanent, worker: o.worker };

@@ -31,6 +31,7 @@ import { encodeOutput, type EncodedOutcome } from './jobOutcome.js';
 import { JobProcessPool } from './jobProcessPool.js';
 import { HEARTBEAT_INTERVAL_MS, removeWorkerRecord, writeWorkerRecord, type WorkerRecord } from './workerRegistry.js';
 import { checkCommandJob, type CommandAllowance } from '../../command/commandAllowance.js';
+import { workerIdOf } from '../../workerId.js';
 
 /** Default lock: a dead worker's job runs elsewhere after about this long. */
 export const DEFAULT_LOCK_MS = 30_000;
@@ -165,7 +166,7 @@ export async function runWorkerLoop(o: WorkerLoopOptions): Promise<WorkerLoopSum
     const lockMs = o.lockMs ?? DEFAULT_LOCK_MS;
     bullConnection = liveClient(a, { name: `wflo-worker-${pid}-bull` });
     worker = new Worker(queue, processor, {
-      connection: bullConnection, prefix: KEY_PREFIX, concurrency: o.concurrency, name: `${host}:${pid}`,
+      connection: bullConnection, prefix: KEY_PREFIX, concurrency: o.concurrency, name: workerIdOf({ host, pid }),
       lockDuration: lockMs, stalledInterval: Math.max(500, Math.floor(lockMs / 2)), maxStalledCount: MAX_STALLED,
       drainDelay: 5, autorun: false,
     });
@@ -175,7 +176,7 @@ export async function runWorkerLoop(o: WorkerLoopOptions): Promise<WorkerLoopSum
       if (why !== lastError) { lastError = why; o.log(`wflo worker: queue error: ${why}`); }
     });
     worker.on('ready', () => { lastError = ''; });
-    o.log(`wflo worker ${host}:${pid}: ${o.concurrency} job process${o.concurrency === 1 ? '' : 'es'}, queue ${queue} at ${a.redacted}` +
+    o.log(`wflo worker ${workerIdOf({ host, pid })}: ${o.concurrency} job process${o.concurrency === 1 ? '' : 'es'}, queue ${queue} at ${a.redacted}` +
       (o.commands ? `; may run ${o.commands.allowed.map((c) => `'${c.join(' ')}'`).join(', ')} in ${o.commands.workdir} (task folders in ${taskDir})` : '; runs no command tasks'));
     const running = worker.run();
     await new Promise<void>((resolve) => {

@@ -1,0 +1,299 @@
+/**
+ * Reading a campaign's ledger: every question status, missing, the exporter, the report, the
+ * dashboard, plots and the runner ask of it, answered from the read views (ledgerSchema.ts), so
+ * "done" means the same everywhere. `LedgerReader.open` gives a read-only connection (safe beside a
+ * running `wflo run`: WAL readers never block the writer) and nothing to write with; the writer
+ * (ledger.ts) is a LedgerReader too. The database handle is private to each.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { InputError } from '../util/errors.js';
+import { integrityProblem, LEDGER_FILE, openLedgerDatabase } from './ledgerSchema.js';
+import { floatsOfBlob, turbineTypesOfText } from './resultBlob.js';
+import type { ResultRow } from './resultRow.js';
+import type {
+  CellAep, DoneAepSummary, DoneLayout, FailureInfo, GroupCounts, RunInfo, RunningTask, StoredDefinition, TaskLedgerState, TaskState,
+} from './ledgerTypes.js';
+
+export { LEDGER_FILE } from './ledgerSchema.js';
+export type * from './ledgerTypes.js';
+
+export class LedgerReader {
+  readonly #db: Database.Database;
+  /** The ledger file. */
+  readonly path: string;
+
+  protected constructor(db: Database.Database, file: string) {
+    this.#db = db;
+    this.path = file;
+  }
+
+  /** Open the ledger of output folder `dir` read-only; a folder without one is an InputError. */
+  static open(dir: string): LedgerReader {
+    const file = path.join(dir, LEDGER_FILE);
+    if (!fs.existsSync(file)) {
+      throw new InputError(`${dir}: no campaign ledger here (${LEDGER_FILE} not found); is this a wflo run output folder?`);
+    }
+    return new LedgerReader(openLedgerDatabase(file, true), file);
+  }
+
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+
+  /**
+   * Run `read` inside one read transaction: every answer it gets comes from the same committed
+   * state, whatever a running campaign commits meanwhile. `read` may be async (the transaction
+   * ends when its promise settles).
+   */
+  snapshot<T>(read: () => T): T {
+    this.#db.exec('BEGIN');
+    let result: T;
+    try {
+      result = read();
+    } catch (err) {
+      this.#endSnapshot();
+      throw err;
+    }
+    if (result instanceof Promise) return result.finally(() => this.#endSnapshot()) as T;
+    this.#endSnapshot();
+    return result;
+  }
+
+  #endSnapshot(): void {
+    if (this.#db.open && this.#db.inTransaction) this.#db.exec('COMMIT');
+  }
+
+  /** The first problem SQLite's quick check finds in the ledger (a damaged page anywhere), or null. */
+  integrityProblem(): string | null {
+    return integrityProblem(this.#db);
+  }
+
+  /** A number that changes whenever another connection commits to the ledger (the dashboard's change signal). */
+  dataVersion(): number {
+    return this.#db.pragma('data_version', { simple: true }) as number;
+  }
+
+  getMeta(key: string): string | null {
+    const v = this.#db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
+    return v ?? null;
+  }
+
+  // ---- the campaign's tasks ----
+
+  /** Per-task ledger state of the campaign's tasks. */
+  taskStates(): Map<string, TaskLedgerState> {
+    const out = new Map<string, TaskLedgerState>();
+    const rows = this.#db.prepare('SELECT task_id, spec_hash, result_hash, done, attempts, attempts_base, failed FROM task_states')
+      .raw().iterate() as Iterable<[string, string, string | null, number, number, number, number]>;
+    for (const [id, specHash, resultHash, done, attempts, base, failed] of rows) {
+      out.set(id, { specHash, resultHash, done: done === 1, attempts, attemptsCounted: attempts - base, failed: failed === 1 });
+    }
+    return out;
+  }
+
+  /** The campaign's done tasks. */
+  doneTaskIds(): Set<string> {
+    return new Set(this.#db.prepare('SELECT task_id FROM done_results').pluck().all() as string[]);
+  }
+
+  /**
+   * What a run needs, without an object per task: the campaign's done tasks, and the attempt
+   * counts of those with failed attempts or a failed mark.
+   */
+  workStates(): { done: Set<string>; attempts: Map<string, { failed: number; counted: number; permanent: boolean }> } {
+    const done = this.doneTaskIds();
+    const attempts = new Map<string, { failed: number; counted: number; permanent: boolean }>();
+    const rows = this.#db.prepare('SELECT task_id, attempts, attempts_base, failed FROM tasks WHERE in_campaign = 1 AND (attempts > 0 OR failed = 1)')
+      .raw().iterate() as Iterable<[string, number, number, number]>;
+    for (const [id, n, base, failed] of rows) attempts.set(id, { failed: n, counted: n - base, permanent: failed === 1 });
+    return { done, attempts };
+  }
+
+  /** Counts of the campaign's tasks (running is the coordinator's business, see runs). */
+  totals(): Omit<GroupCounts, 'farmId' | 'farmType'> {
+    const sum = { total: 0, done: 0, failed: 0, stale: 0, pending: 0 };
+    for (const c of this.groupCounts()) {
+      sum.total += c.total; sum.done += c.done; sum.failed += c.failed; sum.stale += c.stale; sum.pending += c.pending;
+    }
+    return sum;
+  }
+
+  /** Counts per farm × farm type; a failed or stale task is one that is not done. */
+  groupCounts(): GroupCounts[] {
+    const rows = this.#db.prepare(`
+      SELECT farm_id, farm_type, COUNT(*), SUM(done), SUM(NOT done AND failed = 1), SUM(NOT done AND result_hash IS NOT NULL AND failed = 0)
+      FROM task_states GROUP BY farm_id, farm_type ORDER BY farm_id, farm_type`).raw().all() as [number, number, number, number, number, number][];
+    return rows.map(([farmId, farmType, total, done, failed, stale]) => ({
+      farmId, farmType, total, done, failed, stale, pending: total - done - failed - stale,
+    }));
+  }
+
+  /** Failed tasks with their last error (most recent first). */
+  failures(limit = 1000): FailureInfo[] {
+    const rows = this.#db.prepare(`SELECT task_id, attempts, COALESCE(last_error, '') FROM task_states WHERE failed = 1 AND NOT done
+      ORDER BY updated_at DESC LIMIT ?`).raw().all(limit) as [string, number, string][];
+    return rows.map(([taskId, attempts, error]) => ({ taskId, attempts, error }));
+  }
+
+  /** The campaign's tasks that are not done, in grid order, with their state. */
+  notDone(): { taskId: string; state: Exclude<TaskState, 'done'> }[] {
+    const rows = this.#db.prepare(`SELECT task_id, failed, result_hash IS NOT NULL FROM task_states WHERE NOT done
+      ORDER BY farm_id, farm_type, seed`).raw().all() as [string, number, number][];
+    return rows.map(([taskId, failed, hasOld]) => ({ taskId, state: failed ? 'failed' : hasOld ? 'stale' : 'pending' }));
+  }
+
+  /** State of the given tasks of the campaign (tasks it does not have are left out). */
+  statesOf(taskIds: readonly string[]): Map<string, TaskState> {
+    const q = this.#db.prepare('SELECT done, failed, result_hash IS NOT NULL FROM task_states WHERE task_id = ?').raw();
+    const out = new Map<string, TaskState>();
+    for (const id of taskIds) {
+      const row = q.get(id) as [number, number, number] | undefined;
+      if (!row) continue;
+      const [done, failed, hasOld] = row;
+      out.set(id, done ? 'done' : failed ? 'failed' : hasOld ? 'stale' : 'pending');
+    }
+    return out;
+  }
+
+  // ---- done results ----
+
+  /** Done results in output order, as an iterator (bounded memory; inside a snapshot for one consistent export). */
+  *doneRecords(): Generator<ResultRow> {
+    const rows = this.#db.prepare(`
+      SELECT task_id, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial,
+        iterations, evaluations, wall_s, attempts, spec_hash, source, aep_reported, metrics, worker, turbine_types
+      FROM done_results ORDER BY farm_id, farm_type, seed`).raw().iterate() as Iterable<unknown[]>;
+    for (const row of rows) {
+      const [taskId, farmId, farmType, seed, nTurbines, aep, aepInitial, x, y, xi, yi, iterations, evaluations, wallS, attempts, specHash, source,
+        aepReported, metrics, worker, turbineTypes] = row as [
+        string, number, number, number, number, number | null, number | null, Buffer, Buffer, Buffer, Buffer, number, number, number | null, number, string, string,
+        number | null, string | null, string | null, string | null];
+      yield {
+        taskId, farmId, farmType, seed, nTurbines,
+        aep: aep ?? NaN, aepInitial: aepInitial ?? NaN,
+        x: floatsOfBlob(x), y: floatsOfBlob(y), xInitial: floatsOfBlob(xi), yInitial: floatsOfBlob(yi),
+        iterations, evaluations, wallS: wallS ?? NaN, attempts, specHash, source,
+        ...(aepReported !== null ? { aepReported } : {}),
+        ...(metrics !== null ? { metrics: JSON.parse(metrics) as Record<string, number> } : {}),
+        ...(worker !== null ? { worker } : {}),
+        ...(turbineTypes !== null ? { turbineTypes: turbineTypesOfText(turbineTypes) } : {}),
+      };
+    }
+  }
+
+  /** The first `limit` done task ids in output order (examples in messages; the sole result of a folder). */
+  firstDoneTaskIds(limit: number): string[] {
+    return this.#db.prepare('SELECT task_id FROM done_results ORDER BY farm_id, farm_type, seed LIMIT ?').pluck().all(limit) as string[];
+  }
+
+  /** A done task's layout with its stored farm and farm type definitions; null when the task is not done. */
+  doneLayout(taskId: string): DoneLayout | null {
+    const r = this.#db.prepare(`SELECT d.task_id, d.farm_id, d.farm_type, d.seed, d.aep, d.x, d.y, d.turbine_types, f.definition, ft.definition
+      FROM done_results d LEFT JOIN farms f ON f.farm_id = d.farm_id LEFT JOIN farm_types ft ON ft.type_id = d.farm_type
+      WHERE d.task_id = ?`).raw().get(taskId) as
+      [string, number, number, number, number | null, Buffer, Buffer, string | null, string | null, string | null] | undefined;
+    if (!r) return null;
+    return {
+      taskId: r[0], farmId: r[1], farmType: r[2], seed: r[3], aep: r[4] ?? NaN, x: floatsOfBlob(r[5]), y: floatsOfBlob(r[6]),
+      ...(r[7] ? { turbineTypes: turbineTypesOfText(r[7]) } : {}),
+      farm: r[8] ? JSON.parse(r[8]) as unknown : undefined,
+      type: r[9] ? JSON.parse(r[9]) as unknown : undefined,
+    };
+  }
+
+  /** Names of the metrics any done result carries, sorted (the HDF5 /metrics columns). */
+  metricNames(): string[] {
+    const names = new Set<string>();
+    const rows = this.#db.prepare('SELECT DISTINCT metrics FROM done_results WHERE metrics IS NOT NULL').pluck().iterate() as Iterable<string>;
+    for (const m of rows) for (const k of Object.keys(JSON.parse(m) as object)) names.add(k);
+    return [...names].sort();
+  }
+
+  /** The largest n_turbines among done results (the HDF5 layout width). */
+  maxTurbinesDone(): number {
+    return (this.#db.prepare('SELECT COALESCE(MAX(n_turbines), 0) FROM done_results').pluck().get() as number) ?? 0;
+  }
+
+  /**
+   * AEP statistics of the done results per farm × type (done results without an AEP left out),
+   * from one scan of the results into a small indexed temporary table: count, mean, quartiles by
+   * the lower nearest rank, best and worst task; every AEP when no cell has more than
+   * `pointsUpTo`; and a histogram of `binsFor(largest cell)` bins per cell.
+   */
+  doneAepSummary(pointsUpTo: number, binsFor: (maxN: number) => number): DoneAepSummary {
+    const db = this.#db;
+    // The results' rows hold the layout blobs, so scans are what costs: one, into wflo_done.
+    db.exec(`DROP TABLE IF EXISTS temp.wflo_done;
+      CREATE TEMP TABLE wflo_done AS SELECT farm_id AS f, farm_type AS ty, task_id AS id, aep FROM done_results WHERE aep IS NOT NULL;
+      CREATE INDEX temp.wflo_done_cell ON wflo_done (f, ty, aep);`);
+    try {
+      const cells: CellAep[] = [];
+      const atRank = db.prepare('SELECT id, aep FROM wflo_done WHERE f = ? AND ty = ? ORDER BY aep LIMIT 1 OFFSET ?').raw();
+      for (const [farmId, farmType, n, mean] of db.prepare('SELECT f, ty, COUNT(*), AVG(aep) FROM wflo_done GROUP BY f, ty').raw().all() as number[][]) {
+        // Read off the (f, ty, aep) index.
+        const rank = (p: number) => atRank.get(farmId, farmType, Math.floor((n - 1) * p)) as [string, number];
+        const lowest = rank(0), highest = rank(1);
+        cells.push({
+          farmId, farmType, n, mean, min: lowest[1], q1: rank(0.25)[1], median: rank(0.5)[1], q3: rank(0.75)[1], max: highest[1],
+          worst: { taskId: lowest[0], aep: lowest[1] }, best: { taskId: highest[0], aep: highest[1] },
+        });
+      }
+      const maxN = cells.reduce((m, c) => Math.max(m, c.n), 0);
+      const points = maxN > pointsUpTo ? [] : (db.prepare('SELECT f, ty, id, aep FROM wflo_done ORDER BY f, ty, aep').raw().all() as [number, number, string, number][])
+        .map(([farmId, farmType, taskId, aep]) => ({ farmId, farmType, taskId, aep }));
+      const bins = binsFor(maxN);
+      const histogram = (db.prepare(`WITH s AS (SELECT f, ty, MIN(aep) AS lo, MAX(aep) AS hi FROM wflo_done GROUP BY f, ty)
+        SELECT d.f, d.ty, COALESCE(MIN(CAST((d.aep - s.lo) / NULLIF(s.hi - s.lo, 0) * ${bins} AS INTEGER), ${bins - 1}), 0) AS bin, COUNT(*)
+        FROM wflo_done d JOIN s ON s.f = d.f AND s.ty = d.ty GROUP BY d.f, d.ty, bin`).raw().all() as number[][])
+        .map(([farmId, farmType, bin, count]) => ({ farmId, farmType, bin, count }));
+      return { cells, points, bins, histogram };
+    } finally {
+      db.exec('DROP TABLE IF EXISTS temp.wflo_done');
+    }
+  }
+
+  // ---- any result, whatever its spec ----
+
+  /** The committed result of a task (any spec), for conflict reports: null when there is none. */
+  resultOf(taskId: string): { aep: number; aepReported: number | null; x: Float64Array; y: Float64Array; source: string; specHash: string } | null {
+    const row = this.#db.prepare('SELECT aep, aep_reported, x, y, source, spec_hash FROM result_rows WHERE task_id = ?').raw().get(taskId) as
+      [number | null, number | null, Buffer, Buffer, string, string] | undefined;
+    if (!row) return null;
+    return { aep: row[0] ?? NaN, aepReported: row[1], x: floatsOfBlob(row[2]), y: floatsOfBlob(row[3]), source: row[4], specHash: row[5] };
+  }
+
+  /** Task ids of the results committed by `worker` (as the queue worker named itself) in run `runId`. */
+  resultsOfWorker(worker: string, runId: number): string[] {
+    return this.#db.prepare('SELECT task_id FROM result_rows WHERE worker = ? AND run_id = ?').pluck().all(worker, runId) as string[];
+  }
+
+  // ---- definitions and runs ----
+
+  /** Definitions of the farms and farm types the campaign's tasks use, by id (the HDF5 /farms and /types groups). */
+  definitions(): { farms: Record<string, unknown>[]; types: Record<string, unknown>[] } {
+    const used = (table: string, key: string, column: string): Record<string, unknown>[] =>
+      (this.#db.prepare(`SELECT definition FROM ${table} WHERE ${key} IN (SELECT DISTINCT ${column} FROM tasks WHERE in_campaign = 1) ORDER BY ${key}`)
+        .pluck().all() as string[]).map((j) => JSON.parse(j) as Record<string, unknown>);
+    return { farms: used('farms', 'farm_id', 'farm_id'), types: used('farm_types', 'type_id', 'farm_type') };
+  }
+
+  /** Every stored farm and farm type definition with its hash, by id. */
+  storedDefinitions(): { farms: Map<number, StoredDefinition>; types: Map<number, StoredDefinition> } {
+    const all = (sql: string) => new Map((this.#db.prepare(sql).raw().all() as [number, string, string][])
+      .map(([id, d, hash]) => [id, { definition: JSON.parse(d) as unknown, hash }]));
+    return { farms: all('SELECT farm_id, definition, hash FROM farms'), types: all('SELECT type_id, definition, hash FROM farm_types') };
+  }
+
+  /** The latest `wflo run` (or collect) of this ledger, null before the first. */
+  lastRun(): RunInfo | null {
+    const r = this.#db.prepare('SELECT run_id, pid, host, started_at, heartbeat_at, ended_at, end_state, workers, rate_per_min, running_json FROM runs ORDER BY run_id DESC LIMIT 1')
+      .raw().get() as [number, number, string, number, number, number | null, string | null, number, number, string] | undefined;
+    if (!r) return null;
+    return {
+      runId: r[0], pid: r[1], host: r[2], startedAt: r[3], heartbeatAt: r[4], endedAt: r[5], endState: r[6], workers: r[7],
+      ratePerMin: r[8], running: JSON.parse(r[9]) as RunningTask[],
+    };
+  }
+}
