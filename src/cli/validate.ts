@@ -11,7 +11,7 @@ export function registerValidate(program: Command): void {
   program
     .command('validate')
     .description('check an input file (campaign, case, turbine, wind, boundary, layout) without running or writing anything')
-    .argument('<file>', 'YAML input file')
+    .argument('<file>', 'YAML input file, or a built-in case name (`wflo cases`)')
     .option('--kind <kind>', 'campaign | case | turbine | wind | boundary | layout (default: detected)')
     .option('--out <dir>', 'campaign: output folder to compare with (overrides the campaign\'s output)')
     .option('--json', 'print JSON')
@@ -21,7 +21,9 @@ export function registerValidate(program: Command): void {
       if (opts.kind !== undefined && !(INPUT_KINDS as readonly string[]).includes(opts.kind)) {
         throw new InputError(`--kind: unknown kind '${opts.kind}' (known: ${INPUT_KINDS.join(', ')})`);
       }
-      const kind = (opts.kind as (typeof INPUT_KINDS)[number] | undefined) ?? detectInputKind(readYamlFile(file));
+      const { caseArgument } = await import('../io/caseArgument.js');
+      const builtin = (opts.kind === undefined || opts.kind === 'case') && caseArgument(file).kind === 'builtin';
+      const kind = (opts.kind as (typeof INPUT_KINDS)[number] | undefined) ?? (builtin ? 'case' : detectInputKind(readYamlFile(file)));
       if (kind === 'campaign') {
         const { loadCampaign } = await import('../campaign/loadCampaign.js');
         const { optimizerSettingsProblem } = await import('../runner/taskFunction.js');

@@ -13,7 +13,8 @@ import type { Boundary } from '../geometry/boundary.js';
 import { readYamlFile } from './yamlFile.js';
 import { iea37Kind } from './iea37Format.js';
 import { readTurbineFile, windFromDocument, boundaryFromDocument } from './readers.js';
-import { caseFromDocument, caseFromIea37Layout, readLayoutFile, CASE_FIELDS } from './caseFile.js';
+import { caseFromDocument, caseFromIea37Layout, loadCase, readLayoutFile, CASE_FIELDS } from './caseFile.js';
+import { caseArgument } from './caseArgument.js';
 import { nearestKey } from './didYouMean.js';
 import { maxTurbinesBound } from './plausibility.js';
 import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
@@ -115,6 +116,8 @@ export const describeBoundary = (b: Boundary): Record<string, unknown> => ({
 /** Read and check a non-campaign input file of `kind` (detected when not given). */
 export function validateInputFile(file: string, kind?: InputKind): ValidatedInput {
   const name = path.basename(file);
+  // A built-in case name is that case (as `wflo aep NAME`, `optimize NAME`; io/caseArgument.ts).
+  if ((kind === undefined || kind === 'case') && caseArgument(file).kind === 'builtin') return caseResult(loadCase(file), file);
   if (isCsvPath(file) && (kind === undefined || kind === 'wind')) {
     const w = readTimeSeriesCsv(file);
     return { kind: 'wind', summary: `${name}: valid wind resource: ${windShape(w)}`, details: describeWind(w) };
