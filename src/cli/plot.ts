@@ -25,13 +25,18 @@ export function registerPlot(program: Command): void {
     .option('--numbers', 'write each turbine\'s index (0-based, the order of the layout) beside it')
     .option('--width <px>', 'figure width in pixels (paper: quarter millimetres; default 900 screen, 640 paper)')
     .option('--height <px>', 'figure height in pixels (paper: quarter millimetres; default 720 screen, 480 paper)')
-    .action(async (source: string, opts: { task?: string; compare?: string[]; case?: string; campaign?: string; wind?: string; flow?: string; output: string; width?: string; height?: string; style?: string; numbers?: boolean }) => {
+    .option('--json', 'print what was drawn as one JSON object on stdout')
+    .action(async (source: string, opts: { task?: string; compare?: string[]; case?: string; campaign?: string; wind?: string; flow?: string; output: string; width?: string; height?: string; style?: string; numbers?: boolean; json?: boolean }) => {
       const { plotLayouts } = await import('../views/plotLayouts.js');
       const r = await plotLayouts({
         source, task: opts.task, compare: opts.compare, caseName: opts.case, campaign: opts.campaign, wind: opts.wind, output: opts.output,
         flowDirectionDeg: number('--flow', opts.flow), width: number('--width', opts.width), height: number('--height', opts.height),
         style: opts.style, numbers: opts.numbers,
       });
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(r)}\n`);
+        return;
+      }
       for (const l of r.layouts) {
         process.stdout.write(`${l.title}: ${l.nTurbines} turbines, AEP ${l.aepMwh.toFixed(1)} MWh, gross ${l.grossAepMwh.toFixed(1)} MWh, wake loss ${(l.wakeLoss * 100).toFixed(2)} %\n`);
         if (l.recordedAepMwh !== undefined && Math.abs(l.aepMwh - l.recordedAepMwh) > 1e-6 * Math.abs(l.recordedAepMwh)) {

@@ -7,9 +7,16 @@ export function registerReport(program: Command): void {
     .description('write a self-contained HTML report of a campaign: status, AEP distributions, best/worst layouts, failures, throughput')
     .argument('<dir>', 'campaign output folder (holding ledger.sqlite)')
     .option('-o, --output <file>', 'output HTML file', 'report.html')
-    .action(async (dir: string, opts: { output: string }) => {
+    .option('--json', 'print what was written as one JSON object on stdout')
+    .action(async (dir: string, opts: { output: string; json?: boolean }) => {
       const { writeReport } = await import('../views/writeReport.js');
       const r = await writeReport(dir, opts.output);
-      process.stdout.write(`wrote ${r.file}: ${r.done}/${r.total} done, ${r.failed} failed; ${r.charts} charts, ${r.layouts} layout plots, ${(r.bytes / 1e6).toFixed(2)} MB\n`);
+      const line = `wrote ${r.file}: ${r.done}/${r.total} done, ${r.failed} failed; ${r.charts} charts, ${r.layouts} layout plots, ${(r.bytes / 1e6).toFixed(2)} MB\n`;
+      if (opts.json) {
+        process.stderr.write(line);
+        process.stdout.write(`${JSON.stringify(r)}\n`);
+      } else {
+        process.stdout.write(line);
+      }
     });
 }

@@ -30,9 +30,10 @@ export function registerRun(program: Command): void {
     .option('--aep <mode>', 'adopted AEPs: verify (default: must agree with wflo\'s recomputation within --aep-tolerance) | recompute (keep the layout, store wflo\'s AEP and theirs beside it)')
     .option('--aep-tolerance <rel>', 'relative AEP tolerance when verifying adopted results', '1e-6')
     .option('--recheck <fraction>', 'with --queue: share of the workers\' results the coordinator recomputes to prove them honest, besides each worker\'s first (0 turns it off; default 0.01, 0 for method: command, whose program may not be installed here)')
-    .option('--shard <I/N>', 'run only shard I of N (0 <= I < N) of the task grid, into --out or <output>/shard-<I>');
+    .option('--shard <I/N>', 'run only shard I of N (0 <= I < N) of the task grid, into --out or <output>/shard-<I>')
+    .option('--json', 'print the summary as one JSON object on stdout (with --dry-run: the dry-run report, as `wflo validate --json`)');
   withShardReadFlags(command, '--adopt files')
-    .action(async (file: string, opts: ShardReadCliFlags & { workers?: string; out?: string; retryFailed?: boolean; logEvery: string; quiet?: boolean; shard?: string; adopt?: string[]; aep?: string; aepTolerance: string; dryRun?: boolean; queue?: string; recheck?: string }) => {
+    .action(async (file: string, opts: ShardReadCliFlags & { workers?: string; out?: string; retryFailed?: boolean; logEvery: string; quiet?: boolean; shard?: string; adopt?: string[]; aep?: string; aepTolerance: string; dryRun?: boolean; queue?: string; recheck?: string; json?: boolean }) => {
       const readFlags = givenShardReadFlags(opts);
       if (!opts.adopt && (readFlags.length > 0 || opts.aep !== undefined)) {
         throw new InputError(`${readFlags[0] ?? '--aep'} applies to the files of --adopt; give --adopt PATH...`);
@@ -88,7 +89,8 @@ export function registerRun(program: Command): void {
           scan.close();
           preview = scan.sources.map((s) => ({ label: s.label, files: s.files.length, records: s.records, taskIds: s.taskIds, findings: s.findings }));
         }
-        process.stdout.write(`${formatDryRun(await dryRunWithRecovery(checked, preview))}\n`);
+        const report = await dryRunWithRecovery(checked, preview);
+        process.stdout.write(`${opts.json ? JSON.stringify({ kind: 'campaign', ...report }) : formatDryRun(report)}\n`);
         return;
       }
       // A shard runs its slice into its own folder.
@@ -123,8 +125,15 @@ export function registerRun(program: Command): void {
         interrupt.dispose();
       }
       const exported = s.exported ? `; ${s.exported.rows} rows in ${s.layoutsFile}` : s.exportError ? `; layouts.h5 not refreshed: ${s.exportError}` : '';
-      process.stdout.write(`${campaign.name}: ${s.done}/${s.total} done (${s.doneThisRun} this run), ${s.failed} failed, ` +
-        `${s.pending + s.stale} not run, in ${formatDuration(s.seconds)}${exported}\n`);
+      const line = `${campaign.name}: ${s.done}/${s.total} done (${s.doneThisRun} this run), ${s.failed} failed, ` +
+        `${s.pending + s.stale} not run, in ${formatDuration(s.seconds)}${exported}\n`;
+      if (opts.json) {
+        const { runSummaryJson } = await import('../runner/runSummaryJson.js');
+        process.stderr.write(line);
+        process.stdout.write(`${JSON.stringify(runSummaryJson(campaign.name, s))}\n`);
+      } else {
+        process.stdout.write(line);
+      }
       if (s.stopReason === 'interrupted') {
         const behind = s.exported && s.exported.rows < s.done ? ` (layouts.h5 holds ${s.exported.rows} of them: \`wflo export ${s.outputDir}\` or the next run brings it up to date)` : '';
         throw new WfloError(`interrupted: ${s.done}/${s.total} tasks done and kept${behind}; run the same command to resume`, 130);

@@ -91,8 +91,9 @@ export function registerShards(program: Command): void {
     .option('--force', 'replace an existing output file')
     .option('--name <name>', 'campaign_name stamped into the output (default: the campaign\'s name with --expect, else the directory name)')
     .option('--expect <campaign.yaml>', 'expected tasks: verify every record against this campaign; sets n_expected and complete in the output')
+    .option('--json', 'print the outcome as one JSON object on stdout (the summary text goes to stderr)')
     .action(async (paths: string[], opts: CommonFlags & {
-      output: string; onInvalid: string; maxInvalid?: string; onConflict: string; cleanup?: boolean; force?: boolean; name?: string; expect?: string;
+      output: string; onInvalid: string; maxInvalid?: string; onConflict: string; cleanup?: boolean; force?: boolean; name?: string; expect?: string; json?: boolean;
     }) => {
       const { read, jobs, timeoutMs, pattern } = common(opts, opts.expect);
       const onInvalid = oneOf<InvalidPolicy>('--on-invalid', opts.onInvalid, INVALID_POLICIES);
@@ -111,7 +112,13 @@ export function registerShards(program: Command): void {
       };
       try {
         const report = await mergeShards(options);
-        process.stdout.write(formatMergeSummary(report, options));
+        if (opts.json) {
+          const { mergeReportJson } = await import('../shards/mergeReportJson.js');
+          process.stderr.write(formatMergeSummary(report, options));
+          process.stdout.write(`${JSON.stringify(mergeReportJson(report))}\n`);
+        } else {
+          process.stdout.write(formatMergeSummary(report, options));
+        }
         if (report.problems) process.exitCode = 3;
       } catch (err) {
         if (err instanceof CheckFailed) process.stderr.write(`wflo: audit written to ${output}.audit.jsonl\n`);
