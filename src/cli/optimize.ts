@@ -38,7 +38,7 @@ export function registerOptimize(program: Command): void {
     .option('--random-iterations <n>', 'random-search proposals (random, hybrid)')
     .option('--starts <k>', 'run K seeds (seed, seed+1, …) in parallel processes and keep the best', '1')
     .option('--workers <n>', 'worker processes for --starts (default: one per core)')
-    .option('--out <file>', 'write the (best) layout as a self-contained case file (turbine, wind, site, model, layout)')
+    .option('-o, --out <file>', 'write the (best) layout as a self-contained case file (turbine, wind, site, model, layout)')
     .option('--force', 'replace --out FILE even if it exists and was not written by wflo')
     .option('--json', 'print the result as JSON')
     .action(async (caseSpec: string, opts: Record<string, string | boolean | undefined>) => {

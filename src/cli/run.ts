@@ -20,7 +20,7 @@ export function registerRun(program: Command): void {
     .description('run a campaign of layout optimizations (resumes: only tasks not done run again)')
     .argument('<campaign>', 'campaign YAML file')
     .option('--workers <n>', 'worker processes (default: the campaign\'s workers, else one per core)')
-    .option('--out <dir>', 'output folder (overrides the campaign\'s output)')
+    .option('-o, --out <dir>', 'output folder (overrides the campaign\'s output)')
     .option('--retry-failed', 'also rerun tasks that failed in earlier runs')
     .option('--log-every <seconds>', 'progress line interval when not on a terminal', '10')
     .option('--quiet', 'no progress output')
