@@ -9,11 +9,12 @@ export function registerMissing(program: Command): void {
   const command = program
     .command('missing')
     .description('list the tasks of a campaign that are not done (pending, stale or failed)')
-    .argument('<dir>', 'campaign output folder')
+    .argument('<dir>', 'campaign output folder, or the campaign file (its output folder)')
     .option('--json', 'print JSON: [{"taskId", "state"}]')
     .option('--force', 'replace -o FILE even if it exists and was not written by wflo');
   withOutFlag(command, 'file', 'write a campaign file restricted to those tasks (run it with `wflo run FILE`)', ['--write'])
-    .action(async (dir: string, flags: { json?: boolean; force?: boolean }) => {
+    .action(async (folderOrCampaign: string, flags: { json?: boolean; force?: boolean }) => {
+      const dir = (await import('../runner/campaignFolder.js')).campaignFolderOf(folderOrCampaign);
       const given = outFlagGiven(flags, ['--write']);
       const opts = { ...flags, write: given?.path };
       const { listMissing, writeMissingCampaign } = await import('../runner/missingTasks.js');

@@ -6,10 +6,11 @@ export function registerReport(program: Command): void {
   const command = program
     .command('report')
     .description('write a self-contained HTML report of a campaign: status, AEP distributions, best/worst layouts, failures, throughput')
-    .argument('<dir>', 'campaign output folder (holding ledger.sqlite)')
+    .argument('<dir>', 'campaign output folder (holding ledger.sqlite), or the campaign file (its output folder)')
     .option('--json', 'print what was written as one JSON object on stdout');
   withOutFlag(command, 'file', 'output HTML file (default: report.html)', ['--output'])
-    .action(async (dir: string, opts: { json?: boolean }) => {
+    .action(async (given: string, opts: { json?: boolean }) => {
+      const dir = (await import('../runner/campaignFolder.js')).campaignFolderOf(given);
       const output = outFlag(opts, ['--output']) ?? 'report.html';
       const { writeReport } = await import('../views/writeReport.js');
       const r = await writeReport(dir, output);
