@@ -66,7 +66,13 @@ export function registerOptimize(program: Command): void {
       let best: OptimizationRecord;
       let failures: { seed: number; error: string }[] = [];
       if (starts === 1) {
-        best = runOptimization(c, settings, seed);
+        // A bar on a terminal only; piped or redirected, nothing but the result.
+        const bar = process.stderr.isTTY ? (await import('../runner/optimizeProgress.js')).optimizeProgress(process.stderr, `${c.name} ${settings.method} seed ${seed}`) : null;
+        try {
+          best = runOptimization(c, settings, seed, bar?.hooks);
+        } finally {
+          bar?.stop();
+        }
       } else {
         const seeds = Array.from({ length: starts }, (_, i) => seed + i);
         let bestSoFar = -Infinity;
