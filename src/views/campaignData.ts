@@ -9,6 +9,12 @@
  * one wake-loss colour scale per cell (the same colour means the same loss in both). When every
  * cell has at most DOT_PLOT_MAX_SEEDS results, each result's AEP is sent too (a dot per seed says
  * more than a histogram of four values).
+ *
+ * Where each result came from (the ledger's `source`): computed by wflo (`computed`, or `shard:…`
+ * when a shard run computed it), adopted from another pipeline's files (`adopted:…`), or recovered
+ * from the folder's own layouts.h5 or audit log (`recovered:…`): counted per cell, marked on the
+ * dots and the layout plots, and listed row by row with the AEP the files reported
+ * (`aep_reported`) wherever a row is not computed or carries one.
  */
 import type { Case } from '../optimize/case.js';
 import { Ledger, type FailureInfo } from '../runner/ledger.js';
@@ -21,6 +27,19 @@ import { readResultsFromLedger } from './storedResult.js';
 import { layoutSvg } from './layoutSvg.js';
 
 export interface AepStats { n: number; min: number; q1: number; median: number; q3: number; max: number; mean: number }
+
+/** Where a result came from, by its ledger `source`. */
+export type RowOrigin = 'computed' | 'adopted' | 'recovered';
+
+export function originOf(source: string): RowOrigin {
+  return source.startsWith('adopted:') ? 'adopted' : source.startsWith('recovered:') ? 'recovered' : 'computed';
+}
+
+/** A row that was not computed here, or carries the AEP its source reported. */
+export interface ProvenanceRow { taskId: string; source: string; origin: RowOrigin; aep: number; aepReported: number | null }
+
+/** Most rows listed in the provenance table (the count says how many there are). */
+export const PROVENANCE_MAX_ROWS = 200;
 
 export interface CellView {
   farmId: number;
@@ -41,19 +60,21 @@ export interface CellView {
   /** 1 − mean AEP / gross AEP (mean over the cell's done seeds). */
   wakeLossMean: number | null;
   capacityFactorMean: number | null;
-  best: { taskId: string; aep: number } | null;
-  worst: { taskId: string; aep: number } | null;
+  best: { taskId: string; aep: number; source: string } | null;
+  worst: { taskId: string; aep: number; source: string } | null;
+  /** Done results by origin (null: not counted, the dashboard's quick view). */
+  origins: Record<RowOrigin, number> | null;
 }
 
 export interface HistogramBin { farmId: number; farmType: number; label: string; lo: number; hi: number; count: number }
 
 /** One done task's AEP (sent when every cell has at most DOT_PLOT_MAX_SEEDS of them). */
-export interface AepPoint { farmId: number; farmType: number; taskId: string; aep: number }
+export interface AepPoint { farmId: number; farmType: number; taskId: string; aep: number; origin: RowOrigin }
 
 /** Most results per cell for which the charts show one dot per seed instead of a histogram. */
 export const DOT_PLOT_MAX_SEEDS = 30;
 
-export interface LayoutView { label: string; which: 'best' | 'worst'; taskId: string; aep: number; svg: string }
+export interface LayoutView { label: string; which: 'best' | 'worst'; taskId: string; aep: number; source: string; svg: string }
 
 export interface CampaignView {
   campaign: string;
@@ -65,6 +86,8 @@ export interface CampaignView {
   /** Every done task's AEP when no cell has more than DOT_PLOT_MAX_SEEDS; empty otherwise. */
   points: AepPoint[];
   failures: FailureInfo[];
+  /** Rows adopted or recovered, or with a reported AEP: how many, and the first PROVENANCE_MAX_ROWS (largest AEP difference first). */
+  provenance: { total: number; rows: ProvenanceRow[] };
   throughput: Throughput;
   layouts: LayoutView[];
   /** Cells with layout plots (the first `maxLayoutCells` cells that have results). */
@@ -90,7 +113,7 @@ export class CampaignViewCache {
   throughput: ThroughputLog | null = null;
 }
 
-const DONE_ROWS = `SELECT r.farm_id AS f, r.farm_type AS ty, r.task_id AS id, r.aep AS aep
+const DONE_ROWS = `SELECT r.farm_id AS f, r.farm_type AS ty, r.task_id AS id, r.aep AS aep, r.source AS src, r.aep_reported AS rep
   FROM results r JOIN tasks t ON t.task_id = r.task_id
   WHERE t.in_campaign = 1 AND r.spec_hash = t.spec_hash AND r.aep IS NOT NULL`;
 
@@ -105,7 +128,9 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
     const typeDefs = new Map((ledger.db.prepare('SELECT type_id, definition, hash FROM farm_types').raw().all() as [number, string, string][]).map(([id, d, h]) => [id, { def: JSON.parse(d) as unknown, hash: h }]));
 
     const stats = new Map<string, AepStats>();
-    const best = new Map<string, { taskId: string; aep: number }>(), worst = new Map<string, { taskId: string; aep: number }>();
+    const best = new Map<string, { taskId: string; aep: number; source: string }>(), worst = new Map<string, { taskId: string; aep: number; source: string }>();
+    const origins = new Map<string, Record<RowOrigin, number>>();
+    let provenance: CampaignView['provenance'] = { total: 0, rows: [] };
     let histRows: number[][] = [];
     let points: AepPoint[] = [];
     let bins = 0;
@@ -114,21 +139,31 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
       // small indexed temporary table; every statistic below reads only that table.
       ledger.db.exec(`DROP TABLE IF EXISTS temp.wflo_done; CREATE TEMP TABLE wflo_done AS ${DONE_ROWS};
         CREATE INDEX temp.wflo_done_cell ON wflo_done (f, ty, aep);`);
-      const atRank = ledger.db.prepare('SELECT id, aep FROM wflo_done WHERE f = ? AND ty = ? ORDER BY aep LIMIT 1 OFFSET ?').raw();
+      const atRank = ledger.db.prepare('SELECT id, aep, src FROM wflo_done WHERE f = ? AND ty = ? ORDER BY aep LIMIT 1 OFFSET ?').raw();
       for (const [f, ty, n, mean] of ledger.db.prepare('SELECT f, ty, COUNT(*), AVG(aep) FROM wflo_done GROUP BY f, ty').raw().all() as number[][]) {
         // Quartiles by nearest rank (the lower one), read off the (f, ty, aep) index.
-        const rank = (p: number) => atRank.get(f, ty, Math.floor((n - 1) * p)) as [string, number];
+        const rank = (p: number) => atRank.get(f, ty, Math.floor((n - 1) * p)) as [string, number, string];
         const lowest = rank(0), highest = rank(1);
         stats.set(key(f, ty), { n, mean, min: lowest[1], q1: rank(0.25)[1], median: rank(0.5)[1], q3: rank(0.75)[1], max: highest[1] });
-        worst.set(key(f, ty), { taskId: lowest[0], aep: lowest[1] });
-        best.set(key(f, ty), { taskId: highest[0], aep: highest[1] });
+        worst.set(key(f, ty), { taskId: lowest[0], aep: lowest[1], source: lowest[2] });
+        best.set(key(f, ty), { taskId: highest[0], aep: highest[1], source: highest[2] });
       }
+      const ADOPTED = "src LIKE 'adopted:%'", RECOVERED = "src LIKE 'recovered:%'";
+      for (const [f, ty, n, adopted, recovered] of ledger.db.prepare(`SELECT f, ty, COUNT(*), SUM(${ADOPTED}), SUM(${RECOVERED}) FROM wflo_done GROUP BY f, ty`).raw().all() as number[][]) {
+        origins.set(key(f, ty), { computed: n - adopted - recovered, adopted, recovered });
+      }
+      const NOTED = `${ADOPTED} OR ${RECOVERED} OR rep IS NOT NULL`;
+      provenance = {
+        total: (ledger.db.prepare(`SELECT COUNT(*) FROM wflo_done WHERE ${NOTED}`).raw().get() as [number])[0],
+        rows: (ledger.db.prepare(`SELECT id, src, aep, rep FROM wflo_done WHERE ${NOTED} ORDER BY ABS(aep - COALESCE(rep, aep)) DESC, f, ty, id LIMIT ${PROVENANCE_MAX_ROWS}`).raw().all() as [string, string, number, number | null][])
+          .map(([taskId, source, aep, aepReported]) => ({ taskId, source, origin: originOf(source), aep, aepReported })),
+      };
 
       let maxN = 0;
       for (const st of stats.values()) maxN = Math.max(maxN, st.n);
       if (maxN <= DOT_PLOT_MAX_SEEDS) {
-        points = (ledger.db.prepare('SELECT f, ty, id, aep FROM wflo_done ORDER BY f, ty, aep').raw().all() as [number, number, string, number][])
-          .map(([farmId, farmType, taskId, aep]) => ({ farmId, farmType, taskId, aep }));
+        points = (ledger.db.prepare('SELECT f, ty, id, aep, src FROM wflo_done ORDER BY f, ty, aep').raw().all() as [number, number, string, number, string][])
+          .map(([farmId, farmType, taskId, aep, source]) => ({ farmId, farmType, taskId, aep, origin: originOf(source) }));
       }
       bins = Math.min(30, Math.max(6, Math.ceil(Math.sqrt(maxN))));
       histRows = ledger.db.prepare(`WITH s AS (SELECT f, ty, MIN(aep) AS lo, MAX(aep) AS hi FROM wflo_done GROUP BY f, ty)
@@ -164,7 +199,7 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
         grossAepMwh: gross, aep: s,
         wakeLossMean: s && gross > 0 ? 1 - s.mean / gross : null,
         capacityFactorMean: s && entry && entry.ratedW > 0 ? s.mean / (entry.ratedW * 1e-6 * 8760) : null,
-        best: best.get(k) ?? null, worst: worst.get(k) ?? null,
+        best: best.get(k) ?? null, worst: worst.get(k) ?? null, origins: options.quick ? null : origins.get(k) ?? { computed: 0, adopted: 0, recovered: 0 },
       });
     }
     const histogram: HistogramBin[] = histRows.map(([f, ty, bin, count]) => {
@@ -182,7 +217,7 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
     for (const cell of cells) {
       if (options.quick || !cell.best || !cell.worst || layoutCellsShown >= maxLayoutCells) continue;
       layoutCellsShown++;
-      const picks: ['best' | 'worst', { taskId: string; aep: number }][] = [['best', cell.best]];
+      const picks: ['best' | 'worst', { taskId: string; aep: number; source: string }][] = [['best', cell.best]];
       if (cell.worst.taskId !== cell.best.taskId) picks.push(['worst', cell.worst]);
       const pairKey = picks.map(([, p]) => p.taskId).join('|');
       let svgs = cache.plots.get(pairKey);
@@ -197,7 +232,7 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
           svgs = [];
           for (let k = 0; k < results.length; k++) {
             const plot = await layoutSvg(
-              { title: `${picks[k][0]}: ${results[k].taskId}`, site, x: results[k].x, y: results[k].y, typeOf: results[k].typeOf },
+              { title: `${picks[k][0]}: ${results[k].taskId}${originOf(picks[k][1].source) === 'computed' ? '' : ` (${picks[k][1].source})`}`, site, x: results[k].x, y: results[k].y, typeOf: results[k].typeOf },
               { width: 470, height: 380, idPrefix: `l${cache.plots.size}_${k}`, lossRange },
             );
             svgs.push(plot.svg);
@@ -208,7 +243,7 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
         }
         cache.plots.set(pairKey, svgs);
       }
-      picks.forEach(([which, pick], k) => layouts.push({ label: cell.label, which, taskId: pick.taskId, aep: pick.aep, svg: svgs![k] }));
+      picks.forEach(([which, pick], k) => layouts.push({ label: cell.label, which, taskId: pick.taskId, aep: pick.aep, source: pick.source, svg: svgs![k] }));
     }
     ledger.db.exec('COMMIT');
 
@@ -221,7 +256,7 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
     const { groups: _groups, failures: _failures, ...statusRest } = status;
     return {
       campaign: status.campaign, dir, generatedAt: new Date().toISOString(), status: statusRest,
-      cells, histogram, points, failures, throughput, layouts, layoutCellsShown, partial: options.quick ?? false,
+      cells, histogram, points, failures, provenance, throughput, layouts, layoutCellsShown, partial: options.quick ?? false,
     };
   } finally {
     ledger.close();
