@@ -122,7 +122,7 @@ const RULES: Rule[] = [
   { pattern: /\bredis-server\b|\bWFLO_QUEUE\b|--queue\b|\bwflo worker\b/, action: 'skip', reason: 'needs a Redis server (test/runner/bullmq*.test.ts)' },
   { pattern: /\bwflo (slurm|collect)\b|--shard\b|\$SLURM_/, action: 'skip', reason: 'needs a SLURM cluster (test/slurm/)' },
   { pattern: /^npm test\b|\bnode --test\b/, action: 'skip', reason: 'runs the test suite, which runs this test' },
-  { pattern: /\bnpm run bench\b|\bdist\/bench\/run\.js\b/, action: 'skip', reason: 'a benchmark (minutes to hours); `npm run bench` runs every section' },
+  { pattern: /\bnpm run bench\b|\bdist\/bench\/run\.js\b/, action: 'skip', reason: 'a benchmark (minutes; named or all sections: up to hours)' },
   { pattern: /\bnpm install -g \S+\.tgz\b/, action: 'skip', reason: 'installs the tarball\'s dependencies from the npm registry' },
 ];
 
