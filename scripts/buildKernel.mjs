@@ -56,9 +56,15 @@ function upToDate(print) {
 function alive(pid) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     return err.code === 'EPERM';
+  }
+  // A killed build whose parent is gone can stay a zombie where nothing reaps orphans (a
+  // container without an init): it exists, but it builds nothing any more.
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true;
   }
 }
 
