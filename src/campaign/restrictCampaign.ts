@@ -4,7 +4,7 @@
  * `wind`, farm types' `turbine`) rewritten for the new file's folder so the spec hashes stay the
  * same (and a command optimizer's `workdir`, so its program and inputs stay where they were).
  * `output` is either set to a given absolute folder or rebased like the other references.
- * Used by `wflo missing --write` (from a ledger) and `wflo shards missing --write` (from a file).
+ * Used by `wflo missing -o` (from a ledger) and `wflo shards missing -o` (from a file).
  */
 import path from 'node:path';
 import { parseDocument, isMap, isScalar, isSeq, type YAMLMap } from 'yaml';

@@ -10,9 +10,9 @@ import { windShape } from '../io/inputKind.js';
 export function registerAep(program: Command): void {
   program
     .command('aep')
-    .description('compute the AEP of a layout (IEA37 layout file, native case file, or --case NAME)')
-    .argument('[file]', 'layout file: an IEA37 layout YAML (its $refs are followed) or a wflo case YAML')
-    .option('--case <name>', 'built-in case (iea37-cs1-16|36|64, iea37-cs3, iea37-cs4); with FILE, FILE only gives the layout')
+    .description('compute the AEP of a layout (a built-in case, an IEA37 layout file, a case file, a windIO plant file)')
+    .argument('[case]', 'a built-in case name (`wflo cases`) or a file: an IEA37 layout YAML (its $refs are followed), a wflo case YAML, a windIO plant file')
+    .option('--case <name|file>', 'the case (built-in name or case file) whose site, turbine and wind evaluate the layout of FILE')
     .option('--turbine <file|name>', 'override the turbine (file or built-in: iea37-3.35mw, iea37-10mw, v80)')
     .option('--wind <file|name>', 'override the wind resource (file or built-in: iea37-cs1, iea37-cs3)')
     .option('--wake <model>', `wake model: ${WAKE_MODEL_NAMES.join(' | ')}`)

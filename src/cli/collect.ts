@@ -9,7 +9,7 @@ export function registerCollect(program: Command): void {
     .description('merge the output folders of a campaign\'s shards (wflo run --shard, wflo slurm) into one campaign output')
     .argument('<campaign>', 'campaign YAML file (the one the shards ran)')
     .option('--from <folders...>', 'shard output folders or quoted patterns (default: \'<output>/shard-*\')')
-    .option('--out <dir>', 'collected output folder (default: the campaign\'s output)')
+    .option('-o, --out <dir>', 'collected output folder (default: the campaign\'s output)')
     .option('--no-export', 'do not write layouts.h5 (run `wflo export` later)')
     .option('--adopt-stale', 'verify rows computed for another spec (campaign changed) like adopted results, and import those that pass')
     .option('--aep-tolerance <rel>', 'relative AEP tolerance for --adopt-stale', '1e-6')
@@ -47,7 +47,7 @@ export function registerCollect(program: Command): void {
       }
       if (r.missing.length > 0) {
         throw new CheckFailed(`${r.missing.length} of ${r.total} tasks not done${r.problems.length ? ` and ${r.problems.length} problem${r.problems.length > 1 ? 's' : ''} above` : ''}; ` +
-          `\`wflo missing ${r.outDir} --write rerun.yaml\` writes a campaign for just them`);
+          `\`wflo missing ${r.outDir} -o rerun.yaml\` writes a campaign for just them`);
       }
       if (r.problems.length > 0) throw new CheckFailed(`every task is done, but ${r.problems.length} folder problem${r.problems.length > 1 ? 's' : ''} above`);
       const rejected = sum('rejected');

@@ -6,10 +6,11 @@ export function registerDashboard(program: Command): void {
   program
     .command('dashboard')
     .description('serve a live read-only page for a campaign (report views + running tasks, workers, ETA)')
-    .argument('<dir>', 'campaign output folder (holding ledger.sqlite)')
+    .argument('<dir>', 'campaign output folder (holding ledger.sqlite), or the campaign file (its output folder)')
     .option('--port <port>', 'TCP port (0: any free port)', '8765')
     .option('--host <host>', 'address to bind; anything but loopback requires the printed token', '127.0.0.1')
-    .action(async (dir: string, opts: { port: string; host: string }) => {
+    .action(async (given: string, opts: { port: string; host: string }) => {
+      const dir = (await import('../runner/campaignFolder.js')).campaignFolderOf(given);
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InputError(`--port: expected 0 to 65535, got '${opts.port}'`);
       const { startDashboard } = await import('../views/dashboardServer.js');

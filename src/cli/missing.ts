@@ -1,20 +1,24 @@
 /**
- * `wflo missing DIR [--write FILE]`: the tasks not done, and a campaign file to run just them.
+ * `wflo missing DIR [-o FILE]`: the tasks not done, and a campaign file to run just them.
  * Exit 0 when every task is done, 3 when some are not (like `wflo shards missing`).
  */
 import type { Command } from 'commander';
+import { outFlagGiven, withOutFlag } from './outFlag.js';
 
 export function registerMissing(program: Command): void {
-  program
+  const command = program
     .command('missing')
     .description('list the tasks of a campaign that are not done (pending, stale or failed)')
-    .argument('<dir>', 'campaign output folder')
-    .option('--write <file>', 'write a campaign file restricted to those tasks (run it with `wflo run FILE`)')
+    .argument('<dir>', 'campaign output folder, or the campaign file (its output folder)')
     .option('--json', 'print JSON: [{"taskId", "state"}]')
-    .option('--force', 'replace --write FILE even if it exists and was not written by wflo')
-    .action(async (dir: string, opts: { write?: string; json?: boolean; force?: boolean }) => {
+    .option('--force', 'replace -o FILE even if it exists and was not written by wflo');
+  withOutFlag(command, 'file', 'write a campaign file restricted to those tasks (run it with `wflo run FILE`)', ['--write'])
+    .action(async (folderOrCampaign: string, flags: { json?: boolean; force?: boolean }) => {
+      const dir = (await import('../runner/campaignFolder.js')).campaignFolderOf(folderOrCampaign);
+      const given = outFlagGiven(flags, ['--write']);
+      const opts = { ...flags, write: given?.path };
       const { listMissing, writeMissingCampaign } = await import('../runner/missingTasks.js');
-      if (opts.write) await (await import('../io/overwrite.js')).checkOverwrite(opts.write, !!opts.force, '--write');
+      if (opts.write) await (await import('../io/overwrite.js')).checkOverwrite(opts.write, !!opts.force, given!.flag);
       const { campaign, total, missing } = listMissing(dir);
       if (opts.json) process.stdout.write(`${JSON.stringify(missing)}\n`);
       else for (const m of missing) process.stdout.write(`${m.taskId}\t${m.state}\n`);

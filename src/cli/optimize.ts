@@ -38,7 +38,7 @@ export function registerOptimize(program: Command): void {
     .option('--random-iterations <n>', 'random-search proposals (random, hybrid)')
     .option('--starts <k>', 'run K seeds (seed, seed+1, …) in parallel processes and keep the best', '1')
     .option('--workers <n>', 'worker processes for --starts (default: one per core)')
-    .option('--out <file>', 'write the (best) layout as a self-contained case file (turbine, wind, site, model, layout)')
+    .option('-o, --out <file>', 'write the (best) layout as a self-contained case file (turbine, wind, site, model, layout)')
     .option('--force', 'replace --out FILE even if it exists and was not written by wflo')
     .option('--json', 'print the result as JSON')
     .action(async (caseSpec: string, opts: Record<string, string | boolean | undefined>) => {
@@ -66,7 +66,13 @@ export function registerOptimize(program: Command): void {
       let best: OptimizationRecord;
       let failures: { seed: number; error: string }[] = [];
       if (starts === 1) {
-        best = runOptimization(c, settings, seed);
+        // A bar on a terminal only; piped or redirected, nothing but the result.
+        const bar = process.stderr.isTTY ? (await import('../runner/optimizeProgress.js')).optimizeProgress(process.stderr, `${c.name} ${settings.method} seed ${seed}`) : null;
+        try {
+          best = runOptimization(c, settings, seed, bar?.hooks);
+        } finally {
+          bar?.stop();
+        }
       } else {
         const seeds = Array.from({ length: starts }, (_, i) => seed + i);
         let bestSoFar = -Infinity;

@@ -1,6 +1,7 @@
 /** `wflo plot SOURCE`: a layout over its site, coloured by wake loss (SVG or PNG). */
 import type { Command } from 'commander';
 import { InputError } from '../util/errors.js';
+import { outFlag, withOutFlag } from './outFlag.js';
 
 const number = (flag: string, v: string | undefined): number | undefined => {
   if (v === undefined) return undefined;
@@ -10,7 +11,7 @@ const number = (flag: string, v: string | undefined): number | undefined => {
 };
 
 export function registerPlot(program: Command): void {
-  program
+  const command = program
     .command('plot')
     .description('draw a layout: turbines over the site coloured by wake loss, spacing circles, wind rose; --flow adds the wake field')
     .argument('<source>', 'result/layout YAML, case file or built-in case name, layouts.h5, or a campaign output folder')
@@ -20,18 +21,24 @@ export function registerPlot(program: Command): void {
     .option('--campaign <file>', 'campaign whose farms and farm types give the physics of a layouts.h5 without definitions (a shards merge output)')
     .option('--wind <file|name>', 'override the wind resource of a layout file or case (as wflo aep --wind)')
     .option('--flow <direction>', 'draw the hub-height speed field for this wind direction (degrees, from north)')
-    .option('-o, --output <file>', 'output .svg or .png', 'layout.svg')
     .option('--style <name>', 'screen (default: title, tinted site, --flow allowed) or paper (white, no title or flow field, SVG sized in mm, PNG at 300 dpi)')
     .option('--numbers', 'write each turbine\'s index (0-based, the order of the layout) beside it')
     .option('--width <px>', 'figure width in pixels (paper: quarter millimetres; default 900 screen, 640 paper)')
     .option('--height <px>', 'figure height in pixels (paper: quarter millimetres; default 720 screen, 480 paper)')
-    .action(async (source: string, opts: { task?: string; compare?: string[]; case?: string; campaign?: string; wind?: string; flow?: string; output: string; width?: string; height?: string; style?: string; numbers?: boolean }) => {
+    .option('--json', 'print what was drawn as one JSON object on stdout');
+  withOutFlag(command, 'file', 'output .svg or .png (default: layout.svg)', ['--output'])
+    .action(async (source: string, opts: { task?: string; compare?: string[]; case?: string; campaign?: string; wind?: string; flow?: string; width?: string; height?: string; style?: string; numbers?: boolean; json?: boolean }) => {
+      const output = outFlag(opts, ['--output']) ?? 'layout.svg';
       const { plotLayouts } = await import('../views/plotLayouts.js');
       const r = await plotLayouts({
-        source, task: opts.task, compare: opts.compare, caseName: opts.case, campaign: opts.campaign, wind: opts.wind, output: opts.output,
+        source, task: opts.task, compare: opts.compare, caseName: opts.case, campaign: opts.campaign, wind: opts.wind, output,
         flowDirectionDeg: number('--flow', opts.flow), width: number('--width', opts.width), height: number('--height', opts.height),
         style: opts.style, numbers: opts.numbers,
       });
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(r)}\n`);
+        return;
+      }
       for (const l of r.layouts) {
         process.stdout.write(`${l.title}: ${l.nTurbines} turbines, AEP ${l.aepMwh.toFixed(1)} MWh, gross ${l.grossAepMwh.toFixed(1)} MWh, wake loss ${(l.wakeLoss * 100).toFixed(2)} %\n`);
         if (l.recordedAepMwh !== undefined && Math.abs(l.aepMwh - l.recordedAepMwh) > 1e-6 * Math.abs(l.recordedAepMwh)) {

@@ -20,7 +20,7 @@ export function registerRun(program: Command): void {
     .description('run a campaign of layout optimizations (resumes: only tasks not done run again)')
     .argument('<campaign>', 'campaign YAML file')
     .option('--workers <n>', 'worker processes (default: the campaign\'s workers, else one per core)')
-    .option('--out <dir>', 'output folder (overrides the campaign\'s output)')
+    .option('-o, --out <dir>', 'output folder (overrides the campaign\'s output)')
     .option('--retry-failed', 'also rerun tasks that failed in earlier runs')
     .option('--log-every <seconds>', 'progress line interval when not on a terminal', '10')
     .option('--quiet', 'no progress output')
@@ -32,9 +32,10 @@ export function registerRun(program: Command): void {
     .option('--tolerance-m <m>', 'metres an adopted layout may lie outside the site or inside an exclusion zone, or a pair short of the minimum spacing (optimizer slack; default 1e-6, the optimizer\'s own; wflo\'s own rows are never loosened)')
     .option('--recompute-adopted', 'compute again the tasks whose rows were adopted (they stay done through a change of the optimizer or its program; a change of their farm or farm type makes them stale anyway)')
     .option('--recheck <fraction>', 'with --queue: share of the workers\' results the coordinator recomputes to prove them honest, besides each worker\'s first (0 turns it off; default 0.01, 0 for method: command, whose program may not be installed here)')
-    .option('--shard <I/N>', 'run only shard I of N (0 <= I < N) of the task grid, into --out or <output>/shard-<I>');
+    .option('--shard <I/N>', 'run only shard I of N (0 <= I < N) of the task grid, into --out or <output>/shard-<I>')
+    .option('--json', 'print the summary as one JSON object on stdout (with --dry-run: the dry-run report, as `wflo validate --json`)');
   withShardReadFlags(command, '--adopt files')
-    .action(async (file: string, opts: ShardReadCliFlags & { workers?: string; out?: string; retryFailed?: boolean; logEvery: string; quiet?: boolean; shard?: string; adopt?: string[]; aep?: string; aepTolerance: string; toleranceM?: string; recomputeAdopted?: boolean; dryRun?: boolean; queue?: string; recheck?: string }) => {
+    .action(async (file: string, opts: ShardReadCliFlags & { workers?: string; out?: string; retryFailed?: boolean; logEvery: string; quiet?: boolean; shard?: string; adopt?: string[]; aep?: string; aepTolerance: string; toleranceM?: string; recomputeAdopted?: boolean; dryRun?: boolean; queue?: string; recheck?: string; json?: boolean }) => {
       const readFlags = givenShardReadFlags(opts);
       if (!opts.adopt && (readFlags.length > 0 || opts.aep !== undefined || opts.toleranceM !== undefined)) {
         throw new InputError(`${readFlags[0] ?? (opts.aep !== undefined ? '--aep' : '--tolerance-m')} applies to the files of --adopt; give --adopt PATH...`);
@@ -94,7 +95,8 @@ export function registerRun(program: Command): void {
             sources: scan.sources.map((s) => ({ label: s.label, files: s.files.length, records: s.records, taskIds: s.taskIds, findings: s.findings })),
             adoption: scan.adoption, gate: { aepTolerance, adoptAep, adoptToleranceM },
           } : undefined;
-          process.stdout.write(`${formatDryRun(await dryRunWithRecovery(checked, adopt, { recomputeAdopted: opts.recomputeAdopted }))}\n`);
+          const report = await dryRunWithRecovery(checked, adopt, { recomputeAdopted: opts.recomputeAdopted });
+          process.stdout.write(`${opts.json ? JSON.stringify({ kind: 'campaign', ...report }) : formatDryRun(report)}\n`);
         } finally {
           scan?.close();
         }
@@ -132,8 +134,15 @@ export function registerRun(program: Command): void {
         interrupt.dispose();
       }
       const exported = s.exported ? `; ${s.exported.rows} rows in ${s.layoutsFile}` : s.exportError ? `; layouts.h5 not refreshed: ${s.exportError}` : '';
-      process.stdout.write(`${campaign.name}: ${s.done}/${s.total} done (${s.doneThisRun} this run), ${s.failed} failed, ` +
-        `${s.pending + s.stale} not run, in ${formatDuration(s.seconds)}${exported}\n`);
+      const line = `${campaign.name}: ${s.done}/${s.total} done (${s.doneThisRun} this run), ${s.failed} failed, ` +
+        `${s.pending + s.stale} not run, in ${formatDuration(s.seconds)}${exported}\n`;
+      if (opts.json) {
+        const { runSummaryJson } = await import('../runner/runSummaryJson.js');
+        process.stderr.write(line);
+        process.stdout.write(`${JSON.stringify(runSummaryJson(campaign.name, s))}\n`);
+      } else {
+        process.stdout.write(line);
+      }
       if (s.stopReason === 'interrupted') {
         const behind = s.exported && s.exported.rows < s.done ? ` (layouts.h5 holds ${s.exported.rows} of them: \`wflo export ${s.outputDir}\` or the next run brings it up to date)` : '';
         throw new WfloError(`interrupted: ${s.done}/${s.total} tasks done and kept${behind}; run the same command to resume`, 130);

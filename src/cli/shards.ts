@@ -15,6 +15,7 @@ import { formatCheckText, formatMergeSummary } from '../shards/shardText.js';
 import { CONFLICT_RULES, type ConflictRule } from '../shards/duplicates.js';
 import { INVALID_POLICIES, type InvalidPolicy, type ShardFileReport } from '../shards/shardTypes.js';
 import { intFlag, shardReadingOf, withShardReadFlags, type ShardReadCliFlags } from './shardReadFlags.js';
+import { outFlag, outFlagGiven, withOutFlag } from './outFlag.js';
 
 interface CommonFlags extends ShardReadCliFlags {
   aepTolerance?: string;
@@ -87,9 +88,8 @@ export function registerShards(program: Command): void {
       if (report.problems) process.exitCode = 3;
     });
 
-  withReadFlags(shards.command('merge').exitOverride().argument('<paths...>', 'worker files and directories of worker files'))
+  withOutFlag(withReadFlags(shards.command('merge').exitOverride().argument('<paths...>', 'worker files and directories of worker files')), 'file', 'output HDF5 file (required)', ['--output'])
     .description('merge the valid records into one wflo layouts file, atomically; audit report next to it')
-    .requiredOption('-o, --output <file>', 'output HDF5 file')
     .option('--on-invalid <policy>', 'abort | skip | quarantine (move invalid files to quarantine/ beside them); rejected records count as invalid input', 'abort')
     .option('--max-invalid <n>', 'abort when more than N files are invalid')
     .option('--on-conflict <rule>', 'duplicates with different values: error | first | best-aep', 'error')
@@ -97,9 +97,12 @@ export function registerShards(program: Command): void {
     .option('--force', 'replace an existing output file')
     .option('--name <name>', 'campaign_name stamped into the output (default: the campaign\'s name with --expect, else the directory name)')
     .option('--expect <campaign.yaml>', 'expected tasks: verify every record against this campaign; sets n_expected and complete in the output')
+    .option('--json', 'print the outcome as one JSON object on stdout (the summary text goes to stderr)')
     .action(async (paths: string[], opts: CommonFlags & {
-      output: string; onInvalid: string; maxInvalid?: string; onConflict: string; cleanup?: boolean; force?: boolean; name?: string; expect?: string;
+      onInvalid: string; maxInvalid?: string; onConflict: string; cleanup?: boolean; force?: boolean; name?: string; expect?: string; json?: boolean;
     }) => {
+      const outputFile = outFlag(opts, ['--output']);
+      if (outputFile === undefined) throw new InputError('-o, --out <file>: required (the merged HDF5 file to write)');
       const { read, jobs, timeoutMs, pattern } = common(opts, opts.expect);
       const onInvalid = oneOf<InvalidPolicy>('--on-invalid', opts.onInvalid, INVALID_POLICIES);
       const onConflict = oneOf<ConflictRule>('--on-conflict', opts.onConflict, CONFLICT_RULES);
@@ -109,7 +112,7 @@ export function registerShards(program: Command): void {
       const { expectedGrid } = await import('../shards/expectedGrid.js');
       const grid = opts.expect ? expectedGrid({ campaign: opts.expect }) : undefined;
       const expectedTaskIds = grid ? new Set(grid.tasks.map((t) => t.taskId)) : undefined;
-      const output = path.resolve(opts.output);
+      const output = path.resolve(outputFile);
       const files = shardFilesOfAll(paths, pattern, [output, `${output}.audit.jsonl`, `${output}.audit.txt`]);
       const options = {
         inputs: paths, files, output, read, onInvalid, maxInvalid, onConflict, cleanup: !!opts.cleanup, force: !!opts.force,
@@ -117,7 +120,13 @@ export function registerShards(program: Command): void {
       };
       try {
         const report = await mergeShards(options);
-        process.stdout.write(formatMergeSummary(report, options));
+        if (opts.json) {
+          const { mergeReportJson } = await import('../shards/mergeReportJson.js');
+          process.stderr.write(formatMergeSummary(report, options));
+          process.stdout.write(`${JSON.stringify(mergeReportJson(report))}\n`);
+        } else {
+          process.stdout.write(formatMergeSummary(report, options));
+        }
         if (report.problems) process.exitCode = 3;
       } catch (err) {
         if (err instanceof CheckFailed) process.stderr.write(`wflo: audit written to ${output}.audit.jsonl\n`);
@@ -125,26 +134,27 @@ export function registerShards(program: Command): void {
       }
     });
 
-  withReadFlags(shards.command('missing').exitOverride())
+  withOutFlag(withReadFlags(shards.command('missing').exitOverride()), 'file', 'write a campaign file for the missing tasks (needs --expect CAMPAIGN)', ['--write'])
     .description('list the expected (farm, type, seed) tasks with no usable record, and write a campaign file for just those')
     .option('--expect <campaign.yaml>', 'expected tasks: a campaign file (or give --farms, --types and --seeds)')
     .option('--farms <ranges>', 'expected farm ids, e.g. 0-9')
     .option('--types <ranges>', 'expected farm type ids, e.g. 0-4')
     .option('--seeds <ranges>', 'expected seeds, e.g. 0-59')
     .requiredOption('--from <file|dir>', 'a merged layouts file or a directory of worker files')
-    .option('--write <campaign.yaml>', 'write a campaign file for the missing tasks (needs --expect CAMPAIGN)')
-    .option('--force', 'let --write replace a file that `shards missing` did not write')
+    .option('--force', 'let -o replace a file that `shards missing` did not write')
     .option('--json', 'print JSON: {"expected", "found", "missing": [task ids], "unexpected"}')
-    .action(async (opts: CommonFlags & { expect?: string; farms?: string; types?: string; seeds?: string; from: string; write?: string; force?: boolean; json?: boolean }) => {
+    .action(async (flags: CommonFlags & { expect?: string; farms?: string; types?: string; seeds?: string; from: string; force?: boolean; json?: boolean }) => {
+      const given = outFlagGiven(flags, ['--write']);
+      const opts = { ...flags, write: given?.path };
       const { expectedGrid } = await import('../shards/expectedGrid.js');
       const { findMissing } = await import('../shards/shardsMissing.js');
       const { writeMissingTasksCampaign, writtenByShardsMissing } = await import('../shards/missingCampaign.js');
       const grid = expectedGrid({ campaign: opts.expect, farms: opts.farms, types: opts.types, seeds: opts.seeds });
       if (opts.write && !grid.campaign) {
-        throw new InputError('--write needs the campaign to copy farms, farm_types and optimizer from: pass --expect CAMPAIGN.yaml (ranges may be added to restrict it)');
+        throw new InputError(`${given!.flag} needs the campaign to copy farms, farm_types and optimizer from: pass --expect CAMPAIGN.yaml (ranges may be added to restrict it)`);
       }
       if (opts.write && fs.existsSync(opts.write) && !opts.force && !writtenByShardsMissing(opts.write)) {
-        throw new InputError(`--write ${opts.write}: the file exists and was not written by \`wflo shards missing\` (use --force to replace it)`);
+        throw new InputError(`${given!.flag} ${opts.write}: the file exists and was not written by \`wflo shards missing\` (use --force to replace it)`);
       }
       const { read, jobs, timeoutMs, pattern } = common(opts, grid.campaign?.file);
       const report = await findMissing({ grid, from: opts.from, pattern, read, jobs, timeoutMs });

@@ -34,7 +34,7 @@ export function registerSlurm(program: Command): void {
     .option('--time <limit>', 'time limit of each array task (HH:MM:SS or D-HH:MM:SS)')
     .option('--cpus-per-task <c>', 'CPUs of each array task = its worker processes (default: the campaign\'s workers, else 1)')
     .option('--sbatch-arg <option>', 'another sbatch option, e.g. --sbatch-arg=--mem=4G (repeatable)', collectArgs)
-    .option('--out <dir>', 'folder for shard-0 … shard-(N-1), logs and job records (default: the campaign\'s output)')
+    .option('-o, --out <dir>', 'folder for shard-0 … shard-(N-1), logs and job records (default: the campaign\'s output)')
     .option('--print', 'print the job script and submit nothing')
     .action(async (file: string, opts: SubmitOptions) => {
       if (opts.array === undefined) throw new InputError('--array <n>: required (the number of shards)');
@@ -61,7 +61,7 @@ export function registerSlurm(program: Command): void {
     .command('status')
     .description('progress of a campaign submitted with `wflo slurm`: shard ledgers, squeue, and sacct when the cluster keeps accounting')
     .argument('<campaign>', 'campaign YAML file')
-    .option('--out <dir>', 'the folder given to `wflo slurm --out` (default: the campaign\'s output)')
+    .option('-o, --out <dir>', 'the folder given to `wflo slurm --out` (default: the campaign\'s output)')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { out?: string; json?: boolean }) => {
       const campaign = await loadForSlurm(file);

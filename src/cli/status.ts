@@ -1,5 +1,5 @@
 /**
- * `wflo status DIR [--json] [--watch]`: a campaign's progress, from its ledger. `--watch` refreshes
+ * `wflo status DIR|CAMPAIGN.yaml [--json] [--watch]`: a campaign's progress, from its ledger. `--watch` refreshes
  * while a run is live and ends (exit 0) once the campaign is complete or no run is live any more.
  */
 import type { Command } from 'commander';
@@ -9,12 +9,13 @@ export function registerStatus(program: Command): void {
   program
     .command('status')
     .description('done / failed / running / pending / stale per farm and type, failures, ETA (works during a run)')
-    .argument('<dir>', 'campaign output folder')
+    .argument('<dir>', 'campaign output folder, or the campaign file (its output folder)')
     .option('--json', 'print JSON (with --watch: one JSON object per line)')
     .option('--watch', 'refresh while a run is live; ends when the campaign is complete or the run is no longer live')
     .option('--interval <seconds>', 'refresh interval for --watch', '2')
     .option('--queue <url>', 'also show the Redis queue: depth and workers (default: $WFLO_QUEUE)') // issue 9
-    .action(async (dir: string, opts: { json?: boolean; watch?: boolean; interval: string }) => {
+    .action(async (given: string, opts: { json?: boolean; watch?: boolean; interval: string }) => {
+      const dir = (await import('../runner/campaignFolder.js')).campaignFolderOf(given);
       const intervalS = Number(opts.interval);
       if (!(intervalS > 0)) throw new InputError(`--interval: expected a positive number of seconds, got '${opts.interval}'`);
       const { formatStatus, readStatus } = await import('../runner/campaignStatus.js');

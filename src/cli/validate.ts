@@ -11,9 +11,9 @@ export function registerValidate(program: Command): void {
   program
     .command('validate')
     .description('check an input file (campaign, case, turbine, wind, boundary, layout) without running or writing anything')
-    .argument('<file>', 'YAML input file')
+    .argument('<file>', 'YAML input file, or a built-in case name (`wflo cases`)')
     .option('--kind <kind>', 'campaign | case | turbine | wind | boundary | layout (default: detected)')
-    .option('--out <dir>', 'campaign: output folder to compare with (overrides the campaign\'s output)')
+    .option('-o, --out <dir>', 'campaign: output folder to compare with (overrides the campaign\'s output)')
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { kind?: string; out?: string; json?: boolean }) => {
       const { INPUT_KINDS, detectInputKind, validateInputFile } = await import('../io/inputKind.js');
@@ -22,9 +22,11 @@ export function registerValidate(program: Command): void {
       if (opts.kind !== undefined && !(INPUT_KINDS as readonly string[]).includes(opts.kind)) {
         throw new InputError(`--kind: unknown kind '${opts.kind}' (known: ${INPUT_KINDS.join(', ')})`);
       }
-      // A CSV file is a time series: never parsed as YAML. A YAML file is parsed once, here.
-      const doc = opts.kind === undefined && !isCsvPath(file) ? readYamlFile(file) : undefined;
-      const kind = (opts.kind as (typeof INPUT_KINDS)[number] | undefined) ?? (doc === undefined ? undefined : detectInputKind(doc));
+      // A built-in case name is that case; a CSV file is a time series (never parsed as YAML); a YAML file is parsed once, here.
+      const { caseArgument } = await import('../io/caseArgument.js');
+      const builtin = (opts.kind === undefined || opts.kind === 'case') && caseArgument(file).kind === 'builtin';
+      const doc = opts.kind === undefined && !builtin && !isCsvPath(file) ? readYamlFile(file) : undefined;
+      const kind = (opts.kind as (typeof INPUT_KINDS)[number] | undefined) ?? (builtin ? 'case' : doc === undefined ? undefined : detectInputKind(doc));
       if (kind === 'campaign') {
         const { loadCampaign } = await import('../campaign/loadCampaign.js');
         const { optimizerSettingsProblem } = await import('../runner/taskFunction.js');

@@ -10,8 +10,8 @@ import { InputError } from '../util/errors.js';
 import type { Case } from '../optimize/case.js';
 import { readYamlFile } from './yamlFile.js';
 import { iea37Kind } from './iea37Format.js';
-import { builtinCase } from './builtinCases.js';
-import { caseFromDocument, caseFromIea37Layout, readLayoutFile, resolveTurbine, resolveWind } from './caseFile.js';
+import { caseArgument } from './caseArgument.js';
+import { caseFromDocument, caseFromIea37Layout, loadCase, readLayoutFile, resolveTurbine, resolveWind } from './caseFile.js';
 import { windioCase, windioKind } from './windio/windioPlant.js'; // windIO plant files (src/io/windio/)
 import { caseFromReferenceDocument, isReferenceCaseDocument } from './referenceCase.js'; // wake-model reference cases (physics)
 import { groundConflict } from '../physics/engineChoice.js';
@@ -32,13 +32,19 @@ export interface AepRequest {
   ground?: string;
 }
 
-export function resolveAepRequest(req: AepRequest): Case {
+export function resolveAepRequest(request: AepRequest): Case {
+  let req = request;
+  // A built-in case name where the layout file goes is that case, with its layout (`wflo aep iea37-cs1-16`).
+  if (req.file !== undefined && caseArgument(req.file).kind === 'builtin') {
+    if (req.caseName !== undefined) throw new InputError(`give the case once: ${req.file} is a built-in case, and --case ${req.caseName} another`);
+    req = { ...req, caseName: req.file, file: undefined };
+  }
   const cwd = process.cwd();
   const turbine = req.turbine !== undefined ? resolveTurbine(req.turbine, cwd, '--turbine') : undefined;
   const wind = req.wind !== undefined ? resolveWind(req.wind, cwd, '--wind') : undefined;
   let c: Case;
   if (req.caseName !== undefined) {
-    c = builtinCase(req.caseName);
+    c = loadCase(req.caseName, '--case');
     if (req.file !== undefined) {
       const layout = readLayoutFile(req.file);
       c = { ...c, layout, nTurbines: layout.x.length, referenceAepMwh: undefined };

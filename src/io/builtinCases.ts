@@ -92,9 +92,10 @@ export const BUILTIN_CASE_NAMES = Object.keys(CASES);
 export const BUILTIN_TURBINE_NAMES = Object.keys(TURBINES);
 export const BUILTIN_WIND_NAMES = Object.keys(WINDS);
 
-export const isBuiltinCase = (name: string): boolean => name in CASES;
-export const isBuiltinTurbine = (name: string): boolean => name in TURBINES;
-export const isBuiltinWind = (name: string): boolean => name in WINDS;
+// Own keys only: `toString` is in every object.
+export const isBuiltinCase = (name: string): boolean => Object.hasOwn(CASES, name);
+export const isBuiltinTurbine = (name: string): boolean => Object.hasOwn(TURBINES, name);
+export const isBuiltinWind = (name: string): boolean => Object.hasOwn(WINDS, name);
 
 export function builtinCase(name: string): Case {
   const make = CASES[name];

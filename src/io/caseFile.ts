@@ -38,6 +38,7 @@ import { windioBoundary, windioCase, windioKind, windioLayout, windioWind } from
 import { capacityProblem, spacingProblem } from './plausibility.js';
 import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
 import { nearestKey } from './didYouMean.js';
+import { caseArgument } from './caseArgument.js';
 import { wakeParamsProblem } from './wakeParams.js';
 import { farmConflict } from '../physics/engineChoice.js';
 import { modelsRoomProblem, readFarmModels, readNeighbours, typeOfCounts, type FailAt } from './farmTurbines.js';
@@ -266,13 +267,10 @@ export function readLayoutFile(file: string, document?: unknown): Layout {
 }
 
 /** A case given by name (built-in) or file (native case YAML or IEA37 layout). */
-export function loadCase(spec: string): Case {
-  if (isBuiltinCase(spec)) return builtinCase(spec);
-  if (!/\.ya?ml$/i.test(spec) && !spec.includes('/')) {
-    const near = nearestKey(spec, BUILTIN_CASE_NAMES);
-    throw new InputError(`unknown case '${spec}'${near ? ` (did you mean '${near}'?)` : ''}: not a built-in case (${BUILTIN_CASE_NAMES.join(', ')}) and not a .yaml file`);
-  }
-  const file = spec;
+export function loadCase(spec: string, where?: string): Case {
+  const arg = caseArgument(spec, where);
+  if (arg.kind === 'builtin') return builtinCase(arg.name);
+  const file = arg.file;
   const doc = readYamlFile(file);
   if (windioKind(doc) !== null) return windioCase(file); // windIO plant file (src/io/windio/)
   return iea37Kind(doc) === 'layout' ? caseFromIea37Layout(doc, file) : caseFromDocument(doc, file);

@@ -13,7 +13,8 @@ import type { Boundary } from '../geometry/boundary.js';
 import { readYamlFile } from './yamlFile.js';
 import { iea37Kind } from './iea37Format.js';
 import { readTurbineFile, windFromDocument, boundaryFromDocument } from './readers.js';
-import { caseFromDocument, caseFromIea37Layout, readLayoutFile, CASE_FIELDS } from './caseFile.js';
+import { caseFromDocument, caseFromIea37Layout, loadCase, readLayoutFile, CASE_FIELDS } from './caseFile.js';
+import { caseArgument } from './caseArgument.js';
 import { nearestKey } from './didYouMean.js';
 import { maxTurbinesBound } from './plausibility.js';
 import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
@@ -121,6 +122,8 @@ export const describeBoundary = (b: Boundary): Record<string, unknown> => ({
  */
 export function validateInputFile(file: string, kind?: InputKind, parsed?: unknown): ValidatedInput {
   const name = path.basename(file);
+  // A built-in case name is that case (as `wflo aep NAME`, `optimize NAME`; io/caseArgument.ts).
+  if ((kind === undefined || kind === 'case') && caseArgument(file).kind === 'builtin') return caseResult(loadCase(file), file);
   if (isCsvPath(file) && (kind === undefined || kind === 'turbine') && isCurveCsv(file)) {
     // A turbine's curve table (curveCsv.ts): its parse is checked here, its numbers with the turbine that names it.
     const columns = (['power', 'ct'] as const).filter((c) => curveHeader(file).includes(c));

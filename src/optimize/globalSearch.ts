@@ -46,6 +46,8 @@ export interface SearchProgress {
   accepted: boolean;
   /** AEP evaluations so far in this search. */
   evaluations: number;
+  /** Share of the search's budget used so far, 0 to 1 (its work budget, else its hops); for progress bars. */
+  done: number;
 }
 
 export interface GlobalSearchContext {
@@ -80,8 +82,11 @@ export function globalSearch(ctx: GlobalSearchContext, first: Layout): GlobalSea
   let iterations = 0, evaluations = 0, hopIndex = 0;
   let overall: Layout | null = null;
   let overallAep = -Infinity;
+  const done = (hop: number): number => Math.min(1, Number.isFinite(s.workBudget)
+    ? (evaluations * workPerEvaluation) / s.workBudget
+    : Math.max(0, hop + 1) / Math.max(1, s.hops * restarts));
   const report = (hop: number, move: HopMove | 'seed', trialAep: number, bestAep: number, accepted: boolean) => {
-    ctx.onProgress?.({ hop, move, trialAep, bestAep: Math.max(bestAep, overallAep), accepted: accepted && bestAep > overallAep, evaluations });
+    ctx.onProgress?.({ hop, move, trialAep, bestAep: Math.max(bestAep, overallAep), accepted: accepted && bestAep > overallAep, evaluations, done: done(hop) });
   };
   for (let restart = 0; restart < restarts; restart++) {
     const evaluationsAtStart = evaluations;

@@ -23,6 +23,8 @@ import type { ResolvedSettings } from './settings.js';
 export function gradientStages(
   c: Case, stages0: number[], s: ResolvedSettings, site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, aepRef: number,
   free: Uint8Array | null = null,
+  /** Called after each stage (progress only; never changes the result). */
+  onStage?: (stage: number, stages: number, evaluations: number) => void,
 ) {
   const scale = c.turbine.diameter;
   const n = c.nTurbines;
@@ -50,6 +52,7 @@ export function gradientStages(
     z = r.x;
     iterations += r.innerIterations;
     penalty = r.penalty;
+    onStage?.(stage, stages.length, counter.evaluations);
   }
   const { x, y } = fromScaled(z, scale);
   return { x, y, iterations, evaluations: counter.evaluations };

@@ -62,6 +62,8 @@ export interface OptimizeHooks {
   onProgress?: (event: SearchProgress) => void;
   /** Every start, generation and final polish of the population method. */
   onPopulationProgress?: (event: PopulationProgress) => void;
+  /** Each continuation stage of the gradient method (and of basin's first descent). */
+  onGradientStage?: (event: { stage: number; stages: number; evaluations: number }) => void;
 }
 
 export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: number, hooks: OptimizeHooks = {}): OptimizeResult {
@@ -87,7 +89,8 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
     return checkFeasibility(site, repaired.x, repaired.y, spacing, FEASIBILITY_TOLERANCE_M).feasible ? repaired : null;
   };
   if (s.method === 'gradient' || s.method === 'hybrid' || s.method === 'basin') {
-    const r = gradientStages(c, s.wec, s, site, x, y, aepInitial);
+    const onStage = hooks.onGradientStage && ((stage: number, stages: number, used: number) => hooks.onGradientStage!({ stage, stages, evaluations: evaluations + used }));
+    const r = gradientStages(c, s.wec, s, site, x, y, aepInitial, null, onStage);
     iterations += r.iterations; evaluations += r.evaluations;
     const feasible = ensureFeasible(r.x, r.y);
     if (!feasible) {
@@ -121,7 +124,9 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
       if (!feasible) continue;
       const trialAep = evaluator.aep(feasible.x, feasible.y).aepMwh;
       evaluations++;
-      if (trialAep > bestAep) { bestAep = trialAep; x = feasible.x; y = feasible.y; }
+      const accepted = trialAep > bestAep;
+      if (accepted) { bestAep = trialAep; x = feasible.x; y = feasible.y; }
+      hooks.onProgress?.({ hop, move: 'relocate', trialAep, bestAep, accepted, evaluations, done: (hop + 1) / s.hops });
     }
   }
   let report = checkFeasibility(site, x, y, spacing, FEASIBILITY_TOLERANCE_M);

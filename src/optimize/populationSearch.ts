@@ -76,7 +76,8 @@ export function populationSearch(ctx: PopulationContext): PopulationResult {
   const members: Member[] = [];
   let bestAep = -Infinity;
   const report = (hop: number, move: PopulationProgress['move'], trialAep: number, accepted: boolean, family?: string) => {
-    ctx.onProgress?.({ hop, move, trialAep, bestAep, accepted, evaluations, ...(family ? { family } : {}) });
+    const used = Math.max(Number.isFinite(s.workBudget) ? (evaluations * workPerEvaluation) / s.workBudget : 0, s.hops < 1e9 ? Math.max(0, hop + 1) / s.hops : 0);
+    ctx.onProgress?.({ hop, move, trialAep, bestAep, accepted, evaluations, done: move === 'final' ? 1 : Math.min(1, used), ...(family ? { family } : {}) });
   };
   /** Gradient polish on the search rose, then feasibility; null when repair fails. */
   const polish = (x: Float64Array, y: Float64Array, stages: number[], free: Uint8Array | null = null): Member | null => {

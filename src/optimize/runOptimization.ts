@@ -4,7 +4,7 @@
  * per-direction AEP of the result.
  */
 import type { Case } from './case.js';
-import type { OptimizerSettings } from './optimizeLayout.js';
+import type { OptimizeHooks, OptimizerSettings } from './optimizeLayout.js';
 import { optimizeCase } from './optimizeCase.js';
 import { caseEvaluator } from './caseEvaluator.js';
 
@@ -26,9 +26,9 @@ export interface OptimizationRecord {
   turbine_types?: number[];
 }
 
-export function runOptimization(c: Case, settings: OptimizerSettings, seed: number): OptimizationRecord {
+export function runOptimization(c: Case, settings: OptimizerSettings, seed: number, hooks: OptimizeHooks = {}): OptimizationRecord {
   const t0 = process.hrtime.bigint();
-  const r = optimizeCase(c, settings, seed);
+  const r = optimizeCase(c, settings, seed, hooks);
   const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
   const perDirection = caseEvaluator(c, c.model, r.typeOf).aep(r.x, r.y).perDirectionMwh;
   return {

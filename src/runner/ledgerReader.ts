@@ -222,33 +222,43 @@ export class LedgerReader {
    * the lower nearest rank, best and worst task; every AEP when no cell has more than
    * `pointsUpTo`; and a histogram of `binsFor(largest cell)` bins per cell.
    */
-  doneAepSummary(pointsUpTo: number, binsFor: (maxN: number) => number): DoneAepSummary {
+  doneAepSummary(pointsUpTo: number, binsFor: (maxN: number) => number, notedUpTo = 200): DoneAepSummary {
     const db = this.#db;
     // The results' rows hold the layout blobs, so scans are what costs: one, into wflo_done.
     db.exec(`DROP TABLE IF EXISTS temp.wflo_done;
-      CREATE TEMP TABLE wflo_done AS SELECT farm_id AS f, farm_type AS ty, task_id AS id, aep FROM done_results WHERE aep IS NOT NULL;
+      CREATE TEMP TABLE wflo_done AS SELECT farm_id AS f, farm_type AS ty, task_id AS id, aep, source AS src, aep_reported AS rep
+        FROM done_results WHERE aep IS NOT NULL;
       CREATE INDEX temp.wflo_done_cell ON wflo_done (f, ty, aep);`);
     try {
+      const ADOPTED = "src LIKE 'adopted:%'", RECOVERED = "src LIKE 'recovered:%'";
       const cells: CellAep[] = [];
-      const atRank = db.prepare('SELECT id, aep FROM wflo_done WHERE f = ? AND ty = ? ORDER BY aep LIMIT 1 OFFSET ?').raw();
-      for (const [farmId, farmType, n, mean] of db.prepare('SELECT f, ty, COUNT(*), AVG(aep) FROM wflo_done GROUP BY f, ty').raw().all() as number[][]) {
+      const atRank = db.prepare('SELECT id, aep, src FROM wflo_done WHERE f = ? AND ty = ? ORDER BY aep LIMIT 1 OFFSET ?').raw();
+      const perCell = db.prepare(`SELECT f, ty, COUNT(*), AVG(aep), SUM(${ADOPTED}), SUM(${RECOVERED}) FROM wflo_done GROUP BY f, ty`).raw().all() as number[][];
+      for (const [farmId, farmType, n, mean, adopted, recovered] of perCell) {
         // Read off the (f, ty, aep) index.
-        const rank = (p: number) => atRank.get(farmId, farmType, Math.floor((n - 1) * p)) as [string, number];
+        const rank = (p: number) => atRank.get(farmId, farmType, Math.floor((n - 1) * p)) as [string, number, string];
         const lowest = rank(0), highest = rank(1);
         cells.push({
           farmId, farmType, n, mean, min: lowest[1], q1: rank(0.25)[1], median: rank(0.5)[1], q3: rank(0.75)[1], max: highest[1],
-          worst: { taskId: lowest[0], aep: lowest[1] }, best: { taskId: highest[0], aep: highest[1] },
+          worst: { taskId: lowest[0], aep: lowest[1], source: lowest[2] }, best: { taskId: highest[0], aep: highest[1], source: highest[2] },
+          adopted, recovered,
         });
       }
       const maxN = cells.reduce((m, c) => Math.max(m, c.n), 0);
-      const points = maxN > pointsUpTo ? [] : (db.prepare('SELECT f, ty, id, aep FROM wflo_done ORDER BY f, ty, aep').raw().all() as [number, number, string, number][])
-        .map(([farmId, farmType, taskId, aep]) => ({ farmId, farmType, taskId, aep }));
+      const points = maxN > pointsUpTo ? [] : (db.prepare('SELECT f, ty, id, aep, src FROM wflo_done ORDER BY f, ty, aep').raw().all() as [number, number, string, number, string][])
+        .map(([farmId, farmType, taskId, aep, source]) => ({ farmId, farmType, taskId, aep, source }));
       const bins = binsFor(maxN);
       const histogram = (db.prepare(`WITH s AS (SELECT f, ty, MIN(aep) AS lo, MAX(aep) AS hi FROM wflo_done GROUP BY f, ty)
         SELECT d.f, d.ty, COALESCE(MIN(CAST((d.aep - s.lo) / NULLIF(s.hi - s.lo, 0) * ${bins} AS INTEGER), ${bins - 1}), 0) AS bin, COUNT(*)
         FROM wflo_done d JOIN s ON s.f = d.f AND s.ty = d.ty GROUP BY d.f, d.ty, bin`).raw().all() as number[][])
         .map(([farmId, farmType, bin, count]) => ({ farmId, farmType, bin, count }));
-      return { cells, points, bins, histogram };
+      const NOTED = `${ADOPTED} OR ${RECOVERED} OR rep IS NOT NULL`;
+      const noted = {
+        total: db.prepare(`SELECT COUNT(*) FROM wflo_done WHERE ${NOTED}`).pluck().get() as number,
+        rows: (db.prepare(`SELECT id, src, aep, rep FROM wflo_done WHERE ${NOTED} ORDER BY ABS(aep - COALESCE(rep, aep)) DESC, f, ty, id LIMIT ?`).raw().all(notedUpTo) as [string, string, number, number | null][])
+          .map(([taskId, source, aep, aepReported]) => ({ taskId, source, aep, aepReported })),
+      };
+      return { cells, points, bins, histogram, noted };
     } finally {
       db.exec('DROP TABLE IF EXISTS temp.wflo_done');
     }

@@ -90,16 +90,24 @@ export interface CellAep {
   median: number;
   q3: number;
   max: number;
-  best: { taskId: string; aep: number };
-  worst: { taskId: string; aep: number };
+  best: { taskId: string; aep: number; source: string };
+  worst: { taskId: string; aep: number; source: string };
+  /** Done results whose source is `adopted:…` and `recovered:…` (the rest were computed by wflo). */
+  adopted: number;
+  recovered: number;
 }
 
 /** The done results' AEPs per cell: statistics, every AEP when few, and a histogram. */
 export interface DoneAepSummary {
   cells: CellAep[];
   /** Every done AEP, by cell and AEP, when no cell has more than `pointsUpTo`; else empty. */
-  points: { farmId: number; farmType: number; taskId: string; aep: number }[];
+  points: { farmId: number; farmType: number; taskId: string; aep: number; source: string }[];
   /** Bins per cell of the histogram. */
   bins: number;
   histogram: { farmId: number; farmType: number; bin: number; count: number }[];
+  /**
+   * Rows adopted or recovered, or carrying the AEP their source reported: how many, and the first
+   * `noted` of them, largest difference between wflo's AEP and the reported one first.
+   */
+  noted: { total: number; rows: { taskId: string; source: string; aep: number; aepReported: number | null }[] };
 }

@@ -9,6 +9,12 @@
  * one wake-loss colour scale per cell (the same colour means the same loss in both). When every
  * cell has at most DOT_PLOT_MAX_SEEDS results, each result's AEP is sent too (a dot per seed says
  * more than a histogram of four values).
+ *
+ * Where each result came from (the ledger's `source`): computed by wflo (`computed`, or `shard:…`
+ * when a shard run computed it), adopted from another pipeline's files (`adopted:…`), or recovered
+ * from the folder's own layouts.h5 or audit log (`recovered:…`): counted per cell, marked on the
+ * dots and the layout plots, and listed row by row with the AEP the files reported
+ * (`aep_reported`) wherever a row is not computed or carries one.
  */
 import type { Case } from '../optimize/case.js';
 import { LedgerReader, type FailureInfo } from '../runner/ledgerReader.js';
@@ -21,6 +27,19 @@ import { readResultsFromLedger } from './storedResult.js';
 import { layoutSvg } from './layoutSvg.js';
 
 export interface AepStats { n: number; min: number; q1: number; median: number; q3: number; max: number; mean: number }
+
+/** Where a result came from, by its ledger `source`. */
+export type RowOrigin = 'computed' | 'adopted' | 'recovered';
+
+export function originOf(source: string): RowOrigin {
+  return source.startsWith('adopted:') ? 'adopted' : source.startsWith('recovered:') ? 'recovered' : 'computed';
+}
+
+/** A row that was not computed here, or carries the AEP its source reported. */
+export interface ProvenanceRow { taskId: string; source: string; origin: RowOrigin; aep: number; aepReported: number | null }
+
+/** Most rows listed in the provenance table (the count says how many there are). */
+export const PROVENANCE_MAX_ROWS = 200;
 
 export interface CellView {
   farmId: number;
@@ -41,19 +60,21 @@ export interface CellView {
   /** 1 − mean AEP / gross AEP (mean over the cell's done seeds). */
   wakeLossMean: number | null;
   capacityFactorMean: number | null;
-  best: { taskId: string; aep: number } | null;
-  worst: { taskId: string; aep: number } | null;
+  best: { taskId: string; aep: number; source: string } | null;
+  worst: { taskId: string; aep: number; source: string } | null;
+  /** Done results by origin (null: not counted, the dashboard's quick view). */
+  origins: Record<RowOrigin, number> | null;
 }
 
 export interface HistogramBin { farmId: number; farmType: number; label: string; lo: number; hi: number; count: number }
 
 /** One done task's AEP (sent when every cell has at most DOT_PLOT_MAX_SEEDS of them). */
-export interface AepPoint { farmId: number; farmType: number; taskId: string; aep: number }
+export interface AepPoint { farmId: number; farmType: number; taskId: string; aep: number; origin: RowOrigin }
 
 /** Most results per cell for which the charts show one dot per seed instead of a histogram. */
 export const DOT_PLOT_MAX_SEEDS = 30;
 
-export interface LayoutView { label: string; which: 'best' | 'worst'; taskId: string; aep: number; svg: string }
+export interface LayoutView { label: string; which: 'best' | 'worst'; taskId: string; aep: number; source: string; svg: string }
 
 export interface CampaignView {
   campaign: string;
@@ -65,6 +86,8 @@ export interface CampaignView {
   /** Every done task's AEP when no cell has more than DOT_PLOT_MAX_SEEDS; empty otherwise. */
   points: AepPoint[];
   failures: FailureInfo[];
+  /** Rows adopted or recovered, or with a reported AEP: how many, and the first PROVENANCE_MAX_ROWS (largest AEP difference first). */
+  provenance: { total: number; rows: ProvenanceRow[] };
   throughput: Throughput;
   layouts: LayoutView[];
   /** Cells with layout plots (the first `maxLayoutCells` cells that have results). */
@@ -96,26 +119,30 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
   const ledger = LedgerReader.open(dir);
   try {
     // One read snapshot for everything taken from the ledger.
-    const { cells, histogram, points, failures, layouts, layoutCellsShown } = await ledger.snapshot(async () => {
+    const { cells, histogram, points, failures, layouts, layoutCellsShown, provenance } = await ledger.snapshot(async () => {
       const key = (f: number, t: number) => `${f}/${t}`;
       const stored = ledger.storedDefinitions();
       const farmDefs = new Map([...stored.farms].map(([id, d]) => [id, { def: d.definition, hash: d.hash }]));
       const typeDefs = new Map([...stored.types].map(([id, d]) => [id, { def: d.definition, hash: d.hash }]));
 
       const stats = new Map<string, AepStats>();
-      const best = new Map<string, { taskId: string; aep: number }>(), worst = new Map<string, { taskId: string; aep: number }>();
+      const best = new Map<string, { taskId: string; aep: number; source: string }>(), worst = new Map<string, { taskId: string; aep: number; source: string }>();
       let histRows: number[][] = [];
       let points: AepPoint[] = [];
+      const origins = new Map<string, Record<RowOrigin, number>>();
+      let provenance: CampaignView['provenance'] = { total: 0, rows: [] };
       let bins = 0;
       if (!options.quick) {
         // One scan of the done results (their rows hold the layout blobs, so scans are what costs).
-        const summary = ledger.doneAepSummary(DOT_PLOT_MAX_SEEDS, (maxN) => Math.min(30, Math.max(6, Math.ceil(Math.sqrt(maxN)))));
+        const summary = ledger.doneAepSummary(DOT_PLOT_MAX_SEEDS, (maxN) => Math.min(30, Math.max(6, Math.ceil(Math.sqrt(maxN)))), PROVENANCE_MAX_ROWS);
         for (const c of summary.cells) {
           stats.set(key(c.farmId, c.farmType), { n: c.n, mean: c.mean, min: c.min, q1: c.q1, median: c.median, q3: c.q3, max: c.max });
           worst.set(key(c.farmId, c.farmType), c.worst);
           best.set(key(c.farmId, c.farmType), c.best);
+          origins.set(key(c.farmId, c.farmType), { computed: c.n - c.adopted - c.recovered, adopted: c.adopted, recovered: c.recovered });
         }
-        points = summary.points;
+        points = summary.points.map(({ source, ...p }) => ({ ...p, origin: originOf(source) }));
+        provenance = { total: summary.noted.total, rows: summary.noted.rows.map((r) => ({ ...r, origin: originOf(r.source) })) };
         bins = summary.bins;
         histRows = summary.histogram.map((h) => [h.farmId, h.farmType, h.bin, h.count]);
       }
@@ -147,7 +174,7 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
           grossAepMwh: gross, aep: s,
           wakeLossMean: s && gross > 0 ? 1 - s.mean / gross : null,
           capacityFactorMean: s && entry && entry.ratedW > 0 ? s.mean / (entry.ratedW * 1e-6 * 8760) : null,
-          best: best.get(k) ?? null, worst: worst.get(k) ?? null,
+          best: best.get(k) ?? null, worst: worst.get(k) ?? null, origins: options.quick ? null : origins.get(k) ?? { computed: 0, adopted: 0, recovered: 0 },
         });
       }
       const histogram: HistogramBin[] = histRows.map(([f, ty, bin, count]) => {
@@ -165,7 +192,7 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
       for (const cell of cells) {
         if (options.quick || !cell.best || !cell.worst || layoutCellsShown >= maxLayoutCells) continue;
         layoutCellsShown++;
-        const picks: ['best' | 'worst', { taskId: string; aep: number }][] = [['best', cell.best]];
+        const picks: ['best' | 'worst', { taskId: string; aep: number; source: string }][] = [['best', cell.best]];
         if (cell.worst.taskId !== cell.best.taskId) picks.push(['worst', cell.worst]);
         const pairKey = picks.map(([, p]) => p.taskId).join('|');
         let svgs = cache.plots.get(pairKey);
@@ -180,7 +207,7 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
             svgs = [];
             for (let k = 0; k < results.length; k++) {
               const plot = await layoutSvg(
-                { title: `${picks[k][0]}: ${results[k].taskId}`, site, x: results[k].x, y: results[k].y, typeOf: results[k].typeOf },
+                { title: `${picks[k][0]}: ${results[k].taskId}${originOf(picks[k][1].source) === 'computed' ? '' : ` (${picks[k][1].source})`}`, site, x: results[k].x, y: results[k].y, typeOf: results[k].typeOf },
                 { width: 470, height: 380, idPrefix: `l${cache.plots.size}_${k}`, lossRange },
               );
               svgs.push(plot.svg);
@@ -191,9 +218,9 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
           }
           cache.plots.set(pairKey, svgs);
         }
-        picks.forEach(([which, pick], k) => layouts.push({ label: cell.label, which, taskId: pick.taskId, aep: pick.aep, svg: svgs![k] }));
+        picks.forEach(([which, pick], k) => layouts.push({ label: cell.label, which, taskId: pick.taskId, aep: pick.aep, source: pick.source, svg: svgs![k] }));
       }
-      return { cells, histogram, points, failures, layouts, layoutCellsShown };
+      return { cells, histogram, points, failures, layouts, layoutCellsShown, provenance };
     });
 
     let throughput: Throughput = { bucketS: 0, buckets: [], runStarts: [] };
@@ -205,7 +232,7 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
     const { groups: _groups, failures: _failures, ...statusRest } = status;
     return {
       campaign: status.campaign, dir, generatedAt: new Date().toISOString(), status: statusRest,
-      cells, histogram, points, failures, throughput, layouts, layoutCellsShown, partial: options.quick ?? false,
+      cells, histogram, points, failures, provenance, throughput, layouts, layoutCellsShown, partial: options.quick ?? false,
     };
   } finally {
     ledger.close();

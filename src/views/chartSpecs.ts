@@ -5,7 +5,9 @@
  * cell with the seeds as dots, wake loss and capacity factor per cell, throughput over time.
  * Farms and farm types are in the campaign's numeric order everywhere (ids, so type x9 before
  * x16), never sorted as text. The page renders them with Vega; tests render them to SVG in Node
- * (vegaSvg.ts).
+ * (vegaSvg.ts). AEP axes are labelled in MWh with thousands separators and as many significant
+ * digits as the narrowest cell needs (`aepAxisFormat`; d3's SI format wrote "239.182154k"); times
+ * are ISO 8601 (2026-11-27 23:10).
  */
 import type { CampaignView } from './campaignData.js';
 import type { VegaLiteSpec } from './vegaSvg.js';
@@ -28,6 +30,28 @@ function labelsById(cells: CampaignView['cells'], id: (c: CampaignView['cells'][
   for (const c of [...cells].sort((a, b) => id(a) - id(b))) if (!byId.has(id(c))) byId.set(id(c), label(c));
   return [...new Set(byId.values())];
 }
+/**
+ * d3-format for AEP axes (MWh): grouped thousands, no SI prefix, and enough significant digits that
+ * the ticks of the narrowest cell (about a quarter of its range apart) read differently.
+ */
+export function aepAxisFormat(v: CampaignView): string {
+  let largest = 0, narrowest = Infinity;
+  for (const c of v.cells) {
+    if (!c.aep) continue;
+    largest = Math.max(largest, Math.abs(c.aep.max), Math.abs(c.aep.min));
+    if (c.aep.max > c.aep.min) narrowest = Math.min(narrowest, c.aep.max - c.aep.min);
+  }
+  if (!(largest > 0) || !Number.isFinite(narrowest)) return ',.0f';
+  const digits = Math.ceil(Math.log10(largest)) - Math.floor(Math.log10(narrowest / 4));
+  return `,.${Math.min(12, Math.max(3, digits))}~r`;
+}
+
+/** Origins the dots are coloured by (campaignData.ts `originOf`). */
+const ORIGIN_SCALE = { domain: ['computed', 'adopted', 'recovered'], range: ['#4f81b8', '#e08a1e', '#8a8f98'] };
+
+/** ISO 8601 on time axes (UTC), to the minute, or to the second for runs under a day (the date is in the title). */
+const isoTimeFormat = (spanS: number): string => (spanS < 86400 ? '%H:%M:%S' : '%Y-%m-%d %H:%M');
+
 const farmOrder = (v: CampaignView) => labelsById(v.cells, (c) => c.farmId, (c) => c.farmLabel);
 const typeOrder = (v: CampaignView) => labelsById(v.cells, (c) => c.farmType, (c) => c.typeLabel);
 const cellOrder = (v: CampaignView) => [...v.cells].sort((a, b) => a.farmId - b.farmId || a.farmType - b.farmType).map((c) => c.label);
@@ -75,6 +99,8 @@ function aepDots(v: CampaignView): VegaLiteSpec {
   const farm = (id: number) => v.cells.find((c) => c.farmId === id)?.farmLabel ?? `farm ${id}`;
   const type = (id: number) => v.cells.find((c) => c.farmType === id)?.typeLabel ?? `type ${id}`;
   const values = v.points.map((p) => ({ ...p, farm: farm(p.farmId), type: type(p.farmType), seed: Number(/_seed_(-?\d+)$/.exec(p.taskId)?.[1] ?? NaN) }));
+  // Dots coloured by where the result came from, when any was not computed here.
+  const mixed = v.points.some((p) => p.origin !== 'computed');
   return {
     $schema: SCHEMA, config: CONFIG,
     data: { values },
@@ -85,8 +111,9 @@ function aepDots(v: CampaignView): VegaLiteSpec {
         {
           mark: { type: 'circle', size: 46, opacity: 0.75, color: '#4f81b8', stroke: '#16325c', strokeWidth: 0.6 },
           encoding: {
-            x: { field: 'aep', type: 'quantitative', title: 'AEP (MWh), one dot per seed', scale: { zero: false, nice: false, padding: 10 }, axis: { format: '~s', tickCount: 4 } },
-            tooltip: [{ field: 'taskId', title: 'task' }, { field: 'seed' }, { field: 'aep', title: 'AEP (MWh)', format: ',.1f' }],
+            x: { field: 'aep', type: 'quantitative', title: 'AEP (MWh), one dot per seed', scale: { zero: false, nice: false, padding: 10 }, axis: { format: aepAxisFormat(v), tickCount: 4, labelOverlap: true } },
+            ...(mixed ? { color: { field: 'origin', type: 'nominal', title: 'result', scale: ORIGIN_SCALE } } : {}),
+            tooltip: [{ field: 'taskId', title: 'task' }, { field: 'seed' }, { field: 'aep', title: 'AEP (MWh)', format: ',.1f' }, { field: 'origin', title: 'result' }],
           },
         },
         {
@@ -109,7 +136,7 @@ function aepHistograms(v: CampaignView): VegaLiteSpec {
       width: Math.max(150, Math.min(260, 900 / Math.max(1, nTypes) - 40)), height: 110,
       mark: { type: 'bar', color: '#4f81b8', stroke: '#ffffff', strokeWidth: 0.5 },
       encoding: {
-        x: { field: 'lo', type: 'quantitative', bin: { binned: true }, title: 'AEP (MWh)', axis: { format: '~s', tickCount: 4 } },
+        x: { field: 'lo', type: 'quantitative', bin: { binned: true }, title: 'AEP (MWh)', axis: { format: aepAxisFormat(v), tickCount: 4, labelOverlap: true } },
         x2: { field: 'hi' },
         y: { field: 'count', type: 'quantitative', title: 'seeds' },
         tooltip: [{ field: 'lo', title: 'from (MWh)', format: ',.0f' }, { field: 'hi', title: 'to (MWh)', format: ',.0f' }, { field: 'count', title: 'seeds' }],
@@ -197,12 +224,12 @@ function throughputChart(v: CampaignView): VegaLiteSpec {
     width: 760, height: 160,
     mark: { type: 'bar', binSpacing: 0 },
     encoding: {
-      x: { field: 't', type: 'temporal', title: `time (bars of ${w} s)`, axis: { format: spanS < 86400 ? '%H:%M:%S' : '%b %d %H:%M', labelOverlap: true } },
+      x: { field: 't', type: 'temporal', title: `time, UTC${spanS < 86400 && first ? `, ${first.slice(0, 10)}` : ''} (bars of ${w} s)`, scale: { type: 'utc' }, axis: { format: isoTimeFormat(spanS), labelOverlap: true } },
       x2: { field: 'end' },
       y: { field: 'hi', type: 'quantitative', title: 'tasks per minute' },
       y2: { field: 'lo' },
       color: { field: 'what', type: 'nominal', title: null, scale: { domain: ['done', 'failed'], range: ['#3d8b5a', '#c62828'] } },
-      tooltip: [{ field: 't', type: 'temporal', format: '%H:%M:%S', title: 'from' }, { field: 'what' }, { field: 'count', title: 'tasks' }],
+      tooltip: [{ field: 't', type: 'temporal', format: '%Y-%m-%d %H:%M:%S', formatType: 'utc', title: 'from (UTC)' }, { field: 'what' }, { field: 'count', title: 'tasks' }],
     },
   } as VegaLiteSpec;
 }

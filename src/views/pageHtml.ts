@@ -70,6 +70,7 @@ function body(live: boolean): string {
 ${live ? '<section><h2>Running tasks</h2><div id="running"></div></section>' : ''}
 <div id="charts"></div>
 <section><h2>Per farm × type</h2><div id="cells"></div></section>
+<section><h2>Adopted and recovered results, reported AEPs</h2><p class="note">Results not computed by this campaign (adopted from other files, recovered from the folder's own layouts.h5 or audit log), and results that carry the AEP their source reported beside wflo's (aep_reported).</p><div id="provenance"></div></section>
 <section><h2>Best and worst layout of each cell</h2><p class="note">Turbines coloured by their wake loss; dashed circles: half the minimum spacing (overlap = too close).</p><div id="layouts"></div></section>
 <section><h2>Failures</h2><div id="failures"></div></section>
 </main>`;

@@ -21,6 +21,14 @@ export const PAGE_SCRIPT = String.raw`
     if (v === null || v === undefined || (typeof v === 'number' && !isFinite(v))) return '–';
     return Number(v).toLocaleString('en-US', { minimumFractionDigits: digits || 0, maximumFractionDigits: digits || 0 });
   }
+  // ISO 8601 (UTC): 2026-11-27 23:10:05 UTC, whatever the browser's locale.
+  function isoTime(s) { var d = new Date(s); return isNaN(d.getTime()) ? '–' : d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'); }
+  function origins(o) {
+    if (!o) return '–';
+    var parts = [];
+    ['computed', 'adopted', 'recovered'].forEach(function (k) { if (o[k] > 0) parts.push(o[k] + ' ' + k); });
+    return parts.length ? parts.join(', ') : '–';
+  }
   function pct(v) { return v === null || v === undefined || !isFinite(v) ? '–' : (100 * v).toFixed(1) + ' %'; }
   function duration(s) {
     if (s === null || s === undefined || !isFinite(s)) return '–';
@@ -50,7 +58,7 @@ export const PAGE_SCRIPT = String.raw`
     var runText = !s.run ? 'never run' : s.run.state === 'running'
       ? 'running: pid ' + s.run.pid + ', ' + s.run.workers + ' workers, ' + s.ratePerMin.toFixed(1) + ' tasks/min'
       : s.run.state === 'killed' ? 'not running (last run was killed)' : 'not running (last run: ' + s.run.endState + ')';
-    document.getElementById('meta').textContent = v.dir + ' · ' + runText + ' · data of ' + new Date(v.generatedAt).toLocaleString();
+    document.getElementById('meta').textContent = v.dir + ' · ' + runText + ' · data of ' + isoTime(v.generatedAt);
     var b = document.body;
     b.setAttribute('data-done', s.done); b.setAttribute('data-failed', s.failed); b.setAttribute('data-running', s.running);
     b.setAttribute('data-total', s.total); b.setAttribute('data-renders', renders);
@@ -89,11 +97,25 @@ export const PAGE_SCRIPT = String.raw`
 
     var cells = document.getElementById('cells');
     cells.textContent = '';
-    cells.appendChild(table(['farm', 'type', 'turbines', 'done', 'failed', 'mean AEP (MWh)', 'best AEP', 'worst AEP', 'gross AEP', 'wake loss', 'capacity factor'],
+    cells.appendChild(table(['farm', 'type', 'turbines', 'done', 'results', 'failed', 'mean AEP (MWh)', 'best AEP', 'worst AEP', 'gross AEP', 'wake loss', 'capacity factor'],
       v.cells.map(function (c) {
-        return [c.farmLabel, c.typeLabel, c.nTurbines, c.done + '/' + c.total, c.failed, c.aep ? fmt(c.aep.mean) : '–', c.best ? fmt(c.best.aep) : '–',
+        return [c.farmLabel, c.typeLabel, c.nTurbines, c.done + '/' + c.total, origins(c.origins), c.failed, c.aep ? fmt(c.aep.mean) : '–', c.best ? fmt(c.best.aep) : '–',
           c.worst ? fmt(c.worst.aep) : '–', fmt(c.grossAepMwh), pct(c.wakeLossMean), pct(c.capacityFactorMean)];
       }), 'cells'));
+
+    var provenance = document.getElementById('provenance');
+    if (provenance) {
+      provenance.textContent = '';
+      var pv = v.provenance || { total: 0, rows: [] };
+      if (pv.total === 0) provenance.appendChild(el('p', { 'class': 'note', text: v.partial ? 'Counting…' : 'Every result was computed by this campaign; none carries a reported AEP.' }));
+      else {
+        if (pv.total > pv.rows.length) provenance.appendChild(el('p', { 'class': 'note', text: 'The ' + pv.rows.length + ' of ' + pv.total + ' rows whose AEP differs most from the reported one.' }));
+        provenance.appendChild(table(['task', 'result', 'source', 'AEP (MWh)', 'AEP reported (MWh)', 'difference'], pv.rows.map(function (r) {
+          var diff = r.aepReported === null ? '–' : ((r.aep - r.aepReported) / Math.abs(r.aepReported) * 100).toPrecision(2) + ' %';
+          return [r.taskId, r.origin, r.source, fmt(r.aep, 2), r.aepReported === null ? '–' : fmt(r.aepReported, 2), diff];
+        }), 'provenance'));
+      }
+    }
 
     var layouts = document.getElementById('layouts');
     layouts.textContent = '';

@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Case } from '../optimize/case.js';
 import { builtinCase, isBuiltinCase } from '../io/builtinCases.js';
+import { caseArgument } from '../io/caseArgument.js';
 import { resolveAepRequest } from '../io/aepInput.js';
 import { loadCase } from '../io/caseFile.js';
 import { iea37Kind } from '../io/iea37Format.js';
@@ -59,7 +60,7 @@ function caseSupplier(req: PlotSourceRequest): CaseSupplier | undefined {
     };
   }
   if (req.caseName !== undefined) {
-    const c = loadCase(req.caseName);
+    const c = loadCase(req.caseName, '--case');
     return () => c;
   }
   return undefined;
@@ -79,7 +80,7 @@ export async function resolvePlotSource(req: PlotSourceRequest): Promise<LayoutP
   if (req.task !== undefined) throw new InputError(`--task: needs a campaign output folder or a layouts.h5 file, got ${source}`);
   if (req.campaign !== undefined) throw new InputError(`--campaign: needs a campaign output folder or a layouts.h5 file, got ${source}`);
   let c: Case;
-  if (!fs.existsSync(source) && isBuiltinCase(source)) {
+  if (caseArgument(source).kind === 'builtin') {
     // The case's own wind unless --wind replaces it (as wflo aep --case NAME --wind).
     c = req.wind !== undefined ? resolveAepRequest({ caseName: source, wind: req.wind }) : builtinCase(source);
     return [{ title: `${c.name} (published baseline layout)`, site: c, x: c.layout!.x, y: c.layout!.y }];

@@ -6,7 +6,11 @@
  * would: `out/demo` of the quick start). Each line must exit 0, or a code its comment documents
  * ("exit 3"). Lines that start servers or need Redis or SLURM, run the suite itself or a
  * benchmark, or install from the npm registry are reported as skipped with the reason
- * (test/helpers/docCommands.ts); `wflo` on PATH is the copy's, as `npm install -g .` would link it.
+ * (test/helpers/docCommands.ts). The lines run in bash with the real npm, offline, and no `wflo`
+ * on PATH (test/helpers/readerShell.ts): `./wflo` is the clone's launcher, and a bare `wflo` works
+ * only once the README's own `npm install -g .` has linked the copy into npm's (temporary) global
+ * prefix. `npm ci` is the one step not run here: the copy is prepared as it leaves a clone
+ * (.ci/run runs the real `npm ci`, and the README's first line after it, in a fresh copy).
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,9 +18,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { PYTHON, REPO, hasH5py, tempDir } from '../helpers.js';
+import { PYTHON, REPO, hasH5py } from '../helpers.js';
 import { copyRepository } from '../helpers/repoCopy.js';
 import { classifyCommand, extractDocCommands, type DocCommand } from '../helpers/docCommands.js';
+import { readerShell } from '../helpers/readerShell.js';
+import { kernelFile } from '../helpers/kernelFile.js';
 import { writeAdoptionIncident, DEFAULT_ADOPTION_CAMPAIGN } from '../shards/helpers/adoptionIncident.js';
 import { resetRescueExample } from '../shards/helpers/rescueExample.js';
 
@@ -36,11 +42,11 @@ test('the extractor: sh blocks only, continuations joined, comments and document
   ]);
   const paired = extractDocCommands(['```python', 'print(1)', '```', '', '```sh', 'wflo x', '```', 'text', '```sh', 'wflo y', '```'].join('\n'), 'Y.md');
   assert.deepEqual(paired.map((c) => [c.command, c.python]), [['wflo x', 'print(1)'], ['wflo y', null]], 'a shell block right after a python block runs on what it writes');
-  assert.deepEqual(classifyCommand('npm ci && npx wflo run examples/demo.yaml').map((p) => p.action), ['prepared', 'run']);
+  assert.deepEqual(classifyCommand('npm ci && ./wflo run examples/demo.yaml').map((p) => p.action), ['prepared', 'run']);
   assert.equal(classifyCommand('npx tsc -p tsconfig.json')[0].action, 'prepared');
   assert.deepEqual(classifyCommand('npm pack && npm install -g wflo-0.1.0.tgz').map((p) => p.action), ['run', 'skip']);
-  assert.equal(classifyCommand('npx wflo dashboard out/demo')[0].action, 'skip');
-  assert.equal(classifyCommand("WFLO_QUEUE='redis://h' npx wflo worker")[0].action, 'skip');
+  assert.equal(classifyCommand('./wflo dashboard out/demo')[0].action, 'skip');
+  assert.equal(classifyCommand("WFLO_QUEUE='redis://h' ./wflo worker")[0].action, 'skip');
 });
 
 /** Files a block's commands work on, by the name its `<!-- doc-test: setup NAME -->` gives. */
@@ -66,21 +72,11 @@ const SETUPS: Record<string, { needs?: () => string | null; run: (cwd: string) =
 
 test('every command line of README.md and docs/*.md runs in a copy of the repository', async (t) => {
   const copy = copyRepository(REPO);
-  const prefix = tempDir('wflo-doc-prefix-');
-  after(() => { copy.remove(); fs.rmSync(prefix, { recursive: true, force: true }); });
-  // `wflo` as `npm install -g .` from the copy would give it; the README's own install line then
-  // puts the real link first on PATH (npm's global prefix is a temporary folder).
-  const shims = path.join(prefix, 'shims');
-  fs.mkdirSync(shims, { recursive: true });
-  fs.writeFileSync(path.join(shims, 'wflo'), `#!/bin/sh\nexec "${process.execPath}" "${path.join(copy.dir, 'dist', 'src', 'cli', 'main.js')}" "$@"\n`, { mode: 0o755 });
-  const env = {
-    ...process.env,
-    PATH: `${path.join(prefix, 'bin')}:${shims}:${path.dirname(process.execPath)}:${process.env.PATH ?? ''}`,
-    npm_config_prefix: prefix, npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false',
-    // The copy is compiled already: `npm pack` and `npm install -g .` need not run `prepare` (tsc) again.
-    npm_config_ignore_scripts: 'true',
-    NO_COLOR: '1',
-  };
+  const shell = readerShell();
+  after(() => { copy.remove(); shell.remove(); });
+  const before = shell.run('command -v wflo', copy.dir);
+  assert.equal(before.stdout.trim(), '', 'no wflo on the reader\'s PATH before the README installs one');
+  const kernel = kernelFile(copy.dir);
   // The documents of the copy: a doc that is not in the repository is not a clone's either.
   const DOCS = ['README.md', ...fs.readdirSync(path.join(copy.dir, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
   const blocksSetUp = new Map<string, string | null>();
@@ -98,7 +94,7 @@ test('every command line of README.md and docs/*.md runs in a copy of the reposi
         const toRun = parts.filter((p) => p.action === 'run').map((p) => p.text);
         const skipped = parts.find((p) => p.action === 'skip');
         if (toRun.length === 0) { st.skip(skipped?.reason ?? parts[0].reason ?? 'nothing to run'); return; }
-        const r = spawnSync('bash', ['-c', toRun.join(' && ')], { cwd: copy.dir, env, encoding: 'utf8', timeout: 240_000 });
+        const r = shell.run(toRun.join(' && '), copy.dir);
         const tail = (s: string) => s.split('\n').slice(-15).join('\n');
         assert.ok(r.status !== null && cmd.exitCodes.includes(r.status),
           `${doc}:${cmd.line}: \`${toRun.join(' && ')}\` exited ${r.status ?? r.signal}, documented ${cmd.exitCodes.join(' or ')}\nstdout: ${tail(r.stdout)}\nstderr: ${tail(r.stderr)}`);
@@ -108,6 +104,9 @@ test('every command line of README.md and docs/*.md runs in a copy of the reposi
     }
   }
   assert.ok(ran >= 15, `only ${ran} command lines ran`);
+  // No line installed the clone into npm's npx cache, or rebuilt or removed the native kernel.
+  assert.ok(!fs.existsSync(path.join(shell.npmCache, '_npx')), `a documented line installed a package with npx (${path.join(shell.npmCache, '_npx')})`);
+  assert.deepEqual(kernelFile(copy.dir), kernel, 'build/Release/wflo_kernel.node after every documented line is the one the copy started with');
 });
 
 function setUp(cmd: DocCommand, cwd: string): string | null {

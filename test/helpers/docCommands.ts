@@ -116,13 +116,13 @@ export interface CommandPart {
 interface Rule { pattern: RegExp; action: 'prepared' | 'skip'; reason: string }
 
 const RULES: Rule[] = [
-  { pattern: /^npm ci$/, action: 'prepared', reason: 'the copy is prepared as `npm ci` leaves it (node_modules and dist/src from the checkout); .ci/run runs the real `npm ci` in a fresh copy' },
+  { pattern: /^npm ci$/, action: 'prepared', reason: 'the copy is prepared as `npm ci` leaves it (node_modules, dist/ and the stamped kernel from the checkout); .ci/run runs the real `npm ci`, and the README\'s first line after it, in a fresh copy' },
   { pattern: /^npx tsc -p tsconfig\.json$/, action: 'prepared', reason: 'the copy is compiled (dist/src from the checkout); `npm ci` in .ci/run\'s fresh copy runs this very command (`prepare`)' },
   { pattern: /\bwflo dashboard\b/, action: 'skip', reason: 'starts a server (the dashboard; test/views/dashboard.test.ts drives it in a browser)' },
   { pattern: /\bredis-server\b|\bWFLO_QUEUE\b|--queue\b|\bwflo worker\b/, action: 'skip', reason: 'needs a Redis server (test/runner/bullmq*.test.ts)' },
   { pattern: /\bwflo (slurm|collect)\b|--shard\b|\$SLURM_/, action: 'skip', reason: 'needs a SLURM cluster (test/slurm/)' },
   { pattern: /^npm test\b|\bnode --test\b/, action: 'skip', reason: 'runs the test suite, which runs this test' },
-  { pattern: /\bnpm run bench\b|\bdist\/bench\/run\.js\b/, action: 'skip', reason: 'a benchmark (minutes to hours); `npm run bench` runs every section' },
+  { pattern: /\bnpm run bench\b|\bdist\/bench\/run\.js\b/, action: 'skip', reason: 'a benchmark (minutes; named or all sections: up to hours)' },
   { pattern: /\bnpm install -g \S+\.tgz\b/, action: 'skip', reason: 'installs the tarball\'s dependencies from the npm registry' },
 ];
 
@@ -136,6 +136,23 @@ export function classifyCommand(command: string): CommandPart[] {
     const rule = RULES.find((r) => r.pattern.test(text));
     if (rule?.action === 'skip') skipped = rule.reason;
     out.push(rule ? { text, action: rule.action, reason: rule.reason } : { text, action: 'run' });
+  }
+  return out;
+}
+
+/**
+ * The README's first commands: the lines of its first shell block, each as the parts of it that
+ * run (test/cli/firstCommand.test.ts, test/ciFirstCommand.ts). `withPrepared` keeps the parts the
+ * doc tests take as already done (`npm ci`: .ci/run's fresh copy runs it for real); lines whose
+ * every part is skipped (`npm test`) are left out.
+ */
+export function readmeFirstCommands(readme: string, options: { withPrepared?: boolean } = {}): string[] {
+  const commands = extractDocCommands(readme, 'README.md');
+  if (commands.length === 0) throw new Error('README.md has no shell block');
+  const out: string[] = [];
+  for (const cmd of commands.filter((c) => c.block === commands[0].block)) {
+    const parts = classifyCommand(cmd.command).filter((p) => p.action === 'run' || (options.withPrepared && p.action === 'prepared'));
+    if (parts.length > 0) out.push(parts.map((p) => p.text).join(' && '));
   }
   return out;
 }

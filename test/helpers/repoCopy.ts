@@ -2,8 +2,9 @@
  * A copy of the repository as a fresh clone would have it, in a new temporary folder with nothing
  * beside it: the tracked files (`git ls-files`; outside a git checkout, every file but
  * node_modules/, dist/, out/ and .git/), plus what `npm ci` would add, taken from the checkout so
- * tests stay fast: node_modules as a symlink to the checkout's, the compiled dist/src/ and the
- * native kernel build/Release/wflo_kernel.node.
+ * tests stay fast: node_modules as a symlink to the checkout's, the compiled dist/ (copied after
+ * the sources, so it is newer than them, as `npm ci`'s compile leaves it) and the native kernel
+ * build/Release/wflo_kernel.node with the stamp scripts/buildKernel.mjs writes beside it.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -50,13 +51,21 @@ export function copyRepository(repo: string, options: { withBuild?: boolean } = 
   }
   if (options.withBuild ?? true) {
     fs.symlinkSync(fs.realpathSync(path.join(repo, 'node_modules')), path.join(dir, 'node_modules'));
-    fs.cpSync(path.join(repo, 'dist', 'src'), path.join(dir, 'dist', 'src'), { recursive: true });
-    // The native kernel `npm ci` builds (node-gyp, package.json's install script).
-    const addon = path.join('build', 'Release', 'wflo_kernel.node');
-    if (fs.existsSync(path.join(repo, addon))) {
-      fs.mkdirSync(path.join(dir, 'build', 'Release'), { recursive: true });
-      fs.copyFileSync(path.join(repo, addon), path.join(dir, addon));
+    for (const part of ['src', 'test', 'bench']) {
+      if (fs.existsSync(path.join(repo, 'dist', part))) fs.cpSync(path.join(repo, 'dist', part), path.join(dir, 'dist', part), { recursive: true });
     }
+    // The native kernel `npm ci` builds (package.json's install script, scripts/buildKernel.mjs).
+    for (const file of ['wflo_kernel.node', 'wflo_kernel.stamp']) {
+      const rel = path.join('build', 'Release', file);
+      if (!fs.existsSync(path.join(repo, rel))) continue;
+      fs.mkdirSync(path.join(dir, 'build', 'Release'), { recursive: true });
+      fs.copyFileSync(path.join(repo, rel), path.join(dir, rel));
+    }
+    // The install script `npm ci` runs: nothing to do when the checkout's kernel was built from
+    // these sources (the stamp says so); a kernel built before the stamp existed, or from other
+    // sources, is built again in the copy, as `npm ci` would.
+    const r = spawnSync('npm', ['run', '--silent', 'install'], { cwd: dir, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`npm run install in ${dir} failed: ${r.stderr.split('\n').slice(-5).join('\n')}`);
   }
   return { dir, files: files.length, remove: () => fs.rmSync(parent, { recursive: true, force: true }) };
 }

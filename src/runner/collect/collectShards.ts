@@ -6,7 +6,7 @@
  * campaign, turbine count, inside the site, spacing, and the AEP recomputed with the campaign's
  * model to 1e-12; a shard's ledger is a file anyone could have edited), with source
  * `shard:<folder>`, failures recorded, and `layouts.h5` exported from it; `wflo status`,
- * `wflo missing --write` and `wflo run` (resume) work on it as on any run's output.
+ * `wflo missing -o` and `wflo run` (resume) work on it as on any run's output.
  *
  * Trust rules. Shard ledgers are opened read-only in one read snapshot each, so collecting
  * while shards still run is safe and sees what they committed so far. A folder that is missing,

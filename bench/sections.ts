@@ -1,0 +1,36 @@
+/**
+ * The benchmark sections `npm run bench` (bench/run.ts) knows: each a module exporting one async
+ * function, what it measures, and, for the long ones, roughly how long it takes on 2 cores (those
+ * run only when named, or with `all`). README.md ("Benchmarks") lists every one;
+ * test/cli/benchSections.test.ts keeps the two in step.
+ */
+export interface Section {
+  module: string;
+  fn: string;
+  /** What it measures, one line (printed with the list of sections left out). */
+  what: string;
+  /** Roughly how long it takes on 2 cores; a section with `long` is run only when named (or with all). */
+  long?: string;
+}
+
+// Each section is a module exporting one async function; loaded by name so that one missing or
+// failing section does not stop the others.
+export const SECTIONS: Record<string, Section> = {
+  aep: { module: './aep.js', fn: 'benchAep', what: 'AEP engine: IEA37 cs1, the V80 grid with every reference model, 500 turbines' },
+  runner: { module: './runner.js', fn: 'benchRunner', what: 'runner overhead (no-op tasks/s), export of 3000 rows, coordinator memory on 100 000 tasks' },
+  inputs: { module: './inputs.js', fn: 'benchInputs', what: 'run --dry-run of a 10⁶-task campaign, with and without a ledger' },
+  parsing: { module: './inputParsing.js', fn: 'benchInputParsing', what: 'wflo validate on generated inputs: YAML lists, a 360 × 40 rose, time series as YAML and CSV (10⁵, 10⁶ rows)', long: 'a few minutes' },
+  declared: { module: './declaredSizes.js', fn: 'benchDeclaredSizes', what: 'files declaring 10¹² rows refused (shards check, run --adopt); needs h5py' },
+  command: { module: './command.js', fn: 'benchCommand', what: 'own-optimizer tasks: per-task overhead, tasks/s per-task and persistent', long: 'a few minutes' },
+  optimize: { module: './optimize.js', fn: 'benchOptimize', what: 'gradient method on cs1-16/64; global on cs1-16 over 20 seeds', long: 'about 5 minutes' },
+  shards: { module: './shardsMerge.js', fn: 'benchShardsMerge', what: 'shards merge of 3000 worker files (and 3000 × 10 × 64), with and without --expect', long: '10 minutes or more' },
+  collect: { module: './collect.js', fn: 'benchCollect', what: 'collect of 100 shard folders holding 100 000 results', long: '10 minutes or more' },
+  views: { module: './views.js', fn: 'benchViews', what: 'report of 3000- and 100 000-task campaigns, dashboard first data', long: '10 minutes or more' },
+  queue: { module: './queue.js', fn: 'benchQueue', what: 'Redis queue throughput and memory (needs redis-server)', long: '10 minutes or more' },
+  gate: { module: './gate.js', fn: 'benchGate', what: 'what the verification gate costs per task and per campaign', long: '10 minutes or more' },
+  trust: { module: './trust.js', fn: 'benchTrust', what: 'adoption of 3000 records, recovery after a lost ledger, memory on 10⁶ tasks', long: '20 minutes or more' },
+  realfarms: { module: './realFarms.js', fn: 'benchRealFarms', what: 'time series (10⁵ samples × 100 turbines) and blockage; PyWake beside them when PYWAKE_PYTHONPATH is set', long: '10 minutes or more (longer with PyWake)' },
+  quality: { module: './optimizeQuality.js', fn: 'benchOptimizeQuality', what: 'best AEP after 60 and 600 CPU s per case and method (WFLO_QPS_* to narrow it)', long: 'hours (3 cases × 4 methods × 600 CPU s)' },
+};
+
+export const DEFAULT_SECTIONS = Object.keys(SECTIONS).filter((name) => !SECTIONS[name].long);
