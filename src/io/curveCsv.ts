@@ -14,6 +14,7 @@
  */
 import { csvParseRows } from 'd3-dsv';
 import { readInputText } from './yamlFile.js';
+import { readFileHead } from './boundedRead.js';
 import { unknownColumnMessage } from './didYouMean.js';
 import { LocatedInputError } from './sourceMap.js';
 
@@ -80,13 +81,16 @@ export function readCurveCsv(file: string, column: 'power' | 'ct'): CurveTable {
 
 /** The header cells of a CSV file (trimmed), or [] when it has none. */
 export function curveHeader(file: string): string[] {
-  const text = readInputText(file, 'CSV file').replace(/^\uFEFF/, '');
+  // The first line only, from the file's head: a big time series or a device is not read to sniff it.
+  const head = readFileHead(file, 64 * 1024);
+  const text = (head === null ? readInputText(file, 'CSV file', 'a CSV file') : head.toString('utf8')).replace(/^\uFEFF/, '');
   const firstLine = text.slice(0, text.search(/\r?\n|$/));
   return (csvParseRows(firstLine)[0] ?? []).map((h) => h.trim());
 }
 
 /** A CSV file whose header looks like a curve table (a power or ct column, no wind_direction). */
 export function isCurveCsv(file: string): boolean {
+  if (readFileHead(file, 0) === null) return false; // not a regular file: its reader says what it is
   const header = curveHeader(file);
   return !header.includes('wind_direction') && (header.includes('power') || header.includes('ct'));
 }

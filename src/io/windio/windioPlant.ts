@@ -121,7 +121,7 @@ export function windioCase(file: string): Case {
     minSpacing: several?.turbines ? Math.max(...several.turbines.minSpacingByType) : 2 * turbine.diameter,
     model,
     layout,
-    ...(several?.turbines ? { types: several.turbines } : {}),
+    ...(several?.turbines ? { turbines: several.turbines } : {}),
     ...(several?.neighbours ? { neighbours: several.neighbours } : {}),
     // windIO states AEP in GWh.
     referenceAepMwh: netAep.exists ? netAep.number('net AEP in GWh') * 1000 : undefined,
