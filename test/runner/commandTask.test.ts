@@ -3,7 +3,7 @@
  * behaviour per seed, run once: each misbehaviour is one clear line in the ledger, retried or not
  * as it should be, and nothing is lost (the healthy tasks are done and in layouts.h5). A program
  * that never exits is killed with its whole process group at the timeout, a grandchild that
- * ignores SIGTERM included, and no process of it is left; a gigabyte on stdout leaves a bounded log
+ * ignores SIGTERM included, and no process of it is left; 256 MiB on stdout (256 × the log limit) leaves a bounded log
  * and a done task; a gigabyte result is refused unread. The same for a persistent program: it is
  * restarted after it dies, answers out of step, hangs or floods its channel, and stopped at the end.
  */
@@ -61,7 +61,7 @@ elif seed == 8:
 elif seed == 9:
     line = b"x" * 1023 + b"\\n"
     block = line * 1024
-    for _ in range(1024):
+    for _ in range(256):
         sys.stdout.buffer.write(block)
     print("last words of seed 9", flush=True)
     write({"layout": {"x": x, "y": y}})
@@ -132,7 +132,7 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
     fs.mkdirSync(pidDir);
     const out = path.join(dir, 'out');
     const file = commandProject(path.join(dir, 'project'), PER_TASK,
-      { ...commandCampaign(out, 15, { params: { pid_dir: pidDir } }), timeout_s: 3 });
+      { ...commandCampaign(out, 15, { params: { pid_dir: pidDir } }), timeout_s: 10 });
     const r = await runWflo(['run', file, '--quiet']);
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /12 failed/, r.stderr);
@@ -146,8 +146,8 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
       [5, /^layout has 15\/15 coordinates, expected 16 \(log: .*attempt-1\)$/, 'permanent'],
       // The ring's turbine 0 moved to x = 5000 m: 3700 m outside the 1300 m circle.
       [6, /^infeasible layout: turbine 0 at \(5000\.0, 0\.0\) is 3700\.0 m outside the boundary \(log: .*tasks\/farm_0_type_0_seed_6\/attempt-1\)$/, 'permanent'],
-      [7, /^timed out after 3 s \(worker and its process group killed\)$/, 'retried'],
-      [8, /^timed out after 3 s \(worker and its process group killed\)$/, 'retried'],
+      [7, /^timed out after 10 s \(worker and its process group killed\)$/, 'retried'],
+      [8, /^timed out after 10 s \(worker and its process group killed\)$/, 'retried'],
       [10, /^result is 1024 MiB, over the 16 MiB limit \(refused unread, deleted\) \(log: /, 'retried'],
       [11, /^program reported a permanent failure \(exit code 65\): cannot place turbines on this site \(log: /, 'permanent'],
       [12, /^site too small for this method \(log: /, 'permanent'],
@@ -165,7 +165,7 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
       assert.deepEqual(fs.readdirSync(folder10).filter((n) => n.startsWith('result')), [], 'the oversized result was deleted');
     }
 
-    // Nothing lost: the healthy tasks (and the one that printed a gigabyte) are done and exported.
+    // Nothing lost: the healthy tasks (and the one that printed 256 MiB) are done and exported.
     const { records, info } = await readLayoutsFile(path.join(out, 'layouts.h5'));
     assert.deepEqual(records.map((rec) => rec.taskId).sort(), [id(0), id(14), id(9)].sort());
     assert.equal(info.nDone, 3);
@@ -182,7 +182,7 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
     assert.equal(kept.aep, healthy.aep);
     assert.ok(kept.aep > 3e5 && kept.aep !== 400000.5, `wflo's AEP ${kept.aep}`);
 
-    // The gigabyte of stdout: a bounded log keeping the head and the last words.
+    // The 256 MiB of stdout: a bounded log keeping the head and the last words.
     const log = path.join(out, 'tasks', id(9), 'attempt-1', 'stdout.log');
     const size = fs.statSync(log).size;
     assert.ok(size <= LOG_LIMIT_BYTES + 200, `stdout.log is ${size} bytes`);
@@ -214,7 +214,7 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
     fs.mkdirSync(pidDir);
     const out = path.join(dir, 'out');
     const file = commandProject(path.join(dir, 'project'), PERSISTENT,
-      { ...commandCampaign(out, 10, { mode: 'persistent', params: { pid_dir: pidDir } }), timeout_s: 3 });
+      { ...commandCampaign(out, 10, { mode: 'persistent', params: { pid_dir: pidDir } }), timeout_s: 6 });
     const r = await runWflo(['run', file, '--quiet']);
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     const rows = taskRows(out);
@@ -222,7 +222,7 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
       [1, /^persistent program exited with code 9 during the task \(no output\) \(log: .*attempt-2\)$/, 2],
       [2, /^result is for task 'farm_9_type_9_seed_9', not farm_0_type_0_seed_2 \(the program is out of step and is restarted\) \(log: /, 2],
       [3, /^no feasible start \(log: /, 1],
-      [4, /^timed out after 3 s \(worker and its process group killed\)$/, 2],
+      [4, /^timed out after 6 s \(worker and its process group killed\)$/, 2],
       [5, /^result line over the 16 MiB limit \(refused; the program is restarted\) \(log: /, 2],
     ];
     for (const [seed, message, attempts] of expect) {

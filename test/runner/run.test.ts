@@ -165,7 +165,7 @@ contract('Ctrl-C stops cleanly: finished tasks kept, layouts.h5 valid, resume co
 });
 
 test('status reads the ledger during a run (running tasks, --json keys)', async () => {
-  const { out, file } = setup('status', 6, (c) => { c.optimizer = { method: 'noop', sleep_ms: 400 }; });
+  const { out, file } = setup('status', 6, (c) => { c.optimizer = { method: 'noop', sleep_ms: 1200 }; });
   const child = startWflo(['run', file]);
   let exited = false;
   const finished = collect(child).finally(() => { exited = true; });

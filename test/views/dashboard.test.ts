@@ -44,8 +44,8 @@ async function waitForFile(file: string, timeoutMs = 20_000): Promise<void> {
 
 test('live dashboard of a running campaign: loads, updates, shows a failure', { skip: hasChromium() ? false : 'no chromium', timeout: 90_000 }, async () => {
   const dir = tempDir('wflo-dash-');
-  // Long enough (24 tasks × 1.2 s on 2 workers) that the page loads while most tasks are still to come.
-  const { file, out } = writeNoopCampaign(dir, 'live', 6, { sleep_ms: 1200, fail_seeds: [2] });
+  // Long enough (24 tasks × 2.5 s on 2 workers, 30 s: a loaded machine starts the browser in time) that the page loads while most tasks are still to come.
+  const { file, out } = writeNoopCampaign(dir, 'live', 6, { sleep_ms: 2500, fail_seeds: [2] });
   const run = startWflo(['run', file, '--quiet']);
   children.push(run);
   await waitForFile(path.join(out, 'ledger.sqlite'));
