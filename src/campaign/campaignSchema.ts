@@ -30,7 +30,7 @@
  *   only: [farm_0_type_0_seed_3]    # optional: run just these tasks (written by `wflo missing`)
  */
 import { z } from 'zod';
-import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES } from '../physics/farmModel.js';
+import { farmModelShape } from '../io/farmModelFields.js';
 import { strict } from '../io/zodIssue.js';
 import { paramsSchema } from './paramsSchema.js';
 import { neighboursSchema, turbineChoiceSchema, turbineCountsSchema } from '../io/farmTurbines.js';
@@ -47,12 +47,8 @@ export const farmSchema = strict({
   case: z.string().min(1).optional(),
   boundary: nameOrMapping.optional(),
   wind: nameOrMapping.optional(),
-  wake_model: z.enum(WAKE_MODEL_NAMES as readonly string[] as [string, ...string[]]).optional(),
-  superposition: z.enum(SUPERPOSITION_NAMES as readonly string[] as [string, ...string[]]).optional(),
-  wake_params: z.record(z.string(), z.number()).optional(), // the model's parameters by name (physics/modelParameters.ts checks them)
+  ...farmModelShape,
   params: paramsSchema.optional(), // for a `method: command` optimizer's program
-  blockage: z.enum(BLOCKAGE_MODEL_NAMES as readonly string[] as [string, ...string[]]).optional(),
-  ground: z.enum(GROUND_MODEL_NAMES as readonly string[] as [string, ...string[]]).optional(),
   neighbours: neighboursSchema.optional(), // fixed turbines of other farms (io/farmTurbines.ts)
 });
 

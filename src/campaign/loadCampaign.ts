@@ -10,9 +10,8 @@
 import path from 'node:path';
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
-import { wakeParamsProblem } from '../io/wakeParams.js';
+import { resolveFarmModel } from '../io/farmModelFields.js';
 import { farmConflict } from '../physics/engineChoice.js';
-import { type BlockageModelName, type FarmModelSpec, type GroundModelName, type SuperpositionName, type WakeModelName } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { validateBoundary } from '../geometry/validateBoundary.js';
 import { OPTIMIZER_METHODS } from '../optimize/settings.js';
@@ -35,7 +34,6 @@ import { translateOptimizerKeys, snakeToCamel } from './optimizerKeys.js';
 import { farmSpecHash, farmTypeSpecHash, optimizerSpecHash } from './specHash.js';
 import type { Campaign, FarmSpec, FarmTypeSpec, OptimizerSettings, WindAsWritten } from './campaign.js';
 import { COMMAND_METHOD, resolveCommandOptimizer } from './commandOptimizer.js';
-import { groundConflict } from '../physics/engineChoice.js';
 
 /**
  * Most tasks one campaign may have (farms × farm types × seeds). The coordinator keeps one task
@@ -213,24 +211,7 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
   if (!wind) fail(['farms', i], 'no wind resource: give a built-in `case` or a `wind`');
   const problem = validateBoundary(boundary!);
   if (problem) fail(['farms', i, f.boundary !== undefined ? 'boundary' : 'case'], `bad boundary: ${problem}`);
-  const wake = (f.wake_model as WakeModelName | undefined) ?? base?.model.wake ?? 'iea37';
-  const model: FarmModelSpec = {
-    wake,
-    superposition: (f.superposition as SuperpositionName | undefined) ?? base?.model.superposition ?? 'sos',
-  };
-  if (f.wake_params) {
-    const problem = wakeParamsProblem(wake, f.wake_params);
-    if (problem) fail(['farms', i, 'wake_params', problem.name], problem.message);
-  }
-  // The base's parameters belong to the base's model.
-  const params = f.wake_params ?? (wake === base?.model.wake ? base.model.params : undefined);
-  if (params !== undefined) model.params = params;
-  const blockage = (f.blockage as BlockageModelName | undefined) ?? base?.model.blockage;
-  if (blockage !== undefined) model.blockage = blockage;
-  const ground = (f.ground as GroundModelName | undefined) ?? base?.model.ground;
-  if (ground !== undefined && ground !== 'none') model.ground = ground;
-  const conflict = groundConflict(model);
-  if (conflict) fail(['farms', i, 'ground'], conflict);
+  const model = resolveFarmModel(f, base?.model, ['farms', i], fail);
   const at: FieldPath = ['farms', i, 'neighbours'];
   const neighbours = raw.neighbours !== undefined
     ? readNeighbours(raw.neighbours, at, file, baseDir, turbineResolver(baseDir, file, fail), layoutTurbinesLoader(file, fail), fail as FailAt, boundary!)

@@ -3,7 +3,8 @@
  * overrides for the turbine, wind resource and farm model.
  */
 import path from 'node:path';
-import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES, type WakeModelName, type SuperpositionName, type BlockageModelName, type GroundModelName } from '../physics/farmModel.js';
+import type { SuperpositionName, BlockageModelName, GroundModelName } from '../physics/farmModel.js';
+import { modelNameProblem, type ModelField } from '../physics/modelNames.js';
 import { wakeParamsProblem } from './wakeParams.js';
 import { farmConflict } from '../physics/engineChoice.js';
 import { InputError } from '../util/errors.js';
@@ -62,30 +63,25 @@ export function resolveAepRequest(request: AepRequest): Case {
   if (turbine && c.turbines) throw new InputError(`--turbine: ${req.file ?? req.caseName} lists several turbine types; change them in the file`);
   if (turbine) c = { ...c, turbine, referenceAepMwh: undefined };
   if (wind) c = { ...c, wind, referenceAepMwh: undefined };
+  // Each flag's name is checked by the registry's rule (physics/modelNames.ts), as in case files.
+  const flagName = (flag: string, field: ModelField, value: string): string => {
+    const problem = modelNameProblem(field, value);
+    if (problem) throw new InputError(`--${flag}: ${problem}`);
+    return value;
+  };
   if (req.wake !== undefined) {
-    if (!WAKE_MODEL_NAMES.includes(req.wake as WakeModelName)) {
-      throw new InputError(`--wake: unknown wake model '${req.wake}' (known: ${WAKE_MODEL_NAMES.join(', ')})`);
-    }
-    c = { ...c, model: { ...c.model, wake: req.wake as WakeModelName, params: undefined }, referenceAepMwh: undefined };
+    c = { ...c, model: { ...c.model, wake: flagName('wake', 'wake', req.wake), params: undefined }, referenceAepMwh: undefined };
   }
   if (req.superposition !== undefined) {
-    if (!SUPERPOSITION_NAMES.includes(req.superposition as SuperpositionName)) {
-      throw new InputError(`--superposition: unknown rule '${req.superposition}' (known: ${SUPERPOSITION_NAMES.join(', ')})`);
-    }
-    c = { ...c, model: { ...c.model, superposition: req.superposition as SuperpositionName }, referenceAepMwh: undefined };
+    c = { ...c, model: { ...c.model, superposition: flagName('superposition', 'superposition', req.superposition) as SuperpositionName }, referenceAepMwh: undefined };
   }
   if (req.blockage !== undefined) {
-    if (!BLOCKAGE_MODEL_NAMES.includes(req.blockage as BlockageModelName)) {
-      throw new InputError(`--blockage: unknown blockage model '${req.blockage}' (known: ${BLOCKAGE_MODEL_NAMES.join(', ')})`);
-    }
-    c = { ...c, model: { ...c.model, blockage: req.blockage as BlockageModelName }, referenceAepMwh: undefined };
+    c = { ...c, model: { ...c.model, blockage: flagName('blockage', 'blockage', req.blockage) as BlockageModelName }, referenceAepMwh: undefined };
   }
   if (req.ground !== undefined) {
-    if (!GROUND_MODEL_NAMES.includes(req.ground as GroundModelName)) {
-      throw new InputError(`--ground: unknown ground model '${req.ground}' (known: ${GROUND_MODEL_NAMES.join(', ')})`);
-    }
+    const ground = flagName('ground', 'ground', req.ground) as GroundModelName;
     const { ground: _, ...rest } = c.model;
-    c = { ...c, model: req.ground === 'none' ? rest : { ...rest, ground: req.ground as GroundModelName }, referenceAepMwh: undefined };
+    c = { ...c, model: ground === 'none' ? rest : { ...rest, ground }, referenceAepMwh: undefined };
   }
   const conflict = groundConflict(c.model);
   if (conflict) throw new InputError(`${req.ground !== undefined ? '--ground' : `${req.file ?? req.caseName}: ground`}: ${conflict}`);

@@ -24,7 +24,6 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
-import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES, type WakeModelName, type SuperpositionName, type BlockageModelName, type GroundModelName, type FarmModelSpec } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { InputError } from '../util/errors.js';
 import type { Case, Layout } from '../optimize/case.js';
@@ -39,10 +38,9 @@ import { capacityProblem, spacingProblem } from './plausibility.js';
 import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
 import { nearestKey } from './didYouMean.js';
 import { caseArgument } from './caseArgument.js';
-import { wakeParamsProblem } from './wakeParams.js';
+import { farmModelShape, resolveFarmModel } from './farmModelFields.js';
 import { farmConflict } from '../physics/engineChoice.js';
 import { modelsRoomProblem, readFarmModels, readNeighbours, typeOfCounts, type FailAt } from './farmTurbines.js';
-import { groundConflict } from '../physics/engineChoice.js';
 
 // Coordinates are checked by checkLayout (finite numbers, equal lengths) for a better message.
 const xy = strict({ x: z.array(z.unknown()), y: z.array(z.unknown()) });
@@ -59,11 +57,7 @@ const caseSchema = strict({
   n_turbines: z.number().int().positive().optional(),
   min_spacing_m: z.number().nonnegative().optional(),
   min_spacing_diameters: z.number().nonnegative().optional(),
-  wake_model: z.enum(WAKE_MODEL_NAMES as [WakeModelName, ...WakeModelName[]]).optional(),
-  superposition: z.enum(SUPERPOSITION_NAMES as [SuperpositionName, ...SuperpositionName[]]).optional(),
-  wake_params: z.record(z.string(), z.number()).optional(), // the model's parameters by name (physics/modelParameters.ts checks them)
-  blockage: z.enum(BLOCKAGE_MODEL_NAMES as [BlockageModelName, ...BlockageModelName[]]).optional(),
-  ground: z.enum(GROUND_MODEL_NAMES as [GroundModelName, ...GroundModelName[]]).optional(),
+  ...farmModelShape,
   layout: z.union([xy, strict({ coordinates: xy })]).optional(),
   // How `wflo optimize --out` made the layout (seed, method, AEP, work): a record, not read.
   wflo: z.record(z.string(), z.unknown()).optional(),
@@ -170,21 +164,7 @@ export function caseFromDocument(doc: unknown, file: string): Case {
       return { x: n.layout.x, y: n.layout.y, types: n.turbines ? n.turbines.types : [n.turbine], typeOf: n.turbines ? n.turbines.typeOf : new Int32Array(n.layout.x.length) };
     }, fail, boundary, layout)
     : null;
-  const wake = c.wake_model ?? base?.model.wake ?? 'iea37';
-  if (c.wake_params) {
-    const problem = wakeParamsProblem(wake, c.wake_params);
-    if (problem) fail(['wake_params', problem.name], problem.message, true);
-  }
-  const model: FarmModelSpec = {
-    wake,
-    superposition: c.superposition ?? base?.model.superposition ?? 'sos',
-    // The base's parameters belong to the base's model.
-    params: c.wake_params ?? (wake === base?.model.wake ? base.model.params : undefined),
-    ...(c.blockage ?? base?.model.blockage ? { blockage: c.blockage ?? base?.model.blockage } : {}),
-    ...groundOf(c.ground ?? base?.model.ground),
-  };
-  const conflict = groundConflict(model);
-  if (conflict) fail(['ground'], conflict);
+  const model = resolveFarmModel(c, base?.model, [], fail);
   // What the engines cannot evaluate (physics/engineChoice.ts), refused here as at run time.
   const limit = farmConflict(model, { types: several ? several.models.turbines : [turbine], neighbours: !!neighbours && neighbours.x.length > 0, wind });
   if (limit) fail([c[limit.field] !== undefined ? limit.field : 'base'], limit.message);
@@ -280,9 +260,4 @@ export function loadCase(spec: string, where?: string): Case {
 export function unknownBuiltinCase(name: string): string {
   const near = nearestKey(name, BUILTIN_CASE_NAMES);
   return `unknown built-in case '${name}'${near ? `; did you mean '${near}'?` : ''} (known: ${BUILTIN_CASE_NAMES.join(', ')})`;
-}
-
-/** The model's `ground` field (none leaves it out, so a model without one keeps its hash). */
-function groundOf(ground: GroundModelName | undefined): Pick<FarmModelSpec, 'ground'> {
-  return ground === undefined || ground === 'none' ? {} : { ground };
 }

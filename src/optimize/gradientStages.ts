@@ -17,6 +17,7 @@ import { projectInside } from '../geometry/projectInside.js';
 import { augmentedLagrangian, type InequalityConstraints } from './augmentedLagrangian.js';
 import { lbfgs } from './lbfgs.js';
 import type { ObjectiveWithGradient } from './objective.js';
+import { deficitModel } from '../physics/wake/registry.js';
 import { aepObjective, fromScaled, layoutConstraints, toScaled } from './layoutProblem.js';
 import type { ResolvedSettings } from './settings.js';
 
@@ -30,8 +31,8 @@ export function gradientStages(
   const n = c.nTurbines;
   const constraints = free ? maskedConstraints(layoutConstraints(site, n, caseSpacing(c), scale), free) : layoutConstraints(site, n, caseSpacing(c), scale);
   const multipliers = new Float64Array(constraints.count);
-  const gaussian = c.model.wake === 'iea37' || c.model.wake === 'bastankhah2014';
-  const stages = gaussian ? stages0 : [1];
+  const widens = deficitModel(c.model.wake)?.wakeExpansionContinuation === true;
+  const stages = widens ? stages0 : [1];
   const counter = { evaluations: 0 };
   let z = toScaled(x0, y0, scale);
   let iterations = 0;

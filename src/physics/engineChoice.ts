@@ -89,7 +89,7 @@ export function inflowOf(types: Turbine | readonly Turbine[], model: FarmModelSp
 export function usesFreeStreamEngine(turbine: Turbine, model: FarmModelSpec): boolean {
   return inflowOf(turbine, model) === 'free-stream' && hasFreeStreamForm(model.wake)
     && model.ct2a === undefined && model.deficitReference === undefined && model.turbulence === undefined && (model.ground ?? 'none') === 'none'
-    && (model.rotorAverage === undefined || model.rotorAverage === (model.wake === 'jensen' ? 'area-overlap' : 'center'));
+    && (model.rotorAverage === undefined || model.rotorAverage === deficitModel(model.wake)?.wakedDefaults.rotorAverage);
 }
 
 /** The engine of a farm, and the model with its inflow resolved; a conflict is an Error naming the field. */

@@ -65,7 +65,7 @@ test('NaN coordinate', () => {
 test('native case: NaN in an inline layout and an unknown wake model', () => {
   fs.writeFileSync(path.join(dir, 'case.yaml'), 'base: iea37-cs1-16\nlayout: {x: [0, .nan], y: [0, 1]}\n');
   expectBadInput(['aep', path.join(dir, 'case.yaml')], /case\.yaml:2: layout\.x\[1\]: turbine 1 has a non-finite coordinate/);
-  expectBadInput(['aep', '--case', 'iea37-cs1-16', '--wake', 'floris'], /--wake: unknown wake model 'floris'/);
+  expectBadInput(['aep', '--case', 'iea37-cs1-16', '--wake', 'floris'], /--wake: expected one of: iea37, .*; got 'floris'/);
   expectBadInput(['aep', '--case', 'iea37-cs9'], /--case: unknown case 'iea37-cs9': not a built-in case .*; did you mean 'iea37-cs3'\?/);
 });
 

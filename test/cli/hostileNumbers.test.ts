@@ -50,11 +50,18 @@ test('a neighbour at x = 1e9 m: refused by validate, aep, optimize and run --dry
   assert.deepEqual(fs.readdirSync(dir).sort(), ['campaign.yaml', 'far.yaml'], 'nothing written');
 });
 
-test('10⁵ neighbours: refused when read (not by a worker at run time), in one line, within 500 MB', () => {
+test('6·10⁴ and 10⁵ neighbours: refused when read (not by a worker at run time), in one line, within 500 MB', () => {
   const dir = tempDir('wflo-hostile-many-');
-  const n = 100_000;
-  const xs = Array.from({ length: n }, (_, i) => 3000 + 10 * i).join(', ');
-  fs.writeFileSync(path.join(dir, 'others.yaml'), `turbine: iea37-3.35mw\nwind: iea37-cs1\nlayout:\n  x: [${xs}]\n  y: [${new Array(n).fill(0).join(', ')}]\n`);
+  const layoutFile = (n: number): string => {
+    const xs = Array.from({ length: n }, (_, i) => 3000 + 10 * i).join(', ');
+    return `turbine: iea37-3.35mw\nwind: iea37-cs1\nlayout:\n  x: [${xs}]\n  y: [${new Array(n).fill(0).join(', ')}]\n`;
+  };
+  // 10⁵ turbines are 2·10⁵ numbers: over the YAML element budget, refused before parsing.
+  fs.writeFileSync(path.join(dir, 'others.yaml'), layoutFile(100_000));
+  fs.writeFileSync(path.join(dir, 'case.yaml'), 'base: iea37-cs1-16\nneighbours:\n  - {file: others.yaml}\n');
+  refused(wflo(['validate', 'case.yaml'], dir), /others\.yaml:\d+: \(top level\): over \d+ YAML elements/, 'validate, 10⁵');
+  // 6·10⁴ parse, and are refused by the neighbour limit.
+  fs.writeFileSync(path.join(dir, 'others.yaml'), layoutFile(60_000));
   fs.writeFileSync(path.join(dir, 'case.yaml'), 'base: iea37-cs1-16\nneighbours:\n  - {file: others.yaml}\n');
   fs.writeFileSync(path.join(dir, 'campaign.yaml'), campaign('neighbours: [{file: others.yaml}]'));
   const expect = /case\.yaml:3: neighbours\[0\]\.file: 2001 neighbouring turbines, over the limit of 2000/;

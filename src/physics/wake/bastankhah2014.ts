@@ -63,4 +63,5 @@ export const bastankhah2014: DeficitModel = {
   library: { superposition: 'linear' },
   windioExpansion: { ka: null, kb: 'k' },
   native: (p) => ({ kind: 'linear-gaussian', k0: p.k, kTi: 0, ceps: p.ceps, epsOrCtlim: p.ctlim }),
+  wakeExpansionContinuation: true,
 };

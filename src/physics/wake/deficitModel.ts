@@ -79,6 +79,11 @@ export interface DeficitModel {
    * k_a and k_b (k_a null: the expansion is constant, k_a must be 0); absent: the model has none.
    */
   readonly windioExpansion?: { ka: string | null; kb: string };
+  /**
+   * True when the free-stream form reads `wec`, the wake expansion continuation factor (widened
+   * wakes the gradient method starts from, then narrows: optimize/gradientStages.ts).
+   */
+  readonly wakeExpansionContinuation?: boolean;
   /** The native kernel's form of the waked model from its parameters (absent: JavaScript only). */
   readonly native?: (p: Readonly<Record<string, number>>) => NativeWake;
 }

@@ -59,4 +59,5 @@ export const iea37: DeficitModel = {
   library: { superposition: 'sos' },
   windioExpansion: { ka: null, kb: 'k' },
   native: (p) => ({ kind: 'linear-gaussian', k0: p.k, kTi: 0, ceps: NaN, epsOrCtlim: 1 / Math.sqrt(8) }),
+  wakeExpansionContinuation: true,
 };
