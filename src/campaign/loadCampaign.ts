@@ -21,7 +21,7 @@ import {
   BUILTIN_CASE_NAMES, BUILTIN_TURBINE_NAMES, BUILTIN_WIND_NAMES, builtinCase, isBuiltinCase, isBuiltinTurbine, isBuiltinWind,
 } from '../io/builtinCases.js';
 import type { Case } from '../optimize/case.js';
-import { parseTaskId } from '../io/layoutRecord.js';
+import { parseTaskId, taskIdOf } from '../io/layoutRecord.js';
 import { readInputText, parseYamlText } from '../io/yamlFile.js';
 import { errorAt, LocatedInputError, type FieldPath } from '../io/sourceMap.js';
 import { zodToInputError } from '../io/zodIssue.js';
@@ -130,7 +130,7 @@ export function parseCampaign(text: string, file: string, options: LoadOptions =
     const seen = new Set<string>();
     c.only.forEach((id, i) => {
       const t = parseTaskId(id);
-      if (!t || !farmIds.has(t.farmId) || !typeIds.has(t.farmType) || !seedSet.has(t.seed) || id !== `farm_${t.farmId}_type_${t.farmType}_seed_${t.seed}`) {
+      if (!t || !farmIds.has(t.farmId) || !typeIds.has(t.farmType) || !seedSet.has(t.seed) || id !== taskIdOf(t.farmId, t.farmType, t.seed)) {
         fail(['only', i], `task '${id}' is not in this campaign's grid of farms × farm_types × seeds`);
       }
       if (seen.has(id)) fail(['only', i], `task '${id}' is listed twice`);

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { InputError } from '../util/errors.js';
 import type { Campaign } from '../campaign/campaign.js';
-import { taskIdOf, type LayoutRecord } from '../io/layoutRecord.js';
+import { parseTaskId, taskIdOf, type LayoutRecord } from '../io/layoutRecord.js';
 import type { AdoptionSource } from '../runner/adoptRecords.js';
 import { listShardFiles } from './fileSelection.js';
 import { scanShards, type ScanResult } from './shardScan.js';
@@ -239,8 +239,8 @@ function fileFindings(name: string, report: ShardFileReport, records: number, in
     if (parts.length > 1) out.push(`${name}: ${parts.join('; ')}`);
   }
   const listed = report.lost.filter((l) => {
-    const key = l.taskId ? /^farm_(-?\d+)_type_(-?\d+)_seed_(-?\d+)$/.exec(l.taskId) : null;
-    return key !== null && isTask(Number(key[1]), Number(key[2]), Number(key[3]));
+    const key = l.taskId ? parseTaskId(l.taskId) : null;
+    return key !== null && isTask(key.farmId, key.farmType, key.seed);
   });
   for (const l of listed.slice(0, LOST_LINES_PER_FILE)) out.push(`not adopted: ${l.taskId} from ${name} (${l.where}): ${l.reason}`);
   if (listed.length > LOST_LINES_PER_FILE) out.push(`not adopted: ${listed.length - LOST_LINES_PER_FILE} more records of ${name} (\`wflo shards check ${name}\` lists them all)`);

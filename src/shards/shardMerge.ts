@@ -22,7 +22,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { isProcessAlive, writeLayoutsFile } from '../io/hdf5/index.js';
-import type { LayoutRecord } from '../io/layoutRecord.js';
+import { taskIdOf, type LayoutRecord } from '../io/layoutRecord.js';
 import { CheckFailed, InputError, RuntimeFailure } from '../util/errors.js';
 import { resolveDuplicates } from './duplicates.js';
 import { problemsText, shardProblems } from './shardProblems.js';
@@ -215,7 +215,7 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
 
     const chosen = resolution.chosen;
     const expected = options.expectedTaskIds;
-    const chosenIds = expected ? new Set(chosen.map((r) => `farm_${r.farmId}_type_${r.farmType}_seed_${r.seed}`)) : undefined;
+    const chosenIds = expected ? new Set(chosen.map((r) => taskIdOf(r.farmId, r.farmType, r.seed))) : undefined;
     options.onWriting?.(chosen.length);
     const reader = new SpillReader((file) => scan.spillPath(file));
     try {
