@@ -10,6 +10,7 @@
  * Each child has up to PIPELINE_DEPTH requests in flight, so it never waits for the parent.
  * Each child instance gets its own spill file, numbered; records name their spill file.
  */
+import { childEnvironment } from '../runner/parentLeaves.js';
 import fs from 'node:fs';
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -164,7 +165,7 @@ export class ProbePool {
       const start = () => {
         if (this.live.size >= this.jobs) return;
         const spillFile = this.nextSpillFile++;
-        const env: NodeJS.ProcessEnv = { ...process.env, WFLO_PROBE_CHILD: '1' };
+        const env: NodeJS.ProcessEnv = childEnvironment({ WFLO_PROBE_CHILD: '1' });
         if (this.options.spillDir) env.WFLO_SPILL_PATH = this.spillPath(spillFile);
         else delete env.WFLO_SPILL_PATH;
         const child = fork(WORKER_PATH, [], { env, execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });

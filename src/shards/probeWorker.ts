@@ -7,6 +7,7 @@
 import { loadH5 } from '../io/hdf5/h5wasmRuntime.js';
 import { readShard } from './shardReader.js';
 import { SpillWriter } from './spillStore.js';
+import { exitWhenParentLeaves } from '../runner/parentLeaves.js';
 import type { ProbeResult, ShardReadOptions } from './shardTypes.js';
 
 export interface ProbeRequest {
@@ -42,7 +43,8 @@ async function serve(): Promise<void> {
   // After an HDF5 error this wasm instance may be damaged (h5wasm #46): read nothing more,
   // hand the queued files back, and let the parent replace this process.
   let tainted = false;
-  process.on('disconnect', () => process.exit(0));
+  // Gone with the parent, even in the middle of a long synchronous read (runner/parentLeaves.ts).
+  exitWhenParentLeaves();
   // Requests are handled strictly in arrival order (the parent pipelines several).
   let queue: Promise<void> = Promise.resolve();
   const handle = async (request: ProbeRequest): Promise<void> => {
