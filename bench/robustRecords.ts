@@ -13,8 +13,8 @@
  *     method from that layout on the spread N2 (the continuation). Prints, and appends to
  *     DIR/CASE.jsonl (default out/robust), the layout, its AEP on the rose (bins) and spread over
  *     20 sub-directions, its feasibility (1e-6 m) and the CPU seconds of this process for the seed.
- *   node dist/bench/robustRecords.js write CASE --measure spread20|bins [--out DIR] [--name NAME]
- *     writes the best feasible result of DIR/CASE.jsonl on the measure as a self-contained case file
+ *   node dist/bench/robustRecords.js write CASE --measure spread20|bins [--line K] [--out DIR] [--name NAME]
+ *     writes the best feasible result of DIR/CASE.jsonl on the measure (or its line K, from 0) as a self-contained case file
  *     examples/results/NAME (its wind: the rose written out with the treatment, so `wflo aep FILE`
  *     gives the recorded AEP), its `wflo:` block saying how it was made (the stages: method, seed,
  *     spread, settings, CPU s).
@@ -35,7 +35,7 @@ import { writeFileAtomic } from '../src/io/atomicWrite.js';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** One stage of a result: what ran, on which rose, from what. */
-interface Stage { method: string; seed: number; spread: number; settings: OptimizerSettings; start?: string; cpu_s: number; wall_s: number; aep_start: number; aep_stage: number }
+interface Stage { method: string; seed: number; spread: number; settings: OptimizerSettings; start?: string; cpu_s: number; wall_s: number; aep_start: number; aep_stage: number; iterations?: number; evaluations?: number }
 interface ResultLine {
   case: string; seed: number; stages: Stage[]; x: number[]; y: number[];
   aep_bins: number; aep_spread20: number; feasible: boolean; max_violation_m: number; cpu_s_total: number;
@@ -86,7 +86,7 @@ function search(name: string, args: Map<string, string>): void {
     const settings: OptimizerSettings = { method, ...extra };
     if (from) { c.layout = { x: Float64Array.from(from.x), y: Float64Array.from(from.y) }; settings.initial = 'given'; }
     const r = optimizeCase(c, settings, seed);
-    stages.push({ method, seed, spread, settings, ...(startSpec ? { start: startSpec } : {}), cpu_s: Number((cpuSeconds() - t0).toFixed(2)), wall_s: (Date.now() - w0) / 1000, aep_start: r.aepInitial, aep_stage: r.aep });
+    stages.push({ method, seed, spread, settings, ...(startSpec ? { start: startSpec } : {}), cpu_s: Number((cpuSeconds() - t0).toFixed(2)), wall_s: (Date.now() - w0) / 1000, aep_start: r.aepInitial, aep_stage: r.aep, iterations: r.iterations, evaluations: r.evaluations });
     let x = r.x, y = r.y;
     if (polish > 0) {
       const t1 = cpuSeconds(), w1 = Date.now();
@@ -94,7 +94,7 @@ function search(name: string, args: Map<string, string>): void {
       p.layout = { x, y };
       const ps: OptimizerSettings = { method: 'gradient', initial: 'given', wec: [1] };
       const q = optimizeCase(p, ps, seed);
-      stages.push({ method: 'gradient', seed, spread: polish, settings: ps, cpu_s: Number((cpuSeconds() - t1).toFixed(2)), wall_s: (Date.now() - w1) / 1000, aep_start: q.aepInitial, aep_stage: q.aep });
+      stages.push({ method: 'gradient', seed, spread: polish, settings: ps, cpu_s: Number((cpuSeconds() - t1).toFixed(2)), wall_s: (Date.now() - w1) / 1000, aep_start: q.aepInitial, aep_stage: q.aep, iterations: q.iterations, evaluations: q.evaluations });
       x = q.x; y = q.y;
     }
     const m = measures(name, x, y);
@@ -114,7 +114,9 @@ function write(name: string, args: Map<string, string>): void {
   const outDir = path.resolve(args.get('--out') ?? path.join(REPO, 'out', 'robust'));
   const lines = readLines(path.join(outDir, `${name}.jsonl`)).filter((l) => l.feasible);
   const key = measure === 'bins' ? 'aep_bins' : 'aep_spread20';
-  const best = lines.reduce<ResultLine | null>((b, l) => (!b || l[key] > b[key] ? l : b), null);
+  const pick = args.get('--line');
+  const best = pick !== undefined ? readLines(path.join(outDir, `${name}.jsonl`))[Number(pick)] ?? null
+    : lines.reduce<ResultLine | null>((b, l) => (!b || l[key] > b[key] ? l : b), null);
   if (!best) throw new Error(`${name}: no feasible result`);
   const c = treatedCase(name, measure === 'bins' ? 0 : 20);
   const x = Float64Array.from(best.x), y = Float64Array.from(best.y);
@@ -126,13 +128,14 @@ function write(name: string, args: Map<string, string>): void {
   const file = path.join(REPO, 'examples', 'results', fileName);
   const how = best.stages.map((s) => `${s.method} on ${s.spread ? `spread ${s.spread}` : 'the rose'} (seed ${s.seed}, ${s.cpu_s} CPU s)`).join(', then ');
   writeFileAtomic(file, layoutResultYaml({
-    case: c, caseSpec: name, seed: best.stages[0]!.seed, method: best.stages[0]!.method, settings: best.stages[0]!.settings as Record<string, unknown>,
-    x, y, aepMwh: aep.aepMwh, perDirectionMwh: aep.perDirectionMwh, aepInitialMwh: best.stages[0]!.aep_start, iterations: 0, evaluations: 0,
+    case: c, caseSpec: name, seed: best.stages[0]!.seed, method: best.stages[0]!.method, settings: { ...best.stages[0]!.settings },
+    x, y, aepMwh: aep.aepMwh, perDirectionMwh: aep.perDirectionMwh, aepInitialMwh: best.stages[0]!.aep_start,
+    iterations: best.stages.reduce((t, st) => t + (st.iterations ?? NaN), 0), evaluations: best.stages.reduce((t, st) => t + (st.evaluations ?? NaN), 0),
     wallS: best.stages.reduce((t, st) => t + st.wall_s, 0), feasible: true, maxViolationM: f.maxViolationM,
     extra: {
       ...(measure === 'bins' ? {} : { directions: { spread: 20 } }),
       aep_bins_mwh: best.aep_bins, aep_spread20_mwh: best.aep_spread20,
-      script: 'bench/robustRecords.ts', stages: best.stages, cpu_s_total: best.cpu_s_total,
+      script: 'bench/robustRecords.ts', stages: JSON.parse(JSON.stringify(best.stages)) as unknown, cpu_s_total: best.cpu_s_total,
     },
     header: [
       `Written by wflo's bench/robustRecords.ts (issue 28): ${name}, ${measure === 'bins' ? 'on the case\'s own rose' : 'each bin of the rose spread evenly over its width in 20 sub-directions (the wind below is that rose written out)'},`,
