@@ -6,8 +6,9 @@
  *     `nice -n N` (default 15) and appends the CPU time
  *     the run used (the coordinator and every worker process: bash's `times` for its children) to
  *     OUTPUT/cpu.jsonl; rerun it to resume an interrupted campaign (each run adds a line);
- *   node dist/bench/optimizeRecords.js write CAMPAIGN [--results DIR]
- *     writes the best task's layout as DIR/<case>-best.yaml (default examples/results/): the
+ *   node dist/bench/optimizeRecords.js write CAMPAIGN [--results DIR] [--name FILE]
+ *     writes the best task's layout as DIR/<case>-best.yaml (default examples/results/; or DIR/FILE,
+ *     for a campaign whose case already has a record on another rose or measure): the
  *     self-contained case file of `wflo optimize --out` (turbine, the task's wind, site, model,
  *     layout inline), its AEP recomputed on the task's case, plus in the `wflo:` block the task id,
  *     the campaign file, the number of tasks done and the CPU time of all runs of the campaign
@@ -66,7 +67,7 @@ function totalCpu(outputDir: string): number {
   return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).reduce((sum, l) => sum + (JSON.parse(l) as CpuLine).cpu_s, 0);
 }
 
-function writeBest(campaignFile: string, resultsDir: string): void {
+function writeBest(campaignFile: string, resultsDir: string, name?: string): void {
   const campaign = loadCampaign(campaignFile);
   const raw = parse(fs.readFileSync(campaignFile, 'utf8')) as { farms: { id: number; case?: string; wind?: unknown }[] };
   const ledger = LedgerReader.open(campaign.outputDir!);
@@ -86,7 +87,7 @@ function writeBest(campaignFile: string, resultsDir: string): void {
   if (!feasibility.feasible) throw new Error(`task ${best.taskId}: layout is not feasible: ${feasibility.worst}`);
   const aep = createFarmEvaluator(c.turbine, c.wind, c.model).aep(x, y);
   fs.mkdirSync(resultsDir, { recursive: true });
-  const file = path.join(resultsDir, `${caseName}-best.yaml`);
+  const file = path.join(resultsDir, name ?? `${caseName}-best.yaml`);
   const campaignRel = path.relative(REPO, path.resolve(campaignFile));
   const cpu = Number(totalCpu(campaign.outputDir!).toFixed(1));
   writeFileAtomic(file, layoutResultYaml({
@@ -110,8 +111,8 @@ if (command === 'run' && campaignFile) {
   const dash = rest.indexOf('--');
   runCampaign(campaignFile, Number(option('--nice', '15')), dash >= 0 ? rest.slice(dash + 1) : []);
 } else if (command === 'write' && campaignFile) {
-  writeBest(campaignFile, path.resolve(option('--results', path.join(REPO, 'examples', 'results'))));
+  writeBest(campaignFile, path.resolve(option('--results', path.join(REPO, 'examples', 'results'))), rest.includes('--name') ? option('--name', '') : undefined);
 } else {
-  console.error('usage: node dist/bench/optimizeRecords.js run|write CAMPAIGN [--nice N] [--results DIR] [-- wflo run options]');
+  console.error('usage: node dist/bench/optimizeRecords.js run|write CAMPAIGN [--nice N] [--results DIR] [--name FILE] [-- wflo run options]');
   process.exitCode = 2;
 }

@@ -23,6 +23,14 @@ then every layout file of REPO/examples/results is checked: its AEP by this form
 published rose, its feasibility (inside the circle or one of the polygons within 1e-6 m; every pair
 at least 2D apart, 1e-6 m tolerance) and the best known feasible AEP of its case
 (REPO/examples/records/best-known.json). Prints one JSON document; asserts nothing itself.
+
+A file may record its AEP on another measure than its case's benchmark rose: with `wflo.directions:
+{spread: n}` (issue 28) it is the AEP with each bin of the rose spread evenly over its width in n
+sub-directions (at the midpoints theta + ((j + 1/2)/n - 1/2) w, j = 0 .. n-1, each with the
+probability p/n; w is the bin's width, half the gap between its two neighbours' directions), and a
+case study 4 file that carries the 20-direction rose records its AEP on that rose (the case
+study's own 20 x 20 rose) rather than on the 360 x 20 one. Every file is also scored under every
+measure (`measures`): its benchmark rose(s) and each of them spread over 20 sub-directions.
 """
 import glob
 import json
@@ -85,6 +93,32 @@ def rose_from_iea37_file(path):
     return list(dirs), list(speeds), [[f * s for s in row] for f, row in zip(dfreq, sfreq)]
 
 
+def bin_widths(directions):
+    """Each bin's width (degrees): half the gap between its neighbours' directions, around the circle."""
+    nd = len(directions)
+    if nd == 1:
+        return [360.0]
+    order = sorted(range(nd), key=lambda i: directions[i])
+    widths = [0.0] * nd
+    for k, i in enumerate(order):
+        before = directions[order[k - 1]] - (360.0 if k == 0 else 0.0)
+        after = directions[order[(k + 1) % nd]] + (360.0 if k == nd - 1 else 0.0)
+        widths[i] = (after - before) / 2.0
+    return widths
+
+
+def spread_rose(rose, n):
+    """The rose with each bin spread evenly over its width in n sub-directions (midpoints, p/n each)."""
+    dirs, speeds, prob = rose
+    widths = bin_widths(dirs)
+    out_dirs, out_prob = [], []
+    for d, theta in enumerate(dirs):
+        for j in range(n):
+            out_dirs.append((theta + ((j + 0.5) / n - 0.5) * widths[d]) % 360.0)
+            out_prob.append([p / n for p in prob[d]])
+    return out_dirs, speeds, out_prob
+
+
 def point_segment_distance(px, py, ax, ay, bx, by):
     vx, vy = bx - ax, by - ay
     t = ((px - ax) * vx + (py - ay) * vy) / (vx * vx + vy * vy)
@@ -144,28 +178,45 @@ def main(repo):
 
     # 2. The layout files of examples/results (and of its cs3-cs4 folder).
     rose360 = rose_from_iea37_file(os.path.join(repo, "examples", "records", "iea37-windrose-cs4.yaml"))
+    rose20 = rose_from_facts(facts["winds"]["cs3"])
+    rose16 = rose_from_facts(facts["winds"]["cs1"])
     files = sorted(glob.glob(os.path.join(repo, "examples", "results", "*.yaml")) + glob.glob(os.path.join(repo, "examples", "results", "cs3-cs4", "*.yaml")))
     for f in files:
         doc = yaml.safe_load(open(f))
         case = doc["wflo"]["case"]
         x, y = doc["layout"]["x"], doc["layout"]["y"]
         n = len(x)
+        spread = int((doc["wflo"].get("directions") or {}).get("spread", 0))
         if case.startswith("iea37-cs1"):
-            turbine, boundary, (dirs, speeds, prob), key = "iea37-335mw", facts["boundaries"]["cs1-%d" % n], rose_from_facts(facts["winds"]["cs1"]), "iea37-cs1-%d" % n
+            turbine, boundary, key = "iea37-335mw", facts["boundaries"]["cs1-%d" % n], "iea37-cs1-%d" % n
+            roses = {"bins": rose16}
         elif case.startswith("iea37-cs3") or case.startswith("iea37-cs4"):
-            # Case studies 3 and 4 are compared on the 360 x 20 rose.
+            # Case studies 3 and 4 are compared on the 360 x 20 rose, or on their own 20 x 20 rose
+            # by a file that carries it.
             study = "cs3" if case.startswith("iea37-cs3") else "cs4"
-            turbine, boundary, (dirs, speeds, prob), key = "iea37-10mw", facts["boundaries"][study], rose360, "iea37-%s-360x20" % study
+            turbine, boundary = "iea37-10mw", facts["boundaries"][study]
+            roses = {"bins-360x20": rose360, "bins-20x20": rose20}
+            own = "bins-20x20" if len(doc["wind"]["wind_direction"]) == 20 and spread == 0 else "bins-360x20"
+            key = "iea37-%s-%s" % (study, own[5:])
         else:
             continue
-        aep, _ = farm_aep_mwh(x, y, *turbine_args(turbine), dirs, speeds, prob)
+        measures = {}
+        for name, rose in roses.items():
+            measures[name] = farm_aep_mwh(x, y, *turbine_args(turbine), *rose)[0]
+            measures[name.replace("bins", "spread20")] = farm_aep_mwh(x, y, *turbine_args(turbine), *spread_rose(rose, 20))[0]
+        if case.startswith("iea37-cs1"):
+            aep = farm_aep_mwh(x, y, *turbine_args(turbine), *(spread_rose(rose16, spread) if spread else rose16))[0]
+            measure = "spread%d" % spread if spread else "bins"
+        else:
+            measure = own if not spread else "spread%d-%s" % (spread, own[5:])
+            aep = farm_aep_mwh(x, y, *turbine_args(turbine), *(spread_rose(roses[own], spread) if spread else roses[own]))[0]
         spacing = min_spacing(x, y)
         outside = max(outside_by(px, py, boundary, facts["boundaries"]["polygons"]) for px, py in zip(x, y))
         out["files"].append({
             "file": os.path.relpath(f, os.path.join(repo, "examples", "results")), "case": case, "n": n,
             "aep": aep, "recorded": doc["wflo"]["aep_mwh"], "min_spacing_m": spacing,
             "required_spacing_m": 2 * turbines[turbine]["diameter_m"], "max_outside_m": outside,
-            "best_known": best_known.get(key, {}).get("aep_mwh"),
+            "best_known": best_known.get(key, {}).get("aep_mwh"), "measure": measure, "measures": measures,
         })
     json.dump(out, sys.stdout)
 

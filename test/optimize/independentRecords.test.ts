@@ -7,7 +7,10 @@
  * 64 turbines on the 16-direction rose, cs3 and cs4 on the 20 × 20 rose) to 1e-9, and every
  * direction's AEP to 1e-4 MWh (the published figures have 5 decimals). Then every layout file of
  * examples/results (and examples/results/cs3-cs4): its recorded AEP equals the checker's to 1e-9
- * relative (cs3/cs4 on the 360 × 20 rose), every turbine is inside the site within 1e-6 m and
+ * relative on the measure the file records (cs3/cs4 on the 360 × 20 rose, or on the 20 × 20 rose
+ * when the file carries it; a robust record, `wflo.directions: {spread: n}`, on its rose with every
+ * bin spread over n sub-directions: robustRecords.test.ts checks those against their targets),
+ * every turbine is inside the site within 1e-6 m and
  * every pair at least 2D apart (1e-6 m), and a record (`*-best.yaml`) beats the best known feasible
  * AEP of its case (examples/records/best-known.json).
  */
