@@ -124,3 +124,9 @@ export function applyDirectionsFlag(c: Case, flag: string | undefined, fileTreat
   if (problem) throw new InputError(`${flag !== undefined ? '--directions' : `${source}: directions`}: ${problem}`);
   return withDirections(c, treatment);
 }
+
+/** A case (`loadCase`) with `--directions` applied when given (`wflo optimize` and its worker processes). */
+export function loadCaseWithDirections(spec: string, flag: string | undefined): Case {
+  const c = loadCase(spec);
+  return flag === undefined ? c : applyDirectionsFlag(c, flag, caseTreatment(c), spec);
+}
