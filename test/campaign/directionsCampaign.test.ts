@@ -4,7 +4,8 @@
  * farm's tasks stale; its rows pass the verification gate (which recomputes the AEP on the same
  * treated wind: rows claimed on the treated wind and checked on the bins would all be rejected);
  * each row's AEP is `wflo aep` of its layout under `--directions`; the report view says which
- * measure each cell is on; a bad value is one line naming the campaign file, line and field.
+ * measure each cell is on; the queue payload carries the treatment (hashed, bounded); a bad value
+ * is one line naming the campaign file, line and field.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +13,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { runWflo, tempDir } from '../helpers.js';
 import { readCampaignView } from '../../src/views/campaignData.js';
+import { loadCampaign } from '../../src/campaign/loadCampaign.js';
+import { expandTasks } from '../../src/campaign/taskGrid.js';
+import { caseForTask } from '../../src/campaign/caseForTask.js';
+import { optimizerSettingsProblem } from '../../src/runner/taskFunction.js';
+import { JobEncoder, decodeJob } from '../../src/runner/executors/bullmq/jobPayload.js';
 
 const dir = tempDir('wflo-directions-campaign-');
 const file = path.join(dir, 'campaign.yaml');
@@ -87,4 +93,23 @@ test('a bad directions value in a campaign: one line with the file, line and fie
   const r2 = runWflo(['run', bad, '--dry-run']);
   assert.equal(r2.status, 2);
   assert.match(r2.stderr, /bad\.yaml:6: farms\[0\]\.directions\.gausian: unknown field 'gausian'; did you mean 'gaussian'\?/);
+});
+
+test('the queue payload carries the treatment: decoded, hashed, and a tampered one refused', () => {
+  const f = path.join(dir, 'payload.yaml');
+  fs.writeFileSync(f, campaign('    directions: {gaussian: {sigma_deg: 4, points: 7}}\n'));
+  const c = loadCampaign(f, { optimizerProblem: optimizerSettingsProblem });
+  assert.deepEqual(c.farms[0].directions, { kind: 'gaussian', sigmaDeg: 4, n: 7 });
+  assert.equal(c.farms[1].directions, undefined);
+  const enc = new JobEncoder({ farms: c.farms, farmTypes: c.farmTypes, optimizer: c.optimizer, timeoutS: c.timeoutS, campaignName: c.name, campaignHash: 'h' });
+  const task = expandTasks(c).find((t) => t.farmIndex === 0)!;
+  const job = JSON.parse(JSON.stringify(enc.encode({ task, attempt: 1 })));
+  const decoded = decodeJob(job, task.taskId);
+  assert.deepEqual(decoded.farm.directions, c.farms[0].directions);
+  assert.equal(decoded.data.specHash, task.specHash);
+  // The worker's case is on the treated wind (7 points per bin).
+  assert.equal(caseForTask(decoded.farm, decoded.type).wind.directionsDeg.length, 16 * 7);
+  // Another treatment in the payload no longer matches its spec hash; one out of bounds is refused by the schema.
+  assert.throws(() => decodeJob({ ...job, farm: { ...job.farm, directions: { kind: 'gaussian', sigmaDeg: 5, n: 7 } } }, 'x'), /spec hash .* does not match its contents/);
+  assert.throws(() => decodeJob({ ...job, farm: { ...job.farm, directions: { kind: 'spread', n: 1e9 } } }, 'x'), /payload rejected: farm\.directions/);
 });
