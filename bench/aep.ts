@@ -3,7 +3,7 @@
  * Ct kind; model), its layout and spacing, and, for the waked engine, the (target, source, speed)
  * evaluations the kernel computed next to the nominal turbines·(turbines − 1)/2 × directions ×
  * speeds. Times: median of at least 5 repeats (fast cases: of repeated batches of ≥ 0.2 s) after
- * warm-ups; wall and CPU. Sections: IEA37 case study 1 (aepCs1), the V80 on a 5D grid with every
+ * warm-ups; wall and CPU. Sections: IEA37 case study 1 (aepCs1), its rose under direction treatments (aepDirections.ts), the V80 on a 5D grid with every
  * reference model and the 500-turbine farm in child processes (aepWaked.ts).
  */
 import os from 'node:os';
@@ -11,6 +11,7 @@ import { createFarmEvaluator } from '../src/physics/aep.js';
 import { nativeIsa } from '../src/physics/nativeKernel.js';
 import { cs1Cases } from './aepCases.js';
 import { benchWaked } from './aepWaked.js';
+import { benchDirections } from './aepDirections.js';
 
 /** Per-call wall and CPU seconds: median of 7 batches, each ≥ 0.2 s of calls, after a warm-up. */
 export function batchedTime(fn: () => void): { wall: number; cpu: number } {
@@ -47,5 +48,6 @@ export async function benchAep(): Promise<void> {
     console.log(c.name.padEnd(14) + c.physics.padEnd(42) + c.layout.padEnd(36) + (a.wall * 1e6).toFixed(1).padStart(9) + (g.wall * 1e6).toFixed(1).padStart(13) +
       (a.cpu * 1e6).toFixed(1).padStart(12) + (r.wall * 1e6).toFixed(1).padStart(12));
   }
+  benchDirections();
   await benchWaked();
 }

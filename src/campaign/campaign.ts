@@ -11,6 +11,7 @@ import type { Boundary } from '../geometry/boundary.js';
 import type { CaseNeighbours } from '../optimize/case.js';
 import type { FarmModels } from '../io/farmTurbines.js';
 import type { Params } from './paramsSchema.js';
+import type { DirectionTreatment } from '../physics/directionTreatment.js';
 
 /**
  * The wind resource as the campaign wrote it (what a command task's program is told besides the
@@ -41,7 +42,13 @@ export interface FarmSpec {
   windAsWritten?: WindAsWritten;
   /** Fixed turbines of neighbouring farms (part of the hash when given). */
   neighbours?: CaseNeighbours;
-  /** Content hash of boundary + wind + model (+ params, neighbours): changes exactly when the farm's results can. */
+  /**
+   * How the wind's directions are treated (`directions:`; absent: its bins as listed). `wind` is
+   * the wind as listed; every AEP of the farm's tasks is on farmWind(f) (farmWind.ts). Part of the
+   * hash when given.
+   */
+  directions?: DirectionTreatment;
+  /** Content hash of boundary + wind + model (+ params, neighbours, directions): changes exactly when the farm's results can. */
   hash: string;
 }
 

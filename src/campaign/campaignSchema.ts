@@ -14,6 +14,7 @@
  *       blockage: selfsimilarity2020  # optional: induction (blockage) solved with the wakes
  *       ground: mirror              # optional: the ground as a mirror (image turbines below it)
  *       neighbours: [{x: -3000, y: 0, turbine: iea37-3.35mw}, {file: old.yaml}]   # fixed turbines of other farms (io/farmTurbines.ts)
+ *       directions: {spread: 20}    # how the wind's directions are treated (default bins; io/directionsField.ts)
  *   farm_types:                     # a farm type = turbine model + number of turbines
  *     - {id: 0, turbine: iea37-3.35mw, n_turbines: 16}
  *     - {id: 1, turbines: [{turbine: iea37-3.35mw, n: 10}, {turbine: v80, n: 6}]}   # several models, fixed counts
@@ -50,6 +51,7 @@ export const farmSchema = strict({
   ...farmModelShape,
   params: paramsSchema.optional(), // for a `method: command` optimizer's program
   neighbours: neighboursSchema.optional(), // fixed turbines of other farms (io/farmTurbines.ts)
+  directions: z.unknown().optional(), // bins | {spread: N} | {gaussian: …} | {refine_deg: S}: io/directionsField.ts reads it
 });
 
 // One of `turbine` (+ n_turbines), `turbines` (models with counts) or `turbine_choice` (+ n_turbines):

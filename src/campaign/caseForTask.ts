@@ -1,13 +1,20 @@
 /**
  * The optimization problem of one task: its farm's site and wind with its farm type's turbine
- * and count. No baseline layout: the optimizer draws its start from the task's seed.
+ * and count (and its direction treatment). No baseline layout: the optimizer draws its start from the task's seed.
  */
 import type { Case } from '../optimize/case.js';
 import type { FarmSpec, FarmTypeSpec } from './campaign.js';
 import { typeOfCounts } from '../io/farmTurbines.js';
 import { startingAssignment } from '../optimize/typeChoice.js';
+import { withDirections } from '../optimize/caseDirections.js';
 
+/** The task's case; with the farm's direction treatment its wind is the treated one (optimize/caseDirections.ts). */
 export function caseForTask(farm: FarmSpec, type: FarmTypeSpec): Case {
+  const c = listedCase(farm, type);
+  return farm.directions && farm.directions.kind !== 'bins' ? withDirections(c, farm.directions) : c;
+}
+
+function listedCase(farm: FarmSpec, type: FarmTypeSpec): Case {
   const m = type.models;
   return {
     ...(m ? {

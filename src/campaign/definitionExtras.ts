@@ -6,15 +6,19 @@
  * or a farm type of one model: their definitions stay as they were.
  *
  *   farm:       neighbours: {x, y, type, turbines}   (positions m, each one's model index, the models)
+ *               directions: {spread: 20} …           (the direction treatment, when not the bins as listed; `wind` is as listed)
  *   farm type:  turbine_names: [...]                 (the names `/turbine_type` indexes)
  *               models: {turbines, min_spacing_m, counts}   (counts null: chosen by the optimizer)
  */
 import type { FarmSpec, FarmTypeSpec } from './campaign.js';
+import { directionsDocument } from '../io/directionsField.js';
 
-export function farmExtras(f: Pick<FarmSpec, 'neighbours'>): Record<string, unknown> {
+export function farmExtras(f: Pick<FarmSpec, 'neighbours' | 'directions'>): Record<string, unknown> {
   const n = f.neighbours;
-  if (!n || n.x.length === 0) return {};
-  return { neighbours: { x: n.x, y: n.y, type: n.typeOf, turbines: n.types } };
+  // The direction treatment as the field is written (the report says which measure the AEPs are on).
+  const directions = f.directions && f.directions.kind !== 'bins' ? { directions: directionsDocument(f.directions) } : {};
+  if (!n || n.x.length === 0) return directions;
+  return { neighbours: { x: n.x, y: n.y, type: n.typeOf, turbines: n.types }, ...directions };
 }
 
 export function farmTypeExtras(t: Pick<FarmTypeSpec, 'models'>): Record<string, unknown> {

@@ -34,6 +34,8 @@ import { translateOptimizerKeys, snakeToCamel } from './optimizerKeys.js';
 import { farmSpecHash, farmTypeSpecHash, optimizerSpecHash } from './specHash.js';
 import type { Campaign, FarmSpec, FarmTypeSpec, OptimizerSettings, WindAsWritten } from './campaign.js';
 import { COMMAND_METHOD, resolveCommandOptimizer } from './commandOptimizer.js';
+import { directionsProblem, readDirectionsField } from '../io/directionsField.js';
+import { caseListedWind, caseTreatment } from '../optimize/caseDirections.js';
 
 /**
  * Most tasks one campaign may have (farms × farm types × seeds). The coordinator keeps one task
@@ -199,7 +201,8 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
     }
     boundary = anchored(['farms', i, 'boundary'], fail, file, () => resolveBoundary(spec, baseDir, file));
   }
-  let wind: WindResource | null = base?.wind ?? null;
+  // A case file's wind as listed (its `directions` are the farm's unless the farm gives its own).
+  let wind: WindResource | null = base ? caseListedWind(base) : null;
   if (f.wind !== undefined) {
     const spec = raw.wind;
     if (typeof spec === 'string' && !looksLikeFile(spec) && !isBuiltinWind(spec)) {
@@ -209,6 +212,10 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
   }
   if (!boundary) fail(['farms', i], 'no boundary: give a built-in `case` or a `boundary`');
   if (!wind) fail(['farms', i], 'no wind resource: give a built-in `case` or a `wind`');
+  const treatment = raw.directions !== undefined ? readDirectionsField(raw.directions, raw, ['directions'], file) : base ? caseTreatment(base) : { kind: 'bins' as const };
+  const treatmentProblem = directionsProblem(treatment, wind!);
+  if (treatmentProblem) fail(['farms', i, raw.directions !== undefined ? 'directions' : 'case'], treatmentProblem);
+  const directions = treatment.kind !== 'bins' ? treatment : undefined;
   const problem = validateBoundary(boundary!);
   if (problem) fail(['farms', i, f.boundary !== undefined ? 'boundary' : 'case'], `bad boundary: ${problem}`);
   const model = resolveFarmModel(f, base?.model, ['farms', i], fail);
@@ -224,7 +231,8 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
     model,
     ...(f.params !== undefined ? { params: f.params } : {}),
     ...(neighbours && neighbours.x.length > 0 ? { neighbours } : {}),
-    hash: farmSpecHash({ boundary, wind, model, params: f.params, neighbours: neighbours && neighbours.x.length > 0 ? neighbours : undefined }),
+    ...(directions ? { directions } : {}),
+    hash: farmSpecHash({ boundary, wind, model, params: f.params, neighbours: neighbours && neighbours.x.length > 0 ? neighbours : undefined, directions }),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Content hashes of what determines a task's result. A task's spec hash covers its farm
- * (boundary, wind, wake model), its farm type (turbine numbers, count, spacing), the optimizer
+ * (boundary, wind, wake model, direction treatment), its farm type (turbine numbers, count, spacing), the optimizer
  * settings, the seed and ENGINE_VERSION, and nothing else (no ids, labels, file paths or run
  * settings), so editing one farm in the campaign makes exactly that farm's tasks stale, and
  * moving a wind file or renaming a turbine does not.
@@ -94,10 +94,12 @@ export function taskSpecHash(farmHash: string, typeHash: string, optimizerHash: 
  * The farm's part of a spec hash: site, wind, wake model and, for command tasks, the farm's
  * `params` (absent params leave the hash as it always was).
  */
-export function farmSpecHash(f: { boundary: unknown; wind: unknown; model: unknown; params?: unknown; neighbours?: { x: unknown; y: unknown; types: { name?: unknown }[]; typeOf: unknown } }): string {
+export function farmSpecHash(f: { boundary: unknown; wind: unknown; model: unknown; params?: unknown; neighbours?: { x: unknown; y: unknown; types: { name?: unknown }[]; typeOf: unknown }; directions?: { kind: string } }): string {
   // Neighbours: positions, each one's model and the models' numbers (not their names); absent ones leave the hash as it was.
   const neighbours = f.neighbours ? { x: f.neighbours.x, y: f.neighbours.y, typeOf: f.neighbours.typeOf, types: f.neighbours.types.map(withoutName) } : undefined;
-  return hashValue({ boundary: f.boundary, wind: f.wind, model: f.model, params: f.params, neighbours });
+  // A direction treatment other than the bins as listed; bins (or none) leave the hash as it was.
+  const directions = f.directions && f.directions.kind !== 'bins' ? f.directions : undefined;
+  return hashValue({ boundary: f.boundary, wind: f.wind, model: f.model, params: f.params, neighbours, directions });
 }
 
 const withoutName = (t: { name?: unknown }): unknown => { const { name: _name, ...numbers } = t; return numbers; };
@@ -133,12 +135,12 @@ export function optimizerSpecHash(settings: { method: string; [k: string]: unkno
  * --recompute-adopted` is the way to compute such rows again.
  */
 export function adoptedIdentity(
-  farm: { boundary: unknown; wind: unknown; model: unknown; neighbours?: { x: ArrayLike<unknown>; y: unknown; types: { name?: unknown }[]; typeOf: unknown } },
+  farm: { boundary: unknown; wind: unknown; model: unknown; neighbours?: { x: ArrayLike<unknown>; y: unknown; types: { name?: unknown }[]; typeOf: unknown }; directions?: { kind: string } },
   type: { turbine: { name?: unknown }; nTurbines: number; minSpacingM: number; models?: { turbines: { name?: unknown }[]; minSpacingByType: unknown; counts: unknown } },
   seed: number,
 ): string {
   const neighbours = farm.neighbours && farm.neighbours.x.length > 0 ? farm.neighbours : undefined;
-  const farmPart = farmSpecHash({ boundary: farm.boundary, wind: farm.wind, model: farm.model, neighbours: neighbours as Parameters<typeof farmSpecHash>[0]['neighbours'] });
+  const farmPart = farmSpecHash({ boundary: farm.boundary, wind: farm.wind, model: farm.model, neighbours: neighbours as Parameters<typeof farmSpecHash>[0]['neighbours'], directions: farm.directions });
   const typePart = farmTypeSpecHash({ turbine: type.turbine, nTurbines: type.nTurbines, minSpacingM: type.minSpacingM, models: type.models });
   return hashText(`adopted|${farmPart}|${typePart}|${seed}`);
 }

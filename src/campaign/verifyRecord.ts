@@ -27,6 +27,7 @@ import { prepareBoundary, type PreparedBoundary } from '../geometry/preparedBoun
 import type { Campaign } from './campaign.js';
 import type { Task } from './taskGrid.js';
 import { caseForTask } from './caseForTask.js';
+import { farmWind } from './farmWind.js';
 import { typeOfCounts } from '../io/farmTurbines.js';
 
 export interface RecordToVerify {
@@ -303,7 +304,7 @@ export class RecordVerifier {
     const farm = this.campaign.farms[task.farmIndex];
     const type = this.campaign.farmTypes[task.typeIndex];
     if (!farm || !type) return 0;
-    return type.nTurbines * type.nTurbines * farm.wind.directionsDeg.length * farm.wind.speeds.length;
+    return type.nTurbines * type.nTurbines * farmWind(farm).directionsDeg.length * farm.wind.speeds.length;
   }
 
   private preparedCase(farmIndex: number, typeIndex: number): PreparedCase {

@@ -6,6 +6,9 @@ import { caseEvaluator, caseNeighbourLoss, caseTypeOf } from '../optimize/caseEv
 import { InputError } from '../util/errors.js';
 import { WAKE_MODEL_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES } from '../physics/farmModel.js';
 import { windShape } from '../io/inputKind.js';
+import { caseListedWind, caseTreatment, withDirections } from '../optimize/caseDirections.js';
+import { energyByBin } from '../physics/directionTreatment.js';
+import { describeDirections, directionsDocument, directionsFlag } from '../io/directionsField.js';
 
 export function registerAep(program: Command): void {
   program
@@ -20,6 +23,7 @@ export function registerAep(program: Command): void {
     .option('--k <value>', 'wake growth/decay parameter k of the wake model')
     .option('--blockage <model>', `add an induction (blockage) model solved with the wakes: ${BLOCKAGE_MODEL_NAMES.join(' | ')}`)
     .option('--ground <model>', `ground model: ${GROUND_MODEL_NAMES.join(' | ')} (mirror: every wake also from its source's image below the ground)`)
+    .option('--directions <treatment>', 'how the rose\'s directions are treated: bins (as listed, the benchmark measure) | spread:N (each bin over its width in N sub-directions) | gaussian:SIGMA:N (direction uncertainty) | refine:STEP (the rose interpolated to every STEP°); replaces the file\'s `directions`')
     .option('--gradient', 'also print dAEP/dx and dAEP/dy (MWh per metre)')
     .option('--json', 'print JSON')
     .action((file: string | undefined, opts: Record<string, string | boolean | undefined>) => {
@@ -33,24 +37,31 @@ export function registerAep(program: Command): void {
         file, caseName: opts.case as string | undefined, turbine: opts.turbine as string | undefined,
         wind: opts.wind as string | undefined, wake: opts.wake as string | undefined, blockage: opts.blockage as string | undefined,
         ground: opts.ground as string | undefined,
-        superposition: opts.superposition as string | undefined, wakeParams,
+        superposition: opts.superposition as string | undefined, wakeParams, directions: opts.directions as string | undefined,
       });
+      const treatment = caseTreatment(c);
+      const listed = caseListedWind(c);
       const evaluator = caseEvaluator(c);
       const t0 = process.hrtime.bigint();
       const r = opts.gradient ? evaluator.aepWithGradient(c.layout!.x, c.layout!.y) : evaluator.aep(c.layout!.x, c.layout!.y);
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      // Under a treatment: the benchmark AEP (the bins as listed) beside it, and the energy by listed bin.
+      const binsAep = c.directions ? caseEvaluator(withDirections(c, { kind: 'bins' })).aep(c.layout!.x, c.layout!.y).aepMwh : r.aepMwh;
+      const byBin = c.directions && !listed.series ? energyByBin(r.perDirectionMwh, c.directions.binOf, listed.directionsDeg.length) : r.perDirectionMwh;
+      const shownDirections = c.directions && !listed.series ? listed.directionsDeg : c.wind.directionsDeg;
       const loss = caseNeighbourLoss(c, c.layout!.x, c.layout!.y);
       const typeNames = c.turbines ? Array.from(caseTypeOf(c), (t) => c.turbines!.types[t].name) : null;
       if (opts.json) {
         const out: Record<string, unknown> = {
           aep_mwh: r.aepMwh,
-          per_direction_mwh: Array.from(r.perDirectionMwh),
+          ...(c.directions ? { aep_bins_mwh: binsAep, directions: directionsDocument(treatment), n_directions_evaluated: c.wind.directionsDeg.length } : {}),
+          per_direction_mwh: Array.from(byBin),
           per_turbine_mwh: Array.from(r.perTurbineMwh),
-          directions_deg: Array.from(c.wind.directionsDeg),
+          directions_deg: Array.from(shownDirections),
           n_turbines: c.layout!.x.length,
-          n_directions: c.wind.directionsDeg.length,
+          n_directions: shownDirections.length,
           n_speeds: c.wind.speeds.length,
-          ...(c.wind.series ? { n_samples: c.wind.series.speeds.length } : {}),
+          ...(listed.series ? { n_samples: listed.series.speeds.length } : {}),
           ...(c.model.blockage ? { blockage: c.model.blockage } : {}),
           ...(c.model.ground && c.model.ground !== 'none' ? { ground: c.model.ground } : {}),
           turbine: c.turbine.name,
@@ -65,7 +76,7 @@ export function registerAep(program: Command): void {
         }
         if (c.referenceAepMwh !== undefined) {
           out.reference_aep_mwh = c.referenceAepMwh;
-          out.relative_difference = (r.aepMwh - c.referenceAepMwh) / c.referenceAepMwh;
+          out.relative_difference = (binsAep - c.referenceAepMwh) / c.referenceAepMwh;
         }
         if (opts.gradient && 'gradX' in r) {
           out.grad_x_mwh_per_m = Array.from((r as AepWithGradient).gradX);
@@ -79,14 +90,17 @@ export function registerAep(program: Command): void {
         ? c.turbines!.types.map((t, k) => [typeOf.filter((v) => v === k).length, t.name] as const).filter(([count]) => count > 0).map(([count, name]) => `${count} ${name}`).join(' + ')
         : c.turbine.name;
       const lines = [
-        `case        ${c.name} (${c.layout!.x.length} turbines, ${turbines}, ${windShape(c.wind)})`,
+        `case        ${c.name} (${c.layout!.x.length} turbines, ${turbines}, ${windShape(listed)})`,
         `model       ${c.model.wake} wake, ${c.model.superposition} superposition${c.model.blockage ? `, ${c.model.blockage} blockage` : ''}${c.model.ground && c.model.ground !== 'none' ? `, ground ${c.model.ground}` : ''}`,
-        `AEP         ${r.aepMwh.toFixed(5)} MWh${loss ? ' (own turbines, beside the neighbours)' : ''}`,
+        `AEP         ${r.aepMwh.toFixed(5)} MWh${loss ? ' (own turbines, beside the neighbours)' : ''}${c.directions ? ` with directions ${directionsFlag(treatment)}: ${describeDirections(treatment)} (${c.wind.directionsDeg.length} directions evaluated)` : ''}`,
       ];
+      if (c.directions) {
+        lines.push(`AEP bins    ${binsAep.toFixed(5)} MWh on ${listed.series ? 'the samples as listed (no direction uncertainty)' : `the ${listed.directionsDeg.length} bins as listed (the benchmark measure)`}; ${directionsFlag(treatment)} ${r.aepMwh >= binsAep ? '+' : ''}${(100 * (r.aepMwh / binsAep - 1)).toFixed(2)} %`);
+      }
       if (loss) lines.push(`neighbours  ${c.neighbours!.x.length} turbines lose ${loss.totalMwh.toFixed(5)} MWh to this farm (${(100 * loss.totalMwh / loss.aloneMwh).toFixed(3)} % of ${loss.aloneMwh.toFixed(2)} MWh alone)`);
       if (c.referenceAepMwh !== undefined) {
-        const rel = (r.aepMwh - c.referenceAepMwh) / c.referenceAepMwh;
-        lines.push(`reference   ${c.referenceAepMwh.toFixed(5)} MWh (relative difference ${rel.toExponential(2)})`);
+        const rel = (binsAep - c.referenceAepMwh) / c.referenceAepMwh;
+        lines.push(`reference   ${c.referenceAepMwh.toFixed(5)} MWh (relative difference ${rel.toExponential(2)}${c.directions ? ' of the bins\' AEP' : ''})`);
       }
       lines.push(`time        ${ms.toFixed(2)} ms`);
       process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,7 +1,9 @@
 /** `wflo optimize`: optimize one layout (one seed) or keep the best of K seeds run in parallel. */
 import os from 'node:os';
 import type { Command } from 'commander';
-import { loadCase } from '../io/caseFile.js';
+import { loadCaseWithDirections } from '../io/aepInput.js';
+import { describeDirections, directionsDocument, directionsFlag } from '../io/directionsField.js';
+import { caseTreatment } from '../optimize/caseDirections.js';
 import { resultReproduces, writeLayoutResult } from '../io/layoutResultYaml.js';
 import { checkOverwrite } from '../io/overwrite.js';
 import { runOptimization, type OptimizationRecord } from '../optimize/runOptimization.js';
@@ -38,6 +40,7 @@ export function registerOptimize(program: Command): void {
     .option('--random-iterations <n>', 'random-search proposals (random, hybrid)')
     .option('--starts <k>', 'run K seeds (seed, seed+1, …) in parallel processes and keep the best', '1')
     .option('--workers <n>', 'worker processes for --starts (default: one per core)')
+    .option('--directions <treatment>', 'the objective\'s wind directions: bins (as listed, the benchmark measure) | spread:N (each bin over its width in N sub-directions) | gaussian:SIGMA:N | refine:STEP; replaces the case file\'s `directions`. A fine treatment is optimized on a coarse one first (docs/optimize.md)')
     .option('-o, --out <file>', 'write the (best) layout as a self-contained case file (turbine, wind, site, model, layout)')
     .option('--force', 'replace --out FILE even if it exists and was not written by wflo')
     .option('--json', 'print the result as JSON')
@@ -59,7 +62,8 @@ export function registerOptimize(program: Command): void {
       const seed = integer('--seed', str('seed'), 0)!;
       const starts = integer('--starts', str('starts'), 1)!;
       const workers = integer('--workers', str('workers'), 1) ?? os.availableParallelism();
-      const c = loadCase(caseSpec);
+      const c = loadCaseWithDirections(caseSpec, str('directions'));
+      const treatment = caseTreatment(c);
       if (str('out')) await checkOverwrite(str('out')!, !!opts.force, '--out');
       const t0 = process.hrtime.bigint();
 
@@ -78,7 +82,7 @@ export function registerOptimize(program: Command): void {
         let bestSoFar = -Infinity;
         const tty = process.stderr.isTTY;
         const outcome = await runMultiStart({
-          caseSpec, settings, seeds, workers,
+          caseSpec, directions: str('directions'), settings, seeds, workers,
           onResult: (done, total, record, s, error) => {
             if (record && record.aep_mwh > bestSoFar) bestSoFar = record.aep_mwh;
             const line = `[${done}/${total}] seed ${s}: ${record ? `${record.aep_mwh.toFixed(2)} MWh` : `failed (${error})`}; best ${bestSoFar.toFixed(2)} MWh`;
@@ -108,6 +112,7 @@ export function registerOptimize(program: Command): void {
         const { per_direction_mwh: _pd, x_initial: _xi, y_initial: _yi, ...rest } = best;
         process.stdout.write(`${JSON.stringify({
           ...rest, case: c.name, method: settings.method,
+          ...(c.directions ? { directions: directionsDocument(treatment) } : {}),
           ...(starts > 1 ? { starts, failed_starts: failures.length, total_wall_s: totalWallS } : {}),
         })}\n`);
         return;
@@ -116,6 +121,7 @@ export function registerOptimize(program: Command): void {
         `case        ${c.name} (${c.nTurbines} turbines, min spacing ${c.minSpacing} m)`,
         `method      ${settings.method}${starts > 1 ? `, best of ${starts} starts (${failures.length} failed)` : ''}`,
         `seed        ${best.seed}`,
+        ...(c.directions ? [`directions  ${directionsFlag(treatment)}: ${describeDirections(treatment)}; the AEP below is on this measure, not on the bins as listed`] : []),
         `AEP         ${best.aep_mwh.toFixed(5)} MWh (initial ${best.aep_initial_mwh.toFixed(2)} MWh, +${(100 * (best.aep_mwh / best.aep_initial_mwh - 1)).toFixed(2)} %)`,
         `feasible    ${best.feasible} (max violation ${best.max_violation_m.toExponential(2)} m)`,
         `work        ${best.iterations} iterations, ${best.evaluations} evaluations, ${best.wall_s.toFixed(2)} s${starts > 1 ? `; all starts ${totalWallS.toFixed(1)} s wall` : ''}`,

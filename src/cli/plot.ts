@@ -1,4 +1,7 @@
-/** `wflo plot SOURCE`: a layout over its site, coloured by wake loss (SVG or PNG). */
+/**
+ * `wflo plot SOURCE`: a layout over its site, coloured by wake loss (SVG or PNG); with
+ * `--by-direction`, farm efficiency against a finely resolved wind direction for one or several layouts.
+ */
 import type { Command } from 'commander';
 import { InputError } from '../util/errors.js';
 import { outFlag, withOutFlag } from './outFlag.js';
@@ -25,9 +28,27 @@ export function registerPlot(program: Command): void {
     .option('--numbers', 'write each turbine\'s index (0-based, the order of the layout) beside it')
     .option('--width <px>', 'figure width in pixels (paper: quarter millimetres; default 900 screen, 640 paper)')
     .option('--height <px>', 'figure height in pixels (paper: quarter millimetres; default 720 screen, 480 paper)')
+    .option('--by-direction [step]', 'instead of the layout: farm efficiency against the wind direction every STEP degrees (default 0.5), one line per layout')
+    .option('--with <sources...>', 'with --by-direction: more layouts on the same chart (result or case files, built-in case names)')
     .option('--json', 'print what was drawn as one JSON object on stdout');
   withOutFlag(command, 'file', 'output .svg or .png (default: layout.svg)', ['--output'])
-    .action(async (source: string, opts: { task?: string; compare?: string[]; case?: string; campaign?: string; wind?: string; flow?: string; width?: string; height?: string; style?: string; numbers?: boolean; json?: boolean }) => {
+    .action(async (source: string, opts: { task?: string; compare?: string[]; case?: string; campaign?: string; wind?: string; flow?: string; width?: string; height?: string; style?: string; numbers?: boolean; json?: boolean; byDirection?: string | boolean; with?: string[] }) => {
+      if (opts.with !== undefined && opts.byDirection === undefined) throw new InputError('--with: draws several layouts on the --by-direction chart; give --by-direction (or --compare for layouts side by side)');
+      if (opts.byDirection !== undefined) {
+        if (opts.flow !== undefined || opts.style !== undefined || opts.numbers) throw new InputError(`${opts.flow !== undefined ? '--flow' : opts.style !== undefined ? '--style' : '--numbers'}: belongs to the layout plot, not to --by-direction`);
+        const output = outFlag(opts, ['--output']) ?? 'by-direction.svg';
+        const { plotByDirection } = await import('../views/directionCurve.js');
+        const r = await plotByDirection({
+          sources: [source, ...(opts.with ?? [])], task: opts.task, compare: opts.compare, caseName: opts.case, campaign: opts.campaign, wind: opts.wind, output,
+          stepDeg: opts.byDirection === true ? undefined : number('--by-direction', opts.byDirection as string), width: number('--width', opts.width), height: number('--height', opts.height),
+        });
+        if (opts.json) { process.stdout.write(`${JSON.stringify(r)}\n`); return; }
+        for (const l of r.layouts) {
+          process.stdout.write(`${l.title}: farm efficiency ${(100 * l.mean_efficiency).toFixed(2)} % on average over directions every ${r.step_deg}°, lowest ${(100 * l.min_efficiency).toFixed(2)} % at ${l.min_at_deg}°, highest ${(100 * l.max_efficiency).toFixed(2)} % at ${l.max_at_deg}°\n`);
+        }
+        process.stdout.write(`wrote ${r.file} (${r.format.toUpperCase()})\n`);
+        return;
+      }
       const output = outFlag(opts, ['--output']) ?? 'layout.svg';
       const { plotLayouts } = await import('../views/plotLayouts.js');
       const r = await plotLayouts({

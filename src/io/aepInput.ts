@@ -16,6 +16,9 @@ import { caseFromDocument, caseFromIea37Layout, loadCase, readLayoutFile, resolv
 import { windioCase, windioKind } from './windio/windioPlant.js'; // windIO plant files (src/io/windio/)
 import { caseFromReferenceDocument, isReferenceCaseDocument } from './referenceCase.js'; // wake-model reference cases (physics)
 import { groundConflict } from '../physics/engineChoice.js';
+import type { DirectionTreatment } from '../physics/directionTreatment.js';
+import { caseListedWind, caseTreatment, withDirections } from '../optimize/caseDirections.js';
+import { directionsProblem, parseDirectionsFlag } from './directionsField.js';
 
 export interface AepRequest {
   /** A layout file (IEA37 layout or native case/layout YAML). */
@@ -31,6 +34,8 @@ export interface AepRequest {
   blockage?: string;
   /** A ground model (farmModel.ts `ground`): mirror or none. */
   ground?: string;
+  /** `--directions bins|spread:N|gaussian:SIGMA:N|refine:STEP`: replaces the file's `directions`. */
+  directions?: string;
 }
 
 export function resolveAepRequest(request: AepRequest): Case {
@@ -60,6 +65,9 @@ export function resolveAepRequest(request: AepRequest): Case {
   } else {
     throw new InputError('give a layout FILE or --case NAME');
   }
+  // The file's direction treatment is applied again at the end, to the wind the overrides leave.
+  const fileTreatment = caseTreatment(c);
+  c = withDirections(c, { kind: 'bins' });
   if (turbine && c.turbines) throw new InputError(`--turbine: ${req.file ?? req.caseName} lists several turbine types; change them in the file`);
   if (turbine) c = { ...c, turbine, referenceAepMwh: undefined };
   if (wind) c = { ...c, wind, referenceAepMwh: undefined };
@@ -98,5 +106,23 @@ export function resolveAepRequest(request: AepRequest): Case {
     throw new InputError(`${flag ?? `${req.file ?? req.caseName}: ${limit.field}`}: ${limit.message}`);
   }
   if (!c.layout) throw new InputError(`${req.file ?? req.caseName}: no layout to evaluate`);
+  c = applyDirectionsFlag(c, req.directions, fileTreatment, req.file ?? req.caseName ?? '');
   return { ...c, name: c.name || path.basename(req.file ?? '') };
+}
+
+/**
+ * The case with `--directions` (when given) or else the treatment its file asked for; a time
+ * series refuses spread and refine in one line.
+ */
+export function applyDirectionsFlag(c: Case, flag: string | undefined, fileTreatment: DirectionTreatment, source: string): Case {
+  const treatment = flag !== undefined ? parseDirectionsFlag(flag) : fileTreatment;
+  const problem = directionsProblem(treatment, caseListedWind(c), flag !== undefined ? 'flag' : 'field');
+  if (problem) throw new InputError(`${flag !== undefined ? '--directions' : `${source}: directions`}: ${problem}`);
+  return withDirections(c, treatment);
+}
+
+/** A case (`loadCase`) with `--directions` applied when given (`wflo optimize` and its worker processes). */
+export function loadCaseWithDirections(spec: string, flag: string | undefined): Case {
+  const c = loadCase(spec);
+  return flag === undefined ? c : applyDirectionsFlag(c, flag, caseTreatment(c), spec);
 }

@@ -18,6 +18,7 @@
  *   # several turbine models instead of `turbine` (and neighbours), as in a campaign (io/farmTurbines.ts):
  *   turbines: [{turbine: iea37-3.35mw, n: 10}, {turbine: v80, n: 6}]   # or n_turbines + turbine_choice: [a, b]
  *   neighbours: [{x: -2500, y: 0, turbine: iea37-3.35mw}, {file: old.yaml}]
+ *   directions: {spread: 20}    # optional: how the rose's directions are treated (bins | {spread: N} | {gaussian: …} | {refine_deg: S}; io/directionsField.ts)
  *   wflo: {...}                 # written by `wflo optimize --out`: how the layout was made (not read)
  */
 import path from 'node:path';
@@ -41,6 +42,8 @@ import { caseArgument } from './caseArgument.js';
 import { farmModelShape, resolveFarmModel } from './farmModelFields.js';
 import { farmConflict } from '../physics/engineChoice.js';
 import { modelsRoomProblem, readFarmModels, readNeighbours, typeOfCounts, type FailAt } from './farmTurbines.js';
+import { directionsProblem, readDirectionsField } from './directionsField.js';
+import { withDirections } from '../optimize/caseDirections.js';
 
 // Coordinates are checked by checkLayout (finite numbers, equal lengths) for a better message.
 const xy = strict({ x: z.array(z.unknown()), y: z.array(z.unknown()) });
@@ -59,6 +62,8 @@ const caseSchema = strict({
   min_spacing_diameters: z.number().nonnegative().optional(),
   ...farmModelShape,
   layout: z.union([xy, strict({ coordinates: xy })]).optional(),
+  // How the directions are treated: checked in full by io/directionsField.ts (field paths, lines).
+  directions: z.unknown().optional(),
   // How `wflo optimize --out` made the layout (seed, method, AEP, work): a record, not read.
   wflo: z.record(z.string(), z.unknown()).optional(),
 });
@@ -172,7 +177,12 @@ export function caseFromDocument(doc: unknown, file: string): Case {
   const asBase = base != null && !xyLayout && c.turbine === undefined && c.turbines === undefined && c.turbine_choice === undefined
     && c.neighbours === undefined && c.wind === undefined && c.wake_params === undefined && c.blockage === undefined
     && model.wake === base.model.wake && model.superposition === base.model.superposition && (model.ground ?? 'none') === (base.model.ground ?? 'none');
-  return {
+  const treatment = c.directions !== undefined ? readDirectionsField(raw.directions, doc, ['directions'], file) : null;
+  if (treatment) {
+    const problem = directionsProblem(treatment, wind);
+    if (problem) fail(['directions'], problem);
+  }
+  const result: Case = {
     ...(several ? {
       turbines: {
         types: several.models.turbines, minSpacingByType: Float64Array.from(several.models.minSpacingByType),
@@ -186,6 +196,7 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     layout,
     referenceAepMwh: asBase ? base!.referenceAepMwh : undefined,
   };
+  return treatment ? withDirections(result, treatment) : result;
 }
 
 /**

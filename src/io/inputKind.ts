@@ -9,6 +9,8 @@ import path from 'node:path';
 import { InputError } from '../util/errors.js';
 import { NO_CUT_OUT, type Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
+import { caseListedWind } from '../optimize/caseDirections.js';
+import { directionsDocument, directionsFlag } from './directionsField.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { readYamlFile } from './yamlFile.js';
 import { iea37Kind } from './iea37Format.js';
@@ -198,10 +200,11 @@ function caseResult(c: Case, name: string): ValidatedInput {
   return {
     kind: 'case',
     summary: `${name}: valid case '${c.name}': ${c.nTurbines} turbines (${modelsOf(c)}), spacing ${c.minSpacing} m, ` +
-      `${windShape(c.wind)} wind, ${c.boundary ? `${c.boundary.kind} site (room for at most ${room})` : 'no boundary'}` +
+      `${windShape(caseListedWind(c))} wind${c.directions ? ` (directions ${directionsFlag(c.directions.treatment)}: ${c.wind.directionsDeg.length} evaluated)` : ''}, ${c.boundary ? `${c.boundary.kind} site (room for at most ${room})` : 'no boundary'}` +
       `${c.neighbours ? `, ${c.neighbours.x.length} neighbouring turbines` : ''}`,
     details: {
-      name: c.name, n_turbines: c.nTurbines, min_spacing_m: c.minSpacing, turbine: describeTurbine(c.turbine), wind: describeWind(c.wind),
+      name: c.name, n_turbines: c.nTurbines, min_spacing_m: c.minSpacing, turbine: describeTurbine(c.turbine), wind: describeWind(caseListedWind(c)),
+      ...(c.directions ? { directions: directionsDocument(c.directions.treatment) } : {}),
       boundary: c.boundary ? describeBoundary(c.boundary) : null, wake_model: c.model.wake, superposition: c.model.superposition,
       ...(c.model.blockage ? { blockage: c.model.blockage } : {}),
       ...(c.model.ground && c.model.ground !== 'none' ? { ground: c.model.ground } : {}),

@@ -22,6 +22,8 @@ import { VERSION } from '../version.js';
 import { writeFileAtomic } from './atomicWrite.js';
 import { readYamlFile } from './yamlFile.js';
 import { caseFromDocument } from './caseFile.js';
+import { caseListedWind } from '../optimize/caseDirections.js';
+import { directionsDocument, directionsFlag } from './directionsField.js';
 
 export interface LayoutResultInfo {
   /** The case the layout was optimized for (everything the file carries inline). */
@@ -119,7 +121,9 @@ export function layoutResultYaml(r: LayoutResultInfo): string {
     name: c.name,
     ...(several ? { turbines: several.turbines } : { turbine: nativeTurbine(c.turbine) }),
     ...(nb && nb.x.length > 0 ? { neighbours: Array.from(nb.x, (nx, j) => ({ x: nx, y: nb.y[j], turbine: nativeTurbine(nb.types[nb.typeOf[j]!]!) })) } : {}),
-    wind: nativeWind(c.wind),
+    // The rose as listed and its treatment (the treated wind is made again when the file is read).
+    wind: nativeWind(caseListedWind(c)),
+    ...(c.directions ? { directions: directionsDocument(c.directions.treatment) } : {}),
     ...(c.boundary ? { boundary: nativeBoundary(c.boundary) } : {}),
     ...(several ? {} : { n_turbines: r.x.length, min_spacing_m: c.minSpacing }),
     wake_model: c.model.wake,
@@ -142,7 +146,7 @@ export function layoutResultYaml(r: LayoutResultInfo): string {
   visit(yaml, { Seq: (_, node) => { if (isSeq(node) && node.items.every((i) => isScalar(i))) node.flow = true; } });
   const header = r.header ? r.header.map((l) => `# ${l}`) : [
     `# Written by \`wflo optimize\` (wflo ${VERSION}): ${r.x.length} turbines optimized for ${r.caseSpec}, seed ${r.seed},`,
-    `# AEP ${r.aepMwh.toFixed(5)} MWh (${r.method}). A complete wflo case file: turbine, wind, site, wake model and the`,
+    `# AEP ${r.aepMwh.toFixed(5)} MWh (${r.method}${c.directions ? `; directions ${directionsFlag(c.directions.treatment)}, not the bins as listed` : ''}). A complete wflo case file: turbine, wind, site, wake model and the`,
     '# layout are all here, so `wflo aep FILE` and `wflo plot FILE` need nothing else; `wflo:` says how it was made.',
   ];
   return `${header.join('\n')}\n${yaml.toString({ lineWidth: 0, flowCollectionPadding: false })}`;

@@ -3,6 +3,7 @@ import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import type { FarmModelSpec } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
+import type { DirectionTreatment } from '../physics/directionTreatment.js';
 
 /** A layout: turbine positions in metres. x[i], y[i] is turbine i. */
 export interface Layout {
@@ -37,6 +38,12 @@ export interface Case {
   turbines?: CaseTurbines;
   /** Fixed turbines of neighbouring farms: they wake the farm, are never moved, are not its AEP. */
   neighbours?: CaseNeighbours;
+  /**
+   * How the rose's directions are treated (caseDirections.ts); absent: its bins as listed. When
+   * present, `wind` is the treated wind (what every AEP of the case is computed on) and
+   * `listedWind` the rose as listed; `binOf` maps each treated direction to its listed bin.
+   */
+  directions?: { treatment: DirectionTreatment; listedWind: WindResource; binOf: Int32Array };
 }
 
 /** The turbine models of a farm with several types (mixed farm). */

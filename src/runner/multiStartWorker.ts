@@ -1,20 +1,21 @@
 /**
- * Child process of `wflo optimize --starts K`: receives {caseSpec, settings, seed} messages, runs
+ * Child process of `wflo optimize --starts K`: receives {caseSpec, directions, settings, seed} messages, runs
  * one optimization each and sends back the record (or the error message).
  */
-import { loadCase } from '../io/caseFile.js';
+import { loadCaseWithDirections } from '../io/aepInput.js';
 import type { Case } from '../optimize/case.js';
 import { runOptimization } from '../optimize/runOptimization.js';
 import type { OptimizerSettings } from '../optimize/settings.js';
 import { exitWhenParentLeaves } from './parentLeaves.js';
 
-interface Job { caseSpec: string; settings: OptimizerSettings; seed: number }
+interface Job { caseSpec: string; directions?: string; settings: OptimizerSettings; seed: number }
 
 const cases = new Map<string, Case>();
 process.on('message', (job: Job) => {
   try {
-    let c = cases.get(job.caseSpec);
-    if (!c) { c = loadCase(job.caseSpec); cases.set(job.caseSpec, c); }
+    const key = `${job.directions ?? ''}|${job.caseSpec}`;
+    let c = cases.get(key);
+    if (!c) { c = loadCaseWithDirections(job.caseSpec, job.directions); cases.set(key, c); }
     process.send!({ ok: true, seed: job.seed, record: runOptimization(c, job.settings, job.seed) });
   } catch (err) {
     process.send!({ ok: false, seed: job.seed, error: (err as Error).message });

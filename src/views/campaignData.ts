@@ -16,6 +16,7 @@
  * dots and the layout plots, and listed row by row with the AEP the files reported
  * (`aep_reported`) wherever a row is not computed or carries one.
  */
+import { directionsFlag } from '../io/directionsField.js';
 import type { Case } from '../optimize/case.js';
 import { LedgerReader, type FailureInfo } from '../runner/ledgerReader.js';
 import { readStatus, type CampaignStatus } from '../runner/campaignStatus.js';
@@ -64,6 +65,11 @@ export interface CellView {
   worst: { taskId: string; aep: number; source: string } | null;
   /** Done results by origin (null: not counted, the dashboard's quick view). */
   origins: Record<RowOrigin, number> | null;
+  /**
+   * Which measure the cell's AEPs are on: `bins` (the farm's rose as listed, the benchmark
+   * measure) or its direction treatment as `--directions` writes it (`spread:20`).
+   */
+  measure: string;
 }
 
 export interface HistogramBin { farmId: number; farmType: number; label: string; lo: number; hi: number; count: number }
@@ -175,6 +181,7 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
           wakeLossMean: s && gross > 0 ? 1 - s.mean / gross : null,
           capacityFactorMean: s && entry && entry.ratedW > 0 ? s.mean / (entry.ratedW * 1e-6 * 8760) : null,
           best: best.get(k) ?? null, worst: worst.get(k) ?? null, origins: options.quick ? null : origins.get(k) ?? { computed: 0, adopted: 0, recovered: 0 },
+          measure: entry?.c.directions ? directionsFlag(entry.c.directions.treatment) : (farm?.def as { directions?: unknown } | undefined)?.directions !== undefined ? 'treated (unreadable)' : 'bins',
         });
       }
       const histogram: HistogramBin[] = histRows.map(([f, ty, bin, count]) => {

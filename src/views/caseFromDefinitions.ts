@@ -5,6 +5,8 @@
  * Typed arrays were written as plain arrays; they come back as Float64Array. Several turbine
  * models and neighbours come back when the definitions hold them (campaign/definitionExtras.ts).
  */
+import { readDirectionsField } from '../io/directionsField.js';
+import { withDirections } from '../optimize/caseDirections.js';
 import type { Case } from '../optimize/case.js';
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
@@ -64,7 +66,7 @@ export function caseFromDefinitions(farm: unknown, type: unknown, where: string)
   const m = t.models as Json | undefined;
   const models = m && Array.isArray(m.turbines) ? (m.turbines as Json[]).map(reviveTurbine) : null;
   const nb = f.neighbours as Json | undefined;
-  return {
+  const c: Case = {
     ...(models ? {
       turbines: {
         types: models, minSpacingByType: floats(m!.min_spacing_m), choice: !Array.isArray(m!.counts),
@@ -83,4 +85,6 @@ export function caseFromDefinitions(farm: unknown, type: unknown, where: string)
     model: f.model as FarmModelSpec,
     layout: null,
   };
+  // The farm's direction treatment (campaign/definitionExtras.ts): its AEPs are on the treated wind.
+  return f.directions !== undefined ? withDirections(c, readDirectionsField(f.directions, f, ['directions'], `${where}: farm definition`)) : c;
 }

@@ -29,6 +29,7 @@ import { escapeXml, grouped, percent, px } from './svgMarkup.js';
 import { axesMargins, axisUnit, mapAxes, niceTicks, tickLabel } from './plotAxes.js';
 import { PLOT_STYLES, type PlotStyle, type PlotStyleName } from './plotStyle.js';
 import { roseData, roseLegendSvg, windRoseSvg } from './windRoseSvg.js';
+import { directionsFlag } from '../io/directionsField.js';
 
 export const PLOT_FONT = 'Liberation Sans, DejaVu Sans, Arial, Helvetica, sans-serif';
 
@@ -166,7 +167,9 @@ export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptio
 
   if (style.title) {
     // Title: what, then the numbers a researcher looks for first.
-    const line2 = `AEP ${grouped(yieldOf.aepMwh)} MWh · gross ${grouped(yieldOf.grossAepMwh)} MWh · wake loss ${percent(yieldOf.wakeLoss)}`;
+    // Which measure the AEP is on when the rose's directions are treated (optimize/caseDirections.ts).
+    const treatment = (input.site as Pick<Case, 'directions'>).directions?.treatment;
+    const line2 = `AEP ${grouped(yieldOf.aepMwh)} MWh${treatment ? ` (directions ${directionsFlag(treatment)})` : ''} · gross ${grouped(yieldOf.grossAepMwh)} MWh · wake loss ${percent(yieldOf.wakeLoss)}`;
     const fleet = models.length === 1 ? `${n} × ${site.turbine.name} (D ${grouped(D)} m)`
       : models.map((m, k) => [m, Array.from({ length: n }, (_, i) => modelOf(i)).filter((t) => t === k).length] as const)
         .filter(([, count]) => count > 0).map(([m, count]) => `${count} × ${m.name}`).join(' + ');

@@ -97,11 +97,14 @@ export const PAGE_SCRIPT = String.raw`
 
     var cells = document.getElementById('cells');
     cells.textContent = '';
-    cells.appendChild(table(['farm', 'type', 'turbines', 'done', 'results', 'failed', 'mean AEP (MWh)', 'best AEP', 'worst AEP', 'gross AEP', 'wake loss', 'capacity factor'],
+    cells.appendChild(table(['farm', 'type', 'turbines', 'done', 'results', 'failed', 'AEP measure', 'mean AEP (MWh)', 'best AEP', 'worst AEP', 'gross AEP', 'wake loss', 'capacity factor'],
       v.cells.map(function (c) {
-        return [c.farmLabel, c.typeLabel, c.nTurbines, c.done + '/' + c.total, origins(c.origins), c.failed, c.aep ? fmt(c.aep.mean) : '–', c.best ? fmt(c.best.aep) : '–',
+        return [c.farmLabel, c.typeLabel, c.nTurbines, c.done + '/' + c.total, origins(c.origins), c.failed, c.measure || 'bins', c.aep ? fmt(c.aep.mean) : '–', c.best ? fmt(c.best.aep) : '–',
           c.worst ? fmt(c.worst.aep) : '–', fmt(c.grossAepMwh), pct(c.wakeLossMean), pct(c.capacityFactorMean)];
       }), 'cells'));
+    if (v.cells.some(function (c) { return c.measure && c.measure !== 'bins'; })) {
+      cells.appendChild(el('p', { 'class': 'note', text: 'AEP measure: bins = the wind rose\'s bins as listed (the benchmark measure); spread:N = each bin spread over its width in N sub-directions; gaussian:S:N = wind-direction uncertainty of S degrees on N points; refine:S = the rose interpolated to every S degrees. AEPs of cells on different measures do not compare.' }));
+    }
 
     var provenance = document.getElementById('provenance');
     if (provenance) {

@@ -14,6 +14,7 @@ import type { Boundary } from '../../geometry/boundary.js';
 import type { Turbine } from '../../physics/turbine.js';
 import type { WindResource } from '../../physics/windResource.js';
 import { TASK_PROTOCOL, WIND_PROTOCOL } from './protocol.js';
+import { farmWind } from '../../campaign/farmWind.js';
 
 /** Where a task's document points: the attempt's scratch folder and, in per-task mode, the result file. */
 export interface TaskPlaces {
@@ -87,7 +88,7 @@ export function windFileFor(f: FarmSpec, folder: string): string {
   if (!fs.existsSync(file)) {
     fs.mkdirSync(folder, { recursive: true });
     const tmp = `${file}.tmp-${process.pid}`;
-    fs.writeFileSync(tmp, JSON.stringify(windDocument(f.wind, f.windAsWritten)));
+    fs.writeFileSync(tmp, JSON.stringify(windDocument(farmWind(f), f.windAsWritten)));
     fs.renameSync(tmp, file);
   }
   windFiles.set(key, file);
@@ -101,7 +102,7 @@ export function mergedParams(campaign: Params, farm: FarmSpec, type: FarmTypeSpe
 
 /** The task document (schemas/task.v1.json). */
 export function taskDocument(t: TaskIdentity, farm: FarmSpec, type: FarmTypeSpec, params: Params, places: TaskPlaces): Record<string, unknown> {
-  const w = farm.wind;
+  const w = farmWind(farm);
   return {
     protocol: TASK_PROTOCOL,
     task_id: t.taskId, farm_id: farm.id, farm_type: type.id, seed: t.seed, attempt: t.attempt,

@@ -21,6 +21,8 @@ import type { Boundary } from '../../../geometry/boundary.js';
 import type { Turbine } from '../../../physics/turbine.js';
 import type { WindResource, WindSeries } from '../../../physics/windResource.js';
 import type { FarmModelSpec } from '../../../physics/farmModel.js';
+import type { DirectionTreatment } from '../../../physics/directionTreatment.js';
+import { MAX_DIRECTION_POINTS, MIN_REFINE_DEG } from '../../../io/directionsField.js';
 import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, INFLOW_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES } from '../../../physics/farmModel.js';
 import { INDUCTION_NAMES } from '../../../physics/inductionFactor.js';
 import { TURBULENCE_SUPERPOSITION_NAMES } from '../../../physics/turbulence/crespoHernandez.js';
@@ -62,6 +64,8 @@ interface EncodedFarm {
   params?: Params;
   windAsWritten?: WindAsWritten;
   neighbours?: { x: number[]; y: number[]; types: EncodedTurbine[]; typeOf: number[] };
+  /** The direction treatment (hashed; absent: the bins as listed). */
+  directions?: DirectionTreatment;
 }
 
 type EncodedCurve = { kind: 'cubic'; ratedSpeed: number } | { kind: 'table'; speeds: number[]; powerW: number[] };
@@ -93,6 +97,7 @@ function encodeFarm(f: FarmSpec): EncodedFarm {
     model: f.model,
     ...(f.params !== undefined ? { params: f.params } : {}),
     ...(f.windAsWritten !== undefined ? { windAsWritten: f.windAsWritten } : {}),
+    ...(f.directions !== undefined ? { directions: f.directions } : {}),
     ...(f.neighbours !== undefined ? {
       neighbours: { x: arr(f.neighbours.x), y: arr(f.neighbours.y), types: f.neighbours.types.map(encodeTurbine), typeOf: Array.from(f.neighbours.typeOf) },
     } : {}),
@@ -206,6 +211,13 @@ const windAsWritten = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('inline'), mapping: z.record(z.string().max(200), z.unknown()) }),
   z.strictObject({ kind: z.literal('case'), case: z.string().max(4096) }),
 ]);
+// The bounds of io/directionsField.ts (a payload is not read through it).
+const directions = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('bins') }),
+  z.strictObject({ kind: z.literal('spread'), n: z.number().int().min(1).max(MAX_DIRECTION_POINTS) }),
+  z.strictObject({ kind: z.literal('gaussian'), sigmaDeg: finite.positive().max(60), n: z.number().int().min(1).max(MAX_DIRECTION_POINTS) }),
+  z.strictObject({ kind: z.literal('refine'), stepDeg: finite.min(MIN_REFINE_DEG).max(360) }),
+]);
 type Json = number | string | boolean | null | Json[] | { [k: string]: Json };
 const jsonScalar = z.union([finite, z.string().max(10_000), z.boolean(), z.null()]);
 const jsonValue: z.ZodType<Json> = z.lazy(() => z.union([jsonScalar, z.array(jsonValue).max(MAX_ARRAY), z.record(safeKey, jsonValue)]));
@@ -221,7 +233,7 @@ export const jobDataSchema = z.strictObject({
   attempt: int.min(1),
   timeoutS: finite.positive().max(1e7),
   farm: z.strictObject({
-    boundary, wind, model, params: paramsSchema.optional(), windAsWritten: windAsWritten.optional(),
+    boundary, wind, model, params: paramsSchema.optional(), windAsWritten: windAsWritten.optional(), directions: directions.optional(),
     neighbours: z.strictObject({ x: numbers.max(MAX_TURBINES), y: numbers.max(MAX_TURBINES), types: z.array(turbine).min(1).max(100), typeOf: z.array(int.min(0).max(99)).max(MAX_TURBINES) }).optional(),
   }),
   type: z.strictObject({
@@ -309,6 +321,10 @@ export function decodeJob(raw: unknown, jobId = '?'): DecodedJob {
       },
     } : {}),
   };
+  const treatment = data.farm.directions;
+  if (treatment && windResource.series && (treatment.kind === 'spread' || treatment.kind === 'refine')) {
+    throw new PayloadRejected(`job ${jobId}: payload rejected: farm.directions: ${treatment.kind} needs a binned rose, the wind is a time series`);
+  }
   const turbineSpec = decodeTurbine(data.type.turbine);
   const nb = data.farm.neighbours;
   if (nb && (nb.y.length !== nb.x.length || nb.typeOf.length !== nb.x.length || nb.typeOf.some((t) => t >= nb.types.length))) {
@@ -322,6 +338,7 @@ export function decodeJob(raw: unknown, jobId = '?'): DecodedJob {
     boundary: data.farm.boundary, wind: windResource, model: data.farm.model,
     ...(data.farm.params !== undefined ? { params: data.farm.params } : {}),
     ...(data.farm.windAsWritten !== undefined ? { windAsWritten: data.farm.windAsWritten } : {}),
+    ...(data.farm.directions !== undefined ? { directions: data.farm.directions } : {}),
     ...(nb ? { neighbours: { x: f64(nb.x), y: f64(nb.y), types: nb.types.map(decodeTurbine), typeOf: Int32Array.from(nb.typeOf) } } : {}),
   };
   const typeParts = {
