@@ -69,7 +69,7 @@ function totalCpu(outputDir: string): number {
 
 function writeBest(campaignFile: string, resultsDir: string, name?: string): void {
   const campaign = loadCampaign(campaignFile);
-  const raw = parse(fs.readFileSync(campaignFile, 'utf8')) as { farms: { id: number; case?: string; wind?: unknown }[] };
+  const raw = parse(fs.readFileSync(campaignFile, 'utf8')) as { farms: { id: number; case?: string; wind?: unknown; directions?: unknown }[] };
   const ledger = LedgerReader.open(campaign.outputDir!);
   let best: ReturnType<LedgerReader['doneRecords']> extends Generator<infer R> ? R | null : never = null;
   let done = 0;
@@ -94,10 +94,11 @@ function writeBest(campaignFile: string, resultsDir: string, name?: string): voi
     case: c, caseSpec: caseName, seed: best.seed, method: String(campaign.optimizer.method), settings: campaign.optimizer,
     x, y, aepMwh: aep.aepMwh, perDirectionMwh: aep.perDirectionMwh, aepInitialMwh: best.aepInitial,
     iterations: best.iterations, evaluations: best.evaluations, wallS: best.wallS, feasible: true, maxViolationM: feasibility.maxViolationM,
-    extra: { task: best.taskId, campaign: campaignRel, tasks_done: done, cpu_s_total: cpu },
+    // The measure of a robust record (issue 28): its `directions:` say it to wflo; `wflo.directions` to the checkers.
+    extra: { task: best.taskId, campaign: campaignRel, tasks_done: done, cpu_s_total: cpu, ...(rawFarm.directions !== undefined && rawFarm.directions !== 'bins' ? { directions: rawFarm.directions } : {}) },
     header: [
       `Written by wflo's bench/optimizeRecords.ts: the best of ${done} tasks of the record campaign ${campaignRel},`,
-      `task ${best.taskId} (${caseName}, seed ${best.seed}), AEP ${aep.aepMwh.toFixed(5)} MWh; ${cpu} CPU s for the whole campaign.`,
+      `task ${best.taskId} (${caseName}, seed ${best.seed}), AEP ${aep.aepMwh.toFixed(5)} MWh${rawFarm.directions !== undefined && rawFarm.directions !== 'bins' ? ` on the treated rose (directions: ${JSON.stringify(rawFarm.directions)}), not the benchmark bins` : ''}; ${cpu} CPU s for the whole campaign.`,
       'A complete wflo case file: turbine, wind, site, wake model and the layout are all here, so `wflo aep FILE`',
       'and `wflo plot FILE` need nothing else; `wflo:` says how it was made.',
     ],
