@@ -9,6 +9,20 @@
  * running it dies or it times out (the executor enforces the timeout). An error marked
  * permanent is not retried. Dispatches an executor hands back unrun are re-queued without being
  * charged. Failed-attempt counts live in the ledger, so a restart continues them.
+ *
+ * Lifecycle: one field, `phase` (a SchedulerPhase, runner/schedulerPhase.ts), changed only by
+ * its transitions:
+ *
+ *   starting ──executor.start() settled──▶ running ──queue, retries, outstanding empty──▶ finished
+ *      │                                      │                                            ▲
+ *      └──────────────stop(mode)─────────▶ stopping{mode, executorStarted, executorStopped}┘
+ *
+ * stop(mode): 'max_failures' lets what the executor holds run to the end; 'interrupted' and
+ * 'fatal' (fatal(err)) call executor.stop() and finish when it settles. Fatal wins and is never
+ * replaced, interrupted beats max_failures. checkFinished() reads the phase and moves to
+ * `finished` once; finish() closes up and settles the run's promise from the phase it ends in (a
+ * stop can still arrive while it does). Every result: gate → commit batch (queueCommit/commit,
+ * one ledger transaction) → audit log.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,6 +40,10 @@ import type { ProgressReporter, ProgressSnapshot } from './progress.js';
 import { LAYOUTS_FILE, type ExportReport } from './exporter.js';
 import { ExportCadence } from './exportCadence.js';
 import { workerIdOf, workerRefOf } from './workerId.js';
+import {
+  STARTING, afterExecutorStarted, afterExecutorStopped, afterFinish, afterStop, executorStartedIn, executorStoppedIn,
+  mayFinish, stopModeOf, stopOf, type SchedulerPhase, type StopMode,
+} from './schedulerPhase.js';
 
 export type StopReason = 'complete' | 'incomplete' | 'max_failures' | 'interrupted';
 
@@ -73,8 +91,6 @@ interface PendingCommit {
   worker?: WorkerRef;
 }
 
-type StopMode = 'max_failures' | 'interrupted' | 'fatal';
-
 export class Scheduler {
   private readonly o: SchedulerOptions;
   private readonly c: Campaign;
@@ -86,7 +102,6 @@ export class Scheduler {
   private readonly urgent: Dispatch[] = [];
   /** Attempt number of every dispatch the executor holds, by task: outcomes for anything else are duplicates. */
   private readonly outstanding = new Map<string, number>();
-  private executorStarted = false;
   private pumping = false;
   private readonly failedAttempts = new Map<string, number>();
   /** Failed attempts at the start of the current attempt budget (see Ledger.resetFailed). */
@@ -101,11 +116,9 @@ export class Scheduler {
   private ledgerInode: number | null = null;
   private readonly intervals: NodeJS.Timeout[] = [];
 
-  private stopping: StopMode | null = null;
-  private fatalError: unknown = null;
-  private finished = false;
+  /** Where the run is in its lifecycle (runner/schedulerPhase.ts); changed only by the transitions below. */
+  private phase: SchedulerPhase = STARTING;
   private resolveRun: ((o: SchedulerOutcome) => void) | null = null;
-  private executorStopped = false;
   private rejectRun: ((e: unknown) => void) | null = null;
 
   private doneThisRun = 0;
@@ -168,11 +181,11 @@ export class Scheduler {
         onFatal: (err) => this.fatal(new RuntimeFailure(err.message)),
         onNotice: (m) => this.o.progress?.log(`wflo: ${m}`),
       }, this.queue.length).then(() => this.recheck?.start(setup)).then(() => {
-        this.executorStarted = true;
+        this.phase = afterExecutorStarted(this.phase);
         this.pump();
         this.checkFinished();
       }, (err) => {
-        this.executorStarted = true;
+        this.phase = afterExecutorStarted(this.phase);
         this.fatal(err);
       });
     });
@@ -195,7 +208,7 @@ export class Scheduler {
 
   /** Hand the executor as much work as it asks for. */
   private pump(): void {
-    if (this.pumping || this.stopping || !this.executorStarted) return;
+    if (this.pumping || stopModeOf(this.phase) !== null || !executorStartedIn(this.phase)) return;
     this.pumping = true;
     try {
       for (let room = this.executor.capacity(); room > 0; room--) {
@@ -225,7 +238,7 @@ export class Scheduler {
       const worker = this.executor.remote && outcome.worker ? workerIdOf(outcome.worker) : undefined;
       this.o.gate.check(d.task, candidateRow(d.task, d.attempt, outcome), { kind: 'computed', ...(worker ? { worker } : {}) }).then((verdict) => {
         this.verifying--;
-        if (this.stopping === 'fatal') return;
+        if (stopModeOf(this.phase) === 'fatal') return;
         if (!verdict.ok) this.rejectResult(d, outcome.wallS, verdict.reason, worker);
         else if (worker && this.recheck && !this.recheck.admit(d, verdict.row, outcome.wallS, worker)) this.checkFinished();
         else this.queueCommit({ d, row: verdict.row, wallS: outcome.wallS, worker: outcome.worker });
@@ -286,7 +299,7 @@ export class Scheduler {
   /** Group commit: every result that arrived since the last commit, in one transaction. */
   private commit(): void {
     this.commitScheduled = false;
-    if (this.pendingCommit.length === 0 || this.stopping === 'fatal') return;
+    if (this.pendingCommit.length === 0 || stopModeOf(this.phase) === 'fatal') return;
     let batch = this.pendingCommit;
     this.pendingCommit = [];
     const recheck = this.recheck;
@@ -344,19 +357,19 @@ export class Scheduler {
       this.failedTotal++;
       this.o.audit.write({ event: 'failed', task: id, attempts: n, error: message, ...(hopeless ? { permanent: true } : {}) });
       this.o.progress?.log(`wflo: ${id} failed after ${counted} attempt${counted === 1 ? '' : 's'}${hopeless ? ' (not retried: it would fail again)' : ''}: ${message}`);
-      if (this.c.maxFailures !== null && this.failedThisRun >= this.c.maxFailures && !this.stopping) {
+      if (this.c.maxFailures !== null && this.failedThisRun >= this.c.maxFailures && stopModeOf(this.phase) === null) {
         this.o.audit.write({ event: 'max_failures', failed: this.failedThisRun, limit: this.c.maxFailures });
         this.stop('max_failures');
       }
       return;
     }
-    if (this.stopping) return;
+    if (stopModeOf(this.phase) !== null) return;
     const delayS = backoffDelayS(this.c.retry, counted);
     this.retries++;
     this.o.audit.write({ event: 'retry', task: id, attempt: n + 1, delay_s: delayS, after: outcome });
     const timer = setTimeout(() => {
       this.retryTimers.delete(timer);
-      if (this.stopping) return;
+      if (stopModeOf(this.phase) !== null) return;
       this.urgent.unshift({ task: d.task, attempt: n + 1 });
       this.pump();
       this.checkFinished();
@@ -366,10 +379,11 @@ export class Scheduler {
 
   // ---- stopping ----
 
-  private stop(mode: StopMode): void {
-    if (this.stopping === 'fatal' || this.stopping === mode) return;
-    if (this.stopping === 'interrupted' && mode === 'max_failures') return;
-    this.stopping = mode;
+  /** Transition: a stop in `mode` (precedence in schedulerPhase.ts `afterStop`), with its side effects. */
+  private stop(mode: StopMode, error?: unknown): void {
+    const next = afterStop(this.phase, mode, error);
+    if (next === null) return;
+    this.phase = next;
     for (const t of this.retryTimers) clearTimeout(t);
     this.retryTimers.clear();
     if (mode === 'max_failures') {
@@ -388,43 +402,44 @@ export class Scheduler {
         this.outstanding.delete(d.task.taskId);
         this.o.audit.write({ event: 'attempt', task: d.task.taskId, attempt: d.attempt, outcome: 'cancelled' });
       }
-      this.executorStopped = true;
+      this.phase = afterExecutorStopped(this.phase);
       this.checkFinished();
     }, (err) => {
-      this.executorStopped = true;
+      this.phase = afterExecutorStopped(this.phase);
       this.o.progress?.log(`wflo: warning: stopping the executor failed: ${(err as Error).message}`);
       this.checkFinished();
     });
   }
 
   private fatal(err: unknown): void {
-    if (this.stopping === 'fatal') return;
-    this.fatalError = err;
+    if (stopModeOf(this.phase) === 'fatal') return;
     this.o.audit.write({ event: 'fatal', error: err instanceof Error ? err.message : String(err) });
-    this.stop('fatal');
+    this.stop('fatal', err);
   }
 
+  /** Transition running/stopping → finished once the run has drained (what that means depends on why it stops). */
   private checkFinished(): void {
-    if (this.finished || !this.executorStarted) return;
+    if (!mayFinish(this.phase)) return;
     if (this.pendingCommit.length > 0 || this.verifying > 0) return;
-    if (this.stopping !== 'interrupted' && this.stopping !== 'fatal' && this.recheck && this.recheck.busy() > 0) return;
-    if (this.stopping === 'max_failures') {
+    const stopping = stopModeOf(this.phase);
+    if (stopping !== 'interrupted' && stopping !== 'fatal' && this.recheck && this.recheck.busy() > 0) return;
+    if (stopping === 'max_failures') {
       // Nothing new is dispatched; what the executor already holds (the running attempts and
       // at most a prefetch behind them) runs to the end and is kept.
       if (this.outstanding.size > 0) return;
-    } else if (this.stopping) {
-      if (!this.executorStopped) return;
+    } else if (stopping) {
+      if (!executorStoppedIn(this.phase)) return;
     } else if (this.outstanding.size > 0 || this.remainingQueued() > 0 || this.retryTimers.size > 0) {
       return;
     }
-    this.finished = true;
+    this.phase = afterFinish(this.phase);
     void this.finish();
   }
 
   private async finish(): Promise<void> {
     for (const t of this.intervals) clearInterval(t);
     for (const t of this.retryTimers) clearTimeout(t);
-    if (!this.executorStopped) {
+    if (!executorStoppedIn(this.phase)) {
       try {
         await this.executor.close();
       } catch (err) {
@@ -445,7 +460,8 @@ export class Scheduler {
       // Interrupted: out within a second or two; layouts.h5 stays as its last export wrote it
       // (valid, and written within seconds of the run's first result), `wflo export` or the next
       // run brings it up to date.
-      if (this.stopping !== 'fatal' && (this.stopping !== 'interrupted' || !fs.existsSync(path.join(this.o.outputDir, LAYOUTS_FILE)))) {
+      const stopping = stopModeOf(this.phase);
+      if (stopping !== 'fatal' && (stopping !== 'interrupted' || !fs.existsSync(path.join(this.o.outputDir, LAYOUTS_FILE)))) {
         await this.exports.final(this.o.exportNeeded || this.doneThisRun > 0);
       }
     } catch (err) {
@@ -456,8 +472,10 @@ export class Scheduler {
     this.heartbeat();
     this.o.progress?.update(this.snapshot());
     this.o.progress?.stop();
-    if (this.fatalError && this.stopping === 'fatal') {
-      this.rejectRun!(this.fatalError);
+    // A stop can still come while finish() awaits (a signal, a fatal commit or heartbeat): it decides the outcome.
+    const stop = stopOf(this.phase);
+    if (stop?.mode === 'fatal' && stop.error) {
+      this.rejectRun!(stop.error);
       return;
     }
     if (exportFailure) {
@@ -465,8 +483,8 @@ export class Scheduler {
       return;
     }
     const allDone = this.failedTotal === 0 && this.doneThisRun === this.o.work.length;
-    const stopReason: StopReason = this.stopping === 'interrupted' ? 'interrupted'
-      : this.stopping === 'max_failures' ? 'max_failures'
+    const stopReason: StopReason = stop?.mode === 'interrupted' ? 'interrupted'
+      : stop?.mode === 'max_failures' ? 'max_failures'
       : allDone ? 'complete' : 'incomplete';
     this.resolveRun!({
       stopReason, doneThisRun: this.doneThisRun, failedThisRun: this.failedThisRun, retries: this.retries,
@@ -475,14 +493,14 @@ export class Scheduler {
   }
 
   private maybeExport(): void {
-    if (this.stopping || this.finished) return;
+    if (this.phase.kind === 'stopping' || this.phase.kind === 'finished') return;
     this.exports.maybe();
   }
 
   // ---- monitoring ----
 
   private running(): RunningTask[] {
-    return this.executorStarted ? this.executor.running().map((r) => ({ taskId: r.taskId, workerPid: r.workerPid, attempt: r.attempt, startedAt: r.startedAt })) : [];
+    return executorStartedIn(this.phase) ? this.executor.running().map((r) => ({ taskId: r.taskId, workerPid: r.workerPid, attempt: r.attempt, startedAt: r.startedAt })) : [];
   }
 
   private ratePerMin(): number {
@@ -495,7 +513,7 @@ export class Scheduler {
   }
 
   private heartbeat(): void {
-    if (this.stopping === 'fatal') return;
+    if (stopModeOf(this.phase) === 'fatal') return;
     const gone = this.ledgerGone();
     if (gone) {
       this.fatal(new RuntimeFailure(`${this.o.ledger.path} was ${gone} during the run; nothing committed since is in it, but every result ` +
@@ -523,7 +541,7 @@ export class Scheduler {
   snapshot(): ProgressSnapshot {
     const total = this.o.work.length + this.o.alreadyDone + this.o.alreadyFailed;
     const done = this.o.alreadyDone + this.doneThisRun;
-    const running = this.executorStarted ? this.executor.running().length : 0;
+    const running = executorStartedIn(this.phase) ? this.executor.running().length : 0;
     const pending = Math.max(0, total - done - this.failedTotal - running);
     const samples = this.rateSamples;
     let rate = 0;
