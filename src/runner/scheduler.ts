@@ -21,7 +21,7 @@
  * 'fatal' (fatal(err)) call executor.stop() and finish when it settles. Fatal wins and is never
  * replaced, interrupted beats max_failures. checkFinished() reads the phase and moves to
  * `finished` once; finish() closes up and settles the run's promise from the phase it ends in (a
- * stop can still arrive while it does). Every result: gate → commit batch (queueCommit/commit,
+ * stop can still arrive while it does). Every result: gate → commit batch (runner/commitBatcher.ts,
  * one ledger transaction) → audit log.
  */
 import fs from 'node:fs';
@@ -30,12 +30,12 @@ import { RuntimeFailure } from '../util/errors.js';
 import { backoffDelayS, type Campaign } from '../campaign/campaign.js';
 import type { TaskSource } from '../campaign/taskGrid.js';
 import type { Ledger, RunningTask } from './ledger.js';
-import type { RowGate, VerifiedRow } from './gate/rowGate.js';
+import type { RowGate } from './gate/rowGate.js';
 import { candidateRow } from './gate/candidateRow.js';
 import { Rechecker } from './gate/recheck.js';
 import type { AuditLog } from './auditLog.js';
-import type { AttemptOutcome, Dispatch, Executor, WorkerRef } from './executors/executor.js';
-import { auditResultFields } from './auditResult.js';
+import type { AttemptOutcome, Dispatch, Executor } from './executors/executor.js';
+import { CommitBatcher, roundWallS } from './commitBatcher.js';
 import type { ProgressReporter, ProgressSnapshot } from './progress.js';
 import { LAYOUTS_FILE, type ExportReport } from './exporter.js';
 import { ExportCadence } from './exportCadence.js';
@@ -84,13 +84,6 @@ export interface SchedulerOutcome {
   exportError: string | null;
 }
 
-interface PendingCommit {
-  d: Dispatch;
-  row: VerifiedRow;
-  wallS: number;
-  worker?: WorkerRef;
-}
-
 export class Scheduler {
   private readonly o: SchedulerOptions;
   private readonly c: Campaign;
@@ -107,8 +100,8 @@ export class Scheduler {
   /** Failed attempts at the start of the current attempt budget (see Ledger.resetFailed). */
   private readonly attemptsBase = new Map<string, number>();
   private readonly retryTimers = new Set<NodeJS.Timeout>();
-  private pendingCommit: PendingCommit[] = [];
-  private commitScheduled = false;
+  /** Gate → here → ledger → audit log (runner/commitBatcher.ts). */
+  private readonly commits: CommitBatcher;
   /** Results at the gate (a costly recomputation runs on a thread). */
   private verifying = 0;
   private rejectedThisRun = 0;
@@ -143,9 +136,28 @@ export class Scheduler {
     }
     this.executor = o.executor;
     this.exports = new ExportCadence(o.campaign, o.outputDir, o.ledger, o.audit, o.progress);
+    this.commits = new CommitBatcher(o.ledger, o.runId, o.audit, o.executor, {
+      halted: () => stopModeOf(this.phase) === 'fatal',
+      admit: (batch) => {
+        const recheck = this.recheck;
+        if (!recheck) return batch;
+        // A worker quarantined since its row was queued: that row is computed here instead.
+        const kept = batch.filter((b) => !(b.row.worker && recheck.isQuarantined(b.row.worker)));
+        for (const b of batch) if (!kept.includes(b)) recheck.rejected(b.d, b.row.worker!, 'its worker was quarantined');
+        return kept;
+      },
+      fatal: (err) => this.fatal(err),
+      committed: (n) => {
+        this.doneThisRun += n;
+        this.exports.committed(n);
+        this.maybeExport();
+        this.pump();
+        this.checkFinished();
+      },
+    });
     if (o.recheck && o.executor.remote) {
       this.recheck = new Rechecker(o.recheck.fraction, o.recheck.executor, o.gate, o.ledger, o.audit, o.runId, {
-        commit: (d, row, wallS) => this.queueCommit({ d, row, wallS, ...(row.worker ? { worker: workerRefOf(row.worker) } : {}) }),
+        commit: (d, row, wallS) => this.commits.queue({ d, row, wallS, ...(row.worker ? { worker: workerRefOf(row.worker) } : {}) }),
         fail: (d, message) => { this.failAttempt(d, message, 'error'); this.pump(); this.checkFinished(); },
         retracted: (ids) => { this.doneThisRun -= ids.length; },
         fatal: (err) => this.fatal(err),
@@ -241,7 +253,7 @@ export class Scheduler {
         if (stopModeOf(this.phase) === 'fatal') return;
         if (!verdict.ok) this.rejectResult(d, outcome.wallS, verdict.reason, worker);
         else if (worker && this.recheck && !this.recheck.admit(d, verdict.row, outcome.wallS, worker)) this.checkFinished();
-        else this.queueCommit({ d, row: verdict.row, wallS: outcome.wallS, worker: outcome.worker });
+        else this.commits.queue({ d, row: verdict.row, wallS: outcome.wallS, worker: outcome.worker });
       }, (err) => {
         this.verifying--;
         this.fatal(err);
@@ -270,14 +282,6 @@ export class Scheduler {
     this.checkFinished();
   }
 
-  private queueCommit(p: PendingCommit): void {
-    this.pendingCommit.push(p);
-    if (!this.commitScheduled) {
-      this.commitScheduled = true;
-      setImmediate(() => this.commit());
-    }
-  }
-
   /**
    * A result the gate refused: one line and an audit event. A queue worker's: the worker is
    * quarantined and the task computed here (gate/recheck.ts), or, without rechecks, the attempt
@@ -296,44 +300,6 @@ export class Scheduler {
     this.checkFinished();
   }
 
-  /** Group commit: every result that arrived since the last commit, in one transaction. */
-  private commit(): void {
-    this.commitScheduled = false;
-    if (this.pendingCommit.length === 0 || stopModeOf(this.phase) === 'fatal') return;
-    let batch = this.pendingCommit;
-    this.pendingCommit = [];
-    const recheck = this.recheck;
-    if (recheck) {
-      // A worker quarantined since its row was queued: that row is computed here instead.
-      const kept = batch.filter((b) => !(b.row.worker && recheck.isQuarantined(b.row.worker)));
-      for (const b of batch) if (!kept.includes(b)) recheck.rejected(b.d, b.row.worker!, 'its worker was quarantined');
-      batch = kept;
-      if (batch.length === 0) return;
-    }
-    const rows = batch.map((b) => b.row);
-    try {
-      this.o.ledger.commitResults(rows, this.o.runId);
-    } catch (err) {
-      this.fatal(err);
-      return;
-    }
-    this.executor.committed?.(batch.map((b) => b.d));
-    for (let i = 0; i < batch.length; i++) {
-      const { d, wallS, worker } = batch[i];
-      this.doneThisRun++;
-      // The full result rides along: the audit log is the ledger's second copy (recoverResults.ts).
-      this.o.audit.write({
-        event: 'attempt', task: d.task.taskId, attempt: d.attempt, outcome: 'done', wall_s: round(wallS),
-        ...(worker ? { worker_host: worker.host, worker_pid: worker.pid } : {}),
-        ...auditResultFields(rows[i]),
-      });
-    }
-    this.exports.committed(batch.length);
-    this.maybeExport();
-    this.pump();
-    this.checkFinished();
-  }
-
   private requeueUncharged(ds: Dispatch[]): void {
     for (let i = ds.length - 1; i >= 0; i--) this.urgent.push(ds[i]);
     if (ds.length > 0) this.pump();
@@ -345,7 +311,7 @@ export class Scheduler {
     this.failedAttempts.set(id, n);
     const counted = n - (this.attemptsBase.get(id) ?? 0);
     const permanent = hopeless || counted >= this.c.retry.attempts;
-    this.o.audit.write({ event: 'attempt', task: id, attempt: d.attempt, outcome, error: message, ...(wallS !== undefined ? { wall_s: round(wallS) } : {}) });
+    this.o.audit.write({ event: 'attempt', task: id, attempt: d.attempt, outcome, error: message, ...(wallS !== undefined ? { wall_s: roundWallS(wallS) } : {}) });
     try {
       this.o.ledger.recordFailure(id, n, message, permanent);
     } catch (err) {
@@ -420,7 +386,7 @@ export class Scheduler {
   /** Transition running/stopping → finished once the run has drained (what that means depends on why it stops). */
   private checkFinished(): void {
     if (!mayFinish(this.phase)) return;
-    if (this.pendingCommit.length > 0 || this.verifying > 0) return;
+    if (this.commits.size > 0 || this.verifying > 0) return;
     const stopping = stopModeOf(this.phase);
     if (stopping !== 'interrupted' && stopping !== 'fatal' && this.recheck && this.recheck.busy() > 0) return;
     if (stopping === 'max_failures') {
@@ -453,7 +419,7 @@ export class Scheduler {
         this.o.progress?.log(`wflo: warning: closing the recheck pool failed: ${(err as Error).message}`);
       }
     }
-    this.commit();
+    this.commits.flush();
     await this.exports.settle();
     let exportFailure: unknown = null;
     try {
@@ -556,9 +522,5 @@ export class Scheduler {
       elapsedS: (performance.now() - this.startedAt) / 1000,
     };
   }
-}
-
-function round(x: number): number {
-  return Math.round(x * 1e4) / 1e4;
 }
 
