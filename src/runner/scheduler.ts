@@ -386,8 +386,10 @@ export class Scheduler {
   /** Transition running/stopping → finished once the run has drained (what that means depends on why it stops). */
   private checkFinished(): void {
     if (!mayFinish(this.phase)) return;
-    if (this.commits.size > 0 || this.verifying > 0) return;
     const stopping = stopModeOf(this.phase);
+    // After a fatal stop nothing more is committed (the batcher is halted): rows still pending stay
+    // uncommitted, their tasks not done, and waiting for them would hang the run.
+    if ((stopping !== 'fatal' && this.commits.size > 0) || this.verifying > 0) return;
     if (stopping !== 'interrupted' && stopping !== 'fatal' && this.recheck && this.recheck.busy() > 0) return;
     if (stopping === 'max_failures') {
       // Nothing new is dispatched; what the executor already holds (the running attempts and
