@@ -56,7 +56,7 @@ test('bad usage exits 2 with one line: missing folder, bad flags, missing requir
     [['shards', 'check', dir, '--shape', 'columns'], /--shape "columns": expected auto, groups or rows/],
     [['shards', 'merge', dir, '-o', path.join(dir, 'out.h5'), '--on-invalid', 'ignore'], /--on-invalid 'ignore': expected abort, skip, quarantine/],
     [['shards', 'missing', '--from', dir, '--farms', '0-1', '--types', '0', '--seeds', '0-2', '--write', 'x.yaml'], /--write needs the campaign/],
-    [['shards', 'merge', dir], /required option '-o, --output <file>'/],
+    [['shards', 'merge', dir], /-o, --out <file>: required \(the merged HDF5 file to write\)/],
     [['shards', 'check', dir, '--bogus'], /unknown option '--bogus'/],
   ];
   for (const [args, pattern] of cases) {

@@ -32,8 +32,17 @@ const cases = new Map<string, Case>();
 const queue: TaskMessage[] = [];
 let busy = false;
 
-function send(msg: FromWorker): void {
-  if (process.connected) process.send!(msg);
+/**
+ * Send to the coordinator; resolves once the message is written to the channel. A task's answer is
+ * awaited before the next task starts: a task that kills this process at once (SIGKILL, an abort)
+ * can then not take the previous task's unsent answer with it (the coordinator would charge the
+ * crash to the task whose answer was lost).
+ */
+function send(msg: FromWorker): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.connected) { resolve(); return; }
+    process.send!(msg, undefined, undefined, () => resolve());
+  });
 }
 
 function caseOf(t: TaskMessage): Case {
@@ -58,10 +67,10 @@ async function drain(): Promise<void> {
         case: c, settings: setup!.optimizer, farm: setup!.farms[t.farmIndex], type: setup!.farmTypes[t.typeIndex],
         taskId: t.taskId, seed: t.seed, attempt: t.attempt, timeoutS: setup!.timeoutS, taskDir: setup!.taskDir,
       });
-      send({ kind: 'result', taskId: t.taskId, output, wallS: (performance.now() - start) / 1000 });
+      await send({ kind: 'result', taskId: t.taskId, output, wallS: (performance.now() - start) / 1000 });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      send({
+      await send({
         kind: 'error', taskId: t.taskId, message: message.split('\n')[0] || 'error without a message', wallS: (performance.now() - start) / 1000,
         permanent: isPermanent(err),
       });
@@ -74,7 +83,7 @@ process.on('message', (msg: ToWorker) => {
   if (msg.kind === 'setup') {
     setup = msg;
     cases.clear();
-    send({ kind: 'ready' });
+    void send({ kind: 'ready' });
   } else if (msg.kind === 'task') {
     queue.push(msg);
     void drain();
