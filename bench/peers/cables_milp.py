@@ -81,6 +81,9 @@ SPECS = [
     ('c32-cap3-edge', 28, 32, 3, 'edge', 1),
     ('c14-cap7-centre-2t', 29, 14, 7, 'centre', 2),
     ('c38-cap8-centre', 30, 38, 8, 'centre', 1),
+    ('c42-cap8-centre', 31, 42, 8, 'centre', 1),
+    ('c48-cap7-centre', 32, 48, 7, 'centre', 1),
+    ('c60-cap8-centre', 33, 60, 8, 'centre', 1),
 ]
 
 

@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { InputError } from '../../src/util/errors.js';
+import { InputError, RuntimeFailure } from '../../src/util/errors.js';
 import {
   cableCostGradient, checkNetwork, routeCollection, type CableType,
 } from '../../src/geometry/collection/index.js';
@@ -97,6 +97,14 @@ test('no routed cable passes through an exclusion zone; the network stays valid 
   assert.ok(checkNetwork(free, CABLES, x, y, substations, [zone]).some((p) => p.includes('wreck')));
   assert.ok(net.totalCost > free.totalCost);
   assert.deepEqual(routeCollection(input).parent, net.parent);
+});
+
+test('a zone that cuts half the farm off from its substation: a one-line failure, no network', () => {
+  const { x, y } = farm(49, 11);
+  // A band across the whole farm between two turbine rows: the upper rows have no way out.
+  const wall: ExclusionZone = { name: 'wall', vertices: [[-500, 1200], [3500, 1200], [3500, 1300], [-500, 1300]] };
+  assert.throws(() => routeCollection({ turbines: { x, y }, substations: [[1500, -600]], cables: CABLES, exclusions: [wall], source: 'site.yaml' }),
+    (err: unknown) => err instanceof RuntimeFailure && /^site\.yaml: found no valid network/.test(err.message) && !err.message.includes('\n'));
 });
 
 test('several substations: every turbine reaches one, within capacity, crossing-free', () => {

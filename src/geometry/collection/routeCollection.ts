@@ -6,9 +6,11 @@
  * re-attachment while a round lowers the cost. The cheapest network wins (ties: the earlier start).
  * Deterministic: the same input gives the same network. Cable type per edge: the cheapest type whose
  * capacity covers the edge's load. Every start keeps the network connected, within capacity,
- * crossing-free and out of the exclusion zones (each move checks it; checkNetwork.ts re-checks).
+ * crossing-free and out of the exclusion zones (each move checks it, and checkNetwork.ts re-checks
+ * every network that would become the best: an invalid one is dropped, never returned).
  */
 import { RuntimeFailure } from '../../util/errors.js';
+import { checkNetwork } from './checkNetwork.js';
 import type { CollectionInput } from './collectionInput.js';
 import { networkOf, type CollectionNetwork } from './collectionNetwork.js';
 import { esauWilliams } from './esauWilliams.js';
@@ -38,21 +40,27 @@ function improve(problem: RoutingProblem, start: Int32Array): Int32Array {
 export function routeCollection(input: CollectionInput, lambdas: readonly number[] = ROUTING_LAMBDAS): CollectionNetwork {
   const problem = prepareRouting(input);
   let best: CollectionNetwork | undefined;
+  // Cheaper than the best so far, and valid when checked from scratch (a start the construction
+  // could not make valid, e.g. around exclusion zones, is dropped rather than returned).
+  const substations = input.substations;
+  const better = (network: CollectionNetwork): boolean =>
+    (best === undefined || network.totalCost < best.totalCost)
+    && checkNetwork(network, input.cables, input.turbines.x, input.turbines.y, substations, problem.exclusions).length === 0;
   for (const lambda of lambdas) {
     const start = esauWilliams(problem, lambda);
     if (start === null) continue;
     const network = networkOf(problem, improve(problem, start));
-    if (best === undefined || network.totalCost < best.totalCost) best = network;
+    if (better(network)) best = network;
   }
   const sweeps = Math.min(2 * problem.choice.maxCapacity, SWEEP_STARTS);
   for (let sweep = 0; sweep < sweeps; sweep++) {
     const start = esauWilliams(problem, 1, sweepGroups(problem, sweep >> 1, (sweep & 1) === 1));
     if (start === null) continue;
     const network = networkOf(problem, improve(problem, start));
-    if (best === undefined || network.totalCost < best.totalCost) best = network;
+    if (better(network)) best = network;
   }
   if (best === undefined) {
-    throw new RuntimeFailure(`${input.source ?? 'collection'}: some turbines cannot reach a substation: every route is blocked by exclusion zones, other cables or the cable capacity`);
+    throw new RuntimeFailure(`${input.source ?? 'collection'}: found no valid network: some turbines cannot reach a substation past the exclusion zones, the other cables and the cable capacity`);
   }
   return best;
 }
