@@ -20,6 +20,7 @@ export const SECTIONS: Record<string, Section> = {
   runner: { module: './runner.js', fn: 'benchRunner', what: 'runner overhead (no-op tasks/s), export of 3000 rows, coordinator memory on 100 000 tasks' },
   inputs: { module: './inputs.js', fn: 'benchInputs', what: 'run --dry-run of a 10⁶-task campaign, with and without a ledger' },
   parsing: { module: './inputParsing.js', fn: 'benchInputParsing', what: 'wflo validate on generated inputs: YAML lists, a 360 × 40 rose, time series as YAML and CSV (10⁵, 10⁶ rows)', long: 'a few minutes' },
+  cables: { module: './cables.js', fn: 'benchCables', what: 'collection-system routing of 200 turbines on one core (target ≤ 1 s)' },
   declared: { module: './declaredSizes.js', fn: 'benchDeclaredSizes', what: 'files declaring 10¹² rows refused (shards check, run --adopt); needs h5py' },
   command: { module: './command.js', fn: 'benchCommand', what: 'own-optimizer tasks: per-task overhead, tasks/s per-task and persistent', long: 'a few minutes' },
   optimize: { module: './optimize.js', fn: 'benchOptimize', what: 'gradient method on cs1-16/64; global on cs1-16 over 20 seeds', long: 'about 5 minutes' },
