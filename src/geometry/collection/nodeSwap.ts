@@ -13,25 +13,17 @@
 import { blockingZone } from './exclusionBlock.js';
 import { edgesCross } from './segmentCrossing.js';
 import { distance, type RoutingProblem } from './routingProblem.js';
+import { feederCost as priceFeeders } from './feederCost.js';
 
 export function improveByNodeSwap(problem: RoutingProblem, parent: Int32Array): Int32Array {
-  const { n, px, py, neighbours, choice, exclusions } = problem;
+  const { n, px, py, neighbours, exclusions } = problem;
   const par = parent.slice();
   const root = new Int32Array(n);
   const members: number[][] = Array.from({ length: n }, () => []);
   const children: number[][] = Array.from({ length: n }, () => []);
   const loadScratch = new Int32Array(n);
   const both: number[] = [];
-  const feederCost = (nodes: number[]): number => {
-    for (const v of nodes) loadScratch[v] = 0;
-    for (const v of nodes) {
-      let j = v;
-      for (;;) { loadScratch[j]++; if (par[j] >= n) break; j = par[j]; }
-    }
-    let cost = 0;
-    for (const v of nodes) cost += choice.costForLoad[loadScratch[v]] * distance(problem, v, par[v]);
-    return cost;
-  };
+  const feederCost = (nodes: number[]): number => priceFeeders(problem, par, nodes, loadScratch);
   const rebuild = (): void => {
     for (let i = 0; i < n; i++) { members[i].length = 0; children[i].length = 0; }
     for (let i = 0; i < n; i++) {

@@ -10,6 +10,7 @@
  */
 import { edgesCross } from './segmentCrossing.js';
 import { distance, type RoutingProblem } from './routingProblem.js';
+import { feederCost as priceFeeders } from './feederCost.js';
 
 export function improveBySubtreeReattach(problem: RoutingProblem, parent: Int32Array): Int32Array {
   const { n, px, py, neighbours, gates, choice } = problem;
@@ -36,16 +37,7 @@ export function improveBySubtreeReattach(problem: RoutingProblem, parent: Int32A
   };
   // Cost of the feeders rooted at the given roots, under the current `par`.
   const loadScratch = new Int32Array(n);
-  const feederCost = (nodes: number[]): number => {
-    for (const v of nodes) loadScratch[v] = 0;
-    for (const v of nodes) {
-      let j = v;
-      for (;;) { loadScratch[j]++; if (par[j] >= n) break; j = par[j]; }
-    }
-    let cost = 0;
-    for (const v of nodes) cost += choice.costForLoad[loadScratch[v]] * distance(problem, v, par[v]);
-    return cost;
-  };
+  const feederCost = (nodes: number[]): number => priceFeeders(problem, par, nodes, loadScratch);
   const subtreeOf = (v: number): number[] => {
     const out = [v];
     for (let k = 0; k < out.length; k++) out.push(...children[out[k]]);
