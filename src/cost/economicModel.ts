@@ -53,3 +53,27 @@ export interface EconomicModel {
   /** The figures of one design; with `withGradient`, dLcoe and dNpv too. */
   evaluate(design: FarmDesign, withGradient: boolean): EconomicResult;
 }
+
+/** Water depth over the site (geometry/bathymetry.ts: a grid, bilinear; or a constant). */
+export interface WaterDepthField {
+  /** Depth in m (positive down) at (x, y) in the layout's frame; with `grad`, ∂/∂x, ∂/∂y into grad[0], grad[1]. */
+  at(x: number, y: number, grad: Float64Array | null): number;
+}
+
+/**
+ * What a case carries when its objective involves money (Case.economics, filled by io/ from the
+ * case file's or campaign farm's cost fields): the model, the water depth, the collection system's
+ * substations and cable catalogue (geometry/collection/), and per turbine model the figures the
+ * cost model needs beyond the power curve.
+ */
+export interface CaseEconomics {
+  model: EconomicModel;
+  depth: WaterDepthField;
+  substations: readonly (readonly [number, number])[];
+  cables: readonly { name: string; capacity: number; costPerMetre: number }[];
+  /** Per turbine model (the case's types in order; one entry for a one-model farm): rated rotor speed, rpm. */
+  ratedRpmByType: readonly number[];
+}
+
+/** What a layout optimization minimizes or maximizes. */
+export type ObjectiveName = 'aep' | 'lcoe' | 'npv';
