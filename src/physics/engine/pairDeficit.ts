@@ -30,9 +30,12 @@ export function rotorAveragedDeficit(
   let f = 0;
   let fdx = 0, fdy = 0, fct = 0, fti = 0;
   const { y: py, z: pz, w: pw } = points;
+  // The points share dx: a model with atDistance computes its dx part once per pair.
+  const shared = model.atDistance !== undefined;
+  if (shared) model.atDistance!(dx, coef, off, g !== null);
   for (let r = 0; r < pw.length; r++) {
     const yy = dy + radius * py[r], zz = withDz ? dz + radius * pz[r] : radius * pz[r];
-    const v = model.deficit(dx, yy * yy + zz * zz, coef, off, g);
+    const v = shared ? model.deficitAtRadius!(yy * yy + zz * zz, g) : model.deficit(dx, yy * yy + zz * zz, coef, off, g);
     f += pw[r] * v;
     if (g) { fdx += pw[r] * g[0]; fdy += pw[r] * 2 * yy * g[1]; fct += pw[r] * g[2]; fti += pw[r] * g[3]; }
   }

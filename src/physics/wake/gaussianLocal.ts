@@ -118,30 +118,71 @@ export class GaussianLocalWake implements LocalWakeModel {
     return 2 * s;
   }
 
+  // The pair at one downstream distance (atDistance), shared by the points of a rotor average.
+  private pSigma = 0;
+  private pS2 = 0;
+  private pDx = 0;
+  private pCoef: Float64Array = new Float64Array(0);
+  private pOffset = 0;
+  private pGradient = false;
+  /** False until the thrust term of the pair (t, x, h) is computed: only for a point inside the wake. */
+  private pStrength = false;
+  private pCt = 0;
+  private pH = 1;
+  private pScale = 0;
+  private pX = 0;
+  private pT = 0;
+  private pDt = 0;
+
   deficit(dx: number, cw2: number, coef: Float64Array, offset: number, g: Float64Array | null): number {
-    const sg = g ? this.sg : null;
-    const sigma = this.width.sigma(dx, coef, offset + 1, sg);
-    const s2 = sigma * sigma;
-    if (cw2 > 64 * s2) {
-      if (g) { g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0; }
-      return 0;
-    }
-    const ct = coef[offset];
+    this.atDistance(dx, coef, offset, g !== null);
+    return this.deficitAtRadius(cw2, g);
+  }
+
+  /**
+   * The part of deficit() that depends on dx only, for one source: kept in the model until the next
+   * call, then deficitAtRadius(cw², g) for each point at that distance (bit for bit deficit()).
+   */
+  atDistance(dx: number, coef: Float64Array, offset: number, withGradient: boolean): void {
+    const sigma = this.width.sigma(dx, coef, offset + 1, withGradient ? this.sg : null);
+    this.pSigma = sigma; this.pS2 = sigma * sigma;
+    this.pDx = dx; this.pCoef = coef; this.pOffset = offset; this.pGradient = withGradient;
+    this.pStrength = false;
+  }
+
+  /** The thrust term min(1, 2a(x)) of the pair set by atDistance, with its slope. */
+  private strength(): void {
+    const g = this.pGradient;
+    const ct = this.pCoef[this.pOffset];
     const growth = this.width.growth;
-    const h = growth ? growth(dx, g ? this.hg : null) : 1;
-    const scale = this.d2over8 / s2;
+    const h = growth ? growth(this.pDx, g ? this.hg : null) : 1;
+    const scale = this.d2over8 / this.pS2;
     const x = ct * h * scale;
     let t = this.twoA(x, g ? this.tg : null);
     let dt = g ? this.tg[0] : 0;
     if (t >= 1) { t = 1; dt = 0; }
+    this.pCt = ct; this.pH = h; this.pScale = scale; this.pX = x; this.pT = t; this.pDt = dt;
+    this.pStrength = true;
+  }
+
+  /** δ at squared crosswind distance cw² of the pair set by atDistance (g as in deficit(); the gradient asked there). */
+  deficitAtRadius(cw2: number, g: Float64Array | null): number {
+    const s2 = this.pS2;
+    if (cw2 > 64 * s2) {
+      if (g) { g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0; }
+      return 0;
+    }
+    if (!this.pStrength) this.strength();
+    const t = this.pT;
     const e = Math.exp(-cw2 / (2 * s2));
     const f = t * e;
-    if (g && sg) {
+    if (g) {
+      const sg = this.sg, sigma = this.pSigma, dt = this.pDt, x = this.pX, scale = this.pScale;
       const dfds = e * dt * ((-2 * x) / sigma) + (f * cw2) / (s2 * sigma);
       const edt = e * dt * scale;
-      g[0] = dfds * sg[0] + (growth ? edt * ct * this.hg[0] : 0);
+      g[0] = dfds * sg[0] + (this.width.growth ? edt * this.pCt * this.hg[0] : 0);
       g[1] = -f / (2 * s2);
-      g[2] = dfds * sg[1] + edt * h;
+      g[2] = dfds * sg[1] + edt * this.pH;
       g[3] = dfds * sg[2];
     }
     return f;

@@ -20,6 +20,13 @@ export interface LocalWakeModel {
   readonly averagesOverRotor: boolean;
   prepareSource(ct: number, ti: number, coef: Float64Array, offset: number): void;
   deficit(dx: number, cw2: number, coef: Float64Array, offset: number, g: Float64Array | null): number;
+  /**
+   * Optional, for rotor averages: atDistance(dx, …) keeps the part of deficit() that depends on dx
+   * only; deficitAtRadius(cw², g) then gives deficit(dx, cw², …) bit for bit for each point at that
+   * distance (g given exactly when atDistance was told `withGradient`).
+   */
+  atDistance?(dx: number, coef: Float64Array, offset: number, withGradient: boolean): void;
+  deficitAtRadius?(cw2: number, g: Float64Array | null): number;
   wakeRadius(dx: number, coef: Float64Array, offset: number, g: Float64Array | null): number;
   /**
    * Crosswind distance beyond which `deficit` returns exactly 0 and which exceeds the wake radius,
