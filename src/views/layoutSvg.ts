@@ -30,6 +30,8 @@ import { axesMargins, axisUnit, mapAxes, niceTicks, tickLabel } from './plotAxes
 import { PLOT_STYLES, type PlotStyle, type PlotStyleName } from './plotStyle.js';
 import { roseData, roseLegendSvg, windRoseSvg } from './windRoseSvg.js';
 import { directionsFlag } from '../io/directionsField.js';
+import type { WaterDepthField } from '../cost/economicModel.js';
+import { collectionKeyRows, collectionLayerSvg, depthKeyRow, depthRasterSvg, type CollectionDrawing } from './collectionSvg.js';
 
 export const PLOT_FONT = 'Liberation Sans, DejaVu Sans, Arial, Helvetica, sans-serif';
 
@@ -44,6 +46,10 @@ export interface LayoutPlotInput {
   typeOf?: Int32Array;
   /** AEP the source records for this layout, MWh (compared with the recomputed one by the CLI). */
   recordedAepMwh?: number;
+  /** The collection system to draw (cables by type, substations): collectionSvg.ts. */
+  collection?: CollectionDrawing;
+  /** The water depth to draw under the site (when it varies; screen and paper alike, not under a flow field). */
+  depth?: WaterDepthField;
 }
 
 export interface LayoutPlotOptions {
@@ -132,7 +138,11 @@ export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptio
   const panelW = showPanel ? Math.round(Math.min(style.name === 'paper' ? 190 : 230, Math.max(140, W * 0.26))) : 0;
   const D = Math.max(...models.map((m) => m.diameter));
   // Room around the site for the spacing circles (and the turbine numbers, drawn up and right).
-  const ext = siteExtent(site.boundary, x, y, (site.minSpacing / 2 + 0.2 * D) * (options.numbers ? 1.7 : 1), neighbours ?? undefined);
+  const fixedPoints = neighbours || input.collection ? {
+    x: Float64Array.from([...(neighbours?.x ?? []), ...(input.collection?.substations ?? []).map((s) => s[0])]),
+    y: Float64Array.from([...(neighbours?.y ?? []), ...(input.collection?.substations ?? []).map((s) => s[1])]),
+  } : undefined;
+  const ext = siteExtent(site.boundary, x, y, (site.minSpacing / 2 + 0.2 * D) * (options.numbers ? 1.7 : 1), fixedPoints);
 
   // The map: the room left of the panel minus the axes' margins; the extent grows in its short
   // direction so the frame fills that room at one scale for x and y.
@@ -199,12 +209,19 @@ export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptio
     parts.push(`<image class="flow" x="${px(frame.left)}" y="${px(frame.top)}" width="${px(roomW)}" height="${px(roomH)}" preserveAspectRatio="none" href="data:image/png;base64,${png}"/>`);
     flowInfo = { u: field.freeStreamSpeed, min: speedLo };
   }
-  const axes = mapAxes(frame, style, { grid: !flowInfo, compact, unit });
+  // The sea floor under the site (not under a flow field: one raster at a time).
+  let depthInfo: { min: number; max: number } | null = null;
+  if (input.depth && !flowInfo) {
+    const cells = Math.max(40, Math.min(240, Math.round(roomW / 3)));
+    const raster = depthRasterSvg(input.depth, frame, roomW, roomH, cells, Math.max(20, Math.round((cells * roomH) / roomW)));
+    if (raster) { parts.push(raster.svg); depthInfo = { min: raster.min, max: raster.max }; }
+  }
+  const axes = mapAxes(frame, style, { grid: !flowInfo && !depthInfo, compact, unit });
 
   parts.push(`<g clip-path="url(#${id}-area)">`);
   if (!flowInfo) parts.push(axes.grid);
   if (site.boundary) {
-    parts.push(`${sitePath(site.boundary)} class="boundary" fill="${flowInfo || style.siteFill === 'none' ? 'none' : style.siteFill}" fill-opacity="${style.name === 'screen' ? 0.85 : 1}" stroke="${style.siteStroke}" stroke-width="1.6"/>`);
+    parts.push(`${sitePath(site.boundary)} class="boundary" fill="${flowInfo || depthInfo || style.siteFill === 'none' ? 'none' : style.siteFill}" fill-opacity="${style.name === 'screen' ? 0.85 : 1}" stroke="${style.siteStroke}" stroke-width="1.6"/>`);
     for (const zone of site.boundary.exclusions ?? []) {
       parts.push(`<path class="exclusion" d="${ring(zone.vertices)}" fill="url(#${id}-hatch)" fill-opacity="${flowInfo ? 0.6 : 1}" stroke="${style.zoneStroke}" stroke-width="1.2"><title>${escapeXml(zone.name)}</title></path>`);
     }
@@ -247,6 +264,7 @@ export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptio
     });
     parts.push(`<g class="neighbours" fill="#d9d9d9" stroke="#5a5a5a" stroke-width="1">${marks.join('')}</g>`);
   }
+  if (input.collection) parts.push(collectionLayerSvg(input.collection, x, y, X, Y));
   parts.push(`<g class="turbines" stroke="${style.ink}" stroke-width="${style.name === 'paper' ? 0.7 : 1.1}">${markers.join('')}</g>`);
   if (numbers.length > 0) {
     parts.push(`<g class="turbine-numbers" font-size="${numberSize}" font-weight="bold" fill="${style.ink}" stroke="#ffffff" stroke-width="2.4" stroke-linejoin="round" paint-order="stroke">${numbers.join('')}</g>`);
@@ -274,6 +292,10 @@ export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptio
       highlight: options.flowDirectionDeg, hasExclusions: (site.boundary?.exclusions?.length ?? 0) > 0,
       modelKeys: models.length > 1 ? models.map((m, k) => ({ shape: k, label: `${m.name} (D ${grouped(m.diameter)} m)` })) : [],
       hasNeighbours: neighbours !== null,
+      extraKeys: [
+        ...(input.collection ? collectionKeyRows(input.collection).map((r) => ({ ...r, defs: '' })) : []),
+        ...(depthInfo ? [depthKeyRow(id, depthInfo.min, depthInfo.max)] : []),
+      ],
     }));
   }
   parts.push('</svg>');
@@ -284,6 +306,8 @@ function panelSvg(p: {
   id: string; x0: number; y0: number; w: number; h: number; l0: number; l1: number; style: PlotStyle; compact: boolean;
   flowInfo: { u: number; min: number } | null; site: LayoutPlotInput['site']; highlight?: number; hasExclusions: boolean;
   modelKeys: { shape: number; label: string }[]; hasNeighbours: boolean;
+  /** Further key rows (cables, substation, water depth), each with the defs its symbol needs. */
+  extraKeys: { defs: string; symbol: string; label: string }[];
 }): string {
   const s = p.style;
   const out: string[] = [`<g class="panel" font-size="${s.font.panel}" fill="${s.ink}">`];
@@ -305,7 +329,7 @@ function panelSvg(p: {
       out.push(`<line x1="${barX + barW}" x2="${barX + barW + 4}" y1="${px(ty)}" y2="${px(ty)}" stroke="${s.ink}"/><text x="${barX + barW + 7}" y="${px(ty + 3.5)}" font-size="${s.font.tick}">${tickLabel(t, step)}</text>`);
     }
   };
-  const defs: string[] = [gradient(`${p.id}-loss`, WAKE_LOSS_RAMP)];
+  const defs: string[] = [gradient(`${p.id}-loss`, WAKE_LOSS_RAMP), ...p.extraKeys.map((k) => k.defs).filter((d) => d !== '')];
   if (p.flowInfo) defs.push(gradient(`${p.id}-speed`, SPEED_RAMP));
   out.push(`<defs>${defs.join('')}</defs>`);
 
@@ -316,7 +340,7 @@ function panelSvg(p: {
   const legendTop = p.y0 + p.h - legendH + 4;
   const roseCy = legendTop - 14 - roseR - s.font.tick;
   const roseTitleY = roseCy - roseR - s.font.tick - 8;
-  const keyRows = (p.hasExclusions ? 3 : 2) + p.modelKeys.length + (p.hasNeighbours ? 1 : 0);
+  const keyRows = (p.hasExclusions ? 3 : 2) + p.modelKeys.length + (p.hasNeighbours ? 1 : 0) + p.extraKeys.length;
   const keyTop = roseTitleY - 18 - 16 * keyRows;
   const barsTop = p.y0 + 18, barsRoom = keyTop - 18 - barsTop;
   const oneBarH = p.flowInfo ? Math.max(36, barsRoom / 2 - 24) : Math.max(40, Math.min(200, barsRoom));
@@ -336,6 +360,7 @@ function panelSvg(p: {
   if (p.hasExclusions) keyRow(`<rect x="0" y="-5" width="18" height="10" fill="url(#${p.id}-hatch)" stroke="${s.zoneStroke}"/>`, 'exclusion zone');
   for (const m of p.modelKeys) keyRow(markerSvg(m.shape, 9, 0, 5, `class="model-key" fill="#ffffff" stroke="${s.ink}"`), m.label);
   if (p.hasNeighbours) keyRow('<g fill="#d9d9d9" stroke="#5a5a5a"><circle cx="9" cy="0" r="5"/><path d="M5.5,-3.5L12.5,3.5M5.5,3.5L12.5,-3.5"/></g>', 'neighbour (fixed)');
+  for (const k of p.extraKeys) keyRow(k.symbol, k.label);
   out.push(`<g class="key">${keys.join('')}</g>`);
 
   out.push(`<text x="${p.x0 + 4}" y="${px(roseTitleY)}" font-weight="bold" font-size="${s.font.panelTitle}">${p.site.wind.series ? `Wind rose (${grouped(p.site.wind.series.speeds.length)} samples, %)` : 'Wind rose (frequency, %)'}</text>`);

@@ -11,6 +11,8 @@ import { svgToPng } from './svgToPng.js';
 import { writeOutputFile } from './outputFile.js';
 import { nonEmptyRange } from './colorScale.js';
 import { turbineYield } from './turbineYield.js';
+import { economicsDrawing } from './economicsDrawing.js';
+import type { Case } from '../optimize/case.js';
 import { PLOT_STYLE_NAMES, PLOT_STYLES, withPhysicalSize, type PlotStyleName } from './plotStyle.js';
 
 export interface PlotRequest extends PlotSourceRequest {
@@ -39,7 +41,8 @@ export async function plotSvg(req: Omit<PlotRequest, 'output'>): Promise<{ svg: 
   const styleName = (req.style ?? 'screen') as PlotStyleName;
   const style = PLOT_STYLES[styleName];
   if (req.flowDirectionDeg !== undefined && !style.flowAllowed) throw new InputError(`--flow: the ${styleName} style draws no flow field (use --style screen)`);
-  const inputs = await resolvePlotSource(req);
+  // A case with economics draws its cables, substations and sea floor (economicsDrawing.ts).
+  const inputs = (await resolvePlotSource(req)).map((input) => ({ ...input, ...economicsDrawing(input.site as Pick<Case, 'boundary' | 'economics'>, input.x, input.y) }));
   const panels = inputs.length;
   const width = req.width ?? (panels === 1 ? style.width : Math.min(2400, Math.round(style.width * 0.7) * panels));
   const height = req.height ?? (panels === 1 ? style.height : Math.round(style.height * 0.85));
