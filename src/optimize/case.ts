@@ -4,6 +4,7 @@ import type { WindResource } from '../physics/windResource.js';
 import type { FarmModelSpec } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import type { DirectionTreatment } from '../physics/directionTreatment.js';
+import type { CaseEconomics } from '../cost/economicModel.js';
 
 /** A layout: turbine positions in metres. x[i], y[i] is turbine i. */
 export interface Layout {
@@ -44,6 +45,8 @@ export interface Case {
    * `listedWind` the rose as listed; `binOf` maps each treated direction to its listed bin.
    */
   directions?: { treatment: DirectionTreatment; listedWind: WindResource; binOf: Int32Array };
+  /** Cost-model inputs (case file's or campaign farm's `economics:`, io/costFields.ts); absent: no economics. */
+  economics?: CaseEconomics;
 }
 
 /** The turbine models of a farm with several types (mixed farm). */
