@@ -100,3 +100,12 @@ test('bad economics blocks: one line at the field', () => {
   write('bad.csv', 'x,y,depth\n0,0,20\n100,0,-1\n0,100,20\n100,100,20\n');
   refuses('badgrid.yaml', base + ECON.replace('water_depth_m: 15', 'bathymetry: bad.csv'), /bad\.csv:3: depth: -1 is negative/);
 });
+
+test('the economics block docs/cost.md shows is a valid block', () => {
+  const doc = fs.readFileSync(path.join(REPO, 'docs', 'cost.md'), 'utf8');
+  const block = /```yaml\n(economics:\n[\s\S]*?)```/.exec(doc);
+  assert.ok(block, 'docs/cost.md has a yaml block starting with economics:');
+  const c = loadCase(write('docs.yaml', `base: iea37-cs1-16\n${block[1]}`));
+  assert.deepEqual(c.economics!.ratedRpmByType, [12]);
+  assert.equal(c.economics!.cables.length, 2);
+});
