@@ -12,6 +12,7 @@ import type { CaseNeighbours } from '../optimize/case.js';
 import type { FarmModels } from '../io/farmTurbines.js';
 import type { Params } from './paramsSchema.js';
 import type { DirectionTreatment } from '../physics/directionTreatment.js';
+import type { EconomicsSpec } from '../io/costFields.js';
 
 /**
  * The wind resource as the campaign wrote it (what a command task's program is told besides the
@@ -48,7 +49,9 @@ export interface FarmSpec {
    * hash when given.
    */
   directions?: DirectionTreatment;
-  /** Content hash of boundary + wind + model (+ params, neighbours, directions): changes exactly when the farm's results can. */
+  /** Cost-model inputs (`economics:`, io/costFields.ts), plain data; part of the hash when given (not the bathymetry file's path). */
+  economics?: EconomicsSpec;
+  /** Content hash of boundary + wind + model (+ params, neighbours, directions, economics): changes exactly when the farm's results can. */
   hash: string;
 }
 

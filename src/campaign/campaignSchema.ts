@@ -15,6 +15,7 @@
  *       ground: mirror              # optional: the ground as a mirror (image turbines below it)
  *       neighbours: [{x: -3000, y: 0, turbine: iea37-3.35mw}, {file: old.yaml}]   # fixed turbines of other farms (io/farmTurbines.ts)
  *       directions: {spread: 20}    # how the wind's directions are treated (default bins; io/directionsField.ts)
+ *       economics: {...}            # cost-model inputs (prices, depth or bathymetry, substations, cables; io/costFields.ts)
  *   farm_types:                     # a farm type = turbine model + number of turbines
  *     - {id: 0, turbine: iea37-3.35mw, n_turbines: 16}
  *     - {id: 1, turbines: [{turbine: iea37-3.35mw, n: 10}, {turbine: v80, n: 6}]}   # several models, fixed counts
@@ -34,6 +35,7 @@ import { z } from 'zod';
 import { farmModelShape } from '../io/farmModelFields.js';
 import { strict } from '../io/zodIssue.js';
 import { paramsSchema } from './paramsSchema.js';
+import { economicsSchema } from '../io/costFields.js';
 import { neighboursSchema, turbineChoiceSchema, turbineCountsSchema } from '../io/farmTurbines.js';
 
 const nameOrMapping = z.union([z.string().min(1), z.record(z.string(), z.unknown())], {
@@ -52,6 +54,7 @@ export const farmSchema = strict({
   params: paramsSchema.optional(), // for a `method: command` optimizer's program
   neighbours: neighboursSchema.optional(), // fixed turbines of other farms (io/farmTurbines.ts)
   directions: z.unknown().optional(), // bins | {spread: N} | {gaussian: …} | {refine_deg: S}: io/directionsField.ts reads it
+  economics: economicsSchema.optional(), // cost-model inputs: io/costFields.ts
 });
 
 // One of `turbine` (+ n_turbines), `turbines` (models with counts) or `turbine_choice` (+ n_turbines):

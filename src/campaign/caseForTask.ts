@@ -7,6 +7,8 @@ import type { FarmSpec, FarmTypeSpec } from './campaign.js';
 import { typeOfCounts } from '../io/farmTurbines.js';
 import { startingAssignment } from '../optimize/typeChoice.js';
 import { withDirections } from '../optimize/caseDirections.js';
+import { economicsForTurbines } from '../io/costFields.js';
+import { InputError } from '../util/errors.js';
 
 /** The task's case; with the farm's direction treatment its wind is the treated one (optimize/caseDirections.ts). */
 export function caseForTask(farm: FarmSpec, type: FarmTypeSpec): Case {
@@ -32,5 +34,11 @@ function listedCase(farm: FarmSpec, type: FarmTypeSpec): Case {
     minSpacing: type.minSpacingM,
     model: farm.model,
     layout: null,
+    // Checked when the campaign was loaded (every farm × farm type); a worker's payload could still disagree.
+    ...(farm.economics ? {
+      economics: economicsForTurbines(farm.economics, m ? m.turbines : [type.turbine], ['economics'], (p, message) => {
+        throw new InputError(`farm ${farm.id} × farm type ${type.id}: ${p.join('.')}: ${message}`);
+      }, null),
+    } : {}),
   };
 }

@@ -36,6 +36,7 @@ import type { Campaign, FarmSpec, FarmTypeSpec, OptimizerSettings, WindAsWritten
 import { COMMAND_METHOD, resolveCommandOptimizer } from './commandOptimizer.js';
 import { directionsProblem, readDirectionsField } from '../io/directionsField.js';
 import { caseListedWind, caseTreatment } from '../optimize/caseDirections.js';
+import { economicsForTurbines, resolveEconomicsSpec, siteOutsideGrid } from '../io/costFields.js';
 
 /**
  * Most tasks one campaign may have (farms × farm types × seeds). The coordinator keeps one task
@@ -223,6 +224,9 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
   const neighbours = raw.neighbours !== undefined
     ? readNeighbours(raw.neighbours, at, file, baseDir, turbineResolver(baseDir, file, fail), layoutTurbinesLoader(file, fail), fail as FailAt, boundary!)
     : base?.neighbours;
+  const economics = f.economics !== undefined ? resolveEconomicsSpec(f.economics, ['farms', i, 'economics'], baseDir, fail as FailAt) : undefined;
+  const outside = economics ? siteOutsideGrid(economics, boundary, null) : null;
+  if (outside) fail(['farms', i, 'economics', 'bathymetry'], outside);
   return {
     id: f.id,
     label: f.label ?? f.case ?? `farm_${f.id}`,
@@ -232,7 +236,8 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
     ...(f.params !== undefined ? { params: f.params } : {}),
     ...(neighbours && neighbours.x.length > 0 ? { neighbours } : {}),
     ...(directions ? { directions } : {}),
-    hash: farmSpecHash({ boundary, wind, model, params: f.params, neighbours: neighbours && neighbours.x.length > 0 ? neighbours : undefined, directions }),
+    ...(economics ? { economics } : {}),
+    hash: farmSpecHash({ boundary, wind, model, params: f.params, neighbours: neighbours && neighbours.x.length > 0 ? neighbours : undefined, directions, economics }),
   };
 }
 
@@ -311,12 +316,15 @@ function windAsWritten(f: CampaignDocument['farms'][number], raw: Record<string,
  * and its model must be one the engines can evaluate for that farm type (physics/engineChoice.ts).
  */
 function checkRoom(farms: FarmSpec[], types: FarmTypeSpec[], fail: Fail, written: (farm: number, field: string) => boolean): void {
+  const allModelNames = [...new Set(types.flatMap((t) => (t.models ? t.models.turbines : [t.turbine]).map((m) => m.name)))];
   for (const [i, f] of farms.entries()) {
     const bounds = new Map<number, number>();
     for (const [j, t] of types.entries()) {
       // What the engines cannot evaluate (physics/engineChoice.ts: blockage or the weighted sum with several models or neighbours, …).
       const limit = farmConflict(f.model, { types: t.models ? t.models.turbines : [t.turbine], neighbours: !!f.neighbours && f.neighbours.x.length > 0, wind: f.wind });
       if (limit) fail(['farms', i, written(i, limit.field) ? limit.field : 'case'], `farm ${f.id} (${f.label}) × farm type ${t.id} (${t.label}): ${limit.message}`);
+      // Every farm type's models need a rated rotor speed in the farm's economics.
+      if (f.economics) economicsForTurbines(f.economics, t.models ? t.models.turbines : [t.turbine], ['farms', i, 'economics'], (p, message, keyOf) => fail(p, `farm type ${t.id} (${t.label}): ${message}`, keyOf), allModelNames);
       if (t.models) {
         const problem = modelsRoomProblem(f.boundary, t.models, t.nTurbines);
         if (problem) fail(['farm_types', j, t.models.counts ? 'turbines' : 'n_turbines'], `farm ${f.id} (${f.label}, farms[${i}]) × farm type ${t.id} (${t.label}): ${problem}`);

@@ -94,12 +94,14 @@ export function taskSpecHash(farmHash: string, typeHash: string, optimizerHash: 
  * The farm's part of a spec hash: site, wind, wake model and, for command tasks, the farm's
  * `params` (absent params leave the hash as it always was).
  */
-export function farmSpecHash(f: { boundary: unknown; wind: unknown; model: unknown; params?: unknown; neighbours?: { x: unknown; y: unknown; types: { name?: unknown }[]; typeOf: unknown }; directions?: { kind: string } }): string {
+export function farmSpecHash(f: { boundary: unknown; wind: unknown; model: unknown; params?: unknown; neighbours?: { x: unknown; y: unknown; types: { name?: unknown }[]; typeOf: unknown }; directions?: { kind: string }; economics?: { depth: object } }): string {
   // Neighbours: positions, each one's model and the models' numbers (not their names); absent ones leave the hash as it was.
   const neighbours = f.neighbours ? { x: f.neighbours.x, y: f.neighbours.y, typeOf: f.neighbours.typeOf, types: f.neighbours.types.map(withoutName) } : undefined;
   // A direction treatment other than the bins as listed; bins (or none) leave the hash as it was.
   const directions = f.directions && f.directions.kind !== 'bins' ? f.directions : undefined;
-  return hashValue({ boundary: f.boundary, wind: f.wind, model: f.model, params: f.params, neighbours, directions });
+  // Economics: its numbers and the depth grid, not the bathymetry file's path; absent leaves the hash as it was.
+  const economics = f.economics ? { ...f.economics, depth: 'file' in f.economics.depth ? { grid: (f.economics.depth as unknown as { grid: unknown }).grid } : f.economics.depth } : undefined;
+  return hashValue({ boundary: f.boundary, wind: f.wind, model: f.model, params: f.params, neighbours, directions, economics });
 }
 
 const withoutName = (t: { name?: unknown }): unknown => { const { name: _name, ...numbers } = t; return numbers; };

@@ -19,6 +19,7 @@
  *   turbines: [{turbine: iea37-3.35mw, n: 10}, {turbine: v80, n: 6}]   # or n_turbines + turbine_choice: [a, b]
  *   neighbours: [{x: -2500, y: 0, turbine: iea37-3.35mw}, {file: old.yaml}]
  *   directions: {spread: 20}    # optional: how the rose's directions are treated (bins | {spread: N} | {gaussian: …} | {refine_deg: S}; io/directionsField.ts)
+ *   economics: {...}            # optional: cost-model inputs (prices, depth or bathymetry, substations, cables; io/costFields.ts)
  *   wflo: {...}                 # written by `wflo optimize --out`: how the layout was made (not read)
  */
 import path from 'node:path';
@@ -44,6 +45,7 @@ import { farmConflict } from '../physics/engineChoice.js';
 import { modelsRoomProblem, readFarmModels, readNeighbours, typeOfCounts, type FailAt } from './farmTurbines.js';
 import { directionsProblem, readDirectionsField } from './directionsField.js';
 import { withDirections } from '../optimize/caseDirections.js';
+import { economicsForTurbines, economicsSchema, resolveEconomicsSpec, siteOutsideGrid } from './costFields.js';
 
 // Coordinates are checked by checkLayout (finite numbers, equal lengths) for a better message.
 const xy = strict({ x: z.array(z.unknown()), y: z.array(z.unknown()) });
@@ -64,6 +66,7 @@ const caseSchema = strict({
   layout: z.union([xy, strict({ coordinates: xy })]).optional(),
   // How the directions are treated: checked in full by io/directionsField.ts (field paths, lines).
   directions: z.unknown().optional(),
+  economics: economicsSchema.optional(), // cost-model inputs: io/costFields.ts
   // How `wflo optimize --out` made the layout (seed, method, AEP, work): a record, not read.
   wflo: z.record(z.string(), z.unknown()).optional(),
 });
@@ -182,6 +185,13 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     const problem = directionsProblem(treatment, wind);
     if (problem) fail(['directions'], problem);
   }
+  let economics: Case['economics'];
+  if (c.economics !== undefined) {
+    const spec = resolveEconomicsSpec(c.economics, ['economics'], dir, fail);
+    const outside = siteOutsideGrid(spec, boundary, layout);
+    if (outside) fail(['economics', 'bathymetry'], outside);
+    economics = economicsForTurbines(spec, several ? several.models.turbines : [turbine], ['economics'], fail);
+  }
   const result: Case = {
     ...(several ? {
       turbines: {
@@ -195,6 +205,7 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     model,
     layout,
     referenceAepMwh: asBase ? base!.referenceAepMwh : undefined,
+    ...(economics ? { economics } : {}),
   };
   return treatment ? withDirections(result, treatment) : result;
 }

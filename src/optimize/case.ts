@@ -45,7 +45,7 @@ export interface Case {
    * `listedWind` the rose as listed; `binOf` maps each treated direction to its listed bin.
    */
   directions?: { treatment: DirectionTreatment; listedWind: WindResource; binOf: Int32Array };
-  /** The economics of the farm (cost model, water depth, substations, cables), when its files give them. */
+  /** Cost-model inputs (case file's or campaign farm's `economics:`, io/costFields.ts); absent: no economics. */
   economics?: CaseEconomics;
 }
 

@@ -27,6 +27,7 @@ import { WAKE_MODEL_NAMES, SUPERPOSITION_NAMES, INFLOW_NAMES, BLOCKAGE_MODEL_NAM
 import { INDUCTION_NAMES } from '../../../physics/inductionFactor.js';
 import { TURBULENCE_SUPERPOSITION_NAMES } from '../../../physics/turbulence/crespoHernandez.js';
 import { ENGINE_VERSION } from '../../../version.js';
+import type { EconomicsSpec } from '../../../io/costFields.js';
 import type { Dispatch, ExecutorSetup } from '../executor.js';
 
 export const PAYLOAD_VERSION = 1;
@@ -66,6 +67,8 @@ interface EncodedFarm {
   neighbours?: { x: number[]; y: number[]; types: EncodedTurbine[]; typeOf: number[] };
   /** The direction treatment (hashed; absent: the bins as listed). */
   directions?: DirectionTreatment;
+  /** Cost-model inputs (hashed, the bathymetry file's path not). */
+  economics?: EconomicsSpec;
 }
 
 type EncodedCurve = { kind: 'cubic'; ratedSpeed: number } | { kind: 'table'; speeds: number[]; powerW: number[] };
@@ -98,6 +101,7 @@ function encodeFarm(f: FarmSpec): EncodedFarm {
     ...(f.params !== undefined ? { params: f.params } : {}),
     ...(f.windAsWritten !== undefined ? { windAsWritten: f.windAsWritten } : {}),
     ...(f.directions !== undefined ? { directions: f.directions } : {}),
+    ...(f.economics !== undefined ? { economics: f.economics } : {}),
     ...(f.neighbours !== undefined ? {
       neighbours: { x: arr(f.neighbours.x), y: arr(f.neighbours.y), types: f.neighbours.types.map(encodeTurbine), typeOf: Array.from(f.neighbours.typeOf) },
     } : {}),
@@ -223,6 +227,22 @@ const jsonScalar = z.union([finite, z.string().max(10_000), z.boolean(), z.null(
 const jsonValue: z.ZodType<Json> = z.lazy(() => z.union([jsonScalar, z.array(jsonValue).max(MAX_ARRAY), z.record(safeKey, jsonValue)]));
 const int = z.number().int().refine(Number.isSafeInteger, 'expected a safe integer');
 
+// The farm's economics as io/costFields.ts resolved it (plain data); the grid's shape is checked on decoding.
+const economics = z.strictObject({
+  model: z.literal('dtu_offshore'),
+  energyPriceEurPerMWh: finite, discountRate: finite.gt(-1).optional(), projectYears: int.min(1).max(200), distanceFromShoreKm: finite.nonnegative(),
+  depth: z.union([
+    z.strictObject({ constantM: finite.nonnegative() }),
+    z.strictObject({
+      grid: z.strictObject({ x0: finite, dx: finite.positive(), nx: int.min(2), y0: finite, dy: finite.positive(), ny: int.min(2), depth: z.array(finite.nonnegative()).max(MAX_ARRAY) }),
+      file: z.string().max(4096),
+    }),
+  ]),
+  substations: z.array(z.tuple([finite, finite])).min(1).max(1000),
+  cables: z.array(z.strictObject({ name: z.string().min(1).max(200), capacity: int.min(1), costPerMetre: finite.positive() })).min(1).max(100),
+  ratedRpm: z.union([finite.positive(), z.record(z.string().max(200), finite.positive())]),
+});
+
 export const jobDataSchema = z.strictObject({
   v: z.literal(PAYLOAD_VERSION),
   engine: z.string().max(100),
@@ -233,7 +253,7 @@ export const jobDataSchema = z.strictObject({
   attempt: int.min(1),
   timeoutS: finite.positive().max(1e7),
   farm: z.strictObject({
-    boundary, wind, model, params: paramsSchema.optional(), windAsWritten: windAsWritten.optional(), directions: directions.optional(),
+    boundary, wind, model, params: paramsSchema.optional(), windAsWritten: windAsWritten.optional(), directions: directions.optional(), economics: economics.optional(),
     neighbours: z.strictObject({ x: numbers.max(MAX_TURBINES), y: numbers.max(MAX_TURBINES), types: z.array(turbine).min(1).max(100), typeOf: z.array(int.min(0).max(99)).max(MAX_TURBINES) }).optional(),
   }),
   type: z.strictObject({
@@ -334,8 +354,13 @@ export function decodeJob(raw: unknown, jobId = '?'): DecodedJob {
   if (models && (models.minSpacingByType.length !== models.turbines.length || (models.counts !== null && (models.counts.length !== models.turbines.length || models.counts.reduce((t, n) => t + n, 0) !== data.type.nTurbines)))) {
     throw new PayloadRejected(`job ${jobId}: payload rejected: type.models: one spacing and count per model, counts summing to nTurbines, expected`);
   }
+  const eg = data.farm.economics && 'grid' in data.farm.economics.depth ? data.farm.economics.depth.grid : null;
+  if (eg && eg.depth.length !== eg.nx * eg.ny) {
+    throw new PayloadRejected(`job ${jobId}: payload rejected: farm.economics.depth.grid: ${eg.depth.length} depths for ${eg.nx} × ${eg.ny} nodes`);
+  }
   const farmParts = {
     boundary: data.farm.boundary, wind: windResource, model: data.farm.model,
+    ...(data.farm.economics !== undefined ? { economics: data.farm.economics } : {}),
     ...(data.farm.params !== undefined ? { params: data.farm.params } : {}),
     ...(data.farm.windAsWritten !== undefined ? { windAsWritten: data.farm.windAsWritten } : {}),
     ...(data.farm.directions !== undefined ? { directions: data.farm.directions } : {}),
