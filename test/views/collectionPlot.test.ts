@@ -11,6 +11,11 @@ import { layoutSvg } from '../../src/views/layoutSvg.js';
 import { builtinCase } from '../../src/io/builtinCases.js';
 import { routeCollection } from '../../src/geometry/collection/routeCollection.js';
 import { svgToPng } from '../../src/views/svgToPng.js';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO } from '../helpers.js';
+import { runWflo } from './viewsTestKit.js';
 
 const attr = (tag: string, name: string): string => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1] ?? '';
 
@@ -68,4 +73,21 @@ test('cables, substation and water depth on the layout plot', async () => {
   assert.doesNotMatch(flat.svg, /class="depth"/);
   const png = svgToPng(svg);
   assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
+});
+
+test('wflo plot of the offshore cs4 example: 81 cables to the substation over the depth grid of its CSV', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wflo-cs4-plot-'));
+  try {
+    const file = path.join(dir, 'cs4.svg');
+    const example = path.join(REPO, 'examples', 'offshore-cs4', 'cs4-offshore.yaml');
+    const r = runWflo(['plot', example, '-o', file]);
+    assert.equal(r.status, 0, r.stderr);
+    const svg = fs.readFileSync(file, 'utf8');
+    assert.equal([...svg.matchAll(/<line class="cable"/g)].length, 81);
+    assert.match(svg, /<rect class="substation" data-substation="0" data-x="6200" data-y="6430"/);
+    // The raster's range lies inside the CSV's depths (bilinear never leaves the nodes' range).
+    const depths = fs.readFileSync(path.join(REPO, 'examples', 'offshore-cs4', 'depth.csv'), 'utf8').trim().split('\n').slice(1).map((l) => Number(l.split(',')[2]));
+    const raster = /<image class="depth" data-min="([^"]*)" data-max="([^"]*)"/.exec(svg)!;
+    assert.ok(Number(raster[1]) >= Math.min(...depths) - 1e-9 && Number(raster[2]) <= Math.max(...depths) + 1e-9, `${raster[1]}–${raster[2]}`);
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });
