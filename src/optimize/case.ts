@@ -4,6 +4,7 @@ import type { WindResource } from '../physics/windResource.js';
 import type { FarmModelSpec } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import type { DirectionTreatment } from '../physics/directionTreatment.js';
+import type { CaseEconomics, ObjectiveName } from '../cost/economicModel.js';
 
 /** A layout: turbine positions in metres. x[i], y[i] is turbine i. */
 export interface Layout {
@@ -44,6 +45,10 @@ export interface Case {
    * `listedWind` the rose as listed; `binOf` maps each treated direction to its listed bin.
    */
   directions?: { treatment: DirectionTreatment; listedWind: WindResource; binOf: Int32Array };
+  /** What the optimizer minimizes or maximizes (default 'aep'; 'lcoe' and 'npv' need `economics`: optimize/economicObjective.ts). */
+  objective?: ObjectiveName;
+  /** The cost model, water depth, substations and cables of a case with a cost objective (io/ fills it). */
+  economics?: CaseEconomics;
 }
 
 /** The turbine models of a farm with several types (mixed farm). */
