@@ -75,16 +75,7 @@ export function createEconomicObjective(c: Case, typeOf: Int32Array = caseTypeOf
       : null;
     return (weighted = createWeightedAepEvaluator(models, c.wind, model, nb));
   };
-  const design: FarmDesign = {
-    ratedPowerMW: Float64Array.from(types, (t) => models[t].ratedPowerW * 1e-6),
-    rotorDiameter: Float64Array.from(types, (t) => models[t].diameter),
-    hubHeight: Float64Array.from(types, (t) => models[t].hubHeight),
-    ratedRpm: Float64Array.from(types, (t) => econ.ratedRpmByType[t]),
-    waterDepth: new Float64Array(n),
-    aepMWh: new Float64Array(n),
-    cableCost: 0,
-  };
-  const exclusions = c.boundary?.exclusions;
+  const design = farmDesign(c, types);
   const sign = name === 'lcoe' ? 1 : -1;
   const partialsOf = (r: EconomicResult): DesignPartials => {
     const p = name === 'lcoe' ? r.dLcoe : r.dNpv;
@@ -93,7 +84,7 @@ export function createEconomicObjective(c: Case, typeOf: Int32Array = caseTypeOf
   };
   return {
     name,
-    route: (x, y) => routeCollection({ turbines: { x, y }, substations: econ.substations, cables: econ.cables, ...(exclusions ? { exclusions } : {}), source: 'economics' }),
+    route: (x, y) => routeCase(c, x, y),
     evaluate(x, y, network, withGradient) {
       const energy = withGradient ? evaluator.aepWithGradient(x, y) : evaluator.aep(x, y);
       const depthGrad = withGradient ? new Float64Array(2 * n) : null;
@@ -132,6 +123,51 @@ export function createEconomicObjective(c: Case, typeOf: Int32Array = caseTypeOf
       }
       return { ...out, gradX, gradY };
     },
+  };
+}
+
+/** The collection network of the case's substations and cables at (x, y), around the site's exclusion zones. */
+export function routeCase(c: Case, x: Float64Array, y: Float64Array): CollectionNetwork {
+  const econ = c.economics!;
+  const exclusions = c.boundary?.exclusions;
+  return routeCollection({ turbines: { x, y }, substations: econ.substations, cables: econ.cables, ...(exclusions ? { exclusions } : {}), source: 'economics' });
+}
+
+/** The cost model's design of the case's farm with models `typeOf` (depth, AEP and cable cost left 0 to fill). */
+export function farmDesign(c: Case, typeOf: Int32Array): FarmDesign {
+  const econ = c.economics!;
+  const models = caseTypes(c).types;
+  const n = typeOf.length;
+  return {
+    ratedPowerMW: Float64Array.from(typeOf, (t) => models[t].ratedPowerW * 1e-6),
+    rotorDiameter: Float64Array.from(typeOf, (t) => models[t].diameter),
+    hubHeight: Float64Array.from(typeOf, (t) => models[t].hubHeight),
+    ratedRpm: Float64Array.from(typeOf, (t) => econ.ratedRpmByType[t]),
+    waterDepth: new Float64Array(n),
+    aepMWh: new Float64Array(n),
+    cableCost: 0,
+  };
+}
+
+/**
+ * The objective at fixed positions (x, y) for any assignment of models (what the assignment stage
+ * of typeChoice.ts compares): the network routed once at (x, y) (it does not depend on the models:
+ * cable capacities count turbines), the depths at (x, y), the models' per-turbine AEP given.
+ * Returns the objective's value (LCOE or NPV) and J (LCOE or −NPV: lower is better).
+ */
+export function assignmentObjective(c: Case, x: Float64Array, y: Float64Array): (typeOf: Int32Array, perTurbineMwh: Float64Array) => { value: number; j: number; result: EconomicResult } {
+  const name = caseObjective(c);
+  const econ = c.economics!;
+  const cableCost = routeCase(c, x, y).totalCost;
+  const depth = Float64Array.from(x, (xi, i) => econ.depth.at(xi, y[i], null));
+  return (typeOf, perTurbineMwh) => {
+    const design = farmDesign(c, typeOf);
+    design.waterDepth.set(depth);
+    design.aepMWh.set(perTurbineMwh.subarray(0, typeOf.length));
+    design.cableCost = cableCost;
+    const result = econ.model.evaluate(design, false);
+    const value = name === 'lcoe' ? result.lcoe : result.npv;
+    return { value, j: name === 'lcoe' ? value : -value, result };
   };
 }
 

@@ -7,36 +7,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { builtinCase, builtinTurbine } from '../../src/io/builtinCases.js';
 import type { Case } from '../../src/optimize/case.js';
-import { roseFromSectors } from '../../src/physics/windResource.js';
 import { createEconomicObjective } from '../../src/optimize/economicObjective.js';
-import { testEconomics } from './economicTestModel.js';
+import { mixedCase, oneModelCase, x0, y0 } from './economicTestModel.js';
 import { createWeightedAepEvaluator } from '../../src/physics/weightedAep.js';
 import { caseEvaluator, caseTypes } from '../../src/optimize/caseEvaluator.js';
-
-const rose = roseFromSectors([270, 240, 300, 90, 180], [0.45, 0.2, 0.2, 0.1, 0.05], [7, 9, 11], [[0.3, 0.4, 0.3], [0.3, 0.4, 0.3], [0.3, 0.4, 0.3], [0.3, 0.4, 0.3], [0.3, 0.4, 0.3]]);
-// A loose 3 × 3 grid, jittered so no two turbines are exactly aligned with a wind direction.
-const x0 = Float64Array.from([-700, 10, 690, -650, 40, 720, -680, -20, 700]);
-const y0 = Float64Array.from([-690, -720, -650, 30, -10, 60, 700, 650, 710]);
-
-export function oneModelCase(objective: 'lcoe' | 'npv'): Case {
-  return {
-    ...builtinCase('iea37-cs1-16'), name: 'econ-one', wind: rose, nTurbines: 9, minSpacing: 260, layout: null,
-    model: { wake: 'bastankhah2014', superposition: 'linear' },
-    objective, economics: testEconomics([11.8], [-1000, 200]),
-  };
-}
-
-export function mixedCase(objective: 'lcoe' | 'npv'): Case {
-  const big = builtinTurbine('iea37-3.35mw'), small = builtinTurbine('v80');
-  return {
-    ...oneModelCase(objective), name: 'econ-mixed', turbine: big,
-    turbines: { types: [big, small], minSpacingByType: Float64Array.from([520, 320]), typeOf: Int32Array.from([0, 1, 0, 1, 0, 1, 0, 0, 1]), choice: false },
-    neighbours: { x: Float64Array.from([-1800, -1800]), y: Float64Array.from([-300, 400]), types: [big], typeOf: new Int32Array(2) },
-    economics: testEconomics([11.8, 16.7], [-1000, 200]),
-  };
-}
 
 function checkGradient(c: Case, label: string, t: { diagnostic(s: string): void }): void {
   const eo = createEconomicObjective(c);
