@@ -32,5 +32,6 @@ function listedCase(farm: FarmSpec, type: FarmTypeSpec): Case {
     minSpacing: type.minSpacingM,
     model: farm.model,
     layout: null,
+    ...(type.objective !== undefined ? { objective: type.objective } : {}),
   };
 }

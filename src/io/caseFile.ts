@@ -19,6 +19,7 @@
  *   turbines: [{turbine: iea37-3.35mw, n: 10}, {turbine: v80, n: 6}]   # or n_turbines + turbine_choice: [a, b]
  *   neighbours: [{x: -2500, y: 0, turbine: iea37-3.35mw}, {file: old.yaml}]
  *   directions: {spread: 20}    # optional: how the rose's directions are treated (bins | {spread: N} | {gaussian: …} | {refine_deg: S}; io/directionsField.ts)
+ *   objective: lcoe             # optional: aep (default) | lcoe | npv; lcoe and npv need the economics (io/objectiveField.ts)
  *   wflo: {...}                 # written by `wflo optimize --out`: how the layout was made (not read)
  */
 import path from 'node:path';
@@ -44,6 +45,7 @@ import { farmConflict } from '../physics/engineChoice.js';
 import { modelsRoomProblem, readFarmModels, readNeighbours, typeOfCounts, type FailAt } from './farmTurbines.js';
 import { directionsProblem, readDirectionsField } from './directionsField.js';
 import { withDirections } from '../optimize/caseDirections.js';
+import { objectiveProblem, objectiveSchema } from './objectiveField.js';
 
 // Coordinates are checked by checkLayout (finite numbers, equal lengths) for a better message.
 const xy = strict({ x: z.array(z.unknown()), y: z.array(z.unknown()) });
@@ -64,6 +66,7 @@ const caseSchema = strict({
   layout: z.union([xy, strict({ coordinates: xy })]).optional(),
   // How the directions are treated: checked in full by io/directionsField.ts (field paths, lines).
   directions: z.unknown().optional(),
+  objective: objectiveSchema.optional(),
   // How `wflo optimize --out` made the layout (seed, method, AEP, work): a record, not read.
   wflo: z.record(z.string(), z.unknown()).optional(),
 });
@@ -196,6 +199,11 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     layout,
     referenceAepMwh: asBase ? base!.referenceAepMwh : undefined,
   };
+  if (c.objective !== undefined) {
+    const problem = objectiveProblem(c.objective, result.economics !== undefined);
+    if (problem) fail(['objective'], problem);
+    result.objective = c.objective;
+  }
   return treatment ? withDirections(result, treatment) : result;
 }
 
