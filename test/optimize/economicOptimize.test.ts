@@ -11,6 +11,7 @@ import { optimizeCase } from '../../src/optimize/optimizeCase.js';
 import type { Case } from '../../src/optimize/case.js';
 import { createEconomicObjective } from '../../src/optimize/economicObjective.js';
 import { oneModelCase, mixedCase, TEST_MODEL } from './economicTestModel.js';
+import { withDirections } from '../../src/optimize/caseDirections.js';
 
 const settings = { method: 'gradient', wec: [2, 1], maxIterations: 30, outerIterations: 3 };
 
@@ -51,6 +52,9 @@ test('turbine_choice under LCOE compares LCOE: a different choice than under AEP
   const quick = { method: 'gradient', wec: [1], maxIterations: 15, outerIterations: 2 };
   const byAep = optimizeCase(choose('aep'), quick, 2);
   const byLcoe = optimizeCase(choose('lcoe'), quick, 2);
+  // Bit-identical per seed, models and reason included.
+  const again = optimizeCase(choose('lcoe'), quick, 2);
+  assert.deepEqual([Array.from(again.x), Array.from(again.y), Array.from(again.typeOf!), again.economics, again.typeChoice], [Array.from(byLcoe.x), Array.from(byLcoe.y), Array.from(byLcoe.typeOf!), byLcoe.economics, byLcoe.typeChoice]);
   t.diagnostic(`AEP: ${byAep.typeChoice!.reason}`);
   t.diagnostic(`LCOE: ${byLcoe.typeChoice!.reason}`);
   assert.ok(byLcoe.typeChoice!.reason.startsWith('LCOE'));
@@ -63,4 +67,13 @@ test('turbine_choice under LCOE compares LCOE: a different choice than under AEP
     return eo.evaluate(r.x, r.y, eo.route(r.x, r.y), false).result.lcoe;
   };
   assert.ok(lcoeOf(byLcoe) < lcoeOf(byAep), `LCOE ${lcoeOf(byLcoe)} vs AEP-chosen ${lcoeOf(byAep)}`);
+});
+
+test('lcoe on a finely treated rose (direction continuation): the start\'s objective is on the case\'s own measure, and the result is better', () => {
+  const c = withDirections(oneModelCase('lcoe'), { kind: 'spread', n: 8 });
+  const r = optimizeCase(c, { method: 'gradient', wec: [1], maxIterations: 10, outerIterations: 2 }, 4);
+  const eo = createEconomicObjective(c);
+  const atStart = eo.evaluate(r.xInitial, r.yInitial, eo.route(r.xInitial, r.yInitial), false).result.lcoe;
+  assert.equal(r.objectiveInitial, atStart);
+  assert.ok(r.economics!.value < atStart, `${r.economics!.value} vs start ${atStart}`);
 });
