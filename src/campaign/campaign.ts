@@ -13,6 +13,7 @@ import type { FarmModels } from '../io/farmTurbines.js';
 import type { Params } from './paramsSchema.js';
 import type { DirectionTreatment } from '../physics/directionTreatment.js';
 import type { EconomicsSpec } from '../io/costFields.js';
+import type { ObjectiveName } from '../cost/economicModel.js';
 
 /**
  * The wind resource as the campaign wrote it (what a command task's program is told besides the
@@ -67,7 +68,9 @@ export interface FarmTypeSpec {
   models?: FarmModels;
   /** `params:` for a command optimizer's program (part of the hash when given). */
   params?: Params;
-  /** Content hash of turbine numbers + count + spacing (+ params). */
+  /** What the optimizer minimizes or maximizes (absent: aep); lcoe and npv need the farm's economics. Part of the hash when given. */
+  objective?: ObjectiveName;
+  /** Content hash of turbine numbers + count + spacing (+ params, objective). */
   hash: string;
 }
 

@@ -20,6 +20,7 @@
  *     - {id: 0, turbine: iea37-3.35mw, n_turbines: 16}
  *     - {id: 1, turbines: [{turbine: iea37-3.35mw, n: 10}, {turbine: v80, n: 6}]}   # several models, fixed counts
  *     - {id: 2, n_turbines: 16, turbine_choice: [iea37-3.35mw, v80]}                 # the optimizer chooses the models
+ *     - {id: 3, turbine: iea37-3.35mw, n_turbines: 16, objective: lcoe}              # aep (default) | lcoe | npv (needs the farms' economics)
  *   seeds: {start: 0, count: 60}    # or a list: [1, 2, 3]
  *   optimizer: {method: noop}       # method + its settings (snake_case; camelCase accepted);
  *                                   # method: command runs your own program (campaign/commandOptimizer.ts)
@@ -34,6 +35,7 @@
 import { z } from 'zod';
 import { farmModelShape } from '../io/farmModelFields.js';
 import { strict } from '../io/zodIssue.js';
+import { objectiveSchema } from '../io/objectiveField.js';
 import { paramsSchema } from './paramsSchema.js';
 import { economicsSchema } from '../io/costFields.js';
 import { neighboursSchema, turbineChoiceSchema, turbineCountsSchema } from '../io/farmTurbines.js';
@@ -69,6 +71,7 @@ export const farmTypeSchema = strict({
   min_spacing_diameters: z.number().min(0).optional(),
   min_spacing_m: z.number().min(0).optional(),
   params: paramsSchema.optional(), // for a `method: command` optimizer's program
+  objective: objectiveSchema.optional(), // aep (default) | lcoe | npv: io/objectiveField.ts
 });
 
 export const seedRangeSchema = strict({

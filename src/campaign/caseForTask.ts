@@ -40,5 +40,6 @@ function listedCase(farm: FarmSpec, type: FarmTypeSpec): Case {
         throw new InputError(`farm ${farm.id} × farm type ${type.id}: ${p.join('.')}: ${message}`);
       }, null),
     } : {}),
+    ...(type.objective !== undefined ? { objective: type.objective } : {}),
   };
 }

@@ -35,6 +35,8 @@ import { farmSpecHash, farmTypeSpecHash, optimizerSpecHash } from './specHash.js
 import type { Campaign, FarmSpec, FarmTypeSpec, OptimizerSettings, WindAsWritten } from './campaign.js';
 import { COMMAND_METHOD, resolveCommandOptimizer } from './commandOptimizer.js';
 import { directionsProblem, readDirectionsField } from '../io/directionsField.js';
+import { objectiveProblem } from '../io/objectiveField.js';
+import { caseForTask } from './caseForTask.js';
 import { caseListedWind, caseTreatment } from '../optimize/caseDirections.js';
 import { economicsForTurbines, resolveEconomicsSpec, siteOutsideGrid } from '../io/costFields.js';
 
@@ -276,7 +278,8 @@ function resolveFarmType(t: CampaignDocument['farm_types'][number], raw: Record<
       minSpacingM,
       models,
       ...(t.params !== undefined ? { params: t.params } : {}),
-      hash: farmTypeSpecHash({ turbine: models.turbines[0]!, nTurbines, minSpacingM, params: t.params, models }),
+      ...(t.objective !== undefined ? { objective: t.objective } : {}),
+      hash: farmTypeSpecHash({ turbine: models.turbines[0]!, nTurbines, minSpacingM, params: t.params, models, objective: t.objective }),
     };
   }
   const spec = raw.turbine;
@@ -297,8 +300,9 @@ function resolveFarmType(t: CampaignDocument['farm_types'][number], raw: Record<
     nTurbines: t.n_turbines!,
     minSpacingM,
     ...(t.params !== undefined ? { params: t.params } : {}),
+    ...(t.objective !== undefined ? { objective: t.objective } : {}),
     // The turbine's name does not change results; only its numbers are hashed.
-    hash: farmTypeSpecHash({ turbine, nTurbines: t.n_turbines!, minSpacingM, params: t.params }),
+    hash: farmTypeSpecHash({ turbine, nTurbines: t.n_turbines!, minSpacingM, params: t.params, objective: t.objective }),
   };
 }
 
@@ -325,6 +329,11 @@ function checkRoom(farms: FarmSpec[], types: FarmTypeSpec[], fail: Fail, written
       if (limit) fail(['farms', i, written(i, limit.field) ? limit.field : 'case'], `farm ${f.id} (${f.label}) × farm type ${t.id} (${t.label}): ${limit.message}`);
       // Every farm type's models need a rated rotor speed in the farm's economics.
       if (f.economics) economicsForTurbines(f.economics, t.models ? t.models.turbines : [t.turbine], ['farms', i, 'economics'], (p, message, keyOf) => fail(p, `farm type ${t.id} (${t.label}): ${message}`, keyOf), allModelNames);
+      // A cost objective needs the farm's economics (the task's case carries them: caseForTask.ts).
+      if (t.objective !== undefined && t.objective !== 'aep') {
+        const problem = objectiveProblem(t.objective, caseForTask(f, t).economics !== undefined);
+        if (problem) fail(['farm_types', j, 'objective'], `farm ${f.id} (${f.label}, farms[${i}]) × farm type ${t.id} (${t.label}): ${problem}`);
+      }
       if (t.models) {
         const problem = modelsRoomProblem(f.boundary, t.models, t.nTurbines);
         if (problem) fail(['farm_types', j, t.models.counts ? 'turbines' : 'n_turbines'], `farm ${f.id} (${f.label}, farms[${i}]) × farm type ${t.id} (${t.label}): ${problem}`);

@@ -107,11 +107,13 @@ export function farmSpecHash(f: { boundary: unknown; wind: unknown; model: unkno
 const withoutName = (t: { name?: unknown }): unknown => { const { name: _name, ...numbers } = t; return numbers; };
 
 /** The farm type's part: the turbine's numbers (not its name), count, spacing and `params`. */
-export function farmTypeSpecHash(t: { turbine: { name?: unknown }; nTurbines: number; minSpacingM: number; params?: unknown; models?: { turbines: { name?: unknown }[]; minSpacingByType: unknown; counts: unknown } }): string {
+export function farmTypeSpecHash(t: { turbine: { name?: unknown }; nTurbines: number; minSpacingM: number; params?: unknown; models?: { turbines: { name?: unknown }[]; minSpacingByType: unknown; counts: unknown }; objective?: string }): string {
   const { name: _name, ...turbineNumbers } = t.turbine;
   // Several models: their numbers, spacings and counts (null: chosen); one model leaves the hash as it was.
   const models = t.models ? { turbines: t.models.turbines.map(withoutName), minSpacingByType: t.models.minSpacingByType, counts: t.models.counts } : undefined;
-  return hashValue({ turbine: turbineNumbers, nTurbines: t.nTurbines, minSpacingM: t.minSpacingM, params: t.params, models });
+  // A cost objective changes the results; aep (the default, written or not) leaves the hash as it was.
+  const objective = t.objective !== undefined && t.objective !== 'aep' ? t.objective : undefined;
+  return hashValue({ turbine: turbineNumbers, nTurbines: t.nTurbines, minSpacingM: t.minSpacingM, params: t.params, models, ...(objective ? { objective } : {}) });
 }
 
 /**

@@ -6,7 +6,8 @@ import { describeDirections, directionsDocument, directionsFlag } from '../io/di
 import { caseTreatment } from '../optimize/caseDirections.js';
 import { resultReproduces, writeLayoutResult } from '../io/layoutResultYaml.js';
 import { checkOverwrite } from '../io/overwrite.js';
-import { runOptimization, type OptimizationRecord } from '../optimize/runOptimization.js';
+import { betterRecord, runOptimization, type OptimizationRecord } from '../optimize/runOptimization.js';
+import { withObjective } from '../io/objectiveField.js';
 import { resolveSettings, type OptimizerSettings } from '../optimize/settings.js';
 import { runMultiStart } from '../runner/multiStart.js';
 import { InputError, RuntimeFailure } from '../util/errors.js';
@@ -25,6 +26,23 @@ function factorList(name: string, v: string | undefined): number[] | undefined {
   return list;
 }
 
+/** The economics and the turbine choice's reason of a record, as lines (none for an AEP objective). */
+function economicLines(r: OptimizationRecord): string[] {
+  const lines: string[] = [];
+  const e = r.economics;
+  if (e) {
+    const initial = e.value_initial !== null ? ` (initial ${e.value_initial.toPrecision(8)})` : '';
+    lines.push(
+      `objective   ${e.objective} ${e.objective === 'lcoe' ? `${e.value.toPrecision(8)} per MWh` : e.value.toPrecision(10)}${initial}; cost model ${e.cost_model}`,
+      `economics   LCOE ${e.lcoe.toPrecision(8)} per MWh, NPV ${e.npv.toPrecision(10)}, IRR ${e.irr === null ? 'none' : `${(100 * e.irr).toFixed(3)} %`}`,
+      `cables      ${e.cable_length_m.toFixed(1)} m, cost ${e.cable_cost.toPrecision(8)} (${e.cable_edges.length} edges)`,
+      `costs       ${Object.entries(e.cost_breakdown).map(([k, v]) => `${k} ${v.toPrecision(6)}`).join(', ')}`,
+    );
+  }
+  if (r.type_choice) lines.push(`models      ${r.type_choice.reason}`);
+  return lines;
+}
+
 export function registerOptimize(program: Command): void {
   program
     .command('optimize')
@@ -41,6 +59,7 @@ export function registerOptimize(program: Command): void {
     .option('--starts <k>', 'run K seeds (seed, seed+1, …) in parallel processes and keep the best', '1')
     .option('--workers <n>', 'worker processes for --starts (default: one per core)')
     .option('--directions <treatment>', 'the objective\'s wind directions: bins (as listed, the benchmark measure) | spread:N (each bin over its width in N sub-directions) | gaussian:SIGMA:N | refine:STEP; replaces the case file\'s `directions`. A fine treatment is optimized on a coarse one first (docs/optimize.md)')
+    .option('--objective <name>', 'what to optimize: aep (default) | lcoe | npv; lcoe and npv need the case\'s economics (docs/optimize.md); replaces the case file\'s `objective`')
     .option('-o, --out <file>', 'write the (best) layout as a self-contained case file (turbine, wind, site, model, layout)')
     .option('--force', 'replace --out FILE even if it exists and was not written by wflo')
     .option('--json', 'print the result as JSON')
@@ -62,7 +81,7 @@ export function registerOptimize(program: Command): void {
       const seed = integer('--seed', str('seed'), 0)!;
       const starts = integer('--starts', str('starts'), 1)!;
       const workers = integer('--workers', str('workers'), 1) ?? os.availableParallelism();
-      const c = loadCaseWithDirections(caseSpec, str('directions'));
+      const c = withObjective(loadCaseWithDirections(caseSpec, str('directions')), str('objective'), caseSpec);
       const treatment = caseTreatment(c);
       if (str('out')) await checkOverwrite(str('out')!, !!opts.force, '--out');
       const t0 = process.hrtime.bigint();
@@ -82,7 +101,7 @@ export function registerOptimize(program: Command): void {
         let bestSoFar = -Infinity;
         const tty = process.stderr.isTTY;
         const outcome = await runMultiStart({
-          caseSpec, directions: str('directions'), settings, seeds, workers,
+          caseSpec, directions: str('directions'), objective: str('objective'), settings, seeds, workers,
           onResult: (done, total, record, s, error) => {
             if (record && record.aep_mwh > bestSoFar) bestSoFar = record.aep_mwh;
             const line = `[${done}/${total}] seed ${s}: ${record ? `${record.aep_mwh.toFixed(2)} MWh` : `failed (${error})`}; best ${bestSoFar.toFixed(2)} MWh`;
@@ -91,7 +110,7 @@ export function registerOptimize(program: Command): void {
         });
         failures = outcome.failures;
         if (outcome.records.length === 0) throw new RuntimeFailure(`all ${starts} starts failed; first error: ${failures[0]?.error}`);
-        best = outcome.records.reduce((a, b) => (b.aep_mwh > a.aep_mwh || (b.aep_mwh === a.aep_mwh && b.seed < a.seed) ? b : a));
+        best = outcome.records.reduce((a, b) => (betterRecord(b, a) ? b : a));
       }
       const totalWallS = Number(process.hrtime.bigint() - t0) / 1e9;
       if (str('out')) {
@@ -123,6 +142,7 @@ export function registerOptimize(program: Command): void {
         `seed        ${best.seed}`,
         ...(c.directions ? [`directions  ${directionsFlag(treatment)}: ${describeDirections(treatment)}; the AEP below is on this measure, not on the bins as listed`] : []),
         `AEP         ${best.aep_mwh.toFixed(5)} MWh (initial ${best.aep_initial_mwh.toFixed(2)} MWh, +${(100 * (best.aep_mwh / best.aep_initial_mwh - 1)).toFixed(2)} %)`,
+        ...economicLines(best),
         `feasible    ${best.feasible} (max violation ${best.max_violation_m.toExponential(2)} m)`,
         `work        ${best.iterations} iterations, ${best.evaluations} evaluations, ${best.wall_s.toFixed(2)} s${starts > 1 ? `; all starts ${totalWallS.toFixed(1)} s wall` : ''}`,
       ];

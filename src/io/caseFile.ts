@@ -20,6 +20,7 @@
  *   neighbours: [{x: -2500, y: 0, turbine: iea37-3.35mw}, {file: old.yaml}]
  *   directions: {spread: 20}    # optional: how the rose's directions are treated (bins | {spread: N} | {gaussian: …} | {refine_deg: S}; io/directionsField.ts)
  *   economics: {...}            # optional: cost-model inputs (prices, depth or bathymetry, substations, cables; io/costFields.ts)
+ *   objective: lcoe             # optional: aep (default) | lcoe | npv; lcoe and npv need the economics (io/objectiveField.ts)
  *   wflo: {...}                 # written by `wflo optimize --out`: how the layout was made (not read)
  */
 import path from 'node:path';
@@ -46,6 +47,7 @@ import { modelsRoomProblem, readFarmModels, readNeighbours, typeOfCounts, type F
 import { directionsProblem, readDirectionsField } from './directionsField.js';
 import { withDirections } from '../optimize/caseDirections.js';
 import { economicsForTurbines, economicsSchema, resolveEconomicsSpec, siteOutsideGrid } from './costFields.js';
+import { objectiveProblem, objectiveSchema } from './objectiveField.js';
 
 // Coordinates are checked by checkLayout (finite numbers, equal lengths) for a better message.
 const xy = strict({ x: z.array(z.unknown()), y: z.array(z.unknown()) });
@@ -67,6 +69,7 @@ const caseSchema = strict({
   // How the directions are treated: checked in full by io/directionsField.ts (field paths, lines).
   directions: z.unknown().optional(),
   economics: economicsSchema.optional(), // cost-model inputs: io/costFields.ts
+  objective: objectiveSchema.optional(),
   // How `wflo optimize --out` made the layout (seed, method, AEP, work): a record, not read.
   wflo: z.record(z.string(), z.unknown()).optional(),
 });
@@ -207,6 +210,11 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     referenceAepMwh: asBase ? base!.referenceAepMwh : undefined,
     ...(economics ? { economics } : {}),
   };
+  if (c.objective !== undefined) {
+    const problem = objectiveProblem(c.objective, result.economics !== undefined);
+    if (problem) fail(['objective'], problem);
+    result.objective = c.objective;
+  }
   return treatment ? withDirections(result, treatment) : result;
 }
 

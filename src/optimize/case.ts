@@ -4,7 +4,7 @@ import type { WindResource } from '../physics/windResource.js';
 import type { FarmModelSpec } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import type { DirectionTreatment } from '../physics/directionTreatment.js';
-import type { CaseEconomics } from '../cost/economicModel.js';
+import type { CaseEconomics, ObjectiveName } from '../cost/economicModel.js';
 
 /** A layout: turbine positions in metres. x[i], y[i] is turbine i. */
 export interface Layout {
@@ -45,6 +45,8 @@ export interface Case {
    * `listedWind` the rose as listed; `binOf` maps each treated direction to its listed bin.
    */
   directions?: { treatment: DirectionTreatment; listedWind: WindResource; binOf: Int32Array };
+  /** What the optimizer minimizes or maximizes (default 'aep'; 'lcoe' and 'npv' need `economics`: optimize/economicObjective.ts). */
+  objective?: ObjectiveName;
   /** Cost-model inputs (case file's or campaign farm's `economics:`, io/costFields.ts); absent: no economics. */
   economics?: CaseEconomics;
 }

@@ -14,6 +14,7 @@ import { caseTreatment, withDirections } from './caseDirections.js';
 import { caseEvaluator } from './caseEvaluator.js';
 import { resolveSettings, type OptimizerSettings } from './settings.js';
 import type { OptimizeResult } from './optimizeLayout.js';
+import { economicFigures } from './economicObjective.js';
 
 /** Sub-directions per bin of the coarse stage of a spread, points of a Gaussian, step of a refinement. */
 export const COARSE_SPREAD = 4;
@@ -53,6 +54,8 @@ export function withDirectionContinuation(
     ...polish,
     xInitial: first.xInitial, yInitial: first.yInitial,
     aepInitial: evaluator.aep(first.xInitial, first.yInitial).aepMwh,
+    // A cost objective's start on the case's own measure too (the polish started from the coarse result).
+    ...(polish.economics ? { objectiveInitial: economicFigures({ ...c, ...(first.typeOf && c.turbines ? { turbines: { ...c.turbines, typeOf: first.typeOf, choice: false } } : {}) }, first.xInitial, first.yInitial).value } : {}),
     iterations: first.iterations + polish.iterations,
     evaluations: first.evaluations + polish.evaluations + 1,
     ...(first.typeOf ? { typeOf: first.typeOf } : {}),

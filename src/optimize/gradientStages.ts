@@ -5,6 +5,9 @@
  *   previous stage with its multipliers;
  *   With `free` (1 = may move, by turbine) only those turbines move: the gradient of the others
  *   is zeroed, so L-BFGS never changes them (a local polish after a local move);
+ *   Under a cost objective (`objective: lcoe | npv`, economicObjective.ts) the objective is
+ *   1000·J/J_scale instead of the AEP's: the collection network is routed at the start of every
+ *   stage and kept fixed within it (its cable-cost gradient is exact for that topology);
  * - repair: move an infeasible layout to a feasible one nearby (projection, then minimizing the
  *   squared constraint violation alone).
  */
@@ -20,6 +23,7 @@ import type { ObjectiveWithGradient } from './objective.js';
 import { deficitModel } from '../physics/wake/registry.js';
 import { aepObjective, fromScaled, layoutConstraints, toScaled } from './layoutProblem.js';
 import type { ResolvedSettings } from './settings.js';
+import { createEconomicObjective, economicStageObjective, isEconomic, objectiveScale } from './economicObjective.js';
 
 export function gradientStages(
   c: Case, stages0: number[], s: ResolvedSettings, site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, aepRef: number,
@@ -37,11 +41,29 @@ export function gradientStages(
   let z = toScaled(x0, y0, scale);
   let iterations = 0;
   let penalty = 10;
+  const economic = isEconomic(c);
+  // A cost objective's scale, fixed for every stage (the multipliers carry over): J at the start.
+  let jScale = 1;
+  if (economic) {
+    const eo = createEconomicObjective(c);
+    jScale = objectiveScale(eo.evaluate(x0, y0, eo.route(x0, y0), false), eo.name);
+    counter.evaluations++;
+  }
   for (let stage = 0; stage < stages.length; stage++) {
     const xi = stages[stage];
     const last = stage === stages.length - 1;
-    const evaluator: FarmEvaluator = caseEvaluator(c, { ...c.model, params: { ...c.model.params, wec: xi } });
-    const objective = free ? maskedObjective(aepObjective(evaluator, scale, aepRef, counter), free) : aepObjective(evaluator, scale, aepRef, counter);
+    const stageModel = { ...c.model, params: { ...c.model.params, wec: xi } };
+    let inner: ObjectiveWithGradient;
+    if (economic) {
+      // Re-route at the stage's start; the topology stays fixed within the stage.
+      const eo = createEconomicObjective(c, undefined, stageModel);
+      const { x, y } = fromScaled(z, scale);
+      inner = economicStageObjective(eo, eo.route(x, y), scale, jScale, counter);
+    } else {
+      const evaluator: FarmEvaluator = caseEvaluator(c, stageModel);
+      inner = aepObjective(evaluator, scale, aepRef, counter);
+    }
+    const objective = free ? maskedObjective(inner, free) : inner;
     // Widened stages only steer the layout: a loose feasibility target (≈1 cm) keeps the penalty,
     // and so the conditioning, moderate. The last stage tightens to 1e-6·D, well inside the 1 mm
     // margin of the constraints.

@@ -32,6 +32,8 @@ import { populationSearch, type PopulationProgress } from './populationSearch.js
 import { randomSearch } from './randomSearch.js';
 import { initialLayout } from './initialLayout.js';
 import { resolveSettings, type OptimizerSettings, type ResolvedSettings } from './settings.js';
+import { InputError } from '../util/errors.js';
+import { caseObjective, economicFigures, isEconomic, type EconomicFigures } from './economicObjective.js';
 
 export type { OptimizerSettings } from './settings.js';
 
@@ -51,6 +53,28 @@ export interface OptimizeResult {
   maxViolationM: number;
   /** Each turbine's model (index into the case's `turbines.types`); absent for a farm of one model. */
   typeOf?: Int32Array;
+  /** Under a cost objective (lcoe, npv): the figures of the returned layout (from a final re-route of the cables). */
+  economics?: EconomicFigures;
+  /** Under a cost objective: the objective's value (LCOE or NPV) at the start layout. */
+  objectiveInitial?: number;
+  /** A farm that chose its models: why (typeChoice.ts). */
+  typeChoice?: TypeChoiceReport;
+}
+
+/** Why a turbine_choice farm has the models it has: the objective, and per model figures at the returned positions. */
+export interface TypeChoiceReport {
+  objective: string;
+  /** One line: what the objective compared and what won. */
+  reason: string;
+  perModel: {
+    model: string;
+    turbines: number;
+    ratedMW: number;
+    /** AEP of this model's turbines in the returned farm, MWh. */
+    aepMwh: number;
+    /** The objective's value (AEP MWh, LCOE or NPV) if every turbine were this model at the returned positions (spacing not checked). */
+    objectiveIfAll: number;
+  }[];
 }
 
 /** The case's minimum spacing as the feasibility tolerance allows. */
@@ -70,6 +94,11 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
   // The models of a turbine_choice farm are chosen around this function (optimizeCase.ts).
   if (c.turbines?.choice) throw new Error('optimizeLayout optimizes positions for given turbine models; a farm that chooses them goes through optimizeCase');
   const s = resolveSettings(settings);
+  const economic = isEconomic(c);
+  if (economic && s.method !== 'gradient' && s.method !== 'none') {
+    throw new InputError(`optimizer method: '${s.method}' does not optimize objective '${caseObjective(c)}' yet; use method gradient (or none)`);
+  }
+  if (economic && !c.economics) throw new InputError(`${c.name}: objective: '${caseObjective(c)}' needs the case's economics (cost model, depth, substations, cables)`);
   const site = c.boundary ? prepareBoundary(c.boundary) : null;
   const rng = createRng(seed);
   const evaluator = caseEvaluator(c);
@@ -143,8 +172,20 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
     x = r.x; y = r.y; iterations += s.randomIterations; evaluations += r.evaluations;
   }
   let aep = evaluator.aep(x, y).aepMwh;
-  // Never return less than a feasible start (a short or unconverged run can end below it).
-  if (aep < aepInitial && checkFeasibility(site, start.x, start.y, spacing, FEASIBILITY_TOLERANCE_M).feasible) {
+  let economics: EconomicFigures | undefined, objectiveInitial: number | undefined;
+  const startFeasible = () => checkFeasibility(site, start.x, start.y, spacing, FEASIBILITY_TOLERANCE_M).feasible;
+  if (economic) {
+    // Never return a worse objective than a feasible start; both from a fresh routing.
+    economics = economicFigures(c, x, y);
+    const atStart = economicFigures(c, start.x, start.y);
+    objectiveInitial = atStart.value;
+    evaluations += 2;
+    const worse = economics.objective === 'lcoe' ? economics.value > atStart.value : economics.value < atStart.value;
+    if (worse && startFeasible()) {
+      x = Float64Array.from(start.x); y = Float64Array.from(start.y); aep = aepInitial; economics = atStart;
+    }
+  } else if (aep < aepInitial && startFeasible()) {
+    // Never return less than a feasible start (a short or unconverged run can end below it).
     x = Float64Array.from(start.x); y = Float64Array.from(start.y); aep = aepInitial;
   }
   report = checkFeasibility(site, x, y, spacing, FEASIBILITY_TOLERANCE_M);
@@ -152,6 +193,7 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
     x, y, xInitial: start.x, yInitial: start.y, aep, aepInitial,
     iterations, evaluations: evaluations + 1, feasible: report.feasible, maxViolationM: report.maxViolationM,
     ...(c.turbines ? { typeOf: Int32Array.from(c.turbines.typeOf) } : {}),
+    ...(economics ? { economics, objectiveInitial } : {}),
   };
 }
 

@@ -24,6 +24,32 @@ export interface OptimizationRecord {
   wall_s: number;
   /** Each turbine's model (index into the case's turbine models), for a farm of several. */
   turbine_types?: number[];
+  /** Under a cost objective (lcoe, npv): the returned layout's economics, from a final re-route of the cables. */
+  economics?: {
+    objective: string;
+    /** The objective's value (LCOE currency/MWh, or NPV currency), at the result and at the start. */
+    value: number;
+    value_initial: number | null;
+    lcoe: number;
+    npv: number;
+    /** Fraction per year; null when the cash flows have none. */
+    irr: number | null;
+    aep_mwh: number;
+    cable_length_m: number;
+    cable_cost: number;
+    /** One edge per turbine toward its substation (to >= the turbine count: substation to − n), with its cable type. */
+    cable_edges: { from: number; to: number; type: string }[];
+    cost_breakdown: Record<string, number>;
+    cost_model: string;
+  };
+  /** A farm that chose its models (turbine_choice): why, per model. */
+  type_choice?: { objective: string; reason: string; per_model: { model: string; turbines: number; rated_mw: number; aep_mwh: number; objective_if_all: number }[] };
+}
+
+/** True when record a is better than b by its objective (AEP, LCOE lower, NPV higher); ties: the lower seed. */
+export function betterRecord(a: OptimizationRecord, b: OptimizationRecord): boolean {
+  const key = (r: OptimizationRecord) => (!r.economics ? r.aep_mwh : r.economics.objective === 'lcoe' ? -r.economics.value : r.economics.value);
+  return key(a) > key(b) || (key(a) === key(b) && a.seed < b.seed);
 }
 
 export function runOptimization(c: Case, settings: OptimizerSettings, seed: number, hooks: OptimizeHooks = {}): OptimizationRecord {
@@ -36,5 +62,19 @@ export function runOptimization(c: Case, settings: OptimizerSettings, seed: numb
     x: Array.from(r.x), y: Array.from(r.y), x_initial: Array.from(r.xInitial), y_initial: Array.from(r.yInitial),
     feasible: r.feasible, max_violation_m: r.maxViolationM, iterations: r.iterations, evaluations: r.evaluations, wall_s: wallS,
     ...(r.typeOf ? { turbine_types: Array.from(r.typeOf) } : {}),
+    ...(r.economics ? {
+      economics: {
+        objective: r.economics.objective, value: r.economics.value, value_initial: r.objectiveInitial ?? null,
+        lcoe: r.economics.lcoe, npv: r.economics.npv, irr: Number.isFinite(r.economics.irr) ? r.economics.irr : null, aep_mwh: r.economics.aepMwh,
+        cable_length_m: r.economics.cableLengthM, cable_cost: r.economics.cableCost, cable_edges: r.economics.cableEdges,
+        cost_breakdown: r.economics.breakdown, cost_model: r.economics.model,
+      },
+    } : {}),
+    ...(r.typeChoice ? {
+      type_choice: {
+        objective: r.typeChoice.objective, reason: r.typeChoice.reason,
+        per_model: r.typeChoice.perModel.map((m) => ({ model: m.model, turbines: m.turbines, rated_mw: m.ratedMW, aep_mwh: m.aepMwh, objective_if_all: m.objectiveIfAll })),
+      },
+    } : {}),
   };
 }

@@ -15,16 +15,21 @@
  *  4. Rounds 2–3 repeat until the assignment no longer changes (at most TYPE_ROUNDS rounds); the best
  *     feasible (layout, models) seen is returned.
  *
- * The objective is the farm's AEP: with nothing else in it, a model with more rated power usually
- * wins wherever its spacing fits, so the choice matters where the site, the spacing or the wakes
- * make a smaller or lower turbine produce more. Fix the counts (`turbines: [{turbine, n}]`) to
- * compare given mixes instead.
+ * The objective is the case's: the farm's AEP by default — with nothing else in it, a model with
+ * more rated power usually wins wherever its spacing fits, so the choice matters where the site, the
+ * spacing or the wakes make a smaller or lower turbine produce more. Under a cost objective
+ * (`objective: lcoe | npv`, economicObjective.ts) the assignment stage compares LCOE (lower) or NPV
+ * (higher) at the current positions, with the cable network routed once per stage there, and the
+ * best (layout, models) is the best by that objective; the result says why (TypeChoiceReport: per
+ * model its turbines, their AEP, and the objective if every turbine were that model).
+ * Fix the counts (`turbines: [{turbine, n}]`) to compare given mixes instead.
  */
 import type { Case } from './case.js';
 import { checkFeasibility } from '../geometry/feasibility.js';
 import { prepareBoundary } from '../geometry/preparedBoundary.js';
 import { caseMixedEvaluator, caseSpacing } from './caseEvaluator.js';
-import { optimizeLayout, type OptimizeHooks, type OptimizeResult, type OptimizerSettings } from './optimizeLayout.js';
+import { optimizeLayout, type OptimizeHooks, type OptimizeResult, type OptimizerSettings, type TypeChoiceReport } from './optimizeLayout.js';
+import { assignmentObjective, caseObjective, economicFigures, isEconomic } from './economicObjective.js';
 
 /** Rounds of (layout stage, assignment stage), at most. */
 export const TYPE_ROUNDS = 3;
@@ -42,40 +47,79 @@ function withTypes(c: Case, typeOf: Int32Array, layout?: { x: Float64Array; y: F
   return { ...c, turbines: { ...c.turbines!, typeOf: Int32Array.from(typeOf), choice: false }, ...(layout ? { layout } : {}) };
 }
 
-/** One assignment stage at fixed positions: returns the improved models, the AEP and the evaluations spent. */
-export function improveAssignment(c: Case, x: Float64Array, y: Float64Array, typeOf0: Int32Array): { typeOf: Int32Array; aep: number; evaluations: number; changed: number } {
+/**
+ * One assignment stage at fixed positions: returns the improved models, their AEP, their score (the
+ * objective, higher is better: AEP, −LCOE or NPV) and the evaluations spent.
+ */
+export function improveAssignment(c: Case, x: Float64Array, y: Float64Array, typeOf0: Int32Array): { typeOf: Int32Array; aep: number; score: number; evaluations: number; changed: number } {
   const models = c.turbines!.types.length;
   const site = c.boundary ? prepareBoundary(c.boundary) : null;
   const typeOf = Int32Array.from(typeOf0);
   // One evaluator for the stage (its setup is the same for every assignment tried).
   const evaluator = caseMixedEvaluator(c);
   const aepOf = (t: Int32Array) => evaluator.aep(x, y, t);
+  const economic = isEconomic(c) ? assignmentObjective(c, x, y) : null;
+  const scoreOf = (t: Int32Array, r: { aepMwh: number; perTurbineMwh: Float64Array }) => (economic ? -economic(t, r.perTurbineMwh).j : r.aepMwh);
   let current = aepOf(typeOf);
   let aep = current.aepMwh;
+  let score = scoreOf(typeOf, current);
   let evaluations = 1, changed = 0;
   for (let sweep = 0; sweep < ASSIGNMENT_SWEEPS; sweep++) {
     const order = Array.from({ length: x.length }, (_, i) => i).sort((a, b) => current.perTurbineMwh[a] - current.perTurbineMwh[b] || a - b);
     let changedThisSweep = 0;
     for (const i of order) {
       const was = typeOf[i];
-      let best = was, bestAep = aep;
+      let best = was, bestAep = aep, bestScore = score;
       for (let m = 0; m < models; m++) {
         if (m === was) continue;
         typeOf[i] = m;
         if (!checkFeasibility(site, x, y, caseSpacing(c, typeOf), FEASIBILITY_TOLERANCE_M).feasible) continue;
-        const trial = aepOf(typeOf).aepMwh;
+        const trial = aepOf(typeOf);
+        const trialScore = scoreOf(typeOf, trial);
         evaluations++;
-        if (trial > bestAep) { bestAep = trial; best = m; }
+        if (trialScore > bestScore) { bestScore = trialScore; bestAep = trial.aepMwh; best = m; }
       }
       typeOf[i] = best;
-      if (best !== was) { aep = bestAep; changedThisSweep++; }
+      if (best !== was) { aep = bestAep; score = bestScore; changedThisSweep++; }
     }
     changed += changedThisSweep;
     if (changedThisSweep === 0) break;
     current = aepOf(typeOf);
     evaluations++;
   }
-  return { typeOf, aep, evaluations, changed };
+  return { typeOf, aep, score, evaluations, changed };
+}
+
+/** A result's score: its objective, higher is better (AEP, −LCOE or NPV). */
+function scoreOfResult(r: OptimizeResult): number {
+  if (!r.economics) return r.aep;
+  return r.economics.objective === 'lcoe' ? -r.economics.value : r.economics.value;
+}
+
+/** Why the farm has its models: per model at the returned positions, and the objective if every turbine were that model. */
+export function typeChoiceReport(c: Case, r: OptimizeResult): TypeChoiceReport {
+  const models = c.turbines!.types;
+  const typeOf = r.typeOf!;
+  const evaluator = caseMixedEvaluator(c);
+  const perTurbine = evaluator.aep(r.x, r.y, typeOf).perTurbineMwh;
+  const name = caseObjective(c);
+  const economic = isEconomic(c) ? assignmentObjective(c, r.x, r.y) : null;
+  const valueOf = (t: Int32Array) => {
+    const e = evaluator.aep(r.x, r.y, t);
+    return economic ? economic(t, e.perTurbineMwh).value : e.aepMwh;
+  };
+  const perModel = models.map((m, k) => {
+    let turbines = 0, aepMwh = 0;
+    for (let i = 0; i < typeOf.length; i++) if (typeOf[i] === k) { turbines++; aepMwh += perTurbine[i]; }
+    return { model: m.name, turbines, ratedMW: m.ratedPowerW * 1e-6, aepMwh, objectiveIfAll: valueOf(new Int32Array(typeOf.length).fill(k)) };
+  });
+  const chosen = economic ? r.economics!.value : r.aep;
+  const unit = name === 'lcoe' ? '/MWh' : name === 'npv' ? '' : ' MWh';
+  const fmt = (v: number) => `${name === 'aep' ? v.toFixed(1) : v.toPrecision(6)}${unit}`;
+  const mix = perModel.filter((m) => m.turbines > 0).map((m) => `${m.turbines} × ${m.model}`).join(' + ');
+  const alternatives = perModel.map((m) => `all ${m.model} ${fmt(m.objectiveIfAll)}`).join(', ');
+  const direction = name === 'lcoe' ? 'lowest' : 'highest';
+  return { objective: name, reason: `${name.toUpperCase()} (${direction} wins): chosen ${mix} ${fmt(chosen)}; at the same positions ${alternatives}`, perModel };
 }
 
 export function optimizeWithTypeChoice(c: Case, settings: OptimizerSettings, seed: number, hooks: OptimizeHooks = {}): OptimizeResult {
@@ -90,18 +134,23 @@ export function optimizeWithTypeChoice(c: Case, settings: OptimizerSettings, see
   for (let round = 0; round < TYPE_ROUNDS; round++) {
     const step = improveAssignment(c, x, y, typeOf);
     evaluations += step.evaluations;
-    if (step.aep > best.aep) best = { ...best, x: Float64Array.from(x), y: Float64Array.from(y), aep: step.aep, typeOf: Int32Array.from(step.typeOf) };
+    if (step.score > scoreOfResult(best)) {
+      const t = Int32Array.from(step.typeOf);
+      best = { ...best, x: Float64Array.from(x), y: Float64Array.from(y), aep: step.aep, typeOf: t, ...(best.economics ? { economics: economicFigures(withTypes(c, t), x, y, t) } : {}) };
+    }
     if (step.changed === 0) break;
     typeOf = step.typeOf;
     const r = optimizeLayout(withTypes(c, typeOf, { x, y }), later, seed, hooks);
     iterations += r.iterations; evaluations += r.evaluations;
     x = r.x; y = r.y;
-    if (r.feasible && r.aep > best.aep) best = { ...r, typeOf: Int32Array.from(typeOf) };
+    if (r.feasible && scoreOfResult(r) > scoreOfResult(best)) best = { ...r, typeOf: Int32Array.from(typeOf) };
   }
   const report = checkFeasibility(c.boundary ? prepareBoundary(c.boundary) : null, best.x, best.y, caseSpacing(c, best.typeOf), FEASIBILITY_TOLERANCE_M);
-  return {
+  const result: OptimizeResult = {
     ...best,
     xInitial: first.xInitial, yInitial: first.yInitial, aepInitial: first.aepInitial,
+    ...(first.objectiveInitial !== undefined ? { objectiveInitial: first.objectiveInitial } : {}),
     iterations, evaluations, feasible: report.feasible, maxViolationM: report.maxViolationM,
   };
+  return { ...result, typeChoice: typeChoiceReport(c, result) };
 }

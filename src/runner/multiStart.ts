@@ -15,6 +15,8 @@ export interface MultiStartOptions {
   caseSpec: string;
   /** `--directions` of `wflo optimize`, applied to the case in every worker. */
   directions?: string;
+  /** `--objective` of `wflo optimize`, applied to the case in every worker. */
+  objective?: string;
   settings: OptimizerSettings;
   seeds: number[];
   workers: number;
@@ -50,7 +52,7 @@ export function runMultiStart(opts: MultiStartOptions): Promise<MultiStartOutcom
     const feed = (child: ChildProcess) => {
       const seed = queue.shift();
       if (seed === undefined) { if (child.connected) child.disconnect(); return; }
-      child.send({ caseSpec: opts.caseSpec, directions: opts.directions, settings: opts.settings, seed });
+      child.send({ caseSpec: opts.caseSpec, directions: opts.directions, objective: opts.objective, settings: opts.settings, seed });
     };
     const nWorkers = Math.max(1, Math.min(opts.workers, total));
     for (let w = 0; w < nWorkers; w++) {

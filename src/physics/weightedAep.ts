@@ -1,0 +1,55 @@
+/**
+ * The gradient of a per-turbine weighted AEP, Σ_i w_i · AEP_i, for any weights: the waked solve
+ * (engine/solveWaked.ts) with the weighted term (engine/weightedAepTerm.ts) over the farm's own
+ * turbines followed by its fixed neighbours, each with its type (turbineMix.ts) — the solve the
+ * mixed-farm engine (mixedFarm.ts) runs, with the same inflow choice (engineChoice.ts inflowOf), so
+ * its per-turbine energy is that engine's. An economic objective whose ∂J/∂AEP_i differs between
+ * turbines takes its energy term's gradient from here (optimize/economicObjective.ts). The weighted
+ * sum and blockage are one-model engines of their own and are refused, as in mixedFarm.ts.
+ */
+import type { Turbine } from './turbine.js';
+import type { WindResource } from './windResource.js';
+import type { FarmModelSpec } from './farmModel.js';
+import { farmConflict, FarmConflictError, inflowOf } from './engineChoice.js';
+import { wakedSetup } from './engine/wakedSetup.js';
+import { createWakedWorkspace, type Workspace } from './engine/workspace.js';
+import { solveWaked } from './engine/solveWaked.js';
+import { WeightedAepTerm } from './engine/weightedAepTerm.js';
+import type { NeighbourTurbines } from './mixedFarm.js';
+
+export interface WeightedAepResult {
+  /** Σ_i w_i · AEP_i over the own turbines. */
+  weightedMwh: number;
+  /** AEP by own turbine, MWh. */
+  perTurbineMwh: Float64Array;
+  /** ∂(Σ w_i AEP_i)/∂x_i, ∂/∂y_i of the own turbines, per metre. */
+  gradX: Float64Array;
+  gradY: Float64Array;
+}
+
+export type WeightedAepEvaluator = (x: Float64Array, y: Float64Array, typeOf: Int32Array, weights: Float64Array) => WeightedAepResult;
+
+export function createWeightedAepEvaluator(
+  types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, neighbours: NeighbourTurbines | null = null,
+): WeightedAepEvaluator {
+  const nb = neighbours && neighbours.x.length > 0 ? neighbours : null;
+  const conflict = farmConflict(model, { types, neighbours: nb !== null, wind });
+  if (conflict) throw new FarmConflictError(conflict, model);
+  if (model.superposition === 'weighted' || model.blockage) {
+    throw new FarmConflictError({ field: model.blockage ? 'blockage' : 'superposition', message: 'has no per-turbine weighted energy gradient (a one-model engine of its own); use the linear or squared superposition' }, model);
+  }
+  const setup = wakedSetup(types, wind, { ...model, inflow: inflowOf(types, model) });
+  const nNb = nb ? nb.x.length : 0;
+  let ws: Workspace | null = null;
+  return (x, y, typeOf, weights) => {
+    const own = x.length;
+    const n = own + nNb;
+    const xAll = new Float64Array(n), yAll = new Float64Array(n), tAll = new Int32Array(n);
+    xAll.set(x); yAll.set(y); tAll.set(typeOf);
+    if (nb) { xAll.set(nb.x, own); yAll.set(nb.y, own); tAll.set(nb.typeOf, own); }
+    if (!ws || ws.n !== n) ws = createWakedWorkspace(setup, n);
+    const term = new WeightedAepTerm(weights, wind.hoursPerYear);
+    const r = solveWaked(setup, xAll, yAll, ws, { withGradient: true, mix: { typeOf: tAll, own } }, term);
+    return { weightedMwh: term.weightedMwh, perTurbineMwh: term.perTurbineMwh.slice(0, own), gradX: r.gradX.slice(0, own), gradY: r.gradY.slice(0, own) };
+  };
+}
