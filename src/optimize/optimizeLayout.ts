@@ -184,9 +184,16 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
     if (worse && startFeasible()) {
       x = Float64Array.from(start.x); y = Float64Array.from(start.y); aep = aepInitial; economics = atStart;
     }
-  } else if (aep < aepInitial && startFeasible()) {
-    // Never return less than a feasible start (a short or unconverged run can end below it).
-    x = Float64Array.from(start.x); y = Float64Array.from(start.y); aep = aepInitial;
+  } else {
+    if (aep < aepInitial && startFeasible()) {
+      // Never return less than a feasible start (a short or unconverged run can end below it).
+      x = Float64Array.from(start.x); y = Float64Array.from(start.y); aep = aepInitial;
+    }
+    // A case with economics reports them for an AEP-optimized layout too (what the AEP choice costs).
+    if (c.economics) {
+      economics = { ...economicFigures({ ...c, objective: 'lcoe' }, x, y), objective: 'aep', value: aep };
+      objectiveInitial = aepInitial;
+    }
   }
   report = checkFeasibility(site, x, y, spacing, FEASIBILITY_TOLERANCE_M);
   return {
