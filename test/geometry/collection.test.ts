@@ -11,6 +11,7 @@ import {
   cableCostGradient, checkNetwork, routeCollection, type CableType,
 } from '../../src/geometry/collection/index.js';
 import type { ExclusionZone } from '../../src/geometry/boundary.js';
+import { jitteredGridFarm } from '../../bench/cablesFarm.js';
 
 const CABLES: CableType[] = [
   { name: 'small', capacity: 2, costPerMetre: 200 },
@@ -18,19 +19,8 @@ const CABLES: CableType[] = [
   { name: 'large', capacity: 6, costPerMetre: 410 },
 ];
 
-/** A seeded jittered grid of n turbines, 500 m apart. */
-function farm(n: number, seed: number): { x: number[]; y: number[] } {
-  let s = seed >>> 0;
-  const rand = (): number => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return s / 2 ** 32; };
-  const side = Math.ceil(Math.sqrt(n));
-  const x: number[] = [];
-  const y: number[] = [];
-  for (let k = 0; k < n; k++) {
-    x.push((k % side) * 500 + (rand() - 0.5) * 150);
-    y.push(Math.floor(k / side) * 500 + (rand() - 0.5) * 150);
-  }
-  return { x, y };
-}
+/** A seeded jittered grid of n turbines, 500 m apart (the bench's generator, bench/cablesFarm.ts). */
+const farm = (n: number, seed: number): { x: number[]; y: number[] } => jitteredGridFarm(n, seed, 500, 150);
 
 test('the cable cost gradient of a fixed network equals central differences (turbines and substations)', () => {
   const { x, y } = farm(30, 7);
