@@ -7,7 +7,7 @@ export type { CableType } from './cableCatalogue.js';
 export { cableChoice, type CableChoice } from './cableCatalogue.js';
 export { checkCollectionInput, type CollectionInput } from './collectionInput.js';
 export { networkOf, subtreeLoads, type CollectionEdge, type CollectionNetwork } from './collectionNetwork.js';
-export { routeCollection, kickCount, ROUTING_LAMBDAS, SWEEP_STARTS, KICKS, KICK_MOVES, KICK_WORK } from './routeCollection.js';
+export { routeCollection, kickCount, ROUTING_LAMBDAS, SWEEP_STARTS, KICKS, KICK_MOVES, KICK_WORK, KICK_ACCEPT } from './routeCollection.js';
 export { prepareRouting, NEIGHBOURS, type RoutingProblem } from './routingProblem.js';
 export { esauWilliams } from './esauWilliams.js';
 export { improveBySubtreeReattach } from './subtreeReattach.js';
