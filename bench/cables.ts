@@ -1,25 +1,15 @@
 /**
  * Bench section `cables`: the collection-system router (src/geometry/collection) on 200 turbines,
- * one core (the router is single-threaded): seeded layouts on a jittered grid (600 m spacing), one
+ * one core (the router is single-threaded): seeded layouts on a jittered grid (cablesFarm.ts, 600 m spacing), one
  * substation in the middle or at the edge, capacity 8 with three cable types (and capacity 4 with
  * one). Prints the wall and CPU time of routeCollection (median of 3 runs after one warm-up; target ≤ 1 s;
  * on a loaded machine the CPU time is the fairer figure), the cost,
  * length and feeders, and whether the network checks out (connected, capacity, crossing-free).
  */
-import { checkNetwork, routeCollection, type CableType } from '../src/geometry/collection/index.js';
+import { checkNetwork, kickCount, routeCollection, type CableType } from '../src/geometry/collection/index.js';
+import { jitteredGridFarm } from './cablesFarm.js';
 
-function layout(n: number, seed: number): { x: number[]; y: number[] } {
-  let s = seed >>> 0;
-  const rand = (): number => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return s / 2 ** 32; };
-  const side = Math.ceil(Math.sqrt(n));
-  const x: number[] = [];
-  const y: number[] = [];
-  for (let k = 0; k < n; k++) {
-    x.push((k % side) * 600 + (rand() - 0.5) * 200);
-    y.push(Math.floor(k / side) * 600 + (rand() - 0.5) * 200);
-  }
-  return { x, y };
-}
+const layout = (n: number, seed: number): { x: number[]; y: number[] } => jitteredGridFarm(n, seed, 600, 200);
 
 const THREE: CableType[] = [
   { name: 'small', capacity: 3, costPerMetre: 240 },
@@ -29,7 +19,7 @@ const THREE: CableType[] = [
 const ONE: CableType[] = [{ name: 'only', capacity: 4, costPerMetre: 300 }];
 
 export async function benchCables(): Promise<void> {
-  console.log('\n## cables: routing 200 turbines (Esau–Williams and sweep starts, re-attachment and swaps), one core');
+  console.log(`\n## cables: routing 200 turbines (Esau–Williams and sweep starts, re-attachment and swaps, ${kickCount(200)} kicks of iterated local search), one core`);
   const n = 200;
   const { x, y } = layout(n, 29);
   const side = Math.ceil(Math.sqrt(n)) * 600;

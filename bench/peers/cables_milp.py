@@ -84,6 +84,29 @@ SPECS = [
     ('c42-cap8-centre', 31, 42, 8, 'centre', 1),
     ('c48-cap7-centre', 32, 48, 7, 'centre', 1),
     ('c60-cap8-centre', 33, 60, 8, 'centre', 1),
+    # Held out (seeds 41-61): added while the router's iterated local search was developed, to check
+    # it on instances it was not tuned on. Not proven within 240 s: c33-cap8-edge, c38-cap6-edge-2t.
+    ('c11-cap3-edge', 41, 11, 3, 'edge', 1),
+    ('c13-cap6-centre-2t', 42, 13, 6, 'centre', 2),
+    ('c17-cap4-edge-2t', 43, 17, 4, 'edge', 2),
+    ('c19-cap7-centre', 44, 19, 7, 'centre', 1),
+    ('c21-cap3-centre', 45, 21, 3, 'centre', 1),
+    ('c23-cap5-edge', 46, 23, 5, 'edge', 1),
+    ('c27-cap8-centre-3t', 47, 27, 8, 'centre', 3),
+    ('c29-cap4-centre-2t', 48, 29, 4, 'centre', 2),
+    ('c31-cap6-centre', 49, 31, 6, 'centre', 1),
+    ('c34-cap3-edge', 50, 34, 3, 'edge', 1),
+    ('c44-cap5-centre', 51, 44, 5, 'centre', 1),
+    ('c12-cap4-centre', 52, 12, 4, 'centre', 1),
+    ('c16-cap5-edge-3t', 53, 16, 5, 'edge', 3),
+    ('c20-cap3-edge-2t', 54, 20, 3, 'edge', 2),
+    ('c24-cap7-centre-2t', 55, 24, 7, 'centre', 2),
+    ('c27-cap4-edge', 56, 27, 4, 'edge', 1),
+    ('c30-cap5-centre-3t', 57, 30, 5, 'centre', 3),
+    ('c33-cap8-edge', 58, 33, 8, 'edge', 1),
+    ('c36-cap3-centre', 59, 36, 3, 'centre', 1),
+    ('c38-cap6-edge-2t', 60, 38, 6, 'edge', 2),
+    ('c46-cap4-centre', 61, 46, 4, 'centre', 1),
 ]
 
 

@@ -1,16 +1,18 @@
 /**
  * The collection system's own checks: the exact gradient of the cable cost for a fixed network
  * against central differences, the validity checker on hand-made broken networks (crossing,
- * over capacity, a cycle), exclusion zones never crossed by a routed cable, several substations,
+ * over capacity, a cycle), exclusion zones never crossed by a routed cable, the iterated local
+ * search's kicks keeping the network valid, several substations,
  * determinism, and bad inputs refused with one InputError line naming the field.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InputError, RuntimeFailure } from '../../src/util/errors.js';
 import {
-  cableCostGradient, checkNetwork, routeCollection, type CableType,
+  cableCostGradient, checkNetwork, esauWilliams, kick, KickRandom, networkOf, prepareRouting, routeCollection, type CableType,
 } from '../../src/geometry/collection/index.js';
 import type { ExclusionZone } from '../../src/geometry/boundary.js';
+import { jitteredGridFarm } from '../../bench/cablesFarm.js';
 
 const CABLES: CableType[] = [
   { name: 'small', capacity: 2, costPerMetre: 200 },
@@ -18,19 +20,8 @@ const CABLES: CableType[] = [
   { name: 'large', capacity: 6, costPerMetre: 410 },
 ];
 
-/** A seeded jittered grid of n turbines, 500 m apart. */
-function farm(n: number, seed: number): { x: number[]; y: number[] } {
-  let s = seed >>> 0;
-  const rand = (): number => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return s / 2 ** 32; };
-  const side = Math.ceil(Math.sqrt(n));
-  const x: number[] = [];
-  const y: number[] = [];
-  for (let k = 0; k < n; k++) {
-    x.push((k % side) * 500 + (rand() - 0.5) * 150);
-    y.push(Math.floor(k / side) * 500 + (rand() - 0.5) * 150);
-  }
-  return { x, y };
-}
+/** A seeded jittered grid of n turbines, 500 m apart (the bench's generator, bench/cablesFarm.ts). */
+const farm = (n: number, seed: number): { x: number[]; y: number[] } => jitteredGridFarm(n, seed, 500, 150);
 
 test('the cable cost gradient of a fixed network equals central differences (turbines and substations)', () => {
   const { x, y } = farm(30, 7);
@@ -97,6 +88,30 @@ test('no routed cable passes through an exclusion zone; the network stays valid 
   assert.ok(checkNetwork(free, CABLES, x, y, substations, [zone]).some((p) => p.includes('wreck')));
   assert.ok(net.totalCost > free.totalCost);
   assert.deepEqual(routeCollection(input).parent, net.parent);
+});
+
+test('every kick of the iterated local search leaves a valid network (capacity, crossings, zones, two substations)', () => {
+  const { x, y } = farm(49, 11);
+  const zone: ExclusionZone = { name: 'wreck', vertices: [[700, 1150], [2300, 1150], [2300, 1350], [700, 1350]] };
+  const substations: [number, number][] = [[1500, -600], [3600, 2800]];
+  const input = { turbines: { x, y }, substations, cables: CABLES, exclusions: [zone] };
+  const problem = prepareRouting(input);
+  const start = esauWilliams(problem, 1);
+  assert.ok(start !== null);
+  const par = start.slice();
+  const random = new KickRandom(5);
+  let kicked = 0;
+  let changed = 0;
+  for (let k = 0; k < 200; k++) {
+    const before = par.slice();
+    const focus = kick(problem, par, random, 5);
+    if (focus === null) { assert.deepEqual(par, before); continue; }
+    kicked++;
+    // The focus covers every turbine whose edge the kick changed.
+    for (let i = 0; i < x.length; i++) if (par[i] !== before[i]) { changed++; assert.equal(focus[i], 1, `turbine ${i}`); }
+    assert.deepEqual(checkNetwork(networkOf(problem, par), CABLES, x, y, substations, [zone]), [], `kick ${k}`);
+  }
+  assert.ok(kicked >= 190 && changed > 0, `${kicked} kicks made`);
 });
 
 test('a zone that cuts half the farm off from its substation: a one-line failure, no network', () => {

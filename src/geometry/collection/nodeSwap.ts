@@ -8,14 +8,15 @@
  * when it lowers the total cable cost by more than 1e-12 relative and none of the new edges
  * crosses another edge or passes through an exclusion zone. Turbines a in index order, b in
  * neighbour order, first improvement taken; passes repeat until one finds none (at most 100).
- * Deterministic.
+ * Deterministic. With `focus` given (after a perturbation, perturbation.ts), only pairs with a
+ * focused turbine are tried, and the turbines of both feeders of a taken swap become focused.
  */
 import { blockingZone } from './exclusionBlock.js';
 import { edgesCross } from './segmentCrossing.js';
 import { distance, type RoutingProblem } from './routingProblem.js';
 import { feederCost as priceFeeders } from './feederCost.js';
 
-export function improveByNodeSwap(problem: RoutingProblem, parent: Int32Array): Int32Array {
+export function improveByNodeSwap(problem: RoutingProblem, parent: Int32Array, focus?: Uint8Array): Int32Array {
   const { n, px, py, neighbours, exclusions } = problem;
   const par = parent.slice();
   const root = new Int32Array(n);
@@ -83,6 +84,7 @@ export function improveByNodeSwap(problem: RoutingProblem, parent: Int32Array): 
     for (let a = 0; a < n; a++) {
       for (const b of neighbours[a]) {
         if (root[a] === root[b]) continue;
+        if (focus !== undefined && !focus[a] && !focus[b]) continue;
         both.length = 0;
         for (const q of members[root[a]]) both.push(q);
         for (const q of members[root[b]]) both.push(q);
@@ -99,7 +101,7 @@ export function improveByNodeSwap(problem: RoutingProblem, parent: Int32Array): 
           const fresh: [number, number][] = [[a, pb], [b, pa], ...ca.map((c): [number, number] => [c, b]), ...cb.map((c): [number, number] => [c, a])];
           take = fresh.every(([i, j]) => open(i, j) && !crossesAny(i, j));
         }
-        if (take) { rebuild(); improved = true; break; }
+        if (take) { if (focus !== undefined) for (const q of both) focus[q] = 1; rebuild(); improved = true; break; }
         par[a] = pa; par[b] = pb;
         for (const c of ca) par[c] = a;
         for (const c of cb) par[c] = b;
@@ -111,7 +113,7 @@ export function improveByNodeSwap(problem: RoutingProblem, parent: Int32Array): 
         primInto(groupA);
         primInto(groupB);
         take = par[groupA[0]] >= 0 && par[groupB[0]] >= 0 && feederCost(both) < before - 1e-12 * before && valid(both);
-        if (take) { rebuild(); improved = true; break; }
+        if (take) { if (focus !== undefined) for (const q of both) focus[q] = 1; rebuild(); improved = true; break; }
         for (const q of both) par[q] = saved[q];
       }
     }

@@ -3,8 +3,11 @@
  * trade-off weight λ in ROUTING_LAMBDAS, then SWEEP_STARTS sweep starts (sweepGroups.ts:
  * Esau–Williams restricted to angular groups of one feeder's size). Each start is improved by
  * subtree re-attachment (subtreeReattach.ts), then rounds of node swaps (nodeSwap.ts) and
- * re-attachment while a round lowers the cost. The cheapest network wins (ties: the earlier start).
- * Deterministic: the same input gives the same network. Cable type per edge: the cheapest type whose
+ * re-attachment while a round lowers the cost. The cheapest improved start (ties: the earlier)
+ * then goes through an iterated local search: kickCount(n) times, a kick of KICK_MOVES random valid
+ * re-attachments near each other (perturbation.ts, a seeded generator) is re-improved by the same
+ * two moves restricted to the feeders it changed; the next kick starts from it when it costs at
+ * most KICK_ACCEPT (1 %) more than the best network found, which is returned. Deterministic: the same input gives the same network. Cable type per edge: the cheapest type whose
  * capacity covers the edge's load. Every start keeps the network connected, within capacity,
  * crossing-free and out of the exclusion zones (each move checks it, and checkNetwork.ts re-checks
  * every network that would become the best: an invalid one is dropped, never returned).
@@ -16,6 +19,7 @@ import { networkOf, type CollectionNetwork } from './collectionNetwork.js';
 import { esauWilliams } from './esauWilliams.js';
 import { prepareRouting, type RoutingProblem } from './routingProblem.js';
 import { improveByNodeSwap } from './nodeSwap.js';
+import { kick, KickRandom } from './perturbation.js';
 import { improveBySubtreeReattach } from './subtreeReattach.js';
 import { sweepGroups } from './sweepGroups.js';
 
@@ -23,12 +27,28 @@ export const ROUTING_LAMBDAS = [1, 0.9, 0.8] as const;
 /** Sweep starts: cutting offsets 0, 0, 1, 1, 2, 2 counter-clockwise and clockwise (at most 2 × capacity). */
 export const SWEEP_STARTS = 6;
 
+/** Iterated local search after the starts: at most this many kicks (perturbation.ts), each followed by re-improvement. */
+export const KICKS = 400;
+/** Work bound of the kicks: at most KICK_WORK / n² kicks for n turbines. */
+export const KICK_WORK = 640_000;
+/** Random re-attachments per kick. */
+export const KICK_MOVES = 5;
+/** A kicked and re-improved network is kept (as the point the next kick starts from) when it costs at most this much more than the best so far. */
+export const KICK_ACCEPT = 0.01;
+/** The kicks' generator seed (fixed: the router is deterministic). */
+const KICK_SEED = 29;
+
+/** The number of kicks for n turbines: min(kicks, ⌊KICK_WORK / n²⌋) — 400 up to 40 turbines, 177 at 60, 16 at 200. */
+export function kickCount(n: number, kicks = KICKS): number {
+  return Math.min(kicks, Math.floor(KICK_WORK / Math.max(1, n * n)));
+}
+
 /** Subtree re-attachment and node swaps in turn, until a round of both lowers the cost no more (at most 20 rounds). */
-function improve(problem: RoutingProblem, start: Int32Array): Int32Array {
-  let current = improveBySubtreeReattach(problem, start);
+function improve(problem: RoutingProblem, start: Int32Array, focus?: Uint8Array): Int32Array {
+  let current = improveBySubtreeReattach(problem, start, focus);
   let cost = networkOf(problem, current).totalCost;
   for (let round = 0; round < 20; round++) {
-    const next = improveBySubtreeReattach(problem, improveByNodeSwap(problem, current));
+    const next = improveBySubtreeReattach(problem, improveByNodeSwap(problem, current, focus), focus);
     const nextCost = networkOf(problem, next).totalCost;
     if (!(nextCost < cost)) break;
     current = next;
@@ -37,7 +57,7 @@ function improve(problem: RoutingProblem, start: Int32Array): Int32Array {
   return current;
 }
 
-export function routeCollection(input: CollectionInput, lambdas: readonly number[] = ROUTING_LAMBDAS): CollectionNetwork {
+export function routeCollection(input: CollectionInput, lambdas: readonly number[] = ROUTING_LAMBDAS, kicks = KICKS): CollectionNetwork {
   const problem = prepareRouting(input);
   let best: CollectionNetwork | undefined;
   // Cheaper than the best so far, and valid when checked from scratch (a start the construction
@@ -57,6 +77,27 @@ export function routeCollection(input: CollectionInput, lambdas: readonly number
     const start = esauWilliams(problem, 1, sweepGroups(problem, sweep >> 1, (sweep & 1) === 1));
     if (start === null) continue;
     const network = networkOf(problem, improve(problem, start));
+    if (better(network)) best = network;
+  }
+  // Iterated local search from the best start: kick, re-improve around the kick; the result is
+  // kept as the next kick's start when within KICK_ACCEPT of the best so far (a threshold
+  // acceptance: it lets the search cross to other valleys), and the best network found is returned.
+  if (best !== undefined) {
+    const random = new KickRandom(KICK_SEED);
+    let current: Int32Array = best.parent.slice();
+    let bestParent = current;
+    let bestCost = best.totalCost;
+    const count = kickCount(problem.n, kicks);
+    for (let k = 0; k < count; k++) {
+      const trial = current.slice();
+      const focus = kick(problem, trial, random, KICK_MOVES);
+      if (focus === null) continue;
+      const next = improve(problem, trial, focus);
+      const nextCost = networkOf(problem, next).totalCost;
+      if (nextCost <= bestCost * (1 + KICK_ACCEPT)) current = next;
+      if (nextCost < bestCost - 1e-12 * bestCost) { bestParent = next; bestCost = nextCost; }
+    }
+    const network = networkOf(problem, bestParent);
     if (better(network)) best = network;
   }
   if (best === undefined) {

@@ -25,8 +25,11 @@ export interface RoutingProblem {
   gates: Int32Array[];
 }
 
+/** Euclidean distance between nodes i and j (sqrt of the sum of squares: Math.hypot is several times slower in V8, and coordinates of a farm cannot overflow). */
 export function distance(p: RoutingProblem, i: number, j: number): number {
-  return Math.hypot(p.px[i] - p.px[j], p.py[i] - p.py[j]);
+  const dx = p.px[i] - p.px[j];
+  const dy = p.py[i] - p.py[j];
+  return Math.sqrt(dx * dx + dy * dy);
 }
 
 export function prepareRouting(input: CollectionInput, neighbourCount = NEIGHBOURS): RoutingProblem {

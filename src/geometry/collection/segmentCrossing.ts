@@ -35,8 +35,8 @@ export function segmentsCross(
   // Boxes (widened by the tolerance) apart: no common point.
   if (Math.max(ax, bx) + t < Math.min(cx, dx) || Math.max(cx, dx) + t < Math.min(ax, bx)
     || Math.max(ay, by) + t < Math.min(cy, dy) || Math.max(cy, dy) + t < Math.min(ay, by)) return false;
-  const lcd = Math.hypot(dx - cx, dy - cy);
-  const lab = Math.hypot(bx - ax, by - ay);
+  const lcd = Math.sqrt((dx - cx) ** 2 + (dy - cy) ** 2);
+  const lab = Math.sqrt((bx - ax) ** 2 + (by - ay) ** 2);
   const d1 = signedOver(orientation(cx, cy, dx, dy, ax, ay), lcd);
   const d2 = signedOver(orientation(cx, cy, dx, dy, bx, by), lcd);
   const d3 = signedOver(orientation(ax, ay, bx, by, cx, cy), lab);

@@ -6,13 +6,15 @@
  * load) by more than 1e-12 relative, keeps every feeder within the largest cable's capacity and
  * the new edge crosses no other edge. Turbines v in index order, then w in subtree order, then u
  * in neighbour order (substations last); the first improving move is taken; passes repeat until
- * one finds none (at most 100 passes). Deterministic.
+ * one finds none (at most 100 passes). Deterministic. With `focus` given (after a perturbation,
+ * perturbation.ts), only moves of a focused turbine's subtree or onto a focused turbine are tried,
+ * and every turbine of the feeders a taken move changes becomes focused (the array is updated).
  */
 import { edgesCross } from './segmentCrossing.js';
 import { distance, type RoutingProblem } from './routingProblem.js';
 import { feederCost as priceFeeders } from './feederCost.js';
 
-export function improveBySubtreeReattach(problem: RoutingProblem, parent: Int32Array): Int32Array {
+export function improveBySubtreeReattach(problem: RoutingProblem, parent: Int32Array, focus?: Uint8Array): Int32Array {
   const { n, px, py, neighbours, gates, choice } = problem;
   const capacity = choice.maxCapacity;
   const par = parent.slice();
@@ -60,6 +62,7 @@ export function improveBySubtreeReattach(problem: RoutingProblem, parent: Int32A
         for (let c = 0; c < nbw.length + gw.length; c++) {
           const u = c < nbw.length ? nbw[c] : gw[c - nbw.length];
           if (u < n && inSub[u]) continue;
+          if (focus !== undefined && !focus[v] && !(u < n && focus[u])) continue;
           if (u === par[w] && w === v) continue;
           const r2 = u < n ? root[u] : -1;
           if (r2 >= 0 && r2 !== r1 && feederSize[r2] + sub.length > capacity) continue;
@@ -91,7 +94,14 @@ export function improveBySubtreeReattach(problem: RoutingProblem, parent: Int32A
               if (e !== w && edgesCross(w, u, e, par[e], px, py)) take = false;
             }
           }
-          if (take) { moved = true; break; }
+          if (take) {
+            moved = true;
+            if (focus !== undefined) {
+              for (const q of members[r1]) focus[q] = 1;
+              if (two) for (const q of members[r2]) focus[q] = 1;
+            }
+            break;
+          }
           for (const s of sub) par[s] = saved[s];
         }
         if (moved) break;
