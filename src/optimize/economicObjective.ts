@@ -221,6 +221,11 @@ export interface EconomicFigures {
 
 /** The economic figures of a layout: route, then the model on the routed network. */
 export function economicFigures(c: Case, x: Float64Array, y: Float64Array, typeOf: Int32Array = caseTypeOf(c)): EconomicFigures {
+  if (caseObjective(c) === 'aep') {
+    // A case with economics that optimizes AEP: its figures, with the AEP as the objective's value.
+    const f = economicFigures({ ...c, objective: 'lcoe' }, x, y, typeOf);
+    return { ...f, objective: 'aep', value: f.aepMwh };
+  }
   const eo = createEconomicObjective(c, typeOf);
   const network = eo.route(x, y);
   const ev = eo.evaluate(x, y, network, false);
@@ -228,7 +233,8 @@ export function economicFigures(c: Case, x: Float64Array, y: Float64Array, typeO
   return {
     objective: eo.name, value: eo.name === 'lcoe' ? ev.result.lcoe : ev.result.npv,
     lcoe: ev.result.lcoe, npv: ev.result.npv, irr: ev.result.irr, aepMwh: ev.aepMwh,
-    cableLengthM: network.totalLength, cableCost: network.totalCost,
+    // The cable cost that entered the cost model (the network's own total may differ in the last bits).
+    cableLengthM: network.totalLength, cableCost: ev.cableCost,
     cableEdges: network.edges.map((e) => ({ from: e.from, to: e.to, type: cables[e.cable].name })),
     breakdown: { ...ev.result.breakdown }, model: c.economics!.model.name,
   };
