@@ -141,7 +141,7 @@ export function registerOptimize(program: Command): void {
         `method      ${settings.method}${starts > 1 ? `, best of ${starts} starts (${failures.length} failed)` : ''}`,
         `seed        ${best.seed}`,
         ...(c.directions ? [`directions  ${directionsFlag(treatment)}: ${describeDirections(treatment)}; the AEP below is on this measure, not on the bins as listed`] : []),
-        `AEP         ${best.aep_mwh.toFixed(5)} MWh (initial ${best.aep_initial_mwh.toFixed(2)} MWh, +${(100 * (best.aep_mwh / best.aep_initial_mwh - 1)).toFixed(2)} %)`,
+        `AEP         ${best.aep_mwh.toFixed(5)} MWh (initial ${best.aep_initial_mwh.toFixed(2)} MWh, ${best.aep_mwh >= best.aep_initial_mwh ? '+' : ''}${(100 * (best.aep_mwh / best.aep_initial_mwh - 1)).toFixed(2)} %)`,
         ...economicLines(best),
         `feasible    ${best.feasible} (max violation ${best.max_violation_m.toExponential(2)} m)`,
         `work        ${best.iterations} iterations, ${best.evaluations} evaluations, ${best.wall_s.toFixed(2)} s${starts > 1 ? `; all starts ${totalWallS.toFixed(1)} s wall` : ''}`,
