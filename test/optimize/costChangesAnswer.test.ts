@@ -1,0 +1,50 @@
+/**
+ * A cost objective changes the answer, with the real DTU offshore cost model (cost/dtuOffshore.ts,
+ * checked against TOPFARM's own code in test/cost/): the two worked examples of docs/cost.md, run
+ * as a user runs them (`wflo optimize … --json`).
+ *  - cs4 offshore (bathymetry grid, substation, three cable types): the LCOE-optimized layout has a
+ *    lower LCOE than the AEP-optimized one from the same start, seed and settings.
+ *  - the mixed site with a turbine choice among 3.35 MW, 10 MW and V80: LCOE chooses other models
+ *    than AEP does, each run is best by its own objective, and the output says why per model.
+ */
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { CLI, REPO } from '../helpers.js';
+
+interface Run { aep_mwh: number; feasible: boolean; turbine_types?: number[]; economics: { objective: string; lcoe: number; npv: number; value: number }; type_choice?: { objective: string; reason: string; per_model: { model: string; turbines: number }[] } }
+
+function optimize(file: string, objective: string, extra: string[] = []): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, 'optimize', path.join(REPO, file), '--method', 'gradient', '--objective', objective, '--json', ...extra], { cwd: REPO });
+    let out = '', err = '';
+    child.stdout.on('data', (d) => { out += d; });
+    child.stderr.on('data', (d) => { err += d; });
+    child.on('error', reject);
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as Run) : reject(new Error(`exit ${code}: ${err}`))));
+  });
+}
+
+test('cs4 offshore: the LCOE-optimized layout has a lower LCOE than the AEP-optimized one', { timeout: 300_000 }, async () => {
+  const file = 'examples/offshore-cs4/cs4-offshore.yaml';
+  const [byAep, byLcoe] = await Promise.all([optimize(file, 'aep', ['--initial', 'given']), optimize(file, 'lcoe', ['--initial', 'given'])]);
+  assert.ok(byAep.feasible && byLcoe.feasible);
+  assert.equal(byAep.economics.objective, 'aep');
+  assert.equal(byLcoe.economics.objective, 'lcoe');
+  assert.ok(byLcoe.economics.lcoe < byAep.economics.lcoe, `LCOE ${byLcoe.economics.lcoe} (lcoe run) vs ${byAep.economics.lcoe} (aep run)`);
+  assert.ok(byLcoe.economics.npv > byAep.economics.npv);
+});
+
+test('turbine choice: LCOE chooses other models than AEP, each best by its own measure, with the reason', { timeout: 300_000 }, async () => {
+  const file = 'examples/mixed-choice-cost.yaml';
+  const [byAep, byLcoe] = await Promise.all([optimize(file, 'aep'), optimize(file, 'lcoe')]);
+  const counts = (r: Run) => r.type_choice!.per_model.map((m) => `${m.turbines} ${m.model}`).join(', ');
+  assert.notDeepEqual(byAep.turbine_types, byLcoe.turbine_types);
+  assert.notEqual(counts(byAep), counts(byLcoe), 'the counts per model differ');
+  assert.ok(byAep.aep_mwh > byLcoe.aep_mwh, 'the AEP run has more energy');
+  assert.ok(byLcoe.economics.lcoe < byAep.economics.lcoe, 'the LCOE run has the lower cost of energy');
+  assert.equal(byAep.type_choice!.objective, 'aep');
+  assert.equal(byLcoe.type_choice!.objective, 'lcoe');
+  assert.ok(byLcoe.type_choice!.reason.length > 0 && byAep.type_choice!.reason.length > 0);
+});
