@@ -29,6 +29,7 @@ import type { Task } from './taskGrid.js';
 import { caseForTask } from './caseForTask.js';
 import { farmWind } from './farmWind.js';
 import { typeOfCounts } from '../io/farmTurbines.js';
+import { economicMetrics } from '../optimize/economicMetrics.js';
 
 export interface RecordToVerify {
   x: Float64Array;
@@ -67,6 +68,8 @@ export type Verdict =
     ok: true; aepRecomputed: number | null; turbineTypes?: Int32Array; aepInitial?: number;
     /** How far (m) the layout strays beyond the optimizer's own tolerance, when an allowance let it pass. */
     slackM?: number;
+    /** A farm with economics: the layout's LCOE, NPV, cables… computed here (optimize/economicMetrics.ts). */
+    economics?: Record<string, number>;
   }
   | {
     ok: false; reason: string;
@@ -233,7 +236,8 @@ export class RecordVerifier {
     }
     const initial = this.initialAep(prepared, type, record, check, keepUnchecked);
     if (typeof initial === 'string') return { ok: false, reason: initial, ...(initial.includes(' differs from ') ? { failed: 'aep' as const } : {}) };
-    return { ok: true, aepRecomputed: recomputed, ...kept, ...(initial === undefined ? {} : { aepInitial: initial }) };
+    const economics = prepared.problem.economics ? economicMetrics(prepared.problem, x, y, models ?? undefined) : undefined;
+    return { ok: true, aepRecomputed: recomputed, ...kept, ...(initial === undefined ? {} : { aepInitial: initial }), ...(economics ? { economics } : {}) };
   }
 
   /**

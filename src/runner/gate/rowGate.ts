@@ -265,7 +265,9 @@ export class RowGate {
       source,
       ...(worker ? { worker } : {}),
       ...(carriesForeign && r.aepReported !== undefined ? { aepReported: r.aepReported } : {}),
-      ...(carriesForeign && r.metrics ? { metrics: Object.freeze({ ...r.metrics }) } : {}),
+      // The metrics: a foreign producer's own, then wflo's economics of the layout over them (the
+      // gate computed those from the layout; a row's claim of them counts for nothing).
+      ...((carriesForeign && r.metrics) || verdict.economics ? { metrics: Object.freeze({ ...(carriesForeign ? r.metrics : {}), ...verdict.economics }) } : {}),
       // What an adopted row stands on (not the optimizer): it stays done when only the optimizer changes.
       ...(origin.kind === 'adopted' ? { adoptedFor: this.adoptedIdentityOf(task) } : {}),
     };

@@ -13,6 +13,7 @@
  * made by another engine version is rejected before anything runs, rather than producing a
  * result under a spec hash that does not describe it.
  */
+import type { ObjectiveName } from '../../../cost/economicModel.js';
 import { z } from 'zod';
 import type { FarmSpec, FarmTypeSpec, OptimizerSettings, WindAsWritten } from '../../../campaign/campaign.js';
 import { farmSpecHash, farmTypeSpecHash, optimizerSpecHash, taskSpecHash } from '../../../campaign/specHash.js';
@@ -82,6 +83,8 @@ interface EncodedType {
   minSpacingM: number;
   params?: Params;
   models?: { turbines: EncodedTurbine[]; minSpacingByType: number[]; counts: number[] | null };
+  /** What the farm type's optimizations minimize or maximize (hashed when not aep). */
+  objective?: ObjectiveName;
 }
 
 // ---- encoding (coordinator) ----
@@ -134,6 +137,7 @@ function encodeType(t: FarmTypeSpec): EncodedType {
     ...(t.models !== undefined ? {
       models: { turbines: t.models.turbines.map(encodeTurbine), minSpacingByType: [...t.models.minSpacingByType], counts: t.models.counts ? [...t.models.counts] : null },
     } : {}),
+    ...(t.objective !== undefined ? { objective: t.objective } : {}),
   };
 }
 
@@ -259,6 +263,7 @@ export const jobDataSchema = z.strictObject({
   type: z.strictObject({
     turbine, nTurbines: int.min(1).max(MAX_TURBINES), minSpacingM: finite.nonnegative(), params: paramsSchema.optional(),
     models: z.strictObject({ turbines: z.array(turbine).min(1).max(100), minSpacingByType: z.array(finite.nonnegative()).max(100), counts: z.array(int.min(1)).max(100).nullable() }).optional(),
+    objective: z.enum(['aep', 'lcoe', 'npv']).optional(),
   }),
   optimizer: z.record(safeKey, jsonValue).refine((o) => typeof o.method === 'string', { message: 'expected a method name', path: ['method'] }),
 });
@@ -370,6 +375,7 @@ export function decodeJob(raw: unknown, jobId = '?'): DecodedJob {
     turbine: turbineSpec, nTurbines: data.type.nTurbines, minSpacingM: data.type.minSpacingM,
     ...(data.type.params !== undefined ? { params: data.type.params } : {}),
     ...(models ? { models: { turbines: models.turbines.map(decodeTurbine), minSpacingByType: models.minSpacingByType, counts: models.counts } } : {}),
+    ...(data.type.objective !== undefined ? { objective: data.type.objective } : {}),
   };
   const { farmHash, typeHash, specHash } = specHashOf(farmParts, typeParts, data.optimizer, data.seed);
   if (specHash !== data.specHash) {
