@@ -6,25 +6,30 @@
  * or a farm type of one model: their definitions stay as they were.
  *
  *   farm:       neighbours: {x, y, type, turbines}   (positions m, each one's model index, the models)
+ *               economics: {…}                       (the resolved economics block, io/costFields.ts EconomicsSpec)
  *               directions: {spread: 20} …           (the direction treatment, when not the bins as listed; `wind` is as listed)
  *   farm type:  turbine_names: [...]                 (the names `/turbine_type` indexes)
  *               models: {turbines, min_spacing_m, counts}   (counts null: chosen by the optimizer)
+ *               objective: lcoe | npv                (a cost objective; absent: aep)
  */
 import type { FarmSpec, FarmTypeSpec } from './campaign.js';
 import { directionsDocument } from '../io/directionsField.js';
 
-export function farmExtras(f: Pick<FarmSpec, 'neighbours' | 'directions'>): Record<string, unknown> {
+export function farmExtras(f: Pick<FarmSpec, 'neighbours' | 'directions' | 'economics'>): Record<string, unknown> {
   const n = f.neighbours;
   // The direction treatment as the field is written (the report says which measure the AEPs are on).
   const directions = f.directions && f.directions.kind !== 'bins' ? { directions: directionsDocument(f.directions) } : {};
-  if (!n || n.x.length === 0) return directions;
-  return { neighbours: { x: n.x, y: n.y, type: n.typeOf, turbines: n.types }, ...directions };
+  const economics = f.economics ? { economics: f.economics } : {};
+  if (!n || n.x.length === 0) return { ...directions, ...economics };
+  return { neighbours: { x: n.x, y: n.y, type: n.typeOf, turbines: n.types }, ...directions, ...economics };
 }
 
-export function farmTypeExtras(t: Pick<FarmTypeSpec, 'models'>): Record<string, unknown> {
+export function farmTypeExtras(t: Pick<FarmTypeSpec, 'models' | 'objective'>): Record<string, unknown> {
   const m = t.models;
-  if (!m) return {};
+  const objective = t.objective !== undefined && t.objective !== 'aep' ? { objective: t.objective } : {};
+  if (!m) return objective;
   return {
+    ...objective,
     turbine_names: m.turbines.map((x) => x.name),
     models: { turbines: m.turbines, min_spacing_m: m.minSpacingByType, counts: m.counts },
   };

@@ -69,6 +69,35 @@ export interface EconomicsSpec {
   ratedRpm: number | Record<string, number>;
 }
 
+const finiteNumber = z.number().finite(), wholeNumber = z.number().int().finite();
+/**
+ * The resolved block as data travels (queue payloads, stored definitions): untrusted there, so
+ * checked by this shape and economicsSpecProblem before economicsForTurbines builds the model.
+ */
+export const economicsSpecSchema = z.strictObject({
+  model: z.literal('dtu_offshore'),
+  energyPriceEurPerMWh: finiteNumber, discountRate: finiteNumber.gt(-1).optional(), projectYears: wholeNumber.min(1).max(200), distanceFromShoreKm: finiteNumber.nonnegative(),
+  depth: z.union([
+    z.strictObject({ constantM: finiteNumber.nonnegative() }),
+    z.strictObject({
+      grid: z.strictObject({ x0: finiteNumber, dx: finiteNumber.positive(), nx: wholeNumber.min(2), y0: finiteNumber, dy: finiteNumber.positive(), ny: wholeNumber.min(2), depth: z.array(finiteNumber.nonnegative()).max(1_000_000) }),
+      file: z.string().max(4096),
+    }),
+  ]),
+  substations: z.array(z.tuple([finiteNumber, finiteNumber])).min(1).max(1000),
+  cables: z.array(z.strictObject({ name: z.string().min(1).max(200), capacity: wholeNumber.min(1), costPerMetre: finiteNumber.positive() })).min(1).max(100),
+  ratedRpm: z.union([finiteNumber.positive(), z.record(z.string().max(200), finiteNumber.positive())]),
+});
+
+/** What is wrong with a resolved block beyond its shape (a grid's depths that do not fill it), or null. */
+export function economicsSpecProblem(spec: EconomicsSpec): string | null {
+  if ('grid' in spec.depth) {
+    const g = spec.depth.grid;
+    if (g.depth.length !== g.nx * g.ny) return `depth.grid: ${g.depth.length} depths for ${g.nx} × ${g.ny} nodes`;
+  }
+  return null;
+}
+
 /** Check the block (already shape-checked by economicsSchema) and read its bathymetry file (relative to `baseDir`). */
 export function resolveEconomicsSpec(f: EconomicsFields, at: FieldPath, baseDir: string, fail: FailAt): EconomicsSpec {
   if ((f.water_depth_m === undefined) === (f.bathymetry === undefined)) {

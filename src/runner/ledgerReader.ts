@@ -211,6 +211,24 @@ export class LedgerReader {
     return [...names].sort();
   }
 
+  /**
+   * Per (farm, farm type): mean, smallest and largest of each named metric over the done results
+   * that carry it (the gate's economics: lcoe_per_mwh, npv, cable_length_m, …), for the report.
+   */
+  metricStats(names: readonly string[]): { farmId: number; farmType: number; name: string; n: number; mean: number; min: number; max: number }[] {
+    const out: { farmId: number; farmType: number; name: string; n: number; mean: number; min: number; max: number }[] = [];
+    const q = this.#db.prepare(`SELECT farm_id, farm_type, count(v), avg(v), min(v), max(v) FROM (
+      SELECT farm_id, farm_type, json_extract(metrics, ?) AS v FROM done_results WHERE metrics IS NOT NULL AND json_valid(metrics)
+    ) WHERE typeof(v) IN ('real', 'integer') GROUP BY farm_id, farm_type ORDER BY farm_id, farm_type`).raw();
+    for (const name of names) {
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
+      for (const r of q.all(`$.${name}`) as [number, number, number, number, number, number][]) {
+        out.push({ farmId: r[0], farmType: r[1], name, n: r[2], mean: r[3], min: r[4], max: r[5] });
+      }
+    }
+    return out;
+  }
+
   /** The largest n_turbines among done results (the HDF5 layout width). */
   maxTurbinesDone(): number {
     return (this.#db.prepare('SELECT COALESCE(MAX(n_turbines), 0) FROM done_results').pluck().get() as number) ?? 0;

@@ -70,6 +70,11 @@ export interface CellView {
    * measure) or its direction treatment as `--directions` writes it (`spread:20`).
    */
   measure: string;
+  /**
+   * The cell's economics over its done seeds (farms with economics: the gate's metrics), else null:
+   * LCOE (currency/MWh) mean and lowest, NPV mean, cable length mean (m).
+   */
+  economics: { lcoeMean: number; lcoeBest: number; npvMean: number; cableMeanM: number } | null;
 }
 
 export interface HistogramBin { farmId: number; farmType: number; label: string; lo: number; hi: number; count: number }
@@ -153,6 +158,14 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
         histRows = summary.histogram.map((h) => [h.farmId, h.farmType, h.bin, h.count]);
       }
       const failures = ledger.failures(options.maxFailures ?? 200);
+      // Cost figures per cell (the gate computed them for farms with economics).
+      const econ = new Map<string, Record<string, { mean: number; min: number }>>();
+      if (!options.quick) {
+        for (const m of ledger.metricStats(['lcoe_per_mwh', 'npv', 'cable_length_m'])) {
+          const k = key(m.farmId, m.farmType);
+          econ.set(k, { ...econ.get(k), [m.name]: { mean: m.mean, min: m.min } });
+        }
+      }
 
       const cells: CellView[] = [];
       const labels = new Map<string, string>();
@@ -181,6 +194,11 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
           wakeLossMean: s && gross > 0 ? 1 - s.mean / gross : null,
           capacityFactorMean: s && entry && entry.ratedW > 0 ? s.mean / (entry.ratedW * 1e-6 * 8760) : null,
           best: best.get(k) ?? null, worst: worst.get(k) ?? null, origins: options.quick ? null : origins.get(k) ?? { computed: 0, adopted: 0, recovered: 0 },
+          economics: (() => {
+            const e = econ.get(k);
+            return e?.lcoe_per_mwh && e.npv && e.cable_length_m
+              ? { lcoeMean: e.lcoe_per_mwh.mean, lcoeBest: e.lcoe_per_mwh.min, npvMean: e.npv.mean, cableMeanM: e.cable_length_m.mean } : null;
+          })(),
           measure: entry?.c.directions ? directionsFlag(entry.c.directions.treatment) : (farm?.def as { directions?: unknown } | undefined)?.directions !== undefined ? 'treated (unreadable)' : 'bins',
         });
       }

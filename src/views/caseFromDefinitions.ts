@@ -14,6 +14,7 @@ import type { FarmModelSpec } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { InputError } from '../util/errors.js';
 import { typeOfCounts } from '../io/farmTurbines.js';
+import { economicsForTurbines, economicsSpecProblem, economicsSpecSchema } from '../io/costFields.js';
 
 type Json = Record<string, unknown>;
 
@@ -85,6 +86,17 @@ export function caseFromDefinitions(farm: unknown, type: unknown, where: string)
     model: f.model as FarmModelSpec,
     layout: null,
   };
+  // The farm's economics and the type's cost objective (campaign/definitionExtras.ts): checked
+  // like any stored input (an edited or foreign file), then built for the type's models.
+  if (f.economics !== undefined) {
+    const parsed = economicsSpecSchema.safeParse(f.economics);
+    const problem = parsed.success ? economicsSpecProblem(parsed.data) : `${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`;
+    if (problem || !parsed.success) throw new InputError(`${where}: farm definition: economics: ${problem}`);
+    c.economics = economicsForTurbines(parsed.data, models ?? [turbine], ['economics'], (p, message) => {
+      throw new InputError(`${where}: farm definition: ${p.join('.')}: ${message}`);
+    }, typeof parsed.data.ratedRpm === 'number' ? null : Object.keys(parsed.data.ratedRpm)); // the farm's other types' models may be named too
+    if (t.objective === 'lcoe' || t.objective === 'npv') c.objective = t.objective;
+  }
   // The farm's direction treatment (campaign/definitionExtras.ts): its AEPs are on the treated wind.
   return f.directions !== undefined ? withDirections(c, readDirectionsField(f.directions, f, ['directions'], `${where}: farm definition`)) : c;
 }

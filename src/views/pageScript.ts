@@ -102,6 +102,15 @@ export const PAGE_SCRIPT = String.raw`
         return [c.farmLabel, c.typeLabel, c.nTurbines, c.done + '/' + c.total, origins(c.origins), c.failed, c.measure || 'bins', c.aep ? fmt(c.aep.mean) : '–', c.best ? fmt(c.best.aep) : '–',
           c.worst ? fmt(c.worst.aep) : '–', fmt(c.grossAepMwh), pct(c.wakeLossMean), pct(c.capacityFactorMean)];
       }), 'cells'));
+    if (v.cells.some(function (c) { return c.economics; })) {
+      // Farms with economics: the cost of energy the gate computed for each result.
+      cells.appendChild(el('h3', { text: 'Cost of energy' }));
+      cells.appendChild(table(['farm', 'type', 'mean LCOE (per MWh)', 'lowest LCOE', 'mean NPV (millions)', 'mean cable length (km)'],
+        v.cells.filter(function (c) { return c.economics; }).map(function (c) {
+          var e = c.economics;
+          return [c.farmLabel, c.typeLabel, e.lcoeMean.toFixed(3), e.lcoeBest.toFixed(3), (e.npvMean / 1e6).toFixed(2), (e.cableMeanM / 1000).toFixed(2)];
+        }), 'economics'));
+    }
     if (v.cells.some(function (c) { return c.measure && c.measure !== 'bins'; })) {
       cells.appendChild(el('p', { 'class': 'note', text: 'AEP measure: bins = the wind rose\'s bins as listed (the benchmark measure); spread:N = each bin spread over its width in N sub-directions; gaussian:S:N = wind-direction uncertainty of S degrees on N points; refine:S = the rose interpolated to every S degrees. AEPs of cells on different measures do not compare.' }));
     }

@@ -18,7 +18,7 @@ import { hasRedisServer, RedisServer } from '../helpers/redisServer.js';
 import { startSlurmCluster, type SlurmCluster } from '../helpers/slurmCluster.js';
 import { killAllWorkers, startWorker, waitUntil, type WorkerHandle } from './bullmqKit.js';
 import { tempDir, wflo } from '../slurm/slurmKit.js';
-import { PYTHON } from '../helpers.js';
+import { PYTHON, runWflo } from '../helpers.js';
 
 let work: string;
 let campaignFile: string;
@@ -100,6 +100,38 @@ print(json.dumps(out))
   for (const [id, row] of local) {
     const m = JSON.parse(row.metrics as string) as Record<string, number>;
     for (const name of ['lcoe_per_mwh', 'npv', 'cable_length_m']) assert.equal(h5[name][id], m[name], `${id} ${name}: layouts.h5 vs ledger`);
+  }
+});
+
+test('the report gains the cost of energy per cell: the mean and lowest LCOE, mean NPV and cable length of the ledger rows', { timeout: 120_000 }, () => {
+  assert.ok(local, 'the local run ran first');
+  const html = path.join(work, 'report.html');
+  const r = runWflo(['report', path.join(work, 'local'), '-o', html]);
+  assert.equal(r.status, 0, r.stderr);
+  const text = fs.readFileSync(html, 'utf8');
+  const json = /<script type="application\/json" id="wflo-data">([\s\S]*?)<\/script>/.exec(text)![1];
+  const data = JSON.parse(json) as { view: { cells: { farmType: number; economics: { lcoeMean: number; lcoeBest: number; npvMean: number; cableMeanM: number } | null }[] } };
+  assert.equal(data.view.cells.length, 3);
+  for (const cell of data.view.cells) {
+    const mine = [...local.values()].filter((row) => row.task_id !== undefined && String(row.task_id).includes(`_type_${cell.farmType}_`)).map((row) => JSON.parse(row.metrics as string) as Record<string, number>);
+    assert.equal(mine.length, 2);
+    const mean = (k: string) => (mine[0][k] + mine[1][k]) / 2;
+    assert.ok(cell.economics, `type ${cell.farmType}`);
+    assert.ok(Math.abs(cell.economics!.lcoeMean - mean('lcoe_per_mwh')) <= 1e-9 * mean('lcoe_per_mwh'));
+    assert.equal(cell.economics!.lcoeBest, Math.min(mine[0].lcoe_per_mwh, mine[1].lcoe_per_mwh));
+    assert.ok(Math.abs(cell.economics!.cableMeanM - mean('cable_length_m')) <= 1e-9 * mean('cable_length_m'));
+  }
+  assert.match(text, /Cost of energy/);
+  // A stored row plots with its cables: the farm's economics travel in the stored definitions
+  // (ledger and layouts.h5 alike) and the row's layout is routed again.
+  for (const source of [path.join(work, 'local'), path.join(work, 'local', 'layouts.h5')]) {
+    const svg = path.join(work, `row-${path.basename(source)}.svg`);
+    const p = runWflo(['plot', source, '--task', 'farm_0_type_2_seed_1', '-o', svg]);
+    assert.equal(p.status, 0, p.stderr);
+    const drawn = fs.readFileSync(svg, 'utf8');
+    assert.equal([...drawn.matchAll(/<line class="cable"/g)].length, 5, source);
+    assert.match(drawn, /<rect class="substation" data-substation="0" data-x="750" data-y="500"/);
+    assert.match(drawn, /class="depth"/);
   }
 });
 

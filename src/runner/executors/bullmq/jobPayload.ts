@@ -13,6 +13,7 @@
  * made by another engine version is rejected before anything runs, rather than producing a
  * result under a spec hash that does not describe it.
  */
+import { economicsSpecSchema } from '../../../io/costFields.js';
 import type { ObjectiveName } from '../../../cost/economicModel.js';
 import { z } from 'zod';
 import type { FarmSpec, FarmTypeSpec, OptimizerSettings, WindAsWritten } from '../../../campaign/campaign.js';
@@ -232,20 +233,7 @@ const jsonValue: z.ZodType<Json> = z.lazy(() => z.union([jsonScalar, z.array(jso
 const int = z.number().int().refine(Number.isSafeInteger, 'expected a safe integer');
 
 // The farm's economics as io/costFields.ts resolved it (plain data); the grid's shape is checked on decoding.
-const economics = z.strictObject({
-  model: z.literal('dtu_offshore'),
-  energyPriceEurPerMWh: finite, discountRate: finite.gt(-1).optional(), projectYears: int.min(1).max(200), distanceFromShoreKm: finite.nonnegative(),
-  depth: z.union([
-    z.strictObject({ constantM: finite.nonnegative() }),
-    z.strictObject({
-      grid: z.strictObject({ x0: finite, dx: finite.positive(), nx: int.min(2), y0: finite, dy: finite.positive(), ny: int.min(2), depth: z.array(finite.nonnegative()).max(MAX_ARRAY) }),
-      file: z.string().max(4096),
-    }),
-  ]),
-  substations: z.array(z.tuple([finite, finite])).min(1).max(1000),
-  cables: z.array(z.strictObject({ name: z.string().min(1).max(200), capacity: int.min(1), costPerMetre: finite.positive() })).min(1).max(100),
-  ratedRpm: z.union([finite.positive(), z.record(z.string().max(200), finite.positive())]),
-});
+const economics = economicsSpecSchema;
 
 export const jobDataSchema = z.strictObject({
   v: z.literal(PAYLOAD_VERSION),
