@@ -6,11 +6,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { CLI, REPO, runWflo } from '../helpers.js';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { CLI, PYTHON, REPO, runWflo } from '../helpers.js';
+import { pythonMissing } from './pythonKit.js';
 
 interface Reply { header: Record<string, unknown>; arrays: Record<string, number[]> }
 
+/** Headers sent, to check against the schema. */
+const sent: { header: unknown; valid: boolean }[] = [];
+
 function frame(header: unknown, payloads: Buffer[] = []): Buffer {
+  if (typeof header !== 'string') sent.push({ header, valid: true });
   const json = Buffer.from(typeof header === 'string' ? header : JSON.stringify(header), 'utf8');
   const len = Buffer.alloc(4);
   len.writeUInt32LE(json.length);
@@ -117,4 +124,34 @@ test('serve --stdio: shutdown answers and exits 0; without --stdio it is a usage
   const r = runWflo(['serve']);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /^wflo: serve: give --stdio/);
+});
+
+/** Every header exchanged above, checked by Python's jsonschema against schemas/serve.v1.json. */
+const collected: { header: unknown; valid: boolean }[] = [];
+
+test('serve --stdio: the headers exchanged match schemas/serve.v1.json (checked by Python jsonschema); the malformed requests do not', { skip: pythonMissing() }, async (t) => {
+  if (spawnSync(PYTHON, ['-c', 'import jsonschema']).status !== 0) { t.skip('python3-jsonschema is not installed'); return; }
+  sent.length = 0;
+  const x = Array.from({ length: 16 }, (_, i) => 100 * i), y = x.map((v) => -v);
+  const xy = [{ name: 'x', bytes: 128 }, { name: 'y', bytes: 128 }];
+  const f64 = (values: number[]) => { const b = Buffer.alloc(values.length * 8); values.forEach((v, i) => b.writeDoubleLE(v, i * 8)); return b; };
+  const good = [frame({ kind: 'open', id: 1, case: 'iea37-cs1-16' }), frame({ kind: 'aep', id: 2, handle: 1, arrays: xy }, [f64(x), f64(y)]),
+    frame({ kind: 'aep_and_gradient', id: 3, handle: 1, arrays: xy }, [f64(x), f64(y)]), frame({ kind: 'close', id: 4, handle: 1 })];
+  const goodSent = sent.splice(0);
+  const bad = [frame({ kind: 'aepp', id: 5, handle: 1 }), frame({ kind: 'aep', id: 6, handle: 1, radius: 3 }), frame({ kind: 'close', id: 7, handle: 2 }), frame({ kind: 'shutdown', id: 8 })];
+  const badSent = sent.splice(0, 2).map((s) => ({ ...s, valid: false }));
+  const run = await serve(Buffer.concat([...good, ...bad]));
+  assert.equal(run.code, 0);
+  assert.equal(run.replies.length, 8);
+  collected.push(...goodSent, ...badSent, ...run.replies.map((r) => ({ header: r.header, valid: true })));
+  const check = `
+import json, sys, jsonschema
+schema = json.load(open(sys.argv[1]))
+v = jsonschema.Draft202012Validator(schema)
+for item in json.load(sys.stdin):
+    print("valid" if v.is_valid(item["header"]) else "invalid")
+`;
+  const r = spawnSync(PYTHON, ['-c', check, path.join(REPO, 'schemas', 'serve.v1.json')], { input: JSON.stringify(collected), encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(r.stdout.trim().split('\n'), collected.map((c) => (c.valid ? 'valid' : 'invalid')), JSON.stringify(collected.map((c) => c.header)));
 });
