@@ -121,6 +121,12 @@ test('serve --stdio: shutdown answers and exits 0; without --stdio it is a usage
   assert.equal(run.code, 0);
   assert.equal(run.replies.length, 1);
   assert.equal(run.replies[0].header.ok, true);
+  // A client that sends shutdown and keeps its end of the pipe open: the server still exits.
+  const open = spawn(process.execPath, [CLI, 'serve', '--stdio'], { cwd: REPO, stdio: ['pipe', 'pipe', 'inherit'] });
+  open.stdin.write(frame({ kind: 'shutdown', id: 2 }));
+  const code = await new Promise<number | null>((resolve) => open.on('exit', (c) => resolve(c)));
+  assert.equal(code, 0);
+  open.stdin.destroy();
   const r = runWflo(['serve']);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /^wflo: serve: give --stdio/);

@@ -19,6 +19,8 @@ export function serveStdio(input: NodeJS.ReadableStream = process.stdin, output:
       done = true;
       input.removeAllListeners('data');
       input.pause();
+      // Stop reading (a client that sent shutdown may keep its end open): the process can then exit.
+      (input as Partial<{ destroy: () => void }>).destroy?.();
       // Resolve once what was written has been handed to the pipe.
       output.write('', () => resolve(code));
     };
