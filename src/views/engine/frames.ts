@@ -7,10 +7,15 @@
  * byte, never buffered, and the frame is answered with an error.
  */
 
+import os from 'node:os';
+
 export const MAX_HEADER_BYTES = 64 * 1024;
 /** One array's limit: 1 000 000 float64 values. */
 export const MAX_ARRAY_BYTES = 8 * 1_000_000;
 const MAX_ARRAYS = 16;
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+/** On a little-endian machine the wire's float64 bytes are the memory's: copied whole, not value by value. */
+const LITTLE_ENDIAN = os.endianness() === 'LE';
 
 export interface ArrayEntry { name: string; bytes: number }
 
@@ -83,7 +88,7 @@ export class FrameDecoder {
         const raw = this.take(s.bytes);
         let header: unknown;
         try {
-          header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(raw));
+          header = JSON.parse(UTF8.decode(raw));
         } catch {
           return { ok: false, header: null, fatal: true, problem: 'frame header: not UTF-8 JSON; the stream cannot be followed past it' };
         }
@@ -123,7 +128,8 @@ export class FrameDecoder {
       if (this.buffered < e.bytes) return null;
       const raw = this.take(e.bytes);
       const values = new Float64Array(e.bytes / 8);
-      for (let i = 0; i < values.length; i++) values[i] = raw.readDoubleLE(i * 8);
+      if (LITTLE_ENDIAN) new Uint8Array(values.buffer).set(raw);
+      else for (let i = 0; i < values.length; i++) values[i] = raw.readDoubleLE(i * 8);
       s.arrays.set(e.name, values);
       s.index++;
     }
@@ -139,9 +145,13 @@ export function encodeFrame(header: Record<string, unknown>, arrays: Record<stri
   parts[0].writeUInt32LE(json.length, 0);
   for (const name of names) {
     const a = arrays[name];
-    const b = Buffer.alloc(a.length * 8);
-    for (let i = 0; i < a.length; i++) b.writeDoubleLE(a[i], i * 8);
-    parts.push(b);
+    if (LITTLE_ENDIAN) {
+      parts.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength)); // copied by Buffer.concat below
+    } else {
+      const b = Buffer.alloc(a.length * 8);
+      for (let i = 0; i < a.length; i++) b.writeDoubleLE(a[i], i * 8);
+      parts.push(b);
+    }
   }
   return Buffer.concat(parts);
 }
