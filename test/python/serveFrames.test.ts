@@ -76,6 +76,7 @@ test('serve --stdio: malformed requests each get an error response, and the serv
   const xy = (a: number[], b: number[]) => [{ name: 'x', bytes: a.length * 8 }, { name: 'y', bytes: b.length * 8 }];
   const bad: [string, Buffer][] = [
     ['kind: unknown request \'aepp\'', frame({ kind: 'aepp', id: 2, handle: 1 })],
+    ['kind: unknown request \'constructor\'', frame({ kind: 'constructor', id: 2, handle: 1 })],
     ['aep.x[3]: expected a finite number, got NaN', frame({ kind: 'aep', id: 3, handle: 1, arrays: xy(x, y) }, [f64(x.map((v, i) => (i === 3 ? NaN : v))), f64(y)])],
     ['aep.x: 15 values, the farm has 16 turbines', frame({ kind: 'aep', id: 4, handle: 1, arrays: xy(x.slice(1), y) }, [f64(x.slice(1)), f64(y)])],
     ['x: 7 bytes, not a whole number of float64 values', frame({ kind: 'aep', id: 5, handle: 1, arrays: [{ name: 'x', bytes: 7 }] }, [Buffer.alloc(7)])],
@@ -97,7 +98,7 @@ test('serve --stdio: malformed requests each get an error response, and the serv
     assert.equal(h.exit_code, 2);
     assert.ok(String(h.error).startsWith(message), `${String(h.error)} starts with ${message}`);
   });
-  assert.equal(run.replies[2].header.id, 3, 'an error response carries the request id');
+  assert.equal(run.replies[3].header.id, 3, 'an error response carries the request id');
   const ok = run.replies[1 + bad.length];
   assert.equal(ok.header.ok, true);
   assert.equal(ok.header.aep_mwh, cli.aep_mwh);

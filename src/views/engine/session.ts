@@ -49,7 +49,7 @@ export class EngineSession {
     if (header.id !== undefined && id === null) throw new InputError('id: expected a whole number');
     const kind = header.kind;
     if (typeof kind !== 'string') throw new InputError(`kind: expected one of ${Object.keys(KINDS).join(', ')}`);
-    const spec = KINDS[kind];
+    const spec = Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined; // never an Object.prototype member ('constructor')
     if (!spec) {
       const near = nearestKey(kind, Object.keys(KINDS));
       throw new InputError(`kind: unknown request '${oneLineMessage(kind.slice(0, 40))}' (expected ${Object.keys(KINDS).join(', ')})${near ? `; did you mean ${near}?` : ''}`);
