@@ -3,7 +3,7 @@
 >>> import wflo
 >>> with wflo.Engine() as engine:
 ...     farm = engine.farm("iea37-cs1-16")
-...     aep, dx, dy = farm.aep_and_gradient(*farm.baseline)
+...     r = farm.aep_and_gradient(*farm.baseline)   # r.aep_mwh, r.grad_x, r.grad_y, r.per_turbine_mwh
 
 See docs/python.md of the repository for the API and the protocol.
 """
