@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { WfloError } from '../util/errors.js';
 import { damagedLedgerBehind } from '../runner/ledgerDamage.js';
-import { printable } from '../util/printable.js';
+import { oneLineMessage } from '../util/printable.js';
 
 /**
  * Run the program and map failures to exit codes: WfloError carries its own code, commander's
@@ -23,12 +23,7 @@ export async function runCli(program: Command, argv: string[]): Promise<void> {
   }
 }
 
-/**
- * The last guard of "one line": a message is printed on one line (control characters and line
- * breaks become ?) and at most MAX_MESSAGE characters, whatever text from a file reached it.
- */
-const MAX_MESSAGE = 2000;
-const oneLine = (message: string): string => printable(message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message);
+const oneLine = oneLineMessage;
 
 function exitCodeFor(err: unknown): number {
   if (err instanceof CommanderError) {

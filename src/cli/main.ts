@@ -22,6 +22,7 @@ import { registerDashboard } from './dashboard.js';
 import { registerSlurm } from './slurm.js';
 import { registerCollect } from './collect.js';
 import { registerLedger } from './ledger.js';
+import { registerServe } from './serve.js';
 
 const program = new Command();
 program
@@ -48,5 +49,6 @@ registerDashboard(program);
 registerSlurm(program);
 registerCollect(program);
 registerLedger(program);
+registerServe(program);
 
 await runCli(program, process.argv);

@@ -29,3 +29,12 @@ export function describeText(text: string): string {
   const lines = text.split(/\r\n|\r|\n/).length;
   return lines === 1 ? `'${excerpt(text)}'` : `a text of ${lines} lines (${text.length} characters)`;
 }
+
+/**
+ * The last guard of "one line" for an error message shown to a user (the CLI's `wflo: …` line, a
+ * `wflo serve` error response): printable (above) and at most 2000 characters.
+ */
+const MAX_MESSAGE = 2000;
+export function oneLineMessage(message: string): string {
+  return printable(message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message);
+}

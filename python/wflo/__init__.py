@@ -1,0 +1,13 @@
+"""wflo from Python: the wind farm AEP engine (exact gradients) through a ``wflo serve --stdio`` process.
+
+>>> import wflo
+>>> with wflo.Engine() as engine:
+...     farm = engine.farm("iea37-cs1-16")
+...     r = farm.aep_and_gradient(*farm.baseline)   # r.aep_mwh, r.grad_x, r.grad_y, r.per_turbine_mwh
+
+See docs/python.md of the repository for the API and the protocol.
+"""
+from ._engine import Engine, Farm, WfloError, AepResult, AepGradientResult
+
+__all__ = ["Engine", "Farm", "WfloError", "AepResult", "AepGradientResult"]
+__version__ = "0.1.0"

@@ -1,0 +1,171 @@
+"""``wflo.Engine`` (one ``wflo serve --stdio`` process) and ``wflo.Farm`` (an open case on it)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+from pathlib import Path
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
+
+import numpy as np
+import numpy.typing as npt
+
+from ._frames import FloatArray, encode_frame, read_frame
+
+
+class WfloError(Exception):
+    """An error the engine reported: ``str(err)`` is the one line the ``wflo`` CLI prints (without
+    its ``wflo: `` prefix); ``exit_code`` the CLI's exit code (2 bad input, 1 runtime failure)."""
+
+    def __init__(self, message: str, exit_code: int = 1) -> None:
+        super().__init__(message)
+        self.message = message
+        self.exit_code = exit_code
+
+
+class AepResult(NamedTuple):
+    """AEP of a layout: the farm's total and each turbine's, MWh."""
+
+    aep_mwh: float
+    per_turbine_mwh: FloatArray
+
+
+class AepGradientResult(NamedTuple):
+    """AEP (MWh) and its exact gradient dAEP/dx, dAEP/dy (MWh per metre)."""
+
+    aep_mwh: float
+    grad_x: FloatArray
+    grad_y: FloatArray
+    per_turbine_mwh: FloatArray
+
+
+def default_command() -> List[str]:
+    """The engine's command: ``$WFLO_CLI`` (a path to ``main.js`` or an executable), else this
+    repository's ``dist/src/cli/main.js`` (the package lives in ``<repo>/python/wflo``)."""
+    cli = os.environ.get("WFLO_CLI")
+    if cli:
+        target = cli
+    else:
+        target = str(Path(__file__).resolve().parents[2] / "dist" / "src" / "cli" / "main.js")
+        if not os.path.exists(target):
+            raise WfloError(f"{target}: the wflo engine is not built (run `npm ci` in the repository) or set WFLO_CLI to wflo's dist/src/cli/main.js")
+    return ["node", target] if target.endswith(".js") else [target]
+
+
+def _coordinates(name: str, values: npt.ArrayLike, n: int) -> FloatArray:
+    a = np.ascontiguousarray(values, dtype=np.float64)
+    if a.ndim != 1 or a.shape[0] != n:
+        raise WfloError(f"{name}: expected {n} values (one per turbine), got shape {a.shape}", 2)
+    return a
+
+
+class Farm:
+    """An open case on an engine: ``n`` turbines, its ``baseline`` layout (or None), its AEP."""
+
+    def __init__(self, engine: "Engine", handle: int, info: Dict[str, Any], baseline: Optional[Tuple[FloatArray, FloatArray]]) -> None:
+        self._engine = engine
+        self.handle = handle
+        #: Number of turbines the layouts given to aep() must have.
+        self.n: int = int(info["n"])
+        #: The case's name, turbine, wake model and superposition as the engine resolved them.
+        self.name: str = info["name"]
+        self.turbine: str = info["turbine"]
+        self.wake_model: str = info["wake_model"]
+        #: The site boundary as wflo reads it ({"kind": "circle", "center", "radius"} or polygons), or None.
+        self.boundary: Optional[Dict[str, Any]] = info.get("boundary")
+        self.min_spacing_m: float = float(info["min_spacing_m"])
+        #: The case's own layout (x, y in metres), or None when the case has none.
+        self.baseline = baseline
+
+    def aep(self, x: npt.ArrayLike, y: npt.ArrayLike) -> AepResult:
+        """AEP of the layout (x, y) in metres: total and per turbine, MWh (equal to ``wflo aep``'s)."""
+        header, arrays = self._engine._request(
+            {"kind": "aep", "handle": self.handle}, {"x": _coordinates("x", x, self.n), "y": _coordinates("y", y, self.n)})
+        return AepResult(float(header["aep_mwh"]), arrays["per_turbine_mwh"])
+
+    def aep_and_gradient(self, x: npt.ArrayLike, y: npt.ArrayLike) -> AepGradientResult:
+        """AEP (MWh) and its exact gradient with respect to x and y (MWh per metre)."""
+        header, arrays = self._engine._request(
+            {"kind": "aep_and_gradient", "handle": self.handle}, {"x": _coordinates("x", x, self.n), "y": _coordinates("y", y, self.n)})
+        return AepGradientResult(float(header["aep_mwh"]), arrays["grad_x"], arrays["grad_y"], arrays["per_turbine_mwh"])
+
+    def close(self) -> None:
+        """Release the farm on the engine (the engine's close() releases every farm)."""
+        if self._engine._process is not None:
+            self._engine._request({"kind": "close", "handle": self.handle})
+
+    def __repr__(self) -> str:
+        return f"<wflo.Farm {self.name!r}: {self.n} turbines, {self.turbine}, {self.wake_model}>"
+
+
+class Engine:
+    """One wflo engine process (``node …/main.js serve --stdio``), started at construction.
+
+    The process reads requests on its stdin and ends when that closes, so it never outlives this
+    Python process, even one killed with SIGKILL. Use as a context manager or call ``close()``.
+
+    Args:
+        command: the engine's command line (default: ``default_command()``: ``$WFLO_CLI`` or the
+            repository around this package).
+        cwd: the engine's working directory (relative case file paths are read from it; default:
+            Python's current directory).
+    """
+
+    def __init__(self, command: Optional[Sequence[str]] = None, cwd: Optional[str] = None) -> None:
+        argv = [*(command or default_command()), "serve", "--stdio"]
+        self._lock = threading.Lock()
+        self._next_id = 1
+        self._process: Optional[subprocess.Popen[bytes]] = subprocess.Popen(
+            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=cwd)
+
+    def farm(self, case: str | os.PathLike[str]) -> Farm:
+        """Open a case: a built-in case name (``wflo cases``) or a case file (IEA37 layout, wflo
+        case YAML, windIO plant file), read exactly as ``wflo aep CASE`` reads it."""
+        header, arrays = self._request({"kind": "open", "case": os.fspath(case)})
+        baseline = (arrays["x"], arrays["y"]) if "x" in arrays else None
+        return Farm(self, int(header["handle"]), header, baseline)
+
+    def _request(self, header: Dict[str, Any], arrays: Optional[Dict[str, FloatArray]] = None) -> Tuple[Dict[str, Any], Dict[str, FloatArray]]:
+        with self._lock:
+            p = self._process
+            if p is None or p.stdin is None or p.stdout is None:
+                raise WfloError("the wflo engine is closed")
+            request_id = self._next_id
+            self._next_id += 1
+            try:
+                p.stdin.write(encode_frame({**header, "id": request_id}, arrays))
+                p.stdin.flush()
+                reply, reply_arrays = read_frame(p.stdout)
+            except (BrokenPipeError, EOFError) as err:
+                raise WfloError(f"the wflo engine ended (exit code {p.poll()}): {err}") from err
+        if not reply.get("ok"):
+            raise WfloError(str(reply.get("error")), int(reply.get("exit_code", 1)))
+        return reply, reply_arrays
+
+    def close(self) -> None:
+        """Stop the engine process (closing its stdin ends it) and wait for it."""
+        p, self._process = self._process, None
+        if p is None:
+            return
+        try:
+            if p.stdin:
+                p.stdin.close()
+            p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+        finally:
+            if p.stdout:
+                p.stdout.close()
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass

@@ -1,0 +1,141 @@
+/**
+ * The engine session behind `wflo serve --stdio` (docs/python.md): open farms (a built-in case or a
+ * case file, as `wflo aep` reads it) and answer `aep`, `aep_and_gradient`, `close` and `shutdown`
+ * requests with the same evaluator `wflo aep` uses (optimize/caseEvaluator.ts), so the figures are
+ * the CLI's bit for bit. Every request header is checked field by field (unknown kinds and fields,
+ * wrong lengths, non-finite numbers are an error response); a bad request never ends the session.
+ */
+import { resolveAepRequest } from '../../io/aepInput.js';
+import { caseEvaluator } from '../../optimize/caseEvaluator.js';
+import type { FarmEvaluator } from '../../physics/aep.js';
+import type { Case } from '../../optimize/case.js';
+import { InputError, WfloError } from '../../util/errors.js';
+import { oneLineMessage } from '../../util/printable.js';
+import { nearestKey } from '../../util/nearestName.js';
+
+export const PROTOCOL = 'wflo-serve/1';
+/** Farms one session may hold open at once. */
+const MAX_OPEN_FARMS = 1000;
+
+/** A response: its header and arrays (frames.ts encodes them). */
+export interface Reply { header: Record<string, unknown>; arrays?: Record<string, Float64Array>; stop?: boolean }
+
+interface OpenFarm { c: Case; n: number; evaluator: FarmEvaluator }
+
+/** Each kind's allowed header fields (besides kind, id, arrays) and array names. */
+const KINDS: Record<string, { fields: string[]; arrays: string[] }> = {
+  open: { fields: ['case'], arrays: [] },
+  aep: { fields: ['handle'], arrays: ['x', 'y'] },
+  aep_and_gradient: { fields: ['handle'], arrays: ['x', 'y'] },
+  close: { fields: ['handle'], arrays: [] },
+  shutdown: { fields: [], arrays: [] },
+};
+
+export class EngineSession {
+  private farms = new Map<number, OpenFarm>();
+  private nextHandle = 1;
+
+  /** The response to one decoded request (errors included: they are responses too). */
+  handle(header: Record<string, unknown>, arrays: Map<string, Float64Array>): Reply {
+    const id = validId(header.id);
+    try {
+      return this.dispatch(header, arrays, id);
+    } catch (err) {
+      return errorReply(err, id);
+    }
+  }
+
+  private dispatch(header: Record<string, unknown>, arrays: Map<string, Float64Array>, id: number | null): Reply {
+    if (header.id !== undefined && id === null) throw new InputError('id: expected a whole number');
+    const kind = header.kind;
+    if (typeof kind !== 'string') throw new InputError(`kind: expected one of ${Object.keys(KINDS).join(', ')}`);
+    const spec = Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined; // never an Object.prototype member ('constructor')
+    if (!spec) {
+      const near = nearestKey(kind, Object.keys(KINDS));
+      throw new InputError(`kind: unknown request '${oneLineMessage(kind.slice(0, 40))}' (expected ${Object.keys(KINDS).join(', ')})${near ? `; did you mean ${near}?` : ''}`);
+    }
+    for (const key of Object.keys(header)) {
+      if (key !== 'kind' && key !== 'id' && key !== 'arrays' && !spec.fields.includes(key)) throw new InputError(`${kind}.${oneLineMessage(key.slice(0, 40))}: unknown field (expected ${['kind', 'id', ...spec.fields].join(', ')})`);
+    }
+    for (const name of arrays.keys()) if (!spec.arrays.includes(name)) throw new InputError(`${kind}: unknown array '${name}' (expected ${spec.arrays.join(', ') || 'none'})`);
+    const base = { protocol: PROTOCOL, ok: true, kind, ...(id !== null ? { id } : {}) };
+    switch (kind) {
+      case 'open': {
+        const { fields, layout } = this.open(header.case);
+        return { header: { ...base, ...fields }, arrays: layout ? { x: layout.x, y: layout.y } : undefined };
+      }
+      case 'aep': case 'aep_and_gradient': {
+        const farm = this.farm(kind, header.handle);
+        const x = coordinates(kind, 'x', arrays, farm.n);
+        const y = coordinates(kind, 'y', arrays, farm.n);
+        // engine_us: the evaluation's own time (what a client's overhead is measured against, bench/python.ts).
+        const t0 = process.hrtime.bigint();
+        if (kind === 'aep') {
+          const r = farm.evaluator.aep(x, y);
+          const engineUs = Number(process.hrtime.bigint() - t0) / 1e3;
+          return { header: { ...base, aep_mwh: r.aepMwh, engine_us: engineUs }, arrays: { per_turbine_mwh: r.perTurbineMwh } };
+        }
+        const r = farm.evaluator.aepWithGradient(x, y);
+        const engineUs = Number(process.hrtime.bigint() - t0) / 1e3;
+        return { header: { ...base, aep_mwh: r.aepMwh, engine_us: engineUs }, arrays: { per_turbine_mwh: r.perTurbineMwh, grad_x: r.gradX, grad_y: r.gradY } };
+      }
+      case 'close': {
+        const handle = this.handleOf(kind, header.handle);
+        this.farms.delete(handle);
+        return { header: base };
+      }
+      default: // shutdown
+        return { header: base, stop: true };
+    }
+  }
+
+  private open(name: unknown): { fields: Record<string, unknown>; layout: Case['layout'] } {
+    if (typeof name !== 'string' || name.length === 0 || name.length > 4096) throw new InputError('open.case: expected a built-in case name or a case file path');
+    if (this.farms.size >= MAX_OPEN_FARMS) throw new InputError(`open: ${MAX_OPEN_FARMS} farms are open; close some first`);
+    // The case as `wflo aep CASE` reads it (a built-in name or a file).
+    const c = resolveAepRequest({ file: name });
+    const n = c.layout ? c.layout.x.length : c.nTurbines;
+    const farm: OpenFarm = { c, n, evaluator: caseEvaluator(c) };
+    const handle = this.nextHandle++;
+    this.farms.set(handle, farm);
+    return {
+      layout: c.layout,
+      fields: {
+      handle, n, name: c.name, turbine: c.turbine.name, wake_model: c.model.wake, superposition: c.model.superposition,
+      boundary: c.boundary, min_spacing_m: c.minSpacing, has_baseline: c.layout !== null,
+      },
+    };
+  }
+
+  private handleOf(kind: string, handle: unknown): number {
+    if (typeof handle !== 'number' || !Number.isSafeInteger(handle) || !this.farms.has(handle)) {
+      throw new InputError(`${kind}.handle: ${typeof handle === 'number' && Number.isFinite(handle) ? `no open farm ${handle}` : 'expected the handle an open response gave'}`);
+    }
+    return handle;
+  }
+
+  private farm(kind: string, handle: unknown): OpenFarm {
+    return this.farms.get(this.handleOf(kind, handle))!;
+  }
+}
+
+function validId(id: unknown): number | null {
+  return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
+}
+
+/** The x or y array of a request: present, one value per turbine, every value finite. */
+function coordinates(kind: string, name: string, arrays: Map<string, Float64Array>, n: number): Float64Array {
+  const a = arrays.get(name);
+  if (!a) throw new InputError(`${kind}: array ${name} missing`);
+  if (a.length !== n) throw new InputError(`${kind}.${name}: ${a.length} values, the farm has ${n} turbines`);
+  for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) throw new InputError(`${kind}.${name}[${i}]: expected a finite number, got ${a[i]}`);
+  return a;
+}
+
+/** An error as a response: the CLI's one line and exit code (cli/errors.ts), or an unexpected error. */
+export function errorReply(err: unknown, id: number | null, fatal = false): Reply {
+  const base = { protocol: PROTOCOL, ok: false, ...(id !== null ? { id } : {}), ...(fatal ? { fatal: true } : {}) };
+  if (err instanceof WfloError) return { header: { ...base, error: oneLineMessage(err.message), exit_code: err.exitCode } };
+  const e = err as Error | undefined;
+  return { header: { ...base, error: oneLineMessage(`unexpected error: ${e?.message ?? String(err)}`), exit_code: 1 } };
+}
