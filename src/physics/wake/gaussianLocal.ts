@@ -118,25 +118,24 @@ export class GaussianLocalWake implements LocalWakeModel {
     return 2 * s;
   }
 
-  // The pair at one downstream distance (atDistance), shared by the points of a rotor average.
-  private pSigma = 0;
-  private pS2 = 0;
-  private pDx = 0;
+  /** The pair's thrust term at one distance: [h, D²/(8σ²), x, min(1, 2a(x)), its slope] (pairThrust). */
+  private readonly pt = new Float64Array(5);
+  /** The pair set by atDistance: [σ, σ², Ct, dx, thrust computed (1) or not (0)]. */
+  private readonly pd = new Float64Array(5);
   private pCoef: Float64Array = new Float64Array(0);
   private pOffset = 0;
   private pGradient = false;
-  /** False until the thrust term of the pair (t, x, h) is computed: only for a point inside the wake. */
-  private pStrength = false;
-  private pCt = 0;
-  private pH = 1;
-  private pScale = 0;
-  private pX = 0;
-  private pT = 0;
-  private pDt = 0;
 
   deficit(dx: number, cw2: number, coef: Float64Array, offset: number, g: Float64Array | null): number {
-    this.atDistance(dx, coef, offset, g !== null);
-    return this.deficitAtRadius(cw2, g);
+    const sigma = this.width.sigma(dx, coef, offset + 1, g ? this.sg : null);
+    const s2 = sigma * sigma;
+    if (cw2 > 64 * s2) {
+      if (g) { g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0; }
+      return 0;
+    }
+    const ct = coef[offset];
+    this.pairThrust(dx, ct, s2, g !== null, this.pt);
+    return this.atRadius(cw2, sigma, s2, ct, this.pt, g);
   }
 
   /**
@@ -145,44 +144,46 @@ export class GaussianLocalWake implements LocalWakeModel {
    */
   atDistance(dx: number, coef: Float64Array, offset: number, withGradient: boolean): void {
     const sigma = this.width.sigma(dx, coef, offset + 1, withGradient ? this.sg : null);
-    this.pSigma = sigma; this.pS2 = sigma * sigma;
-    this.pDx = dx; this.pCoef = coef; this.pOffset = offset; this.pGradient = withGradient;
-    this.pStrength = false;
-  }
-
-  /** The thrust term min(1, 2a(x)) of the pair set by atDistance, with its slope. */
-  private strength(): void {
-    const g = this.pGradient;
-    const ct = this.pCoef[this.pOffset];
-    const growth = this.width.growth;
-    const h = growth ? growth(this.pDx, g ? this.hg : null) : 1;
-    const scale = this.d2over8 / this.pS2;
-    const x = ct * h * scale;
-    let t = this.twoA(x, g ? this.tg : null);
-    let dt = g ? this.tg[0] : 0;
-    if (t >= 1) { t = 1; dt = 0; }
-    this.pCt = ct; this.pH = h; this.pScale = scale; this.pX = x; this.pT = t; this.pDt = dt;
-    this.pStrength = true;
+    const pd = this.pd;
+    pd[0] = sigma; pd[1] = sigma * sigma; pd[2] = coef[offset]; pd[3] = dx; pd[4] = 0;
+    this.pCoef = coef; this.pOffset = offset; this.pGradient = withGradient;
   }
 
   /** δ at squared crosswind distance cw² of the pair set by atDistance (g as in deficit(); the gradient asked there). */
   deficitAtRadius(cw2: number, g: Float64Array | null): number {
-    const s2 = this.pS2;
-    if (cw2 > 64 * s2) {
+    const pd = this.pd;
+    if (cw2 > 64 * pd[1]) {
       if (g) { g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0; }
       return 0;
     }
-    if (!this.pStrength) this.strength();
-    const t = this.pT;
+    // The thrust term only once a point is inside the wake (as deficit() skips it outside).
+    if (pd[4] === 0) { this.pairThrust(pd[3], pd[2], pd[1], this.pGradient, this.pt); pd[4] = 1; }
+    return this.atRadius(cw2, pd[0], pd[1], pd[2], this.pt, g);
+  }
+
+  /** The thrust term of a pair at dx with σ² = s2 into out: [h, D²/(8σ²), x = Ct·h·D²/(8σ²), t = min(1, 2a(x)), dt/dx]. */
+  private pairThrust(dx: number, ct: number, s2: number, withGradient: boolean, out: Float64Array): void {
+    const growth = this.width.growth;
+    const h = growth ? growth(dx, withGradient ? this.hg : null) : 1;
+    const scale = this.d2over8 / s2;
+    const x = ct * h * scale;
+    let t = this.twoA(x, withGradient ? this.tg : null);
+    let dt = withGradient ? this.tg[0] : 0;
+    if (t >= 1) { t = 1; dt = 0; }
+    out[0] = h; out[1] = scale; out[2] = x; out[3] = t; out[4] = dt;
+  }
+
+  /** δ = t·exp(−cw²/(2σ²)) of a pair inside the wake, with its partials into g (header). */
+  private atRadius(cw2: number, sigma: number, s2: number, ct: number, th: Float64Array, g: Float64Array | null): number {
     const e = Math.exp(-cw2 / (2 * s2));
-    const f = t * e;
+    const f = th[3] * e;
     if (g) {
-      const sg = this.sg, sigma = this.pSigma, dt = this.pDt, x = this.pX, scale = this.pScale;
+      const sg = this.sg, dt = th[4], x = th[2], scale = th[1];
       const dfds = e * dt * ((-2 * x) / sigma) + (f * cw2) / (s2 * sigma);
       const edt = e * dt * scale;
-      g[0] = dfds * sg[0] + (this.width.growth ? edt * this.pCt * this.hg[0] : 0);
+      g[0] = dfds * sg[0] + (this.width.growth ? edt * ct * this.hg[0] : 0);
       g[1] = -f / (2 * s2);
-      g[2] = dfds * sg[1] + edt * this.pH;
+      g[2] = dfds * sg[1] + edt * th[0];
       g[3] = dfds * sg[2];
     }
     return f;
