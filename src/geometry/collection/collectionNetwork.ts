@@ -74,3 +74,20 @@ export function networkOf(problem: RoutingProblem, parent: Int32Array): Collecti
   }
   return { turbineCount: n, substationCount: m, parent: parent.slice(), load, cable, edges, totalLength, totalCost, lengthByCable, costByCable };
 }
+
+/**
+ * Re-roots the subtree of v at its turbine w and hangs w from node u: the parents on the path
+ * w … v are reversed (each now points to the node that was its child), then w's parent is u.
+ * Used by the subtree re-attachment move and the perturbation kicks; the caller saves and restores.
+ */
+export function rerootAndHang(par: Int32Array, v: number, w: number, u: number): void {
+  let prev = u;
+  let cur = w;
+  for (;;) {
+    const next = par[cur];
+    par[cur] = prev;
+    if (cur === v) break;
+    prev = cur;
+    cur = next;
+  }
+}

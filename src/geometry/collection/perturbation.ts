@@ -8,6 +8,7 @@
  * nodeSwap.ts). Deterministic for a given generator state.
  */
 import { edgesCross } from './segmentCrossing.js';
+import { rerootAndHang } from './collectionNetwork.js';
 import type { RoutingProblem } from './routingProblem.js';
 
 /** A seeded linear congruential generator (Numerical Recipes constants): the same seed, the same draws. */
@@ -65,15 +66,7 @@ export function kick(problem: RoutingProblem, par: Int32Array, random: KickRando
       if (r2 >= 0 && r2 !== r1 && size[r2] + sub.length > capacity) continue;
       const saved = sub.map((s) => par[s]);
       // Re-root the subtree at w (reverse the path w … v) and hang w from u.
-      let prev = u;
-      let cur = w;
-      for (;;) {
-        const next = par[cur];
-        par[cur] = prev;
-        if (cur === v) break;
-        prev = cur;
-        cur = next;
-      }
+      rerootAndHang(par, v, w, u);
       let ok = true;
       for (let e = 0; e < n && ok; e++) if (e !== w && edgesCross(w, u, e, par[e], px, py)) ok = false;
       if (!ok) { sub.forEach((s, k) => { par[s] = saved[k]; }); continue; }

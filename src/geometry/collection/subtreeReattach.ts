@@ -11,6 +11,7 @@
  * and every turbine of the feeders a taken move changes becomes focused (the array is updated).
  */
 import { edgesCross } from './segmentCrossing.js';
+import { rerootAndHang } from './collectionNetwork.js';
 import { distance, type RoutingProblem } from './routingProblem.js';
 import { feederCost as priceFeeders } from './feederCost.js';
 
@@ -70,15 +71,7 @@ export function improveBySubtreeReattach(problem: RoutingProblem, parent: Int32A
           const before = feederCostOf[r1] + (two ? feederCostOf[r2] : 0);
           // Apply: reverse the path w … v, hang w from u.
           for (const s of sub) saved[s] = par[s];
-          let prev = u;
-          let cur = w;
-          for (;;) {
-            const next = par[cur];
-            par[cur] = prev;
-            if (cur === v) break;
-            prev = cur;
-            cur = next;
-          }
+          rerootAndHang(par, v, w, u);
           let after: number;
           if (two) {
             both.length = 0;

@@ -13,7 +13,7 @@
  * made by another engine version is rejected before anything runs, rather than producing a
  * result under a spec hash that does not describe it.
  */
-import { economicsSpecSchema } from '../../../io/costFields.js';
+import { economicsSpecProblem, economicsSpecSchema } from '../../../io/costFields.js';
 import type { ObjectiveName } from '../../../cost/economicModel.js';
 import { z } from 'zod';
 import type { FarmSpec, FarmTypeSpec, OptimizerSettings, WindAsWritten } from '../../../campaign/campaign.js';
@@ -347,10 +347,8 @@ export function decodeJob(raw: unknown, jobId = '?'): DecodedJob {
   if (models && (models.minSpacingByType.length !== models.turbines.length || (models.counts !== null && (models.counts.length !== models.turbines.length || models.counts.reduce((t, n) => t + n, 0) !== data.type.nTurbines)))) {
     throw new PayloadRejected(`job ${jobId}: payload rejected: type.models: one spacing and count per model, counts summing to nTurbines, expected`);
   }
-  const eg = data.farm.economics && 'grid' in data.farm.economics.depth ? data.farm.economics.depth.grid : null;
-  if (eg && eg.depth.length !== eg.nx * eg.ny) {
-    throw new PayloadRejected(`job ${jobId}: payload rejected: farm.economics.depth.grid: ${eg.depth.length} depths for ${eg.nx} × ${eg.ny} nodes`);
-  }
+  const economicsProblem = data.farm.economics ? economicsSpecProblem(data.farm.economics) : null;
+  if (economicsProblem) throw new PayloadRejected(`job ${jobId}: payload rejected: farm.economics.${economicsProblem}`);
   const farmParts = {
     boundary: data.farm.boundary, wind: windResource, model: data.farm.model,
     ...(data.farm.economics !== undefined ? { economics: data.farm.economics } : {}),
