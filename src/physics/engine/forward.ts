@@ -73,6 +73,8 @@ function pointwiseTarget(pass: WakedPass, p: number, U: number, ti0: number, tiF
   const K = model.coefficientCount;
   const tp = typeAt[p];
   const radius = setup.radiusByType[tp];
+  const centre = points === null;
+  const shared = centre && mirror && model.atDistance !== undefined;
   let acc = 0, tAcc = 0, arg = -1;
   for (let e = candStart[p], end = candStart[p + 1]; e < end; e++) {
     const q = candSrc[e];
@@ -80,12 +82,26 @@ function pointwiseTarget(pass: WakedPass, p: number, U: number, ti0: number, tiF
     const off = q * K;
     const pm = several ? typeAt[q] * nTypes + tp : 0;
     const pairModel = several ? pairModels[pm] : model;
-    let f = rotorAveragedDeficit(pairModel, points, radius, dx, dy, dz, hubVaries, coef, off, g, pair, 5 * e + 1);
+    let f: number;
+    if (centre) {
+      // At the rotor centre the pair is one model call (rotorAveragedDeficit's centre case, kept
+      // here so that the hot loop calls the model directly).
+      if (shared) {
+        // With the ground, the direct wake and the image share dx: the model's dx part once.
+        pairModel.atDistance!(dx, coef, off, g !== null);
+        f = pairModel.deficitAtRadius!(hubVaries ? dy * dy + dz * dz : dy * dy, g);
+      } else f = pairModel.deficit(dx, hubVaries ? dy * dy + dz * dz : dy * dy, coef, off, g);
+      if (g) { const b = 5 * e; pair[b + 1] = g[0]; pair[b + 2] = 2 * dy * g[1]; pair[b + 3] = g[2]; pair[b + 4] = g[3]; }
+    } else f = rotorAveragedDeficit(pairModel, points, radius, dx, dy, dz, hubVaries, coef, off, g, pair, 5 * e + 1);
     if (mirror) {
       // The source's image below the ground: the same wake, 2·h_source further down. The two
       // deficits of the pair are combined by the superposition rule (PyWake's Mirror).
       const dzm = dz + 2 * types[typeAt[q]].hubHeight;
-      const fm = rotorAveragedDeficit(pairModel, points, radius, dx, dy, dzm, true, coef, off, g, mp, 0);
+      let fm: number;
+      if (centre) {
+        fm = shared ? pairModel.deficitAtRadius!(dy * dy + dzm * dzm, g) : pairModel.deficit(dx, dy * dy + dzm * dzm, coef, off, g);
+        if (g) { mp[0] = g[0]; mp[1] = 2 * dy * g[1]; mp[2] = g[2]; mp[3] = g[3]; }
+      } else fm = rotorAveragedDeficit(pairModel, points, radius, dx, dy, dzm, true, coef, off, g, mp, 0);
       f = combineMirror(supKind, f, fm, g ? pair : null, 5 * e, mp);
     }
     const ref = refEff ? u[q] : U;
