@@ -106,14 +106,44 @@ export function farmSpecHash(f: { boundary: unknown; wind: unknown; model: unkno
 
 const withoutName = (t: { name?: unknown }): unknown => { const { name: _name, ...numbers } = t; return numbers; };
 
-/** The farm type's part: the turbine's numbers (not its name), count, spacing and `params`. */
-export function farmTypeSpecHash(t: { turbine: { name?: unknown }; nTurbines: number; minSpacingM: number; params?: unknown; models?: { turbines: { name?: unknown }[]; minSpacingByType: unknown; counts: unknown }; objective?: string }): string {
-  const { name: _name, ...turbineNumbers } = t.turbine;
+/** What the farm type's part of a spec hash reads (the shape of campaign.ts FarmTypeSpec, as plain data). */
+export interface FarmTypeHashInput {
+  turbine: { name?: unknown };
+  nTurbines: number;
+  minSpacingM: number;
+  params?: unknown;
+  models?: { turbines: { name?: unknown }[]; minSpacingByType: unknown; counts: unknown };
+  objective?: string;
+}
+
+/**
+ * The farm type's part of a spec hash, field by field: how each field enters it (undefined: it
+ * leaves the hash as it was). This table is the one list of what a farm type's hash covers: the
+ * hash reads these fields and no other, and the queue payload (runner/executors/bullmq/
+ * jobPayload.ts) carries a farm type by a codec per key of this same table, so a field added here
+ * that the payload does not carry fails to compile (and test/runner/payloadFields.test.ts fails).
+ */
+export const FARM_TYPE_HASHED: { readonly [K in keyof FarmTypeHashInput]-?: (value: FarmTypeHashInput[K]) => unknown } = {
+  // The turbine's numbers, not its name.
+  turbine: (t) => withoutName(t),
+  nTurbines: (n) => n,
+  minSpacingM: (m) => m,
+  params: (p) => p,
   // Several models: their numbers, spacings and counts (null: chosen); one model leaves the hash as it was.
-  const models = t.models ? { turbines: t.models.turbines.map(withoutName), minSpacingByType: t.models.minSpacingByType, counts: t.models.counts } : undefined;
+  models: (m) => (m ? { turbines: m.turbines.map(withoutName), minSpacingByType: m.minSpacingByType, counts: m.counts } : undefined),
   // A cost objective changes the results; aep (the default, written or not) leaves the hash as it was.
-  const objective = t.objective !== undefined && t.objective !== 'aep' ? t.objective : undefined;
-  return hashValue({ turbine: turbineNumbers, nTurbines: t.nTurbines, minSpacingM: t.minSpacingM, params: t.params, models, ...(objective ? { objective } : {}) });
+  objective: (o) => (o !== undefined && o !== 'aep' ? o : undefined),
+};
+
+export type FarmTypeHashedField = keyof FarmTypeHashInput;
+/** The fields of FARM_TYPE_HASHED, in its order. */
+export const FARM_TYPE_HASHED_FIELDS = Object.keys(FARM_TYPE_HASHED) as FarmTypeHashedField[];
+
+/** The farm type's part: the turbine's numbers (not its name), count, spacing, models, `params` and objective (FARM_TYPE_HASHED). */
+export function farmTypeSpecHash(t: FarmTypeHashInput): string {
+  const hashed: Record<string, unknown> = {};
+  for (const k of FARM_TYPE_HASHED_FIELDS) hashed[k] = (FARM_TYPE_HASHED[k] as (v: unknown) => unknown)(t[k]);
+  return hashValue(hashed);
 }
 
 /**

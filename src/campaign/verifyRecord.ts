@@ -70,6 +70,8 @@ export type Verdict =
     slackM?: number;
     /** A farm with economics: the layout's LCOE, NPV, cables… computed here (optimize/economicMetrics.ts). */
     economics?: Record<string, number>;
+    /** … and the collection network routed for the layout, per turbine (io/layoutRecord.ts cableTo, cableType). */
+    cables?: { to: Int32Array; type: Int32Array };
   }
   | {
     ok: false; reason: string;
@@ -237,7 +239,10 @@ export class RecordVerifier {
     const initial = this.initialAep(prepared, type, record, check, keepUnchecked);
     if (typeof initial === 'string') return { ok: false, reason: initial, ...(initial.includes(' differs from ') ? { failed: 'aep' as const } : {}) };
     const economics = prepared.problem.economics ? economicMetrics(prepared.problem, x, y, models ?? undefined) : undefined;
-    return { ok: true, aepRecomputed: recomputed, ...kept, ...(initial === undefined ? {} : { aepInitial: initial }), ...(economics ? { economics } : {}) };
+    return {
+      ok: true, aepRecomputed: recomputed, ...kept, ...(initial === undefined ? {} : { aepInitial: initial }),
+      ...(economics ? { economics: economics.metrics, cables: { to: economics.cableTo, type: economics.cableType } } : {}),
+    };
   }
 
   /**

@@ -122,6 +122,8 @@ export function registerOptimize(program: Command): void {
           iterations: best.iterations, evaluations: best.evaluations, wallS: best.wall_s,
           feasible: best.feasible, maxViolationM: best.max_violation_m, starts: starts > 1 ? starts : undefined,
           ...(best.turbine_types ? { typeOf: Int32Array.from(best.turbine_types) } : {}),
+          objective: best.economics?.objective ?? c.objective ?? 'aep',
+          ...(best.economics ? { economics: best.economics } : {}),
         });
       }
       // The file stands alone: reading it back must give the same AEP (say so if the format lost something).

@@ -40,6 +40,14 @@ export interface LayoutRecord {
    * every turbine is model 0 (a farm type of one model).
    */
   turbineTypes?: Int32Array;
+  /**
+   * A farm with economics: each turbine's cable toward its substation (the collection network the
+   * gate routed for this layout): the index of the next turbine, or −1 − s for substation s
+   * (length nTurbines); absent for a row without economics.
+   */
+  cableTo?: Int32Array;
+  /** The cable type of each turbine's edge: an index into the farm's `economics.cables` (length nTurbines, with cableTo). */
+  cableType?: Int32Array;
 }
 
 /** The task id of (farm, type, seed). */

@@ -11,6 +11,12 @@
  * layout in that order (turbines of the first model first: a layout whose models the optimizer chose
  * is reordered by model, keeping the order within a model); neighbours as `neighbours: [{x, y,
  * turbine}]`.
+ *
+ * The objective the layout was optimized for is `wflo.objective`; a case with economics adds
+ * `wflo.economics`: the layout's figures (LCOE, NPV, IRR, cable length and cost, the cost model's
+ * items) and its collection network, one edge per turbine in the file's own turbine order:
+ * `cable_to` (the next turbine's index, or −1 − s for substation s, as layouts.h5's /cable_to)
+ * and `cable_type` (the cable type's name).
  */
 import { Document, isScalar, isSeq, visit } from 'yaml';
 import type { Case } from '../optimize/case.js';
@@ -46,10 +52,45 @@ export interface LayoutResultInfo {
   starts?: number;
   /** Each turbine's model (farms of several models; default the case's assignment). */
   typeOf?: Int32Array;
+  /** The objective optimized (`aep`, `lcoe`, `npv`; default the case's or `aep`). */
+  objective?: string;
+  /** A case with economics: the layout's figures and network (optimize/runOptimization.ts). */
+  economics?: ResultEconomics;
   /** More facts for the `wflo:` block (e.g. the campaign task that produced the layout). */
   extra?: Record<string, unknown>;
   /** Header comment lines (without `# `) instead of the `wflo optimize` ones. */
   header?: string[];
+}
+
+/** What a result file records of a layout's economics: runOptimization's record (edges: to ≥ n is substation to − n). */
+export interface ResultEconomics {
+  value: number;
+  value_initial: number | null;
+  lcoe: number;
+  npv: number;
+  irr: number | null;
+  aep_mwh: number;
+  cable_length_m: number;
+  cable_cost: number;
+  cable_edges: { from: number; to: number; type: string }[];
+  cost_breakdown: Record<string, number>;
+  cost_model: string;
+}
+
+/** The `wflo.economics` block: the figures, and the network per turbine of the file's order (`position[i]`: where turbine i is written). */
+function economicsBlock(e: ResultEconomics, position: (i: number) => number): Record<string, unknown> {
+  const n = e.cable_edges.length;
+  const cableTo = new Array<number>(n).fill(0), cableType = new Array<string>(n).fill('');
+  for (const edge of e.cable_edges) {
+    const k = position(edge.from);
+    cableTo[k] = edge.to < n ? position(edge.to) : -1 - (edge.to - n);
+    cableType[k] = edge.type;
+  }
+  return {
+    value: e.value, value_initial: e.value_initial, lcoe_per_mwh: e.lcoe, npv: e.npv, irr: e.irr, aep_mwh: e.aep_mwh,
+    cable_length_m: e.cable_length_m, cable_cost: e.cable_cost, cost_model: e.cost_model, cost_breakdown: { ...e.cost_breakdown },
+    cable_to: cableTo, cable_type: cableType,
+  };
 }
 
 const round = (v: number, digits: number) => Number(v.toFixed(digits));
@@ -116,6 +157,8 @@ export function layoutResultYaml(r: LayoutResultInfo): string {
   const several = modelsAndOrder(c, r.x.length, r.typeOf);
   const x = several ? Float64Array.from(several.order, (i) => r.x[i]!) : r.x;
   const y = several ? Float64Array.from(several.order, (i) => r.y[i]!) : r.y;
+  const positionOf = new Int32Array(r.x.length);
+  for (let k = 0; k < r.x.length; k++) positionOf[several ? several.order[k]! : k] = k;
   const nb = c.neighbours;
   const doc: Record<string, unknown> = {
     name: c.name,
@@ -138,6 +181,8 @@ export function layoutResultYaml(r: LayoutResultInfo): string {
       aep_mwh: r.aepMwh, aep_by_direction_mwh: Array.from(r.perDirectionMwh, (v) => round(v, 5)), aep_initial_mwh: r.aepInitialMwh,
       iterations: r.iterations, evaluations: r.evaluations, wall_s: round(r.wallS, 3), feasible: r.feasible, max_violation_m: r.maxViolationM,
       ...(r.starts !== undefined ? { starts: r.starts } : {}),
+      objective: r.objective ?? c.objective ?? 'aep',
+      ...(r.economics ? { economics: economicsBlock(r.economics, (i) => positionOf[i]!) } : {}),
       ...(r.extra ?? {}),
     },
   };

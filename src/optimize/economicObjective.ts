@@ -215,6 +215,10 @@ export interface EconomicFigures {
   cableCost: number;
   /** The network: each turbine's edge toward its substation (to ≥ n: substation to − n), and its cable type's name. */
   cableEdges: { from: number; to: number; type: string }[];
+  /** The same network per turbine, as layouts.h5 stores it: the next turbine, or −1 − s for substation s. */
+  cableTo: Int32Array;
+  /** Each turbine's edge's cable type: index into the case's `economics.cables`. */
+  cableType: Int32Array;
   breakdown: Record<string, number>;
   model: string;
 }
@@ -236,6 +240,8 @@ export function economicFigures(c: Case, x: Float64Array, y: Float64Array, typeO
     // The cable cost that entered the cost model (the network's own total may differ in the last bits).
     cableLengthM: network.totalLength, cableCost: ev.cableCost,
     cableEdges: network.edges.map((e) => ({ from: e.from, to: e.to, type: cables[e.cable].name })),
+    cableTo: Int32Array.from(network.parent, (p) => (p < network.turbineCount ? p : -1 - (p - network.turbineCount))),
+    cableType: Int32Array.from(network.cable),
     breakdown: { ...ev.result.breakdown }, model: c.economics!.model.name,
   };
 }

@@ -28,6 +28,9 @@ export interface AuditResultFields {
     worker?: string;
     /** Each turbine's model index (farm types of several models). */
     turbine_types?: number[];
+    /** The collection network the gate routed (farms with economics): layoutRecord.ts cableTo, cableType. */
+    cable_to?: number[];
+    cable_type?: number[];
   };
 }
 
@@ -44,6 +47,7 @@ export function auditResultFields(r: CommittedResult): AuditResultFields {
       ...(r.metrics && Object.keys(r.metrics).length > 0 ? { metrics: { ...r.metrics } } : {}),
       ...(r.worker ? { worker: r.worker } : {}),
       ...(r.turbineTypes ? { turbine_types: Array.from(r.turbineTypes) } : {}),
+      ...(r.cableTo && r.cableType ? { cable_to: Array.from(r.cableTo), cable_type: Array.from(r.cableType) } : {}),
     },
   };
 }
@@ -52,6 +56,10 @@ const back = (v: unknown): number => (v === null ? NaN : (v as number));
 function floats(v: unknown): Float64Array | null {
   if (!Array.isArray(v) || !v.every((e) => e === null || typeof e === 'number')) return null;
   return Float64Array.from(v, back);
+}
+
+function ints(v: unknown): Int32Array {
+  return Array.isArray(v) && v.every((e) => Number.isInteger(e) && Math.abs(e as number) < 2 ** 31) ? Int32Array.from(v as number[]) : new Int32Array(0);
 }
 
 /**
@@ -73,5 +81,8 @@ export function resultFromAudit(event: Record<string, unknown>, task: { taskId: 
     ...(isNumberRecord(r.metrics) ? { metrics: r.metrics } : {}),
     ...(typeof r.worker === 'string' ? { worker: r.worker } : {}),
     ...(Array.isArray(r.turbine_types) && r.turbine_types.every((t) => Number.isInteger(t)) ? { turbineTypes: Int32Array.from(r.turbine_types as number[]) } : {}),
+    // Anything but two lists of integers is refused by the gate (as an empty list), never dropped quietly.
+    ...(r.cable_to !== undefined ? { cableTo: ints(r.cable_to) } : {}),
+    ...(r.cable_type !== undefined ? { cableType: ints(r.cable_type) } : {}),
   };
 }

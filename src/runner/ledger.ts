@@ -40,7 +40,7 @@ import type Database from 'better-sqlite3';
 import { InputError } from '../util/errors.js';
 import { LEDGER_FILE, ledgerFailure, openLedgerDatabase } from './ledgerSchema.js';
 import { LedgerReader } from './ledgerReader.js';
-import { blobOfFloats, textOfTurbineTypes } from './resultBlob.js';
+import { blobOfFloats, textOfInts, textOfTurbineTypes } from './resultBlob.js';
 import type { Campaign } from '../campaign/campaign.js';
 import type { Task } from '../campaign/taskGrid.js';
 import { createHash } from 'node:crypto';
@@ -243,15 +243,16 @@ export class Ledger extends LedgerReader {
     }
     const insert = this.#db.prepare(`
       INSERT INTO results (task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial,
-        iterations, evaluations, wall_s, attempts, run_id, committed_at, source, aep_reported, metrics, worker, turbine_types, adopted_for)
+        iterations, evaluations, wall_s, attempts, run_id, committed_at, source, aep_reported, metrics, worker, turbine_types, adopted_for, cable_to, cable_type)
       VALUES (@taskId, @specHash, @farmId, @farmType, @seed, @nTurbines, @aep, @aepInitial, @x, @y, @xInitial, @yInitial,
-        @iterations, @evaluations, @wallS, @attempts, @runId, @committedAt, @source, @aepReported, @metrics, @worker, @turbineTypes, @adoptedFor)
+        @iterations, @evaluations, @wallS, @attempts, @runId, @committedAt, @source, @aepReported, @metrics, @worker, @turbineTypes, @adoptedFor, @cableTo, @cableType)
       ON CONFLICT (task_id) DO UPDATE SET spec_hash = excluded.spec_hash, farm_id = excluded.farm_id, farm_type = excluded.farm_type,
         seed = excluded.seed, n_turbines = excluded.n_turbines, aep = excluded.aep, aep_initial = excluded.aep_initial, x = excluded.x,
         y = excluded.y, x_initial = excluded.x_initial, y_initial = excluded.y_initial, iterations = excluded.iterations,
         evaluations = excluded.evaluations, wall_s = excluded.wall_s, attempts = excluded.attempts, run_id = excluded.run_id,
         committed_at = excluded.committed_at, source = excluded.source, aep_reported = excluded.aep_reported,
-        metrics = excluded.metrics, worker = excluded.worker, turbine_types = excluded.turbine_types, adopted_for = excluded.adopted_for
+        metrics = excluded.metrics, worker = excluded.worker, turbine_types = excluded.turbine_types, adopted_for = excluded.adopted_for,
+        cable_to = excluded.cable_to, cable_type = excluded.cable_type
       WHERE results.spec_hash <> excluded.spec_hash`);
     const now = Date.now() / 1000;
     const commit = this.#db.transaction(() => {
@@ -267,6 +268,8 @@ export class Ledger extends LedgerReader {
           worker: r.worker ?? null,
           turbineTypes: r.turbineTypes ? textOfTurbineTypes(r.turbineTypes) : null,
           adoptedFor: r.adoptedFor ?? null,
+          cableTo: r.cableTo ? textOfInts(r.cableTo) : null,
+          cableType: r.cableType ? textOfInts(r.cableType) : null,
         });
         if (info.changes > 0) written.push(r.taskId);
       }

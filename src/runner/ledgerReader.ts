@@ -10,7 +10,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { InputError } from '../util/errors.js';
 import { integrityProblem, LEDGER_FILE, openLedgerDatabase } from './ledgerSchema.js';
-import { floatsOfBlob, turbineTypesOfText } from './resultBlob.js';
+import { floatsOfBlob, intsOfText, turbineTypesOfText } from './resultBlob.js';
 import type { ResultRow } from './resultRow.js';
 import type {
   CellAep, DoneAepSummary, DoneLayout, FailureInfo, GroupCounts, RunInfo, RunningTask, StoredDefinition, TaskLedgerState, TaskState,
@@ -163,13 +163,13 @@ export class LedgerReader {
   *doneRecords(): Generator<ResultRow> {
     const rows = this.#db.prepare(`
       SELECT task_id, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial,
-        iterations, evaluations, wall_s, attempts, spec_hash, source, aep_reported, metrics, worker, turbine_types
+        iterations, evaluations, wall_s, attempts, spec_hash, source, aep_reported, metrics, worker, turbine_types, cable_to, cable_type
       FROM done_results ORDER BY farm_id, farm_type, seed`).raw().iterate() as Iterable<unknown[]>;
     for (const row of rows) {
       const [taskId, farmId, farmType, seed, nTurbines, aep, aepInitial, x, y, xi, yi, iterations, evaluations, wallS, attempts, specHash, source,
-        aepReported, metrics, worker, turbineTypes] = row as [
+        aepReported, metrics, worker, turbineTypes, cableTo, cableType] = row as [
         string, number, number, number, number, number | null, number | null, Buffer, Buffer, Buffer, Buffer, number, number, number | null, number, string, string,
-        number | null, string | null, string | null, string | null];
+        number | null, string | null, string | null, string | null, string | null, string | null];
       yield {
         taskId, farmId, farmType, seed, nTurbines,
         aep: aep ?? NaN, aepInitial: aepInitial ?? NaN,
@@ -179,6 +179,7 @@ export class LedgerReader {
         ...(metrics !== null ? { metrics: JSON.parse(metrics) as Record<string, number> } : {}),
         ...(worker !== null ? { worker } : {}),
         ...(turbineTypes !== null ? { turbineTypes: turbineTypesOfText(turbineTypes) } : {}),
+        ...(cableTo !== null && cableType !== null ? { cableTo: intsOfText(cableTo), cableType: intsOfText(cableType) } : {}),
       };
     }
   }

@@ -24,7 +24,8 @@ CREATE TABLE IF NOT EXISTS results (
   aep REAL, aep_initial REAL, x BLOB NOT NULL, y BLOB NOT NULL, x_initial BLOB NOT NULL, y_initial BLOB NOT NULL,
   iterations INTEGER NOT NULL, evaluations INTEGER NOT NULL, wall_s REAL, attempts INTEGER NOT NULL,
   run_id INTEGER, committed_at REAL NOT NULL, source TEXT NOT NULL DEFAULT 'computed',
-  aep_reported REAL, metrics TEXT, worker TEXT, turbine_types TEXT, adopted_for TEXT);
+  aep_reported REAL, metrics TEXT, worker TEXT, turbine_types TEXT, adopted_for TEXT,
+  cable_to TEXT, cable_type TEXT);
 CREATE INDEX IF NOT EXISTS results_order ON results (farm_id, farm_type, seed);
 -- Covers "is this task done at its current spec" (status, report, dashboard) without reading the layout blobs.
 CREATE INDEX IF NOT EXISTS results_spec ON results (task_id, spec_hash, aep);
@@ -52,6 +53,8 @@ const ADDED_RESULT_COLUMNS: readonly (readonly [name: string, declaration: strin
   ['turbine_types', 'TEXT', 'NULL'],
   // … and before adopted rows carried what they stand on (campaign/specHash.ts adoptedIdentity).
   ['adopted_for', 'TEXT', 'NULL'],
+  // … and before rows of farms with economics carried the collection network the gate routed.
+  ['cable_to', 'TEXT', 'NULL'], ['cable_type', 'TEXT', 'NULL'],
 ];
 
 /**

@@ -1,6 +1,7 @@
 /**
  * How a result's arrays are stored in a ledger row: layouts (x, y, x_initial, y_initial) as
- * float64 blobs, a farm's turbine models (turbine_types) as a JSON list of integers. Every reader
+ * float64 blobs, a farm's turbine models (turbine_types) and a row's collection network
+ * (cable_to, cable_type) as JSON lists of integers. Every reader
  * and writer of a ledger (ours or a shard's) goes through these.
  */
 
@@ -25,3 +26,8 @@ export function textOfTurbineTypes(types: Int32Array): string {
 export function turbineTypesOfText(text: string): Int32Array {
   return Int32Array.from(JSON.parse(text) as number[]);
 }
+
+/** A list of integers (turbine models, a collection network) as stored. */
+export const textOfInts = textOfTurbineTypes;
+/** A stored list of integers of a row this ledger wrote. */
+export const intsOfText = turbineTypesOfText;

@@ -72,7 +72,7 @@ test('mixed farm types and neighbours through wflo run: honest rows pass, /turbi
       rows: { task_id: string; farm_type: number; types: number[]; n: number; layout: number[][] }[];
       names: Record<string, string[]>; spacing: Record<string, number[]>;
     };
-    assert.equal(h5.format_version, 4);
+    assert.equal(h5.format_version, 5);
     assert.equal(h5.dtype, 'int32');
     assert.deepEqual(h5.shape, [4, 7]);
     assert.deepEqual(h5.dims, ['task', 'turbine']);

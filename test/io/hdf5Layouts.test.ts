@@ -163,7 +163,7 @@ test('h5py reads every column with the documented dtype, shape, values and attri
     });
     const attr = (name: string) => dump.attrs[name];
     assert.equal(attr('format').value, 'wflo-layouts');
-    assert.equal(attr('format_version').value, 4);
+    assert.equal(attr('format_version').value, 5);
     assert.equal(attr('format_version').dtype, '<i8');
     assert.equal(attr('campaign_name').value, 'test-campaign');
     assert.equal(attr('campaign_hash').value, 'sha256:0123abcd');

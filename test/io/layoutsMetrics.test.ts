@@ -26,7 +26,7 @@ test('aep_reported and metrics columns: written, read back bit for bit, seen by 
   await writeLayoutsFile(file, [records], { campaignName: 'm', campaignHash: 'h', nExpected: 3, complete: true, maxTurbines: 3, nRows: 3, metricNames: ['lcoe', 'cable_km'] });
   const reader = await LayoutsFileReader.open(file);
   try {
-    assert.equal(reader.info.formatVersion, 4);
+    assert.equal(reader.info.formatVersion, 5);
     assert.deepEqual(reader.info.metricNames, ['cable_km', 'lcoe']);
     const back = reader.readRecords(0, 3);
     assert.equal(back[0].aepReported, 12345.678);

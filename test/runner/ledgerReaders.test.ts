@@ -50,7 +50,7 @@ CREATE TABLE runs (
   rate_per_min REAL NOT NULL DEFAULT 0, running_json TEXT NOT NULL DEFAULT '[]');
 `;
 const FIRST_RESULT_COLUMNS = 'task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial, iterations, evaluations, wall_s, attempts, run_id, committed_at';
-const ADDED_COLUMNS = ['source', 'aep_reported', 'metrics', 'worker', 'turbine_types'];
+const ADDED_COLUMNS = ['source', 'aep_reported', 'metrics', 'worker', 'turbine_types', 'adopted_for', 'cable_to', 'cable_type'];
 
 /**
  * A campaign output whose ledger holds every kind of task: 3 seeds × 2 farms × 2 types committed,

@@ -1,7 +1,8 @@
 /**
- * The schema of wflo's own HDF5 output, `layouts.h5` (format "wflo-layouts", version 4;
+ * The schema of wflo's own HDF5 output, `layouts.h5` (format "wflo-layouts", version 5;
  * version 1 files, without /spec_hash and /source, version 2 files, without /aep_reported and
- * /metrics, and version 3 files, without /turbine_type, are still read).
+ * /metrics, version 3 files, without /turbine_type, and version 4 files, without /cable_to and
+ * /cable_type, are still read).
  * Row-oriented so h5py/numpy users load whole columns; rows sorted by (farm_id, farm_type, seed).
  *
  *   /farm_id        int32[N]
@@ -25,15 +26,22 @@
  *   /metrics/<name> float64[N]        named scalars a user's program reported (NaN where a row has none)
  *   /turbine_type   int32[N,Tmax]     each turbine's model: index into its farm type's list of models
  *                   (/types/<id> `turbine_names`); 0 for farm types of one model; -1 past n_turbines
+ *   /cable_to       int32[N,Tmax]     farms with economics: each turbine's cable toward its substation, the
+ *                   next turbine's index, or -1-s for substation s; CABLE_NONE (-2147483648) past
+ *                   n_turbines and in rows without economics
+ *   /cable_type     int32[N,Tmax]     that cable's type: index into the farm's economics.cables
+ *                   (/farms/<id> json); -1 past n_turbines and in rows without economics
  *   /farms/<id>, /types/<id>          definitions (see definitionGroups.ts)
  * Root attributes: see ROOT_ATTRIBUTES. Every dataset is chunked along rows with an unlimited
  * first dimension, so a writer can append slices without knowing N in advance; Tmax >= 1.
  */
 
 export const LAYOUTS_FORMAT_NAME = 'wflo-layouts';
-export const LAYOUTS_FORMAT_VERSION = 4;
+export const LAYOUTS_FORMAT_VERSION = 5;
 /** Format versions this wflo reads. */
-export const READABLE_FORMAT_VERSIONS: readonly number[] = [1, 2, 3, 4];
+export const READABLE_FORMAT_VERSIONS: readonly number[] = [1, 2, 3, 4, 5];
+/** /cable_to where there is no cable (past n_turbines, a row without economics): int32's smallest value. */
+export const CABLE_NONE = -2147483648;
 /** Group of the per-row metrics columns. */
 export const METRICS_GROUP = 'metrics';
 /** Bytes reserved per task id (NUL-terminated, so at most 63 characters). */
@@ -74,6 +82,8 @@ export const LAYOUT_COLUMNS: readonly ColumnSpec[] = [
   { name: 'source', kind: 'text', width: SOURCE_WIDTH, description: 'where the row came from: computed, adopted:<file>, recovered:<file>, shard:<folder>', since: 2 },
   { name: 'aep_reported', kind: 'float64', units: 'MWh', description: "AEP the producer reported when it is not wflo's (a user's program, an adopted file); NaN otherwise", since: 3 },
   { name: 'turbine_type', kind: 'per-turbine', description: "each turbine's model: index into its farm type's models (/types/<id> turbine_names); 0 for one model; -1 past n_turbines", since: 4 },
+  { name: 'cable_to', kind: 'per-turbine', description: "farms with economics: each turbine's cable toward its substation: the next turbine's index, or -1-s for substation s; -2147483648 past n_turbines and in rows without economics", since: 5 },
+  { name: 'cable_type', kind: 'per-turbine', description: "the cable type of each turbine's edge: index into the farm's economics.cables; -1 past n_turbines and in rows without economics", since: 5 },
 ];
 
 /** The dataset shape of a column with `rows` rows. */

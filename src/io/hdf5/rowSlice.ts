@@ -6,7 +6,7 @@
  */
 import { createHash, type Hash } from 'node:crypto';
 import type { LayoutRecord } from '../layoutRecord.js';
-import { columnsWith, metricNameOf, SOURCE_WIDTH, type ColumnSpec } from './layoutsSchema.js';
+import { CABLE_NONE, columnsWith, metricNameOf, SOURCE_WIDTH, type ColumnSpec } from './layoutsSchema.js';
 
 export type ColumnData = Int32Array | BigInt64Array | Float64Array | string[];
 
@@ -31,6 +31,10 @@ export class RowSlice {
   readonly aepReported: Float64Array;
   /** [row][turbine] model index, -1 past n_turbines. */
   readonly turbineType: Int32Array;
+  /** [row][turbine] next node toward the substation (−1−s: substation s), CABLE_NONE where there is no cable. */
+  readonly cableTo: Int32Array;
+  /** [row][turbine] cable type index, -1 where there is no cable. */
+  readonly cableType: Int32Array;
   /** One column per metric name (NaN where a row has none). */
   readonly metrics: Map<string, Float64Array>;
   /** The columns this slice holds, in file order. */
@@ -56,6 +60,8 @@ export class RowSlice {
     this.wallS = new Float64Array(capacity);
     this.attempts = new Int32Array(capacity);
     this.turbineType = new Int32Array(capacity * maxTurbines).fill(-1);
+    this.cableTo = new Int32Array(capacity * maxTurbines).fill(CABLE_NONE);
+    this.cableType = new Int32Array(capacity * maxTurbines).fill(-1);
   }
 
   get full(): boolean {
@@ -68,6 +74,8 @@ export class RowSlice {
     this.initialLayout.fill(NaN, 0, this.length * this.maxTurbines * 2);
     this.aepReported.fill(NaN, 0, this.length);
     this.turbineType.fill(-1, 0, this.length * this.maxTurbines);
+    this.cableTo.fill(CABLE_NONE, 0, this.length * this.maxTurbines);
+    this.cableType.fill(-1, 0, this.length * this.maxTurbines);
     for (const m of this.metrics.values()) m.fill(NaN, 0, this.length);
     this.length = 0;
   }
@@ -94,6 +102,10 @@ export class RowSlice {
     this.aepReported[row] = record.aepReported ?? NaN;
     const types = this.turbineType.subarray(row * this.maxTurbines, row * this.maxTurbines + record.nTurbines);
     if (record.turbineTypes) types.set(record.turbineTypes); else types.fill(0);
+    if (record.cableTo && record.cableType) {
+      this.cableTo.set(record.cableTo, row * this.maxTurbines);
+      this.cableType.set(record.cableType, row * this.maxTurbines);
+    }
     if (record.metrics) for (const [name, column] of this.metrics) column[row] = record.metrics[name] ?? NaN;
   }
 
@@ -118,6 +130,8 @@ export class RowSlice {
       case 'source': return this.source.slice(0, n);
       case 'aep_reported': return this.aepReported.subarray(0, n);
       case 'turbine_type': return this.turbineType.subarray(0, n * this.maxTurbines);
+      case 'cable_to': return this.cableTo.subarray(0, n * this.maxTurbines);
+      case 'cable_type': return this.cableType.subarray(0, n * this.maxTurbines);
       default: {
         const metric = metricNameOf(spec);
         const column = metric !== null ? this.metrics.get(metric) : undefined;
@@ -172,6 +186,7 @@ export class RowSlice {
       ...(this.source[row] ? { source: this.source[row] } : {}),
       ...(Number.isNaN(this.aepReported[row]) ? {} : { aepReported: this.aepReported[row] }),
       ...this.turbineTypesOf(row, Math.min(nTurbines, this.maxTurbines)),
+      ...this.cablesOf(row, Math.min(nTurbines, this.maxTurbines)),
       ...this.metricsOf(row),
     };
   }
@@ -180,6 +195,14 @@ export class RowSlice {
   private turbineTypesOf(row: number, n: number): { turbineTypes?: Int32Array } {
     const types = this.turbineType.subarray(row * this.maxTurbines, row * this.maxTurbines + n);
     return types.some((t) => t !== 0 && t !== -1) ? { turbineTypes: Int32Array.from(types) } : {};
+  }
+
+  /** A row's cables, absent when it has none (no economics, or a file older than the columns): every type -1. */
+  private cablesOf(row: number, n: number): { cableTo?: Int32Array; cableType?: Int32Array } {
+    const base = row * this.maxTurbines;
+    const type = this.cableType.subarray(base, base + n);
+    if (n === 0 || type.every((t) => t === -1)) return {};
+    return { cableTo: this.cableTo.slice(base, base + n), cableType: Int32Array.from(type) };
   }
 
   private metricsOf(row: number): { metrics?: Record<string, number> } {

@@ -110,16 +110,20 @@ export class ShardLedger {
    */
   *results(wanted: (taskId: string, specHash: string) => boolean): Generator<CommittedResult> {
     const rows = this.#db.prepare(`SELECT task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial,
-      iterations, evaluations, wall_s, attempts, source, turbine_types FROM result_rows ORDER BY farm_id, farm_type, seed`).raw().iterate() as Iterable<unknown[]>;
+      iterations, evaluations, wall_s, attempts, source, turbine_types, cable_to, cable_type FROM result_rows ORDER BY farm_id, farm_type, seed`).raw().iterate() as Iterable<unknown[]>;
     for (const row of rows) {
-      const [taskId, specHash, farmId, farmType, seed, nTurbines, aep, aepInitial, x, y, xi, yi, iterations, evaluations, wallS, attempts, source, types] = row as [
-        string, string, number, number, number, number, number | null, number | null, Buffer, Buffer, Buffer, Buffer, number, number, number | null, number, string, string | null];
+      const [taskId, specHash, farmId, farmType, seed, nTurbines, aep, aepInitial, x, y, xi, yi, iterations, evaluations, wallS, attempts, source, types, cableTo, cableType] = row as [
+        string, string, number, number, number, number, number | null, number | null, Buffer, Buffer, Buffer, Buffer, number, number, number | null, number, string, string | null,
+        string | null, string | null];
       if (!wanted(taskId, specHash)) continue;
       yield {
         taskId, specHash, farmId, farmType, seed, nTurbines, aep: aep ?? NaN, aepInitial: aepInitial ?? NaN,
         x: floatsOfBlob(x), y: floatsOfBlob(y), xInitial: floatsOfBlob(xi), yInitial: floatsOfBlob(yi),
         iterations, evaluations, wallS: wallS ?? NaN, attempts, source,
         ...(types !== null ? { turbineTypes: turbineTypesOf(types) } : {}),
+        // A network is the gate's to check: it must be the one routed for the layout (one column alone is refused).
+        ...(cableTo !== null ? { cableTo: turbineTypesOf(cableTo) } : {}),
+        ...(cableType !== null ? { cableType: turbineTypesOf(cableType) } : {}),
       };
     }
   }
@@ -131,7 +135,7 @@ export class ShardLedger {
 }
 
 /**
- * A shard row's turbine models (JSON list of integers, written by the ledger): what is not a list
+ * A shard row's turbine models or cable columns (JSON list of integers, written by the ledger): what is not a list
  * of integers becomes an empty list, which the gate refuses by its length (it is never guessed).
  */
 function turbineTypesOf(text: string): Int32Array {

@@ -15,6 +15,11 @@
  *     (default 1e-6) for adopted records. Where the producer's AEP is not wflo's (a user's program,
  *     `--aep recompute` adoption), wflo's recomputed AEP is stored as `aep` and the producer's as
  *     `aepReported`; `verify` also requires the two to agree within the tolerance.
+ *   - a farm with economics: the gate routes the collection network of the layout itself and
+ *     stores it with the row (cableTo, cableType) beside the economics metrics it computes; a row
+ *     that carries a network (a shard ledger, a recovered layouts.h5 or audit line) must carry
+ *     exactly that one, else it is refused; a row of a farm without economics keeps none. An
+ *     adopted record's network, like its metrics, is replaced by wflo's.
  *   - `method: noop` rows (a runner test stand-in) verify geometry only.
  *
  * A row that passes comes back as a `VerifiedRow`: a frozen copy the gate registered. The ledger's
@@ -117,6 +122,22 @@ function computedAepPolicy(c: Pick<Campaign, 'optimizer'>, tolerance: number): {
     return { check: mode === 'verify' ? { kind: 'compare', tolerance: t } : { kind: 'recompute' }, foreign: true };
   }
   return { check: { kind: 'compare', tolerance: SELF_TOLERANCE }, foreign: false };
+}
+
+/**
+ * Why a row's stored collection network is not the one the gate routed for its layout (null when it
+ * is, or when the row carries none): the first turbine whose edge or cable type differs.
+ */
+function cableDifference(r: ResultRow, routed: { to: Int32Array; type: Int32Array } | undefined): string | null {
+  if (r.cableTo === undefined || r.cableType === undefined) return null;
+  if (!routed) return null; // no economics (or geometry only): nothing routed, the row keeps no network
+  const node = (v: number) => (v >= 0 ? `turbine ${v}` : `substation ${-1 - v}`);
+  for (let i = 0; i < r.nTurbines; i++) {
+    if (r.cableTo[i] !== routed.to[i] || r.cableType[i] !== routed.type[i]) {
+      return `cable network differs from the one routed for its layout: turbine ${i} stored to ${node(r.cableTo[i]!)} with cable type ${r.cableType[i]}, routed to ${node(routed.to[i]!)} with cable type ${routed.type[i]}`;
+    }
+  }
+  return null;
 }
 
 export class RowGate {
@@ -231,6 +252,10 @@ export class RowGate {
     if (!(typeof r.wallS === 'number' && (Number.isNaN(r.wallS) || (r.wallS >= 0 && Number.isFinite(r.wallS))))) return fail(`wall_s is ${describe(r.wallS)}, not a duration in seconds (NaN when unknown)`);
     if (!(typeof r.aepInitial === 'number' && (Number.isNaN(r.aepInitial) || (r.aepInitial >= 0 && Number.isFinite(r.aepInitial))))) return fail(`aep_initial is ${describe(r.aepInitial)}, not an energy in MWh (NaN when unknown)`);
     if (r.aepReported !== undefined && typeof r.aepReported !== 'number') return fail(`aep_reported is ${describe(r.aepReported)}, not a number`);
+    if ((r.cableTo === undefined) !== (r.cableType === undefined)) return fail(`cable_to and cable_type: one given without the other`);
+    for (const [name, a] of [['cable_to', r.cableTo], ['cable_type', r.cableType]] as const) {
+      if (a !== undefined && (!(a instanceof Int32Array) || a.length !== r.nTurbines)) return fail(`${name} has ${a?.length} values for ${r.nTurbines} turbines`);
+    }
     if (r.metrics !== undefined) {
       const names = Object.keys(r.metrics);
       if (names.length > MAX_METRICS) return fail(`${names.length} metrics (at most ${MAX_METRICS})`);
@@ -252,7 +277,9 @@ export class RowGate {
     // user's program, an adopted file); a row of wflo's own campaign that claims them (an edited
     // layouts.h5 or audit line) loses them.
     const carriesForeign = this.computed.foreign || origin.kind === 'adopted';
-    const { worker: _claimed, aepReported: _reported, metrics: _metrics, adoptedFor: _identity, ...own } = r;
+    const cableProblem = origin.kind === 'adopted' ? null : cableDifference(r, verdict.cables);
+    if (cableProblem) return { ok: false, reason: cableProblem, source };
+    const { worker: _claimed, aepReported: _reported, metrics: _metrics, adoptedFor: _identity, cableTo: _to, cableType: _type, ...own } = r;
     // A computed row's worker is the name the scheduler knows it by (made printable when it was
     // decoded): kept whatever it is, since quarantine retracts rows by it. A name read from a file
     // is kept only when it has the plain host:pid shape.
@@ -268,6 +295,8 @@ export class RowGate {
       // The metrics: a foreign producer's own, then wflo's economics of the layout over them (the
       // gate computed those from the layout; a row's claim of them counts for nothing).
       ...((carriesForeign && r.metrics) || verdict.economics ? { metrics: Object.freeze({ ...(carriesForeign ? r.metrics : {}), ...verdict.economics }) } : {}),
+      // The network the gate routed (the row's, when it carried one, is equal to it).
+      ...(verdict.cables ? { cableTo: verdict.cables.to.slice(), cableType: verdict.cables.type.slice() } : {}),
       // What an adopted row stands on (not the optimizer): it stays done when only the optimizer changes.
       ...(origin.kind === 'adopted' ? { adoptedFor: this.adoptedIdentityOf(task) } : {}),
     };

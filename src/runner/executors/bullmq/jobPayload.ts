@@ -17,7 +17,7 @@ import { economicsSpecProblem, economicsSpecSchema } from '../../../io/costField
 import type { ObjectiveName } from '../../../cost/economicModel.js';
 import { z } from 'zod';
 import type { FarmSpec, FarmTypeSpec, OptimizerSettings, WindAsWritten } from '../../../campaign/campaign.js';
-import { farmSpecHash, farmTypeSpecHash, optimizerSpecHash, taskSpecHash } from '../../../campaign/specHash.js';
+import { FARM_TYPE_HASHED_FIELDS, farmSpecHash, farmTypeSpecHash, optimizerSpecHash, taskSpecHash, type FarmTypeHashedField } from '../../../campaign/specHash.js';
 import { paramsSchema, type Params } from '../../../campaign/paramsSchema.js';
 import type { Boundary } from '../../../geometry/boundary.js';
 import type { Turbine } from '../../../physics/turbine.js';
@@ -129,17 +129,37 @@ function encodeSeries(s: WindSeries): NonNullable<EncodedFarm['wind']['series']>
   };
 }
 
+/**
+ * How each field of a farm type travels: one codec per field of its spec hash (campaign/specHash.ts
+ * FARM_TYPE_HASHED). The table is typed by that list, so a field the hash covers cannot be left out
+ * of the payload (the farm type's `objective` once was, when the fields were listed here by hand).
+ */
+type Codec<Spec, Encoded> = { encode: (v: Spec) => Encoded; decode: (v: Encoded) => Spec };
+const same = <T>(): Codec<T, T> => ({ encode: (v) => v, decode: (v) => v });
+const TYPE_CODECS: { readonly [K in FarmTypeHashedField]: Codec<NonNullable<FarmTypeSpec[K]>, NonNullable<EncodedType[K]>> } = {
+  turbine: { encode: encodeTurbine, decode: (t) => decodeTurbine(t) },
+  nTurbines: same(),
+  minSpacingM: same(),
+  params: same(),
+  models: {
+    encode: (m) => ({ turbines: m.turbines.map(encodeTurbine), minSpacingByType: [...m.minSpacingByType], counts: m.counts ? [...m.counts] : null }),
+    decode: (m) => ({ turbines: m.turbines.map(decodeTurbine), minSpacingByType: m.minSpacingByType, counts: m.counts }),
+  },
+  objective: same(),
+};
+
+/** Every hashed field of a farm type through its codec (absent fields stay absent). */
+function convertType(from: Record<string, unknown>, direction: 'encode' | 'decode'): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of FARM_TYPE_HASHED_FIELDS) {
+    const v = from[k];
+    if (v !== undefined) out[k] = (TYPE_CODECS[k][direction] as (value: unknown) => unknown)(v);
+  }
+  return out;
+}
+
 function encodeType(t: FarmTypeSpec): EncodedType {
-  return {
-    turbine: encodeTurbine(t.turbine),
-    nTurbines: t.nTurbines,
-    minSpacingM: t.minSpacingM,
-    ...(t.params !== undefined ? { params: t.params } : {}),
-    ...(t.models !== undefined ? {
-      models: { turbines: t.models.turbines.map(encodeTurbine), minSpacingByType: [...t.models.minSpacingByType], counts: t.models.counts ? [...t.models.counts] : null },
-    } : {}),
-    ...(t.objective !== undefined ? { objective: t.objective } : {}),
-  };
+  return convertType(t as unknown as Record<string, unknown>, 'encode') as unknown as EncodedType;
 }
 
 /**
@@ -235,6 +255,13 @@ const int = z.number().int().refine(Number.isSafeInteger, 'expected a safe integ
 // The farm's economics as io/costFields.ts resolved it (plain data); the grid's shape is checked on decoding.
 const economics = economicsSpecSchema;
 
+// One schema entry per hashed field of a farm type (the `satisfies` makes a missing one a compile error).
+const typeShape = {
+  turbine, nTurbines: int.min(1).max(MAX_TURBINES), minSpacingM: finite.nonnegative(), params: paramsSchema.optional(),
+  models: z.strictObject({ turbines: z.array(turbine).min(1).max(100), minSpacingByType: z.array(finite.nonnegative()).max(100), counts: z.array(int.min(1)).max(100).nullable() }).optional(),
+  objective: z.enum(['aep', 'lcoe', 'npv']).optional(),
+} satisfies { [K in FarmTypeHashedField]: z.ZodType };
+
 export const jobDataSchema = z.strictObject({
   v: z.literal(PAYLOAD_VERSION),
   engine: z.string().max(100),
@@ -248,11 +275,7 @@ export const jobDataSchema = z.strictObject({
     boundary, wind, model, params: paramsSchema.optional(), windAsWritten: windAsWritten.optional(), directions: directions.optional(), economics: economics.optional(),
     neighbours: z.strictObject({ x: numbers.max(MAX_TURBINES), y: numbers.max(MAX_TURBINES), types: z.array(turbine).min(1).max(100), typeOf: z.array(int.min(0).max(99)).max(MAX_TURBINES) }).optional(),
   }),
-  type: z.strictObject({
-    turbine, nTurbines: int.min(1).max(MAX_TURBINES), minSpacingM: finite.nonnegative(), params: paramsSchema.optional(),
-    models: z.strictObject({ turbines: z.array(turbine).min(1).max(100), minSpacingByType: z.array(finite.nonnegative()).max(100), counts: z.array(int.min(1)).max(100).nullable() }).optional(),
-    objective: z.enum(['aep', 'lcoe', 'npv']).optional(),
-  }),
+  type: z.strictObject(typeShape),
   optimizer: z.record(safeKey, jsonValue).refine((o) => typeof o.method === 'string', { message: 'expected a method name', path: ['method'] }),
 });
 
@@ -338,7 +361,6 @@ export function decodeJob(raw: unknown, jobId = '?'): DecodedJob {
   if (treatment && windResource.series && (treatment.kind === 'spread' || treatment.kind === 'refine')) {
     throw new PayloadRejected(`job ${jobId}: payload rejected: farm.directions: ${treatment.kind} needs a binned rose, the wind is a time series`);
   }
-  const turbineSpec = decodeTurbine(data.type.turbine);
   const nb = data.farm.neighbours;
   if (nb && (nb.y.length !== nb.x.length || nb.typeOf.length !== nb.x.length || nb.typeOf.some((t) => t >= nb.types.length))) {
     throw new PayloadRejected(`job ${jobId}: payload rejected: farm.neighbours: positions and models do not match`);
@@ -357,12 +379,7 @@ export function decodeJob(raw: unknown, jobId = '?'): DecodedJob {
     ...(data.farm.directions !== undefined ? { directions: data.farm.directions } : {}),
     ...(nb ? { neighbours: { x: f64(nb.x), y: f64(nb.y), types: nb.types.map(decodeTurbine), typeOf: Int32Array.from(nb.typeOf) } } : {}),
   };
-  const typeParts = {
-    turbine: turbineSpec, nTurbines: data.type.nTurbines, minSpacingM: data.type.minSpacingM,
-    ...(data.type.params !== undefined ? { params: data.type.params } : {}),
-    ...(models ? { models: { turbines: models.turbines.map(decodeTurbine), minSpacingByType: models.minSpacingByType, counts: models.counts } } : {}),
-    ...(data.type.objective !== undefined ? { objective: data.type.objective } : {}),
-  };
+  const typeParts = convertType(data.type as unknown as Record<string, unknown>, 'decode') as unknown as Omit<FarmTypeSpec, 'id' | 'label' | 'hash'>;
   const { farmHash, typeHash, specHash } = specHashOf(farmParts, typeParts, data.optimizer, data.seed);
   if (specHash !== data.specHash) {
     throw new PayloadRejected(`job ${jobId}: refused: its spec hash ${data.specHash} does not match its contents (${specHash}); the payload was altered or made by another wflo`);
