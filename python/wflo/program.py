@@ -15,9 +15,9 @@ descriptor 4, one process for many tasks)::
 
     optimize.main()                          # the campaign: run: [python3, opt.py], inputs: [opt.py]
 
-An exception in the function fails the task the way any program's failure does (retried up to
-``attempts``; its last line is the runner's message); ``raise wflo.Permanent("why")`` fails it
-without retries. ``python3 opt.py attempt-1/task.json`` runs the function on a saved task document
+An exception in the function fails the task (retried up to ``attempts``): the runner's message is
+the exception's line (``ZeroDivisionError: division by zero (log: …/attempt-1)``), its traceback
+is in the attempt's ``stderr.log``; ``raise wflo.Permanent("why")`` fails it without retries. ``python3 opt.py attempt-1/task.json`` runs the function on a saved task document
 by hand and prints the result document.
 """
 from __future__ import annotations
@@ -283,12 +283,11 @@ class Program:
             document = json.load(fh)
         try:
             answer = self.solve(document)
-        except Permanent as err:
+        except Exception as err:  # the traceback to stderr.log, its last line to the runner (as in persistent mode)
+            traceback.print_exc()
             answer = {"task_id": document.get("task_id"), **_failure(err)}
             _write(os.environ["WFLO_RESULT"], answer)
-            print(f"wflo.Permanent: {err}", file=sys.stderr)
-            return EXIT_PERMANENT
-        # Any other exception propagates: Python prints the traceback and exits 1 (retried).
+            return EXIT_PERMANENT if isinstance(err, Permanent) else 0
         _write(os.environ["WFLO_RESULT"], answer)
         return 0
 
