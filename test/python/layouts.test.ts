@@ -6,14 +6,18 @@
  * definitions are h5py's. The file is a 2 × 2 × 700-seed campaign (two turbine counts: NaN and −1
  * padding; 2800 rows: several responses) plus metrics columns written by a command program. With
  * xarray the Dataset carries the same values on the dimensions h5netcdf names. A file that is not
- * a wflo layouts file raises WfloError with the line `wflo plot FILE` prints.
+ * a wflo layouts file raises WfloError with the line `wflo plot FILE` prints. On the wire: requests
+ * sent in one write behind a layouts_open (which answers later) are answered in order, also when
+ * stdin closes before the open is answered; bad handles, rows past the end and a missing file are
+ * error responses; every header matches schemas/serve.v1.json (Python's jsonschema).
  */
 import { test, describe, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
 import { stringify } from 'yaml';
-import { hasH5py, PYTHON, runWflo, tempDir } from '../helpers.js';
+import { CLI, hasH5py, PYTHON, REPO, runWflo, tempDir } from '../helpers.js';
 import { noopCampaign } from '../runner/runnerTestKit.js';
 import { PYTHON_PACKAGE, pythonMissing, runPython } from './pythonKit.js';
 
@@ -183,5 +187,60 @@ except wflo.WfloError as err:
       assert.equal(`wflo: ${py.stdout.slice(2)}`, cli.stderr, name);
       assert.equal(py.stdout.slice(0, 2), '2 ');
     }
+  });
+
+  test('on the wire: answers in order behind a pending layouts_open, also after stdin closed; headers match the schema', { timeout: 120_000 }, async () => {
+    const frame = (header: Record<string, unknown>) => {
+      const json = Buffer.from(JSON.stringify(header), 'utf8');
+      const len = Buffer.alloc(4);
+      len.writeUInt32LE(json.length);
+      return Buffer.concat([len, json]);
+    };
+    const requests = [
+      { kind: 'layouts_open', id: 1, file: path.join(big, 'layouts.h5') },
+      { kind: 'open', id: 2, case: 'iea37-cs1-16' },
+      { kind: 'layouts_rows', id: 3, handle: 1, start: 2790 },
+      { kind: 'layouts_rows', id: 4, handle: 7, start: 0 },
+      { kind: 'layouts_rows', id: 5, handle: 1, start: 2801 },
+      { kind: 'layouts_open', id: 6, file: path.join(dir, 'none.h5') },
+      { kind: 'layouts_definitions', id: 7, handle: 1, offset: 0 },
+      { kind: 'layouts_close', id: 8, handle: 1 },
+      { kind: 'layouts_rows', id: 9, handle: 1, start: 0 },
+    ];
+    const p = spawn(process.execPath, [CLI, 'serve', '--stdio'], { cwd: REPO });
+    const out: Buffer[] = [];
+    p.stdout.on('data', (c: Buffer) => out.push(c));
+    p.stdin.end(Buffer.concat(requests.map(frame))); // stdin ends while the first request is still reading the file
+    const code = await new Promise<number | null>((resolve) => p.on('close', resolve));
+    assert.equal(code, 0);
+    const all = Buffer.concat(out);
+    const replies: { header: Record<string, any>; arrays: Record<string, number> }[] = [];
+    for (let at = 0; at < all.length;) {
+      const n = all.readUInt32LE(at);
+      const header = JSON.parse(all.subarray(at + 4, at + 4 + n).toString('utf8')) as Record<string, any>;
+      at += 4 + n;
+      const arrays: Record<string, number> = {};
+      for (const e of (header.arrays ?? []) as { name: string; bytes: number }[]) { arrays[e.name] = e.bytes / 8; at += e.bytes; }
+      replies.push({ header, arrays });
+    }
+    assert.deepEqual(replies.map((r) => r.header.id), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual(replies.map((r) => r.header.ok), [true, true, true, false, false, false, true, true, false]);
+    assert.deepEqual([replies[0].header.rows, replies[0].header.max_turbines], [2800, 6]);
+    assert.deepEqual([replies[2].header.start, replies[2].header.count, replies[2].arrays.layout, replies[2].header.text.task_id.length], [2790, 10, 10 * 6 * 2, 10]);
+    assert.equal(replies[3].header.error, 'layouts_rows.handle: no open layouts file 7');
+    assert.equal(replies[4].header.error, 'layouts_rows.start: 2801 is past the file\'s 2800 rows');
+    assert.match(replies[5].header.error, /none\.h5/);
+    assert.equal(replies[5].header.exit_code, 2);
+    assert.ok(replies[6].header.total_chars > 0 && typeof replies[6].header.text === 'string');
+    assert.equal(replies[8].header.error, 'layouts_rows.handle: no open layouts file 1');
+    if (spawnSync(PYTHON, ['-c', 'import jsonschema']).status !== 0) return;
+    const check = `
+import json, sys, jsonschema
+v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+print(json.dumps([h for h in json.load(sys.stdin) if not v.is_valid(h)]))
+`;
+    const r = spawnSync(PYTHON, ['-c', check, path.join(REPO, 'schemas', 'serve.v1.json')], { input: JSON.stringify([...requests, ...replies.map((x) => x.header)]), encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), [], 'headers outside the schema');
   });
 });
