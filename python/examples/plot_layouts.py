@@ -4,12 +4,11 @@ type, and the AEP of every seed.
     PYTHONPATH=python python3 python/examples/plot_layouts.py out/demo -o layouts.png
 
 Prints the table of the best AEP per farm and farm type (xarray's groupby); draws the figure
-when matplotlib is importable (Debian: python3-matplotlib), says so and skips it otherwise.
+when matplotlib is importable (Debian: python3-matplotlib). Without xarray or matplotlib it says
+which is missing and skips what needs it.
 """
 import argparse
 import os
-
-import numpy as np
 
 import wflo
 
@@ -19,6 +18,11 @@ parser.add_argument("-o", "--out", default="layouts.png", help="the figure (PNG,
 args = parser.parse_args()
 
 path = args.output if args.output.endswith(".h5") else os.path.join(args.output, "layouts.h5")
+try:
+    import xarray  # noqa: F401  (read_layouts gives NumPy arrays without it; this example is about xarray)
+except ImportError:
+    print("xarray is not installed (Debian: apt-get install python3-xarray): nothing to show")
+    raise SystemExit(0)
 ds = wflo.read_layouts(path)  # an xarray.Dataset on (task, turbine, coordinate)
 
 # The best task of every (farm, farm type): one row per group.
