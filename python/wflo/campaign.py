@@ -23,8 +23,6 @@ from ._engine import WfloError, default_command
 
 __all__ = ["Campaign", "CampaignRun", "Progress", "RunFailed", "load_campaign", "validate_campaign", "run_campaign", "start_run", "campaign_status"]
 
-PathLike = "str | os.PathLike[str]"
-
 
 class Progress(NamedTuple):
     """One progress line of a run (``wflo: 7/16 done, 0 failed, 1 running, 8 pending, 207 tasks/min,
