@@ -33,7 +33,11 @@ const TEXT_BUDGET = 48 * 1024;
 const DEFINITION_CHARS = 8000;
 const TEXT_COLUMNS = new Set(['task_id', 'spec_hash', 'source']);
 
-interface OpenFile { reader: LayoutsFileReader; columns: ColumnSpec[]; definitions: string | null }
+interface OpenFile {
+  reader: LayoutsFileReader; columns: ColumnSpec[]; definitions: string | null;
+  /** Rows the previous layouts_rows response carried: the next one reads about that many, not rows the header could not carry. */
+  lastCount: number | null;
+}
 
 /** The columns a file holds (a column newer than its format version is absent, as h5py sees it). */
 function columnsOf(reader: LayoutsFileReader): ColumnSpec[] {
@@ -72,7 +76,7 @@ export class LayoutsRequests {
     const reader = await LayoutsFileReader.open(file);
     const columns = columnsOf(reader);
     const handle = this.nextHandle++;
-    this.files.set(handle, { reader, columns, definitions: null });
+    this.files.set(handle, { reader, columns, definitions: null, lastCount: null });
     const { info } = reader;
     return {
       handle, file, rows: info.rows, max_turbines: info.maxTurbines, format_version: info.formatVersion, attributes: info.attributes,
@@ -92,7 +96,8 @@ export class LayoutsRequests {
     const tmax = reader.info.maxTurbines;
     const metrics = columns.filter((c) => metricNameOf(c) !== null);
     const widest = Math.max(1, 2 * tmax, metrics.length);
-    let end = Math.min(total, start + Math.max(1, Math.floor(MAX_VALUES / widest)), start + 4096);
+    const guess = f.lastCount === null ? 4096 : Math.ceil(f.lastCount * 1.25) + 1;
+    let end = Math.min(total, start + Math.max(1, Math.floor(MAX_VALUES / widest)), start + 4096, start + guess);
     const slice = reader.readSlice(start, end);
     // As many rows as the header can carry the text of (at least one: 3 entries of at most 256 bytes, escaped).
     const text = columns.filter((c) => TEXT_COLUMNS.has(c.name)).map((c) => ({ spec: c, values: slice.column(c) as string[] }));
@@ -102,6 +107,7 @@ export class LayoutsRequests {
       if (bytes > TEXT_BUDGET && row > 0) { end = start + row; break; }
     }
     const n = end - start;
+    f.lastCount = n;
     const arrays: Record<string, Float64Array> = {};
     for (const spec of columns) {
       if (TEXT_COLUMNS.has(spec.name) || metricNameOf(spec) !== null) continue;
