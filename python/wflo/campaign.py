@@ -16,6 +16,7 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import threading
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence
 
@@ -112,7 +113,10 @@ class CampaignRun:
         self._on_line = on_line
         self._stdout = b""
         self._callback_error: Optional[BaseException] = None
-        self._process = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        # Its own process group: a Ctrl-C at the terminal reaches Python only, and wait() passes on
+        # exactly one SIGINT (a second one would make `wflo run` exit at once instead of cleanly).
+        group = {"process_group": 0} if sys.version_info >= (3, 11) else {"preexec_fn": os.setpgrp}
+        self._process = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, **group)
         self._out_thread = threading.Thread(target=self._read_stdout, daemon=True)
         self._err_thread = threading.Thread(target=self._read_stderr, daemon=True)
         self._out_thread.start()

@@ -4,16 +4,17 @@
  * as it goes (monotonic, ending at every task done) and returns the `wflo run --json` summary;
  * `status()` is `wflo status --json`; a run interrupted from Python (`interrupt()`: the CLI's
  * SIGINT) raises RunFailed (exit code 130) keeping what was done, and running again resumes with
- * only the rest.
+ * only the rest; a terminal's Ctrl-C (SIGINT to Python's process group) ends the run as one
+ * interrupt does (ledger: interrupted; not the second interrupt's exit at once).
  */
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { runWflo, tempDir } from '../helpers.js';
+import { PYTHON, runWflo, tempDir } from '../helpers.js';
 import { noopCampaign } from '../runner/runnerTestKit.js';
-import { pythonMissing, runPython } from './pythonKit.js';
+import { PYTHON_PACKAGE, pythonMissing, runPython } from './pythonKit.js';
 
 const missing = pythonMissing();
 
@@ -97,5 +98,32 @@ print(json.dumps({"first": first, "second": second}))
     assert.ok(got.first.done >= 2 && got.first.done < 12, `${got.first.done} done before the interrupt`);
     assert.equal(got.second.done, 12);
     assert.equal(got.second.doneThisRun, 12 - got.first.done);
+  });
+
+  test('Ctrl-C at a terminal (SIGINT to Python\'s process group) stops the run cleanly: one interrupt reaches wflo run', { timeout: 300_000 }, async () => {
+    const out = path.join(dir, 'out-ctrlc');
+    const file = path.join(dir, 'ctrlc.yaml');
+    fs.writeFileSync(file, stringify(noopCampaign(out, 3, { sleep_ms: 1500 })));
+    const { spawn } = await import('node:child_process');
+    const child = spawn(PYTHON, ['-c', `
+import sys, wflo
+def show(p):
+    print("progress", p.done, flush=True)
+wflo.run_campaign(sys.argv[1], workers=1, progress_every_s=0.2, on_progress=show, on_line=lambda l: print("line", l, flush=True))
+`, file], { env: { ...process.env, PYTHONPATH: PYTHON_PACKAGE, WFLO_CLI: '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    child.stdout.on('data', (b: Buffer) => { stdout += b.toString(); });
+    const deadline = Date.now() + 200_000;
+    while (!/progress [1-9]/.test(stdout)) {
+      assert.ok(Date.now() < deadline, stdout);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    process.kill(-child.pid!, 'SIGINT'); // what a terminal's Ctrl-C does: the whole foreground group
+    const [code, signal] = await new Promise<[number | null, string | null]>((resolve) => child.on('close', (c, s) => resolve([c, s])));
+    assert.ok(code === 130 || signal === 'SIGINT', `Python ended with ${code} ${signal}`); // KeyboardInterrupt re-raised
+    assert.doesNotMatch(stdout, /second interrupt/);
+    const status = JSON.parse(runWflo(['status', out, '--json']).stdout) as { done: number; run: { state: string; endState: string } };
+    assert.deepEqual([status.run.state, status.run.endState], ['ended', 'interrupted']);
+    assert.ok(status.done >= 1 && status.done < 12, `${status.done} done`);
   });
 });
