@@ -11,3 +11,10 @@ from ._engine import Engine, Farm, WfloError, AepResult, AepGradientResult
 
 __all__ = ["Engine", "Farm", "WfloError", "AepResult", "AepGradientResult"]
 __version__ = "0.1.0"
+
+from .campaign import Campaign, CampaignRun, Progress, RunFailed, load_campaign, validate_campaign, run_campaign, start_run, campaign_status  # noqa: E402
+__all__ += ["Campaign", "CampaignRun", "Progress", "RunFailed", "load_campaign", "validate_campaign", "run_campaign", "start_run", "campaign_status"]
+from .layouts import read_layouts, LayoutsArrays  # noqa: E402
+__all__ += ["read_layouts", "LayoutsArrays"]
+from .program import program, Program, Task, Result, Wind, Permanent  # noqa: E402
+__all__ += ["program", "Program", "Task", "Result", "Wind", "Permanent"]

@@ -12,6 +12,7 @@ import type { Case } from '../../optimize/case.js';
 import { InputError, WfloError } from '../../util/errors.js';
 import { oneLineMessage } from '../../util/printable.js';
 import { nearestKey } from '../../util/nearestName.js';
+import { LAYOUTS_KINDS, LayoutsRequests } from './layoutsRequests.js';
 
 export const PROTOCOL = 'wflo-serve/1';
 /** Farms one session may hold open at once. */
@@ -29,23 +30,26 @@ const KINDS: Record<string, { fields: string[]; arrays: string[] }> = {
   aep_and_gradient: { fields: ['handle'], arrays: ['x', 'y'] },
   close: { fields: ['handle'], arrays: [] },
   shutdown: { fields: [], arrays: [] },
+  ...LAYOUTS_KINDS, // layouts_open, layouts_rows, layouts_definitions, layouts_close (layoutsRequests.ts)
 };
 
 export class EngineSession {
   private farms = new Map<number, OpenFarm>();
   private nextHandle = 1;
+  private layouts = new LayoutsRequests();
 
   /** The response to one decoded request (errors included: they are responses too). */
-  handle(header: Record<string, unknown>, arrays: Map<string, Float64Array>): Reply {
+  handle(header: Record<string, unknown>, arrays: Map<string, Float64Array>): Reply | Promise<Reply> {
     const id = validId(header.id);
     try {
-      return this.dispatch(header, arrays, id);
+      const reply = this.dispatch(header, arrays, id);
+      return reply instanceof Promise ? reply.catch((err: unknown) => errorReply(err, id)) : reply; // a request that reads a file
     } catch (err) {
       return errorReply(err, id);
     }
   }
 
-  private dispatch(header: Record<string, unknown>, arrays: Map<string, Float64Array>, id: number | null): Reply {
+  private dispatch(header: Record<string, unknown>, arrays: Map<string, Float64Array>, id: number | null): Reply | Promise<Reply> {
     if (header.id !== undefined && id === null) throw new InputError('id: expected a whole number');
     const kind = header.kind;
     if (typeof kind !== 'string') throw new InputError(`kind: expected one of ${Object.keys(KINDS).join(', ')}`);
@@ -84,6 +88,7 @@ export class EngineSession {
         this.farms.delete(handle);
         return { header: base };
       }
+      case 'layouts_open': case 'layouts_rows': case 'layouts_definitions': case 'layouts_close': return this.layouts.reply(kind, header, base);
       default: // shutdown
         return { header: base, stop: true };
     }

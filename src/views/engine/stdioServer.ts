@@ -26,22 +26,36 @@ export function serveStdio(input: NodeJS.ReadableStream = process.stdin, output:
     };
     const send = (reply: Reply) => { output.write(encodeFrame(reply.header, reply.arrays)); };
     output.on('error', () => finish(1)); // the reader went away (EPIPE): nobody to answer
-    input.on('data', (chunk: Buffer) => {
-      if (done) return;
-      decoder.push(chunk);
+    const answer = (reply: Reply) => {
+      send(reply);
+      if (reply.stop) finish(0);
+    };
+    // A request that reads a file answers later: the frames after it wait, so answers stay in order.
+    let waiting: Promise<void> | null = null;
+    let ended = false;
+    const drain = () => {
       for (let frame = decoder.next(); frame !== null && !done; frame = done ? null : decoder.next()) {
         if (frame.ok) {
           const reply = session.handle(frame.header, frame.arrays);
-          send(reply);
-          if (reply.stop) finish(0);
+          if (reply instanceof Promise) {
+            waiting = reply.then((r) => { waiting = null; if (!done) { answer(r); drain(); } });
+            return;
+          }
+          answer(reply);
         } else {
           const id = frame.header && typeof frame.header.id === 'number' && Number.isSafeInteger(frame.header.id) ? frame.header.id : null;
           send(errorReply(new InputError(frame.problem), id, frame.fatal));
           if (frame.fatal) finish(2);
         }
       }
+      if (ended) finish(0);
+    };
+    input.on('data', (chunk: Buffer) => {
+      if (done) return;
+      decoder.push(chunk);
+      if (!waiting) drain();
     });
-    input.on('end', () => finish(0));
+    input.on('end', () => { ended = true; if (!waiting) finish(0); });
     input.on('error', () => finish(1));
   });
 }
