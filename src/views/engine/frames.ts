@@ -12,7 +12,7 @@ import os from 'node:os';
 export const MAX_HEADER_BYTES = 64 * 1024;
 /** One array's limit: 1 000 000 float64 values. */
 export const MAX_ARRAY_BYTES = 8 * 1_000_000;
-const MAX_ARRAYS = 16;
+const MAX_ARRAYS = 64;
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** On a little-endian machine the wire's float64 bytes are the memory's: copied whole, not value by value. */
 const LITTLE_ENDIAN = os.endianness() === 'LE';
