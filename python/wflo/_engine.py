@@ -11,6 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._frames import FloatArray, encode_frame, read_frame
+from . import _farm_values, _results
 
 
 class WfloError(Exception):
@@ -89,6 +90,27 @@ class Farm:
             {"kind": "aep_and_gradient", "handle": self.handle}, {"x": _coordinates("x", x, self.n), "y": _coordinates("y", y, self.n)})
         return AepGradientResult(float(header["aep_mwh"]), arrays["grad_x"], arrays["grad_y"], arrays["per_turbine_mwh"])
 
+    # Per-direction results, flow maps, constraints, optimize: python/wflo/_results.py.
+    def aep_details(self, x: npt.ArrayLike, y: npt.ArrayLike) -> "_results.AepDetails":
+        """AEP with its energy per turbine and per direction (``wflo aep --json``'s)."""
+        return _results.aep_details(self, x, y)
+
+    def flow_map(self, x: npt.ArrayLike, y: npt.ArrayLike, direction_deg: float, **grid: Any) -> "_results.FlowMap":
+        """Hub-height speed over a grid for one direction (``wflo plot --flow``'s field); ``x_range``, ``y_range``, ``nx``, ``ny``."""
+        return _results.flow_map(self, x, y, direction_deg, **grid)
+
+    def feasibility(self, x: npt.ArrayLike, y: npt.ArrayLike) -> "_results.Feasibility":
+        """Inside the site, outside every exclusion zone, spacing kept (within 1e-6 m)?"""
+        return _results.feasibility(self, x, y)
+
+    def constraints(self, x: npt.ArrayLike, y: npt.ArrayLike, margin_m: float = 0.0) -> "_results.Constraints":
+        """The optimizers' constraint values (metres, ≤ 0 feasible) and their sparse Jacobian."""
+        return _results.constraints(self, x, y, margin_m)
+
+    def optimize(self, method: str = "global", seed: int = 0, **options: Any) -> "_results.OptimizeResult":
+        """One optimization as ``wflo optimize CASE --method METHOD --seed SEED`` (same options, same result)."""
+        return _results.optimize(self, method, seed, **options)
+
     def close(self) -> None:
         """Release the farm on the engine (the engine's close() releases every farm)."""
         if self._engine._process is not None:
@@ -123,6 +145,17 @@ class Engine:
         case YAML, windIO plant file), read exactly as ``wflo aep CASE`` reads it."""
         header, arrays = self._request({"kind": "open", "case": os.fspath(case)})
         baseline = (arrays["x"], arrays["y"]) if "x" in arrays else None
+        return Farm(self, int(header["handle"]), header, baseline)
+
+    def farm_from_values(self, document: Optional[Dict[str, Any]] = None, *, source: str = "<python>", **fields: Any) -> Farm:
+        """Open a farm from Python values: a case document (the fields of a case file, docs/inputs.md),
+        given whole or as keyword arguments (``turbine=wflo.turbine(...)``, ``wind=wflo.wind_rose(...)``,
+        ``boundary=``, ``layout=(x, y)``, ``n_turbines=``, ``wake_model=``, …; see ``wflo.case_document``).
+        It is read as a case file is; its errors name ``source`` where a file's name its path and line."""
+        doc = _farm_values.case_document(**fields) if document is None else {**document, **_farm_values.case_document(**fields)}
+        packed, arrays = _farm_values.pack_document(doc)
+        header, reply_arrays = self._request({"kind": "open_document", "document": packed, "source": source}, arrays)
+        baseline = (reply_arrays["x"], reply_arrays["y"]) if "x" in reply_arrays else None
         return Farm(self, int(header["handle"]), header, baseline)
 
     def _request(self, header: Dict[str, Any], arrays: Optional[Dict[str, FloatArray]] = None) -> Tuple[Dict[str, Any], Dict[str, FloatArray]]:
