@@ -12,7 +12,7 @@ import { resolveAepRequest } from '../../io/aepInput.js';
 import { caseArgument } from '../../io/caseArgument.js';
 import { caseFromDocument, loadCase } from '../../io/caseFile.js';
 import { isReferenceCaseDocument } from '../../io/referenceCase.js';
-import { readYamlFile } from '../../io/yamlFile.js';
+import { parseYamlText, readYamlFile } from '../../io/yamlFile.js';
 import type { Case } from '../../optimize/case.js';
 import { InputError } from '../../util/errors.js';
 import { oneLineMessage } from '../../util/printable.js';
@@ -56,8 +56,19 @@ export function withArrays(doc: unknown, arrays: Map<string, Float64Array>, kind
   return out;
 }
 
-/** A case from a client's case document (the fields of a case file), named `source` in messages. */
+/**
+ * A case from a client's case document (the fields of a case file), named `source` in messages.
+ * The document is read as a file's text is (one line of JSON through the YAML reader, with its
+ * budgets and its source map), so its errors have a case file's form, `SOURCE: wind.weibull_k[0]:
+ * …`; the line, always 1, is left out.
+ */
 export function caseFromClientDocument(doc: unknown, arrays: Map<string, Float64Array>, source: string, kind: string): Case {
   if (!isMapping(doc)) throw new InputError(`${kind}.document: expected a mapping of case-file fields (turbine, wind, boundary, layout, …)`);
-  return caseFromDocument(withArrays(doc, arrays, kind), source);
+  const lineOne = `${source}:1: `;
+  try {
+    return caseFromDocument(parseYamlText(JSON.stringify(withArrays(doc, arrays, kind)), source), source);
+  } catch (err) {
+    if (err instanceof InputError && err.message.startsWith(lineOne)) throw new InputError(`${source}: ${err.message.slice(lineOne.length)}`);
+    throw err;
+  }
 }
