@@ -148,3 +148,34 @@ print(json.dumps(out))
   assert.ok(Math.abs((polygon.lane as number) - (1 + 150)) < 1e-9, `lane row of turbine 2: ${polygon.lane}`);
   assert.equal((polygon.feas as { worst_turbines: number[] }).worst_turbines[0], 2);
 });
+
+test('Python: every header of the new requests and their responses matches schemas/serve.v1.json (Python jsonschema)', { skip: pythonMissing() || (runPython(['-c', 'import jsonschema']).status !== 0 && 'python3-jsonschema is not installed') }, () => {
+  const code = `
+import json, sys, numpy as np, jsonschema, wflo
+import wflo._engine as e
+schema = json.load(open("schemas/serve.v1.json"))
+v = jsonschema.Draft202012Validator(schema)
+seen = []
+plain = e.encode_frame
+def recording(header, arrays=None):
+    h = dict(header)
+    if arrays: h["arrays"] = [{"name": k, "bytes": int(np.asarray(a).nbytes)} for k, a in arrays.items()]
+    seen.append(("request", h))
+    return plain(header, arrays)
+e.encode_frame = recording
+with wflo.Engine() as engine:
+    f = engine.farm("iea37-cs1-16"); x, y = f.baseline
+    g = engine.farm_from_values(turbine="v80", wind=wflo.wind_rose(np.arange(0.0, 360.0, 4.0), [8.0], np.full((90, 1), 1 / 90)), layout=([0, 500], [0, 0]))
+    seen.append(("response", engine.last_header))
+    for call in (lambda: f.aep_details(x, y), lambda: f.flow_map(x, y, 270.0, nx=4, ny=3), lambda: f.feasibility(x, y),
+                 lambda: f.constraints(x, y, 0.5), lambda: f.optimize("none", 1), lambda: f.optimize("gradient", 2, max_iterations=2, wec=[1.0], x0=x, y0=y, initial="given")):
+        call(); seen.append(("response", engine.last_header))
+bad = [(k, h) for k, h in seen if not v.is_valid(h)]
+print(json.dumps({"checked": len(seen), "bad": bad}))
+`;
+  const r = runPython(['-c', code]);
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as { checked: number; bad: unknown[] };
+  assert.equal(out.checked, 15);
+  assert.deepEqual(out.bad, []);
+});
