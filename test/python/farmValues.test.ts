@@ -150,3 +150,24 @@ with wflo.Engine() as engine:
   assert.deepEqual([py.site_n, py.baseline, py.name], [10, true, 'ten']);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test('Python: a document nested too deep or naming an array not sent is refused in one line, and the engine keeps serving', { skip: missing }, () => {
+  const r = runPython(['-c', `
+import wflo
+with wflo.Engine() as e:
+    deep = 0
+    for _ in range(200): deep = [deep]
+    for doc in ({"turbine": "v80", "wind": {"x": deep}}, {"turbine": "v80", "wind": "iea37-cs1", "layout": {"x": {"$array": "z"}, "y": [0]}}):
+        try:
+            e.farm_from_values(doc)
+        except wflo.WfloError as err:
+            print(err.exit_code, err)
+    print(e.farm("iea37-cs1-16").n)
+`]);
+  assert.equal(r.status, 0, r.stderr);
+  const lines = r.stdout.trim().split('\n');
+  assert.equal(lines.length, 3, r.stdout);
+  assert.match(lines[0], /^2 open_document\.document\.wind\.x(\[0\])+: nested more than 64 levels deep$/);
+  assert.equal(lines[1], "2 open_document.document.layout.x.$array: no array 'z' in the request");
+  assert.equal(lines[2], '16');
+});

@@ -25,13 +25,17 @@ export function openCase(spec: string): Case {
   return c.layout ? resolveAepRequest({ file: spec }) : c;
 }
 
+/** Nesting a case document needs is a few levels; a deeper one is refused before it is walked. */
+const MAX_DEPTH = 64;
+
 const isMapping = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The document with every `{"$array": NAME}` replaced by that array's numbers; every array must be used once. */
 export function withArrays(doc: unknown, arrays: Map<string, Float64Array>, kind: string): unknown {
   const used = new Set<string>();
-  const visit = (v: unknown, at: string): unknown => {
-    if (Array.isArray(v)) return v.map((e, i) => visit(e, `${at}[${i}]`));
+  const visit = (v: unknown, at: string, depth = 0): unknown => {
+    if (depth > MAX_DEPTH) throw new InputError(`${kind}.${at}: nested more than ${MAX_DEPTH} levels deep`);
+    if (Array.isArray(v)) return v.map((e, i) => visit(e, `${at}[${i}]`, depth + 1));
     if (!isMapping(v)) return v;
     if (Object.hasOwn(v, '$array')) {
       const name = v.$array;
@@ -49,7 +53,7 @@ export function withArrays(doc: unknown, arrays: Map<string, Float64Array>, kind
       const columns = shape[1] as number;
       return Array.from({ length: shape[0] as number }, (_, r) => values.slice(r * columns, (r + 1) * columns));
     }
-    return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, visit(e, at === '' ? k : `${at}.${k}`)]));
+    return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, visit(e, `${at}.${k}`, depth + 1)]));
   };
   const out = visit(doc, 'document');
   for (const name of arrays.keys()) if (!used.has(name)) throw new InputError(`${kind}: array '${name}' is sent but the document does not use it`);
