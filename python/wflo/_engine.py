@@ -10,7 +10,8 @@ from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 import numpy as np
 import numpy.typing as npt
 
-from ._frames import FloatArray, encode_frame, read_frame
+from ._frames import FloatArray, FrameReader, encode_frame, encode_xy_frame, write_all
+from . import _farm_values, _results
 
 
 class WfloError(Exception):
@@ -53,7 +54,7 @@ def default_command() -> List[str]:
 
 
 def _coordinates(name: str, values: npt.ArrayLike, n: int) -> FloatArray:
-    a = np.ascontiguousarray(values, dtype=np.float64)
+    a = np.ascontiguousarray(values, dtype="<f8")  # the wire's byte order (native on little-endian machines)
     if a.ndim != 1 or a.shape[0] != n:
         raise WfloError(f"{name}: expected {n} values (one per turbine), got shape {a.shape}", 2)
     return a
@@ -79,15 +80,34 @@ class Farm:
 
     def aep(self, x: npt.ArrayLike, y: npt.ArrayLike) -> AepResult:
         """AEP of the layout (x, y) in metres: total and per turbine, MWh (equal to ``wflo aep``'s)."""
-        header, arrays = self._engine._request(
-            {"kind": "aep", "handle": self.handle}, {"x": _coordinates("x", x, self.n), "y": _coordinates("y", y, self.n)})
+        header, arrays = self._engine._xy_request("aep", self.handle, _coordinates("x", x, self.n), _coordinates("y", y, self.n))
         return AepResult(float(header["aep_mwh"]), arrays["per_turbine_mwh"])
 
     def aep_and_gradient(self, x: npt.ArrayLike, y: npt.ArrayLike) -> AepGradientResult:
         """AEP (MWh) and its exact gradient with respect to x and y (MWh per metre)."""
-        header, arrays = self._engine._request(
-            {"kind": "aep_and_gradient", "handle": self.handle}, {"x": _coordinates("x", x, self.n), "y": _coordinates("y", y, self.n)})
+        header, arrays = self._engine._xy_request("aep_and_gradient", self.handle, _coordinates("x", x, self.n), _coordinates("y", y, self.n))
         return AepGradientResult(float(header["aep_mwh"]), arrays["grad_x"], arrays["grad_y"], arrays["per_turbine_mwh"])
+
+    # Per-direction results, flow maps, constraints, optimize: python/wflo/_results.py.
+    def aep_details(self, x: npt.ArrayLike, y: npt.ArrayLike) -> "_results.AepDetails":
+        """AEP with its energy per turbine and per direction (``wflo aep --json``'s)."""
+        return _results.aep_details(self, x, y)
+
+    def flow_map(self, x: npt.ArrayLike, y: npt.ArrayLike, direction_deg: float, **grid: Any) -> "_results.FlowMap":
+        """Hub-height speed over a grid for one direction (``wflo plot --flow``'s field); ``x_range``, ``y_range``, ``nx``, ``ny``."""
+        return _results.flow_map(self, x, y, direction_deg, **grid)
+
+    def feasibility(self, x: npt.ArrayLike, y: npt.ArrayLike) -> "_results.Feasibility":
+        """Inside the site, outside every exclusion zone, spacing kept (within 1e-6 m)?"""
+        return _results.feasibility(self, x, y)
+
+    def constraints(self, x: npt.ArrayLike, y: npt.ArrayLike, margin_m: float = 0.0) -> "_results.Constraints":
+        """The optimizers' constraint values (metres, ≤ 0 feasible) and their sparse Jacobian."""
+        return _results.constraints(self, x, y, margin_m)
+
+    def optimize(self, method: str = "global", seed: int = 0, **options: Any) -> "_results.OptimizeResult":
+        """One optimization as ``wflo optimize CASE --method METHOD --seed SEED`` (same options, same result)."""
+        return _results.optimize(self, method, seed, **options)
 
     def close(self) -> None:
         """Release the farm on the engine (the engine's close() releases every farm)."""
@@ -117,12 +137,29 @@ class Engine:
         self._next_id = 1
         self._process: Optional[subprocess.Popen[bytes]] = subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=cwd)
+        # Frames go straight to and from the pipes' descriptors (one system call each way, mostly).
+        assert self._process.stdin is not None and self._process.stdout is not None
+        self._in_fd = self._process.stdin.fileno()
+        self._reader = FrameReader(self._process.stdout.fileno())
+        #: The last response's header (its engine_us is what bench/python.ts subtracts).
+        self.last_header: Dict[str, Any] = {}
 
     def farm(self, case: str | os.PathLike[str]) -> Farm:
         """Open a case: a built-in case name (``wflo cases``) or a case file (IEA37 layout, wflo
         case YAML, windIO plant file), read exactly as ``wflo aep CASE`` reads it."""
         header, arrays = self._request({"kind": "open", "case": os.fspath(case)})
         baseline = (arrays["x"], arrays["y"]) if "x" in arrays else None
+        return Farm(self, int(header["handle"]), header, baseline)
+
+    def farm_from_values(self, document: Optional[Dict[str, Any]] = None, *, source: str = "<python>", **fields: Any) -> Farm:
+        """Open a farm from Python values: a case document (the fields of a case file, docs/inputs.md),
+        given whole or as keyword arguments (``turbine=wflo.turbine(...)``, ``wind=wflo.wind_rose(...)``,
+        ``boundary=``, ``layout=(x, y)``, ``n_turbines=``, ``wake_model=``, …; see ``wflo.case_document``).
+        It is read as a case file is; its errors name ``source`` where a file's name its path and line."""
+        doc = _farm_values.case_document(**fields) if document is None else {**document, **_farm_values.case_document(**fields)}
+        packed, arrays = _farm_values.pack_document(doc)
+        header, reply_arrays = self._request({"kind": "open_document", "document": packed, "source": source}, arrays)
+        baseline = (reply_arrays["x"], reply_arrays["y"]) if "x" in reply_arrays else None
         return Farm(self, int(header["handle"]), header, baseline)
 
     def _request(self, header: Dict[str, Any], arrays: Optional[Dict[str, FloatArray]] = None) -> Tuple[Dict[str, Any], Dict[str, FloatArray]]:
@@ -132,12 +169,25 @@ class Engine:
                 raise WfloError("the wflo engine is closed")
             request_id = self._next_id
             self._next_id += 1
-            try:
-                p.stdin.write(encode_frame({**header, "id": request_id}, arrays))
-                p.stdin.flush()
-                reply, reply_arrays = read_frame(p.stdout)
-            except (BrokenPipeError, EOFError) as err:
-                raise WfloError(f"the wflo engine ended (exit code {p.poll()}): {err}") from err
+            return self._exchange(p, encode_frame({**header, "id": request_id}, arrays))
+
+    def _xy_request(self, kind: str, handle: int, x: FloatArray, y: FloatArray) -> Tuple[Dict[str, Any], Dict[str, FloatArray]]:
+        """An aep/aep_and_gradient request, framed without json.dumps (the hot path of an optimizer)."""
+        with self._lock:
+            p = self._process
+            if p is None:
+                raise WfloError("the wflo engine is closed")
+            request_id = self._next_id
+            self._next_id += 1
+            return self._exchange(p, encode_xy_frame(kind, handle, request_id, x, y))
+
+    def _exchange(self, p: "subprocess.Popen[bytes]", frame: bytes) -> Tuple[Dict[str, Any], Dict[str, FloatArray]]:
+        try:
+            write_all(self._in_fd, frame)
+            reply, reply_arrays = self._reader.read()
+        except (BrokenPipeError, EOFError, OSError) as err:
+            raise WfloError(f"the wflo engine ended (exit code {p.poll()}): {err}") from err
+        self.last_header = reply
         if not reply.get("ok"):
             raise WfloError(str(reply.get("error")), int(reply.get("exit_code", 1)))
         return reply, reply_arrays

@@ -3,8 +3,9 @@ header, then the little-endian float64 arrays the header's ``arrays`` lists as `
 from __future__ import annotations
 
 import json
+import os
 import struct
-from typing import IO, Any, Dict, Mapping, Tuple
+from typing import IO, Any, Dict, List, Mapping, Tuple
 
 import numpy as np
 import numpy.typing as npt
@@ -17,14 +18,90 @@ _MAX_ARRAY_BYTES = 8 * 1_000_000
 
 
 def encode_frame(header: Mapping[str, Any], arrays: Mapping[str, FloatArray] | None = None) -> bytes:
-    """One frame's bytes: ``header`` with its ``arrays`` list filled in, then the arrays as ``<f8``."""
+    """One frame's bytes: ``header`` with its ``arrays`` list filled in, then the arrays as ``<f8``
+    (each array's memory is copied once, into the frame)."""
     arrays = arrays or {}
-    payloads = [np.ascontiguousarray(a, dtype="<f8").tobytes() for a in arrays.values()]
+    payloads = [np.ascontiguousarray(a, dtype="<f8") for a in arrays.values()]
     full = dict(header)
     if arrays:
-        full["arrays"] = [{"name": name, "bytes": len(p)} for name, p in zip(arrays, payloads)]
+        full["arrays"] = [{"name": name, "bytes": p.nbytes} for name, p in zip(arrays, payloads)]
     body = json.dumps(full, allow_nan=False, separators=(",", ":")).encode("utf-8")
     return b"".join([_LENGTH.pack(len(body)), body, *payloads])
+
+
+#: The header of an x, y request, written without json.dumps (kind is one of the session's names).
+_XY_HEADER = '{"kind":"%s","handle":%d,"id":%d,"arrays":[{"name":"x","bytes":%d},{"name":"y","bytes":%d}]}'
+
+
+def encode_xy_frame(kind: str, handle: int, request_id: int, x: FloatArray, y: FloatArray) -> bytes:
+    """The frame of an ``aep``/``aep_and_gradient`` request: the same bytes ``encode_frame`` writes
+    for ``{"kind", "handle", "id"}`` and arrays x, y (little-endian float64, contiguous)."""
+    body = (_XY_HEADER % (kind, handle, request_id, x.nbytes, y.nbytes)).encode("ascii")
+    return b"".join([_LENGTH.pack(len(body)), body, x, y])
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte to a file descriptor (one system call unless the pipe is full)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+class FrameReader:
+    """Frames from a file descriptor: reads what the pipe holds (usually a whole response in one
+    system call) into a buffer allocated once, and cuts frames from it; the arrays of a frame are
+    one copy, split into views (writable, native float64)."""
+
+    def __init__(self, fd: int) -> None:
+        self._fd = fd
+        self._buf = bytearray(1 << 16)
+        self._view = memoryview(self._buf)
+        self._start = 0  # the next frame's first byte
+        self._end = 0    # one past the last byte read
+
+    def _fill(self, need: int) -> None:
+        """At least `need` bytes from the next frame's start in the buffer."""
+        if self._start + need > len(self._buf):
+            size = max(len(self._buf), need)
+            kept = self._buf[self._start:self._end]
+            self._view.release()
+            self._buf = bytearray(size)
+            self._buf[:len(kept)] = kept
+            self._view = memoryview(self._buf)
+            self._start, self._end = 0, len(kept)
+        while self._end - self._start < need:
+            got = os.readv(self._fd, [self._view[self._end:]])
+            if got == 0:
+                raise EOFError("the wflo engine closed its output")
+            self._end += got
+
+    def read(self) -> Tuple[Dict[str, Any], Dict[str, FloatArray]]:
+        self._fill(4)
+        (length,) = _LENGTH.unpack_from(self._buf, self._start)
+        if length > _MAX_HEADER_BYTES:
+            raise ValueError(f"frame header of {length} bytes from the wflo engine")
+        self._fill(4 + length)
+        at = self._start + 4
+        header = json.loads(self._buf[at:at + length])
+        entries: List[Dict[str, Any]] = header.pop("arrays", [])
+        sizes = [int(e["bytes"]) for e in entries]
+        for e, size in zip(entries, sizes):
+            if size % 8 or size > _MAX_ARRAY_BYTES:
+                raise ValueError(f"array {e['name']!r} of {size} bytes from the wflo engine")
+        total = sum(sizes)
+        self._fill(4 + length + total)
+        at = self._start + 4 + length
+        arrays: Dict[str, FloatArray] = {}
+        if entries:
+            values = np.frombuffer(self._buf, dtype="<f8", count=total // 8, offset=at).astype(np.float64)
+            k = 0
+            for e, size in zip(entries, sizes):
+                arrays[str(e["name"])] = values[k:k + size // 8]
+                k += size // 8
+        self._start = at + total
+        if self._start == self._end:
+            self._start = self._end = 0
+        return header, arrays
 
 
 def _read_exactly(stream: IO[bytes], n: int) -> bytes:

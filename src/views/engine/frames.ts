@@ -136,22 +136,26 @@ export class FrameDecoder {
   }
 }
 
-/** One frame's bytes: the header (its `arrays` filled in from `arrays`) and the arrays, little-endian. */
+/**
+ * One frame's bytes: the header (its `arrays` filled in from `arrays`) and the arrays, little-endian,
+ * written into one buffer of the frame's size (no intermediate buffers: this runs once per response).
+ */
 export function encodeFrame(header: Record<string, unknown>, arrays: Record<string, Float64Array> = {}): Buffer {
   const names = Object.keys(arrays);
   const full = names.length > 0 ? { ...header, arrays: names.map((name) => ({ name, bytes: arrays[name].length * 8 })) } : header;
-  const json = Buffer.from(JSON.stringify(full), 'utf8');
-  const parts: Buffer[] = [Buffer.alloc(4), json];
-  parts[0].writeUInt32LE(json.length, 0);
+  const json = JSON.stringify(full);
+  const jsonBytes = Buffer.byteLength(json, 'utf8');
+  let size = 4 + jsonBytes;
+  for (const name of names) size += arrays[name].length * 8;
+  const out = Buffer.allocUnsafe(size);
+  out.writeUInt32LE(jsonBytes, 0);
+  out.write(json, 4, 'utf8');
+  let at = 4 + jsonBytes;
   for (const name of names) {
     const a = arrays[name];
-    if (LITTLE_ENDIAN) {
-      parts.push(Buffer.from(a.buffer, a.byteOffset, a.byteLength)); // copied by Buffer.concat below
-    } else {
-      const b = Buffer.alloc(a.length * 8);
-      for (let i = 0; i < a.length; i++) b.writeDoubleLE(a[i], i * 8);
-      parts.push(b);
-    }
+    if (LITTLE_ENDIAN) out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at);
+    else for (let i = 0; i < a.length; i++) out.writeDoubleLE(a[i], at + i * 8);
+    at += a.length * 8;
   }
-  return Buffer.concat(parts);
+  return out;
 }

@@ -5,10 +5,11 @@
  * the CLI's bit for bit. Every request header is checked field by field (unknown kinds and fields,
  * wrong lengths, non-finite numbers are an error response); a bad request never ends the session.
  */
-import { resolveAepRequest } from '../../io/aepInput.js';
 import { caseEvaluator } from '../../optimize/caseEvaluator.js';
-import type { FarmEvaluator } from '../../physics/aep.js';
 import type { Case } from '../../optimize/case.js';
+import type { FarmTable, OpenFarm, Reply, RequestHandler } from './sessionTypes.js';
+import { openCase, FARM_REQUESTS } from './farmRequests.js'; // farms from values, details, flow maps, constraints, optimize
+import { coordinates } from './requestFields.js';
 import { InputError, WfloError } from '../../util/errors.js';
 import { oneLineMessage } from '../../util/printable.js';
 import { nearestKey } from '../../util/nearestName.js';
@@ -18,10 +19,7 @@ export const PROTOCOL = 'wflo-serve/1';
 /** Farms one session may hold open at once. */
 const MAX_OPEN_FARMS = 1000;
 
-/** A response: its header and arrays (frames.ts encodes them). */
-export interface Reply { header: Record<string, unknown>; arrays?: Record<string, Float64Array>; stop?: boolean }
-
-interface OpenFarm { c: Case; n: number; evaluator: FarmEvaluator }
+export type { Reply } from './sessionTypes.js';
 
 /** Each kind's allowed header fields (besides kind, id, arrays) and array names. */
 const KINDS: Record<string, { fields: string[]; arrays: string[] }> = {
@@ -31,9 +29,12 @@ const KINDS: Record<string, { fields: string[]; arrays: string[] }> = {
   close: { fields: ['handle'], arrays: [] },
   shutdown: { fields: [], arrays: [] },
   ...LAYOUTS_KINDS, // layouts_open, layouts_rows, layouts_definitions, layouts_close (layoutsRequests.ts)
+  ...FARM_REQUESTS,
 };
+/** Kinds answered by a handler in another file (sessionTypes.ts RequestHandler). */
+const HANDLERS: Record<string, RequestHandler> = { ...FARM_REQUESTS };
 
-export class EngineSession {
+export class EngineSession implements FarmTable {
   private farms = new Map<number, OpenFarm>();
   private nextHandle = 1;
   private layouts = new LayoutsRequests();
@@ -63,10 +64,17 @@ export class EngineSession {
     }
     for (const name of arrays.keys()) if (!spec.arrays.includes(name)) throw new InputError(`${kind}: unknown array '${name}' (expected ${spec.arrays.join(', ') || 'none'})`);
     const base = { protocol: PROTOCOL, ok: true, kind, ...(id !== null ? { id } : {}) };
+    if (Object.hasOwn(HANDLERS, kind)) {
+      const r = HANDLERS[kind].answer(this, header, arrays, kind);
+      return { header: { ...base, ...r.fields }, arrays: r.arrays };
+    }
     switch (kind) {
       case 'open': {
-        const { fields, layout } = this.open(header.case);
-        return { header: { ...base, ...fields }, arrays: layout ? { x: layout.x, y: layout.y } : undefined };
+        const name = header.case;
+        if (typeof name !== 'string' || name.length === 0 || name.length > 4096) throw new InputError('open.case: expected a built-in case name or a case file path');
+        // The case as `wflo aep CASE` reads it (a built-in name or a file); a case without a layout opens too.
+        const { fields, arrays: layout } = this.open(openCase(name), name);
+        return { header: { ...base, ...fields }, arrays: layout };
       }
       case 'aep': case 'aep_and_gradient': {
         const farm = this.farm(kind, header.handle);
@@ -94,17 +102,15 @@ export class EngineSession {
     }
   }
 
-  private open(name: unknown): { fields: Record<string, unknown>; layout: Case['layout'] } {
-    if (typeof name !== 'string' || name.length === 0 || name.length > 4096) throw new InputError('open.case: expected a built-in case name or a case file path');
+  /** Open a farm for a case (FarmTable): its handle and fields, and its layout as arrays x, y. */
+  open(c: Case, source: string): { fields: Record<string, unknown>; arrays?: Record<string, Float64Array> } {
     if (this.farms.size >= MAX_OPEN_FARMS) throw new InputError(`open: ${MAX_OPEN_FARMS} farms are open; close some first`);
-    // The case as `wflo aep CASE` reads it (a built-in name or a file).
-    const c = resolveAepRequest({ file: name });
     const n = c.layout ? c.layout.x.length : c.nTurbines;
-    const farm: OpenFarm = { c, n, evaluator: caseEvaluator(c) };
+    const farm: OpenFarm = { c, n, evaluator: caseEvaluator(c), source };
     const handle = this.nextHandle++;
     this.farms.set(handle, farm);
     return {
-      layout: c.layout,
+      arrays: c.layout ? { x: c.layout.x, y: c.layout.y } : undefined,
       fields: {
       handle, n, name: c.name, turbine: c.turbine.name, wake_model: c.model.wake, superposition: c.model.superposition,
       boundary: c.boundary, min_spacing_m: c.minSpacing, has_baseline: c.layout !== null,
@@ -119,22 +125,14 @@ export class EngineSession {
     return handle;
   }
 
-  private farm(kind: string, handle: unknown): OpenFarm {
+  /** The open farm of a request's handle (FarmTable). */
+  farm(kind: string, handle: unknown): OpenFarm {
     return this.farms.get(this.handleOf(kind, handle))!;
   }
 }
 
 function validId(id: unknown): number | null {
   return typeof id === 'number' && Number.isSafeInteger(id) ? id : null;
-}
-
-/** The x or y array of a request: present, one value per turbine, every value finite. */
-function coordinates(kind: string, name: string, arrays: Map<string, Float64Array>, n: number): Float64Array {
-  const a = arrays.get(name);
-  if (!a) throw new InputError(`${kind}: array ${name} missing`);
-  if (a.length !== n) throw new InputError(`${kind}.${name}: ${a.length} values, the farm has ${n} turbines`);
-  for (let i = 0; i < a.length; i++) if (!Number.isFinite(a[i])) throw new InputError(`${kind}.${name}[${i}]: expected a finite number, got ${a[i]}`);
-  return a;
 }
 
 /** An error as a response: the CLI's one line and exit code (cli/errors.ts), or an unexpected error. */
