@@ -1,0 +1,128 @@
+/**
+ * The `site:` block of case files (and of PyWake reference files): a site that is not uniform
+ * (physics/site/site.ts), strict.
+ *
+ *   site:
+ *     speedup:                      # optional: the speed-up s (PyWake's `Speedup`), > 0
+ *       x: [0, 1000, 2000]          # metres, strictly ascending (the layout's frame)
+ *       y: [0, 1000]
+ *       h: [60, 100]                # optional: height above ground, metres
+ *       wd: [0, 90, 180, 270]       # optional: wind direction, degrees in [0, 360]
+ *       values: [[1.0, 1.1], …]     # nested lists in the order x, y, (h), (wd)
+ *     ti: {x: …, y: …, values: …}   # optional: ambient turbulence intensity (a fraction, PyWake's `TI`)
+ *     shear: {power: {h_ref: 100, alpha: 0.14}}   # or {log: {h_ref: 100, z0: 0.03}}
+ *
+ * Each field needs x and y (a grid over the site; a dimension of one value means "only there").
+ * Problems are one line `file:line: site.speedup.values[2][1]: what is wrong`.
+ */
+import { z } from 'zod';
+import { strict, zodToInputError } from './zodIssue.js';
+import { errorAt, type FieldPath } from './sourceMap.js';
+import { makeSiteField, SITE_DIM_ORDER, type SiteDim, type SiteField } from '../physics/site/siteField.js';
+import type { Site, SiteShear } from '../physics/site/site.js';
+
+const axis = z.array(z.number()).min(1);
+const fieldSchema = strict({ x: axis, y: axis, h: axis.optional(), wd: axis.optional(), values: z.array(z.unknown()) });
+const shearSchema = z.union([
+  strict({ power: strict({ h_ref: z.number().positive(), alpha: z.number() }) }),
+  strict({ log: strict({ h_ref: z.number().positive(), z0: z.number().positive() }) }),
+]);
+const siteSchema = strict({ speedup: fieldSchema.optional(), ti: fieldSchema.optional(), shear: shearSchema.optional() });
+
+/** The range each field's values must lie in, and why. */
+const VALUE_RANGE: Record<string, { min: number; max: number; what: string }> = {
+  speedup: { min: 0, max: 10, what: 'a speed-up factor (1 = the rose speed), > 0 and ≤ 10' },
+  ti: { min: 0, max: 1, what: 'a turbulence intensity as a fraction (0.1 = 10 %), in [0, 1)' },
+};
+
+/** What a grid axis must be: strictly ascending, in range. A problem message, or null. */
+export function axisProblem(dim: SiteDim, values: ArrayLike<number>): { index: number; message: string } | null {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!Number.isFinite(v)) return { index: i, message: `${v} is not a finite number` };
+    if (dim === 'wd' && !(v >= 0 && v <= 360)) return { index: i, message: `${v} is not a wind direction in degrees within [0, 360]` };
+    if (dim === 'h' && !(v >= 0)) return { index: i, message: `${v} is not a height in metres (≥ 0)` };
+    if (i > 0 && !(v > values[i - 1])) return { index: i, message: `${v} does not follow ${values[i - 1]}: a grid must be strictly ascending` };
+  }
+  if (dim === 'wd' && values.length > 1) {
+    const w = values[1] - values[0];
+    for (let i = 2; i < values.length; i++) {
+      if (Math.abs(values[i] - values[i - 1] - w) > 1e-9 * 360) return { index: i, message: `wind-direction sectors must be equally wide (as PyWake's XRSite): ${values[i] - values[i - 1]}° after ${w}°` };
+    }
+  }
+  return null;
+}
+
+/** A value problem (out of range) of field `name`, or null. */
+export function valueProblem(name: string, v: number): string | null {
+  const r = VALUE_RANGE[name];
+  if (typeof v !== 'number' || !Number.isFinite(v)) return `${v} is not a finite number`;
+  if (name === 'ti') {
+    if (v >= 1 && v <= 100) return `${v} is not ${r.what}; a TI in percent? write ${v / 100}`;
+    return v >= 0 && v < 1 ? null : `${v} is not ${r.what}`;
+  }
+  return v > r.min && v <= r.max ? null : `${v} is not ${r.what}`;
+}
+
+function readField(name: string, raw: Record<string, unknown>, doc: unknown, at: FieldPath, file: string): SiteField {
+  const dims = SITE_DIM_ORDER.filter((d) => raw[d] !== undefined);
+  const coords = dims.map((d) => {
+    const g = Float64Array.from(raw[d] as number[]);
+    const problem = axisProblem(d, g);
+    if (problem) throw errorAt(doc, [...at, d, problem.index], problem.message, file);
+    return g;
+  });
+  const shape = coords.map((g) => g.length);
+  const values = new Float64Array(shape.reduce((a, b) => a * b, 1));
+  let next = 0;
+  const walk = (v: unknown, level: number, path: FieldPath): void => {
+    if (level === dims.length) {
+      const problem = valueProblem(name, v as number);
+      if (problem) throw errorAt(doc, path, problem, file);
+      values[next++] = v as number;
+      return;
+    }
+    if (!Array.isArray(v) || v.length !== shape[level]) {
+      const what = `a list of ${shape[level]} (the ${dims[level]} grid's length; values nest in the order ${dims.join(', ')})`;
+      throw errorAt(doc, path, Array.isArray(v) ? `${v.length} entries, expected ${what}` : `expected ${what}`, file);
+    }
+    v.forEach((e, i) => walk(e, level + 1, [...path, i]));
+  };
+  walk(raw.values, 0, [...at, 'values']);
+  return makeSiteField(name, dims, coords, values);
+}
+
+/**
+ * The site of a `site:` block found at `at` in `doc` (read from `file`). `raw` is the block as
+ * parsed (its origin registered, so errors name its lines).
+ */
+export function readSiteBlock(raw: unknown, doc: unknown, at: FieldPath, file: string): Site {
+  const parsed = siteSchema.safeParse(raw);
+  if (!parsed.success) throw zodToInputError(parsed.error, file, raw);
+  const block = raw as Record<string, Record<string, unknown>>;
+  const c = parsed.data;
+  if (!c.speedup && !c.ti && !c.shear) throw errorAt(doc, at, 'an empty site: give speedup, ti or shear (or leave site out for a uniform site)', file);
+  let shear: SiteShear | null = null;
+  if (c.shear) shear = 'power' in c.shear ? { kind: 'power', hRef: c.shear.power.h_ref, alpha: c.shear.power.alpha } : { kind: 'log', hRef: c.shear.log.h_ref, z0: c.shear.log.z0 };
+  return {
+    source: file,
+    speedup: c.speedup ? readField('speedup', block.speedup, doc, [...at, 'speedup'], file) : null,
+    ti: c.ti ? readField('ti', block.ti, doc, [...at, 'ti'], file) : null,
+    shear,
+  };
+}
+
+/** Whether every turbine position (x, y) lies inside the x–y grids of the site's fields; the first one that does not, or null. */
+export function siteLayoutProblem(site: Site, x: ArrayLike<number>, y: ArrayLike<number>): { field: string; turbine: number; message: string } | null {
+  for (const field of [site.speedup, site.ti]) {
+    if (!field) continue;
+    const gx = field.coords[field.dims.indexOf('x')], gy = field.coords[field.dims.indexOf('y')];
+    for (let i = 0; i < x.length; i++) {
+      const inX = x[i] >= gx[0] && x[i] <= gx[gx.length - 1], inY = y[i] >= gy[0] && y[i] <= gy[gy.length - 1];
+      if (!inX || !inY) {
+        return { field: field.name, turbine: i, message: `turbine ${i} at (${x[i]}, ${y[i]}) is outside the field's grid (x ${gx[0]}…${gx[gx.length - 1]}, y ${gy[0]}…${gy[gy.length - 1]}); values outside a grid are not extrapolated` };
+      }
+    }
+  }
+  return null;
+}
