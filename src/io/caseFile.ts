@@ -50,6 +50,7 @@ import { withDirections } from '../optimize/caseDirections.js';
 import { economicsForTurbines, economicsSchema, resolveEconomicsSpec, siteOutsideGrid } from './costFields.js';
 import { objectiveProblem, objectiveSchema } from './objectiveField.js';
 import { readSiteBlock, siteLayoutProblem } from './siteFields.js';
+import { boundingBox } from '../geometry/boundingBox.js';
 
 // Coordinates are checked by checkLayout (finite numbers, equal lengths) for a better message.
 const xy = strict({ x: z.array(z.unknown()), y: z.array(z.unknown()) });
@@ -184,6 +185,10 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     model.site = readSiteBlock(raw.site, doc, ['site'], file);
     const outside = layout ? siteLayoutProblem(model.site, layout.x, layout.y) : null;
     if (outside) fail(['site', outside.field], outside.message);
+    // An optimizer may place a turbine anywhere in the boundary: its box must lie inside the grids.
+    const box = boundary ? boundingBox(boundary) : null;
+    const corner = box ? siteLayoutProblem(model.site, [box.minX, box.maxX, box.maxX, box.minX], [box.minY, box.minY, box.maxY, box.maxY]) : null;
+    if (corner) fail(['site', corner.field], `the boundary reaches outside the field's grid (a corner of its bounding box, ${corner.message.replace(/^turbine \d+ at /, '').replace(/ is outside/, ', is outside')})`);
   }
   // What the engines cannot evaluate (physics/engineChoice.ts), refused here as at run time.
   const limit = farmConflict(model, { types: several ? several.models.turbines : [turbine], neighbours: !!neighbours && neighbours.x.length > 0, wind });
