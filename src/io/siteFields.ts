@@ -11,15 +11,19 @@
  *       values: [[1.0, 1.1], …]     # nested lists in the order x, y, (h), (wd)
  *     ti: {x: …, y: …, values: …}   # optional: ambient turbulence intensity (a fraction, PyWake's `TI`)
  *     shear: {power: {h_ref: 100, alpha: 0.14}}   # or {log: {h_ref: 100, z0: 0.03}}
+ *     # or, instead of speedup and ti: file: site.nc (netCDF-4 as xarray writes it; io/siteFile.ts)
  *
  * Each field needs x and y (a grid over the site; a dimension of one value means "only there").
  * Problems are one line `file:line: site.speedup.values[2][1]: what is wrong`.
  */
+import path from 'node:path';
 import { z } from 'zod';
 import { strict, zodToInputError } from './zodIssue.js';
 import { errorAt, type FieldPath } from './sourceMap.js';
 import { makeSiteField, SITE_DIM_ORDER, type SiteDim, type SiteField } from '../physics/site/siteField.js';
 import type { Site, SiteShear } from '../physics/site/site.js';
+import { axisProblem, valueProblem } from './siteValues.js';
+import { readSiteFile } from './siteFile.js';
 
 const axis = z.array(z.number()).min(1);
 const fieldSchema = strict({ x: axis, y: axis, h: axis.optional(), wd: axis.optional(), values: z.array(z.unknown()) });
@@ -27,42 +31,7 @@ const shearSchema = z.union([
   strict({ power: strict({ h_ref: z.number().positive(), alpha: z.number() }) }),
   strict({ log: strict({ h_ref: z.number().positive(), z0: z.number().positive() }) }),
 ]);
-const siteSchema = strict({ speedup: fieldSchema.optional(), ti: fieldSchema.optional(), shear: shearSchema.optional() });
-
-/** The range each field's values must lie in, and why. */
-const VALUE_RANGE: Record<string, { min: number; max: number; what: string }> = {
-  speedup: { min: 0, max: 10, what: 'a speed-up factor (1 = the rose speed), > 0 and ≤ 10' },
-  ti: { min: 0, max: 1, what: 'a turbulence intensity as a fraction (0.1 = 10 %), in [0, 1)' },
-};
-
-/** What a grid axis must be: strictly ascending, in range. A problem message, or null. */
-export function axisProblem(dim: SiteDim, values: ArrayLike<number>): { index: number; message: string } | null {
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (!Number.isFinite(v)) return { index: i, message: `${v} is not a finite number` };
-    if (dim === 'wd' && !(v >= 0 && v <= 360)) return { index: i, message: `${v} is not a wind direction in degrees within [0, 360]` };
-    if (dim === 'h' && !(v >= 0)) return { index: i, message: `${v} is not a height in metres (≥ 0)` };
-    if (i > 0 && !(v > values[i - 1])) return { index: i, message: `${v} does not follow ${values[i - 1]}: a grid must be strictly ascending` };
-  }
-  if (dim === 'wd' && values.length > 1) {
-    const w = values[1] - values[0];
-    for (let i = 2; i < values.length; i++) {
-      if (Math.abs(values[i] - values[i - 1] - w) > 1e-9 * 360) return { index: i, message: `wind-direction sectors must be equally wide (as PyWake's XRSite): ${values[i] - values[i - 1]}° after ${w}°` };
-    }
-  }
-  return null;
-}
-
-/** A value problem (out of range) of field `name`, or null. */
-export function valueProblem(name: string, v: number): string | null {
-  const r = VALUE_RANGE[name];
-  if (typeof v !== 'number' || !Number.isFinite(v)) return `${v} is not a finite number`;
-  if (name === 'ti') {
-    if (v >= 1 && v <= 100) return `${v} is not ${r.what}; a TI in percent? write ${v / 100}`;
-    return v >= 0 && v < 1 ? null : `${v} is not ${r.what}`;
-  }
-  return v > r.min && v <= r.max ? null : `${v} is not ${r.what}`;
-}
+const siteSchema = strict({ file: z.string().min(1).optional(), speedup: fieldSchema.optional(), ti: fieldSchema.optional(), shear: shearSchema.optional() });
 
 function readField(name: string, raw: Record<string, unknown>, doc: unknown, at: FieldPath, file: string): SiteField {
   const dims = SITE_DIM_ORDER.filter((d) => raw[d] !== undefined);
@@ -101,13 +70,15 @@ export function readSiteBlock(raw: unknown, doc: unknown, at: FieldPath, file: s
   if (!parsed.success) throw zodToInputError(parsed.error, file, raw);
   const block = raw as Record<string, Record<string, unknown>>;
   const c = parsed.data;
-  if (!c.speedup && !c.ti && !c.shear) throw errorAt(doc, at, 'an empty site: give speedup, ti or shear (or leave site out for a uniform site)', file);
+  if (!c.file && !c.speedup && !c.ti && !c.shear) throw errorAt(doc, at, 'an empty site: give file, speedup, ti or shear (or leave site out for a uniform site)', file);
+  if (c.file && (c.speedup || c.ti)) throw errorAt(doc, [...at, c.speedup ? 'speedup' : 'ti'], 'give the fields in the file or inline, not both', file);
+  const fromFile = c.file ? readSiteFile(path.resolve(path.dirname(file), c.file)) : null;
   let shear: SiteShear | null = null;
   if (c.shear) shear = 'power' in c.shear ? { kind: 'power', hRef: c.shear.power.h_ref, alpha: c.shear.power.alpha } : { kind: 'log', hRef: c.shear.log.h_ref, z0: c.shear.log.z0 };
   return {
-    source: file,
-    speedup: c.speedup ? readField('speedup', block.speedup, doc, [...at, 'speedup'], file) : null,
-    ti: c.ti ? readField('ti', block.ti, doc, [...at, 'ti'], file) : null,
+    source: fromFile ? path.resolve(path.dirname(file), c.file!) : file,
+    speedup: fromFile ? fromFile.speedup : c.speedup ? readField('speedup', block.speedup, doc, [...at, 'speedup'], file) : null,
+    ti: fromFile ? fromFile.ti : c.ti ? readField('ti', block.ti, doc, [...at, 'ti'], file) : null,
     shear,
   };
 }
@@ -115,7 +86,7 @@ export function readSiteBlock(raw: unknown, doc: unknown, at: FieldPath, file: s
 /** Whether every turbine position (x, y) lies inside the x–y grids of the site's fields; the first one that does not, or null. */
 export function siteLayoutProblem(site: Site, x: ArrayLike<number>, y: ArrayLike<number>): { field: string; turbine: number; message: string } | null {
   for (const field of [site.speedup, site.ti]) {
-    if (!field) continue;
+    if (!field || !field.dims.includes('x') || !field.dims.includes('y')) continue;
     const gx = field.coords[field.dims.indexOf('x')], gy = field.coords[field.dims.indexOf('y')];
     for (let i = 0; i < x.length; i++) {
       const inX = x[i] >= gx[0] && x[i] <= gx[gx.length - 1], inY = y[i] >= gy[0] && y[i] <= gy[gy.length - 1];
