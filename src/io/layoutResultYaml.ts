@@ -12,6 +12,7 @@
  * is reordered by model, keeping the order within a model); neighbours as `neighbours: [{x, y,
  * turbine}]`.
  */
+import { siteDocument } from './siteFields.js';
 import { Document, isScalar, isSeq, visit } from 'yaml';
 import type { Case } from '../optimize/case.js';
 import { NO_CUT_OUT, type Turbine } from '../physics/turbine.js';
@@ -131,6 +132,7 @@ export function layoutResultYaml(r: LayoutResultInfo): string {
     ...(c.model.params && Object.keys(c.model.params).length > 0 ? { wake_params: { ...c.model.params } } : {}),
     ...(c.model.blockage ? { blockage: c.model.blockage } : {}),
     ...(c.model.ground && c.model.ground !== 'none' ? { ground: c.model.ground } : {}),
+    ...(c.model.site ? { site: siteDocument(c.model.site) } : {}),
     // Full double precision: the file must reproduce the AEP and feasibility exactly.
     layout: { x: Array.from(x), y: Array.from(y) },
     wflo: {

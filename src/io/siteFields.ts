@@ -20,7 +20,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { strict, zodToInputError } from './zodIssue.js';
 import { errorAt, type FieldPath } from './sourceMap.js';
-import { makeSiteField, SITE_DIM_ORDER, type SiteDim, type SiteField } from '../physics/site/siteField.js';
+import { makeSiteField, SITE_DIM_ORDER, wdWraps, type SiteField } from '../physics/site/siteField.js';
 import type { Site, SiteShear } from '../physics/site/site.js';
 import { axisProblem, valueProblem } from './siteValues.js';
 import { readSiteFile } from './siteFile.js';
@@ -96,4 +96,29 @@ export function siteLayoutProblem(site: Site, x: ArrayLike<number>, y: ArrayLike
     }
   }
   return null;
+}
+
+/** A site as the inline `site:` block that reads back to it (the fields written out, also when they came from a file). */
+export function siteDocument(site: Site): Record<string, unknown> {
+  const fieldDoc = (f: SiteField): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    const shape = f.coords.map((g) => g.length);
+    const w = f.dims.indexOf('wd');
+    // makeSiteField appended the wrap node at 360 (a copy of 0°): the block gives the sectors without it.
+    const unwrap = w >= 0 && shape[w] > 1 && f.coords[w][shape[w] - 1] === 360 && wdWraps(f.coords[w].subarray(0, shape[w] - 1));
+    const keep = shape.map((n, a) => (a === w && unwrap ? n - 1 : n));
+    f.dims.forEach((d, a) => { out[d] = Array.from(f.coords[a].subarray(0, keep[a])); });
+    const nest = (level: number, offset: number): unknown => level === f.dims.length
+      ? f.values[offset]
+      : Array.from({ length: keep[level] }, (_, k) => nest(level + 1, offset + k * f.strides[level]));
+    out.values = nest(0, 0);
+    return out;
+  };
+  const shear = site.shear === null ? undefined
+    : site.shear.kind === 'power' ? { power: { h_ref: site.shear.hRef, alpha: site.shear.alpha } } : { log: { h_ref: site.shear.hRef, z0: site.shear.z0 } };
+  return {
+    ...(site.speedup ? { speedup: fieldDoc(site.speedup) } : {}),
+    ...(site.ti ? { ti: fieldDoc(site.ti) } : {}),
+    ...(shear ? { shear } : {}),
+  };
 }

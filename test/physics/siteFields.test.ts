@@ -175,3 +175,14 @@ test('bad site blocks: one line naming file:line and the field, exit 2', () => {
   assert.equal(b.status, 2, b.stderr);
   assert.match(b.stderr.trim(), /case\.yaml:\d+: site\.speedup: the boundary reaches outside the field's grid \(a corner of its bounding box, \(2500, 100\), is outside/);
 });
+
+test('wflo optimize --out keeps the site: the result file alone gives the same AEP', () => {
+  const file = caseWithSite(GOOD.replace("[0.9, 0.9]]", "[0.9, 0.9]]\n    wd: [0, 180]").replace('[[0.9, 0.85], [0.8, 0.9], [0.9, 0.9]]', '[[[0.9, 0.95], [0.85, 0.8]], [[0.8, 0.9], [0.9, 0.9]], [[0.9, 0.9], [0.9, 0.9]]]'));
+  const out = path.join(path.dirname(file), 'best.yaml');
+  const r = runWflo(['optimize', file, '--method', 'none', '--initial', 'given', '--out', out]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.doesNotMatch(r.stderr, /gives AEP/);
+  const a = JSON.parse(runWflo(['aep', file, '--json']).stdout).aep_mwh, b = JSON.parse(runWflo(['aep', out, '--json']).stdout).aep_mwh;
+  assert.equal(b, a);
+  assert.match(fs.readFileSync(out, 'utf8'), /wd: \[0, 180\]/);
+});
