@@ -12,6 +12,7 @@
  *     ti: {x: …, y: …, values: …}   # optional: ambient turbulence intensity (a fraction, PyWake's `TI`)
  *     shear: {power: {h_ref: 100, alpha: 0.14}}   # or {log: {h_ref: 100, z0: 0.03}}
  *     # or, instead of speedup and ti: file: site.nc (netCDF-4 as xarray writes it; io/siteFile.ts)
+ *     outside: error              # or limit: a turbine outside a grid takes the edge's values (PyWake's bounds='limit')
  *
  * Each field needs x and y (a grid over the site; a dimension of one value means "only there").
  * Problems are one line `file:line: site.speedup.values[2][1]: what is wrong`.
@@ -31,7 +32,7 @@ const shearSchema = z.union([
   strict({ power: strict({ h_ref: z.number().positive(), alpha: z.number() }) }),
   strict({ log: strict({ h_ref: z.number().positive(), z0: z.number().positive() }) }),
 ]);
-const siteSchema = strict({ file: z.string().min(1).optional(), speedup: fieldSchema.optional(), ti: fieldSchema.optional(), shear: shearSchema.optional() });
+const siteSchema = strict({ outside: z.enum(['error', 'limit']).optional(), file: z.string().min(1).optional(), speedup: fieldSchema.optional(), ti: fieldSchema.optional(), shear: shearSchema.optional() });
 
 function readField(name: string, raw: Record<string, unknown>, doc: unknown, at: FieldPath, file: string): SiteField {
   const dims = SITE_DIM_ORDER.filter((d) => raw[d] !== undefined);
@@ -80,11 +81,13 @@ export function readSiteBlock(raw: unknown, doc: unknown, at: FieldPath, file: s
     speedup: fromFile ? fromFile.speedup : c.speedup ? readField('speedup', block.speedup, doc, [...at, 'speedup'], file) : null,
     ti: fromFile ? fromFile.ti : c.ti ? readField('ti', block.ti, doc, [...at, 'ti'], file) : null,
     shear,
+    ...(c.outside ? { outside: c.outside } : {}),
   };
 }
 
 /** Whether every turbine position (x, y) lies inside the x–y grids of the site's fields; the first one that does not, or null. */
 export function siteLayoutProblem(site: Site, x: ArrayLike<number>, y: ArrayLike<number>): { field: string; turbine: number; message: string } | null {
+  if (site.outside === 'limit') return null;
   for (const field of [site.speedup, site.ti]) {
     if (!field || !field.dims.includes('x') || !field.dims.includes('y')) continue;
     const gx = field.coords[field.dims.indexOf('x')], gy = field.coords[field.dims.indexOf('y')];
@@ -120,5 +123,6 @@ export function siteDocument(site: Site): Record<string, unknown> {
     ...(site.speedup ? { speedup: fieldDoc(site.speedup) } : {}),
     ...(site.ti ? { ti: fieldDoc(site.ti) } : {}),
     ...(shear ? { shear } : {}),
+    ...(site.outside ? { outside: site.outside } : {}),
   };
 }

@@ -119,6 +119,9 @@ test("interpolation as XRSite's: multilinear, irregular axes, direction wrap, ou
   // Grid edges are inside; beyond them is refused, naming the dimension and the range.
   assert.equal(sampleField(f, 200, 1000, 0, 0, s), null);
   assert.deepEqual(sampleField(f, 200.5, 10, 0, 0, s), { dim: 'x', value: 200.5, min: 0, max: 200 });
+  // outside: limit (PyWake's bounds='limit'): the edge's values, no derivative across the edge.
+  assert.equal(sampleField(f, 250, 650, 0, 0, s, true), null);
+  assert.ok(Math.abs(s.value - (2 + 2 + 1.95 + 1.3)) < 1e-12 && s.dx === 0 && Math.abs(s.dy - (3 / 1000 + 200 / 1e5)) < 1e-12, `${s.value} ${s.dx} ${s.dy}`);
   // Direction: sectors 0, 90, 180, 270 close at 360 (value of 0); 315° is halfway from 270 to 360.
   const w = makeSiteField('speedup', ['x', 'y', 'wd'], [Float64Array.of(0, 1), Float64Array.of(0, 1), Float64Array.of(0, 90, 180, 270)],
     Float64Array.from({ length: 16 }, (_, k) => [1.0, 1.2, 1.4, 1.6][k % 4]));

@@ -23,6 +23,8 @@ export interface Site {
   readonly speedup: SiteField | null;
   readonly ti: SiteField | null;
   readonly shear: SiteShear | null;
+  /** A turbine outside a field's grid: `error` (PyWake's bounds='check', the default) or `limit` (moved onto the grid's edge, bounds='limit'). */
+  readonly outside?: 'error' | 'limit';
 }
 
 /** The shear's speed factor at height h. */
@@ -52,7 +54,7 @@ export function createSiteSamples(n: number): SiteSamples {
 const sample: FieldSample = { value: 0, dx: 0, dy: 0 };
 
 function sampleOrFail(site: Site, field: SiteField, turbine: number, x: number, y: number, h: number, wd: number): void {
-  const outside = sampleField(field, x, y, h, wd, sample);
+  const outside = sampleField(field, x, y, h, wd, sample, site.outside === 'limit');
   if (outside) {
     throw new InputError(`${site.source}: site.${field.name}: turbine ${turbine} at x ${x}, y ${y}, hub height ${h} m, wind direction ${wd}° is outside the field's grid: ${outside.dim} = ${outside.value} is not within ${outside.min}…${outside.max} (values outside a grid are not extrapolated; extend the grid or keep the turbines inside it)`);
   }

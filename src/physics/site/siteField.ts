@@ -12,7 +12,9 @@
  *   direction between the last sector and 360 interpolates towards the first; a grid that does not
  *   close the circle covers [first, last] only;
  * - a point outside the grid on any dimension is an error naming the field, the dimension, the value
- *   and the grid's range (XRSite's 'check'), never an extrapolation (the engine adds the turbine).
+ *   and the grid's range (XRSite's 'check'), never an extrapolation (the engine adds the turbine);
+ *   with `limit` (XRSite's bounds='limit', chosen by the site's `outside: limit`) the point is moved
+ *   onto the grid's edge on that dimension (the edge values held; zero derivative across it).
  *
  * The gradient with respect to x and y is exact: the derivative of the multilinear form inside the
  * cell the value came from (on a grid line, the cell above it, as PyWake's floor picks it: the
@@ -109,18 +111,20 @@ function cellOf(g: Float64Array, v: number): { i: number; f: number } | null {
  * Samples `field` at (x, y, h, wd) into `out` (value, ∂/∂x, ∂/∂y); returns null, or where the
  * point is outside the grid. Dimensions the field lacks are ignored.
  */
-export function sampleField(field: SiteField, x: number, y: number, h: number, wd: number, out: FieldSample): OutsideGrid | null {
+export function sampleField(field: SiteField, x: number, y: number, h: number, wd: number, out: FieldSample, limit = false): OutsideGrid | null {
   const { dims, coords, values, strides } = field;
   const d = dims.length;
   const base: number[] = new Array(d), frac: number[] = new Array(d), span: number[] = new Array(d), step: number[] = new Array(d);
   for (let a = 0; a < d; a++) {
     const dim = dims[a];
-    const v = dim === 'x' ? x : dim === 'y' ? y : dim === 'h' ? h : wd;
+    const raw = dim === 'x' ? x : dim === 'y' ? y : dim === 'h' ? h : wd;
     const g = coords[a];
+    const v = limit ? Math.min(Math.max(raw, g[0]), g[g.length - 1]) : raw;
     const c = cellOf(g, v);
-    if (c === null) return { dim, value: v, min: g[0], max: g[g.length - 1] };
+    if (c === null) return { dim, value: raw, min: g[0], max: g[g.length - 1] };
     base[a] = c.i; frac[a] = c.f;
-    span[a] = g.length > 1 ? g[c.i + 1] - g[c.i] : 1;
+    // Moved onto the edge: the value does not change across it (an infinite span: zero derivative).
+    span[a] = v !== raw ? Infinity : g.length > 1 ? g[c.i + 1] - g[c.i] : 1;
     step[a] = g.length > 1 ? strides[a] : 0;
   }
   let value = 0, gx = 0, gy = 0;
