@@ -14,6 +14,7 @@
  *   wake_params: {k: 0.0324555}  # the wake model's parameters by name (docs/physics.md lists each model's)
  *   blockage: selfsimilarity2020  # optional: an induction model solved with the wakes (docs/physics.md)
  *   ground: mirror              # optional: the ground as a mirror (image turbines below it; docs/physics.md)
+ *   site: {speedup: …, ti: …, shear: …}   # optional: a site that is not uniform (io/siteFields.ts; docs/site.md)
  *   layout: {x: [...], y: [...]}   # optional baseline / layout to evaluate
  *   # several turbine models instead of `turbine` (and neighbours), as in a campaign (io/farmTurbines.ts):
  *   turbines: [{turbine: iea37-3.35mw, n: 10}, {turbine: v80, n: 6}]   # or n_turbines + turbine_choice: [a, b]
@@ -48,6 +49,8 @@ import { directionsProblem, readDirectionsField } from './directionsField.js';
 import { withDirections } from '../optimize/caseDirections.js';
 import { economicsForTurbines, economicsSchema, resolveEconomicsSpec, siteOutsideGrid } from './costFields.js';
 import { objectiveProblem, objectiveSchema } from './objectiveField.js';
+import { readSiteBlock, siteLayoutProblem } from './siteFields.js';
+import { boundingBox } from '../geometry/boundingBox.js';
 
 // Coordinates are checked by checkLayout (finite numbers, equal lengths) for a better message.
 const xy = strict({ x: z.array(z.unknown()), y: z.array(z.unknown()) });
@@ -65,6 +68,8 @@ const caseSchema = strict({
   min_spacing_m: z.number().nonnegative().optional(),
   min_spacing_diameters: z.number().nonnegative().optional(),
   ...farmModelShape,
+  // A site that is not uniform: checked in full by io/siteFields.ts (field paths, lines).
+  site: z.unknown().optional(),
   layout: z.union([xy, strict({ coordinates: xy })]).optional(),
   // How the directions are treated: checked in full by io/directionsField.ts (field paths, lines).
   directions: z.unknown().optional(),
@@ -176,6 +181,15 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     }, fail, boundary, layout)
     : null;
   const model = resolveFarmModel(c, base?.model, [], fail);
+  if (c.site !== undefined) {
+    model.site = readSiteBlock(raw.site, doc, ['site'], file);
+    const outside = layout ? siteLayoutProblem(model.site, layout.x, layout.y) : null;
+    if (outside) fail(['site', outside.field], outside.message);
+    // An optimizer may place a turbine anywhere in the boundary: its box must lie inside the grids.
+    const box = boundary ? boundingBox(boundary) : null;
+    const corner = box ? siteLayoutProblem(model.site, [box.minX, box.maxX, box.maxX, box.minX], [box.minY, box.minY, box.maxY, box.maxY]) : null;
+    if (corner) fail(['site', corner.field], `the boundary reaches outside the field's grid (a corner of its bounding box, ${corner.message.replace(/^turbine \d+ at /, '').replace(/ is outside/, ', is outside')})`);
+  }
   // What the engines cannot evaluate (physics/engineChoice.ts), refused here as at run time.
   const limit = farmConflict(model, { types: several ? several.models.turbines : [turbine], neighbours: !!neighbours && neighbours.x.length > 0, wind });
   if (limit) fail([c[limit.field] !== undefined ? limit.field : 'base'], limit.message);

@@ -18,6 +18,7 @@
  * `cable_to` (the next turbine's index, or −1 − s for substation s, as layouts.h5's /cable_to)
  * and `cable_type` (the cable type's name).
  */
+import { siteDocument } from './siteFields.js';
 import { Document, isScalar, isSeq, visit } from 'yaml';
 import type { Case } from '../optimize/case.js';
 import { NO_CUT_OUT, type Turbine } from '../physics/turbine.js';
@@ -174,6 +175,7 @@ export function layoutResultYaml(r: LayoutResultInfo): string {
     ...(c.model.params && Object.keys(c.model.params).length > 0 ? { wake_params: { ...c.model.params } } : {}),
     ...(c.model.blockage ? { blockage: c.model.blockage } : {}),
     ...(c.model.ground && c.model.ground !== 'none' ? { ground: c.model.ground } : {}),
+    ...(c.model.site ? { site: siteDocument(c.model.site) } : {}),
     // Full double precision: the file must reproduce the AEP and feasibility exactly.
     layout: { x: Array.from(x), y: Array.from(y) },
     wflo: {

@@ -17,10 +17,11 @@
  * energies beside the farm and alone, when given, in `neighbour_aep_per_turbine_mwh` and
  * `neighbour_alone_aep_per_turbine_mwh`).
  */
-import { turbineProblem, type Turbine } from '../physics/turbine.js';
+import { NO_CUT_OUT, turbineProblem, type Turbine } from '../physics/turbine.js';
 import { turbineIssue } from './turbinePlausibility.js';
 import { wakeParameterValueProblem } from './wakeParams.js';
 import { farmConflict } from '../physics/engineChoice.js';
+import { readSiteBlock, siteLayoutProblem } from './siteFields.js';
 import { neighbourCountProblem, neighbourReachProblem, siteBoxOf } from './neighbourLimits.js';
 import type { WindResource } from '../physics/windResource.js';
 import { windFromSeries } from '../physics/windSeries.js';
@@ -85,6 +86,8 @@ export function referenceTurbine(t: Doc, file: string, at = 'turbine'): Turbine 
   // The files' stated conventions; PyWake's (0 outside, table value at cut-out) when silent.
   const clampCt = /clamp/i.test(note);
   const zeroAtCutOut = /0 at (exactly )?(the )?cut-?out|zero at (exactly )?(the )?cut-?out/i.test(note);
+  // "end values held beyond the table": PyWake's PowerCtTabular without ws_cutin/ws_cutout (a site's speed-up reaches past 25 m/s).
+  const hold = /end values (are )?held/i.test(note);
   let rated = 0;
   for (const p of power) rated = Math.max(rated, p);
   const turbine: Turbine = {
@@ -92,10 +95,10 @@ export function referenceTurbine(t: Doc, file: string, at = 'turbine'): Turbine 
     diameter: num(t.rotor_diameter, file, `${at}.rotor_diameter`),
     hubHeight: num(t.hub_height, file, `${at}.hub_height`),
     ratedPowerW: rated,
-    cutIn: pSpeeds[0],
-    cutOut: pSpeeds[pSpeeds.length - 1],
+    cutIn: hold ? 0 : pSpeeds[0],
+    cutOut: hold ? NO_CUT_OUT : pSpeeds[pSpeeds.length - 1],
     power: { kind: 'table', speeds: pSpeeds, powerW: power },
-    thrust: { kind: 'table', speeds: cSpeeds, ct, outside: clampCt ? 'clamp' : 'zero' },
+    thrust: { kind: 'table', speeds: cSpeeds, ct, outside: clampCt || hold ? 'clamp' : 'zero' },
     cutOutInclusive: !zeroAtCutOut,
   };
   const problem = turbineProblem(turbine);
@@ -356,6 +359,11 @@ function referenceCase(doc: unknown, file: string): Case & { expected?: Referenc
   const x = numbers(layoutDoc.x, file, 'layout.x'), y = numbers(layoutDoc.y, file, 'layout.y');
   if (x.length !== y.length) throw new InputError(`${file}: layout: ${x.length} x but ${y.length} y`);
   const model = referenceModel(d.model as Doc, file);
+  if (d.site !== undefined) {
+    model.site = readSiteBlock(d.site, doc, ['site'], file);
+    const outside = siteLayoutProblem(model.site, x, y);
+    if (outside) throw new InputError(`${file}: site.${outside.field}: ${outside.message}`);
+  }
   const expected = referenceExpectation(d, file);
   const several = !isObject(d.turbine);
   if (!several && layoutDoc.type !== undefined) throw new InputError(`${file}: layout.type: a file with one \`turbine\` has no types; list \`turbines\``);

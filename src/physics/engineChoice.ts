@@ -8,7 +8,10 @@
  *   turbine model, no neighbours, no ground mirror, a rose with one TI (no time series or per-bin TI).
  * - `free-stream`: the IEA37 case-study engine (engine/freeStream.ts) — a model with a free-stream
  *   form, inflow free-stream, every other option at the model's default, one model, a rose.
- * - `waked`: the waked solve (engine/solveWaked.ts) — everything else.
+ * - `waked`: the waked solve (engine/solveWaked.ts) — everything else, and every site that is not
+ *   uniform (`site`: speed-up and TI fields, shear; waked inflow, not with blockage or the weighted
+ *   sum). The native kernel does not take a site (one free stream per condition): such farms run
+ *   on the JavaScript kernel (nativeKernel.ts wakedConfig declines them).
  *
  * The kernel (native or JavaScript) is then the engine's: each native runner declines what it
  * does not cover (nativeKernel.ts), and WFLO_KERNEL=js selects JavaScript everywhere.
@@ -30,7 +33,7 @@ export interface FarmShape {
 
 /** A combination a farm cannot use: the model field to name (the key that would have to change), and why. */
 export interface FarmConflict {
-  field: 'ground' | 'superposition' | 'blockage';
+  field: 'ground' | 'superposition' | 'blockage' | 'site';
   message: string;
 }
 
@@ -46,6 +49,11 @@ export function farmConflict(model: FarmModelSpec, farm?: FarmShape): FarmConfli
   if (ground && model.blockage) return { field: 'ground', message: 'the ground mirror is not supported with blockage' };
   if (ground && model.superposition === 'weighted') return { field: 'ground', message: "the ground mirror is not supported with the weighted sum (use 'linear' or 'sos')" };
   if (model.blockage && model.superposition === 'weighted') return { field: 'superposition', message: 'blockage is solved with the linear, sos or max wake superposition, not weighted' };
+  if (model.site && model.blockage) return { field: 'site', message: 'a site that is not uniform is not supported with blockage yet (leave blockage out)' };
+  if (model.site && model.superposition === 'weighted') return { field: 'site', message: "a site that is not uniform is not supported with the weighted sum yet (use 'linear' or 'sos')" };
+  // PyWake's TurbOPark scales its deficit by the target's free stream (WS_jlk), which the site engine does not distinguish from the source's yet.
+  if (model.site && model.wake === 'turbopark2022') return { field: 'site', message: "a site that is not uniform is not supported with turbopark2022 yet (its deficit is scaled by the target's free stream, not the source's)" };
+  if (model.site && model.inflow === 'free-stream') return { field: 'site', message: "a site that is not uniform needs the waked inflow (inflow: 'waked'), not free-stream" };
   if (!farm) return null;
   const several = farm.types.length > 1;
   const mixed = several || farm.neighbours;
@@ -81,13 +89,14 @@ export function groundConflict(model: FarmModelSpec): string | null {
  */
 export function inflowOf(types: Turbine | readonly Turbine[], model: FarmModelSpec): InflowName {
   if (model.inflow) return model.inflow;
+  if (model.site) return 'waked';
   const list: readonly Turbine[] = Array.isArray(types) ? types : [types as Turbine];
   return list.some((t) => t.thrust.kind === 'table') || !hasFreeStreamForm(model.wake) ? 'waked' : 'free-stream';
 }
 
 /** True when the free-stream engine (engine/freeStream.ts) evaluates the model for this turbine. */
 export function usesFreeStreamEngine(turbine: Turbine, model: FarmModelSpec): boolean {
-  return inflowOf(turbine, model) === 'free-stream' && hasFreeStreamForm(model.wake)
+  return inflowOf(turbine, model) === 'free-stream' && hasFreeStreamForm(model.wake) && !model.site
     && model.ct2a === undefined && model.deficitReference === undefined && model.turbulence === undefined && (model.ground ?? 'none') === 'none'
     && (model.rotorAverage === undefined || model.rotorAverage === deficitModel(model.wake)?.wakedDefaults.rotorAverage);
 }
@@ -108,7 +117,7 @@ export function engineFor(farm: FarmShape, model: FarmModelSpec): { engine: Engi
 export class FarmConflictError extends InputError {
   readonly conflict: FarmConflict;
   constructor(conflict: FarmConflict, model: FarmModelSpec) {
-    const value = conflict.field === 'ground' ? model.ground : conflict.field === 'blockage' ? model.blockage : model.superposition;
+    const value = conflict.field === 'ground' ? model.ground : conflict.field === 'blockage' ? model.blockage : conflict.field === 'site' ? model.site?.source : model.superposition;
     super(`${conflict.field} '${value}': ${conflict.message}`);
     this.conflict = conflict;
   }

@@ -5,6 +5,7 @@
  * what the CLI and case files accept; docs/physics.md lists every option with its default.
  */
 import type { InductionName } from './inductionFactor.js';
+import type { Site } from './site/site.js';
 import type { TurbulenceSuperpositionName } from './turbulence/crespoHernandez.js';
 import type { DeficitModel } from './wake/deficitModel.js';
 import { deficitModel, deficitModelNames } from './wake/registry.js';
@@ -52,6 +53,11 @@ export interface FarmModelSpec {
    * engine only (not with the weighted sum or blockage). Default `none`.
    */
   ground?: GroundModelName;
+  /**
+   * A site that is not uniform (site/site.ts: speed-up and TI fields, shear): each turbine's own
+   * free stream. Waked engine, JavaScript kernel; absent: a uniform site.
+   */
+  site?: Site;
 }
 
 export type GroundModelName = 'none' | 'mirror';

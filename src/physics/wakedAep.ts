@@ -65,7 +65,7 @@ export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec:
       lastPairs = native.run(x, y, withGradient, out);
       return { ...sumByDirection(out, n, withGradient), pairEvaluations: lastPairs };
     }
-    if (!scratch || scratch.n !== n) scratch = createWorkspace(n, setup.model.coefficientCount, setup.turbulence !== null);
+    if (!scratch || scratch.n !== n) scratch = createWorkspace(n, setup.model.coefficientCount, setup.turbulence !== null, setup.site !== null);
     const r = evaluateWaked(setup, x, y, withGradient, scratch);
     lastPairs = r.pairEvaluations;
     return r;
@@ -139,7 +139,7 @@ export function wakedFlow(
 /** wakedFlow for a setup already made (its wind: the one direction and speed). */
 export function wakedFlowOf(setup: WakedSetup, x: Float64Array, y: Float64Array, mix?: TurbineMix): TurbineFlow {
   const n = x.length;
-  const ws = createWorkspace(n, setup.model.coefficientCount, setup.turbulence !== null);
+  const ws = createWorkspace(n, setup.model.coefficientCount, setup.turbulence !== null, setup.site !== null);
   evaluateWaked(setup, x, y, false, ws, 0, 1, mix);
   const out: TurbineFlow = { wsEff: new Float64Array(n), ct: new Float64Array(n), ti: new Float64Array(n), powerW: new Float64Array(n) };
   for (let p = 0; p < n; p++) {

@@ -21,8 +21,10 @@ export function backwardCondition(pass: WakedPass, k: number): void {
   const refEff = setup.referenceIsEffective;
   const U = setup.conditions.speed[k];
   const { candStart, candSrc, pair, u, ti, total, tiAcc, tiArg, tAdd, uBar, ctBar, tiBar, gxw, gyw, typeAt } = ws;
-  // The source TI adjoint matters only when it feeds back into wakes (effective TI with added turbulence).
-  const tiUsed = useEffTi && turbulence !== null;
+  // A site that is not uniform (engine/siteWork.ts): U_q and TI₀_q are the turbines' own and carry adjoints.
+  const site = ws.site;
+  // The source TI adjoint matters only when it feeds back into wakes (effective TI with added turbulence) or the site's TI varies.
+  const tiUsed = (useEffTi && turbulence !== null) || site !== null;
   for (let p = 0; p < n; p++) { ctBar[p] = 0; tiBar[p] = 0; }
   for (let p = n - 1; p >= 0; p--) {
     // Every turbine p wakes has been visited: close p as a source.
@@ -37,12 +39,13 @@ export function backwardCondition(pass: WakedPass, k: number): void {
         const f = pair[b];
         // A pair outside the wake (everything 0) contributes nothing.
         if (f === 0 && pair[b + 1] === 0 && pair[b + 2] === 0 && pair[b + 3] === 0 && pair[b + 4] === 0) continue;
-        const ref = refEff ? u[q] : U;
+        const ref = refEff ? u[q] : site !== null ? site.uFree[q] : U;
         const deficit = ref * f;
         // ∂S/∂δ inline for the three rules (superposition/*.ts give the same).
         const dBar = supKind === 0 ? -ub : supKind === 1 ? (tot > 0 ? (-ub * deficit) / tot : 0) : deficit === tot && tot > 0 ? -ub : 0;
         if (dBar === 0) continue;
         if (refEff) uBar[q] += dBar * f;
+        else if (site !== null) site.refBar[q] += dBar * f;
         const fBar = dBar * ref;
         const gx = fBar * pair[b + 1], gy = fBar * pair[b + 2];
         gxw[p] += gx; gxw[q] -= gx; gyw[p] += gy; gyw[q] -= gy;

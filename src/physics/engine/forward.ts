@@ -12,11 +12,16 @@
  * setup chose it, else pairwise (engine/pairDeficit.ts: rotor average and ground). With the
  * gradient every pair's δ and partials, and every added turbulence and its partials, are kept in the
  * workspace for the backward pass (engine/backward.ts).
+ *
+ * On a site that is not uniform (ws.site, engine/siteWork.ts) U and TI₀ are each turbine's own:
+ * U_p (the target's free stream, and r_q = U_q), TI₀_p (its TI, and the source's TI in its wake
+ * and added turbulence). The pointwise path only (the setup chooses no batch form then).
  */
 import { thrustCoefficientAt } from '../turbine.js';
 import { accumulateLinearGaussian, linearGaussianWakeRadius } from '../wake/gaussianLocal.js';
 import { combineMirror, rotorAveragedDeficit } from './pairDeficit.js';
 import type { WakedPass } from './pass.js';
+import { fillLocalFreeStream } from './siteWork.js';
 
 /**
  * Solves condition k. Returns false, leaving the condition unfinished, when a turbine's effective TI
@@ -31,6 +36,8 @@ export function forwardCondition(pass: WakedPass, k: number, tiBound: number, sc
   const K = model.coefficientCount;
   const tiFactor = turbulence !== null ? turbulence.ambientFactor(ti0) : 0;
   for (let t = 0; t < nTypes; t++) ctFreeByType[t] = thrustCoefficientAt(types[t], U);
+  const site = ws.site;
+  if (site !== null) fillLocalFreeStream(pass, U, ti0);
   for (let p = 0; p < n; p++) {
     const tp = typeAt[p];
     const from = candStart[p], end = candStart[p + 1];
@@ -42,10 +49,11 @@ export function forwardCondition(pass: WakedPass, k: number, tiBound: number, sc
     } else acc = pointwiseTarget(pass, p, U, ti0, tiFactor);
     pass.pairEvaluations += end - from;
     const tot = setup.superposition.finish(acc);
-    const up = U - tot;
+    const up = (site !== null ? site.uFree[p] : U) - tot;
     const tAcc = tiAcc[p];
-    let tip = ti0;
-    if (turbulence !== null) tip = tiSup === 'sqrmax' ? Math.sqrt(ti0 * ti0 + tAcc * tAcc) : tiSup === 'linear' ? ti0 + tAcc : ti0 + Math.sqrt(tAcc);
+    const ti0p = site !== null ? site.tiAmb[p] : ti0;
+    let tip = ti0p;
+    if (turbulence !== null) tip = tiSup === 'sqrmax' ? Math.sqrt(ti0p * ti0p + tAcc * tAcc) : tiSup === 'linear' ? ti0p + tAcc : ti0p + Math.sqrt(tAcc);
     total[p] = tot; u[p] = up; ti[p] = tip;
     if (pass.tiLearned) {
       if (tip > pass.tiSeen) pass.tiSeen = tip;
@@ -53,7 +61,7 @@ export function forwardCondition(pass: WakedPass, k: number, tiBound: number, sc
     }
     const ctp = freeStream ? ctFreeByType[tp] : thrustCoefficientAt(types[tp], up);
     ct[p] = ctp;
-    (several ? pairModels[tp * (nTypes + 1)] : model).prepareSource(ctp, useEffTi ? tip : ti0, coef, p * K);
+    (several ? pairModels[tp * (nTypes + 1)] : model).prepareSource(ctp, useEffTi ? tip : ti0p, coef, p * K);
     if (turbulence !== null) tSrc[p] = turbulence.sourceFactor(ctp);
   }
   return true;
@@ -75,6 +83,7 @@ function pointwiseTarget(pass: WakedPass, p: number, U: number, ti0: number, tiF
   const radius = setup.radiusByType[tp];
   const centre = points === null;
   const shared = centre && mirror && model.atDistance !== undefined;
+  const site = ws.site; // a site that is not uniform: the source's own U_q and TI₀_q
   let acc = 0, tAcc = 0, arg = -1;
   for (let e = candStart[p], end = candStart[p + 1]; e < end; e++) {
     const q = candSrc[e];
@@ -104,13 +113,13 @@ function pointwiseTarget(pass: WakedPass, p: number, U: number, ti0: number, tiF
       } else fm = rotorAveragedDeficit(pairModel, points, radius, dx, dy, dzm, true, coef, off, g, mp, 0);
       f = combineMirror(supKind, f, fm, g ? pair : null, 5 * e, mp);
     }
-    const ref = refEff ? u[q] : U;
+    const ref = refEff ? u[q] : site !== null ? site.uFree[q] : U;
     const deficit = ref * f;
     if (g) pair[5 * e] = f;
     acc = sup.add(acc, deficit);
     if (turbulence !== null) {
       const cw = dz === 0 ? Math.abs(dy) : Math.sqrt(dy * dy + dz * dz);
-      const add = sqrMax && tSrc[q] * tiFactor * pDxPow[e] <= tAcc ? 0 : (several ? pairTurbulence![pm] : turbulence).added(dx, cw, ct[q], ti0, pairModel, coef, off, gt);
+      const add = sqrMax && tSrc[q] * (site !== null ? site.tiFac[q] : tiFactor) * pDxPow[e] <= tAcc ? 0 : (several ? pairTurbulence![pm] : turbulence).added(dx, cw, ct[q], site !== null ? site.tiAmb[q] : ti0, pairModel, coef, off, gt);
       if (gt) { tAdd[e] = add; tDx[e] = gt[0]; tDy[e] = dz === 0 ? (dy < 0 ? -gt[1] : gt[1]) : cw > 0 ? gt[1] * (dy / cw) : 0; tCt[e] = gt[2]; tTi[e] = gt[3]; }
       if (tiSup === 'sqrmax') { if (add > tAcc) { tAcc = add; arg = e; } } else if (tiSup === 'linear') tAcc += add; else tAcc += add * add;
     }

@@ -17,6 +17,7 @@ import { createOrderScratch, findCandidates, orderTurbines, ReachScreen } from '
 import { forwardCondition } from './forward.js';
 import { backwardCondition } from './backward.js';
 import { AepTerm, type ConditionFlow, type ObjectiveTerm } from './objective.js';
+import { addSiteGradient, sampleSiteForDirection, siteAdjoint } from './siteWork.js';
 
 export interface SolveOptions {
   withGradient: boolean;
@@ -46,7 +47,7 @@ export function solveWaked(setup: WakedSetup, x: Float64Array, y: Float64Array, 
   const screen = new ReachScreen(pass);
   const scratch = createOrderScratch(n);
   const gradX = new Float64Array(withGradient ? n : 0), gradY = new Float64Array(withGradient ? n : 0);
-  const tiMax = pass.tiLearned ? setup.hint.tiCap : conditions.tiMax;
+  const tiMax = pass.tiLearned ? setup.hint.tiCap : setup.ambientTiMax;
   const flow: ConditionFlow = {
     k: 0, weight: 0, n, own: pass.own, types: setup.types, order: ws.order, typeAt: ws.typeAt, u: ws.u, ti: ws.ti, ct: ws.ct,
   };
@@ -62,8 +63,9 @@ export function solveWaked(setup: WakedSetup, x: Float64Array, y: Float64Array, 
     }
     term.endDirection(conditions.resultDirection[d]);
     if (withGradient) addWindFrameGradient(ws.gxw, ws.gyw, ws.order, n, c, s, setup.invWec, term.gradientScale, gradX, gradY);
+    if (withGradient && ws.site !== null) addSiteGradient(ws.site, ws.order, n, term.gradientScale, gradX, gradY);
   }
-  if (pass.tiLearned && pass.tiSeen > 0) setup.hint.tiCap = Math.max(pass.tiSeen * 1.05, conditions.tiMax);
+  if (pass.tiLearned && pass.tiSeen > 0) setup.hint.tiCap = Math.max(pass.tiSeen * 1.05, setup.ambientTiMax);
   return { gradX, gradY, pairEvaluations: pass.pairEvaluations };
 }
 
@@ -71,6 +73,8 @@ export function solveWaked(setup: WakedSetup, x: Float64Array, y: Float64Array, 
 function anyActive(setup: WakedSetup, d: number): boolean {
   const { start, weight, speed } = setup.conditions;
   for (let k = start[d]; k < start[d + 1]; k++) if (weight[k] > 0 && speed[k] >= setup.minCutIn) return true;
+  // A site's speed-up can lift a speed below cut-in above it: every condition with weight is solved.
+  if (setup.site !== null) for (let k = start[d]; k < start[d + 1]; k++) if (weight[k] > 0) return true;
   return false;
 }
 
@@ -85,13 +89,16 @@ function solveDirection(
   const reach = screen.forDirection(ws.xs[n - 1] - ws.xs[0], tiBound);
   findCandidates(pass, reach, screen);
   if (withGradient) { ws.gxw.fill(0); ws.gyw.fill(0); }
+  if (ws.site !== null) sampleSiteForDirection(pass, x, y, d);
+  const minSpeed = ws.site !== null ? -Infinity : setup.minCutIn;
   for (let k = start[d]; k < start[d + 1]; k++) {
     const prob = weight[k];
-    if (!(prob > 0) || speed[k] < setup.minCutIn) continue;
+    if (!(prob > 0) || speed[k] < minSpeed) continue;
     if (!forwardCondition(pass, k, tiBound, reach !== null)) return false;
     flow.k = k; flow.weight = prob;
     term.condition(flow, withGradient ? ws.uBar : null);
     if (withGradient) backwardCondition(pass, k);
+    if (withGradient && ws.site !== null) siteAdjoint(pass, k);
   }
   return true;
 }

@@ -16,6 +16,7 @@ import { CrespoHernandez, type TurbulenceSuperpositionName } from '../turbulence
 import { rotorPoints, type RotorPoints } from '../rotor/rotorPoints.js';
 import { GaussianLocalWake } from '../wake/gaussianLocal.js';
 import { windConditions, type WindConditions } from '../windConditions.js';
+import { siteTiMax, type Site } from '../site/site.js';
 
 export interface WakedSetup {
   /** The first (with one type, the only) turbine type. */
@@ -62,6 +63,10 @@ export interface WakedSetup {
   sinByDir: Float64Array;
   /** The directions and (speed, weight, TI) conditions visited (windConditions.ts); cos/sinByDir are by its directions. */
   conditions: WindConditions;
+  /** A site that is not uniform (site/site.ts; engine/siteWork.ts), or null: one free stream for every turbine. */
+  site: Site | null;
+  /** The largest ambient TI of any turbine: the rose's (conditions.tiMax), or the site's TI field's if larger. */
+  ambientTiMax: number;
 }
 
 /** The inline code of a superposition rule: 0 linear, 1 squared sum, 2 max. */
@@ -112,6 +117,9 @@ export function wakedSetup(turbines: Turbine | readonly Turbine[], wind: WindRes
   const points = areaOverlap ? null : rotorPoints(rotorAverage);
   const mirror = (spec.ground ?? 'none') === 'mirror';
   const nTypes = types.length;
+  const site = spec.site ?? null;
+  // The free-stream engine's Ct(U) has no per-turbine free stream; the batch form takes one U (the pointwise path takes U_p).
+  if (site !== null && freeStream) throw new Error("a site that is not uniform needs the waked inflow (inflow: 'waked')");
   let maxRadius = 0, minDiameter = Infinity, minCutIn = Infinity;
   for (const t of types) { maxRadius = Math.max(maxRadius, t.diameter / 2); minDiameter = Math.min(minDiameter, t.diameter); minCutIn = Math.min(minCutIn, t.cutIn); }
   return {
@@ -122,12 +130,14 @@ export function wakedSetup(turbines: Turbine | readonly Turbine[], wind: WindRes
     freeStream, points,
     invWec: 1 / (spec.params?.wec ?? 1),
     mirror,
-    batch: points === null && model instanceof GaussianLocalWake && !mirror ? model.inlineLinear : null,
+    batch: points === null && model instanceof GaussianLocalWake && !mirror && site === null ? model.inlineLinear : null,
     hint: { tiCap: Infinity },
     ctMax: Math.max(...ctMaxByType), ctMaxByType,
     radiusByType: Float64Array.from(types, (t) => t.diameter / 2),
     d2ByType: Float64Array.from(pairModels.filter((_, i) => i % (nTypes + 1) === 0), (m) => (m instanceof GaussianLocalWake ? m.d2over8 : 0)),
     maxRadius, minDiameter, minCutIn,
     cosByDir, sinByDir, conditions,
+    site,
+    ambientTiMax: site !== null ? Math.max(conditions.tiMax, siteTiMax(site)) : conditions.tiMax,
   };
 }

@@ -5,6 +5,7 @@
  * depend on what it held before. Memory: O(N²) for one direction and condition at a time.
  */
 import type { WakedSetup } from './wakedSetup.js';
+import { createSiteWork, type SiteWork } from './siteWork.js';
 
 export interface Workspace {
   n: number;
@@ -26,13 +27,15 @@ export interface Workspace {
   typeAt: Int32Array; candDz: Float64Array; d2At: Float64Array;
   /** The image's partials of one pair (the ground mirror). */
   mirrorPartials: Float64Array;
+  /** A site that is not uniform: each turbine's local free stream and its adjoints (engine/siteWork.ts); null on a uniform site. */
+  site: SiteWork | null;
 }
 
 export function createWakedWorkspace(setup: WakedSetup, n: number): Workspace {
-  return createWorkspace(n, setup.model.coefficientCount, setup.turbulence !== null);
+  return createWorkspace(n, setup.model.coefficientCount, setup.turbulence !== null, setup.site !== null);
 }
 
-export function createWorkspace(n: number, coefCount: number, withTurbulence: boolean): Workspace {
+export function createWorkspace(n: number, coefCount: number, withTurbulence: boolean, withSite = false): Workspace {
   const pairs = Math.max(1, (n * (n - 1)) / 2);
   const f = (m: number) => new Float64Array(m);
   const t = (m: number) => f(withTurbulence ? m : 0);
@@ -46,5 +49,6 @@ export function createWorkspace(n: number, coefCount: number, withTurbulence: bo
     tSrc: t(n), pDxPow: t(pairs),
     typeAt: new Int32Array(n), candDz: f(pairs), d2At: f(n),
     mirrorPartials: f(4),
+    site: withSite ? createSiteWork(n) : null,
   };
 }

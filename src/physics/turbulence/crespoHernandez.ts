@@ -47,6 +47,10 @@ export class CrespoHernandez {
   sourceFactor(ct: number): number {
     return this.c.c0 * Math.pow(Math.max(this.twoA(ct, null) / 2, 1e-10), this.c.c1);
   }
+  /** c₂, the exponent of the ambient TI (∂I₊/∂TI₀ = c₂·I₊/TI₀: a site's TI field). */
+  get ambientExponent(): number {
+    return this.c.c2;
+  }
   /** TI₀^c₂. */
   ambientFactor(ti0: number): number {
     return Math.pow(ti0, this.c.c2);

@@ -1,0 +1,128 @@
+/**
+ * The `site:` block of case files (and of PyWake reference files): a site that is not uniform
+ * (physics/site/site.ts), strict.
+ *
+ *   site:
+ *     speedup:                      # optional: the speed-up s (PyWake's `Speedup`), > 0
+ *       x: [0, 1000, 2000]          # metres, strictly ascending (the layout's frame)
+ *       y: [0, 1000]
+ *       h: [60, 100]                # optional: height above ground, metres
+ *       wd: [0, 90, 180, 270]       # optional: wind direction, degrees in [0, 360]
+ *       values: [[1.0, 1.1], …]     # nested lists in the order x, y, (h), (wd)
+ *     ti: {x: …, y: …, values: …}   # optional: ambient turbulence intensity (a fraction, PyWake's `TI`)
+ *     shear: {power: {h_ref: 100, alpha: 0.14}}   # or {log: {h_ref: 100, z0: 0.03}}
+ *     # or, instead of speedup and ti: file: site.nc (netCDF-4 as xarray writes it; io/siteFile.ts)
+ *     outside: error              # or limit: a turbine outside a grid takes the edge's values (PyWake's bounds='limit')
+ *
+ * Each field needs x and y (a grid over the site; a dimension of one value means "only there").
+ * Problems are one line `file:line: site.speedup.values[2][1]: what is wrong`.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { strict, zodToInputError } from './zodIssue.js';
+import { errorAt, type FieldPath } from './sourceMap.js';
+import { makeSiteField, SITE_DIM_ORDER, wdWraps, type SiteField } from '../physics/site/siteField.js';
+import type { Site, SiteShear } from '../physics/site/site.js';
+import { axisProblem, valueProblem } from './siteValues.js';
+import { readSiteFile } from './siteFile.js';
+
+const axis = z.array(z.number()).min(1);
+const fieldSchema = strict({ x: axis, y: axis, h: axis.optional(), wd: axis.optional(), values: z.array(z.unknown()) });
+const shearSchema = z.union([
+  strict({ power: strict({ h_ref: z.number().positive(), alpha: z.number() }) }),
+  strict({ log: strict({ h_ref: z.number().positive(), z0: z.number().positive() }) }),
+]);
+const siteSchema = strict({ outside: z.enum(['error', 'limit']).optional(), file: z.string().min(1).optional(), speedup: fieldSchema.optional(), ti: fieldSchema.optional(), shear: shearSchema.optional() });
+
+function readField(name: string, raw: Record<string, unknown>, doc: unknown, at: FieldPath, file: string): SiteField {
+  const dims = SITE_DIM_ORDER.filter((d) => raw[d] !== undefined);
+  const coords = dims.map((d) => {
+    const g = Float64Array.from(raw[d] as number[]);
+    const problem = axisProblem(d, g);
+    if (problem) throw errorAt(doc, [...at, d, problem.index], problem.message, file);
+    return g;
+  });
+  const shape = coords.map((g) => g.length);
+  const values = new Float64Array(shape.reduce((a, b) => a * b, 1));
+  let next = 0;
+  const walk = (v: unknown, level: number, path: FieldPath): void => {
+    if (level === dims.length) {
+      const problem = valueProblem(name, v as number);
+      if (problem) throw errorAt(doc, path, problem, file);
+      values[next++] = v as number;
+      return;
+    }
+    if (!Array.isArray(v) || v.length !== shape[level]) {
+      const what = `a list of ${shape[level]} (the ${dims[level]} grid's length; values nest in the order ${dims.join(', ')})`;
+      throw errorAt(doc, path, Array.isArray(v) ? `${v.length} entries, expected ${what}` : `expected ${what}`, file);
+    }
+    v.forEach((e, i) => walk(e, level + 1, [...path, i]));
+  };
+  walk(raw.values, 0, [...at, 'values']);
+  return makeSiteField(name, dims, coords, values);
+}
+
+/**
+ * The site of a `site:` block found at `at` in `doc` (read from `file`). `raw` is the block as
+ * parsed (its origin registered, so errors name its lines).
+ */
+export function readSiteBlock(raw: unknown, doc: unknown, at: FieldPath, file: string): Site {
+  const parsed = siteSchema.safeParse(raw);
+  if (!parsed.success) throw zodToInputError(parsed.error, file, raw);
+  const block = raw as Record<string, Record<string, unknown>>;
+  const c = parsed.data;
+  if (!c.file && !c.speedup && !c.ti && !c.shear) throw errorAt(doc, at, 'an empty site: give file, speedup, ti or shear (or leave site out for a uniform site)', file);
+  if (c.file && (c.speedup || c.ti)) throw errorAt(doc, [...at, c.speedup ? 'speedup' : 'ti'], 'give the fields in the file or inline, not both', file);
+  const fromFile = c.file ? readSiteFile(path.resolve(path.dirname(file), c.file)) : null;
+  let shear: SiteShear | null = null;
+  if (c.shear) shear = 'power' in c.shear ? { kind: 'power', hRef: c.shear.power.h_ref, alpha: c.shear.power.alpha } : { kind: 'log', hRef: c.shear.log.h_ref, z0: c.shear.log.z0 };
+  return {
+    source: fromFile ? path.resolve(path.dirname(file), c.file!) : file,
+    speedup: fromFile ? fromFile.speedup : c.speedup ? readField('speedup', block.speedup, doc, [...at, 'speedup'], file) : null,
+    ti: fromFile ? fromFile.ti : c.ti ? readField('ti', block.ti, doc, [...at, 'ti'], file) : null,
+    shear,
+    ...(c.outside ? { outside: c.outside } : {}),
+  };
+}
+
+/** Whether every turbine position (x, y) lies inside the x–y grids of the site's fields; the first one that does not, or null. */
+export function siteLayoutProblem(site: Site, x: ArrayLike<number>, y: ArrayLike<number>): { field: string; turbine: number; message: string } | null {
+  if (site.outside === 'limit') return null;
+  for (const field of [site.speedup, site.ti]) {
+    if (!field || !field.dims.includes('x') || !field.dims.includes('y')) continue;
+    const gx = field.coords[field.dims.indexOf('x')], gy = field.coords[field.dims.indexOf('y')];
+    for (let i = 0; i < x.length; i++) {
+      const inX = x[i] >= gx[0] && x[i] <= gx[gx.length - 1], inY = y[i] >= gy[0] && y[i] <= gy[gy.length - 1];
+      if (!inX || !inY) {
+        return { field: field.name, turbine: i, message: `turbine ${i} at (${x[i]}, ${y[i]}) is outside the field's grid (x ${gx[0]}…${gx[gx.length - 1]}, y ${gy[0]}…${gy[gy.length - 1]}); values outside a grid are not extrapolated` };
+      }
+    }
+  }
+  return null;
+}
+
+/** A site as the inline `site:` block that reads back to it (the fields written out, also when they came from a file). */
+export function siteDocument(site: Site): Record<string, unknown> {
+  const fieldDoc = (f: SiteField): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    const shape = f.coords.map((g) => g.length);
+    const w = f.dims.indexOf('wd');
+    // makeSiteField appended the wrap node at 360 (a copy of 0°): the block gives the sectors without it.
+    const unwrap = w >= 0 && shape[w] > 1 && f.coords[w][shape[w] - 1] === 360 && wdWraps(f.coords[w].subarray(0, shape[w] - 1));
+    const keep = shape.map((n, a) => (a === w && unwrap ? n - 1 : n));
+    f.dims.forEach((d, a) => { out[d] = Array.from(f.coords[a].subarray(0, keep[a])); });
+    const nest = (level: number, offset: number): unknown => level === f.dims.length
+      ? f.values[offset]
+      : Array.from({ length: keep[level] }, (_, k) => nest(level + 1, offset + k * f.strides[level]));
+    out.values = nest(0, 0);
+    return out;
+  };
+  const shear = site.shear === null ? undefined
+    : site.shear.kind === 'power' ? { power: { h_ref: site.shear.hRef, alpha: site.shear.alpha } } : { log: { h_ref: site.shear.hRef, z0: site.shear.z0 } };
+  return {
+    ...(site.speedup ? { speedup: fieldDoc(site.speedup) } : {}),
+    ...(site.ti ? { ti: fieldDoc(site.ti) } : {}),
+    ...(shear ? { shear } : {}),
+    ...(site.outside ? { outside: site.outside } : {}),
+  };
+}

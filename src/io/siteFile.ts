@@ -1,0 +1,87 @@
+/**
+ * A site's fields from a netCDF-4 (HDF5) file as xarray writes it (`ds.to_netcdf`, as PyWake's
+ * `XRSite.save`), named by a `site: {file: NAME.nc}` block (path relative to the naming file):
+ *
+ *   Speedup (x, y[, h][, wd])   the speed-up s, > 0
+ *   TI      (x, y[, h][, wd])   ambient turbulence intensity, a fraction; or a scalar (one TI everywhere)
+ *   x, y, h, wd                 the dimensions' coordinates: strictly ascending; `units`, where
+ *                               given, m (x, y, h) and deg (wd); wd in [0, 360], equal sectors
+ *
+ * Other variables (PyWake's P, Weibull_A/k, Sector_frequency, WS) are not read: the rose is the
+ * case's `wind`. A dimension other than x, y, h, wd (ws, i, time), dimensions out of that order, or
+ * a field without x and y is refused, naming the file and the variable. The file is opened in a
+ * child process (io/siteFileChild.ts): a damaged file cannot take the reader down.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { InputError } from '../util/errors.js';
+import { makeSiteField, SITE_DIM_ORDER, type SiteDim, type SiteField } from '../physics/site/siteField.js';
+import { axisProblem, valueProblem } from './siteValues.js';
+
+interface Variable {
+  name: string;
+  shape: number[];
+  dims: (string | null)[];
+  units: string | null;
+  values: number[] | null;
+}
+
+const UNITS: Record<SiteDim, RegExp> = { x: /^(m|metres?|meters?)$/i, y: /^(m|metres?|meters?)$/i, h: /^(m|metres?|meters?)$/i, wd: /^(deg|degrees?|degrees_north|°)$/i };
+/** The file's variable for each field (PyWake's names first). */
+const NAMES: Record<string, readonly string[]> = { speedup: ['Speedup', 'speedup'], ti: ['TI', 'ti'] };
+
+function readVariables(file: string): Variable[] {
+  if (!fs.existsSync(file)) throw new InputError(`${file}: file not found`);
+  const child = fileURLToPath(new URL('./siteFileChild.js', import.meta.url));
+  try {
+    const out = execFileSync(process.execPath, [child, file], { encoding: 'utf8', maxBuffer: 1 << 30, timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    return (JSON.parse(out) as { variables: Variable[] }).variables;
+  } catch (err) {
+    const stderr = (err as { stderr?: string }).stderr?.trim().split('\n').pop();
+    throw new InputError(`${file}: not a readable netCDF-4/HDF5 site file (${stderr || (err as Error).message})`);
+  }
+}
+
+/** The fields `speedup` and `ti` a site file holds (null where it has none). */
+export function readSiteFile(file: string): { speedup: SiteField | null; ti: SiteField | null } {
+  const vars = readVariables(file);
+  const byName = new Map(vars.map((v) => [v.name, v]));
+  const fieldOf = (name: string): SiteField | null => {
+    const v = NAMES[name].map((n) => byName.get(n)).find((x) => x !== undefined);
+    if (!v) return null;
+    const fail = (message: string): never => { throw new InputError(`${file}: ${v.name}: ${message}`); };
+    if (v.values === null) fail('not a numeric variable');
+    if (v.shape.length === 0) {
+      if (name !== 'ti') fail('a scalar speed-up is a constant factor: give it over x and y');
+      const p = valueProblem(name, v.values![0]);
+      if (p) fail(p);
+      return makeSiteField(name, [], [], Float64Array.from(v.values!));
+    }
+    const dims = v.dims.map((d, i) => {
+      if (d === null || !(SITE_DIM_ORDER as readonly string[]).includes(d)) fail(`dimension ${i} (${d ?? 'unnamed'}) is not one of x, y, h, wd (a field over ${d ?? 'it'} is not supported)`);
+      return d as SiteDim;
+    });
+    const order = SITE_DIM_ORDER.filter((d) => dims.includes(d));
+    if (order.join(',') !== dims.join(',')) fail(`dimensions (${dims.join(', ')}) must be in the order ${order.join(', ')} (transpose it: ds.transpose(${order.map((d) => `'${d}'`).join(', ')}))`);
+    if (!dims.includes('x') || !dims.includes('y')) fail(`dimensions (${dims.join(', ')}) lack x or y: a site field is over x and y`);
+    const coords = dims.map((d) => {
+      const c = byName.get(d);
+      if (!c || c.values === null || c.shape.length !== 1) throw new InputError(`${file}: ${d}: the coordinate of dimension ${d} is missing or not a numeric list`);
+      if (c.units !== null && !UNITS[d].test(c.units.trim())) throw new InputError(`${file}: ${d}: units '${c.units}' where ${d === 'wd' ? 'degrees (deg)' : 'metres (m)'} are expected`);
+      const g = Float64Array.from(c.values);
+      const p = axisProblem(d, g);
+      if (p) throw new InputError(`${file}: ${d}[${p.index}]: ${p.message}`);
+      return g;
+    });
+    const values = Float64Array.from(v.values!);
+    for (let k = 0; k < values.length; k++) {
+      const p = valueProblem(name, values[k]);
+      if (p) fail(`value ${k} (flat, in the order ${dims.join(', ')}): ${p}`);
+    }
+    return makeSiteField(name, dims, coords, values);
+  };
+  const speedup = fieldOf('speedup'), ti = fieldOf('ti');
+  if (!speedup && !ti) throw new InputError(`${file}: holds neither Speedup nor TI (variables: ${vars.map((v) => v.name).join(', ') || 'none'})`);
+  return { speedup, ti };
+}
