@@ -12,7 +12,7 @@ import path from 'node:path';
 import { PYTHON, PYWAKE_REFERENCE as REFERENCE, runWflo, tempDir } from '../helpers.js';
 
 const has = (modules: string): boolean => spawnSync(PYTHON, ['-c', `import ${modules}`], { encoding: 'utf8' }).status === 0;
-// CI installs python3-xarray and python3-h5netcdf; the netCDF4 engine (python3-netcdf4) is checked where present.
+// CI installs python3-xarray, python3-h5netcdf and python3-netcdf4 (.ci/run): both of xarray's netCDF writers.
 const skipOf = (engine: 'netcdf4' | 'h5netcdf'): string | false => has(`xarray, yaml, ${engine === 'netcdf4' ? 'netCDF4' : 'h5netcdf'}`)
   ? false : `needs python3-xarray, python3-yaml and ${engine === 'netcdf4' ? 'python3-netcdf4' : 'python3-h5netcdf'} (Debian)`;
 const skip = skipOf('h5netcdf');

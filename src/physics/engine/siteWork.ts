@@ -13,24 +13,9 @@
  * made from) gives Ū_p and T̄I₀_p, and the layout-frame gradient through the fields:
  * ∂J/∂x_p += U·Ū_p·∂s_p/∂x + T̄I₀_p·∂T_p/∂x (ws.site.gsx, by position).
  */
-import { createSiteSamples, sampleSite, type SiteSamples } from '../site/site.js';
+import { sampleSite } from '../site/site.js';
 import type { WakedPass } from './pass.js';
-
-export interface SiteWork {
-  samples: SiteSamples;
-  /** By position, for the condition being solved: U_p, TI₀_p, TI₀_p^c₂ (the added-turbulence screen's factor). */
-  uFree: Float64Array; tiAmb: Float64Array; tiFac: Float64Array;
-  /** Adjoint of U_q as the free-stream deficit reference (written by the reverse pass). */
-  refBar: Float64Array;
-  tiAmbBar: Float64Array;
-  /** The direction's gradient through the fields, layout frame, by position. */
-  gsx: Float64Array; gsy: Float64Array;
-}
-
-export function createSiteWork(n: number): SiteWork {
-  const f = () => new Float64Array(n);
-  return { samples: createSiteSamples(n), uFree: f(), tiAmb: f(), tiFac: f(), refBar: f(), tiAmbBar: f(), gsx: f(), gsy: f() };
-}
+import type { SiteWork } from './siteWorkspace.js';
 
 /** Samples the site at every turbine for direction d (after the ordering). */
 export function sampleSiteForDirection(pass: WakedPass, x: Float64Array, y: Float64Array, d: number): void {

@@ -5,7 +5,7 @@
  * depend on what it held before. Memory: O(N²) for one direction and condition at a time.
  */
 import type { WakedSetup } from './wakedSetup.js';
-import { createSiteWork, type SiteWork } from './siteWork.js';
+import { createSiteWork, type SiteWork } from './siteWorkspace.js';
 
 export interface Workspace {
   n: number;

@@ -1,0 +1,23 @@
+/**
+ * The site's part of the waked workspace (engine/workspace.ts): by position, each turbine's local
+ * free stream and ambient TI for the condition being solved, their adjoints and the gradient
+ * through the fields (filled and read by engine/siteWork.ts). Its own file so that the workspace
+ * does not import the pass.
+ */
+import { createSiteSamples, type SiteSamples } from '../site/site.js';
+
+export interface SiteWork {
+  samples: SiteSamples;
+  /** By position, for the condition being solved: U_p, TI₀_p, TI₀_p^c₂ (the added-turbulence screen's factor). */
+  uFree: Float64Array; tiAmb: Float64Array; tiFac: Float64Array;
+  /** Adjoint of U_q as the free-stream deficit reference (written by the reverse pass). */
+  refBar: Float64Array;
+  tiAmbBar: Float64Array;
+  /** The direction's gradient through the fields, layout frame, by position. */
+  gsx: Float64Array; gsy: Float64Array;
+}
+
+export function createSiteWork(n: number): SiteWork {
+  const f = () => new Float64Array(n);
+  return { samples: createSiteSamples(n), uFree: f(), tiAmb: f(), tiFac: f(), refBar: f(), tiAmbBar: f(), gsx: f(), gsy: f() };
+}
