@@ -21,6 +21,7 @@
 import { siteDocument } from './siteFields.js';
 import { Document, isScalar, isSeq, visit } from 'yaml';
 import type { Case } from '../optimize/case.js';
+import type { OptimizationRecord } from '../optimize/runOptimization.js';
 import { NO_CUT_OUT, type Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import type { Boundary, Point } from '../geometry/boundary.js';
@@ -64,19 +65,7 @@ export interface LayoutResultInfo {
 }
 
 /** What a result file records of a layout's economics: runOptimization's record (edges: to ≥ n is substation to − n). */
-export interface ResultEconomics {
-  value: number;
-  value_initial: number | null;
-  lcoe: number;
-  npv: number;
-  irr: number | null;
-  aep_mwh: number;
-  cable_length_m: number;
-  cable_cost: number;
-  cable_edges: { from: number; to: number; type: string }[];
-  cost_breakdown: Record<string, number>;
-  cost_model: string;
-}
+export type ResultEconomics = Omit<NonNullable<OptimizationRecord['economics']>, 'objective'>;
 
 /** The `wflo.economics` block: the figures, and the network per turbine of the file's order (`position[i]`: where turbine i is written). */
 function economicsBlock(e: ResultEconomics, position: (i: number) => number): Record<string, unknown> {

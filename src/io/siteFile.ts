@@ -18,14 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { InputError } from '../util/errors.js';
 import { makeSiteField, SITE_DIM_ORDER, type SiteDim, type SiteField } from '../physics/site/siteField.js';
 import { axisProblem, valueProblem } from './siteValues.js';
-
-interface Variable {
-  name: string;
-  shape: number[];
-  dims: (string | null)[];
-  units: string | null;
-  values: number[] | null;
-}
+import type { Variable } from './siteFileChild.js';
 
 const UNITS: Record<SiteDim, RegExp> = { x: /^(m|metres?|meters?)$/i, y: /^(m|metres?|meters?)$/i, h: /^(m|metres?|meters?)$/i, wd: /^(deg|degrees?|degrees_north|°)$/i };
 /** The file's variable for each field (PyWake's names first). */

@@ -7,7 +7,8 @@
  */
 import { closeQuietly, loadH5, openH5Sync } from './hdf5/h5wasmRuntime.js';
 
-interface Variable {
+/** One variable of the file as the child reports it to io/siteFile.ts. */
+export interface Variable {
   name: string;
   shape: number[];
   dims: (string | null)[];

@@ -1,13 +1,12 @@
-/** Shared by the gradient tests: the exact AEP gradient against central differences (h = 1e-3 m). */
+/** Shared by the gradient tests: the exact AEP gradient against central differences (h = 1e-3 m unless given). */
 import assert from 'node:assert/strict';
 import type { FarmEvaluator } from '../../src/physics/aep.js';
 import { createRng } from '../../src/util/rng.js';
 
 /** Checks AEP with and without gradient agree; returns the largest |gradient| and |exact − FD|. */
-export function centralDifferenceCheck(ev: FarmEvaluator, x: Float64Array, y: Float64Array): { maxAbs: number; maxErr: number } {
+export function centralDifferenceCheck(ev: FarmEvaluator, x: Float64Array, y: Float64Array, h = 1e-3): { maxAbs: number; maxErr: number } {
   const exact = ev.aepWithGradient(x, y);
   assert.ok(Math.abs(exact.aepMwh - ev.aep(x, y).aepMwh) <= 1e-12 * exact.aepMwh, 'AEP with and without gradient agree');
-  const h = 1e-3;
   let maxAbs = 0, maxErr = 0;
   for (const [coords, grad] of [[x, exact.gradX], [y, exact.gradY]] as const) {
     for (let i = 0; i < coords.length; i++) {
