@@ -58,10 +58,13 @@ export interface WeightedSumResult {
  */
 export function evaluateWeightedSum(s: WeightedSumSetup, x: Float64Array, y: Float64Array): WeightedSumResult {
   const st = weightedSumState(s, x, y);
-  const { n, nDk } = st;
+  const { n, nDir, nSpeed, nDk } = st;
   for (let j = 0; j < n; j++) {
     let anyWeighted = false;
-    for (let dk = 0; dk < nDk; dk++) if (sourcesOfTarget(s, st, j, dk)) anyWeighted = true;
+    for (let d = 0; d < nDir; d++) {
+      pairsOfDirection(s, st, j, d);
+      for (let k = 0; k < nSpeed; k++) if (sourcesOfTarget(s, st, j, d * nSpeed + k)) anyWeighted = true;
+    }
     if (anyWeighted) solveConvection(s, st, j);
     for (let dk = 0; dk < nDk; dk++) closeTurbine(s, st, j, dk);
   }
@@ -82,6 +85,10 @@ interface WeightedSumState {
   Uc: Float64Array; UcStar: Float64Array; Us: Float64Array; rest: Float64Array; active: Uint8Array;
   /** Per condition and source position of the current step: centre deficit, convection speed, σ², local deficit, crosswind offset; weighted. */
   usc: Float64Array; uc: Float64Array; s2: Float64Array; us: Float64Array; hcw: Float64Array; inWeighted: Uint8Array;
+  /** σ by condition and source position of the current step (closeTurbine's added turbulence needs the wake radius 2σ). */
+  sig: Float64Array;
+  /** By source position, of the current step and direction: downwind and crosswind distance (the latter divided by the WEC factor), thrust growth. */
+  pairDw: Float64Array; pairH: Float64Array; pairGrowth: Float64Array;
   /** Scratch of model.centre. */
   centre: Float64Array;
   /** Iterations of the U_c solve done at the j-th step of the sweep. */
@@ -103,12 +110,29 @@ function weightedSumState(s: WeightedSumSetup, x: Float64Array, y: Float64Array)
     u: f(nDk * n), ti: f(nDk * n), ct: f(nDk * n), coef: f(nDk * n * K),
     Uc: f(nDk), UcStar: f(nDk), Us: f(nDk), rest: f(nDk), active: new Uint8Array(nDk),
     usc: f(nDk * n), uc: f(nDk * n), s2: f(nDk * n), us: f(nDk * n), hcw: f(nDk * n), inWeighted: new Uint8Array(nDk * n),
+    sig: f(nDk * n), pairDw: f(n), pairH: f(n), pairGrowth: f(n),
     centre: f(2), iterations: new Int32Array(n),
   };
 }
 
 /**
- * The sources of target j (downstream position) in condition dk: for each upstream position q its
+ * What the pairs (q, j), q upstream of target j, have in common at every speed of direction d: the
+ * downwind distance, the crosswind distance (divided by the WEC factor) and the thrust growth.
+ */
+function pairsOfDirection(s: WeightedSumSetup, st: WeightedSumState, j: number, d: number): void {
+  const { model } = s;
+  const { n, xs, ys, pairDw, pairH, pairGrowth } = st;
+  const invWec = s.invWec, row = d * n;
+  for (let q = 0; q < j; q++) {
+    const dw = xs[row + j] - xs[row + q];
+    pairDw[q] = dw;
+    pairH[q] = (ys[row + j] - ys[row + q]) * invWec;
+    pairGrowth[q] = model.growthAt(dw);
+  }
+}
+
+/**
+ * The sources of target j (downstream position) in condition dk (pairsOfDirection done for its direction): for each upstream position q its
  * centre deficit, convection speed, σ², local deficit and crosswind offset, and whether it is
  * weighted (local deficit ≥ δ·U). Sets the condition's plain sum of the unweighted sources, whether
  * it has weighted ones, and the start of its U_c solve (Σ w u = 0, U_c = U, U_c* = 10 U). Returns
@@ -116,23 +140,22 @@ function weightedSumState(s: WeightedSumSetup, x: Float64Array, y: Float64Array)
  */
 function sourcesOfTarget(s: WeightedSumSetup, st: WeightedSumState, j: number, dk: number): boolean {
   const { model } = s;
-  const { n, nSpeed, K, xs, ys, u, coef, usc, uc, s2, us, hcw, inWeighted, centre, rest, active, Us, Uc, UcStar } = st;
+  const { n, nSpeed, K, u, coef, usc, uc, s2, us, hcw, inWeighted, sig, pairDw, pairH, pairGrowth, centre, rest, active, Us, Uc, UcStar } = st;
   const { delta } = WEIGHTED_SUM_DEFAULTS;
-  const invWec = s.invWec, refEff = s.referenceIsEffective;
-  const d = Math.floor(dk / nSpeed), U = s.wind.speeds[dk % nSpeed];
+  const refEff = s.referenceIsEffective;
+  const U = s.wind.speeds[dk % nSpeed];
   const base = dk * n;
   let linear = 0, hasWeighted = false;
   for (let q = 0; q < j; q++) {
-    const dw = xs[d * n + j] - xs[d * n + q];
-    const h = (ys[d * n + j] - ys[d * n + q]) * invWec;
-    model.centre(dw, coef, (base + q) * K, centre);
+    const dw = pairDw[q], h = pairH[q];
+    model.centre(dw, pairGrowth[q], coef, (base + q) * K, centre);
     const sigma = centre[0], twoA = model.twoAOf(centre[1]);
     const ref = refEff ? u[base + q] : U;
     const centreDeficit = dw > -1e-10 ? ref * Math.min(1, twoA) : 0;
     const sq = sigma * sigma;
     const local = centreDeficit * Math.exp((-1 / (2 * sq)) * (h * h));
     const e = base + q;
-    usc[e] = centreDeficit; uc[e] = ref * (1 - twoA / 2); s2[e] = sq; us[e] = local; hcw[e] = h;
+    usc[e] = centreDeficit; uc[e] = ref * (1 - twoA / 2); s2[e] = sq; us[e] = local; hcw[e] = h; sig[e] = sigma;
     const weighted = local >= Math.max(delta, 1e-30) * U;
     inWeighted[e] = weighted ? 1 : 0;
     if (weighted) hasWeighted = true; else linear += local;
@@ -206,8 +229,8 @@ function convectionStep(st: WeightedSumState, U: number, j: number, dk: number, 
  */
 function closeTurbine(s: WeightedSumSetup, st: WeightedSumState, j: number, dk: number): void {
   const { turbine, model, turbulence } = s;
-  const { n, nSpeed, K, xs, ys, u, ti, ct, coef, Us, rest } = st;
-  const ti0 = s.wind.turbulenceIntensity, invWec = s.invWec;
+  const { n, nSpeed, K, xs, u, ti, ct, coef, Us, rest, hcw, sig } = st;
+  const ti0 = s.wind.turbulenceIntensity;
   const d = Math.floor(dk / nSpeed), U = s.wind.speeds[dk % nSpeed];
   const base = dk * n;
   const e = base + j;
@@ -216,8 +239,10 @@ function closeTurbine(s: WeightedSumSetup, st: WeightedSumState, j: number, dk: 
   if (turbulence) {
     let tMax = 0;
     for (let q = 0; q < j; q++) {
+      // The pair's σ and crosswind offset as sourcesOfTarget found them (added() would compute σ again).
       const dw = xs[d * n + j] - xs[d * n + q];
-      const add = turbulence.added(dw, Math.abs((ys[d * n + j] - ys[d * n + q]) * invWec), ct[base + q], ti0, model, coef, (base + q) * K, null);
+      if (!(dw > 0)) continue;
+      const add = turbulence.addedAtRadius(dw, Math.abs(hcw[base + q]), ct[base + q], ti0, model.wakeRadiusOf(sig[base + q]));
       if (add > tMax) tMax = add;
     }
     tip = Math.sqrt(ti0 * ti0 + tMax * tMax);

@@ -89,7 +89,19 @@ export class CrespoHernandez {
       if (g) { g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0; }
       return 0;
     }
-    const wr = wake.wakeRadius(dx, coef, offset, g ? this.wg : null);
+    return this.atRadius(dx, absDy, ct, ti0, wake.wakeRadius(dx, coef, offset, g ? this.wg : null), g);
+  }
+
+  /**
+   * added() for a source whose wake radius at dx is already known (`wr`, the wake model's
+   * wakeRadius there; dx > 0), without partials: the weighted sum keeps σ of every pair.
+   */
+  addedAtRadius(dx: number, absDy: number, ct: number, ti0: number, wr: number): number {
+    return this.atRadius(dx, absDy, ct, ti0, wr, null);
+  }
+
+  /** I₊ at (dx > 0, |dy|) inside a wake of radius wr; with g, this.wg holds wr's partials (added()). */
+  private atRadius(dx: number, absDy: number, ct: number, ti0: number, wr: number, g: Float64Array | null): number {
     // No overlap (or outside the top-hat): nothing added, whatever the powers below give.
     if (absDy >= wr + (this.areaOverlap ? this.targetRadius : 0)) {
       if (g) { g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0; }

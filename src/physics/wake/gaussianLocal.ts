@@ -74,12 +74,21 @@ export class GaussianLocalWake implements LocalWakeModel {
     return 8 * this.width.upperSigma(dx, ctMax, tiMax) * (1 + 1e-12);
   }
 
-  /** σ (out[0]) and the thrust term x = Ct_x·D²/(8σ²) (out[1]) at dx: the centre-line quantities of the weighted sum. */
-  centre(dx: number, coef: Float64Array, offset: number, out: Float64Array): void {
+  /**
+   * σ (out[0]) and the thrust term x = Ct_x·D²/(8σ²) (out[1]) at dx: the centre-line quantities of
+   * the weighted sum; `growth` is growthAt(dx) (it depends on dx alone, so the sum computes it once
+   * per pair and direction for every speed).
+   */
+  centre(dx: number, growth: number, coef: Float64Array, offset: number, out: Float64Array): void {
     const sigma = this.width.sigma(dx, coef, offset + 1, null);
-    const growth = this.width.growth;
     out[0] = sigma;
-    out[1] = coef[offset] * (growth ? growth(dx, null) : 1) * (this.d2over8 / (sigma * sigma));
+    out[1] = coef[offset] * growth * (this.d2over8 / (sigma * sigma));
+  }
+
+  /** The width's thrust growth factor at dx (1 for widths without one). */
+  growthAt(dx: number): number {
+    const growth = this.width.growth;
+    return growth ? growth(dx, null) : 1;
   }
 
   /**
@@ -115,7 +124,12 @@ export class GaussianLocalWake implements LocalWakeModel {
   wakeRadius(dx: number, coef: Float64Array, offset: number, g: Float64Array | null): number {
     const s = this.width.sigma(dx, coef, offset + 1, g);
     if (g) { g[0] *= 2; g[1] *= 2; g[2] *= 2; }
-    return 2 * s;
+    return this.wakeRadiusOf(s);
+  }
+
+  /** The wake radius of a wake of width σ (wakeRadius() without computing σ again). */
+  wakeRadiusOf(sigma: number): number {
+    return 2 * sigma;
   }
 
   /** The pair's thrust term at one distance: [h, D²/(8σ²), x, min(1, 2a(x)), its slope] (pairThrust). */
