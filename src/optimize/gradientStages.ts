@@ -26,7 +26,7 @@ import { deficitModel } from '../physics/wake/registry.js';
 import { aepObjective, fromScaled, layoutConstraints, toScaled } from './layoutProblem.js';
 import type { ResolvedSettings } from './settings.js';
 import { createEconomicObjective, economicStageObjective, isEconomic, objectiveScale } from './economicObjective.js';
-import { aepHubObjective, withHubBounds } from './hubHeight.js';
+import { aepHubObjective, HUB_SCALE_M, withHubBounds } from './hubHeight.js';
 
 export function gradientStages(
   c: Case, stages0: number[], s: ResolvedSettings, site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, aepRef: number,
@@ -40,13 +40,13 @@ export function gradientStages(
   const n = c.nTurbines;
   const hub = h0 !== null ? c.hubHeightRange! : null;
   const layout = free ? maskedConstraints(layoutConstraints(site, n, caseSpacing(c), scale), free) : layoutConstraints(site, n, caseSpacing(c), scale);
-  const constraints = hub ? withHubBounds(layout, n, hub, scale) : layout;
+  const constraints = hub ? withHubBounds(layout, n, hub) : layout;
   const multipliers = new Float64Array(constraints.count);
   const widens = deficitModel(c.model.wake)?.wakeExpansionContinuation === true;
   const stages = widens ? stages0 : [1];
   const counter = { evaluations: 0 };
   let z = toScaled(x0, y0, scale);
-  if (hub) { const zh = new Float64Array(2 * n + 1); zh.set(z); zh[2 * n] = h0! / scale; z = zh; }
+  if (hub) { const zh = new Float64Array(2 * n + 1); zh.set(z); zh[2 * n] = h0! / HUB_SCALE_M; z = zh; }
   let iterations = 0;
   let penalty = 10;
   const economic = isEconomic(c);
@@ -68,7 +68,7 @@ export function gradientStages(
       const { x, y } = fromScaled(z, scale);
       inner = economicStageObjective(eo, eo.route(x, y), scale, jScale, counter);
     } else if (hub) {
-      inner = aepHubObjective(c, stageModel, scale, aepRef, counter);
+      inner = aepHubObjective(c, hub, stageModel, scale, aepRef, counter);
     } else {
       const evaluator: FarmEvaluator = caseEvaluator(c, stageModel);
       inner = aepObjective(evaluator, scale, aepRef, counter);
@@ -89,7 +89,7 @@ export function gradientStages(
   }
   const { x, y } = fromScaled(hub ? z.subarray(0, 2 * n) : z, scale);
   // The bounds hold to the constraint tolerance: the height is kept inside them exactly.
-  const h = hub ? Math.min(Math.max(z[2 * n] * scale, hub.min), hub.max) : null;
+  const h = hub ? Math.min(Math.max(z[2 * n] * HUB_SCALE_M, hub.min), hub.max) : null;
   return { x, y, h, iterations, evaluations: counter.evaluations };
 }
 

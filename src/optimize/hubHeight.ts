@@ -2,7 +2,11 @@
  * Hub height as a design variable (issue 31): a case's `optimize: {hub_height: {min, max}}` lets
  * the gradient method choose one hub height for the farm's turbine model (every turbine of the type
  * shares it) within [min, max], alongside the positions. The scaled variables of layoutProblem.ts
- * gain one entry, z = [x/L, y/L, h/L], and two bound constraints (min − h)/L ≤ 0, (h − max)/L ≤ 0.
+ * gain one entry, z = [x/L, y/L, h/H] with H = HUB_SCALE_M, and two bound constraints
+ * (min − h)/H ≤ 0, (h − max)/H ≤ 0. H is a metre, not the rotor diameter: ∂AEP/∂h summed over the
+ * farm is n times a turbine's, and in units of L it sent L-BFGS's first steps to negative heights
+ * (measured on examples/hub-height-shear.yaml). An iterate outside the bounds is evaluated at the
+ * nearest bound (zero gradient in h there): the bound constraints' penalty brings it back.
  *
  * The gradient ∂AEP/∂h is exact through the site's free stream (engine/siteWork.ts: the shear
  * f(h) and a speed-up or TI field's h dimension, U·Ū_p·(∂s/∂h·f + s·f') + T̄I₀_p·∂T/∂h summed over
@@ -19,6 +23,9 @@ import { siteDependsOnHeight } from '../physics/site/site.js';
 import type { InequalityConstraints } from './augmentedLagrangian.js';
 import type { ObjectiveWithGradient } from './objective.js';
 import type { FarmEvaluator } from '../physics/aep.js';
+
+/** The hub height's unit in the scaled variables, metres. */
+export const HUB_SCALE_M = 1;
 
 /** The bounds of the hub-height variable, metres. */
 export interface HubHeightRange {
@@ -75,33 +82,35 @@ function evaluatorAt(c: Case, model: FarmModelSpec): (h: number) => FarmEvaluato
   };
 }
 
-/** −1000·AEP/aepRef of z = [x/L, y/L, h/L] with its exact gradient (layoutProblem.ts's aepObjective with the hub height). */
-export function aepHubObjective(c: Case, model: FarmModelSpec, scale: number, aepRef: number, counter: { evaluations: number }): ObjectiveWithGradient {
+/** −1000·AEP/aepRef of z = [x/L, y/L, h/H] with its exact gradient (layoutProblem.ts's aepObjective with the hub height). */
+export function aepHubObjective(c: Case, range: HubHeightRange, model: FarmModelSpec, scale: number, aepRef: number, counter: { evaluations: number }): ObjectiveWithGradient {
   const at = evaluatorAt(c, model);
   const factor = -1000 / aepRef;
   return (z, grad) => {
     const n = (z.length - 1) / 2;
     const x = new Float64Array(n), y = new Float64Array(n);
     for (let i = 0; i < n; i++) { x[i] = z[i] * scale; y[i] = z[n + i] * scale; }
-    const r = at(z[2 * n] * scale).aepWithGradient(x, y) as ReturnType<FarmEvaluator['aepWithGradient']> & { gradH?: Float64Array };
+    const raw = z[2 * n] * HUB_SCALE_M;
+    const h = Math.min(Math.max(raw, range.min), range.max);
+    const r = at(h).aepWithGradient(x, y) as ReturnType<FarmEvaluator['aepWithGradient']> & { gradH?: Float64Array };
     counter.evaluations++;
     let gh = 0;
-    if (r.gradH) for (let i = 0; i < n; i++) gh += r.gradH[i];
+    if (r.gradH && h === raw) for (let i = 0; i < n; i++) gh += r.gradH[i];
     for (let i = 0; i < n; i++) { grad[i] = factor * r.gradX[i] * scale; grad[n + i] = factor * r.gradY[i] * scale; }
-    grad[2 * n] = factor * gh * scale;
+    grad[2 * n] = factor * gh * HUB_SCALE_M;
     return factor * r.aepMwh;
   };
 }
 
 /** The layout's constraints (on the first 2n variables) and the hub height's two bounds (variable 2n). */
-export function withHubBounds(inner: InequalityConstraints, n: number, range: HubHeightRange, scale: number): InequalityConstraints {
+export function withHubBounds(inner: InequalityConstraints, n: number, range: HubHeightRange): InequalityConstraints {
   const m = inner.count;
   return {
     count: m + 2,
     values(z, out) {
       inner.values(z, out);
-      out[m] = range.min / scale - z[2 * n];
-      out[m + 1] = z[2 * n] - range.max / scale;
+      out[m] = range.min / HUB_SCALE_M - z[2 * n];
+      out[m + 1] = z[2 * n] - range.max / HUB_SCALE_M;
     },
     addWeightedGradient(z, w, grad) {
       inner.addWeightedGradient(z, w, grad);
