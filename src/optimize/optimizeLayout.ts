@@ -102,12 +102,14 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
   if (economic && s.method !== 'gradient' && s.method !== 'none') {
     throw new InputError(`optimizer method: '${s.method}' does not optimize objective '${caseObjective(c)}' yet; use method gradient (or none)`);
   }
-  if (economic && !c.economics) throw new InputError(`${c.name}: objective: '${caseObjective(c)}' needs the case's economics (cost model, depth, substations, cables)`);
   // The hub height as a variable (hubHeight.ts): the gradient method only; every evaluation below is at the current height.
   const hubStart = c.hubHeightRange ? startHubHeight(c, c.hubHeightRange) : null;
   if (hubStart !== null && s.method !== 'gradient' && s.method !== 'none') {
     throw new InputError(`optimizer method: '${s.method}' does not optimize the hub height (optimize.hub_height) yet; use method gradient (or none)`);
   }
+  // `--objective lcoe` replaces the file's objective after the case file refused it (hubHeight.ts).
+  if (hubStart !== null && economic) throw new InputError(`${c.name}: optimize.hub_height: not with objective '${caseObjective(c)}' yet (the cost model's tower cost depends on the hub height; its derivative is not wired): optimize the AEP`);
+  if (economic && !c.economics) throw new InputError(`${c.name}: objective: '${caseObjective(c)}' needs the case's economics (cost model, depth, substations, cables)`);
   let hub = hubStart;
   if (hubStart !== null) c = withHubHeight(c, hubStart);
   const site = c.boundary ? prepareBoundary(c.boundary) : null;

@@ -12,6 +12,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
 import { REPO, runWflo, tempDir } from '../helpers.js';
+import { loadCase } from '../../src/io/caseFile.js';
+import { optimizeLayout } from '../../src/optimize/optimizeLayout.js';
+import { InputError } from '../../src/util/errors.js';
 
 const EXAMPLE = path.join(REPO, 'examples', 'hub-height-shear.yaml');
 const TEXT = fs.readFileSync(EXAMPLE, 'utf8');
@@ -87,4 +90,7 @@ test('bad optimize.hub_height: one line naming file:line and the field, exit 2',
   const r = runWflo(['optimize', variant((t) => t), '--method', 'random']);
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr.trim(), /^wflo: optimizer method: 'random' does not optimize the hub height \(optimize\.hub_height\) yet; use method gradient/);
+  // A cost objective set after the file was read (as `--objective` does): refused by the optimizer too.
+  const c = loadCase(variant((t) => t));
+  assert.throws(() => optimizeLayout({ ...c, objective: 'lcoe' }, { method: 'gradient' }, 1), (err: Error) => err instanceof InputError && /optimize\.hub_height: not with objective 'lcoe' yet/.test(err.message));
 });
