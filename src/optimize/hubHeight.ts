@@ -37,6 +37,8 @@ export interface HubHeightRange {
 export function hubHeightProblem(c: Case, range: HubHeightRange): { field: string; message: string } | null {
   const at = 'optimize.hub_height';
   if (!(range.min < range.max)) return { field: at, message: `min (${range.min} m) must be below max (${range.max} m)` };
+  if (range.min < c.turbine.diameter / 2) return { field: `${at}.min`, message: `min (${range.min} m) is below half the rotor diameter (${c.turbine.diameter} m): the blades would hit the ground` };
+  if (range.max > 400) return { field: `${at}.max`, message: `max (${range.max} m) is above 400 m (the tallest hubs built are about 200 m): metres expected` };
   if (c.turbines !== undefined || (c.neighbours !== undefined && c.neighbours.x.length > 0)) {
     return { field: at, message: 'a hub height is optimized for a farm of one turbine model without neighbours only (different hub heights put vertical offsets into the wakes, which the gradient does not differentiate yet)' };
   }
@@ -48,7 +50,7 @@ export function hubHeightProblem(c: Case, range: HubHeightRange): { field: strin
   if (c.objective !== undefined && c.objective !== 'aep') {
     return { field: at, message: `not with objective '${c.objective}' yet (the cost model's tower cost depends on the hub height; its derivative is not wired): optimize the AEP` };
   }
-  if (site.shear?.kind === 'log' && !(range.min > site.shear.z0)) return { field: at, message: `min (${range.min} m) must be above the log law's z0 (${site.shear.z0} m)` };
+  if (site.shear?.kind === 'log' && !(range.min > site.shear.z0)) return { field: `${at}.min`, message: `min (${range.min} m) must be above the log law's z0 (${site.shear.z0} m)` };
   if (site.outside !== 'limit') {
     for (const field of [site.speedup, site.ti]) {
       const a = field ? field.dims.indexOf('h') : -1;
