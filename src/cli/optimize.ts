@@ -7,6 +7,7 @@ import { caseTreatment } from '../optimize/caseDirections.js';
 import { resultReproduces, writeLayoutResult } from '../io/layoutResultYaml.js';
 import { checkOverwrite } from '../io/overwrite.js';
 import { betterRecord, runOptimization, type OptimizationRecord } from '../optimize/runOptimization.js';
+import { withHubHeight } from '../optimize/hubHeight.js';
 import { withObjective } from '../io/objectiveField.js';
 import { resolveSettings, type OptimizerSettings } from '../optimize/settings.js';
 import { runMultiStart } from '../runner/multiStart.js';
@@ -115,7 +116,8 @@ export function registerOptimize(program: Command): void {
       const totalWallS = Number(process.hrtime.bigint() - t0) / 1e9;
       if (str('out')) {
         writeLayoutResult(str('out')!, {
-          case: c, caseSpec,
+          // A chosen hub height is the written turbine's: the file reproduces the AEP alone.
+          case: best.hub_height_m !== undefined ? withHubHeight(c, best.hub_height_m) : c, caseSpec,
           seed: best.seed, method: String(settings.method), settings: { ...settings },
           x: Float64Array.from(best.x), y: Float64Array.from(best.y), aepMwh: best.aep_mwh,
           perDirectionMwh: Float64Array.from(best.per_direction_mwh), aepInitialMwh: best.aep_initial_mwh,
@@ -145,6 +147,7 @@ export function registerOptimize(program: Command): void {
         ...(c.directions ? [`directions  ${directionsFlag(treatment)}: ${describeDirections(treatment)}; the AEP below is on this measure, not on the bins as listed`] : []),
         `AEP         ${best.aep_mwh.toFixed(5)} MWh (initial ${best.aep_initial_mwh.toFixed(2)} MWh, ${best.aep_mwh >= best.aep_initial_mwh ? '+' : ''}${(100 * (best.aep_mwh / best.aep_initial_mwh - 1)).toFixed(2)} %)`,
         ...economicLines(best),
+        ...(best.hub_height_m !== undefined ? [`hub height  ${best.hub_height_m.toFixed(3)} m (initial ${best.hub_height_initial_m!.toFixed(1)} m, within ${c.hubHeightRange!.min}…${c.hubHeightRange!.max} m)`] : []),
         `feasible    ${best.feasible} (max violation ${best.max_violation_m.toExponential(2)} m)`,
         `work        ${best.iterations} iterations, ${best.evaluations} evaluations, ${best.wall_s.toFixed(2)} s${starts > 1 ? `; all starts ${totalWallS.toFixed(1)} s wall` : ''}`,
       ];

@@ -22,6 +22,7 @@
  *   directions: {spread: 20}    # optional: how the rose's directions are treated (bins | {spread: N} | {gaussian: …} | {refine_deg: S}; io/directionsField.ts)
  *   economics: {...}            # optional: cost-model inputs (prices, depth or bathymetry, substations, cables; io/costFields.ts)
  *   objective: lcoe             # optional: aep (default) | lcoe | npv; lcoe and npv need the economics (io/objectiveField.ts)
+ *   optimize: {hub_height: {min: 80, max: 120}}   # optional: the hub height as a design variable (optimize/hubHeight.ts; docs/site.md)
  *   wflo: {...}                 # written by `wflo optimize --out`: how the layout was made (not read)
  */
 import path from 'node:path';
@@ -51,6 +52,7 @@ import { economicsForTurbines, economicsSchema, resolveEconomicsSpec, siteOutsid
 import { objectiveProblem, objectiveSchema } from './objectiveField.js';
 import { readSiteBlock, siteLayoutProblem } from './siteFields.js';
 import { boundingBox } from '../geometry/boundingBox.js';
+import { hubHeightProblem } from '../optimize/hubHeight.js';
 
 // Coordinates are checked by checkLayout (finite numbers, equal lengths) for a better message.
 const xy = strict({ x: z.array(z.unknown()), y: z.array(z.unknown()) });
@@ -75,6 +77,8 @@ const caseSchema = strict({
   directions: z.unknown().optional(),
   economics: economicsSchema.optional(), // cost-model inputs: io/costFields.ts
   objective: objectiveSchema.optional(),
+  // Design variables besides the positions: the hub height within bounds (optimize/hubHeight.ts).
+  optimize: strict({ hub_height: strict({ min: z.number().positive(), max: z.number().positive() }) }).optional(),
   // How `wflo optimize --out` made the layout (seed, method, AEP, work): a record, not read.
   wflo: z.record(z.string(), z.unknown()).optional(),
 });
@@ -228,6 +232,12 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     const problem = objectiveProblem(c.objective, result.economics !== undefined);
     if (problem) fail(['objective'], problem);
     result.objective = c.objective;
+  }
+  if (c.optimize !== undefined) {
+    const range = { min: c.optimize.hub_height.min, max: c.optimize.hub_height.max };
+    const problem = hubHeightProblem(result, range);
+    if (problem) fail(problem.field.split('.'), problem.message);
+    result.hubHeightRange = range;
   }
   return treatment ? withDirections(result, treatment) : result;
 }

@@ -49,6 +49,8 @@ export interface Case {
   objective?: ObjectiveName;
   /** Cost-model inputs (case file's or campaign farm's `economics:`, io/costFields.ts); absent: no economics. */
   economics?: CaseEconomics;
+  /** The hub height as a design variable within [min, max] m (case file's `optimize: {hub_height: …}`; optimize/hubHeight.ts); absent: fixed. */
+  hubHeightRange?: { min: number; max: number };
 }
 
 /** The turbine models of a farm with several types (mixed farm). */

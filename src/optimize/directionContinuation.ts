@@ -47,9 +47,11 @@ export function withDirectionContinuation(
     ...c,
     ...(c.turbines && first.typeOf ? { turbines: { ...c.turbines, typeOf: first.typeOf, choice: false } } : {}),
     layout: { x: first.x, y: first.y },
+    // A chosen hub height: the polish starts from it (optimize/hubHeight.ts).
+    ...(first.hubHeight !== undefined ? { turbine: { ...c.turbine, hubHeight: first.hubHeight } } : {}),
   };
   const polish = optimize(fine, { method: 'gradient', initial: 'given', wec: [1], ...(settings.maxIterations !== undefined ? { maxIterations: settings.maxIterations } : {}) }, seed);
-  const evaluator = caseEvaluator(c, c.model, first.typeOf);
+  const evaluator = caseEvaluator(first.hubHeightInitial !== undefined ? { ...c, turbine: { ...c.turbine, hubHeight: first.hubHeightInitial } } : c, c.model, first.typeOf);
   return {
     ...polish,
     xInitial: first.xInitial, yInitial: first.yInitial,
@@ -59,5 +61,6 @@ export function withDirectionContinuation(
     iterations: first.iterations + polish.iterations,
     evaluations: first.evaluations + polish.evaluations + 1,
     ...(first.typeOf ? { typeOf: first.typeOf } : {}),
+    ...(first.hubHeightInitial !== undefined ? { hubHeightInitial: first.hubHeightInitial } : {}),
   };
 }

@@ -8,6 +8,8 @@
  *   Under a cost objective (`objective: lcoe | npv`, economicObjective.ts) the objective is
  *   1000·J/J_scale instead of the AEP's: the collection network is routed at the start of every
  *   stage and kept fixed within it (its cable-cost gradient is exact for that topology);
+ *   With `hub` (the case's hubHeightRange; hubHeight.ts) one more variable, the farm's hub height,
+ *   with its exact gradient and two bound constraints (AEP objective only);
  * - repair: move an infeasible layout to a feasible one nearby (projection, then minimizing the
  *   squared constraint violation alone).
  */
@@ -24,21 +26,27 @@ import { deficitModel } from '../physics/wake/registry.js';
 import { aepObjective, fromScaled, layoutConstraints, toScaled } from './layoutProblem.js';
 import type { ResolvedSettings } from './settings.js';
 import { createEconomicObjective, economicStageObjective, isEconomic, objectiveScale } from './economicObjective.js';
+import { aepHubObjective, HUB_SCALE_M, withHubBounds } from './hubHeight.js';
 
 export function gradientStages(
   c: Case, stages0: number[], s: ResolvedSettings, site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, aepRef: number,
   free: Uint8Array | null = null,
   /** Called after each stage (progress only; never changes the result). */
   onStage?: (stage: number, stages: number, evaluations: number) => void,
+  /** The hub height's start (m) when the case has a hubHeightRange: it is optimized too. */
+  h0: number | null = null,
 ) {
   const scale = c.turbine.diameter;
   const n = c.nTurbines;
-  const constraints = free ? maskedConstraints(layoutConstraints(site, n, caseSpacing(c), scale), free) : layoutConstraints(site, n, caseSpacing(c), scale);
+  const hub = h0 !== null ? c.hubHeightRange! : null;
+  const layout = free ? maskedConstraints(layoutConstraints(site, n, caseSpacing(c), scale), free) : layoutConstraints(site, n, caseSpacing(c), scale);
+  const constraints = hub ? withHubBounds(layout, n, hub) : layout;
   const multipliers = new Float64Array(constraints.count);
   const widens = deficitModel(c.model.wake)?.wakeExpansionContinuation === true;
   const stages = widens ? stages0 : [1];
   const counter = { evaluations: 0 };
   let z = toScaled(x0, y0, scale);
+  if (hub) { const zh = new Float64Array(2 * n + 1); zh.set(z); zh[2 * n] = h0! / HUB_SCALE_M; z = zh; }
   let iterations = 0;
   let penalty = 10;
   const economic = isEconomic(c);
@@ -59,6 +67,8 @@ export function gradientStages(
       const eo = createEconomicObjective(c, undefined, stageModel);
       const { x, y } = fromScaled(z, scale);
       inner = economicStageObjective(eo, eo.route(x, y), scale, jScale, counter);
+    } else if (hub) {
+      inner = aepHubObjective(c, hub, stageModel, scale, aepRef, counter);
     } else {
       const evaluator: FarmEvaluator = caseEvaluator(c, stageModel);
       inner = aepObjective(evaluator, scale, aepRef, counter);
@@ -77,8 +87,10 @@ export function gradientStages(
     penalty = r.penalty;
     onStage?.(stage, stages.length, counter.evaluations);
   }
-  const { x, y } = fromScaled(z, scale);
-  return { x, y, iterations, evaluations: counter.evaluations };
+  const { x, y } = fromScaled(hub ? z.subarray(0, 2 * n) : z, scale);
+  // The bounds hold to the constraint tolerance: the height is kept inside them exactly.
+  const h = hub ? Math.min(Math.max(z[2 * n] * HUB_SCALE_M, hub.min), hub.max) : null;
+  return { x, y, h, iterations, evaluations: counter.evaluations };
 }
 
 /** The objective with the gradient of fixed turbines (free[i] = 0) zeroed. */

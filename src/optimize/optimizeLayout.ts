@@ -34,6 +34,7 @@ import { initialLayout } from './initialLayout.js';
 import { resolveSettings, type OptimizerSettings, type ResolvedSettings } from './settings.js';
 import { InputError } from '../util/errors.js';
 import { caseObjective, economicFigures, isEconomic, type EconomicFigures } from './economicObjective.js';
+import { startHubHeight, withHubHeight } from './hubHeight.js';
 
 export type { OptimizerSettings } from './settings.js';
 
@@ -59,6 +60,9 @@ export interface OptimizeResult {
   objectiveInitial?: number;
   /** A farm that chose its models: why (typeChoice.ts). */
   typeChoice?: TypeChoiceReport;
+  /** With the case's hubHeightRange: the hub height chosen (m), and where it started (hubHeight.ts). */
+  hubHeight?: number;
+  hubHeightInitial?: number;
 }
 
 /** Why a turbine_choice farm has the models it has: the objective, and per model figures at the returned positions. */
@@ -98,10 +102,19 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
   if (economic && s.method !== 'gradient' && s.method !== 'none') {
     throw new InputError(`optimizer method: '${s.method}' does not optimize objective '${caseObjective(c)}' yet; use method gradient (or none)`);
   }
+  // The hub height as a variable (hubHeight.ts): the gradient method only; every evaluation below is at the current height.
+  const hubStart = c.hubHeightRange ? startHubHeight(c, c.hubHeightRange) : null;
+  if (hubStart !== null && s.method !== 'gradient' && s.method !== 'none') {
+    throw new InputError(`optimizer method: '${s.method}' does not optimize the hub height (optimize.hub_height) yet; use method gradient (or none)`);
+  }
+  // `--objective lcoe` replaces the file's objective after the case file refused it (hubHeight.ts).
+  if (hubStart !== null && economic) throw new InputError(`${c.name}: optimize.hub_height: not with objective '${caseObjective(c)}' yet (the cost model's tower cost depends on the hub height; its derivative is not wired): optimize the AEP`);
   if (economic && !c.economics) throw new InputError(`${c.name}: objective: '${caseObjective(c)}' needs the case's economics (cost model, depth, substations, cables)`);
+  let hub = hubStart;
+  if (hubStart !== null) c = withHubHeight(c, hubStart);
   const site = c.boundary ? prepareBoundary(c.boundary) : null;
   const rng = createRng(seed);
-  const evaluator = caseEvaluator(c);
+  let evaluator = caseEvaluator(c);
   // One spacing, or with several turbine models each pair's (geometry/pairSpacing.ts); starting
   // layouts keep c.minSpacing, the largest, which every pair's rule accepts.
   const spacing = caseSpacing(c);
@@ -124,8 +137,9 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
     // with the cables re-routed per stage. Measured on the offshore cs4 example (docs/cost.md): the
     // cost objective through the continuation stages alone ended at a higher LCOE than the AEP
     // optimum did; from the AEP optimum it lowers it.
-    let r = gradientStages(economic ? { ...c, objective: 'aep' } : c, s.wec, s, site, x, y, aepInitial, null, onStage);
+    let r = gradientStages(economic ? { ...c, objective: 'aep' } : c, s.wec, s, site, x, y, aepInitial, null, onStage, hub);
     iterations += r.iterations; evaluations += r.evaluations;
+    if (r.h !== null) { hub = r.h; c = withHubHeight(c, hub); evaluator = caseEvaluator(c); }
     if (economic) {
       const energyFirst = ensureFeasible(r.x, r.y);
       if (energyFirst) {
@@ -199,7 +213,7 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
   } else {
     if (aep < aepInitial && startFeasible()) {
       // Never return less than a feasible start (a short or unconverged run can end below it).
-      x = Float64Array.from(start.x); y = Float64Array.from(start.y); aep = aepInitial;
+      x = Float64Array.from(start.x); y = Float64Array.from(start.y); aep = aepInitial; hub = hubStart;
     }
     // A case with economics reports them for an AEP-optimized layout too (what the AEP choice costs).
     if (c.economics) {
@@ -215,6 +229,7 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
     iterations, evaluations: evaluations + 1, feasible: report.feasible, maxViolationM: report.maxViolationM,
     ...(c.turbines ? { typeOf: Int32Array.from(c.turbines.typeOf) } : {}),
     ...(economics ? { economics, objectiveInitial } : {}),
+    ...(hub !== null ? { hubHeight: hub, hubHeightInitial: hubStart! } : {}),
   };
 }
 

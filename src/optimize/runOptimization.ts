@@ -7,6 +7,7 @@ import type { Case } from './case.js';
 import type { OptimizeHooks, OptimizerSettings } from './optimizeLayout.js';
 import { optimizeCase } from './optimizeCase.js';
 import { caseEvaluator } from './caseEvaluator.js';
+import { withHubHeight } from './hubHeight.js';
 
 export interface OptimizationRecord {
   seed: number;
@@ -22,6 +23,9 @@ export interface OptimizationRecord {
   iterations: number;
   evaluations: number;
   wall_s: number;
+  /** With the case's `optimize.hub_height`: the hub height chosen and where it started, m (optimize/hubHeight.ts). */
+  hub_height_m?: number;
+  hub_height_initial_m?: number;
   /** Each turbine's model (index into the case's turbine models), for a farm of several. */
   turbine_types?: number[];
   /** Under a cost objective (lcoe, npv): the returned layout's economics, from a final re-route of the cables. */
@@ -56,12 +60,13 @@ export function runOptimization(c: Case, settings: OptimizerSettings, seed: numb
   const t0 = process.hrtime.bigint();
   const r = optimizeCase(c, settings, seed, hooks);
   const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
-  const perDirection = caseEvaluator(c, c.model, r.typeOf).aep(r.x, r.y).perDirectionMwh;
+  const perDirection = caseEvaluator(r.hubHeight !== undefined ? withHubHeight(c, r.hubHeight) : c, c.model, r.typeOf).aep(r.x, r.y).perDirectionMwh;
   return {
     seed, aep_mwh: r.aep, aep_initial_mwh: r.aepInitial, per_direction_mwh: Array.from(perDirection),
     x: Array.from(r.x), y: Array.from(r.y), x_initial: Array.from(r.xInitial), y_initial: Array.from(r.yInitial),
     feasible: r.feasible, max_violation_m: r.maxViolationM, iterations: r.iterations, evaluations: r.evaluations, wall_s: wallS,
     ...(r.typeOf ? { turbine_types: Array.from(r.typeOf) } : {}),
+    ...(r.hubHeight !== undefined ? { hub_height_m: r.hubHeight, hub_height_initial_m: r.hubHeightInitial } : {}),
     ...(r.economics ? {
       economics: {
         objective: r.economics.objective, value: r.economics.value, value_initial: r.objectiveInitial ?? null,

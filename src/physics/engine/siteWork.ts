@@ -11,7 +11,11 @@
  * The adjoint (after the reverse pass of engine/backward.ts, which has left ū_p, the reference
  * adjoints r̄_q of the free-stream reference and T̄I_q, the adjoint of the TI each source's wake was
  * made from) gives Ū_p and T̄I₀_p, and the layout-frame gradient through the fields:
- * ∂J/∂x_p += U·Ū_p·∂s_p/∂x + T̄I₀_p·∂T_p/∂x (ws.site.gsx, by position).
+ * ∂J/∂x_p += U·Ū_p·∂s_p/∂x + T̄I₀_p·∂T_p/∂x (ws.site.gsx, by position), and with respect to the
+ * turbine's hub height ∂J/∂h_p = U·Ū_p·∂S_p/∂h + T̄I₀_p·∂T_p/∂h with S_p = s·f_shear, ∂S_p/∂h =
+ * ∂s/∂h·f + s·f'(h) (ws.site.gsh). The deficits themselves do not depend on h when every turbine has
+ * the same hub height and there is no ground mirror (the vertical offsets are 0); the optimizer
+ * refuses hub-height variables otherwise (optimize/hubHeight.ts), so gsh is the whole ∂J/∂h_p there.
  */
 import { sampleSite } from '../site/site.js';
 import type { WakedPass } from './pass.js';
@@ -23,7 +27,7 @@ export function sampleSiteForDirection(pass: WakedPass, x: Float64Array, y: Floa
   const work = ws.site!;
   const { types } = setup;
   sampleSite(setup.site!, x, y, ws.order, (p) => types[ws.typeAt[p]].hubHeight, setup.conditions.directionsDeg[d], work.samples);
-  if (pass.withGradient) { work.gsx.fill(0); work.gsy.fill(0); }
+  if (pass.withGradient) { work.gsx.fill(0); work.gsy.fill(0); work.gsh.fill(0); }
 }
 
 /** U_p, TI₀_p (and the screen's TI₀_p^c₂) of condition (U, ti0) at every position. */
@@ -48,7 +52,7 @@ export function fillLocalFreeStream(pass: WakedPass, U: number, ti0: number): vo
 export function siteAdjoint(pass: WakedPass, k: number): void {
   const { setup, ws, n, several, nTypes } = pass;
   const work = ws.site!;
-  const { samples, tiAmb, tiAmbBar, refBar, gsx, gsy } = work;
+  const { samples, tiAmb, tiAmbBar, refBar, gsx, gsy, gsh } = work;
   const { turbulence, pairTurbulence, useEffectiveTi: useEffTi, turbulenceSuperposition: tiSup } = setup;
   const { uBar, tiBar, ti, tiAcc, tiArg, tAdd, candStart, candSrc, typeAt } = ws;
   const U = setup.conditions.speed[k];
@@ -84,14 +88,16 @@ export function siteAdjoint(pass: WakedPass, k: number): void {
     const tb = tiAmbBar[p];
     gsx[p] += ub * samples.speedDx[p] + (tiField ? tb * samples.tiDx[p] : 0);
     gsy[p] += ub * samples.speedDy[p] + (tiField ? tb * samples.tiDy[p] : 0);
+    gsh[p] += ub * samples.speedDh[p] + (tiField ? tb * samples.tiDh[p] : 0);
   }
 }
 
-/** Adds the direction's gradient through the fields to the layout frame's gradX/gradY, times `scale`. */
-export function addSiteGradient(work: SiteWork, order: Int32Array, n: number, scale: number, gradX: Float64Array, gradY: Float64Array): void {
+/** Adds the direction's gradient through the fields to the layout frame's gradX/gradY (and by turbine to gradH), times `scale`. */
+export function addSiteGradient(work: SiteWork, order: Int32Array, n: number, scale: number, gradX: Float64Array, gradY: Float64Array, gradH: Float64Array): void {
   for (let p = 0; p < n; p++) {
     const i = order[p];
     gradX[i] += work.gsx[p] * scale;
     gradY[i] += work.gsy[p] * scale;
+    gradH[i] += work.gsh[p] * scale;
   }
 }

@@ -13,11 +13,11 @@ export interface SiteWork {
   /** Adjoint of U_q as the free-stream deficit reference (written by the reverse pass). */
   refBar: Float64Array;
   tiAmbBar: Float64Array;
-  /** The direction's gradient through the fields, layout frame, by position. */
-  gsx: Float64Array; gsy: Float64Array;
+  /** The direction's gradient through the fields, layout frame, by position; gsh: with respect to the turbine's hub height (through the shear and a field's h). */
+  gsx: Float64Array; gsy: Float64Array; gsh: Float64Array;
 }
 
 export function createSiteWork(n: number): SiteWork {
   const f = () => new Float64Array(n);
-  return { samples: createSiteSamples(n), uFree: f(), tiAmb: f(), tiFac: f(), refBar: f(), tiAmbBar: f(), gsx: f(), gsy: f() };
+  return { samples: createSiteSamples(n), uFree: f(), tiAmb: f(), tiFac: f(), refBar: f(), tiAmbBar: f(), gsx: f(), gsy: f(), gsh: f() };
 }

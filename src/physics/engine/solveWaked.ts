@@ -33,6 +33,8 @@ export interface SolveResult {
   /** ∂J/∂x, ∂J/∂y in the term's units per metre (empty without the gradient). */
   gradX: Float64Array;
   gradY: Float64Array;
+  /** On a site (setup.site), ∂J/∂h_i with respect to each turbine's hub height through the site's free stream (engine/siteWork.ts); else empty. */
+  gradH: Float64Array;
   /** Kernel (pair) evaluations actually computed. */
   pairEvaluations: number;
 }
@@ -47,6 +49,7 @@ export function solveWaked(setup: WakedSetup, x: Float64Array, y: Float64Array, 
   const screen = new ReachScreen(pass);
   const scratch = createOrderScratch(n);
   const gradX = new Float64Array(withGradient ? n : 0), gradY = new Float64Array(withGradient ? n : 0);
+  const gradH = new Float64Array(withGradient && ws.site !== null ? n : 0);
   const tiMax = pass.tiLearned ? setup.hint.tiCap : setup.ambientTiMax;
   const flow: ConditionFlow = {
     k: 0, weight: 0, n, own: pass.own, types: setup.types, order: ws.order, typeAt: ws.typeAt, u: ws.u, ti: ws.ti, ct: ws.ct,
@@ -63,10 +66,10 @@ export function solveWaked(setup: WakedSetup, x: Float64Array, y: Float64Array, 
     }
     term.endDirection(conditions.resultDirection[d]);
     if (withGradient) addWindFrameGradient(ws.gxw, ws.gyw, ws.order, n, c, s, setup.invWec, term.gradientScale, gradX, gradY);
-    if (withGradient && ws.site !== null) addSiteGradient(ws.site, ws.order, n, term.gradientScale, gradX, gradY);
+    if (withGradient && ws.site !== null) addSiteGradient(ws.site, ws.order, n, term.gradientScale, gradX, gradY, gradH);
   }
   if (pass.tiLearned && pass.tiSeen > 0) setup.hint.tiCap = Math.max(pass.tiSeen * 1.05, setup.ambientTiMax);
-  return { gradX, gradY, pairEvaluations: pass.pairEvaluations };
+  return { gradX, gradY, gradH, pairEvaluations: pass.pairEvaluations };
 }
 
 /** Whether any condition of direction d has weight and a speed some turbine produces at. */
@@ -128,6 +131,8 @@ export interface WakedResult {
   /** ∂AEP/∂x and ∂AEP/∂y in MWh per metre (empty without the gradient). */
   gradX: Float64Array;
   gradY: Float64Array;
+  /** On a site: ∂AEP/∂h_i in MWh per metre of each turbine's hub height, through the site's free stream only (absent otherwise; engine/siteWork.ts). */
+  gradH?: Float64Array;
   /** Kernel (pair) evaluations actually computed. */
   pairEvaluations: number;
 }
@@ -136,5 +141,5 @@ export interface WakedResult {
 export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Array, withGradient: boolean, ws: Workspace, dirFrom = 0, dirTo = setup.conditions.directionsDeg.length, mix?: TurbineMix): WakedResult {
   const term = new AepTerm(setup.wind.hoursPerYear);
   const r = solveWaked(setup, x, y, ws, { withGradient, dirFrom, dirTo, mix }, term);
-  return { aepMwh: term.total(), perDirectionMwh: term.perDirectionMwh, perTurbineMwh: term.perTurbineMwh, gradX: r.gradX, gradY: r.gradY, pairEvaluations: r.pairEvaluations };
+  return { aepMwh: term.total(), perDirectionMwh: term.perDirectionMwh, perTurbineMwh: term.perTurbineMwh, gradX: r.gradX, gradY: r.gradY, ...(r.gradH.length > 0 ? { gradH: r.gradH } : {}), pairEvaluations: r.pairEvaluations };
 }

@@ -33,6 +33,17 @@ export function shearFactor(shear: SiteShear | null, h: number): number {
   return shear.kind === 'power' ? (h / shear.hRef) ** shear.alpha : Math.log(h / shear.z0) / Math.log(shear.hRef / shear.z0);
 }
 
+/** d f_shear/dh at height h (power law α·f/h, log law 1/(h·ln(h_ref/z₀))). */
+export function shearSlope(shear: SiteShear | null, h: number): number {
+  if (shear === null) return 0;
+  return shear.kind === 'power' ? (shear.alpha * (h / shear.hRef) ** shear.alpha) / h : 1 / (h * Math.log(shear.hRef / shear.z0));
+}
+
+/** Whether a turbine's free stream on the site changes with its hub height (a shear, or a field over h). */
+export function siteDependsOnHeight(site: Site): boolean {
+  return site.shear !== null || (site.speedup?.dims.includes('h') ?? false) || (site.ti?.dims.includes('h') ?? false);
+}
+
 /** The largest ambient TI the site can give (0 without a TI field). */
 export function siteTiMax(site: Site): number {
   return site.ti ? fieldRange(site.ti).max : 0;
@@ -40,18 +51,18 @@ export function siteTiMax(site: Site): number {
 
 /** The site's values at the turbines for one direction, by downstream position. */
 export interface SiteSamples {
-  /** Speed factor s·f_shear and its ∂/∂x, ∂/∂y (layout frame). */
-  speed: Float64Array; speedDx: Float64Array; speedDy: Float64Array;
+  /** Speed factor s·f_shear and its ∂/∂x, ∂/∂y (layout frame) and ∂/∂h (hub height: s_h·f + s·f'). */
+  speed: Float64Array; speedDx: Float64Array; speedDy: Float64Array; speedDh: Float64Array;
   /** Ambient TI and its partials (used only with a TI field). */
-  ti: Float64Array; tiDx: Float64Array; tiDy: Float64Array;
+  ti: Float64Array; tiDx: Float64Array; tiDy: Float64Array; tiDh: Float64Array;
 }
 
 export function createSiteSamples(n: number): SiteSamples {
   const f = () => new Float64Array(n);
-  return { speed: f(), speedDx: f(), speedDy: f(), ti: f(), tiDx: f(), tiDy: f() };
+  return { speed: f(), speedDx: f(), speedDy: f(), speedDh: f(), ti: f(), tiDx: f(), tiDy: f(), tiDh: f() };
 }
 
-const sample: FieldSample = { value: 0, dx: 0, dy: 0 };
+const sample: FieldSample = { value: 0, dx: 0, dy: 0, dh: 0 };
 
 function sampleOrFail(site: Site, field: SiteField, turbine: number, x: number, y: number, h: number, wd: number): void {
   const outside = sampleField(field, x, y, h, wd, sample, site.outside === 'limit');
@@ -69,16 +80,17 @@ export function sampleSite(site: Site, x: Float64Array, y: Float64Array, order: 
   for (let p = 0; p < n; p++) {
     const i = order[p];
     const h = hubAt(p);
-    const f = shearFactor(site.shear, h);
+    const f = shearFactor(site.shear, h), fh = shearSlope(site.shear, h);
     if (site.speedup) {
       sampleOrFail(site, site.speedup, i, x[i], y[i], h, wdDeg);
       out.speed[p] = sample.value * f; out.speedDx[p] = sample.dx * f; out.speedDy[p] = sample.dy * f;
+      out.speedDh[p] = sample.dh! * f + sample.value * fh;
     } else {
-      out.speed[p] = f; out.speedDx[p] = 0; out.speedDy[p] = 0;
+      out.speed[p] = f; out.speedDx[p] = 0; out.speedDy[p] = 0; out.speedDh[p] = fh;
     }
     if (site.ti) {
       sampleOrFail(site, site.ti, i, x[i], y[i], h, wdDeg);
-      out.ti[p] = sample.value; out.tiDx[p] = sample.dx; out.tiDy[p] = sample.dy;
+      out.ti[p] = sample.value; out.tiDx[p] = sample.dx; out.tiDy[p] = sample.dy; out.tiDh[p] = sample.dh!;
     }
   }
 }

@@ -16,7 +16,7 @@
  *   with `limit` (XRSite's bounds='limit', chosen by the site's `outside: limit`) the point is moved
  *   onto the grid's edge on that dimension (the edge values held; zero derivative across it).
  *
- * The gradient with respect to x and y is exact: the derivative of the multilinear form inside the
+ * The gradient with respect to x and y (and hub height h) is exact: the derivative of the multilinear form inside the
  * cell the value came from (on a grid line, the cell above it, as PyWake's floor picks it: the
  * one-sided derivative; central differences there see the mean of the two sides).
  */
@@ -38,11 +38,12 @@ export interface SiteField {
   readonly strides: Int32Array;
 }
 
-/** Value and ∂/∂x, ∂/∂y at one point. */
+/** Value and ∂/∂x, ∂/∂y (and ∂/∂h, 0 for a field without h, when asked for) at one point. */
 export interface FieldSample {
   value: number;
   dx: number;
   dy: number;
+  dh?: number;
 }
 
 /** A point outside a field's grid. */
@@ -127,30 +128,33 @@ export function sampleField(field: SiteField, x: number, y: number, h: number, w
     span[a] = v !== raw ? Infinity : g.length > 1 ? g[c.i + 1] - g[c.i] : 1;
     step[a] = g.length > 1 ? strides[a] : 0;
   }
-  let value = 0, gx = 0, gy = 0;
-  const xa = dims.indexOf('x'), ya = dims.indexOf('y');
+  let value = 0, gx = 0, gy = 0, gh = 0;
+  const xa = dims.indexOf('x'), ya = dims.indexOf('y'), ha = dims.indexOf('h');
   const corners = 1 << d;
   for (let m = 0; m < corners; m++) {
-    let idx = 0, w = 1, wx = 1, wy = 1;
+    let idx = 0, w = 1, wx = 1, wy = 1, wh = 1;
     for (let a = 0; a < d; a++) {
       const up = (m >> (d - 1 - a)) & 1;
-      if (up === 1 && step[a] === 0) { w = 0; wx = 0; wy = 0; break; }
+      if (up === 1 && step[a] === 0) { w = 0; wx = 0; wy = 0; wh = 0; break; }
       idx += (base[a] + up) * strides[a];
       const f = up ? frac[a] : 1 - frac[a];
       const df = (up ? 1 : -1) / span[a];
       w *= f;
       wx *= a === xa ? df : f;
       wy *= a === ya ? df : f;
+      wh *= a === ha ? df : f;
     }
-    if (w === 0 && wx === 0 && wy === 0) continue;
+    if (w === 0 && wx === 0 && wy === 0 && wh === 0) continue;
     const v = values[idx];
     value += w * v;
     gx += wx * v;
     gy += wy * v;
+    gh += wh * v;
   }
   out.value = value;
   out.dx = xa >= 0 && step[xa] !== 0 ? gx : 0;
   out.dy = ya >= 0 && step[ya] !== 0 ? gy : 0;
+  if (out.dh !== undefined) out.dh = ha >= 0 && step[ha] !== 0 ? gh : 0;
   return null;
 }
 

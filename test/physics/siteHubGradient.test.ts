@@ -1,0 +1,95 @@
+/**
+ * The exact gradient of the AEP with respect to the farm's hub height (engine/siteWork.ts's gradH,
+ * summed over the turbines, as optimize/hubHeight.ts uses it) against central differences of the
+ * AEP at h ± 1e-4 m: through power and log shear, through speed-up and TI fields with an h
+ * dimension (the hub height between h nodes, turbines between x–y nodes), with wakes
+ * (PyWake's site reference turbines, rose and layout) and for a lone turbine.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { PYWAKE_REFERENCE as REFERENCE } from '../helpers.js';
+import { readYamlFile } from '../../src/io/yamlFile.js';
+import { caseFromReferenceDocument } from '../../src/io/referenceCase.js';
+import { caseEvaluator } from '../../src/optimize/caseEvaluator.js';
+import type { Case } from '../../src/optimize/case.js';
+import type { WindResource } from '../../src/physics/windResource.js';
+import { makeSiteField, type SiteField } from '../../src/physics/site/siteField.js';
+import type { SiteShear } from '../../src/physics/site/site.js';
+import { withHubHeight } from '../../src/optimize/hubHeight.js';
+
+const STEP = 1e-4;
+
+function load(file: string): Case {
+  const full = path.join(REFERENCE, file);
+  return caseFromReferenceDocument(readYamlFile(full), full);
+}
+
+function thin(wind: WindResource, step: number): WindResource {
+  const nS = wind.speeds.length;
+  const dirs: number[] = [], p: number[] = [];
+  for (let d = 0; d < wind.directionsDeg.length; d += step) {
+    dirs.push(wind.directionsDeg[d]);
+    for (let s = 0; s < nS; s++) p.push(wind.probability[d * nS + s]);
+  }
+  const sum = p.reduce((a, b) => a + b, 0);
+  return { ...wind, directionsDeg: Float64Array.from(dirs), probability: Float64Array.from(p, (v) => v / sum) };
+}
+
+/** An (x, y) field given an h dimension: value(x, y) · factor(h) on the h grid. */
+function overHeight(f: SiteField, h: number[], factor: number[]): SiteField {
+  assert.deepEqual(f.dims, ['x', 'y']);
+  const nx = f.coords[0].length, ny = f.coords[1].length, nh = h.length;
+  const v = new Float64Array(nx * ny * nh);
+  for (let i = 0; i < nx * ny; i++) for (let k = 0; k < nh; k++) v[i * nh + k] = f.values[i] * factor[k];
+  return makeSiteField(f.name, ['x', 'y', 'h'], [f.coords[0], f.coords[1], Float64Array.from(h)], v);
+}
+
+/** Σ_i ∂AEP/∂h_i (exact) and the central difference of the AEP with every hub at h ± STEP. */
+function hubCheck(c: Case, h: number, x: Float64Array, y: Float64Array): { exact: number; fd: number } {
+  const r = caseEvaluator(withHubHeight(c, h)).aepWithGradient(x, y) as { gradH?: Float64Array };
+  assert.ok(r.gradH, 'a gradient with respect to the hub height');
+  const exact = r.gradH.reduce((a, b) => a + b, 0);
+  const up = caseEvaluator(withHubHeight(c, h + STEP)).aep(x, y).aepMwh;
+  const down = caseEvaluator(withHubHeight(c, h - STEP)).aep(x, y).aepMwh;
+  return { exact, fd: (up - down) / (2 * STEP) };
+}
+
+const SHEARS: [string, SiteShear][] = [
+  ['power', { kind: 'power', hRef: 100, alpha: 0.2 }],
+  ['log', { kind: 'log', hRef: 100, z0: 0.03 }],
+];
+
+for (const [name, shear] of SHEARS) {
+  test(`∂AEP/∂h through ${name} shear, speed-up and TI fields over h, with wakes: exact against central differences`, () => {
+    const c = load('site-ti-niayifar2016.yaml');
+    c.wind = thin(c.wind, 6);
+    const site = c.model.site!;
+    // The speed-up falls with height (a hill's, strongest near the ground), the TI too; nodes at 40, 65, 90, 130 m.
+    const speedup = overHeight(site.speedup!, [40, 65, 90, 130], [1.12, 1.05, 1.0, 0.97]);
+    const ti = overHeight(site.ti!, [40, 65, 90, 130], [1.3, 1.1, 1.0, 0.9]);
+    c.model = { ...c.model, site: { ...site, speedup, ti, shear } };
+    const x = Float64Array.from(c.layout!.x), y = Float64Array.from(c.layout!.y);
+    for (const h of [52.3, 70, 77.7, 111.1]) {
+      const { exact, fd } = hubCheck(c, h, x, y);
+      assert.ok(Math.abs(exact) > 1, `a gradient at h ${h}: ${exact}`);
+      assert.ok(Math.abs(exact - fd) <= 1e-6 * Math.abs(exact), `h ${h}: exact ${exact} vs central difference ${fd}`);
+    }
+    // Shear alone (no fields): the same check.
+    c.model = { ...c.model, site: { ...site, speedup: null, ti: null, shear } };
+    const { exact, fd } = hubCheck(c, 83.4, x, y);
+    assert.ok(exact > 0, `more height, more wind: ${exact}`);
+    assert.ok(Math.abs(exact - fd) <= 1e-6 * Math.abs(exact), `shear alone: exact ${exact} vs ${fd}`);
+  });
+}
+
+test('∂AEP/∂h of a lone turbine between x–y nodes: through the speed-up field over h alone (no shear)', () => {
+  const c = load('site-speedup-bastankhah2014.yaml');
+  c.wind = thin(c.wind, 6);
+  const site = c.model.site!;
+  c.model = { ...c.model, site: { ...site, speedup: overHeight(site.speedup!, [30, 60, 120], [1.2, 1.0, 0.9]), shear: null } };
+  const { exact, fd } = hubCheck(c, 71.3, Float64Array.of(812.5), Float64Array.of(450));
+  // Above 60 m the speed-up falls with height: less energy.
+  assert.ok(exact < 0, `∂AEP/∂h ${exact}`);
+  assert.ok(Math.abs(exact - fd) <= 1e-7 * Math.abs(exact), `exact ${exact} vs ${fd}`);
+});
