@@ -119,18 +119,31 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
   };
   if (s.method === 'gradient' || s.method === 'hybrid' || s.method === 'basin') {
     const onStage = hooks.onGradientStage && ((stage: number, stages: number, used: number) => hooks.onGradientStage!({ stage, stages, evaluations: evaluations + used }));
-    // Under a cost objective: energy first (the stages of wake expansion continuation on AEP, which
-    // is most of LCOE and NPV), then the cost objective itself at the model's own wake (factor 1),
-    // with the cables re-routed per stage. Measured on the offshore cs4 example (docs/cost.md): the
-    // cost objective through the continuation stages alone ended at a higher LCOE than the AEP
-    // optimum did; from the AEP optimum it lowers it.
+    // The stages of wake expansion continuation optimize energy, whatever the objective (under a
+    // cost objective AEP is most of LCOE and NPV; measured on the offshore cs4 example, docs/cost.md,
+    // the cost objective through these stages alone ended at a higher LCOE than the AEP optimum).
+    // Then every gradient run ends with one restart stage in the case's own objective at the
+    // model's own wake (factor 1): the augmented Lagrangian afresh (multipliers zero, first
+    // penalty), the cables re-routed under a cost objective; kept when it is no worse by the
+    // objective. So an AEP and an LCOE run do the same work, and differ only in what the last
+    // stage optimizes (bench section `restart`: the stage adds a median 0–0.18 % AEP on cs1-16,
+    // cs1-36, cs3 for 10–30 % more time).
     let r = gradientStages(economic ? { ...c, objective: 'aep' } : c, s.wec, s, site, x, y, aepInitial, null, onStage);
     iterations += r.iterations; evaluations += r.evaluations;
-    if (economic) {
-      const energyFirst = ensureFeasible(r.x, r.y);
-      if (energyFirst) {
-        r = gradientStages(c, [1], s, site, energyFirst.x, energyFirst.y, aepInitial, null, onStage);
-        iterations += r.iterations; evaluations += r.evaluations;
+    const continued = ensureFeasible(r.x, r.y);
+    if (continued) {
+      const again = gradientStages(c, [1], s, site, continued.x, continued.y, aepInitial, null, onStage);
+      iterations += again.iterations; evaluations += again.evaluations;
+      const restarted = ensureFeasible(again.x, again.y);
+      r = { ...r, ...continued };
+      if (restarted) {
+        evaluations += 2;
+        if (economic) {
+          const before = economicFigures(c, continued.x, continued.y).value, after = economicFigures(c, restarted.x, restarted.y).value;
+          if (caseObjective(c) === 'lcoe' ? after <= before : after >= before) r = { ...r, ...restarted };
+        } else if (evaluator.aep(restarted.x, restarted.y).aepMwh >= evaluator.aep(continued.x, continued.y).aepMwh) {
+          r = { ...r, ...restarted };
+        }
       }
     }
     const feasible = ensureFeasible(r.x, r.y);
