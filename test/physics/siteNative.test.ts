@@ -20,7 +20,7 @@ import type { FarmModelSpec } from '../../src/physics/farmModel.js';
 import type { Case } from '../../src/optimize/case.js';
 import type { WindResource } from '../../src/physics/windResource.js';
 
-function load(file: string): Case {
+function load(file: string): ReturnType<typeof caseFromReferenceDocument> {
   const full = path.join(REFERENCE, file);
   return caseFromReferenceDocument(readYamlFile(full), full);
 }
