@@ -5,7 +5,7 @@ that PyWake's own `aep` is the case's AEP; the model from the case's `source.cal
 (Bastankhah_PorteAgel_2014 with the case's k). AEP calls, then `aep_gradients(autograd, ['x', 'y'])`.
 
 usage: PYTHONPATH=<PyWake source>:<autograd source>[:<folder with an import guard>] \
-       python3 pywake_site_time.py CASE REPEATS [GRAD_REPEATS]
+       python3 pywake_site_time.py [time] CASE REPEATS [GRAD_REPEATS]
 Prints one JSON line: PyWake's AEP (MWh), CPU and wall seconds of every call after one warm-up
 (GRAD_REPEATS defaults to REPEATS; 0 skips the gradient), the load average.
 """
@@ -21,8 +21,11 @@ from py_wake.wind_turbines.power_ct_functions import PowerCtTabular
 from py_wake.literature.gaussian_models import Bastankhah_PorteAgel_2014
 from py_wake.utils.gradients import autograd
 
-case_file, repeats = sys.argv[1], int(sys.argv[2])
-grad_repeats = int(sys.argv[3]) if len(sys.argv) > 3 else repeats
+args = sys.argv[1:]
+if args and args[0] == 'time':  # the mode word bench/realFarms.ts pywake() passes first
+    args = args[1:]
+case_file, repeats = args[0], int(args[1])
+grad_repeats = int(args[2]) if len(args) > 2 else repeats
 case = yaml.safe_load(open(case_file))
 t, w, lay, s = case['turbine'], case['wind'], case['layout'], case['site']['speedup']
 assert case['source']['call'].startswith('Bastankhah_PorteAgel_2014('), case['source']['call']
