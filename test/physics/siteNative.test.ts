@@ -15,7 +15,7 @@ import { PYWAKE_REFERENCE as REFERENCE } from '../helpers.js';
 import { readYamlFile } from '../../src/io/yamlFile.js';
 import { caseFromReferenceDocument } from '../../src/io/referenceCase.js';
 import { createFarmEvaluator } from '../../src/physics/aep.js';
-import { wakedConfig } from '../../src/physics/nativeKernel.js';
+import { curveArrays, requireAddon, wakedConfig } from '../../src/physics/nativeKernel.js';
 import type { FarmModelSpec } from '../../src/physics/farmModel.js';
 import type { Case } from '../../src/optimize/case.js';
 import type { WindResource } from '../../src/physics/windResource.js';
@@ -96,4 +96,21 @@ test('native kernel on a site with a speed-up by direction and a TI field, Jense
   const ti = load('site-ti-niayifar2016.yaml').model.site!.ti;
   c.wind = thin(c.wind, 4);
   compare('jensen on wd + TI', c, { wake: 'jensen', superposition: 'linear', turbulence: 'crespo-hernandez', useEffectiveTi: true, site: { ...c.model.site!, ti } }, 1e-12);
+});
+
+test('the addon refuses site arrays of the wrong size, or an adjoint without its field, with a TypeError naming them', () => {
+  const c = load('site-speedup-bastankhah2014.yaml');
+  const spec = { ...c.model, inflow: 'waked' as const };
+  const cfg = wakedConfig(c.turbine, c.wind, spec, 'best')!;
+  const cv = curveArrays(c.turbine);
+  const n = 3, nDir = c.wind.directionsDeg.length;
+  const rad = Float64Array.from(c.wind.directionsDeg, (d) => (d * Math.PI) / 180);
+  const rows = (k: number) => new Float64Array(k);
+  const call = (site: Float64Array[]) => requireAddon().waked(cfg, cv.powerSpeeds, cv.powerW, cv.ctSpeeds, cv.ctValues, rad.map(Math.cos), rad.map(Math.sin),
+    c.wind.speeds, c.wind.probability, rows(0), Float64Array.of(0, 400, 800), Float64Array.of(0, 0, 0), 0, nDir, 1,
+    rows(nDir), rows(nDir * n), rows(nDir * n), rows(nDir * n), rows(2), ...site);
+  assert.throws(() => call([rows(nDir * n - 1)]), { name: 'TypeError', message: /site arrays must hold directions × turbines/ });
+  assert.throws(() => call([rows(0), rows(0), rows(nDir * n)]), { name: 'TypeError', message: /a site adjoint needs its field/ });
+  assert.throws(() => call([Array(nDir * n).fill(1) as unknown as Float64Array]), { name: 'TypeError', message: /siteSpeed must be a Float64Array/ });
+  call([rows(nDir * n).fill(1), rows(0), rows(nDir * n), rows(0)]);
 });
