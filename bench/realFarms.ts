@@ -33,7 +33,7 @@ function hasTaskset(): boolean {
 }
 
 /** Run a command pinned to one core; its last JSON line, or the error. */
-function pinned(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Record<string, unknown> {
+export function pinned(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Record<string, unknown> {
   const cpu = process.env.BENCH_CPU ?? '0';
   const [c, a] = hasTaskset() ? ['taskset', ['-c', cpu, cmd, ...args]] : [cmd, args];
   const r = spawnSync(c, a, { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 26, timeout: 3_600_000 });
@@ -42,7 +42,7 @@ function pinned(cmd: string, args: string[], env: NodeJS.ProcessEnv = {}): Recor
   return JSON.parse(line) as Record<string, unknown>;
 }
 
-function pywake(script: string, args: string[]): Record<string, unknown> | null {
+export function pywake(script: string, args: string[]): Record<string, unknown> | null {
   const pp = process.env.PYWAKE_PYTHONPATH;
   if (!pp) return null;
   const env: NodeJS.ProcessEnv = { PYTHONPATH: pp, OPENBLAS_CORETYPE: undefined, OPENBLAS_L2_SIZE: undefined };

@@ -22,6 +22,7 @@ export const SECTIONS: Record<string, Section> = {
   parsing: { module: './inputParsing.js', fn: 'benchInputParsing', what: 'wflo validate on generated inputs: YAML lists, a 360 × 40 rose, time series as YAML and CSV (10⁵, 10⁶ rows)', long: 'a few minutes' },
   cables: { module: './cables.js', fn: 'benchCables', what: 'collection-system routing of 200 turbines on one core (target ≤ 1 s)' },
   declared: { module: './declaredSizes.js', fn: 'benchDeclaredSizes', what: 'files declaring 10¹² rows refused (shards check, run --adopt); needs h5py' },
+  site: { module: './site.js', fn: 'benchSite', what: 'AEP and AEP + gradient on a speed-up hill (100 V80, 360 × 23); PyWake XRSite beside it when PYWAKE_PYTHONPATH is set', long: 'a few minutes' },
   python: { module: './python.js', fn: 'benchPython', what: 'one aep_and_gradient call from Python (python/wflo) beyond the engine\'s own time: cs1-16 (target ≤ 50 µs), 100 V80 × 360 × 23 (≤ 2 %)' },
   command: { module: './command.js', fn: 'benchCommand', what: 'own-optimizer tasks: per-task overhead, tasks/s per-task and persistent', long: 'a few minutes' },
   optimize: { module: './optimize.js', fn: 'benchOptimize', what: 'gradient method on cs1-16/64; global on cs1-16 over 20 seeds', long: 'about 5 minutes' },

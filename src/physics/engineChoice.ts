@@ -10,8 +10,9 @@
  *   form, inflow free-stream, every other option at the model's default, one model, a rose.
  * - `waked`: the waked solve (engine/solveWaked.ts) — everything else, and every site that is not
  *   uniform (`site`: speed-up and TI fields, shear; waked inflow, not with blockage or the weighted
- *   sum). The native kernel does not take a site (one free stream per condition): such farms run
- *   on the JavaScript kernel (nativeKernel.ts wakedConfig declines them).
+ *   sum). The native kernel takes a site (wakedNative.ts samples the fields at every turbine and
+ *   direction; the kernel takes each turbine's free stream and ambient TI); farms of several
+ *   turbine models (mixedFarm.ts) run on the JavaScript kernel, site or not.
  *
  * The kernel (native or JavaScript) is then the engine's: each native runner declines what it
  * does not cover (nativeKernel.ts), and WFLO_KERNEL=js selects JavaScript everywhere.

@@ -121,8 +121,8 @@ export function wakedConfig(turbine: Turbine, wind: WindResource, spec: FarmMode
   const defaults = wake.wakedDefaults;
   // One ambient TI and the rose's speeds as lanes: time series, per-bin TI, blockage and the ground mirror run in JavaScript.
   if (wind.series || wind.turbulenceIntensityByBin || spec.blockage || (spec.ground ?? 'none') !== 'none') return null;
-  // A site that is not uniform (each turbine's own free stream) runs in JavaScript.
-  if (spec.site) return null;
+  // A site that is not uniform: each turbine's own free stream (wakedNative.ts samples it), waked inflow only.
+  if (spec.site && spec.inflow === 'free-stream') return null;
   const rotorAverage = spec.rotorAverage ?? defaults.rotorAverage;
   const native = wake.native({ ...parameterDefaults(wake), ...(spec.params ?? {}) });
   if (!(rotorAverage === 'center' || (native.kind === 'top-hat' && rotorAverage === 'area-overlap'))) return null;

@@ -4,11 +4,19 @@
  * direction. The reach table that screens out (target, source) pairs no wake can touch is built
  * here from the model's own reach bound (wakedAep.ts does the same per direction); screening never
  * changes a result, only which exact zeros are computed.
+ *
+ * A site that is not uniform (site/site.ts): the fields are sampled here, in TypeScript, at every
+ * turbine for every direction of the call (the speed factor s·f_shear and, with a TI field, the
+ * ambient TI); the kernel takes them as each turbine's free stream U·s_i and ambient TI₀_i (the
+ * deficit reference and the added turbulence as engine/siteWork.ts states) and, with the gradient,
+ * returns their adjoints ∂AEP/∂s_i and ∂AEP/∂TI₀_i by direction, which are chained here through
+ * the fields' ∂/∂x, ∂/∂y into the direction's gradient rows.
  */
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
-import { curveArrays, requireAddon, setTiBound, wakedConfig, type IsaChoice, type NativeRunner } from './nativeKernel.js';
+import { curveArrays, requireAddon, setTiBound, wakedConfig, type ByDirection, type IsaChoice, type NativeRunner } from './nativeKernel.js';
+import { createSiteSamples, sampleSite, type Site } from './site/site.js';
 
 export type NativeWakedRunner = NativeRunner;
 
@@ -21,6 +29,55 @@ export interface ReachSource {
   turbulence: unknown;
   cosByDir: Float64Array;
   sinByDir: Float64Array;
+  /** A site that is not uniform, else null; the largest ambient TI the rose and the site give. */
+  site: Site | null;
+  ambientTiMax: number;
+}
+
+/** The site sampled at every turbine for a block of directions, [d·n + i], and the kernel's adjoints. */
+class SiteRows {
+  n = -1;
+  speed = new Float64Array(0); speedDx = new Float64Array(0); speedDy = new Float64Array(0);
+  ti = new Float64Array(0); tiDx = new Float64Array(0); tiDy = new Float64Array(0);
+  speedBar = new Float64Array(0); tiBar = new Float64Array(0);
+  private identity = new Int32Array(0);
+  private samples = createSiteSamples(0);
+  constructor(private readonly site: Site, private readonly hubHeight: number, private readonly directionsDeg: Float64Array) {}
+
+  /** Samples directions dirFrom…dirTo−1 (a turbine outside a field's grid: the InputError of sampleSite). */
+  fill(x: Float64Array, y: Float64Array, dirFrom: number, dirTo: number, withGradient: boolean): void {
+    const n = x.length, nDir = this.directionsDeg.length, withTi = this.site.ti !== null;
+    if (n !== this.n) {
+      this.n = n;
+      const rows = () => new Float64Array(nDir * n);
+      this.speed = rows(); this.speedDx = rows(); this.speedDy = rows(); this.speedBar = rows();
+      if (withTi) { this.ti = rows(); this.tiDx = rows(); this.tiDy = rows(); this.tiBar = rows(); }
+      this.identity = Int32Array.from({ length: n }, (_, i) => i);
+      this.samples = createSiteSamples(n);
+    }
+    const hub = this.hubHeight, s = this.samples;
+    for (let d = dirFrom; d < dirTo; d++) {
+      sampleSite(this.site, x, y, this.identity, () => hub, this.directionsDeg[d], s);
+      const at = d * n;
+      this.speed.set(s.speed, at);
+      if (withTi) this.ti.set(s.ti, at);
+      if (withGradient) {
+        this.speedDx.set(s.speedDx, at); this.speedDy.set(s.speedDy, at);
+        if (withTi) { this.tiDx.set(s.tiDx, at); this.tiDy.set(s.tiDy, at); }
+      }
+    }
+  }
+
+  /** Adds the gradient through the fields, ∂AEP/∂s_i·∂s_i/∂x + ∂AEP/∂TI₀_i·∂TI₀_i/∂x, to the rows. */
+  chain(out: ByDirection, dirFrom: number, dirTo: number): void {
+    const n = this.n, withTi = this.site.ti !== null;
+    const gx = out.gradXByDir, gy = out.gradYByDir;
+    for (let at = dirFrom * n; at < dirTo * n; at++) {
+      const sb = this.speedBar[at];
+      gx[at] += withTi ? sb * this.speedDx[at] + this.tiBar[at] * this.tiDx[at] : sb * this.speedDx[at];
+      gy[at] += withTi ? sb * this.speedDy[at] + this.tiBar[at] * this.tiDy[at] : sb * this.speedDy[at];
+    }
+  }
 }
 
 /** A runner for the spec, or null when the native kernel does not cover its options. */
@@ -35,9 +92,13 @@ export function createNativeWakedRunner(turbine: Turbine, wind: WindResource, sp
   let reach = new Float64Array(0);
   let reachTi = NaN;
   const nDir = wind.directionsDeg.length;
+  const siteRows = setup.site !== null ? new SiteRows(setup.site, turbine.hubHeight, wind.directionsDeg) : null;
+  // The screens' bound on an ambient TI: the rose's, or the largest the site gives.
+  const tiAmbient = siteRows !== null ? setup.ambientTiMax : ti0;
+  const none = new Float64Array(0);
   return {
     run(x, y, withGradient, out, dirFrom = 0, dirTo = nDir) {
-      const tiBound = tiLearned ? setup.hint.tiCap : ti0;
+      const tiBound = tiLearned ? setup.hint.tiCap : tiAmbient;
       // Reach for every dx up to the layout's diagonal (any direction's downstream extent).
       let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
       for (let i = 0; i < x.length; i++) {
@@ -56,10 +117,19 @@ export function createNativeWakedRunner(turbine: Turbine, wind: WindResource, sp
         }
       }
       setTiBound(cfg, bounded ? tiBound : Infinity);
-      addon.waked(cfg, curves.powerSpeeds, curves.powerW, curves.ctSpeeds, curves.ctValues, setup.cosByDir, setup.sinByDir,
-        wind.speeds, wind.probability, reach, x, y, dirFrom, dirTo, withGradient ? 1 : 0,
-        out.perDirectionMwh, out.perTurbineByDir, out.gradXByDir, out.gradYByDir, stats);
-      if (tiLearned && stats[1] > 0) setup.hint.tiCap = Math.max(stats[1] * 1.05, ti0);
+      if (siteRows === null) {
+        addon.waked(cfg, curves.powerSpeeds, curves.powerW, curves.ctSpeeds, curves.ctValues, setup.cosByDir, setup.sinByDir,
+          wind.speeds, wind.probability, reach, x, y, dirFrom, dirTo, withGradient ? 1 : 0,
+          out.perDirectionMwh, out.perTurbineByDir, out.gradXByDir, out.gradYByDir, stats);
+      } else {
+        siteRows.fill(x, y, dirFrom, dirTo, withGradient);
+        addon.waked(cfg, curves.powerSpeeds, curves.powerW, curves.ctSpeeds, curves.ctValues, setup.cosByDir, setup.sinByDir,
+          wind.speeds, wind.probability, reach, x, y, dirFrom, dirTo, withGradient ? 1 : 0,
+          out.perDirectionMwh, out.perTurbineByDir, out.gradXByDir, out.gradYByDir, stats,
+          siteRows.speed, siteRows.ti, withGradient ? siteRows.speedBar : none, withGradient ? siteRows.tiBar : none);
+        if (withGradient) siteRows.chain(out, dirFrom, dirTo);
+      }
+      if (tiLearned && stats[1] > 0) setup.hint.tiCap = Math.max(stats[1] * 1.05, tiAmbient);
       return stats[0];
     },
   };

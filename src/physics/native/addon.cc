@@ -109,7 +109,9 @@ static int chooseIsa(Args& a, double requested) {
 }
 
 // waked(cfg, powerSpeeds, powerW, ctSpeeds, ctValues, cosDir, sinDir, speeds, probability, reach,
-//       x, y, dirFrom, dirTo, withGradient, perDirection, perTurbineByDir, gradXByDir, gradYByDir, stats)
+//       x, y, dirFrom, dirTo, withGradient, perDirection, perTurbineByDir, gradXByDir, gradYByDir, stats
+//       [, siteSpeed, siteTi, siteSpeedBar, siteTiBar])
+// The four site arrays are optional, each directions × turbines or empty (no such field / not wanted).
 static napi_value Waked(napi_env env, napi_callback_info info) {
   Args a;
   a.env = env;
@@ -136,9 +138,22 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
   double* gx = f64(a, 17, &ngx, "waked: gradXByDir must be a Float64Array");
   double* gy = f64(a, 18, &ngy, "waked: gradYByDir must be a Float64Array");
   double* stats = f64(a, 19, &nst, "waked: stats must be a Float64Array");
+  // Optional site arrays (absent or empty: null).
+  double* site[4] = {nullptr, nullptr, nullptr, nullptr};
+  size_t nsite[4] = {0, 0, 0, 0};
+  static const char* siteMessages[4] = {"waked: siteSpeed must be a Float64Array", "waked: siteTi must be a Float64Array",
+    "waked: siteSpeedBar must be a Float64Array", "waked: siteTiBar must be a Float64Array"};
+  for (int j = 0; j < 4; j++) {
+    if ((size_t)(20 + j) >= a.argc) break;
+    site[j] = f64(a, 20 + j, &nsite[j], siteMessages[j]);
+    if (nsite[j] == 0) site[j] = nullptr;
+  }
   if (a.failed) return nullptr;
   const size_t n = nx, nDir = ncos, nSpeed = nsp;
   if (ncfg < CFG_COUNT) { fail(a, "waked: cfg is too short"); return nullptr; }
+  for (int j = 0; j < 4; j++) if (site[j] && nsite[j] != nDir * n) { fail(a, "waked: site arrays must hold directions × turbines"); return nullptr; }
+  if ((site[2] && !site[0]) || (site[3] && !site[1])) { fail(a, "waked: a site adjoint needs its field"); return nullptr; }
+  if (site[0] && cfg[CFG_FREE_STREAM] != 0) { fail(a, "waked: a site needs the waked inflow"); return nullptr; }
   if (ny != n || nsin != nDir || npr != nDir * nSpeed || npd != nDir || npt != nDir * n || nst < 2
       || nps != npw || ncs != ncv || n < 1 || nSpeed < 1) { fail(a, "waked: array lengths do not match"); return nullptr; }
   if (withGradient != 0 && (ngx != nDir * n || ngy != nDir * n)) { fail(a, "waked: gradient arrays must hold directions × turbines"); return nullptr; }
@@ -155,6 +170,8 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
   call.reach = reach; call.nReach = (int)nreach;
   call.perDirection = perDirection; call.perTurbineByDir = perTurbine; call.gradXByDir = gx; call.gradYByDir = gy;
   call.pairEvaluations = 0; call.tiSeen = 0;
+  call.siteSpeed = site[0]; call.siteTi = site[1];
+  call.siteSpeedBar = withGradient != 0 ? site[2] : nullptr; call.siteTiBar = withGradient != 0 ? site[3] : nullptr;
 
   const int lanes = (int)((nSpeed + 7) & ~(size_t)7);  // wakedKernel.inc W
   const int64_t pairs = n > 1 ? (int64_t)n * (int64_t)(n - 1) / 2 : 1;
@@ -182,6 +199,10 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
     s.gxw = ar.take<double>(nl); s.gyw = ar.take<double>(nl); s.energy = ar.take<double>(n);
     s.srcKMax = ar.take<double>(n); s.srcEMax = ar.take<double>(n); s.candLive = ar.take<uint8_t>(pairs);
     s.ctSlope = ar.take<double>(withGradient ? nl : 1);
+    s.sitePos = ar.take<double>(n); s.tiPos = ar.take<double>(n);
+    s.uFree = ar.take<double>(site[0] ? nl : 1);
+    s.refBar = ar.take<double>(site[0] && withGradient ? nl : 1);
+    s.tiAmbBar = ar.take<double>(site[1] && withGradient ? nl : 1);
   });
   // Pair terms of the gradient: sized for the candidates actually found, grown when a direction needs more
   // (starting from what this thread's memory already holds).

@@ -60,6 +60,11 @@ struct WakedCall {
   // Outputs, by direction (rows dirFrom…dirTo−1 written): MWh of each direction, MWh by
   // turbine [d·n + i], ∂AEP/∂x and ∂AEP/∂y [d·n + i] in MWh/m.
   double* perDirection; double* perTurbineByDir; double* gradXByDir; double* gradYByDir;
+  // A site that is not uniform (null where the site has no such field): each turbine's speed
+  // factor s_i (its free stream U·s_i) and ambient TI, [d·n + i]; with the gradient, the adjoints
+  // ∂AEP/∂s_i (siteSpeedBar, MWh) and ∂AEP/∂TI₀_i (siteTiBar, MWh), [d·n + i] (null: not wanted).
+  const double* siteSpeed; const double* siteTi;
+  double* siteSpeedBar; double* siteTiBar;
   double pairEvaluations, tiSeen;
   // Set when the pair scratch was too small: the direction to resume at and the pairs it needs.
   int resumeAt; int64_t neededPairs;
@@ -80,6 +85,9 @@ struct WakedScratch {
   double *uBar, *ctBar, *tiBar, *gxw, *gyw;
   double* ctSlope;  // ∂Ct/∂u at the effective speed (gradient only; uBar starts as P·∂power/∂u in the forward pass)
   double* energy;  // by position
+  // A site (WakedCall.siteSpeed, siteTi): by position, the speed factor and ambient TI; by position ×
+  // lane, the free stream U·s_p, the adjoint of the free-stream deficit reference, of the ambient TI.
+  double *sitePos, *tiPos, *uFree, *refBar, *tiAmbBar;
   double *srcKMax, *srcEMax;  // by position: the largest k and ε·D over lanes (Gaussian widths)
   uint8_t* candLive;          // by pair: 0 when no lane of the pair can be inside the wake
   // By pair × lane: 5 deficit terms [(e·5 + j)·L + l]; 5 added-turbulence terms likewise.
