@@ -178,25 +178,33 @@ FREQ[:, :, -1] = np.round(1.0 - FREQ[:, :, :-1].sum(axis=2), 4)
 assert np.all(np.abs(FREQ.sum(axis=2) - 1.0) < 1e-9) and np.all(FREQ > 0)
 
 
-def weibull_dataset(speedup=None):
-    ds = xr.Dataset(coords={'x': GX, 'y': GY, 'wd': GWD12})
-    for name, values in [('Weibull_A', WEIB_A), ('Weibull_k', WEIB_K), ('Sector_frequency', FREQ)]:
-        ds[name] = (('x', 'y', 'wd'), values)
-    if speedup is not None:
-        ds['Speedup'] = (('x', 'y'), speedup)
-    ds['TI'] = 0.1
-    return ds
+# The same resource on a regular 500 m grid, its values at a WAsP .wrg file's precision (A to 0.1 m/s,
+# k to 0.01, frequencies to 0.001), so a .wrg file holds them exactly (test/io/siteWeibullFiles.test.ts
+# writes one from this file's block).
+RX = np.arange(-500.0, 2501.0, 500.0)
+RY = np.arange(-500.0, 2501.0, 500.0)
+RXX, RYY = np.meshgrid(RX, RY, indexing='ij')
+R3, S3 = RXX[:, :, None], RYY[:, :, None]
+RHILL = np.exp(-((R3 - 1000.0) ** 2 + (S3 - 900.0) ** 2) / 700.0 ** 2)
+WRG_A = np.round(8.5 + 1.2 * RHILL + 0.7 * np.cos(W3 - np.radians(270.0)) + 0.4 * (R3 - RX[0]) / (RX[-1] - RX[0]), 1)
+WRG_K = np.round(2.0 + 0.25 * (S3 - RY[0]) / (RY[-1] - RY[0]) + 0.1 * np.sin(W3) + 0.0 * R3, 2)
+rraw = np.exp(1.2 * np.cos(W3 - np.radians(255.0 + 20.0 * (S3 - RY[0]) / (RY[-1] - RY[0])))) * (1.0 + 0.0 * R3)
+WRG_F = np.round(rraw / rraw.sum(axis=2, keepdims=True), 3)
+WRG_F[:, :, -1] = np.round(1.0 - WRG_F[:, :, :-1].sum(axis=2), 3)
+assert np.all(np.abs(WRG_F.sum(axis=2) - 1.0) < 1e-9) and np.all(WRG_F > 0)
 
 
-WEIBULL_BLOCK = {'x': fl(GX), 'y': fl(GY), 'wd': fl(GWD12), 'A': WEIB_A.tolist(), 'k': WEIB_K.tolist(), 'frequency': FREQ.tolist()}
-
-for name, key, speedup in [('site-weibull-bastankhah2014', 'bastankhah2014', None),
-                           ('site-weibull-speedup-niayifar2016', 'niayifar2016', SPEEDUP)]:
+def weibull_case(name, key, gx, gy, A, K, F, speedup=None):
     base = yaml.safe_load(open(os.path.join(REF, f'{key}-random16.yaml')))
     wd = np.asarray(base['wind']['wind_direction']); ws = np.asarray(base['wind']['wind_speed'])
     x = np.asarray(base['layout']['x']); y = np.asarray(base['layout']['y'])
     make, call = MODELS[key]
-    ds = weibull_dataset(speedup)
+    ds = xr.Dataset(coords={'x': gx, 'y': gy, 'wd': GWD12})
+    for var, values in [('Weibull_A', A), ('Weibull_k', K), ('Sector_frequency', F)]:
+        ds[var] = (('x', 'y', 'wd'), values)
+    if speedup is not None:
+        ds['Speedup'] = (('x', 'y'), speedup)
+    ds['TI'] = 0.1
     sim = make(XRSite(ds.copy(), interp_method='linear'), V80())(x, y, wd=wd, ws=ws)
     pw = np.asarray(sim.Power).reshape(len(x), len(wd), len(ws))
     P_ilk = np.broadcast_to(np.asarray(sim.P), (len(x), len(wd), len(ws)))
@@ -207,7 +215,7 @@ for name, key, speedup in [('site-weibull-bastankhah2014', 'bastankhah2014', Non
     chk = make(XRSite(ds.copy(), interp_method='linear'), V80())(x, y, wd=[270.0], ws=[8.0])
     if nc_dir:
         ds.to_netcdf(os.path.join(nc_dir, name + '.nc'))
-    block = {'weibull': WEIBULL_BLOCK}
+    block = {'weibull': {'x': fl(gx), 'y': fl(gy), 'wd': fl(GWD12), 'A': A.tolist(), 'k': K.tolist(), 'frequency': F.tolist()}}
     if speedup is not None:
         block = {'speedup': field_block(speedup, 'xy'), **block}
     doc = {'name': f'{key} on a per-point sector Weibull grid{" with a speed-up map" if speedup is not None else ""}',
@@ -222,3 +230,8 @@ for name, key, speedup in [('site-weibull-bastankhah2014', 'bastankhah2014', Non
                         'check_condition': {'wind_direction': 270.0, 'wind_speed': 8.0,
                                             'ws_eff': fl(np.asarray(chk.WS_eff).ravel()), 'ct': fl(np.asarray(chk.CT).ravel())}}}
     write(name, doc)
+
+
+weibull_case('site-weibull-bastankhah2014', 'bastankhah2014', GX, GY, WEIB_A, WEIB_K, FREQ)
+weibull_case('site-weibull-speedup-niayifar2016', 'niayifar2016', GX, GY, WEIB_A, WEIB_K, FREQ, SPEEDUP)
+weibull_case('site-weibull-wrg-jensen1983', 'jensen1983', RX, RY, WRG_A, WRG_K, WRG_F)
