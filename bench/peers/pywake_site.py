@@ -1,6 +1,7 @@
 """Writes the PyWake reference cases for sites that are not uniform (test/data/reference/site-*.yaml;
-SOURCE.md there): a speed-up map, a TI map, a direction-dependent speed-up and vertical shear, each
-as PyWake's XRSite (linear interpolation, bounds checked) under PropagateDownwind.
+SOURCE.md there): a speed-up map, a TI map, a direction-dependent speed-up, vertical shear and a
+per-point sector Weibull grid, each as PyWake's XRSite (linear interpolation, bounds checked)
+under PropagateDownwind.
 
 usage (PyWake and autograd on PYTHONPATH, as the other generators of this folder):
     PYTHONPATH=<PyWake source>:<autograd source>[:<folder with an import guard>] python3 bench/peers/pywake_site.py OUT_DIR [NC_DIR]
@@ -10,7 +11,9 @@ Turbine, wind table and layout: those of test/data/reference/<model>-random16.ya
 `site:` block in wflo's inline form (values nested x, y[, wd]); with NC_DIR, each site's dataset is
 also written there as netCDF by xarray (`ds.to_netcdf`), as PyWake's XRSite.save does. The AEP
 weights each (direction, speed) by the file's probability table (the dataset's `P` only satisfies
-XRSite; it does not enter the AEP). This script is a generator for facts about PyWake; wflo does
+XRSite; it does not enter the AEP), except on the per-point Weibull sites (site-weibull-*), whose
+AEP weights each turbine's power by its own P_ilk (XRSite's, from Weibull_A, Weibull_k and
+Sector_frequency at the turbine; the file's probability table is not used). This script is a generator for facts about PyWake; wflo does
 not need Python or PyWake.
 """
 import os
@@ -159,3 +162,76 @@ for law, shear, block in [('power', PowerShear(h_ref=100.0, alpha=0.2), {'power'
                         'check_condition': {'wind_direction': 270.0, 'wind_speed': 8.0,
                                             'ws_eff': fl(np.asarray(chk.WS_eff).ravel()), 'ct': fl(np.asarray(chk.CT).ravel())}}}
     write(f'mixed-shear-{law}-bastankhah2014', doc)
+
+
+# A per-point sector Weibull grid (XRSite with Weibull_A, Weibull_k, Sector_frequency over x, y, wd;
+# 12 sectors closed at 360): each turbine's probability of each (direction, speed) is its own, and so
+# is the AEP's weight of its power (PyWake's aep: P_ilk * power_ilk).
+GWD12 = np.arange(0.0, 360.0, 30.0)
+X3, Y3, W3 = XX[:, :, None], YY[:, :, None], np.radians(GWD12)[None, None, :]
+HILL = np.exp(-((X3 - 1000.0) ** 2 + (Y3 - 900.0) ** 2) / 700.0 ** 2)
+WEIB_A = np.round(8.5 + 1.2 * HILL + 0.7 * np.cos(W3 - np.radians(270.0)) + 0.4 * (X3 - GX[0]) / (GX[-1] - GX[0]), 4)
+WEIB_K = np.round(2.0 + 0.25 * (Y3 - GY[0]) / (GY[-1] - GY[0]) + 0.1 * np.sin(W3) + 0.0 * X3, 4)
+raw = np.exp(1.2 * np.cos(W3 - np.radians(255.0 + 20.0 * (Y3 - GY[0]) / (GY[-1] - GY[0])))) * (1.0 + 0.0 * X3)
+FREQ = np.round(raw / raw.sum(axis=2, keepdims=True), 4)
+FREQ[:, :, -1] = np.round(1.0 - FREQ[:, :, :-1].sum(axis=2), 4)
+assert np.all(np.abs(FREQ.sum(axis=2) - 1.0) < 1e-9) and np.all(FREQ > 0)
+
+
+# The same resource on a regular 500 m grid, its values at a WAsP .wrg file's precision (A to 0.1 m/s,
+# k to 0.01, frequencies to 0.001), so a .wrg file holds them exactly (test/io/siteWeibullFiles.test.ts
+# writes one from this file's block).
+RX = np.arange(-500.0, 2501.0, 500.0)
+RY = np.arange(-500.0, 2501.0, 500.0)
+RXX, RYY = np.meshgrid(RX, RY, indexing='ij')
+R3, S3 = RXX[:, :, None], RYY[:, :, None]
+RHILL = np.exp(-((R3 - 1000.0) ** 2 + (S3 - 900.0) ** 2) / 700.0 ** 2)
+WRG_A = np.round(8.5 + 1.2 * RHILL + 0.7 * np.cos(W3 - np.radians(270.0)) + 0.4 * (R3 - RX[0]) / (RX[-1] - RX[0]), 1)
+WRG_K = np.round(2.0 + 0.25 * (S3 - RY[0]) / (RY[-1] - RY[0]) + 0.1 * np.sin(W3) + 0.0 * R3, 2)
+rraw = np.exp(1.2 * np.cos(W3 - np.radians(255.0 + 20.0 * (S3 - RY[0]) / (RY[-1] - RY[0])))) * (1.0 + 0.0 * R3)
+WRG_F = np.round(rraw / rraw.sum(axis=2, keepdims=True), 3)
+WRG_F[:, :, -1] = np.round(1.0 - WRG_F[:, :, :-1].sum(axis=2), 3)
+assert np.all(np.abs(WRG_F.sum(axis=2) - 1.0) < 1e-9) and np.all(WRG_F > 0)
+
+
+def weibull_case(name, key, gx, gy, A, K, F, speedup=None):
+    base = yaml.safe_load(open(os.path.join(REF, f'{key}-random16.yaml')))
+    wd = np.asarray(base['wind']['wind_direction']); ws = np.asarray(base['wind']['wind_speed'])
+    x = np.asarray(base['layout']['x']); y = np.asarray(base['layout']['y'])
+    make, call = MODELS[key]
+    ds = xr.Dataset(coords={'x': gx, 'y': gy, 'wd': GWD12})
+    for var, values in [('Weibull_A', A), ('Weibull_k', K), ('Sector_frequency', F)]:
+        ds[var] = (('x', 'y', 'wd'), values)
+    if speedup is not None:
+        ds['Speedup'] = (('x', 'y'), speedup)
+    ds['TI'] = 0.1
+    sim = make(XRSite(ds.copy(), interp_method='linear'), V80())(x, y, wd=wd, ws=ws)
+    pw = np.asarray(sim.Power).reshape(len(x), len(wd), len(ws))
+    P_ilk = np.broadcast_to(np.asarray(sim.P), (len(x), len(wd), len(ws)))
+    per = 8760.0 * np.einsum('ilk,ilk->i', pw, P_ilk) / 1e6
+    # PyWake's own AEP (GWh) agrees: the per-turbine weights are each turbine's P.
+    assert abs(float(sim.aep().sum()) * 1e3 - per.sum()) <= 1e-9 * per.sum(), (float(sim.aep().sum()) * 1e3, per.sum())
+    assert np.ptp(P_ilk, axis=0).max() > 0  # the probabilities differ by turbine
+    chk = make(XRSite(ds.copy(), interp_method='linear'), V80())(x, y, wd=[270.0], ws=[8.0])
+    if nc_dir:
+        ds.to_netcdf(os.path.join(nc_dir, name + '.nc'))
+    block = {'weibull': {'x': fl(gx), 'y': fl(gy), 'wd': fl(GWD12), 'A': A.tolist(), 'k': K.tolist(), 'frequency': F.tolist()}}
+    if speedup is not None:
+        block = {'speedup': field_block(speedup, 'xy'), **block}
+    doc = {'name': f'{key} on a per-point sector Weibull grid{" with a speed-up map" if speedup is not None else ""}',
+           'source': {'computed_with': 'PyWake (DTU Wind Energy) source at commit b81c149, PropagateDownwind engineering model, by bench/peers/pywake_site.py',
+                      'call': call,
+                      'site': "XRSite(ds, interp_method='linear') with Weibull_A, Weibull_k, Sector_frequency (x, y, wd; 12 sectors) of `site.weibull`"
+                              + (", Speedup of `site.speedup`" if speedup is not None else "") + ", TI 0.1; wd and ws of `wind`; the AEP weights each turbine's power by its own P_ilk (sim.P), so the probability table of `wind` is not used",
+                      'note': NOTE},
+           'turbine': held(base['turbine']), 'wind': dict(base['wind'], turbulence_intensity=0.1), 'layout': base['layout'], 'model': base['model'],
+           'site': block,
+           'expected': {'aep_mwh': float(per.sum()), 'aep_per_turbine_mwh': fl(per),
+                        'check_condition': {'wind_direction': 270.0, 'wind_speed': 8.0,
+                                            'ws_eff': fl(np.asarray(chk.WS_eff).ravel()), 'ct': fl(np.asarray(chk.CT).ravel())}}}
+    write(name, doc)
+
+
+weibull_case('site-weibull-bastankhah2014', 'bastankhah2014', GX, GY, WEIB_A, WEIB_K, FREQ)
+weibull_case('site-weibull-speedup-niayifar2016', 'niayifar2016', GX, GY, WEIB_A, WEIB_K, FREQ, SPEEDUP)
+weibull_case('site-weibull-wrg-jensen1983', 'jensen1983', RX, RY, WRG_A, WRG_K, WRG_F)

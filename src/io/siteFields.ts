@@ -10,8 +10,12 @@
  *       wd: [0, 90, 180, 270]       # optional: wind direction, degrees in [0, 360]
  *       values: [[1.0, 1.1], …]     # nested lists in the order x, y, (h), (wd)
  *     ti: {x: …, y: …, values: …}   # optional: ambient turbulence intensity (a fraction, PyWake's `TI`)
+ *     weibull:                      # optional: per-point sector Weibull (physics/site/siteWeibull.ts)
+ *       x: […], y: […], wd: [0, 30, …, 330]   # (h optional); one grid for the three
+ *       A: […], k: […], frequency: […]        # nested x, y, (h), (wd); io/siteWeibullGrid.ts checks them
  *     shear: {power: {h_ref: 100, alpha: 0.14}}   # or {log: {h_ref: 100, z0: 0.03}}
- *     # or, instead of speedup and ti: file: site.nc (netCDF-4 as xarray writes it; io/siteFile.ts)
+ *     # or, instead of speedup, ti and weibull: file: site.nc (netCDF-4 as xarray writes it; io/siteFile.ts)
+ *     # or a WAsP resource grid, file: site.wrg (io/wrgFile.ts)
  *     outside: error              # or limit: a turbine outside a grid takes the edge's values (PyWake's bounds='limit')
  *
  * Each field needs x and y (a grid over the site; a dimension of one value means "only there").
@@ -21,20 +25,24 @@ import path from 'node:path';
 import { z } from 'zod';
 import { strict, zodToInputError } from './zodIssue.js';
 import { errorAt, type FieldPath } from './sourceMap.js';
-import { makeSiteField, SITE_DIM_ORDER, wdWraps, type SiteField } from '../physics/site/siteField.js';
+import { makeSiteField, SITE_DIM_ORDER, wdWraps, type SiteDim, type SiteField } from '../physics/site/siteField.js';
 import type { Site, SiteShear } from '../physics/site/site.js';
 import { axisProblem, valueProblem } from './siteValues.js';
 import { readSiteFile } from './siteFile.js';
+import { gridIndex, siteWeibullOf, weibullGridProblem, type WeibullGrid } from './siteWeibullGrid.js';
+import { readWrgFile } from './wrgFile.js';
+import type { SiteWeibull } from '../physics/site/siteWeibull.js';
 
 const axis = z.array(z.number()).min(1);
 const fieldSchema = strict({ x: axis, y: axis, h: axis.optional(), wd: axis.optional(), values: z.array(z.unknown()) });
+const weibullSchema = strict({ x: axis, y: axis, h: axis.optional(), wd: axis.optional(), A: z.array(z.unknown()), k: z.array(z.unknown()), frequency: z.array(z.unknown()) });
 const shearSchema = z.union([
   strict({ power: strict({ h_ref: z.number().positive(), alpha: z.number() }) }),
   strict({ log: strict({ h_ref: z.number().positive(), z0: z.number().positive() }) }),
 ]);
-const siteSchema = strict({ outside: z.enum(['error', 'limit']).optional(), file: z.string().min(1).optional(), speedup: fieldSchema.optional(), ti: fieldSchema.optional(), shear: shearSchema.optional() });
+const siteSchema = strict({ outside: z.enum(['error', 'limit']).optional(), file: z.string().min(1).optional(), speedup: fieldSchema.optional(), ti: fieldSchema.optional(), weibull: weibullSchema.optional(), shear: shearSchema.optional() });
 
-function readField(name: string, raw: Record<string, unknown>, doc: unknown, at: FieldPath, file: string): SiteField {
+function readGrid(raw: Record<string, unknown>, doc: unknown, at: FieldPath, file: string): { dims: SiteDim[]; coords: Float64Array[] } {
   const dims = SITE_DIM_ORDER.filter((d) => raw[d] !== undefined);
   const coords = dims.map((d) => {
     const g = Float64Array.from(raw[d] as number[]);
@@ -42,12 +50,17 @@ function readField(name: string, raw: Record<string, unknown>, doc: unknown, at:
     if (problem) throw errorAt(doc, [...at, d, problem.index], problem.message, file);
     return g;
   });
+  return { dims, coords };
+}
+
+/** Nested values of `raw[key]` over the grid, flat row-major; `check` gives a value's problem. */
+function readValues(raw: Record<string, unknown>, key: string, dims: SiteDim[], coords: Float64Array[], check: (v: number) => string | null, doc: unknown, at: FieldPath, file: string): Float64Array {
   const shape = coords.map((g) => g.length);
   const values = new Float64Array(shape.reduce((a, b) => a * b, 1));
   let next = 0;
   const walk = (v: unknown, level: number, path: FieldPath): void => {
     if (level === dims.length) {
-      const problem = valueProblem(name, v as number);
+      const problem = check(v as number);
       if (problem) throw errorAt(doc, path, problem, file);
       values[next++] = v as number;
       return;
@@ -58,8 +71,30 @@ function readField(name: string, raw: Record<string, unknown>, doc: unknown, at:
     }
     v.forEach((e, i) => walk(e, level + 1, [...path, i]));
   };
-  walk(raw.values, 0, [...at, 'values']);
-  return makeSiteField(name, dims, coords, values);
+  walk(raw[key], 0, [...at, key]);
+  return values;
+}
+
+function readField(name: string, raw: Record<string, unknown>, doc: unknown, at: FieldPath, file: string): SiteField {
+  const { dims, coords } = readGrid(raw, doc, at, file);
+  return makeSiteField(name, dims, coords, readValues(raw, 'values', dims, coords, (v) => valueProblem(name, v), doc, at, file));
+}
+
+/** The inline `weibull:` grid (one grid; A, k, frequency nested over it). */
+function readWeibull(raw: Record<string, unknown>, doc: unknown, at: FieldPath, file: string): SiteWeibull {
+  const { dims, coords } = readGrid(raw, doc, at, file);
+  const g: WeibullGrid = {
+    dims, coords,
+    a: readValues(raw, 'A', dims, coords, () => null, doc, at, file),
+    k: readValues(raw, 'k', dims, coords, () => null, doc, at, file),
+    frequency: readValues(raw, 'frequency', dims, coords, () => null, doc, at, file),
+  };
+  const problem = weibullGridProblem(g);
+  if (problem) {
+    const idx = gridIndex(g, problem.index).slice(1, -1).split('][').map(Number);
+    throw errorAt(doc, [...at, problem.variable, ...idx], problem.message, file);
+  }
+  return siteWeibullOf(g);
 }
 
 /**
@@ -71,15 +106,18 @@ export function readSiteBlock(raw: unknown, doc: unknown, at: FieldPath, file: s
   if (!parsed.success) throw zodToInputError(parsed.error, file, raw);
   const block = raw as Record<string, Record<string, unknown>>;
   const c = parsed.data;
-  if (!c.file && !c.speedup && !c.ti && !c.shear) throw errorAt(doc, at, 'an empty site: give file, speedup, ti or shear (or leave site out for a uniform site)', file);
-  if (c.file && (c.speedup || c.ti)) throw errorAt(doc, [...at, c.speedup ? 'speedup' : 'ti'], 'give the fields in the file or inline, not both', file);
-  const fromFile = c.file ? readSiteFile(path.resolve(path.dirname(file), c.file)) : null;
+  if (!c.file && !c.speedup && !c.ti && !c.weibull && !c.shear) throw errorAt(doc, at, 'an empty site: give file, speedup, ti, weibull or shear (or leave site out for a uniform site)', file);
+  if (c.file && (c.speedup || c.ti || c.weibull)) throw errorAt(doc, [...at, c.speedup ? 'speedup' : c.ti ? 'ti' : 'weibull'], 'give the fields in the file or inline, not both', file);
+  const filePath = c.file ? path.resolve(path.dirname(file), c.file) : null;
+  const fromFile = filePath === null ? null
+    : /\.wrg$/i.test(filePath) ? { speedup: null, ti: null, weibull: readWrgFile(filePath) } : readSiteFile(filePath);
   let shear: SiteShear | null = null;
   if (c.shear) shear = 'power' in c.shear ? { kind: 'power', hRef: c.shear.power.h_ref, alpha: c.shear.power.alpha } : { kind: 'log', hRef: c.shear.log.h_ref, z0: c.shear.log.z0 };
   return {
     source: fromFile ? path.resolve(path.dirname(file), c.file!) : file,
     speedup: fromFile ? fromFile.speedup : c.speedup ? readField('speedup', block.speedup, doc, [...at, 'speedup'], file) : null,
     ti: fromFile ? fromFile.ti : c.ti ? readField('ti', block.ti, doc, [...at, 'ti'], file) : null,
+    weibull: fromFile ? fromFile.weibull : c.weibull ? readWeibull(block.weibull, doc, [...at, 'weibull'], file) : null,
     shear,
     ...(c.outside ? { outside: c.outside } : {}),
   };
@@ -88,7 +126,8 @@ export function readSiteBlock(raw: unknown, doc: unknown, at: FieldPath, file: s
 /** Whether every turbine position (x, y) lies inside the x–y grids of the site's fields; the first one that does not, or null. */
 export function siteLayoutProblem(site: Site, x: ArrayLike<number>, y: ArrayLike<number>): { field: string; turbine: number; message: string } | null {
   if (site.outside === 'limit') return null;
-  for (const field of [site.speedup, site.ti]) {
+  const w = site.weibull;
+  for (const field of [site.speedup, site.ti, ...(w ? [w.a, w.k, w.frequency] : [])]) {
     if (!field || !field.dims.includes('x') || !field.dims.includes('y')) continue;
     const gx = field.coords[field.dims.indexOf('x')], gy = field.coords[field.dims.indexOf('y')];
     for (let i = 0; i < x.length; i++) {
@@ -117,11 +156,16 @@ export function siteDocument(site: Site): Record<string, unknown> {
     out.values = nest(0, 0);
     return out;
   };
+  const weibullDoc = (w: SiteWeibull): Record<string, unknown> => {
+    const a = fieldDoc(w.a);
+    return { ...a, values: undefined, A: a.values, k: fieldDoc(w.k).values, frequency: fieldDoc(w.frequency).values };
+  };
   const shear = site.shear === null ? undefined
     : site.shear.kind === 'power' ? { power: { h_ref: site.shear.hRef, alpha: site.shear.alpha } } : { log: { h_ref: site.shear.hRef, z0: site.shear.z0 } };
   return {
     ...(site.speedup ? { speedup: fieldDoc(site.speedup) } : {}),
     ...(site.ti ? { ti: fieldDoc(site.ti) } : {}),
+    ...(site.weibull ? { weibull: JSON.parse(JSON.stringify(weibullDoc(site.weibull))) as Record<string, unknown> } : {}),
     ...(shear ? { shear } : {}),
     ...(site.outside ? { outside: site.outside } : {}),
   };

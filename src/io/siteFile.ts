@@ -7,8 +7,10 @@
  *   x, y, h, wd                 the dimensions' coordinates: strictly ascending; `units`, where
  *                               given, m (x, y, h) and deg (wd); wd in [0, 360], equal sectors
  *
- * Other variables (PyWake's P, Weibull_A/k, Sector_frequency, WS) are not read: the rose is the
- * case's `wind`. A dimension other than x, y, h, wd (ws, i, time), dimensions out of that order, or
+ *   Weibull_A, Weibull_k, Sector_frequency (x, y[, h][, wd])   a per-point sector Weibull
+ *                               (physics/site/siteWeibull.ts; all three over the same dimensions)
+ *
+ * Other variables (PyWake's P, WS) are not read: without the Weibull the rose is the case's `wind`. A dimension other than x, y, h, wd (ws, i, time), dimensions out of that order, or
  * a field without x and y is refused, naming the file and the variable. The file is opened in a
  * child process (io/siteFileChild.ts): a damaged file cannot take the reader down.
  */
@@ -19,6 +21,8 @@ import { InputError } from '../util/errors.js';
 import { makeSiteField, SITE_DIM_ORDER, type SiteDim, type SiteField } from '../physics/site/siteField.js';
 import { axisProblem, valueProblem } from './siteValues.js';
 import type { Variable } from './siteFileChild.js';
+import type { SiteWeibull } from '../physics/site/siteWeibull.js';
+import { gridIndex, siteWeibullOf, weibullGridProblem, weibullValueProblem, type WeibullVariable } from './siteWeibullGrid.js';
 
 const UNITS: Record<SiteDim, RegExp> = { x: /^(m|metres?|meters?)$/i, y: /^(m|metres?|meters?)$/i, h: /^(m|metres?|meters?)$/i, wd: /^(deg|degrees?|degrees_north|°)$/i };
 /** The file's variable for each field (PyWake's names first). */
@@ -36,21 +40,13 @@ function readVariables(file: string): Variable[] {
   }
 }
 
-/** The fields `speedup` and `ti` a site file holds (null where it has none). */
-export function readSiteFile(file: string): { speedup: SiteField | null; ti: SiteField | null } {
+/** The fields `speedup`, `ti` and the Weibull a site file holds (null where it has none). */
+export function readSiteFile(file: string): { speedup: SiteField | null; ti: SiteField | null; weibull: SiteWeibull | null } {
   const vars = readVariables(file);
   const byName = new Map(vars.map((v) => [v.name, v]));
-  const fieldOf = (name: string): SiteField | null => {
-    const v = NAMES[name].map((n) => byName.get(n)).find((x) => x !== undefined);
-    if (!v) return null;
+  /** A gridded variable's dimensions, coordinates and values, checked (`check` gives a value's problem). */
+  const gridded = (v: Variable, check: (x: number) => string | null): { dims: SiteDim[]; coords: Float64Array[]; values: Float64Array } => {
     const fail = (message: string): never => { throw new InputError(`${file}: ${v.name}: ${message}`); };
-    if (v.values === null) fail('not a numeric variable');
-    if (v.shape.length === 0) {
-      if (name !== 'ti') fail('a scalar speed-up is a constant factor: give it over x and y');
-      const p = valueProblem(name, v.values![0]);
-      if (p) fail(p);
-      return makeSiteField(name, [], [], Float64Array.from(v.values!));
-    }
     const dims = v.dims.map((d, i) => {
       if (d === null || !(SITE_DIM_ORDER as readonly string[]).includes(d)) fail(`dimension ${i} (${d ?? 'unnamed'}) is not one of x, y, h, wd (a field over ${d ?? 'it'} is not supported)`);
       return d as SiteDim;
@@ -69,12 +65,50 @@ export function readSiteFile(file: string): { speedup: SiteField | null; ti: Sit
     });
     const values = Float64Array.from(v.values!);
     for (let k = 0; k < values.length; k++) {
-      const p = valueProblem(name, values[k]);
+      const p = check(values[k]);
       if (p) fail(`value ${k} (flat, in the order ${dims.join(', ')}): ${p}`);
     }
-    return makeSiteField(name, dims, coords, values);
+    return { dims, coords, values };
   };
-  const speedup = fieldOf('speedup'), ti = fieldOf('ti');
-  if (!speedup && !ti) throw new InputError(`${file}: holds neither Speedup nor TI (variables: ${vars.map((v) => v.name).join(', ') || 'none'})`);
-  return { speedup, ti };
+  const fieldOf = (name: string): SiteField | null => {
+    const v = NAMES[name].map((n) => byName.get(n)).find((x) => x !== undefined);
+    if (!v) return null;
+    const fail = (message: string): never => { throw new InputError(`${file}: ${v.name}: ${message}`); };
+    if (v.values === null) fail('not a numeric variable');
+    if (v.shape.length === 0) {
+      if (name !== 'ti') fail('a scalar speed-up is a constant factor: give it over x and y');
+      const p = valueProblem(name, v.values![0]);
+      if (p) fail(p);
+      return makeSiteField(name, [], [], Float64Array.from(v.values!));
+    }
+    const g = gridded(v, (x) => valueProblem(name, x));
+    return makeSiteField(name, g.dims, g.coords, g.values);
+  };
+  const weibullOf = (): SiteWeibull | null => {
+    const names: [WeibullVariable, string][] = [['A', 'Weibull_A'], ['k', 'Weibull_k'], ['frequency', 'Sector_frequency']];
+    const present = names.filter(([, n]) => byName.has(n));
+    if (present.length === 0) return null;
+    if (byName.has('P')) throw new InputError(`${file}: P: the file holds P beside ${present[0][1]}: PyWake's XRSite takes P then and ignores the Weibull; remove P (the rose's probabilities come from the Weibull) or the Weibull variables`);
+    if (present.length < 3) {
+      const missing = names.find(([, n]) => !byName.has(n))![1];
+      throw new InputError(`${file}: ${missing}: missing; a per-point Weibull needs Weibull_A, Weibull_k and Sector_frequency`);
+    }
+    const grids = names.map(([w, n]) => {
+      const v = byName.get(n)!;
+      if (v.values === null) throw new InputError(`${file}: ${n}: not a numeric variable`);
+      if (v.shape.length === 0) throw new InputError(`${file}: ${n}: a scalar; a per-point Weibull is over x and y`);
+      return gridded(v, (x) => weibullValueProblem(w, x));
+    });
+    for (let i = 1; i < 3; i++) {
+      const same = grids[i].dims.join(',') === grids[0].dims.join(',') && grids[i].coords.every((c, a) => c.length === grids[0].coords[a].length);
+      if (!same) throw new InputError(`${file}: ${names[i][1]}: dimensions (${grids[i].dims.join(', ')}) differ from Weibull_A's (${grids[0].dims.join(', ')}): the three must share one grid`);
+    }
+    const g = { dims: grids[0].dims, coords: grids[0].coords, a: grids[0].values, k: grids[1].values, frequency: grids[2].values };
+    const problem = weibullGridProblem(g);
+    if (problem) throw new InputError(`${file}: ${names.find(([w]) => w === problem.variable)![1]}${gridIndex(g, problem.index)}: ${problem.message}`);
+    return siteWeibullOf(g);
+  };
+  const speedup = fieldOf('speedup'), ti = fieldOf('ti'), weibull = weibullOf();
+  if (!speedup && !ti && !weibull) throw new InputError(`${file}: holds neither Speedup, TI nor Weibull_A/Weibull_k/Sector_frequency (variables: ${vars.map((v) => v.name).join(', ') || 'none'})`);
+  return { speedup, ti, weibull };
 }

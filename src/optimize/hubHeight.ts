@@ -18,8 +18,8 @@
  */
 import type { Case } from './case.js';
 import type { FarmModelSpec } from '../physics/farmModel.js';
-import { caseEvaluator } from './caseEvaluator.js';
 import { siteDependsOnHeight } from '../physics/site/site.js';
+import { createFarmEvaluator } from '../physics/aep.js';
 import type { InequalityConstraints } from './augmentedLagrangian.js';
 import type { ObjectiveWithGradient } from './objective.js';
 import type { FarmEvaluator } from '../physics/aep.js';
@@ -50,6 +50,7 @@ export function hubHeightProblem(c: Case, range: HubHeightRange): { field: strin
   if (c.objective !== undefined && c.objective !== 'aep') {
     return { field: at, message: `not with objective '${c.objective}' yet (the cost model's tower cost depends on the hub height; its derivative is not wired): optimize the AEP` };
   }
+  if (site.weibull) return { field: at, message: "not on a per-point Weibull site yet (the derivative of each turbine's probabilities with respect to the height is not wired)" };
   if (site.shear?.kind === 'log' && !(range.min > site.shear.z0)) return { field: `${at}.min`, message: `min (${range.min} m) must be above the log law's z0 (${site.shear.z0} m)` };
   if (site.outside !== 'limit') {
     for (const field of [site.speedup, site.ti]) {
@@ -79,7 +80,8 @@ function evaluatorAt(c: Case, model: FarmModelSpec): (h: number) => FarmEvaluato
   let lastH = NaN;
   let last: FarmEvaluator | null = null;
   return (h) => {
-    if (last === null || h !== lastH) { last = caseEvaluator(withHubHeight(c, h), model); lastH = h; }
+    // The JavaScript kernel: it gives ∂AEP/∂h (gradH); the native kernel's site path gives ∂/∂x, ∂/∂y only.
+    if (last === null || h !== lastH) { const ch = withHubHeight(c, h); last = createFarmEvaluator(ch.turbine, ch.wind, model, 'js'); lastH = h; }
     return last;
   };
 }

@@ -119,7 +119,7 @@ export function evaluateBlockage(setup: WakedSetup, x: Float64Array, y: Float64A
   };
   const term = new AepTerm(wind.hoursPerYear);
   term.begin(n, wind.directionsDeg.length);
-  const flow: ConditionFlow = { k: 0, weight: 0, n, own: n, types: setup.types, order: sc.order, typeAt: sc.typeAt, u: sc.u, ti: sc.ti, ct: sc.ct };
+  const flow: ConditionFlow = { k: 0, weight: 0, weightAt: null, n, own: n, types: setup.types, order: sc.order, typeAt: sc.typeAt, u: sc.u, ti: sc.ti, ct: sc.ct };
   const gradX = new Float64Array(withGradient ? n : 0), gradY = new Float64Array(withGradient ? n : 0);
   for (let d = 0; d < conditions.directionsDeg.length; d++) {
     const c = cosByDir[d], s = sinByDir[d];

@@ -56,6 +56,7 @@ export function farmConflict(model: FarmModelSpec, farm?: FarmShape): FarmConfli
   if (model.site && model.wake === 'turbopark2022') return { field: 'site', message: "a site that is not uniform is not supported with turbopark2022 yet (its deficit is scaled by the target's free stream, not the source's)" };
   if (model.site && model.inflow === 'free-stream') return { field: 'site', message: "a site that is not uniform needs the waked inflow (inflow: 'waked'), not free-stream" };
   if (!farm) return null;
+  if (model.site?.weibull && farm.wind.series) return { field: 'site', message: "a per-point Weibull site gives each turbine's probability of each (direction, speed): give `wind` as a rose (directions and speeds), not a time series" };
   const several = farm.types.length > 1;
   const mixed = several || farm.neighbours;
   const what = several && farm.neighbours ? 'several turbine models and neighbours' : several ? 'several turbine models' : 'neighbouring turbines';

@@ -123,6 +123,8 @@ export function wakedConfig(turbine: Turbine, wind: WindResource, spec: FarmMode
   if (wind.series || wind.turbulenceIntensityByBin || spec.blockage || (spec.ground ?? 'none') !== 'none') return null;
   // A site that is not uniform: each turbine's own free stream (wakedNative.ts samples it), waked inflow only.
   if (spec.site && spec.inflow === 'free-stream') return null;
+  // A per-point Weibull site weights each turbine's energy by its own probability (engine/siteWork.ts): the JavaScript kernel's.
+  if (spec.site?.weibull) return null;
   const rotorAverage = spec.rotorAverage ?? defaults.rotorAverage;
   const native = wake.native({ ...parameterDefaults(wake), ...(spec.params ?? {}) });
   if (!(rotorAverage === 'center' || (native.kind === 'top-hat' && rotorAverage === 'area-overlap'))) return null;

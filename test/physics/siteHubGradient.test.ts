@@ -11,7 +11,7 @@ import path from 'node:path';
 import { PYWAKE_REFERENCE as REFERENCE } from '../helpers.js';
 import { readYamlFile } from '../../src/io/yamlFile.js';
 import { caseFromReferenceDocument } from '../../src/io/referenceCase.js';
-import { caseEvaluator } from '../../src/optimize/caseEvaluator.js';
+import { createFarmEvaluator } from '../../src/physics/aep.js';
 import type { Case } from '../../src/optimize/case.js';
 import type { WindResource } from '../../src/physics/windResource.js';
 import { makeSiteField, type SiteField } from '../../src/physics/site/siteField.js';
@@ -45,13 +45,17 @@ function overHeight(f: SiteField, h: number[], factor: number[]): SiteField {
   return makeSiteField(f.name, ['x', 'y', 'h'], [f.coords[0], f.coords[1], Float64Array.from(h)], v);
 }
 
-/** Σ_i ∂AEP/∂h_i (exact) and the central difference of the AEP with every hub at h ± STEP. */
+/**
+ * Σ_i ∂AEP/∂h_i (exact) and the central difference of the AEP with every hub at h ± STEP, on the
+ * JavaScript kernel (the one that gives gradH; the hub-height optimizer uses it, optimize/hubHeight.ts).
+ */
+const jsEvaluator = (c: Case) => createFarmEvaluator(c.turbine, c.wind, c.model, 'js');
 function hubCheck(c: Case, h: number, x: Float64Array, y: Float64Array): { exact: number; fd: number } {
-  const r = caseEvaluator(withHubHeight(c, h)).aepWithGradient(x, y) as { gradH?: Float64Array };
+  const r = jsEvaluator(withHubHeight(c, h)).aepWithGradient(x, y) as { gradH?: Float64Array };
   assert.ok(r.gradH, 'a gradient with respect to the hub height');
   const exact = r.gradH.reduce((a, b) => a + b, 0);
-  const up = caseEvaluator(withHubHeight(c, h + STEP)).aep(x, y).aepMwh;
-  const down = caseEvaluator(withHubHeight(c, h - STEP)).aep(x, y).aepMwh;
+  const up = jsEvaluator(withHubHeight(c, h + STEP)).aep(x, y).aepMwh;
+  const down = jsEvaluator(withHubHeight(c, h - STEP)).aep(x, y).aepMwh;
   return { exact, fd: (up - down) / (2 * STEP) };
 }
 

@@ -37,7 +37,7 @@ export function forwardCondition(pass: WakedPass, k: number, tiBound: number, sc
   const tiFactor = turbulence !== null ? turbulence.ambientFactor(ti0) : 0;
   for (let t = 0; t < nTypes; t++) ctFreeByType[t] = thrustCoefficientAt(types[t], U);
   const site = ws.site;
-  if (site !== null) fillLocalFreeStream(pass, U, ti0);
+  if (site !== null) fillLocalFreeStream(pass, U, ti0, k);
   for (let p = 0; p < n; p++) {
     const tp = typeAt[p];
     const from = candStart[p], end = candStart[p + 1];

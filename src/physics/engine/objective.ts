@@ -19,6 +19,8 @@ export interface ConditionFlow {
   /** Index of the condition in the setup's conditions, and its weight (probability or time share). */
   k: number;
   weight: number;
+  /** A per-point Weibull site: each turbine's own probability of the condition, by position (times `weight`); null: `weight` for every turbine. */
+  weightAt: Float64Array | null;
   n: number;
   /** Turbines with index < own are the farm's own (neighbours after them). */
   own: number;
@@ -37,8 +39,11 @@ export interface ObjectiveTerm {
   begin(n: number, nDir: number): void;
   startDirection(): void;
   retryDirection(): void;
-  /** Adds the condition's value; with `seed`, writes ∂J/∂u by position (0 for turbines that do not count). */
-  condition(flow: ConditionFlow, seed: Float64Array | null): void;
+  /**
+   * Adds the condition's value; with `seed`, writes ∂J/∂u by position (0 for turbines that do not
+   * count) and, when flow.weightAt is given, ∂J/∂weightAt by position into `weightSeed`.
+   */
+  condition(flow: ConditionFlow, seed: Float64Array | null, weightSeed?: Float64Array | null): void;
   /** The direction is solved; its value goes to result direction `resultDirection`. */
   endDirection(resultDirection: number): void;
 }
@@ -74,18 +79,19 @@ export class AepTerm implements ObjectiveTerm {
     this.energyOfDirection = 0;
   }
 
-  condition(flow: ConditionFlow, seed: Float64Array | null): void {
-    const { n, own, types, order, typeAt, u, weight } = flow;
+  condition(flow: ConditionFlow, seed: Float64Array | null, weightSeed?: Float64Array | null): void {
+    const { n, own, types, order, typeAt, u, weight, weightAt } = flow;
     const mwh = this.gradientScale;
     const perTurbine = this.perTurbineMwh;
     let energyOfDirection = this.energyOfDirection;
     for (let p = 0; p < n; p++) {
-      const energy = weight * powerAt(types[typeAt[p]], u[p]);
+      const energy = (weightAt !== null ? weight * weightAt[p] : weight) * powerAt(types[typeAt[p]], u[p]);
       if (order[p] < own) energyOfDirection += energy;
       perTurbine[order[p]] += energy * mwh;
     }
     this.energyOfDirection = energyOfDirection;
-    if (seed) for (let p = 0; p < n; p++) seed[p] = order[p] < own ? weight * powerSlopeAt(types[typeAt[p]], u[p]) : 0;
+    if (seed) for (let p = 0; p < n; p++) seed[p] = order[p] < own ? (weightAt !== null ? weight * weightAt[p] : weight) * powerSlopeAt(types[typeAt[p]], u[p]) : 0;
+    if (seed && weightAt !== null && weightSeed) for (let p = 0; p < n; p++) weightSeed[p] = order[p] < own ? weight * powerAt(types[typeAt[p]], u[p]) : 0;
   }
 
   endDirection(resultDirection: number): void {

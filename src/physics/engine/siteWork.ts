@@ -16,8 +16,14 @@
  * ∂s/∂h·f + s·f'(h) (ws.site.gsh). The deficits themselves do not depend on h when every turbine has
  * the same hub height and there is no ground mirror (the vertical offsets are 0); the optimizer
  * refuses hub-height variables otherwise (optimize/hubHeight.ts), so gsh is the whole ∂J/∂h_p there.
+ *
+ * A per-point Weibull (site/siteWeibull.ts) gives each turbine its own probability P_p of the
+ * condition (work.prob, handed to the objective term as ConditionFlow.weightAt); the term returns
+ * ∂J/∂P_p (work.probBar) and ∂J/∂x_p gains P̄_p·∂P_p/∂x (not ∂/∂h: the optimizer refuses hub-height
+ * variables on a Weibull site).
  */
 import { sampleSite } from '../site/site.js';
+import { weibullProbability } from '../site/siteWeibull.js';
 import type { WakedPass } from './pass.js';
 import type { SiteWork } from './siteWorkspace.js';
 
@@ -30,12 +36,23 @@ export function sampleSiteForDirection(pass: WakedPass, x: Float64Array, y: Floa
   if (pass.withGradient) { work.gsx.fill(0); work.gsy.fill(0); work.gsh.fill(0); }
 }
 
-/** U_p, TI₀_p (and the screen's TI₀_p^c₂) of condition (U, ti0) at every position. */
-export function fillLocalFreeStream(pass: WakedPass, U: number, ti0: number): void {
+const dP = new Float64Array(2);
+
+/** U_p, TI₀_p (and the screen's TI₀_p^c₂) of condition k, (U, ti0), at every position; with a per-point Weibull, P_p. */
+export function fillLocalFreeStream(pass: WakedPass, U: number, ti0: number, k: number): void {
   const { setup, ws, n } = pass;
   const work = ws.site!;
   const { samples } = work;
   const tiField = setup.site!.ti !== null;
+  const bins = setup.weibullBins;
+  if (bins !== null) {
+    const uLo = bins.lower[k], uHi = bins.upper[k];
+    const { wf, wfDx, wfDy, wa, waDx, waDy, wk, wkDx, wkDy } = samples;
+    for (let p = 0; p < n; p++) {
+      work.prob[p] = weibullProbability(wf[p], wfDx[p], wfDy[p], wa[p], waDx[p], waDy[p], wk[p], wkDx[p], wkDy[p], uLo, uHi, bins.scale, dP);
+      work.probDx[p] = dP[0]; work.probDy[p] = dP[1];
+    }
+  }
   for (let p = 0; p < n; p++) {
     work.uFree[p] = U * samples.speed[p];
     const t = tiField ? samples.ti[p] : ti0;
@@ -83,11 +100,13 @@ export function siteAdjoint(pass: WakedPass, k: number): void {
       }
     }
   }
+  const weibull = setup.weibullBins !== null;
+  const { probBar, probDx, probDy } = work;
   for (let p = 0; p < n; p++) {
     const ub = (uBar[p] + refBar[p]) * U;
     const tb = tiAmbBar[p];
-    gsx[p] += ub * samples.speedDx[p] + (tiField ? tb * samples.tiDx[p] : 0);
-    gsy[p] += ub * samples.speedDy[p] + (tiField ? tb * samples.tiDy[p] : 0);
+    gsx[p] += ub * samples.speedDx[p] + (tiField ? tb * samples.tiDx[p] : 0) + (weibull ? probBar[p] * probDx[p] : 0);
+    gsy[p] += ub * samples.speedDy[p] + (tiField ? tb * samples.tiDy[p] : 0) + (weibull ? probBar[p] * probDy[p] : 0);
     gsh[p] += ub * samples.speedDh[p] + (tiField ? tb * samples.tiDh[p] : 0);
   }
 }

@@ -52,7 +52,7 @@ export function solveWaked(setup: WakedSetup, x: Float64Array, y: Float64Array, 
   const gradH = new Float64Array(withGradient && ws.site !== null ? n : 0);
   const tiMax = pass.tiLearned ? setup.hint.tiCap : setup.ambientTiMax;
   const flow: ConditionFlow = {
-    k: 0, weight: 0, n, own: pass.own, types: setup.types, order: ws.order, typeAt: ws.typeAt, u: ws.u, ti: ws.ti, ct: ws.ct,
+    k: 0, weight: 0, weightAt: setup.weibullBins !== null ? ws.site!.prob : null, n, own: pass.own, types: setup.types, order: ws.order, typeAt: ws.typeAt, u: ws.u, ti: ws.ti, ct: ws.ct,
   };
   term.begin(n, setup.wind.directionsDeg.length);
   for (let d = dirFrom; d < dirTo; d++) {
@@ -99,7 +99,7 @@ function solveDirection(
     if (!(prob > 0) || speed[k] < minSpeed) continue;
     if (!forwardCondition(pass, k, tiBound, reach !== null)) return false;
     flow.k = k; flow.weight = prob;
-    term.condition(flow, withGradient ? ws.uBar : null);
+    term.condition(flow, withGradient ? ws.uBar : null, ws.site !== null ? ws.site.probBar : null);
     if (withGradient) backwardCondition(pass, k);
     if (withGradient && ws.site !== null) siteAdjoint(pass, k);
   }

@@ -17,6 +17,7 @@ import { rotorPoints, type RotorPoints } from '../rotor/rotorPoints.js';
 import { GaussianLocalWake } from '../wake/gaussianLocal.js';
 import { windConditions, type WindConditions } from '../windConditions.js';
 import { siteTiMax, type Site } from '../site/site.js';
+import { weibullBins } from '../site/siteWeibull.js';
 
 export interface WakedSetup {
   /** The first (with one type, the only) turbine type. */
@@ -65,6 +66,11 @@ export interface WakedSetup {
   conditions: WindConditions;
   /** A site that is not uniform (site/site.ts; engine/siteWork.ts), or null: one free stream for every turbine. */
   site: Site | null;
+  /**
+   * A per-point Weibull site (site/siteWeibull.ts): each condition's speed bin and the factor w_d/w_s;
+   * the conditions' weights are then 1 and each turbine's own probability multiplies its power.
+   */
+  weibullBins: { lower: Float64Array; upper: Float64Array; scale: number } | null;
   /** The largest ambient TI of any turbine: the rose's (conditions.tiMax), or the site's TI field's if larger. */
   ambientTiMax: number;
 }
@@ -105,7 +111,21 @@ export function wakedSetup(turbines: Turbine | readonly Turbine[], wind: WindRes
     : null;
   const turbulence = pairTurbulence ? pairTurbulence[0] : null;
   const ctMaxByType = Float64Array.from(types, (t) => t.thrust.kind === 'constant' ? t.thrust.ct : Math.max(...t.thrust.ct));
-  const conditions = windConditions(wind);
+  let conditions = windConditions(wind);
+  const weibull = spec.site?.weibull ?? null;
+  let bins: WakedSetup['weibullBins'] = null;
+  if (weibull) {
+    // Each turbine's own probabilities replace the rose's (io/ refuses a time series before this).
+    if (wind.series) throw new Error('a per-point Weibull site needs a rose (directions and speeds), not a time series');
+    const b = weibullBins(wind.speeds, conditions.directionsDeg);
+    const ns = wind.speeds.length;
+    bins = {
+      lower: Float64Array.from({ length: conditions.count }, (_, k) => b.lower[k % ns]),
+      upper: Float64Array.from({ length: conditions.count }, (_, k) => b.upper[k % ns]),
+      scale: b.wdBin / weibull.sectorWidth,
+    };
+    conditions = { ...conditions, weight: new Float64Array(conditions.count).fill(1) };
+  }
   const nDir = conditions.directionsDeg.length;
   const cosByDir = new Float64Array(nDir), sinByDir = new Float64Array(nDir);
   for (let d = 0; d < nDir; d++) {
@@ -138,6 +158,7 @@ export function wakedSetup(turbines: Turbine | readonly Turbine[], wind: WindRes
     maxRadius, minDiameter, minCutIn,
     cosByDir, sinByDir, conditions,
     site,
+    weibullBins: bins,
     ambientTiMax: site !== null ? Math.max(conditions.tiMax, siteTiMax(site)) : conditions.tiMax,
   };
 }

@@ -38,19 +38,20 @@ export class WeightedAepTerm implements ObjectiveTerm {
     this.weightedMwh = this.weightedBefore;
   }
 
-  condition(flow: ConditionFlow, seed: Float64Array | null): void {
-    const { n, own, types, order, typeAt, u, weight } = flow;
+  condition(flow: ConditionFlow, seed: Float64Array | null, weightSeed?: Float64Array | null): void {
+    const { n, own, types, order, typeAt, u, weight, weightAt } = flow;
     const mwh = this.gradientScale;
     const w = this.weights;
     let weighted = 0;
     for (let p = 0; p < n; p++) {
       const i = order[p];
-      const energy = weight * powerAt(types[typeAt[p]], u[p]);
+      const energy = (weightAt !== null ? weight * weightAt[p] : weight) * powerAt(types[typeAt[p]], u[p]);
       this.perTurbineMwh[i] += energy * mwh;
       if (i < own) weighted += w[i] * energy;
     }
     this.weightedMwh += weighted * mwh;
-    if (seed) for (let p = 0; p < n; p++) seed[p] = order[p] < own ? w[order[p]] * weight * powerSlopeAt(types[typeAt[p]], u[p]) : 0;
+    if (seed) for (let p = 0; p < n; p++) seed[p] = order[p] < own ? w[order[p]] * (weightAt !== null ? weight * weightAt[p] : weight) * powerSlopeAt(types[typeAt[p]], u[p]) : 0;
+    if (seed && weightAt !== null && weightSeed) for (let p = 0; p < n; p++) weightSeed[p] = order[p] < own ? w[order[p]] * weight * powerAt(types[typeAt[p]], u[p]) : 0;
   }
 
   endDirection(_resultDirection: number): void {}

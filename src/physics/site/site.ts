@@ -9,9 +9,13 @@
  * U is the rose's speed (at the shear's reference height), wd the condition's direction, h_p the
  * turbine's hub height. Shear (py_wake/site/shear.py): power law f = (h/h_ref)^α, log law
  * f = ln(h/z₀)/ln(h_ref/z₀), applied after the speed-up as XRSite does.
+ *
+ * With a per-point sector Weibull (siteWeibull.ts) each turbine also has its own probability of
+ * every condition, from the fields A, k and the sector frequency sampled here like the others.
  */
 import { InputError } from '../../util/errors.js';
 import { fieldRange, sampleField, type FieldSample, type SiteField } from './siteField.js';
+import type { SiteWeibull } from './siteWeibull.js';
 
 export type SiteShear =
   | { kind: 'power'; hRef: number; alpha: number }
@@ -23,6 +27,8 @@ export interface Site {
   readonly speedup: SiteField | null;
   readonly ti: SiteField | null;
   readonly shear: SiteShear | null;
+  /** Per-point sector Weibull (siteWeibull.ts): each turbine's own probability of each condition; absent: the rose's. */
+  readonly weibull?: SiteWeibull | null;
   /** A turbine outside a field's grid: `error` (PyWake's bounds='check', the default) or `limit` (moved onto the grid's edge, bounds='limit'). */
   readonly outside?: 'error' | 'limit';
 }
@@ -55,11 +61,18 @@ export interface SiteSamples {
   speed: Float64Array; speedDx: Float64Array; speedDy: Float64Array; speedDh: Float64Array;
   /** Ambient TI and its partials (used only with a TI field). */
   ti: Float64Array; tiDx: Float64Array; tiDy: Float64Array; tiDh: Float64Array;
+  /** Weibull A, k and sector frequency and their partials (used only with a per-point Weibull). */
+  wa: Float64Array; waDx: Float64Array; waDy: Float64Array;
+  wk: Float64Array; wkDx: Float64Array; wkDy: Float64Array;
+  wf: Float64Array; wfDx: Float64Array; wfDy: Float64Array;
 }
 
 export function createSiteSamples(n: number): SiteSamples {
   const f = () => new Float64Array(n);
-  return { speed: f(), speedDx: f(), speedDy: f(), speedDh: f(), ti: f(), tiDx: f(), tiDy: f(), tiDh: f() };
+  return {
+    speed: f(), speedDx: f(), speedDy: f(), speedDh: f(), ti: f(), tiDx: f(), tiDy: f(), tiDh: f(),
+    wa: f(), waDx: f(), waDy: f(), wk: f(), wkDx: f(), wkDy: f(), wf: f(), wfDx: f(), wfDy: f(),
+  };
 }
 
 const sample: FieldSample = { value: 0, dx: 0, dy: 0, dh: 0 };
@@ -91,6 +104,15 @@ export function sampleSite(site: Site, x: Float64Array, y: Float64Array, order: 
     if (site.ti) {
       sampleOrFail(site, site.ti, i, x[i], y[i], h, wdDeg);
       out.ti[p] = sample.value; out.tiDx[p] = sample.dx; out.tiDy[p] = sample.dy; out.tiDh[p] = sample.dh!;
+    }
+    const w = site.weibull;
+    if (w) {
+      sampleOrFail(site, w.a, i, x[i], y[i], h, wdDeg);
+      out.wa[p] = sample.value; out.waDx[p] = sample.dx; out.waDy[p] = sample.dy;
+      sampleOrFail(site, w.k, i, x[i], y[i], h, wdDeg);
+      out.wk[p] = sample.value; out.wkDx[p] = sample.dx; out.wkDy[p] = sample.dy;
+      sampleOrFail(site, w.frequency, i, x[i], y[i], h, wdDeg);
+      out.wf[p] = sample.value; out.wfDx[p] = sample.dx; out.wfDy[p] = sample.dy;
     }
   }
 }
