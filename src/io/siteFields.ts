@@ -27,7 +27,8 @@ import { axisProblem, valueProblem } from './siteValues.js';
 import { readSiteFile } from './siteFile.js';
 
 const axis = z.array(z.number()).min(1);
-const fieldSchema = strict({ x: axis, y: axis, h: axis.optional(), wd: axis.optional(), values: z.array(z.unknown()) });
+// x and y are required (readField says so); a TI without them is one value everywhere (`ti: {values: 0.08}`, as a netCDF file's scalar TI reads back).
+const fieldSchema = strict({ x: axis.optional(), y: axis.optional(), h: axis.optional(), wd: axis.optional(), values: z.union([z.array(z.unknown()), z.number()]) });
 const shearSchema = z.union([
   strict({ power: strict({ h_ref: z.number().positive(), alpha: z.number() }) }),
   strict({ log: strict({ h_ref: z.number().positive(), z0: z.number().positive() }) }),
@@ -35,6 +36,13 @@ const shearSchema = z.union([
 const siteSchema = strict({ outside: z.enum(['error', 'limit']).optional(), file: z.string().min(1).optional(), speedup: fieldSchema.optional(), ti: fieldSchema.optional(), shear: shearSchema.optional() });
 
 function readField(name: string, raw: Record<string, unknown>, doc: unknown, at: FieldPath, file: string): SiteField {
+  const dimsGiven = SITE_DIM_ORDER.filter((d) => raw[d] !== undefined);
+  if (name === 'ti' && dimsGiven.length === 0 && typeof raw.values === 'number') {
+    const problem = valueProblem(name, raw.values);
+    if (problem) throw errorAt(doc, [...at, 'values'], problem, file);
+    return makeSiteField(name, [], [], Float64Array.of(raw.values));
+  }
+  if (raw.x === undefined || raw.y === undefined) throw errorAt(doc, at, `${raw.x === undefined ? 'x' : 'y'} is missing: a field is over x and y (a grid over the site)${name === 'ti' ? '; one TI everywhere is {values: 0.08}' : ''}`, file);
   const dims = SITE_DIM_ORDER.filter((d) => raw[d] !== undefined);
   const coords = dims.map((d) => {
     const g = Float64Array.from(raw[d] as number[]);
