@@ -180,4 +180,14 @@ test('a local run on the site: every row\'s AEP is, to the bit, what `wflo aep` 
     assert.equal(a.status, 0, a.stderr);
     assert.equal((JSON.parse(a.stdout) as { aep_mwh: number }).aep_mwh, row.aep, row.task_id);
   }
+  // A stored row plots on its site: the ledger keeps the fields inline and the plot draws the speed-up.
+  const svg = path.join(dir, 'row.svg');
+  const p = runWflo(['plot', out, '--task', done[0].task_id, '-o', svg]);
+  assert.equal(p.status, 0, p.stderr);
+  const drawn = fs.readFileSync(svg, 'utf8');
+  const tag = /<image class="site-field" data-field="speedup" data-min="([^"]*)" data-max="([^"]*)"/.exec(drawn);
+  assert.ok(tag, 'the speed-up drawn');
+  assert.ok(Number(tag[1]) >= 0.9 - 1e-12 && Number(tag[2]) <= 1.2 + 1e-12 && Number(tag[2]) - Number(tag[1]) > 0.2, `${tag[1]}–${tag[2]}`);
+  // The recomputed AEP the plot prints is the row's.
+  assert.match(p.stdout, new RegExp(`AEP ${Math.round(done[0].aep).toLocaleString('en-US').replace(/,/g, ',?')}`));
 });
