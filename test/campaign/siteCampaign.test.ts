@@ -188,6 +188,18 @@ test('a local run on the site: every row\'s AEP is, to the bit, what `wflo aep` 
   const tag = /<image class="site-field" data-field="speedup" data-min="([^"]*)" data-max="([^"]*)"/.exec(drawn);
   assert.ok(tag, 'the speed-up drawn');
   assert.ok(Number(tag[1]) >= 0.9 - 1e-12 && Number(tag[2]) <= 1.2 + 1e-12 && Number(tag[2]) - Number(tag[1]) > 0.2, `${tag[1]}–${tag[2]}`);
-  // The recomputed AEP the plot prints is the row's.
-  assert.match(p.stdout, new RegExp(`AEP ${Math.round(done[0].aep).toLocaleString('en-US').replace(/,/g, ',?')}`));
+  // The AEP the plot recomputes is the row's (a plot without the site would print another and a note).
+  assert.ok(p.stdout.includes(`AEP ${done[0].aep.toFixed(1)} MWh`), p.stdout);
+  assert.doesNotMatch(p.stdout, /note: the source records/);
+
+  // The report marks the farm as on a site; no farm-wide gross (it depends on each layout on a site).
+  const html = path.join(dir, 'report.html');
+  const rep = runWflo(['report', out, '-o', html]);
+  assert.equal(rep.status, 0, rep.stderr);
+  const text = fs.readFileSync(html, 'utf8');
+  const data = JSON.parse(/<script type="application\/json" id="wflo-data">([\s\S]*?)<\/script>/.exec(text)![1]) as { view: { cells: { label: string; site?: { speedupMin: number; speedupMax: number; ti: boolean }; grossAepMwh: number | null }[] } };
+  const cell = data.view.cells[0];
+  assert.deepEqual(cell.site, { speedupMin: 0.9, speedupMax: 1.2, ti: true, shear: null });
+  assert.match(cell.label, /on a site: speed-up 0\.90–1\.20, TI field/);
+  assert.equal(cell.grossAepMwh, null);
 });

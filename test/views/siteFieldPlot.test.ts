@@ -102,6 +102,24 @@ test('--site-field ti draws the TI in percent (north dark); none draws no field;
   assert.deepEqual(east[0], [...SITE_RAMP[0]]);
 });
 
+test('on a site each turbine\'s gross is its model alone at its own position: the plot\'s gross is the sum of `wflo aep` of each turbine alone', () => {
+  const file = writeCase('gross', SITE);
+  const r = runWflo(['plot', file, '--json', '-o', path.join(dir, 'gross.svg')]);
+  assert.equal(r.status, 0, r.stderr);
+  const drawn = JSON.parse(r.stdout) as { layouts: { aepMwh: number; grossAepMwh: number; wakeLoss: number }[] };
+  const x = [200, 1000, 1800, 600], y = [300, 1000, 1700, 1600];
+  let sum = 0;
+  for (let i = 0; i < x.length; i++) {
+    const one = path.join(dir, `alone${i}.yaml`);
+    fs.writeFileSync(one, stringify({ name: 'alone', turbine: 'v80', wind: 'iea37-cs1', wake_model: 'bastankhah2014', site: SITE, layout: { x: [x[i]], y: [y[i]] } }));
+    const a = runWflo(['aep', one, '--json']);
+    assert.equal(a.status, 0, a.stderr);
+    sum += (JSON.parse(a.stdout) as { aep_mwh: number }).aep_mwh;
+  }
+  assert.ok(Math.abs(drawn.layouts[0].grossAepMwh - sum) <= 1e-9 * sum, `${drawn.layouts[0].grossAepMwh} vs ${sum}`);
+  assert.ok(drawn.layouts[0].wakeLoss > 0 && drawn.layouts[0].aepMwh < sum, 'wakes only take energy away');
+});
+
 test('a misspelt --site-field: one line naming the flag, exit 2', () => {
   const r = runWflo(['plot', writeCase('bad', SITE), '--site-field', 'tii', '-o', path.join(dir, 'bad.svg')]);
   assert.equal(r.status, 2);
