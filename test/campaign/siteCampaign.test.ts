@@ -23,9 +23,16 @@ import { caseEvaluator } from '../../src/optimize/caseEvaluator.js';
 import { optimizerSettingsProblem } from '../../src/runner/taskFunction.js';
 import { JobEncoder, decodeJob, PayloadRejected } from '../../src/runner/executors/bullmq/jobPayload.js';
 import { InputError } from '../../src/util/errors.js';
+import { hasRedisServer, RedisServer } from '../helpers/redisServer.js';
+import { killAllWorkers, startWorker, waitUntil } from '../runner/bullmqKit.js';
 
 const dir = tempDir('wflo-site-campaign-');
-after(() => fs.rmSync(dir, { recursive: true, force: true }));
+let redis: RedisServer | null = null;
+after(async () => {
+  killAllWorkers();
+  await redis?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 // A speed-up rising to the east and a TI field, on grids that cover the boundary with a margin;
 // `outside: limit` as docs/site.md advises for an optimizer (the gradient method's iterates leave the boundary).
@@ -154,6 +161,8 @@ test('a grid short of the boundary, a bad field: refused at load, one line namin
 });
 
 /** Every row of a run: task, layout and AEP. */
+let localRows: ReturnType<typeof rows> | null = null;
+
 function rows(out: string): { task_id: string; aep: number; x: Float64Array; y: Float64Array }[] {
   const db = new Database(path.join(out, 'ledger.sqlite'), { readonly: true, fileMustExist: true });
   try {
@@ -170,6 +179,7 @@ test('a local run on the site: every row\'s AEP is, to the bit, what `wflo aep` 
   assert.equal(r.status, 0, r.stderr);
   const done = rows(out);
   assert.equal(done.length, 2);
+  localRows = done;
   for (const row of done) {
     const caseFile = path.join(dir, `${row.task_id}.yaml`);
     fs.writeFileSync(caseFile, stringify({
@@ -202,4 +212,21 @@ test('a local run on the site: every row\'s AEP is, to the bit, what `wflo aep` 
   assert.deepEqual(cell.site, { speedupMin: 0.9, speedupMax: 1.2, ti: true, shear: null });
   assert.match(cell.label, /on a site: speed-up 0\.90–1\.20, TI field/);
   assert.equal(cell.grossAepMwh, null);
+});
+
+test('a BullMQ coordinator and a queue worker (a redis-server of its own) give the local rows to the bit', { skip: hasRedisServer() ? false : 'redis-server is not installed', timeout: 300_000 }, async () => {
+  assert.ok(localRows, 'the local run ran first');
+  redis = await RedisServer.start();
+  const worker = startWorker(['--queue', redis.url, '--concurrency', '1']);
+  assert.ok(await waitUntil(() => /job process(es)?, queue/.test(worker.log()), 30_000), worker.log());
+  const out = path.join(dir, 'queue');
+  const r = runWflo(['run', file, '--out', out, '--quiet'], { env: { WFLO_QUEUE: redis.url }, timeoutMs: 280_000 });
+  assert.equal(r.status, 0, r.stderr);
+  const queued = rows(out);
+  assert.deepEqual(queued.map((q) => q.task_id), localRows!.map((l) => l.task_id));
+  queued.forEach((q, k) => {
+    assert.equal(q.aep, localRows![k].aep, q.task_id);
+    assert.deepEqual(Array.from(q.x), Array.from(localRows![k].x), q.task_id);
+    assert.deepEqual(Array.from(q.y), Array.from(localRows![k].y), q.task_id);
+  });
 });
