@@ -16,6 +16,7 @@
  *       neighbours: [{x: -3000, y: 0, turbine: iea37-3.35mw}, {file: old.yaml}]   # fixed turbines of other farms (io/farmTurbines.ts)
  *       directions: {spread: 20}    # how the wind's directions are treated (default bins; io/directionsField.ts)
  *       economics: {...}            # cost-model inputs (prices, depth or bathymetry, substations, cables; io/costFields.ts)
+ *       site: {speedup: …, ti: …, shear: …}   # a site that is not uniform, or {file: site.nc} (io/siteFields.ts; docs/site.md)
  *   farm_types:                     # a farm type = turbine model + number of turbines
  *     - {id: 0, turbine: iea37-3.35mw, n_turbines: 16}
  *     - {id: 1, turbines: [{turbine: iea37-3.35mw, n: 10}, {turbine: v80, n: 6}]}   # several models, fixed counts
@@ -57,6 +58,7 @@ export const farmSchema = strict({
   neighbours: neighboursSchema.optional(), // fixed turbines of other farms (io/farmTurbines.ts)
   directions: z.unknown().optional(), // bins | {spread: N} | {gaussian: …} | {refine_deg: S}: io/directionsField.ts reads it
   economics: economicsSchema.optional(), // cost-model inputs: io/costFields.ts
+  site: z.unknown().optional(), // a site that is not uniform: io/siteFields.ts reads it (campaign/farmSite.ts)
 });
 
 // One of `turbine` (+ n_turbines), `turbines` (models with counts) or `turbine_choice` (+ n_turbines):

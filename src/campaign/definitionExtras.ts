@@ -8,12 +8,20 @@
  *   farm:       neighbours: {x, y, type, turbines}   (positions m, each one's model index, the models)
  *               economics: {…}                       (the resolved economics block, io/costFields.ts EconomicsSpec)
  *               directions: {spread: 20} …           (the direction treatment, when not the bins as listed; `wind` is as listed)
+ *   farm model: site: {speedup, ti, shear, outside}   (a site that is not uniform as its inline block, io/siteFields.ts siteDocument: never a file's path)
  *   farm type:  turbine_names: [...]                 (the names `/turbine_type` indexes)
  *               models: {turbines, min_spacing_m, counts}   (counts null: chosen by the optimizer)
  *               objective: lcoe | npv                (a cost objective; absent: aep)
  */
 import type { FarmSpec, FarmTypeSpec } from './campaign.js';
 import { directionsDocument } from '../io/directionsField.js';
+import { siteDocument } from '../io/siteFields.js';
+import type { FarmModelSpec } from '../physics/farmModel.js';
+
+/** The farm model as stored: a site that is not uniform as its inline block; without one the model as it is. */
+export function farmModelDocument(model: FarmModelSpec): Record<string, unknown> {
+  return model.site ? { ...model, site: siteDocument(model.site) } : { ...model };
+}
 
 export function farmExtras(f: Pick<FarmSpec, 'neighbours' | 'directions' | 'economics'>): Record<string, unknown> {
   const n = f.neighbours;

@@ -39,6 +39,7 @@ import { objectiveProblem } from '../io/objectiveField.js';
 import { caseForTask } from './caseForTask.js';
 import { caseListedWind, caseTreatment } from '../optimize/caseDirections.js';
 import { economicsForTurbines, resolveEconomicsSpec, siteOutsideGrid } from '../io/costFields.js';
+import { resolveFarmSite } from './farmSite.js';
 
 /**
  * Most tasks one campaign may have (farms × farm types × seeds). The coordinator keeps one task
@@ -222,6 +223,8 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
   const problem = validateBoundary(boundary!);
   if (problem) fail(['farms', i, f.boundary !== undefined ? 'boundary' : 'case'], `bad boundary: ${problem}`);
   const model = resolveFarmModel(f, base?.model, ['farms', i], fail);
+  const site = resolveFarmSite(raw, ['farms', i], file, base?.model.site, boundary!, fail);
+  if (site) model.site = site;
   const at: FieldPath = ['farms', i, 'neighbours'];
   const neighbours = raw.neighbours !== undefined
     ? readNeighbours(raw.neighbours, at, file, baseDir, turbineResolver(baseDir, file, fail), layoutTurbinesLoader(file, fail), fail as FailAt, boundary!)

@@ -7,6 +7,8 @@
  */
 import crypto from 'node:crypto';
 import { ENGINE_VERSION } from '../version.js';
+import { siteDocument } from '../io/siteFields.js';
+import type { Site } from '../physics/site/site.js';
 
 /**
  * Writes the canonical JSON of `value` (sorted keys; typed arrays as plain arrays; undefined
@@ -94,14 +96,24 @@ export function taskSpecHash(farmHash: string, typeHash: string, optimizerHash: 
  * The farm's part of a spec hash: site, wind, wake model and, for command tasks, the farm's
  * `params` (absent params leave the hash as it always was).
  */
-export function farmSpecHash(f: { boundary: unknown; wind: unknown; model: unknown; params?: unknown; neighbours?: { x: unknown; y: unknown; types: { name?: unknown }[]; typeOf: unknown }; directions?: { kind: string }; economics?: { depth: object } }): string {
+export function farmSpecHash(f: { boundary: unknown; wind: unknown; model: object; params?: unknown; neighbours?: { x: unknown; y: unknown; types: { name?: unknown }[]; typeOf: unknown }; directions?: { kind: string }; economics?: { depth: object } }): string {
   // Neighbours: positions, each one's model and the models' numbers (not their names); absent ones leave the hash as it was.
   const neighbours = f.neighbours ? { x: f.neighbours.x, y: f.neighbours.y, typeOf: f.neighbours.typeOf, types: f.neighbours.types.map(withoutName) } : undefined;
   // A direction treatment other than the bins as listed; bins (or none) leave the hash as it was.
   const directions = f.directions && f.directions.kind !== 'bins' ? f.directions : undefined;
   // Economics: its numbers and the depth grid, not the bathymetry file's path; absent leaves the hash as it was.
   const economics = f.economics ? { ...f.economics, depth: 'file' in f.economics.depth ? { grid: (f.economics.depth as unknown as { grid: unknown }).grid } : f.economics.depth } : undefined;
-  return hashValue({ boundary: f.boundary, wind: f.wind, model: f.model, params: f.params, neighbours, directions, economics });
+  return hashValue({ boundary: f.boundary, wind: f.wind, model: modelHashed(f.model), params: f.params, neighbours, directions, economics });
+}
+
+/**
+ * The farm model as hashed: a site that is not uniform by its fields' grids and values, shear and
+ * `outside` (the inline block it reads back to: io/siteFields.ts siteDocument), never by where it
+ * was read from (`source`: a file's path); without a site the model as it is (hashes unchanged).
+ */
+function modelHashed(model: object): unknown {
+  const site = (model as { site?: Site }).site;
+  return site ? { ...model, site: siteDocument(site) } : model;
 }
 
 const withoutName = (t: { name?: unknown }): unknown => { const { name: _name, ...numbers } = t; return numbers; };
@@ -169,7 +181,7 @@ export function optimizerSpecHash(settings: { method: string; [k: string]: unkno
  * --recompute-adopted` is the way to compute such rows again.
  */
 export function adoptedIdentity(
-  farm: { boundary: unknown; wind: unknown; model: unknown; neighbours?: { x: ArrayLike<unknown>; y: unknown; types: { name?: unknown }[]; typeOf: unknown }; directions?: { kind: string } },
+  farm: { boundary: unknown; wind: unknown; model: object; neighbours?: { x: ArrayLike<unknown>; y: unknown; types: { name?: unknown }[]; typeOf: unknown }; directions?: { kind: string } },
   type: { turbine: { name?: unknown }; nTurbines: number; minSpacingM: number; models?: { turbines: { name?: unknown }[]; minSpacingByType: unknown; counts: unknown } },
   seed: number,
 ): string {

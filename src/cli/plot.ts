@@ -25,6 +25,8 @@ export function registerPlot(program: Command): void {
     .option('--wind <file|name>', 'override the wind resource of a layout file or case (as wflo aep --wind)')
     .option('--flow <direction>', 'draw the hub-height speed field for this wind direction (degrees, from north)')
     .option('--style <name>', 'screen (default: title, tinted site, --flow allowed) or paper (white, no title or flow field, SVG sized in mm, PNG at 300 dpi)')
+    .option('--site-field <name>', 'a site that is not uniform: the field drawn under the layout, speedup (default, else ti), ti or none (docs/site.md)')
+    .option('--site-wd <direction>', 'the wind direction a field by direction is drawn at (default: the rose\'s most probable)')
     .option('--numbers', 'write each turbine\'s index (0-based, the order of the layout) beside it')
     .option('--width <px>', 'figure width in pixels (paper: quarter millimetres; default 900 screen, 640 paper)')
     .option('--height <px>', 'figure height in pixels (paper: quarter millimetres; default 720 screen, 480 paper)')
@@ -32,7 +34,7 @@ export function registerPlot(program: Command): void {
     .option('--with <sources...>', 'with --by-direction: more layouts on the same chart (result or case files, built-in case names)')
     .option('--json', 'print what was drawn as one JSON object on stdout');
   withOutFlag(command, 'file', 'output .svg or .png (default: layout.svg)', ['--output'])
-    .action(async (source: string, opts: { task?: string; compare?: string[]; case?: string; campaign?: string; wind?: string; flow?: string; width?: string; height?: string; style?: string; numbers?: boolean; json?: boolean; byDirection?: string | boolean; with?: string[] }) => {
+    .action(async (source: string, opts: { task?: string; compare?: string[]; case?: string; campaign?: string; wind?: string; flow?: string; width?: string; height?: string; style?: string; numbers?: boolean; siteField?: string; siteWd?: string; json?: boolean; byDirection?: string | boolean; with?: string[] }) => {
       if (opts.with !== undefined && opts.byDirection === undefined) throw new InputError('--with: draws several layouts on the --by-direction chart; give --by-direction (or --compare for layouts side by side)');
       if (opts.byDirection !== undefined) {
         if (opts.flow !== undefined || opts.style !== undefined || opts.numbers) throw new InputError(`${opts.flow !== undefined ? '--flow' : opts.style !== undefined ? '--style' : '--numbers'}: belongs to the layout plot, not to --by-direction`);
@@ -54,7 +56,7 @@ export function registerPlot(program: Command): void {
       const r = await plotLayouts({
         source, task: opts.task, compare: opts.compare, caseName: opts.case, campaign: opts.campaign, wind: opts.wind, output,
         flowDirectionDeg: number('--flow', opts.flow), width: number('--width', opts.width), height: number('--height', opts.height),
-        style: opts.style, numbers: opts.numbers,
+        style: opts.style, numbers: opts.numbers, siteField: opts.siteField, siteWdDeg: number('--site-wd', opts.siteWd),
       });
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(r)}\n`);

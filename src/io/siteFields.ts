@@ -34,7 +34,8 @@ import { readWrgFile } from './wrgFile.js';
 import type { SiteWeibull } from '../physics/site/siteWeibull.js';
 
 const axis = z.array(z.number()).min(1);
-const fieldSchema = strict({ x: axis, y: axis, h: axis.optional(), wd: axis.optional(), values: z.array(z.unknown()) });
+// x and y are required (readField says so); a TI without them is one value everywhere (`ti: {values: 0.08}`, as a netCDF file's scalar TI reads back).
+const fieldSchema = strict({ x: axis.optional(), y: axis.optional(), h: axis.optional(), wd: axis.optional(), values: z.union([z.array(z.unknown()), z.number()]) });
 const weibullSchema = strict({ x: axis, y: axis, h: axis.optional(), wd: axis.optional(), A: z.array(z.unknown()), k: z.array(z.unknown()), frequency: z.array(z.unknown()) });
 const shearSchema = z.union([
   strict({ power: strict({ h_ref: z.number().positive(), alpha: z.number() }) }),
@@ -76,6 +77,13 @@ function readValues(raw: Record<string, unknown>, key: string, dims: SiteDim[], 
 }
 
 function readField(name: string, raw: Record<string, unknown>, doc: unknown, at: FieldPath, file: string): SiteField {
+  const dimsGiven = SITE_DIM_ORDER.filter((d) => raw[d] !== undefined);
+  if (name === 'ti' && dimsGiven.length === 0 && typeof raw.values === 'number') {
+    const problem = valueProblem(name, raw.values);
+    if (problem) throw errorAt(doc, [...at, 'values'], problem, file);
+    return makeSiteField(name, [], [], Float64Array.of(raw.values));
+  }
+  if (raw.x === undefined || raw.y === undefined) throw errorAt(doc, at, `${raw.x === undefined ? 'x' : 'y'} is missing: a field is over x and y (a grid over the site)${name === 'ti' ? '; one TI everywhere is {values: 0.08}' : ''}`, file);
   const { dims, coords } = readGrid(raw, doc, at, file);
   return makeSiteField(name, dims, coords, readValues(raw, 'values', dims, coords, (v) => valueProblem(name, v), doc, at, file));
 }

@@ -34,7 +34,7 @@
  * writer; every read (the writer's own too) is a LedgerReader method (ledgerReader.ts) over the
  * views that state the rule of "done" once (ledgerSchema.ts). The database handle is private.
  */
-import { farmExtras, farmTypeExtras } from '../campaign/definitionExtras.js';
+import { farmExtras, farmModelDocument, farmTypeExtras } from '../campaign/definitionExtras.js';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { InputError } from '../util/errors.js';
@@ -152,7 +152,7 @@ export class Ledger extends LedgerReader {
         adoptedKept = this.carryAdopted(c);
       }
       for (const f of c.farms) {
-        putFarm.run(f.id, f.hash, plainJson({ id: f.id, label: f.label, boundary: f.boundary, wind: f.wind, model: f.model, hash: f.hash, ...farmExtras(f) }));
+        putFarm.run(f.id, f.hash, plainJson({ id: f.id, label: f.label, boundary: f.boundary, wind: f.wind, model: farmModelDocument(f.model), hash: f.hash, ...farmExtras(f) }));
       }
       for (const t of c.farmTypes) {
         putType.run(t.id, t.hash, plainJson({ id: t.id, label: t.label, turbine: t.turbine, n_turbines: t.nTurbines, min_spacing_m: t.minSpacingM, hash: t.hash, ...farmTypeExtras(t) }));

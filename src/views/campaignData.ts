@@ -22,6 +22,8 @@ import { LedgerReader, type FailureInfo } from '../runner/ledgerReader.js';
 import { readStatus, type CampaignStatus } from '../runner/campaignStatus.js';
 import { caseFromDefinitions, definitionLabel } from './caseFromDefinitions.js';
 import { caseGross, turbineYield } from './turbineYield.js';
+import type { Site } from '../physics/site/site.js';
+import { fieldRange } from '../physics/site/siteField.js';
 import { nonEmptyRange } from './colorScale.js';
 import { ThroughputLog, type Throughput } from './throughput.js';
 import { readResultsFromLedger } from './storedResult.js';
@@ -47,8 +49,10 @@ export interface CellView {
   farmType: number;
   farmLabel: string;
   typeLabel: string;
-  /** "farm label · type label" */
+  /** "farm label · type label" (· "on a site, speed-up a–b" for a farm on a site that is not uniform) */
   label: string;
+  /** A farm on a site that is not uniform (docs/site.md): its speed-up's range over the grid (null: no speed-up field), whether a TI field and a shear are given. */
+  site?: { speedupMin: number | null; speedupMax: number | null; ti: boolean; shear: 'power' | 'log' | null };
   nTurbines: number;
   total: number;
   done: number;
@@ -186,9 +190,11 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
         const s = stats.get(k) ?? null;
         const gross = entry?.gross ?? NaN;
         const nTurbines = entry?.c.nTurbines ?? 0;
-        labels.set(k, `${farmLabel} · ${typeLabel}`);
+        const site = entry?.c.model.site ? siteView(entry.c.model.site) : undefined;
+        const label = `${farmLabel} · ${typeLabel}${site ? ` · ${siteText(site)}` : ''}`;
+        labels.set(k, label);
         cells.push({
-          farmId: g.farmId, farmType: g.farmType, farmLabel, typeLabel, label: `${farmLabel} · ${typeLabel}`, nTurbines,
+          farmId: g.farmId, farmType: g.farmType, farmLabel, typeLabel, label, nTurbines, ...(site ? { site } : {}),
           total: g.total, done: g.done, failed: g.failed, running: g.running, pending: g.pending, stale: g.stale,
           grossAepMwh: gross, aep: s,
           wakeLossMean: s && gross > 0 ? 1 - s.mean / gross : null,
@@ -262,4 +268,19 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
   } finally {
     ledger.close();
   }
+}
+
+function siteView(site: Site): NonNullable<CellView['site']> {
+  const r = site.speedup ? fieldRange(site.speedup) : null;
+  return { speedupMin: r ? r.min : null, speedupMax: r ? r.max : null, ti: site.ti !== null, shear: site.shear ? site.shear.kind : null };
+}
+
+/** "on a site: speed-up 0.90–1.20, TI field, power shear" */
+function siteText(s: NonNullable<CellView['site']>): string {
+  const parts = [
+    ...(s.speedupMin !== null ? [`speed-up ${s.speedupMin.toFixed(2)}–${s.speedupMax!.toFixed(2)}`] : []),
+    ...(s.ti ? ['TI field'] : []),
+    ...(s.shear ? [`${s.shear} shear`] : []),
+  ];
+  return `on a site: ${parts.join(', ')}`;
 }

@@ -15,6 +15,7 @@ import type { Boundary } from '../geometry/boundary.js';
 import { InputError } from '../util/errors.js';
 import { typeOfCounts } from '../io/farmTurbines.js';
 import { economicsForTurbines, economicsSpecProblem, economicsSpecSchema } from '../io/costFields.js';
+import { readSiteBlock } from '../io/siteFields.js';
 
 type Json = Record<string, unknown>;
 
@@ -58,6 +59,14 @@ export function definitionLabel(def: unknown, fallback: string): string {
  * The case of (farm, type) from their stored definitions. `where` names the source for the
  * one-line error when a definition is missing or not in the shape wflo writes.
  */
+/** The stored farm model; a site that is not uniform comes back from its inline block (never from a file a stored definition names). */
+function storedModel(model: Json, where: string): FarmModelSpec {
+  const { site, ...rest } = model;
+  if (site === undefined) return model as unknown as FarmModelSpec;
+  if (site === null || typeof site !== 'object' || 'file' in site) throw new InputError(`${where}: farm definition: model.site: expected the inline site block (speedup, ti, shear), not a file`);
+  return { ...(rest as unknown as FarmModelSpec), site: readSiteBlock(site, site, [], `${where}: farm definition: model.site`) };
+}
+
 export function caseFromDefinitions(farm: unknown, type: unknown, where: string): Case {
   const f = farm as Json | undefined, t = type as Json | undefined;
   if (!f || typeof f !== 'object' || !f.wind || !f.model) throw new InputError(`${where}: farm definition missing or not written by wflo (needs wind and model)`);
@@ -83,7 +92,7 @@ export function caseFromDefinitions(farm: unknown, type: unknown, where: string)
     boundary: (f.boundary as Boundary | undefined) ?? null,
     nTurbines: t.n_turbines,
     minSpacing: typeof t.min_spacing_m === 'number' ? t.min_spacing_m : 2 * turbine.diameter,
-    model: f.model as FarmModelSpec,
+    model: storedModel(f.model as Json, where),
     layout: null,
   };
   // The farm's economics and the type's cost objective (campaign/definitionExtras.ts): checked

@@ -31,6 +31,7 @@ import { PLOT_STYLES, type PlotStyle, type PlotStyleName } from './plotStyle.js'
 import { roseData, roseLegendSvg, windRoseSvg } from './windRoseSvg.js';
 import { directionsFlag } from '../io/directionsField.js';
 import type { WaterDepthField } from '../cost/economicModel.js';
+import { mostProbableDirection, siteFieldToDraw, siteKeyRow, siteRasterSvg, type SiteFieldChoice, type SiteRaster } from './siteFieldDrawing.js';
 import { collectionKeyRows, collectionLayerSvg, depthKeyRow, depthRasterSvg, type CollectionDrawing } from './collectionSvg.js';
 
 export const PLOT_FONT = 'Liberation Sans, DejaVu Sans, Arial, Helvetica, sans-serif';
@@ -66,6 +67,10 @@ export interface LayoutPlotOptions {
   style?: PlotStyleName;
   /** Write each turbine's index (0-based, the order of the layout in its file) beside it. */
   numbers?: boolean;
+  /** A site that is not uniform: which field to draw under the layout (default the speed-up, else the TI; `none`: no field). siteFieldDrawing.ts */
+  siteField?: SiteFieldChoice;
+  /** The wind direction a field by direction is drawn at (default: the rose's most probable). */
+  siteWdDeg?: number;
 }
 
 export interface LayoutPlot {
@@ -209,19 +214,27 @@ export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptio
     parts.push(`<image class="flow" x="${px(frame.left)}" y="${px(frame.top)}" width="${px(roomW)}" height="${px(roomH)}" preserveAspectRatio="none" href="data:image/png;base64,${png}"/>`);
     flowInfo = { u: field.freeStreamSpeed, min: speedLo };
   }
-  // The sea floor under the site (not under a flow field: one raster at a time).
+  // The site's speed-up or TI field (not under a flow field: one raster at a time).
+  let siteRaster: SiteRaster | null = null;
+  const siteField = flowInfo ? null : siteFieldToDraw(site.model.site, options.siteField);
+  if (siteField) {
+    const cells = Math.max(40, Math.min(240, Math.round(roomW / 3)));
+    siteRaster = siteRasterSvg(siteField, models[0].hubHeight, options.siteWdDeg ?? mostProbableDirection(site.wind), frame, roomW, roomH, cells, Math.max(20, Math.round((cells * roomH) / roomW)));
+    if (siteRaster) parts.push(siteRaster.svg);
+  }
+  // The sea floor under the site (not under a flow field or a site field: one raster at a time).
   let depthInfo: { min: number; max: number } | null = null;
-  if (input.depth && !flowInfo) {
+  if (input.depth && !flowInfo && !siteRaster) {
     const cells = Math.max(40, Math.min(240, Math.round(roomW / 3)));
     const raster = depthRasterSvg(input.depth, frame, roomW, roomH, cells, Math.max(20, Math.round((cells * roomH) / roomW)));
     if (raster) { parts.push(raster.svg); depthInfo = { min: raster.min, max: raster.max }; }
   }
-  const axes = mapAxes(frame, style, { grid: !flowInfo && !depthInfo, compact, unit });
+  const axes = mapAxes(frame, style, { grid: !flowInfo && !depthInfo && !siteRaster, compact, unit });
 
   parts.push(`<g clip-path="url(#${id}-area)">`);
   if (!flowInfo) parts.push(axes.grid);
   if (site.boundary) {
-    parts.push(`${sitePath(site.boundary)} class="boundary" fill="${flowInfo || depthInfo || style.siteFill === 'none' ? 'none' : style.siteFill}" fill-opacity="${style.name === 'screen' ? 0.85 : 1}" stroke="${style.siteStroke}" stroke-width="1.6"/>`);
+    parts.push(`${sitePath(site.boundary)} class="boundary" fill="${flowInfo || depthInfo || siteRaster || style.siteFill === 'none' ? 'none' : style.siteFill}" fill-opacity="${style.name === 'screen' ? 0.85 : 1}" stroke="${style.siteStroke}" stroke-width="1.6"/>`);
     for (const zone of site.boundary.exclusions ?? []) {
       parts.push(`<path class="exclusion" d="${ring(zone.vertices)}" fill="url(#${id}-hatch)" fill-opacity="${flowInfo ? 0.6 : 1}" stroke="${style.zoneStroke}" stroke-width="1.2"><title>${escapeXml(zone.name)}</title></path>`);
     }
@@ -295,6 +308,7 @@ export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptio
       extraKeys: [
         ...(input.collection ? collectionKeyRows(input.collection).map((r) => ({ ...r, defs: '' })) : []),
         ...(depthInfo ? [depthKeyRow(id, depthInfo.min, depthInfo.max)] : []),
+        ...(siteRaster ? [siteKeyRow(id, siteRaster)] : []),
       ],
     }));
   }

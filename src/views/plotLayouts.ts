@@ -13,6 +13,8 @@ import { nonEmptyRange } from './colorScale.js';
 import { turbineYield } from './turbineYield.js';
 import { economicsDrawing } from './economicsDrawing.js';
 import type { Case } from '../optimize/case.js';
+import { SITE_FIELD_CHOICES, type SiteFieldChoice } from './siteFieldDrawing.js';
+import { nearestKey } from '../io/didYouMean.js';
 import { PLOT_STYLE_NAMES, PLOT_STYLES, withPhysicalSize, type PlotStyleName } from './plotStyle.js';
 
 export interface PlotRequest extends PlotSourceRequest {
@@ -23,6 +25,10 @@ export interface PlotRequest extends PlotSourceRequest {
   style?: string;
   /** Number the turbines (their index in the layout). */
   numbers?: boolean;
+  /** A site that is not uniform: the field drawn under the layout (`--site-field speedup|ti|none`; default speedup, else ti). */
+  siteField?: string;
+  /** The wind direction a field by direction is drawn at (`--site-wd`; default the rose's most probable). */
+  siteWdDeg?: number;
 }
 
 export interface PlotSummary {
@@ -41,6 +47,12 @@ export async function plotSvg(req: Omit<PlotRequest, 'output'>): Promise<{ svg: 
   const styleName = (req.style ?? 'screen') as PlotStyleName;
   const style = PLOT_STYLES[styleName];
   if (req.flowDirectionDeg !== undefined && !style.flowAllowed) throw new InputError(`--flow: the ${styleName} style draws no flow field (use --style screen)`);
+  if (req.siteField !== undefined && !SITE_FIELD_CHOICES.includes(req.siteField as SiteFieldChoice)) {
+    const near = nearestKey(req.siteField, SITE_FIELD_CHOICES);
+    throw new InputError(`--site-field: expected ${SITE_FIELD_CHOICES.join(', ')}, got '${req.siteField}'${near ? `; did you mean '${near}'?` : ''}`);
+  }
+  if (req.siteWdDeg !== undefined && !(req.siteWdDeg >= 0 && req.siteWdDeg <= 360)) throw new InputError(`--site-wd: expected a wind direction in degrees within [0, 360], got ${req.siteWdDeg}`);
+  const siteOptions = { siteField: req.siteField as SiteFieldChoice | undefined, siteWdDeg: req.siteWdDeg };
   // A case with economics draws its cables, substations and sea floor (economicsDrawing.ts).
   const inputs = (await resolvePlotSource(req)).map((input) => ({ ...input, ...economicsDrawing(input.site as Pick<Case, 'boundary' | 'economics'>, input.x, input.y) }));
   const panels = inputs.length;
@@ -50,7 +62,7 @@ export async function plotSvg(req: Omit<PlotRequest, 'output'>): Promise<{ svg: 
     throw new InputError(`--width/--height: expected 100 to 10000 pixels, got ${width} × ${height}`);
   }
   if (panels === 1) {
-    const plot = await layoutSvg(inputs[0], { width, height, flowDirectionDeg: req.flowDirectionDeg, style: styleName, numbers: req.numbers });
+    const plot = await layoutSvg(inputs[0], { width, height, flowDirectionDeg: req.flowDirectionDeg, style: styleName, numbers: req.numbers, ...siteOptions });
     return { svg: withPhysicalSize(plot.svg, style, width, height), plots: [plot], width, height, titles: [inputs[0].title], recorded: [inputs[0].recordedAepMwh] };
   }
   // Shared colour scale so the same colour means the same loss in every panel.
@@ -63,7 +75,7 @@ export async function plotSvg(req: Omit<PlotRequest, 'output'>): Promise<{ svg: 
   const plots: LayoutPlot[] = [];
   const parts = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${PLOT_FONT}" class="wflo-compare"><rect width="${width}" height="${height}" fill="#ffffff"/>`];
   for (let k = 0; k < panels; k++) {
-    const plot = await layoutSvg(inputs[k], { width: panelW, height, flowDirectionDeg: req.flowDirectionDeg, lossRange, idPrefix: `cmp${k}`, style: styleName, numbers: req.numbers });
+    const plot = await layoutSvg(inputs[k], { width: panelW, height, flowDirectionDeg: req.flowDirectionDeg, lossRange, idPrefix: `cmp${k}`, style: styleName, numbers: req.numbers, ...siteOptions });
     plots.push(plot);
     parts.push(plot.svg.replace(/^<svg /, `<svg x="${k * panelW}" y="0" `));
   }

@@ -3,7 +3,8 @@
  * tables show. Net is the farm model's per-turbine AEP; gross is the AEP the same turbine would
  * make alone in the same wind (one lone-turbine evaluation per turbine model: without wakes every
  * turbine of a model sees the free stream, so they all share it). Neighbouring turbines' wakes
- * count as wake loss.
+ * count as wake loss. On a site that is not uniform (docs/site.md) the free stream differs from
+ * place to place: each turbine's gross is then its model alone at its own position.
  *
  *   wake loss_i = 1 − net_i / gross_model(i),   farm wake loss = 1 − Σ net_i / Σ gross_model(i)
  *   capacity factor = AEP / (Σ_i P_rated,model(i) · 8760 h)
@@ -44,9 +45,12 @@ function loneByModel(c: CasePhysics): Float64Array {
 
 /**
  * Gross AEP and installed power of a case's turbines as its farm type fixes them, for summary
- * tables: NaN where the optimizer chooses the models (each row has its own).
+ * tables: NaN where the optimizer chooses the models (each row has its own), and the gross on a
+ * site that is not uniform (it depends on the layout).
  */
 export function caseGross(c: CasePhysics & Pick<Case, 'nTurbines'>): { grossMwh: number; ratedW: number } {
+  // On a site that is not uniform the gross depends on where the turbines stand (turbineYield has it per layout).
+  if (c.model.site) return { grossMwh: NaN, ratedW: c.turbines ? (c.turbines.choice ? NaN : Array.from(c.turbines.typeOf, (t) => c.turbines!.types[t].ratedPowerW).reduce((a, b) => a + b, 0)) : c.turbine.ratedPowerW * c.nTurbines };
   if (!c.turbines) return { grossMwh: loneTurbineAepMwh(c) * c.nTurbines, ratedW: c.turbine.ratedPowerW * c.nTurbines };
   if (c.turbines.choice) return { grossMwh: NaN, ratedW: NaN };
   const lone = loneByModel(c);
@@ -63,10 +67,13 @@ export function turbineYield(c: CasePhysics, x: Float64Array, y: Float64Array, t
   const n = x.length;
   const lossByTurbine = new Float64Array(n);
   let gross = 0, ratedW = 0;
+  const models = c.turbines ? c.turbines.types : [c.turbine];
+  const alone = c.model.site ? models.map((t) => createFarmEvaluator(t, c.wind, c.model)) : null;
   for (let i = 0; i < n; i++) {
     const t = types ? types[i] : 0;
-    lossByTurbine[i] = lone[t] > 0 ? 1 - r.perTurbineMwh[i] / lone[t] : 0;
-    gross += lone[t];
+    const own = alone ? alone[t].aep(Float64Array.of(x[i]), Float64Array.of(y[i])).aepMwh : lone[t];
+    lossByTurbine[i] = own > 0 ? 1 - r.perTurbineMwh[i] / own : 0;
+    gross += own;
     ratedW += (c.turbines ? c.turbines.types[t] : c.turbine).ratedPowerW;
   }
   return {

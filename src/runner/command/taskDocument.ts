@@ -15,6 +15,7 @@ import type { Turbine } from '../../physics/turbine.js';
 import type { WindResource } from '../../physics/windResource.js';
 import { TASK_PROTOCOL, WIND_PROTOCOL } from './protocol.js';
 import { farmWind } from '../../campaign/farmWind.js';
+import { siteDocument as siteFieldsDocument } from '../../io/siteFields.js';
 
 /** Where a task's document points: the attempt's scratch folder and, in per-task mode, the result file. */
 export interface TaskPlaces {
@@ -55,7 +56,8 @@ function turbineDocument(t: Turbine): Record<string, unknown> {
 const snake = (k: string): string => k.replace(/[A-Z]/g, (ch) => `_${ch.toLowerCase()}`);
 
 function wakeModelDocument(f: FarmSpec): Record<string, unknown> {
-  const { wake, ...rest } = f.model;
+  // A site that is not uniform travels as `site_fields` (the task document's own key), not as a model option.
+  const { wake, site: _site, ...rest } = f.model;
   const out: Record<string, unknown> = { name: wake };
   for (const [k, v] of Object.entries(rest)) if (v !== undefined) out[snake(k)] = v;
   return out;
@@ -109,6 +111,7 @@ export function taskDocument(t: TaskIdentity, farm: FarmSpec, type: FarmTypeSpec
     timeout_s: t.timeoutS, deadline_unix_s: Math.round(t.startedAtMs + t.timeoutS * 1000) / 1000,
     n_turbines: type.nTurbines, min_spacing_m: type.minSpacingM,
     site: siteDocument(farm.boundary),
+    ...(farm.model.site ? { site_fields: siteFieldsDocument(farm.model.site) } : {}),
     wind: { file: places.windFile, n_directions: w.directionsDeg.length, n_speeds: w.speeds.length },
     turbine: turbineDocument(type.turbine),
     wake_model: wakeModelDocument(farm),

@@ -31,6 +31,8 @@ import { TURBULENCE_SUPERPOSITION_NAMES } from '../../../physics/turbulence/cres
 import { ENGINE_VERSION } from '../../../version.js';
 import type { EconomicsSpec } from '../../../io/costFields.js';
 import type { Dispatch, ExecutorSetup } from '../executor.js';
+import { readSiteBlock, siteDocument } from '../../../io/siteFields.js';
+import { InputError } from '../../../util/errors.js';
 
 export const PAYLOAD_VERSION = 1;
 
@@ -62,7 +64,8 @@ interface EncodedFarm {
     turbulenceIntensityByBin?: number[];
     series?: { directionsDeg: number[]; speeds: number[]; weights: number[]; turbulenceIntensity?: number[] };
   };
-  model: FarmModelSpec;
+  /** The farm model; a site that is not uniform as its inline block (io/siteFields.ts siteDocument: the fields' values, never a file's path). */
+  model: Omit<FarmModelSpec, 'site'> & { site?: Record<string, unknown> };
   /** Command optimizers only: the farm's params (hashed) and its wind as written (not hashed). */
   params?: Params;
   windAsWritten?: WindAsWritten;
@@ -101,7 +104,7 @@ function encodeFarm(f: FarmSpec): EncodedFarm {
       ...(f.wind.turbulenceIntensityByBin ? { turbulenceIntensityByBin: arr(f.wind.turbulenceIntensityByBin) } : {}),
       ...(f.wind.series ? { series: encodeSeries(f.wind.series) } : {}),
     },
-    model: f.model,
+    model: f.model.site ? { ...f.model, site: siteDocument(f.model.site) } : f.model as EncodedFarm['model'],
     ...(f.params !== undefined ? { params: f.params } : {}),
     ...(f.windAsWritten !== undefined ? { windAsWritten: f.windAsWritten } : {}),
     ...(f.directions !== undefined ? { directions: f.directions } : {}),
@@ -222,6 +225,11 @@ const model = z.strictObject({
   rotorAverage: z.string().regex(/^[a-z0-9-]{1,32}$/).optional(),
   blockage: z.enum(BLOCKAGE_MODEL_NAMES as [string, ...string[]]).optional(),
   ground: z.enum(GROUND_MODEL_NAMES as [string, ...string[]]).optional(),
+  // The inline `site:` block (no `file`: a worker reads no path a payload names); io/siteFields.ts checks it in full on decoding.
+  site: z.strictObject({
+    speedup: z.record(z.string(), z.unknown()).optional(), ti: z.record(z.string(), z.unknown()).optional(),
+    shear: z.record(z.string(), z.unknown()).optional(), outside: z.enum(['error', 'limit']).optional(),
+  }).optional(),
 });
 const table = <K extends string>(k: K) => z.strictObject({ kind: z.literal('table'), speeds: numbers.min(2), [k]: numbers.min(2) } as { kind: z.ZodLiteral<'table'>; speeds: typeof numbers } & Record<K, typeof numbers>);
 const turbine = z.strictObject({
@@ -371,8 +379,16 @@ export function decodeJob(raw: unknown, jobId = '?'): DecodedJob {
   }
   const economicsProblem = data.farm.economics ? economicsSpecProblem(data.farm.economics) : null;
   if (economicsProblem) throw new PayloadRejected(`job ${jobId}: payload rejected: farm.economics.${economicsProblem}`);
+  let farmModel: FarmModelSpec;
+  try {
+    const { site, ...rest } = data.farm.model;
+    farmModel = site ? { ...(rest as FarmModelSpec), site: readSiteBlock(site, site, [], '(queue payload) farm.model.site') } : rest as FarmModelSpec;
+  } catch (err) {
+    if (!(err instanceof InputError)) throw err;
+    throw new PayloadRejected(`job ${jobId}: payload rejected: farm.model.site: ${err.message.replace(/^\(queue payload\) farm\.model\.site:? ?/, '')}`);
+  }
   const farmParts = {
-    boundary: data.farm.boundary, wind: windResource, model: data.farm.model,
+    boundary: data.farm.boundary, wind: windResource, model: farmModel,
     ...(data.farm.economics !== undefined ? { economics: data.farm.economics } : {}),
     ...(data.farm.params !== undefined ? { params: data.farm.params } : {}),
     ...(data.farm.windAsWritten !== undefined ? { windAsWritten: data.farm.windAsWritten } : {}),
