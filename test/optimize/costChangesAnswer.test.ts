@@ -1,7 +1,9 @@
 /**
  * A cost objective changes the answer, with the real DTU offshore cost model (cost/dtuOffshore.ts,
  * checked against TOPFARM's own code in test/cost/): the two worked examples of docs/cost.md, run
- * as a user runs them (`wflo optimize … --json`).
+ * as a user runs them: the `./wflo optimize` lines of docs/cost.md, read from the page and run as
+ * written with `--json` added (the doc-command test leaves these four lines to this file, so the
+ * long optimizations run once: test/helpers/docCommands.ts).
  *  - cs4 offshore (bathymetry grid, substation, three cable types): the LCOE-optimized layout has a
  *    lower LCOE than the AEP-optimized one from the same start, seed and settings.
  *  - the mixed site with a turbine choice among 3.35 MW, 10 MW and V80: LCOE chooses other models
@@ -11,13 +13,24 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { CLI, REPO } from '../helpers.js';
+import { classifyCommand, extractDocCommands } from '../helpers/docCommands.js';
 
 interface Run { aep_mwh: number; feasible: boolean; turbine_types?: number[]; economics: { objective: string; lcoe: number; npv: number; value: number }; type_choice?: { objective: string; reason: string; per_model: { model: string; turbines: number }[] } }
 
-function optimize(file: string, objective: string, extra: string[] = []): Promise<Run> {
+/** The `./wflo optimize` lines of docs/cost.md that the doc-command test leaves to this file. */
+const DOC_LINES = extractDocCommands(fs.readFileSync(path.join(REPO, 'docs', 'cost.md'), 'utf8'), 'docs/cost.md')
+  .filter((c) => classifyCommand(c.command).some((p) => p.action === 'skip' && /costChangesAnswer/.test(p.reason ?? '')));
+
+/** The doc line that optimizes `file` for `objective`, run as written (from the repository's folder) with `--json`. */
+function optimize(file: string, objective: string): Promise<Run> {
+  const line = DOC_LINES.find((c) => c.command.includes(` ${file} `) && c.command.endsWith(`--objective ${objective}`));
+  assert.ok(line, `docs/cost.md has no \`./wflo optimize ${file} … --objective ${objective}\` line (found: ${DOC_LINES.map((c) => c.command).join('; ')})`);
+  const [launcher, ...args] = line.command.split(/\s+/);
+  assert.equal(launcher, './wflo', line.command);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'optimize', path.join(REPO, file), '--method', 'gradient', '--objective', objective, '--json', ...extra], { cwd: REPO });
+    const child = spawn(process.execPath, [CLI, ...args, '--json'], { cwd: REPO });
     let out = '', err = '';
     child.stdout.on('data', (d) => { out += d; });
     child.stderr.on('data', (d) => { err += d; });
@@ -26,9 +39,19 @@ function optimize(file: string, objective: string, extra: string[] = []): Promis
   });
 }
 
+test('docs/cost.md: its four `./wflo optimize` lines are the ones this file runs', () => {
+  assert.deepEqual(DOC_LINES.map((c) => c.command), [
+    './wflo optimize examples/offshore-cs4/cs4-offshore.yaml --method gradient --initial given --objective aep',
+    './wflo optimize examples/offshore-cs4/cs4-offshore.yaml --method gradient --initial given --objective lcoe',
+    './wflo optimize examples/mixed-choice-cost.yaml --method gradient --objective aep',
+    './wflo optimize examples/mixed-choice-cost.yaml --method gradient --objective lcoe',
+  ]);
+  for (const c of DOC_LINES) assert.deepEqual(c.exitCodes, [0], `${c.file}:${c.line}`);
+});
+
 test('cs4 offshore: the LCOE-optimized layout has a lower LCOE than the AEP-optimized one', { timeout: 300_000 }, async () => {
   const file = 'examples/offshore-cs4/cs4-offshore.yaml';
-  const [byAep, byLcoe] = await Promise.all([optimize(file, 'aep', ['--initial', 'given']), optimize(file, 'lcoe', ['--initial', 'given'])]);
+  const [byAep, byLcoe] = await Promise.all([optimize(file, 'aep'), optimize(file, 'lcoe')]);
   assert.ok(byAep.feasible && byLcoe.feasible);
   assert.equal(byAep.economics.objective, 'aep');
   assert.equal(byLcoe.economics.objective, 'lcoe');
