@@ -7,9 +7,10 @@
  *     not recomputed).
  * In every case: no wrong row in the ledger or layouts.h5, one line per rejection (task, source,
  * reason), the task computed (or, for collect, listed as not done), and the final rows equal an
- * honest run's.
+ * honest run's. The honest run and the two shards of the same campaign are computed once, before
+ * the tests; each test edits its own copy of their folders.
  */
-import test from 'node:test';
+import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -33,11 +34,39 @@ function campaign(out: string, seeds = 8): Record<string, unknown> {
   };
 }
 
-async function honestRun(dir: string, seeds = 8): Promise<{ out: string; rows: Record<string, unknown>[] }> {
-  const out = path.join(dir, 'honest');
-  const r = await wflo(['run', writeCampaign(path.join(dir, 'honest.yaml'), campaign(out, seeds)), '--quiet']);
+/** The honest run (8 seeds) and the campaign's two shards, computed once for every test of this file. */
+let shared: { dir: string; honest: string; rows: Record<string, unknown>[]; shards: string } | null = null;
+
+before(async () => {
+  const dir = tempDir('gate-doors');
+  const honest = path.join(dir, 'honest');
+  const r = await wflo(['run', writeCampaign(path.join(dir, 'honest.yaml'), campaign(honest)), '--quiet']);
   assert.equal(r.code, 0, r.stderr);
-  return { out, rows: computedRows(out) };
+  const shards = path.join(dir, 'final');
+  const file = writeCampaign(path.join(dir, 'c.yaml'), campaign(shards));
+  for (const shard of ['0/2', '1/2']) {
+    const s = await wflo(['run', file, '--shard', shard, '--quiet']);
+    assert.equal(s.code, 0, s.stderr);
+  }
+  shared = { dir, honest, rows: computedRows(honest), shards };
+});
+
+after(() => { if (shared) fs.rmSync(shared.dir, { recursive: true, force: true }); });
+
+/** A copy of the honest run's output folder in `dir` (dir/honest, campaign file dir/honest.yaml), its rows as the run committed them. */
+function honestRun(dir: string): { out: string; rows: Record<string, unknown>[] } {
+  assert.ok(shared, 'the honest run of before()');
+  const out = path.join(dir, 'honest');
+  fs.cpSync(shared.honest, out, { recursive: true });
+  writeCampaign(path.join(dir, 'honest.yaml'), campaign(out));
+  return { out, rows: shared.rows };
+}
+
+/** The campaign dir/c.yaml, output dir/final, with copies of the two shard folders `wflo run --shard 0/2` and `1/2` wrote. */
+function shardRuns(dir: string): string {
+  assert.ok(shared, 'the shard runs of before()');
+  for (const i of [0, 1]) fs.cpSync(path.join(shared.shards, `shard-${i}`), path.join(dir, 'final', `shard-${i}`), { recursive: true });
+  return writeCampaign(path.join(dir, 'c.yaml'), campaign(path.join(dir, 'final')));
 }
 
 /** Edit one result row of a ledger the way `sqlite3 ledger.sqlite "UPDATE …"` would. */
@@ -63,12 +92,8 @@ function rejectionLines(stderr: string, prefix: RegExp): string[] {
 test('collect door: edited shard ledgers (AEP x10, moved 100 km, NaN, negative) are rejected one line each; a conflicting duplicate is reported with both AEPs',
   { timeout: 180_000 }, async () => {
     const dir = tempDir('gate-collect');
-    const honest = await honestRun(dir);
-    const file = writeCampaign(path.join(dir, 'c.yaml'), campaign(path.join(dir, 'final')));
-    for (const shard of ['0/2', '1/2']) {
-      const r = await wflo(['run', file, '--shard', shard, '--quiet']);
-      assert.equal(r.code, 0, r.stderr);
-    }
+    const honest = honestRun(dir);
+    const file = shardRuns(dir);
     const shard0 = path.join(dir, 'final', 'shard-0');
     const shard1 = path.join(dir, 'final', 'shard-1');
     assert.ok(fs.existsSync(path.join(shard0, 'ledger.sqlite')) && fs.existsSync(path.join(shard1, 'ledger.sqlite')));
@@ -124,7 +149,7 @@ test('collect door: edited shard ledgers (AEP x10, moved 100 km, NaN, negative) 
 test('recovery door: an edited layouts.h5 and an edited audit.jsonl after a lost ledger: edited rows rejected and computed, the rest adopted back',
   { skip: noH5py, timeout: 180_000 }, async () => {
     const dir = tempDir('gate-recover');
-    const honest = await honestRun(dir);
+    const honest = honestRun(dir);
     const file = path.join(dir, 'honest.yaml');
 
     // 1. layouts.h5 edited with h5py (AEP x10 on row 1, a turbine 100 km outside on row 4); ledger and audit log gone.
@@ -174,7 +199,7 @@ with h5py.File(sys.argv[1], 'r+') as f:
 test('recovery door: an audit.jsonl rewritten by Python json.dumps (other spacing) is read as JSON: every result recovered, nothing recomputed',
   { timeout: 120_000 }, async () => {
     const dir = tempDir('gate-recover-json');
-    const honest = await honestRun(dir);
+    const honest = honestRun(dir);
     for (const f of ['ledger.sqlite', 'ledger.sqlite-wal', 'ledger.sqlite-shm', 'layouts.h5']) fs.rmSync(path.join(honest.out, f), { force: true });
     const auditFile = path.join(honest.out, 'audit.jsonl');
     python(`
@@ -196,9 +221,8 @@ with open(sys.argv[1], 'w') as f:
 test('collect door: what a row says about its run is checked too (iterations 7.5, text, a wrong or negative initial AEP, an initial layout moved): rejected, and the export still works',
   { timeout: 180_000 }, async () => {
     const dir = tempDir('gate-collect-meta');
-    const honest = await honestRun(dir);
-    const file = writeCampaign(path.join(dir, 'c.yaml'), campaign(path.join(dir, 'final')));
-    for (const shard of ['0/2', '1/2']) assert.equal((await wflo(['run', file, '--shard', shard, '--quiet'])).code, 0);
+    const honest = honestRun(dir);
+    const file = shardRuns(dir);
     const shard0 = path.join(dir, 'final', 'shard-0');
     const shard1 = path.join(dir, 'final', 'shard-1');
     // Shard 0 has seeds 0, 2, 4, 6; shard 1 has 1, 3, 5, 7.
@@ -235,7 +259,7 @@ test('collect door: what a row says about its run is checked too (iterations 7.5
 test('recovery door: an audit.jsonl line with a half evaluation, a wrong initial AEP, or an AEP, metrics and worker wflo never reported: rejected or stripped',
   { timeout: 180_000 }, async () => {
     const dir = tempDir('gate-recover-meta');
-    const honest = await honestRun(dir);
+    const honest = honestRun(dir);
     for (const f of ['ledger.sqlite', 'ledger.sqlite-wal', 'ledger.sqlite-shm', 'layouts.h5']) fs.rmSync(path.join(honest.out, f), { force: true });
     const auditFile = path.join(honest.out, 'audit.jsonl');
     const lines = fs.readFileSync(auditFile, 'utf8').split('\n').map((line) => {

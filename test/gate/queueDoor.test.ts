@@ -56,17 +56,26 @@ async function startHostile(url: string, mode: string): Promise<ChildProcess> {
   return child;
 }
 
-async function honestRows(dir: string): Promise<Record<string, unknown>[]> {
-  const out = path.join(dir, 'honest');
-  const r = await wflo(['run', writeCampaign(path.join(dir, 'honest.yaml'), campaign(out)), '--quiet']);
-  assert.equal(r.code, 0, r.stderr);
-  return computedRows(out);
+/** The honest local run of the campaign (its output folder and rows): run once, by the first test that compares with it. */
+let honest: Promise<{ out: string; rows: Record<string, unknown>[] }> | null = null;
+function honestRun(): Promise<{ out: string; rows: Record<string, unknown>[] }> {
+  honest ??= (async () => {
+    const dir = tempDir('queue-door-honest');
+    const out = path.join(dir, 'honest');
+    const r = await wflo(['run', writeCampaign(path.join(dir, 'honest.yaml'), campaign(out)), '--quiet']);
+    assert.equal(r.code, 0, r.stderr);
+    return { out, rows: computedRows(out) };
+  })();
+  return honest;
+}
+async function honestRows(): Promise<Record<string, unknown>[]> {
+  return (await honestRun()).rows;
 }
 
 test('queue door: AEP x10, a layout outside, a spacing violation and NaN are refused one line each; the retries give an honest run\'s rows',
   { skip, timeout: 120_000 }, async () => {
     const dir = tempDir('gate-queue');
-    const expected = await honestRows(dir);
+    const expected = await honestRows();
     const hostile = await startHostile(redis!.url, 'first-attempt');
     const out = path.join(dir, 'queue');
     const run = await wflo(['run', writeCampaign(path.join(dir, 'queue.yaml'), campaign(out)), '--queue', redis!.url, '--recheck', '0', '--log-every', '1000']);
@@ -84,13 +93,13 @@ test('queue door: AEP x10, a layout outside, a spacing violation and NaN are ref
     const audit = auditEvents(out);
     assert.equal(audit.filter((e) => e.event === 'rejected').length, 8);
     assert.deepEqual(computedRows(out), expected, 'the ledger holds exactly the honest rows');
-    assert.deepEqual(await layoutsRows(path.join(out, 'layouts.h5')), await layoutsRows(path.join(dir, 'honest', 'layouts.h5')));
+    assert.deepEqual(await layoutsRows(path.join(out, 'layouts.h5')), await layoutsRows(path.join((await honestRun()).out, 'layouts.h5')));
   });
 
 test('queue door: escape sequences and forged lines in what a queue client says (progress, worker name, error) reach neither the terminal nor the ledger',
   { skip, timeout: 120_000 }, async () => {
     const dir = tempDir('gate-queue-escapes');
-    const expected = await honestRows(dir);
+    const expected = await honestRows();
     const hostile = await startHostile(redis!.url, 'escapes');
     const out = path.join(dir, 'queue');
     const run = await wflo(['run', writeCampaign(path.join(dir, 'queue.yaml'), campaign(out)), '--queue', redis!.url, '--recheck', '0', '--log-every', '1000']);
@@ -112,7 +121,7 @@ test('queue door: escape sequences and forged lines in what a queue client says 
 test('queue door: a feasible layout with its correct AEP that is not the seed\'s result is caught by the recheck; the worker is quarantined',
   { skip, timeout: 120_000 }, async () => {
     const dir = tempDir('gate-recheck');
-    const expected = await honestRows(dir);
+    const expected = await honestRows();
     const hostile = await startHostile(redis!.url, 'wrong-seed');
     const out = path.join(dir, 'queue');
     const run = await wflo(['run', writeCampaign(path.join(dir, 'queue.yaml'), campaign(out)), '--queue', redis!.url, '--log-every', '1000']);

@@ -12,8 +12,9 @@
  * what that Python writes ("write exactly this with h5py, then run this"): the Python runs first.
  *
  * `classifyCommand` says, for one line, which parts run and which are skipped and why: lines that
- * start a server or need Redis or SLURM, the test suite itself, benchmarks, and installs from the
- * npm registry are skipped; `npm ci` and the compile it runs are what the copy the lines run in
+ * start a server or need Redis or SLURM, the test suite itself, benchmarks, installs from the
+ * npm registry, and the worked optimizations of docs/cost.md that another test runs as written
+ * are skipped; `npm ci` and the compile it runs are what the copy the lines run in
  * was prepared with (and what .ci/run runs in a fresh copy).
  */
 
@@ -123,6 +124,9 @@ const RULES: Rule[] = [
   { pattern: /\bwflo (slurm|collect)\b|--shard\b|\$SLURM_/, action: 'skip', reason: 'needs a SLURM cluster (test/slurm/)' },
   { pattern: /^npm test\b|\bnode --test\b/, action: 'skip', reason: 'runs the test suite, which runs this test' },
   { pattern: /\bnpm run bench\b|\bdist\/bench\/run\.js\b/, action: 'skip', reason: 'a benchmark (minutes; named or all sections: up to hours)' },
+  // The worked examples of docs/cost.md: four long optimizations that test/optimize/costChangesAnswer.test.ts
+  // reads from the page and runs as written (with --json, to compare their results); run once, there.
+  { pattern: /^\.\/wflo optimize examples\/(offshore-cs4\/cs4-offshore|mixed-choice-cost)\.yaml --method gradient( --initial given)? --objective (aep|lcoe)$/, action: 'skip', reason: 'run as written (with --json) by test/optimize/costChangesAnswer.test.ts, which compares the two objectives\' results' },
   { pattern: /\bnpm install -g \S+\.tgz\b/, action: 'skip', reason: 'installs the tarball\'s dependencies from the npm registry' },
 ];
 

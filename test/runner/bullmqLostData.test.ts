@@ -20,14 +20,27 @@ after(async () => {
   for (const s of servers) await s.stop();
 });
 
+/** The rows of a local run of a campaign: run once per campaign (by key) for the tests of this file that compare with it. */
+const localRuns = new Map<string, Promise<Record<string, unknown>[]>>();
+function localRows(key: string, c: (out: string) => Record<string, unknown>): Promise<Record<string, unknown>[]> {
+  if (!localRuns.has(key)) {
+    localRuns.set(key, (async () => {
+      const dir = tempDir(`${key}-local`);
+      const ref = await runWflo(['run', writeCampaign(path.join(dir, 'local.yaml'), c(path.join(dir, 'local'))), '--quiet']);
+      assert.equal(ref.code, 0, ref.stderr);
+      return computedRows(path.join(dir, 'local'));
+    })());
+  }
+  return localRuns.get(key)!;
+}
+
 for (const loss of ['FLUSHALL', 'restart without its data'] as const) {
   test(`queue run survives a Redis that lost its data (${loss})`, { skip, timeout: 120_000 }, async () => {
     const redis = await RedisServer.start();
     servers.push(redis);
     const dir = tempDir('bullmq-lost');
     const c = (out: string): Record<string, unknown> => ({ ...noopCampaign(out, 8, { sleep_ms: 150 }), workers: 2 });
-    const ref = await runWflo(['run', writeCampaign(path.join(dir, 'local.yaml'), c(path.join(dir, 'local'))), '--quiet']);
-    assert.equal(ref.code, 0, ref.stderr);
+    const local = await localRows('lost-data', c);
     const worker = startWorker(['--queue', redis.url, '--concurrency', '2']);
     assert.ok(await waitUntil(() => /job processes, queue/.test(worker.log()), 20_000), worker.log());
     const out = path.join(dir, 'queue');
@@ -44,7 +57,7 @@ for (const loss of ['FLUSHALL', 'restart without its data'] as const) {
     const r = await done;
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /lost its data \(FLUSHALL, or restarted without persistence\)|queued tasks? (was|were) missing/);
-    assert.deepEqual(computedRows(out), computedRows(path.join(dir, 'local')));
+    assert.deepEqual(computedRows(out), local);
     await killWorker(worker);
   });
 }
@@ -53,7 +66,7 @@ for (const loss of ['FLUSHALL', 'restart without its data'] as const) {
 const key = (name: string): string => `wflo:${queueNameFor()}:${name}`;
 
 /**
- * A local reference run of a 12-task noop campaign, then the same campaign as a queue run with
+ * A local reference run of a 12-task noop campaign (once for the file), then the same campaign as a queue run with
  * no worker yet: resolves once its 12 jobs wait in Redis. `scenario` does the rest; the queue
  * run must end with the local run's rows. Everything started is stopped, also on failure.
  */
@@ -62,8 +75,7 @@ async function queuedRun(name: string, scenario: (q: { redis: RedisServer; clien
   servers.push(redis);
   const dir = tempDir(name);
   const c = (out: string): Record<string, unknown> => noopCampaign(out, 3, { sleep_ms: 20 });
-  const ref = await runWflo(['run', writeCampaign(path.join(dir, 'local.yaml'), c(path.join(dir, 'local'))), '--quiet']);
-  assert.equal(ref.code, 0, ref.stderr);
+  const local = await localRows('queued', c);
   const client = new Redis(redis.url);
   const out = path.join(dir, 'queue');
   const run = startWflo(['run', writeCampaign(path.join(dir, 'queue.yaml'), c(out)), '--queue', redis.url, '--log-every', '1000']);
@@ -73,7 +85,7 @@ async function queuedRun(name: string, scenario: (q: { redis: RedisServer; clien
     await scenario({ redis, client, run });
     const r = await done;
     assert.equal(r.code, 0, r.stderr);
-    assert.deepEqual(computedRows(out), computedRows(path.join(dir, 'local')));
+    assert.deepEqual(computedRows(out), local);
     return r;
   } finally {
     try { process.kill(run.pid!, 'SIGKILL'); } catch { /* ended */ }

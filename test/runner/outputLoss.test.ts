@@ -26,17 +26,33 @@ function content(r: LayoutRecord): unknown {
   };
 }
 
-/** A reference output and a campaign file for the folder under test (same campaign, other output). */
-async function prepare(prefix: string, optimizer: Record<string, unknown> = {}): Promise<{ dir: string; out: string; file: string; reference: LayoutRecord[] }> {
+/**
+ * The rows of an uninterrupted run of the campaign with these optimizer settings, in its own
+ * folder: run once per settings for the tests of this file that compare with it.
+ */
+const references = new Map<string, Promise<LayoutRecord[]>>();
+function referenceRows(optimizer: Record<string, unknown> = {}): Promise<LayoutRecord[]> {
+  const key = JSON.stringify(optimizer);
+  if (!references.has(key)) {
+    references.set(key, (async () => {
+      const dir = tempDir('reference');
+      const refFile = writeCampaign(path.join(dir, 'reference.yaml'), noopCampaign(path.join(dir, 'reference'), 8, optimizer));
+      const ref = await runWflo(['run', refFile, '--quiet']);
+      assert.equal(ref.code, 0, ref.stderr);
+      const reference = (await readLayoutsFile(path.join(dir, 'reference', 'layouts.h5'))).records;
+      assert.equal(reference.length, TOTAL);
+      return reference;
+    })());
+  }
+  return references.get(key)!;
+}
+
+/** A campaign file for the folder under test (the reference's campaign, another output). */
+function prepare(prefix: string, optimizer: Record<string, unknown> = {}): { dir: string; out: string; file: string } {
   const dir = tempDir(prefix);
-  const refFile = writeCampaign(path.join(dir, 'reference.yaml'), noopCampaign(path.join(dir, 'reference'), 8, optimizer));
-  const ref = await runWflo(['run', refFile, '--quiet']);
-  assert.equal(ref.code, 0, ref.stderr);
-  const reference = (await readLayoutsFile(path.join(dir, 'reference', 'layouts.h5'))).records;
-  assert.equal(reference.length, TOTAL);
   const out = path.join(dir, 'out');
   const file = writeCampaign(path.join(dir, 'campaign.yaml'), noopCampaign(out, 8, optimizer));
-  return { dir, out, file, reference };
+  return { dir, out, file };
 }
 
 function doneCounts(out: string): Map<string, number> {
@@ -57,7 +73,8 @@ async function assertFinalEqualsReference(out: string, reference: LayoutRecord[]
 }
 
 test('a deleted ledger: the rerun adopts layouts.h5 back, computes nothing, and the file stays the same', async () => {
-  const { out, file, reference } = await prepare('lost-ledger');
+  const reference = await referenceRows();
+  const { out, file } = prepare('lost-ledger');
   assert.equal((await runWflo(['run', file, '--quiet'])).code, 0);
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(out, `ledger.sqlite${suffix}`), { force: true });
 
@@ -71,7 +88,7 @@ test('a deleted ledger: the rerun adopts layouts.h5 back, computes nothing, and 
 });
 
 test('an export never replaces a layouts.h5 that holds results the ledger lacks', async () => {
-  const { out, file } = await prepare('export-guard');
+  const { out, file } = prepare('export-guard');
   assert.equal((await runWflo(['run', file, '--quiet'])).code, 0);
   const before = fs.readFileSync(path.join(out, 'layouts.h5'));
   for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(out, `ledger.sqlite${suffix}`), { force: true });
@@ -90,7 +107,8 @@ test('an export never replaces a layouts.h5 that holds results the ledger lacks'
 });
 
 test('the WAL lost after a SIGKILL: results the audit log or layouts.h5 hold are not recomputed', async () => {
-  const { out, file, reference } = await prepare('lost-wal', { sleep_ms: 150 });
+  const reference = await referenceRows({ sleep_ms: 150 });
+  const { out, file } = prepare('lost-wal', { sleep_ms: 150 });
   const child = startWflo(['run', file, '--quiet']);
   const exited = collect(child);
   assert.ok(await waitFor(() => doneCounts(out).size >= 10, 30_000), 'some tasks finished');
@@ -111,7 +129,8 @@ test('the WAL lost after a SIGKILL: results the audit log or layouts.h5 hold are
 });
 
 test('a zeroed ledger page: one line naming the file and the way out; `wflo ledger rebuild` recovers every result', async () => {
-  const { out, file, reference } = await prepare('zeroed-page');
+  const reference = await referenceRows();
+  const { out, file } = prepare('zeroed-page');
   assert.equal((await runWflo(['run', file, '--quiet'])).code, 0);
   const ledgerPath = path.join(out, 'ledger.sqlite');
   const fd = fs.openSync(ledgerPath, 'r+');
@@ -141,7 +160,7 @@ test('a zeroed ledger page: one line naming the file and the way out; `wflo ledg
 });
 
 test('a run lock whose pid belongs to another boot or another process start is stale: status and run agree', async () => {
-  const { out, file } = await prepare('stale-lock');
+  const { out, file } = prepare('stale-lock');
   assert.equal((await runWflo(['run', file, '--quiet'])).code, 0);
   // After a reboot the old pid may belong to any process: here, this live test process.
   const lockPath = path.join(out, 'run.lock');
