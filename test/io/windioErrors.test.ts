@@ -78,7 +78,7 @@ test('a bare list without {data, dims}, and an axis wflo cannot represent', () =
   });
   assert.match(bare.line, new RegExp(`^wflo: ${bare.editedPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${lineOf(bare.lines, 'probability: [')}: site\\.energy_resource\\.wind_resource\\.probability: a bare list has no axis order`));
   const height = failWith(CS1, { file: CS1_RESOURCE, edit: (t) => t.replace('dims: [wind_direction]', 'dims: [height]') });
-  assert.match(height.line, /:\d+: site\.energy_resource\.wind_resource\.probability\.dims\[0\]: 'height': resources that vary with height are not supported/);
+  assert.match(height.line, /:\d+: site\.energy_resource\.wind_resource\.probability\.dims\[0\]: 'height': only weibull_a, weibull_k, sector_probability and turbulence_intensity may vary with height/);
 });
 
 test('unknown wake model name: the system file, the line of the name, the known models', () => {

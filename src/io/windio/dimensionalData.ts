@@ -15,12 +15,12 @@ export interface Axis {
   length: number;
 }
 
-/** Axes windIO defines that wflo's single site-wide rose cannot represent. */
+/** Axes windIO defines that a site-wide quantity cannot depend on (griddedResource.ts reads the ones over position). */
 const UNSUPPORTED_AXES: Readonly<Record<string, string>> = {
   wind_turbine: 'per-turbine resources are not supported (wflo uses one site-wide wind resource)',
-  x: 'resources that vary with position are not supported (wflo uses one site-wide wind resource)',
-  y: 'resources that vary with position are not supported (wflo uses one site-wide wind resource)',
-  height: 'resources that vary with height are not supported (give the values at hub height)',
+  x: 'only weibull_a, weibull_k, sector_probability and turbulence_intensity may vary with position (a per-point site)',
+  y: 'only weibull_a, weibull_k, sector_probability and turbulence_intensity may vary with position (a per-point site)',
+  height: 'only weibull_a, weibull_k, sector_probability and turbulence_intensity may vary with height (over x and y)',
 };
 
 export interface DimensionalValues {

@@ -13,7 +13,9 @@
  *   sample (timeSeries.ts).
  *
  * Directions are meteorological in windIO as in wflo (degrees clockwise from north, where the
- * wind comes from), so they are used as they are; in [0, 360), each once (io/plausibility.ts). `turbulence_intensity` (a number or over
+ * wind comes from), so they are used as they are;
+ * Weibull quantities or a turbulence intensity over x, y[, height] (windIO's gridded resource) make
+ * a per-point site, carried as `site` (griddedResource.ts); in [0, 360), each once (io/plausibility.ts). `turbulence_intensity` (a number or over
  * direction/speed) is kept per bin: the resource carries `turbulenceIntensityByBin` when it
  * varies between bins (one value stays one value); absent, it is 0.075 (the IEA37 value).
  */
@@ -23,6 +25,10 @@ import { timeSeriesResource } from './timeSeries.js';
 import { directionsProblem, radianDirectionsProblem, weibullScaleProblem, windPlausibility } from '../plausibility.js';
 import { probabilityWeightedMean, type BinnedResource } from './binnedResource.js';
 import type { WindioNode } from './windioTree.js';
+import type { SiteField } from '../../physics/site/siteField.js';
+import type { Site } from '../../physics/site/site.js';
+import type { SiteWeibull } from '../../physics/site/siteWeibull.js';
+import { isGridded, meanRoseOf, readGriddedTi, readGriddedWeibull } from './griddedResource.js';
 
 export const DEFAULT_TURBULENCE_INTENSITY = 0.075;
 /** Speed bin centres for a Weibull resource that gives no `wind_speed`. */
@@ -86,8 +92,14 @@ function speedAxis(wr: WindioNode, fallback: number[] | null): { speeds: Float64
   return { speeds, axis: { name: 'wind_speed', length: speeds.length } };
 }
 
-function turbulence(wr: WindioNode, axes: Axis[], probability: Float64Array): { byBin: Float64Array; mean: number } {
+function turbulence(wr: WindioNode, axes: Axis[], probability: Float64Array): { byBin: Float64Array; mean: number; field?: SiteField } {
   const node = wr.get('turbulence_intensity');
+  if (isGridded(node)) {
+    // A TI over position is the site's TI field (each turbine's own); the listed rose carries its mean.
+    const field = readGriddedTi(wr);
+    const mean = field.values.reduce((s, v) => s + v, 0) / field.values.length;
+    return { byBin: new Float64Array(probability.length).fill(mean), mean, field };
+  }
   if (!node.exists) return { byBin: new Float64Array(probability.length).fill(DEFAULT_TURBULENCE_INTENSITY), mean: DEFAULT_TURBULENCE_INTENSITY };
   const byBin = readDimensional(node, axes).values;
   byBin.forEach((v, i) => { if (!(v >= 0)) node.fail(`value ${v} at bin ${i} must be >= 0`); });
@@ -127,12 +139,18 @@ function probabilityTable(wr: WindioNode): BinnedResource {
   }
   const ti = turbulence(wr, axes, probability);
   const wind: WindResource = withBins({ directionsDeg: directions, speeds, probability, turbulenceIntensity: ti.mean }, ti.byBin);
-  return { wind, turbulenceIntensityByBin: ti.byBin };
+  return { wind, turbulenceIntensityByBin: ti.byBin, ...siteOf(wr, ti.field ?? null, null) };
 }
 
 function weibullSectors(wr: WindioNode): BinnedResource {
   const { directions, axis: dirAxis } = directionAxis(wr);
   const { speeds, axis: speedAxisInfo } = speedAxis(wr, DEFAULT_WEIBULL_SPEEDS);
+  if (['weibull_a', 'weibull_k', 'sector_probability'].some((key) => isGridded(wr.get(key)))) {
+    const { weibull, grid } = readGriddedWeibull(wr);
+    const mean = meanRoseOf(grid, directions, speeds, DEFAULT_TURBULENCE_INTENSITY);
+    const ti = turbulence(wr, [dirAxis, speedAxisInfo], mean.probability);
+    return { wind: withBins({ ...mean, turbulenceIntensity: ti.mean }, ti.byBin), turbulenceIntensityByBin: ti.byBin, ...siteOf(wr, ti.field ?? null, weibull) };
+  }
   const aNode = wr.require('weibull_a', 'Weibull scale per sector, m/s');
   const kNode = wr.require('weibull_k', 'Weibull shape per sector');
   const sectorNode = wr.require('sector_probability', 'probability of each direction sector');
@@ -146,7 +164,13 @@ function weibullSectors(wr: WindioNode): BinnedResource {
   checkSum(sectorNode, sector, 'sector probabilities');
   const rose = roseFromWeibull(directions, sector, a, k, speeds, DEFAULT_TURBULENCE_INTENSITY);
   const ti = turbulence(wr, [dirAxis, speedAxisInfo], rose.probability);
-  return { wind: withBins({ ...rose, turbulenceIntensity: ti.mean }, ti.byBin), turbulenceIntensityByBin: ti.byBin };
+  return { wind: withBins({ ...rose, turbulenceIntensity: ti.mean }, ti.byBin), turbulenceIntensityByBin: ti.byBin, ...siteOf(wr, ti.field ?? null, null) };
+}
+
+/** `{site}` when the resource has fields over position (none otherwise). */
+function siteOf(wr: WindioNode, ti: SiteField | null, weibull: SiteWeibull | null): { site?: Site } {
+  if (!ti && !weibull) return {};
+  return { site: { source: `${wr.file} (wind_resource)`, speedup: null, ti, weibull, shear: null } };
 }
 
 /** The rose with its per-bin turbulence intensity, when the bins differ. */

@@ -6,6 +6,8 @@
  * analysis block's wake model, and `attributes.net_AEP` (GWh) as the reference AEP in MWh.
  * windIO 2's `turbine_types` and several layouts (several farms per system) become the case's
  * several models and its neighbours (windFarmTypes.ts: the first layout is the farm).
+ * A gridded `wind_resource` (quantities over x, y) becomes the model's per-point `site`
+ * (griddedResource.ts), checked to cover the layout and the boundary's box.
  * A `site` file (boundaries + energy_resource) gives a boundary and a wind resource, and a
  * top-level `energy_resource` (name + wind_resource) a wind resource.
  *
@@ -28,6 +30,9 @@ import { readWindioFarms, usesFarmTypes } from './windFarmTypes.js';
 import { containsPoint } from '../../geometry/containsPoint.js';
 import { prepareBoundary } from '../../geometry/preparedBoundary.js';
 import type { Turbine } from '../../physics/turbine.js';
+import type { Site } from '../../physics/site/site.js';
+import { siteLayoutProblem } from '../siteFields.js';
+import { boundingBox } from '../../geometry/boundingBox.js';
 import { farmConflict } from '../../physics/engineChoice.js';
 import { neighbourCountProblem, neighbourReachProblem, siteBoxOf } from '../neighbourLimits.js';
 
@@ -79,10 +84,28 @@ function boundaryOf(root: WindioNode, site: WindioNode): Boundary {
   return exclusions.length > 0 ? { ...boundary, exclusions } : boundary;
 }
 
-function resourceOf(root: WindioNode, kind: WindioKind): BinnedResource {
-  if (kind === 'energy_resource') return readWindResource(windResourceNode(root));
+function resourceNodeOf(root: WindioNode, kind: WindioKind): WindioNode {
+  if (kind === 'energy_resource') return windResourceNode(root);
   const site = siteOf(root, kind);
-  return readWindResource(windResourceNode(site.requireMap('energy_resource', 'name and wind_resource')));
+  return windResourceNode(site.requireMap('energy_resource', 'name and wind_resource'));
+}
+
+function resourceOf(root: WindioNode, kind: WindioKind): BinnedResource {
+  return readWindResource(resourceNodeOf(root, kind));
+}
+
+/**
+ * A gridded resource's site must cover the farm: every turbine of the layout and the corners of
+ * the boundary's box (an optimizer may place a turbine anywhere in it) inside its x–y grid, as for
+ * a case file's `site:` block (io/siteFields.ts siteLayoutProblem).
+ */
+function checkSiteCovers(wr: WindioNode, site: Site, layout: Layout, boundary: Boundary): void {
+  const names: Record<string, string> = { 'weibull.A': 'weibull_a', 'weibull.k': 'weibull_k', 'weibull.frequency': 'sector_probability', ti: 'turbulence_intensity' };
+  const outside = siteLayoutProblem(site, layout.x, layout.y);
+  if (outside) wr.get(names[outside.field] ?? outside.field).fail(outside.message);
+  const box = boundingBox(boundary);
+  const corner = siteLayoutProblem(site, [box.minX, box.maxX, box.maxX, box.minX], [box.minY, box.minY, box.maxY, box.maxY]);
+  if (corner) wr.get(names[corner.field] ?? corner.field).fail(`the site boundary reaches outside the grid (a corner of its bounding box, ${corner.message.replace(/^turbine \d+ at /, '').replace(/ is outside/, ', is outside')})`);
 }
 
 /** A windIO wind_energy_system file → Case. */
@@ -95,13 +118,17 @@ export function windioCase(file: string): Case {
   const site = siteOf(root, kind);
   const boundary = boundaryOf(root, site);
   // A turbulence intensity that varies between bins is kept per bin (wind.turbulenceIntensityByBin).
-  const { wind } = resourceOf(root, kind);
+  const wr = resourceNodeOf(root, kind);
+  const { wind, site: fieldSite } = readWindResource(wr);
   const windFarm = root.requireMap('wind_farm', 'layouts and turbines');
-  const { model, fixedThrust } = readAnalysisModel(analysisNode(root));
+  const { model: analysed, fixedThrust } = readAnalysisModel(analysisNode(root));
+  // A gridded resource (x, y in its dims) is a per-point site, evaluated as a case file's `site:`.
+  const model = fieldSite ? { ...analysed, site: fieldSite } : analysed;
   const withThrust = (t: Turbine): Turbine => (fixedThrust !== undefined ? { ...t, thrust: { kind: 'constant', ct: fixedThrust } } : t);
   const several = usesFarmTypes(windFarm) ? severalOf(windFarm, boundary, withThrust) : null;
   const turbine = several ? several.turbine : withThrust(readTurbine(turbineNode(windFarm)));
   const layout = several ? several.layout : readLayout(windFarm);
+  if (fieldSite) checkSiteCovers(wr, fieldSite, layout, boundary);
   // What the engines cannot evaluate (physics/engineChoice.ts), named at the analysis block's key.
   const limit = farmConflict(model, { types: several?.turbines ? several.turbines.types : [turbine], neighbours: !!several?.neighbours, wind });
   if (limit) {
