@@ -148,11 +148,11 @@ export function validateInputFile(file: string, kind?: InputKind, parsed?: unkno
   }
   const windio = kind === undefined ? windioKind(doc) : null;
   if (windio === 'site') {
-    const b = windioBoundary(file), w = windioWind(file);
+    const b = windioBoundary(file), w = windioWind(file, { listed: true });
     return { kind: 'boundary', summary: `${name}: valid windIO site: ${b.kind} boundary, ${windShape(w)} wind`, details: { boundary: describeBoundary(b), wind: describeWind(w) } };
   }
   if (windio === 'energy_resource') {
-    const w = windioWind(file);
+    const w = windioWind(file, { listed: true });
     return { kind: 'wind', summary: `${name}: valid windIO energy resource: ${windShape(w)}`, details: describeWind(w) };
   }
   if (windio === 'wind_farm') {

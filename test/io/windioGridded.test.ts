@@ -109,3 +109,12 @@ test('gridded wind_resource that is not what it should be: file:line, the field,
     assert.match(lines[0], pattern, edit);
   }
 });
+
+test("a gridded windIO resource named as a case's wind is refused (its per-point site would be dropped), exit 2", { skip }, () => {
+  const file = plant('site-weibull-bastankhah2014.yaml', "yaml.safe_dump({'turbine': 'v80', 'wind': 'plant.yaml', 'layout': doc['layout']}, open(out + '/case.yaml', 'w'))");
+  const r = runWflo(['aep', path.join(path.dirname(file), 'case.yaml'), '--json']);
+  assert.equal(r.status, 2, r.stderr);
+  const lines = r.stderr.trim().split('\n');
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(lines[0], /plant\.yaml:\d+: site\.energy_resource\.wind_resource: a gridded wind_resource \(quantities over x, y\) is a per-point site, not one rose/);
+});

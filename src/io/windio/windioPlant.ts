@@ -197,10 +197,19 @@ export function windioBoundary(file: string): Boundary {
   return boundaryOf(root, siteOf(root, kind));
 }
 
-/** The wind resource of a windIO wind_energy_system, site or energy_resource file. */
-export function windioWind(file: string): WindResource {
+/**
+ * The wind resource of a windIO wind_energy_system, site or energy_resource file. A gridded
+ * resource (a per-point site) is refused as a case's rose (its site would be dropped) unless
+ * `listed` asks for its listed rose only (describing the file).
+ */
+export function windioWind(file: string, opts: { listed?: boolean } = {}): WindResource {
   const root = WindioNode.open(file);
-  return resourceOf(root, kindOf(root)).wind;
+  const wr = resourceNodeOf(root, kindOf(root));
+  const { wind, site } = readWindResource(wr);
+  if (site && !opts.listed) {
+    wr.fail('a gridded wind_resource (quantities over x, y) is a per-point site, not one rose: give the wind_energy_system file (site, wind_farm) to evaluate it');
+  }
+  return wind;
 }
 
 /** The initial layout of a windIO wind_farm or wind_energy_system file. */
