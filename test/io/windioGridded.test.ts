@@ -21,28 +21,47 @@ const WRITER = `
 import sys, yaml, numpy as np
 ref, out, extra = sys.argv[1], sys.argv[2], sys.argv[3]
 doc = yaml.safe_load(open(ref))
-w, wind, t, m = doc['site']['weibull'], doc['wind'], doc['turbine'], doc['model']
-gx, gy, sectors = np.asarray(w['x'], float), np.asarray(w['y'], float), np.asarray(w['wd'], float)
+site, wind, t, m = doc['site'], doc['wind'], doc['turbine'], doc['model']
 wd = np.asarray(wind['wind_direction'], float)
-width, step = sectors[1] - sectors[0], wd[1] - wd[0]
-def on_directions(v):
-    # linear in direction between the sectors, 330 deg -> 360 = 0 deg (PyWake XRSite's wrap)
-    v = np.asarray(v, float)
-    i = np.floor(wd / width).astype(int) % len(sectors)
-    f = (wd - sectors[i]) / width
-    return v[:, :, i] * (1 - f) + v[:, :, (i + 1) % len(sectors)] * f
-A, K, F = on_directions(w['A']), on_directions(w['k']), on_directions(w['frequency']) * (step / width)
-wr = {
-    'x': gx.tolist(), 'y': gy.tolist(),
-    'wind_direction': wd.tolist(), 'wind_speed': list(wind['wind_speed']),
-    'weibull_a': {'data': A.tolist(), 'dims': ['x', 'y', 'wind_direction']},
-    'weibull_k': {'data': K.transpose(2, 1, 0).tolist(), 'dims': ['wind_direction', 'y', 'x']},
-    'sector_probability': {'data': F.tolist(), 'dims': ['x', 'y', 'wind_direction']},
-    'turbulence_intensity': wind['turbulence_intensity'],
-}
+if 'weibull' in site:
+    w = site['weibull']
+    gx, gy, sectors = np.asarray(w['x'], float), np.asarray(w['y'], float), np.asarray(w['wd'], float)
+    width, step = sectors[1] - sectors[0], wd[1] - wd[0]
+    def on_directions(v):
+        # linear in direction between the sectors, 330 deg -> 360 = 0 deg (PyWake XRSite's wrap)
+        v = np.asarray(v, float)
+        i = np.floor(wd / width).astype(int) % len(sectors)
+        f = (wd - sectors[i]) / width
+        return v[:, :, i] * (1 - f) + v[:, :, (i + 1) % len(sectors)] * f
+    A, K, F = on_directions(w['A']), on_directions(w['k']), on_directions(w['frequency']) * (step / width)
+    wr = {
+        'x': gx.tolist(), 'y': gy.tolist(),
+        'wind_direction': wd.tolist(), 'wind_speed': list(wind['wind_speed']),
+        'weibull_a': {'data': A.tolist(), 'dims': ['x', 'y', 'wind_direction']},
+        'weibull_k': {'data': K.transpose(2, 1, 0).tolist(), 'dims': ['wind_direction', 'y', 'x']},
+        'sector_probability': {'data': F.tolist(), 'dims': ['x', 'y', 'wind_direction']},
+        'turbulence_intensity': wind['turbulence_intensity'],
+    }
+else:
+    # a TI field over (x, y), transposed, beside the probability table of the case's rose
+    ti = site['ti']
+    gx, gy = np.asarray(ti['x'], float), np.asarray(ti['y'], float)
+    wr = {
+        'x': gx.tolist(), 'y': gy.tolist(),
+        'wind_direction': wd.tolist(), 'wind_speed': list(wind['wind_speed']),
+        'probability': {'data': wind['probability'], 'dims': wind['dims']},
+        'turbulence_intensity': {'data': np.asarray(ti['values'], float).T.tolist(), 'dims': ['y', 'x']},
+    }
 if m['deficit'].startswith('Bastankhah'):
     analysis = {'wind_deficit_model': {'name': 'Bastankhah2014', 'k': m['k'], 'ceps': m['ceps'], 'use_effective_ws': True},
                 'axial_induction_model': '1D', 'rotor_averaging': {'name': 'center'}, 'superposition_model': {'ws_superposition': 'Linear'}}
+elif m['deficit'].startswith('Niayifar'):
+    c = m['crespo_hernandez_c']
+    analysis = {'wind_deficit_model': {'name': 'Niayifar2016', 'wake_expansion_coefficient': {'k_a': m['a'][0], 'k_b': m['a'][1], 'free_stream_ti': False},
+                                       'ceps': m['ceps'], 'use_effective_ws': True},
+                'axial_induction_model': '1D', 'rotor_averaging': {'name': 'center'},
+                'turbulence_model': {'name': 'CrespoHernandez', 'c0': c[0], 'c1': c[1], 'c2': c[2], 'c3': c[3]},
+                'superposition_model': {'ws_superposition': 'Linear', 'ti_superposition': 'SqrMaxSum'}}
 else:
     analysis = {'wind_deficit_model': {'name': 'Jensen', 'k': m['k']}, 'axial_induction_model': 'Madsen',
                 'rotor_averaging': {'name': 'area-overlap'}, 'superposition_model': {'ws_superposition': 'Squared'}}
@@ -117,4 +136,25 @@ test("a gridded windIO resource named as a case's wind is refused (its per-point
   const lines = r.stderr.trim().split('\n');
   assert.equal(lines.length, 1, r.stderr);
   assert.match(lines[0], /plant\.yaml:\d+: site\.energy_resource\.wind_resource: a gridded wind_resource \(quantities over x, y\) is a per-point site, not one rose/);
+});
+
+/**
+ * No PyWake reference has a TI field alone (site-ti-niayifar2016 has a speed-up too, which windIO
+ * cannot state): the reference without its speed-up, as wflo's inline `site: {ti}` case and as a
+ * windIO plant with turbulence_intensity over (y, x), must give the same AEP per turbine (two
+ * readers of one field); the same plant with one TI everywhere (the field's mean) must not.
+ */
+test('turbulence_intensity over x, y in a windIO plant evaluates as the same inline TI field', { skip }, () => {
+  const ref = 'site-ti-niayifar2016.yaml';
+  const file = plant(ref, "del doc['site']['speedup']; import copy; d = copy.deepcopy(doc); d.pop('expected'); yaml.safe_dump(d, open(out + '/case.yaml', 'w'), default_flow_style=None)");
+  const uniform = plant(ref, "del doc['site']['speedup']; wr['turbulence_intensity'] = float(np.mean(doc['site']['ti']['values']))");
+  const aep = (f: string): { aep_mwh: number; per_turbine_mwh: number[] } => {
+    const r = runWflo(['aep', f, '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+  const viaWindio = aep(file), inline = aep(path.join(path.dirname(file), 'case.yaml')), flat = aep(uniform);
+  assert.ok(rel(viaWindio.aep_mwh, inline.aep_mwh) <= 1e-12, `${viaWindio.aep_mwh} vs ${inline.aep_mwh}`);
+  inline.per_turbine_mwh.forEach((v, i) => assert.ok(rel(viaWindio.per_turbine_mwh[i], v) <= 1e-12, `turbine ${i}: ${viaWindio.per_turbine_mwh[i]} vs ${v}`));
+  assert.ok(rel(flat.aep_mwh, inline.aep_mwh) > 1e-4, `one TI everywhere gives ${flat.aep_mwh}, the field ${inline.aep_mwh}`);
 });
