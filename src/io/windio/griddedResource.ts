@@ -19,7 +19,7 @@
  *
  * The listed rose (what `wflo aep` prints as the case's wind; the AEP itself weights each
  * turbine's power by its own per-point probability) is the mean over the grid points of each
- * point's sector Weibull rose.
+ * point's sector Weibull rose, normalised to sum 1.
  */
 import { roseFromWeibull, type WindResource } from '../../physics/windResource.js';
 import { makeSiteField, type SiteDim, type SiteField } from '../../physics/site/siteField.js';
@@ -116,7 +116,7 @@ export function readGriddedTi(wr: WindioNode): SiteField {
 
 /**
  * The listed rose of a per-point Weibull grid: the mean over the grid points (x, y[, h]) of each
- * point's sector Weibull rose on the resource's directions and speeds.
+ * point's sector Weibull rose on the resource's directions and speeds, normalised to sum 1.
  */
 export function meanRoseOf(grid: WeibullGrid, directions: Float64Array, speeds: Float64Array, turbulenceIntensity: number): WindResource {
   const nw = directions.length;
@@ -129,6 +129,8 @@ export function meanRoseOf(grid: WeibullGrid, directions: Float64Array, speeds: 
     if (!sum) { sum = new Float64Array(rose.probability.length); first = rose; }
     for (let i = 0; i < sum.length; i++) sum[i] += rose.probability[i];
   }
-  for (let i = 0; i < sum!.length; i++) sum![i] /= points;
+  // Normalised: each point's sectors may sum to 1 only within siteWeibullGrid's tolerance (a .wrg's rounding).
+  const total = sum!.reduce((t, v) => t + v, 0);
+  for (let i = 0; i < sum!.length; i++) sum![i] /= total;
   return { ...first!, probability: sum! };
 }
