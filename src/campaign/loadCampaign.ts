@@ -196,6 +196,8 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
       fail(['farms', i, 'case'], `unknown built-in case '${f.case}'${near ? `; did you mean '${near}'?` : ''} (known: ${BUILTIN_CASE_NAMES.join(', ')})`);
     }
     base ??= builtinCase(f.case);
+    // A hub height as a design variable is the case file's optimizer setting (optimize/hubHeight.ts); a campaign row has no hub height to store or verify yet.
+    if (base.hubHeightRange) fail(['farms', i, 'case'], `${f.case}: optimize.hub_height (the hub height as a design variable) is not supported in campaigns yet; leave it out of the case file (docs/site.md)`);
   }
   let boundary: Boundary | null = base?.boundary ?? null;
   if (f.boundary !== undefined) {

@@ -95,3 +95,21 @@ test('bad optimize.hub_height: one line naming file:line and the field, exit 2',
   const c = loadCase(variant((t) => t));
   assert.throws(() => optimizeLayout({ ...c, objective: 'lcoe' }, { method: 'gradient' }, 1), (err: Error) => err instanceof InputError && /optimize\.hub_height: not with objective 'lcoe' yet/.test(err.message));
 });
+
+test('a campaign farm whose case file frees the hub height is refused in one line (rows have no hub height to store or verify)', () => {
+  const dir = tempDir('wflo-hub-campaign-');
+  const campaign = path.join(dir, 'campaign.yaml');
+  fs.writeFileSync(campaign, [
+    'name: hub', `output: ${path.join(dir, 'out')}`,
+    'farms:', `  - {id: 0, case: ${path.join(REPO, 'examples', 'hub-height-shear.yaml')}}`,
+    'farm_types:', '  - {id: 0, turbine: iea37-3.35mw, n_turbines: 4}',
+    'seeds: {start: 0, count: 1}', 'optimizer: {method: gradient}', '',
+  ].join('\n'));
+  const r = runWflo(['run', campaign]);
+  assert.equal(r.status, 2, r.stderr);
+  const lines = r.stderr.trim().split('\n');
+  assert.equal(lines.length, 1, r.stderr);
+  assert.match(lines[0], /campaign\.yaml:\d+: farms\[0\]\.case: .*optimize\.hub_height .*not supported in campaigns/);
+  assert.ok(!fs.existsSync(path.join(dir, 'out', 'ledger.sqlite')), 'nothing written');
+  fs.rmSync(dir, { recursive: true, force: true });
+});
