@@ -242,7 +242,7 @@ function closeTurbine(s: WeightedSumSetup, st: WeightedSumState, j: number, dk: 
       // The pair's σ and crosswind offset as sourcesOfTarget found them (added() would compute σ again).
       const dw = xs[d * n + j] - xs[d * n + q];
       if (!(dw > 0)) continue;
-      const add = turbulence.addedAtRadius(dw, Math.abs(hcw[base + q]), ct[base + q], ti0, model.wakeRadiusOf(sig[base + q]));
+      const add = turbulence.added(dw, Math.abs(hcw[base + q]), ct[base + q], ti0, model, coef, (base + q) * K, null, model.wakeRadiusOf(sig[base + q]));
       if (add > tMax) tMax = add;
     }
     tip = Math.sqrt(ti0 * ti0 + tMax * tMax);

@@ -82,26 +82,15 @@ export class CrespoHernandez {
   /**
    * Added turbulence at (dx, |dy|) from a source with thrust `ct` and ambient TI `ti0`, whose wake
    * is `wake` with coefficients at coef[offset]. g[0] = ∂/∂dx, g[1] = ∂/∂|dy|, g[2] = ∂/∂Ct,
-   * g[3] = ∂/∂TI_source (through the wake radius).
+   * g[3] = ∂/∂TI_source (through the wake radius). `knownRadius`, without partials only: the wake
+   * radius at dx when the caller has it (the weighted sum keeps σ of every pair), else computed.
    */
-  added(dx: number, absDy: number, ct: number, ti0: number, wake: LocalWakeModel, coef: Float64Array, offset: number, g: Float64Array | null): number {
+  added(dx: number, absDy: number, ct: number, ti0: number, wake: LocalWakeModel, coef: Float64Array, offset: number, g: Float64Array | null, knownRadius = NaN): number {
     if (!(dx > 0)) {
       if (g) { g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0; }
       return 0;
     }
-    return this.atRadius(dx, absDy, ct, ti0, wake.wakeRadius(dx, coef, offset, g ? this.wg : null), g);
-  }
-
-  /**
-   * added() for a source whose wake radius at dx is already known (`wr`, the wake model's
-   * wakeRadius there; dx > 0), without partials: the weighted sum keeps σ of every pair.
-   */
-  addedAtRadius(dx: number, absDy: number, ct: number, ti0: number, wr: number): number {
-    return this.atRadius(dx, absDy, ct, ti0, wr, null);
-  }
-
-  /** I₊ at (dx > 0, |dy|) inside a wake of radius wr; with g, this.wg holds wr's partials (added()). */
-  private atRadius(dx: number, absDy: number, ct: number, ti0: number, wr: number, g: Float64Array | null): number {
+    const wr = knownRadius === knownRadius && g === null ? knownRadius : wake.wakeRadius(dx, coef, offset, g ? this.wg : null);
     // No overlap (or outside the top-hat): nothing added, whatever the powers below give.
     if (absDy >= wr + (this.areaOverlap ? this.targetRadius : 0)) {
       if (g) { g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0; }
