@@ -7,42 +7,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { loadSiteReference, SITE_STEP, thinRose } from './siteReference.js';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PYWAKE_REFERENCE as REFERENCE, runWflo, tempDir } from '../helpers.js';
+import { runWflo, tempDir } from '../helpers.js';
 import { centralDifferenceCheck } from './gradientCheck.js';
-import { readYamlFile } from '../../src/io/yamlFile.js';
-import { caseFromReferenceDocument } from '../../src/io/referenceCase.js';
 import { caseEvaluator } from '../../src/optimize/caseEvaluator.js';
-import type { Case } from '../../src/optimize/case.js';
-import type { WindResource } from '../../src/physics/windResource.js';
 import { makeSiteField, sampleField, type FieldSample } from '../../src/physics/site/siteField.js';
 
-/**
- * Exact gradient against central differences with h = 1e-4 m (gradientCheck.ts takes 1e-3): a
- * speed-up makes free-stream speeds non-integer, so a node of the power table (a kink of the AEP)
- * can lie within a millimetre of a turbine. Measured on site-speedup-bastankhah2014 (12
- * directions), turbine 3's ∂AEP/∂x: one-sided differences 7.34467 and 7.34764 at 1e-3 m, 7.344373
- * and 7.344307 at 1e-4 m, exact 7.344340.
- */
-const SITE_STEP = 1e-4;
 
-function load(file: string): Case {
-  const full = path.join(REFERENCE, file);
-  return caseFromReferenceDocument(readYamlFile(full), full);
-}
 
-/** Every `step`-th direction of the rose (probabilities renormalised): a lighter wind for gradient checks. */
-function thin(wind: WindResource, step: number): WindResource {
-  const nS = wind.speeds.length;
-  const dirs: number[] = [], p: number[] = [];
-  for (let d = 0; d < wind.directionsDeg.length; d += step) {
-    dirs.push(wind.directionsDeg[d]);
-    for (let s = 0; s < nS; s++) p.push(wind.probability[d * nS + s]);
-  }
-  const sum = p.reduce((a, b) => a + b, 0);
-  return { ...wind, directionsDeg: Float64Array.from(dirs), probability: Float64Array.from(p, (v) => v / sum) };
-}
 
 const GRADIENT_CASES = [
   'site-speedup-bastankhah2014.yaml', // speed-up, source-effective reference
@@ -54,8 +28,8 @@ const GRADIENT_CASES = [
 
 for (const file of GRADIENT_CASES) {
   test(`site gradient ${file}: exact against central differences (turbines between grid nodes)`, () => {
-    const c = load(file);
-    c.wind = thin(c.wind, 6);
+    const c = loadSiteReference(file);
+    c.wind = thinRose(c.wind, 6);
     const ev = caseEvaluator(c);
     const x = Float64Array.from(c.layout!.x), y = Float64Array.from(c.layout!.y);
     const { maxAbs, maxErr } = centralDifferenceCheck(ev, x, y, SITE_STEP);
@@ -65,8 +39,8 @@ for (const file of GRADIENT_CASES) {
 }
 
 test('the gradient through the field alone: one turbine on the speed-up hill, no wakes', () => {
-  const c = load('site-ti-niayifar2016.yaml');
-  c.wind = thin(c.wind, 6);
+  const c = loadSiteReference('site-ti-niayifar2016.yaml');
+  c.wind = thinRose(c.wind, 6);
   const ev = caseEvaluator(c);
   // Between nodes on both axes (x nodes every 500 m; y nodes 300, 700, 1200).
   for (const [px, py] of [[812.5, 450.0], [1250.0, 1000.0], [1700.0, 1900.0]]) {
@@ -78,7 +52,7 @@ test('the gradient through the field alone: one turbine on the speed-up hill, no
 });
 
 test('a site of speed-up 1 and the rose TI gives the uniform AEP (to rounding)', () => {
-  const c = load('site-speedup-bastankhah2014.yaml');
+  const c = loadSiteReference('site-speedup-bastankhah2014.yaml');
   const uniform = caseEvaluator({ ...c, model: { ...c.model, site: undefined } }).aep(c.layout!.x, c.layout!.y).aepMwh;
   const speedup = c.model.site!.speedup!;
   const flat = makeSiteField('speedup', speedup.dims, speedup.coords, new Float64Array(speedup.values.length).fill(1));

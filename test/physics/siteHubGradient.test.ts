@@ -7,34 +7,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { PYWAKE_REFERENCE as REFERENCE } from '../helpers.js';
-import { readYamlFile } from '../../src/io/yamlFile.js';
-import { caseFromReferenceDocument } from '../../src/io/referenceCase.js';
+import { loadSiteReference, SITE_STEP, thinRose } from './siteReference.js';
 import { createFarmEvaluator } from '../../src/physics/aep.js';
 import type { Case } from '../../src/optimize/case.js';
-import type { WindResource } from '../../src/physics/windResource.js';
 import { makeSiteField, type SiteField } from '../../src/physics/site/siteField.js';
 import type { SiteShear } from '../../src/physics/site/site.js';
 import { withHubHeight } from '../../src/optimize/hubHeight.js';
 
-const STEP = 1e-4;
 
-function load(file: string): Case {
-  const full = path.join(REFERENCE, file);
-  return caseFromReferenceDocument(readYamlFile(full), full);
-}
 
-function thin(wind: WindResource, step: number): WindResource {
-  const nS = wind.speeds.length;
-  const dirs: number[] = [], p: number[] = [];
-  for (let d = 0; d < wind.directionsDeg.length; d += step) {
-    dirs.push(wind.directionsDeg[d]);
-    for (let s = 0; s < nS; s++) p.push(wind.probability[d * nS + s]);
-  }
-  const sum = p.reduce((a, b) => a + b, 0);
-  return { ...wind, directionsDeg: Float64Array.from(dirs), probability: Float64Array.from(p, (v) => v / sum) };
-}
 
 /** An (x, y) field given an h dimension: value(x, y) · factor(h) on the h grid. */
 function overHeight(f: SiteField, h: number[], factor: number[]): SiteField {
@@ -46,7 +27,7 @@ function overHeight(f: SiteField, h: number[], factor: number[]): SiteField {
 }
 
 /**
- * Σ_i ∂AEP/∂h_i (exact) and the central difference of the AEP with every hub at h ± STEP, on the
+ * Σ_i ∂AEP/∂h_i (exact) and the central difference of the AEP with every hub at h ± SITE_STEP, on the
  * JavaScript kernel (the one that gives gradH; the hub-height optimizer uses it, optimize/hubHeight.ts).
  */
 const jsEvaluator = (c: Case) => createFarmEvaluator(c.turbine, c.wind, c.model, 'js');
@@ -54,9 +35,9 @@ function hubCheck(c: Case, h: number, x: Float64Array, y: Float64Array): { exact
   const r = jsEvaluator(withHubHeight(c, h)).aepWithGradient(x, y) as { gradH?: Float64Array };
   assert.ok(r.gradH, 'a gradient with respect to the hub height');
   const exact = r.gradH.reduce((a, b) => a + b, 0);
-  const up = jsEvaluator(withHubHeight(c, h + STEP)).aep(x, y).aepMwh;
-  const down = jsEvaluator(withHubHeight(c, h - STEP)).aep(x, y).aepMwh;
-  return { exact, fd: (up - down) / (2 * STEP) };
+  const up = jsEvaluator(withHubHeight(c, h + SITE_STEP)).aep(x, y).aepMwh;
+  const down = jsEvaluator(withHubHeight(c, h - SITE_STEP)).aep(x, y).aepMwh;
+  return { exact, fd: (up - down) / (2 * SITE_STEP) };
 }
 
 const SHEARS: [string, SiteShear][] = [
@@ -66,8 +47,8 @@ const SHEARS: [string, SiteShear][] = [
 
 for (const [name, shear] of SHEARS) {
   test(`∂AEP/∂h through ${name} shear, speed-up and TI fields over h, with wakes: exact against central differences`, () => {
-    const c = load('site-ti-niayifar2016.yaml');
-    c.wind = thin(c.wind, 6);
+    const c = loadSiteReference('site-ti-niayifar2016.yaml');
+    c.wind = thinRose(c.wind, 6);
     const site = c.model.site!;
     // The speed-up falls with height (a hill's, strongest near the ground), the TI too; nodes at 40, 65, 90, 130 m.
     const speedup = overHeight(site.speedup!, [40, 65, 90, 130], [1.12, 1.05, 1.0, 0.97]);
@@ -88,8 +69,8 @@ for (const [name, shear] of SHEARS) {
 }
 
 test('∂AEP/∂h of a lone turbine between x–y nodes: through the speed-up field over h alone (no shear)', () => {
-  const c = load('site-speedup-bastankhah2014.yaml');
-  c.wind = thin(c.wind, 6);
+  const c = loadSiteReference('site-speedup-bastankhah2014.yaml');
+  c.wind = thinRose(c.wind, 6);
   const site = c.model.site!;
   c.model = { ...c.model, site: { ...site, speedup: overHeight(site.speedup!, [30, 60, 120], [1.2, 1.0, 0.9]), shear: null } };
   const { exact, fd } = hubCheck(c, 71.3, Float64Array.of(812.5), Float64Array.of(450));

@@ -10,36 +10,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { PYWAKE_REFERENCE as REFERENCE } from '../helpers.js';
-import { readYamlFile } from '../../src/io/yamlFile.js';
-import { caseFromReferenceDocument } from '../../src/io/referenceCase.js';
+import { loadSiteReference, thinRose } from './siteReference.js';
 import { createFarmEvaluator } from '../../src/physics/aep.js';
 import { curveArrays, requireAddon, wakedConfig } from '../../src/physics/nativeKernel.js';
 import type { FarmModelSpec } from '../../src/physics/farmModel.js';
 import type { Case } from '../../src/optimize/case.js';
-import type { WindResource } from '../../src/physics/windResource.js';
 
-function load(file: string): ReturnType<typeof caseFromReferenceDocument> {
-  const full = path.join(REFERENCE, file);
-  return caseFromReferenceDocument(readYamlFile(full), full);
-}
 
 function rel(a: number, b: number): number {
   return Math.abs(a - b) / Math.max(Math.abs(b), 1e-300);
 }
 
-/** Every `step`-th direction of the rose (probabilities renormalised). */
-function thin(wind: WindResource, step: number): WindResource {
-  const nS = wind.speeds.length;
-  const dirs: number[] = [], p: number[] = [];
-  for (let d = 0; d < wind.directionsDeg.length; d += step) {
-    dirs.push(wind.directionsDeg[d]);
-    for (let s = 0; s < nS; s++) p.push(wind.probability[d * nS + s]);
-  }
-  const sum = p.reduce((a, b) => a + b, 0);
-  return { ...wind, directionsDeg: Float64Array.from(dirs), probability: Float64Array.from(p, (v) => v / sum) };
-}
 
 /** Native and JavaScript engines on one case: AEP and every turbine to `tol` relative, gradient to `tol` of its largest component. */
 function compare(label: string, c: Case, model: FarmModelSpec, tol: number) {
@@ -65,7 +46,7 @@ function compare(label: string, c: Case, model: FarmModelSpec, tol: number) {
 
 for (const file of ['site-speedup-bastankhah2014.yaml', 'site-speedup-jensen1983.yaml', 'site-ti-niayifar2016.yaml', 'site-wd-niayifar2016.yaml']) {
   test(`native kernel on ${file}: the JavaScript engine's AEP, energies and gradient to 1e-12, PyWake's to 1e-9`, () => {
-    const c = load(file);
+    const c = loadSiteReference(file);
     const { native, js } = compare(file, c, c.model, 1e-12);
     const expected = c.expected!;
     for (const [engine, r] of [['native', native], ['JavaScript', js]] as const) {
@@ -85,21 +66,21 @@ const TI_VARIANTS: [string, Partial<FarmModelSpec>][] = [
 
 for (const [what, change] of TI_VARIANTS) {
   test(`native kernel on the TI field, ${what}: the JavaScript engine's AEP, energies and gradient to 1e-12`, () => {
-    const c = load('site-ti-niayifar2016.yaml');
-    c.wind = thin(c.wind, 6);
+    const c = loadSiteReference('site-ti-niayifar2016.yaml');
+    c.wind = thinRose(c.wind, 6);
     compare(what, c, { ...c.model, ...change }, 1e-12);
   });
 }
 
 test('native kernel on a site with a speed-up by direction and a TI field, Jensen (free-stream reference) with added turbulence', () => {
-  const c = load('site-wd-niayifar2016.yaml');
-  const ti = load('site-ti-niayifar2016.yaml').model.site!.ti;
-  c.wind = thin(c.wind, 4);
+  const c = loadSiteReference('site-wd-niayifar2016.yaml');
+  const ti = loadSiteReference('site-ti-niayifar2016.yaml').model.site!.ti;
+  c.wind = thinRose(c.wind, 4);
   compare('jensen on wd + TI', c, { wake: 'jensen', superposition: 'linear', turbulence: 'crespo-hernandez', useEffectiveTi: true, site: { ...c.model.site!, ti } }, 1e-12);
 });
 
 test('the addon refuses site arrays of the wrong size, or an adjoint without its field, with a TypeError naming them', () => {
-  const c = load('site-speedup-bastankhah2014.yaml');
+  const c = loadSiteReference('site-speedup-bastankhah2014.yaml');
   const spec = { ...c.model, inflow: 'waked' as const };
   const cfg = wakedConfig(c.turbine, c.wind, spec, 'best')!;
   const cv = curveArrays(c.turbine);

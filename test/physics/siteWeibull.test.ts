@@ -7,38 +7,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { PYWAKE_REFERENCE as REFERENCE } from '../helpers.js';
+import { loadSiteReference, SITE_STEP, thinRose } from './siteReference.js';
 import { centralDifferenceCheck } from './gradientCheck.js';
-import { readYamlFile } from '../../src/io/yamlFile.js';
-import { caseFromReferenceDocument } from '../../src/io/referenceCase.js';
 import { caseEvaluator } from '../../src/optimize/caseEvaluator.js';
-import type { Case } from '../../src/optimize/case.js';
-import type { WindResource } from '../../src/physics/windResource.js';
 
-/** Central differences at 1e-4 m (as test/physics/siteFields.test.ts: the power table's kinks lie anywhere on a site). */
-const SITE_STEP = 1e-4;
 
-function load(file: string): Case {
-  const full = path.join(REFERENCE, file);
-  return caseFromReferenceDocument(readYamlFile(full), full);
-}
 
-/** Every `step`-th direction of the rose (the Weibull's probabilities take the bin width of what is left). */
-function thin(wind: WindResource, step: number): WindResource {
-  const nS = wind.speeds.length;
-  const dirs: number[] = [], p: number[] = [];
-  for (let d = 0; d < wind.directionsDeg.length; d += step) {
-    dirs.push(wind.directionsDeg[d]);
-    for (let s = 0; s < nS; s++) p.push(wind.probability[d * nS + s]);
-  }
-  return { ...wind, directionsDeg: Float64Array.from(dirs), probability: Float64Array.from(p) };
-}
 
 for (const file of ['site-weibull-bastankhah2014.yaml', 'site-weibull-speedup-niayifar2016.yaml', 'site-weibull-wrg-jensen1983.yaml']) {
   test(`Weibull site gradient ${file}: exact against central differences (16 turbines between grid nodes)`, () => {
-    const c = load(file);
-    c.wind = thin(c.wind, 6);
+    const c = loadSiteReference(file);
+    c.wind = thinRose(c.wind, 6, false);
     const ev = caseEvaluator(c);
     const x = Float64Array.from(c.layout!.x), y = Float64Array.from(c.layout!.y);
     const { maxAbs, maxErr } = centralDifferenceCheck(ev, x, y, SITE_STEP);
@@ -48,8 +27,8 @@ for (const file of ['site-weibull-bastankhah2014.yaml', 'site-weibull-speedup-ni
 }
 
 test('the gradient through the probabilities alone: one turbine, no wakes, no speed-up, between nodes', () => {
-  const c = load('site-weibull-bastankhah2014.yaml');
-  c.wind = thin(c.wind, 6);
+  const c = loadSiteReference('site-weibull-bastankhah2014.yaml');
+  c.wind = thinRose(c.wind, 6, false);
   const ev = caseEvaluator(c);
   // x nodes every 500 m; y nodes −400, 300, 700, 1200, 2000, 2600.
   for (const [px, py] of [[812.5, 450.0], [1250.0, 1000.0], [1700.0, 2300.0]]) {
@@ -62,7 +41,7 @@ test('the gradient through the probabilities alone: one turbine, no wakes, no sp
 
 test("one turbine's probabilities over every direction and speeds 0…60 m/s sum to the sector frequencies' sum", () => {
   // A power curve flat at 1 W from 0 m/s: the AEP is hours × Σ P, so Σ P = AEP / (8760 h · 1e-6 MWh/Wh).
-  const c = load('site-weibull-bastankhah2014.yaml');
+  const c = loadSiteReference('site-weibull-bastankhah2014.yaml');
   const speeds = Float64Array.from({ length: 121 }, (_, i) => i * 0.5);
   const directions = Float64Array.from({ length: 360 }, (_, i) => i);
   c.wind = { ...c.wind, directionsDeg: directions, speeds, probability: new Float64Array(360 * 121).fill(1 / (360 * 121)), turbulenceIntensityByBin: undefined };
