@@ -53,11 +53,14 @@ export function fillLocalFreeStream(pass: WakedPass, U: number, ti0: number, k: 
       work.probDx[p] = dP[0]; work.probDy[p] = dP[1];
     }
   }
+  // Without a TI field every turbine has the rose's TI: its factor TI₀^c₂ once, not per turbine.
+  const turbulence = setup.turbulence;
+  const roseFactor = turbulence !== null && !tiField ? turbulence.ambientFactor(ti0) : 0;
   for (let p = 0; p < n; p++) {
     work.uFree[p] = U * samples.speed[p];
     const t = tiField ? samples.ti[p] : ti0;
     work.tiAmb[p] = t;
-    if (setup.turbulence !== null) work.tiFac[p] = setup.turbulence.ambientFactor(t);
+    if (turbulence !== null) work.tiFac[p] = tiField ? turbulence.ambientFactor(t) : roseFactor;
     work.refBar[p] = 0;
   }
 }
