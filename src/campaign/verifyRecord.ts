@@ -30,6 +30,7 @@ import { caseForTask } from './caseForTask.js';
 import { farmWind } from './farmWind.js';
 import { typeOfCounts } from '../io/farmTurbines.js';
 import { economicMetrics } from '../optimize/economicMetrics.js';
+import { parentOfCableTo } from '../optimize/economicObjective.js';
 
 export interface RecordToVerify {
   x: Float64Array;
@@ -40,6 +41,12 @@ export interface RecordToVerify {
   xInitial?: Float64Array;
   yInitial?: Float64Array;
   aepInitial?: number;
+  /**
+   * The collection network the row carries (layouts.h5's cable_to: next turbine, or −1 − s for
+   * substation s): only the router's start for a farm with economics, never trusted
+   * (routeCollection.ts checks it and keeps it when it is valid and no dearer than its own).
+   */
+  cableTo?: Int32Array;
 }
 
 /**
@@ -238,7 +245,8 @@ export class RecordVerifier {
     }
     const initial = this.initialAep(prepared, type, record, check, keepUnchecked);
     if (typeof initial === 'string') return { ok: false, reason: initial, ...(initial.includes(' differs from ') ? { failed: 'aep' as const } : {}) };
-    const economics = prepared.problem.economics ? economicMetrics(prepared.problem, x, y, models ?? undefined) : undefined;
+    const start = record.cableTo instanceof Int32Array && record.cableTo.length === x.length ? parentOfCableTo(record.cableTo) : undefined;
+    const economics = prepared.problem.economics ? economicMetrics(prepared.problem, x, y, models ?? undefined, start) : undefined;
     return {
       ok: true, aepRecomputed: recomputed, ...kept, ...(initial === undefined ? {} : { aepInitial: initial }),
       ...(economics ? { economics: economics.metrics, cables: { to: economics.cableTo, type: economics.cableType } } : {}),

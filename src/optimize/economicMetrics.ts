@@ -3,7 +3,8 @@
  * layouts.h5's /metrics columns) — LCOE, NPV, IRR, the collection system's length and cost (routed
  * for the row's layout), and the cost model's breakdown items, each name carrying its unit — and
  * the routed network itself, per turbine (layouts.h5's /cable_to and /cable_type). The gate
- * computes them for every row of a farm with economics, whatever the row claims. Non-finite
+ * computes them for every row of a farm with economics, whatever the row claims (a network the
+ * row carries is only the router's start: checked, kept when valid and no dearer). Non-finite
  * figures (an IRR where the cash flows have none) are left out of the metrics.
  */
 import type { Case } from './case.js';
@@ -17,8 +18,8 @@ export interface EconomicRow {
   cableType: Int32Array;
 }
 
-export function economicMetrics(c: Case, x: Float64Array, y: Float64Array, typeOf?: Int32Array): EconomicRow {
-  const f = economicFigures(c, x, y, typeOf);
+export function economicMetrics(c: Case, x: Float64Array, y: Float64Array, typeOf?: Int32Array, start?: ArrayLike<number>): EconomicRow {
+  const f = economicFigures(c, x, y, typeOf, start);
   const out: Record<string, number> = {
     lcoe_per_mwh: f.lcoe, npv: f.npv, irr: f.irr, cable_length_m: f.cableLengthM, cable_cost: f.cableCost,
   };

@@ -50,8 +50,8 @@ export interface EconomicEvaluation {
 
 export interface EconomicObjective {
   readonly name: 'lcoe' | 'npv';
-  /** The collection network at (x, y) (routeCollection; deterministic). */
-  route(x: Float64Array, y: Float64Array): CollectionNetwork;
+  /** The collection network at (x, y) (routeCollection; deterministic), from `start` (a parent array) when given and valid. */
+  route(x: Float64Array, y: Float64Array, start?: ArrayLike<number>): CollectionNetwork;
   /** J and its figures at (x, y) with the network's topology fixed; with the gradient, ∂J/∂(x, y). */
   evaluate(x: Float64Array, y: Float64Array, network: CollectionNetwork, withGradient: boolean): EconomicEvaluation;
 }
@@ -84,7 +84,7 @@ export function createEconomicObjective(c: Case, typeOf: Int32Array = caseTypeOf
   };
   return {
     name,
-    route: (x, y) => routeCase(c, x, y),
+    route: (x, y, start) => routeCase(c, x, y, start),
     evaluate(x, y, network, withGradient) {
       const energy = withGradient ? evaluator.aepWithGradient(x, y) : evaluator.aep(x, y);
       const depthGrad = withGradient ? new Float64Array(2 * n) : null;
@@ -126,11 +126,21 @@ export function createEconomicObjective(c: Case, typeOf: Int32Array = caseTypeOf
   };
 }
 
-/** The collection network of the case's substations and cables at (x, y), around the site's exclusion zones. */
-export function routeCase(c: Case, x: Float64Array, y: Float64Array): CollectionNetwork {
+/**
+ * The collection network of the case's substations and cables at (x, y), around the site's
+ * exclusion zones; `start` (a parent array: turbine index, or n + k for substation k) is a network
+ * the router checks and keeps when it is valid and no dearer than its own (routeCollection.ts).
+ */
+export function routeCase(c: Case, x: Float64Array, y: Float64Array, start?: ArrayLike<number>): CollectionNetwork {
   const econ = c.economics!;
   const exclusions = c.boundary?.exclusions;
-  return routeCollection({ turbines: { x, y }, substations: econ.substations, cables: econ.cables, ...(exclusions ? { exclusions } : {}), source: 'economics' });
+  return routeCollection({ turbines: { x, y }, substations: econ.substations, cables: econ.cables, ...(exclusions ? { exclusions } : {}), ...(start ? { start } : {}), source: 'economics' });
+}
+
+/** A stored network (layouts.h5's cable_to: a turbine index, or −1 − s for substation s) as a router's parent array. */
+export function parentOfCableTo(cableTo: ArrayLike<number>): Int32Array {
+  const n = cableTo.length;
+  return Int32Array.from({ length: n }, (_, i) => (cableTo[i] >= 0 ? cableTo[i] : n - 1 - cableTo[i]));
 }
 
 /** The cost model's design of the case's farm with models `typeOf` (depth, AEP and cable cost left 0 to fill). */
@@ -223,15 +233,19 @@ export interface EconomicFigures {
   model: string;
 }
 
-/** The economic figures of a layout: route, then the model on the routed network. */
-export function economicFigures(c: Case, x: Float64Array, y: Float64Array, typeOf: Int32Array = caseTypeOf(c)): EconomicFigures {
+/**
+ * The economic figures of a layout: route (from `start`, a parent array, when the caller has a
+ * network for it: the design's own, which the router keeps when valid and no dearer than its
+ * own), then the model on the routed network.
+ */
+export function economicFigures(c: Case, x: Float64Array, y: Float64Array, typeOf: Int32Array = caseTypeOf(c), start?: ArrayLike<number>): EconomicFigures {
   if (caseObjective(c) === 'aep') {
     // A case with economics that optimizes AEP: its figures, with the AEP as the objective's value.
-    const f = economicFigures({ ...c, objective: 'lcoe' }, x, y, typeOf);
+    const f = economicFigures({ ...c, objective: 'lcoe' }, x, y, typeOf, start);
     return { ...f, objective: 'aep', value: f.aepMwh };
   }
   const eo = createEconomicObjective(c, typeOf);
-  const network = eo.route(x, y);
+  const network = eo.route(x, y, start);
   const ev = eo.evaluate(x, y, network, false);
   const cables = c.economics!.cables;
   return {

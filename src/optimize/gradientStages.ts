@@ -7,7 +7,9 @@
  *   is zeroed, so L-BFGS never changes them (a local polish after a local move);
  *   Under a cost objective (`objective: lcoe | npv`, economicObjective.ts) the objective is
  *   1000·J/J_scale instead of the AEP's: the collection network is routed at the start of every
- *   stage and kept fixed within it (its cable-cost gradient is exact for that topology);
+ *   stage (from the previous stage's network: the router keeps it when valid and no dearer) and
+ *   kept fixed within it (its cable-cost gradient is exact for that topology); the last one is
+ *   returned (`network`), the start of the design's own network;
  *   With `hub` (the case's hubHeightRange; hubHeight.ts) one more variable, the farm's hub height,
  *   with its exact gradient and two bound constraints (AEP objective only);
  * - repair: move an infeasible layout to a feasible one nearby (projection, then minimizing the
@@ -27,6 +29,7 @@ import { aepObjective, fromScaled, layoutConstraints, toScaled } from './layoutP
 import type { ResolvedSettings } from './settings.js';
 import { createEconomicObjective, economicStageObjective, isEconomic, objectiveScale } from './economicObjective.js';
 import { aepHubObjective, HUB_SCALE_M, withHubBounds } from './hubHeight.js';
+import type { CollectionNetwork } from '../geometry/collection/index.js';
 
 export function gradientStages(
   c: Case, stages0: number[], s: ResolvedSettings, site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, aepRef: number,
@@ -50,6 +53,8 @@ export function gradientStages(
   let iterations = 0;
   let penalty = 10;
   const economic = isEconomic(c);
+  /** The collection network of the last cost stage (routed at its start, kept fixed through it). */
+  let network: CollectionNetwork | null = null;
   // A cost objective's scale, fixed for every stage (the multipliers carry over): J at the start.
   let jScale = 1;
   if (economic) {
@@ -66,7 +71,8 @@ export function gradientStages(
       // Re-route at the stage's start; the topology stays fixed within the stage.
       const eo = createEconomicObjective(c, undefined, stageModel);
       const { x, y } = fromScaled(z, scale);
-      inner = economicStageObjective(eo, eo.route(x, y), scale, jScale, counter);
+      network = eo.route(x, y, network?.parent);
+      inner = economicStageObjective(eo, network, scale, jScale, counter);
     } else if (hub) {
       inner = aepHubObjective(c, hub, stageModel, scale, aepRef, counter);
     } else {
@@ -90,7 +96,7 @@ export function gradientStages(
   const { x, y } = fromScaled(hub ? z.subarray(0, 2 * n) : z, scale);
   // The bounds hold to the constraint tolerance: the height is kept inside them exactly.
   const h = hub ? Math.min(Math.max(z[2 * n] * HUB_SCALE_M, hub.min), hub.max) : null;
-  return { x, y, h, iterations, evaluations: counter.evaluations };
+  return { x, y, h, iterations, evaluations: counter.evaluations, network };
 }
 
 /** The objective with the gradient of fixed turbines (free[i] = 0) zeroed. */

@@ -130,6 +130,8 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
     evaluations += repaired.evaluations;
     return checkFeasibility(site, repaired.x, repaired.y, spacing, FEASIBILITY_TOLERANCE_M).feasible ? repaired : null;
   };
+  /** The network the cost stage kept fixed while it moved the turbines (the final figures route from it). */
+  let designNetwork: Int32Array | undefined;
   if (s.method === 'gradient' || s.method === 'hybrid' || s.method === 'basin') {
     const onStage = hooks.onGradientStage && ((stage: number, stages: number, used: number) => hooks.onGradientStage!({ stage, stages, evaluations: evaluations + used }));
     // Energy first, whatever the objective: the stages of wake expansion continuation on AEP (most
@@ -167,8 +169,11 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
         const costed = ensureFeasible(cost.x, cost.y);
         if (costed) {
           evaluations += 2;
-          const before = economicFigures(c, energy.x, energy.y).value, after = economicFigures(c, costed.x, costed.y).value;
-          if (caseObjective(c) === 'lcoe' ? after <= before : after >= before) r = { ...r, ...costed };
+          // The cost stage moved the turbines with its network fixed: that network (re-checked and
+          // polished at the new positions, or the router's own if cheaper) is the design's.
+          const start = cost.network?.parent;
+          const before = economicFigures(c, energy.x, energy.y).value, after = economicFigures(c, costed.x, costed.y, undefined, start).value;
+          if (caseObjective(c) === 'lcoe' ? after <= before : after >= before) { r = { ...r, ...costed }; designNetwork = start; }
         }
       }
     }
@@ -227,7 +232,7 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
   const startFeasible = () => checkFeasibility(site, start.x, start.y, spacing, FEASIBILITY_TOLERANCE_M).feasible;
   if (economic) {
     // Never return a worse objective than a feasible start; both from a fresh routing.
-    economics = economicFigures(c, x, y);
+    economics = economicFigures(c, x, y, undefined, designNetwork);
     const atStart = economicFigures(c, start.x, start.y);
     objectiveInitial = atStart.value;
     evaluations += 2;

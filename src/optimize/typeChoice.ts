@@ -29,7 +29,7 @@ import { checkFeasibility } from '../geometry/feasibility.js';
 import { prepareBoundary } from '../geometry/preparedBoundary.js';
 import { caseMixedEvaluator, caseSpacing } from './caseEvaluator.js';
 import { optimizeLayout, type OptimizeHooks, type OptimizeResult, type OptimizerSettings, type TypeChoiceReport } from './optimizeLayout.js';
-import { assignmentObjective, caseObjective, economicFigures, isEconomic } from './economicObjective.js';
+import { assignmentObjective, caseObjective, economicFigures, isEconomic, parentOfCableTo } from './economicObjective.js';
 
 /** Rounds of (layout stage, assignment stage), at most. */
 export const TYPE_ROUNDS = 3;
@@ -129,6 +129,8 @@ export function optimizeWithTypeChoice(c: Case, settings: OptimizerSettings, see
   let best: OptimizeResult = { ...first, typeOf: Int32Array.from(typeOf) };
   let iterations = first.iterations, evaluations = first.evaluations;
   let x = first.x, y = first.y;
+  // The network the optimizer designed for (x, y), the router's start for the figures there.
+  let network = first.economics ? parentOfCableTo(first.economics.cableTo) : undefined;
   const gradientFree = ['random', 'hybrid', 'none'].includes(String(settings.method));
   const later: OptimizerSettings = gradientFree ? { ...settings, initial: 'given' } : { ...settings, method: 'gradient', initial: 'given' };
   for (let round = 0; round < TYPE_ROUNDS; round++) {
@@ -136,13 +138,14 @@ export function optimizeWithTypeChoice(c: Case, settings: OptimizerSettings, see
     evaluations += step.evaluations;
     if (step.score > scoreOfResult(best)) {
       const t = Int32Array.from(step.typeOf);
-      best = { ...best, x: Float64Array.from(x), y: Float64Array.from(y), aep: step.aep, typeOf: t, ...(best.economics ? { economics: economicFigures(withTypes(c, t), x, y, t) } : {}) };
+      best = { ...best, x: Float64Array.from(x), y: Float64Array.from(y), aep: step.aep, typeOf: t, ...(best.economics ? { economics: economicFigures(withTypes(c, t), x, y, t, network) } : {}) };
     }
     if (step.changed === 0) break;
     typeOf = step.typeOf;
     const r = optimizeLayout(withTypes(c, typeOf, { x, y }), later, seed, hooks);
     iterations += r.iterations; evaluations += r.evaluations;
     x = r.x; y = r.y;
+    network = r.economics ? parentOfCableTo(r.economics.cableTo) : undefined;
     if (r.feasible && scoreOfResult(r) > scoreOfResult(best)) best = { ...r, typeOf: Int32Array.from(typeOf) };
   }
   const report = checkFeasibility(c.boundary ? prepareBoundary(c.boundary) : null, best.x, best.y, caseSpacing(c, best.typeOf), FEASIBILITY_TOLERANCE_M);

@@ -81,6 +81,8 @@ export async function runTask(r: TaskRun): Promise<TaskOutput> {
     output = await runCommandTask({ ...r, settings: r.settings as CommandSettings, taskDir: r.taskDir });
   } else {
     output = optimizeCase(r.case, r.settings as Parameters<typeof optimizeCase>[1], r.seed);
+    // The network designed with the layout travels with it, for the gate to start from.
+    if (output.economics) output = { ...output, cableTo: Int32Array.from(output.economics.cableTo), cableType: Int32Array.from(output.economics.cableType) };
   }
   checkTaskOutput(output, r.case);
   return output;

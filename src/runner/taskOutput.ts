@@ -16,6 +16,13 @@ export type TaskOutput = OptimizeResult & {
   aepReported?: number;
   /** Named scalars a user's program wants kept (finite numbers; columns of layouts.h5). */
   metrics?: Record<string, number>;
+  /**
+   * The collection network wflo's optimizer designed with the layout (a farm with economics; as
+   * layouts.h5's cable_to and cable_type): a claim, never trusted: the gate's router starts from it
+   * and the row keeps what the router returns, which must be this network (optimize/economicMetrics.ts).
+   */
+  cableTo?: Int32Array;
+  cableType?: Int32Array;
 };
 
 /** The first problem with an output for `nTurbines` turbines other than its feasibility, or null. */
@@ -26,6 +33,8 @@ function shapeProblem(o: TaskOutput, nTurbines: number): string | null {
     if (!Number.isFinite(o.x[i]) || !Number.isFinite(o.y[i])) return `turbine ${i} has a non-finite position`;
   }
   if (o.typeOf !== undefined && (!(o.typeOf instanceof Int32Array) || o.typeOf.length !== nTurbines)) return `turbine models: ${o.typeOf?.length} for ${nTurbines} turbines`;
+  if ((o.cableTo === undefined) !== (o.cableType === undefined)) return 'cable network: cable_to and cable_type, one without the other';
+  for (const a of [o.cableTo, o.cableType]) if (a !== undefined && (!(a instanceof Int32Array) || a.length !== nTurbines)) return `cable network: ${a?.length} edges for ${nTurbines} turbines`;
   if (!Number.isInteger(o.iterations) || !Number.isInteger(o.evaluations)) return 'iterations/evaluations are not integers';
   return null;
 }

@@ -14,6 +14,12 @@ export interface CollectionInput {
   cables: readonly CableType[];
   /** Zones no cable may pass through (straight segments through them are refused). */
   exclusions?: readonly ExclusionZone[];
+  /**
+   * A network to start from, as a parent array (turbine i's next node: a turbine index < n, or n + k
+   * for substation k): a suggestion the router checks and may improve or replace
+   * (routeCollection.ts), never trusted.
+   */
+  start?: ArrayLike<number>;
   /** Where the input came from, the prefix of error messages (default "collection"). */
   source?: string;
 }

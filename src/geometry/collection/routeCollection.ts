@@ -11,6 +11,18 @@
  * capacity covers the edge's load. Every start keeps the network connected, within capacity,
  * crossing-free and out of the exclusion zones (each move checks it, and checkNetwork.ts re-checks
  * every network that would become the best: an invalid one is dropped, never returned).
+ *
+ * The best network is then polished: the two moves, unrestricted, until a round changes nothing
+ * (POLISH_ROUNDS at most), so that the returned network is a fixed point of the improvement.
+ *
+ * A start (`input.start`, a parent array: a network the caller already has, e.g. the one an
+ * optimizer kept while it moved the turbines) is a suggestion, never trusted: checked from
+ * scratch (checkNetwork.ts) at these positions, ignored when it is not a valid network there,
+ * else polished the same way and returned when it costs no more than the router's own network.
+ * So routing is idempotent: routing again with the returned network as the start returns it
+ * again (both candidates are fixed points of the polish, and a tie goes to the start), which is
+ * what lets a verifier re-route a row with the row's own network as the start and require the
+ * same network back (runner/gate/rowGate.ts).
  */
 import { RuntimeFailure } from '../../util/errors.js';
 import { checkNetwork } from './checkNetwork.js';
@@ -43,6 +55,9 @@ export function kickCount(n: number, kicks = KICKS): number {
   return Math.min(kicks, Math.floor(KICK_WORK / Math.max(1, n * n)));
 }
 
+/** Rounds of the full improvement in the final polish (each is a fixed point check; 2–3 are typical). */
+export const POLISH_ROUNDS = 50;
+
 /** Subtree re-attachment and node swaps in turn, until a round of both lowers the cost no more (at most 20 rounds). */
 function improve(problem: RoutingProblem, start: Int32Array, focus?: Uint8Array): Int32Array {
   let current = improveBySubtreeReattach(problem, start, focus);
@@ -55,6 +70,31 @@ function improve(problem: RoutingProblem, start: Int32Array, focus?: Uint8Array)
     cost = nextCost;
   }
   return current;
+}
+
+/** improve() again and again until it changes nothing (at most POLISH_ROUNDS rounds). */
+function polish(problem: RoutingProblem, start: Int32Array): Int32Array {
+  let current = start;
+  for (let round = 0; round < POLISH_ROUNDS; round++) {
+    const next = improve(problem, current);
+    let same = true;
+    for (let i = 0; i < next.length && same; i++) if (next[i] !== current[i]) same = false;
+    if (same) return current;
+    current = next;
+  }
+  return current;
+}
+
+/** A caller's start as a parent array of this problem (whole numbers naming a node other than the turbine itself), or null. */
+function startParent(problem: RoutingProblem, start: ArrayLike<number> | undefined): Int32Array | null {
+  if (start === undefined || start.length !== problem.n) return null;
+  const parent = new Int32Array(problem.n);
+  for (let i = 0; i < problem.n; i++) {
+    const p = start[i];
+    if (!Number.isInteger(p) || p < 0 || p >= problem.n + problem.m || p === i) return null;
+    parent[i] = p;
+  }
+  return parent;
 }
 
 export function routeCollection(input: CollectionInput, lambdas: readonly number[] = ROUTING_LAMBDAS, kicks = KICKS): CollectionNetwork {
@@ -99,6 +139,17 @@ export function routeCollection(input: CollectionInput, lambdas: readonly number
     }
     const network = networkOf(problem, bestParent);
     if (better(network)) best = network;
+  }
+  if (best !== undefined) {
+    const polished = networkOf(problem, polish(problem, best.parent));
+    if (better(polished)) best = polished;
+  }
+  const given = startParent(problem, input.start);
+  const check = (network: CollectionNetwork): boolean =>
+    Number.isFinite(network.totalCost) && checkNetwork(network, input.cables, input.turbines.x, input.turbines.y, substations, problem.exclusions).length === 0;
+  if (given !== null && check(networkOf(problem, given))) {
+    const polished = networkOf(problem, polish(problem, given));
+    if (check(polished) && (best === undefined || polished.totalCost <= best.totalCost)) best = polished;
   }
   if (best === undefined) {
     throw new RuntimeFailure(`${input.source ?? 'collection'}: found no valid network: some turbines cannot reach a substation past the exclusion zones, the other cables and the cable capacity`);

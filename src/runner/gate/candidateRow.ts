@@ -19,5 +19,6 @@ export function candidateRow(task: Task, attempt: number, o: ResultOutcome): Res
     ...(out.aepReported !== undefined ? { aepReported: out.aepReported } : {}),
     ...(out.metrics !== undefined ? { metrics: out.metrics } : {}),
     ...(out.typeOf !== undefined ? { turbineTypes: out.typeOf } : {}),
+    ...(out.cableTo !== undefined && out.cableType !== undefined ? { cableTo: out.cableTo, cableType: out.cableType } : {}),
   };
 }

@@ -16,10 +16,13 @@
  *     `--aep recompute` adoption), wflo's recomputed AEP is stored as `aep` and the producer's as
  *     `aepReported`; `verify` also requires the two to agree within the tolerance.
  *   - a farm with economics: the gate routes the collection network of the layout itself and
- *     stores it with the row (cableTo, cableType) beside the economics metrics it computes; a row
- *     that carries a network (a shard ledger, a recovered layouts.h5 or audit line) must carry
- *     exactly that one, else it is refused; a row of a farm without economics keeps none. An
- *     adopted record's network, like its metrics, is replaced by wflo's.
+ *     stores it with the row (cableTo, cableType) beside the economics metrics it computes. A
+ *     network the row carries (the one wflo's optimizer designed with the layout, or a shard
+ *     ledger's, a recovered layouts.h5 or audit line's) is only the router's start: checked from
+ *     scratch and kept when valid and no dearer than the router's own (routing is idempotent:
+ *     routeCollection.ts), and the row must carry exactly what the router returns, else it is
+ *     refused; a row of a farm without economics keeps none. An adopted record's network, like
+ *     its metrics, is replaced by wflo's.
  *   - `method: noop` rows (a runner test stand-in) verify geometry only.
  *
  * A row that passes comes back as a `VerifiedRow`: a frozen copy the gate registered. The ledger's
@@ -92,7 +95,7 @@ function describe(v: unknown): string {
 
 /** What the verifier needs of a candidate row. */
 function toVerify(r: ResultRow): RecordToVerify {
-  return { x: r.x, y: r.y, aep: r.aep, turbineTypes: r.turbineTypes, xInitial: r.xInitial, yInitial: r.yInitial, aepInitial: r.aepInitial };
+  return { x: r.x, y: r.y, aep: r.aep, turbineTypes: r.turbineTypes, xInitial: r.xInitial, yInitial: r.yInitial, aepInitial: r.aepInitial, ...(r.cableTo ? { cableTo: r.cableTo } : {}) };
 }
 const MAX_METRICS = 64;
 

@@ -35,7 +35,7 @@ export class VerifyThreads {
     const worker = this.workers[this.turn++ % this.workers.length]!;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, task, record: { x: record.x, y: record.y, aep: record.aep, turbineTypes: record.turbineTypes, xInitial: record.xInitial, yInitial: record.yInitial, aepInitial: record.aepInitial }, check, allowance });
+      worker.postMessage({ id, task, record: { x: record.x, y: record.y, aep: record.aep, turbineTypes: record.turbineTypes, xInitial: record.xInitial, yInitial: record.yInitial, aepInitial: record.aepInitial, cableTo: record.cableTo }, check, allowance });
     });
   }
 

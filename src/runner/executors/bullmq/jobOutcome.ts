@@ -24,6 +24,9 @@ interface EncodedOutput {
   aepReported?: number | null; metrics?: Record<string, number>;
   /** Each turbine's model index (farm types of several models). */
   typeOf?: number[];
+  /** The designed collection network (farms with economics): next node (−1 − s: substation s) and cable type per turbine. */
+  cableTo?: number[];
+  cableType?: number[];
 }
 
 const orNull = (v: number): number | null => (Number.isNaN(v) ? null : v);
@@ -36,6 +39,7 @@ export function encodeOutput(o: TaskOutput): EncodedOutput {
     ...(o.aepReported !== undefined ? { aepReported: orNull(o.aepReported) } : {}),
     ...(o.metrics !== undefined ? { metrics: o.metrics } : {}),
     ...(o.typeOf !== undefined ? { typeOf: Array.from(o.typeOf) } : {}),
+    ...(o.cableTo !== undefined && o.cableType !== undefined ? { cableTo: Array.from(o.cableTo), cableType: Array.from(o.cableType) } : {}),
   };
 }
 
@@ -52,6 +56,8 @@ const outcomeSchema = z.discriminatedUnion('kind', [
       aepReported: z.number().finite().nullable().optional(),
       metrics: z.record(metricName, z.number().finite()).refine((m) => Object.keys(m).length <= 64).optional(),
       typeOf: z.array(z.number().int().min(0).max(1000)).max(100_000).optional(),
+      cableTo: z.array(z.number().int().min(-1000).max(100_000)).max(100_000).optional(),
+      cableType: z.array(z.number().int().min(0).max(1000)).max(100_000).optional(),
     }),
   }),
   z.strictObject({
@@ -97,6 +103,8 @@ export function decodeOutcome(raw: unknown, nTurbines: number): AttemptOutcome {
       ...(e.aepReported !== undefined ? { aepReported: orNaN(e.aepReported) } : {}),
       ...(e.metrics !== undefined ? { metrics: e.metrics } : {}),
       ...(e.typeOf !== undefined ? { typeOf: Int32Array.from(e.typeOf) } : {}),
+      ...(e.cableTo !== undefined ? { cableTo: Int32Array.from(e.cableTo) } : {}),
+      ...(e.cableType !== undefined ? { cableType: Int32Array.from(e.cableType) } : {}),
     };
     const problem = taskOutputProblem(output, nTurbines);
     if (problem) return { kind: 'error', invalid: true, message: `invalid result from worker ${workerIdOf(o.worker)}: ${problem}`, wallS: o.wallS, worker: o.worker };
