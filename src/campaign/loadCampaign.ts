@@ -16,7 +16,7 @@ import type { Boundary } from '../geometry/boundary.js';
 import { validateBoundary } from '../geometry/validateBoundary.js';
 import { OPTIMIZER_METHODS } from '../optimize/settings.js';
 import { InputError } from '../util/errors.js';
-import { loadCase, resolveBoundary, resolveTurbine, resolveWind } from '../io/caseFile.js';
+import { caseFileEconomics, loadCase, resolveBoundary, resolveTurbine, resolveWind } from '../io/caseFile.js';
 import {
   BUILTIN_CASE_NAMES, BUILTIN_TURBINE_NAMES, BUILTIN_WIND_NAMES, builtinCase, isBuiltinCase, isBuiltinTurbine, isBuiltinWind,
 } from '../io/builtinCases.js';
@@ -231,7 +231,8 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
   const neighbours = raw.neighbours !== undefined
     ? readNeighbours(raw.neighbours, at, file, baseDir, turbineResolver(baseDir, file, fail), layoutTurbinesLoader(file, fail), fail as FailAt, boundary!)
     : base?.neighbours;
-  const economics = f.economics !== undefined ? resolveEconomicsSpec(f.economics, ['farms', i, 'economics'], baseDir, fail as FailAt) : undefined;
+  // The farm's own `economics:`, else its case file's (like its site: taken, never silently dropped).
+  const economics = f.economics !== undefined ? resolveEconomicsSpec(f.economics, ['farms', i, 'economics'], baseDir, fail as FailAt) : base ? caseFileEconomics(base) : undefined;
   const outside = economics ? siteOutsideGrid(economics, boundary, null) : null;
   if (outside) fail(['farms', i, 'economics', 'bathymetry'], outside);
   return {

@@ -48,7 +48,15 @@ import { farmConflict } from '../physics/engineChoice.js';
 import { modelsRoomProblem, readFarmModels, readNeighbours, typeOfCounts, type FailAt } from './farmTurbines.js';
 import { directionsProblem, readDirectionsField } from './directionsField.js';
 import { withDirections } from '../optimize/caseDirections.js';
-import { economicsForTurbines, economicsSchema, resolveEconomicsSpec, siteOutsideGrid } from './costFields.js';
+import { economicsForTurbines, economicsSchema, resolveEconomicsSpec, siteOutsideGrid, type EconomicsSpec } from './costFields.js';
+
+/** The `economics:` block of each case a case file gave (resolved, before the turbines' models): what a campaign farm built on the file takes. */
+const ECONOMICS_SPECS = new WeakMap<Case, EconomicsSpec>();
+
+/** The economics block of a case as its case file wrote it (resolved), or undefined (none, or not a case file's case). */
+export function caseFileEconomics(c: Case): EconomicsSpec | undefined {
+  return ECONOMICS_SPECS.get(c);
+}
 import { objectiveProblem, objectiveSchema } from './objectiveField.js';
 import { readSiteBlock, siteLayoutProblem } from './siteFields.js';
 import { boundingBox } from '../geometry/boundingBox.js';
@@ -207,8 +215,10 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     if (problem) fail(['directions'], problem);
   }
   let economics: Case['economics'];
+  let economicsSpec: EconomicsSpec | undefined;
   if (c.economics !== undefined) {
     const spec = resolveEconomicsSpec(c.economics, ['economics'], dir, fail);
+    economicsSpec = spec;
     const outside = siteOutsideGrid(spec, boundary, layout);
     if (outside) fail(['economics', 'bathymetry'], outside);
     economics = economicsForTurbines(spec, several ? several.models.turbines : [turbine], ['economics'], fail);
@@ -239,7 +249,9 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     if (problem) fail(problem.field.split('.'), problem.message);
     result.hubHeightRange = range;
   }
-  return treatment ? withDirections(result, treatment) : result;
+  const out = treatment ? withDirections(result, treatment) : result;
+  if (economicsSpec) ECONOMICS_SPECS.set(out, economicsSpec);
+  return out;
 }
 
 /**

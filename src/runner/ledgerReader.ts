@@ -191,16 +191,17 @@ export class LedgerReader {
 
   /** A done task's layout with its stored farm and farm type definitions; null when the task is not done. */
   doneLayout(taskId: string): DoneLayout | null {
-    const r = this.#db.prepare(`SELECT d.task_id, d.farm_id, d.farm_type, d.seed, d.aep, d.x, d.y, d.turbine_types, f.definition, ft.definition
+    const r = this.#db.prepare(`SELECT d.task_id, d.farm_id, d.farm_type, d.seed, d.aep, d.x, d.y, d.turbine_types, f.definition, ft.definition, d.cable_to
       FROM done_results d LEFT JOIN farms f ON f.farm_id = d.farm_id LEFT JOIN farm_types ft ON ft.type_id = d.farm_type
       WHERE d.task_id = ?`).raw().get(taskId) as
-      [string, number, number, number, number | null, Buffer, Buffer, string | null, string | null, string | null] | undefined;
+      [string, number, number, number, number | null, Buffer, Buffer, string | null, string | null, string | null, string | null] | undefined;
     if (!r) return null;
     return {
       taskId: r[0], farmId: r[1], farmType: r[2], seed: r[3], aep: r[4] ?? NaN, x: floatsOfBlob(r[5]), y: floatsOfBlob(r[6]),
       ...(r[7] ? { turbineTypes: turbineTypesOfText(r[7]) } : {}),
       farm: r[8] ? JSON.parse(r[8]) as unknown : undefined,
       type: r[9] ? JSON.parse(r[9]) as unknown : undefined,
+      ...(r[10] !== null ? { cableTo: intsOfText(r[10]) } : {}),
     };
   }
 

@@ -47,6 +47,8 @@ export interface LayoutPlotInput {
   typeOf?: Int32Array;
   /** AEP the source records for this layout, MWh (compared with the recomputed one by the CLI). */
   recordedAepMwh?: number;
+  /** The network the source stored with the layout (layouts.h5's cable_to), the router's start for the drawing. */
+  cableTo?: Int32Array;
   /** The collection system to draw (cables by type, substations): collectionSvg.ts. */
   collection?: CollectionDrawing;
   /** The water depth to draw under the site (when it varies; screen and paper alike, not under a flow field). */

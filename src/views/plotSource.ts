@@ -44,7 +44,7 @@ function isHdf5File(file: string): boolean {
 }
 
 function storedToInput(r: StoredResult): LayoutPlotInput {
-  return { title: `${r.taskId} · ${r.farmLabel} · ${r.typeLabel}${r.campaign ? ` · ${r.campaign}` : ''}`, site: r.case, x: r.x, y: r.y, recordedAepMwh: r.aep };
+  return { title: `${r.taskId} · ${r.farmLabel} · ${r.typeLabel}${r.campaign ? ` · ${r.campaign}` : ''}`, site: r.case, x: r.x, y: r.y, recordedAepMwh: r.aep, ...(r.cableTo ? { cableTo: r.cableTo } : {}) };
 }
 
 /** The case of each stored result from `--campaign` (its farm × farm type) or `--case` (one case for all). */

@@ -20,6 +20,8 @@ export interface StoredResult {
   y: Float64Array;
   /** Each turbine's model (farm types of several models), as the row says. */
   typeOf?: Int32Array;
+  /** The row's collection network (farms with economics; layouts.h5's cable_to), where the source keeps it. */
+  cableTo?: Int32Array;
   case: Case;
   farmLabel: string;
   typeLabel: string;
@@ -78,6 +80,7 @@ export function readResultsFromLedger(ledger: LedgerReader, taskIds: readonly st
     return {
       taskId: r.taskId, farmId: r.farmId, farmType: r.farmType, seed: r.seed, aep: r.aep, x: r.x, y: r.y,
       ...rowModels(r.turbineTypes, r.x.length, r.type),
+      ...(r.cableTo ? { cableTo: r.cableTo } : {}),
       case: storedCase(supply, r.farm, r.type, r.farmId, r.farmType, taskId, `${where} (${taskId})`),
       farmLabel: definitionLabel(r.farm, `farm ${r.farmId}`), typeLabel: definitionLabel(r.type, `type ${r.farmType}`), campaign,
     };
