@@ -37,7 +37,8 @@ export function registerPlot(program: Command): void {
     .action(async (source: string, opts: { task?: string; compare?: string[]; case?: string; campaign?: string; wind?: string; flow?: string; width?: string; height?: string; style?: string; numbers?: boolean; siteField?: string; siteWd?: string; json?: boolean; byDirection?: string | boolean; with?: string[] }) => {
       if (opts.with !== undefined && opts.byDirection === undefined) throw new InputError('--with: draws several layouts on the --by-direction chart; give --by-direction (or --compare for layouts side by side)');
       if (opts.byDirection !== undefined) {
-        if (opts.flow !== undefined || opts.style !== undefined || opts.numbers) throw new InputError(`${opts.flow !== undefined ? '--flow' : opts.style !== undefined ? '--style' : '--numbers'}: belongs to the layout plot, not to --by-direction`);
+        const layoutOnly = opts.flow !== undefined ? '--flow' : opts.style !== undefined ? '--style' : opts.numbers ? '--numbers' : opts.siteField !== undefined ? '--site-field' : opts.siteWd !== undefined ? '--site-wd' : null;
+        if (layoutOnly) throw new InputError(`${layoutOnly}: belongs to the layout plot, not to --by-direction`);
         const output = outFlag(opts, ['--output']) ?? 'by-direction.svg';
         const { plotByDirection } = await import('../views/directionCurve.js');
         const r = await plotByDirection({

@@ -61,6 +61,7 @@ test('bad --by-direction input: one line, exit 2', () => {
     [['plot', 'iea37-cs1-16', '--with', 'iea37-cs1-36', '-o', path.join(dir, 'b.svg')], /--with: draws several layouts on the --by-direction chart/],
     [['plot', 'iea37-cs1-16', '--by-direction', '--flow', '270', '-o', path.join(dir, 'c.svg')], /--flow: belongs to the layout plot, not to --by-direction/],
     [['plot', 'iea37-cs1-16', '--by-direction', '-o', path.join(dir, 'd.pdf')], /-o .*d\.pdf: expected a \.svg or \.png file name/],
+    [['plot', 'iea37-cs1-16', '--by-direction', '--site-field', 'speedup', '-o', path.join(dir, 'e.svg')], /--site-field: belongs to the layout plot, not to --by-direction/],
   ] as const) {
     const r = runWflo([...args]);
     assert.equal(r.status, 2, r.stderr);
