@@ -110,6 +110,8 @@ function readWeibull(raw: Record<string, unknown>, doc: unknown, at: FieldPath, 
  * parsed (its origin registered, so errors name its lines).
  */
 export function readSiteBlock(raw: unknown, doc: unknown, at: FieldPath, file: string): Site {
+  if (typeof raw === 'string') throw errorAt(doc, at, `expected a mapping, got the text '${raw.slice(0, 80)}'; a site file is given as \`site: {file: ${raw.slice(0, 80)}}\` (docs/site.md)`, file);
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw errorAt(doc, at, `expected a mapping (file, speedup, ti, weibull, shear), got ${Array.isArray(raw) ? 'a list' : String(raw)}`, file);
   const parsed = siteSchema.safeParse(raw);
   if (!parsed.success) throw zodToInputError(parsed.error, file, raw);
   const block = raw as Record<string, Record<string, unknown>>;
