@@ -105,6 +105,7 @@ export async function readH5Results(file: string, taskIds: readonly string[], su
         found.set(rec.taskId, {
           taskId: rec.taskId, farmId: rec.farmId, farmType: rec.farmType, seed: rec.seed, aep: rec.aep, x: rec.x, y: rec.y,
           ...rowModels(rec.turbineTypes, rec.x.length, type),
+          ...(rec.cableTo ? { cableTo: rec.cableTo } : {}),
           case: storedCase(supply, farm, type, rec.farmId, rec.farmType, rec.taskId, `${file} (${rec.taskId})`),
           farmLabel: definitionLabel(farm, `farm ${rec.farmId}`), typeLabel: definitionLabel(type, `type ${rec.farmType}`),
           campaign: reader.info.campaignName,

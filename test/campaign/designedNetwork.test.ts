@@ -7,7 +7,8 @@
  *    moved the turbines with that network fixed: so it is the network the layout was designed for);
  *  - the gate (RecordVerifier, the function behind every door into the ledger), given the row with
  *    that network, computes its economics on exactly that network, and without it re-routes to the
- *    dearer one; a forged network (a cycle, a feeder over capacity, one edge too few) is ignored.
+ *    dearer one; a forged network (a cycle, a feeder over capacity, one edge too few) is ignored;
+ *  - the plot of the stored row draws that network (views/economicsDrawing.ts).
  */
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,7 +20,8 @@ import { expandTasks } from '../../src/campaign/taskGrid.js';
 import { caseForTask } from '../../src/campaign/caseForTask.js';
 import { RecordVerifier, type Verdict } from '../../src/campaign/verifyRecord.js';
 import { optimizeCase } from '../../src/optimize/optimizeCase.js';
-import { economicFigures } from '../../src/optimize/economicObjective.js';
+import { economicFigures, parentOfCableTo } from '../../src/optimize/economicObjective.js';
+import { economicsDrawing } from '../../src/views/economicsDrawing.js';
 
 const dir = tempDir('wflo-designed-');
 const file = path.join(dir, 'campaign.yaml');
@@ -60,6 +62,10 @@ test('cs4 under LCOE: the row keeps the network the run designed, the gate check
   const without = ok(verifier.verify(task, { x: r.x, y: r.y, aep: r.aep }));
   assert.deepEqual(Array.from(without.cables!.to), Array.from(routed.cableTo));
   assert.ok(without.economics!.cable_cost > withNetwork.economics!.cable_cost);
+
+  // The plot of a stored row draws the row's network (from its cable_to), not a fresh routing.
+  assert.deepEqual(Array.from(economicsDrawing(c, r.x, r.y, designed.cableTo).collection!.network.parent), Array.from(parentOfCableTo(designed.cableTo)));
+  assert.deepEqual(Array.from(economicsDrawing(c, r.x, r.y).collection!.network.parent), Array.from(parentOfCableTo(routed.cableTo)));
 
   const n = r.x.length;
   const cycle = designed.cableTo.slice(); const a = cycle.findIndex((t) => t >= 0); cycle[cycle[a]] = a; // a turbine and its parent point at each other
