@@ -3,7 +3,8 @@
  * carries the AEP of its layout, but a dishonest or broken worker could still return a feasible
  * layout that is not the one the task's seed gives. wflo's results are deterministic per task
  * spec and seed, so the coordinator can prove a worker honest by computing the same task itself
- * (a local process pool of one worker) and requiring the bit-identical layout and AEP:
+ * (a local process pool of one worker) and requiring the bit-identical layout and AEP (and the
+ * same turbine models and collection network, where the row has them):
  *
  *   - the first result of every worker (as it names itself) is rechecked, and the worker's
  *     results are held, not committed, until that recheck agrees ("probation");
@@ -267,5 +268,14 @@ export class Rechecker {
 function sameResult(a: VerifiedRow, b: VerifiedRow): boolean {
   if (!Object.is(a.aep, b.aep) || a.x.length !== b.x.length) return false;
   for (let i = 0; i < a.x.length; i++) if (!Object.is(a.x[i], b.x[i]) || !Object.is(a.y[i], b.y[i])) return false;
+  // The models and the collection network are results too (a worker could send a valid network the
+  // gate accepts that the task's seed does not give): they must agree as well.
+  return sameInts(a.turbineTypes, b.turbineTypes) && sameInts(a.cableTo, b.cableTo) && sameInts(a.cableType, b.cableType);
+}
+
+function sameInts(a: Int32Array | undefined, b: Int32Array | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
