@@ -8,6 +8,9 @@
  *                  3 NaN AEP (written as a string, the JSON it can send), 4 honest
  *   wrong-seed     every result is the honest result of another seed (seed + 1000): a feasible
  *                  layout with its correct AEP that is not this task's (only a recheck catches it)
+ *   router-network every result is the honest layout and AEP with the router's own network for that
+ *                  layout instead of the one the run designed (a farm with economics): valid, so
+ *                  the gate takes it (it is the router's answer); only a recheck catches it
  *   escapes        terminal escapes and forged lines in everything it says, on attempt 1: every
  *                  job's progress claims a refusal whose text clears the screen and forges a
  *                  "done" line; seed % 3 = 0 answers AEP x10 as a worker whose name holds a newline,
@@ -21,10 +24,11 @@ import { runTask } from '../../src/runner/taskFunction.js';
 import { decodeJob } from '../../src/runner/executors/bullmq/jobPayload.js';
 import { encodeOutput } from '../../src/runner/executors/bullmq/jobOutcome.js';
 import { KEY_PREFIX, queueNameFor } from '../../src/runner/executors/bullmq/queueNames.js';
+import { economicFigures } from '../../src/optimize/economicObjective.js';
 
 const [url, mode] = process.argv.slice(2);
 if (!url || !mode) {
-  process.stderr.write('usage: hostileWorker.js REDIS_URL first-attempt|wrong-seed|escapes\n');
+  process.stderr.write('usage: hostileWorker.js REDIS_URL first-attempt|wrong-seed|router-network|escapes\n');
   process.exit(2);
 }
 
@@ -44,6 +48,10 @@ const worker = new Worker(queueNameFor(), async (job: Job) => {
   const output = await runTask({
     case: c, settings: optimizer, farm, type, taskId: data.taskId, seed: lieSeed, attempt: data.attempt, timeoutS: data.timeoutS, taskDir: null,
   });
+  if (mode === 'router-network' && output.cableTo) {
+    const own = economicFigures(c, output.x, output.y);
+    output.cableTo = own.cableTo; output.cableType = own.cableType;
+  }
   const encoded = encodeOutput(output) as Omit<ReturnType<typeof encodeOutput>, 'aep'> & { aep: number | string };
   if (mode === 'first-attempt' && data.attempt === 1) {
     switch (data.seed % 5) {
@@ -56,7 +64,7 @@ const worker = new Worker(queueNameFor(), async (job: Job) => {
   }
   if (mode === 'escapes' && data.attempt === 1 && data.seed % 3 === 0) encoded.aep = (encoded.aep as number) * 10;
   return { v: 1, kind: 'result', attempt: data.attempt, wallS: 0.01, worker: { host, pid: process.pid }, output: encoded };
-}, { connection, prefix: KEY_PREFIX, concurrency: 1, lockDuration: 5000 });
+}, { connection, prefix: KEY_PREFIX, concurrency: 1, lockDuration: 60_000 }); // a job computes synchronously (cs4 under LCOE: about 10 s), so the lock must outlast it
 worker.on('error', () => { /* the test watches the outcome */ });
 await worker.waitUntilReady();
 process.stdout.write('ready\n');

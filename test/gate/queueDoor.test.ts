@@ -7,7 +7,9 @@
  *     with spot checks off: the gate alone refuses them, the retry (honest) is committed;
  *   - a feasible layout with its correct AEP that is not the seed's result: only a recomputation
  *     can tell, and the first result of every worker is recomputed: the worker is quarantined and
- *     every task is computed by the coordinator.
+ *     every task is computed by the coordinator;
+ *   - the honest layout of a cost run (cs4 under LCOE) with the router's own network instead of the
+ *     one the run designed: valid, so the gate takes it, but the recheck compares networks too.
  */
 import test, { after, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +20,11 @@ import { hasRedisServer, RedisServer } from '../helpers/redisServer.js';
 import { auditEvents, tempDir, writeCampaign } from '../runner/runnerTestKit.js';
 import { computedRows } from '../runner/bullmqKit.js';
 import { layoutsRows, wflo } from './gateKit.js';
+import Database from 'better-sqlite3';
+import { REPO } from '../helpers.js';
+import { loadCampaign } from '../../src/campaign/loadCampaign.js';
+import { caseForTask } from '../../src/campaign/caseForTask.js';
+import { economicFigures } from '../../src/optimize/economicObjective.js';
 
 const skip = hasRedisServer() ? false : 'redis-server is not installed (apt-get install redis-server)';
 const HOSTILE = fileURLToPath(new URL('./hostileWorker.js', import.meta.url));
@@ -135,4 +142,37 @@ test('queue door: a feasible layout with its correct AEP that is not the seed\'s
     assert.deepEqual(computedRows(out), expected, 'every row is the honest one');
     const status = await wflo(['status', out]);
     assert.match(status.stdout, /quarantined/);
+  });
+
+test('queue door: the honest layout with another valid network than the one the run designed is caught by the recheck; the row keeps the designed network',
+  { skip, timeout: 300_000 }, async () => {
+    const dir = tempDir('gate-network');
+    const out = path.join(dir, 'queue');
+    const file = writeCampaign(path.join(dir, 'queue.yaml'), {
+      name: 'queue-door-network', output: out,
+      farms: [{ id: 0, case: path.join(REPO, 'examples', 'offshore-cs4', 'cs4-offshore.yaml') }],
+      // Seed 2: a start where the router alone finds a dearer network for the run's final layout (docs/cost.md).
+      farm_types: [{ id: 0, turbine: 'iea37-10mw', n_turbines: 81, objective: 'lcoe' }],
+      seeds: { start: 2, count: 1 },
+      optimizer: { method: 'gradient' },
+      workers: 1, timeout_s: 200, attempts: 2,
+    });
+    const hostile = await startHostile(redis!.url, 'router-network');
+    const run = await wflo(['run', file, '--queue', redis!.url, '--log-every', '1000']);
+    hostile.kill('SIGTERM');
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /wflo: rejected farm_0_type_0_seed_2 from queue worker [^:]+:\d+: its collection network is not the one the task's seed gives/);
+    assert.match(run.stderr, /wflo: quarantined queue worker [^:]+:\d+: a result differed from the recomputation/);
+    assert.ok(auditEvents(out).some((e) => e.event === 'recheck' && e.outcome === 'mismatch'));
+    // The committed row is the coordinator's recomputation: its network is the designed one, cheaper
+    // than the router's own for that layout (the worker's), which the gate alone would have taken.
+    const db = new Database(path.join(out, 'ledger.sqlite'), { readonly: true, fileMustExist: true });
+    const row = (() => { try { return db.prepare('SELECT x, y, cable_to, metrics FROM results').get() as { x: Buffer; y: Buffer; cable_to: string; metrics: string }; } finally { db.close(); } })();
+    const floats = (b: Buffer) => new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+    const campaignDef = loadCampaign(file);
+    const c = caseForTask(campaignDef.farms[0], campaignDef.farmTypes[0]);
+    const own = economicFigures(c, floats(row.x), floats(row.y));
+    const kept = JSON.parse(row.metrics) as { cable_cost: number };
+    assert.notDeepEqual(JSON.parse(row.cable_to), Array.from(own.cableTo), 'the row kept the router\'s own network, the worker\'s');
+    assert.ok(kept.cable_cost < own.cableCost, `kept ${kept.cable_cost} vs the router's own ${own.cableCost}`);
   });

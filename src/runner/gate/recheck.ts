@@ -195,13 +195,14 @@ export class Rechecker {
       this.hooks.fail(d, `local recomputation failed verification: ${verdict.reason}`);
     } else if (entry.held) {
       this.checked++;
-      if (sameResult(entry.held.row, verdict.row)) {
+      const differs = resultDifference(entry.held.row, verdict.row);
+      if (differs === null) {
         this.audit.write({ event: 'recheck', task: d.task.taskId, worker: entry.worker, outcome: 'agreed' });
         this.clear(entry.worker, entry.held);
       } else {
         this.mismatches++;
         this.audit.write({ event: 'recheck', task: d.task.taskId, worker: entry.worker, outcome: 'mismatch', worker_aep: entry.held.row.aep, local_aep: verdict.row.aep });
-        this.hooks.log(`wflo: rejected ${d.task.taskId} from queue worker ${entry.worker}: its layout is not the one the task's seed gives (recomputed here)`);
+        this.hooks.log(`wflo: rejected ${d.task.taskId} from queue worker ${entry.worker}: its ${differs} not the one the task's seed gives (recomputed here)`);
         this.quarantine(entry.worker!, `a result differed from the recomputation (${d.task.taskId})`);
         this.hooks.commit(d, verdict.row, outcome.wallS);
       }
@@ -265,12 +266,15 @@ export class Rechecker {
   }
 }
 
-function sameResult(a: VerifiedRow, b: VerifiedRow): boolean {
-  if (!Object.is(a.aep, b.aep) || a.x.length !== b.x.length) return false;
-  for (let i = 0; i < a.x.length; i++) if (!Object.is(a.x[i], b.x[i]) || !Object.is(a.y[i], b.y[i])) return false;
+/** What of a worker's row differs from the recomputation ("layout is", "turbine models are", "collection network is"), or null when nothing does. */
+function resultDifference(a: VerifiedRow, b: VerifiedRow): string | null {
+  if (!Object.is(a.aep, b.aep) || a.x.length !== b.x.length) return 'layout is';
+  for (let i = 0; i < a.x.length; i++) if (!Object.is(a.x[i], b.x[i]) || !Object.is(a.y[i], b.y[i])) return 'layout is';
   // The models and the collection network are results too (a worker could send a valid network the
   // gate accepts that the task's seed does not give): they must agree as well.
-  return sameInts(a.turbineTypes, b.turbineTypes) && sameInts(a.cableTo, b.cableTo) && sameInts(a.cableType, b.cableType);
+  if (!sameInts(a.turbineTypes, b.turbineTypes)) return 'turbine models are';
+  if (!sameInts(a.cableTo, b.cableTo) || !sameInts(a.cableType, b.cableType)) return 'collection network is';
+  return null;
 }
 
 function sameInts(a: Int32Array | undefined, b: Int32Array | undefined): boolean {
