@@ -140,13 +140,15 @@ export function routeCollection(input: CollectionInput, lambdas: readonly number
     const network = networkOf(problem, bestParent);
     if (better(network)) best = network;
   }
-  if (best !== undefined) {
-    const polished = networkOf(problem, polish(problem, best.parent));
-    if (better(polished)) best = polished;
-  }
-  const given = startParent(problem, input.start);
   const check = (network: CollectionNetwork): boolean =>
     Number.isFinite(network.totalCost) && checkNetwork(network, input.cables, input.turbines.x, input.turbines.y, substations, problem.exclusions).length === 0;
+  if (best !== undefined) {
+    // The fixed point is returned whenever it is valid and no dearer (a strict test could keep an
+    // unpolished network over a rounding tie, and break idempotence).
+    const polished = networkOf(problem, polish(problem, best.parent));
+    if (polished.totalCost <= best.totalCost && check(polished)) best = polished;
+  }
+  const given = startParent(problem, input.start);
   if (given !== null && check(networkOf(problem, given))) {
     const polished = networkOf(problem, polish(problem, given));
     if (check(polished) && (best === undefined || polished.totalCost <= best.totalCost)) best = polished;
