@@ -35,7 +35,9 @@ export function tempDir(prefix = 'wflo-test-'): string {
  */
 export const PYTHON = process.env.WFLO_PYTHON ?? (fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3');
 
-/** Whether h5py is importable (interoperability tests skip with a message when not). */
+/** Whether h5py is importable (interoperability tests skip with a message when not); asked once per process. */
+let h5pyImportable: boolean | undefined;
 export function hasH5py(): boolean {
-  return spawnSync(PYTHON, ['-c', 'import h5py'], { encoding: 'utf8' }).status === 0;
+  h5pyImportable ??= spawnSync(PYTHON, ['-c', 'import h5py'], { encoding: 'utf8' }).status === 0;
+  return h5pyImportable;
 }

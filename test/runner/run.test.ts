@@ -30,6 +30,28 @@ function setup(prefix: string, seeds: number, edit: (c: Record<string, unknown>)
   return { dir, out, file, campaign };
 }
 
+/**
+ * One finished run of the plain 3-seed noop campaign (12 tasks), made on first use and shared by
+ * the tests that start from a finished campaign; each works on a copy of its output folder, with
+ * a campaign file of its own naming that copy.
+ */
+let finishedRun: Promise<string> | null = null;
+async function copyOfFinishedRun(prefix: string): Promise<{ dir: string; out: string; file: string; campaign: Record<string, unknown> }> {
+  finishedRun ??= (async () => {
+    const { out, file } = setup('finished', 3);
+    const r = await runWflo(['run', file]);
+    assert.equal(r.code, 0, r.stderr);
+    return out;
+  })();
+  const source = await finishedRun;
+  const dir = tempDir(prefix);
+  const out = path.join(dir, 'out');
+  fs.cpSync(source, out, { recursive: true });
+  const campaign = noopCampaign(out, 3);
+  const file = writeCampaign(path.join(dir, 'campaign.yaml'), campaign);
+  return { dir, out, file, campaign };
+}
+
 contract('a campaign runs to completion; rows match an independent recomputation; a rerun does nothing', async () => {
   const { out, file } = setup('run', 5);
   const r = await runWflo(['run', file]);
@@ -196,8 +218,7 @@ test('status reads the ledger during a run (running tasks, --json keys)', async 
 });
 
 test('editing a farm reruns just that farm', async () => {
-  const { out, file, campaign } = setup('stale', 3);
-  assert.equal((await runWflo(['run', file])).code, 0);
+  const { out, file, campaign } = await copyOfFinishedRun('stale');
   (campaign.farms as Record<string, unknown>[])[1].boundary = { polygon: [[0, 0], [3200, 0], [3200, 2000], [0, 2000]] };
   writeCampaign(file, campaign);
   const r = await runWflo(['run', file]);
@@ -241,12 +262,11 @@ test('missing --write gives a campaign, in another folder, that wflo run accepts
 });
 
 test('wflo export rebuilds layouts.h5 from the ledger, to -o FILE too', async () => {
-  const { out, file } = setup('export', 2);
-  assert.equal((await runWflo(['run', file])).code, 0);
+  const { out } = await copyOfFinishedRun('export');
   fs.rmSync(path.join(out, 'layouts.h5'));
   const r = await runWflo(['export', out]);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /8 rows of 8 tasks \(complete\)/);
+  assert.match(r.stdout, /12 rows of 12 tasks \(complete\)/);
   const other = path.join(out, 'copy.h5');
   assert.equal((await runWflo(['export', out, '-o', other])).code, 0);
   const a = await readLayoutsFile(path.join(out, 'layouts.h5'));
