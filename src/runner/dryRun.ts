@@ -20,7 +20,7 @@ import { TaskGrid, type Task } from '../campaign/taskGrid.js';
 import { RowGate, type GateOptions } from './gate/rowGate.js';
 import { adoptRecords, adoptionSummary, conflictLine, previewTarget, type AdoptionReport, type AdoptionSource } from './adoptRecords.js';
 import { AUDIT_SCANNED_META, lastExportStamp, scanRecoverable } from './recoverResults.js';
-import { LAYOUTS_FILE } from './exporter.js';
+import { LAYOUTS_FILE } from './layoutsFile.js';
 import { AUDIT_FILE } from './auditLog.js';
 import os from 'node:os';
 import path from 'node:path';

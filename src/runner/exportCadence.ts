@@ -12,7 +12,8 @@ import type { Campaign } from '../campaign/campaign.js';
 import type { Ledger } from './ledger.js';
 import type { AuditLog } from './auditLog.js';
 import type { ProgressReporter } from './progress.js';
-import { LAYOUTS_FILE, type ExportReport } from './exporter.js';
+import { LAYOUTS_FILE } from './layoutsFile.js';
+import type { ExportReport } from './exporter.js';
 import { ExporterClient } from './exporterClient.js';
 
 export class ExportCadence {

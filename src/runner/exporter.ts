@@ -13,7 +13,9 @@ import { RuntimeFailure } from '../util/errors.js';
 import { LedgerReader } from './ledgerReader.js';
 import { DamagedLedger, damagedLedger, isCorruption } from './ledgerDamage.js';
 
-export const LAYOUTS_FILE = 'layouts.h5';
+import { LAYOUTS_FILE } from './layoutsFile.js';
+
+export { LAYOUTS_FILE };
 const BATCH_ROWS = 512;
 
 export interface ExportReport {

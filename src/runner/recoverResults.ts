@@ -13,17 +13,19 @@
  * The audit log is scanned from the offset recorded in the ledger (`audit_scanned_bytes`), up to
  * which every `done` line is known to be committed; a ledger that lost that meta row (or was
  * rebuilt) scans from the start.
+ *
+ * HDF5 (h5wasm) is loaded only when there is a layouts.h5 to look at: a first run never loads it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { LayoutsFileReader } from '../io/hdf5/index.js';
+import type { LayoutsFileReader } from '../io/hdf5/index.js';
 import type { Task } from '../campaign/taskGrid.js';
 import type { Ledger } from './ledger.js';
 import type { ResultRow } from './resultRow.js';
 import type { RowGate, VerifiedRow } from './gate/rowGate.js';
 import { AUDIT_FILE } from './auditLog.js';
-import { LAYOUTS_FILE } from './exporter.js';
+import { LAYOUTS_FILE } from './layoutsFile.js';
 import { resultFromAudit } from './auditResult.js';
 
 export const AUDIT_SCANNED_META = 'audit_scanned_bytes';
@@ -88,7 +90,7 @@ export async function scanRecoverable(
   if (lacking.size > 0 && fs.existsSync(layouts) && !(await isExport(layouts, input.lastExportCreated))) {
     let reader: LayoutsFileReader | null = null;
     try {
-      reader = await LayoutsFileReader.open(layouts);
+      reader = await (await import('../io/hdf5/index.js')).LayoutsFileReader.open(layouts);
       const fileIsCurrent = reader.info.campaignHash === input.campaignHash;
       const trusted = (taskId: string, specHash: string): boolean => {
         const t = lacking.get(taskId);
@@ -182,7 +184,7 @@ export function lastExportStamp(ledger: Pick<Ledger, 'getMeta'>): string | null 
 async function isExport(file: string, created: string | null): Promise<boolean> {
   if (created === null) return false;
   try {
-    const reader = await LayoutsFileReader.open(file);
+    const reader = await (await import('../io/hdf5/index.js')).LayoutsFileReader.open(file);
     try {
       return reader.info.created === created;
     } finally {
