@@ -28,6 +28,8 @@ export interface ExportReport {
   campaignHash: string;
   /** The file's `created` attribute (identifies the file this export wrote). */
   created: string;
+  /** The written file's stamp (util/fileStamp.ts): the next run knows it without opening it. */
+  fileStamp: string | null;
 }
 
 export interface ExportOptions {
@@ -94,7 +96,7 @@ async function exportOpened(ledger: LedgerReader, file: string, source: string, 
     });
     return {
       file, rows: written.rows, expected: totals.total, complete: totals.done === totals.total,
-      bytes: written.bytes, seconds: (performance.now() - started) / 1000, campaignHash, created: created.toISOString(),
+      bytes: written.bytes, seconds: (performance.now() - started) / 1000, campaignHash, created: created.toISOString(), fileStamp: written.stamp,
     };
   });
 }

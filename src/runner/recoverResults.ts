@@ -26,6 +26,7 @@ import type { ResultRow } from './resultRow.js';
 import type { RowGate, VerifiedRow } from './gate/rowGate.js';
 import { AUDIT_FILE } from './auditLog.js';
 import { LAYOUTS_FILE } from './layoutsFile.js';
+import { fileStamp } from '../util/fileStamp.js';
 import { resultFromAudit } from './auditResult.js';
 
 export const AUDIT_SCANNED_META = 'audit_scanned_bytes';
@@ -57,6 +58,8 @@ export interface RecoveryScanInput {
   auditScanned: number;
   /** The `created` stamp of the ledger's last export (that file holds nothing the ledger lacks). */
   lastExportCreated: string | null;
+  /** The last export's file stamp (util/fileStamp.ts): a layouts.h5 with this stamp is that export, known without opening it. */
+  lastExportFile?: string | null;
 }
 
 /**
@@ -87,7 +90,7 @@ export async function scanRecoverable(
   };
   let layoutsProblem: string | null = null;
   // layouts.h5 as the ledger's last export wrote it holds nothing the ledger lacks.
-  if (lacking.size > 0 && fs.existsSync(layouts) && !(await isExport(layouts, input.lastExportCreated))) {
+  if (lacking.size > 0 && fs.existsSync(layouts) && !(await isExport(layouts, input.lastExportCreated, input.lastExportFile ?? null))) {
     let reader: LayoutsFileReader | null = null;
     try {
       reader = await (await import('../io/hdf5/index.js')).LayoutsFileReader.open(layouts);
@@ -143,9 +146,10 @@ export async function recoverLostResults(dir: string, tasks: Iterable<Task>, led
   const recorded = Number(ledger.getMeta(AUDIT_SCANNED_META) ?? '0');
   const auditScanned = Number.isFinite(recorded) && recorded >= 0 && recorded <= auditSize ? recorded : 0;
   const lastExportCreated = lastExportStamp(ledger);
+  const lastExportFile = lastExportFileStamp(ledger);
   const layouts = path.join(dir, LAYOUTS_FILE);
   // Usually nothing to look at: a first run, or a resumed one whose files the ledger has seen.
-  const layoutsToRead = fs.existsSync(layouts) && !(await isExport(layouts, lastExportCreated));
+  const layoutsToRead = fs.existsSync(layouts) && !(await isExport(layouts, lastExportCreated, lastExportFile));
   if (!layoutsToRead && auditScanned >= auditSize) return report;
   const done = ledger.workStates().done;
   const lacking = new Map<string, Task>();
@@ -156,7 +160,7 @@ export async function recoverLostResults(dir: string, tasks: Iterable<Task>, led
   const flush = (): void => {
     if (pending.length > 0) ledger.commitResults(pending.splice(0), 0);
   };
-  const scan = await scanRecoverable({ dir, lacking, campaignHash, auditScanned, lastExportCreated }, gate, (row, from) => {
+  const scan = await scanRecoverable({ dir, lacking, campaignHash, auditScanned, lastExportCreated, lastExportFile }, gate, (row, from) => {
     pending.push(row);
     if (from === 'layouts') report.fromLayouts++;
     else report.fromAudit++;
@@ -180,9 +184,23 @@ export function lastExportStamp(ledger: Pick<Ledger, 'getMeta'>): string | null 
   }
 }
 
-/** Whether `file` is the export whose `created` stamp is `created`. */
-async function isExport(file: string, created: string | null): Promise<boolean> {
+/** The file stamp of the ledger's last export (util/fileStamp.ts), or null (an export that did not record one). */
+export function lastExportFileStamp(ledger: Pick<Ledger, 'getMeta'>): string | null {
+  try {
+    const stamp = (JSON.parse(ledger.getMeta('last_export') ?? 'null') as { file_stamp?: unknown } | null)?.file_stamp;
+    return typeof stamp === 'string' ? stamp : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether `file` is the export whose `created` stamp is `created`. A file whose stamp is still the
+ * one that export recorded (`fileStamp`) is that file, untouched since: known without loading HDF5.
+ */
+async function isExport(file: string, created: string | null, exportedStamp: string | null): Promise<boolean> {
   if (created === null) return false;
+  if (exportedStamp !== null && fileStamp(file) === exportedStamp) return true;
   try {
     const reader = await (await import('../io/hdf5/index.js')).LayoutsFileReader.open(file);
     try {
