@@ -26,6 +26,7 @@ import type { ResultRow } from './resultRow.js';
 import type { RowGate, VerifiedRow } from './gate/rowGate.js';
 import { AUDIT_FILE } from './auditLog.js';
 import { LAYOUTS_FILE } from './layoutsFile.js';
+import { lastExportFileStamp, lastExportStamp } from './lastExport.js';
 import { fileStamp } from '../util/fileStamp.js';
 import { resultFromAudit } from './auditResult.js';
 
@@ -173,25 +174,6 @@ export async function recoverLostResults(dir: string, tasks: Iterable<Task>, led
   report.layoutsProblem = scan.layoutsProblem;
   if (auditSize > 0) ledger.setMeta(AUDIT_SCANNED_META, String(auditSize));
   return report;
-}
-
-/** The `created` stamp of the ledger's last export, or null. */
-export function lastExportStamp(ledger: Pick<Ledger, 'getMeta'>): string | null {
-  try {
-    return (JSON.parse(ledger.getMeta('last_export') ?? 'null') as { created?: string } | null)?.created ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** The file stamp of the ledger's last export (util/fileStamp.ts), or null (an export that did not record one). */
-export function lastExportFileStamp(ledger: Pick<Ledger, 'getMeta'>): string | null {
-  try {
-    const stamp = (JSON.parse(ledger.getMeta('last_export') ?? 'null') as { file_stamp?: unknown } | null)?.file_stamp;
-    return typeof stamp === 'string' ? stamp : null;
-  } catch {
-    return null;
-  }
 }
 
 /**
