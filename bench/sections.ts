@@ -18,6 +18,7 @@ export interface Section {
 export const SECTIONS: Record<string, Section> = {
   aep: { module: './aep.js', fn: 'benchAep', what: 'AEP engine: IEA37 cs1, the V80 grid with every reference model, 500 turbines' },
   runner: { module: './runner.js', fn: 'benchRunner', what: 'runner overhead (no-op tasks/s), export of 3000 rows, coordinator memory on 100 000 tasks' },
+  startup: { module: './startup.js', fn: 'benchStartup', what: 'one wflo process start to exit: --help, validate, aep, status, run of the demo campaign fresh and resumed' },
   inputs: { module: './inputs.js', fn: 'benchInputs', what: 'run --dry-run of a 10⁶-task campaign, with and without a ledger' },
   parsing: { module: './inputParsing.js', fn: 'benchInputParsing', what: 'wflo validate on generated inputs: YAML lists, a 360 × 40 rose, time series as YAML and CSV (10⁵, 10⁶ rows)', long: 'a few minutes' },
   cables: { module: './cables.js', fn: 'benchCables', what: 'collection-system routing of 200 turbines on one core (target ≤ 1 s)' },

@@ -10,7 +10,7 @@ export function registerDashboard(program: Command): void {
     .option('--port <port>', 'TCP port (0: any free port)', '8765')
     .option('--host <host>', 'address to bind; anything but loopback requires the printed token', '127.0.0.1')
     .action(async (given: string, opts: { port: string; host: string }) => {
-      const dir = (await import('../runner/campaignFolder.js')).campaignFolderOf(given);
+      const dir = await (await import('../runner/campaignFolder.js')).campaignFolderOf(given);
       const port = Number(opts.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InputError(`--port: expected 0 to 65535, got '${opts.port}'`);
       const { startDashboard } = await import('../views/dashboardServer.js');

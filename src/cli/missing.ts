@@ -14,7 +14,7 @@ export function registerMissing(program: Command): void {
     .option('--force', 'replace -o FILE even if it exists and was not written by wflo');
   withOutFlag(command, 'file', 'write a campaign file restricted to those tasks (run it with `wflo run FILE`)', ['--write'])
     .action(async (folderOrCampaign: string, flags: { json?: boolean; force?: boolean }) => {
-      const dir = (await import('../runner/campaignFolder.js')).campaignFolderOf(folderOrCampaign);
+      const dir = await (await import('../runner/campaignFolder.js')).campaignFolderOf(folderOrCampaign);
       const given = outFlagGiven(flags, ['--write']);
       const opts = { ...flags, write: given?.path };
       const { listMissing, writeMissingCampaign } = await import('../runner/missingTasks.js');

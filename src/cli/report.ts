@@ -10,7 +10,7 @@ export function registerReport(program: Command): void {
     .option('--json', 'print what was written as one JSON object on stdout');
   withOutFlag(command, 'file', 'output HTML file (default: report.html)', ['--output'])
     .action(async (given: string, opts: { json?: boolean }) => {
-      const dir = (await import('../runner/campaignFolder.js')).campaignFolderOf(given);
+      const dir = await (await import('../runner/campaignFolder.js')).campaignFolderOf(given);
       const output = outFlag(opts, ['--output']) ?? 'report.html';
       const { writeReport } = await import('../views/writeReport.js');
       const r = await writeReport(dir, output);

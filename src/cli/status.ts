@@ -15,7 +15,7 @@ export function registerStatus(program: Command): void {
     .option('--interval <seconds>', 'refresh interval for --watch', '2')
     .option('--queue <url>', 'also show the Redis queue: depth and workers (default: $WFLO_QUEUE)') // issue 9
     .action(async (given: string, opts: { json?: boolean; watch?: boolean; interval: string }) => {
-      const dir = (await import('../runner/campaignFolder.js')).campaignFolderOf(given);
+      const dir = await (await import('../runner/campaignFolder.js')).campaignFolderOf(given);
       const intervalS = Number(opts.interval);
       if (!(intervalS > 0)) throw new InputError(`--interval: expected a positive number of seconds, got '${opts.interval}'`);
       const { formatStatus, readStatus } = await import('../runner/campaignStatus.js');

@@ -19,8 +19,9 @@ import fs from 'node:fs';
 import { TaskGrid, type Task } from '../campaign/taskGrid.js';
 import { RowGate, type GateOptions } from './gate/rowGate.js';
 import { adoptRecords, adoptionSummary, conflictLine, previewTarget, type AdoptionReport, type AdoptionSource } from './adoptRecords.js';
-import { AUDIT_SCANNED_META, lastExportStamp, scanRecoverable } from './recoverResults.js';
-import { LAYOUTS_FILE } from './exporter.js';
+import { AUDIT_SCANNED_META, scanRecoverable } from './recoverResults.js';
+import { lastExportFileStamp, lastExportStamp } from './lastExport.js';
+import { LAYOUTS_FILE } from './layoutsFile.js';
 import { AUDIT_FILE } from './auditLog.js';
 import os from 'node:os';
 import path from 'node:path';
@@ -116,6 +117,7 @@ interface RecoveryInputs {
   doneIds: Set<string>;
   auditScanned: number;
   lastExportCreated: string | null;
+  lastExportFile: string | null;
   campaignHash: string;
 }
 
@@ -190,7 +192,7 @@ function hasFilesToRecover(dir: string | null): boolean {
 }
 
 function dryRunWith(c: Campaign, adopt: boolean, recomputeAdopted: boolean): { report: DryRunReport; recovery: RecoveryInputs | null; doneIds: Set<string> | null } {
-  const recovery: RecoveryInputs | null = hasFilesToRecover(c.outputDir) ? { doneIds: new Set(), auditScanned: 0, lastExportCreated: null, campaignHash: '' } : null;
+  const recovery: RecoveryInputs | null = hasFilesToRecover(c.outputDir) ? { doneIds: new Set(), auditScanned: 0, lastExportCreated: null, lastExportFile: null, campaignHash: '' } : null;
   const doneIds = adopt || recovery ? recovery?.doneIds ?? new Set<string>() : null;
   const groups = new Map<string, DryRunGroup>();
   const onlyCount = new Map<string, number>();
@@ -231,6 +233,7 @@ function dryRunWith(c: Campaign, adopt: boolean, recomputeAdopted: boolean): { r
             const scanned = Number(view.meta(AUDIT_SCANNED_META) ?? '0');
             recovery.auditScanned = Number.isFinite(scanned) ? scanned : 0;
             recovery.lastExportCreated = lastExportStamp({ getMeta: view.meta });
+            recovery.lastExportFile = lastExportFileStamp({ getMeta: view.meta });
             recovery.campaignHash = view.meta('campaign_hash') ?? '';
           }
           const farmIndex = new Map(c.farms.map((f, i) => [f.id, i])), typeIndex = new Map(c.farmTypes.map((t, i) => [t.id, i]));
@@ -286,7 +289,7 @@ export async function dryRunWithRecovery(c: Campaign, adopt?: AdoptDryRun, optio
       const counts = { fromLayouts: 0, fromAudit: 0, rejected: 0, layoutsProblem: null as string | null };
       const gate = new RowGate(c, { threads: 0 });
       const recovered: string[] = [];
-      const scan = await scanRecoverable({ dir: c.outputDir, lacking, campaignHash: recovery.campaignHash, auditScanned: recovery.auditScanned, lastExportCreated: recovery.lastExportCreated },
+      const scan = await scanRecoverable({ dir: c.outputDir, lacking, campaignHash: recovery.campaignHash, auditScanned: recovery.auditScanned, lastExportCreated: recovery.lastExportCreated, lastExportFile: recovery.lastExportFile },
         gate, (row, from) => { recovered.push(row.taskId); if (from === 'layouts') counts.fromLayouts++; else counts.fromAudit++; }, () => { counts.rejected++; });
       counts.layoutsProblem = scan.layoutsProblem;
       if (counts.fromLayouts + counts.fromAudit + counts.rejected > 0 || counts.layoutsProblem) report.recovery = counts;

@@ -12,7 +12,8 @@ import type { Campaign } from '../campaign/campaign.js';
 import type { Ledger } from './ledger.js';
 import type { AuditLog } from './auditLog.js';
 import type { ProgressReporter } from './progress.js';
-import { LAYOUTS_FILE, type ExportReport } from './exporter.js';
+import { LAYOUTS_FILE } from './layoutsFile.js';
+import type { ExportReport } from './exporter.js';
 import { ExporterClient } from './exporterClient.js';
 
 export class ExportCadence {
@@ -106,7 +107,7 @@ export class ExportCadence {
       const r = result.report;
       this.audit.write({ event: 'export', file: r.file, rows: r.rows, expected: r.expected, complete: r.complete, bytes: r.bytes, seconds: Math.round(r.seconds * 1e4) / 1e4 });
       try {
-        this.ledger.setMeta('last_export', JSON.stringify({ rows: r.rows, campaign_hash: r.campaignHash, created: r.created, at: new Date().toISOString() }));
+        this.ledger.setMeta('last_export', JSON.stringify({ rows: r.rows, campaign_hash: r.campaignHash, created: r.created, file_stamp: r.fileStamp, at: new Date().toISOString() }));
       } catch { /* only an optimization for the next run */ }
       return true;
     }

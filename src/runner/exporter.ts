@@ -13,7 +13,11 @@ import { RuntimeFailure } from '../util/errors.js';
 import { LedgerReader } from './ledgerReader.js';
 import { DamagedLedger, damagedLedger, isCorruption } from './ledgerDamage.js';
 
-export const LAYOUTS_FILE = 'layouts.h5';
+import { LAYOUTS_FILE } from './layoutsFile.js';
+import { lastExportFileStamp } from './lastExport.js';
+import { fileStamp } from '../util/fileStamp.js';
+
+export { LAYOUTS_FILE };
 const BATCH_ROWS = 512;
 
 export interface ExportReport {
@@ -26,6 +30,8 @@ export interface ExportReport {
   campaignHash: string;
   /** The file's `created` attribute (identifies the file this export wrote). */
   created: string;
+  /** The written file's stamp (util/fileStamp.ts): the next run knows it without opening it. */
+  fileStamp: string | null;
 }
 
 export interface ExportOptions {
@@ -92,7 +98,7 @@ async function exportOpened(ledger: LedgerReader, file: string, source: string, 
     });
     return {
       file, rows: written.rows, expected: totals.total, complete: totals.done === totals.total,
-      bytes: written.bytes, seconds: (performance.now() - started) / 1000, campaignHash, created: created.toISOString(),
+      bytes: written.bytes, seconds: (performance.now() - started) / 1000, campaignHash, created: created.toISOString(), fileStamp: written.stamp,
     };
   });
 }
@@ -101,10 +107,13 @@ async function exportOpened(ledger: LedgerReader, file: string, source: string, 
  * An export never replaces a file that holds results the ledger lacks (a deleted or damaged
  * ledger, a lost WAL): rows whose spec hash is their task's current one but which the ledger has
  * no result for. Stale rows (another spec hash) may go. The file the last export of this ledger
- * wrote (same `created` stamp) is known to hold nothing else and is not read.
+ * wrote (same `created` stamp) is known to hold nothing else and is not read; nor is it opened
+ * when its file stamp is still the one that export recorded (util/fileStamp.ts: untouched since).
  */
 async function refuseToDropResults(file: string, ledger: LedgerReader, campaignHash: string): Promise<void> {
   if (!fs.existsSync(file)) return;
+  const recorded = lastExportFileStamp(ledger);
+  if (recorded !== null && fileStamp(file) === recorded) return;
   let reader: LayoutsFileReader;
   try {
     reader = await LayoutsFileReader.open(file);

@@ -2,7 +2,11 @@
  * Progress of a run as the coordinator sees it, and how it is shown: a live bar (cli-progress)
  * on a terminal, plain log lines at an interval otherwise (CI logs, nohup, pipes).
  */
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type CliProgress from 'cli-progress';
+
+// cli-progress is loaded by the first bar (a terminal): a run logging lines never loads it.
+const require = createRequire(import.meta.url);
 
 export interface ProgressSnapshot {
   /** Tasks this run is responsible for. */
@@ -57,6 +61,7 @@ export function lineReporter(write: (line: string) => void, intervalMs = 10_000)
 
 /** A live bar on `stream` (a TTY). */
 export function barReporter(stream: NodeJS.WriteStream): ProgressReporter {
+  const cliProgress = require('cli-progress') as typeof CliProgress;
   const bar = new cliProgress.SingleBar({
     stream,
     format: '{bar} {value}/{total} done | {failed} failed | {running} running | {pending} pending | {rate}/min | ETA {eta_h}',

@@ -13,17 +13,21 @@
  * The audit log is scanned from the offset recorded in the ledger (`audit_scanned_bytes`), up to
  * which every `done` line is known to be committed; a ledger that lost that meta row (or was
  * rebuilt) scans from the start.
+ *
+ * HDF5 (h5wasm) is loaded only when there is a layouts.h5 to look at: a first run never loads it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { LayoutsFileReader } from '../io/hdf5/index.js';
+import type { LayoutsFileReader } from '../io/hdf5/index.js';
 import type { Task } from '../campaign/taskGrid.js';
 import type { Ledger } from './ledger.js';
 import type { ResultRow } from './resultRow.js';
 import type { RowGate, VerifiedRow } from './gate/rowGate.js';
 import { AUDIT_FILE } from './auditLog.js';
-import { LAYOUTS_FILE } from './exporter.js';
+import { LAYOUTS_FILE } from './layoutsFile.js';
+import { lastExportFileStamp, lastExportStamp } from './lastExport.js';
+import { fileStamp } from '../util/fileStamp.js';
 import { resultFromAudit } from './auditResult.js';
 
 export const AUDIT_SCANNED_META = 'audit_scanned_bytes';
@@ -55,6 +59,8 @@ export interface RecoveryScanInput {
   auditScanned: number;
   /** The `created` stamp of the ledger's last export (that file holds nothing the ledger lacks). */
   lastExportCreated: string | null;
+  /** The last export's file stamp (util/fileStamp.ts): a layouts.h5 with this stamp is that export, known without opening it. */
+  lastExportFile?: string | null;
 }
 
 /**
@@ -85,10 +91,10 @@ export async function scanRecoverable(
   };
   let layoutsProblem: string | null = null;
   // layouts.h5 as the ledger's last export wrote it holds nothing the ledger lacks.
-  if (lacking.size > 0 && fs.existsSync(layouts) && !(await isExport(layouts, input.lastExportCreated))) {
+  if (lacking.size > 0 && fs.existsSync(layouts) && !(await isExport(layouts, input.lastExportCreated, input.lastExportFile ?? null))) {
     let reader: LayoutsFileReader | null = null;
     try {
-      reader = await LayoutsFileReader.open(layouts);
+      reader = await (await import('../io/hdf5/index.js')).LayoutsFileReader.open(layouts);
       const fileIsCurrent = reader.info.campaignHash === input.campaignHash;
       const trusted = (taskId: string, specHash: string): boolean => {
         const t = lacking.get(taskId);
@@ -141,9 +147,10 @@ export async function recoverLostResults(dir: string, tasks: Iterable<Task>, led
   const recorded = Number(ledger.getMeta(AUDIT_SCANNED_META) ?? '0');
   const auditScanned = Number.isFinite(recorded) && recorded >= 0 && recorded <= auditSize ? recorded : 0;
   const lastExportCreated = lastExportStamp(ledger);
+  const lastExportFile = lastExportFileStamp(ledger);
   const layouts = path.join(dir, LAYOUTS_FILE);
   // Usually nothing to look at: a first run, or a resumed one whose files the ledger has seen.
-  const layoutsToRead = fs.existsSync(layouts) && !(await isExport(layouts, lastExportCreated));
+  const layoutsToRead = fs.existsSync(layouts) && !(await isExport(layouts, lastExportCreated, lastExportFile));
   if (!layoutsToRead && auditScanned >= auditSize) return report;
   const done = ledger.workStates().done;
   const lacking = new Map<string, Task>();
@@ -154,7 +161,7 @@ export async function recoverLostResults(dir: string, tasks: Iterable<Task>, led
   const flush = (): void => {
     if (pending.length > 0) ledger.commitResults(pending.splice(0), 0);
   };
-  const scan = await scanRecoverable({ dir, lacking, campaignHash, auditScanned, lastExportCreated }, gate, (row, from) => {
+  const scan = await scanRecoverable({ dir, lacking, campaignHash, auditScanned, lastExportCreated, lastExportFile }, gate, (row, from) => {
     pending.push(row);
     if (from === 'layouts') report.fromLayouts++;
     else report.fromAudit++;
@@ -169,20 +176,15 @@ export async function recoverLostResults(dir: string, tasks: Iterable<Task>, led
   return report;
 }
 
-/** The `created` stamp of the ledger's last export, or null. */
-export function lastExportStamp(ledger: Pick<Ledger, 'getMeta'>): string | null {
-  try {
-    return (JSON.parse(ledger.getMeta('last_export') ?? 'null') as { created?: string } | null)?.created ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** Whether `file` is the export whose `created` stamp is `created`. */
-async function isExport(file: string, created: string | null): Promise<boolean> {
+/**
+ * Whether `file` is the export whose `created` stamp is `created`. A file whose stamp is still the
+ * one that export recorded (`fileStamp`) is that file, untouched since: known without loading HDF5.
+ */
+async function isExport(file: string, created: string | null, exportedStamp: string | null): Promise<boolean> {
   if (created === null) return false;
+  if (exportedStamp !== null && fileStamp(file) === exportedStamp) return true;
   try {
-    const reader = await LayoutsFileReader.open(file);
+    const reader = await (await import('../io/hdf5/index.js')).LayoutsFileReader.open(file);
     try {
       return reader.info.created === created;
     } finally {

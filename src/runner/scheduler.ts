@@ -37,7 +37,8 @@ import type { AuditLog } from './auditLog.js';
 import type { AttemptOutcome, Dispatch, Executor } from './executors/executor.js';
 import { CommitBatcher, roundWallS } from './commitBatcher.js';
 import type { ProgressReporter, ProgressSnapshot } from './progress.js';
-import { LAYOUTS_FILE, type ExportReport } from './exporter.js';
+import { LAYOUTS_FILE } from './layoutsFile.js';
+import type { ExportReport } from './exporter.js';
 import { ExportCadence } from './exportCadence.js';
 import { workerIdOf, workerRefOf } from './workerId.js';
 import {

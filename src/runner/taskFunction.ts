@@ -10,7 +10,6 @@
 import type { Case } from '../optimize/case.js';
 import type { OptimizerSettings } from '../campaign/campaign.js';
 import { COMMAND_METHOD, commandSettingsProblem, type CommandSettings } from '../campaign/commandOptimizer.js';
-import { runCommandTask, stopPersistentProgram } from './command/commandTask.js';
 import { optimizeCase } from '../optimize/optimizeCase.js';
 import { OPTIMIZER_METHODS, resolveSettings } from '../optimize/settings.js';
 import { noopOptimize } from './noopOptimizer.js';
@@ -19,6 +18,9 @@ import type { AttemptFields } from './attemptFields.js';
 import { PermanentTaskError } from '../util/errors.js';
 
 export const NOOP_METHOD = 'noop';
+
+/** The command-task runner (a user's program), loaded by the first command task: other workers never load it. */
+let commandTask: Promise<typeof import('./command/commandTask.js')> | null = null;
 
 /** Methods a campaign may name: the runner's noop and optimize/'s methods. */
 export const RUNNER_OPTIMIZER_METHODS: readonly string[] = [NOOP_METHOD, COMMAND_METHOD, ...OPTIMIZER_METHODS];
@@ -78,7 +80,8 @@ export async function runTask(r: TaskRun): Promise<TaskOutput> {
   if (r.settings.method === NOOP_METHOD) output = noopOptimize(r.case, r.settings, r.seed, r.attempt);
   else if (r.settings.method === COMMAND_METHOD) {
     if (r.taskDir === null) throw new PermanentTaskError('command tasks need a folder for their attempt folders (none was given to this worker)');
-    output = await runCommandTask({ ...r, settings: r.settings as CommandSettings, taskDir: r.taskDir });
+    commandTask ??= import('./command/commandTask.js');
+    output = await (await commandTask).runCommandTask({ ...r, settings: r.settings as CommandSettings, taskDir: r.taskDir });
   } else {
     output = optimizeCase(r.case, r.settings as Parameters<typeof optimizeCase>[1], r.seed);
     // The network designed with the layout travels with it, for the gate to start from.
@@ -94,5 +97,6 @@ export async function runTask(r: TaskRun): Promise<TaskOutput> {
  * itself).
  */
 export async function releaseTaskResources(graceMs?: number): Promise<void> {
-  await stopPersistentProgram(graceMs);
+  // A process that never ran a command task holds no program.
+  if (commandTask) await (await commandTask).stopPersistentProgram(graceMs);
 }

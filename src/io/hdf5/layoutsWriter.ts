@@ -27,6 +27,7 @@ import { ColumnDigests, RowSlice } from './rowSlice.js';
 import { writeDefinitionGroups, type DefinitionSet } from './definitionGroups.js';
 import { verifyLayoutsFile } from './layoutsVerify.js';
 import { appendTaskScale, createDimensionScales } from './dimensionScales.js';
+import { fileStamp } from '../../util/fileStamp.js';
 
 /** What the file says about itself (root attributes and definition groups). */
 export interface LayoutsFileMeta {
@@ -64,6 +65,8 @@ export interface WriteLayoutsOptions {
 export interface WriteLayoutsResult {
   rows: number;
   bytes: number;
+  /** The written file's stamp (util/fileStamp.ts), taken under the writer lock right after the rename. */
+  stamp: string | null;
 }
 
 export type LayoutBatches = AsyncIterable<LayoutRecord[]> | Iterable<LayoutRecord[]>;
@@ -285,7 +288,7 @@ function failureReason(err: unknown): string {
 
 /**
  * Write `records` (batches sorted by (farmId, farmType, seed)) to `path` atomically.
- * Returns the rows written and the final file size in bytes.
+ * Returns the rows written, the final file size in bytes and the file's stamp.
  */
 export async function writeLayoutsFile(
   filePath: string,
@@ -317,7 +320,7 @@ export async function writeLayoutsFile(
     if (!report.ok) throw new RuntimeFailure(`cannot write ${filePath}: verification of the temp file failed: ${report.problems[0]}`);
     commitTemp(tempPath, target);
     tempPath = undefined;
-    return { rows: written.rows, bytes: fs.statSync(target).size };
+    return { rows: written.rows, bytes: fs.statSync(target).size, stamp: fileStamp(target) };
   } catch (err) {
     if (tempPath) discardTemp(tempPath);
     if (err instanceof WfloError) {
