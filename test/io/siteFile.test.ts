@@ -97,7 +97,7 @@ test('netCDF site files that are not what they should be: one line naming the fi
     assert.equal(lines.length, 1, r.stderr);
     assert.match(lines[0], pattern, transform);
   }
-  // A damaged file (its second half zeroed): refused in one line, read in a child process.
+  // A damaged file (its first half zeroed: the signature and superblock gone): refused in one line, read in a child process.
   const file = ncCase(BAD_REFERENCE, 'h5netcdf;');
   const nc = path.join(path.dirname(file), 'site.nc');
   const bytes = fs.readFileSync(nc);
