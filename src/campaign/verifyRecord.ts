@@ -245,7 +245,8 @@ export class RecordVerifier {
     }
     const initial = this.initialAep(prepared, type, record, check, keepUnchecked);
     if (typeof initial === 'string') return { ok: false, reason: initial, ...(initial.includes(' differs from ') ? { failed: 'aep' as const } : {}) };
-    const start = record.cableTo instanceof Int32Array && record.cableTo.length === x.length ? parentOfCableTo(record.cableTo) : undefined;
+    // The router checks the start itself (length, nodes, validity): routeCollection.ts.
+    const start = record.cableTo ? parentOfCableTo(record.cableTo) : undefined;
     const economics = prepared.problem.economics ? economicMetrics(prepared.problem, x, y, models ?? undefined, start) : undefined;
     return {
       ok: true, aepRecomputed: recomputed, ...kept, ...(initial === undefined ? {} : { aepInitial: initial }),

@@ -132,6 +132,16 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
   };
   /** The network the cost stage kept fixed while it moved the turbines (the final figures route from it). */
   let designNetwork: Int32Array | undefined;
+  // A layout's economic figures (a routing and an AEP), by the layout's arrays and the network
+  // start: the cost stage's comparison computes the final layout's, which are reported.
+  const figuresMemo: { x: Float64Array; y: Float64Array; start: Int32Array | undefined; figures: EconomicFigures }[] = [];
+  const figuresOf = (fx: Float64Array, fy: Float64Array, fstart?: Int32Array): EconomicFigures => {
+    const known = figuresMemo.find((m) => m.x === fx && m.y === fy && m.start === fstart);
+    if (known) return known.figures;
+    const figures = economicFigures(c, fx, fy, undefined, fstart);
+    figuresMemo.push({ x: fx, y: fy, start: fstart, figures });
+    return figures;
+  };
   if (s.method === 'gradient' || s.method === 'hybrid' || s.method === 'basin') {
     const onStage = hooks.onGradientStage && ((stage: number, stages: number, used: number) => hooks.onGradientStage!({ stage, stages, evaluations: evaluations + used }));
     // Energy first, whatever the objective: the stages of wake expansion continuation on AEP (most
@@ -171,9 +181,9 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
           evaluations += 2;
           // The cost stage moved the turbines with its network fixed: that network (re-checked and
           // polished at the new positions, or the router's own if cheaper) is the design's.
-          const start = cost.network?.parent;
-          const before = economicFigures(c, energy.x, energy.y).value, after = economicFigures(c, costed.x, costed.y, undefined, start).value;
-          if (caseObjective(c) === 'lcoe' ? after <= before : after >= before) { r = { ...r, ...costed }; designNetwork = start; }
+          const stageNetwork = cost.network?.parent;
+          const before = figuresOf(energy.x, energy.y).value, after = figuresOf(costed.x, costed.y, stageNetwork).value;
+          if (caseObjective(c) === 'lcoe' ? after <= before : after >= before) { r = { ...r, ...costed }; designNetwork = stageNetwork; }
         }
       }
     }
@@ -232,8 +242,8 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
   const startFeasible = () => checkFeasibility(site, start.x, start.y, spacing, FEASIBILITY_TOLERANCE_M).feasible;
   if (economic) {
     // Never return a worse objective than a feasible start; both from a fresh routing.
-    economics = economicFigures(c, x, y, undefined, designNetwork);
-    const atStart = economicFigures(c, start.x, start.y);
+    economics = figuresOf(x, y, designNetwork);
+    const atStart = figuresOf(start.x, start.y);
     objectiveInitial = atStart.value;
     evaluations += 2;
     const worse = economics.objective === 'lcoe' ? economics.value > atStart.value : economics.value < atStart.value;

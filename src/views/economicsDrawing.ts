@@ -20,7 +20,7 @@ export function economicsDrawing(
   const network = routeCollection({
     turbines: { x, y }, substations: e.substations.map((s) => [s[0], s[1]] as [number, number]), cables,
     exclusions: site.boundary?.exclusions, source: 'economics',
-    ...(cableTo && cableTo.length === x.length ? { start: parentOfCableTo(cableTo) } : {}),
+    ...(cableTo ? { start: parentOfCableTo(cableTo) } : {}),
   });
   return { collection: { network, cables, substations: e.substations }, depth: e.depth };
 }
