@@ -168,30 +168,36 @@ for law, shear, block in [('power', PowerShear(h_ref=100.0, alpha=0.2), {'power'
 # 12 sectors closed at 360): each turbine's probability of each (direction, speed) is its own, and so
 # is the AEP's weight of its power (PyWake's aep: P_ilk * power_ilk).
 GWD12 = np.arange(0.0, 360.0, 30.0)
-X3, Y3, W3 = XX[:, :, None], YY[:, :, None], np.radians(GWD12)[None, None, :]
-HILL = np.exp(-((X3 - 1000.0) ** 2 + (Y3 - 900.0) ** 2) / 700.0 ** 2)
-WEIB_A = np.round(8.5 + 1.2 * HILL + 0.7 * np.cos(W3 - np.radians(270.0)) + 0.4 * (X3 - GX[0]) / (GX[-1] - GX[0]), 4)
-WEIB_K = np.round(2.0 + 0.25 * (Y3 - GY[0]) / (GY[-1] - GY[0]) + 0.1 * np.sin(W3) + 0.0 * X3, 4)
-raw = np.exp(1.2 * np.cos(W3 - np.radians(255.0 + 20.0 * (Y3 - GY[0]) / (GY[-1] - GY[0])))) * (1.0 + 0.0 * X3)
-FREQ = np.round(raw / raw.sum(axis=2, keepdims=True), 4)
-FREQ[:, :, -1] = np.round(1.0 - FREQ[:, :, :-1].sum(axis=2), 4)
-assert np.all(np.abs(FREQ.sum(axis=2) - 1.0) < 1e-9) and np.all(FREQ > 0)
+W3 = np.radians(GWD12)[None, None, :]
 
+
+def weibull_resource(gx, gy, a_digits, k_digits, f_digits):
+    """A, k and sector frequencies on gx × gy × GWD12, rounded to the digits given: A with a hill, a
+    westerly peak and a rise to the east; k rising to the north; a rose veering with y; the last
+    sector's frequency closes the sum at 1."""
+    xx, yy = np.meshgrid(gx, gy, indexing='ij')
+    x3, y3 = xx[:, :, None], yy[:, :, None]
+    hill = np.exp(-((x3 - 1000.0) ** 2 + (y3 - 900.0) ** 2) / 700.0 ** 2)
+    A = np.round(8.5 + 1.2 * hill + 0.7 * np.cos(W3 - np.radians(270.0)) + 0.4 * (x3 - gx[0]) / (gx[-1] - gx[0]), a_digits)
+    K = np.round(2.0 + 0.25 * (y3 - gy[0]) / (gy[-1] - gy[0]) + 0.1 * np.sin(W3) + 0.0 * x3, k_digits)
+    raw = np.exp(1.2 * np.cos(W3 - np.radians(255.0 + 20.0 * (y3 - gy[0]) / (gy[-1] - gy[0])))) * (1.0 + 0.0 * x3)
+    F = np.round(raw / raw.sum(axis=2, keepdims=True), f_digits)
+    F[:, :, -1] = np.round(1.0 - F[:, :, :-1].sum(axis=2), f_digits)
+    assert np.all(np.abs(F.sum(axis=2) - 1.0) < 1e-9) and np.all(F > 0)
+    return A, K, F
+
+
+# A per-point sector Weibull grid (XRSite with Weibull_A, Weibull_k, Sector_frequency over x, y, wd;
+# 12 sectors closed at 360): each turbine's probability of each (direction, speed) is its own, and so
+# is the AEP's weight of its power (PyWake's aep: P_ilk * power_ilk).
+WEIB_A, WEIB_K, FREQ = weibull_resource(GX, GY, 4, 4, 4)
 
 # The same resource on a regular 500 m grid, its values at a WAsP .wrg file's precision (A to 0.1 m/s,
 # k to 0.01, frequencies to 0.001), so a .wrg file holds them exactly (test/io/siteWeibullFiles.test.ts
 # writes one from this file's block).
 RX = np.arange(-500.0, 2501.0, 500.0)
 RY = np.arange(-500.0, 2501.0, 500.0)
-RXX, RYY = np.meshgrid(RX, RY, indexing='ij')
-R3, S3 = RXX[:, :, None], RYY[:, :, None]
-RHILL = np.exp(-((R3 - 1000.0) ** 2 + (S3 - 900.0) ** 2) / 700.0 ** 2)
-WRG_A = np.round(8.5 + 1.2 * RHILL + 0.7 * np.cos(W3 - np.radians(270.0)) + 0.4 * (R3 - RX[0]) / (RX[-1] - RX[0]), 1)
-WRG_K = np.round(2.0 + 0.25 * (S3 - RY[0]) / (RY[-1] - RY[0]) + 0.1 * np.sin(W3) + 0.0 * R3, 2)
-rraw = np.exp(1.2 * np.cos(W3 - np.radians(255.0 + 20.0 * (S3 - RY[0]) / (RY[-1] - RY[0])))) * (1.0 + 0.0 * R3)
-WRG_F = np.round(rraw / rraw.sum(axis=2, keepdims=True), 3)
-WRG_F[:, :, -1] = np.round(1.0 - WRG_F[:, :, :-1].sum(axis=2), 3)
-assert np.all(np.abs(WRG_F.sum(axis=2) - 1.0) < 1e-9) and np.all(WRG_F > 0)
+WRG_A, WRG_K, WRG_F = weibull_resource(RX, RY, 1, 2, 3)
 
 
 def weibull_case(name, key, gx, gy, A, K, F, speedup=None):
