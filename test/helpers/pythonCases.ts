@@ -6,8 +6,45 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
-import { PYTHON, PYWAKE_REFERENCE, tempDir } from '../helpers.js';
+import { parse } from 'yaml';
+import { PYTHON, PYWAKE_REFERENCE, runWflo, tempDir } from '../helpers.js';
+
+/**
+ * Python a writer starts with: `load(ref)`, a fresh copy of a reference case's document per call
+ * (each job edits its own); `edited(name, value, statement, **more)`, the value after a job's
+ * statement edited the variable `name` (more: other names it may use); `save_case(doc, out,
+ * site_file)`, out/case.yaml: the case with its site in the file written beside it.
+ */
+export const PY_CASE_TOOLS = `
+import copy, yaml
+_docs = {}
+def load(ref):
+    if ref not in _docs:
+        _docs[ref] = yaml.safe_load(open(ref))
+    return copy.deepcopy(_docs[ref])
+def edited(name, value, statement, **more):
+    scope = {name: value, **more}
+    exec(statement, scope)
+    return scope[name]
+def save_case(doc, out, site_file):
+    doc['site'] = {'file': site_file}
+    yaml.safe_dump(doc, open(out + '/case.yaml', 'w'), sort_keys=False, width=120, default_flow_style=None)
+`;
+
+const rel = (a: number, b: number): number => Math.abs(a - b) / Math.abs(b);
+
+/** `wflo aep FILE --json` gives the AEP and every turbine's AEP of the file's PyWake `expected` block, to 1e-9. */
+export function assertPyWakeAep(file: string): void {
+  const r = runWflo(['aep', file, '--json']);
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  const expected = parse(fs.readFileSync(file, 'utf8')).expected;
+  assert.ok(rel(out.aep_mwh, expected.aep_mwh) <= 1e-9, `${out.aep_mwh} vs PyWake ${expected.aep_mwh}`);
+  assert.equal(out.per_turbine_mwh.length, expected.aep_per_turbine_mwh.length);
+  expected.aep_per_turbine_mwh.forEach((v: number, i: number) => assert.ok(rel(out.per_turbine_mwh[i], v) <= 1e-9, `turbine ${i}: ${out.per_turbine_mwh[i]} vs ${v}`));
+}
 
 const DRIVER = `
 import sys, json

@@ -8,9 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parse } from 'yaml';
 import { runWflo } from '../helpers.js';
-import { casesOnce, pythonHas as has } from '../helpers/pythonCases.js';
+import { assertPyWakeAep, casesOnce, pythonHas as has, PY_CASE_TOOLS } from '../helpers/pythonCases.js';
 
 // CI installs python3-xarray, python3-h5netcdf and python3-netcdf4 (.ci/run): both of xarray's netCDF writers.
 const skipOf = (engine: 'netcdf4' | 'h5netcdf'): string | false => has(`xarray, yaml, ${engine === 'netcdf4' ? 'netCDF4' : 'h5netcdf'}`)
@@ -22,14 +21,11 @@ const skip = skipOf('h5netcdf');
  * over its x, y[, wd]; the wind's TI as a scalar where the block has none) and a copy of the case
  * naming that file. `extra` is the engine, then `;` and a statement editing the dataset `ds`.
  */
-const NC_WRITER = `
-import copy, yaml, numpy as np, xarray as xr
-_docs = {}
+const NC_WRITER = PY_CASE_TOOLS + `
+import numpy as np, xarray as xr
 def write(ref, out, extra):
     engine, _, transform = extra.partition(';')
-    if ref not in _docs:
-        _docs[ref] = yaml.safe_load(open(ref))
-    doc = copy.deepcopy(_docs[ref])
+    doc = load(ref)
     site = doc['site']
     ds = xr.Dataset()
     for key, name in [('speedup', 'Speedup'), ('ti', 'TI')]:
@@ -41,17 +37,9 @@ def write(ref, out, extra):
     if 'TI' not in ds:
         ds['TI'] = float(doc['wind']['turbulence_intensity'])
     ds['x'].attrs['units'] = 'm'; ds['y'].attrs['units'] = 'm'
-    scope = {'ds': ds, 'np': np, 'xr': xr}
-    exec(transform, scope)
-    ds = scope['ds']
-    ds.to_netcdf(out + '/site.nc', engine=engine)
-    doc['site'] = {'file': 'site.nc'}
-    yaml.safe_dump(doc, open(out + '/case.yaml', 'w'), sort_keys=False, width=120, default_flow_style=None)
+    edited('ds', ds, transform, np=np, xr=xr).to_netcdf(out + '/site.nc', engine=engine)
+    save_case(doc, out, 'site.nc')
 `;
-
-function rel(a: number, b: number): number {
-  return Math.abs(a - b) / Math.abs(b);
-}
 
 const REFERENCES = ['site-speedup-bastankhah2014.yaml', 'site-ti-niayifar2016.yaml', 'site-wd-niayifar2016.yaml'];
 const ENGINES = ['netcdf4', 'h5netcdf'] as const;
@@ -76,14 +64,7 @@ const ncCase = casesOnce(NC_WRITER, [
 for (const reference of REFERENCES) {
   for (const engine of ENGINES) {
     test(`${reference} through a netCDF file written by xarray (${engine}): PyWake's AEP and per-turbine AEP to 1e-9`, { skip: skipOf(engine) }, () => {
-      const file = ncCase(reference, engine);
-      const r = runWflo(['aep', file, '--json']);
-      assert.equal(r.status, 0, r.stderr);
-      const out = JSON.parse(r.stdout);
-      const expected = parse(fs.readFileSync(file, 'utf8')).expected;
-      assert.ok(rel(out.aep_mwh, expected.aep_mwh) <= 1e-9, `${out.aep_mwh} vs PyWake ${expected.aep_mwh}`);
-      assert.equal(out.per_turbine_mwh.length, expected.aep_per_turbine_mwh.length);
-      expected.aep_per_turbine_mwh.forEach((v: number, i: number) => assert.ok(rel(out.per_turbine_mwh[i], v) <= 1e-9, `turbine ${i}: ${out.per_turbine_mwh[i]} vs ${v}`));
+      assertPyWakeAep(ncCase(reference, engine));
     });
   }
 }

@@ -8,31 +8,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import { parse } from 'yaml';
 import { runWflo } from '../helpers.js';
-import { casesOnce, pythonCases, pythonHas as has } from '../helpers/pythonCases.js';
+import { assertPyWakeAep, casesOnce, pythonCases, pythonHas as has, PY_CASE_TOOLS } from '../helpers/pythonCases.js';
 
 const skipOf = (engine: 'netcdf4' | 'h5netcdf'): string | false => has(`xarray, yaml, ${engine === 'netcdf4' ? 'netCDF4' : 'h5netcdf'}`)
   ? false : `needs python3-xarray, python3-yaml and ${engine === 'netcdf4' ? 'python3-netcdf4' : 'python3-h5netcdf'} (Debian)`;
 const skipYaml = has('yaml, numpy') ? false : 'needs python3-yaml and python3-numpy (Debian)';
 
-function rel(a: number, b: number): number {
-  return Math.abs(a - b) / Math.abs(b);
-}
-
-/** A fresh copy of a reference case's document per call (each job edits its own). */
-const LOAD = `
-import copy, yaml
-_docs = {}
-def load(ref):
-    if ref not in _docs:
-        _docs[ref] = yaml.safe_load(open(ref))
-    return copy.deepcopy(_docs[ref])
-`;
-
 /** The reference's Weibull block (and speed-up) as a netCDF file written by xarray; `extra` is the engine, then a statement on `ds`. */
-const NC_WRITER = LOAD + `
+const NC_WRITER = PY_CASE_TOOLS + `
 import numpy as np, xarray as xr
 def write(ref, out, extra):
     engine, _, transform = extra.partition(';')
@@ -45,12 +29,8 @@ def write(ref, out, extra):
     if 'speedup' in site:
         ds['Speedup'] = (('x', 'y'), np.asarray(site['speedup']['values'], float))
     ds['x'].attrs['units'] = 'm'; ds['y'].attrs['units'] = 'm'; ds['wd'].attrs['units'] = 'deg'
-    scope = {'ds': ds, 'np': np, 'xr': xr}
-    exec(transform, scope)
-    ds = scope['ds']
-    ds.to_netcdf(out + '/site.nc', engine=engine)
-    doc['site'] = {'file': 'site.nc'}
-    yaml.safe_dump(doc, open(out + '/case.yaml', 'w'), sort_keys=False, width=120, default_flow_style=None)
+    edited('ds', ds, transform, np=np, xr=xr).to_netcdf(out + '/site.nc', engine=engine)
+    save_case(doc, out, 'site.nc')
 `;
 
 /**
@@ -59,7 +39,7 @@ def write(ref, out, extra):
  * mille, A in dm/s, k ×100), points in reverse order. `extra`: 'spaced-name' writes names with a
  * space (read by the fixed columns), or a Python statement on `lines` (a list of strings) to break it.
  */
-const WRG_WRITER = LOAD + `
+const WRG_WRITER = PY_CASE_TOOLS + `
 import numpy as np
 def write(ref, out, extra):
     doc = load(ref)
@@ -81,16 +61,13 @@ def write(ref, out, extra):
             pts.append(s)
     lines += pts[::-1]
     if extra and extra != 'spaced-name':
-        scope = {'lines': lines}
-        exec(extra, scope)
-        lines = scope['lines']
+        lines = edited('lines', lines, extra)
     open(out + '/site.wrg', 'w', newline='\\r\\n').write('\\n'.join(lines) + '\\n')
-    doc['site'] = {'file': 'site.wrg'}
-    yaml.safe_dump(doc, open(out + '/case.yaml', 'w'), sort_keys=False, width=120, default_flow_style=None)
+    save_case(doc, out, 'site.wrg')
 `;
 
 /** The reference case with its inline weibull block (`w`) or document (`doc`) edited by the statement `extra`. */
-const EDIT_WRITER = LOAD + `
+const EDIT_WRITER = PY_CASE_TOOLS + `
 def write(ref, out, extra):
     doc = load(ref)
     w = doc['site']['weibull']
@@ -98,15 +75,6 @@ def write(ref, out, extra):
     yaml.safe_dump(doc, open(out + '/case.yaml', 'w'), sort_keys=False, width=120, default_flow_style=None)
 `;
 
-function assertPyWake(file: string): void {
-  const r = runWflo(['aep', file, '--json']);
-  assert.equal(r.status, 0, r.stderr);
-  const out = JSON.parse(r.stdout);
-  const expected = parse(fs.readFileSync(file, 'utf8')).expected;
-  assert.ok(rel(out.aep_mwh, expected.aep_mwh) <= 1e-9, `${out.aep_mwh} vs PyWake ${expected.aep_mwh}`);
-  assert.equal(out.per_turbine_mwh.length, expected.aep_per_turbine_mwh.length);
-  expected.aep_per_turbine_mwh.forEach((v: number, i: number) => assert.ok(rel(out.per_turbine_mwh[i], v) <= 1e-9, `turbine ${i}: ${out.per_turbine_mwh[i]} vs ${v}`));
-}
 
 function assertRefused(file: string, pattern: RegExp, what: string): void {
   const r = runWflo(['aep', file, '--json']);
@@ -152,14 +120,14 @@ const wrgCase = casesOnce(WRG_WRITER, [...WRG_VARIANTS, ...BAD_WRG.map(([transfo
 for (const reference of NC_REFERENCES) {
   for (const engine of ENGINES) {
     test(`${reference} through a netCDF file written by xarray (${engine}): PyWake's AEP and per-turbine AEP to 1e-9`, { skip: skipOf(engine) }, () => {
-      assertPyWake(ncCase(reference, engine));
+      assertPyWakeAep(ncCase(reference, engine));
     });
   }
 }
 
 for (const variant of WRG_VARIANTS) {
   test(`site-weibull-wrg-jensen1983 through a WAsP .wrg file written by Python${variant ? ' (names with a space: the fixed columns)' : ''}: PyWake's AEP and per-turbine AEP to 1e-9`, { skip: skipYaml }, () => {
-    assertPyWake(wrgCase(WRG_REFERENCE, variant));
+    assertPyWakeAep(wrgCase(WRG_REFERENCE, variant));
   });
 }
 
