@@ -3,7 +3,7 @@
  * the CLI prints `wflo: <message>` and exits with `exitCode`. Anything else is a bug (exit 1
  * with the stack shown only under WFLO_DEBUG=1).
  *
- * Exit codes (DESIGN.md): 0 success, 1 runtime failure, 2 bad input or usage,
+ * Exit codes (CONTRIBUTING.md "Errors and exit codes"): 0 success, 1 runtime failure, 2 bad input or usage,
  * 3 a check command found problems.
  */
 export class WfloError extends Error {

@@ -3,7 +3,7 @@
  * names, parameters with defaults and physical ranges, the engine forms it has and their
  * defaults, what PyWake's literature model of the same name chooses, and whether the native kernel
  * computes it). The registry (wake/registry.ts) lists them; every input reader, the resolver
- * (physics/resolveFarmModel.ts), the engines and the docs ask it, so that adding a model is one file
+ * (io/farmModelFields.ts resolveFarmModel), the engines and the docs ask it, so that adding a model is one file
  * and one registry line (CONTRIBUTING.md shows the recipe).
  */
 import type { LocalWakeFactory } from './localWake.js';

@@ -1,5 +1,5 @@
 /**
- * The local executor: forked worker processes on this machine (runner/workerPool.ts), one per
+ * The local executor: forked worker processes on this machine (executors/local/workerPool.ts), one per
  * slot. It keeps a few tasks queued on each worker when tasks are short (so IPC round trips do
  * not idle it), kills a worker whose running task goes over the per-attempt timeout, and
  * replaces dead workers. What a death or timeout means for the task is the scheduler's call.
