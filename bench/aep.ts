@@ -12,29 +12,7 @@ import { nativeIsa } from '../src/physics/nativeKernel.js';
 import { cs1Cases } from './aepCases.js';
 import { benchWaked } from './aepWaked.js';
 import { benchDirections } from './aepDirections.js';
-
-/** Per-call wall and CPU seconds: median of 7 batches, each ≥ 0.2 s of calls, after a warm-up. */
-export function batchedTime(fn: () => void): { wall: number; cpu: number } {
-  fn();
-  let number = 1;
-  for (;;) {
-    const t = process.hrtime.bigint();
-    for (let i = 0; i < number; i++) fn();
-    if (Number(process.hrtime.bigint() - t) / 1e9 > 0.2) break;
-    number *= 2;
-  }
-  const walls: number[] = [], cpus: number[] = [];
-  for (let r = 0; r < 7; r++) {
-    const c0 = process.cpuUsage();
-    const t = process.hrtime.bigint();
-    for (let i = 0; i < number; i++) fn();
-    walls.push(Number(process.hrtime.bigint() - t) / 1e9 / number);
-    const c = process.cpuUsage(c0);
-    cpus.push((c.user + c.system) / 1e6 / number);
-  }
-  walls.sort((a, b) => a - b); cpus.sort((a, b) => a - b);
-  return { wall: walls[3], cpu: cpus[3] };
-}
+import { batchedTime } from './benchKit.js';
 
 export async function benchAep(): Promise<void> {
   console.log(`\n## AEP engine (one core; native kernel ${nativeIsa()}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);

@@ -5,7 +5,7 @@
  */
 import { createFarmEvaluator } from '../src/physics/aep.js';
 import { treatDirections, type DirectionTreatment } from '../src/physics/directionTreatment.js';
-import { batchedTime } from './aep.js';
+import { batchedTime } from './benchKit.js';
 import { cs1Cases } from './aepCases.js';
 
 const TREATMENTS: [string, DirectionTreatment][] = [

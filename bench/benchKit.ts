@@ -1,4 +1,4 @@
-/** Shared by the bench sections: run the wflo CLI as a child process and measure it. */
+/** Shared by the bench sections: run the wflo CLI as a child process and measure it; time a call in repeated batches. */
 import fs from 'node:fs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -30,4 +30,27 @@ export function runWfloMeasured(args: string[]): Promise<MeasuredRun> {
     clearInterval(poll);
     resolve({ seconds: (performance.now() - start) / 1000, peakRssMb: peakKb / 1024, code, stderr });
   }));
+}
+
+/** Per-call wall and CPU seconds: median of 7 batches, each ≥ 0.2 s of calls, after a warm-up. */
+export function batchedTime(fn: () => void): { wall: number; cpu: number } {
+  fn();
+  let number = 1;
+  for (;;) {
+    const t = process.hrtime.bigint();
+    for (let i = 0; i < number; i++) fn();
+    if (Number(process.hrtime.bigint() - t) / 1e9 > 0.2) break;
+    number *= 2;
+  }
+  const walls: number[] = [], cpus: number[] = [];
+  for (let r = 0; r < 7; r++) {
+    const c0 = process.cpuUsage();
+    const t = process.hrtime.bigint();
+    for (let i = 0; i < number; i++) fn();
+    walls.push(Number(process.hrtime.bigint() - t) / 1e9 / number);
+    const c = process.cpuUsage(c0);
+    cpus.push((c.user + c.system) / 1e6 / number);
+  }
+  walls.sort((a, b) => a - b); cpus.sort((a, b) => a - b);
+  return { wall: walls[3], cpu: cpus[3] };
 }

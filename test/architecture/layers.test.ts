@@ -1,8 +1,9 @@
 /**
  * The architecture, checked: every file under src/ imports only from its own layer or the layers
  * before it (CONTRIBUTING.md: util → physics → geometry → cost → optimize → io → campaign → runner → shards
- * → views → cli), and no chain of imports (type-only ones included) leads back to where it started.
- * Reads the TypeScript sources as text (import and export-from statements).
+ * → views → cli), and no chain of imports (type-only ones included) leads back to where it started,
+ * in src/, bench/ and test/ (TypeScript: import and export-from statements, read as text) and in the
+ * Python package python/wflo (its relative imports, those under TYPE_CHECKING included).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -50,19 +51,53 @@ test('every import goes to the same layer or an earlier one', () => {
   assert.deepEqual(wrong, []);
 });
 
-test('no import cycles', () => {
-  const files = sourceFiles(src);
-  const graph = new Map(files.map((f) => [f, importsOf(f).filter((t) => fs.existsSync(t))]));
+/** The cycles of an import graph, each as a chain of files relative to `base`. */
+function cyclesOf(graph: Map<string, string[]>, base: string): string[] {
   const state = new Map<string, 1 | 2>();
   const cycles: string[] = [];
   const visit = (f: string, trail: string[]): void => {
     state.set(f, 1);
     for (const t of graph.get(f) ?? []) {
-      if (state.get(t) === 1) cycles.push([...trail.slice(trail.indexOf(t)), f, t].map((p) => path.relative(src, p)).join(' → '));
+      if (state.get(t) === 1) cycles.push([...trail.slice(trail.indexOf(t)), f, t].map((p) => path.relative(base, p)).join(' → '));
       else if (!state.has(t)) visit(t, [...trail, f]);
     }
     state.set(f, 2);
   };
-  for (const f of files) if (!state.has(f)) visit(f, []);
-  assert.deepEqual(cycles, []);
+  for (const f of graph.keys()) if (!state.has(f)) visit(f, []);
+  return cycles;
+}
+
+const tsGraph = (files: string[]): Map<string, string[]> => new Map(files.map((f) => [f, importsOf(f).filter((t) => fs.existsSync(t))]));
+
+test('no import cycles', () => {
+  assert.deepEqual(cyclesOf(tsGraph(sourceFiles(src)), src), []);
+});
+
+test('no import cycles in bench/ and test/ either', () => {
+  const files = [...sourceFiles(path.join(root, 'bench')), ...sourceFiles(path.join(root, 'test'))];
+  assert.ok(files.length > 100, `${files.length} bench and test files`);
+  assert.deepEqual(cyclesOf(tsGraph(files), root), []);
+});
+
+/** Relative imports of a module of the Python package (`from . import a, b`, `from .m import x`), as file paths. */
+function pythonImportsOf(file: string): string[] {
+  const dir = path.dirname(file);
+  const out: string[] = [];
+  for (const m of fs.readFileSync(file, 'utf8').matchAll(/^\s*from\s+\.(\w*)\s+import\s+\(?([^)#\n]*)/gm)) {
+    const targets = m[1] ? [m[1]] : m[2].split(',').map((n) => n.trim().split(/\s+/)[0]).filter(Boolean);
+    for (const t of targets) {
+      const p = path.join(dir, `${t}.py`);
+      if (fs.existsSync(p)) out.push(p);
+    }
+  }
+  return out;
+}
+
+test('no import cycles in the Python package', () => {
+  const pkg = path.join(root, 'python', 'wflo');
+  const files = fs.readdirSync(pkg).filter((n) => n.endsWith('.py')).map((n) => path.join(pkg, n));
+  assert.ok(files.length >= 5, `${files.length} modules in ${pkg}`);
+  // The parser itself: the engine module's own imports are seen.
+  assert.ok(pythonImportsOf(path.join(pkg, '_engine.py')).some((p) => p.endsWith('_frames.py')), 'python/wflo/_engine.py imports _frames');
+  assert.deepEqual(cyclesOf(new Map(files.map((f) => [f, pythonImportsOf(f)])), root), []);
 });
