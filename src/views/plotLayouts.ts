@@ -53,8 +53,8 @@ export async function plotSvg(req: Omit<PlotRequest, 'output'>): Promise<{ svg: 
   }
   if (req.siteWdDeg !== undefined && !(req.siteWdDeg >= 0 && req.siteWdDeg <= 360)) throw new InputError(`--site-wd: expected a wind direction in degrees within [0, 360], got ${req.siteWdDeg}`);
   const siteOptions = { siteField: req.siteField as SiteFieldChoice | undefined, siteWdDeg: req.siteWdDeg };
-  // A case with economics draws its cables, substations and sea floor (economicsDrawing.ts).
-  const inputs = (await resolvePlotSource(req)).map((input) => ({ ...input, ...economicsDrawing(input.site as Pick<Case, 'boundary' | 'economics'>, input.x, input.y, input.cableTo) }));
+  // A case with economics (or a result file recording its network) draws its cables, substations and sea floor (economicsDrawing.ts).
+  const inputs = (await resolvePlotSource(req)).map((input) => ({ ...input, ...economicsDrawing(input.site as Pick<Case, 'boundary' | 'economics'>, input.x, input.y, input.cableTo, input.cableType, input.network) }));
   const panels = inputs.length;
   const width = req.width ?? (panels === 1 ? style.width : Math.min(2400, Math.round(style.width * 0.7) * panels));
   const height = req.height ?? (panels === 1 ? style.height : Math.round(style.height * 0.85));
