@@ -189,6 +189,11 @@ export class LedgerReader {
     return this.#db.prepare('SELECT task_id FROM done_results ORDER BY farm_id, farm_type, seed LIMIT ?').pluck().all(limit) as string[];
   }
 
+  /** The done task ids of one farm × type cell, by seed, at most `limit` (the report's per-layout figures). */
+  doneTaskIdsOfCell(farmId: number, farmType: number, limit: number): string[] {
+    return this.#db.prepare('SELECT task_id FROM done_results WHERE farm_id = ? AND farm_type = ? AND aep IS NOT NULL ORDER BY seed LIMIT ?').pluck().all(farmId, farmType, limit) as string[];
+  }
+
   /** A done task's layout with its stored farm and farm type definitions, its network and metrics; null when the task is not done. */
   doneLayout(taskId: string): DoneLayout | null {
     const r = this.#db.prepare(`SELECT d.task_id, d.farm_id, d.farm_type, d.seed, d.aep, d.x, d.y, d.turbine_types, f.definition, ft.definition, d.cable_to, d.cable_type, d.metrics

@@ -314,7 +314,7 @@ export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptio
       modelKeys: models.length > 1 ? models.map((m, k) => ({ shape: k, label: `${m.name} (D ${grouped(m.diameter)} m)` })) : [],
       hasNeighbours: neighbours !== null,
       extraKeys: [
-        ...(input.collection ? collectionKeyRows(input.collection).map((r) => ({ ...r, defs: '' })) : []),
+        ...(input.collection ? collectionKeyRows(input.collection, compact).map((r) => ({ ...r, defs: '' })) : []),
         ...(depthInfo ? [depthKeyRow(id, depthInfo.min, depthInfo.max)] : []),
         ...(siteRaster ? [siteKeyRow(id, siteRaster)] : []),
       ],
