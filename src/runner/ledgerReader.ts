@@ -189,9 +189,10 @@ export class LedgerReader {
     return this.#db.prepare('SELECT task_id FROM done_results ORDER BY farm_id, farm_type, seed LIMIT ?').pluck().all(limit) as string[];
   }
 
-  /** The done task ids of one farm × type cell, by seed, at most `limit` (the report's per-layout figures). */
-  doneTaskIdsOfCell(farmId: number, farmType: number, limit: number): string[] {
-    return this.#db.prepare('SELECT task_id FROM done_results WHERE farm_id = ? AND farm_type = ? AND aep IS NOT NULL ORDER BY seed LIMIT ?').pluck().all(farmId, farmType, limit) as string[];
+  /** The done task ids of one farm × type cell with their AEPs, by seed, at most `limit` (the report's per-layout figures). */
+  doneAepsOfCell(farmId: number, farmType: number, limit: number): { taskId: string; aep: number }[] {
+    return (this.#db.prepare('SELECT task_id, aep FROM done_results WHERE farm_id = ? AND farm_type = ? AND aep IS NOT NULL ORDER BY seed LIMIT ?').raw().all(farmId, farmType, limit) as [string, number][])
+      .map(([taskId, aep]) => ({ taskId, aep }));
   }
 
   /** A done task's layout with its stored farm and farm type definitions, its network and metrics; null when the task is not done. */

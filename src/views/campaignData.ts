@@ -36,7 +36,7 @@ import { ThroughputLog, type Throughput } from './throughput.js';
 import { readResultsFromLedger } from './storedResult.js';
 import { layoutSvg } from './layoutSvg.js';
 import { economicsDrawing, economicsLine } from './economicsDrawing.js';
-import { layoutFigures, type LayoutFigures } from './layoutFigures.js';
+import { layoutFigures, type LayoutFigures, type LayoutGrossCache } from './layoutFigures.js';
 import { lcoeUnit, millionsUnit, objectiveText } from '../cost/currency.js';
 
 export interface AepStats { n: number; min: number; q1: number; median: number; q3: number; max: number; mean: number }
@@ -148,6 +148,8 @@ export class CampaignViewCache {
   readonly cases = new Map<string, { c: Case; gross: number; ratedW: number }>();
   /** Plots of a cell's best and worst layout, by "best|worst" task ids. */
   readonly plots = new Map<string, string[]>();
+  /** Gross AEP of stored layouts where it depends on the layout (layoutFigures.ts). */
+  readonly layoutGross: LayoutGrossCache = new Map();
   throughput: ThroughputLog | null = null;
 }
 
@@ -222,7 +224,7 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
         // The gross of a site or a model choice depends on the layout: from each stored layout (layoutFigures.ts).
         let perLayout: LayoutFigures | null = null, figuresNote: string | null = null;
         if (s && entry && !(entry.gross > 0) && !options.quick) {
-          const f = layoutFigures(ledger, g.farmId, g.farmType, entry.c, s.n);
+          const f = layoutFigures(ledger, g.farmId, g.farmType, entry.c, s.n, cache.layoutGross);
           if ('note' in f) figuresNote = f.note; else perLayout = f;
         } else if (s && !entry) figuresNote = 'its farm or farm type definition is not one wflo wrote, so its gross AEP is unknown';
         if (perLayout) for (const p of points) if (p.farmId === g.farmId && p.farmType === g.farmType) { const e = perLayout.byTask.get(p.taskId); if (e !== undefined) p.efficiency = e; }

@@ -37,22 +37,30 @@ export function efficiencyStats(values: readonly number[]): EfficiencyStats {
   return { n: s.length, min: s[0], q1: at(0.25), median: at(0.5), q3: at(0.75), max: s[s.length - 1] };
 }
 
+/** Gross AEP and installed power of stored rows by "task id|AEP" (the dashboard reuses them between updates; a row computed again has another AEP). */
+export type LayoutGrossCache = Map<string, { grossMwh: number; ratedW: number }>;
+
 /** The figures of cell (farmId, farmType) from its stored layouts, or the reason there are none. */
-export function layoutFigures(ledger: LedgerReader, farmId: number, farmType: number, c: Case, done: number): LayoutFigures | { note: string } {
+export function layoutFigures(ledger: LedgerReader, farmId: number, farmType: number, c: Case, done: number, cache: LayoutGrossCache = new Map()): LayoutFigures | { note: string } {
   if (done > PER_LAYOUT_MAX_RESULTS) {
     return { note: `its gross AEP depends on each layout (${c.model.site ? 'a site that is not uniform' : 'models chosen per result'}); computed from the layouts for cells of at most ${PER_LAYOUT_MAX_RESULTS} results, this one has ${done}` };
   }
-  const gross = layoutGrossOf(c);
+  let gross: ReturnType<typeof layoutGrossOf> | undefined;
   const byTask = new Map<string, number>();
   let sumAep = 0, sumGross = 0, sumCf = 0;
-  for (const taskId of ledger.doneTaskIdsOfCell(farmId, farmType, PER_LAYOUT_MAX_RESULTS)) {
-    const r = ledger.doneLayout(taskId);
-    if (!r || !Number.isFinite(r.aep)) continue;
-    const typeOf = r.turbineTypes ?? (c.turbines ? new Int32Array(r.x.length) : undefined);
-    const g = gross(r.x, r.y, typeOf);
+  for (const { taskId, aep } of ledger.doneAepsOfCell(farmId, farmType, PER_LAYOUT_MAX_RESULTS)) {
+    const key = `${taskId}|${aep}`;
+    let g = cache.get(key);
+    if (!g) {
+      const r = ledger.doneLayout(taskId);
+      if (!r) continue;
+      gross ??= layoutGrossOf(c);
+      g = gross(r.x, r.y, r.turbineTypes ?? (c.turbines ? new Int32Array(r.x.length) : undefined));
+      cache.set(key, g);
+    }
     if (!(g.grossMwh > 0)) continue;
-    byTask.set(taskId, r.aep / g.grossMwh);
-    sumAep += r.aep; sumGross += g.grossMwh; sumCf += r.aep / (g.ratedW * 1e-6 * 8760);
+    byTask.set(taskId, aep / g.grossMwh);
+    sumAep += aep; sumGross += g.grossMwh; sumCf += aep / (g.ratedW * 1e-6 * 8760);
   }
   const n = byTask.size;
   if (n === 0) return { note: 'no stored layout to compute its gross AEP from' };

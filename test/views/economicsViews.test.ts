@@ -201,13 +201,17 @@ test('wflo optimize prints money with its currency; wflo plot of its result file
   assert.equal(e.currency, 'EUR');
   assert.deepEqual(e.substations, [[700, 500]]);
 
+  let stdout = '';
   const plot = (file: string, name: string) => {
     const svg = path.join(dir, name);
     const r = runWflo(['plot', file, '-o', svg]);
     assert.equal(r.status, 0, r.stderr);
+    stdout = r.stdout;
     return fs.readFileSync(svg, 'utf8');
   };
   const drawn = plot(result, 'r.svg');
+  assert.match(stdout, new RegExp(`wake loss [\\d.]+ %, LCOE ${e.lcoe_per_mwh.toFixed(2)} €/MWh, NPV −?[\\d.]+ M€\n`));
+  assert.match(stdout, new RegExp(`^cables: 6 edges as stored with the layout, ${(e.cable_length_m / 1000).toFixed(2)} km, ${(e.cable_cost / 1e6).toFixed(3)} M€$`, 'm'));
   assert.deepEqual(cablesOf(drawn), storedEdges(e.cable_to), 'the result file\'s network');
   assert.equal((drawn.match(/<rect class="substation"/g) ?? []).length, 1);
   assert.match(drawn, new RegExp(`LCOE ${e.lcoe_per_mwh.toFixed(2)} €/MWh`));
