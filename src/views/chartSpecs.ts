@@ -164,12 +164,20 @@ function missingFigures(v: CampaignView): string[] {
   return v.cells.filter((c) => c.aep && c.wakeLossMean === null).map((c) => `${c.label}: no farm efficiency or wake loss: ${c.figuresNote ?? 'its gross AEP is unknown'}`);
 }
 
+/** In a chart's place: each cell without the figures on one line, its reason indented on the next. */
+function missingFiguresChart(v: CampaignView): VegaLiteSpec {
+  return explanation(missingFigures(v).flatMap((line) => {
+    const [cell, ...why] = line.split(': no farm efficiency or wake loss: ');
+    return [`${cell}: no farm efficiency or wake loss:`, `    ${why.join('')}`];
+  }));
+}
+
 function efficiencyBoxes(v: CampaignView): VegaLiteSpec {
   const values = v.cells.filter((c) => c.efficiency).map((c) => {
     const a = c.efficiency!;
     return { cell: c.label, min: 100 * a.min, q1: 100 * a.q1, median: 100 * a.median, q3: 100 * a.q3, max: 100 * a.max, n: a.n };
   });
-  if (values.length === 0) return explanation(missingFigures(v));
+  if (values.length === 0) return missingFiguresChart(v);
   const cellOf = new Map(v.cells.map((c) => [`${c.farmId}/${c.farmType}`, c] as const));
   const dots = v.points.flatMap((p) => {
     const c = cellOf.get(`${p.farmId}/${p.farmType}`);
@@ -205,7 +213,7 @@ function efficiencyBoxes(v: CampaignView): VegaLiteSpec {
 }
 
 function lossAndCapacity(v: CampaignView): VegaLiteSpec {
-  if (!v.cells.some((c) => c.wakeLossMean !== null)) return explanation(missingFigures(v));
+  if (!v.cells.some((c) => c.wakeLossMean !== null)) return missingFiguresChart(v);
   const values = v.cells.filter((c) => c.wakeLossMean !== null).flatMap((c) => [
     { cell: c.label, measure: 'wake loss (%)', value: 100 * c.wakeLossMean! },
     { cell: c.label, measure: 'capacity factor (%)', value: 100 * (c.capacityFactorMean ?? NaN) },

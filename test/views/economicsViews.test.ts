@@ -128,8 +128,10 @@ test('report: a cell whose figures cannot be computed says why in the chart\'s p
   for (const id of ['efficiency', 'loss-cf']) {
     const spec = charts.find((c) => c.id === id)!.spec as { mark?: { type: string }; data: { values: { text: string }[] } };
     assert.equal(spec.mark?.type, 'text', id);
-    assert.equal(spec.data.values.length, 2);
-    assert.match(spec.data.values[0].text, /farm_0 · v80 x5 · LCOE .*: no farm efficiency or wake loss: its gross AEP depends on each layout .* this one has 5000$/);
+    assert.deepEqual(spec.data.values.map((l) => l.text.replace(/ · on a site: [^:]*(?=:)/, '').replace(/ {4}its .*/, '    why')), [
+      'farm_0 · v80 x5 · LCOE: no farm efficiency or wake loss:', '    why', 'farm_0 · v80 x5 · NPV: no farm efficiency or wake loss:', '    why',
+    ]);
+    assert.match(spec.data.values[1].text, /^ {4}its gross AEP depends on each layout .* this one has 5000$/);
   }
 });
 
