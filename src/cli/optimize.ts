@@ -12,6 +12,7 @@ import { withObjective } from '../io/objectiveField.js';
 import { resolveSettings, type OptimizerSettings } from '../optimize/settings.js';
 import { runMultiStart } from '../runner/multiStart.js';
 import { InputError, RuntimeFailure } from '../util/errors.js';
+import { costItemText, lcoeText, millionsText } from '../cost/currency.js';
 
 function integer(name: string, v: string | undefined, min: number): number | undefined {
   if (v === undefined) return undefined;
@@ -27,17 +28,19 @@ function factorList(name: string, v: string | undefined): number[] | undefined {
   return list;
 }
 
-/** The economics and the turbine choice's reason of a record, as lines (none for an AEP objective). */
+/** The economics and the turbine choice's reason of a record, as lines (none for an AEP objective), money with its currency (cost/currency.ts). */
 function economicLines(r: OptimizationRecord): string[] {
   const lines: string[] = [];
   const e = r.economics;
   if (e) {
-    const initial = e.value_initial !== null ? ` (initial ${e.value_initial.toPrecision(8)})` : '';
+    const cur = e.currency;
+    const value = (v: number) => (e.objective === 'lcoe' ? lcoeText(v, cur, 6) : millionsText(v, cur, 6));
+    const initial = e.value_initial !== null ? ` (initial ${value(e.value_initial)})` : '';
     lines.push(
-      `objective   ${e.objective} ${e.objective === 'lcoe' ? `${e.value.toPrecision(8)} per MWh` : e.value.toPrecision(10)}${initial}; cost model ${e.cost_model}`,
-      `economics   LCOE ${e.lcoe.toPrecision(8)} per MWh, NPV ${e.npv.toPrecision(10)}, IRR ${e.irr === null ? 'none' : `${(100 * e.irr).toFixed(3)} %`}`,
-      `cables      ${e.cable_length_m.toFixed(1)} m, cost ${e.cable_cost.toPrecision(8)} (${e.cable_edges.length} edges)`,
-      `costs       ${Object.entries(e.cost_breakdown).map(([k, v]) => `${k} ${v.toPrecision(6)}`).join(', ')}`,
+      `objective   ${e.objective} ${value(e.value)}${initial}; cost model ${e.cost_model} (${cur})`,
+      `economics   LCOE ${lcoeText(e.lcoe, cur, 6)}, NPV ${millionsText(e.npv, cur, 6)}, IRR ${e.irr === null ? 'none' : `${(100 * e.irr).toFixed(3)} %`}`,
+      `cables      ${e.cable_length_m.toFixed(1)} m, cost ${millionsText(e.cable_cost, cur, 6)} (${e.cable_edges.length} edges)`,
+      `costs       ${Object.entries(e.cost_breakdown).map(([k, v]) => costItemText(k, v, cur)).join(', ')}`,
     );
   }
   if (r.type_choice) lines.push(`models      ${r.type_choice.reason}`);

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { InputError } from '../util/errors.js';
+import { millionsText } from '../cost/currency.js';
 import { outFlag, withOutFlag } from './outFlag.js';
 
 const number = (flag: string, v: string | undefined): number | undefined => {
@@ -64,7 +65,11 @@ export function registerPlot(program: Command): void {
         return;
       }
       for (const l of r.layouts) {
-        process.stdout.write(`${l.title}: ${l.nTurbines} turbines, AEP ${l.aepMwh.toFixed(1)} MWh, gross ${l.grossAepMwh.toFixed(1)} MWh, wake loss ${(l.wakeLoss * 100).toFixed(2)} %\n`);
+        process.stdout.write(`${l.title}: ${l.nTurbines} turbines, AEP ${l.aepMwh.toFixed(1)} MWh, gross ${l.grossAepMwh.toFixed(1)} MWh, wake loss ${(l.wakeLoss * 100).toFixed(2)} %${l.economics ? `, ${l.economics.replace(/ · /g, ', ')}` : ''}\n`);
+        if (l.cables) {
+          const c = l.cables;
+          process.stdout.write(`cables: ${c.edges} edges ${c.origin === 'stored' ? 'as stored with the layout' : `routed for the plot (${c.note ?? 'none stored'})`}, ${(c.lengthM / 1000).toFixed(2)} km, ${millionsText(c.cost, c.currency, 3)}\n`);
+        }
         if (l.recordedAepMwh !== undefined && Math.abs(l.aepMwh - l.recordedAepMwh) > 1e-6 * Math.abs(l.recordedAepMwh)) {
           process.stdout.write(`note: the source records AEP ${l.recordedAepMwh.toFixed(1)} MWh; this plot's wind or model differs (give --wind or --case)\n`);
         }

@@ -82,6 +82,8 @@ export function dtuDefaultArrayCableCost(rotorDiameter: ArrayLike<number>): numb
 
 export class DtuOffshoreModel implements EconomicModel {
   readonly name = 'dtu_offshore';
+  /** The model's unit: 2017 euros (docs/cost.md); every price, cost, NPV and LCOE here is in EUR. */
+  readonly currency = 'EUR';
   readonly distanceFromShoreKm: number;
   readonly energyPriceEurPerMWh: number;
   readonly projectYears: number;

@@ -50,6 +50,8 @@ export interface EconomicResult {
 
 export interface EconomicModel {
   readonly name: string;
+  /** ISO 4217 code of the money every figure is in (cost/currency.ts formats it: €/MWh, M€). */
+  readonly currency: string;
   /** The figures of one design; with `withGradient`, dLcoe and dNpv too. */
   evaluate(design: FarmDesign, withGradient: boolean): EconomicResult;
 }

@@ -16,7 +16,8 @@
  * `wflo.economics`: the layout's figures (LCOE, NPV, IRR, cable length and cost, the cost model's
  * items) and its collection network, one edge per turbine in the file's own turbine order:
  * `cable_to` (the next turbine's index, or −1 − s for substation s, as layouts.h5's /cable_to)
- * and `cable_type` (the cable type's name).
+ * and `cable_type` (the cable type's name), with the `substations` and `cables` it joins; money in
+ * `currency` (EUR for the DTU model).
  */
 import { siteDocument } from './siteFields.js';
 import { Document, isScalar, isSeq, visit } from 'yaml';
@@ -67,8 +68,13 @@ export interface LayoutResultInfo {
 /** What a result file records of a layout's economics: runOptimization's record (edges: to ≥ n is substation to − n). */
 export type ResultEconomics = Omit<NonNullable<OptimizationRecord['economics']>, 'objective'>;
 
-/** The `wflo.economics` block: the figures, and the network per turbine of the file's order (`position[i]`: where turbine i is written). */
-function economicsBlock(e: ResultEconomics, position: (i: number) => number): Record<string, unknown> {
+/**
+ * The `wflo.economics` block: the figures (money in `currency`), the network per turbine of the
+ * file's order (`position[i]`: where turbine i is written), and the substations and cable catalogue
+ * the network joins (what `wflo plot FILE` needs to draw it; the case's economics are not part of the
+ * file's case).
+ */
+function economicsBlock(e: ResultEconomics, position: (i: number) => number, c: Case): Record<string, unknown> {
   const n = e.cable_edges.length;
   const cableTo = new Array<number>(n).fill(0), cableType = new Array<string>(n).fill('');
   for (const edge of e.cable_edges) {
@@ -78,8 +84,12 @@ function economicsBlock(e: ResultEconomics, position: (i: number) => number): Re
   }
   return {
     value: e.value, value_initial: e.value_initial, lcoe_per_mwh: e.lcoe, npv: e.npv, irr: e.irr, aep_mwh: e.aep_mwh,
-    cable_length_m: e.cable_length_m, cable_cost: e.cable_cost, cost_model: e.cost_model, cost_breakdown: { ...e.cost_breakdown },
+    cable_length_m: e.cable_length_m, cable_cost: e.cable_cost, cost_model: e.cost_model, currency: e.currency, cost_breakdown: { ...e.cost_breakdown },
     cable_to: cableTo, cable_type: cableType,
+    ...(c.economics ? {
+      substations: c.economics.substations.map(([sx, sy]) => [sx, sy]),
+      cables: c.economics.cables.map((k) => ({ name: k.name, capacity: k.capacity, cost_per_m: k.costPerMetre })),
+    } : {}),
   };
 }
 
@@ -173,7 +183,7 @@ export function layoutResultYaml(r: LayoutResultInfo): string {
       iterations: r.iterations, evaluations: r.evaluations, wall_s: round(r.wallS, 3), feasible: r.feasible, max_violation_m: r.maxViolationM,
       ...(r.starts !== undefined ? { starts: r.starts } : {}),
       objective: r.objective ?? c.objective ?? 'aep',
-      ...(r.economics ? { economics: economicsBlock(r.economics, (i) => positionOf[i]!) } : {}),
+      ...(r.economics ? { economics: economicsBlock(r.economics, (i) => positionOf[i]!, c) } : {}),
       ...(r.extra ?? {}),
     },
   };

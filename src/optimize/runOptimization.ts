@@ -45,6 +45,8 @@ export interface OptimizationRecord {
     cable_edges: { from: number; to: number; type: string }[];
     cost_breakdown: Record<string, number>;
     cost_model: string;
+    /** The cost model's currency (ISO 4217: EUR for the DTU model): every sum of money above is in it. */
+    currency: string;
   };
   /** A farm that chose its models (turbine_choice): why, per model. */
   type_choice?: { objective: string; reason: string; per_model: { model: string; turbines: number; rated_mw: number; aep_mwh: number; objective_if_all: number }[] };
@@ -72,7 +74,7 @@ export function runOptimization(c: Case, settings: OptimizerSettings, seed: numb
         objective: r.economics.objective, value: r.economics.value, value_initial: r.objectiveInitial ?? null,
         lcoe: r.economics.lcoe, npv: r.economics.npv, irr: Number.isFinite(r.economics.irr) ? r.economics.irr : null, aep_mwh: r.economics.aepMwh,
         cable_length_m: r.economics.cableLengthM, cable_cost: r.economics.cableCost, cable_edges: r.economics.cableEdges,
-        cost_breakdown: r.economics.breakdown, cost_model: r.economics.model,
+        cost_breakdown: r.economics.breakdown, cost_model: r.economics.model, currency: c.economics!.model.currency,
       },
     } : {}),
     ...(r.typeChoice ? {

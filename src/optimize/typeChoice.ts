@@ -25,6 +25,7 @@
  * Fix the counts (`turbines: [{turbine, n}]`) to compare given mixes instead.
  */
 import type { Case } from './case.js';
+import { objectiveText } from '../cost/currency.js';
 import { checkFeasibility } from '../geometry/feasibility.js';
 import { prepareBoundary } from '../geometry/preparedBoundary.js';
 import { caseMixedEvaluator, caseSpacing } from './caseEvaluator.js';
@@ -114,8 +115,8 @@ export function typeChoiceReport(c: Case, r: OptimizeResult): TypeChoiceReport {
     return { model: m.name, turbines, ratedMW: m.ratedPowerW * 1e-6, aepMwh, objectiveIfAll: valueOf(new Int32Array(typeOf.length).fill(k)) };
   });
   const chosen = economic ? r.economics!.value : r.aep;
-  const unit = name === 'lcoe' ? '/MWh' : name === 'npv' ? '' : ' MWh';
-  const fmt = (v: number) => `${name === 'aep' ? v.toFixed(1) : v.toPrecision(6)}${unit}`;
+  const cur = c.economics?.model.currency ?? '';
+  const fmt = (v: number) => (name === 'aep' ? `${v.toFixed(1)} MWh` : objectiveText(name, v, cur, 4));
   const mix = perModel.filter((m) => m.turbines > 0).map((m) => `${m.turbines} × ${m.model}`).join(' + ');
   const alternatives = perModel.map((m) => `all ${m.model} ${fmt(m.objectiveIfAll)}`).join(', ');
   const direction = name === 'lcoe' ? 'lowest' : 'highest';

@@ -189,20 +189,46 @@ export class LedgerReader {
     return this.#db.prepare('SELECT task_id FROM done_results ORDER BY farm_id, farm_type, seed LIMIT ?').pluck().all(limit) as string[];
   }
 
-  /** A done task's layout with its stored farm and farm type definitions; null when the task is not done. */
+  /** The done task ids of one farm × type cell with their AEPs, by seed, at most `limit` (the report's per-layout figures). */
+  doneAepsOfCell(farmId: number, farmType: number, limit: number): { taskId: string; aep: number }[] {
+    return (this.#db.prepare('SELECT task_id, aep FROM done_results WHERE farm_id = ? AND farm_type = ? AND aep IS NOT NULL ORDER BY seed LIMIT ?').raw().all(farmId, farmType, limit) as [string, number][])
+      .map(([taskId, aep]) => ({ taskId, aep }));
+  }
+
+  /** A done task's layout with its stored farm and farm type definitions, its network and metrics; null when the task is not done. */
   doneLayout(taskId: string): DoneLayout | null {
-    const r = this.#db.prepare(`SELECT d.task_id, d.farm_id, d.farm_type, d.seed, d.aep, d.x, d.y, d.turbine_types, f.definition, ft.definition, d.cable_to
+    const r = this.#db.prepare(`SELECT d.task_id, d.farm_id, d.farm_type, d.seed, d.aep, d.x, d.y, d.turbine_types, f.definition, ft.definition, d.cable_to, d.cable_type, d.metrics
       FROM done_results d LEFT JOIN farms f ON f.farm_id = d.farm_id LEFT JOIN farm_types ft ON ft.type_id = d.farm_type
       WHERE d.task_id = ?`).raw().get(taskId) as
-      [string, number, number, number, number | null, Buffer, Buffer, string | null, string | null, string | null, string | null] | undefined;
+      [string, number, number, number, number | null, Buffer, Buffer, string | null, string | null, string | null, string | null, string | null, string | null] | undefined;
     if (!r) return null;
+    let metrics: Record<string, number> | undefined;
+    try { metrics = r[12] !== null ? JSON.parse(r[12]) as Record<string, number> : undefined; } catch { metrics = undefined; }
     return {
       taskId: r[0], farmId: r[1], farmType: r[2], seed: r[3], aep: r[4] ?? NaN, x: floatsOfBlob(r[5]), y: floatsOfBlob(r[6]),
       ...(r[7] ? { turbineTypes: turbineTypesOfText(r[7]) } : {}),
       farm: r[8] ? JSON.parse(r[8]) as unknown : undefined,
       type: r[9] ? JSON.parse(r[9]) as unknown : undefined,
       ...(r[10] !== null ? { cableTo: intsOfText(r[10]) } : {}),
+      ...(r[10] !== null && r[11] !== null ? { cableType: intsOfText(r[11]) } : {}),
+      ...(metrics ? { metrics } : {}),
     };
+  }
+
+  /**
+   * Per (farm, farm type): the done task with the smallest and the largest value of metric `name`
+   * (ties: the first task id), with its AEP and source: the report's best and worst by a cost
+   * objective (LCOE lowest, NPV highest).
+   */
+  metricExtremes(name: string): { farmId: number; farmType: number; low: { taskId: string; value: number; aep: number; source: string }; high: { taskId: string; value: number; aep: number; source: string } }[] {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return [];
+    // SQLite takes the bare columns of a MIN()/MAX() aggregate from the row that holds the extreme.
+    const q = (agg: 'MIN' | 'MAX') => this.#db.prepare(`SELECT farm_id, farm_type, task_id, ${agg}(v), aep, source FROM (
+      SELECT farm_id, farm_type, task_id, json_extract(metrics, ?) AS v, aep, source FROM done_results WHERE metrics IS NOT NULL AND json_valid(metrics) AND aep IS NOT NULL
+    ) WHERE typeof(v) IN ('real', 'integer') GROUP BY farm_id, farm_type ORDER BY farm_id, farm_type`).raw().all(`$.${name}`) as [number, number, string, number, number, string][];
+    const pick = (r: [number, number, string, number, number, string]) => ({ taskId: r[2], value: r[3], aep: r[4], source: r[5] });
+    const highs = q('MAX');
+    return q('MIN').map((r, k) => ({ farmId: r[0], farmType: r[1], low: pick(r), high: pick(highs[k]) }));
   }
 
   /** Names of the metrics any done result carries, sorted (the HDF5 /metrics columns). */

@@ -10,6 +10,13 @@
  * cell has at most DOT_PLOT_MAX_SEEDS results, each result's AEP is sent too (a dot per seed says
  * more than a histogram of four values).
  *
+ * Where the gross AEP depends on the layout (a farm on a site that is not uniform, a farm type
+ * choosing its models), the efficiency, wake loss and capacity factor come from the stored layouts
+ * (layoutFigures.ts), or the cell says in one line why they cannot. A cell whose farm type optimizes
+ * a cost objective ranks its results by it (LCOE lowest is best, NPV highest; the gate's metrics),
+ * and its best and worst layouts are drawn with the network stored with each row
+ * (economicsDrawing.ts) and their recorded LCOE and NPV in the model's currency.
+ *
  * Where each result came from (the ledger's `source`): computed by wflo (`computed`, or `shard:…`
  * when a shard run computed it), adopted from another pipeline's files (`adopted:…`), or recovered
  * from the folder's own layouts.h5 or audit log (`recovered:…`): counted per cell, marked on the
@@ -28,6 +35,9 @@ import { nonEmptyRange } from './colorScale.js';
 import { ThroughputLog, type Throughput } from './throughput.js';
 import { readResultsFromLedger } from './storedResult.js';
 import { layoutSvg } from './layoutSvg.js';
+import { economicsDrawing, economicsLine } from './economicsDrawing.js';
+import { layoutFigures, type LayoutFigures, type LayoutGrossCache } from './layoutFigures.js';
+import { lcoeUnit, millionsUnit, objectiveText } from '../cost/currency.js';
 
 export interface AepStats { n: number; min: number; q1: number; median: number; q3: number; max: number; mean: number }
 
@@ -48,6 +58,7 @@ export interface CellView {
   farmId: number;
   farmType: number;
   farmLabel: string;
+  /** The farm type's label, with its objective when it is a cost objective ("v80 x5 · LCOE"). */
   typeLabel: string;
   /** "farm label · type label" (· "on a site, speed-up a–b" for a farm on a site that is not uniform) */
   label: string;
@@ -65,8 +76,17 @@ export interface CellView {
   /** 1 − mean AEP / gross AEP (mean over the cell's done seeds). */
   wakeLossMean: number | null;
   capacityFactorMean: number | null;
-  best: { taskId: string; aep: number; source: string } | null;
-  worst: { taskId: string; aep: number; source: string } | null;
+  /** The best and worst result by the cell's objective (`value`: the objective's figure, LCOE or NPV, for a cost objective). */
+  best: RankedResult | null;
+  worst: RankedResult | null;
+  /** What the cell's results are ranked by: its farm type's objective. */
+  objective: 'aep' | 'lcoe' | 'npv';
+  /** Farm efficiency (AEP / gross AEP) over the done results, fractions (null: not known, see figuresNote). */
+  efficiency: { n: number; min: number; q1: number; median: number; q3: number; max: number } | null;
+  /** Gross AEP, efficiency and wake loss from each stored layout (a site, a model choice): the gross is then their mean. */
+  grossPerLayout: boolean;
+  /** Why the cell has no efficiency or wake loss, one line (null when it has them, or has no results). */
+  figuresNote: string | null;
   /** Done results by origin (null: not counted, the dashboard's quick view). */
   origins: Record<RowOrigin, number> | null;
   /**
@@ -78,18 +98,21 @@ export interface CellView {
    * The cell's economics over its done seeds (farms with economics: the gate's metrics), else null:
    * LCOE (currency/MWh) mean and lowest, NPV mean, cable length mean (m).
    */
-  economics: { lcoeMean: number; lcoeBest: number; npvMean: number; cableMeanM: number } | null;
+  economics: { lcoeMean: number; lcoeBest: number; npvMean: number; cableMeanM: number; currency: string; lcoeUnit: string; millionsUnit: string } | null;
 }
+
+/** A cell's best or worst result; `value` is its LCOE or NPV when the cell is ranked by one. */
+export interface RankedResult { taskId: string; aep: number; source: string; value?: number; /** The value with its unit ("LCOE 126.62 €/MWh"). */ text?: string }
 
 export interface HistogramBin { farmId: number; farmType: number; label: string; lo: number; hi: number; count: number }
 
 /** One done task's AEP (sent when every cell has at most DOT_PLOT_MAX_SEEDS of them). */
-export interface AepPoint { farmId: number; farmType: number; taskId: string; aep: number; origin: RowOrigin }
+export interface AepPoint { farmId: number; farmType: number; taskId: string; aep: number; origin: RowOrigin; efficiency?: number }
 
 /** Most results per cell for which the charts show one dot per seed instead of a histogram. */
 export const DOT_PLOT_MAX_SEEDS = 30;
 
-export interface LayoutView { label: string; which: 'best' | 'worst'; taskId: string; aep: number; source: string; svg: string }
+export interface LayoutView { label: string; which: 'best' | 'worst'; taskId: string; aep: number; source: string; svg: string; objective: CellView['objective']; value?: number }
 
 export interface CampaignView {
   campaign: string;
@@ -125,6 +148,8 @@ export class CampaignViewCache {
   readonly cases = new Map<string, { c: Case; gross: number; ratedW: number }>();
   /** Plots of a cell's best and worst layout, by "best|worst" task ids. */
   readonly plots = new Map<string, string[]>();
+  /** Gross AEP of stored layouts where it depends on the layout (layoutFigures.ts). */
+  readonly layoutGross: LayoutGrossCache = new Map();
   throughput: ThroughputLog | null = null;
 }
 
@@ -162,6 +187,11 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
         histRows = summary.histogram.map((h) => [h.farmId, h.farmType, h.bin, h.count]);
       }
       const failures = ledger.failures(options.maxFailures ?? 200);
+      // Best and worst by a cost objective (the gate's metrics), for cells whose farm type optimizes one.
+      const byMetric = new Map<string, Map<string, ReturnType<LedgerReader['metricExtremes']>[number]>>();
+      if (!options.quick) {
+        for (const name of ['lcoe_per_mwh', 'npv']) byMetric.set(name, new Map(ledger.metricExtremes(name).map((m) => [key(m.farmId, m.farmType), m])));
+      }
       // Cost figures per cell (the gate computed them for farms with economics).
       const econ = new Map<string, Record<string, { mean: number; min: number }>>();
       if (!options.quick) {
@@ -175,7 +205,7 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
       const labels = new Map<string, string>();
       for (const g of status.groups) {
         const farm = farmDefs.get(g.farmId), type = typeDefs.get(g.farmType);
-        const farmLabel = definitionLabel(farm?.def, `farm ${g.farmId}`), typeLabel = definitionLabel(type?.def, `type ${g.farmType}`);
+        const farmLabel = definitionLabel(farm?.def, `farm ${g.farmId}`);
         const k = key(g.farmId, g.farmType);
         const caseKey = `${farm?.hash}/${type?.hash}`;
         let entry = cache.cases.get(caseKey);
@@ -188,7 +218,25 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
           } catch { /* definitions not in wflo's shape: no physics columns for this cell */ }
         }
         const s = stats.get(k) ?? null;
-        const gross = entry?.gross ?? NaN;
+        const objective = entry?.c.objective === 'lcoe' || entry?.c.objective === 'npv' ? entry.c.objective : 'aep';
+        // A farm type optimizing a cost objective says so (two types that differ only by it would share a label).
+        const typeLabel = `${definitionLabel(type?.def, `type ${g.farmType}`)}${objective === 'aep' ? '' : ` · ${objective.toUpperCase()}`}`;
+        // The gross of a site or a model choice depends on the layout: from each stored layout (layoutFigures.ts).
+        let perLayout: LayoutFigures | null = null, figuresNote: string | null = null;
+        if (s && entry && !(entry.gross > 0) && !options.quick) {
+          const f = layoutFigures(ledger, g.farmId, g.farmType, entry.c, s.n, cache.layoutGross);
+          if ('note' in f) figuresNote = f.note; else perLayout = f;
+        } else if (s && !entry) figuresNote = 'its farm or farm type definition is not one wflo wrote, so its gross AEP is unknown';
+        if (perLayout) for (const p of points) if (p.farmId === g.farmId && p.farmType === g.farmType) { const e = perLayout.byTask.get(p.taskId); if (e !== undefined) p.efficiency = e; }
+        const gross = perLayout ? perLayout.grossMeanMwh : entry?.gross ?? NaN;
+        const metric = objective === 'aep' ? undefined : byMetric.get(objective === 'lcoe' ? 'lcoe_per_mwh' : 'npv')?.get(k);
+        const currency = entry?.c.economics?.model.currency ?? 'EUR';
+        const ranked = (m: NonNullable<typeof metric>['low']): RankedResult => ({
+          taskId: m.taskId, aep: m.aep, source: m.source, value: m.value, text: `${objective.toUpperCase()} ${objectiveText(objective as 'lcoe' | 'npv', m.value, currency)}`,
+        });
+        const [bestPick, worstPick] = metric
+          ? objective === 'lcoe' ? [ranked(metric.low), ranked(metric.high)] : [ranked(metric.high), ranked(metric.low)]
+          : [best.get(k) ?? null, worst.get(k) ?? null];
         const nTurbines = entry?.c.nTurbines ?? 0;
         const site = entry?.c.model.site ? siteView(entry.c.model.site) : undefined;
         const label = `${farmLabel} · ${typeLabel}${site ? ` · ${siteText(site)}` : ''}`;
@@ -196,14 +244,15 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
         cells.push({
           farmId: g.farmId, farmType: g.farmType, farmLabel, typeLabel, label, nTurbines, ...(site ? { site } : {}),
           total: g.total, done: g.done, failed: g.failed, running: g.running, pending: g.pending, stale: g.stale,
-          grossAepMwh: gross, aep: s,
-          wakeLossMean: s && gross > 0 ? 1 - s.mean / gross : null,
-          capacityFactorMean: s && entry && entry.ratedW > 0 ? s.mean / (entry.ratedW * 1e-6 * 8760) : null,
-          best: best.get(k) ?? null, worst: worst.get(k) ?? null, origins: options.quick ? null : origins.get(k) ?? { computed: 0, adopted: 0, recovered: 0 },
+          grossAepMwh: gross, aep: s, objective, grossPerLayout: perLayout !== null, figuresNote,
+          wakeLossMean: perLayout ? perLayout.wakeLoss : s && gross > 0 ? 1 - s.mean / gross : null,
+          capacityFactorMean: perLayout ? perLayout.capacityFactor : s && entry && entry.ratedW > 0 ? s.mean / (entry.ratedW * 1e-6 * 8760) : null,
+          efficiency: perLayout ? perLayout.efficiency : s && gross > 0 ? { n: s.n, min: s.min / gross, q1: s.q1 / gross, median: s.median / gross, q3: s.q3 / gross, max: s.max / gross } : null,
+          best: bestPick, worst: worstPick, origins: options.quick ? null : origins.get(k) ?? { computed: 0, adopted: 0, recovered: 0 },
           economics: (() => {
             const e = econ.get(k);
             return e?.lcoe_per_mwh && e.npv && e.cable_length_m
-              ? { lcoeMean: e.lcoe_per_mwh.mean, lcoeBest: e.lcoe_per_mwh.min, npvMean: e.npv.mean, cableMeanM: e.cable_length_m.mean } : null;
+              ? { lcoeMean: e.lcoe_per_mwh.mean, lcoeBest: e.lcoe_per_mwh.min, npvMean: e.npv.mean, cableMeanM: e.cable_length_m.mean, currency, lcoeUnit: lcoeUnit(currency), millionsUnit: millionsUnit(currency) } : null;
           })(),
           measure: entry?.c.directions ? directionsFlag(entry.c.directions.treatment) : (farm?.def as { directions?: unknown } | undefined)?.directions !== undefined ? 'treated (unreadable)' : 'bins',
         });
@@ -223,7 +272,7 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
       for (const cell of cells) {
         if (options.quick || !cell.best || !cell.worst || layoutCellsShown >= maxLayoutCells) continue;
         layoutCellsShown++;
-        const picks: ['best' | 'worst', { taskId: string; aep: number; source: string }][] = [['best', cell.best]];
+        const picks: ['best' | 'worst', RankedResult][] = [['best', cell.best]];
         if (cell.worst.taskId !== cell.best.taskId) picks.push(['worst', cell.worst]);
         const pairKey = picks.map(([, p]) => p.taskId).join('|');
         let svgs = cache.plots.get(pairKey);
@@ -237,8 +286,16 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
             const lossRange = nonEmptyRange(Number.isFinite(lo) ? lo : 0, Number.isFinite(hi) ? hi : 0.01);
             svgs = [];
             for (let k = 0; k < results.length; k++) {
+              const r = results[k];
+              // The network stored with the row (its cost figures' network) and the figures it recorded.
+              const currency = site.economics?.model.currency ?? 'EUR';
+              const line = site.economics && r.metrics ? economicsLine(r.metrics.lcoe_per_mwh, r.metrics.npv, currency, cell.objective) : undefined;
+              const rank = cell.objective === 'aep' ? '' : ` by ${cell.objective.toUpperCase()}`;
               const plot = await layoutSvg(
-                { title: `${picks[k][0]}: ${results[k].taskId}${originOf(picks[k][1].source) === 'computed' ? '' : ` (${picks[k][1].source})`}`, site, x: results[k].x, y: results[k].y, typeOf: results[k].typeOf },
+                {
+                  title: `${picks[k][0]}${rank}: ${r.taskId}${originOf(picks[k][1].source) === 'computed' ? '' : ` (${picks[k][1].source})`}`, site, x: r.x, y: r.y, typeOf: r.typeOf,
+                  ...economicsDrawing(site, r.x, r.y, r.cableTo, r.cableType), ...(line ? { economicsLine: line } : {}),
+                },
                 { width: 470, height: 380, idPrefix: `l${cache.plots.size}_${k}`, lossRange },
               );
               svgs.push(plot.svg);
@@ -249,7 +306,7 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
           }
           cache.plots.set(pairKey, svgs);
         }
-        picks.forEach(([which, pick], k) => layouts.push({ label: cell.label, which, taskId: pick.taskId, aep: pick.aep, source: pick.source, svg: svgs![k] }));
+        picks.forEach(([which, pick], k) => layouts.push({ label: cell.label, which, taskId: pick.taskId, aep: pick.aep, source: pick.source, svg: svgs![k], objective: cell.objective, ...(pick.value !== undefined ? { value: pick.value } : {}) }));
       }
       return { cells, histogram, points, failures, layouts, layoutCellsShown, provenance };
     });

@@ -146,16 +146,45 @@ function aepHistograms(v: CampaignView): VegaLiteSpec {
   } as VegaLiteSpec;
 }
 
+/**
+ * A chart that has nothing to draw says why, in the chart's place (never an empty frame): one line
+ * of text per reason.
+ */
+function explanation(lines: string[]): VegaLiteSpec {
+  return {
+    $schema: SCHEMA, config: { ...CONFIG, view: { stroke: null } }, data: { values: lines.map((text, i) => ({ text, i })) },
+    width: 560, height: 20 * lines.length,
+    mark: { type: 'text', align: 'left', baseline: 'middle', fontSize: 12, color: '#5a6b7b' },
+    encoding: { text: { field: 'text' }, y: { field: 'i', type: 'ordinal', axis: null }, x: { value: 0 } },
+  } as VegaLiteSpec;
+}
+
+/** "cell label: reason" for every cell with results but no efficiency or wake loss. */
+function missingFigures(v: CampaignView): string[] {
+  return v.cells.filter((c) => c.aep && c.wakeLossMean === null).map((c) => `${c.label}: no farm efficiency or wake loss: ${c.figuresNote ?? 'its gross AEP is unknown'}`);
+}
+
+/** In a chart's place: each cell without the figures on one line, its reason indented on the next. */
+function missingFiguresChart(v: CampaignView): VegaLiteSpec {
+  return explanation(missingFigures(v).flatMap((line) => {
+    const [cell, ...why] = line.split(': no farm efficiency or wake loss: ');
+    return [`${cell}: no farm efficiency or wake loss:`, `    ${why.join('')}`];
+  }));
+}
+
 function efficiencyBoxes(v: CampaignView): VegaLiteSpec {
-  const values = v.cells.filter((c) => c.aep && c.grossAepMwh > 0).map((c) => {
-    const e = (x: number) => (100 * x) / c.grossAepMwh;
-    const a = c.aep!;
-    return { cell: c.label, min: e(a.min), q1: e(a.q1), median: e(a.median), q3: e(a.q3), max: e(a.max), n: a.n };
+  const values = v.cells.filter((c) => c.efficiency).map((c) => {
+    const a = c.efficiency!;
+    return { cell: c.label, min: 100 * a.min, q1: 100 * a.q1, median: 100 * a.median, q3: 100 * a.q3, max: 100 * a.max, n: a.n };
   });
-  const grossOf = new Map(v.cells.map((c) => [`${c.farmId}/${c.farmType}`, c] as const));
+  if (values.length === 0) return missingFiguresChart(v);
+  const cellOf = new Map(v.cells.map((c) => [`${c.farmId}/${c.farmType}`, c] as const));
   const dots = v.points.flatMap((p) => {
-    const c = grossOf.get(`${p.farmId}/${p.farmType}`);
-    return c && c.grossAepMwh > 0 ? [{ cell: c.label, seedEfficiency: (100 * p.aep) / c.grossAepMwh, taskId: p.taskId }] : [];
+    const c = cellOf.get(`${p.farmId}/${p.farmType}`);
+    if (!c || !c.efficiency) return [];
+    // A cell whose gross depends on the layout has each result's own efficiency (layoutFigures.ts).
+    const e = c.grossPerLayout ? p.efficiency : c.grossAepMwh > 0 ? p.aep / c.grossAepMwh : undefined;
+    return e !== undefined ? [{ cell: c.label, seedEfficiency: 100 * e, taskId: p.taskId }] : [];
   });
   return {
     $schema: SCHEMA, config: CONFIG, data: { values: [...values, ...dots] },
@@ -184,6 +213,7 @@ function efficiencyBoxes(v: CampaignView): VegaLiteSpec {
 }
 
 function lossAndCapacity(v: CampaignView): VegaLiteSpec {
+  if (!v.cells.some((c) => c.wakeLossMean !== null)) return missingFiguresChart(v);
   const values = v.cells.filter((c) => c.wakeLossMean !== null).flatMap((c) => [
     { cell: c.label, measure: 'wake loss (%)', value: 100 * c.wakeLossMean! },
     { cell: c.label, measure: 'capacity factor (%)', value: 100 * (c.capacityFactorMean ?? NaN) },
@@ -241,8 +271,13 @@ export function campaignCharts(v: CampaignView): ChartSpec[] {
     charts.push(v.points.length > 0
       ? { id: 'aep-histogram', title: 'AEP of every seed per farm and type', note: 'One dot per seed, the red tick at the median; each cell has its own AEP axis.', spec: aepDots(v) }
       : { id: 'aep-histogram', title: 'AEP distribution per farm and type across seeds', note: 'Histograms; each cell has its own AEP axis.', spec: aepHistograms(v) });
-    charts.push({ id: 'efficiency', title: 'Farm efficiency per cell (min–max, quartiles, median)', note: `AEP as a share of the gross AEP (no wakes), so cells with different turbines compare.${v.points.length > 0 ? ' Red dots: the seeds.' : ''}`, spec: efficiencyBoxes(v) });
-    charts.push({ id: 'loss-cf', title: 'Wake loss and capacity factor per cell', spec: lossAndCapacity(v) });
+    const missing = missingFigures(v);
+    const shown = v.cells.some((c) => c.wakeLossMean !== null);
+    // Cells drawn without some figures say so under the chart (a chart with none says so in its place).
+    const notShown = shown && missing.length > 0 ? ` Not shown: ${missing.join('; ')}.` : '';
+    const perLayout = v.cells.some((c) => c.grossPerLayout) ? ' Where the gross depends on the layout (a site that is not uniform, models chosen per result) it is each result\'s own: its turbines alone at their positions.' : '';
+    charts.push({ id: 'efficiency', title: 'Farm efficiency per cell (min–max, quartiles, median)', note: `AEP as a share of the gross AEP (no wakes), so cells with different turbines compare.${v.points.length > 0 && shown ? ' Red dots: the seeds.' : ''}${perLayout}${notShown}`, spec: efficiencyBoxes(v) });
+    charts.push({ id: 'loss-cf', title: 'Wake loss and capacity factor per cell', ...(notShown ? { note: notShown.trim() } : {}), spec: lossAndCapacity(v) });
   }
   if (v.throughput.buckets.length > 0) charts.push({ id: 'throughput', title: 'Throughput over time (audit log)', spec: throughputChart(v) });
   return charts;

@@ -5,7 +5,8 @@
  * site (light shallow → dark deep) with its range in the key. Elements carry what tests read back:
  * `data-from`, `data-to` (turbine index, or `s<k>` for substation k), `data-cable` (type name),
  * `data-length` (m) on every cable; `data-x`, `data-y` on every substation; `data-min`, `data-max`
- * (m) on the depth raster.
+ * (m) on the depth raster. The key gives each cable type's length and cost (in the model's
+ * currency) and says whether the network is the one stored with the layout or routed for the plot.
  */
 import type { CollectionNetwork } from '../geometry/collection/collectionNetwork.js';
 import type { CableType } from '../geometry/collection/cableCatalogue.js';
@@ -13,12 +14,19 @@ import type { WaterDepthField } from '../cost/economicModel.js';
 import { rampColor, rgbHex, type Rgb } from './colorScale.js';
 import { encodeRgbPng } from './pngEncode.js';
 import { escapeXml, grouped, px } from './svgMarkup.js';
+import { millionsText } from '../cost/currency.js';
 
 /** What the plot draws of a collection system: the routed network, its catalogue and substations. */
 export interface CollectionDrawing {
   network: CollectionNetwork;
   cables: readonly CableType[];
   substations: readonly (readonly [number, number])[];
+  /** Where the network comes from: stored with the layout (its cost figures' network), or routed for the plot. */
+  origin?: 'stored' | 'routed';
+  /** Why a stored network was not drawn (it is not one of this layout). */
+  note?: string;
+  /** The currency of the cable costs (cost/currency.ts; default EUR, the DTU model's). */
+  currency?: string;
 }
 
 /** Cable colours by type index (catalogue order), distinguishable in print and for most colour vision. */
@@ -56,16 +64,24 @@ export function collectionLayerSvg(d: CollectionDrawing, x: Float64Array, y: Flo
       + `<title>substation ${k}: (${sx.toFixed(1)}, ${sy.toFixed(1)}) m</title></rect>`;
   });
   return `<g class="cable-casing" stroke="#ffffff" stroke-opacity="0.85" stroke-linecap="round">${casing.join('')}</g>`
-    + `<g class="collection" stroke-linecap="round">${lines.join('')}</g>`
+    + `<g class="collection"${d.origin ? ` data-origin="${d.origin}"` : ''}${d.note ? ` data-note="${escapeXml(d.note)}"` : ''} stroke-linecap="round">${lines.join('')}</g>`
     + `<g class="substations" fill="#222831" stroke="#ffffff" stroke-width="1.5">${squares.join('')}</g>`;
 }
 
-/** Key rows of the collection system: one per cable type in use (with its total length), and the substation. */
-export function collectionKeyRows(d: CollectionDrawing): { symbol: string; label: string }[] {
+/**
+ * Key rows of the collection system: one per cable type in use (its total length and, unless
+ * `compact`, its cost), the substation, and (unless compact: a thumbnail's key has no room; the
+ * collection group's `data-origin` keeps it) whether the network is the stored one or routed here.
+ */
+export function collectionKeyRows(d: CollectionDrawing, compact = false): { symbol: string; label: string }[] {
+  const cur = d.currency ?? 'EUR';
   const rows = d.cables.flatMap((c, t) => d.network.lengthByCable[t] > 0
-    ? [{ symbol: `<line x1="0" x2="18" y1="0" y2="0" stroke="${cableColour(t)}" stroke-width="${px(cableWidth(d, t))}"/>`, label: `${c.name} (≤ ${c.capacity}): ${grouped(d.network.lengthByCable[t] / 1000, 1)} km` }]
+    ? [{ symbol: `<line x1="0" x2="18" y1="0" y2="0" stroke="${cableColour(t)}" stroke-width="${px(cableWidth(d, t))}"/>`, label: compact ? `${c.name}: ${grouped(d.network.lengthByCable[t] / 1000, 2)} km` : `${c.name} (≤ ${c.capacity}): ${grouped(d.network.lengthByCable[t] / 1000, 2)} km, ${millionsText(d.network.costByCable[t], cur, 2)}` }]
     : []);
   rows.push({ symbol: '<rect x="3" y="-6" width="12" height="12" fill="#222831"/>', label: 'substation' });
+  if (d.origin && !compact) {
+    rows.push({ symbol: '', label: d.origin === 'stored' ? 'cables: the network stored with the layout' : d.note ? `cables routed here (${d.note})` : 'cables routed here (none stored)' });
+  }
   return rows;
 }
 

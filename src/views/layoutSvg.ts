@@ -32,6 +32,7 @@ import { roseData, roseLegendSvg, windRoseSvg } from './windRoseSvg.js';
 import { directionsFlag } from '../io/directionsField.js';
 import type { WaterDepthField } from '../cost/economicModel.js';
 import { mostProbableDirection, siteFieldToDraw, siteKeyRow, siteRasterSvg, type SiteFieldChoice, type SiteRaster } from './siteFieldDrawing.js';
+import type { NetworkSource } from './economicsDrawing.js';
 import { collectionKeyRows, collectionLayerSvg, depthKeyRow, depthRasterSvg, type CollectionDrawing } from './collectionSvg.js';
 
 export const PLOT_FONT = 'Liberation Sans, DejaVu Sans, Arial, Helvetica, sans-serif';
@@ -47,8 +48,13 @@ export interface LayoutPlotInput {
   typeOf?: Int32Array;
   /** AEP the source records for this layout, MWh (compared with the recomputed one by the CLI). */
   recordedAepMwh?: number;
-  /** The network the source stored with the layout (layouts.h5's cable_to), the router's start for the drawing. */
+  /** The network the source stored with the layout (layouts.h5's cable_to, cable_type), drawn as stored (economicsDrawing.ts). */
   cableTo?: Int32Array;
+  cableType?: Int32Array;
+  /** Substations and cable catalogue of the stored network when the site has no economics (a result file records them). */
+  network?: NetworkSource;
+  /** The layout's economic figures as the source records them, one line ("LCOE 64.80 €/MWh · NPV −18.71 M€"), after the AEP in the title. */
+  economicsLine?: string;
   /** The collection system to draw (cables by type, substations): collectionSvg.ts. */
   collection?: CollectionDrawing;
   /** The water depth to draw under the site (when it varies; screen and paper alike, not under a flow field). */
@@ -186,7 +192,7 @@ export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptio
     // Title: what, then the numbers a researcher looks for first.
     // Which measure the AEP is on when the rose's directions are treated (optimize/caseDirections.ts).
     const treatment = (input.site as Pick<Case, 'directions'>).directions?.treatment;
-    const line2 = `AEP ${grouped(yieldOf.aepMwh)} MWh${treatment ? ` (directions ${directionsFlag(treatment)})` : ''} · gross ${grouped(yieldOf.grossAepMwh)} MWh · wake loss ${percent(yieldOf.wakeLoss)}`;
+    const line2 = `AEP ${grouped(yieldOf.aepMwh)} MWh${treatment ? ` (directions ${directionsFlag(treatment)})` : ''} · gross ${grouped(yieldOf.grossAepMwh)} MWh · wake loss ${percent(yieldOf.wakeLoss)}${input.economicsLine ? ` · ${input.economicsLine}` : ''}`;
     const fleet = models.length === 1 ? `${n} × ${site.turbine.name} (D ${grouped(D)} m)`
       : models.map((m, k) => [m, Array.from({ length: n }, (_, i) => modelOf(i)).filter((t) => t === k).length] as const)
         .filter(([, count]) => count > 0).map(([m, count]) => `${count} × ${m.name}`).join(' + ');
@@ -308,7 +314,7 @@ export async function layoutSvg(input: LayoutPlotInput, options: LayoutPlotOptio
       modelKeys: models.length > 1 ? models.map((m, k) => ({ shape: k, label: `${m.name} (D ${grouped(m.diameter)} m)` })) : [],
       hasNeighbours: neighbours !== null,
       extraKeys: [
-        ...(input.collection ? collectionKeyRows(input.collection).map((r) => ({ ...r, defs: '' })) : []),
+        ...(input.collection ? collectionKeyRows(input.collection, compact).map((r) => ({ ...r, defs: '' })) : []),
         ...(depthInfo ? [depthKeyRow(id, depthInfo.min, depthInfo.max)] : []),
         ...(siteRaster ? [siteKeyRow(id, siteRaster)] : []),
       ],

@@ -71,6 +71,9 @@ export const PAGE_SCRIPT = String.raw`
      card('failed', fmt(s.failed), s.failed > 0 ? 'bad' : ''), card('running', fmt(s.running), s.running > 0 ? 'live' : ''),
      card('pending', fmt(s.pending + s.stale)), card('ETA', s.run && s.run.state === 'running' ? duration(s.etaS) : (s.complete ? 'complete' : '–')),
      card('best AEP (MWh)', fmt(bestAep))].forEach(function (c) { summary.appendChild(c); });
+    var lowest = null;
+    v.cells.forEach(function (c) { if (c.economics && (lowest === null || c.economics.lcoeBest < lowest.lcoeBest)) lowest = c.economics; });
+    if (lowest) summary.appendChild(card('lowest LCOE (' + lowest.lcoeUnit + ')', lowest.lcoeBest.toFixed(2)));
 
     var running = document.getElementById('running');
     if (running) {
@@ -97,19 +100,29 @@ export const PAGE_SCRIPT = String.raw`
 
     var cells = document.getElementById('cells');
     cells.textContent = '';
-    cells.appendChild(table(['farm', 'type', 'turbines', 'done', 'results', 'failed', 'AEP measure', 'mean AEP (MWh)', 'best AEP', 'worst AEP', 'gross AEP', 'wake loss', 'capacity factor'],
+    // Best and worst by the cell's objective: AEP (MWh), or LCOE (lowest best) and NPV (highest best) with their currency.
+    function ranked(r) { return !r ? '–' : r.text ? r.text + ' (AEP ' + fmt(r.aep) + ' MWh)' : fmt(r.aep) + ' MWh'; }
+    cells.appendChild(table(['farm', 'type', 'turbines', 'done', 'results', 'failed', 'AEP measure', 'mean AEP (MWh)', 'ranked by', 'best', 'worst', 'gross AEP (MWh)', 'wake loss', 'capacity factor'],
       v.cells.map(function (c) {
-        return [c.farmLabel, c.typeLabel, c.nTurbines, c.done + '/' + c.total, origins(c.origins), c.failed, c.measure || 'bins', c.aep ? fmt(c.aep.mean) : '–', c.best ? fmt(c.best.aep) : '–',
-          c.worst ? fmt(c.worst.aep) : '–', fmt(c.grossAepMwh), pct(c.wakeLossMean), pct(c.capacityFactorMean)];
+        return [c.farmLabel, c.typeLabel, c.nTurbines, c.done + '/' + c.total, origins(c.origins), c.failed, c.measure || 'bins', c.aep ? fmt(c.aep.mean) : '–',
+          (c.objective || 'aep').toUpperCase(), ranked(c.best), ranked(c.worst), (c.grossPerLayout ? 'mean ' : '') + fmt(c.grossAepMwh), pct(c.wakeLossMean), pct(c.capacityFactorMean)];
       }), 'cells'));
+    if (v.cells.some(function (c) { return c.figuresNote; })) {
+      v.cells.filter(function (c) { return c.figuresNote; }).forEach(function (c) {
+        cells.appendChild(el('p', { 'class': 'note', text: c.label + ': no farm efficiency or wake loss: ' + c.figuresNote + '.' }));
+      });
+    }
     if (v.cells.some(function (c) { return c.economics; })) {
       // Farms with economics: the cost of energy the gate computed for each result.
       cells.appendChild(el('h3', { text: 'Cost of energy' }));
-      cells.appendChild(table(['farm', 'type', 'mean LCOE (per MWh)', 'lowest LCOE', 'mean NPV (millions)', 'mean cable length (km)'],
+      cells.appendChild(table(['farm', 'type', 'mean LCOE', 'lowest LCOE', 'mean NPV', 'mean cable length (km)'],
         v.cells.filter(function (c) { return c.economics; }).map(function (c) {
           var e = c.economics;
-          return [c.farmLabel, c.typeLabel, e.lcoeMean.toFixed(3), e.lcoeBest.toFixed(3), (e.npvMean / 1e6).toFixed(2), (e.cableMeanM / 1000).toFixed(2)];
+          return [c.farmLabel, c.typeLabel, e.lcoeMean.toFixed(2) + ' ' + e.lcoeUnit, e.lcoeBest.toFixed(2) + ' ' + e.lcoeUnit, (e.npvMean / 1e6).toFixed(2).replace(/^-/, '−') + ' ' + e.millionsUnit, (e.cableMeanM / 1000).toFixed(2)];
         }), 'economics'));
+      var units = {};
+      v.cells.forEach(function (c) { if (c.economics) units[c.economics.currency] = true; });
+      cells.appendChild(el('p', { 'class': 'note', text: 'Money in ' + Object.keys(units).join(', ') + ' (the unit of the cost model; the DTU offshore model is in 2017 euros).' }));
     }
     if (v.cells.some(function (c) { return c.measure && c.measure !== 'bins'; })) {
       cells.appendChild(el('p', { 'class': 'note', text: 'AEP measure: bins = the wind rose\'s bins as listed (the benchmark measure); spread:N = each bin spread over its width in N sub-directions; gaussian:S:N = wind-direction uncertainty of S degrees on N points; refine:S = the rose interpolated to every S degrees. AEPs of cells on different measures do not compare.' }));

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { InputError } from '../util/errors.js';
-import { layoutSvg, PLOT_FONT, type LayoutPlot } from './layoutSvg.js';
+import { layoutSvg, PLOT_FONT, type LayoutPlot, type LayoutPlotInput } from './layoutSvg.js';
 import { resolvePlotSource, type PlotSourceRequest } from './plotSource.js';
 import { svgToPng } from './svgToPng.js';
 import { writeOutputFile } from './outputFile.js';
@@ -36,11 +36,17 @@ export interface PlotSummary {
   format: 'svg' | 'png';
   width: number;
   height: number;
-  layouts: { title: string; nTurbines: number; aepMwh: number; grossAepMwh: number; wakeLoss: number; recordedAepMwh?: number }[];
+  layouts: {
+    title: string; nTurbines: number; aepMwh: number; grossAepMwh: number; wakeLoss: number; recordedAepMwh?: number;
+    /** The figures the source records, with their currency ("LCOE 64.80 €/MWh · NPV −18.71 M€"). */
+    economics?: string;
+    /** The network drawn: stored with the layout or routed for the plot, its length and cost (currency). */
+    cables?: { origin: 'stored' | 'routed'; edges: number; lengthM: number; cost: number; currency: string; note?: string };
+  }[];
 }
 
 /** The figure as SVG: one layout, or panels side by side. */
-export async function plotSvg(req: Omit<PlotRequest, 'output'>): Promise<{ svg: string; plots: LayoutPlot[]; width: number; height: number; titles: string[]; recorded: (number | undefined)[] }> {
+export async function plotSvg(req: Omit<PlotRequest, 'output'>): Promise<{ svg: string; plots: LayoutPlot[]; width: number; height: number; titles: string[]; recorded: (number | undefined)[]; inputs: LayoutPlotInput[] }> {
   if (req.style !== undefined && !PLOT_STYLE_NAMES.includes(req.style as PlotStyleName)) {
     throw new InputError(`--style: expected ${PLOT_STYLE_NAMES.join(' or ')}, got '${req.style}'`);
   }
@@ -53,8 +59,8 @@ export async function plotSvg(req: Omit<PlotRequest, 'output'>): Promise<{ svg: 
   }
   if (req.siteWdDeg !== undefined && !(req.siteWdDeg >= 0 && req.siteWdDeg <= 360)) throw new InputError(`--site-wd: expected a wind direction in degrees within [0, 360], got ${req.siteWdDeg}`);
   const siteOptions = { siteField: req.siteField as SiteFieldChoice | undefined, siteWdDeg: req.siteWdDeg };
-  // A case with economics draws its cables, substations and sea floor (economicsDrawing.ts).
-  const inputs = (await resolvePlotSource(req)).map((input) => ({ ...input, ...economicsDrawing(input.site as Pick<Case, 'boundary' | 'economics'>, input.x, input.y, input.cableTo) }));
+  // A case with economics (or a result file recording its network) draws its cables, substations and sea floor (economicsDrawing.ts).
+  const inputs = (await resolvePlotSource(req)).map((input) => ({ ...input, ...economicsDrawing(input.site as Pick<Case, 'boundary' | 'economics'>, input.x, input.y, input.cableTo, input.cableType, input.network) }));
   const panels = inputs.length;
   const width = req.width ?? (panels === 1 ? style.width : Math.min(2400, Math.round(style.width * 0.7) * panels));
   const height = req.height ?? (panels === 1 ? style.height : Math.round(style.height * 0.85));
@@ -63,7 +69,7 @@ export async function plotSvg(req: Omit<PlotRequest, 'output'>): Promise<{ svg: 
   }
   if (panels === 1) {
     const plot = await layoutSvg(inputs[0], { width, height, flowDirectionDeg: req.flowDirectionDeg, style: styleName, numbers: req.numbers, ...siteOptions });
-    return { svg: withPhysicalSize(plot.svg, style, width, height), plots: [plot], width, height, titles: [inputs[0].title], recorded: [inputs[0].recordedAepMwh] };
+    return { svg: withPhysicalSize(plot.svg, style, width, height), plots: [plot], width, height, titles: [inputs[0].title], recorded: [inputs[0].recordedAepMwh], inputs };
   }
   // Shared colour scale so the same colour means the same loss in every panel.
   let lo = Infinity, hi = -Infinity;
@@ -80,7 +86,7 @@ export async function plotSvg(req: Omit<PlotRequest, 'output'>): Promise<{ svg: 
     parts.push(plot.svg.replace(/^<svg /, `<svg x="${k * panelW}" y="0" `));
   }
   parts.push('</svg>');
-  return { svg: withPhysicalSize(parts.join(''), style, width, height), plots, width, height, titles: inputs.map((i) => i.title), recorded: inputs.map((i) => i.recordedAepMwh) };
+  return { svg: withPhysicalSize(parts.join(''), style, width, height), plots, width, height, titles: inputs.map((i) => i.title), recorded: inputs.map((i) => i.recordedAepMwh), inputs };
 }
 
 export async function plotLayouts(req: PlotRequest): Promise<PlotSummary> {
@@ -96,6 +102,11 @@ export async function plotLayouts(req: PlotRequest): Promise<PlotSummary> {
     layouts: fig.plots.map((p, i) => ({
       title: fig.titles[i], nTurbines: p.yield.netByTurbine.length, aepMwh: p.yield.aepMwh, grossAepMwh: p.yield.grossAepMwh, wakeLoss: p.yield.wakeLoss,
       recordedAepMwh: fig.recorded[i],
+      ...(fig.inputs[i].economicsLine ? { economics: fig.inputs[i].economicsLine } : {}),
+      ...(() => {
+        const d = fig.inputs[i].collection;
+        return d ? { cables: { origin: d.origin ?? 'routed', edges: d.network.edges.length, lengthM: d.network.totalLength, cost: d.network.totalCost, currency: d.currency ?? 'EUR', ...(d.note ? { note: d.note } : {}) } } : {};
+      })(),
     })),
   };
 }

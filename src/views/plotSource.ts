@@ -23,6 +23,7 @@ import { loadCampaign } from '../campaign/loadCampaign.js';
 import { caseForTask } from '../campaign/caseForTask.js';
 import { InputError } from '../util/errors.js';
 import type { LayoutPlotInput } from './layoutSvg.js';
+import { caseNetworkSource, economicsLine, type NetworkSource } from './economicsDrawing.js';
 import { isCampaignFolder, readH5Results, readLedgerResults, soleTaskId, type CaseSupplier, type StoredResult } from './storedResult.js';
 
 export interface PlotSourceRequest {
@@ -44,7 +45,43 @@ function isHdf5File(file: string): boolean {
 }
 
 function storedToInput(r: StoredResult): LayoutPlotInput {
-  return { title: `${r.taskId} · ${r.farmLabel} · ${r.typeLabel}${r.campaign ? ` · ${r.campaign}` : ''}`, site: r.case, x: r.x, y: r.y, recordedAepMwh: r.aep, ...(r.cableTo ? { cableTo: r.cableTo } : {}) };
+  const line = r.case.economics && r.metrics ? economicsLine(r.metrics.lcoe_per_mwh, r.metrics.npv, r.case.economics.model.currency, r.case.objective) : undefined;
+  return {
+    title: `${r.taskId} · ${r.farmLabel} · ${r.typeLabel}${r.campaign ? ` · ${r.campaign}` : ''}`, site: r.case, x: r.x, y: r.y, recordedAepMwh: r.aep,
+    ...(r.cableTo ? { cableTo: r.cableTo } : {}), ...(r.cableType ? { cableType: r.cableType } : {}), ...(line ? { economicsLine: line } : {}),
+  };
+}
+
+/**
+ * What a result file records of its layout's economics (`wflo.economics`, io/layoutResultYaml.ts):
+ * the network per turbine (cable_to, cable_type by name) and the figures; the substations and
+ * catalogue it joins from the file (written since they are recorded there), else from the case the
+ * file names (`wflo.case`, when it still loads and has economics). Malformed entries are ignored
+ * (the plot then routes the layout, or draws no cables, and says so).
+ */
+function recordedEconomics(doc: unknown, c: Case): Partial<LayoutPlotInput> {
+  const e = dig(doc, 'wflo', 'economics') as Record<string, unknown> | undefined;
+  if (!e || typeof e !== 'object') return {};
+  const ints = (v: unknown): Int32Array | undefined => (Array.isArray(v) && v.every((k) => Number.isInteger(k)) ? Int32Array.from(v as number[]) : undefined);
+  let network: NetworkSource | undefined = caseNetworkSource(c);
+  const subs = e.substations, cables = e.cables;
+  const currency = typeof e.currency === 'string' ? e.currency : network?.currency ?? 'EUR';
+  if (!network && Array.isArray(subs) && subs.every((s) => Array.isArray(s) && s.length === 2 && s.every((v) => Number.isFinite(v)))
+    && Array.isArray(cables) && cables.length > 0 && cables.every((k) => typeof k?.name === 'string' && Number.isInteger(k?.capacity) && k.capacity >= 1 && k?.cost_per_m > 0)) {
+    network = { substations: (subs as number[][]).map(([sx, sy]) => [sx, sy] as const), cables: (cables as { name: string; capacity: number; cost_per_m: number }[]).map((k) => ({ name: k.name, capacity: k.capacity, costPerMetre: k.cost_per_m })), currency };
+  }
+  const named = dig(doc, 'wflo', 'case');
+  if (!network && typeof named === 'string') {
+    try { network = caseNetworkSource(loadCase(named, 'wflo.case')); } catch { /* the case it names is gone or changed: no substations to draw */ }
+  }
+  const cableTo = ints(e.cable_to);
+  const types = Array.isArray(e.cable_type) && network ? e.cable_type.map((name) => network!.cables.findIndex((k) => k.name === name)) : undefined;
+  const objective = dig(doc, 'wflo', 'objective');
+  const line = economicsLine(e.lcoe_per_mwh, e.npv, currency, typeof objective === 'string' ? objective : undefined);
+  return {
+    ...(network ? { network } : {}), ...(cableTo ? { cableTo } : {}), ...(types && cableTo ? { cableType: Int32Array.from(types) } : {}),
+    ...(line ? { economicsLine: network || !cableTo ? line : `${line} · cables not drawn: the file records no substations` } : {}),
+  };
 }
 
 /** The case of each stored result from `--campaign` (its farm × farm type) or `--case` (one case for all). */
@@ -97,5 +134,5 @@ export async function resolvePlotSource(req: PlotSourceRequest): Promise<LayoutP
   const seed = dig(doc, 'wflo', 'seed');
   const recorded = dig(doc, 'wflo', 'aep_mwh');
   const title = `${path.basename(source)}${caseName ?? (typeof caseOfResult === 'string' ? caseOfResult : undefined) ? ` · ${caseName ?? caseOfResult}` : ''}${typeof seed === 'number' ? ` · seed ${seed}` : ''}`;
-  return [{ title, site: c, x: c.layout!.x, y: c.layout!.y, recordedAepMwh: typeof recorded === 'number' ? recorded : undefined }];
+  return [{ title, site: c, x: c.layout!.x, y: c.layout!.y, recordedAepMwh: typeof recorded === 'number' ? recorded : undefined, ...recordedEconomics(doc, c) }];
 }

@@ -22,6 +22,10 @@ export interface StoredResult {
   typeOf?: Int32Array;
   /** The row's collection network (farms with economics; layouts.h5's cable_to), where the source keeps it. */
   cableTo?: Int32Array;
+  /** Each edge's cable type (an index into the farm's economics.cables), with cableTo. */
+  cableType?: Int32Array;
+  /** The row's metrics (the gate's economics: lcoe_per_mwh, npv, …), where the source keeps them. */
+  metrics?: Readonly<Record<string, number>>;
   case: Case;
   farmLabel: string;
   typeLabel: string;
@@ -81,6 +85,8 @@ export function readResultsFromLedger(ledger: LedgerReader, taskIds: readonly st
       taskId: r.taskId, farmId: r.farmId, farmType: r.farmType, seed: r.seed, aep: r.aep, x: r.x, y: r.y,
       ...rowModels(r.turbineTypes, r.x.length, r.type),
       ...(r.cableTo ? { cableTo: r.cableTo } : {}),
+      ...(r.cableTo && r.cableType ? { cableType: r.cableType } : {}),
+      ...(r.metrics ? { metrics: r.metrics } : {}),
       case: storedCase(supply, r.farm, r.type, r.farmId, r.farmType, taskId, `${where} (${taskId})`),
       farmLabel: definitionLabel(r.farm, `farm ${r.farmId}`), typeLabel: definitionLabel(r.type, `type ${r.farmType}`), campaign,
     };
@@ -106,6 +112,8 @@ export async function readH5Results(file: string, taskIds: readonly string[], su
           taskId: rec.taskId, farmId: rec.farmId, farmType: rec.farmType, seed: rec.seed, aep: rec.aep, x: rec.x, y: rec.y,
           ...rowModels(rec.turbineTypes, rec.x.length, type),
           ...(rec.cableTo ? { cableTo: rec.cableTo } : {}),
+          ...(rec.cableTo && rec.cableType ? { cableType: rec.cableType } : {}),
+          ...(rec.metrics ? { metrics: rec.metrics } : {}),
           case: storedCase(supply, farm, type, rec.farmId, rec.farmType, rec.taskId, `${file} (${rec.taskId})`),
           farmLabel: definitionLabel(farm, `farm ${rec.farmId}`), typeLabel: definitionLabel(type, `type ${rec.farmType}`),
           campaign: reader.info.campaignName,

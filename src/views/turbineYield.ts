@@ -59,6 +59,28 @@ export function caseGross(c: CasePhysics & Pick<Case, 'nTurbines'>): { grossMwh:
   return { grossMwh, ratedW };
 }
 
+/**
+ * Gross AEP and installed power of one layout (x, y) with models `typeOf` (default the case's), without
+ * the waked solve: what a summary needs where the gross depends on the layout (a site that is not
+ * uniform: each turbine alone at its own position; a farm type choosing its models: the row's own).
+ * Returns a function so the lone-turbine evaluators are made once for many layouts of a case.
+ */
+export function layoutGrossOf(c: CasePhysics): (x: Float64Array, y: Float64Array, typeOf?: Int32Array) => { grossMwh: number; ratedW: number } {
+  const models = c.turbines ? c.turbines.types : [c.turbine];
+  const lone = c.model.site ? null : loneByModel(c);
+  const alone = c.model.site ? models.map((t) => createFarmEvaluator(t, c.wind, c.model)) : null;
+  return (x, y, typeOf) => {
+    const types = typeOf ?? c.turbines?.typeOf;
+    let grossMwh = 0, ratedW = 0;
+    for (let i = 0; i < x.length; i++) {
+      const t = types ? types[i] : 0;
+      grossMwh += alone ? alone[t].aep(Float64Array.of(x[i]), Float64Array.of(y[i])).aepMwh : lone![t];
+      ratedW += models[t].ratedPowerW;
+    }
+    return { grossMwh, ratedW };
+  };
+}
+
 /** Yields of layout (x, y) whose turbines are of models `typeOf` (default: the case's). */
 export function turbineYield(c: CasePhysics, x: Float64Array, y: Float64Array, typeOf?: Int32Array): TurbineYield {
   const types = typeOf ?? c.turbines?.typeOf;

@@ -202,16 +202,17 @@ test('a local run on the site: every row\'s AEP is, to the bit, what `wflo aep` 
   assert.ok(p.stdout.includes(`AEP ${done[0].aep.toFixed(1)} MWh`), p.stdout);
   assert.doesNotMatch(p.stdout, /note: the source records/);
 
-  // The report marks the farm as on a site; no farm-wide gross (it depends on each layout on a site).
+  // The report marks the farm as on a site; its gross is the mean of each layout's own (on a site it depends on the layout: views/layoutFigures.ts).
   const html = path.join(dir, 'report.html');
   const rep = runWflo(['report', out, '-o', html]);
   assert.equal(rep.status, 0, rep.stderr);
   const text = fs.readFileSync(html, 'utf8');
-  const data = JSON.parse(/<script type="application\/json" id="wflo-data">([\s\S]*?)<\/script>/.exec(text)![1]) as { view: { cells: { label: string; site?: { speedupMin: number; speedupMax: number; ti: boolean }; grossAepMwh: number | null }[] } };
+  const data = JSON.parse(/<script type="application\/json" id="wflo-data">([\s\S]*?)<\/script>/.exec(text)![1]) as { view: { cells: { label: string; site?: { speedupMin: number; speedupMax: number; ti: boolean }; grossAepMwh: number | null; grossPerLayout: boolean; wakeLossMean: number | null }[] } };
   const cell = data.view.cells[0];
   assert.deepEqual(cell.site, { speedupMin: 0.9, speedupMax: 1.2, ti: true, shear: null });
   assert.match(cell.label, /on a site: speed-up 0\.90–1\.20, TI field/);
-  assert.equal(cell.grossAepMwh, null);
+  assert.equal(cell.grossPerLayout, true);
+  assert.ok(cell.grossAepMwh! > done.reduce((sum, r) => sum + r.aep, 0) / done.length && cell.wakeLossMean! > 0, `gross ${cell.grossAepMwh}, wake loss ${cell.wakeLossMean}`);
 });
 
 test('a BullMQ coordinator and a queue worker (a redis-server of its own) give the local rows to the bit', { skip: hasRedisServer() ? false : 'redis-server is not installed', timeout: 300_000 }, async () => {

@@ -29,6 +29,7 @@ export function testCostModel(p = TEST_MODEL): EconomicModel {
   const lossOf = (i: number) => 0.01 * (i % 3);
   return {
     name: 'test-model',
+    currency: 'EUR',
     evaluate(d: FarmDesign, withGradient: boolean): EconomicResult {
       const n = d.aepMWh.length;
       let sumP = 0, rotors = 0, foundations = 0, aep = 0, revenue = 0;
