@@ -46,6 +46,8 @@ export interface OptimizationRecord {
     cost_breakdown: Record<string, number>;
     cost_model: string;
   };
+  /** What the caller must be told about how the result came about (optimizeLayout.ts: an optimized layout that could not be cabled). */
+  notes?: string[];
   /** A farm that chose its models (turbine_choice): why, per model. */
   type_choice?: { objective: string; reason: string; per_model: { model: string; turbines: number; rated_mw: number; aep_mwh: number; objective_if_all: number }[] };
 }
@@ -75,6 +77,7 @@ export function runOptimization(c: Case, settings: OptimizerSettings, seed: numb
         cost_breakdown: r.economics.breakdown, cost_model: r.economics.model,
       },
     } : {}),
+    ...(r.notes ? { notes: [...r.notes] } : {}),
     ...(r.typeChoice ? {
       type_choice: {
         objective: r.typeChoice.objective, reason: r.typeChoice.reason,
