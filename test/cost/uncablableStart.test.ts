@@ -19,28 +19,8 @@ import { createRng } from '../../src/util/rng.js';
 import { routeCollection, UncablableLayout } from '../../src/geometry/collection/index.js';
 import type { Case } from '../../src/optimize/case.js';
 import { tempDir } from '../helpers.js';
+import { LANE_CASE } from './laneCase.js';
 
-export const LANE_CASE = [
-  'name: lane',
-  'base: iea37-cs1-16',
-  'boundary:',
-  '  circle: {center: [0, 0], radius: 1300}',
-  '  exclusions:',
-  '    - name: shipping lane',
-  '      polygon: [[-2000, 300], [2000, 300], [2000, 500], [-2000, 500]]',
-  'economics:',
-  '  energy_price_eur_per_mwh: 60',
-  '  discount_rate: 0.06',
-  '  project_years: 25',
-  '  distance_from_shore_km: 22',
-  '  water_depth_m: 30',
-  '  substations: [[0, 0]]',
-  '  cables:',
-  '    - {name: xlpe-66kv-240, capacity: 3, cost_per_m: 350}',
-  '    - {name: xlpe-66kv-500, capacity: 5, cost_per_m: 520}',
-  '  rated_rpm: 12',
-  '',
-].join('\n');
 
 function laneCase(): Case {
   const dir = tempDir('wflo-lane-');
