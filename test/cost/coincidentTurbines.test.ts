@@ -3,7 +3,9 @@
  * the indices (0-based; geometry/coincidentPoints.ts: closer than 1 mm, closer than 1 m), never
  * moved apart and reported feasible: `wflo optimize --method none --initial given` (before: the
  * repair moved the pair 130 m apart, exit 0, "feasible true"; the turbine on the substation got a
- * zero-length cable), `wflo aep`, and the gate of a campaign row (RecordVerifier).
+ * zero-length cable), `wflo aep` and `wflo validate` (a case file: at the layout's line; a layout
+ * file given with --case), an optimization from a given layout whatever its door, and the gate of
+ * a campaign row (RecordVerifier).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +15,9 @@ import { runWflo, tempDir } from '../helpers.js';
 import { parseCampaign } from '../../src/campaign/loadCampaign.js';
 import { expandTasks } from '../../src/campaign/taskGrid.js';
 import { RecordVerifier } from '../../src/campaign/verifyRecord.js';
+import { loadCase } from '../../src/io/caseFile.js';
+import { optimizeCase } from '../../src/optimize/optimizeCase.js';
+import { InputError } from '../../src/util/errors.js';
 
 const X = [0, 650, 1300, 650, -650, -1300, -650, 0, 400, -400, 0, 1000, -1000, 250, -250, 650];
 const Y = [0, 1126, 0, -1126, -1126, 0, 1126, 1300, 500, -500, -1300, 800, -800, -750, 750, 1126];
@@ -48,17 +53,43 @@ test('wflo optimize --method none refuses coincident given turbines and a turbin
   }
 });
 
-test('wflo aep refuses them too, naming the file', () => {
+test('wflo aep and validate refuse them too, naming the file and the layout\'s line', () => {
   for (const [file, what] of [[coincident, PAIR], [onSubstation, ON]] as const) {
-    const r = runWflo(['aep', file]);
-    assert.equal(r.status, 2, r.stdout);
-    assert.equal(r.stderr, `wflo: ${file}: layout: ${what} (${'0.00e+0'} m apart, less than ${file === coincident ? '0.001' : '1'} m): ${file === coincident ? 'two turbines cannot stand at one point; remove one or give each its own position' : 'a turbine cannot stand on a substation; move one of them'}\n`.replace(`(${'0.00e+0'} m apart, less than 1 m)`, '(0.000 m apart, less than 1 m)'));
+    for (const command of ['aep', 'validate']) {
+      const r = runWflo([command, file]);
+      assert.equal(r.status, 2, r.stdout);
+      assert.equal(r.stderr.split('\n').length, 2, r.stderr);
+      assert.ok(r.stderr.startsWith(`wflo: ${file}:4: layout: ${what} (`), r.stderr);
+    }
   }
+  // A layout file evaluated in another case's site and wind: the same refusal, naming the layout file.
+  const layout = path.join(dir, 'layout.yaml');
+  fs.writeFileSync(layout, `x: ${JSON.stringify(X)}\ny: ${JSON.stringify(Y)}\n`);
+  const r = runWflo(['aep', layout, '--case', 'iea37-cs1-16']);
+  assert.equal(r.status, 2, r.stdout);
+  assert.equal(r.stderr, `wflo: ${layout}: layout: ${PAIR} (0.00e+0 m apart, less than 0.001 m): two turbines cannot stand at one point; remove one or give each its own position\n`);
+});
+
+test('an optimization from a given layout refuses them whatever door the layout came by (any method, none included)', () => {
+  const base = loadCase('iea37-cs1-16');
+  const x = Float64Array.from(X), y = Float64Array.from(Y);
+  for (const method of ['none', 'gradient']) {
+    assert.throws(() => optimizeCase({ ...base, layout: { x, y } }, { method, initial: 'given' }, 0),
+      (err: unknown) => err instanceof InputError && err.message === `iea37-cs1-16: layout: ${PAIR} (0.00e+0 m apart, less than 0.001 m): two turbines cannot stand at one point; remove one or give each its own position`);
+  }
+  // Half a millimetre apart is still one point; 2 mm apart are two (the repair then spaces them).
+  x[15] = 650.0005;
+  assert.throws(() => optimizeCase({ ...base, layout: { x, y } }, { method: 'none', initial: 'given' }, 0), /turbines 1 and 15 \(0-based\) are at the same point/);
+  x[15] = 650.002;
+  assert.equal(optimizeCase({ ...base, layout: { x, y } }, { method: 'none', initial: 'given' }, 0).feasible, true);
 });
 
 test('the gate refuses a row with a turbine on a substation by name (no spacing rule catches it)', () => {
+  // The farm's case: the substation at (400, 500), its own layout clear of it (turbine 8 elsewhere).
+  const farmCase = path.join(dir, 'farm.yaml');
+  fs.writeFileSync(farmCase, caseText('farm', [...X.slice(0, 8), 300, ...X.slice(9, 15), 800], [...Y.slice(0, 8), 200, ...Y.slice(9, 15), -500], [400, 500]));
   const file = path.join(dir, 'campaign.yaml');
-  const text = ['name: gate', 'farms:', `  - {id: 0, case: ${JSON.stringify(onSubstation)}}`, 'farm_types:', '  - {id: 0, turbine: iea37-3.35mw, n_turbines: 16}',
+  const text = ['name: gate', 'farms:', `  - {id: 0, case: ${JSON.stringify(farmCase)}}`, 'farm_types:', '  - {id: 0, turbine: iea37-3.35mw, n_turbines: 16}',
     'seeds: {start: 0, count: 1}', 'optimizer: {method: gradient}', ''].join('\n');
   fs.writeFileSync(file, text);
   const campaign = parseCampaign(text, file);
