@@ -24,3 +24,15 @@ export const LANE_CASE = [
   '  rated_rpm: 12',
   '',
 ].join('\n');
+
+/**
+ * The shadow farm: IEA37 cs1-16 with a platform (an exclusion zone 1000 m wide, 900–1000 m north
+ * of the substation at the centre) and one cable type of capacity 1, so every turbine needs its own
+ * straight cable to the substation and a turbine in the platform's shadow (north of it, at the
+ * boundary, where an energy optimum puts turbines) cannot be connected.
+ */
+export const SHADOW_CASE = LANE_CASE
+  .replace('name: lane', 'name: shadow')
+  .replace('- name: shipping lane', '- name: platform')
+  .replace('[[-2000, 300], [2000, 300], [2000, 500], [-2000, 500]]', '[[-500, 900], [500, 900], [500, 1000], [-500, 1000]]')
+  .replace('    - {name: xlpe-66kv-240, capacity: 3, cost_per_m: 350}\n    - {name: xlpe-66kv-500, capacity: 5, cost_per_m: 520}\n', '    - {name: xlpe-66kv-240, capacity: 1, cost_per_m: 350}\n');

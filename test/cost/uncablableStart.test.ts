@@ -19,12 +19,12 @@ import { createRng } from '../../src/util/rng.js';
 import { routeCollection, UncablableLayout } from '../../src/geometry/collection/index.js';
 import type { Case } from '../../src/optimize/case.js';
 import { tempDir } from '../helpers.js';
-import { LANE_CASE } from './laneCase.js';
+import { LANE_CASE, SHADOW_CASE } from './laneCase.js';
 
 
-function laneCase(): Case {
+function laneCase(text = LANE_CASE): Case {
   const dir = tempDir('wflo-lane-');
-  fs.writeFileSync(path.join(dir, 'lane.yaml'), LANE_CASE);
+  fs.writeFileSync(path.join(dir, 'lane.yaml'), text);
   const c = loadCase(path.join(dir, 'lane.yaml'));
   fs.rmSync(dir, { recursive: true, force: true });
   return c;
@@ -78,4 +78,22 @@ test('the router names the turbines a capacity leaves unconnected', () => {
     assert.equal(err.message, 'pocket: found no valid network: turbines 1, 2 (0-based) cannot reach a substation within the cable capacity: their group of 3 turbines has 1 with an open cable to a substation (past the exclusion zones), and a feeder carries at most 2 (the largest cable\'s capacity)');
     return true;
   });
+});
+
+test('an LCOE run whose energy optimum cannot be cabled returns its cabled start, and says so', () => {
+  // Seed 4 of the shadow farm: the random start can be cabled, the energy optimum puts turbines 1
+  // and 8 in the platform's shadow (before: the cost stage threw after every energy stage).
+  const c = { ...laneCase(SHADOW_CASE), objective: 'lcoe' as const };
+  const r = optimizeCase(c, { method: 'gradient' }, 4);
+  assert.equal(r.feasible, true);
+  assert.deepEqual(Array.from(r.x), Array.from(r.xInitial));
+  assert.deepEqual(Array.from(r.y), Array.from(r.yInitial));
+  assert.equal(r.aep, r.aepInitial);
+  assert.equal(r.economics!.value, r.objectiveInitial);
+  assert.equal(r.economics!.cableEdges.length, 16);
+  const why = 'economics: found no valid network: turbines 1, 8 (0-based) cannot reach a substation within the cable capacity: their group of 16 turbines has 14 with an open cable to a substation (past the exclusion zones), and a feeder carries at most 1 (the largest cable\'s capacity)';
+  assert.deepEqual(r.notes, [
+    `the energy optimum cannot be cabled (${why}); the cost stage did not run`,
+    `the optimized layout cannot be cabled (${why}); the start layout, which can, is returned`,
+  ]);
 });
