@@ -82,7 +82,8 @@ export function diagnoseUncablable(input: CollectionInput): CablingDiagnosis {
   cut.sort((a, b) => a - b);
   if (cut.length > 0) {
     const names = [...zonesNamed].map((z) => `"${z}"`).join(', ');
-    return { turbines: cut, reason: `${turbineList(cut)} cannot reach a substation: every straight cable from them to a substation, or to a turbine that reaches one, crosses exclusion zone ${names}` };
+    const zoneWord = zonesNamed.size === 1 ? 'exclusion zone' : 'exclusion zones';
+    return { turbines: cut, reason: `${turbineList(cut)} cannot reach a substation: every straight cable from ${cut.length === 1 ? 'it' : 'them'} to a substation, or to a turbine that reaches one, crosses ${zoneWord} ${names}` };
   }
   if (short.length > 0) {
     const members = short.flatMap((g) => g.members.filter((i) => !gate[i])).sort((a, b) => a - b);
@@ -91,7 +92,7 @@ export function diagnoseUncablable(input: CollectionInput): CablingDiagnosis {
   }
   const hanging = Array.from({ length: n }, (_, i) => i).filter((i) => !gate[i]);
   if (hanging.length > 0) {
-    return { turbines: hanging, reason: `${turbineList(hanging)} have no open cable to a substation (exclusion zones) and the router found no way to hang them from other turbines (12 nearest neighbours, cable capacity ${capacity}, no crossings)` };
+    return { turbines: hanging, reason: `${turbineList(hanging)} ${hanging.length === 1 ? 'has' : 'have'} no open cable to a substation (exclusion zones) and the router found no way to hang them from other turbines (12 nearest neighbours, cable capacity ${capacity}, no crossings)` };
   }
   return { turbines: [], reason: `the router found no crossing-free network within the cable capacity ${capacity} although every turbine has an open cable to a substation` };
 }
