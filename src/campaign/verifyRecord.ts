@@ -30,6 +30,8 @@ import { caseForTask } from './caseForTask.js';
 import { farmWind } from './farmWind.js';
 import { typeOfCounts } from '../io/farmTurbines.js';
 import { economicMetrics } from '../optimize/economicMetrics.js';
+import { coincidentProblem } from '../geometry/coincidentPoints.js';
+import { UncablableLayout } from '../geometry/collection/index.js';
 import { parentOfCableTo } from '../optimize/economicObjective.js';
 
 export interface RecordToVerify {
@@ -206,6 +208,9 @@ export class RecordVerifier {
       }
     }
     const prepared = this.preparedCase(task.farmIndex, task.typeIndex);
+    // Two turbines at one point, or one on a substation: refused by name (coincidentPoints.ts).
+    const points = coincidentProblem(x, y, prepared.problem.economics?.substations ?? []);
+    if (points) return { ok: false, reason: points };
     const models = this.turbineModels(type, record.turbineTypes);
     if (typeof models === 'string') return { ok: false, reason: models };
     const spacing = models ? caseSpacing(prepared.problem, models) : prepared.problem.minSpacing;
@@ -247,7 +252,14 @@ export class RecordVerifier {
     if (typeof initial === 'string') return { ok: false, reason: initial, ...(initial.includes(' differs from ') ? { failed: 'aep' as const } : {}) };
     // The router checks the start itself (length, nodes, validity): routeCollection.ts.
     const start = record.cableTo ? parentOfCableTo(record.cableTo) : undefined;
-    const economics = prepared.problem.economics ? economicMetrics(prepared.problem, x, y, models ?? undefined, start) : undefined;
+    // A layout the router cannot cable is refused with the turbines it names (uncablable.ts), not thrown.
+    let economics: ReturnType<typeof economicMetrics> | undefined;
+    try {
+      economics = prepared.problem.economics ? economicMetrics(prepared.problem, x, y, models ?? undefined, start) : undefined;
+    } catch (err) {
+      if (err instanceof UncablableLayout) return { ok: false, reason: err.message };
+      throw err;
+    }
     return {
       ok: true, aepRecomputed: recomputed, ...kept, ...(initial === undefined ? {} : { aepInitial: initial }),
       ...(economics ? { economics: economics.metrics, cables: { to: economics.cableTo, type: economics.cableType } } : {}),

@@ -10,7 +10,7 @@ export function registerMissing(program: Command): void {
     .command('missing')
     .description('list the tasks of a campaign that are not done (pending, stale or failed)')
     .argument('<dir>', 'campaign output folder, or the campaign file (its output folder)')
-    .option('--json', 'print JSON: [{"taskId", "state"}]')
+    .option('--json', 'print JSON: [{"taskId", "state"}, with "attempts" and "error" for a failed task]')
     .option('--force', 'replace -o FILE even if it exists and was not written by wflo');
   withOutFlag(command, 'file', 'write a campaign file restricted to those tasks (run it with `wflo run FILE`)', ['--write'])
     .action(async (folderOrCampaign: string, flags: { json?: boolean; force?: boolean }) => {
@@ -21,7 +21,7 @@ export function registerMissing(program: Command): void {
       if (opts.write) await (await import('../io/overwrite.js')).checkOverwrite(opts.write, !!opts.force, given!.flag);
       const { campaign, total, missing } = listMissing(dir);
       if (opts.json) process.stdout.write(`${JSON.stringify(missing)}\n`);
-      else for (const m of missing) process.stdout.write(`${m.taskId}\t${m.state}\n`);
+      else for (const m of missing) process.stdout.write(`${m.taskId}\t${m.state}${m.error !== undefined ? `\tafter ${m.attempts} attempt${m.attempts === 1 ? '' : 's'}: ${m.error}` : ''}\n`);
       const count = (state: string): number => missing.filter((m) => m.state === state).length;
       const failed = count('failed');
       process.stderr.write(`wflo: ${campaign}: ${missing.length} of ${total} tasks not done (${count('pending')} pending, ${count('stale')} stale, ${failed} failed)\n`);

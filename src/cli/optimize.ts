@@ -44,6 +44,7 @@ function economicLines(r: OptimizationRecord): string[] {
     );
   }
   if (r.type_choice) lines.push(`models      ${r.type_choice.reason}`);
+  for (const note of r.notes ?? []) lines.push(`note        ${note}`);
   return lines;
 }
 

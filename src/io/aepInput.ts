@@ -2,6 +2,7 @@
  * What `wflo aep` evaluates: a case (file or built-in name) and a layout, with command-line
  * overrides for the turbine, wind resource and farm model.
  */
+import { coincidentProblem } from '../geometry/coincidentPoints.js';
 import path from 'node:path';
 import type { SuperpositionName, BlockageModelName, GroundModelName } from '../physics/farmModel.js';
 import { modelNameProblem, type ModelField } from '../physics/modelNames.js';
@@ -106,6 +107,9 @@ export function resolveAepRequest(request: AepRequest): Case {
     throw new InputError(`${flag ?? `${req.file ?? req.caseName}: ${limit.field}`}: ${limit.message}`);
   }
   if (!c.layout) throw new InputError(`${req.file ?? req.caseName}: no layout to evaluate`);
+  // Two turbines at one point, or one on a substation of the case's economics (coincidentPoints.ts).
+  const points = coincidentProblem(c.layout.x, c.layout.y, c.economics?.substations ?? []);
+  if (points) throw new InputError(`${req.file ?? req.caseName}: layout: ${points}`);
   c = applyDirectionsFlag(c, req.directions, fileTreatment, req.file ?? req.caseName ?? '');
   return { ...c, name: c.name || path.basename(req.file ?? '') };
 }

@@ -38,6 +38,7 @@ import { turbineFromDocument, windFromDocument, boundaryFromDocument, readTurbin
 import { BUILTIN_CASE_NAMES, builtinCase, builtinTurbine, builtinWind, isBuiltinCase, isBuiltinTurbine, isBuiltinWind } from './builtinCases.js';
 import { zodToInputError, strict } from './zodIssue.js';
 import { errorAt, rejectDuplicateKeys, type FieldPath } from './sourceMap.js';
+import { coincidentProblem } from '../geometry/coincidentPoints.js';
 import { windioBoundary, windioCase, windioKind, windioLayout, windioWind } from './windio/windioPlant.js'; // windIO plant files (src/io/windio/)
 import { capacityProblem, spacingProblem } from './plausibility.js';
 import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
@@ -222,6 +223,12 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     const outside = siteOutsideGrid(spec, boundary, layout);
     if (outside) fail(['economics', 'bathymetry'], outside);
     economics = economicsForTurbines(spec, several ? several.models.turbines : [turbine], ['economics'], fail);
+  }
+  // The file's own layout: two turbines at one point, or one on a substation, are refused at the
+  // layout's line (geometry/coincidentPoints.ts), as every other door that takes a layout does.
+  if (xyLayout && layout) {
+    const points = coincidentProblem(layout.x, layout.y, economics?.substations ?? []);
+    if (points) fail(layoutPath, points);
   }
   const result: Case = {
     ...(several ? {

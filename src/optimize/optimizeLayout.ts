@@ -35,6 +35,8 @@ import { resolveSettings, type OptimizerSettings, type ResolvedSettings } from '
 import { InputError } from '../util/errors.js';
 import { caseObjective, economicFigures, isEconomic, type EconomicFigures } from './economicObjective.js';
 import { startHubHeight, withHubHeight } from './hubHeight.js';
+import { UncablableLayout } from '../geometry/collection/index.js';
+import { coincidentProblem } from '../geometry/coincidentPoints.js';
 
 export type { OptimizerSettings } from './settings.js';
 
@@ -63,6 +65,8 @@ export interface OptimizeResult {
   /** With the case's hubHeightRange: the hub height chosen (m), and where it started (hubHeight.ts). */
   hubHeight?: number;
   hubHeightInitial?: number;
+  /** What the caller must be told about how the result came about (an optimized layout that could not be cabled). */
+  notes?: string[];
 }
 
 /** Why a turbine_choice farm has the models it has: the objective, and per model figures at the returned positions. */
@@ -119,6 +123,13 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
   // layouts keep c.minSpacing, the largest, which every pair's rule accepts.
   const spacing = caseSpacing(c);
   const start = initialLayout(s.initial, site, c.nTurbines, c.minSpacing, rng, c.layout, evaluator);
+  // Two given turbines at one point, or one on a substation, are refused, never repaired into a
+  // "feasible" layout (coincidentPoints.ts).
+  if (s.initial === 'given') {
+    const points = coincidentProblem(start.x, start.y, c.economics?.substations ?? []);
+    if (points) throw new InputError(`${c.name}: layout: ${points}`);
+  }
+  const notes: string[] = [];
   const aepInitial = evaluator.aep(start.x, start.y).aepMwh;
   let x: Float64Array = Float64Array.from(start.x), y: Float64Array = Float64Array.from(start.y);
   let iterations = 0, evaluations = 1;
@@ -142,6 +153,26 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
     figuresMemo.push({ x: fx, y: fy, start: fstart, figures });
     return figures;
   };
+  /** figuresOf, or the reason the layout cannot be cabled (uncablable.ts). */
+  const figuresOrWhy = (fx: Float64Array, fy: Float64Array, fstart?: Int32Array): EconomicFigures | UncablableLayout => {
+    try {
+      return figuresOf(fx, fy, fstart);
+    } catch (err) {
+      if (err instanceof UncablableLayout) return err;
+      throw err;
+    }
+  };
+  // A cost objective routes its start before any optimization: an uncablable start is reported
+  // at once, naming the turbines, instead of after all the work (the figures are kept: the
+  // comparison with the start at the end uses them). An AEP run needs no cables to optimize; its
+  // report of the economics says at the end when the layout cannot be cabled.
+  if (economic) {
+    const atStart = figuresOrWhy(start.x, start.y);
+    if (atStart instanceof UncablableLayout) {
+      const what = s.initial === 'given' ? 'the given layout' : `the start layout (initial ${s.initial}, seed ${seed})`;
+      throw new UncablableLayout(`${c.name}: ${what} cannot be cabled, so nothing was optimized: ${atStart.message}`, atStart.turbines);
+    }
+  }
   if (s.method === 'gradient' || s.method === 'hybrid' || s.method === 'basin') {
     const onStage = hooks.onGradientStage && ((stage: number, stages: number, used: number) => hooks.onGradientStage!({ stage, stages, evaluations: evaluations + used }));
     // Energy first, whatever the objective: the stages of wake expansion continuation on AEP (most
@@ -172,7 +203,11 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
           if (again.h !== null) { hub = again.h; c = cAgain; evaluator = evAgain; }
         }
       }
-      if (economic) {
+      // The cost stage starts from the energy optimum's network: none when it cannot be cabled.
+      const energyFigures = economic ? figuresOrWhy(r.x, r.y) : null;
+      if (energyFigures instanceof UncablableLayout) {
+        notes.push(`the energy optimum cannot be cabled (${energyFigures.message}); the cost stage did not run`);
+      } else if (economic) {
         const energy = { x: r.x, y: r.y };
         const cost = gradientStages(c, [1], s, site, energy.x, energy.y, aepInitial, null, onStage);
         iterations += cost.iterations; evaluations += cost.evaluations;
@@ -241,13 +276,20 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
   let economics: EconomicFigures | undefined, objectiveInitial: number | undefined;
   const startFeasible = () => checkFeasibility(site, start.x, start.y, spacing, FEASIBILITY_TOLERANCE_M).feasible;
   if (economic) {
-    // Never return a worse objective than a feasible start; both from a fresh routing.
-    economics = figuresOf(x, y, designNetwork);
+    // Never return a worse objective than a feasible start; both from a fresh routing. A layout
+    // that cannot be cabled is worse than any that can: then the (cabled) start is the result, said
+    // so in a note, or, with an infeasible start, the failure names the turbines.
+    const atEnd = figuresOrWhy(x, y, designNetwork);
     const atStart = figuresOf(start.x, start.y);
     objectiveInitial = atStart.value;
     evaluations += 2;
+    if (atEnd instanceof UncablableLayout) {
+      if (!startFeasible()) throw new UncablableLayout(`${c.name}: the optimized layout (${s.method}, seed ${seed}) cannot be cabled and the start it came from is infeasible: ${atEnd.message}`, atEnd.turbines);
+      notes.push(`the optimized layout cannot be cabled (${atEnd.message}); the start layout, which can, is returned`);
+    }
+    economics = atEnd instanceof UncablableLayout ? atStart : atEnd;
     const worse = economics.objective === 'lcoe' ? economics.value > atStart.value : economics.value < atStart.value;
-    if (worse && startFeasible()) {
+    if ((worse || atEnd instanceof UncablableLayout) && startFeasible()) {
       x = Float64Array.from(start.x); y = Float64Array.from(start.y); aep = aepInitial; economics = atStart;
     }
   } else {
@@ -256,9 +298,11 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
       x = Float64Array.from(start.x); y = Float64Array.from(start.y); aep = aepInitial; hub = hubStart;
     }
     // A case with economics reports them for an AEP-optimized layout too (what the AEP choice costs).
+    // A layout that cannot be cabled is still the AEP result: reported without economics, with the reason.
     if (c.economics) {
-      economics = { ...economicFigures(c, x, y), value: aep };
-      objectiveInitial = aepInitial;
+      const f = figuresOrWhy(x, y);
+      if (f instanceof UncablableLayout) notes.push(`no economics: the layout cannot be cabled (${f.message})`);
+      else { economics = { ...f, value: aep }; objectiveInitial = aepInitial; }
     }
   }
   // The reported AEP is the evaluator's (the cost figures summed it by turbine: the same to the last bits).
@@ -270,6 +314,7 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
     ...(c.turbines ? { typeOf: Int32Array.from(c.turbines.typeOf) } : {}),
     ...(economics ? { economics, objectiveInitial } : {}),
     ...(hub !== null ? { hubHeight: hub, hubHeightInitial: hubStart! } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
   };
 }
 

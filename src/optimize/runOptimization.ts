@@ -48,6 +48,8 @@ export interface OptimizationRecord {
     /** The cost model's currency (ISO 4217: EUR for the DTU model): every sum of money above is in it. */
     currency: string;
   };
+  /** What the caller must be told about how the result came about (optimizeLayout.ts: an optimized layout that could not be cabled). */
+  notes?: string[];
   /** A farm that chose its models (turbine_choice): why, per model. */
   type_choice?: { objective: string; reason: string; per_model: { model: string; turbines: number; rated_mw: number; aep_mwh: number; objective_if_all: number }[] };
 }
@@ -77,6 +79,7 @@ export function runOptimization(c: Case, settings: OptimizerSettings, seed: numb
         cost_breakdown: r.economics.breakdown, cost_model: r.economics.model, currency: c.economics!.model.currency,
       },
     } : {}),
+    ...(r.notes ? { notes: [...r.notes] } : {}),
     ...(r.typeChoice ? {
       type_choice: {
         objective: r.typeChoice.objective, reason: r.typeChoice.reason,

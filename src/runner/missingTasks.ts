@@ -13,12 +13,22 @@ import { LedgerReader } from './ledgerReader.js';
 export interface MissingTask {
   taskId: string;
   state: 'pending' | 'stale' | 'failed';
+  /** A failed task: its attempts and the last attempt's error (the ledger's), so the list says why. */
+  attempts?: number;
+  error?: string;
 }
 
 export function listMissing(dir: string): { campaign: string; total: number; missing: MissingTask[] } {
   const ledger = LedgerReader.open(dir);
   try {
-    return ledger.snapshot(() => ({ campaign: ledger.getMeta('campaign_name') ?? '', total: ledger.totals().total, missing: ledger.notDone() }));
+    return ledger.snapshot(() => {
+      const why = new Map(ledger.failures(Number.MAX_SAFE_INTEGER).map((f) => [f.taskId, f]));
+      const missing: MissingTask[] = ledger.notDone().map((m) => {
+        const f = m.state === 'failed' ? why.get(m.taskId) : undefined;
+        return f ? { ...m, attempts: f.attempts, error: f.error } : m;
+      });
+      return { campaign: ledger.getMeta('campaign_name') ?? '', total: ledger.totals().total, missing };
+    });
   } finally {
     ledger.close();
   }

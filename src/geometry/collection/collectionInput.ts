@@ -7,6 +7,7 @@ import { InputError } from '../../util/errors.js';
 import type { ExclusionZone, Point } from '../boundary.js';
 import type { CableType } from './cableCatalogue.js';
 import { insidePolygon } from './exclusionBlock.js';
+import { coincidentProblem } from '../coincidentPoints.js';
 
 export interface CollectionInput {
   turbines: { x: ArrayLike<number>; y: ArrayLike<number> };
@@ -46,6 +47,9 @@ export function checkCollectionInput(input: CollectionInput): void {
     if (!Number.isInteger(c.capacity) || c.capacity < 1) fail(`cables[${t}].capacity`, `must be a whole number of turbines >= 1, got ${c.capacity}`);
     if (!finite(c.costPerMetre) || c.costPerMetre <= 0) fail(`cables[${t}].costPerMetre`, `must be a finite number > 0, got ${c.costPerMetre}`);
   });
+  // Two turbines at one point, or a turbine on a substation: a zero-length cable (coincidentPoints.ts).
+  const points = coincidentProblem(x, y, input.substations);
+  if (points) fail('turbines', points);
   for (const zone of input.exclusions ?? []) {
     input.substations.forEach((s, k) => {
       if (insidePolygon(zone.vertices, s[0], s[1])) fail(`substations[${k}]`, `(${s[0]}, ${s[1]}) lies inside exclusion zone "${zone.name}"; no cable could reach it`);

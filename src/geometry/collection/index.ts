@@ -18,3 +18,4 @@ export { cableCostGradient, type CableCostGradient } from './cableCostGradient.j
 export { checkNetwork } from './checkNetwork.js';
 export { edgesCross, segmentsCross, CROSSING_TOLERANCE_M } from './segmentCrossing.js';
 export { blockingZone, insidePolygon } from './exclusionBlock.js';
+export { diagnoseUncablable, turbineList, UncablableLayout, type CablingDiagnosis } from './uncablable.js';

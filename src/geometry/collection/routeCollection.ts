@@ -24,7 +24,6 @@
  * what lets a verifier re-route a row with the row's own network as the start and require the
  * same network back (runner/gate/rowGate.ts).
  */
-import { RuntimeFailure } from '../../util/errors.js';
 import { checkNetwork } from './checkNetwork.js';
 import type { CollectionInput } from './collectionInput.js';
 import { networkOf, type CollectionNetwork } from './collectionNetwork.js';
@@ -34,6 +33,7 @@ import { improveByNodeSwap } from './nodeSwap.js';
 import { kick, KickRandom } from './perturbation.js';
 import { improveBySubtreeReattach } from './subtreeReattach.js';
 import { sweepGroups } from './sweepGroups.js';
+import { diagnoseUncablable, UncablableLayout } from './uncablable.js';
 
 export const ROUTING_LAMBDAS = [1, 0.9, 0.8] as const;
 /** Sweep starts: cutting offsets 0, 0, 1, 1, 2, 2 counter-clockwise and clockwise (at most 2 × capacity). */
@@ -154,7 +154,9 @@ export function routeCollection(input: CollectionInput, lambdas: readonly number
     if (check(polished) && (best === undefined || polished.totalCost <= best.totalCost)) best = polished;
   }
   if (best === undefined) {
-    throw new RuntimeFailure(`${input.source ?? 'collection'}: found no valid network: some turbines cannot reach a substation past the exclusion zones, the other cables and the cable capacity`);
+    // Which turbines and why (uncablable.ts); permanent: the same layout fails again.
+    const why = diagnoseUncablable(input);
+    throw new UncablableLayout(`${input.source ?? 'collection'}: found no valid network: ${why.reason}`, why.turbines);
   }
   return best;
 }
