@@ -12,16 +12,7 @@ import numpy.typing as npt
 
 from ._frames import FloatArray, FrameReader, encode_frame, encode_xy_frame, write_all
 from . import _farm_values, _results
-
-
-class WfloError(Exception):
-    """An error the engine reported: ``str(err)`` is the one line the ``wflo`` CLI prints (without
-    its ``wflo: `` prefix); ``exit_code`` the CLI's exit code (2 bad input, 1 runtime failure)."""
-
-    def __init__(self, message: str, exit_code: int = 1) -> None:
-        super().__init__(message)
-        self.message = message
-        self.exit_code = exit_code
+from ._errors import WfloError, _coordinates
 
 
 class AepResult(NamedTuple):
@@ -51,13 +42,6 @@ def default_command() -> List[str]:
         if not os.path.exists(target):
             raise WfloError(f"{target}: the wflo engine is not built (run `npm ci` in the repository) or set WFLO_CLI to wflo's dist/src/cli/main.js")
     return ["node", target] if target.endswith(".js") else [target]
-
-
-def _coordinates(name: str, values: npt.ArrayLike, n: int) -> FloatArray:
-    a = np.ascontiguousarray(values, dtype="<f8")  # the wire's byte order (native on little-endian machines)
-    if a.ndim != 1 or a.shape[0] != n:
-        raise WfloError(f"{name}: expected {n} values (one per turbine), got shape {a.shape}", 2)
-    return a
 
 
 class Farm:

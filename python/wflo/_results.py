@@ -5,15 +5,22 @@ feasibility, constraint values with their Jacobian, and optimizations. Each func
 ``wflo optimize`` compute them."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
 
+from ._errors import _coordinates
 from ._frames import FloatArray
 
-if TYPE_CHECKING:
-    from ._engine import Farm
+
+class Farm(Protocol):
+    """What these functions use of a ``wflo.Farm`` (an open case on an engine): its handle, its
+    turbine count and the engine it is open on."""
+
+    handle: int
+    n: int
+    _engine: Any
 
 
 class AepDetails(NamedTuple):
@@ -91,7 +98,6 @@ class OptimizeResult(NamedTuple):
 
 
 def _xy(farm: "Farm", x: npt.ArrayLike, y: npt.ArrayLike) -> Dict[str, FloatArray]:
-    from ._engine import _coordinates
     return {"x": _coordinates("x", x, farm.n), "y": _coordinates("y", y, farm.n)}
 
 
