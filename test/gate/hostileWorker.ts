@@ -4,7 +4,7 @@
  * the way its mode says. Run as `node hostileWorker.js REDIS_URL MODE` by the tests; prints
  * `ready` on stdout once it listens. Modes:
  *   first-attempt  seed % 5 picks the forgery on attempt 1 only (later attempts are honest):
- *                  0 AEP x10, 1 every turbine at (1e6, 1e6), 2 turbine 1 on top of turbine 0,
+ *                  0 AEP x10, 1 every turbine moved 1e6 m east and north, 2 turbine 1 on top of turbine 0,
  *                  3 NaN AEP (written as a string, the JSON it can send), 4 honest
  *   wrong-seed     every result is the honest result of another seed (seed + 1000): a feasible
  *                  layout with its correct AEP that is not this task's (only a recheck catches it)
@@ -56,7 +56,7 @@ const worker = new Worker(queueNameFor(), async (job: Job) => {
   if (mode === 'first-attempt' && data.attempt === 1) {
     switch (data.seed % 5) {
       case 0: encoded.aep = (encoded.aep as number) * 10; break;
-      case 1: encoded.x = encoded.x.map(() => 1e6); encoded.y = encoded.y.map(() => 1e6); break;
+      case 1: encoded.x = encoded.x.map((v) => v + 1e6); encoded.y = encoded.y.map((v) => v + 1e6); break;
       case 2: encoded.x[1] = encoded.x[0]!; encoded.y[1] = encoded.y[0]!; break;
       case 3: encoded.aep = 'NaN'; break;
       default: break;

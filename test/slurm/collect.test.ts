@@ -170,7 +170,10 @@ test('collect records the tasks a shard gave up on as failed, unless another sha
     assert.equal(listedTasks(c.stdout).size, failedIds.length);
     assert.match(c.stdout, /8\/12 done, 4 failed, 0 missing/);
     const m = wflo(['missing', path.join(dir, 'out')]);
-    assert.deepEqual(new Set(m.stdout.split('\n').filter((l) => l.endsWith('\tfailed')).map((l) => l.split('\t')[0])), new Set(failedIds));
+    // `wflo missing` gives a failed task's attempts and last error in a third column.
+    const missingFailed = m.stdout.split('\n').filter((l) => l.split('\t')[1] === 'failed');
+    assert.deepEqual(new Set(missingFailed.map((l) => l.split('\t')[0])), new Set(failedIds));
+    for (const l of missingFailed) assert.match(l, /\tfailed\tafter 1 attempt: /);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
