@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._frames import FloatArray, FrameReader, encode_frame, encode_xy_frame, write_all
-from . import _farm_values, _results
+from . import _farm_values, _locate, _results
 from ._errors import WfloError, _coordinates
 
 
@@ -32,16 +32,9 @@ class AepGradientResult(NamedTuple):
 
 
 def default_command() -> List[str]:
-    """The engine's command: ``$WFLO_CLI`` (a path to ``main.js`` or an executable), else this
-    repository's ``dist/src/cli/main.js`` (the package lives in ``<repo>/python/wflo``)."""
-    cli = os.environ.get("WFLO_CLI")
-    if cli:
-        target = cli
-    else:
-        target = str(Path(__file__).resolve().parents[2] / "dist" / "src" / "cli" / "main.js")
-        if not os.path.exists(target):
-            raise WfloError(f"{target}: the wflo engine is not built (run `npm ci` in the repository) or set WFLO_CLI to wflo's dist/src/cli/main.js")
-    return ["node", target] if target.endswith(".js") else [target]
+    """The engine's command: ``$WFLO_CLI``, else the clone around this package, else a ``wflo`` on
+    PATH (python/wflo/_locate.py; a ``WfloError`` naming what was tried when none is there)."""
+    return _locate.engine_command()
 
 
 class Farm:
