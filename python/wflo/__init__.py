@@ -16,7 +16,8 @@ __all__ += ["case_document", "time_series", "turbine", "wind_rose", "AepDetails"
 __version__ = "0.1.0"
 
 from ._locate import engine_command  # noqa: E402
-__all__ += ["engine_command"]
+from ._batch import AepBatchResult  # noqa: E402
+__all__ += ["engine_command", "AepBatchResult"]
 
 from .campaign import Campaign, CampaignRun, Progress, RunFailed, load_campaign, validate_campaign, run_campaign, start_run, campaign_status  # noqa: E402
 __all__ += ["Campaign", "CampaignRun", "Progress", "RunFailed", "load_campaign", "validate_campaign", "run_campaign", "start_run", "campaign_status"]

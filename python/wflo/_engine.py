@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._frames import FloatArray, FrameReader, encode_frame, encode_xy_frame, write_all
-from . import _farm_values, _locate, _results
+from . import _batch, _farm_values, _locate, _results
 from ._errors import WfloError, _coordinates
 
 
@@ -64,6 +64,11 @@ class Farm:
         """AEP (MWh) and its exact gradient with respect to x and y (MWh per metre)."""
         header, arrays = self._engine._xy_request("aep_and_gradient", self.handle, _coordinates("x", x, self.n), _coordinates("y", y, self.n))
         return AepGradientResult(float(header["aep_mwh"]), arrays["grad_x"], arrays["grad_y"], arrays["per_turbine_mwh"])
+
+    def aep_batch(self, x: npt.ArrayLike, y: npt.ArrayLike, gradient: bool = False) -> "_batch.AepBatchResult":
+        """AEP of k layouts in one request: x, y shape (k, n) → aep_mwh (k,), per_turbine_mwh (k, n),
+        and with ``gradient=True`` grad_x, grad_y (k, n); each row the single call's (python/wflo/_batch.py)."""
+        return _batch.aep_batch(self, x, y, gradient)
 
     # Per-direction results, flow maps, constraints, optimize: python/wflo/_results.py.
     def aep_details(self, x: npt.ArrayLike, y: npt.ArrayLike) -> "_results.AepDetails":
