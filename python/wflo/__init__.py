@@ -17,7 +17,8 @@ __version__ = "0.1.0"
 
 from ._locate import engine_command  # noqa: E402
 from ._batch import AepBatchResult  # noqa: E402
-__all__ += ["engine_command", "AepBatchResult"]
+from ._history import History, OptimizeProgress  # noqa: E402
+__all__ += ["engine_command", "AepBatchResult", "History", "OptimizeProgress"]
 
 from .campaign import Campaign, CampaignRun, Progress, RunFailed, load_campaign, validate_campaign, run_campaign, start_run, campaign_status  # noqa: E402
 __all__ += ["Campaign", "CampaignRun", "Progress", "RunFailed", "load_campaign", "validate_campaign", "run_campaign", "start_run", "campaign_status"]

@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._frames import FloatArray, FrameReader, encode_frame, encode_xy_frame, write_all
-from . import _batch, _farm_values, _locate, _results
+from . import _batch, _farm_values, _history, _locate, _results
 from ._errors import WfloError, _coordinates
 
 
@@ -153,6 +153,16 @@ class Engine:
             self._next_id += 1
             return self._exchange(p, encode_frame({**header, "id": request_id}, arrays))
 
+    def _streamed_request(self, header: Dict[str, Any], arrays: Optional[Dict[str, FloatArray]], on_progress: Any) -> Tuple[Dict[str, Any], Dict[str, FloatArray]]:
+        """A request whose reply follows ``progress`` frames (optimize with progress; python/wflo/_history.py)."""
+        with self._lock:
+            p = self._process
+            if p is None:
+                raise WfloError("the wflo engine is closed")
+            request_id = self._next_id
+            self._next_id += 1
+            return self._exchange(p, encode_frame({**header, "id": request_id}, arrays), lambda: _history.read_reply(self._reader.read, on_progress))
+
     def _xy_request(self, kind: str, handle: int, x: FloatArray, y: FloatArray) -> Tuple[Dict[str, Any], Dict[str, FloatArray]]:
         """An aep/aep_and_gradient request, framed without json.dumps (the hot path of an optimizer)."""
         with self._lock:
@@ -163,10 +173,10 @@ class Engine:
             self._next_id += 1
             return self._exchange(p, encode_xy_frame(kind, handle, request_id, x, y))
 
-    def _exchange(self, p: "subprocess.Popen[bytes]", frame: bytes) -> Tuple[Dict[str, Any], Dict[str, FloatArray]]:
+    def _exchange(self, p: "subprocess.Popen[bytes]", frame: bytes, read: Any = None) -> Tuple[Dict[str, Any], Dict[str, FloatArray]]:
         try:
             write_all(self._in_fd, frame)
-            reply, reply_arrays = self._reader.read()
+            reply, reply_arrays = (read or self._reader.read)()
         except (BrokenPipeError, EOFError, OSError) as err:
             raise WfloError(f"the wflo engine ended (exit code {p.poll()}): {err}") from err
         self.last_header = reply

@@ -36,7 +36,8 @@ async function writtenByWflo(file: string): Promise<boolean> {
   } catch {
     return false;
   }
-  return /^wflo:\s*$/m.test(text) || /^# (Written by `wflo |windIO .* written by wflo )/m.test(text);
+  // …, or an optimization history (io/historyFile.ts: its CSV's first line, its JSON's format).
+  return /^wflo:\s*$/m.test(text) || /^# (Written by `wflo |windIO .* written by wflo )/m.test(text) || text.startsWith('{"format":"wflo-history/');
 }
 
 /** Throw unless `file` may be written: it does not exist, wflo wrote it, or `force`. */
