@@ -3,7 +3,7 @@
  * baseline, each turbine moved by a seeded random offset of up to 50 m) evaluated by one
  * `farm.aep_batch(X, Y)` call versus k single `farm.aep(x, y)` calls, for k = 1, 10, 100, 1000.
  * Per layout: the wall time Python measures (perf_counter_ns around the whole batch, or around
- * the k calls) and, beyond the engine's own evaluation time (`engine_us`: the batch's own, or the
+ * the k calls, after 3000 single and 30 batch warm-up calls) and, beyond the engine's own evaluation time (`engine_us`: the batch's own, or the
  * k calls' summed), the overhead; median of 7 repetitions after 2 warm-up ones. Also whether every
  * batch AEP equals its single call's bit for bit. Figures only, no pass/fail. Python: WFLO_PYTHON or
  * /usr/bin/python3 (needs NumPy).
@@ -25,6 +25,12 @@ with wflo.Engine() as engine:
     farm = engine.farm("iea37-cs1-16")
     x0, y0 = farm.baseline
     rng = np.random.default_rng(1)
+    # Warm the engine's JIT first (bench/python.ts: the first thousands of calls are slower).
+    WX = x0 + rng.uniform(-50, 50, (100, farm.n)); WY = y0 + rng.uniform(-50, 50, (100, farm.n))
+    for j in range(3000):
+        farm.aep(WX[j % 100], WY[j % 100])
+    for j in range(30):
+        farm.aep_batch(WX, WY)
     for k in ks:
         X = x0 + rng.uniform(-50, 50, (k, farm.n)); Y = y0 + rng.uniform(-50, 50, (k, farm.n))
         batch, single, batch_engine, single_engine = [], [], [], []
