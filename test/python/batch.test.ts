@@ -80,3 +80,40 @@ print(json.dumps(out))
     true,
   ]);
 });
+
+test('Python: the aep_batch and optimize-with-progress headers, progress frames included, match schemas/serve.v1.json (Python jsonschema)', { skip: missing || (runPython(['-c', 'import jsonschema']).status !== 0 && 'python3-jsonschema is not installed') }, () => {
+  const code = `
+import json, numpy as np, jsonschema, wflo
+import wflo._engine as e
+v = jsonschema.Draft202012Validator(json.load(open("schemas/serve.v1.json")))
+seen = []
+plain = e.encode_frame
+def recording(header, arrays=None):
+    h = dict(header)
+    if arrays: h["arrays"] = [{"name": k, "bytes": int(np.asarray(a).nbytes)} for k, a in arrays.items()]
+    seen.append(h)
+    return plain(header, arrays)
+e.encode_frame = recording
+with wflo.Engine() as engine:
+    read = engine._reader.read
+    def reading():
+        h, a = read()
+        seen.append(dict(h))
+        return h, a
+    engine._reader.read = reading
+    f = engine.farm("iea37-cs1-16"); x, y = f.baseline
+    f.aep_batch(np.tile(x, (2, 1)), np.tile(y, (2, 1)), gradient=True)
+    f.aep_batch(x, y)
+    f.optimize("gradient", 2, max_iterations=2, wec=[1.5, 1.0], progress=lambda p: None)
+    f.optimize("global", 1, hops=1, max_iterations=2, progress=lambda p: None)
+kinds = sorted({h.get("kind") for h in seen})
+bad = [h for h in seen if not v.is_valid(h)]
+print(json.dumps({"kinds": kinds, "progress": sum(h.get("kind") == "progress" for h in seen), "bad": bad[:3]}))
+`;
+  const r = runPython(['-c', code]);
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as { kinds: string[]; progress: number; bad: unknown[] };
+  assert.deepEqual(out.kinds, ['aep_batch', 'open', 'optimize', 'progress']);
+  assert.ok(out.progress > 10, `${out.progress} progress frames`);
+  assert.deepEqual(out.bad, []);
+});
