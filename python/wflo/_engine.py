@@ -4,7 +4,6 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
-from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
