@@ -14,7 +14,8 @@
  *   each seeding start, hop or generation, of layouts made feasible (`max_violation_m` 0);
  *   `iteration` and `wec` are null there (those methods count their descents' iterations inside).
  *
- * `stage` of a start row numbers the starts, of a hop or generation row the hops (generations).
+ * `stage` of a start row numbers the starts, of a hop or generation row the hops (generations;
+ * the population method's final polish is the generation after the last).
  * `evaluations` counts the objective evaluations of the optimization so far, as its result's
  * `evaluations` does; `stage` numbers the descent stages (or the hops) from 0 in the order run.
  * With a fine direction treatment the coarse run's rows come first, then the polish's.
@@ -56,6 +57,7 @@ export class HistoryRecorder {
   private base = { iteration: 0, stage: 0, evaluations: 0 };
   private last = { iteration: 0, stage: -1, evaluations: 0 };
   private starts = 0;
+  private generations = 0;
 
   /** `onRow`: called with each row as it is recorded (a client's progress frames). */
   constructor(private readonly onRow?: (row: HistoryRow) => void) {}
@@ -89,7 +91,13 @@ export class HistoryRecorder {
     return {
       onIteration: (e) => this.descent(e),
       onProgress: (e) => (e.move === 'seed' ? this.progress('start', this.starts++, e.bestAep, e.evaluations) : this.progress('hop', e.hop, e.bestAep, e.evaluations)),
-      onPopulationProgress: (e) => (e.move === 'seed' ? this.progress('start', this.starts++, e.bestAep, e.evaluations) : this.progress('generation', e.hop, e.bestAep, e.evaluations)),
+      onPopulationProgress: (e) => {
+        if (e.move === 'seed') return this.progress('start', this.starts++, e.bestAep, e.evaluations);
+        // The final polish is numbered after the last generation.
+        const stage = e.move === 'final' ? this.generations : e.hop;
+        this.generations = Math.max(this.generations, stage + 1);
+        return this.progress('generation', stage, e.bestAep, e.evaluations);
+      },
     };
   }
 

@@ -4,7 +4,8 @@
  * `iterations`, evaluations never going back and ending within the result's, each stage's wake
  * expansion factor the method's continuation (then the restart stage at 1), the last row the
  * returned AEP at the last stage's feasibility tolerance; the JSON form holds the same rows; the
- * global method's rows are its starts and hops with the best AEP so far, ending at the result's;
+ * global (population) method's rows are its starts and hops (generations) with the best AEP so
+ * far, ending at the result's;
  * recording never changes the result; --starts > 1 and somebody else's file are refused (exit 2).
  */
 import { test } from 'node:test';
@@ -66,7 +67,7 @@ test('--history of the gradient method: every L-BFGS iteration, counts up to the
   }
 });
 
-test('--history of the global method: its starts and hops, the best AEP so far, ending at the result\'s', () => {
+test('--history of the global and population methods: starts, then hops or generations, the best AEP so far, ending at the result\'s', () => {
   const dir = tempDir('wflo-history-');
   try {
     const csv = path.join(dir, 'g.csv');
@@ -82,6 +83,19 @@ test('--history of the global method: its starts and hops, the best AEP so far, 
     assert.ok(rows.every((row, k) => row.iteration === null && row.wec === null && (k === 0 || (row.objective >= rows[k - 1].objective && row.evaluations >= rows[k - 1].evaluations))));
     assert.equal(rows.at(-1)!.objective, r.aep_mwh);
     assert.ok(rows.at(-1)!.evaluations <= r.evaluations);
+    // The population method: its starts, then its generations numbered on, the final polish last.
+    const pfile = path.join(dir, 'p.csv');
+    const p = runWflo(['optimize', 'iea37-cs1-16', '--method', 'population', '--max-iterations', '5', '--seed', '1', '--json', '--history', pfile], { timeoutMs: 300_000 });
+    assert.equal(p.status, 0, p.stderr);
+    const pr = JSON.parse(p.stdout) as { aep_mwh: number; evaluations: number };
+    const prow = readCsv(pfile);
+    const pstarts = prow.filter((row) => row.event === 'start'), generations = prow.filter((row) => row.event === 'generation');
+    assert.ok(pstarts.length >= 1 && generations.length >= 2);
+    assert.deepEqual(prow.map((row) => row.event), [...pstarts.map(() => 'start'), ...generations.map(() => 'generation')]);
+    assert.deepEqual(generations.map((row) => row.stage), generations.map((_, k) => k));
+    assert.ok(prow.every((row, k) => k === 0 || (row.objective >= prow[k - 1].objective && row.evaluations >= prow[k - 1].evaluations)));
+    assert.equal(prow.at(-1)!.objective, pr.aep_mwh);
+    assert.ok(prow.at(-1)!.evaluations <= pr.evaluations);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
