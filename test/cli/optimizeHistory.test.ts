@@ -5,7 +5,7 @@
  * expansion factor the method's continuation (then the restart stage at 1), the last row the
  * returned AEP at the last stage's feasibility tolerance; the JSON form holds the same rows; the
  * global (population) method's rows are its starts and hops (generations) with the best AEP so
- * far, ending at the result's;
+ * far, ending at the result's; an LCOE run's cost stages are in currency per MWh;
  * recording never changes the result; --starts > 1 and somebody else's file are refused (exit 2).
  */
 import { test } from 'node:test';
@@ -119,6 +119,38 @@ test('--history is refused with several starts and over somebody else\'s file (e
     const again = runWflo(['optimize', 'iea37-cs1-16', '--method', 'gradient', '--max-iterations', '3', '--seed', '1', '--history', file]);
     assert.equal(again.status, 0, again.stderr);
     assert.ok(readCsv(file).length > 0);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('--history of an LCOE run: energy stages in MWh, cost stages in the case\'s LCOE, ending at the result\'s (0.1 %)', { timeout: 300_000 }, () => {
+  const dir = tempDir('wflo-history-');
+  try {
+    const file = path.join(dir, 'lcoe.json');
+    const r = runWflo(['optimize', path.join('examples', 'mixed-choice-cost.yaml'), '--method', 'gradient', '--objective', 'lcoe', '--max-iterations', '8', '--json', '--history', file], { timeoutMs: 300_000 });
+    assert.equal(r.status, 0, r.stderr);
+    const j = JSON.parse(r.stdout) as { iterations: number; economics: { objective: string; value: number } };
+    assert.equal(j.economics.objective, 'lcoe');
+    const rows = (JSON.parse(fs.readFileSync(file, 'utf8')) as { rows: Row[] }).rows;
+    assert.ok(rows.every((row, k) => k === 0 || row.iteration! > rows[k - 1].iteration!), 'iterations count on across the runs of a model choice');
+    assert.ok(rows.at(-1)!.iteration! <= j.iterations);
+    // Each stage is an energy stage (AEPs in MWh: thousands of times an LCOE) or a cost stage (at
+    // wec 1, LCOEs near the result's); the model choice runs the optimization twice, so there are
+    // two cost stages, each ending a run; the last row is the result's LCOE.
+    const lcoe = j.economics.value;
+    const stages = [...new Set(rows.map((row) => row.stage))];
+    const kindOf = (stage: number) => {
+      const of = rows.filter((row) => row.stage === stage);
+      if (of.every((row) => row.objective > 1000 * lcoe)) return 'energy';
+      if (of.every((row) => row.wec === 1 && Math.abs(row.objective - lcoe) < 0.5 * lcoe)) return 'cost';
+      return 'mixed';
+    };
+    const kinds = stages.map(kindOf);
+    assert.ok(!kinds.includes('mixed'), kinds.join(','));
+    assert.deepEqual(stages.filter((_, k) => kinds[k] === 'cost').length, 2, kinds.join(','));
+    assert.equal(kinds.at(-1), 'cost');
+    assert.ok(Math.abs(rows.at(-1)!.objective - lcoe) <= 1e-3 * lcoe, `${rows.at(-1)!.objective} vs ${lcoe}`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
