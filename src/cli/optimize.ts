@@ -9,7 +9,7 @@ import { checkOverwrite } from '../io/overwrite.js';
 import { betterRecord, runOptimization, type OptimizationRecord } from '../optimize/runOptimization.js';
 import { combineHooks } from '../optimize/optimizeLayout.js';
 import { HistoryRecorder } from '../optimize/history.js';
-import { writeHistory } from '../io/historyFile.js';
+import { checkHistoryTarget, writeHistory } from '../io/historyFile.js';
 import { withHubHeight } from '../optimize/hubHeight.js';
 import { withObjective } from '../io/objectiveField.js';
 import { resolveSettings, type OptimizerSettings } from '../optimize/settings.js';
@@ -95,7 +95,7 @@ export function registerOptimize(program: Command): void {
       if (str('out')) await checkOverwrite(str('out')!, !!opts.force, '--out');
       const historyFile = str('history');
       if (historyFile !== undefined && starts > 1) throw new InputError(`--history: records one optimization, not ${starts} starts (run each seed with --starts 1)`);
-      if (historyFile !== undefined) await checkOverwrite(historyFile, !!opts.force, '--history');
+      if (historyFile !== undefined) { checkHistoryTarget(historyFile); await checkOverwrite(historyFile, !!opts.force, '--history'); }
       const t0 = process.hrtime.bigint();
 
       let best: OptimizationRecord;

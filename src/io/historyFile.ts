@@ -6,7 +6,10 @@
  * not apply). Numbers are written in the shortest form that reads back to the same float64.
  * Written atomically (io/atomicWrite.ts): nothing half-written.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { writeFileAtomic } from './atomicWrite.js';
+import { InputError } from '../util/errors.js';
 import { HISTORY_COLUMNS, type HistoryRow } from '../optimize/history.js';
 
 export const HISTORY_FORMAT = 'wflo-history/1';
@@ -18,6 +21,13 @@ export function historyText(file: string, rows: HistoryRow[]): string {
   }
   const cell = (v: string | number | null) => (v === null ? '' : String(v));
   return [HISTORY_CSV_HEAD, HISTORY_COLUMNS.join(','), ...rows.map((r) => HISTORY_COLUMNS.map((k) => cell(r[k])).join(',')), ''].join('\n');
+}
+
+/** Before any work: the file's folder exists and the file is not a folder (else exit 2, nothing run). */
+export function checkHistoryTarget(file: string, flag = '--history'): void {
+  const dir = path.dirname(path.resolve(file));
+  if (!fs.existsSync(dir) || !fs.statSync(dir).isDirectory()) throw new InputError(`${flag} ${file}: folder ${dir} does not exist`);
+  if (fs.existsSync(file) && fs.statSync(file).isDirectory()) throw new InputError(`${flag} ${file}: is a folder, expected a file name`);
 }
 
 export function writeHistory(file: string, rows: HistoryRow[]): void {

@@ -109,6 +109,11 @@ test('--history is refused with several starts and over somebody else\'s file (e
     assert.equal(many.status, 2);
     assert.equal(many.stderr, 'wflo: --history: records one optimization, not 2 starts (run each seed with --starts 1)\n');
     assert.equal(fs.existsSync(file), false);
+    // A folder that is not there is said before the run (not after it, with the work lost).
+    const nowhere = path.join(dir, 'no', 'h.csv');
+    const missingDir = runWflo(['optimize', 'iea37-cs1-16', '--method', 'gradient', '--history', nowhere]);
+    assert.equal(missingDir.status, 2);
+    assert.equal(missingDir.stderr, `wflo: --history ${nowhere}: folder ${path.join(dir, 'no')} does not exist\n`);
     fs.writeFileSync(file, 'mine\n');
     const foreign = runWflo(['optimize', 'iea37-cs1-16', '--method', 'gradient', '--max-iterations', '3', '--history', file]);
     assert.equal(foreign.status, 2);
