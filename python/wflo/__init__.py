@@ -15,6 +15,11 @@ __all__ = ["Engine", "Farm", "WfloError", "AepResult", "AepGradientResult"]
 __all__ += ["case_document", "time_series", "turbine", "wind_rose", "AepDetails", "Constraints", "Feasibility", "FlowMap", "OptimizeResult"]
 __version__ = "0.1.0"
 
+from ._locate import engine_command  # noqa: E402
+from ._batch import AepBatchResult  # noqa: E402
+from ._history import History, OptimizeProgress  # noqa: E402
+__all__ += ["engine_command", "AepBatchResult", "History", "OptimizeProgress"]
+
 from .campaign import Campaign, CampaignRun, Progress, RunFailed, load_campaign, validate_campaign, run_campaign, start_run, campaign_status  # noqa: E402
 __all__ += ["Campaign", "CampaignRun", "Progress", "RunFailed", "load_campaign", "validate_campaign", "run_campaign", "start_run", "campaign_status"]
 from .layouts import read_layouts, LayoutsArrays  # noqa: E402

@@ -4,14 +4,13 @@ from __future__ import annotations
 import os
 import subprocess
 import threading
-from pathlib import Path
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
 
 from ._frames import FloatArray, FrameReader, encode_frame, encode_xy_frame, write_all
-from . import _farm_values, _results
+from . import _batch, _farm_values, _history, _locate, _results
 from ._errors import WfloError, _coordinates
 
 
@@ -32,16 +31,9 @@ class AepGradientResult(NamedTuple):
 
 
 def default_command() -> List[str]:
-    """The engine's command: ``$WFLO_CLI`` (a path to ``main.js`` or an executable), else this
-    repository's ``dist/src/cli/main.js`` (the package lives in ``<repo>/python/wflo``)."""
-    cli = os.environ.get("WFLO_CLI")
-    if cli:
-        target = cli
-    else:
-        target = str(Path(__file__).resolve().parents[2] / "dist" / "src" / "cli" / "main.js")
-        if not os.path.exists(target):
-            raise WfloError(f"{target}: the wflo engine is not built (run `npm ci` in the repository) or set WFLO_CLI to wflo's dist/src/cli/main.js")
-    return ["node", target] if target.endswith(".js") else [target]
+    """The engine's command: ``$WFLO_CLI``, else the clone around this package, else a ``wflo`` on
+    PATH (python/wflo/_locate.py; a ``WfloError`` naming what was tried when none is there)."""
+    return _locate.engine_command()
 
 
 class Farm:
@@ -71,6 +63,11 @@ class Farm:
         """AEP (MWh) and its exact gradient with respect to x and y (MWh per metre)."""
         header, arrays = self._engine._xy_request("aep_and_gradient", self.handle, _coordinates("x", x, self.n), _coordinates("y", y, self.n))
         return AepGradientResult(float(header["aep_mwh"]), arrays["grad_x"], arrays["grad_y"], arrays["per_turbine_mwh"])
+
+    def aep_batch(self, x: npt.ArrayLike, y: npt.ArrayLike, gradient: bool = False) -> "_batch.AepBatchResult":
+        """AEP of k layouts in one request: x, y shape (k, n) → aep_mwh (k,), per_turbine_mwh (k, n),
+        and with ``gradient=True`` grad_x, grad_y (k, n); each row the single call's (python/wflo/_batch.py)."""
+        return _batch.aep_batch(self, x, y, gradient)
 
     # Per-direction results, flow maps, constraints, optimize: python/wflo/_results.py.
     def aep_details(self, x: npt.ArrayLike, y: npt.ArrayLike) -> "_results.AepDetails":
@@ -155,6 +152,16 @@ class Engine:
             self._next_id += 1
             return self._exchange(p, encode_frame({**header, "id": request_id}, arrays))
 
+    def _streamed_request(self, header: Dict[str, Any], arrays: Optional[Dict[str, FloatArray]], on_progress: Any) -> Tuple[Dict[str, Any], Dict[str, FloatArray]]:
+        """A request whose reply follows ``progress`` frames (optimize with progress; python/wflo/_history.py)."""
+        with self._lock:
+            p = self._process
+            if p is None:
+                raise WfloError("the wflo engine is closed")
+            request_id = self._next_id
+            self._next_id += 1
+            return self._exchange(p, encode_frame({**header, "id": request_id}, arrays), lambda: _history.read_reply(self._reader.read, on_progress))
+
     def _xy_request(self, kind: str, handle: int, x: FloatArray, y: FloatArray) -> Tuple[Dict[str, Any], Dict[str, FloatArray]]:
         """An aep/aep_and_gradient request, framed without json.dumps (the hot path of an optimizer)."""
         with self._lock:
@@ -165,10 +172,10 @@ class Engine:
             self._next_id += 1
             return self._exchange(p, encode_xy_frame(kind, handle, request_id, x, y))
 
-    def _exchange(self, p: "subprocess.Popen[bytes]", frame: bytes) -> Tuple[Dict[str, Any], Dict[str, FloatArray]]:
+    def _exchange(self, p: "subprocess.Popen[bytes]", frame: bytes, read: Any = None) -> Tuple[Dict[str, Any], Dict[str, FloatArray]]:
         try:
             write_all(self._in_fd, frame)
-            reply, reply_arrays = self._reader.read()
+            reply, reply_arrays = (read or self._reader.read)()
         except (BrokenPipeError, EOFError, OSError) as err:
             raise WfloError(f"the wflo engine ended (exit code {p.poll()}): {err}") from err
         self.last_header = reply

@@ -9,8 +9,9 @@ import numpy.typing as npt
 from ._frames import FloatArray
 
 
-class WfloError(Exception):
-    """An error the engine reported: ``str(err)`` is the one line the ``wflo`` CLI prints (without
+class WfloError(ValueError):
+    """An error the engine reported (a ``ValueError``: ``except ValueError`` catches it, as SciPy
+    and NumPy callers expect of bad input): ``str(err)`` is the one line the ``wflo`` CLI prints (without
     its ``wflo: `` prefix); ``exit_code`` the CLI's exit code (2 bad input, 1 runtime failure)."""
 
     def __init__(self, message: str, exit_code: int = 1) -> None:

@@ -49,8 +49,8 @@ def write_all(fd: int, data: bytes) -> None:
 
 class FrameReader:
     """Frames from a file descriptor: reads what the pipe holds (usually a whole response in one
-    system call) into a buffer allocated once, and cuts frames from it; the arrays of a frame are
-    one copy, split into views (writable, native float64)."""
+    system call) into a buffer allocated once, and cuts frames from it; each array of a frame is
+    copied out of it on its own (writable, native float64, owning its memory)."""
 
     def __init__(self, fd: int) -> None:
         self._fd = fd
@@ -93,12 +93,16 @@ class FrameReader:
         at = self._start + 4 + length
         arrays: Dict[str, FloatArray] = {}
         if entries:
-            values = np.frombuffer(self._buf, dtype="<f8", count=total // 8, offset=at).astype(np.float64)
+            # Each array its own copy (owning its memory, writable, native float64): never a view
+            # into the read buffer or into another array of the reply. One view of the block, then
+            # one astype per array (a frombuffer per array costs about twice as much).
+            block = np.frombuffer(self._buf, dtype="<f8", count=total // 8, offset=at)
             k = 0
             for e, size in zip(entries, sizes):
-                arrays[str(e["name"])] = values[k:k + size // 8]
+                arrays[str(e["name"])] = block[k:k + size // 8].astype(np.float64)
                 k += size // 8
-        self._start = at + total
+            del block  # no view of the read buffer outlives this call
+        self._start = self._start + 4 + length + total
         if self._start == self._end:
             self._start = self._end = 0
         return header, arrays

@@ -5,13 +5,14 @@ feasibility, constraint values with their Jacobian, and optimizations. Each func
 ``wflo optimize`` compute them."""
 from __future__ import annotations
 
-from typing import Any, Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Protocol, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
 
 from ._errors import _coordinates
 from ._frames import FloatArray
+from ._history import History, history_of
 
 
 class Farm(Protocol):
@@ -80,7 +81,8 @@ class Constraints(NamedTuple):
 class OptimizeResult(NamedTuple):
     """One optimization, as ``wflo optimize --json`` reports it: the layout (``x``, ``y``), its AEP
     and the initial layout's, feasibility, work, and ``info`` (every other field of the CLI's
-    JSON: seed, method, wall_s, economics, type_choice, …)."""
+    JSON: seed, method, wall_s, economics, type_choice, …); ``history`` its rows, as
+    ``wflo optimize --history`` writes them (python/wflo/_history.py)."""
 
     x: FloatArray
     y: FloatArray
@@ -95,6 +97,7 @@ class OptimizeResult(NamedTuple):
     evaluations: int
     turbine_types: Optional[npt.NDArray[np.int64]]
     info: Dict[str, Any]
+    history: Optional[History] = None
 
 
 def _xy(farm: "Farm", x: npt.ArrayLike, y: npt.ArrayLike) -> Dict[str, FloatArray]:
@@ -135,7 +138,7 @@ def constraints(farm: "Farm", x: npt.ArrayLike, y: npt.ArrayLike, margin_m: floa
 def optimize(farm: "Farm", method: str = "global", seed: int = 0, *, initial: Optional[str] = None, wec: Optional[Sequence[float]] = None,
              hops: Optional[int] = None, hop_wec: Optional[Sequence[float]] = None, max_iterations: Optional[int] = None,
              random_iterations: Optional[int] = None, starts: int = 1, directions: Optional[str] = None, objective: Optional[str] = None,
-             x0: Optional[npt.ArrayLike] = None, y0: Optional[npt.ArrayLike] = None) -> OptimizeResult:
+             x0: Optional[npt.ArrayLike] = None, y0: Optional[npt.ArrayLike] = None, progress: Optional[Callable[[Any], Any]] = None) -> OptimizeResult:
     header: Dict[str, Any] = {"kind": "optimize", "handle": farm.handle, "method": method, "seed": seed, "starts": starts}
     for key, value in (("initial", initial), ("hops", hops), ("max_iterations", max_iterations), ("random_iterations", random_iterations),
                        ("directions", directions), ("objective", objective)):
@@ -145,9 +148,12 @@ def optimize(farm: "Farm", method: str = "global", seed: int = 0, *, initial: Op
         if values is not None:
             header[key] = [float(v) for v in values]
     arrays = _xy(farm, x0, y0) if x0 is not None or y0 is not None else None
-    h, a = farm._engine._request(header, arrays)
+    if progress is not None:
+        h, a = farm._engine._streamed_request({**header, "progress": True}, arrays, progress)
+    else:
+        h, a = farm._engine._request(header, arrays)
     info = {k: v for k, v in h.items() if k not in ("protocol", "ok", "kind", "id")}
     types = a["turbine_types"].astype(np.int64) if "turbine_types" in a else None
     return OptimizeResult(a["x"], a["y"], float(h["aep_mwh"]), float(h["aep_initial_mwh"]), a["x_initial"], a["y_initial"],
                           a["per_direction_mwh"], bool(h["feasible"]), float(h["max_violation_m"]), int(h["iterations"]),
-                          int(h["evaluations"]), types, info)
+                          int(h["evaluations"]), types, info, history_of(a))

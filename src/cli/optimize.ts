@@ -7,6 +7,9 @@ import { caseTreatment } from '../optimize/caseDirections.js';
 import { resultReproduces, writeLayoutResult } from '../io/layoutResultYaml.js';
 import { checkOverwrite } from '../io/overwrite.js';
 import { betterRecord, runOptimization, type OptimizationRecord } from '../optimize/runOptimization.js';
+import { combineHooks } from '../optimize/optimizeLayout.js';
+import { HistoryRecorder } from '../optimize/history.js';
+import { checkHistoryTarget, writeHistory } from '../io/historyFile.js';
 import { withHubHeight } from '../optimize/hubHeight.js';
 import { withObjective } from '../io/objectiveField.js';
 import { resolveSettings, type OptimizerSettings } from '../optimize/settings.js';
@@ -66,7 +69,8 @@ export function registerOptimize(program: Command): void {
     .option('--directions <treatment>', 'the objective\'s wind directions: bins (as listed, the benchmark measure) | spread:N (each bin over its width in N sub-directions) | gaussian:SIGMA:N | refine:STEP; replaces the case file\'s `directions`. A fine treatment is optimized on a coarse one first (docs/optimize.md)')
     .option('--objective <name>', 'what to optimize: aep (default) | lcoe | npv; lcoe and npv need the case\'s economics (docs/optimize.md); replaces the case file\'s `objective`')
     .option('-o, --out <file>', 'write the (best) layout as a self-contained case file (turbine, wind, site, model, layout)')
-    .option('--force', 'replace --out FILE even if it exists and was not written by wflo')
+    .option('--history <file>', 'write the optimization\'s history, one row per iteration (objective, max violation, evaluations): CSV, or JSON when FILE ends in .json (docs/optimize.md)')
+    .option('--force', 'replace --out FILE (or --history FILE) even if it exists and was not written by wflo')
     .option('--json', 'print the result as JSON')
     .action(async (caseSpec: string, opts: Record<string, string | boolean | undefined>) => {
       const str = (k: string) => opts[k] as string | undefined;
@@ -89,6 +93,9 @@ export function registerOptimize(program: Command): void {
       const c = withObjective(loadCaseWithDirections(caseSpec, str('directions')), str('objective'), caseSpec);
       const treatment = caseTreatment(c);
       if (str('out')) await checkOverwrite(str('out')!, !!opts.force, '--out');
+      const historyFile = str('history');
+      if (historyFile !== undefined && starts > 1) throw new InputError(`--history: records one optimization, not ${starts} starts (run each seed with --starts 1)`);
+      if (historyFile !== undefined) { checkHistoryTarget(historyFile); await checkOverwrite(historyFile, !!opts.force, '--history'); }
       const t0 = process.hrtime.bigint();
 
       let best: OptimizationRecord;
@@ -96,11 +103,13 @@ export function registerOptimize(program: Command): void {
       if (starts === 1) {
         // A bar on a terminal only; piped or redirected, nothing but the result.
         const bar = process.stderr.isTTY ? (await import('../runner/optimizeProgress.js')).optimizeProgress(process.stderr, `${c.name} ${settings.method} seed ${seed}`) : null;
+        const recorder = historyFile !== undefined ? new HistoryRecorder() : null;
         try {
-          best = runOptimization(c, settings, seed, bar?.hooks);
+          best = runOptimization(c, settings, seed, combineHooks(bar?.hooks ?? {}, recorder?.hooks() ?? {}));
         } finally {
           bar?.stop();
         }
+        if (recorder) writeHistory(historyFile!, recorder.rows);
       } else {
         const seeds = Array.from({ length: starts }, (_, i) => seed + i);
         let bestSoFar = -Infinity;

@@ -1,8 +1,9 @@
 /**
  * The overwrite rule shared by every command that writes a file the user names (`export -o`,
- * `optimize -o`, `missing -o`): an existing file is replaced only when wflo wrote it
- * (a `wflo-layouts` HDF5 file, or a YAML file wflo wrote: it carries a `wflo:` block or a
- * `written by wflo` / "Written by `wflo" header) or when `--force` is given. Anything else is
+ * `optimize -o`, `optimize --history`, `missing -o`): an existing file is replaced only when wflo wrote it
+ * (a `wflo-layouts` HDF5 file, a YAML file wflo wrote: it carries a `wflo:` block or a
+ * `written by wflo` / "Written by `wflo" header, or a `--history` file: its CSV's "Written by
+ * `wflo" line, its JSON's `wflo-history/` format) or when `--force` is given. Anything else is
  * somebody's data: refused with exit 2 before any work starts.
  */
 import fs from 'node:fs';
@@ -36,7 +37,8 @@ async function writtenByWflo(file: string): Promise<boolean> {
   } catch {
     return false;
   }
-  return /^wflo:\s*$/m.test(text) || /^# (Written by `wflo |windIO .* written by wflo )/m.test(text);
+  // …, or an optimization history (io/historyFile.ts: its CSV's first line, its JSON's format).
+  return /^wflo:\s*$/m.test(text) || /^# (Written by `wflo |windIO .* written by wflo )/m.test(text) || text.startsWith('{"format":"wflo-history/');
 }
 
 /** Throw unless `file` may be written: it does not exist, wflo wrote it, or `force`. */

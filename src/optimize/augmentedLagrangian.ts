@@ -33,6 +33,11 @@ export interface AugmentedLagrangianOptions {
   stationarityTolerance?: number;
   /** Multipliers to start from (length = constraint count); updated in place. */
   multipliers?: Float64Array;
+  /**
+   * Called after every inner (L-BFGS) iteration, observing only: the iteration's number over this
+   * call (from 1), f at the new point (Φ less its penalty term) and max(0, max_i g_i) there.
+   */
+  onIteration?: (e: { iteration: number; f: number; maxViolation: number }) => void;
 }
 
 export interface AugmentedLagrangianResult {
@@ -86,8 +91,23 @@ export function augmentedLagrangian(
   const stationarityTolerance = opts.stationarityTolerance ?? 1e-7;
   let outer = 0;
   let previousF = Infinity;
+  const observe = opts.onIteration;
+  const gSeen = observe ? new Float64Array(m) : g;
+  // f at an inner iterate from Φ there: the constraint values are cheap beside f (no extra f call).
+  const inner = observe ? {
+    ...opts.inner,
+    onIteration: (z: Float64Array, phiValue: number, it: number) => {
+      constraints.values(z, gSeen);
+      let penalty = 0;
+      for (let i = 0; i < m; i++) {
+        const shifted = lambda[i] + rho * gSeen[i];
+        penalty += shifted > 0 ? shifted * shifted - lambda[i] * lambda[i] : -lambda[i] * lambda[i];
+      }
+      observe({ iteration: innerIterations + it, f: phiValue - penalty / (2 * rho), maxViolation: Math.max(0, maxOf(gSeen)) });
+    },
+  } : opts.inner;
   for (; outer < maxOuter; outer++) {
-    const r = lbfgs(phi, x, opts.inner);
+    const r = lbfgs(phi, x, inner);
     innerIterations += r.iterations;
     x = r.x;
     constraints.values(x, g);

@@ -30,6 +30,7 @@ import type { ResolvedSettings } from './settings.js';
 import { createEconomicObjective, economicStageObjective, isEconomic, objectiveScale } from './economicObjective.js';
 import { aepHubObjective, HUB_SCALE_M, withHubBounds } from './hubHeight.js';
 import type { CollectionNetwork } from '../geometry/collection/index.js';
+import type { IterationEvent } from './history.js';
 
 export function gradientStages(
   c: Case, stages0: number[], s: ResolvedSettings, site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, aepRef: number,
@@ -38,6 +39,8 @@ export function gradientStages(
   onStage?: (stage: number, stages: number, evaluations: number) => void,
   /** The hub height's start (m) when the case has a hubHeightRange: it is optimized too. */
   h0: number | null = null,
+  /** Called after every L-BFGS iteration (history only; never changes the result): counts over this call. */
+  onIteration?: (e: IterationEvent) => void,
 ) {
   const scale = c.turbine.diameter;
   const n = c.nTurbines;
@@ -83,10 +86,18 @@ export function gradientStages(
     // Widened stages only steer the layout: a loose feasibility target (≈1 cm) keeps the penalty,
     // and so the conditioning, moderate. The last stage tightens to 1e-6·D, well inside the 1 mm
     // margin of the constraints.
+    // The objective in its own unit for the history: AEP (MWh) from −1000·AEP/aepRef, or the cost
+    // objective's value from 1000·J/J_scale (J = LCOE, or −NPV).
+    const before = iterations;
+    const observe = onIteration && ((e: { iteration: number; f: number; maxViolation: number }) => onIteration({
+      iteration: before + e.iteration, stage, wec: xi, evaluations: counter.evaluations, maxViolationM: e.maxViolation * scale,
+      objective: economic ? (c.objective === 'npv' ? -1 : 1) * e.f * jScale / 1000 : -e.f * aepRef / 1000,
+    }));
     const r = augmentedLagrangian(objective, constraints, z, {
       maxOuterIterations: s.outerIterations, constraintTolerance: last ? 1e-6 : 1e-4, initialPenalty: penalty,
       maxPenalty: 1e5, multipliers,
       inner: { maxIterations: s.maxIterations, gradientTolerance: 1e-6, functionTolerance: 1e-10 },
+      ...(observe ? { onIteration: observe } : {}),
     });
     z = r.x;
     iterations += r.innerIterations;
@@ -96,7 +107,7 @@ export function gradientStages(
   const { x, y } = fromScaled(hub ? z.subarray(0, 2 * n) : z, scale);
   // The bounds hold to the constraint tolerance: the height is kept inside them exactly.
   const h = hub ? Math.min(Math.max(z[2 * n] * HUB_SCALE_M, hub.min), hub.max) : null;
-  return { x, y, h, iterations, evaluations: counter.evaluations, network };
+  return { x, y, h, iterations, evaluations: counter.evaluations, network, stages: stages.length };
 }
 
 /** The objective with the gradient of fixed turbines (free[i] = 0) zeroed. */

@@ -18,6 +18,8 @@ export interface LbfgsOptions {
   stepTolerance?: number;
   /** Largest step length along the first (steepest-descent) direction, in x units. */
   initialStepLength?: number;
+  /** Called after each accepted step with the new point, its value and the iteration's number (from 1); observes only. */
+  onIteration?: (x: Float64Array, f: number, iteration: number) => void;
 }
 
 export interface LbfgsResult {
@@ -96,6 +98,7 @@ export function lbfgs(fg: ObjectiveWithGradient, x0: Float64Array, opts: LbfgsOp
     [x, xNew] = [xNew, x];
     [g, gNew] = [gNew, g];
     f = ls.f;
+    opts.onIteration?.(x, f, iterations + 1);
     if (evaluations >= maxEvaluations) { reason = 'evaluations'; iterations++; break; }
     if (maxStep <= stol) { reason = 'step'; iterations++; break; }
     if (fOld - f <= ftol * Math.max(1, Math.abs(f))) { reason = 'function'; iterations++; break; }

@@ -16,6 +16,7 @@
  * turbine and where it is: an infeasible layout is never returned as a result.
  * Nor is one worse than a feasible start: then the start itself is returned.
  */
+import type { IterationEvent } from './history.js';
 import type { Case } from './case.js';
 import type { FarmEvaluator } from '../physics/aep.js';
 import { pairMinimum, type SpacingRule } from '../geometry/pairSpacing.js';
@@ -96,6 +97,18 @@ export interface OptimizeHooks {
   onPopulationProgress?: (event: PopulationProgress) => void;
   /** Each continuation stage of the gradient method (and of basin's first descent). */
   onGradientStage?: (event: { stage: number; stages: number; evaluations: number }) => void;
+  /** Every L-BFGS iteration of the descents this function runs (gradient, basin, hybrid; history.ts), counts over the call. */
+  onIteration?: (event: IterationEvent) => void;
+}
+
+/** Both sets of hooks, each event to both (a progress bar and a history recorder). */
+export function combineHooks(a: OptimizeHooks, b: OptimizeHooks): OptimizeHooks {
+  const out: OptimizeHooks = {};
+  for (const key of ['onProgress', 'onPopulationProgress', 'onGradientStage', 'onIteration'] as const) {
+    const f = a[key] as ((e: unknown) => void) | undefined, g = b[key] as ((e: unknown) => void) | undefined;
+    if (f || g) (out as Record<string, (e: unknown) => void>)[key] = f && g ? (e) => { f(e); g(e); } : (f ?? g)!;
+  }
+  return out;
 }
 
 export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: number, hooks: OptimizeHooks = {}): OptimizeResult {
@@ -133,6 +146,15 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
   const aepInitial = evaluator.aep(start.x, start.y).aepMwh;
   let x: Float64Array = Float64Array.from(start.x), y: Float64Array = Float64Array.from(start.y);
   let iterations = 0, evaluations = 1;
+  /** Descent stages run so far (history rows number them). */
+  let stagesRun = 0;
+  /** The history's observer of the next gradientStages call: its counts placed after what ran before it. */
+  const nextDescent = () => {
+    const onIteration = hooks.onIteration;
+    if (!onIteration) return undefined;
+    const it0 = iterations, ev0 = evaluations, st0 = stagesRun;
+    return (e: IterationEvent) => onIteration({ ...e, iteration: it0 + e.iteration, evaluations: ev0 + e.evaluations, stage: st0 + e.stage });
+  };
 
   /** Make (x, y) feasible or fail; returns the feasible layout. */
   const ensureFeasible = (lx: Float64Array, ly: Float64Array): { x: Float64Array; y: Float64Array } | null => {
@@ -185,14 +207,14 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
     // worse by the objective: so an LCOE (NPV) run is the AEP run of the same start and settings
     // plus one stage, and never ends worse by its objective than that AEP run's layout.
     const energyCase = economic ? { ...c, objective: 'aep' as const } : c;
-    let r = gradientStages(energyCase, s.wec, s, site, x, y, aepInitial, null, onStage, hub);
-    iterations += r.iterations; evaluations += r.evaluations;
+    let r = gradientStages(energyCase, s.wec, s, site, x, y, aepInitial, null, onStage, hub, nextDescent());
+    iterations += r.iterations; evaluations += r.evaluations; stagesRun += r.stages;
     if (r.h !== null) { hub = r.h; c = withHubHeight(c, hub); evaluator = caseEvaluator(c); }
     const continued = ensureFeasible(r.x, r.y);
     if (continued) {
       r = { ...r, ...continued };
-      const again = gradientStages(economic ? { ...c, objective: 'aep' as const } : c, [1], s, site, continued.x, continued.y, aepInitial, null, onStage, hub);
-      iterations += again.iterations; evaluations += again.evaluations;
+      const again = gradientStages(economic ? { ...c, objective: 'aep' as const } : c, [1], s, site, continued.x, continued.y, aepInitial, null, onStage, hub, nextDescent());
+      iterations += again.iterations; evaluations += again.evaluations; stagesRun += again.stages;
       const restarted = ensureFeasible(again.x, again.y);
       if (restarted) {
         const cAgain = again.h !== null ? withHubHeight(c, again.h) : c;
@@ -209,8 +231,8 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
         notes.push(`the energy optimum cannot be cabled (${energyFigures.message}); the cost stage did not run`);
       } else if (economic) {
         const energy = { x: r.x, y: r.y };
-        const cost = gradientStages(c, [1], s, site, energy.x, energy.y, aepInitial, null, onStage);
-        iterations += cost.iterations; evaluations += cost.evaluations;
+        const cost = gradientStages(c, [1], s, site, energy.x, energy.y, aepInitial, null, onStage, null, nextDescent());
+        iterations += cost.iterations; evaluations += cost.evaluations; stagesRun += cost.stages;
         const costed = ensureFeasible(cost.x, cost.y);
         if (costed) {
           evaluations += 2;
@@ -248,8 +270,8 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
       const trial = relocate(site, evaluator, x, y, s.hopTurbines, s.hopCandidates, spacing, rng);
       if (!trial) continue;
       evaluations += trial.evaluations;
-      const r = gradientStages(c, s.hopWec, s, site, trial.x, trial.y, aepInitial);
-      iterations += r.iterations; evaluations += r.evaluations;
+      const r = gradientStages(c, s.hopWec, s, site, trial.x, trial.y, aepInitial, null, undefined, null, nextDescent());
+      iterations += r.iterations; evaluations += r.evaluations; stagesRun += r.stages;
       const feasible = ensureFeasible(r.x, r.y);
       if (!feasible) continue;
       const trialAep = evaluator.aep(feasible.x, feasible.y).aepMwh;

@@ -11,7 +11,8 @@
  * - `feasibility` {handle} + x, y: the optimizers' feasibility verdict (geometry/feasibility.ts);
  * - `constraints` {handle, margin_m?} + x, y: the optimizers' constraint values and Jacobian
  *   (constraintJacobian.ts);
- * - `optimize`: optimizeRequest.ts.
+ * - `optimize`: optimizeRequest.ts;
+ * - `aep_batch` {handle, gradient?} + x, y of k layouts: batchRequest.ts.
  */
 import type { Case } from '../../optimize/case.js';
 import { caseEvaluator, caseSpacing } from '../../optimize/caseEvaluator.js';
@@ -23,6 +24,7 @@ import { InputError } from '../../util/errors.js';
 import { caseFromClientDocument } from './farmDocument.js';
 import { constraintValues } from './constraintJacobian.js';
 import { OPTIMIZE_REQUEST } from './optimizeRequest.js';
+import { AEP_BATCH_REQUEST } from './batchRequest.js';
 import { coordinates, finiteField, stringField, wholeField } from './requestFields.js';
 import type { OpenFarm, RequestHandler } from './sessionTypes.js';
 
@@ -44,6 +46,7 @@ function shownEnergy(c: Case, perDirectionMwh: Float64Array): { perDirection: Fl
 }
 
 export const FARM_REQUESTS: Record<string, RequestHandler> = {
+  aep_batch: AEP_BATCH_REQUEST,
   open_document: {
     fields: ['document', 'source'],
     arrays: DOCUMENT_ARRAYS,

@@ -13,6 +13,8 @@ import { applyDirectionsFlag } from '../../io/aepInput.js';
 import { withObjective } from '../../io/objectiveField.js';
 import { caseTreatment } from '../../optimize/caseDirections.js';
 import { betterRecord, runOptimization, type OptimizationRecord } from '../../optimize/runOptimization.js';
+import { combineHooks, type OptimizeHooks } from '../../optimize/optimizeLayout.js';
+import { HistoryRecorder, historyArrays, type HistoryRow } from '../../optimize/history.js';
 import { resolveSettings, type OptimizerSettings } from '../../optimize/settings.js';
 import { InputError, RuntimeFailure, WfloError } from '../../util/errors.js';
 import { coordinates, shown, stringField, wholeField } from './requestFields.js';
@@ -31,9 +33,12 @@ function factorList(flag: string, v: unknown): number[] | undefined {
 }
 
 export const OPTIMIZE_REQUEST: RequestHandler = {
-  fields: ['handle', ...Object.keys(OPTIONS)],
+  // progress: true sends a `progress` frame for every history row and gradient stage before the reply.
+  fields: ['handle', 'progress', ...Object.keys(OPTIONS)],
   arrays: ['x', 'y'],
-  answer(farms, h, arrays, kind) {
+  answer(farms, h, arrays, kind, emit) {
+    if (h.progress !== undefined && typeof h.progress !== 'boolean') throw new InputError(`${kind}.progress: expected true or false`);
+    const send = h.progress === true ? emit : undefined;
     const farm = farms.farm(kind, h.handle);
     const settings: OptimizerSettings = { method: stringField(OPTIONS.method, h.method) ?? 'global' };
     const initial = stringField(OPTIONS.initial, h.initial);
@@ -57,10 +62,16 @@ export const OPTIMIZE_REQUEST: RequestHandler = {
     if (directions !== undefined) c = applyDirectionsFlag(c, directions, caseTreatment(c), farm.source);
     c = withObjective(c, stringField(OPTIONS.objective, h.objective), farm.source);
     const records: OptimizationRecord[] = [];
+    const histories = new Map<OptimizationRecord, HistoryRow[]>();
     const failures: { seed: number; error: string }[] = [];
     for (let s = seed; s < seed + starts; s++) {
+      // Every start's history is recorded (the best start's is returned); with progress, each row is sent as it comes.
+      const recorder = new HistoryRecorder(send && ((row) => send({ seed: s, ...row })));
+      const stages: OptimizeHooks = send ? { onGradientStage: (e) => send({ seed: s, event: 'stage', stage: e.stage, stages: e.stages, evaluations: e.evaluations, done: (e.stage + 1) / e.stages }) } : {};
       try {
-        records.push(runOptimization(c, settings, s));
+        const record = runOptimization(c, settings, s, combineHooks(recorder.hooks(), stages));
+        records.push(record);
+        histories.set(record, recorder.rows);
       } catch (err) {
         if (starts === 1 || !(err instanceof WfloError)) throw err;
         failures.push({ seed: s, error: err.message });
@@ -74,6 +85,7 @@ export const OPTIMIZE_REQUEST: RequestHandler = {
       arrays: {
         x: Float64Array.from(x), y: Float64Array.from(y), x_initial: Float64Array.from(x_initial), y_initial: Float64Array.from(y_initial),
         per_direction_mwh: Float64Array.from(per_direction_mwh), ...(turbine_types ? { turbine_types: Float64Array.from(turbine_types) } : {}),
+        ...historyArrays(histories.get(best) ?? []),
       },
     };
   },

@@ -7,7 +7,7 @@
  */
 import { caseEvaluator } from '../../optimize/caseEvaluator.js';
 import type { Case } from '../../optimize/case.js';
-import type { FarmTable, OpenFarm, Reply, RequestHandler } from './sessionTypes.js';
+import type { Emit, FarmTable, OpenFarm, Reply, RequestHandler } from './sessionTypes.js';
 import { openCase, FARM_REQUESTS } from './farmRequests.js'; // farms from values, details, flow maps, constraints, optimize
 import { coordinates } from './requestFields.js';
 import { InputError, WfloError } from '../../util/errors.js';
@@ -40,17 +40,17 @@ export class EngineSession implements FarmTable {
   private layouts = new LayoutsRequests();
 
   /** The response to one decoded request (errors included: they are responses too). */
-  handle(header: Record<string, unknown>, arrays: Map<string, Float64Array>): Reply | Promise<Reply> {
+  handle(header: Record<string, unknown>, arrays: Map<string, Float64Array>, send?: (reply: Reply) => void): Reply | Promise<Reply> {
     const id = validId(header.id);
     try {
-      const reply = this.dispatch(header, arrays, id);
+      const reply = this.dispatch(header, arrays, id, send);
       return reply instanceof Promise ? reply.catch((err: unknown) => errorReply(err, id)) : reply; // a request that reads a file
     } catch (err) {
       return errorReply(err, id);
     }
   }
 
-  private dispatch(header: Record<string, unknown>, arrays: Map<string, Float64Array>, id: number | null): Reply | Promise<Reply> {
+  private dispatch(header: Record<string, unknown>, arrays: Map<string, Float64Array>, id: number | null, send?: (reply: Reply) => void): Reply | Promise<Reply> {
     if (header.id !== undefined && id === null) throw new InputError('id: expected a whole number');
     const kind = header.kind;
     if (typeof kind !== 'string') throw new InputError(`kind: expected one of ${Object.keys(KINDS).join(', ')}`);
@@ -65,7 +65,9 @@ export class EngineSession implements FarmTable {
     for (const name of arrays.keys()) if (!spec.arrays.includes(name)) throw new InputError(`${kind}: unknown array '${name}' (expected ${spec.arrays.join(', ') || 'none'})`);
     const base = { protocol: PROTOCOL, ok: true, kind, ...(id !== null ? { id } : {}) };
     if (Object.hasOwn(HANDLERS, kind)) {
-      const r = HANDLERS[kind].answer(this, header, arrays, kind);
+      // Frames before the reply (progress): kind 'progress', the request's id.
+      const emit: Emit | undefined = send && ((fields) => send({ header: { protocol: PROTOCOL, ok: true, kind: 'progress', ...(id !== null ? { id } : {}), ...fields } }));
+      const r = HANDLERS[kind].answer(this, header, arrays, kind, emit);
       return { header: { ...base, ...r.fields }, arrays: r.arrays };
     }
     switch (kind) {

@@ -20,10 +20,13 @@ export interface FarmTable {
   open(c: Case, source: string): { fields: Record<string, unknown>; arrays?: Record<string, Float64Array> };
 }
 
+/** Send a frame before the reply (an optimize request's `progress` frames): its fields, the session adds protocol, ok, kind, id. */
+export type Emit = (fields: Record<string, unknown>) => void;
+
 /** A request kind answered outside session.ts: its allowed header fields and arrays, and its answer. */
 export interface RequestHandler {
   fields: string[];
   arrays: string[];
   /** The response's fields and arrays (protocol, ok, kind and id are added by the session). */
-  answer(farms: FarmTable, header: Record<string, unknown>, arrays: Map<string, Float64Array>, kind: string): { fields: Record<string, unknown>; arrays?: Record<string, Float64Array> };
+  answer(farms: FarmTable, header: Record<string, unknown>, arrays: Map<string, Float64Array>, kind: string, emit?: Emit): { fields: Record<string, unknown>; arrays?: Record<string, Float64Array> };
 }

@@ -36,7 +36,7 @@ export function serveStdio(input: NodeJS.ReadableStream = process.stdin, output:
     const drain = () => {
       for (let frame = decoder.next(); frame !== null && !done; frame = done ? null : decoder.next()) {
         if (frame.ok) {
-          const reply = session.handle(frame.header, frame.arrays);
+          const reply = session.handle(frame.header, frame.arrays, send);
           if (reply instanceof Promise) {
             waiting = reply.then((r) => { waiting = null; if (!done) { answer(r); drain(); } });
             return;
