@@ -123,7 +123,7 @@ export function farmSettingOwners(st: CaseStatements, base: Case, farm: FarmValu
       const verb = campaignField === setting ? 'differs from' : 'drops';
       throw errorAt(side.root, [...side.at, campaignField],
         `${campaignValue}${verb} ${lineOf(st.doc, [setting], st.file)} ${setting} ${shown(st.doc[setting])} (the farm's case file): a farm's setting is given once, ` +
-        'in the case file or in the campaign farm (the case file\'s is used when the farm leaves it out); remove one of the two, or make them equal', side.file);
+        'in the case file or in the campaign farm (the case file\'s is used when the farm leaves it out); remove one of the two, or make them equal', side.file, true);
     }
     return {
       setting, farmType: null, owner: ownerOf(inCampaign, inCase),
@@ -166,7 +166,7 @@ export function takenFarmTypeSettings(farms: readonly FarmCase[], types: readonl
         : `farms[${other.farm.index}] ${other.farm.statements ? 'has a case file that does not say' : 'has no case file to say'}`;
       throw errorAt(side.root, [...side.at, first.key!],
         `(not given: ${defaultShown(first.key!)}) differs from ${lineOf(first.farm.statements!.doc, [first.key!], first.farm.statements!.file)} ${first.key} ${shown(first.value)} ` +
-        `(farms[${first.farm.index}]'s case file), and a farm type takes a case file's value only when every farm's says the same, but ${otherSays}: write ${first.key} in ${formatFieldPath(side.at)}`, side.file);
+        `(farms[${first.farm.index}]'s case file), and a farm type takes a case file's value only when every farm's says the same, but ${otherSays}: write ${first.key} in ${formatFieldPath(side.at)}`, side.file, true);
     }
     return taken;
   });
@@ -247,7 +247,7 @@ export function farmTypeSettingOwners(farmIndex: number, st: CaseStatements, bas
       const v = typeValueShown(setting, type, side.raw);
       throw errorAt(side.root, [...side.at, v.field],
         `${v.text} differs from ${lineOf(st.doc, [setting], st.file)} ${setting} ${shown(st.doc[setting])} (farms[${farmIndex}]'s case file): ` +
-        `a farm type's setting holds for every farm it is combined with; write the same in both files, or leave it out of the case file`, side.file);
+        `a farm type's setting holds for every farm it is combined with; write the same in both files, or leave it out of the case file`, side.file, true);
     }
     return {
       setting, farmType: type.id, owner: setting in taken ? 'case file' : ownerOf(inCampaign, inCase),
