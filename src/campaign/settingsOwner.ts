@@ -32,7 +32,9 @@ import { FARM_TYPE_HASHED, farmSpecHash, hashValue } from './specHash.js';
 import { FARM_SETTINGS, FARM_TYPE_SETTINGS, type CaseFileOwners, type FarmSetting, type FarmTypeSetting, type SettingOwner, type SettingOwnerKind } from './settingsOwnerTypes.js';
 
 /** Farm-type settings with a default, which a farm type that leaves them out may take from the case files. */
-const TAKEN_GROUPS: readonly (readonly FarmTypeSetting[])[] = [['min_spacing_diameters', 'min_spacing_m'], ['objective']];
+/** The spacing: one setting, written in either unit. */
+const SPACING: readonly FarmTypeSetting[] = ['min_spacing_diameters', 'min_spacing_m'];
+const TAKEN_GROUPS: readonly (readonly FarmTypeSetting[])[] = [SPACING, ['objective']];
 
 
 /** What a case file writes: the parsed document (its lines registered) and the keys present. */
@@ -257,8 +259,6 @@ export function farmTypeSettingOwners(farmIndex: number, st: CaseStatements, bas
   });
 }
 
-const SPACING: readonly FarmTypeSetting[] = ['min_spacing_diameters', 'min_spacing_m'];
-
 /** The lines `wflo validate` prints: per farm built on a case file, who owns each setting either file writes. */
 export function formatSettingOwners(owners: readonly CaseFileOwners[]): string[] {
   const lines: string[] = [];
@@ -272,7 +272,9 @@ export function formatSettingOwners(owners: readonly CaseFileOwners[]): string[]
         : `case file (${s.caseAt})${s.farmType !== null ? ', taken by the farm type' : ''}`;
       lines.push(`  ${setting}: ${where}`);
     }
-    const rest = o.settings.filter((s) => s.owner === 'neither');
+    // The spacing is one setting in two units: the unit nobody wrote is not "written by neither" when the other is written.
+    const spacingWritten = new Set(written.filter((s) => SPACING.includes(s.setting as FarmTypeSetting)).map((s) => s.farmType));
+    const rest = o.settings.filter((s) => s.owner === 'neither' && !(SPACING.includes(s.setting as FarmTypeSetting) && spacingWritten.has(s.farmType)));
     if (rest.length > 0) lines.push(`  written by neither (defaults, or the case file's base): ${[...new Set(rest.map((s) => s.setting))].join(', ')}`);
   }
   return lines;
