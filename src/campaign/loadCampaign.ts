@@ -5,7 +5,8 @@
  * names that file and its line. Turbines, winds and boundaries are resolved here (built-in names,
  * files relative to the campaign file, or inline mappings) and every farm × farm type is checked
  * for room (io/plausibility.ts) so that a bad input fails before any task runs. A grid of more
- * than MAX_CAMPAIGN_TASKS tasks is refused before anything is expanded.
+ * than MAX_CAMPAIGN_TASKS tasks is refused before anything is expanded. A farm built on a case
+ * file shares settings with it; who owns each (and what is refused) is settingsOwner.ts.
  */
 import path from 'node:path';
 import type { Turbine } from '../physics/turbine.js';

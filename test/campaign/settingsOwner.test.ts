@@ -281,3 +281,12 @@ print(json.dumps({'min_spacing_m': float(f['types/0'].attrs['min_spacing_m']), '
   }
   assert.ok(closest >= 4 * 130 - 1e-6, `closest pair ${closest} m, under 4 D = 520 m`);
 });
+
+test('the shared settings listed are every key a case file and a campaign farm or farm type both have (a new shared key needs an owner)', async () => {
+  const { CASE_FIELDS } = await import('../../src/io/caseFile.js');
+  const { farmSchema, farmTypeSchema } = await import('../../src/campaign/campaignSchema.js');
+  const owned = await import('../../src/campaign/settingsOwnerTypes.js').catch(() => ({ FARM_SETTINGS: [], FARM_TYPE_SETTINGS: [] }));
+  const shared = (keys: string[]) => keys.filter((k) => CASE_FIELDS.includes(k)).sort();
+  assert.deepEqual([...owned.FARM_SETTINGS].sort(), shared(Object.keys(farmSchema.shape)));
+  assert.deepEqual([...owned.FARM_TYPE_SETTINGS].sort(), shared(Object.keys(farmTypeSchema.shape)));
+});
