@@ -31,13 +31,12 @@ import type { FarmSpec, FarmTypeSpec } from './campaign.js';
 import { FARM_TYPE_HASHED, farmSpecHash, hashValue } from './specHash.js';
 import { FARM_SETTINGS, FARM_TYPE_SETTINGS, type CaseFileOwners, type FarmSetting, type FarmTypeSetting, type SettingOwner, type SettingOwnerKind } from './settingsOwnerTypes.js';
 
-/** Farm-type settings with a default, which a farm type that leaves them out may take from the case files. */
 /** The spacing: one setting, written in either unit. */
 const SPACING: readonly FarmTypeSetting[] = ['min_spacing_diameters', 'min_spacing_m'];
+/** Farm-type settings with a default, which a farm type that leaves them out may take from the case files. */
 const TAKEN_GROUPS: readonly (readonly FarmTypeSetting[])[] = [SPACING, ['objective']];
 
-
-/** What a case file writes: the parsed document (its lines registered) and the keys present. */
+/** What a case file writes: its parsed document (lines registered; a key present is a setting it states). */
 export interface CaseStatements {
   file: string;
   doc: Record<string, unknown>;
@@ -117,7 +116,9 @@ export function farmSettingOwners(st: CaseStatements, base: Case, farm: FarmValu
   const fromCase = caseFarmValues(base);
   return FARM_SETTINGS.map((setting) => {
     const inCase = writes(st.doc, setting), inCampaign = side.raw[setting] !== undefined;
-    if (inCase && FARM_VALUE[setting](farm) !== FARM_VALUE[setting](fromCase)) {
+    // The case's own wind or boundary, taken as it is, needs no hashing (a long time series is costly to hash).
+    const taken = (setting === 'wind' && farm.wind === fromCase.wind) || (setting === 'boundary' && farm.boundary === fromCase.boundary);
+    if (inCase && !taken && FARM_VALUE[setting](farm) !== FARM_VALUE[setting](fromCase)) {
       // A field the campaign leaves out can still change the case's value: another wake model drops the case's wake_params.
       const campaignField = inCampaign ? setting : setting === 'wake_params' && side.raw.wake_model !== undefined ? 'wake_model' : setting;
       const written = side.raw[campaignField];
