@@ -14,6 +14,7 @@ import type { Params } from './paramsSchema.js';
 import type { DirectionTreatment } from '../physics/directionTreatment.js';
 import type { EconomicsSpec } from '../io/costFields.js';
 import type { ObjectiveName } from '../cost/economicModel.js';
+import type { CaseFileOwners } from './settingsOwnerTypes.js';
 
 /**
  * The wind resource as the campaign wrote it (what a command task's program is told besides the
@@ -103,6 +104,8 @@ export interface Campaign {
   exportEveryS: number;
   /** Task ids to restrict the run to (null: the whole grid). */
   only: string[] | null;
+  /** Per farm built on a case file: who owns each setting the two share (settingsOwner.ts; absent: no such farm). */
+  settingOwners?: CaseFileOwners[];
 }
 
 /** Delay before retry number `failedAttempts` (1 = after the first failure), in seconds. */

@@ -7,6 +7,7 @@
  *   farms:                          # a farm = site boundary + wind resource (+ wake model)
  *     - id: 0
  *       case: iea37-cs1-16          # built-in case: its boundary, wind and wake model
+ *       # or a case file (case: farm.yaml): the settings the two share have one owner (campaign/settingsOwner.ts)
  *     - id: 1
  *       boundary: sites/a.yaml      # a file, or {circle: …} / {polygon: …} / {polygons: …}
  *       wind: iea37-cs3             # built-in wind name, a file (YAML or a time-series .csv), or a mapping

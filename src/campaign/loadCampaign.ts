@@ -5,7 +5,8 @@
  * names that file and its line. Turbines, winds and boundaries are resolved here (built-in names,
  * files relative to the campaign file, or inline mappings) and every farm × farm type is checked
  * for room (io/plausibility.ts) so that a bad input fails before any task runs. A grid of more
- * than MAX_CAMPAIGN_TASKS tasks is refused before anything is expanded.
+ * than MAX_CAMPAIGN_TASKS tasks is refused before anything is expanded. A farm built on a case
+ * file shares settings with it; who owns each (and what is refused) is settingsOwner.ts.
  */
 import path from 'node:path';
 import type { Turbine } from '../physics/turbine.js';
@@ -40,6 +41,8 @@ import { caseForTask } from './caseForTask.js';
 import { caseListedWind, caseTreatment } from '../optimize/caseDirections.js';
 import { economicsForTurbines, resolveEconomicsSpec, siteOutsideGrid } from '../io/costFields.js';
 import { resolveFarmSite } from './farmSite.js';
+import { farmSettingOwners, farmTypeSettingOwners, readCaseStatements, takenFarmTypeSettings, type CaseStatements, type FarmCase } from './settingsOwner.js';
+import type { CaseFileOwners, SettingOwner } from './settingsOwnerTypes.js';
 
 /**
  * Most tasks one campaign may have (farms × farm types × seeds). The coordinator keeps one task
@@ -85,10 +88,22 @@ export function parseCampaign(text: string, file: string, options: LoadOptions =
   }
   if (!Array.isArray(c.seeds) && c.seeds.start + c.seeds.count - 1 > Number.MAX_SAFE_INTEGER) fail(['seeds'], 'seeds must stay below 2^53');
 
-  const farms = c.farms.map((f, i) => resolveFarm(f, rawDoc.farms[i], i, baseDir, file, fail));
-  const farmTypes = c.farm_types.map((t, i) => resolveFarmType(t, rawDoc.farm_types[i], i, baseDir, file, fail));
+  const resolvedFarms = c.farms.map((f, i) => resolveFarm(f, rawDoc.farms[i], i, baseDir, file, raw, fail));
+  const farms = resolvedFarms.map((r) => r.farm);
+  // Settings a case file shares with the farm types (campaign/settingsOwner.ts): taken where the farm type leaves them out and every case file agrees.
+  const typeSides = c.farm_types.map((_, j) => ({ root: raw, file, at: ['farm_types', j], raw: rawDoc.farm_types[j] }));
+  const taken = takenFarmTypeSettings(resolvedFarms.map((r) => r.farmCase), typeSides);
+  const farmTypes = c.farm_types.map((t, i) => resolveFarmType({ ...t, ...taken[i] }, { ...rawDoc.farm_types[i], ...taken[i] }, i, baseDir, file, fail));
   checkUniqueIds(farms.map((f) => f.id), 'farms', fail);
   checkUniqueIds(farmTypes.map((t) => t.id), 'farm_types', fail);
+  const settingOwners: CaseFileOwners[] = resolvedFarms.filter((r) => r.farmCase.statements !== null).map((r) => ({
+    farmId: r.farm.id,
+    caseFile: r.farmCase.statements!.file,
+    settings: [
+      ...r.owners!,
+      ...farmTypes.flatMap((t, j) => farmTypeSettingOwners(r.farmCase.index, r.farmCase.statements!, r.farmCase.base!, t, typeSides[j]!, taken[j]!)),
+    ],
+  }));
   checkRoom(farms, farmTypes, fail, (i, field) => rawDoc.farms[i]![field] !== undefined);
 
   const seeds = Array.isArray(c.seeds) ? c.seeds : Array.from({ length: c.seeds.count }, (_, k) => (c.seeds as { start: number }).start + k);
@@ -162,6 +177,7 @@ export function parseCampaign(text: string, file: string, options: LoadOptions =
     exportEveryResults: c.export.every_results,
     exportEveryS: c.export.every_s,
     only,
+    ...(settingOwners.length > 0 ? { settingOwners } : {}),
   };
 }
 
@@ -187,10 +203,24 @@ function unknownName(kind: string, name: string, known: readonly string[], what:
   return `unknown ${kind} '${name}'${near ? `; did you mean '${near}'?` : ''}: not a ${what} (${known.join(', ')}) and not a .yaml file path`;
 }
 
-function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, unknown>, i: number, baseDir: string, file: string, fail: Fail): FarmSpec {
+/** A campaign farm resolved, with its case file (if any) and who owns the settings it shares with it. */
+interface ResolvedFarm { farm: FarmSpec; farmCase: FarmCase; owners: SettingOwner[] | null }
+
+/** A case file's path as messages name it: relative to the working directory when inside it. */
+function casePathShown(absolute: string): string {
+  const relative = path.relative(process.cwd(), absolute);
+  return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : absolute;
+}
+
+function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, unknown>, i: number, baseDir: string, file: string, root: unknown, fail: Fail): ResolvedFarm {
   let base: Case | null = null;
+  let statements: CaseStatements | null = null;
   if (f.case !== undefined) {
-    if (looksLikeFile(f.case)) base = anchored(['farms', i, 'case'], fail, file, () => loadCase(path.resolve(baseDir, f.case!))); // windIO plant / case file
+    if (looksLikeFile(f.case)) { // windIO plant / case file
+      const caseFile = casePathShown(path.resolve(baseDir, f.case));
+      base = anchored(['farms', i, 'case'], fail, file, () => loadCase(caseFile));
+      statements = anchored(['farms', i, 'case'], fail, file, () => readCaseStatements(caseFile));
+    }
     else if (!isBuiltinCase(f.case)) {
       const near = nearestKey(f.case, BUILTIN_CASE_NAMES);
       fail(['farms', i, 'case'], `unknown built-in case '${f.case}'${near ? `; did you mean '${near}'?` : ''} (known: ${BUILTIN_CASE_NAMES.join(', ')})`);
@@ -235,7 +265,7 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
   const economics = f.economics !== undefined ? resolveEconomicsSpec(f.economics, ['farms', i, 'economics'], baseDir, fail as FailAt) : base ? caseFileEconomics(base) : undefined;
   const outside = economics ? siteOutsideGrid(economics, boundary, null) : null;
   if (outside) fail(['farms', i, 'economics', 'bathymetry'], outside);
-  return {
+  const farm: FarmSpec = {
     id: f.id,
     label: f.label ?? f.case ?? `farm_${f.id}`,
     boundary: boundary!,
@@ -247,6 +277,9 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
     ...(economics ? { economics } : {}),
     hash: farmSpecHash({ boundary, wind, model, params: f.params, neighbours: neighbours && neighbours.x.length > 0 ? neighbours : undefined, directions, economics }),
   };
+  // The farm settings its case file writes: taken when the farm leaves them out, refused when it gives another value.
+  const owners = statements ? farmSettingOwners(statements, base!, farm, { root, file, at: ['farms', i], raw }) : null;
+  return { farm, farmCase: { index: i, statements, base }, owners };
 }
 
 /** Resolves a turbine spec at a campaign field: a built-in name (did-you-mean), a file, a mapping. */

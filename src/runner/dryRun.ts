@@ -31,6 +31,8 @@ import type { Campaign } from '../campaign/campaign.js';
 import { adoptedIdentity, taskSpecHash } from '../campaign/specHash.js';
 import { LEDGER_FILE } from './ledger.js';
 import { runLockHolder } from './runLock.js';
+import { formatSettingOwners } from '../campaign/settingsOwner.js';
+import type { CaseFileOwners } from '../campaign/settingsOwnerTypes.js';
 
 export interface DryRunGroup {
   farmId: number;
@@ -110,6 +112,8 @@ export interface DryRunReport {
    * ledger or WAL), each row verified by the gate as the run would (null: nothing to look at).
    */
   recovery: { fromLayouts: number; fromAudit: number; rejected: number; layoutsProblem: string | null } | null;
+  /** Per farm built on a case file: who owns each setting the two share (campaign/settingsOwner.ts). */
+  settings: CaseFileOwners[];
 }
 
 /** What a run would need from the ledger to scan for lost results (see previewRecovery). */
@@ -218,6 +222,7 @@ function dryRunWith(c: Campaign, adopt: boolean, recomputeAdopted: boolean): { r
     campaign: c.name, file: c.file, outputDir: c.outputDir, farms: c.farms.length, farmTypes: c.farmTypes.length, seeds: c.seeds.length,
     tasks: [...groups.values()].reduce((s, g) => s + g.tasks, 0), output: 'none', ledgerProblem: null, liveRunPid: null,
     done: 0, stale: 0, failed: 0, missing: 0, groups: [...groups.values()], adopt: null, adoptSummary: null, recovery: null,
+    settings: c.settingOwners ?? [],
   };
   const dir = c.outputDir;
   if (dir !== null && fs.existsSync(dir)) {
@@ -348,6 +353,7 @@ export function formatDryRun(r: DryRunReport): string {
   for (const row of shown) lines.push(fmt(row));
   if (rows.length > shown.length) lines.push(`… ${rows.length - shown.length} more farm × type rows (--json lists all)`);
   lines.push('');
+  if (r.settings.length > 0) lines.push(...formatSettingOwners(r.settings), '');
   const toRun = (r.output === 'ledger' ? r.missing + r.stale : r.tasks) - (r.recovery ? r.recovery.fromLayouts + r.recovery.fromAudit : 0);
   if (r.recovery) {
     const back = r.recovery.fromLayouts + r.recovery.fromAudit;
