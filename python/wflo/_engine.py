@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._frames import FloatArray, FrameReader, encode_frame, encode_xy_frame, write_all
-from . import _farm_values, _results
+from . import _farm_values, _results, _conditions
 from ._errors import WfloError, _coordinates
 
 
@@ -92,6 +92,10 @@ class Farm:
     def optimize(self, method: str = "global", seed: int = 0, **options: Any) -> "_results.OptimizeResult":
         """One optimization as ``wflo optimize CASE --method METHOD --seed SEED`` (same options, same result)."""
         return _results.optimize(self, method, seed, **options)
+
+    def flow_conditions(self, x: npt.ArrayLike, y: npt.ArrayLike) -> Any:
+        """Each turbine's WS_eff, TI_eff, CT, Power per wind condition (and P) as an xarray.Dataset (python/wflo/_conditions.py)."""
+        return _conditions.flow_conditions(self, x, y)
 
     def close(self) -> None:
         """Release the farm on the engine (the engine's close() releases every farm)."""

@@ -11,7 +11,8 @@
  * - `feasibility` {handle} + x, y: the optimizers' feasibility verdict (geometry/feasibility.ts);
  * - `constraints` {handle, margin_m?} + x, y: the optimizers' constraint values and Jacobian
  *   (constraintJacobian.ts);
- * - `optimize`: optimizeRequest.ts.
+ * - `optimize`: optimizeRequest.ts;
+ * - `flow_conditions`: flowConditionsRequest.ts.
  */
 import type { Case } from '../../optimize/case.js';
 import { caseEvaluator, caseSpacing } from '../../optimize/caseEvaluator.js';
@@ -23,6 +24,7 @@ import { InputError } from '../../util/errors.js';
 import { caseFromClientDocument } from './farmDocument.js';
 import { constraintValues } from './constraintJacobian.js';
 import { OPTIMIZE_REQUEST } from './optimizeRequest.js';
+import { FLOW_CONDITIONS_REQUEST } from './flowConditionsRequest.js';
 import { coordinates, finiteField, stringField, wholeField } from './requestFields.js';
 import type { OpenFarm, RequestHandler } from './sessionTypes.js';
 
@@ -121,4 +123,5 @@ export const FARM_REQUESTS: Record<string, RequestHandler> = {
     },
   },
   optimize: OPTIMIZE_REQUEST,
+  flow_conditions: FLOW_CONDITIONS_REQUEST,
 };
