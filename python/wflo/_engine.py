@@ -11,7 +11,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._frames import FloatArray, FrameReader, encode_frame, encode_xy_frame, write_all
-from . import _farm_values, _results, _conditions
+from . import _farm_values, _results, _conditions, _economics
 from ._errors import WfloError, _coordinates
 
 
@@ -96,6 +96,14 @@ class Farm:
     def flow_conditions(self, x: npt.ArrayLike, y: npt.ArrayLike) -> Any:
         """Each turbine's WS_eff, TI_eff, CT, Power per wind condition (and P) as an xarray.Dataset (python/wflo/_conditions.py)."""
         return _conditions.flow_conditions(self, x, y)
+
+    def cost(self, x: npt.ArrayLike, y: npt.ArrayLike) -> "_economics.CostResult":
+        """LCOE, NPV, IRR of the layout under the case's economics, its network routed for it (``wflo cost``'s; python/wflo/_economics.py)."""
+        return _economics.cost(self, x, y)
+
+    def cables(self, x: npt.ArrayLike, y: npt.ArrayLike) -> "_economics.CablesResult":
+        """The collection network routed for the layout and its cost (``wflo cables``'s; python/wflo/_economics.py)."""
+        return _economics.cables(self, x, y)
 
     def close(self) -> None:
         """Release the farm on the engine (the engine's close() releases every farm)."""

@@ -12,7 +12,8 @@
  * - `constraints` {handle, margin_m?} + x, y: the optimizers' constraint values and Jacobian
  *   (constraintJacobian.ts);
  * - `optimize`: optimizeRequest.ts;
- * - `flow_conditions`: flowConditionsRequest.ts.
+ * - `flow_conditions`: flowConditionsRequest.ts;
+ * - `cost`, `cables`: economicsRequests.ts.
  */
 import type { Case } from '../../optimize/case.js';
 import { caseEvaluator, caseSpacing } from '../../optimize/caseEvaluator.js';
@@ -25,6 +26,7 @@ import { caseFromClientDocument } from './farmDocument.js';
 import { constraintValues } from './constraintJacobian.js';
 import { OPTIMIZE_REQUEST } from './optimizeRequest.js';
 import { FLOW_CONDITIONS_REQUEST } from './flowConditionsRequest.js';
+import { ECONOMICS_REQUESTS } from './economicsRequests.js';
 import { coordinates, finiteField, stringField, wholeField } from './requestFields.js';
 import type { OpenFarm, RequestHandler } from './sessionTypes.js';
 
@@ -124,4 +126,5 @@ export const FARM_REQUESTS: Record<string, RequestHandler> = {
   },
   optimize: OPTIMIZE_REQUEST,
   flow_conditions: FLOW_CONDITIONS_REQUEST,
+  ...ECONOMICS_REQUESTS, // cost, cables
 };
