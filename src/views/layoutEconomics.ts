@@ -12,6 +12,7 @@ import { economicFigures, routeCase } from '../optimize/economicObjective.js';
 import { caseTypeOf } from '../optimize/caseEvaluator.js';
 import { readLayoutFile } from '../io/caseFile.js';
 import { costItemText, lcoeText, millionsText, currencySymbol } from '../cost/currency.js';
+import { coincidentProblem } from '../geometry/coincidentPoints.js';
 import { InputError } from '../util/errors.js';
 
 /** What `wflo cost --json` prints (and `Farm.cost` returns): money in the `currency`. */
@@ -52,12 +53,19 @@ export interface LayoutCables {
 
 /** The case with economics, and the layout to price: the case's own, or the one of `layoutFile`. */
 export function pricedLayout(c: Case, source: string, layoutFile?: string): { c: Case; x: Float64Array; y: Float64Array } {
-  requireEconomics(c, source);
+  const econ = requireEconomics(c, source);
+  // Two turbines at one point, or one on a substation, named with the file the layout came from.
+  const refuse = (x: Float64Array, y: Float64Array, file: string) => {
+    const points = coincidentProblem(x, y, econ.substations);
+    if (points) throw new InputError(`${file}: layout: ${points}`);
+  };
   if (layoutFile === undefined) {
     if (!c.layout) throw new InputError(`${source}: layout: the case holds no layout; give one with --layout FILE`);
+    refuse(c.layout.x, c.layout.y, source);
     return { c, x: c.layout.x, y: c.layout.y };
   }
   const l = readLayoutFile(layoutFile);
+  refuse(l.x, l.y, layoutFile);
   const n = l.x.length;
   if (n !== c.nTurbines && c.turbines) throw new InputError(`${layoutFile}: layout: ${n} turbines, the case ${source} assigns models to ${c.nTurbines}`);
   return { c: n === c.nTurbines ? { ...c, layout: l } : { ...c, nTurbines: n, layout: l }, x: l.x, y: l.y };

@@ -131,12 +131,17 @@ test('wflo cost / cables: bad input exits 2 with one line naming the file or fie
   const { dir, file } = smallCase();
   const bad = path.join(dir, 'bad.yaml');
   fs.writeFileSync(bad, 'layout:\n  x: [0, 1000]\n  y: [0]\n');
+  const twice = path.join(dir, 'twice.yaml'), onSub = path.join(dir, 'on-sub.yaml');
+  fs.writeFileSync(twice, 'layout:\n  x: [0, 0, 500]\n  y: [100, 100, 900]\n');
+  fs.writeFileSync(onSub, 'layout:\n  x: [0, 500, 100]\n  y: [100, 900, 150]\n');
   const cases: [string[], RegExp][] = [
     [['cost', 'iea37-cs1-16'], /^wflo: iea37-cs1-16: economics: the case has none/],
     [['cables', 'iea37-cs1-16', '--json'], /^wflo: iea37-cs1-16: economics: the case has none/],
     [['cost', file, '--layout', path.join(dir, 'absent.yaml')], /absent\.yaml: file not found/],
     [['cables', file, '--layout', bad], /bad\.yaml.*layout/],
     [['cost', path.join(dir, 'nofile.yaml')], /nofile\.yaml/],
+    [['cost', file, '--layout', twice], /twice\.yaml: layout: turbines 0 and 1 \(0-based\) are at the same point \(0, 100\)/],
+    [['cables', file, '--layout', onSub], /on-sub\.yaml: layout: turbine 2 \(0-based\) at \(100, 150\) is on substation 0/],
   ];
   for (const [args, message] of cases) {
     const r = runWflo(args);
