@@ -22,6 +22,8 @@ import { wakedSetup, type WakedSetup } from './engine/wakedSetup.js';
 import { createWakedWorkspace } from './engine/workspace.js';
 import { solveWaked } from './engine/solveWaked.js';
 import type { ConditionFlow, ObjectiveTerm } from './engine/objective.js';
+import { weightedSumSetup } from './wakedAep.js';
+import { evaluateWeightedSum } from './superposition/weightedSum.js';
 import { InputError } from '../util/errors.js';
 
 export interface ConditionFlows {
@@ -66,7 +68,7 @@ class FlowRecorder implements ObjectiveTerm {
 /** The flow of every condition of `wind` at turbines (x, y) of types `mix` (default: all of the first type, all own). */
 export function conditionFlows(types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, x: Float64Array, y: Float64Array, mix?: TurbineMix): ConditionFlows {
   if (model.blockage) throw new InputError(`flow conditions: blockage '${model.blockage}' is solved by its own engine; per-condition flow covers the waked engine only`);
-  if (model.superposition === 'weighted') throw new InputError("flow conditions: superposition 'weighted' is solved by its own engine; per-condition flow covers the waked engine only");
+  if (model.superposition === 'weighted') return weightedSumFlows(types, wind, model, x, y, mix);
   const setup = wakedSetup(types, wind, { ...model, inflow: inflowOf(types, model) });
   const c = setup.conditions;
   const n = x.length;
@@ -87,4 +89,22 @@ export function conditionFlows(types: readonly Turbine[], wind: WindResource, mo
   const solveAll: WakedSetup = { ...setup, minCutIn: -Infinity, conditions: { ...c, weight: c.weight.map((w) => (w > 0 ? w : 1)) } };
   solveWaked(solveAll, x, y, createWakedWorkspace(setup, n), { withGradient: false, mix }, new FlowRecorder(out, rowOf, c.weight));
   return out;
+}
+
+/** The weighted sum's flow: one turbine model, a rose, every bin (d · nSpeeds + s) solved together. */
+function weightedSumFlows(types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, x: Float64Array, y: Float64Array, mix?: TurbineMix): ConditionFlows {
+  if (types.length !== 1 || mix) throw new InputError("flow conditions: superposition 'weighted' covers one turbine model and no neighbours");
+  if (wind.series) throw new InputError("flow conditions: superposition 'weighted' needs a rose, not a time series");
+  const turbine = types[0];
+  const r = evaluateWeightedSum(weightedSumSetup(turbine, wind, { ...model, inflow: inflowOf(types, model) }), x, y);
+  const n = x.length, nd = wind.directionsDeg.length, ns = wind.speeds.length, count = nd * ns;
+  const weight = new Float64Array(count * n);
+  for (let k = 0; k < count; k++) weight.fill(wind.probability[k], k * n, (k + 1) * n);
+  return {
+    nConditions: count, n,
+    directionDeg: Float64Array.from({ length: count }, (_, k) => wind.directionsDeg[Math.floor(k / ns)]),
+    speed: Float64Array.from({ length: count }, (_, k) => wind.speeds[k % ns]),
+    ambientTi: new Float64Array(count).fill(wind.turbulenceIntensity),
+    wsEff: r.wsEff, tiEff: r.ti, ct: r.ct, powerW: r.wsEff.map((u) => powerAt(turbine, u)), weight, hoursPerYear: wind.hoursPerYear ?? 8760,
+  };
 }
