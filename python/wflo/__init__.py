@@ -10,9 +10,11 @@ See docs/python.md of the repository for the API and the protocol.
 from ._engine import Engine, Farm, WfloError, AepResult, AepGradientResult
 from ._farm_values import case_document, time_series, turbine, wind_rose
 from ._results import AepDetails, Constraints, Feasibility, FlowMap, OptimizeResult
+from ._economics import CablesResult, CostResult
 
 __all__ = ["Engine", "Farm", "WfloError", "AepResult", "AepGradientResult"]
 __all__ += ["case_document", "time_series", "turbine", "wind_rose", "AepDetails", "Constraints", "Feasibility", "FlowMap", "OptimizeResult"]
+__all__ += ["CablesResult", "CostResult"]
 __version__ = "0.1.0"
 
 from ._locate import engine_command  # noqa: E402

@@ -10,7 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ._frames import FloatArray, FrameReader, encode_frame, encode_xy_frame, write_all
-from . import _batch, _farm_values, _history, _locate, _results
+from . import _batch, _conditions, _economics, _farm_values, _history, _locate, _results
 from ._errors import WfloError, _coordinates
 
 
@@ -89,6 +89,18 @@ class Farm:
     def optimize(self, method: str = "global", seed: int = 0, **options: Any) -> "_results.OptimizeResult":
         """One optimization as ``wflo optimize CASE --method METHOD --seed SEED`` (same options, same result)."""
         return _results.optimize(self, method, seed, **options)
+
+    def flow_conditions(self, x: npt.ArrayLike, y: npt.ArrayLike) -> Any:
+        """Each turbine's WS_eff, TI_eff, CT, Power per wind condition (and P) as an xarray.Dataset (python/wflo/_conditions.py)."""
+        return _conditions.flow_conditions(self, x, y)
+
+    def cost(self, x: npt.ArrayLike, y: npt.ArrayLike) -> "_economics.CostResult":
+        """LCOE, NPV, IRR of the layout under the case's economics, its network routed for it (``wflo cost``'s; python/wflo/_economics.py)."""
+        return _economics.cost(self, x, y)
+
+    def cables(self, x: npt.ArrayLike, y: npt.ArrayLike) -> "_economics.CablesResult":
+        """The collection network routed for the layout and its cost (``wflo cables``'s; python/wflo/_economics.py)."""
+        return _economics.cables(self, x, y)
 
     def close(self) -> None:
         """Release the farm on the engine (the engine's close() releases every farm)."""

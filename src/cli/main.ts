@@ -18,6 +18,8 @@ type Register = (program: Command) => void;
 const COMMANDS: ReadonlyArray<readonly [string, () => Promise<Register>]> = [
   ['aep', async () => (await import('./aep.js')).registerAep],
   ['optimize', async () => (await import('./optimize.js')).registerOptimize],
+  ['cost', async () => (await import('./cost.js')).registerCost],
+  ['cables', async () => (await import('./cables.js')).registerCables],
   ['run', async () => (await import('./run.js')).registerRun],
   ['export', async () => (await import('./export.js')).registerExport],
   ['status', async () => (await import('./status.js')).registerStatus],

@@ -28,6 +28,8 @@ export interface WindConditions {
   tiMax: number;
   /** Number of conditions: start[directionsDeg.length]. */
   count: number;
+  /** A time series: the sample (index into `wind.series`) of every condition; absent for a rose (condition k is bin k). */
+  sampleOf?: Int32Array;
 }
 
 export function windConditions(wind: WindResource): WindConditions {
@@ -70,7 +72,7 @@ function seriesConditions(wind: WindResource): WindConditions {
   start.push(n);
   return {
     directionsDeg: Float64Array.from(directions), resultDirection: Int32Array.from(resultDirection), start: Int32Array.from(start),
-    speed, weight, turbulenceIntensity: ti, tiMax: maxOf(ti, 0), count: n,
+    speed, weight, turbulenceIntensity: ti, tiMax: maxOf(ti, 0), count: n, sampleOf: Int32Array.from(order),
   };
 }
 

@@ -12,7 +12,9 @@
  * - `constraints` {handle, margin_m?} + x, y: the optimizers' constraint values and Jacobian
  *   (constraintJacobian.ts);
  * - `optimize`: optimizeRequest.ts;
- * - `aep_batch` {handle, gradient?} + x, y of k layouts: batchRequest.ts.
+ * - `aep_batch` {handle, gradient?} + x, y of k layouts: batchRequest.ts;
+ * - `flow_conditions`: flowConditionsRequest.ts;
+ * - `cost`, `cables`: economicsRequests.ts.
  */
 import type { Case } from '../../optimize/case.js';
 import { caseEvaluator, caseSpacing } from '../../optimize/caseEvaluator.js';
@@ -25,6 +27,8 @@ import { caseFromClientDocument } from './farmDocument.js';
 import { constraintValues } from './constraintJacobian.js';
 import { OPTIMIZE_REQUEST } from './optimizeRequest.js';
 import { AEP_BATCH_REQUEST } from './batchRequest.js';
+import { FLOW_CONDITIONS_REQUEST } from './flowConditionsRequest.js';
+import { ECONOMICS_REQUESTS } from './economicsRequests.js';
 import { coordinates, finiteField, stringField, wholeField } from './requestFields.js';
 import type { OpenFarm, RequestHandler } from './sessionTypes.js';
 
@@ -124,4 +128,6 @@ export const FARM_REQUESTS: Record<string, RequestHandler> = {
     },
   },
   optimize: OPTIMIZE_REQUEST,
+  flow_conditions: FLOW_CONDITIONS_REQUEST,
+  ...ECONOMICS_REQUESTS, // cost, cables
 };
