@@ -9,6 +9,10 @@
  *   nothing: the server stops reading requests once 64 MiB of replies wait, so its peak RSS
  *   (VmHWM) stays below its RSS before the flood + 128 MiB (the bound docs/python.md states);
  *   when the client then reads, every reply comes, in order. Before, it buffered all 80.
+ * - requests written while a long call computes (4000 AEP requests, 1.3 MB, in pieces cut
+ *   mid-frame; the watchdog reads stdin during the call to see its end, 1 MiB at most) are all
+ *   answered after it, in order, each equal to a fresh server's answer; then stdin closed in the
+ *   middle of the next long call ends the server soon after.
  * Every process a test starts is killed at its end, whatever happened.
  */
 import { test } from 'node:test';
@@ -123,10 +127,11 @@ function frame(header: Record<string, unknown>, arrays: Record<string, number[]>
   return Buffer.concat([len, json, ...names.map((n) => Buffer.from(new Float64Array(arrays[n]).buffer))]);
 }
 
-/** Replies cut from the server's stdout as they come. */
+/** Replies cut from the server's stdout as they come (headers, and each reply's array bytes). */
 class Replies {
   private buf = Buffer.alloc(0);
   readonly headers: Record<string, unknown>[] = [];
+  readonly arrays: Buffer[] = [];
   push(c: Buffer): void {
     this.buf = Buffer.concat([this.buf, c]);
     for (;;) {
@@ -137,6 +142,7 @@ class Replies {
       const total = 4 + n + (h.arrays ?? []).reduce((s, a) => s + a.bytes, 0);
       if (this.buf.length < total) return;
       this.headers.push(h);
+      this.arrays.push(Buffer.from(this.buf.subarray(4 + n, total)));
       this.buf = this.buf.subarray(total);
     }
   }
@@ -204,5 +210,68 @@ test('a client that reads no replies: the server stops reading at 64 MiB of unse
     assert.equal(code, 0, stderr);
   } finally {
     killQuietly(p);
+  }
+});
+
+test('requests written during a long call are answered after it, in order, as a fresh server answers them; stdin closed during the next long call ends the server', { skip: hasProc ? false : 'needs /proc', timeout: 300_000 }, async (t) => {
+  const servers: ChildProcess[] = [];
+  const serve = () => {
+    const p = spawn(process.execPath, [CLI, 'serve', '--stdio'], { cwd: REPO, stdio: ['pipe', 'pipe', 'inherit'] });
+    servers.push(p);
+    const replies = new Replies();
+    p.stdout!.on('data', (c: Buffer) => replies.push(c));
+    const until = async (n: number) => { while (replies.headers.length < n) await new Promise((r) => setTimeout(r, 20)); };
+    return { p, replies, until };
+  };
+  try {
+    // Random layouts around cs1-16's circle; ids 3 … 3 + N − 1 on the busy server.
+    const N = 4000;
+    let seed = 12345;
+    const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+    const layouts = Array.from({ length: N }, () => ({
+      x: Array.from({ length: 16 }, (_, i) => 1200 * Math.cos((2 * Math.PI * i) / 16) + 60 * (rand() - 0.5)),
+      y: Array.from({ length: 16 }, (_, i) => 1200 * Math.sin((2 * Math.PI * i) / 16) + 60 * (rand() - 0.5)),
+    }));
+    const aeps = (first: number) => Buffer.concat(layouts.map((l, k) => frame({ kind: 'aep', id: first + k, handle: 1 }, l)));
+
+    const busy = serve();
+    busy.p.stdin!.write(frame({ kind: 'open', case: 'iea37-cs1-16', id: 1 }));
+    await busy.until(1);
+    assert.equal(busy.replies.headers[0].handle, 1);
+    busy.p.stdin!.write(frame({ kind: 'optimize', id: 2, handle: 1, method: 'global', seed: 1 }));
+    // During the optimize: the AEP requests in 9 pieces, 150 ms apart, cut anywhere.
+    const all = aeps(3);
+    const cuts = [0, ...Array.from({ length: 8 }, (_, k) => Math.floor(((k + 1) * all.length) / 9) + 7), all.length];
+    await new Promise((r) => setTimeout(r, 300));
+    for (let k = 0; k + 1 < cuts.length; k++) {
+      busy.p.stdin!.write(all.subarray(cuts[k], cuts[k + 1]));
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    assert.equal(busy.replies.headers.length, 1, 'the optimize was still computing while the requests were written');
+    await busy.until(2 + N);
+    assert.deepEqual(busy.replies.headers.map((h) => h.id), Array.from({ length: 2 + N }, (_, k) => 1 + k));
+    assert.equal(busy.replies.headers[1].ok, true, JSON.stringify(busy.replies.headers[1]));
+
+    const fresh = serve();
+    fresh.p.stdin!.write(Buffer.concat([frame({ kind: 'open', case: 'iea37-cs1-16', id: 1 }), aeps(3)]));
+    await fresh.until(1 + N);
+    let equal = 0;
+    for (let k = 0; k < N; k++) {
+      const a = busy.replies.headers[2 + k], b = fresh.replies.headers[1 + k];
+      if (a.ok === true && Object.is(a.aep_mwh, b.aep_mwh) && busy.replies.arrays[2 + k].equals(fresh.replies.arrays[1 + k])) equal++;
+    }
+    assert.equal(equal, N);
+    fresh.p.stdin!.end();
+
+    // The next long call, then stdin closed in its middle.
+    busy.p.stdin!.write(frame({ kind: 'optimize', id: 3 + N, handle: 1, method: 'global', seed: 2 }));
+    await new Promise((r) => setTimeout(r, 1000));
+    busy.p.stdin!.end();
+    const s = await secondsUntilGone(busy.p.pid!, 5);
+    t.diagnostic(`${N} requests written during an optimize answered in order; the server gone ${s === null ? 'not within 5' : s.toFixed(3)} s after stdin closed during the next`);
+    assert.notEqual(s, null, 'the server still computes 5 s after its stdin closed');
+    assert.equal(busy.replies.headers.length, 2 + N, 'the abandoned optimize was not answered');
+  } finally {
+    for (const p of servers) killQuietly(p);
   }
 });
