@@ -83,8 +83,8 @@ def progress_of(header: Dict[str, Any]) -> OptimizeProgress:
                             header.get("done"))
 
 
-def read_reply(read: Callable[[], Tuple[Dict[str, Any], Dict[str, FloatArray]]], on_progress: Optional[Callable[[OptimizeProgress], Any]]
-               ) -> Tuple[Dict[str, Any], Dict[str, FloatArray]]:
+def read_reply(read: Callable[[], Tuple[Dict[str, Any], Dict[str, FloatArray]]], on_progress: Optional[Callable[[OptimizeProgress], Any]],
+               request_id: Optional[int] = None) -> Tuple[Dict[str, Any], Dict[str, FloatArray]]:
     """Frames until the reply: each ``progress`` frame goes to ``on_progress``. A callback that
     raises does not leave the engine's later frames unread: the rest are read (and not passed on)
     and its exception is raised after the reply."""
@@ -93,6 +93,8 @@ def read_reply(read: Callable[[], Tuple[Dict[str, Any], Dict[str, FloatArray]]],
         header, arrays = read()
         if header.get("kind") != "progress" or not header.get("ok"):
             break
+        if request_id is not None and header.get("id") != request_id:
+            break  # another request's frame: the caller's id check stops the engine and says so
         if on_progress is not None and error is None:
             try:
                 on_progress(progress_of(header))

@@ -39,7 +39,7 @@ class LayoutsArrays(Dict[str, np.ndarray]):
 
 def _read(engine: Engine, path: str) -> LayoutsArrays:
     info, _ = engine._request({"kind": "layouts_open", "file": path})
-    handle = info["handle"]
+    handle, started = info["handle"], engine.starts
     try:
         rows, tmax = int(info["rows"]), int(info["max_turbines"])
         columns = info["columns"]
@@ -69,7 +69,9 @@ def _read(engine: Engine, path: str) -> LayoutsArrays:
             if not header["text"] and offset < total:
                 raise WfloError(f"{path}: the wflo engine returned no definitions at character {offset} of {total}")
     finally:
-        engine._request({"kind": "layouts_close", "handle": handle})
+        # Not after an interrupted request: its engine process is gone, and the handle with it.
+        if engine._process is not None and engine.starts == started:
+            engine._request({"kind": "layouts_close", "handle": handle})
     out = LayoutsArrays()
     kinds = {c["name"]: c["kind"] for c in columns}
     for c in columns:
