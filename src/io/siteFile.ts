@@ -53,8 +53,10 @@ function readVariables(file: string): ReadVariable[] {
   return (JSON.parse(out) as { variables: Variable[] }).variables.map((v) => {
     if (v.values === null) return { ...v, values: null };
     const bytes = Buffer.from(v.values, 'base64');
-    const values = new Float64Array(bytes.length / 8);
-    Buffer.from(values.buffer).set(bytes);
+    v.values = null; // the text is dropped as soon as it is decoded
+    // A large decoded Buffer has its own, aligned memory: viewed, not copied.
+    const values = bytes.byteOffset % 8 === 0 ? new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8) : new Float64Array(bytes.length / 8);
+    if (values.buffer !== bytes.buffer) Buffer.from(values.buffer).set(bytes);
     return { ...v, values };
   });
 }

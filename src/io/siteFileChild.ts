@@ -96,7 +96,8 @@ async function main(): Promise<void> {
     for (const { v, entity } of toRead) {
       const raw = entity.value as unknown;
       refuseForeign(v.name);
-      const values = typeof raw === 'number' ? Float64Array.of(raw)
+      const values = raw instanceof Float64Array ? raw
+        : typeof raw === 'number' ? Float64Array.of(raw)
         : typeof raw === 'bigint' ? Float64Array.of(Number(raw))
         : Float64Array.from(raw as ArrayLike<number | bigint>, Number);
       v.values = Buffer.from(values.buffer, values.byteOffset, values.byteLength).toString('base64');

@@ -198,7 +198,7 @@ test('.wrg: a header beyond the file is refused before allocating; hexadecimal i
   refused(aepOf('passwd-wrg', 'site: {file: passwd.wrg}', ['--allow-include-outside']), /passwd\.wrg:1: header\.nx: expected the header 'nx ny xmin ymin cell_size' \(5 decimal numbers\); field 1 is not a decimal number: not a WAsP resource grid$/);
 });
 
-test('bathymetry and wind CSVs: confined to the case folder; a file that is not of the format is not quoted', { skip }, () => {
+test('bathymetry and wind CSVs: confined to the case folder; a CSV that is not of its format is not quoted (also a turbine curve)', { skip }, () => {
   const econ = (bathymetry: string): string => `economics: {energy_price_eur_per_mwh: 60, project_years: 25, distance_from_shore_km: 20, bathymetry: '${bathymetry}', substations: [[0, 0]], cables: [{name: c, capacity: 4, cost_per_m: 300}], rated_rpm: 10}`;
   refused(aepOf('bathy-escape', econ('../../../../../../../..' + outside + '/secret.csv')), /bathy-escape\.yaml:\d+: economics\.bathymetry: .*secret\.csv is outside the folder .* refused unread/);
   refused(aepOf('bathy-escape', econ('../outside/secret.csv'), ['--allow-include-outside']), /secret\.csv:1: \(header\): expected a header row x,y,depth; the first line names none of these columns .*not a bathymetry CSV$/);
@@ -207,4 +207,7 @@ test('bathymetry and wind CSVs: confined to the case folder; a file that is not 
   refused(aepOf('wind-escape', 'wind: ../outside/secret.csv'), /wind-escape\.yaml: wind: .*secret\.csv is outside the folder .* refused unread/);
   refused(aepOf('wind-escape', 'wind: ../outside/secret.csv', ['--allow-include-outside']), /secret\.csv:1: \(header\): expected a header row \(wind_direction,wind_speed,\.\.\.\); the first line names none of the columns .*not a time-series CSV$/);
   refused(aepOf('series-escape', 'wind: {time_series: ../outside/secret.csv}'), /time_series: .*secret\.csv is outside the folder .* refused unread/);
+  // A turbine's curve CSV that is not one: refused without a byte of it.
+  fs.writeFileSync(path.join(dir, 'turbine.yaml'), 'name: T\nrotor_diameter: 130\nhub_height: 110\nperformance:\n  power_curve: ../outside/secret.csv\n  Ct_curve: ../outside/secret.csv\n');
+  refused(aepOf('curve-foreign', 'turbine: turbine.yaml'), /secret\.csv:1: \(header\): expected a header row \(wind_speed,power\); the first line names none of the columns .*not a curve CSV$/);
 });
