@@ -13,6 +13,11 @@
  * Other variables (PyWake's P, WS) are not read: without the Weibull the rose is the case's `wind`. A dimension other than x, y, h, wd (ws, i, time), dimensions out of that order, or
  * a field without x and y is refused, naming the file and the variable. The file is opened in a
  * child process (io/siteFileChild.ts): a damaged file cannot take the reader down.
+ *
+ * Bounded (docs/site.md, "Bounds of site files"): a regular file (boundedRead.ts) of at most
+ * MAX_INPUT_BYTES, confined by its caller (siteFields.ts, fileDoor.ts); the child reads only the
+ * variables above, at most MAX_SITE_VALUES in all, and no other file (external storage and links
+ * refused); NaN and ±inf are refused with the variable and its index.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -50,24 +55,30 @@ function readVariables(file: string): ReadVariable[] {
     if (e.status === 2 && line) throw new InputError(`${file}: ${line}`);
     throw new InputError(`${file}: not a readable netCDF-4/HDF5 site file (${line || (err as Error).message.split('\n')[0]})`);
   }
-  return (JSON.parse(out) as { variables: Variable[] }).variables.map((v) => {
-    if (v.values === null) return { ...v, values: null };
-    const bytes = Buffer.from(v.values, 'base64');
-    v.values = null; // the text is dropped as soon as it is decoded
+  // Line 1 lists the variables; each variable read follows on a line of its own (siteFileChild.ts).
+  let at = out.indexOf('\n');
+  const head = JSON.parse(out.slice(0, at)) as { variables: Variable[]; read: string[] };
+  const decoded = new Map<string, Float64Array>();
+  for (const name of head.read) {
+    const next = out.indexOf('\n', at + 1);
+    const bytes = Buffer.from(out.slice(at + 1, next), 'base64');
+    at = next;
     // A large decoded Buffer has its own, aligned memory: viewed, not copied.
     const values = bytes.byteOffset % 8 === 0 ? new Float64Array(bytes.buffer, bytes.byteOffset, bytes.length / 8) : new Float64Array(bytes.length / 8);
     if (values.buffer !== bytes.buffer) Buffer.from(values.buffer).set(bytes);
-    return { ...v, values };
-  });
+    decoded.set(name, values);
+  }
+  return head.variables.map((v) => ({ ...v, values: decoded.get(v.name) ?? null }));
 }
 
-/** The fields `speedup`, `ti` and the Weibull a site file holds (null where it has none). */
 /** Flat index k of a row-major grid of `sizes` as `[i,j,…]`. */
 function flatIndex(sizes: number[], k: number): string {
   const out: number[] = [];
   for (let a = sizes.length - 1; a >= 0; a--) { out.unshift(k % sizes[a]); k = Math.floor(k / sizes[a]); }
   return `[${out.join(',')}]`;
 }
+
+/** The fields `speedup`, `ti` and the Weibull a site file holds (null where it has none). */
 
 export function readSiteFile(file: string): { speedup: SiteField | null; ti: SiteField | null; weibull: SiteWeibull | null } {
   const vars = readVariables(file);

@@ -1,9 +1,9 @@
 /**
  * Child process of io/siteFile.ts: opens one netCDF-4/HDF5 site file with h5wasm and prints, as
  * one JSON line, every root dataset's name, shape, attached dimension scales (netCDF dimensions)
- * and `units` attribute, and the values of the datasets named on the command line only (other
- * variables are never read), as little-endian float64 in base64: NaN and ±inf arrive as they are
- * (JSON would make them null, read as 0).
+ * and `units` attribute; then the values of the datasets named on the command line only (other
+ * variables are never read), one line each, as little-endian float64 in base64: NaN and ±inf
+ * arrive as they are (JSON would make them null, read as 0).
  *
  * Bounded: the values to read are counted from the declared shapes before any is read (over
  * MAX_SITE_VALUES in total: refused); the file may not reach any other file: an external link is
@@ -26,8 +26,8 @@ export interface Variable {
   shape: number[];
   dims: (string | null)[];
   units: string | null;
-  /** Float64 little-endian values, base64 (read variables only); null for others and non-numeric ones. */
-  values: string | null;
+  /** Always null on the JSON line: the values of a variable read follow it, one line each (below). */
+  values: null;
   numeric: boolean;
 }
 
@@ -93,6 +93,10 @@ async function main(): Promise<void> {
       const largest = toRead.reduce((a, b) => (b.count > a.count ? b : a));
       throw new Refused(`${largest.v.name}: the variables read hold ${total} values (${largest.v.name}: ${largest.v.shape.join(' × ')}), over the limit of ${MAX_SITE_VALUES} for a site file: refused before reading`);
     }
+    // Line 1: the variables; then one line of values per variable read, in the order of `read`,
+    // each written as soon as it is read (stdout to a pipe is synchronous): one variable's values
+    // are held at a time.
+    process.stdout.write(JSON.stringify({ variables: out, read: toRead.map((r) => r.v.name) }) + '\n');
     for (const { v, entity } of toRead) {
       const raw = entity.value as unknown;
       refuseForeign(v.name);
@@ -100,9 +104,8 @@ async function main(): Promise<void> {
         : typeof raw === 'number' ? Float64Array.of(raw)
         : typeof raw === 'bigint' ? Float64Array.of(Number(raw))
         : Float64Array.from(raw as ArrayLike<number | bigint>, Number);
-      v.values = Buffer.from(values.buffer, values.byteOffset, values.byteLength).toString('base64');
+      process.stdout.write(Buffer.from(values.buffer, values.byteOffset, values.byteLength).toString('base64') + '\n');
     }
-    process.stdout.write(JSON.stringify({ variables: out }) + '\n');
   } finally {
     closeQuietly(f);
     fs.openSync = openSync;
