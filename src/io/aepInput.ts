@@ -48,7 +48,7 @@ export function resolveAepRequest(request: AepRequest): Case {
   }
   const cwd = process.cwd();
   const turbine = req.turbine !== undefined ? resolveTurbine(req.turbine, cwd, '--turbine') : undefined;
-  const wind = req.wind !== undefined ? resolveWind(req.wind, cwd, '--wind') : undefined;
+  const wind = req.wind !== undefined ? resolveWind(req.wind, cwd, '--wind', false) : undefined;
   let c: Case;
   if (req.caseName !== undefined) {
     c = loadCase(req.caseName, '--case');

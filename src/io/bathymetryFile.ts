@@ -17,8 +17,9 @@
 import { csvParseRows } from 'd3-dsv';
 import { BathymetryGrid } from '../geometry/bathymetry.js';
 import { readInputText } from './yamlFile.js';
-import { unknownColumnMessage } from './didYouMean.js';
+import { looksLikeHeader, unknownColumnMessage } from './didYouMean.js';
 import { LocatedInputError } from './sourceMap.js';
+import { excerpt } from '../util/printable.js';
 
 export const BATHYMETRY_COLUMNS = ['x', 'y', 'depth'] as const;
 
@@ -46,9 +47,11 @@ export function readBathymetryCsv(file: string): BathymetryGrid {
   };
   if (rows.length === 0 || rows[0].every((c) => c.trim() === '')) fail(1, '(header)', 'empty file, expected a header row x,y,depth');
   const header = rows[0].map((h) => h.trim());
+  // A first line naming none of the columns is not a bathymetry header: said without quoting it (io/fileDoor.ts).
+  if (!looksLikeHeader(header, BATHYMETRY_COLUMNS)) fail(1, '(header)', `expected a header row x,y,depth; the first line names none of these columns (${header.length} cell${header.length === 1 ? '' : 's'}): not a bathymetry CSV`);
   const index = new Map<string, number>();
   header.forEach((name, i) => {
-    if (!(BATHYMETRY_COLUMNS as readonly string[]).includes(name)) fail(1, name === '' ? `column ${i + 1}` : name, name === '' ? 'empty column name' : unknownColumnMessage(name, BATHYMETRY_COLUMNS));
+    if (!(BATHYMETRY_COLUMNS as readonly string[]).includes(name)) fail(1, name === '' ? `column ${i + 1}` : excerpt(name), name === '' ? 'empty column name' : unknownColumnMessage(excerpt(name), BATHYMETRY_COLUMNS));
     if (index.has(name)) fail(1, name, `column '${name}' appears twice`);
     index.set(name, i);
   });
@@ -64,9 +67,9 @@ export function readBathymetryCsv(file: string): BathymetryGrid {
       if (rows[r].length !== header.length) fail(r + 1, name, `row has ${rows[r].length} cells, the header ${header.length}`);
       const s = rows[r][i].trim();
       if (s === '') fail(r + 1, name, 'empty cell (every node needs x, y and depth)');
-      if (!DECIMAL.test(s)) fail(r + 1, name, `'${s}' is not a decimal number`);
+      if (!DECIMAL.test(s)) fail(r + 1, name, `'${excerpt(s)}' is not a decimal number`);
       const v = Number(s);
-      if (!Number.isFinite(v)) fail(r + 1, name, `'${s}' is not a finite number`);
+      if (!Number.isFinite(v)) fail(r + 1, name, `'${excerpt(s)}' is not a finite number`);
       if (name === 'depth' && v < 0) fail(r + 1, name, `${s} is negative (depth is metres below the sea surface, positive down)`);
       return v;
     }));

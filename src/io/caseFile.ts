@@ -42,6 +42,7 @@ import { coincidentProblem } from '../geometry/coincidentPoints.js';
 import { windioBoundary, windioCase, windioKind, windioLayout, windioWind } from './windio/windioPlant.js'; // windIO plant files (src/io/windio/)
 import { capacityProblem, spacingProblem } from './plausibility.js';
 import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
+import { outsideFolderProblem } from './fileDoor.js';
 import { nearestKey } from './didYouMean.js';
 import { caseArgument } from './caseArgument.js';
 import { farmModelShape, resolveFarmModel } from './farmModelFields.js';
@@ -104,11 +105,16 @@ export function resolveTurbine(spec: unknown, baseDir: string, file: string): Tu
   return turbineFromDocument(spec, `${file} (turbine)`, baseDir);
 }
 
-export function resolveWind(spec: unknown, baseDir: string, file: string): WindResource {
+/** `confine`: a CSV path must lie in `baseDir` (io/fileDoor.ts); false for a path the user typed (`--wind`). */
+export function resolveWind(spec: unknown, baseDir: string, file: string, confine = true): WindResource {
   if (typeof spec === 'string') {
     if (isBuiltinWind(spec)) return builtinWind(spec);
     const p = path.resolve(baseDir, spec);
-    if (isCsvPath(p)) return readTimeSeriesCsv(p);
+    if (isCsvPath(p)) {
+      const outside = confine ? outsideFolderProblem(p, baseDir) : null;
+      if (outside) throw new InputError(`${file}: wind: ${outside}`);
+      return readTimeSeriesCsv(p);
+    }
     const doc = readYamlFile(p);
     return windioKind(doc) !== null ? windioWind(p) : windFromDocument(doc, p); // windIO: src/io/windio/
   }

@@ -31,6 +31,7 @@ import { DtuOffshoreModel } from '../cost/dtuOffshore.js';
 import { InputError } from '../util/errors.js';
 import { strict } from './zodIssue.js';
 import { readBathymetryCsv } from './bathymetryFile.js';
+import { outsideFolderProblem } from './fileDoor.js';
 import { nearestKey } from './didYouMean.js';
 import type { FieldPath } from './sourceMap.js';
 import type { FailAt } from './farmTurbines.js';
@@ -111,6 +112,8 @@ export function resolveEconomicsSpec(f: EconomicsFields, at: FieldPath, baseDir:
   let depth: EconomicsSpec['depth'];
   if (f.bathymetry !== undefined) {
     const file = path.resolve(baseDir, f.bathymetry);
+    const outside = outsideFolderProblem(file, baseDir);
+    if (outside) fail([...at, 'bathymetry'], outside);
     const g = readBathymetryCsv(file); // its own errors name the CSV file and line
     depth = { grid: { x0: g.x0, dx: g.dx, nx: g.nx, y0: g.y0, dy: g.dy, ny: g.ny, depth: Array.from(g.depth) }, file };
   } else depth = { constantM: f.water_depth_m! };

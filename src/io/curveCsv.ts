@@ -15,7 +15,8 @@
 import { csvParseRows } from 'd3-dsv';
 import { readInputText } from './yamlFile.js';
 import { readFileHead } from './boundedRead.js';
-import { unknownColumnMessage } from './didYouMean.js';
+import { looksLikeHeader, unknownColumnMessage } from './didYouMean.js';
+import { excerpt } from '../util/printable.js';
 import { LocatedInputError } from './sourceMap.js';
 
 export const CURVE_COLUMNS = ['wind_speed', 'power', 'ct'] as const;
@@ -47,9 +48,11 @@ export function readCurveCsv(file: string, column: 'power' | 'ct'): CurveTable {
   };
   if (rows.length === 0 || rows[0].every((c) => c.trim() === '')) fail(0, '(header)', `empty file, expected a header row (wind_speed,${column})`);
   const header = rows[0].map((h) => h.trim());
+  // A first line naming none of the columns is not a curve header: said without quoting it (io/fileDoor.ts).
+  if (!looksLikeHeader(header, CURVE_COLUMNS)) fail(0, '(header)', `expected a header row (wind_speed,${column}); the first line names none of the columns (${header.length} cell${header.length === 1 ? '' : 's'}): not a curve CSV`);
   const index = new Map<string, number>();
   header.forEach((name, i) => {
-    if (!(CURVE_COLUMNS as readonly string[]).includes(name)) fail(0, name === '' ? `column ${i + 1}` : name, name === '' ? 'empty column name' : unknownColumnMessage(name, CURVE_COLUMNS));
+    if (!(CURVE_COLUMNS as readonly string[]).includes(name)) fail(0, name === '' ? `column ${i + 1}` : excerpt(name), name === '' ? 'empty column name' : unknownColumnMessage(excerpt(name), CURVE_COLUMNS));
     if (index.has(name)) fail(0, name, `column '${name}' appears twice`);
     index.set(name, i);
   });
@@ -65,9 +68,9 @@ export function readCurveCsv(file: string, column: 'power' | 'ct'): CurveTable {
       if (rows[r].length !== header.length) fail(r, name, `row has ${rows[r].length} cells, the header ${header.length}`);
       const s = rows[r][i].trim();
       if (s === '') fail(r, name, 'empty cell (fill it, or remove the row)');
-      if (!DECIMAL.test(s)) fail(r, name, `'${s}' is not a decimal number`);
+      if (!DECIMAL.test(s)) fail(r, name, `'${excerpt(s)}' is not a decimal number`);
       const v = Number(s);
-      if (!Number.isFinite(v)) fail(r, name, `'${s}' is not a finite number`);
+      if (!Number.isFinite(v)) fail(r, name, `'${excerpt(s)}' is not a finite number`);
       return v;
     });
   };

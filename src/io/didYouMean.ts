@@ -43,3 +43,12 @@ export function unknownColumnMessage(name: string, known: readonly string[]): st
   const pywake = ['ws', 'wd', 'ti'].includes(folded) ? ` (${name} is PyWake's name; wflo's files say ${near})` : '';
   return `unknown column '${name}'; did you mean '${near}'?${unitHint}${pywake}`;
 }
+
+/**
+ * Whether a CSV's first row is recognisably a header of columns `known`: one of its cells names one
+ * of them, or is another tool's name or a misspelling of one. A reader quotes the row's cells only
+ * then (io/fileDoor.ts: a file that is not of the format named is never quoted back).
+ */
+export function looksLikeHeader(cells: readonly string[], known: readonly string[]): boolean {
+  return cells.some((c) => known.includes(c) || (c.length <= 100 && /did you mean/.test(unknownColumnMessage(c, known))));
+}

@@ -13,6 +13,7 @@ import { errorAt, rejectDuplicateKeys, type FieldPath } from './sourceMap.js';
 import { unknownKeyMessage, nearestKey } from './didYouMean.js';
 import path from 'node:path';
 import { readTimeSeriesCsv } from './timeSeriesCsv.js';
+import { outsideFolderProblem } from './fileDoor.js';
 import { seriesFromColumns, type SeriesColumns } from './timeSeriesColumns.js';
 import { weibullScaleProblem } from './plausibility.js';
 
@@ -168,7 +169,11 @@ function seriesFromNative(w: WindDocument, root: unknown, file: string, baseDir:
   if (Array.isArray(tiValue)) fail(['turbulence_intensity'], 'one value expected beside a time_series (per-sample values go in its turbulence_intensity column)');
   const defaultTi = typeof tiValue === 'number' ? tiValue : 0.075;
   const ts = w.time_series!;
-  if (typeof ts === 'string') return readTimeSeriesCsv(path.resolve(baseDir, ts), defaultTi);
+  if (typeof ts === 'string') {
+    const outside = outsideFolderProblem(path.resolve(baseDir, ts), baseDir);
+    if (outside) fail(['time_series'], outside);
+    return readTimeSeriesCsv(path.resolve(baseDir, ts), defaultTi);
+  }
   return seriesFromColumns(ts as unknown as SeriesColumns, (column, sample, message) => fail(sample === null ? ['time_series', column] : ['time_series', column, sample], message), defaultTi);
 }
 

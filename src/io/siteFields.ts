@@ -29,6 +29,7 @@ import { makeSiteField, SITE_DIM_ORDER, wdWraps, type SiteDim, type SiteField } 
 import type { Site, SiteShear } from '../physics/site/site.js';
 import { axisProblem, valueProblem } from './siteValues.js';
 import { readSiteFile } from './siteFile.js';
+import { outsideFolderProblem } from './fileDoor.js';
 import { gridIndex, siteWeibullOf, weibullGridProblem, type WeibullGrid } from './siteWeibullGrid.js';
 import { readWrgFile } from './wrgFile.js';
 import type { SiteWeibull } from '../physics/site/siteWeibull.js';
@@ -119,6 +120,8 @@ export function readSiteBlock(raw: unknown, doc: unknown, at: FieldPath, file: s
   if (!c.file && !c.speedup && !c.ti && !c.weibull && !c.shear) throw errorAt(doc, at, 'an empty site: give file, speedup, ti, weibull or shear (or leave site out for a uniform site)', file);
   if (c.file && (c.speedup || c.ti || c.weibull)) throw errorAt(doc, [...at, c.speedup ? 'speedup' : c.ti ? 'ti' : 'weibull'], 'give the fields in the file or inline, not both', file);
   const filePath = c.file ? path.resolve(path.dirname(file), c.file) : null;
+  const outside = filePath === null ? null : outsideFolderProblem(filePath, path.dirname(file));
+  if (outside) throw errorAt(doc, [...at, 'file'], outside, file);
   const fromFile = filePath === null ? null
     : /\.wrg$/i.test(filePath) ? { speedup: null, ti: null, weibull: readWrgFile(filePath) } : readSiteFile(filePath);
   let shear: SiteShear | null = null;

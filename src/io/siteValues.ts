@@ -32,7 +32,8 @@ export function axisProblem(dim: SiteDim, values: ArrayLike<number>): { index: n
 /** A value problem (out of range) of field `name`, or null. */
 export function valueProblem(name: string, v: number): string | null {
   const r = VALUE_RANGE[name];
-  if (typeof v !== 'number' || !Number.isFinite(v)) return `${v} is not a finite number`;
+  if (typeof v !== 'number') return `${v} is not a finite number`;
+  // NaN and ±inf fail every range below: the message names what the value should have been.
   if (name === 'ti') {
     if (v >= 1 && v <= 100) return `${v} is not ${r.what}; a TI in percent? write ${v / 100}`;
     return v >= 0 && v < 1 ? null : `${v} is not ${r.what}`;

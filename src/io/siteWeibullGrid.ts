@@ -31,7 +31,8 @@ export interface WeibullProblem {
 
 /** What one value must be (null when it is fine). */
 export function weibullValueProblem(variable: WeibullVariable, v: number): string | null {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return `${v} is not a finite number`;
+  if (typeof v !== 'number') return `${v} is not a finite number`;
+  // NaN and ±inf fail every range below: the message names what the value should have been.
   if (variable === 'A') return v > 0 && v <= 100 ? null : `${v} is not a Weibull scale A in m/s, > 0 and ≤ 100`;
   if (variable === 'k') return v > 0 && v <= 20 ? null : `${v} is not a Weibull shape k, > 0 and ≤ 20`;
   if (v > 1 && v <= 1000) return `${v} is not a sector frequency as a fraction in [0, 1]; in percent or per mille? divide by 100 or 1000`;

@@ -23,7 +23,7 @@ import type { WindResource } from '../physics/windResource.js';
 import { InputError } from '../util/errors.js';
 import { excerpt } from '../util/printable.js';
 import { readBoundedText } from './boundedRead.js';
-import { unknownColumnMessage } from './didYouMean.js';
+import { looksLikeHeader, unknownColumnMessage } from './didYouMean.js';
 import { nextTimeStamp, SERIES_COLUMNS, seriesFromColumns, type SeriesColumn, type SeriesColumns } from './timeSeriesColumns.js';
 
 export const isCsvPath = (p: string): boolean => /\.csv$/i.test(p);
@@ -85,6 +85,8 @@ export function timeSeriesFromCsvText(text: string, file: string, defaultTi = 0.
 
   const readHeader = (row: string[]): void => {
     header = row.map((h) => h.trim());
+    // A first line naming none of the columns is not a header: said without quoting it (io/fileDoor.ts).
+    if (!looksLikeHeader(header, SERIES_COLUMNS)) at(1, '(header)', `expected a header row (wind_direction,wind_speed,...); the first line names none of the columns (${header.length} cell${header.length === 1 ? '' : 's'}): not a time-series CSV`);
     header.forEach((name, i) => {
       if (!(SERIES_COLUMNS as readonly string[]).includes(name)) at(1, name === '' ? `column ${i + 1}` : excerpt(name), name === '' ? 'empty column name' : unknownColumnMessage(excerpt(name), SERIES_COLUMNS));
       if (index.has(name as SeriesColumn)) at(1, name, `column '${name}' appears twice`);

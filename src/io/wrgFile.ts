@@ -17,9 +17,17 @@
  * The elevation, the all-sector A and k and the power density are not used. The grid is the
  * resource at every turbine whatever its hub height (the file's height is not extrapolated).
  * Problems: `file:line: field: what is wrong`, exit 2.
+ *
+ * Bounded (io/fileDoor.ts): a regular file of at most MAX_INPUT_BYTES (64 MiB), read once; the
+ * header's grid is refused before anything is allocated for it when the file is too short to hold
+ * its points (each point line is at least 6·n + 17 bytes for n sectors), so what is allocated is
+ * at most 4 × the file's size. Numbers are decimal (`0x5a` refused, as the CSV readers do). No
+ * token is quoted until the header has been read as five numbers (a file that is not a `.wrg`
+ * prints none of its content); after that a quoted token is cut to 40 characters.
  */
-import fs from 'node:fs';
 import { InputError } from '../util/errors.js';
+import { excerpt } from '../util/printable.js';
+import { readBoundedText } from './boundedRead.js';
 import type { SiteWeibull } from '../physics/site/siteWeibull.js';
 import { siteWeibullOf, weibullGridProblem, type WeibullGrid } from './siteWeibullGrid.js';
 
@@ -41,18 +49,28 @@ function splitPoint(line: string): string[] {
   return out;
 }
 
+/** A decimal number as a `.wrg` writes it (no hexadecimal, binary, octal, `Infinity`). */
+const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
 export function readWrgFile(file: string): SiteWeibull {
-  if (!fs.existsSync(file)) throw new InputError(`${file}: file not found`);
-  const lines = fs.readFileSync(file, 'utf8').split(/\r?\n/);
+  const text = readBoundedText(file, { what: 'site file', expected: 'a WAsP resource grid (.wrg)' });
+  const lines = text.split(/\r?\n/);
   const fail = (line: number, field: string, message: string): never => { throw new InputError(`${file}:${line}: ${field}: ${message}`); };
   const header = (lines[0] ?? '').trim().split(/\s+/);
-  if (header.length !== 5) fail(1, 'header', `expected 'nx ny xmin ymin cell_size' (5 numbers), got ${header.length} field${header.length === 1 ? '' : 's'}`);
+  // Until the header is five decimal numbers the file is not known to be a .wrg: nothing of it is quoted.
+  const HEADER = `expected the header 'nx ny xmin ymin cell_size' (5 decimal numbers)`;
+  if (header.length !== 5) fail(1, 'header', `${HEADER}, got ${header.length} field${header.length === 1 ? '' : 's'}: not a WAsP resource grid`);
+  const HEADER_NAMES = ['nx', 'ny', 'xmin', 'ymin', 'cell_size'];
+  header.forEach((h, i) => { if (!DECIMAL.test(h)) fail(1, `header.${HEADER_NAMES[i]}`, `${HEADER}; field ${i + 1} is not a decimal number: not a WAsP resource grid`); });
   const [nx, ny, xmin, ymin, cell] = header.map(Number);
   if (!(Number.isInteger(nx) && nx > 0)) fail(1, 'header.nx', `${header[0]} is not a positive whole number of grid columns`);
   if (!(Number.isInteger(ny) && ny > 0)) fail(1, 'header.ny', `${header[1]} is not a positive whole number of grid rows`);
-  if (!Number.isFinite(xmin)) fail(1, 'header.xmin', `${header[2]} is not a number`);
-  if (!Number.isFinite(ymin)) fail(1, 'header.ymin', `${header[3]} is not a number`);
+  if (!Number.isFinite(xmin)) fail(1, 'header.xmin', `${header[2]} is not a finite number`);
+  if (!Number.isFinite(ymin)) fail(1, 'header.ymin', `${header[3]} is not a finite number`);
   if (!(Number.isFinite(cell) && cell > 0)) fail(1, 'header.cell_size', `${header[4]} is not a positive cell size in metres`);
+  // One line per point: a header asking for more points than the file has lines is refused before allocating.
+  const pointLines = lines.length - 1;
+  if (nx * ny > pointLines) fail(1, 'header', `a grid of ${nx} × ${ny} = ${nx * ny} points, but the file has ${pointLines} line${pointLines === 1 ? '' : 's'} below the header (one per point)`);
   let sectors = 0, height = NaN;
   let a = new Float64Array(0), k = a, f = a;
   const seen = new Int32Array(nx * ny).fill(0);
@@ -63,13 +81,18 @@ export function readWrgFile(file: string): SiteWeibull {
     const at = li + 1;
     const fields = splitPoint(line);
     const num = (i: number, name: string): number => {
-      const v = Number(fields[i]);
-      if (fields[i] === undefined || fields[i] === '' || !Number.isFinite(v)) fail(at, name, `'${fields[i] ?? ''}' is not a number`);
+      const t = fields[i] ?? '';
+      if (t === '') fail(at, name, 'missing (an empty field)');
+      if (!DECIMAL.test(t)) fail(at, name, `'${excerpt(t)}' is not a decimal number (hexadecimal, binary, octal and Infinity are refused)`);
+      const v = Number(t);
+      if (!Number.isFinite(v)) fail(at, name, `'${excerpt(t)}' is not a finite number`);
       return v;
     };
     const n = num(8, 'sectors');
-    if (!(Number.isInteger(n) && n > 0 && n <= 360)) fail(at, 'sectors', `${fields[8]} is not a whole number of sectors in 1…360`);
+    if (!(Number.isInteger(n) && n > 0 && n <= 360)) fail(at, 'sectors', `${n} is not a whole number of sectors in 1…360`);
     if (sectors === 0) {
+      // Each point line holds 9 + 3n fields (at least 6n + 17 bytes with their separators).
+      if (nx * ny * (6 * n + 17) > text.length) fail(1, 'header', `a grid of ${nx} × ${ny} points of ${n} sectors needs at least ${nx * ny * (6 * n + 17)} bytes, the file has ${text.length}`);
       sectors = n;
       a = new Float64Array(nx * ny * n); k = new Float64Array(nx * ny * n); f = new Float64Array(nx * ny * n);
     } else if (n !== sectors) fail(at, 'sectors', `${n} sectors where line 2 has ${sectors}: every point must have the same sectors`);

@@ -89,7 +89,7 @@ const ENGINES = ['netcdf4', 'h5netcdf'] as const;
 const WRG_REFERENCE = 'site-weibull-wrg-jensen1983.yaml';
 const WRG_VARIANTS = ['', 'spaced-name'];
 const BAD_WRG: [string, RegExp][] = [
-  ["lines[0] = ' 7 7 -500 -500'", /site\.wrg:1: header: expected 'nx ny xmin ymin cell_size' \(5 numbers\), got 4 fields/],
+  ["lines[0] = ' 7 7 -500 -500'", /site\.wrg:1: header: expected the header 'nx ny xmin ymin cell_size' \(5 decimal numbers\), got 4 fields/],
   ["lines[0] = lines[0].replace(' 500', ' -500', 2)[::1]; lines[0] = ' 7 7 -500 -500 -50'", /site\.wrg:1: header\.cell_size: -50 is not a positive cell size/],
   ['del lines[5]', /site\.wrg:\d+: points: 48 points for the header's 7 × 7 grid: none at/],
   ['lines[3] = lines[2]', /site\.wrg:4: x: the point \(.*\) is given again \(first on line 3\)/],
@@ -102,7 +102,7 @@ const BAD_WRG: [string, RegExp][] = [
 const BAD_NC_REFERENCE = 'site-weibull-bastankhah2014.yaml';
 const BAD_NC: [string, RegExp][] = [
   ["ds = ds.drop_vars('Weibull_k')", /site\.nc: Weibull_k: missing; a per-point Weibull needs Weibull_A, Weibull_k and Sector_frequency/],
-  ["ds['Sector_frequency'] = ds['Sector_frequency'] * 100", /site\.nc: Sector_frequency: value 0 .*: [\d.]+ is not a sector frequency as a fraction in \[0, 1\]; in percent or per mille\?/],
+  ["ds['Sector_frequency'] = ds['Sector_frequency'] * 100", /site\.nc: Sector_frequency: index \[0,0,0\] \(x, y, wd\): [\d.]+ is not a sector frequency as a fraction in \[0, 1\]; in percent or per mille\?/],
   ["ds['Sector_frequency'][0, 0, 0] = ds['Sector_frequency'][0, 0, 0] + 0.2", /site\.nc: Sector_frequency\[0\]\[0\]\[0\]: the sector frequencies of this point .* sum to 1\.(19|2)\d*, not 1/],
   ["ds['Weibull_A'] = ds['Weibull_A'].transpose('wd', 'x', 'y')", /site\.nc: Weibull_A: dimensions \(wd, x, y\) must be in the order x, y, wd/],
   ["ds['P'] = 1.0", /site\.nc: P: the file holds P beside Weibull_A: PyWake's XRSite takes P/],

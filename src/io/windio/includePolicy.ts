@@ -14,6 +14,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_YAML_BYTES } from '../yamlFile.js';
+import { filesMayLeaveFolder } from '../fileDoor.js';
 
 /** Nested includes deeper than this are refused (windIO's examples nest 3). */
 export const MAX_INCLUDE_DEPTH = 16;
@@ -26,18 +27,11 @@ export const MAX_PLANT_ELEMENTS = 300_000;
 /** Bytes of the expanded plant: every included file's size, each time it is included (4 files at the YAML cap). */
 export const MAX_PLANT_BYTES = 4 * MAX_YAML_BYTES;
 
-export const ALLOW_OUTSIDE_ENV = 'WFLO_ALLOW_INCLUDE_OUTSIDE';
-export const ALLOW_OUTSIDE_OPTION = '--allow-include-outside';
+export { ALLOW_OUTSIDE_ENV, ALLOW_OUTSIDE_OPTION, isInside } from '../fileDoor.js';
 
-export const includesMayLeavePlant = (): boolean => process.env[ALLOW_OUTSIDE_ENV] === '1';
+export const includesMayLeavePlant = filesMayLeaveFolder;
 
 /** The plant folder of a top file (real path): the folder above the file's own folder. */
 export function plantFolderOf(topFile: string): string {
   return path.dirname(path.dirname(fs.realpathSync(topFile)));
-}
-
-/** Whether the real path `real` lies inside `folder` (itself a real path). */
-export function isInside(real: string, folder: string): boolean {
-  const rel = path.relative(folder, real);
-  return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
 }
