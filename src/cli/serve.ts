@@ -1,7 +1,7 @@
 /** `wflo serve --stdio`: the engine for another program (the Python package), framed over stdin/stdout (docs/python.md). */
 import type { Command } from 'commander';
 import { InputError } from '../util/errors.js';
-import { serveStdio } from '../views/engine/stdioServer.js';
+import { serveStdio } from '../serve/stdioServer.js';
 
 export function registerServe(program: Command): void {
   program

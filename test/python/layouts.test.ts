@@ -1,6 +1,6 @@
 /**
  * `wflo.read_layouts` (python/wflo/layouts.py over the serve requests of
- * src/views/engine/layoutsRequests.ts) run by Debian's python3 with h5py and xarray made
+ * src/serve/layoutsRequests.ts) run by Debian's python3 with h5py and xarray made
  * unimportable (NumPy only), against h5py reading the same file in another process: every
  * dataset's dtype, shape and bytes, the text columns, the root attributes and the /farms, /types
  * definitions are h5py's. The file is a 2 × 2 × 700-seed campaign (two turbine counts: NaN and −1

@@ -1,6 +1,6 @@
 /**
  * The watchdog thread of `wflo serve --stdio` (started by stdioServer.ts through watchdogLink.ts;
- * compiled to dist/src/views/engine/serveWatchdog.js). It runs beside the main thread because one
+ * compiled to dist/src/serve/serveWatchdog.js). It runs beside the main thread because one
  * synchronous call (an `optimize`, an AEP of a large farm) holds the main thread's event loop for
  * seconds to minutes, and a dead client or a closed stdin was seen only when the call was done
  * (2.7–15.8 s after a SIGKILL of Python).

@@ -3,8 +3,8 @@
  * own, with the one-line message the CLI gives for the same value where the CLI has the option
  * (`--seed: expected a whole number >= 0, got '-1'`), else `kind.field: what is wrong`.
  */
-import { InputError } from '../../util/errors.js';
-import { oneLineMessage } from '../../util/printable.js';
+import { InputError } from '../util/errors.js';
+import { oneLineMessage } from '../util/printable.js';
 
 /** A value as the CLI would have seen it typed (for messages). */
 export const shown = (v: unknown): string => oneLineMessage(typeof v === 'string' ? v.slice(0, 40) : JSON.stringify(v)?.slice(0, 40) ?? String(v));

@@ -8,9 +8,9 @@
  * text columns in the header, as many rows as fit in one frame; `layouts_definitions` the
  * /farms and /types definitions as JSON text in pieces; `layouts_close` releases the file.
  */
-import { InputError, WfloError } from '../../util/errors.js';
-import type { LayoutsFileReader } from '../../io/hdf5/layoutsReader.js';
-import { metricNameOf, type ColumnSpec } from '../../io/hdf5/layoutsSchema.js';
+import { InputError, WfloError } from '../util/errors.js';
+import type { LayoutsFileReader } from '../io/hdf5/layoutsReader.js';
+import { metricNameOf, type ColumnSpec } from '../io/hdf5/layoutsSchema.js';
 
 /** A response (session.ts's Reply). */
 interface Reply { header: Record<string, unknown>; arrays?: Record<string, Float64Array> }
@@ -72,7 +72,7 @@ export class LayoutsRequests {
     if (typeof file !== 'string' || file.length === 0 || file.length > 4096) throw new InputError('layouts_open.file: expected the path of a layouts.h5 file');
     if (this.files.size >= MAX_OPEN_FILES) throw new InputError(`layouts_open: ${MAX_OPEN_FILES} files are open; close some first`);
     // Loaded on the first request: an engine that never reads a file never loads the HDF5 runtime.
-    const { LayoutsFileReader } = await import('../../io/hdf5/layoutsReader.js');
+    const { LayoutsFileReader } = await import('../io/hdf5/layoutsReader.js');
     const reader = await LayoutsFileReader.open(file);
     const columns = columnsOf(reader);
     const handle = this.nextHandle++;

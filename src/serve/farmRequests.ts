@@ -16,13 +16,13 @@
  * - `flow_conditions`: flowConditionsRequest.ts;
  * - `cost`, `cables`: economicsRequests.ts.
  */
-import type { Case } from '../../optimize/case.js';
-import { caseEvaluator, caseSpacing } from '../../optimize/caseEvaluator.js';
-import { caseListedWind, withDirections } from '../../optimize/caseDirections.js';
-import { energyByBin } from '../../physics/directionTreatment.js';
-import { checkFeasibility } from '../../geometry/feasibility.js';
-import { flowField } from '../flowField.js';
-import { InputError } from '../../util/errors.js';
+import type { Case } from '../optimize/case.js';
+import { caseEvaluator, caseSpacing } from '../optimize/caseEvaluator.js';
+import { caseListedWind, withDirections } from '../optimize/caseDirections.js';
+import { energyByBin } from '../physics/directionTreatment.js';
+import { checkFeasibility } from '../geometry/feasibility.js';
+import { flowField } from '../views/flowField.js';
+import { InputError } from '../util/errors.js';
 import { caseFromClientDocument } from './farmDocument.js';
 import { constraintValues } from './constraintJacobian.js';
 import { OPTIMIZE_REQUEST } from './optimizeRequest.js';

@@ -9,14 +9,14 @@
  * CLI's rule (`betterRecord`). Arrays x, y, when given, are the starting layout for
  * `initial: given` (as a case file's layout would be).
  */
-import { applyDirectionsFlag } from '../../io/aepInput.js';
-import { withObjective } from '../../io/objectiveField.js';
-import { caseTreatment } from '../../optimize/caseDirections.js';
-import { betterRecord, runOptimization, type OptimizationRecord } from '../../optimize/runOptimization.js';
-import { combineHooks, type OptimizeHooks } from '../../optimize/optimizeLayout.js';
-import { HistoryRecorder, historyArrays, type HistoryRow } from '../../optimize/history.js';
-import { resolveSettings, type OptimizerSettings } from '../../optimize/settings.js';
-import { InputError, RuntimeFailure, WfloError } from '../../util/errors.js';
+import { applyDirectionsFlag } from '../io/aepInput.js';
+import { withObjective } from '../io/objectiveField.js';
+import { caseTreatment } from '../optimize/caseDirections.js';
+import { betterRecord, runOptimization, type OptimizationRecord } from '../optimize/runOptimization.js';
+import { combineHooks, type OptimizeHooks } from '../optimize/optimizeLayout.js';
+import { HistoryRecorder, historyArrays, type HistoryRow } from '../optimize/history.js';
+import { resolveSettings, type OptimizerSettings } from '../optimize/settings.js';
+import { InputError, RuntimeFailure, WfloError } from '../util/errors.js';
 import { coordinates, shown, stringField, wholeField } from './requestFields.js';
 import type { RequestHandler } from './sessionTypes.js';
 

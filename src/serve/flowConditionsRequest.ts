@@ -5,8 +5,8 @@
  * (optimize/caseFlowConditions.ts), as arrays by condition × turbine (row-major). The response's
  * `aep_mwh` is the farm's evaluator's own AEP, which hours · 1e-6 · Σ weight · power equals.
  */
-import { caseFlowConditions } from '../../optimize/caseFlowConditions.js';
-import { InputError } from '../../util/errors.js';
+import { caseFlowConditions } from '../optimize/caseFlowConditions.js';
+import { InputError } from '../util/errors.js';
 import { coordinates } from './requestFields.js';
 import type { RequestHandler } from './sessionTypes.js';
 

@@ -6,7 +6,7 @@
  * the single calls' bit for bit; the reply holds `aep_mwh` (k), `per_turbine_mwh` (k·n) and with
  * the gradient `grad_x`, `grad_y` (k·n). The k·n values of one array are at most one frame's limit.
  */
-import { InputError } from '../../util/errors.js';
+import { InputError } from '../util/errors.js';
 import type { RequestHandler } from './sessionTypes.js';
 
 /** Values of one array of a frame, at most (frames.ts MAX_ARRAY_BYTES / 8). */

@@ -8,14 +8,14 @@
  * Long number lists travel as binary arrays: in the document, `{"$array": NAME}` (optionally with
  * `"shape": [rows, columns]`) stands for the request's array NAME, as a list (or a list of rows).
  */
-import { resolveAepRequest } from '../../io/aepInput.js';
-import { caseArgument } from '../../io/caseArgument.js';
-import { caseFromDocument, loadCase } from '../../io/caseFile.js';
-import { isReferenceCaseDocument } from '../../io/referenceCase.js';
-import { parseYamlText, readYamlFile } from '../../io/yamlFile.js';
-import type { Case } from '../../optimize/case.js';
-import { InputError } from '../../util/errors.js';
-import { oneLineMessage } from '../../util/printable.js';
+import { resolveAepRequest } from '../io/aepInput.js';
+import { caseArgument } from '../io/caseArgument.js';
+import { caseFromDocument, loadCase } from '../io/caseFile.js';
+import { isReferenceCaseDocument } from '../io/referenceCase.js';
+import { parseYamlText, readYamlFile } from '../io/yamlFile.js';
+import type { Case } from '../optimize/case.js';
+import { InputError } from '../util/errors.js';
+import { oneLineMessage } from '../util/printable.js';
 
 /** A built-in case or a case file: as `wflo aep CASE` reads it, or (no layout) as `wflo optimize CASE` does. */
 export function openCase(spec: string): Case {

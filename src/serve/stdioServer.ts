@@ -12,7 +12,7 @@
  */
 import { FrameDecoder, encodeFrame, type Frame } from './frames.js';
 import { EngineSession, errorReply, type Reply } from './session.js';
-import { InputError } from '../../util/errors.js';
+import { InputError } from '../util/errors.js';
 import { startWatchdog, type WatchdogLink } from './watchdogLink.js';
 
 /** Unsent reply bytes beyond which no request is read until the client has read them all. */

@@ -5,14 +5,14 @@
  * the CLI's bit for bit. Every request header is checked field by field (unknown kinds and fields,
  * wrong lengths, non-finite numbers are an error response); a bad request never ends the session.
  */
-import { caseEvaluator } from '../../optimize/caseEvaluator.js';
-import type { Case } from '../../optimize/case.js';
+import { caseEvaluator } from '../optimize/caseEvaluator.js';
+import type { Case } from '../optimize/case.js';
 import type { Emit, FarmTable, OpenFarm, Reply, RequestHandler } from './sessionTypes.js';
 import { openCase, FARM_REQUESTS } from './farmRequests.js'; // farms from values, details, flow maps, constraints, optimize
 import { coordinates } from './requestFields.js';
-import { InputError, WfloError } from '../../util/errors.js';
-import { oneLineMessage } from '../../util/printable.js';
-import { nearestKey } from '../../util/nearestName.js';
+import { InputError, WfloError } from '../util/errors.js';
+import { oneLineMessage } from '../util/printable.js';
+import { nearestKey } from '../util/nearestName.js';
 import { LAYOUTS_KINDS, LayoutsRequests } from './layoutsRequests.js';
 
 export const PROTOCOL = 'wflo-serve/1';

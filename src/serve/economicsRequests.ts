@@ -5,7 +5,7 @@
  * The cables' per-turbine lists travel as arrays (cable_to, cable_type, cable_load,
  * cable_length_each_m), the rest in the header.
  */
-import { layoutCables, layoutCost } from '../layoutEconomics.js';
+import { layoutCables, layoutCost } from '../views/layoutEconomics.js';
 import { coordinates } from './requestFields.js';
 import type { OpenFarm, RequestHandler } from './sessionTypes.js';
 
