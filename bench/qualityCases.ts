@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { builtinCase } from '../src/io/builtinCases.js';
 import { readWindFile } from '../src/io/readers.js';
-import type { Case } from '../src/optimize/case.js';
+import type { Case } from '../src/case/case.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const CS4_ROSE_360 = path.join(REPO, 'examples', 'records', 'iea37-windrose-cs4.yaml');

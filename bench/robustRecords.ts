@@ -27,7 +27,7 @@ import { treatDirections } from '../src/physics/directionTreatment.js';
 import { createFarmEvaluator } from '../src/physics/aep.js';
 import { checkFeasibility } from '../src/geometry/feasibility.js';
 import { optimizeCase } from '../src/optimize/optimizeCase.js';
-import type { Case } from '../src/optimize/case.js';
+import type { Case } from '../src/case/case.js';
 import type { OptimizerSettings } from '../src/optimize/optimizeLayout.js';
 import { layoutResultYaml } from '../src/io/layoutResultYaml.js';
 import { writeFileAtomic } from '../src/io/atomicWrite.js';

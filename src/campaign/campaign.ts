@@ -8,7 +8,7 @@ import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import type { FarmModelSpec } from '../physics/farmModel.js';
 import type { Boundary } from '../geometry/boundary.js';
-import type { CaseNeighbours } from '../optimize/case.js';
+import type { CaseNeighbours } from '../case/case.js';
 import type { FarmModels } from '../io/farmTurbines.js';
 import type { Params } from './paramsSchema.js';
 import type { DirectionTreatment } from '../physics/directionTreatment.js';

@@ -2,7 +2,7 @@
  * The optimization problem of one task: its farm's site and wind with its farm type's turbine
  * and count (and its direction treatment). No baseline layout: the optimizer draws its start from the task's seed.
  */
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import type { FarmSpec, FarmTypeSpec } from './campaign.js';
 import { typeOfCounts } from '../io/farmTurbines.js';
 import { startingAssignment } from '../optimize/typeChoice.js';

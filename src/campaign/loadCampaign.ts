@@ -21,7 +21,7 @@ import { caseFileEconomics, loadCase, resolveBoundary, resolveTurbine, resolveWi
 import {
   BUILTIN_CASE_NAMES, BUILTIN_TURBINE_NAMES, BUILTIN_WIND_NAMES, builtinCase, isBuiltinCase, isBuiltinTurbine, isBuiltinWind,
 } from '../io/builtinCases.js';
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { parseTaskId, taskIdOf } from '../io/layoutRecord.js';
 import { readInputText, parseYamlText } from '../io/yamlFile.js';
 import { errorAt, LocatedInputError, type FieldPath } from '../io/sourceMap.js';

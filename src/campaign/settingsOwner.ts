@@ -20,7 +20,7 @@
  * (`case: iea37-cs1-16`, or a case file's `base:`) and windIO / IEA37 files give their farm
  * settings as defaults a campaign farm may replace, and state no farm-type setting.
  */
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { caseListedWind, caseTreatment } from '../optimize/caseDirections.js';
 import { caseFileEconomics } from '../io/caseFile.js';
 import { readYamlFile } from '../io/yamlFile.js';

@@ -17,7 +17,7 @@
  *
  * The Case, the prepared boundary and the farm evaluator are built once per (farm, farm type).
  */
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import type { FarmEvaluator } from '../physics/aep.js';
 import { caseEvaluator, caseSpacing, isMixedCase } from '../optimize/caseEvaluator.js';
 import type { MixedFarmEvaluator } from '../physics/mixedFarm.js';

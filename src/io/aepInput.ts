@@ -9,7 +9,7 @@ import { modelNameProblem, type ModelField } from '../physics/modelNames.js';
 import { wakeParamsProblem } from './wakeParams.js';
 import { farmConflict } from '../physics/engineChoice.js';
 import { InputError } from '../util/errors.js';
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { readYamlFile } from './yamlFile.js';
 import { iea37Kind } from './iea37Format.js';
 import { caseArgument } from './caseArgument.js';

@@ -15,7 +15,7 @@ import type { Turbine } from '../physics/turbine.js';
 import { roseFromSectors, type WindResource } from '../physics/windResource.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { InputError } from '../util/errors.js';
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import * as data from './builtin/iea37Data.js';
 
 /** Vestas V80 tables of PyWake's Horns Rev 1 example (speeds m/s, power W, Ct). */

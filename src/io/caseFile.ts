@@ -31,7 +31,7 @@ import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { InputError } from '../util/errors.js';
-import type { Case, Layout } from '../optimize/case.js';
+import type { Case, Layout } from '../case/case.js';
 import { readYamlFile, dig } from './yamlFile.js';
 import { iea37Kind, iea37Layout } from './iea37Format.js';
 import { turbineFromDocument, windFromDocument, boundaryFromDocument, readTurbineFile, withIea37Lines } from './readers.js';

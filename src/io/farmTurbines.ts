@@ -31,7 +31,7 @@ import type { Turbine } from '../physics/turbine.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { containsPoint } from '../geometry/containsPoint.js';
 import { prepareBoundary } from '../geometry/preparedBoundary.js';
-import type { CaseNeighbours } from '../optimize/case.js';
+import type { CaseNeighbours } from '../case/case.js';
 import { maxTurbinesBound, spacingProblem } from './plausibility.js';
 import { neighbourCountProblem, neighbourReachProblem, siteBoxOf } from './neighbourLimits.js';
 import { strict, zodToInputError } from './zodIssue.js';

@@ -21,7 +21,7 @@ import { nearestKey } from './didYouMean.js';
 import { maxTurbinesBound } from './plausibility.js';
 import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
 import { curveHeader, isCurveCsv, readCurveCsv } from './curveCsv.js';
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { windioBoundary, windioCase, windioKind, windioLayout, windioWind } from './windio/windioPlant.js'; // windIO plant files (src/io/windio/)
 import { caseFromReferenceDocument, isReferenceCaseDocument } from './referenceCase.js'; // wake-model reference cases
 

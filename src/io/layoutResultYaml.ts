@@ -21,7 +21,7 @@
  */
 import { siteDocument } from './siteFields.js';
 import { Document, isScalar, isSeq, visit } from 'yaml';
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import type { OptimizationRecord } from '../optimize/runOptimization.js';
 import { NO_CUT_OUT, type Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { ObjectiveName } from '../cost/economicModel.js';
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { InputError } from '../util/errors.js';
 import { nearestKey } from '../util/nearestName.js';
 

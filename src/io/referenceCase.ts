@@ -29,7 +29,7 @@ import type { FarmModelSpec, WakeModelName } from '../physics/farmModel.js';
 import { deficitModelByDescription, deficitModelNames } from '../physics/wake/registry.js';
 import { InputError } from '../util/errors.js';
 import { directionsProblem, radianDirectionsProblem, seriesSamplePlausibility, windPlausibility } from './plausibility.js';
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { withIea37Lines } from './readers.js'; // file: field: … → file:line: field: … (any document read by readYamlFile)
 
 type Doc = Record<string, unknown>;

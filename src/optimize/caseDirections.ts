@@ -7,7 +7,7 @@
  */
 import { treatDirections, type DirectionTreatment } from '../physics/directionTreatment.js';
 import type { WindResource } from '../physics/windResource.js';
-import type { Case } from './case.js';
+import type { Case } from '../case/case.js';
 
 /** The case with its directions treated by `t` (from the rose as listed; `bins` gives it back untreated). */
 export function withDirections(c: Case, t: DirectionTreatment): Case {

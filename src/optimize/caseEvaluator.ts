@@ -8,7 +8,7 @@ import { createFarmEvaluator, type FarmEvaluator } from '../physics/aep.js';
 import { createMixedFarmEvaluator, neighbourLoss, type MixedFarmEvaluator } from '../physics/mixedFarm.js';
 import type { FarmModelSpec } from '../physics/farmModel.js';
 import type { Turbine } from '../physics/turbine.js';
-import type { Case } from './case.js';
+import type { Case } from '../case/case.js';
 import { spacingByTurbine, type SpacingRule } from '../geometry/pairSpacing.js';
 
 /** True when the case needs the mixed-farm engine (several models or neighbours). */

@@ -5,7 +5,7 @@
  * treatment: the directions evaluated). What `wflo serve`'s `flow_conditions` answers
  * (docs/python.md: `Farm.flow_conditions`).
  */
-import type { Case } from './case.js';
+import type { Case } from '../case/case.js';
 import { caseTypeOf, caseTypes } from './caseEvaluator.js';
 import { conditionFlows, type ConditionFlows } from '../physics/conditionFlows.js';
 

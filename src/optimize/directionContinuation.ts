@@ -9,7 +9,7 @@
  * measure, and the work of both stages is counted. Deterministic per seed like every stage.
  */
 import type { DirectionTreatment } from '../physics/directionTreatment.js';
-import type { Case } from './case.js';
+import type { Case } from '../case/case.js';
 import { caseTreatment, withDirections } from './caseDirections.js';
 import { caseEvaluator } from './caseEvaluator.js';
 import { resolveSettings, type OptimizerSettings } from './settings.js';

@@ -7,7 +7,7 @@
  * row carries is only the router's start: checked, kept when valid and no dearer). Non-finite
  * figures (an IRR where the cash flows have none) are left out of the metrics.
  */
-import type { Case } from './case.js';
+import type { Case } from '../case/case.js';
 import { economicFigures } from './economicObjective.js';
 
 export interface EconomicRow {

@@ -17,7 +17,7 @@
  * The gradient is exact for the fixed topology; the optimizer re-routes at the start of every stage
  * (gradientStages.ts), and the reported figures come from a final re-route (economicFigures).
  */
-import type { Case } from './case.js';
+import type { Case } from '../case/case.js';
 import type { DesignPartials, EconomicResult, FarmDesign, ObjectiveName } from '../cost/economicModel.js';
 import { cableCostGradient, routeCollection, type CollectionNetwork } from '../geometry/collection/index.js';
 import { caseEvaluator, caseTypeOf, caseTypes } from './caseEvaluator.js';

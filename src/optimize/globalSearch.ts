@@ -20,7 +20,7 @@
  * No further start or hop begins once evaluations × n² × wind conditions reach the budget.
  * Deterministic per seed; every budget counts iterations or evaluations, never time.
  */
-import type { Case } from './case.js';
+import type { Case } from '../case/case.js';
 import type { FarmEvaluator } from '../physics/aep.js';
 import type { PreparedBoundary } from '../geometry/preparedBoundary.js';
 import type { Rng } from '../util/rng.js';

@@ -15,7 +15,7 @@
  * - repair: move an infeasible layout to a feasible one nearby (projection, then minimizing the
  *   squared constraint violation alone).
  */
-import type { Case } from './case.js';
+import type { Case } from '../case/case.js';
 import type { FarmEvaluator } from '../physics/aep.js';
 import type { SpacingRule } from '../geometry/pairSpacing.js';
 import { caseEvaluator, caseSpacing } from './caseEvaluator.js';

@@ -16,7 +16,7 @@
  * mirror), where nothing does (no shear, no field over h: the variable would change nothing), and
  * a cost objective (the cost model's tower cost depends on the height; not differentiated yet).
  */
-import type { Case } from './case.js';
+import type { Case } from '../case/case.js';
 import type { FarmModelSpec } from '../physics/farmModel.js';
 import { siteDependsOnHeight } from '../physics/site/site.js';
 import { createFarmEvaluator } from '../physics/aep.js';

@@ -22,7 +22,7 @@
  *
  * Deterministic per rng state.
  */
-import type { Case } from './case.js';
+import type { Case } from '../case/case.js';
 import type { FarmEvaluator } from '../physics/aep.js';
 import type { PreparedBoundary } from '../geometry/preparedBoundary.js';
 import { signedDistanceAt } from '../geometry/boundaryDistance.js';

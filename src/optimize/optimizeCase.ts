@@ -3,7 +3,7 @@
  * (`turbine_choice`), its models too (typeChoice.ts); a case on a finely treated rose first on a
  * coarse one (directionContinuation.ts). What a campaign task and `wflo optimize` call.
  */
-import type { Case } from './case.js';
+import type { Case } from '../case/case.js';
 import { optimizeLayout, type OptimizeHooks, type OptimizeResult, type OptimizerSettings } from './optimizeLayout.js';
 import { optimizeWithTypeChoice } from './typeChoice.js';
 import { withDirectionContinuation } from './directionContinuation.js';

@@ -17,7 +17,7 @@
  * Nor is one worse than a feasible start: then the start itself is returned.
  */
 import type { IterationEvent } from './history.js';
-import type { Case } from './case.js';
+import type { Case } from '../case/case.js';
 import type { FarmEvaluator } from '../physics/aep.js';
 import { pairMinimum, type SpacingRule } from '../geometry/pairSpacing.js';
 import { caseEvaluator, caseSpacing } from './caseEvaluator.js';

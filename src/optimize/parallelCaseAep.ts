@@ -6,7 +6,7 @@
  * farm of one turbine model, without neighbours or blockage (the parallel evaluator's scope); a
  * case outside it is one line naming what it has.
  */
-import type { Case } from './case.js';
+import type { Case } from '../case/case.js';
 import type { AepWithGradient } from '../physics/aep.js';
 import { createParallelEvaluator } from '../physics/parallelAep.js';
 import { InputError } from '../util/errors.js';

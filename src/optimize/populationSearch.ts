@@ -21,7 +21,7 @@
  * No further start or generation begins once AEP evaluations × n² × search-rose conditions reach
  * `workBudget`. Deterministic per seed; every budget counts evaluations, never time.
  */
-import type { Case } from './case.js';
+import type { Case } from '../case/case.js';
 import { caseEvaluator } from './caseEvaluator.js';
 import type { FarmEvaluator } from '../physics/aep.js';
 import type { PreparedBoundary } from '../geometry/preparedBoundary.js';

@@ -3,7 +3,7 @@
  * sends back, what a result file stores. Wraps optimizeLayout with the wall time and the
  * per-direction AEP of the result.
  */
-import type { Case } from './case.js';
+import type { Case } from '../case/case.js';
 import type { OptimizeHooks, OptimizerSettings } from './optimizeLayout.js';
 import { optimizeCase } from './optimizeCase.js';
 import { caseEvaluator } from './caseEvaluator.js';

@@ -24,7 +24,7 @@
  * model its turbines, their AEP, and the objective if every turbine were that model).
  * Fix the counts (`turbines: [{turbine, n}]`) to compare given mixes instead.
  */
-import type { Case } from './case.js';
+import type { Case } from '../case/case.js';
 import { objectiveText } from '../cost/currency.js';
 import { checkFeasibility } from '../geometry/feasibility.js';
 import { prepareBoundary } from '../geometry/preparedBoundary.js';

@@ -4,7 +4,7 @@
  */
 import { loadCaseWithDirections } from '../io/aepInput.js';
 import { withObjective } from '../io/objectiveField.js';
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { runOptimization } from '../optimize/runOptimization.js';
 import type { OptimizerSettings } from '../optimize/settings.js';
 import { exitWhenParentLeaves } from './parentLeaves.js';

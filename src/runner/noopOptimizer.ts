@@ -11,7 +11,7 @@
  *   hang_seeds: [s, …]     never return (the per-task timeout must kill the worker)
  *   faults_until_attempt: K   apply the three fault lists only on attempts < K (default: always)
  */
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { createRng } from '../util/rng.js';
 import { randomFeasibleLayout } from '../geometry/sampling.js';
 import { createFarmEvaluator, type FarmEvaluator } from '../physics/aep.js';

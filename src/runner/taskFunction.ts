@@ -7,7 +7,7 @@
  * computed again after a crash or on another worker gives the bit-identical result.
  * Executors only run attempts in processes; what an attempt computes is decided here.
  */
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import type { OptimizerSettings } from '../campaign/campaign.js';
 import { COMMAND_METHOD, commandSettingsProblem, type CommandSettings } from '../campaign/commandOptimizer.js';
 import { optimizeCase } from '../optimize/optimizeCase.js';

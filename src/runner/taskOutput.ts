@@ -6,7 +6,7 @@
  * its `aep` is that AEP or NaN until the gate recomputes it) and named scalar `metrics`.
  */
 import type { OptimizeResult } from '../optimize/optimizeLayout.js';
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { caseSpacing } from '../optimize/caseEvaluator.js';
 import { checkFeasibility, worstWithPositions } from '../geometry/feasibility.js';
 import { PermanentTaskError } from '../util/errors.js';

@@ -8,7 +8,7 @@
  * one call per boundary group, and one per round of a round-robin schedule of the pairs (each
  * round a set of pairs no two of which share a turbine).
  */
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { caseSpacing } from '../optimize/caseEvaluator.js';
 import { layoutConstraints } from '../optimize/layoutProblem.js';
 import { prepareBoundary } from '../geometry/preparedBoundary.js';

@@ -13,7 +13,7 @@ import { caseArgument } from '../io/caseArgument.js';
 import { caseFromDocument, loadCase } from '../io/caseFile.js';
 import { isReferenceCaseDocument } from '../io/referenceCase.js';
 import { parseYamlText, readYamlFile } from '../io/yamlFile.js';
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { InputError } from '../util/errors.js';
 import { oneLineMessage } from '../util/printable.js';
 

@@ -16,7 +16,7 @@
  * - `flow_conditions`: flowConditionsRequest.ts;
  * - `cost`, `cables`: economicsRequests.ts.
  */
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { caseEvaluator, caseSpacing } from '../optimize/caseEvaluator.js';
 import { caseListedWind, withDirections } from '../optimize/caseDirections.js';
 import { energyByBin } from '../physics/directionTreatment.js';

@@ -6,7 +6,7 @@
  * wrong lengths, non-finite numbers are an error response); a bad request never ends the session.
  */
 import { caseEvaluator } from '../optimize/caseEvaluator.js';
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import type { Emit, FarmTable, OpenFarm, Reply, RequestHandler } from './sessionTypes.js';
 import { openCase, FARM_REQUESTS } from './farmRequests.js'; // farms from values, details, flow maps, constraints, optimize
 import { coordinates } from './requestFields.js';

@@ -4,7 +4,7 @@
  * table as handlers see it, and a handler's declaration (its header fields, its arrays, its answer).
  */
 import type { FarmEvaluator } from '../physics/aep.js';
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 
 /** A response: its header and arrays (frames.ts encodes them). */
 export interface Reply { header: Record<string, unknown>; arrays?: Record<string, Float64Array>; stop?: boolean }

@@ -24,7 +24,7 @@
  * (`aep_reported`) wherever a row is not computed or carries one.
  */
 import { directionsFlag } from '../io/directionsField.js';
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { LedgerReader, type FailureInfo } from '../runner/ledgerReader.js';
 import { readStatus, type CampaignStatus } from '../runner/campaignStatus.js';
 import { caseFromDefinitions, definitionLabel } from './caseFromDefinitions.js';

@@ -7,7 +7,7 @@
  */
 import { readDirectionsField } from '../io/directionsField.js';
 import { withDirections } from '../optimize/caseDirections.js';
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import type { FarmModelSpec } from '../physics/farmModel.js';

@@ -11,7 +11,7 @@
  */
 import path from 'node:path';
 import { InputError } from '../util/errors.js';
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import type { WindResource } from '../physics/windResource.js';
 import { createFarmEvaluator } from '../physics/aep.js';
 import { caseEvaluator, caseTypeOf } from '../optimize/caseEvaluator.js';

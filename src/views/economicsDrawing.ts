@@ -9,7 +9,7 @@
  * The substations and the catalogue come from the case's economics (Case.economics), or, for a
  * result file, from what the file records (`network` below). Nothing without either.
  */
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { routeCollection } from '../geometry/collection/routeCollection.js';
 import type { CableType } from '../geometry/collection/cableCatalogue.js';
 import type { WaterDepthField } from '../cost/economicModel.js';

@@ -17,7 +17,7 @@
  * at the cell centres (physics/wakedField.ts): the turbines solved as in the AEP at speed U, every
  * cell a point target of the turbines upstream of it.
  */
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { thrustCoefficientAt } from '../physics/turbine.js';
 import { deficitModel } from '../physics/wake/registry.js';
 import { SUPERPOSITIONS } from '../physics/superposition/registry.js';

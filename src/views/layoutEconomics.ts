@@ -7,7 +7,7 @@
  * model's currency (cost/currency.ts). The CLI's JSON and the session's answer are built here from
  * the same figures, so they agree bit for bit.
  */
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { economicFigures, routeCase } from '../optimize/economicObjective.js';
 import { caseTypeOf } from '../optimize/caseEvaluator.js';
 import { readLayoutFile } from '../io/caseFile.js';

@@ -10,7 +10,7 @@
  *   efficiency_r = AEP_r / gross_r,  wake loss = 1 − Σ AEP_r / Σ gross_r,
  *   capacity factor = mean_r AEP_r / (rated_r · 8760 h)
  */
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import type { LedgerReader } from '../runner/ledgerReader.js';
 import { layoutGrossOf } from './turbineYield.js';
 

@@ -18,7 +18,7 @@
  * Turbine markers carry their coordinates in metres (`data-x`, `data-y`), wake loss
  * (`data-wake-loss`) and model index (`data-model`) so tests and scripts can read the plot back.
  */
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import type { Boundary, Point } from '../geometry/boundary.js';
 import { InputError } from '../util/errors.js';
 import { turbineYield, type TurbineYield } from './turbineYield.js';

@@ -12,7 +12,7 @@ import { writeOutputFile } from './outputFile.js';
 import { nonEmptyRange } from './colorScale.js';
 import { turbineYield } from './turbineYield.js';
 import { economicsDrawing } from './economicsDrawing.js';
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { SITE_FIELD_CHOICES, type SiteFieldChoice } from './siteFieldDrawing.js';
 import { nearestKey } from '../io/didYouMean.js';
 import { PLOT_STYLE_NAMES, PLOT_STYLES, withPhysicalSize, type PlotStyleName } from './plotStyle.js';

@@ -11,7 +11,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { builtinCase, isBuiltinCase } from '../io/builtinCases.js';
 import { caseArgument } from '../io/caseArgument.js';
 import { resolveAepRequest } from '../io/aepInput.js';

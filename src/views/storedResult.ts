@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { LEDGER_FILE, LedgerReader } from '../runner/ledgerReader.js';
 import { InputError } from '../util/errors.js';
 import { caseFromDefinitions, definitionLabel } from './caseFromDefinitions.js';

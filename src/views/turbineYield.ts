@@ -9,7 +9,7 @@
  *   wake loss_i = 1 − net_i / gross_model(i),   farm wake loss = 1 − Σ net_i / Σ gross_model(i)
  *   capacity factor = AEP / (Σ_i P_rated,model(i) · 8760 h)
  */
-import type { Case } from '../optimize/case.js';
+import type { Case } from '../case/case.js';
 import { createFarmEvaluator } from '../physics/aep.js';
 import { caseEvaluator, type CasePhysics } from '../optimize/caseEvaluator.js';
 

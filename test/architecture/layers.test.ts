@@ -1,6 +1,6 @@
 /**
  * The architecture, checked: every file under src/ imports only from its own layer or the layers
- * before it (CONTRIBUTING.md: util → physics → geometry → cost → optimize → io → campaign → runner → shards
+ * before it (CONTRIBUTING.md: util → physics → geometry → cost → case → optimize → io → campaign → runner → shards
  * → views → serve → cli), and no chain of imports (type-only ones included) leads back to where it started,
  * in src/, bench/ and test/ (TypeScript: import and export-from statements, read as text) and in the
  * Python package python/wflo (its relative imports, those under TYPE_CHECKING included).
@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const LAYERS = ['util', 'physics', 'geometry', 'cost', 'optimize', 'io', 'campaign', 'runner', 'shards', 'views', 'serve', 'cli'];
+const LAYERS = ['util', 'physics', 'geometry', 'cost', 'case', 'optimize', 'io', 'campaign', 'runner', 'shards', 'views', 'serve', 'cli'];
 const here = path.dirname(fileURLToPath(import.meta.url));
 // dist/test/architecture → the repository root.
 const root = path.resolve(here, '..', '..', '..');

@@ -17,7 +17,7 @@ import { initialLayout } from '../../src/optimize/initialLayout.js';
 import { prepareBoundary } from '../../src/geometry/preparedBoundary.js';
 import { createRng } from '../../src/util/rng.js';
 import { routeCollection } from '../../src/geometry/collection/index.js';
-import type { Case } from '../../src/optimize/case.js';
+import type { Case } from '../../src/case/case.js';
 import { tempDir } from '../helpers.js';
 
 /** The router's failure (geometry/collection/uncablable.ts), by its name and fields. */

@@ -15,7 +15,7 @@ import { readYamlFile } from '../../src/io/yamlFile.js';
 import { caseFromReferenceDocument } from '../../src/io/referenceCase.js';
 import { windioCase } from '../../src/io/windio/windioPlant.js';
 import type { Turbine } from '../../src/physics/turbine.js';
-import type { Case } from '../../src/optimize/case.js';
+import type { Case } from '../../src/case/case.js';
 
 const dir = tempDir('wflo-windio-types-');
 const rel = (a: number, b: number) => Math.abs(a - b) / Math.abs(b);

@@ -7,7 +7,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Case } from '../../src/optimize/case.js';
+import type { Case } from '../../src/case/case.js';
 import { createEconomicObjective } from '../../src/optimize/economicObjective.js';
 import { mixedCase, oneModelCase, x0, y0 } from './economicTestModel.js';
 import { createWeightedAepEvaluator } from '../../src/physics/weightedAep.js';

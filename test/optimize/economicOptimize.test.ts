@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { optimizeCase } from '../../src/optimize/optimizeCase.js';
-import type { Case } from '../../src/optimize/case.js';
+import type { Case } from '../../src/case/case.js';
 import { createEconomicObjective } from '../../src/optimize/economicObjective.js';
 import { oneModelCase, mixedCase, TEST_MODEL } from './economicTestModel.js';
 import { withDirections } from '../../src/optimize/caseDirections.js';

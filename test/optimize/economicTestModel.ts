@@ -11,7 +11,7 @@
  * The depth field: d(x, y) = 25 + 0.004·x − 0.003·y + 2e-6·x·y (a smooth slope, with gradient).
  */
 import { builtinCase, builtinTurbine } from '../../src/io/builtinCases.js';
-import type { Case } from '../../src/optimize/case.js';
+import type { Case } from '../../src/case/case.js';
 import { roseFromSectors } from '../../src/physics/windResource.js';
 import type { CaseEconomics, EconomicModel, EconomicResult, FarmDesign, WaterDepthField } from '../../src/cost/economicModel.js';
 

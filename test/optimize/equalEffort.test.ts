@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadCase } from '../../src/io/caseFile.js';
 import { optimizeCase } from '../../src/optimize/optimizeCase.js';
-import type { Case } from '../../src/optimize/case.js';
+import type { Case } from '../../src/case/case.js';
 import { tempDir } from '../helpers.js';
 
 function smallOffshoreCase(): Case {

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinCase } from '../../src/io/builtinCases.js';
-import type { Case } from '../../src/optimize/case.js';
+import type { Case } from '../../src/case/case.js';
 import type { Boundary } from '../../src/geometry/boundary.js';
 import { checkFeasibility } from '../../src/geometry/feasibility.js';
 import { containsPoint } from '../../src/geometry/containsPoint.js';

@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinCase } from '../../src/io/builtinCases.js';
-import type { Case } from '../../src/optimize/case.js';
+import type { Case } from '../../src/case/case.js';
 import { roseFromSectors } from '../../src/physics/windResource.js';
 import { optimizeLayout } from '../../src/optimize/optimizeLayout.js';
 import { checkFeasibility } from '../../src/geometry/feasibility.js';

@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { builtinCase, builtinTurbine } from '../../src/io/builtinCases.js';
-import type { Case } from '../../src/optimize/case.js';
+import type { Case } from '../../src/case/case.js';
 import { roseFromSectors } from '../../src/physics/windResource.js';
 import { optimizeCase } from '../../src/optimize/optimizeCase.js';
 import { caseEvaluator } from '../../src/optimize/caseEvaluator.js';

@@ -15,7 +15,7 @@ import { conditionFlows } from '../../src/physics/conditionFlows.js';
 import { wakedFlow } from '../../src/physics/wakedAep.js';
 import { caseEvaluator } from '../../src/optimize/caseEvaluator.js';
 import { loadCase } from '../../src/io/caseFile.js';
-import type { Case } from '../../src/optimize/case.js';
+import type { Case } from '../../src/case/case.js';
 
 const reference = (f: string): Case => { const file = path.join(PYWAKE_REFERENCE, f); return caseFromReferenceDocument(readYamlFile(file), file); };
 

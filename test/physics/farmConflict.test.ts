@@ -13,7 +13,7 @@ import { farmConflict } from '../../src/physics/engineChoice.js';
 import { builtinTurbine, builtinWind } from '../../src/io/builtinCases.js';
 import { windFromSeries } from '../../src/physics/windSeries.js';
 import { caseEvaluator } from '../../src/optimize/caseEvaluator.js';
-import type { Case } from '../../src/optimize/case.js';
+import type { Case } from '../../src/case/case.js';
 import type { WindResource } from '../../src/physics/windResource.js';
 
 test('the model limits refuse exactly what the engines cannot evaluate', () => {

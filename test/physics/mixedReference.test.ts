@@ -17,7 +17,7 @@ import { caseFromReferenceDocument } from '../../src/io/referenceCase.js';
 import { wakedFlow } from '../../src/physics/wakedAep.js';
 import { neighbourLoss } from '../../src/physics/mixedFarm.js';
 import { caseEvaluator, caseMixedEvaluator, caseTypeOf, caseTypes } from '../../src/optimize/caseEvaluator.js';
-import type { Case } from '../../src/optimize/case.js';
+import type { Case } from '../../src/case/case.js';
 
 const files = fs.readdirSync(REFERENCE).filter((f) => /^(mixed|neighbours)-.*\.yaml$/.test(f)).sort();
 const rel = (a: number, b: number): number => Math.abs(a - b) / Math.max(Math.abs(b), 1e-300);

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSiteReference, SITE_STEP, thinRose } from './siteReference.js';
 import { createFarmEvaluator } from '../../src/physics/aep.js';
-import type { Case } from '../../src/optimize/case.js';
+import type { Case } from '../../src/case/case.js';
 import { makeSiteField, type SiteField } from '../../src/physics/site/siteField.js';
 import type { SiteShear } from '../../src/physics/site/site.js';
 import { withHubHeight } from '../../src/optimize/hubHeight.js';

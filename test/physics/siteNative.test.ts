@@ -14,7 +14,7 @@ import { loadSiteReference, thinRose } from './siteReference.js';
 import { createFarmEvaluator } from '../../src/physics/aep.js';
 import { curveArrays, requireAddon, wakedConfig } from '../../src/physics/nativeKernel.js';
 import type { FarmModelSpec } from '../../src/physics/farmModel.js';
-import type { Case } from '../../src/optimize/case.js';
+import type { Case } from '../../src/case/case.js';
 
 
 function rel(a: number, b: number): number {

@@ -4,7 +4,7 @@
  * layouts: the first is used) and `layouts.initial_layout {x, y}`. Metres, x west→east,
  * y south→north: wflo's frame, used as is.
  */
-import type { Layout } from '../../optimize/case.js';
+import type { Layout } from '../../case/case.js';
 import type { WindioNode } from './windioTree.js';
 
 export function readLayout(windFarm: WindioNode): Layout {

@@ -18,7 +18,7 @@
 import path from 'node:path';
 import type { WindResource } from '../../physics/windResource.js';
 import type { Boundary, ExclusionZone } from '../../geometry/boundary.js';
-import type { Case, Layout } from '../../optimize/case.js';
+import type { Case, Layout } from '../../case/case.js';
 import { WindioNode } from './windioTree.js';
 import { readBoundaries, readExclusions } from './siteBoundary.js';
 import { readWindResource, windResourceNode } from './energyResource.js';

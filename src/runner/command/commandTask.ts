@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AttemptFields } from '../attemptFields.js';
 import type { CommandSettings } from '../../campaign/commandOptimizer.js';
-import type { Case } from '../../optimize/case.js';
+import type { Case } from '../../case/case.js';
 import { checkFeasibility } from '../../geometry/feasibility.js';
 import { checkTaskOutput, type TaskOutput } from '../taskOutput.js';
 import { caseSpacing } from '../../optimize/caseEvaluator.js';

@@ -8,7 +8,7 @@
  * It leads its own process group: a command task's program runs in it and goes with it.
  */
 import { caseForTask } from '../../../campaign/caseForTask.js';
-import type { Case } from '../../../optimize/case.js';
+import type { Case } from '../../../case/case.js';
 import { optimizerSettingsProblem, releaseTaskResources, runTask } from '../../taskFunction.js';
 import type { FromJobChild, ToJobChild } from './jobChildProtocol.js';
 import { exitWhenParentLeaves } from '../../parentLeaves.js';

@@ -9,7 +9,7 @@
  * going away it ends the group, so a coordinator killed with SIGKILL leaves no program behind.
  */
 import { caseForTask } from '../../../campaign/caseForTask.js';
-import type { Case } from '../../../optimize/case.js';
+import type { Case } from '../../../case/case.js';
 import { releaseTaskResources, runTask } from '../../taskFunction.js';
 import { exitWhenParentLeaves } from '../../parentLeaves.js';
 import type { FromWorker, SetupMessage, TaskMessage, ToWorker } from './workerProtocol.js';

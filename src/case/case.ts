@@ -1,4 +1,8 @@
-/** A layout-optimization problem (and an AEP evaluation): what optimize/ works on, what io/ reads. */
+/**
+ * A layout-optimization problem (and an AEP evaluation): what optimize/ works on, what io/ reads.
+ * Its own layer, below both (CONTRIBUTING.md "Layers"), so that a reader of files does not reach
+ * into the optimizers for the type it fills.
+ */
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import type { FarmModelSpec } from '../physics/farmModel.js';
