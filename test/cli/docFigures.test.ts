@@ -92,8 +92,9 @@ test('every energy and money figure of README.md and docs/*.md has a directive (
     for (const f of scanFigures(md, doc)) {
       const n = figureNumber(f.text);
       if (directives.some((d) => d.chunk === f.chunk && figureNumber(d.value) === n)) continue;
-      const k = unchecked.findIndex((u) => u.doc === doc && u.number === n && u.unit === f.unit);
-      if (k >= 0) { used.add(k); continue; }
+      const listed = unchecked.flatMap((u, k) => (u.doc === doc && u.number === n && u.unit === f.unit ? [k] : []));
+      listed.forEach((k) => used.add(k));
+      if (listed.length > 0) continue;
       problems.push(`${doc}:${f.line}: ${f.text} ${f.unit} has no figure directive (CONTRIBUTING.md, "Figures in docs")`);
     }
   }
