@@ -61,6 +61,9 @@ test('the directives and the scanner: what a figure is, where its directive goes
   // Uncovered here: 55978 MWh and 47.2 €/MWh (no directive names them).
   const covered = (f: { chunk: number; text: string }) => ds.some((d) => d.chunk === f.chunk && figureNumber(d.value) === figureNumber(f.text));
   assert.deepEqual(figures.filter((f) => !covered(f)).map((f) => f.text), ['55978', '47.2']);
+  // A table: the cells of a column whose header names the unit; formulas and other columns are not figures.
+  const table = ['| case | AEP (MWh) | cost (€) | cables (km) |', '|---|---|---|---|', '| a | **2 978 888.5** | 12 · 0.3 *D*^2.5 | 83.490 |', '| b | 366941.57116 (`ex16.yaml`) | 1.5 | 81.2 |'].join('\n');
+  assert.deepEqual(scanFigures(table, 'T.md').map((f) => [f.line, f.text, f.unit]), [[3, '2 978 888.5', 'MWh'], [4, '366941.57116', 'MWh'], [4, '1.5', '€']]);
   assert.equal(figureNumber('2 978 888.5'), 2978888.5);
   assert.equal(figureNumber('269,001.9'), 269001.9);
   assert.equal(statedPrecision('56 793.89'), 0.005);

@@ -22,7 +22,8 @@
  * `scanFigures` finds the figures a directive must cover: numbers followed by an energy or money
  * unit (MWh, GWh, kWh, €, k€, M€, EUR, €/MWh, /MWh), lists of them before one unit ("56309,
  * 55218, 55978 MWh", "2.01 / 3.61 MWh", "266.97 against 267.14 M€"), in prose, tables and code
- * blocks alike. Fenced blocks are found as test/helpers/docCommands.ts finds them.
+ * blocks alike; and the cells of a table column whose header names such a unit (`AEP (MWh)`).
+ * Fenced blocks are found as test/helpers/docCommands.ts finds them.
  */
 import { FENCE } from './docCommands.js';
 
@@ -156,16 +157,46 @@ const UNIT = String.raw`(?:M€|k€|€/MWh|€|EUR\b|/MWh\b|MWh\b|GWh\b|kWh\b|
 const FIGURE = new RegExp(String.raw`(?<![\w.])((?:(?:${NUM})${SEP})*(?:${NUM}))\s?(${UNIT})`, 'g');
 const ONE = new RegExp(NUM, 'g');
 
-/** Every number followed by an energy or money unit (and the numbers listed before it), with its line. */
+const HEADER_UNIT = new RegExp(String.raw`\((${UNIT})\)`);
+/** A cell that is one number (bold or not), perhaps with a parenthesis after it: not a formula. */
+const CELL_NUMBER = new RegExp(String.raw`^[*_\s]*(${NUM})[*_]*(?:\s+\([^()]*\))?\s*$`);
+
+/** The cells of a table row (`| a | b |`), trimmed. */
+function tableCells(line: string): string[] {
+  return line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+}
+
+/**
+ * Every number followed by an energy or money unit (and the numbers listed before it), with its
+ * line; and in a table whose column header names such a unit in parentheses (`AEP (MWh)`,
+ * `LCOE (€/MWh)`), the number each cell of that column starts with.
+ */
 export function scanFigures(markdown: string, file: string): ScannedFigure[] {
   const lines = markdown.split('\n');
-  const { chunkOf } = chunks(lines);
+  const { chunkOf, inFence } = chunks(lines);
   const out: ScannedFigure[] = [];
+  let columns: (string | null)[] | null = null;
   lines.forEach((raw, k) => {
     const text = raw.replace(DIRECTIVE, (m) => ' '.repeat(m.length));
     for (const m of text.matchAll(FIGURE)) {
       for (const n of m[1].matchAll(ONE)) out.push({ file, line: k + 1, text: n[0], unit: m[2], chunk: chunkOf[k] });
     }
+    const isRow = !inFence[k] && /^\s*\|/.test(text);
+    if (!isRow) { columns = null; return; }
+    if (columns === null) {
+      // A header row when the next line is the delimiter row.
+      if (k + 1 < lines.length && /^\s*\|?\s*:?-{3,}/.test(lines[k + 1])) columns = tableCells(text).map((c) => HEADER_UNIT.exec(c)?.[1] ?? null);
+      return;
+    }
+    if (/^\s*\|?\s*:?-{3,}/.test(text)) return;
+    tableCells(text).forEach((cell, c) => {
+      const unit = columns![c];
+      if (!unit) return;
+      // A figure the unit follows in the cell is already scanned above.
+      if (new RegExp(String.raw`${UNIT}`).test(cell)) return;
+      const n = CELL_NUMBER.exec(cell);
+      if (n) out.push({ file, line: k + 1, text: n[1], unit, chunk: chunkOf[k] });
+    });
   });
   return out;
 }
