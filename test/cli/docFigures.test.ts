@@ -80,6 +80,8 @@ test('the directives and the scanner: what a figure is, where its directive goes
   assert.throws(() => parseFigureDirectives('x\n<!-- figure: value="1" cmd="a" -->', 'Y.md'), /Y\.md:2: a cmd figure names where its number is/);
   assert.throws(() => parseFigureDirectives('x\n<!-- figure: value="1" -->', 'Y.md'), /exactly one of cmd, measured-on, cited, input/);
   assert.throws(() => parseFigureDirectives('x\n<!-- figure: value="1" cited="a" colour="b" -->', 'Y.md'), /unknown figure key 'colour'/);
+  assert.throws(() => parseFigureDirectives('x\n<!-- figure: value="1" measured-on="yesterday" -->', 'Y.md'), /names no date/);
+  assert.throws(() => parseFigureDirectives('x\n<!-- figure: value="1" cmd="./wflo optimize c.yaml --out best.yaml --json" path="aep_mwh" -->', 'Y.md'), /writes files/);
 });
 
 test('every energy and money figure of README.md and docs/*.md has a directive (or predates them: test/data/docFigures/unchecked.txt)', () => {

@@ -140,6 +140,9 @@ export function parseFigureDirectives(markdown: string, file: string): FigureDir
       if (kinds.length !== 1) throw new Error(`${where}: a figure directive has exactly one of cmd, measured-on, cited, input (got ${kinds.join(', ') || 'none'})`);
       if (a.cmd !== undefined && (a.path === undefined) === (a.re === undefined)) throw new Error(`${where}: a cmd figure names where its number is: path="…" (JSON) or re="…" (stdout), one of them`);
       if (a.cmd === undefined && ['path', 're', 'tol', 'rel', 'slow'].some((key) => a[key] !== undefined)) throw new Error(`${where}: path, re, tol, rel and slow go with cmd`);
+      if (a['measured-on'] !== undefined && !/\b\d{4}-\d{2}-\d{2}\b/.test(a['measured-on'])) throw new Error(`${where}: measured-on="${a['measured-on']}" names no date (YYYY-MM-DD; and the machine and its load)`);
+      for (const key of ['cited', 'input', 'slow']) if (a[key] !== undefined && a[key].trim() === '') throw new Error(`${where}: ${key}="" says nothing: name the source or the reason`);
+      if (a.cmd !== undefined && /(^|\s)(-o|--out|--force)(\s|=|$)|>|\btee\b/.test(a.cmd)) throw new Error(`${where}: cmd="${a.cmd}" writes files; a figure's command only prints (it runs in the repository's folder)`);
       for (const key of ['tol', 'rel']) if (a[key] !== undefined && !(Number(a[key]) >= 0)) throw new Error(`${where}: ${key}="${a[key]}" is not a number ≥ 0`);
       out.push({
         file, line: k + 1, value: a.value, cmd: a.cmd, path: a.path, re: a.re,
