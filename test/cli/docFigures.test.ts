@@ -5,7 +5,9 @@
  *    directive in its paragraph, table or block, or is one of the figures that predate the
  *    directives, listed in test/data/docFigures/unchecked.txt (a list that may only shrink: an
  *    entry whose figure is gone from its doc fails too);
- *  - every directive's value is written in its paragraph, table or block;
+ *  - every directive's value is written in its paragraph, table or block, and a figure in a shell
+ *    block (a line's comment) is measured by one of that block's lines (test/helpers/docCommands.ts
+ *    reads them), `--json` added;
  *  - every measured figure agrees with the number its command prints, within its tolerance:
  *    each distinct command runs once, in the repository's folder, in the reader's shell of
  *    test/helpers/readerShell.ts with the checkout's `wflo` on PATH (commands must not write into
@@ -18,14 +20,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { REPO } from '../helpers.js';
 import { readerShell } from '../helpers/readerShell.js';
+import { extractDocCommands } from '../helpers/docCommands.js';
 import {
-  chunkText, figureNumber, measuredNumber, parseFigureDirectives, scanFigures, statedPrecision, statesNumber, tolerance,
+  chunks, chunkText, figureNumber, measuredNumber, parseFigureDirectives, scanFigures, statedPrecision, statesNumber, tolerance,
   type FigureDirective,
 } from '../helpers/docFigures.js';
 
 const DOCS = ['README.md', ...fs.readdirSync(path.join(REPO, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
 const UNCHECKED_FILE = path.join(REPO, 'test', 'data', 'docFigures', 'unchecked.txt');
 const read = (doc: string) => fs.readFileSync(path.join(REPO, doc), 'utf8');
+
+/** A command as a doc line and as a directive write it: `wflo` or `./wflo`, with or without `--json`. */
+function sameCommand(cmd: string): string {
+  return cmd.trim().replace(/^\.\/wflo\b/, 'wflo').split(/\s+/).filter((w) => w !== '--json').join(' ');
+}
 
 /** `FILE  NUMBER UNIT` lines (two or more spaces or a tab after the file), `#` comments. */
 function uncheckedList(): { doc: string; text: string; number: number; unit: string; line: number }[] {
@@ -94,9 +102,18 @@ test('every energy and money figure of README.md and docs/*.md has a directive (
     for (const d of directives) {
       if (!statesNumber(chunkText(md, d.chunk), d.value)) problems.push(`${doc}:${d.line}: the directive's value "${d.value}" is not in its paragraph, table or block`);
     }
+    // A figure in a shell block (a line's comment, "# 269,001.9 MWh") is what one of the block's lines prints.
+    const blockCommands = new Map<number, string[]>();
+    for (const c of extractDocCommands(md, doc)) blockCommands.set(c.block, [...(blockCommands.get(c.block) ?? []), sameCommand(c.command)]);
+    const { chunks: cs } = chunks(md.split('\n'));
     for (const f of scanFigures(md, doc)) {
       const n = figureNumber(f.text);
-      if (directives.some((d) => d.chunk === f.chunk && figureNumber(d.value) === n)) continue;
+      const covering = directives.filter((d) => d.chunk === f.chunk && figureNumber(d.value) === n);
+      const lines = blockCommands.get(cs[f.chunk].first);
+      if (covering.length > 0 && lines && !covering.some((d) => d.cmd !== undefined && lines.includes(sameCommand(d.cmd)))) {
+        problems.push(`${doc}:${f.line}: ${f.text} ${f.unit} is in a shell block, but no directive's cmd is one of the block's lines (with --json added): ${covering.map((d) => d.cmd ?? '(no cmd)').join('; ')}`);
+      }
+      if (covering.length > 0) continue;
       const listed = unchecked.flatMap((u, k) => (u.doc === doc && u.number === n && u.unit === f.unit ? [k] : []));
       listed.forEach((k) => used.add(k));
       if (listed.length > 0) continue;
