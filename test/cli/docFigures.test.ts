@@ -84,6 +84,8 @@ test('the directives and the scanner: what a figure is, where its directive goes
   assert.ok(Math.abs(56793.8918 - figureNumber(d0.value)) <= tolerance(d0, 56793.8918).abs);
   assert.ok(Math.abs(56793.90 - figureNumber(d0.value)) > tolerance(d0, 56793.90).abs);
   assert.equal(tolerance(ds[1], 55546.3).abs, 400);
+  const [millions] = parseFigureDirectives('NPV 499.072 M€\n<!-- figure: value="499.072" cmd="./wflo optimize c.yaml --json" path="economics.npv" scale="1e-6" -->', 'Z.md');
+  assert.equal(measuredNumber(millions, JSON.stringify({ economics: { npv: 499072094.26 } })), 499.07209426);
   assert.equal(measuredNumber(ds[2], 'AEP         269001.93 MWh (initial …)'), 269001.93);
   assert.throws(() => parseFigureDirectives('x\n<!-- figure: value="1" cmd="a" -->', 'Y.md'), /Y\.md:2: a cmd figure names where its number is/);
   assert.throws(() => parseFigureDirectives('x\n<!-- figure: value="1" -->', 'Y.md'), /exactly one of cmd, measured-on, cited, input/);

@@ -14,7 +14,8 @@
  * and must occur in that paragraph, table or block. A measured figure (`cmd`) must agree with the
  * number the command prints, at `path` of its `--json` output (`a.b[0].c`) or in the first group
  * of `re` on its stdout, within `tol` (absolute) or `rel` (relative), by default to the digits the
- * figure states (half a unit of its last digit). `slow="reason"`: a command too long for the
+ * figure states (half a unit of its last digit); `scale` multiplies the printed number first
+ * (`scale="1e-6"`: the command prints €, the text writes M€). `slow="reason"`: a command too long for the
  * suite, checked only with WFLO_DOC_FIGURES=all. Timing figures carry `measured-on` (date,
  * machine, load) and are never asserted. `cited` (a published value, with its source) and `input`
  * (a value the example sets, not a result) are exempt from measurement.
@@ -35,6 +36,8 @@ export interface FigureDirective {
   cmd?: string;
   path?: string;
   re?: string;
+  /** The printed number times this is the figure (1e-6: € printed, M€ written). */
+  scale?: number;
   tol?: number;
   rel?: number;
   slow?: string;
@@ -58,7 +61,7 @@ export interface ScannedFigure {
 export interface Chunk { first: number; last: number; fenced: boolean }
 
 const DIRECTIVE = /<!--\s*figure:\s*(.*?)\s*-->/g;
-const KEYS = new Set(['value', 'cmd', 'path', 're', 'tol', 'rel', 'slow', 'measured-on', 'cited', 'input']);
+const KEYS = new Set(['value', 'cmd', 'path', 're', 'scale', 'tol', 'rel', 'slow', 'measured-on', 'cited', 'input']);
 
 /** The number a figure's text means: "2 978 888.5" and "269,001.9" → 2978888.5, 269001.9. */
 export function figureNumber(text: string): number {
@@ -145,7 +148,7 @@ export function parseFigureDirectives(markdown: string, file: string): FigureDir
       if (a.cmd !== undefined && /(^|\s)(-o|--out|--force)(\s|=|$)|>|\btee\b/.test(a.cmd)) throw new Error(`${where}: cmd="${a.cmd}" writes files; a figure's command only prints (it runs in the repository's folder)`);
       for (const key of ['tol', 'rel']) if (a[key] !== undefined && !(Number(a[key]) >= 0)) throw new Error(`${where}: ${key}="${a[key]}" is not a number ≥ 0`);
       out.push({
-        file, line: k + 1, value: a.value, cmd: a.cmd, path: a.path, re: a.re,
+        file, line: k + 1, value: a.value, cmd: a.cmd, path: a.path, re: a.re, scale: a.scale !== undefined ? Number(a.scale) : undefined,
         tol: a.tol !== undefined ? Number(a.tol) : undefined, rel: a.rel !== undefined ? Number(a.rel) : undefined,
         slow: a.slow, measuredOn: a['measured-on'], cited: a.cited, input: a.input, chunk: c,
       });
@@ -234,6 +237,10 @@ export function jsonAt(value: unknown, path: string): number {
 
 /** The number a measured figure's command printed, from its stdout. */
 export function measuredNumber(d: FigureDirective, stdout: string): number {
+  return printedNumber(d, stdout) * (d.scale ?? 1);
+}
+
+function printedNumber(d: FigureDirective, stdout: string): number {
   if (d.path !== undefined) {
     let parsed: unknown;
     try { parsed = JSON.parse(stdout); } catch { throw new Error(`\`${d.cmd}\` did not print JSON (path="${d.path}" needs --json)`); }
