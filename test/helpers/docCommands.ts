@@ -34,7 +34,7 @@ export interface DocCommand {
   python: string | null;
 }
 
-const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)/;
+export const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)/;
 const DIRECTIVE = /<!--\s*doc-test:\s*(.*?)\s*-->/;
 const SHELL_LANGUAGES = new Set(['sh', 'bash', 'shell']);
 
