@@ -38,7 +38,7 @@ import { directionsProblem, readDirectionsField } from '../io/directionsField.js
 import { objectiveProblem } from '../io/objectiveField.js';
 import { caseForTask } from './caseForTask.js';
 import { caseListedWind, caseTreatment } from '../optimize/caseDirections.js';
-import { economicsForTurbines, resolveEconomicsSpec, siteOutsideGrid } from '../io/costFields.js';
+import { economicsForTurbines, resolveEconomicsSpec, siteOutsideGrid, substationReachProblem } from '../io/costFields.js';
 import { resolveFarmSite } from './farmSite.js';
 
 /**
@@ -235,6 +235,8 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
   const economics = f.economics !== undefined ? resolveEconomicsSpec(f.economics, ['farms', i, 'economics'], baseDir, fail as FailAt) : base ? caseFileEconomics(base) : undefined;
   const outside = economics ? siteOutsideGrid(economics, boundary, null) : null;
   if (outside) fail(['farms', i, 'economics', 'bathymetry'], outside);
+  const far = economics ? substationReachProblem(economics, boundary, null) : null;
+  if (far) fail(f.economics !== undefined ? ['farms', i, 'economics', 'substations', far.index] : ['farms', i, 'case'], far.message);
   return {
     id: f.id,
     label: f.label ?? f.case ?? `farm_${f.id}`,

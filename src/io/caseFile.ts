@@ -49,7 +49,7 @@ import { farmConflict } from '../physics/engineChoice.js';
 import { modelsRoomProblem, readFarmModels, readNeighbours, typeOfCounts, type FailAt } from './farmTurbines.js';
 import { directionsProblem, readDirectionsField } from './directionsField.js';
 import { withDirections } from '../optimize/caseDirections.js';
-import { economicsForTurbines, economicsSchema, resolveEconomicsSpec, siteOutsideGrid, type EconomicsSpec } from './costFields.js';
+import { economicsForTurbines, economicsSchema, resolveEconomicsSpec, siteOutsideGrid, substationReachProblem, type EconomicsSpec } from './costFields.js';
 
 /** The `economics:` block of each case a case file gave (resolved, before the turbines' models): what a campaign farm built on the file takes. */
 const ECONOMICS_SPECS = new WeakMap<Case, EconomicsSpec>();
@@ -222,6 +222,8 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     economicsSpec = spec;
     const outside = siteOutsideGrid(spec, boundary, layout);
     if (outside) fail(['economics', 'bathymetry'], outside);
+    const far = substationReachProblem(spec, boundary, layout);
+    if (far) fail(['economics', 'substations', far.index], far.message);
     economics = economicsForTurbines(spec, several ? several.models.turbines : [turbine], ['economics'], fail);
   }
   // The file's own layout: two turbines at one point, or one on a substation, are refused at the
