@@ -79,3 +79,36 @@ export function outsideBound(b: EconomicsBound, value: number): string | null {
   const ok = Number.isFinite(value) && (b.minExclusive ? value > b.min : value >= b.min) && value <= b.max;
   return ok ? null : `${boundMessage(b)}, got ${value}`;
 }
+
+/**
+ * Most turbines a farm with economics may have. Pricing a layout routes its collection system
+ * (geometry/collection: Esau–Williams starts and iterated local search), whose time grows about
+ * as n^2.4: one routing took 3.9 s at 100 turbines, 6.3 s at 300, 23.5 s at 1000 and 128 s at
+ * 2000 (a jittered 600 m grid, two cable types, 2 shared cores; docs/cost.md). An LCOE or NPV
+ * optimization routes at every stage and once more at the end: `wflo optimize --objective lcoe
+ * --method gradient --max-iterations 5` took 10.6 s at 100 turbines, 19 s at 300, 672 s at 1000.
+ * Beyond 2000 a single routing is estimated at minutes to hours (10⁶ turbines: years), so the
+ * count is refused when the input is read rather than left to run silently.
+ */
+export const MAX_PRICED_TURBINES = 2000;
+
+/** Estimated seconds of one collection-system routing of `n` turbines (the fit above: 23.5 s × (n/1000)^2.4). */
+export function routingSecondsEstimate(n: number): number {
+  return 23.5 * (n / 1000) ** 2.4;
+}
+
+function duration(seconds: number): string {
+  if (seconds < 120) return `${Math.round(seconds)} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 2 * 86400) return `${Math.round(seconds / 3600)} h`;
+  if (seconds < 2 * 365 * 86400) return `${Math.round(seconds / 86400)} days`;
+  return `${Math.round(seconds / (365 * 86400))} years`;
+}
+
+/** Why `n` turbines cannot be priced in stated time, with the estimate, or null. */
+export function pricedTurbinesProblem(n: number): string | null {
+  if (n <= MAX_PRICED_TURBINES) return null;
+  return `${n} turbines with economics, over the limit of ${MAX_PRICED_TURBINES}: pricing a layout routes its cables, `
+    + `estimated at ${duration(routingSecondsEstimate(n))} per routing for ${n} turbines (128 s measured at 2000; it grows as n^2.4; docs/cost.md), `
+    + 'and an LCOE optimization routes at every stage; split the farm, or drop its economics';
+}

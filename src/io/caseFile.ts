@@ -49,6 +49,7 @@ import { farmConflict } from '../physics/engineChoice.js';
 import { modelsRoomProblem, readFarmModels, readNeighbours, typeOfCounts, type FailAt } from './farmTurbines.js';
 import { directionsProblem, readDirectionsField } from './directionsField.js';
 import { withDirections } from '../optimize/caseDirections.js';
+import { pricedTurbinesProblem } from '../cost/plausibility.js';
 import { economicsForTurbines, economicsSchema, resolveEconomicsSpec, siteOutsideGrid, substationReachProblem, type EconomicsSpec } from './costFields.js';
 
 /** The `economics:` block of each case a case file gave (resolved, before the turbines' models): what a campaign farm built on the file takes. */
@@ -225,6 +226,8 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     const far = substationReachProblem(spec, boundary, layout);
     if (far) fail(['economics', 'substations', far.index], far.message);
     economics = economicsForTurbines(spec, several ? several.models.turbines : [turbine], ['economics'], fail);
+    const tooMany = pricedTurbinesProblem(nTurbines);
+    if (tooMany) fail(several ? [c.turbines !== undefined ? 'turbines' : 'turbine_choice'] : c.n_turbines !== undefined ? ['n_turbines'] : xyLayout ? layoutPath : ['economics'], tooMany);
   }
   // The file's own layout: two turbines at one point, or one on a substation, are refused at the
   // layout's line (geometry/coincidentPoints.ts), as every other door that takes a layout does.

@@ -116,3 +116,18 @@ test('docs/cost.md states every bound of the table', () => {
     assert.equal(cells[3], String(b.max), `${b.field} max in ${row}`);
   }
 });
+
+test('a farm with economics beyond the turbines the cable router prices in stated time: refused with the estimate', () => {
+  // A square of 10⁶ turbines at 700 m (room for them): validate used to accept it, and optimize ran silently for hours.
+  const big = (n: number, name: string) => write(name, `base: iea37-cs1-16\nn_turbines: ${n}\nboundary: {polygon: [[0, 0], [700000, 0], [700000, 700000], [0, 700000]]}\n`
+    + ECON.replace('substations: [[0, 0]]', 'substations: [[350000, 350000]]'));
+  const r = runWflo(['validate', big(1_000_000, 'million.yaml')]);
+  assert.equal(r.status, 2, r.stdout + r.stderr);
+  assert.match(r.stderr.trim(), /^wflo: .*million\.yaml:2: n_turbines: 1000000 turbines with economics, over the limit of 2000: pricing a layout routes its cables, estimated at 12 years per routing for 1000000 turbines/);
+  const edge = runWflo(['validate', big(2001, 'edge2001.yaml')]);
+  assert.equal(edge.status, 2);
+  assert.match(edge.stderr, /edge2001\.yaml:2: n_turbines: 2001 turbines with economics, over the limit of 2000: .*estimated at 2 min per routing/);
+  // Without economics the count is not the router's business.
+  const plain = write('plain.yaml', 'base: iea37-cs1-16\nn_turbines: 2001\nboundary: {polygon: [[0, 0], [70000, 0], [70000, 70000], [0, 70000]]}\n');
+  assert.equal(runWflo(['validate', plain]).status, 0);
+});
