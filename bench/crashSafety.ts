@@ -3,7 +3,7 @@
  * is not uniform (a speed-up and a TI field) with economics (bathymetry grid, substation, two cable
  * types), farm types under objective lcoe and npv, gradient method. One uninterrupted run is the
  * reference; then `wflo run` is started again and again and SIGKILLed at a random moment (uniform
- * in 0.2 … 4 s after its start, seeded) until WFLO_CRASH_KILLS kills (default 40) have landed, and
+ * in 0.2 … 4 s after its start, seeded by WFLO_CRASH_SEED, default 40) until WFLO_CRASH_KILLS kills (default 40) have landed, and
  * run once more to the end. A campaign that ends before the kills are done is compared and the
  * kills go on in a fresh folder. Every folder's ledger rows (coordinate blobs as hex, AEP, initial
  * AEP, turbine types, metrics — LCOE, NPV, cable cost —, iterations, evaluations) and layouts.h5
@@ -93,7 +93,7 @@ export async function benchCrashSafety(): Promise<void> {
     const refLedger = ledgerRows(path.join(dir, 'reference'));
     const refLayouts = await layoutsRows(path.join(dir, 'reference'));
     console.log(`reference: ${refLedger.length} tasks in ${refSeconds.toFixed(0)} s uninterrupted`);
-    const rng = createRng(40);
+    const rng = createRng(Number(process.env.WFLO_CRASH_SEED ?? 40));
     let landed = 0, starts = 0, folder = 0, identical = 0, differing = 0;
     const check = async (out: string): Promise<void> => {
       const same = JSON.stringify(ledgerRows(out)) === JSON.stringify(refLedger) && JSON.stringify(await layoutsRows(out)) === JSON.stringify(refLayouts);
@@ -119,6 +119,9 @@ export async function benchCrashSafety(): Promise<void> {
       file = path.join(dir, `chaos-${folder}.yaml`);
       fs.writeFileSync(file, stringify(campaign(`chaos-${folder}`)));
     }
+    let before = 0;
+    try { before = ledgerRows(out).length; } catch { /* no ledger yet */ }
+    console.log(`folder ${folder}: ${before} of ${refLedger.length} tasks done by the killed runs; the last run finishes the rest`);
     runToEnd(file);
     await check(out);
     console.log(`  (${killsHere} kills landed in folder ${folder})`);

@@ -39,6 +39,7 @@ import { objectiveProblem } from '../io/objectiveField.js';
 import { caseForTask } from './caseForTask.js';
 import { caseListedWind, caseTreatment } from '../optimize/caseDirections.js';
 import { pricedTurbinesProblem } from '../cost/plausibility.js';
+import { turbineCountProblem, windBins } from '../io/turbineCount.js';
 import { economicsForTurbines, resolveEconomicsSpec, siteOutsideGrid, substationReachProblem } from '../io/costFields.js';
 import { resolveFarmSite } from './farmSite.js';
 
@@ -337,6 +338,9 @@ function checkRoom(farms: FarmSpec[], types: FarmTypeSpec[], fail: Fail, written
       const limit = farmConflict(f.model, { types: t.models ? t.models.turbines : [t.turbine], neighbours: !!f.neighbours && f.neighbours.x.length > 0, wind: f.wind });
       if (limit) fail(['farms', i, written(i, limit.field) ? limit.field : 'case'], `farm ${f.id} (${f.label}) × farm type ${t.id} (${t.label}): ${limit.message}`);
       // Every farm type's models need a rated rotor speed in the farm's economics.
+      // The engines' time grows as n² (io/turbineCount.ts).
+      const countProblem = turbineCountProblem(t.nTurbines, windBins(f.wind));
+      if (countProblem) fail(['farm_types', j, t.models?.counts ? 'turbines' : 'n_turbines'], `farm ${f.id} (${f.label}, farms[${i}]) × farm type ${t.id} (${t.label}): ${countProblem}`);
       // Pricing routes the cables, whose time grows as n^2.4 (cost/plausibility.ts).
       const tooMany = f.economics ? pricedTurbinesProblem(t.nTurbines) : null;
       if (tooMany) fail(['farm_types', j, t.models?.counts ? 'turbines' : 'n_turbines'], `farm ${f.id} (${f.label}, farms[${i}]) × farm type ${t.id} (${t.label}): ${tooMany}`);

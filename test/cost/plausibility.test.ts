@@ -117,17 +117,20 @@ test('docs/cost.md states every bound of the table', () => {
   }
 });
 
-test('a farm with economics beyond the turbines the cable router prices in stated time: refused with the estimate', () => {
-  // A square of 10⁶ turbines at 700 m (room for them): validate used to accept it, and optimize ran silently for hours.
-  const big = (n: number, name: string) => write(name, `base: iea37-cs1-16\nn_turbines: ${n}\nboundary: {polygon: [[0, 0], [700000, 0], [700000, 700000], [0, 700000]]}\n`
-    + ECON.replace('substations: [[0, 0]]', 'substations: [[350000, 350000]]'));
-  const r = runWflo(['validate', big(1_000_000, 'million.yaml')]);
+test('turbine counts beyond what the cable router or the engines handle in stated time: refused with the estimate', () => {
+  // Squares with room for the turbines at 700 m: validate used to accept 10⁶ turbines with LCOE, and optimize ran silently.
+  const square = (n: number, name: string, economics: boolean) => write(name, `base: iea37-cs1-16\nn_turbines: ${n}\nboundary: {polygon: [[0, 0], [700000, 0], [700000, 700000], [0, 700000]]}\n`
+    + (economics ? ECON.replace('substations: [[0, 0]]', 'substations: [[350000, 350000]]') : ''));
+  const r = runWflo(['validate', square(5000, 'priced5000.yaml', true)]);
   assert.equal(r.status, 2, r.stdout + r.stderr);
-  assert.match(r.stderr.trim(), /^wflo: .*million\.yaml:2: n_turbines: 1000000 turbines with economics, over the limit of 2000: pricing a layout routes its cables, estimated at 12 years per routing for 1000000 turbines/);
-  const edge = runWflo(['validate', big(2001, 'edge2001.yaml')]);
+  assert.match(r.stderr.trim(), /^wflo: .*priced5000\.yaml:2: n_turbines: 5000 turbines with economics, over the limit of 2000: pricing a layout routes its cables, estimated at 19 min per routing for 5000 turbines/);
+  const edge = runWflo(['validate', square(2001, 'edge2001.yaml', true)]);
   assert.equal(edge.status, 2);
   assert.match(edge.stderr, /edge2001\.yaml:2: n_turbines: 2001 turbines with economics, over the limit of 2000: .*estimated at 2 min per routing/);
-  // Without economics the count is not the router's business.
-  const plain = write('plain.yaml', 'base: iea37-cs1-16\nn_turbines: 2001\nboundary: {polygon: [[0, 0], [70000, 0], [70000, 70000], [0, 70000]]}\n');
-  assert.equal(runWflo(['validate', plain]).status, 0);
+  // Without economics the router is not involved, the engines are: 10⁶ turbines, ~17 h per evaluation.
+  assert.equal(runWflo(['validate', square(2001, 'plain2001.yaml', false)]).status, 0);
+  const million = runWflo(['validate', square(1_000_000, 'million.yaml', true)]);
+  assert.equal(million.status, 2);
+  assert.match(million.stderr.trim(), /^wflo: .*million\.yaml:2: n_turbines: 1000000 turbines, over the limit of 10000: one AEP evaluation on 16 wind bins is estimated at 17 h /);
+  assert.equal(runWflo(['validate', square(10_000, 'plain10000.yaml', false)]).status, 0);
 });
