@@ -3,7 +3,7 @@
  * is not uniform (a speed-up and a TI field) with economics (bathymetry grid, substation, two cable
  * types), farm types under objective lcoe and npv, gradient method. One uninterrupted run is the
  * reference; then `wflo run` is started again and again and SIGKILLed at a random moment (uniform
- * in 0.2 … 4 s after its start, seeded by WFLO_CRASH_SEED, default 40) until WFLO_CRASH_KILLS kills (default 40) have landed, and
+ * in 0 … 6 s after it has begun its work, seeded by WFLO_CRASH_SEED, default 40) until WFLO_CRASH_KILLS kills (default 40) have landed, and
  * run once more to the end. A campaign that ends before the kills are done is compared and the
  * kills go on in a fresh folder. Every folder's ledger rows (coordinate blobs as hex, AEP, initial
  * AEP, turbine types, metrics — LCOE, NPV, cable cost —, iterations, evaluations) and layouts.h5
@@ -69,12 +69,28 @@ function runToEnd(file: string): void {
   if (r.status !== 0) throw new Error(`wflo run ended with ${r.status}: ${r.stderr.trim().split('\n').pop()}`);
 }
 
-/** Start `wflo run`, SIGKILL it after `ms`; whether the kill landed (false: the run had ended). */
-function killedAfter(file: string, ms: number): Promise<{ killed: boolean; code: number | null }> {
+/** How many runs the audit log of `out` records as started (run_start or resume). */
+function runsStarted(out: string): number {
+  try {
+    return fs.readFileSync(path.join(out, 'audit.jsonl'), 'utf8').split('\n').filter((l) => /"event":"(run_start|resume)"/.test(l)).length;
+  } catch { return 0; }
+}
+
+/**
+ * Start `wflo run` and SIGKILL it `ms` after it has begun its work (its run_start or resume line
+ * in the audit log: before that a kill only meets the process starting up); whether the kill
+ * landed (false: the run had ended).
+ */
+function killedAfter(file: string, out: string, ms: number): Promise<{ killed: boolean; code: number | null }> {
   return new Promise((resolve) => {
+    const before = runsStarted(out);
     const child = spawn(process.execPath, [CLI, 'run', file, '--quiet'], { stdio: 'ignore' });
-    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
-    child.on('exit', (code, signal) => { clearTimeout(timer); resolve({ killed: signal === 'SIGKILL', code }); });
+    let timer: NodeJS.Timeout | null = null;
+    const poll = setInterval(() => {
+      if (timer || runsStarted(out) <= before) return;
+      timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    }, 20);
+    child.on('exit', (code, signal) => { clearInterval(poll); if (timer) clearTimeout(timer); resolve({ killed: signal === 'SIGKILL', code }); });
   });
 }
 
@@ -105,12 +121,13 @@ export async function benchCrashSafety(): Promise<void> {
     fs.writeFileSync(file, stringify(campaign(`chaos-${folder}`)));
     let killsHere = 0;
     while (landed < kills) {
-      const ms = rng.uniform(200, 4000);
-      const r = await killedAfter(file, ms);
+      const ms = rng.uniform(0, 6000);
+      const r = await killedAfter(file, out, ms);
       starts++;
       if (r.killed) { landed++; killsHere++; continue; }
       if (r.code !== 0) throw new Error(`a chaos run ended with ${r.code}`);
       // The campaign ended between kills: compare it, go on in a fresh folder.
+      console.log(`folder ${folder}: all ${refLedger.length} tasks done by runs of which ${killsHere} were killed`);
       await check(out);
       console.log(`  (${killsHere} kills landed in folder ${folder})`);
       folder++;
