@@ -39,7 +39,9 @@ import { directionsProblem, readDirectionsField } from '../io/directionsField.js
 import { objectiveProblem } from '../io/objectiveField.js';
 import { caseForTask } from './caseForTask.js';
 import { caseListedWind, caseTreatment } from '../optimize/caseDirections.js';
-import { economicsForTurbines, resolveEconomicsSpec, siteOutsideGrid } from '../io/costFields.js';
+import { pricedTurbinesProblem } from '../cost/plausibility.js';
+import { turbineCountProblem, windBins } from '../io/turbineCount.js';
+import { economicsForTurbines, resolveEconomicsSpec, siteOutsideGrid, substationReachProblem } from '../io/costFields.js';
 import { resolveFarmSite } from './farmSite.js';
 import { farmSettingOwners, farmTypeSettingOwners, readCaseStatements, takenFarmTypeSettings, type CaseStatements, type FarmCase } from './settingsOwner.js';
 import type { CaseFileOwners, SettingOwner } from './settingsOwnerTypes.js';
@@ -265,6 +267,8 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
   const economics = f.economics !== undefined ? resolveEconomicsSpec(f.economics, ['farms', i, 'economics'], baseDir, fail as FailAt) : base ? caseFileEconomics(base) : undefined;
   const outside = economics ? siteOutsideGrid(economics, boundary, null) : null;
   if (outside) fail(['farms', i, 'economics', 'bathymetry'], outside);
+  const far = economics ? substationReachProblem(economics, boundary, null) : null;
+  if (far) fail(f.economics !== undefined ? ['farms', i, 'economics', 'substations', far.index] : ['farms', i, 'case'], far.message);
   const farm: FarmSpec = {
     id: f.id,
     label: f.label ?? f.case ?? `farm_${f.id}`,
@@ -367,6 +371,12 @@ function checkRoom(farms: FarmSpec[], types: FarmTypeSpec[], fail: Fail, written
       const limit = farmConflict(f.model, { types: t.models ? t.models.turbines : [t.turbine], neighbours: !!f.neighbours && f.neighbours.x.length > 0, wind: f.wind });
       if (limit) fail(['farms', i, written(i, limit.field) ? limit.field : 'case'], `farm ${f.id} (${f.label}) × farm type ${t.id} (${t.label}): ${limit.message}`);
       // Every farm type's models need a rated rotor speed in the farm's economics.
+      // The engines' time grows as n² (io/turbineCount.ts).
+      const countProblem = turbineCountProblem(t.nTurbines, windBins(f.wind));
+      if (countProblem) fail(['farm_types', j, t.models?.counts ? 'turbines' : 'n_turbines'], `farm ${f.id} (${f.label}, farms[${i}]) × farm type ${t.id} (${t.label}): ${countProblem}`);
+      // Pricing routes the cables, whose time grows as n^2.4 (cost/plausibility.ts).
+      const tooMany = f.economics ? pricedTurbinesProblem(t.nTurbines) : null;
+      if (tooMany) fail(['farm_types', j, t.models?.counts ? 'turbines' : 'n_turbines'], `farm ${f.id} (${f.label}, farms[${i}]) × farm type ${t.id} (${t.label}): ${tooMany}`);
       if (f.economics) economicsForTurbines(f.economics, t.models ? t.models.turbines : [t.turbine], ['farms', i, 'economics'], (p, message, keyOf) => fail(p, `farm type ${t.id} (${t.label}): ${message}`, keyOf), allModelNames);
       // A cost objective needs the farm's economics (the task's case carries them: caseForTask.ts).
       if (t.objective !== undefined && t.objective !== 'aep') {

@@ -50,7 +50,9 @@ import { farmConflict } from '../physics/engineChoice.js';
 import { modelsRoomProblem, readFarmModels, readNeighbours, typeOfCounts, type FailAt } from './farmTurbines.js';
 import { directionsProblem, readDirectionsField } from './directionsField.js';
 import { withDirections } from '../optimize/caseDirections.js';
-import { economicsForTurbines, economicsSchema, resolveEconomicsSpec, siteOutsideGrid, type EconomicsSpec } from './costFields.js';
+import { pricedTurbinesProblem } from '../cost/plausibility.js';
+import { turbineCountProblem, windBins } from './turbineCount.js';
+import { economicsForTurbines, economicsSchema, resolveEconomicsSpec, siteOutsideGrid, substationReachProblem, type EconomicsSpec } from './costFields.js';
 
 /** The `economics:` block of each case a case file gave (resolved, before the turbines' models): what a campaign farm built on the file takes. */
 const ECONOMICS_SPECS = new WeakMap<Case, EconomicsSpec>();
@@ -179,6 +181,9 @@ export function caseFromDocument(doc: unknown, file: string): Case {
   if (c.min_spacing_m !== undefined && c.min_spacing_diameters !== undefined) {
     throw errorAt(doc, ['min_spacing_m'], 'give min_spacing_m or min_spacing_diameters, not both', file);
   }
+  // The engines' time grows as n² (io/turbineCount.ts): a count no evaluation ends in stated time is refused here.
+  const countProblem = wind ? turbineCountProblem(nTurbines, windBins(wind)) : null;
+  if (countProblem) fail(several ? [c.turbines !== undefined ? 'turbines' : 'turbine_choice'] : c.n_turbines !== undefined ? ['n_turbines'] : xyLayout ? layoutPath : ['base'], countProblem);
   if (several && layout && layout.x.length !== nTurbines) {
     throw errorAt(doc, layoutPath, `${layout.x.length} turbines in the layout, ${nTurbines} in ${c.turbines !== undefined ? 'turbines (the sum of their n)' : 'n_turbines'}`, file);
   }
@@ -228,7 +233,11 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     economicsSpec = spec;
     const outside = siteOutsideGrid(spec, boundary, layout);
     if (outside) fail(['economics', 'bathymetry'], outside);
+    const far = substationReachProblem(spec, boundary, layout);
+    if (far) fail(['economics', 'substations', far.index], far.message);
     economics = economicsForTurbines(spec, several ? several.models.turbines : [turbine], ['economics'], fail);
+    const tooMany = pricedTurbinesProblem(nTurbines);
+    if (tooMany) fail(several ? [c.turbines !== undefined ? 'turbines' : 'turbine_choice'] : c.n_turbines !== undefined ? ['n_turbines'] : xyLayout ? layoutPath : ['economics'], tooMany);
   }
   // The file's own layout: two turbines at one point, or one on a substation, are refused at the
   // layout's line (geometry/coincidentPoints.ts), as every other door that takes a layout does.

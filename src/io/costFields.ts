@@ -29,30 +29,45 @@ import { boundingBox } from '../geometry/boundingBox.js';
 import type { CaseEconomics } from '../cost/economicModel.js';
 import { DtuOffshoreModel } from '../cost/dtuOffshore.js';
 import { InputError } from '../util/errors.js';
+import { boundMessage, ECONOMICS_BOUNDS, outsideBound, type EconomicsBound } from '../cost/plausibility.js';
 import { strict } from './zodIssue.js';
 import { readBathymetryCsv } from './bathymetryFile.js';
 import { outsideFolderProblem } from './fileDoor.js';
 import { nearestKey } from './didYouMean.js';
 import type { FieldPath } from './sourceMap.js';
 import type { FailAt } from './farmTurbines.js';
+import { siteBoxOf } from './neighbourLimits.js';
 
-const positive = z.number().positive({ error: 'must be a number > 0' });
+const B = ECONOMICS_BOUNDS;
+/**
+ * A number within the plausibility bound `b` (cost/plausibility.ts), refused with the bound
+ * named; `low`, the older message for a value below the field's hard floor (a negative depth),
+ * checked first.
+ */
+function bounded(b: EconomicsBound, expected: string, low?: { gt?: number; min?: number; message: string }) {
+  let n = z.number({ error: expected });
+  if (low?.gt !== undefined) n = n.gt(low.gt, { error: low.message });
+  if (low?.min !== undefined) n = n.min(low.min, { error: low.message });
+  return (b.minExclusive ? n.gt(b.min, { error: boundMessage(b) }) : n.min(b.min, { error: boundMessage(b) })).max(b.max, { error: boundMessage(b) });
+}
+const rpm = bounded(B.ratedRpm, 'expected a rotor speed in rpm', { gt: 0, message: 'must be a number > 0' });
 
 export const economicsSchema = strict({
   model: z.literal('dtu_offshore').optional(), // the one model there is (cost/dtuOffshore.ts)
-  energy_price_eur_per_mwh: z.number({ error: 'expected a number (€ per MWh)' }),
-  discount_rate: z.number().gt(-1, { error: 'must be a fraction per year > -1 (0.06 for 6 %)' }).lt(1, { error: 'must be a fraction per year (0.06 for 6 %), not a percentage' }).optional(),
-  project_years: z.int({ error: 'expected a whole number of years' }).min(1, { error: 'must be a whole number of years >= 1' }).max(200, { error: 'must be at most 200 years' }),
-  distance_from_shore_km: z.number().min(0, { error: 'must be a distance in km >= 0' }),
-  water_depth_m: z.number().min(0, { error: 'must be a depth in metres >= 0 (positive down)' }).optional(),
+  energy_price_eur_per_mwh: bounded(B.energyPrice, 'expected a number (€ per MWh)'),
+  discount_rate: z.number().gt(-1, { error: 'must be a fraction per year > -1 (0.06 for 6 %)' }).lt(1, { error: 'must be a fraction per year (0.06 for 6 %), not a percentage' })
+    .min(B.discountRate.min, { error: boundMessage(B.discountRate) }).max(B.discountRate.max, { error: boundMessage(B.discountRate) }).optional(),
+  project_years: z.int({ error: 'expected a whole number of years' }).min(1, { error: 'must be a whole number of years >= 1' }).max(B.projectYears.max, { error: boundMessage(B.projectYears) }),
+  distance_from_shore_km: bounded(B.distanceFromShore, 'expected a distance in km', { min: 0, message: 'must be a distance in km >= 0' }),
+  water_depth_m: bounded(B.waterDepth, 'expected a depth in metres (positive down)', { min: 0, message: 'must be a depth in metres >= 0 (positive down)' }).optional(),
   bathymetry: z.string().min(1).optional(),
-  substations: z.array(z.tuple([z.number(), z.number()], { error: 'expected [x, y] in metres' })).min(1, { error: 'must list at least one substation [x, y]' }),
+  substations: z.array(z.tuple([z.number().finite(), z.number().finite()], { error: 'expected [x, y] in metres' })).min(1, { error: 'must list at least one substation [x, y]' }),
   cables: z.array(strict({
     name: z.string().min(1),
     capacity: z.int({ error: 'expected a whole number of turbines' }).min(1, { error: 'must be a whole number of turbines >= 1' }),
-    cost_per_m: positive,
+    cost_per_m: bounded(B.cableCost, 'expected a cost in € per metre', { gt: 0, message: 'must be a number > 0' }),
   })).min(1, { error: 'must list at least one cable type {name, capacity, cost_per_m}' }),
-  rated_rpm: z.union([positive, z.record(z.string(), positive)], { error: 'expected a rotor speed in rpm, or a mapping turbine name → rpm' }),
+  rated_rpm: z.union([rpm, z.record(z.string(), rpm)], { error: 'expected a rotor speed in rpm, or a mapping turbine name → rpm' }),
 });
 
 export type EconomicsFields = z.infer<typeof economicsSchema>;
@@ -71,23 +86,25 @@ export interface EconomicsSpec {
 }
 
 const finiteNumber = z.number().finite(), wholeNumber = z.number().int().finite();
+/** A number within `b`, for data that travels (no message: a payload outside is refused as a whole). */
+const within = (b: EconomicsBound) => (b.minExclusive ? finiteNumber.gt(b.min) : finiteNumber.min(b.min)).max(b.max);
 /**
  * The resolved block as data travels (queue payloads, stored definitions): untrusted there, so
  * checked by this shape and economicsSpecProblem before economicsForTurbines builds the model.
  */
 export const economicsSpecSchema = z.strictObject({
   model: z.literal('dtu_offshore'),
-  energyPriceEurPerMWh: finiteNumber, discountRate: finiteNumber.gt(-1).optional(), projectYears: wholeNumber.min(1).max(200), distanceFromShoreKm: finiteNumber.nonnegative(),
+  energyPriceEurPerMWh: within(B.energyPrice), discountRate: within(B.discountRate).optional(), projectYears: wholeNumber.min(1).max(B.projectYears.max), distanceFromShoreKm: within(B.distanceFromShore),
   depth: z.union([
-    z.strictObject({ constantM: finiteNumber.nonnegative() }),
+    z.strictObject({ constantM: within(B.waterDepth) }),
     z.strictObject({
-      grid: z.strictObject({ x0: finiteNumber, dx: finiteNumber.positive(), nx: wholeNumber.min(2), y0: finiteNumber, dy: finiteNumber.positive(), ny: wholeNumber.min(2), depth: z.array(finiteNumber.nonnegative()).max(1_000_000) }),
+      grid: z.strictObject({ x0: finiteNumber, dx: finiteNumber.positive(), nx: wholeNumber.min(2), y0: finiteNumber, dy: finiteNumber.positive(), ny: wholeNumber.min(2), depth: z.array(within(B.waterDepth)).max(1_000_000) }),
       file: z.string().max(4096),
     }),
   ]),
   substations: z.array(z.tuple([finiteNumber, finiteNumber])).min(1).max(1000),
-  cables: z.array(z.strictObject({ name: z.string().min(1).max(200), capacity: wholeNumber.min(1), costPerMetre: finiteNumber.positive() })).min(1).max(100),
-  ratedRpm: z.union([finiteNumber.positive(), z.record(z.string().max(200), finiteNumber.positive())]),
+  cables: z.array(z.strictObject({ name: z.string().min(1).max(200), capacity: wholeNumber.min(1), costPerMetre: within(B.cableCost) })).min(1).max(100),
+  ratedRpm: z.union([within(B.ratedRpm), z.record(z.string().max(200), within(B.ratedRpm))]),
 });
 
 /** What is wrong with a resolved block beyond its shape (a grid's depths that do not fill it), or null. */
@@ -115,6 +132,11 @@ export function resolveEconomicsSpec(f: EconomicsFields, at: FieldPath, baseDir:
     const outside = outsideFolderProblem(file, baseDir);
     if (outside) fail([...at, 'bathymetry'], outside);
     const g = readBathymetryCsv(file); // its own errors name the CSV file and line
+    // The deepest node outside the plausibility bound (cost/plausibility.ts) is named, as for water_depth_m.
+    for (let k = 0; k < g.depth.length; k++) {
+      const problem = outsideBound(B.waterDepth, g.depth[k]);
+      if (problem) fail([...at, 'bathymetry'], `${file}: the depth at node (${g.x0 + (k % g.nx) * g.dx}, ${g.y0 + Math.floor(k / g.nx) * g.dy}) ${problem}`);
+    }
     depth = { grid: { x0: g.x0, dx: g.dx, nx: g.nx, y0: g.y0, dy: g.dy, ny: g.ny, depth: Array.from(g.depth) }, file };
   } else depth = { constantM: f.water_depth_m! };
   return {
@@ -150,6 +172,23 @@ export function siteOutsideGrid(spec: EconomicsSpec, boundary: Boundary | null, 
   const out = grid.outside(xs, ys);
   if (!out) return null;
   return `${spec.depth.file}: the grid (x ${grid.x0} … ${grid.xMax}, y ${grid.y0} … ${grid.yMax} m) does not cover the ${b ? "site: its boundary's corner" : 'layout: turbine at'} (${out.x}, ${out.y}); extend the grid over the whole site`;
+}
+
+/**
+ * The first substation farther from the site's bounding box (or, without a boundary, the layout's)
+ * than the plausibility bound (cost/plausibility.ts), as its index and the message for that
+ * field; null when every one is within reach (or there is nothing to measure from).
+ */
+export function substationReachProblem(spec: EconomicsSpec, boundary: Boundary | null, points: { x: ArrayLike<number>; y: ArrayLike<number> } | null): { index: number; message: string } | null {
+  const box = siteBoxOf(boundary, points);
+  if (!box) return null;
+  for (const [k, [x, y]] of spec.substations.entries()) {
+    const distance = Math.hypot(Math.max(box.minX - x, 0, x - box.maxX), Math.max(box.minY - y, 0, y - box.maxY));
+    if (distance > B.substationReach.max) {
+      return { index: k, message: `substation at (${x}, ${y}) is ${+(distance / 1000).toPrecision(4)} km from the site, beyond the plausibility bound of ${B.substationReach.max / 1000} km (docs/cost.md: ${B.substationReach.hint})` };
+    }
+  }
+  return null;
 }
 
 /**

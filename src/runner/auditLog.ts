@@ -25,7 +25,9 @@ export class AuditLog {
 
   constructor(dir: string) {
     this.path = path.join(dir, AUDIT_FILE);
-    this.fd = fs.openSync(this.path, 'a');
+    // Never through a link (io/noSymlink.ts): O_NOFOLLOW makes a link at the name fail with ELOOP.
+    const { O_WRONLY, O_APPEND, O_CREAT, O_NOFOLLOW } = fs.constants;
+    this.fd = fs.openSync(this.path, O_WRONLY | O_APPEND | O_CREAT | (O_NOFOLLOW ?? 0), 0o666);
   }
 
   write(e: AuditEvent): void {

@@ -14,6 +14,7 @@ import { LedgerReader } from './ledgerReader.js';
 import { DamagedLedger, damagedLedger, isCorruption } from './ledgerDamage.js';
 
 import { LAYOUTS_FILE } from './layoutsFile.js';
+import { refuseOutputSymlinks } from './outputEntries.js';
 import { lastExportFileStamp } from './lastExport.js';
 import { fileStamp } from '../util/fileStamp.js';
 
@@ -58,6 +59,7 @@ export async function exportLedger(dir: string, outFile?: string, o: ExportOptio
   const source = o.source ?? 'wflo export';
   const started = performance.now();
   const file = path.resolve(outFile ?? path.join(dir, LAYOUTS_FILE));
+  if (outFile === undefined) refuseOutputSymlinks(dir); // the folder's own layouts.h5 and lock are no links out of it
   const ledger = LedgerReader.open(dir);
   try {
     return await exportOpened(ledger, file, source, started, o);

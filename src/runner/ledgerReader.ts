@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { InputError } from '../util/errors.js';
-import { integrityProblem, LEDGER_FILE, openLedgerDatabase } from './ledgerSchema.js';
+import { integrityProblem, LEDGER_FILE, ledgerFiles, openLedgerDatabase } from './ledgerSchema.js';
+import { refuseSymlinks } from '../io/noSymlink.js';
 import { floatsOfBlob, intsOfText, turbineTypesOfText } from './resultBlob.js';
 import type { ResultRow } from './resultRow.js';
 import type {
@@ -32,6 +33,7 @@ export class LedgerReader {
   /** Open the ledger of output folder `dir` read-only; a folder without one is an InputError. */
   static open(dir: string): LedgerReader {
     const file = path.join(dir, LEDGER_FILE);
+    refuseSymlinks(ledgerFiles(file)); // a dangling link is a link, not a missing ledger
     if (!fs.existsSync(file)) {
       throw new InputError(`${dir}: no campaign ledger here (${LEDGER_FILE} not found); is this a wflo run output folder?`);
     }

@@ -7,6 +7,7 @@
 import Database from 'better-sqlite3';
 import { InputError, RuntimeFailure } from '../util/errors.js';
 import { damagedLedger, noteLedgerOpened } from './ledgerDamage.js';
+import { refuseSymlinks } from '../io/noSymlink.js';
 
 export const LEDGER_FILE = 'ledger.sqlite';
 const LEDGER_VERSION = '1';
@@ -128,8 +129,15 @@ export function integrityProblem(db: Database.Database): string | null {
   return `integrity check: ${first.trim()}${check.length > 1 ? ` and ${check.length - 1} more` : ''}`;
 }
 
+/** SQLite's files of a database `file` (WAL mode: -wal, -shm; rollback: -journal). */
+export function ledgerFiles(file: string): string[] {
+  return [file, `${file}-wal`, `${file}-shm`, `${file}-journal`];
+}
+
 /** Open (and create and migrate, unless read-only) the ledger database at `file`, with its read views; one-line errors. */
 export function openLedgerDatabase(file: string, readonly: boolean): Database.Database {
+  // SQLite follows a link (and makes its WAL beside the target): none is opened (io/noSymlink.ts).
+  refuseSymlinks(ledgerFiles(file));
   noteLedgerOpened(file);
   let db: Database.Database;
   try {

@@ -11,6 +11,7 @@ import { InputError, RuntimeFailure, WfloError } from '../util/errors.js';
 import type { Campaign } from '../campaign/campaign.js';
 import { TaskGrid, type TaskSource } from '../campaign/taskGrid.js';
 import { acquireRunLock } from './runLock.js';
+import { refuseOutputSymlinks } from './outputEntries.js';
 import { Ledger, type SyncReport } from './ledger.js';
 import { AuditLog } from './auditLog.js';
 import { Scheduler, type StopReason } from './scheduler.js';
@@ -98,6 +99,8 @@ function prepareOutputDir(dir: string): void {
     throw new RuntimeFailure(`cannot create output folder ${dir} (${e.code === 'ENOSPC' ? 'disk full (ENOSPC)' : e.code ?? e.message})`);
   }
   if (!fs.statSync(dir).isDirectory()) throw new InputError(`output folder ${dir} is not a folder`);
+  // Nothing wflo writes here may be a link out of the folder (a planted ledger.sqlite, audit.jsonl, lock).
+  refuseOutputSymlinks(dir);
   // Root ignores permission bits, so probe with a real write instead of access().
   const probe = path.join(dir, `.wflo-write-probe-${process.pid}`);
   try {

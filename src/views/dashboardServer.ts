@@ -14,7 +14,7 @@
  * page removes it from the address bar (history.replaceState); API calls carry the cookie, or
  * `Authorization: Bearer …` from a script. Every answer says `Referrer-Policy: no-referrer`, so
  * no URL leaves in a Referer header. On loopback the Host header must name a loopback host
- * (DNS-rebinding guard).
+ * (DNS-rebinding guard), and a request with two Host headers (the second foreign) is 400.
  *
  * Under load (a page left open in 200 tabs, a client that never reads, a port scanner) memory
  * stays bounded: at most `maxClients` event streams (then 503 with Retry-After), one shared frame
@@ -67,6 +67,13 @@ export interface Dashboard {
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 export const isLoopbackHost = (host: string): boolean => LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 
+/** How many Host headers a request carries (`rawHeaders`: name, value, name, value, …). */
+export function hostHeaderCount(rawHeaders: readonly string[]): number {
+  let n = 0;
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === 'host') n++;
+  return n;
+}
+
 export async function startDashboard(options: DashboardOptions): Promise<Dashboard> {
   const dir = options.dir;
   requireCampaignFolder(dir);
@@ -106,6 +113,9 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     const q = raw.indexOf('?');
     const route = q === -1 ? raw : raw.slice(0, q);
     const query = new URLSearchParams(q === -1 ? '' : raw.slice(q + 1));
+    // Node keeps the first of several Host headers: a second, foreign one would pass unseen to
+    // whatever reads the last (a proxy), so a request with more than one is refused (RFC 9112 §3.2: 400).
+    if (hostHeaderCount(req.rawHeaders) > 1) return send(res, 400, 'text/plain', 'bad request: more than one Host header\n');
     const hostHeader = (req.headers.host ?? '').replace(/:\d+$/, '');
     if (token === null && !isLoopbackHost(hostHeader)) return send(res, 403, 'text/plain', 'forbidden host\n');
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain', 'read-only\n', { Allow: 'GET, HEAD' });

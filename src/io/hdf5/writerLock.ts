@@ -83,7 +83,16 @@ export function isProcessAlive(pid: number): boolean {
 
 function readOwner(lockPath: string): LockOwner | null {
   try {
-    const parsed = JSON.parse(fs.readFileSync(lockPath, 'utf8')) as Partial<LockOwner>;
+    // Not through a link, nor blocking on a FIFO: a lock that is no regular file holds no owner.
+    const fd = fs.openSync(lockPath, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0));
+    let text: string;
+    try {
+      if (!fs.fstatSync(fd).isFile()) return null;
+      text = fs.readFileSync(fd, 'utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+    const parsed = JSON.parse(text) as Partial<LockOwner>;
     if (typeof parsed.pid !== 'number') return null;
     return {
       pid: parsed.pid, host: String(parsed.host ?? ''), created: String(parsed.created ?? ''),

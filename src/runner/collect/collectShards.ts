@@ -23,6 +23,7 @@
  * stays, so among shards the first folder in `--from` order wins; the other goes to the audit log.
  */
 import fs from 'node:fs';
+import { refuseOutputSymlinks } from '../outputEntries.js';
 import os from 'node:os';
 import path from 'node:path';
 import { InputError, RuntimeFailure, WfloError } from '../../util/errors.js';
@@ -149,6 +150,7 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
   } catch (err) {
     throw new RuntimeFailure(`cannot create output folder ${outDir} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
+  refuseOutputSymlinks(outDir); // its ledger, lock and layouts.h5 are never links out of it
   // The folder's run lock: a collect and a `wflo run` never write one ledger together.
   const lock = acquireRunLock(outDir);
   const reports: FolderReport[] = [];
