@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { resolveAepRequest } from '../io/aepInput.js';
 import type { AepWithGradient } from '../physics/aep.js';
-import { caseEvaluator, caseNeighbourLoss, caseTypeOf } from '../optimize/caseEvaluator.js';
+import { caseEvaluator, caseNeighbourLoss, casePlan, caseTypeOf } from '../optimize/caseEvaluator.js';
 import { parallelCaseAep } from '../optimize/parallelCaseAep.js';
 import { InputError } from '../util/errors.js';
 import { WAKE_MODEL_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES } from '../physics/farmModel.js';
@@ -27,7 +27,8 @@ export function registerAep(program: Command): void {
     .option('--directions <treatment>', 'how the rose\'s directions are treated: bins (as listed, the benchmark measure) | spread:N (each bin over its width in N sub-directions) | gaussian:SIGMA:N (direction uncertainty) | refine:STEP (the rose interpolated to every STEP°); replaces the file\'s `directions`')
     .option('--gradient', 'also print dAEP/dx and dAEP/dy (MWh per metre)')
     .option('--threads <n>', 'worker threads for this one evaluation, the directions split among them (the same AEP; pays for big farms on fine roses); one turbine model, no neighbours or blockage')
-    .option('--json', 'print JSON')
+    .option('--explain', 'also print which solver and kernel evaluate the case, and why (the solve plan)')
+    .option('--json', 'print JSON (with the solve plan as solve_plan)')
     .action(async (file: string | undefined, opts: Record<string, string | boolean | undefined>) => {
       let wakeParams: Record<string, number> | undefined;
       if (opts.k !== undefined) {
@@ -45,6 +46,7 @@ export function registerAep(program: Command): void {
       const listed = caseListedWind(c);
       const threads = opts.threads === undefined ? 1 : Number(opts.threads);
       if (!Number.isInteger(threads) || threads < 1 || threads > 256) throw new InputError(`--threads: expected a whole number from 1 to 256, got '${String(opts.threads)}'`);
+      const plan = casePlan(c, c.model, { gradient: !!opts.gradient });
       const t0 = process.hrtime.bigint();
       const r = threads > 1 ? await parallelCaseAep(c, threads, !!opts.gradient)
         : opts.gradient ? caseEvaluator(c).aepWithGradient(c.layout!.x, c.layout!.y) : caseEvaluator(c).aep(c.layout!.x, c.layout!.y);
@@ -71,6 +73,7 @@ export function registerAep(program: Command): void {
           turbine: c.turbine.name,
           wake_model: c.model.wake,
           superposition: c.model.superposition,
+          solve_plan: { solver: plan.solver, kernel: plan.kernel, why_solver: plan.why.solver, why_kernel: plan.why.kernel },
         };
         if (typeNames) out.turbine_types = typeNames;
         if (loss) {
@@ -105,6 +108,10 @@ export function registerAep(program: Command): void {
       if (c.referenceAepMwh !== undefined) {
         const rel = (binsAep - c.referenceAepMwh) / c.referenceAepMwh;
         lines.push(`reference   ${c.referenceAepMwh.toFixed(5)} MWh (relative difference ${rel.toExponential(2)}${c.directions ? ' of the bins\' AEP' : ''})`);
+      }
+      if (opts.explain) {
+        lines.push(`solver      ${plan.solver}: ${plan.why.solver}`);
+        lines.push(`kernel      ${plan.kernel}: ${plan.why.kernel}`);
       }
       lines.push(`time        ${ms.toFixed(2)} ms`);
       process.stdout.write(`${lines.join('\n')}\n`);

@@ -216,7 +216,7 @@ export function caseFromDocument(doc: unknown, file: string): Case {
   }
   // What the engines cannot evaluate (physics/engineChoice.ts), refused here as at run time.
   const limit = farmConflict(model, { types: several ? several.models.turbines : [turbine], neighbours: !!neighbours && neighbours.x.length > 0, wind });
-  if (limit) fail([c[limit.field] !== undefined ? limit.field : 'base'], limit.message);
+  if (limit) fail([(c as Record<string, unknown>)[limit.field] !== undefined ? limit.field : 'base'], limit.message);
   // The base's reference AEP holds for its own layout, turbines, wind and model only.
   const asBase = base != null && !xyLayout && c.turbine === undefined && c.turbines === undefined && c.turbine_choice === undefined
     && c.neighbours === undefined && c.wind === undefined && c.wake_params === undefined && c.blockage === undefined

@@ -7,6 +7,8 @@
 import { createFarmEvaluator, type FarmEvaluator } from '../physics/aep.js';
 import { createMixedFarmEvaluator, neighbourLoss, type MixedFarmEvaluator } from '../physics/mixedFarm.js';
 import type { FarmModelSpec } from '../physics/farmModel.js';
+import { solvePlan } from '../physics/solvePlan.js';
+import type { SolveNeeds, SolvePlan } from '../physics/solvePlanTypes.js';
 import type { Turbine } from '../physics/turbine.js';
 import type { Case } from '../case/case.js';
 import { spacingByTurbine, type SpacingRule } from '../geometry/pairSpacing.js';
@@ -39,7 +41,16 @@ export function caseMixedEvaluator(c: CasePhysics, model: FarmModelSpec = c.mode
   return createMixedFarmEvaluator(types, c.wind, model, nb);
 }
 
-/** The case's evaluator with its model (or `model`) and its assignment (or `typeOf`). */
+/** The solve plan of a case (physics/solvePlan.ts): solver, kernel and why; a refused combination is an InputError. */
+export function casePlan(c: CasePhysics, model: FarmModelSpec = c.model, needs: SolveNeeds = {}): SolvePlan {
+  return solvePlan({ types: c.turbines ? c.turbines.types : [c.turbine], neighbours: !!c.neighbours && c.neighbours.x.length > 0, wind: c.wind }, model, needs);
+}
+
+/**
+ * The case's evaluator with its model (or `model`) and its assignment (or `typeOf`): the plan's
+ * solver and kernel; a farm of several models or with neighbours runs the mixed-farm form of the
+ * waked solve (the plan's kernel for it is JavaScript).
+ */
 export function caseEvaluator(c: CasePhysics, model: FarmModelSpec = c.model, typeOf?: Int32Array): FarmEvaluator {
   if (!isMixedCase(c)) return createFarmEvaluator(c.turbine, c.wind, model);
   return caseMixedEvaluator(c, model).bind(typeOf ?? (c.turbines ? c.turbines.typeOf : null));

@@ -80,8 +80,8 @@ function evaluatorAt(c: Case, model: FarmModelSpec): (h: number) => FarmEvaluato
   let lastH = NaN;
   let last: FarmEvaluator | null = null;
   return (h) => {
-    // The JavaScript kernel: it gives ∂AEP/∂h (gradH); the native kernel's site path gives ∂/∂x, ∂/∂y only.
-    if (last === null || h !== lastH) { const ch = withHubHeight(c, h); last = createFarmEvaluator(ch.turbine, ch.wind, model, 'js'); lastH = h; }
+    // The solve plan gives the kernel that computes ∂AEP/∂h (gradH): the JavaScript one (physics/solvePlan.ts).
+    if (last === null || h !== lastH) { const ch = withHubHeight(c, h); last = createFarmEvaluator(ch.turbine, ch.wind, model, undefined, 'best', { hubHeightGradient: true }); lastH = h; }
     return last;
   };
 }

@@ -1,8 +1,8 @@
 /**
  * Annual energy production (AEP) of a wind farm of one turbine model and its exact gradient with
- * respect to every turbine coordinate: the evaluator of a farm model, on the engine that
- * engineChoice.ts picks for it (free-stream, waked, weighted sum or blockage; each on the native
- * kernel where it covers the model). Farms of several models or with neighbours: mixedFarm.ts.
+ * respect to every turbine coordinate: the evaluator of a farm model, on the solver and kernel the
+ * solve plan (solvePlan.ts) picks for it (free-stream, waked, weighted sum or blockage; native or
+ * JavaScript). Farms of several models or with neighbours: mixedFarm.ts.
  */
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
@@ -13,18 +13,22 @@ import { createNativeWakedRunner } from './wakedNative.js';
 import { createBlockageEvaluator } from './blockageSolve.js';
 import { wakedSetup } from './engine/wakedSetup.js';
 import { createFreeStreamEvaluator, createFreeStreamNativeRunner } from './engine/freeStream.js';
-import { engineFor } from './engineChoice.js';
-import { defaultKernel, type IsaChoice, type KernelChoice, type NativeRunner } from './nativeKernel.js';
+import { oneModelFarm, solvePlan } from './solvePlan.js';
+import type { SolveNeeds } from './solvePlanTypes.js';
+import type { IsaChoice, KernelChoice, NativeRunner } from './nativeKernel.js';
 
 export type { AepResult, AepWithGradient, FarmEvaluator } from './aepTypes.js';
-export { inflowOf, usesFreeStreamEngine } from './engineChoice.js';
+export { inflowOf, usesFreeStreamEngine } from './engine/freeStreamCovers.js';
 
-/** The evaluator of a farm model of one turbine model without neighbours (kernel 'js': the JavaScript engines everywhere). */
-export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec, kernel: KernelChoice = defaultKernel(), isa: IsaChoice = 'best'): FarmEvaluator {
-  const { engine, model: resolved } = engineFor({ types: [turbine], neighbours: false, wind }, model);
-  if (engine === 'blockage') return createBlockageEvaluator(turbine, wind, resolved);
-  if (engine === 'free-stream') return createFreeStreamEvaluator(turbine, wind, resolved, kernel, isa);
-  return createWakedEvaluator(turbine, wind, resolved, kernel, isa);
+/**
+ * The evaluator of a farm model of one turbine model without neighbours, on the plan's solver and
+ * kernel (`kernel` or `needs` narrow the kernel: 'js' the JavaScript engines everywhere).
+ */
+export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec, kernel?: KernelChoice, isa: IsaChoice = 'best', needs: SolveNeeds = {}): FarmEvaluator {
+  const plan = solvePlan(oneModelFarm(turbine, wind), model, { ...needs, kernel: kernel ?? needs.kernel });
+  if (plan.solver === 'blockage') return createBlockageEvaluator(turbine, wind, plan.model);
+  if (plan.solver === 'free-stream') return createFreeStreamEvaluator(turbine, wind, plan.model, plan.kernel, isa);
+  return createWakedEvaluator(turbine, wind, plan.model, plan.kernel, isa);
 }
 
 /**
@@ -32,9 +36,10 @@ export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model:
  * model needs the JavaScript engines. Worker threads (parallelAep.ts) evaluate blocks of directions with it.
  */
 export function createNativeRunner(turbine: Turbine, wind: WindResource, model: FarmModelSpec, isa: IsaChoice = 'best'): NativeRunner | null {
-  const { engine, model: resolved } = engineFor({ types: [turbine], neighbours: false, wind }, model);
-  if (engine === 'free-stream') return createFreeStreamNativeRunner(turbine, wind, resolved, isa);
-  if (engine === 'waked') return createNativeWakedRunner(turbine, wind, resolved, wakedSetup(turbine, wind, resolved), isa);
+  const plan = solvePlan(oneModelFarm(turbine, wind), model, { kernel: 'native' });
+  if (plan.kernel !== 'native') return null;
+  if (plan.solver === 'free-stream') return createFreeStreamNativeRunner(turbine, wind, plan.model, isa);
+  if (plan.solver === 'waked') return createNativeWakedRunner(turbine, wind, plan.model, wakedSetup(turbine, wind, plan.model), isa);
   return null;
 }
 

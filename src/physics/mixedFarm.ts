@@ -16,7 +16,7 @@
  * adjoints of the own turbines they wake back to the own turbines that wake them.
  *
  * The inflow solve is the one the model resolves to for these types (any tabulated-Ct type, or a
- * model only the waked engine has, gives `waked`; else `free-stream`: engineChoice.ts inflowOf).
+ * model only the waked engine has, gives `waked`; else `free-stream`: solvePlan.ts; engine/freeStreamCovers.ts inflowOf).
  * Farms of several models or with neighbours always run on the JavaScript waked engine
  * (wakedAep.ts's evaluateWaked); the native kernel (nativeKernel.ts) keeps the one-model,
  * no-neighbour farms.
@@ -24,7 +24,9 @@
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
-import { farmConflict, FarmConflictError, inflowOf } from './engineChoice.js';
+import { solvePlan } from './solvePlan.js';
+import { inflowOf } from './engine/freeStreamCovers.js';
+import { FarmConflictError } from './farmConflictError.js';
 import { wakedSetup, type WakedSetup } from './engine/wakedSetup.js';
 import { createWakedWorkspace, type Workspace } from './engine/workspace.js';
 import { evaluateWaked } from './engine/solveWaked.js';
@@ -76,10 +78,9 @@ export function createMixedFarmEvaluator(
   types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, neighbours: NeighbourTurbines | null = null,
 ): MixedFarmEvaluator {
   if (types.length === 0) throw new Error('a mixed farm needs at least one turbine type');
-  // The waked solve over the types: the weighted sum and blockage are one-model engines (engineChoice.ts).
-  const conflict = farmConflict(model, { types, neighbours: neighbours !== null && neighbours.x.length > 0, wind });
-  if (conflict) throw new FarmConflictError(conflict, model);
-  if (model.superposition === 'weighted' || model.blockage) {
+  // The waked solve over the types: the weighted sum and blockage are one-model solvers (the solve plan, solvePlan.ts).
+  const plan = solvePlan({ types, neighbours: neighbours !== null && neighbours.x.length > 0, wind }, model, {});
+  if (plan.solver === 'weighted-sum' || plan.solver === 'blockage') {
     // One model and no neighbours passed the rule, but this is the waked solve over a mix: those are one-model engines.
     throw new FarmConflictError({ field: model.blockage ? 'blockage' : 'superposition', message: 'is evaluated by the one-model evaluator (physics/aep.ts), not over a mix of types' }, model);
   }

@@ -19,6 +19,7 @@ import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
 import { deficitModel } from './wake/registry.js';
 import { parameterDefaults } from './wake/deficitModel.js';
+import { kernelAsked, nativeWakedDeclines, oneModelFarm } from './solvePlan.js';
 import { CRESPO_HERNANDEZ_DEFAULTS } from './turbulence/crespoHernandez.js';
 
 interface Addon {
@@ -60,7 +61,7 @@ function loadAddon(): Addon | null {
 
 /** The kernel evaluations use unless told otherwise: native, or the reference under WFLO_KERNEL=js. */
 export function defaultKernel(): KernelChoice {
-  return process.env.WFLO_KERNEL === 'js' ? 'js' : 'native';
+  return kernelAsked();
 }
 
 /** The native addon, or a RuntimeFailure saying how to build it. */
@@ -112,24 +113,15 @@ export function curveArrays(turbine: Turbine): CurveArrays {
 
 /**
  * The waked-engine configuration for a model spec, or null when the native kernel does not cover
- * it (models without a native form in their descriptor, rotor-averaging quadratures: those run in
- * the reference engine).
+ * it (the solve plan's answer: solvePlan.ts nativeWakedDeclines, from engine/wakedCovers.ts).
  */
 export function wakedConfig(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, isa: IsaChoice): Float64Array | null {
-  const wake = deficitModel(spec.wake);
-  if (!wake || !wake.native) return null;
+  // What the native kernel covers is the waked solver's declaration (engine/wakedCovers.ts), read by the solve plan.
+  if (nativeWakedDeclines(spec, oneModelFarm(turbine, wind)) !== null) return null;
+  const wake = deficitModel(spec.wake)!;
   const defaults = wake.wakedDefaults;
-  // One ambient TI and the rose's speeds as lanes: time series, per-bin TI, blockage and the ground mirror run in JavaScript.
-  if (wind.series || wind.turbulenceIntensityByBin || spec.blockage || (spec.ground ?? 'none') !== 'none') return null;
-  // A site that is not uniform: each turbine's own free stream (wakedNative.ts samples it), waked inflow only.
-  if (spec.site && spec.inflow === 'free-stream') return null;
-  // A per-point Weibull site weights each turbine's energy by its own probability (engine/siteWork.ts): the JavaScript kernel's.
-  if (spec.site?.weibull) return null;
   const rotorAverage = spec.rotorAverage ?? defaults.rotorAverage;
-  const native = wake.native({ ...parameterDefaults(wake), ...(spec.params ?? {}) });
-  if (!(rotorAverage === 'center' || (native.kind === 'top-hat' && rotorAverage === 'area-overlap'))) return null;
-  if (!['linear', 'sos', 'max'].includes(spec.superposition)) return null;
-  if ((spec.turbulenceCt2a ?? 'mom1d') !== 'mom1d') return null;
+  const native = wake.native!({ ...parameterDefaults(wake), ...(spec.params ?? {}) });
   const cfg = baseConfig(turbine, wind, isa);
   const freeStream = spec.inflow === 'free-stream';
   const induction = spec.ct2a ?? defaults.ct2a;

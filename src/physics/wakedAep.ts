@@ -24,14 +24,15 @@
 import { powerAt, type Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
-import { GaussianLocalWake } from './wake/gaussianLocal.js';
+import type { GaussianLocalWake } from './wake/gaussianLocal.js';
 import type { TurbineMix } from './turbineMix.js';
 import { allocateByDirection, defaultKernel, sumByDirection, type IsaChoice, type KernelChoice } from './nativeKernel.js';
 import { createNativeWakedRunner } from './wakedNative.js';
 import { evaluateWeightedSum, type WeightedSumSetup } from './superposition/weightedSum.js';
 import { weightedSumGradient } from './superposition/weightedSumGradient.js';
 import { InputError } from '../util/errors.js';
-import { farmConflict, FarmConflictError, oneModelFarm } from './engineChoice.js';
+import { farmConflict, oneModelFarm } from './solvePlan.js';
+import { FarmConflictError } from './farmConflictError.js';
 import { wakedSetup, type WakedSetup } from './engine/wakedSetup.js';
 import { createWorkspace, type Workspace } from './engine/workspace.js';
 import { evaluateWaked, type WakedResult } from './engine/solveWaked.js';
@@ -83,12 +84,10 @@ export function weightedSumSetup(turbine: Turbine, wind: WindResource, spec: Far
   const conflict = farmConflict(spec, oneModelFarm(turbine, wind));
   if (conflict) throw new FarmConflictError(conflict, spec);
   const setup = wakedSetup(turbine, wind, { ...spec, superposition: 'linear' });
-  if (!(setup.model instanceof GaussianLocalWake) || setup.points !== null) {
-    throw new Error(`the weighted-sum superposition needs a Gaussian wake model at the rotor centre, not '${spec.wake}'${setup.points ? ` with '${spec.rotorAverage}'` : ''}`);
-  }
-  if (setup.turbulence && setup.turbulenceSuperposition !== 'sqrmax') throw new Error('the weighted-sum superposition supports the sqrmax added-turbulence superposition only');
+  // A Gaussian model at the rotor centre with the sqrmax added turbulence: the weighted sum's declaration
+  // (superposition/weightedSumCovers.ts), refused above by the solve plan, gives every Gaussian profile a GaussianLocalWake.
   return {
-    turbine, wind, model: setup.model, turbulence: setup.turbulence, referenceIsEffective: setup.referenceIsEffective,
+    turbine, wind, model: setup.model as GaussianLocalWake, turbulence: setup.turbulence, referenceIsEffective: setup.referenceIsEffective,
     useEffectiveTi: setup.useEffectiveTi, invWec: setup.invWec, cosByDir: setup.cosByDir, sinByDir: setup.sinByDir,
   };
 }

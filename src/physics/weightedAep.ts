@@ -2,7 +2,7 @@
  * The gradient of a per-turbine weighted AEP, Σ_i w_i · AEP_i, for any weights: the waked solve
  * (engine/solveWaked.ts) with the weighted term (engine/weightedAepTerm.ts) over the farm's own
  * turbines followed by its fixed neighbours, each with its type (turbineMix.ts) — the solve the
- * mixed-farm engine (mixedFarm.ts) runs, with the same inflow choice (engineChoice.ts inflowOf), so
+ * mixed-farm engine (mixedFarm.ts) runs, with the same inflow choice (solvePlan.ts; engine/freeStreamCovers.ts inflowOf), so
  * its per-turbine energy is that engine's. An economic objective whose ∂J/∂AEP_i differs between
  * turbines takes its energy term's gradient from here (optimize/economicObjective.ts). The weighted
  * sum and blockage are one-model engines of their own and are refused, as in mixedFarm.ts.
@@ -10,7 +10,9 @@
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
-import { farmConflict, FarmConflictError, inflowOf } from './engineChoice.js';
+import { solvePlan } from './solvePlan.js';
+import { inflowOf } from './engine/freeStreamCovers.js';
+import { FarmConflictError } from './farmConflictError.js';
 import { wakedSetup } from './engine/wakedSetup.js';
 import { createWakedWorkspace, type Workspace } from './engine/workspace.js';
 import { solveWaked } from './engine/solveWaked.js';
@@ -33,9 +35,8 @@ export function createWeightedAepEvaluator(
   types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, neighbours: NeighbourTurbines | null = null,
 ): WeightedAepEvaluator {
   const nb = neighbours && neighbours.x.length > 0 ? neighbours : null;
-  const conflict = farmConflict(model, { types, neighbours: nb !== null, wind });
-  if (conflict) throw new FarmConflictError(conflict, model);
-  if (model.superposition === 'weighted' || model.blockage) {
+  const plan = solvePlan({ types, neighbours: nb !== null, wind }, model, { perTurbineWeights: true });
+  if (plan.solver === 'weighted-sum' || plan.solver === 'blockage') {
     throw new FarmConflictError({ field: model.blockage ? 'blockage' : 'superposition', message: 'has no per-turbine weighted energy gradient (a one-model engine of its own); use the linear or squared superposition' }, model);
   }
   const setup = wakedSetup(types, wind, { ...model, inflow: inflowOf(types, model) });

@@ -129,11 +129,11 @@ export function windioCase(file: string): Case {
   const turbine = several ? several.turbine : withThrust(readTurbine(turbineNode(windFarm)));
   const layout = several ? several.layout : readLayout(windFarm);
   if (fieldSite) checkSiteCovers(wr, fieldSite, layout, boundary);
-  // What the engines cannot evaluate (physics/engineChoice.ts), named at the analysis block's key.
+  // What the solvers cannot evaluate (physics/solvePlan.ts), named at the analysis block's key.
   const limit = farmConflict(model, { types: several?.turbines ? several.turbines.types : [turbine], neighbours: !!several?.neighbours, wind });
   if (limit) {
     const analysis = analysisNode(root);
-    const keys = limit.field === 'blockage' ? ['blockage_model', 'blockage'] : ['superposition_model'];
+    const keys = limit.field === 'blockage' ? ['blockage_model', 'blockage'] : limit.field === 'rotorAverage' ? ['rotor_averaging'] : ['superposition_model'];
     const node = keys.map((k) => analysis.get(k)).find((n) => n.exists) ?? (analysis.exists ? analysis : root);
     node.fail(limit.message);
   }

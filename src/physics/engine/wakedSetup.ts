@@ -18,6 +18,7 @@ import { GaussianLocalWake } from '../wake/gaussianLocal.js';
 import { windConditions, type WindConditions } from '../windConditions.js';
 import { siteTiMax, type Site } from '../site/site.js';
 import { weibullBins } from '../site/siteWeibull.js';
+import { checkWakedSetup } from '../solvePlan.js';
 
 export interface WakedSetup {
   /** The first (with one type, the only) turbine type. */
@@ -84,6 +85,9 @@ export function wakedSetup(turbines: Turbine | readonly Turbine[], wind: WindRes
   const types: readonly Turbine[] = Array.isArray(turbines) ? turbines : [turbines as Turbine];
   if (types.length === 0) throw new Error('a waked setup needs at least one turbine type');
   const turbine = types[0];
+  // What no solver building this setup computes (area overlap without a top hat, a site with the free-stream inflow, a
+  // per-point Weibull site over a time series): the waked solver's declaration, read by the solve plan (exit 2, one line).
+  checkWakedSetup(spec, { types, neighbours: false, wind });
   const wake = wakeModelOf(spec.wake);
   const defaults = wake.wakedDefaults;
   const factory = wake.waked;
@@ -101,9 +105,6 @@ export function wakedSetup(turbines: Turbine | readonly Turbine[], wind: WindRes
     }
   }
   const model = pairModels[0];
-  if (areaOverlap && !model.averagesOverRotor) {
-    throw new Error(`rotor average 'area-overlap' needs a top-hat wake model (jensen), not '${spec.wake}'`);
-  }
   const turbulenceName = spec.turbulence ?? defaults.turbulence;
   const pairTurbulence = turbulenceName === 'crespo-hernandez'
     ? types.flatMap((source) => types.map((target) =>
@@ -115,8 +116,7 @@ export function wakedSetup(turbines: Turbine | readonly Turbine[], wind: WindRes
   const weibull = spec.site?.weibull ?? null;
   let bins: WakedSetup['weibullBins'] = null;
   if (weibull) {
-    // Each turbine's own probabilities replace the rose's (io/ refuses a time series before this).
-    if (wind.series) throw new Error('a per-point Weibull site needs a rose (directions and speeds), not a time series');
+    // Each turbine's own probabilities replace the rose's (a time series is refused above: checkWakedSetup).
     const b = weibullBins(wind.speeds, conditions.directionsDeg);
     const ns = wind.speeds.length;
     bins = {
@@ -138,8 +138,6 @@ export function wakedSetup(turbines: Turbine | readonly Turbine[], wind: WindRes
   const mirror = (spec.ground ?? 'none') === 'mirror';
   const nTypes = types.length;
   const site = spec.site ?? null;
-  // The free-stream engine's Ct(U) has no per-turbine free stream; the batch form takes one U (the pointwise path takes U_p).
-  if (site !== null && freeStream) throw new Error("a site that is not uniform needs the waked inflow (inflow: 'waked')");
   let maxRadius = 0, minDiameter = Infinity, minCutIn = Infinity;
   for (const t of types) { maxRadius = Math.max(maxRadius, t.diameter / 2); minDiameter = Math.min(minDiameter, t.diameter); minCutIn = Math.min(minCutIn, t.cutIn); }
   return {

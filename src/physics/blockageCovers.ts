@@ -1,0 +1,29 @@
+/**
+ * What the blockage solve (blockageSolve.ts: wakes and induction to a fixed point) covers, declared
+ * for the solve plan (solvePlan.ts, its only reader): one turbine model without neighbours, the
+ * linear, sos or max superposition, no ground mirror, a uniform site, the rotor averages of the
+ * waked setup. JavaScript only.
+ */
+import type { SolverDeclaration } from './solvePlanTypes.js';
+import { AREA_OVERLAP_RULE } from './engine/wakedCovers.js';
+import { mixedFarmWords } from './superposition/weightedSumCovers.js';
+
+export const BLOCKAGE_SOLVER: SolverDeclaration = {
+  solver: 'blockage',
+  summary: 'wakes and induction solved together to a fixed point (blockageSolve.ts)',
+  takes: (model) => model.blockage ? `the model has the blockage model ${model.blockage}` : null,
+  refuses: [
+    { field: 'ground', refuses: (m) => (m.ground ?? 'none') !== 'none' ? 'the ground mirror is not supported with blockage' : null },
+    { field: 'superposition', refuses: (m) => m.superposition === 'weighted' ? 'blockage is solved with the linear, sos or max wake superposition, not weighted' : null },
+    { field: 'site', refuses: (m) => m.site ? 'a site that is not uniform is not supported with blockage yet (leave blockage out)' : null },
+    {
+      field: 'blockage', needsFarm: true,
+      refuses: (_m, f) => {
+        const what = mixedFarmWords(f);
+        return what ? `blockage is solved for farms of one turbine model without neighbours only, and this farm has ${what}: leave blockage out, or give the farm one model and no neighbours` : null;
+      },
+    },
+    AREA_OVERLAP_RULE,
+  ],
+  nativeDeclines: () => 'blockage is solved in JavaScript only',
+};

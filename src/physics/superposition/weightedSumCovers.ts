@@ -1,0 +1,39 @@
+/**
+ * What the weighted-sum solve (superposition/weightedSum.ts, Zong & Porté-Agel's momentum-conserving
+ * sum) covers, declared for the solve plan (solvePlan.ts, its only reader): one turbine model
+ * without neighbours, a Gaussian wake model at the rotor centre, a rose with one TI, the sqrmax
+ * added turbulence, the waked inflow, no ground, a uniform site. JavaScript only.
+ */
+import { deficitModel } from '../wake/registry.js';
+import type { FarmShape, SolverDeclaration } from '../solvePlanTypes.js';
+import { usesFreeStreamEngine } from '../engine/freeStreamCovers.js';
+
+/** "several turbine models and neighbours", "several turbine models", "neighbouring turbines" or null. */
+export function mixedFarmWords(farm: FarmShape): string | null {
+  const several = farm.types.length > 1;
+  if (!several && !farm.neighbours) return null;
+  return several && farm.neighbours ? 'several turbine models and neighbours' : several ? 'several turbine models' : 'neighbouring turbines';
+}
+
+const no = (why: string): string => `the weighted sum ${why}; use 'linear' or 'sos'`;
+
+export const WEIGHTED_SUM_SOLVER: SolverDeclaration = {
+  solver: 'weighted-sum',
+  summary: "Zong & Porté-Agel's momentum-conserving weighted sum (superposition/weightedSum.ts), a solve of its own",
+  takes: (model) => model.superposition === 'weighted' ? "the model's superposition is 'weighted'" : null,
+  refuses: [
+    { field: 'ground', refuses: (m) => (m.ground ?? 'none') !== 'none' ? "the ground mirror is not supported with the weighted sum (use 'linear' or 'sos')" : null },
+    { field: 'site', refuses: (m) => m.site ? "a site that is not uniform is not supported with the weighted sum yet (use 'linear' or 'sos')" : null },
+    { field: 'superposition', needsFarm: true, refuses: (_m, f) => { const what = mixedFarmWords(f); return what ? no(`evaluates farms of one turbine model without neighbours only, and this farm has ${what}`) : null; } },
+    { field: 'superposition', needsFarm: true, refuses: (_m, f) => f.wind.series ? no('does not take a time series yet') : null },
+    { field: 'superposition', needsFarm: true, refuses: (_m, f) => f.wind.turbulenceIntensityByBin ? no('does not take a turbulence intensity per bin yet') : null },
+    { field: 'superposition', needsFarm: true, refuses: (m) => deficitModel(m.wake)?.profile !== 'gaussian' ? no(`needs a Gaussian wake model, not ${m.wake}`) : null },
+    { field: 'superposition', needsFarm: true, refuses: (m) => m.rotorAverage !== undefined && m.rotorAverage !== 'center' ? no(`is evaluated at the rotor centre only, not with the '${m.rotorAverage}' rotor average`) : null },
+    { field: 'superposition', needsFarm: true, refuses: (m) => m.turbulenceSuperposition !== undefined && m.turbulenceSuperposition !== 'sqrmax' ? no(`takes the sqrmax added-turbulence superposition only, not ${m.turbulenceSuperposition}`) : null },
+    {
+      field: 'superposition', needsFarm: true,
+      refuses: (m, f) => usesFreeStreamEngine(f.types[0], m) ? no(`runs in the waked-inflow engine, which ${m.wake} with a constant Ct does not use (give the turbine a Ct_curve, or a model such as niayifar2016)`) : null,
+    },
+  ],
+  nativeDeclines: () => 'the weighted sum is solved in JavaScript only',
+};
