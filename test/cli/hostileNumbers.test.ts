@@ -64,11 +64,12 @@ test('6·10⁴ and 10⁵ neighbours: refused when read (not by a worker at run t
   fs.writeFileSync(path.join(dir, 'others.yaml'), layoutFile(60_000));
   fs.writeFileSync(path.join(dir, 'case.yaml'), 'base: iea37-cs1-16\nneighbours:\n  - {file: others.yaml}\n');
   fs.writeFileSync(path.join(dir, 'campaign.yaml'), campaign('neighbours: [{file: others.yaml}]'));
-  const expect = /case\.yaml:3: neighbours\[0\]\.file: 2001 neighbouring turbines, over the limit of 2000/;
+  // Refused by the neighbour limit (2000) or, first, by the layout file's own turbine count limit (10 000).
+  const expect = /case\.yaml:3: neighbours\[0\]\.file: 2001 neighbouring turbines, over the limit of 2000|others\.yaml:4: layout: 60000 turbines, over the limit of 10000/;
   refused(wflo(['validate', 'case.yaml'], dir), expect, 'validate');
   refused(wflo(['aep', 'case.yaml'], dir), expect, 'aep');
-  refused(wflo(['run', 'campaign.yaml', '--dry-run'], dir), /campaign\.yaml:4: farms\[0\]\.neighbours\[0\]\.file: 2001 neighbouring turbines/, 'run --dry-run');
-  refused(wflo(['run', 'campaign.yaml', '--quiet'], dir), /campaign\.yaml:4: farms\[0\]\.neighbours\[0\]\.file: 2001 neighbouring turbines/, 'run');
+  refused(wflo(['run', 'campaign.yaml', '--dry-run'], dir), /campaign\.yaml:4: farms\[0\]\.neighbours\[0\]\.file: 2001 neighbouring turbines|others\.yaml:4: layout: 60000 turbines, over the limit of 10000/, 'run --dry-run');
+  refused(wflo(['run', 'campaign.yaml', '--quiet'], dir), /campaign\.yaml:4: farms\[0\]\.neighbours\[0\]\.file: 2001 neighbouring turbines|others\.yaml:4: layout: 60000 turbines, over the limit of 10000/, 'run');
   assert.deepEqual(fs.readdirSync(dir).sort(), ['campaign.yaml', 'case.yaml', 'others.yaml'], 'nothing written (no output folder)');
 });
 

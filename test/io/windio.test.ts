@@ -296,13 +296,15 @@ test('analysis names map to wflo models; a model wflo lacks is one clear error',
   });
   // rotor_averaging as the windIO → PyWake reader (WIFA) names PyWake's models; each name is one
   // whose AEP test/physics checks against PyWake (test/data/reference/rotor-*.yaml).
-  const rotor = (block: string) => withModel(`    wake_model: {name: Bastankhah2014}\n    rotor_averaging: ${block}`).model.rotorAverage;
+  // The area-overlap average is of a top-hat wake (Jensen); the others are read under Bastankhah2014.
+  const rotor = (block: string) => withModel(`    wake_model: {name: ${block.includes('area_overlap') ? 'Jensen' : 'Bastankhah2014'}}\n    rotor_averaging: ${block}`).model.rotorAverage;
   for (const [block, name] of [
     ['{name: center}', 'center'], ['{name: avg_deficit}', 'grid'], ['{name: eqgrid}', 'eqgrid4'], ['{name: eqgrid, n: 3}', 'eqgrid3'],
     ['{name: EqGrid, n_x_grid_points: 5, n_y_grid_points: 5}', 'eqgrid5'], ['{name: gqgrid}', 'gqgrid4x4'],
     ['{name: gqgrid, n_x_grid_points: 4, n_y_grid_points: 3}', 'gqgrid4x3'], ['{name: PolarGrid}', 'polargrid'], ['{name: CGI}', 'cgi4'],
     ['{name: cgi, n: 21}', 'cgi21'], ['{name: CGIRotorAvg, n: 9}', 'cgi9'], ['{name: area_overlap}', 'area-overlap'], ['{grid: gauss5}', 'gauss5'],
   ] as const) assert.equal(rotor(block), name, block);
+  assert.throws(() => withModel('    wake_model: {name: Bastankhah2014}\n    rotor_averaging: {name: area_overlap}'), /rotor_averaging: the area-overlap rotor average needs a top-hat wake model \(jensen\), not bastankhah2014/);
   assert.throws(() => rotor('{name: eqgrid, n_x_grid_points: 4, n_y_grid_points: 3}'), /rotor_averaging\.n_y_grid_points: 3 differs from n_x_grid_points 4: 'eqgrid' is a square grid \(use gqgrid for N × M\)/);
   assert.throws(() => rotor('{name: cgi, n: 5}'), /rotor_averaging\.n: 5 is not a CGI rule \(4, 7, 9 or 21 points\)/);
   assert.throws(() => rotor('{name: grid, n_x_grid_points: 3}'), /rotor_averaging\.n_x_grid_points: 'grid' with n_x_grid_points is ambiguous: name eqgrid/);
