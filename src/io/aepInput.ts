@@ -47,7 +47,7 @@ export function resolveAepRequest(request: AepRequest): Case {
     req = { ...req, caseName: req.file, file: undefined };
   }
   const cwd = process.cwd();
-  const turbine = req.turbine !== undefined ? resolveTurbine(req.turbine, cwd, '--turbine') : undefined;
+  const turbine = req.turbine !== undefined ? resolveTurbine(req.turbine, cwd, '--turbine', false) : undefined;
   const wind = req.wind !== undefined ? resolveWind(req.wind, cwd, '--wind', false) : undefined;
   let c: Case;
   if (req.caseName !== undefined) {

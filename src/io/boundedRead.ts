@@ -78,11 +78,15 @@ function typeProblem(path: string, role: Required<FileRole>, st: fs.Stats): Unre
   return new UnreadableFile(path, `is ${fileTypeName(st)}, not a regular file; expected ${role.expected}`);
 }
 
+/** The words of the cap `maxBytes` for the files `role` expects ("the 8.0 MiB limit for YAML files"). */
+const limitWords = (r: Required<FileRole>, maxBytes: number): string => `the ${mib(maxBytes)} limit for ${r.expected.replace(/^an? /, '')}s`;
+
 /**
  * Check that `path` names a regular file (symbolic links followed), for files another library
- * opens (HDF5): one InputError line otherwise. Opens nothing.
+ * opens (HDF5), and for a door checking a file before its reader reads it (fileDoor.ts): one
+ * InputError line otherwise; with `maxBytes`, also a file over that size. Opens nothing.
  */
-export function requireRegularFile(path: string, role: FileRole = {}): void {
+export function requireRegularFile(path: string, role: FileRole = {}, maxBytes?: number): void {
   const r = roleOf(role);
   let st: fs.Stats;
   try {
@@ -92,6 +96,7 @@ export function requireRegularFile(path: string, role: FileRole = {}): void {
   }
   const problem = typeProblem(path, r, st);
   if (problem) throw problem;
+  if (maxBytes !== undefined && st.size > maxBytes) throw new UnreadableFile(path, `file is ${mib(st.size)}, over ${limitWords(r, maxBytes)}`, true);
 }
 
 /**
@@ -118,7 +123,7 @@ export function readBoundedBytes(path: string, role: FileRole = {}, maxBytes = M
     // What was opened may not be what was checked (the name was swapped in between).
     const swapped = typeProblem(path, r, st);
     if (swapped) throw swapped;
-    const limit = `the ${mib(maxBytes)} limit for ${r.expected.replace(/^an? /, '')}s`;
+    const limit = limitWords(r, maxBytes);
     if (st.size > maxBytes) throw new UnreadableFile(path, `file is ${mib(st.size)}, over ${limit}`, true);
     // Sized by fstat (one byte more, to see the end), grown when the file turns out longer.
     let buffer = Buffer.allocUnsafe(Math.min(st.size, maxBytes) + 1);

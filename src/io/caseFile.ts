@@ -32,7 +32,7 @@ import type { WindResource } from '../physics/windResource.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { InputError } from '../util/errors.js';
 import type { Case, Layout } from '../case/case.js';
-import { readYamlFile, dig } from './yamlFile.js';
+import { readYamlFile, dig, MAX_YAML_BYTES } from './yamlFile.js';
 import { iea37Kind, iea37Layout } from './iea37Format.js';
 import { turbineFromDocument, windFromDocument, boundaryFromDocument, readTurbineFile, withIea37Lines } from './readers.js';
 import { BUILTIN_CASE_NAMES, builtinCase, builtinTurbine, builtinWind, isBuiltinCase, isBuiltinTurbine, isBuiltinWind } from './builtinCases.js';
@@ -42,7 +42,8 @@ import { coincidentProblem } from '../geometry/coincidentPoints.js';
 import { windioBoundary, windioCase, windioKind, windioLayout, windioWind } from './windio/windioPlant.js'; // windIO plant files (src/io/windio/)
 import { capacityProblem, spacingProblem } from './plausibility.js';
 import { isCsvPath, readTimeSeriesCsv } from './timeSeriesCsv.js';
-import { outsideFolderProblem } from './fileDoor.js';
+import { NamedFileRefused, namedFile } from './fileDoor.js';
+import { MAX_INPUT_BYTES } from './boundedRead.js';
 import { nearestKey } from './didYouMean.js';
 import { caseArgument } from './caseArgument.js';
 import { farmModelShape, resolveFarmModel } from './farmModelFields.js';
@@ -98,25 +99,29 @@ const caseSchema = strict({
 /** The fields of a case file (for `wflo validate`'s kind detection). */
 export const CASE_FIELDS = Object.keys(caseSchema.shape);
 
-/** A turbine given as a built-in name, a path relative to `baseDir`, or an inline mapping. */
-export function resolveTurbine(spec: unknown, baseDir: string, file: string): Turbine {
+const yamlRole = (what: string) => ({ what, expected: 'a YAML file' });
+
+/**
+ * A turbine given as a built-in name, a path relative to `baseDir`, or an inline mapping. A path
+ * goes through the file door (io/fileDoor.ts: inside `baseDir`, a regular file, within the YAML
+ * cap); `confine` false for a path the user typed (`--turbine`).
+ */
+export function resolveTurbine(spec: unknown, baseDir: string, file: string, confine = true): Turbine {
   if (typeof spec === 'string') {
     if (isBuiltinTurbine(spec)) return builtinTurbine(spec);
-    return readTurbineFile(path.resolve(baseDir, spec));
+    return readTurbineFile(namedFile(spec, baseDir, file, 'turbine', yamlRole('turbine file'), MAX_YAML_BYTES, confine));
   }
   return turbineFromDocument(spec, `${file} (turbine)`, baseDir);
 }
 
-/** `confine`: a CSV path must lie in `baseDir` (io/fileDoor.ts); false for a path the user typed (`--wind`). */
+/** `confine`: a file path must lie in `baseDir` (io/fileDoor.ts); false for a path the user typed (`--wind`). */
 export function resolveWind(spec: unknown, baseDir: string, file: string, confine = true): WindResource {
   if (typeof spec === 'string') {
     if (isBuiltinWind(spec)) return builtinWind(spec);
-    const p = path.resolve(baseDir, spec);
-    if (isCsvPath(p)) {
-      const outside = confine ? outsideFolderProblem(p, baseDir) : null;
-      if (outside) throw new InputError(`${file}: wind: ${outside}`);
-      return readTimeSeriesCsv(p);
+    if (isCsvPath(spec)) {
+      return readTimeSeriesCsv(namedFile(spec, baseDir, file, 'wind', { what: 'time-series file', expected: 'a time-series CSV file' }, MAX_INPUT_BYTES, confine));
     }
+    const p = namedFile(spec, baseDir, file, 'wind', yamlRole('wind file'), MAX_YAML_BYTES, confine);
     const doc = readYamlFile(p);
     return windioKind(doc) !== null ? windioWind(p) : windFromDocument(doc, p); // windIO: src/io/windio/
   }
@@ -126,11 +131,21 @@ export function resolveWind(spec: unknown, baseDir: string, file: string, confin
 export function resolveBoundary(spec: unknown, baseDir: string, file: string): Boundary {
   if (typeof spec === 'string') {
     if (isBuiltinCase(spec)) return builtinCase(spec).boundary!;
-    const p = path.resolve(baseDir, spec);
+    const p = namedFile(spec, baseDir, file, 'boundary', yamlRole('boundary file'), MAX_YAML_BYTES);
     const doc = readYamlFile(p);
     return windioKind(doc) !== null ? windioBoundary(p) : boundaryFromDocument(doc, p); // windIO: src/io/windio/
   }
   return boundaryFromDocument(spec, `${file} (boundary)`);
+}
+
+/** `resolve()`, a file door's refusal (io/fileDoor.ts) said at `field` of `doc` (its line). */
+function atField<T>(doc: unknown, field: FieldPath, file: string, resolve: () => T): T {
+  try {
+    return resolve();
+  } catch (err) {
+    if (err instanceof NamedFileRefused) throw errorAt(doc, field, err.reason, file);
+    throw err;
+  }
 }
 
 function checkLayout(x: ArrayLike<unknown>, y: ArrayLike<unknown>, file: string, field: string, doc?: unknown, fieldPath?: FieldPath): Layout {
@@ -161,18 +176,18 @@ export function caseFromDocument(doc: unknown, file: string): Case {
   if (c.base !== undefined && !isBuiltinCase(c.base)) throw errorAt(doc, ['base'], unknownBuiltinCase(c.base), file);
   const base = c.base !== undefined ? builtinCase(c.base) : null;
   const fail: FailAt = (fieldPath, message, keyOf = false) => { throw errorAt(doc, fieldPath, message, file, keyOf); };
-  const resolveAt = (spec: unknown): Turbine => resolveTurbine(spec, dir, file);
+  const resolveAt = (spec: unknown, at: FieldPath = ['turbine']): Turbine => atField(doc, at, file, () => resolveTurbine(spec, dir, file));
   // Several models: `turbines` (counts) or `turbine_choice` (with n_turbines, or a layout's count).
   const severalGiven = c.turbines !== undefined || c.turbine_choice !== undefined;
   const layoutCount = c.layout ? ('coordinates' in c.layout ? c.layout.coordinates : c.layout).x.length : undefined;
   const several = severalGiven
     ? readFarmModels(c.turbine_choice !== undefined && c.n_turbines === undefined && layoutCount ? { ...raw, n_turbines: layoutCount } : raw, [], file, resolveAt, fail)
     : null;
-  const turbine = several ? several.models.turbines[0] : c.turbine !== undefined ? resolveTurbine(raw.turbine, dir, file) : base?.turbine;
+  const turbine = several ? several.models.turbines[0] : c.turbine !== undefined ? atField(doc, ['turbine'], file, () => resolveTurbine(raw.turbine, dir, file)) : base?.turbine;
   if (!turbine) throw errorAt(doc, [], 'turbine: missing (a built-in name, a file or a mapping)', file);
-  const wind = c.wind !== undefined ? resolveWind(raw.wind, dir, file) : base?.wind;
+  const wind = c.wind !== undefined ? atField(doc, ['wind'], file, () => resolveWind(raw.wind, dir, file)) : base?.wind;
   if (!wind) throw errorAt(doc, [], 'wind: missing (a built-in name, a file or a mapping)', file);
-  const boundary = c.boundary !== undefined ? resolveBoundary(raw.boundary, dir, file) : base?.boundary ?? null;
+  const boundary = c.boundary !== undefined ? atField(doc, ['boundary'], file, () => resolveBoundary(raw.boundary, dir, file)) : base?.boundary ?? null;
   const xyLayout = c.layout ? ('coordinates' in c.layout ? c.layout.coordinates : c.layout) : null;
   const layoutPath: FieldPath = c.layout && 'coordinates' in c.layout ? ['layout', 'coordinates'] : ['layout'];
   const layout = xyLayout ? checkLayout(xyLayout.x, xyLayout.y, file, 'layout', doc, layoutPath) : base?.layout ?? null;
@@ -287,11 +302,13 @@ export function caseFromIea37Layout(doc: unknown, file: string, overrides: { tur
   let wind = overrides.wind;
   for (const ref of layoutFile.refs) {
     if (turbine && wind) break;
-    const p = path.resolve(dir, ref);
     let refDoc: unknown;
+    let p = path.resolve(dir, ref);
     try {
+      p = namedFile(ref, dir, file, '$ref', yamlRole('referenced file'), MAX_YAML_BYTES);
       refDoc = readYamlFile(p);
     } catch (err) {
+      if (err instanceof NamedFileRefused) throw new InputError(`${file}: referenced file '${ref}': ${err.reason}`);
       if (err instanceof InputError && /file not found/.test(err.message)) {
         throw new InputError(`${file}: referenced file '${ref}' not found (looked for ${p})`);
       }

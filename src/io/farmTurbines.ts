@@ -28,6 +28,8 @@
 import path from 'node:path';
 import { z } from 'zod';
 import type { Turbine } from '../physics/turbine.js';
+import { NamedFileRefused, namedFile } from './fileDoor.js';
+import { MAX_YAML_BYTES } from './yamlFile.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { containsPoint } from '../geometry/containsPoint.js';
 import { prepareBoundary } from '../geometry/preparedBoundary.js';
@@ -184,7 +186,15 @@ export function readNeighbours(
     if (e.file !== undefined) {
       const p = neighbourFileSchema.safeParse(e);
       if (!p.success) throw zodToInputError(p.error, file, e);
-      const loaded = loadFile(path.resolve(baseDir, e.file as string), [...here, 'file']);
+      // Through the file door (io/fileDoor.ts): inside the folder, a regular file within the YAML cap.
+      let named: string;
+      try {
+        named = namedFile(e.file as string, baseDir, file, 'file', { what: 'layout file', expected: 'a YAML file' }, MAX_YAML_BYTES);
+      } catch (err) {
+        if (err instanceof NamedFileRefused) return fail([...here, 'file'], err.reason);
+        throw err;
+      }
+      const loaded = loadFile(named, [...here, 'file']);
       const override = e.turbine !== undefined ? resolve(e.turbine, [...here, 'turbine']) : null;
       const local = loaded.types.map((t) => add(override ?? t));
       for (let k = 0; k < loaded.x.length; k++) {

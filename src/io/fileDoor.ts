@@ -1,7 +1,9 @@
 /**
  * Where a data file a case or campaign names may be (a site file, a bathymetry grid, a wind
- * time-series CSV), and what its refusals may quote. With boundedRead.ts (regular files only, size
- * capped before reading) it is the one door every such file goes through:
+ * time-series CSV, a turbine, wind or boundary YAML file, a turbine's power or Ct curve CSV, a
+ * neighbours' layout file, an IEA37 layout's `$ref`), and what its refusals may quote. With
+ * boundedRead.ts (regular files only, size capped before reading) it is the one door every such
+ * file goes through; `namedFile` checks all of it at the field that names the file:
  *
  * - Confined: the path, symbolic links followed, must lie inside the folder of the file that
  *   names it (subfolders included), as a windIO `!include` must lie inside its plant folder. A
@@ -15,6 +17,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { InputError } from '../util/errors.js';
+import { requireRegularFile, UnreadableFile, type FileRole } from './boundedRead.js';
 
 export const ALLOW_OUTSIDE_ENV = 'WFLO_ALLOW_INCLUDE_OUTSIDE';
 export const ALLOW_OUTSIDE_OPTION = '--allow-include-outside';
@@ -48,4 +52,38 @@ export function outsideFolderProblem(file: string, baseDir: string): string | nu
   if (isInside(real, folder)) return null;
   const shown = real === path.resolve(file) ? real : `${path.resolve(file)} (${real})`;
   return `${shown} is outside the folder ${folder} of the file naming it; refused unread (${ALLOW_OUTSIDE_OPTION} allows it)`;
+}
+
+/**
+ * A file named at a field, refused before a byte of it was read: `reason` names the file (its
+ * path, and the real path behind a link) but not the field; the message puts the naming file and
+ * the field in front (`case.yaml (turbine): …`), which a reader that knows the field's line
+ * replaces by `case.yaml:3: turbine: …` (caseFile.ts, the campaign's `anchored`).
+ */
+export class NamedFileRefused extends InputError {
+  constructor(readonly reason: string, namingFile: string, field: string) {
+    super(`${namingFile} (${field}): ${reason}`);
+  }
+}
+
+/**
+ * The door of a file that `namingFile` names at `field` by the path `spec` (relative to
+ * `baseDir`, the naming file's folder): the resolved path, once it is known to lie inside that
+ * folder (unless `confine` is false: a path the user typed, or the operator allows more), to be a
+ * regular file (not a FIFO, a device, a directory, also behind a symbolic link) and to be within
+ * `maxBytes`. Refused otherwise with NamedFileRefused, unread. A missing file passes: its reader
+ * says it is not found as it always did. The reader still reads it bounded (boundedRead.ts).
+ */
+export function namedFile(spec: string, baseDir: string, namingFile: string, field: string, role: FileRole, maxBytes: number, confine = true): string {
+  const file = path.resolve(baseDir, spec);
+  const outside = confine ? outsideFolderProblem(file, baseDir) : null;
+  if (outside) throw new NamedFileRefused(outside, namingFile, field);
+  if (!fs.existsSync(file)) return file;
+  try {
+    requireRegularFile(file, role, maxBytes);
+  } catch (err) {
+    if (err instanceof UnreadableFile) throw new NamedFileRefused(`${file}: ${err.reason}`, namingFile, field);
+    throw err;
+  }
+  return file;
 }

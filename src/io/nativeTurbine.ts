@@ -32,6 +32,8 @@ import { strict, zodToInputError } from './zodIssue.js';
 import { errorAt, rejectDuplicateKeys, type FieldPath } from './sourceMap.js';
 import { nonNegative, numberList, positive } from './nativeFormat.js';
 import { readCurveCsv, type CurveTable } from './curveCsv.js';
+import { NamedFileRefused, namedFile } from './fileDoor.js';
+import { MAX_YAML_BYTES } from './yamlFile.js';
 import { POWER_UNITS, turbineIssue, type PowerUnit, type TurbineIssue } from './turbinePlausibility.js';
 import type { InputError } from '../util/errors.js';
 
@@ -65,12 +67,20 @@ interface Curve {
   valuesPath: FieldPath;
 }
 
-function readCurve(spec: string | Record<string, number[]>, key: 'power_curve' | 'Ct_curve', baseDir: string): Curve {
+function readCurve(spec: string | Record<string, number[]>, key: 'power_curve' | 'Ct_curve', baseDir: string, doc: unknown, file: string): Curve {
   const speedsKey = key === 'power_curve' ? 'power_wind_speeds' : 'Ct_wind_speeds';
   const valuesKey = key === 'power_curve' ? 'power_values' : 'Ct_values';
   const at: FieldPath = [...PERF, key];
   if (typeof spec === 'string') {
-    const csv = readCurveCsv(path.resolve(baseDir, spec), key === 'power_curve' ? 'power' : 'ct');
+    // Through the file door (io/fileDoor.ts): inside the turbine's folder, a regular file within the cap.
+    let named: string;
+    try {
+      named = namedFile(spec, baseDir, file, key, { what: 'curve file', expected: 'a curve CSV file' }, MAX_YAML_BYTES);
+    } catch (err) {
+      if (err instanceof NamedFileRefused) throw errorAt(doc, at, err.reason, file);
+      throw err;
+    }
+    const csv = readCurveCsv(named, key === 'power_curve' ? 'power' : 'ct');
     return { speeds: csv.speeds, values: csv.values, csv, speedsPath: at, valuesPath: at };
   }
   return { speeds: Float64Array.from(spec[speedsKey]), values: Float64Array.from(spec[valuesKey]), csv: null, speedsPath: [...at, speedsKey], valuesPath: [...at, valuesKey] };
@@ -89,7 +99,7 @@ export function turbineFromNative(doc: unknown, file: string, baseDir: string = 
   const fail = (fieldPath: FieldPath, message: string, keyOf = false): never => { throw errorAt(doc, fieldPath, message, file, keyOf); };
   const unit: PowerUnit = perf.power_unit ?? 'W';
   const scale = POWER_UNITS[unit];
-  const powerCurve = perf.power_curve !== undefined ? readCurve(perf.power_curve as string | Record<string, number[]>, 'power_curve', baseDir) : null;
+  const powerCurve = perf.power_curve !== undefined ? readCurve(perf.power_curve as string | Record<string, number[]>, 'power_curve', baseDir, doc, file) : null;
   let power: Turbine['power'];
   let cutIn: number, cutOut: number;
   if (powerCurve) {
@@ -116,7 +126,7 @@ export function turbineFromNative(doc: unknown, file: string, baseDir: string = 
   } else {
     return fail(PERF, 'give power_curve (a table, or a CSV file) or rated_wind_speed (IEA37 cubic curve)');
   }
-  const ctCurve = perf.Ct_curve !== undefined ? readCurve(perf.Ct_curve as string | Record<string, number[]>, 'Ct_curve', baseDir) : null;
+  const ctCurve = perf.Ct_curve !== undefined ? readCurve(perf.Ct_curve as string | Record<string, number[]>, 'Ct_curve', baseDir, doc, file) : null;
   let thrust: Turbine['thrust'];
   if (ctCurve) thrust = { kind: 'table', speeds: ctCurve.speeds, ct: ctCurve.values };
   else if (perf.Ct !== undefined) thrust = { kind: 'constant', ct: perf.Ct };

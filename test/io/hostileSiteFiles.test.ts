@@ -204,10 +204,11 @@ test('bathymetry and wind CSVs: confined to the case folder; a CSV that is not o
   refused(aepOf('bathy-escape', econ('../outside/secret.csv'), ['--allow-include-outside']), /secret\.csv:1: \(header\): expected a header row x,y,depth; the first line names none of these columns .*not a bathymetry CSV$/);
   refused(aepOf('bathy-zero', econ('zero.csv')), /economics\.bathymetry: .*zero\.csv \(\/dev\/zero\) is outside the folder/);
   refused(aepOf('bathy-fifo', econ('fifo.csv')), /fifo\.csv: is a FIFO \(named pipe\), not a regular file/);
-  refused(aepOf('wind-escape', 'wind: ../outside/secret.csv'), /wind-escape\.yaml: wind: .*secret\.csv is outside the folder .* refused unread/);
+  refused(aepOf('wind-escape', 'wind: ../outside/secret.csv'), /wind-escape\.yaml:\d+: wind: .*secret\.csv is outside the folder .* refused unread/);
   refused(aepOf('wind-escape', 'wind: ../outside/secret.csv', ['--allow-include-outside']), /secret\.csv:1: \(header\): expected a header row \(wind_direction,wind_speed,\.\.\.\); the first line names none of the columns .*not a time-series CSV$/);
   refused(aepOf('series-escape', 'wind: {time_series: ../outside/secret.csv}'), /time_series: .*secret\.csv is outside the folder .* refused unread/);
   // A turbine's curve CSV that is not one: refused without a byte of it.
   fs.writeFileSync(path.join(dir, 'turbine.yaml'), 'name: T\nrotor_diameter: 130\nhub_height: 110\nperformance:\n  power_curve: ../outside/secret.csv\n  Ct_curve: ../outside/secret.csv\n');
-  refused(aepOf('curve-foreign', 'turbine: turbine.yaml'), /secret\.csv:1: \(header\): expected a header row \(wind_speed,power\); the first line names none of the columns .*not a curve CSV$/);
+  refused(aepOf('curve-foreign', 'turbine: turbine.yaml'), /turbine\.yaml:\d+: performance\.power_curve: .*secret\.csv is outside the folder .* refused unread/);
+  refused(aepOf('curve-foreign', 'turbine: turbine.yaml', ['--allow-include-outside']), /secret\.csv:1: \(header\): expected a header row \(wind_speed,power\); the first line names none of the columns .*not a curve CSV$/);
 });

@@ -336,7 +336,14 @@ test('recognised kinds, and a campaign farm entry can be a windIO plant file (ca
     'seeds: [1]', 'optimizer: {method: none}', '',
   ].join('\n');
   fs.writeFileSync(file, text);
-  const campaign = parseCampaign(text, file);
+  // The boundary and wind files are outside the campaign's folder: allowed as an operator would (io/fileDoor.ts).
+  process.env.WFLO_ALLOW_INCLUDE_OUTSIDE = '1';
+  let campaign;
+  try {
+    campaign = parseCampaign(text, file);
+  } finally {
+    delete process.env.WFLO_ALLOW_INCLUDE_OUTSIDE;
+  }
   const cs3 = windioCase(SYSTEM('3'));
   assert.deepEqual(campaign.farms[0].boundary, cs3.boundary);
   assert.deepEqual(Array.from(campaign.farms[0].wind.probability), Array.from(cs3.wind.probability));
