@@ -30,8 +30,10 @@ export function registerMissing(program: Command): void {
           process.stderr.write(`wflo: nothing missing; ${opts.write} not written\n`);
           return;
         }
-        writeMissingCampaign(dir, opts.write, missing);
-        process.stderr.write(`wflo: wrote ${opts.write}; run it with \`wflo run ${opts.write}${failed > 0 ? ' --retry-failed' : ''}\`\n`);
+        const { namesFilesOutside } = writeMissingCampaign(dir, opts.write, missing);
+        // In another folder, the file names the campaign's own files outside its folder: the file door refuses that unless allowed.
+        const before = namesFilesOutside ? ' --allow-include-outside' : '';
+        process.stderr.write(`wflo: wrote ${opts.write}; run it with \`wflo${before} run ${opts.write}${failed > 0 ? ' --retry-failed' : ''}\`${namesFilesOutside ? ' (it names the campaign\'s files, outside its own folder)' : ''}\n`);
       }
       if (missing.length > 0) process.exitCode = 3;
     });

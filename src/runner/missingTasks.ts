@@ -6,6 +6,7 @@
  * `wflo run` of it computes the same spec hashes and fills in exactly those tasks.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { restrictCampaignText } from '../campaign/restrictCampaign.js';
 import { InputError, RuntimeFailure } from '../util/errors.js';
 import { LedgerReader } from './ledgerReader.js';
@@ -35,7 +36,13 @@ export function listMissing(dir: string): { campaign: string; total: number; mis
 }
 
 /** Write a campaign file restricted to `missing` (absolute paths kept absolute). */
-export function writeMissingCampaign(dir: string, outFile: string, missing: readonly MissingTask[]): void {
+/**
+ * Writes the campaign of the tasks not done to `outFile`, its file references rebased to its folder.
+ * Returns whether that folder lies outside the original campaign's folder: then the new file names
+ * files outside its own folder, which the file door refuses unless the operator allows it
+ * (`--allow-include-outside`, io/fileDoor.ts), and the caller says so.
+ */
+export function writeMissingCampaign(dir: string, outFile: string, missing: readonly MissingTask[]): { namesFilesOutside: boolean } {
   const ledger = LedgerReader.open(dir);
   let source: string | null, originalFile: string | null;
   try {
@@ -56,4 +63,6 @@ export function writeMissingCampaign(dir: string, outFile: string, missing: read
     const e = err as NodeJS.ErrnoException;
     throw new RuntimeFailure(`cannot write ${outFile} (${e.code === 'ENOSPC' ? 'disk full (ENOSPC)' : e.code ?? e.message})`);
   }
+  const from = path.relative(path.dirname(path.resolve(outFile)), path.dirname(path.resolve(originalFile)));
+  return { namesFilesOutside: from.startsWith('..') || path.isAbsolute(from) };
 }

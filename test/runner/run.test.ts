@@ -251,7 +251,13 @@ test('missing --write gives a campaign, in another folder, that wflo run accepts
   assert.equal(m.code, 3, m.stderr);
   assert.equal(m.stdout.trim().split('\n').length, 12 - keptBefore.length);
   assert.match(fs.readFileSync(missingFile, 'utf8'), /wind: \.\.\/winds\/rose\.yaml/);
-  const rerun = await runWflo(['run', missingFile]);
+  // The file names the campaign's files outside its own folder: refused unless the operator allows it, as said.
+  assert.match(m.stderr, /run it with `wflo --allow-include-outside run \S+missing\.yaml`/);
+  const refused = await runWflo(['run', missingFile]);
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(refused.stderr, /farms\[1\]\.wind: .*winds\/rose\.yaml is outside the folder .*sub of the file naming it; refused unread \(--allow-include-outside allows it\)/);
+  // (the runner's test CLI, test/runner/wfloCli.ts, takes the option's environment form)
+  const rerun = await runWflo(['run', missingFile], { env: { WFLO_ALLOW_INCLUDE_OUTSIDE: '1' } });
   assert.equal(rerun.code, 0, rerun.stderr);
   assert.match(rerun.stdout, new RegExp(`12/12 done \\(${12 - keptBefore.length} this run\\)`));
   const doneEvents = auditEvents(out).filter((e) => e.event === 'attempt' && e.outcome === 'done').map((e) => String(e.task));
