@@ -7,17 +7,22 @@
  */
 import { layoutCables, layoutCost } from '../views/layoutEconomics.js';
 import { coordinates } from './requestFields.js';
-import type { OpenFarm, RequestHandler } from './sessionTypes.js';
+import type { FarmTable, OpenFarm, RequestHandler } from './sessionTypes.js';
 
 const farmName = (farm: OpenFarm) => farm.source;
+
+/** The request's farm and its layout, checked against the farm's turbine count. */
+function farmLayout(farms: FarmTable, h: Record<string, unknown>, arrays: Map<string, Float64Array>, kind: string): { farm: OpenFarm; x: Float64Array; y: Float64Array } {
+  const farm = farms.farm(kind, h.handle);
+  return { farm, x: coordinates(kind, 'x', arrays, farm.n), y: coordinates(kind, 'y', arrays, farm.n) };
+}
 
 export const ECONOMICS_REQUESTS: Record<string, RequestHandler> = {
   cost: {
     fields: ['handle'],
     arrays: ['x', 'y'],
     answer(farms, h, arrays, kind) {
-      const farm = farms.farm(kind, h.handle);
-      const x = coordinates(kind, 'x', arrays, farm.n), y = coordinates(kind, 'y', arrays, farm.n);
+      const { farm, x, y } = farmLayout(farms, h, arrays, kind);
       return { fields: { ...layoutCost(farm.c, x, y, farmName(farm)) } };
     },
   },
@@ -25,8 +30,7 @@ export const ECONOMICS_REQUESTS: Record<string, RequestHandler> = {
     fields: ['handle'],
     arrays: ['x', 'y'],
     answer(farms, h, arrays, kind) {
-      const farm = farms.farm(kind, h.handle);
-      const x = coordinates(kind, 'x', arrays, farm.n), y = coordinates(kind, 'y', arrays, farm.n);
+      const { farm, x, y } = farmLayout(farms, h, arrays, kind);
       const { cable_to: to, cable_type: type, cable_load: load, cable_length_each_m: each, ...fields } = layoutCables(farm.c, x, y, farmName(farm));
       return { fields, arrays: { cable_to: Float64Array.from(to), cable_type: Float64Array.from(type), cable_load: Float64Array.from(load), cable_length_each_m: Float64Array.from(each) } };
     },

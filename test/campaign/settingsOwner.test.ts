@@ -18,20 +18,9 @@ import { InputError } from '../../src/util/errors.js';
 import { canonicalJson } from '../../src/campaign/specHash.js';
 import { builtinWind } from '../../src/io/builtinCases.js';
 import { PYTHON, hasH5py, runWflo, tempDir } from '../helpers.js';
+import { ECONOMICS_LINES } from '../cost/laneCase.js';
 
-const ECONOMICS = [
-  'economics:',
-  '  energy_price_eur_per_mwh: 60',
-  '  discount_rate: 0.06',
-  '  project_years: 25',
-  '  distance_from_shore_km: 22',
-  '  water_depth_m: 30',
-  '  substations: [[0, 0]]',
-  '  cables:',
-  '    - {name: xlpe-66kv-240, capacity: 3, cost_per_m: 350}',
-  '    - {name: xlpe-66kv-500, capacity: 5, cost_per_m: 520}',
-  '  rated_rpm: 12',
-];
+const ECONOMICS = [...ECONOMICS_LINES];
 
 interface Files { dir: string; campaign: string; caseFile: string; campaignText: string; caseText: string }
 

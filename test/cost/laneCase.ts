@@ -1,16 +1,11 @@
 /**
  * The lane farm of the uncablable-start tests: IEA37 cs1-16 (a circle of radius 1300 m) cut by a
  * shipping lane (an exclusion zone from y = 300 to 500 m, wider than the site) with the one
- * substation south of it, so no cable reaches a turbine north of the lane, whatever the layout.
+ * substation south of it, so no cable reaches a turbine north of the lane, whatever the layout;
+ * and its `economics:` block, which other tests reuse.
  */
-export const LANE_CASE = [
-  'name: lane',
-  'base: iea37-cs1-16',
-  'boundary:',
-  '  circle: {center: [0, 0], radius: 1300}',
-  '  exclusions:',
-  '    - name: shipping lane',
-  '      polygon: [[-2000, 300], [2000, 300], [2000, 500], [-2000, 500]]',
+/** An `economics:` block (DTU offshore model, two cable types, one substation at the origin), as case-file lines. */
+export const ECONOMICS_LINES: readonly string[] = [
   'economics:',
   '  energy_price_eur_per_mwh: 60',
   '  discount_rate: 0.06',
@@ -22,6 +17,18 @@ export const LANE_CASE = [
   '    - {name: xlpe-66kv-240, capacity: 3, cost_per_m: 350}',
   '    - {name: xlpe-66kv-500, capacity: 5, cost_per_m: 520}',
   '  rated_rpm: 12',
+];
+
+/** The lane farm's case file. */
+export const LANE_CASE = [
+  'name: lane',
+  'base: iea37-cs1-16',
+  'boundary:',
+  '  circle: {center: [0, 0], radius: 1300}',
+  '  exclusions:',
+  '    - name: shipping lane',
+  '      polygon: [[-2000, 300], [2000, 300], [2000, 500], [-2000, 500]]',
+  ...ECONOMICS_LINES,
   '',
 ].join('\n');
 

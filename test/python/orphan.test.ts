@@ -8,17 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { PYTHON, REPO } from '../helpers.js';
-import { PYTHON_PACKAGE, pythonMissing } from './pythonKit.js';
-
-/** Whether pid is a live process (a zombie waiting for its reaper counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
+import { PYTHON_PACKAGE, pythonMissing, processAlive as alive } from './pythonKit.js';
 
 const CODE = `
 import sys, time, wflo

@@ -1,8 +1,10 @@
 /**
  * Helpers for the Python package's tests: Debian's python3 with python/ on PYTHONPATH, and little-endian
- * float64 hex (what the Python side prints with struct.pack('<d…').hex()) read back exactly.
+ * float64 hex (what the Python side prints with struct.pack('<d…').hex()) read back exactly,
+ * and whether a process (an engine, a worker) is still alive.
  */
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { PYTHON, REPO } from '../helpers.js';
 
@@ -28,4 +30,14 @@ export function doublesOfHex(hex: string): Float64Array {
   const out = new Float64Array(b.length / 8);
   for (let i = 0; i < out.length; i++) out[i] = b.readDoubleLE(i * 8);
   return out;
+}
+
+/** Whether pid is a live process (a zombie waiting for its reaper counts as gone). */
+export function processAlive(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
 }

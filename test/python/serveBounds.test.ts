@@ -20,19 +20,9 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { CLI, PYTHON, REPO } from '../helpers.js';
-import { PYTHON_PACKAGE, pythonMissing } from './pythonKit.js';
+import { PYTHON_PACKAGE, pythonMissing, processAlive as alive } from './pythonKit.js';
 
 const hasProc = fs.existsSync('/proc/self/status');
-
-/** Whether pid is a live process (a zombie waiting for its reaper counts as gone). */
-function alive(pid: number): boolean {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-}
 
 /** Seconds until pid is gone, polling every 10 ms; null if it still runs after `limitS`. */
 async function secondsUntilGone(pid: number, limitS: number): Promise<number | null> {
