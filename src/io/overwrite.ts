@@ -4,9 +4,11 @@
  * (a `wflo-layouts` HDF5 file, a YAML file wflo wrote: it carries a `wflo:` block or a
  * `written by wflo` / "Written by `wflo" header, or a `--history` file: its CSV's "Written by
  * `wflo" line, its JSON's `wflo-history/` format) or when `--force` is given. Anything else is
- * somebody's data: refused with exit 2 before any work starts.
+ * somebody's data: refused with exit 2 before any work starts. A new file's folder must exist and be
+ * writable (else the work would be done and then lost at the write).
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { InputError } from '../util/errors.js';
 import { LAYOUTS_FORMAT_NAME } from './hdf5/layoutsSchema.js';
 import { fileTypeName, readBoundedText, readFileHead } from './boundedRead.js';
@@ -41,12 +43,30 @@ async function writtenByWflo(file: string): Promise<boolean> {
   return /^wflo:\s*$/m.test(text) || /^# (Written by `wflo |windIO .* written by wflo )/m.test(text) || text.startsWith('{"format":"wflo-history/');
 }
 
-/** Throw unless `file` may be written: it does not exist, wflo wrote it, or `force`. */
+/** Throw unless a new `file` can be made: its folder exists, is a folder and may be written (checked before any work starts). */
+function checkFolderOf(file: string, flag: string): void {
+  const folder = path.dirname(path.resolve(file));
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(folder);
+  } catch {
+    throw new InputError(`${flag} ${file}: folder ${folder} does not exist`);
+  }
+  if (!st.isDirectory()) throw new InputError(`${flag} ${file}: ${folder} is not a folder`);
+  try {
+    fs.accessSync(folder, fs.constants.W_OK);
+  } catch {
+    throw new InputError(`${flag} ${file}: folder ${folder} is not writable`);
+  }
+}
+
+/** Throw unless `file` may be written: it does not exist (and its folder does), wflo wrote it, or `force`. */
 export async function checkOverwrite(file: string, force: boolean, flag: string): Promise<void> {
   let st: fs.Stats;
   try {
     st = fs.statSync(file);
   } catch {
+    checkFolderOf(file, flag);
     return;
   }
   if (st.isDirectory()) throw new InputError(`${flag} ${file}: is a directory, expected a file name`);

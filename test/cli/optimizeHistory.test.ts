@@ -6,7 +6,7 @@
  * returned AEP at the last stage's feasibility tolerance; the JSON form holds the same rows; the
  * global (population) method's rows are its starts and hops (generations) with the best AEP so
  * far, ending at the result's; an LCOE run's cost stages are in currency per MWh;
- * recording never changes the result; --starts > 1 and somebody else's file are refused (exit 2).
+ * recording never changes the result; --starts > 1, somebody else's file and a missing folder (also for --out) are refused (exit 2).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -114,6 +114,11 @@ test('--history is refused with several starts and over somebody else\'s file (e
     const missingDir = runWflo(['optimize', 'iea37-cs1-16', '--method', 'gradient', '--history', nowhere]);
     assert.equal(missingDir.status, 2);
     assert.equal(missingDir.stderr, `wflo: --history ${nowhere}: folder ${path.join(dir, 'no')} does not exist\n`);
+    // Likewise --out (and every other file output through io/overwrite.ts): refused at once, nothing optimized.
+    const outNowhere = path.join(dir, 'no', 'best.yaml');
+    const missingOut = runWflo(['optimize', 'iea37-cs1-16', '--method', 'gradient', '--out', outNowhere]);
+    assert.equal(missingOut.status, 2);
+    assert.equal(missingOut.stderr, `wflo: --out ${outNowhere}: folder ${path.join(dir, 'no')} does not exist\n`);
     fs.writeFileSync(file, 'mine\n');
     const foreign = runWflo(['optimize', 'iea37-cs1-16', '--method', 'gradient', '--max-iterations', '3', '--history', file]);
     assert.equal(foreign.status, 2);
