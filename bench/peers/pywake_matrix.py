@@ -222,7 +222,7 @@ def case(a, b):
         t0 = np.datetime64('2024-01-01T00:00')
         stamps = np.concatenate([[0.0], np.cumsum(T_MIN[:-1])])
         doc['wind'] = {'time_series': {'time': [str(t0 + np.timedelta64(int(m), 'm')) for m in stamps], 'wind_direction': fl(T_WD),
-                                       'wind_speed': fl(T_WS), 'turbulence_intensity': fl(T_TI), 'weight': fl(T_MIN)},
+                                       'wind_speed': fl(T_WS), **({} if 'site' in f else {'turbulence_intensity': fl(T_TI)}), 'weight': fl(T_MIN)},
                        'weight_unit': 'minutes (normalised to sum to 1)', 'hours_per_year': 8760}
     else:
         doc['wind'] = {'wind_direction': fl(WD), 'wind_speed': fl(WS), 'dims': ['wind_direction', 'wind_speed'],
@@ -241,7 +241,11 @@ def case(a, b):
     kw = {'type': at} if several else {}
     n = len(ax)
     if 'timeseries' in f:
-        sim = wfm(ax, ay, wd=T_WD, ws=T_WS, TI=T_TI, time=True, **kw)
+        # With a TI field the series carries no TI: PyWake's TI argument replaces the site's local TI
+        # (engineering_models.py, lw.add_ilk('TI_ilk', ...)), where wflo's TI field replaces the wind's;
+        # without it both take the field.
+        ti = {} if 'site' in f else {'TI': T_TI}
+        sim = wfm(ax, ay, wd=T_WD, ws=T_WS, time=True, **ti, **kw)
         pw = np.asarray(sim.Power).reshape(n, N_T)
         w = T_MIN / T_MIN.sum()
         per = 8760.0 * (pw * w[None, :]).sum(1) / 1e6
