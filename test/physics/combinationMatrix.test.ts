@@ -18,7 +18,7 @@ import { execFile } from 'node:child_process';
 import { CLI, PYWAKE_REFERENCE, REPO } from '../helpers.js';
 import { readYamlFile } from '../../src/io/yamlFile.js';
 import { caseFromReferenceDocument } from '../../src/io/referenceCase.js';
-import { caseEvaluator } from '../../src/optimize/caseEvaluator.js';
+import { caseEvaluator, casePlan } from '../../src/optimize/caseEvaluator.js';
 
 const FEATURES = ['site', 'weibull', 'shear', 'mixed', 'neighbours', 'timeseries', 'blockage', 'weighted', 'turbopark', 'rotor'] as const;
 const MATRIX = path.join(PYWAKE_REFERENCE, 'matrix');
@@ -34,6 +34,14 @@ function docOf(pair: string): { pair?: string[]; expected?: unknown; pywake_cann
 /** The 45 pairs in FEATURES' order, as the files name them. */
 const PAIRS: string[] = [];
 FEATURES.forEach((a, i) => FEATURES.slice(i + 1).forEach((b) => PAIRS.push(`${a}+${b}`)));
+
+/** `run` with WFLO_KERNEL=js (`js`) or as the environment has it (`plan`); the solve plan reads the variable when it plans. */
+function withKernel<T>(kernel: 'plan' | 'js', run: () => T): T {
+  if (kernel === 'plan') return run();
+  const before = process.env.WFLO_KERNEL;
+  process.env.WFLO_KERNEL = 'js';
+  try { return run(); } finally { if (before === undefined) delete process.env.WFLO_KERNEL; else process.env.WFLO_KERNEL = before; }
+}
 
 /** `wflo validate FILE` (the built CLI), at most `limit` at a time. */
 async function validateAll(files: string[], limit = 3): Promise<Map<string, { status: number; stdout: string; stderr: string }>> {
@@ -111,11 +119,15 @@ test('every feature pair runs equal to PyWake to 1e-9, or is refused in one line
       continue;
     }
     assert.ok(c!.expected, `${pair}: wflo accepts a pair PyWake does not compute (${doc.pywake_cannot}); it needs a check of its own`);
-    const r = caseEvaluator(c!).aep(c!.layout!.x, c!.layout!.y);
     const e = c!.expected!;
-    assert.ok(rel(r.aepMwh, e.aepMwh) <= 1e-9, `${pair}: AEP ${r.aepMwh} vs PyWake ${e.aepMwh} (${rel(r.aepMwh, e.aepMwh).toExponential(2)})`);
-    assert.equal(r.perTurbineMwh.length, e.perTurbineMwh.length, `${pair}: turbines`);
-    e.perTurbineMwh.forEach((v, i) => assert.ok(rel(r.perTurbineMwh[i], v) <= 1e-9, `${pair}: turbine ${i}: ${r.perTurbineMwh[i]} vs PyWake ${v}`));
+    // The kernel the plan picks (native where it covers the pair), and the JavaScript one.
+    for (const kernel of ['plan', 'js'] as const) {
+      const r = withKernel(kernel, () => caseEvaluator(c!).aep(c!.layout!.x, c!.layout!.y));
+      const what = `${pair} (${kernel === 'js' ? 'WFLO_KERNEL=js' : `the plan's kernel, ${casePlan(c!).kernel}`})`;
+      assert.ok(rel(r.aepMwh, e.aepMwh) <= 1e-9, `${what}: AEP ${r.aepMwh} vs PyWake ${e.aepMwh} (${rel(r.aepMwh, e.aepMwh).toExponential(2)})`);
+      assert.equal(r.perTurbineMwh.length, e.perTurbineMwh.length, `${what}: turbines`);
+      e.perTurbineMwh.forEach((v, i) => assert.ok(rel(r.perTurbineMwh[i], v) <= 1e-9, `${what}: turbine ${i}: ${r.perTurbineMwh[i]} vs PyWake ${v}`));
+    }
   }
   // The docs table is the refused set: a lifted pair fails here until its row goes.
   const stale = [...rows.keys()].filter((p) => !refused.has(p));
