@@ -19,6 +19,8 @@ import { CLI, PYWAKE_REFERENCE, REPO } from '../helpers.js';
 import { readYamlFile } from '../../src/io/yamlFile.js';
 import { caseFromReferenceDocument } from '../../src/io/referenceCase.js';
 import { caseEvaluator, casePlan } from '../../src/optimize/caseEvaluator.js';
+import type { Case } from '../../src/case/case.js';
+import type { Site } from '../../src/physics/site/site.js';
 
 const FEATURES = ['site', 'weibull', 'shear', 'mixed', 'neighbours', 'timeseries', 'blockage', 'weighted', 'turbopark', 'rotor'] as const;
 const MATRIX = path.join(PYWAKE_REFERENCE, 'matrix');
@@ -137,5 +139,43 @@ test('every feature pair runs equal to PyWake to 1e-9, or is refused in one line
     // The PyWake column says whether PyWake computes the pair (then the row says what it would take) or why it cannot.
     assert.equal(/^cannot\b/i.test(row.pywake), doc.pywake_cannot !== undefined, `${pair}: docs' PyWake column '${row.pywake}' vs the reference file`);
     assert.ok(row.why.length > 20, `${pair}: the row says why`);
+  }
+});
+
+/**
+ * A case without one of its features, or null where the feature is the case's wind or wake model
+ * itself (a time series, TurbOPark): what "the feature shows" is checked against.
+ */
+function without(c: Case, feature: (typeof FEATURES)[number]): Case | null {
+  const m = { ...c.model };
+  const site = (edit: Partial<Site>): void => {
+    const s = { ...m.site!, ...edit };
+    m.site = s.speedup || s.ti || s.shear || s.weibull ? s : undefined;
+  };
+  switch (feature) {
+    case 'site': site({ speedup: null, ti: null }); break;
+    case 'weibull': site({ weibull: null }); break;
+    case 'shear': site({ shear: null }); break;
+    case 'mixed': return { ...c, turbines: { ...c.turbines!, typeOf: new Int32Array(c.nTurbines) } };
+    case 'neighbours': return { ...c, neighbours: undefined };
+    case 'blockage': delete m.blockage; break;
+    case 'weighted': m.superposition = 'linear'; break;
+    case 'rotor': m.rotorAverage = 'center'; break;
+    case 'timeseries': case 'turbopark': return null;
+  }
+  return { ...c, model: m };
+}
+
+test('each feature shows in the cases that run: without it the AEP departs from PyWake', () => {
+  for (const pair of PAIRS) {
+    const file = path.join(MATRIX, `${pair}.yaml`);
+    let c: ReturnType<typeof caseFromReferenceDocument>;
+    try { c = caseFromReferenceDocument(docOf(pair), file); } catch { continue; }
+    for (const feature of pair.split('+') as (typeof FEATURES)[number][]) {
+      const less = without(c, feature);
+      if (!less) continue;
+      const aep = caseEvaluator(less).aep(less.layout!.x, less.layout!.y).aepMwh;
+      assert.ok(rel(aep, c.expected!.aepMwh) > 1e-6, `${pair}: without ${feature} the AEP ${aep} is still PyWake's ${c.expected!.aepMwh}`);
+    }
   }
 });
