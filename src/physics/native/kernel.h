@@ -36,6 +36,12 @@ enum Cfg {
   CFG_MARGIN,         // added to the reach table (the target rotor's radius where it matters)
   CFG_REACH_STEP,
   CFG_FS_K, CFG_FS_EXP_FACTOR, CFG_FS_INV_XI2,  // free-stream Gaussian kernel
+  // Ground, rotor average and Crespo–Hernández's Ct→a (issue 41, rotor helper):
+  CFG_TURB_INDUCTION, // Crespo–Hernández's Ct→a: 0 1-D momentum, 1 Madsen
+  CFG_GROUND,         // 0 none, 1 the ground as a mirror (each source's image 2·h below)
+  CFG_MIRROR_DZ,      // the image's vertical offset from the target's hub, 2·h_source
+  CFG_ROTOR_POINTS,   // points of the rotor-average quadrature (0: the rotor centre)
+  CFG_ROTOR_POINTS_AT,  // where in cfg they are (after CFG_COUNT): y[m], z[m], w[m], units of the radius
   CFG_ISA,            // 0 the best the processor has, 1 SSE2, 2 AVX2 (same results; for tests)
   CFG_COUNT
 };
