@@ -78,9 +78,10 @@ for (const { wake, extra, averages } of WAKES) {
           const d = compare(model, 11 + k, 10 + (k % 5));
           assert.ok(d.aep <= 1e-12, `${what}: AEP relative ${d.aep.toExponential(2)}`);
           assert.ok(d.turbine <= 1e-12, `${what}: energy by turbine relative ${d.turbine.toExponential(2)}`);
-          // The gradient relative to its largest component: 1e-12 but for a few farms where a target
-          // rotor grazes a wake's edge, the area overlap's ∂/∂d (∝ 1/sin α) amplifies the last-bit
-          // difference of the two kernels' acos (up to 1.4e-12 seen in these 240 farms; nativeKernel.test.ts allows 1e-10).
+          // The gradient relative to its largest component: within 1e-12 on all but one of these
+          // farms (niayifar2016, grid, Crespo–Hernández with effective TI: 1.35e-12). Not pinned down;
+          // the suspect is the last bit of the two kernels' powers in Crespo–Hernández (Math.pow, native
+          // spow; kernelFormulas.test.ts), amplified through the TI feedback. nativeKernel.test.ts allows 1e-10.
           assert.ok(d.gradient <= 5e-12, `${what}: gradient relative ${d.gradient.toExponential(2)}`);
         }
       }
