@@ -16,6 +16,7 @@ import type { Turbine } from '../../src/physics/turbine.js';
 import { roseFromSectors } from '../../src/physics/windResource.js';
 import { wakedConfig } from '../../src/physics/nativeKernel.js';
 import { createRng } from '../../src/util/rng.js';
+import { loadSiteReference } from './siteReference.js';
 
 const turbine: Turbine = {
   name: 'table-2mw', diameter: 80, hubHeight: 70, ratedPowerW: 2e6, cutIn: 3, cutOut: 25, cutOutInclusive: true,
@@ -97,5 +98,26 @@ test('the ground changes the native result as it changes the JavaScript one (the
     const js = createFarmEvaluator(turbine, wind, { ...model, ground: 'mirror' }, 'js').aep(x, y).aepMwh;
     assert.ok(mirrored < flat * (1 - 1e-6), `${JSON.stringify(model)}: the image's wake lowers the AEP (${mirrored} vs ${flat})`);
     assert.ok(rel(mirrored, js) <= 1e-12);
+  }
+});
+
+test('on a site that is not uniform (speed-up, TI field): the ground, rotor points and ct2a on the native kernel = JavaScript to 1e-12', () => {
+  for (const [file, extra] of [
+    ['site-speedup-bastankhah2014.yaml', { ground: 'mirror', rotorAverage: 'cgi7' }],
+    ['site-speedup-jensen1983.yaml', { ground: 'mirror' }],
+    ['site-ti-niayifar2016.yaml', { ground: 'mirror', rotorAverage: 'gauss2', turbulenceCt2a: 'madsen' }],
+  ] as [string, Partial<FarmModelSpec>][]) {
+    const c = loadSiteReference(file);
+    const spec: FarmModelSpec = { ...c.model, ...extra, inflow: 'waked' };
+    assert.ok(wakedConfig(c.turbine, c.wind, spec, 'best'), `${file}: native`);
+    const x = Float64Array.from(c.layout!.x), y = Float64Array.from(c.layout!.y);
+    const a = createFarmEvaluator(c.turbine, c.wind, spec, 'native').aepWithGradient(x, y);
+    const b = createFarmEvaluator(c.turbine, c.wind, spec, 'js').aepWithGradient(x, y);
+    assert.ok(rel(a.aepMwh, b.aepMwh) <= 1e-12, `${file}: AEP ${a.aepMwh} vs ${b.aepMwh}`);
+    const scale = Math.max(...b.gradX.map(Math.abs), ...b.gradY.map(Math.abs));
+    for (let i = 0; i < x.length; i++) {
+      assert.ok(rel(a.perTurbineMwh[i], b.perTurbineMwh[i]) <= 1e-12, `${file}: turbine ${i}`);
+      assert.ok(rel(a.gradX[i], b.gradX[i], scale) <= 5e-12 && rel(a.gradY[i], b.gradY[i], scale) <= 5e-12, `${file}: gradient of turbine ${i}`);
+    }
   }
 });
