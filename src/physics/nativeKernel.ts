@@ -31,8 +31,8 @@ interface Addon {
   bestIsa(): 'avx2' | 'sse2';
 }
 
-// Configuration indices (native/kernel.h enum Cfg, same order).
-const CFG_NAMES = [
+// Configuration indices (native/kernel.h enum Cfg, same order; kernelFormulas.test.ts checks the two agree).
+export const CFG_NAMES = [
   'MODEL', 'INDUCTION', 'SUPERPOSITION', 'REF_EFFECTIVE', 'USE_EFF_TI', 'FREE_STREAM', 'TURBULENCE', 'TI_SUP', 'AREA_OVERLAP',
   'DIAMETER', 'INV_WEC', 'TI0', 'MWH_PER_W', 'CUT_IN', 'CUT_OUT', 'CUT_OUT_INCLUSIVE', 'CT_CONSTANT', 'CT_ZERO_OUTSIDE',
   'POWER_CUBIC_RATED_SPEED', 'RATED_POWER', 'K0', 'K_TI', 'CEPS', 'EPS_OR_CTLIM', 'TP_A', 'TP_C1', 'TP_C2', 'TP_CEPS', 'TP_CTLIM',

@@ -9,7 +9,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nativeFormula, wakedConfig } from '../../src/physics/nativeKernel.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { CFG_NAMES, nativeFormula, wakedConfig } from '../../src/physics/nativeKernel.js';
+import { REPO } from '../helpers.js';
 import { powerAt, powerSlopeAt, thrustCoefficientAt, thrustSlopeAt, type Turbine } from '../../src/physics/turbine.js';
 import { twoAMadsen, twoAMom1d } from '../../src/physics/inductionFactor.js';
 import { epsilonOfCt } from '../../src/physics/wake/gaussianLocal.js';
@@ -121,4 +124,13 @@ test('Crespo–Hernández added turbulence and its partials (mom1d and madsen Ct
       assert.ok(nonzero > N / 40, `${wake}: ${nonzero} inside the wake`);
     }
   }
+});
+
+test('the configuration layout: kernel.h enum Cfg and nativeKernel.ts CFG_NAMES name the same entries in the same order', () => {
+  const header = fs.readFileSync(path.join(REPO, 'src', 'physics', 'native', 'kernel.h'), 'utf8');
+  const body = /enum Cfg \{([\s\S]*?)\};/.exec(header);
+  assert.ok(body, 'kernel.h has enum Cfg');
+  const names = body![1].split('\n').map((line) => line.replace(/\/\/.*$/, '')).join(' ').split(',').map((n) => n.trim()).filter((n) => n.length > 0);
+  assert.equal(names.at(-1), 'CFG_COUNT');
+  assert.deepEqual(names.slice(0, -1), CFG_NAMES.map((n) => `CFG_${n}`));
 });
