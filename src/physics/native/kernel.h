@@ -98,7 +98,7 @@ struct WakedScratch {
   uint8_t* candLive;          // by pair: 0 when no lane of the pair can be inside the wake
   // By pair × lane: 5 deficit terms [(e·5 + j)·L + l]; 5 added-turbulence terms likewise.
   double* pairTerms; double* turbTerms;  // turbTerms: linear and root-sum-square added turbulence only
-  // Jensen: per pair, geometry-only terms (shape·w and its partials).
+  // Jensen: per pair, geometry-only terms (shape·w and its partials); six with rotor points or the ground (the direct wake, the image).
   double* jensenTerms;
 };
 
