@@ -36,6 +36,8 @@ export const SECTIONS: Record<string, Section> = {
   trust: { module: './trust.js', fn: 'benchTrust', what: 'adoption of 3000 records, recovery after a lost ledger, memory on 10⁶ tasks', long: '20 minutes or more' },
   realfarms: { module: './realFarms.js', fn: 'benchRealFarms', what: 'time series (10⁵ samples × 100 turbines) and blockage; PyWake beside them when PYWAKE_PYTHONPATH is set', long: '10 minutes or more (longer with PyWake)' },
   restart: { module: './restartStage.js', fn: 'benchRestartStage', what: 'gradient method: AEP and CPU s of the closing restart stage on cs1-16, cs1-36, cs3 over 5 seeds', long: 'about 10 minutes' },
+  rotorground: { module: './rotorGround.js', fn: 'benchRotorGround', what: 'ground mirror, rotor averages, turbulence ct2a: native vs JavaScript kernel, 100 V80 × 72 × 23 (and native on 360 × 23)', long: 'a few minutes' },
+  blockage: { module: './rotorGround.js', fn: 'benchBlockage', what: 'blockage (JavaScript) vs the waked solve on each kernel, 16, 49, 100 V80 × 72 × 23', long: 'a few minutes' },
   crash: { module: './crashSafety.js', fn: 'benchCrashSafety', what: 'crash safety: 40 random SIGKILLs of a site + LCOE campaign, rows bit-identical to an uninterrupted run (WFLO_CRASH_KILLS)', long: 'about 4 minutes' },
   quality: { module: './optimizeQuality.js', fn: 'benchOptimizeQuality', what: 'best AEP after 60 and 600 CPU s per case and method (WFLO_QPS_* to narrow it)', long: 'hours (3 cases × 4 methods × 600 CPU s)' },
 };

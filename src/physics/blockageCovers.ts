@@ -3,6 +3,25 @@
  * for the solve plan (solvePlan.ts, its only reader): one turbine model without neighbours, the
  * linear, sos or max superposition, no ground mirror, a uniform site, the rotor averages of the
  * waked setup. JavaScript only.
+ *
+ * Why blockage stays in TypeScript (issue 41; measured with `node dist/bench/run.js blockage`,
+ * 2026-12-08 00:26 UTC, 2 shared cores at load 9–13, CPU ms of one call; V80, Bastankhah 2014
+ * linear, grids at 5D, 72 × 23 rose):
+ *
+ *   turbines   blockage (JS) AEP / +gradient   waked JS   waked native   blockage JS / waked native
+ *   16             112 / 114                    36 / 13      1 / 1          ~150× / ~100×
+ *   49             465 / 742                    26 / 26      3 / 6          135× / 124×
+ *   100           2641 / 3835                   55 / 88     11 / 20         236× / 195×
+ *
+ * Blockage costs 30–50× the JavaScript waked solve itself: every pair in both directions (not only
+ * upstream sources), several Gauss–Seidel sweeps per condition to 1e-10 m/s and an adjoint solved
+ * by reverse sweeps. The native waked kernel is one downstream pass with the speeds as vector lanes;
+ * a fixed point over all pairs with per-lane convergence does not fit that pass, so a port is a
+ * second kernel (forward sweeps, induction pairs, reverse adjoint sweeps), not an option of the
+ * first. The waked kernel's JS/native ratio on these farms (5–15×, bench section rotorground)
+ * bounds what such a port would buy: 100 turbines from ~2.6 s to perhaps 0.2–0.5 s per AEP. Not
+ * done in this turn, for want of time after the ground, rotor-average and ct2a ports; the solve
+ * plan reports it ("blockage is solved in JavaScript only").
  */
 import type { SolverDeclaration } from './solvePlanTypes.js';
 import { AREA_OVERLAP_RULE } from './engine/wakedCovers.js';

@@ -21,20 +21,26 @@ import { deficitModel } from './wake/registry.js';
 import { parameterDefaults } from './wake/deficitModel.js';
 import { kernelAsked, nativeWakedDeclines, oneModelFarm } from './solvePlan.js';
 import { CRESPO_HERNANDEZ_DEFAULTS } from './turbulence/crespoHernandez.js';
+import { rotorPoints } from './rotor/rotorPoints.js';
 
 interface Addon {
   waked(...args: unknown[]): void;
   freeStream(...args: unknown[]): void;
+  /** One scalar formula of the kernels into out (native/wakedKernel.inc formulaRun); the outputs written. */
+  formula(name: string, inputs: Float64Array, out: Float64Array, cfg: Float64Array, powerSpeeds: Float64Array, powerW: Float64Array, ctSpeeds: Float64Array, ctValues: Float64Array): number;
   bestIsa(): 'avx2' | 'sse2';
 }
 
-// Configuration indices (native/kernel.h enum Cfg, same order).
-const CFG_NAMES = [
+// Configuration indices (native/kernel.h enum Cfg, same order; kernelFormulas.test.ts checks the two agree).
+export const CFG_NAMES = [
   'MODEL', 'INDUCTION', 'SUPERPOSITION', 'REF_EFFECTIVE', 'USE_EFF_TI', 'FREE_STREAM', 'TURBULENCE', 'TI_SUP', 'AREA_OVERLAP',
   'DIAMETER', 'INV_WEC', 'TI0', 'MWH_PER_W', 'CUT_IN', 'CUT_OUT', 'CUT_OUT_INCLUSIVE', 'CT_CONSTANT', 'CT_ZERO_OUTSIDE',
   'POWER_CUBIC_RATED_SPEED', 'RATED_POWER', 'K0', 'K_TI', 'CEPS', 'EPS_OR_CTLIM', 'TP_A', 'TP_C1', 'TP_C2', 'TP_CEPS', 'TP_CTLIM',
   'JENSEN_K', 'CH_C0', 'CH_C1', 'CH_C2', 'CH_C3', 'CH_TI_FACTOR', 'TI_BOUND', 'MARGIN', 'REACH_STEP', 'FS_K', 'FS_EXP_FACTOR',
-  'FS_INV_XI2', 'ISA',
+  'FS_INV_XI2',
+  // Ground, rotor average, Crespo–Hernández's Ct→a (before ISA; the rotor points follow the enum: ROTOR_POINTS_AT).
+  'TURB_INDUCTION', 'GROUND', 'MIRROR_DZ', 'ROTOR_POINTS', 'ROTOR_POINTS_AT',
+  'ISA',
 ] as const;
 type CfgName = (typeof CFG_NAMES)[number];
 const CFG = Object.fromEntries(CFG_NAMES.map((name, i) => [name, i])) as Record<CfgName, number>;
@@ -122,7 +128,20 @@ export function wakedConfig(turbine: Turbine, wind: WindResource, spec: FarmMode
   const defaults = wake.wakedDefaults;
   const rotorAverage = spec.rotorAverage ?? defaults.rotorAverage;
   const native = wake.native!({ ...parameterDefaults(wake), ...(spec.params ?? {}) });
-  const cfg = baseConfig(turbine, wind, isa);
+  // The rotor-average quadrature (none at the centre or with Jensen's area overlap), appended after the enum.
+  const points = rotorAverage === 'area-overlap' ? null : rotorPoints(rotorAverage);
+  const base = baseConfig(turbine, wind, isa);
+  const cfg = points === null ? base : new Float64Array(base.length + 3 * points.w.length);
+  if (points !== null) {
+    cfg.set(base);
+    const m = points.w.length, at = base.length;
+    cfg.set(points.y, at); cfg.set(points.z, at + m); cfg.set(points.w, at + 2 * m);
+    cfg[CFG.ROTOR_POINTS] = m;
+    cfg[CFG.ROTOR_POINTS_AT] = at;
+  }
+  // The ground as a mirror: each source's image 2·h below the ground (engine/forward.ts pointwiseTarget).
+  cfg[CFG.GROUND] = (spec.ground ?? 'none') === 'mirror' ? 1 : 0;
+  cfg[CFG.MIRROR_DZ] = 2 * turbine.hubHeight;
   const freeStream = spec.inflow === 'free-stream';
   const induction = spec.ct2a ?? defaults.ct2a;
   cfg[CFG.INDUCTION] = induction === 'madsen' ? 1 : 0;
@@ -147,11 +166,21 @@ export function wakedConfig(turbine: Turbine, wind: WindResource, spec: FarmMode
     cfg[CFG.TI_SUP] = tiSup === 'sqrmax' ? 0 : tiSup === 'linear' ? 1 : 2;
     cfg[CFG.CH_C0] = c.c0; cfg[CFG.CH_C1] = c.c1; cfg[CFG.CH_C2] = c.c2; cfg[CFG.CH_C3] = c.c3;
     cfg[CFG.CH_TI_FACTOR] = Math.pow(wind.turbulenceIntensity, c.c2);
+    cfg[CFG.TURB_INDUCTION] = (spec.turbulenceCt2a ?? 'mom1d') === 'madsen' ? 1 : 0;
   }
-  cfg[CFG.MARGIN] = turbulence === 'crespo-hernandez' ? (turbine.diameter / 2) * (1 + 1e-12) : 0;
+  // Rotor points and added turbulence reach the target rotor's edge (engine/candidates.ts ReachScreen).
+  cfg[CFG.MARGIN] = turbulence === 'crespo-hernandez' || points !== null ? (turbine.diameter / 2) * (1 + 1e-12) : 0;
   cfg[CFG.REACH_STEP] = turbine.diameter / 8;
   cfg[CFG.TI_BOUND] = Infinity;
   return cfg;
+}
+
+/** The native kernel's scalar formula `name` at `inputs` (test/physics/kernelFormulas.test.ts keeps each equal to its TypeScript twin). */
+export function nativeFormula(name: 'power' | 'thrust' | 'twoA' | 'epsilon' | 'overlap' | 'crespo', inputs: ArrayLike<number>, turbine: Turbine, wind: WindResource, cfg?: Float64Array): Float64Array {
+  const out = new Float64Array(8);
+  const c = curveArrays(turbine);
+  const written = requireAddon().formula(name, Float64Array.from(inputs), out, cfg ?? baseConfig(turbine, wind, 'best'), c.powerSpeeds, c.powerW, c.ctSpeeds, c.ctValues);
+  return out.subarray(0, written);
 }
 
 /** Sets the screening bound on sources' TI (the evaluator's learned hint) in a waked configuration. */

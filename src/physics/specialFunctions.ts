@@ -44,3 +44,28 @@ export function digamma(x: number): number {
     - inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 * (1 / 252 - inv2 * (1 / 240 - inv2 * (1 / 132)))));
 }
 
+
+/** Taylor coefficients of asin(z)/z in z² (k = 0…26), as native/simd.h ASIN_C builds them. */
+const ASIN_C: number[] = (() => {
+  const c = [1];
+  for (let k = 1; k <= 26; k++) c.push((c[k - 1] * ((2 * k - 1) * (2 * k - 1))) / ((2 * k) * (2 * k + 1)));
+  return c;
+})();
+
+function asinSmall(z: number): number {
+  const z2 = z * z;
+  let p = ASIN_C[26];
+  for (let k = 25; k >= 0; k--) p = p * z2 + ASIN_C[k];
+  return z * p;
+}
+
+/**
+ * acos(x) by the native kernel's own operations (native/simd.h sacos: the asin series on
+ * |z| ≤ ½, with acos x = 2 asin √((1 − x)/2) beyond), so that the formulas using it give the same
+ * bits in both kernels (rotor/areaOverlap.ts; kernelFormulas.test.ts). Within 2 ulps of Math.acos.
+ */
+export function acosKernel(x: number): number {
+  if (x >= -0.5 && x <= 0.5) return Math.PI / 2 - asinSmall(x);
+  if (x > 0.5) return 2 * asinSmall(Math.sqrt((1 - x) * 0.5));
+  return Math.PI - 2 * asinSmall(Math.sqrt((1 + x) * 0.5));
+}

@@ -4,12 +4,12 @@
  * several turbine models and neighbours (mixedFarm.ts), roses, time series, TI per bin, sites that
  * are not uniform, the ground mirror, every rotor average the wake model has — with the refusals
  * below. The native kernel (wakedNative.ts) takes one turbine model without neighbours, a rose with
- * one ambient TI, a model with a native form at the rotor centre (or Jensen's area overlap), no
- * ground, no per-point Weibull, the mom1d added-turbulence Ct→a; the rest runs in JavaScript.
+ * one ambient TI, a model with a native form, no per-point Weibull; with every rotor average the
+ * model has (the centre, Jensen's area overlap, every quadrature of rotor/rotorPoints.ts), the
+ * ground mirror and every added-turbulence Ct→a (mom1d, madsen); the rest runs in JavaScript.
  */
 import type { FarmModelSpec } from '../farmModel.js';
 import { deficitModel } from '../wake/registry.js';
-import { parameterDefaults } from '../wake/deficitModel.js';
 import type { CoverRule, FarmShape, SolveNeeds, SolverDeclaration } from '../solvePlanTypes.js';
 import { freeStreamDeclinesFarm } from './freeStreamCovers.js';
 
@@ -34,14 +34,9 @@ function nativeWakedDeclines(model: FarmModelSpec, farm: FarmShape, needs: Solve
   if (farm.wind.series) return 'the native kernel takes a rose, not a time series';
   if (farm.wind.turbulenceIntensityByBin) return 'the native kernel takes one ambient TI, not a TI per bin';
   if (model.blockage) return 'blockage is solved in JavaScript';
-  if ((model.ground ?? 'none') !== 'none') return `the ground '${model.ground}' is computed in JavaScript only`;
   if (model.site && model.inflow === 'free-stream') return 'a site needs the waked inflow';
   if (model.site?.weibull) return 'a per-point Weibull site weights each turbine by its own probability in JavaScript only';
-  const rotorAverage = model.rotorAverage ?? wake.wakedDefaults.rotorAverage;
-  const native = wake.native({ ...parameterDefaults(wake), ...(model.params ?? {}) });
-  if (!(rotorAverage === 'center' || (native.kind === 'top-hat' && rotorAverage === 'area-overlap'))) return `the rotor average '${rotorAverage}' is computed in JavaScript only`;
   if (!['linear', 'sos', 'max'].includes(model.superposition)) return `the superposition '${model.superposition}' is computed in JavaScript only`;
-  if ((model.turbulenceCt2a ?? 'mom1d') !== 'mom1d') return `the added-turbulence ct2a '${model.turbulenceCt2a}' is computed in JavaScript only`;
   return null;
 }
 

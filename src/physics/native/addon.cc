@@ -9,7 +9,10 @@
 #include "kernel.h"
 
 namespace wflo {
-namespace sse2 { void waked(WakedCall&, WakedScratch&); void freeStream(FreeStreamCall&, FreeStreamScratch&); }
+namespace sse2 {
+void waked(WakedCall&, WakedScratch&); void freeStream(FreeStreamCall&, FreeStreamScratch&);
+int formula(int which, const double* cfg, const Curves& curves, const double* in, int nIn, double* out);
+}
 namespace avx2 { void waked(WakedCall&, WakedScratch&); void freeStream(FreeStreamCall&, FreeStreamScratch&); }
 }  // namespace wflo
 
@@ -151,6 +154,10 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
   if (a.failed) return nullptr;
   const size_t n = nx, nDir = ncos, nSpeed = nsp;
   if (ncfg < CFG_COUNT) { fail(a, "waked: cfg is too short"); return nullptr; }
+  const double nPts = cfg[CFG_ROTOR_POINTS], ptsAt = cfg[CFG_ROTOR_POINTS_AT];
+  if (!(nPts >= 0) || (nPts > 0 && !(ptsAt >= CFG_COUNT && ptsAt + 3 * nPts <= (double)ncfg))) {
+    fail(a, "waked: cfg[CFG_ROTOR_POINTS_AT] must place the rotor points (y, z, w) inside cfg, after CFG_COUNT"); return nullptr;
+  }
   for (int j = 0; j < 4; j++) if (site[j] && nsite[j] != nDir * n) { fail(a, "waked: site arrays must hold directions × turbines"); return nullptr; }
   if ((site[2] && !site[0]) || (site[3] && !site[1])) { fail(a, "waked: a site adjoint needs its field"); return nullptr; }
   if (site[0] && cfg[CFG_FREE_STREAM] != 0) { fail(a, "waked: a site needs the waked inflow"); return nullptr; }
@@ -179,6 +186,8 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
   // sqrmax keeps only each target's largest source (tiArg); the other sums keep every pair's terms.
   const bool turbPairTerms = turbulence && cfg[CFG_TI_SUP] != 0;
   const bool jensen = cfg[CFG_MODEL] == 2;
+  // Jensen with rotor points or the ground: the direct wake's terms and the image's (wakedKernel.inc jensenGeometry).
+  const size_t jensenPerPair = nPts > 0 || cfg[CFG_GROUND] != 0 ? 6 : 3;
   WakedScratch s;
   s.lanesMax = lanes; s.pairsMax = pairs;
   const size_t nl = n * (size_t)lanes;
@@ -188,7 +197,7 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
     s.candStart = ar.take<int32_t>(n + 1); s.candSrc = ar.take<int32_t>(pairs);
     s.candDx = ar.take<double>(pairs); s.candDy = ar.take<double>(pairs); s.candDy2 = ar.take<double>(pairs);
     s.candDxPow = ar.take<double>(turbulence ? pairs : 1);
-    s.jensenTerms = ar.take<double>(jensen ? 3 * pairs : 1);
+    s.jensenTerms = ar.take<double>(jensen ? jensenPerPair * pairs : 1);
     s.lanes = ar.take<int32_t>(lanes); s.laneU = ar.take<double>(lanes); s.laneP = ar.take<double>(lanes); s.laneCtFree = ar.take<double>(lanes);
     s.u = ar.take<double>(nl); s.ti = ar.take<double>(nl); s.ct = ar.take<double>(nl); s.total = ar.take<double>(nl);
     s.tiAcc = ar.take<double>(nl); s.ref = ar.take<double>(1); s.tiArg = ar.take<int32_t>(nl);
@@ -295,6 +304,39 @@ static napi_value FreeStream(napi_env env, napi_callback_info info) {
   return nullptr;
 }
 
+// formula(name, inputs, out, cfg, powerSpeeds, powerW, ctSpeeds, ctValues): one scalar formula of
+// the kernels (wakedKernel.inc formulaRun: power, thrust, twoA, epsilon, overlap, crespo) into out;
+// returns the outputs written. For the tests that keep each equal to its TypeScript twin.
+static napi_value Formula(napi_env env, napi_callback_info info) {
+  Args a;
+  a.env = env;
+  a.argc = 8;
+  napi_get_cb_info(env, info, &a.argc, a.argv, nullptr, nullptr);
+  char name[32] = {0};
+  size_t len = 0;
+  if (a.argc < 8 || napi_get_value_string_utf8(env, a.argv[0], name, sizeof name, &len) != napi_ok) { fail(a, "formula: name must be a string"); return nullptr; }
+  static const char* names[6] = {"power", "thrust", "twoA", "epsilon", "overlap", "crespo"};
+  int which = -1;
+  for (int k = 0; k < 6; k++) if (strcmp(name, names[k]) == 0) which = k;
+  if (which < 0) { fail(a, "formula: unknown formula"); return nullptr; }
+  size_t nin, nout, ncfg, nps, npw, ncs, ncv;
+  const double* in = f64(a, 1, &nin, "formula: inputs must be a Float64Array");
+  double* out = f64(a, 2, &nout, "formula: out must be a Float64Array");
+  const double* cfg = f64(a, 3, &ncfg, "formula: cfg must be a Float64Array");
+  const double* ps = f64(a, 4, &nps, "formula: powerSpeeds must be a Float64Array");
+  const double* pw = f64(a, 5, &npw, "formula: powerW must be a Float64Array");
+  const double* cs = f64(a, 6, &ncs, "formula: ctSpeeds must be a Float64Array");
+  const double* cvals = f64(a, 7, &ncv, "formula: ctValues must be a Float64Array");
+  if (a.failed) return nullptr;
+  if (ncfg < CFG_COUNT || nout < 8 || nps != npw || ncs != ncv) { fail(a, "formula: cfg too short, out under 8 values or curve lengths differ"); return nullptr; }
+  const Curves curves = curvesFrom(cfg, ps, nps, pw, cs, ncs, cvals);
+  const int written = sse2::formula(which, cfg, curves, in, (int)nin, out);
+  if (written < 0) { fail(a, "formula: too few inputs"); return nullptr; }
+  napi_value result;
+  napi_create_int32(env, written, &result);
+  return result;
+}
+
 static napi_value Isa(napi_env env, napi_callback_info) {
   napi_value out;
   const char* name = processorHasAvx2() ? "avx2" : "sse2";
@@ -306,6 +348,7 @@ static napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
     {"waked", nullptr, Waked, nullptr, nullptr, nullptr, napi_default, nullptr},
     {"freeStream", nullptr, FreeStream, nullptr, nullptr, nullptr, napi_default, nullptr},
+    {"formula", nullptr, Formula, nullptr, nullptr, nullptr, napi_default, nullptr},
     {"bestIsa", nullptr, Isa, nullptr, nullptr, nullptr, napi_default, nullptr},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);

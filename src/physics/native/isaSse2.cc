@@ -9,5 +9,6 @@ namespace sse2 {
 #include "freeStreamKernel.inc"
 void waked(WakedCall& call, WakedScratch& scratch) { wakedRun(call, scratch); }
 void freeStream(FreeStreamCall& call, FreeStreamScratch& scratch) { freeStreamRun(call, scratch); }
+int formula(int which, const double* cfg, const Curves& curves, const double* in, int nIn, double* out) { return formulaRun(which, cfg, curves, in, nIn, out); }
 }  // namespace sse2
 }  // namespace wflo

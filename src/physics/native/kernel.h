@@ -36,6 +36,12 @@ enum Cfg {
   CFG_MARGIN,         // added to the reach table (the target rotor's radius where it matters)
   CFG_REACH_STEP,
   CFG_FS_K, CFG_FS_EXP_FACTOR, CFG_FS_INV_XI2,  // free-stream Gaussian kernel
+  // Ground, rotor average and Crespo–Hernández's Ct→a (issue 41, rotor helper):
+  CFG_TURB_INDUCTION, // Crespo–Hernández's Ct→a: 0 1-D momentum, 1 Madsen
+  CFG_GROUND,         // 0 none, 1 the ground as a mirror (each source's image 2·h below)
+  CFG_MIRROR_DZ,      // the image's vertical offset from the target's hub, 2·h_source
+  CFG_ROTOR_POINTS,   // points of the rotor-average quadrature (0: the rotor centre)
+  CFG_ROTOR_POINTS_AT,  // where in cfg they are (after CFG_COUNT): y[m], z[m], w[m], units of the radius
   CFG_ISA,            // 0 the best the processor has, 1 SSE2, 2 AVX2 (same results; for tests)
   CFG_COUNT
 };
@@ -92,7 +98,7 @@ struct WakedScratch {
   uint8_t* candLive;          // by pair: 0 when no lane of the pair can be inside the wake
   // By pair × lane: 5 deficit terms [(e·5 + j)·L + l]; 5 added-turbulence terms likewise.
   double* pairTerms; double* turbTerms;  // turbTerms: linear and root-sum-square added turbulence only
-  // Jensen: per pair, geometry-only terms (shape·w and its partials).
+  // Jensen: per pair, geometry-only terms (shape·w and its partials); six with rotor points or the ground (the direct wake, the image).
   double* jensenTerms;
 };
 

@@ -15,6 +15,8 @@
  * the wake is at least as wide as the rotor (always for Jensen), and PyWake's value otherwise.
  * The cosines are clipped to [−1 + 2ε, 1 − 2ε] as PyWake does.
  */
+import { acosKernel } from '../specialFunctions.js';
+
 const EPS2 = 2 * 2.220446049250313e-16;
 
 /** Returns the fraction; g[0] = ∂/∂R₁ (wake radius), g[1] = ∂/∂d. */
@@ -28,23 +30,25 @@ export function overlapFraction(r1: number, r2: number, d: number, g: Float64Arr
   const cb = (rMin * rMin + d * d - rMax * rMax) / (2 * Math.max(rMin * d, EPS2));
   const caC = Math.min(Math.max(ca, -1 + EPS2), 1 - EPS2);
   const cbC = Math.min(Math.max(cb, -1 + EPS2), 1 - EPS2);
-  const alpha = Math.acos(caC), beta = Math.acos(cbC);
-  const sinA = Math.sin(alpha);
+  // The native kernel's acos (specialFunctions.ts acosKernel): the two kernels' fractions agree bit for bit.
+  const alpha = acosKernel(caC), beta = acosKernel(cbC);
+  // sin α = √((1 − cos α)(1 + cos α)) from the clipped cosine, as the native kernel computes it
+  // (scalarPhysics.inc overlapFraction; kernelFormulas.test.ts keeps the two equal).
+  const sinA = Math.sqrt((1 - caC) * (1 + caC));
   const norm = Math.PI * r2 * r2;
   const area = alpha * rMax * rMax + beta * rMin * rMin - sinA * r1 * d;
   if (g) {
     // dα = −dcos α / sin α (0 where the cosine was clipped).
     const dAlpha = ca === caC ? -1 / sinA : 0;
-    const dBeta = cb === cbC ? -1 / Math.sqrt(1 - cbC * cbC) : 0;
+    const dBeta = cb === cbC ? -1 / Math.sqrt((1 - cbC) * (1 + cbC)) : 0;
     const dcaDd = (d * d - rMax * rMax + rMin * rMin) / (2 * rMax * d * d);
     const dcbDd = (d * d - rMin * rMin + rMax * rMax) / (2 * rMin * d * d);
     const dcaDmax = (rMax * rMax - d * d + rMin * rMin) / (2 * rMax * rMax * d);
     const dcaDmin = -rMin / (rMax * d);
     const dcbDmin = (rMin * rMin - d * d + rMax * rMax) / (2 * rMin * rMin * d);
     const dcbDmax = -rMax / (rMin * d);
-    const cosA = Math.cos(alpha);
     // Area as a function of (α, β, R_max, R_min, R₁, d).
-    const aAlpha = rMax * rMax - cosA * r1 * d;
+    const aAlpha = rMax * rMax - caC * r1 * d;
     const aBeta = rMin * rMin;
     const dAreaDd = aAlpha * dAlpha * dcaDd + aBeta * dBeta * dcbDd - sinA * r1;
     let dAreaDr1: number;
