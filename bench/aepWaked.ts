@@ -12,7 +12,6 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createFarmEvaluator } from '../src/physics/aep.js';
 import { createParallelEvaluator } from '../src/physics/parallelAep.js';
-import { wakedConfig } from '../src/physics/nativeKernel.js';
 import { gridLayout, weibullRose360x23 } from './aepCases.js';
 import { referenceCase } from './wakedCases.js';
 
@@ -46,8 +45,8 @@ export async function benchWaked(): Promise<void> {
   for (const prefix of MODELS) {
     const rc = referenceCase(prefix);
     const spec = { ...rc.model, inflow: 'waked' as const };
-    const native = rc.model.superposition !== 'weighted' && wakedConfig(rc.turbine, wind, spec, 'best') !== null;
     const ev = createFarmEvaluator(rc.turbine, wind, spec) as ReturnType<typeof createFarmEvaluator> & { last?: () => number };
+    const native = ev.plan.kernel === 'native';
     const slow = !native;
     const a = medianTime(() => ev.aep(grid.x, grid.y), 0.4, slow ? 3 : 5);
     const pairs = ev.last?.() ?? 0;

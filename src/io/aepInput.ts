@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { SuperpositionName, BlockageModelName, GroundModelName } from '../physics/farmModel.js';
 import { modelNameProblem, type ModelField } from '../physics/modelNames.js';
 import { wakeParamsProblem } from './wakeParams.js';
-import { farmConflict } from '../physics/engineChoice.js';
+import { farmConflict } from '../physics/solvePlan.js';
 import { InputError } from '../util/errors.js';
 import type { Case } from '../case/case.js';
 import { readYamlFile } from './yamlFile.js';
@@ -16,7 +16,7 @@ import { caseArgument } from './caseArgument.js';
 import { caseFromDocument, caseFromIea37Layout, loadCase, readLayoutFile, resolveTurbine, resolveWind } from './caseFile.js';
 import { windioCase, windioKind } from './windio/windioPlant.js'; // windIO plant files (src/io/windio/)
 import { caseFromReferenceDocument, isReferenceCaseDocument } from './referenceCase.js'; // wake-model reference cases (physics)
-import { groundConflict } from '../physics/engineChoice.js';
+import { groundConflict } from '../physics/solvePlan.js';
 import type { DirectionTreatment } from '../physics/directionTreatment.js';
 import { caseListedWind, caseTreatment, withDirections } from '../optimize/caseDirections.js';
 import { directionsProblem, parseDirectionsFlag } from './directionsField.js';
@@ -99,7 +99,7 @@ export function resolveAepRequest(request: AepRequest): Case {
     if (problem) throw new InputError(`--${problem.name}: ${problem.message}`);
     c = { ...c, model: { ...c.model, params: { ...c.model.params, ...req.wakeParams } }, referenceAepMwh: undefined };
   }
-  // What the engines cannot evaluate (physics/engineChoice.ts); the files were checked when read, so a flag made it.
+  // What the engines cannot evaluate (physics/solvePlan.ts); the files were checked when read, so a flag made it.
   const limit = farmConflict(c.model, { types: c.turbines ? c.turbines.types : [c.turbine], neighbours: !!c.neighbours && c.neighbours.x.length > 0, wind: c.wind });
   if (limit) {
     const flag = limit.field === 'blockage' && req.blockage !== undefined ? '--blockage' : limit.field === 'superposition' && req.superposition !== undefined ? '--superposition'

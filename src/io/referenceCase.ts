@@ -20,7 +20,7 @@
 import { NO_CUT_OUT, turbineProblem, type Turbine } from '../physics/turbine.js';
 import { turbineIssue } from './turbinePlausibility.js';
 import { wakeParameterValueProblem } from './wakeParams.js';
-import { farmConflict } from '../physics/engineChoice.js';
+import { farmConflict } from '../physics/solvePlan.js';
 import { readSiteBlock, siteLayoutProblem } from './siteFields.js';
 import { neighbourCountProblem, neighbourReachProblem, siteBoxOf } from './neighbourLimits.js';
 import type { WindResource } from '../physics/windResource.js';

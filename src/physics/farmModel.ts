@@ -55,7 +55,7 @@ export interface FarmModelSpec {
   ground?: GroundModelName;
   /**
    * A site that is not uniform (site/site.ts: speed-up and TI fields, shear): each turbine's own
-   * free stream. Waked engine, on either kernel (physics/engineChoice.ts); absent: a uniform site.
+   * free stream. Waked engine, on the kernel the solve plan names (physics/solvePlan.ts); absent: a uniform site.
    */
   site?: Site;
 }

@@ -11,8 +11,6 @@ import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
 import { solvePlan } from './solvePlan.js';
-import { inflowOf } from './engine/freeStreamCovers.js';
-import { FarmConflictError } from './farmConflictError.js';
 import { wakedSetup } from './engine/wakedSetup.js';
 import { createWakedWorkspace, type Workspace } from './engine/workspace.js';
 import { solveWaked } from './engine/solveWaked.js';
@@ -35,11 +33,9 @@ export function createWeightedAepEvaluator(
   types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, neighbours: NeighbourTurbines | null = null,
 ): WeightedAepEvaluator {
   const nb = neighbours && neighbours.x.length > 0 ? neighbours : null;
+  // The weighted sum and blockage, one-model solvers, refuse a per-turbine weighted gradient (their declarations).
   const plan = solvePlan({ types, neighbours: nb !== null, wind }, model, { perTurbineWeights: true });
-  if (plan.solver === 'weighted-sum' || plan.solver === 'blockage') {
-    throw new FarmConflictError({ field: model.blockage ? 'blockage' : 'superposition', message: 'has no per-turbine weighted energy gradient (a one-model engine of its own); use the linear or squared superposition' }, model);
-  }
-  const setup = wakedSetup(types, wind, { ...model, inflow: inflowOf(types, model) });
+  const setup = wakedSetup(types, wind, plan.model);
   const nNb = nb ? nb.x.length : 0;
   let ws: Workspace | null = null;
   return (x, y, typeOf, weights) => {
