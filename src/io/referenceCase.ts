@@ -392,6 +392,8 @@ function referenceCase(doc: unknown, file: string): Case & { expected?: Referenc
     c.neighbours = { x: nx, y: ny, types, typeOf: nt };
   }
   const limit = farmConflict(model, { types: several ? types : [c.turbine], neighbours: !!c.neighbours && c.neighbours.x.length > 0, wind });
-  if (limit) throw new InputError(`${file}: model.${limit.field}: ${limit.message}`);
+  // Named at the file's own key (the site is a top-level block; rotor_average the model's key), so the line is found.
+  const key = limit?.field === 'site' ? 'site' : limit?.field === 'rotorAverage' ? 'model.rotor_average' : `model.${limit?.field}`;
+  if (limit) throw new InputError(`${file}: ${key}: ${limit.message}`);
   return c;
 }

@@ -109,13 +109,14 @@ test('wflo aep and wflo validate refuse a combination no solver covers in one li
     const changed = source.replace(/rotor_average: Grid\s*\n\s*\(GridRotorAvg\(\)\)/, 'rotor_average: area_overlap');
     assert.notEqual(changed, source);
     const file = path.join(dir, 'area-overlap-gaussian.yaml');
+    const changedLine = changed.split('\n').findIndex((l) => /rotor_average: area_overlap/.test(l)) + 1;
     fs.writeFileSync(file, changed);
     for (const args of [['aep', file], ['validate', file]]) {
       const r = runWflo(args);
       const lines = r.stderr.split('\n').filter((l) => l.length > 0);
       assert.equal(r.status, 2, `${args[0]}: exit ${r.status}: ${r.stderr}`);
       assert.equal(lines.length, 1, `${args[0]}: ${r.stderr}`);
-      assert.equal(lines[0], `wflo: ${file}: model.rotorAverage: the area-overlap rotor average needs a top-hat wake model (jensen), not bastankhah2014`);
+      assert.equal(lines[0], `wflo: ${file}:${changedLine}: model.rotor_average: the area-overlap rotor average needs a top-hat wake model (jensen), not bastankhah2014`);
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
