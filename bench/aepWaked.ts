@@ -50,7 +50,7 @@ export async function benchWaked(): Promise<void> {
     const slow = !native;
     const a = medianTime(() => ev.aep(grid.x, grid.y), 0.4, slow ? 3 : 5);
     const pairs = ev.last?.() ?? 0;
-    const gradient = rc.model.superposition === 'weighted' ? null : medianTime(() => ev.aepWithGradient(grid.x, grid.y), 0.4, slow ? 3 : 5);
+    const gradient = ev.plan.solver === 'weighted-sum' ? null : medianTime(() => ev.aepWithGradient(grid.x, grid.y), 0.4, slow ? 3 : 5);
     console.log(`waked, ${rc.describe}`.slice(0, 57).padEnd(58) + (native ? 'native' : 'js').padEnd(8) + (a.wall * 1e3).toFixed(0).padStart(9) + (a.cpu * 1e3).toFixed(0).padStart(9) +
       (gradient ? (gradient.wall * 1e3).toFixed(0) : '—').padStart(9) + (gradient ? (gradient.cpu * 1e3).toFixed(0) : '—').padStart(9) + String(a.repeats).padStart(8) +
       (pairs > 0 ? pairs.toExponential(2) : '—').padStart(11) + nominal.toExponential(2).padStart(10));

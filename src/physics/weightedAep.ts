@@ -2,10 +2,10 @@
  * The gradient of a per-turbine weighted AEP, Σ_i w_i · AEP_i, for any weights: the waked solve
  * (engine/solveWaked.ts) with the weighted term (engine/weightedAepTerm.ts) over the farm's own
  * turbines followed by its fixed neighbours, each with its type (turbineMix.ts) — the solve the
- * mixed-farm engine (mixedFarm.ts) runs, with the same inflow choice (solvePlan.ts; engine/freeStreamCovers.ts inflowOf), so
+ * mixed-farm engine (mixedFarm.ts) runs, from the same solve plan's model (solvePlan.ts), so
  * its per-turbine energy is that engine's. An economic objective whose ∂J/∂AEP_i differs between
  * turbines takes its energy term's gradient from here (optimize/economicObjective.ts). The weighted
- * sum and blockage are one-model engines of their own and are refused, as in mixedFarm.ts.
+ * sum and blockage are one-model engines of their own: their declarations refuse the need.
  */
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
