@@ -2,7 +2,11 @@
  * The solve plan: the one place that chooses how a farm is evaluated. From the farm's shape (its
  * turbine models, neighbours, wind), its model (wake, superposition, blockage, turbulence, rotor
  * average, ground, site) and what the caller needs (gradient, hub-height gradient, per-turbine
- * weights, a kernel asked for) it gives {solver, kernel, why}.
+ * weights, the mixed-farm form, each condition's flow, a kernel asked for) it gives {solver,
+ * kernel, why} and the model the solver is built from. It is computed once per evaluator
+ * (physics/aep.ts createFarmEvaluator, mixedFarm.ts, weightedAep.ts, parallelAep.ts) and carried by
+ * it (`evaluator.plan`, what `wflo aep --explain` prints); evaluators, native runners and worker
+ * threads are built from a plan and neither choose nor decline.
  *
  * Each solver declares what it covers beside its own code (engine/freeStreamCovers.ts,
  * engine/wakedCovers.ts, superposition/weightedSumCovers.ts, blockageCovers.ts); this file is their
@@ -10,7 +14,8 @@
  * free stream, waked; a combination the solver refuses is an input error (exit 2, one line naming
  * the field: FarmConflictError), the same words every input reader (`validate`) reports. The kernel
  * is the native one unless the caller or WFLO_KERNEL=js asks for JavaScript, or the solver's
- * declaration says why the native kernel does not take the farm.
+ * declaration says why the native kernel does not take the farm (a need the solver cannot give
+ * is refused by its declaration too).
  */
 import type { Turbine } from './turbine.js';
 import type { FarmModelSpec } from './farmModel.js';
@@ -24,8 +29,8 @@ import { FarmConflictError } from './farmConflictError.js';
 /** The solvers in the order they are asked whether they take a farm (the waked solve takes every other). */
 const SOLVERS: readonly SolverDeclaration[] = [BLOCKAGE_SOLVER, WEIGHTED_SUM_SOLVER, FREE_STREAM_SOLVER, WAKED_SOLVER];
 
-/** The kernel the environment asks for: JavaScript under WFLO_KERNEL=js, else native. */
-export function kernelAsked(): KernelKind {
+/** The kernel the environment asks for: JavaScript under WFLO_KERNEL=js, else native (read here only). */
+function kernelAsked(): KernelKind {
   return process.env.WFLO_KERNEL === 'js' ? 'js' : 'native';
 }
 
