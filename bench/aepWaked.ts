@@ -12,7 +12,6 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createFarmEvaluator } from '../src/physics/aep.js';
 import { createParallelEvaluator } from '../src/physics/parallelAep.js';
-import { wakedConfig } from '../src/physics/nativeKernel.js';
 import { gridLayout, weibullRose360x23 } from './aepCases.js';
 import { referenceCase } from './wakedCases.js';
 
@@ -46,12 +45,12 @@ export async function benchWaked(): Promise<void> {
   for (const prefix of MODELS) {
     const rc = referenceCase(prefix);
     const spec = { ...rc.model, inflow: 'waked' as const };
-    const native = rc.model.superposition !== 'weighted' && wakedConfig(rc.turbine, wind, spec, 'best') !== null;
     const ev = createFarmEvaluator(rc.turbine, wind, spec) as ReturnType<typeof createFarmEvaluator> & { last?: () => number };
+    const native = ev.plan.kernel === 'native';
     const slow = !native;
     const a = medianTime(() => ev.aep(grid.x, grid.y), 0.4, slow ? 3 : 5);
     const pairs = ev.last?.() ?? 0;
-    const gradient = rc.model.superposition === 'weighted' ? null : medianTime(() => ev.aepWithGradient(grid.x, grid.y), 0.4, slow ? 3 : 5);
+    const gradient = ev.plan.solver === 'weighted-sum' ? null : medianTime(() => ev.aepWithGradient(grid.x, grid.y), 0.4, slow ? 3 : 5);
     console.log(`waked, ${rc.describe}`.slice(0, 57).padEnd(58) + (native ? 'native' : 'js').padEnd(8) + (a.wall * 1e3).toFixed(0).padStart(9) + (a.cpu * 1e3).toFixed(0).padStart(9) +
       (gradient ? (gradient.wall * 1e3).toFixed(0) : '—').padStart(9) + (gradient ? (gradient.cpu * 1e3).toFixed(0) : '—').padStart(9) + String(a.repeats).padStart(8) +
       (pairs > 0 ? pairs.toExponential(2) : '—').padStart(11) + nominal.toExponential(2).padStart(10));

@@ -8,7 +8,6 @@ import fs from 'node:fs';
 import { readYamlFile } from '../src/io/yamlFile.js';
 import { caseFromReferenceDocument } from '../src/io/referenceCase.js';
 import { createFarmEvaluator } from '../src/physics/aep.js';
-import { wakedConfig } from '../src/physics/nativeKernel.js';
 
 const [file, reps, kernelArg] = [process.argv[2], Number(process.argv[3] ?? 5), process.argv[4]];
 const c = caseFromReferenceDocument(readYamlFile(file), file);
@@ -32,7 +31,7 @@ function time(f: () => { aepMwh: number }): { cpu: number[]; wall: number[]; aep
 
 const a = time(() => ev.aep(x, y));
 const g = time(() => ev.aepWithGradient(x, y));
-const native = kernel === 'native' && wakedConfig(c.turbine, c.wind, model, 'best') !== null;
+const native = ev.plan.kernel === 'native';
 console.log(JSON.stringify({
   peer: 'wflo', kernel: native ? 'native' : 'js', aep_mwh: a.aep, aep_cpu_s: a.cpu, aep_wall_s: a.wall, grad_cpu_s: g.cpu, grad_wall_s: g.wall,
   load: fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3),

@@ -12,7 +12,7 @@ import path from 'node:path';
 import type { Turbine } from '../physics/turbine.js';
 import type { WindResource } from '../physics/windResource.js';
 import { resolveFarmModel } from '../io/farmModelFields.js';
-import { farmConflict } from '../physics/engineChoice.js';
+import { farmConflict } from '../physics/solvePlan.js';
 import type { Boundary } from '../geometry/boundary.js';
 import { validateBoundary } from '../geometry/validateBoundary.js';
 import { OPTIMIZER_METHODS } from '../optimize/settings.js';

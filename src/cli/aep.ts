@@ -2,7 +2,8 @@
 import type { Command } from 'commander';
 import { resolveAepRequest } from '../io/aepInput.js';
 import type { AepWithGradient } from '../physics/aep.js';
-import { caseEvaluator, caseNeighbourLoss, casePlan, caseTypeOf } from '../optimize/caseEvaluator.js';
+import { caseEvaluator, caseNeighbourLoss, caseTypeOf } from '../optimize/caseEvaluator.js';
+import { explainPlan, planDocument } from '../physics/solvePlan.js';
 import { parallelCaseAep } from '../optimize/parallelCaseAep.js';
 import { InputError } from '../util/errors.js';
 import { WAKE_MODEL_NAMES, BLOCKAGE_MODEL_NAMES, GROUND_MODEL_NAMES } from '../physics/farmModel.js';
@@ -27,8 +28,8 @@ export function registerAep(program: Command): void {
     .option('--directions <treatment>', 'how the rose\'s directions are treated: bins (as listed, the benchmark measure) | spread:N (each bin over its width in N sub-directions) | gaussian:SIGMA:N (direction uncertainty) | refine:STEP (the rose interpolated to every STEP°); replaces the file\'s `directions`')
     .option('--gradient', 'also print dAEP/dx and dAEP/dy (MWh per metre)')
     .option('--threads <n>', 'worker threads for this one evaluation, the directions split among them (the same AEP; pays for big farms on fine roses); one turbine model, no neighbours or blockage')
-    .option('--explain', 'also print which solver and kernel evaluate the case, and why (the solve plan)')
-    .option('--json', 'print JSON (with the solve plan as solve_plan)')
+    .option('--explain', 'also print which solver (free-stream, waked, weighted-sum, blockage) and kernel (native, js) ran, and why: the solve plan')
+    .option('--json', 'print JSON (with the solve plan as solve_plan: solver, kernel, why_solver, why_kernel)')
     .action(async (file: string | undefined, opts: Record<string, string | boolean | undefined>) => {
       let wakeParams: Record<string, number> | undefined;
       if (opts.k !== undefined) {
@@ -46,10 +47,12 @@ export function registerAep(program: Command): void {
       const listed = caseListedWind(c);
       const threads = opts.threads === undefined ? 1 : Number(opts.threads);
       if (!Number.isInteger(threads) || threads < 1 || threads > 256) throw new InputError(`--threads: expected a whole number from 1 to 256, got '${String(opts.threads)}'`);
-      const plan = casePlan(c, c.model, { gradient: !!opts.gradient });
       const t0 = process.hrtime.bigint();
-      const r = threads > 1 ? await parallelCaseAep(c, threads, !!opts.gradient)
-        : opts.gradient ? caseEvaluator(c).aepWithGradient(c.layout!.x, c.layout!.y) : caseEvaluator(c).aep(c.layout!.x, c.layout!.y);
+      // The evaluator carries its solve plan (which solver and kernel ran, and why): --explain and solve_plan report it.
+      const evaluator = threads > 1 ? null : caseEvaluator(c, c.model, undefined, { gradient: !!opts.gradient });
+      const parallel = threads > 1 ? await parallelCaseAep(c, threads, !!opts.gradient) : null;
+      const r = parallel ?? (opts.gradient ? evaluator!.aepWithGradient(c.layout!.x, c.layout!.y) : evaluator!.aep(c.layout!.x, c.layout!.y));
+      const plan = parallel ? parallel.plan : evaluator!.plan;
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       // Under a treatment: the benchmark AEP (the bins as listed) beside it, and the energy by listed bin.
       const binsAep = c.directions ? caseEvaluator(withDirections(c, { kind: 'bins' })).aep(c.layout!.x, c.layout!.y).aepMwh : r.aepMwh;
@@ -73,7 +76,7 @@ export function registerAep(program: Command): void {
           turbine: c.turbine.name,
           wake_model: c.model.wake,
           superposition: c.model.superposition,
-          solve_plan: { solver: plan.solver, kernel: plan.kernel, why_solver: plan.why.solver, why_kernel: plan.why.kernel },
+          solve_plan: planDocument(plan),
         };
         if (typeNames) out.turbine_types = typeNames;
         if (loss) {
@@ -109,10 +112,7 @@ export function registerAep(program: Command): void {
         const rel = (binsAep - c.referenceAepMwh) / c.referenceAepMwh;
         lines.push(`reference   ${c.referenceAepMwh.toFixed(5)} MWh (relative difference ${rel.toExponential(2)}${c.directions ? ' of the bins\' AEP' : ''})`);
       }
-      if (opts.explain) {
-        lines.push(`solver      ${plan.solver}: ${plan.why.solver}`);
-        lines.push(`kernel      ${plan.kernel}: ${plan.why.kernel}`);
-      }
+      if (opts.explain) lines.push(...explainPlan(plan));
       lines.push(`time        ${ms.toFixed(2)} ms`);
       process.stdout.write(`${lines.join('\n')}\n`);
     });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { SuperpositionName, BlockageModelName, GroundModelName } from '../physics/farmModel.js';
 import { modelNameProblem, type ModelField } from '../physics/modelNames.js';
 import { wakeParamsProblem } from './wakeParams.js';
-import { farmConflict } from '../physics/engineChoice.js';
+import { farmConflict } from '../physics/solvePlan.js';
 import { InputError } from '../util/errors.js';
 import type { Case } from '../case/case.js';
 import { readYamlFile } from './yamlFile.js';
@@ -16,7 +16,7 @@ import { caseArgument } from './caseArgument.js';
 import { caseFromDocument, caseFromIea37Layout, loadCase, readLayoutFile, resolveTurbine, resolveWind } from './caseFile.js';
 import { windioCase, windioKind } from './windio/windioPlant.js'; // windIO plant files (src/io/windio/)
 import { caseFromReferenceDocument, isReferenceCaseDocument } from './referenceCase.js'; // wake-model reference cases (physics)
-import { groundConflict } from '../physics/engineChoice.js';
+import { groundConflict } from '../physics/solvePlan.js';
 import type { DirectionTreatment } from '../physics/directionTreatment.js';
 import { caseListedWind, caseTreatment, withDirections } from '../optimize/caseDirections.js';
 import { directionsProblem, parseDirectionsFlag } from './directionsField.js';

@@ -47,7 +47,7 @@ import { MAX_INPUT_BYTES } from './boundedRead.js';
 import { nearestKey } from './didYouMean.js';
 import { caseArgument } from './caseArgument.js';
 import { farmModelShape, resolveFarmModel } from './farmModelFields.js';
-import { farmConflict } from '../physics/engineChoice.js';
+import { farmConflict } from '../physics/solvePlan.js';
 import { modelsRoomProblem, readFarmModels, readNeighbours, typeOfCounts, type FailAt } from './farmTurbines.js';
 import { directionsProblem, readDirectionsField } from './directionsField.js';
 import { withDirections } from '../optimize/caseDirections.js';

@@ -13,7 +13,7 @@
 import { z } from 'zod';
 import type { FarmModelSpec, SuperpositionName, BlockageModelName, GroundModelName } from '../physics/farmModel.js';
 import { modelNameProblem, type ModelField } from '../physics/modelNames.js';
-import { groundConflict } from '../physics/engineChoice.js';
+import { groundConflict } from '../physics/solvePlan.js';
 import { wakeParamsProblem } from './wakeParams.js';
 import type { FieldPath } from './sourceMap.js';
 import type { FailAt } from './farmTurbines.js';

@@ -20,7 +20,7 @@
 import { NO_CUT_OUT, turbineProblem, type Turbine } from '../physics/turbine.js';
 import { turbineIssue } from './turbinePlausibility.js';
 import { wakeParameterValueProblem } from './wakeParams.js';
-import { farmConflict } from '../physics/engineChoice.js';
+import { farmConflict, groundConflict } from '../physics/solvePlan.js';
 import { readSiteBlock, siteLayoutProblem } from './siteFields.js';
 import { neighbourCountProblem, neighbourReachProblem, siteBoxOf } from './neighbourLimits.js';
 import type { WindResource } from '../physics/windResource.js';
@@ -300,9 +300,10 @@ export function referenceModel(doc: Doc, file: string): FarmModelSpec {
   } else if (m.ground !== undefined && m.ground !== null && !/^(none|no ?ground)$/i.test(String(m.ground))) {
     // PyWake's ground models: Mirror (an image turbine below the ground) is wflo's `mirror`.
     if (!/^(py_wake\.\S*\.)?mirror(\(\))?$/i.test(String(m.ground).trim())) throw new InputError(`${file}: model.ground: unknown ground model '${m.ground}' (known: Mirror, none)`);
-    if (spec.blockage) throw new InputError(`${file}: model.ground: the ground mirror is not supported with blockage`);
-    if (spec.superposition === 'weighted') throw new InputError(`${file}: model.ground: the ground mirror is not supported with the weighted sum`);
     spec.ground = 'mirror';
+    // What the solvers' declarations refuse with the ground (blockage, the weighted sum): the solve plan's line.
+    const conflict = groundConflict(spec);
+    if (conflict) throw new InputError(`${file}: model.ground: ${conflict}`);
   }
   return spec;
 }
@@ -392,6 +393,8 @@ function referenceCase(doc: unknown, file: string): Case & { expected?: Referenc
     c.neighbours = { x: nx, y: ny, types, typeOf: nt };
   }
   const limit = farmConflict(model, { types: several ? types : [c.turbine], neighbours: !!c.neighbours && c.neighbours.x.length > 0, wind });
-  if (limit) throw new InputError(`${file}: model.${limit.field}: ${limit.message}`);
+  // Named at the file's own key (the site is a top-level block; rotor_average the model's key), so the line is found.
+  const key = limit?.field === 'site' ? 'site' : limit?.field === 'rotorAverage' ? 'model.rotor_average' : `model.${limit?.field}`;
+  if (limit) throw new InputError(`${file}: ${key}: ${limit.message}`);
   return c;
 }

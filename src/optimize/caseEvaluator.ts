@@ -33,12 +33,12 @@ export function caseTypeOf(c: Pick<Case, 'turbines' | 'nTurbines'>): Int32Array 
 export type CasePhysics = Pick<Case, 'turbine' | 'wind' | 'model' | 'turbines' | 'neighbours'>;
 
 /** The mixed-farm evaluator of a case (types: own models, then the neighbours'). */
-export function caseMixedEvaluator(c: CasePhysics, model: FarmModelSpec = c.model): MixedFarmEvaluator {
+export function caseMixedEvaluator(c: CasePhysics, model: FarmModelSpec = c.model, needs: SolveNeeds = {}): MixedFarmEvaluator {
   const { types, ownTypes } = caseTypes(c);
   const nb = c.neighbours && c.neighbours.x.length > 0
     ? { x: c.neighbours.x, y: c.neighbours.y, typeOf: Int32Array.from(c.neighbours.typeOf, (t) => t + ownTypes) }
     : null;
-  return createMixedFarmEvaluator(types, c.wind, model, nb);
+  return createMixedFarmEvaluator(types, c.wind, model, nb, needs);
 }
 
 /** The solve plan of a case (physics/solvePlan.ts): solver, kernel and why; a refused combination is an InputError. */
@@ -47,13 +47,13 @@ export function casePlan(c: CasePhysics, model: FarmModelSpec = c.model, needs: 
 }
 
 /**
- * The case's evaluator with its model (or `model`) and its assignment (or `typeOf`): the plan's
- * solver and kernel; a farm of several models or with neighbours runs the mixed-farm form of the
- * waked solve (the plan's kernel for it is JavaScript).
+ * The case's evaluator with its model (or `model`) and its assignment (or `typeOf`), carrying its
+ * solve plan (evaluator.plan: solver, kernel and why, for what the caller `needs`); a farm of
+ * several models or with neighbours runs the mixed-farm form of the waked solve.
  */
-export function caseEvaluator(c: CasePhysics, model: FarmModelSpec = c.model, typeOf?: Int32Array): FarmEvaluator {
-  if (!isMixedCase(c)) return createFarmEvaluator(c.turbine, c.wind, model);
-  return caseMixedEvaluator(c, model).bind(typeOf ?? (c.turbines ? c.turbines.typeOf : null));
+export function caseEvaluator(c: CasePhysics, model: FarmModelSpec = c.model, typeOf?: Int32Array, needs: SolveNeeds = {}): FarmEvaluator {
+  if (!isMixedCase(c)) return createFarmEvaluator(c.turbine, c.wind, model, undefined, 'best', needs);
+  return caseMixedEvaluator(c, model, needs).bind(typeOf ?? (c.turbines ? c.turbines.typeOf : null));
 }
 
 /** Energy the case's neighbours lose to the farm at (x, y), MWh (null without neighbours). */

@@ -10,13 +10,19 @@ import type { Case } from '../case/case.js';
 import type { AepWithGradient } from '../physics/aep.js';
 import { createParallelEvaluator } from '../physics/parallelAep.js';
 import { InputError } from '../util/errors.js';
+import { casePlan } from './caseEvaluator.js';
+import type { SolvePlan } from '../physics/solvePlanTypes.js';
 
-export async function parallelCaseAep(c: Case, threads: number, withGradient: boolean): Promise<AepWithGradient> {
-  const outside = c.turbines ? 'several turbine models' : c.neighbours && c.neighbours.x.length > 0 ? 'neighbouring turbines' : c.model.blockage ? 'blockage' : null;
+export async function parallelCaseAep(c: Case, threads: number, withGradient: boolean): Promise<AepWithGradient & { plan: SolvePlan }> {
+  // The solvers that take direction blocks are the free stream and the waked solve of one turbine model (the solve plan's choice).
+  const plan = casePlan(c, c.model, { gradient: withGradient });
+  const outside = c.turbines ? 'several turbine models' : c.neighbours && c.neighbours.x.length > 0 ? 'neighbouring turbines'
+    : plan.solver === 'blockage' ? 'blockage' : plan.solver === 'weighted-sum' ? "the weighted sum (superposition 'weighted')" : null;
   if (outside) throw new InputError(`--threads: ${c.name} has ${outside}; evaluate it on one thread (leave out --threads)`);
   const evaluator = createParallelEvaluator(c.turbine, c.wind, c.model, threads);
   try {
-    return withGradient ? await evaluator.aepWithGradient(c.layout!.x, c.layout!.y) : await evaluator.aep(c.layout!.x, c.layout!.y);
+    const r = withGradient ? await evaluator.aepWithGradient(c.layout!.x, c.layout!.y) : await evaluator.aep(c.layout!.x, c.layout!.y);
+    return { ...r, plan: evaluator.plan };
   } finally {
     await evaluator.close();
   }

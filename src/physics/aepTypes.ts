@@ -4,6 +4,7 @@
  */
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
+import type { SolvePlan } from './solvePlanTypes.js';
 
 export interface AepResult {
   aepMwh: number;
@@ -23,6 +24,8 @@ export interface AepWithGradient extends AepResult {
 export interface FarmEvaluator {
   readonly turbine: Turbine;
   readonly wind: WindResource;
+  /** Which solver and kernel evaluate it, and why (solvePlan.ts): computed once, when the evaluator is made. */
+  readonly plan: SolvePlan;
   aep(x: Float64Array, y: Float64Array): AepResult;
   aepWithGradient(x: Float64Array, y: Float64Array): AepWithGradient;
 }

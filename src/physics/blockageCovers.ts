@@ -42,6 +42,9 @@ export const BLOCKAGE_SOLVER: SolverDeclaration = {
         return what ? `blockage is solved for farms of one turbine model without neighbours only, and this farm has ${what}: leave blockage out, or give the farm one model and no neighbours` : null;
       },
     },
+    { field: 'blockage', refuses: (_m, _f, needs) => needs.mixedForm ? 'blockage is a one-model solve of its own (physics/aep.ts), not the waked solve over a mix of turbine types' : null },
+    { field: 'blockage', refuses: (_m, _f, needs) => needs.perTurbineWeights ? 'blockage has no per-turbine weighted energy gradient (leave blockage out)' : null },
+    { field: 'blockage', refuses: (_m, _f, needs) => needs.conditionFlows ? 'blockage is solved by its own engine: the flow of each condition covers the waked solve and the weighted sum (leave blockage out)' : null },
     AREA_OVERLAP_RULE,
   ],
   nativeDeclines: () => 'blockage is solved in JavaScript only',

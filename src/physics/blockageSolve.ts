@@ -38,7 +38,9 @@ import { addWindFrameGradient, type WakedResult } from './engine/solveWaked.js';
 import { rotorAveragedDeficit } from './engine/pairDeficit.js';
 import { AepTerm, type ConditionFlow } from './engine/objective.js';
 import { induction, pairGeometry, sourceGamma, SELF_SIMILARITY_2020 } from './blockage/selfSimilarity2020.js';
-import { farmConflict, FarmConflictError } from './engineChoice.js';
+import { farmConflict } from './solvePlan.js';
+import { FarmConflictError } from './farmConflictError.js';
+import type { SolvePlan } from './solvePlanTypes.js';
 
 export const BLOCKAGE_TOLERANCE_MS = 1e-10;
 export const BLOCKAGE_MAX_SWEEPS = 200;
@@ -308,8 +310,8 @@ function tiSlope(sc: Scratch, tiSup: string, p: number, q: number, e: number): n
 }
 
 /** A WakedEvaluator (the FarmEvaluator of aep.ts) with blockage. */
-export function createBlockageEvaluator(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WakedEvaluator & { lastSolve(): { sweeps: number; unconverged: number } } {
-  const setup = blockageSetup(turbine, wind, spec);
+export function createBlockageEvaluator(turbine: Turbine, wind: WindResource, plan: SolvePlan): WakedEvaluator & { lastSolve(): { sweeps: number; unconverged: number } } {
+  const setup = blockageSetup(turbine, wind, plan.model);
   let scratch: Scratch | null = null;
   let last = { pairs: 0, sweeps: 0, unconverged: 0 };
   const evaluate = (x: Float64Array, y: Float64Array, withGradient: boolean): BlockageResult => {
@@ -321,7 +323,7 @@ export function createBlockageEvaluator(turbine: Turbine, wind: WindResource, sp
     return r;
   };
   return {
-    turbine, wind,
+    turbine, wind, plan,
     aep: (x, y) => evaluate(x, y, false),
     aepWithGradient: (x, y) => evaluate(x, y, true),
     last: () => last.pairs,

@@ -8,23 +8,22 @@
  *
  * Conditions are in the resource's order: a rose's bin k = direction · nSpeeds + speed, a time
  * series' sample t. Every condition is solved, also those the AEP skips (weight 0, or below every
- * cut-in speed: power 0 there), so the arrays hold no gaps. The waked engine only: the blockage
- * solve and the weighted-sum superposition have engines of their own (engineChoice.ts) and are
- * refused here with a one-line InputError.
+ * cut-in speed: power 0 there), so the arrays hold no gaps. The waked solve and the weighted sum
+ * (the solve plan's choice, solvePlan.ts); blockage refuses the need (blockageCovers.ts: one line,
+ * exit 2).
  */
 import type { Turbine } from './turbine.js';
 import { powerAt } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
 import type { TurbineMix } from './turbineMix.js';
-import { inflowOf } from './engineChoice.js';
+import { solvePlan } from './solvePlan.js';
 import { wakedSetup, type WakedSetup } from './engine/wakedSetup.js';
 import { createWakedWorkspace } from './engine/workspace.js';
 import { solveWaked } from './engine/solveWaked.js';
 import type { ConditionFlow, ObjectiveTerm } from './engine/objective.js';
 import { weightedSumSetup } from './wakedAep.js';
 import { evaluateWeightedSum } from './superposition/weightedSum.js';
-import { InputError } from '../util/errors.js';
 
 export interface ConditionFlows {
   /** Conditions (rose bins or series samples, in the resource's order) and turbines (the farm's own, then neighbours). */
@@ -67,9 +66,10 @@ class FlowRecorder implements ObjectiveTerm {
 
 /** The flow of every condition of `wind` at turbines (x, y) of types `mix` (default: all of the first type, all own). */
 export function conditionFlows(types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, x: Float64Array, y: Float64Array, mix?: TurbineMix): ConditionFlows {
-  if (model.blockage) throw new InputError(`flow conditions: blockage '${model.blockage}' is solved by its own engine; per-condition flow covers the waked engine only`);
-  if (model.superposition === 'weighted') return weightedSumFlows(types, wind, model, x, y, mix);
-  const setup = wakedSetup(types, wind, { ...model, inflow: inflowOf(types, model) });
+  // Blockage refuses the flow of each condition (its declaration, blockageCovers.ts); the weighted sum is a solve of its own.
+  const plan = solvePlan({ types, neighbours: mix !== undefined && mix.own < x.length, wind }, model, { conditionFlows: true });
+  if (plan.solver === 'weighted-sum') return weightedSumFlows(types[0], wind, plan.model, x, y);
+  const setup = wakedSetup(types, wind, plan.model);
   const c = setup.conditions;
   const n = x.length;
   const count = c.count;
@@ -91,12 +91,9 @@ export function conditionFlows(types: readonly Turbine[], wind: WindResource, mo
   return out;
 }
 
-/** The weighted sum's flow: one turbine model, a rose, every bin (d · nSpeeds + s) solved together. */
-function weightedSumFlows(types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, x: Float64Array, y: Float64Array, mix?: TurbineMix): ConditionFlows {
-  if (types.length !== 1 || mix) throw new InputError("flow conditions: superposition 'weighted' covers one turbine model and no neighbours");
-  if (wind.series) throw new InputError("flow conditions: superposition 'weighted' needs a rose, not a time series");
-  const turbine = types[0];
-  const r = evaluateWeightedSum(weightedSumSetup(turbine, wind, { ...model, inflow: inflowOf(types, model) }), x, y);
+/** The weighted sum's flow: one turbine model without neighbours, a rose (its declaration), every bin (d · nSpeeds + s) solved together. */
+function weightedSumFlows(turbine: Turbine, wind: WindResource, model: FarmModelSpec, x: Float64Array, y: Float64Array): ConditionFlows {
+  const r = evaluateWeightedSum(weightedSumSetup(turbine, wind, model), x, y);
   const n = x.length, nd = wind.directionsDeg.length, ns = wind.speeds.length, count = nd * ns;
   const weight = new Float64Array(count * n);
   for (let k = 0; k < count; k++) weight.fill(wind.probability[k], k * n, (k + 1) * n);

@@ -17,13 +17,15 @@ export interface GaussianGroup {
   speedIndices: number[];
 }
 
-/** A runner for the groups, or null when the model is not one the native free-stream kernel has. */
-export function createNativeFreeStreamRunner(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, groups: GaussianGroup[], isa: IsaChoice = 'best'): NativeRunner | null {
-  if (groups.length === 0) return null;
+/**
+ * A runner for the groups of a model the solve plan gives the native kernel (solvePlan.ts, from
+ * engine/freeStreamCovers.ts): IEA37 or Bastankhah 2014, whose k and 1/ξ² do not depend on Ct.
+ */
+export function createNativeFreeStreamRunner(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, groups: GaussianGroup[], isa: IsaChoice = 'best'): NativeRunner {
   const first = groups[0];
-  if (groups.some((g) => g.k !== first.k || g.invXi2 !== first.invXi2)) return null;
+  /* c8 ignore next */
+  if (!first || groups.some((g) => g.k !== first.k || g.invXi2 !== first.invXi2)) throw new Error('the native free-stream kernel takes one k and 1/ξ² for every Ct');
   const cfg = freeStreamConfig(turbine, wind, spec, first.k, first.invXi2, isa);
-  if (!cfg) return null;
   const addon = requireAddon();
   const curves = curveArrays(turbine);
   const nDir = wind.directionsDeg.length, nSpeed = wind.speeds.length;

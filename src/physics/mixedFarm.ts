@@ -16,17 +16,15 @@
  * adjoints of the own turbines they wake back to the own turbines that wake them.
  *
  * The inflow solve is the one the model resolves to for these types (any tabulated-Ct type, or a
- * model only the waked engine has, gives `waked`; else `free-stream`: solvePlan.ts; engine/freeStreamCovers.ts inflowOf).
- * Farms of several models or with neighbours always run on the JavaScript waked engine
- * (wakedAep.ts's evaluateWaked); the native kernel (nativeKernel.ts) keeps the one-model,
- * no-neighbour farms.
+ * model only the waked engine has, gives `waked`; else `free-stream`): the solve plan's model
+ * (solvePlan.ts). The plan's kernel for the mixed form is JavaScript (engine/wakedCovers.ts: the
+ * native kernel takes one turbine model without neighbours), which evaluateWaked runs.
  */
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
 import { solvePlan } from './solvePlan.js';
-import { inflowOf } from './engine/freeStreamCovers.js';
-import { FarmConflictError } from './farmConflictError.js';
+import type { SolveNeeds, SolvePlan } from './solvePlanTypes.js';
 import { wakedSetup, type WakedSetup } from './engine/wakedSetup.js';
 import { createWakedWorkspace, type Workspace } from './engine/workspace.js';
 import { evaluateWaked } from './engine/solveWaked.js';
@@ -57,6 +55,7 @@ export interface MixedAepResult {
 export interface BoundEvaluator {
   readonly turbine: Turbine;
   readonly wind: WindResource;
+  readonly plan: SolvePlan;
   aep(x: Float64Array, y: Float64Array): MixedAepResult;
   aepWithGradient(x: Float64Array, y: Float64Array): MixedAepResult;
 }
@@ -64,6 +63,8 @@ export interface BoundEvaluator {
 export interface MixedFarmEvaluator {
   readonly types: readonly Turbine[];
   readonly wind: WindResource;
+  /** The solve plan (solvePlan.ts): the waked solve over the types, on the kernel it names. */
+  readonly plan: SolvePlan;
   readonly neighbours: NeighbourTurbines | null;
   /** AEP of own turbines at (x, y) whose types are `typeOf` (indices into `types`). */
   aep(x: Float64Array, y: Float64Array, typeOf: Int32Array): MixedAepResult;
@@ -75,20 +76,16 @@ export interface MixedFarmEvaluator {
 }
 
 export function createMixedFarmEvaluator(
-  types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, neighbours: NeighbourTurbines | null = null,
+  types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, neighbours: NeighbourTurbines | null = null, needs: SolveNeeds = {},
 ): MixedFarmEvaluator {
   if (types.length === 0) throw new Error('a mixed farm needs at least one turbine type');
-  // The waked solve over the types: the weighted sum and blockage are one-model solvers (the solve plan, solvePlan.ts).
-  const plan = solvePlan({ types, neighbours: neighbours !== null && neighbours.x.length > 0, wind }, model, {});
-  if (plan.solver === 'weighted-sum' || plan.solver === 'blockage') {
-    // One model and no neighbours passed the rule, but this is the waked solve over a mix: those are one-model engines.
-    throw new FarmConflictError({ field: model.blockage ? 'blockage' : 'superposition', message: 'is evaluated by the one-model evaluator (physics/aep.ts), not over a mix of types' }, model);
-  }
+  // The waked solve over the types (the solve plan, solvePlan.ts): the weighted sum and blockage, one-model solvers, refuse the mixed form.
+  const plan = solvePlan({ types, neighbours: neighbours !== null && neighbours.x.length > 0, wind }, model, { ...needs, mixedForm: true });
   const nb = neighbours && neighbours.x.length > 0 ? neighbours : null;
   if (nb && (nb.y.length !== nb.x.length || nb.typeOf.length !== nb.x.length)) {
     throw new Error(`neighbours: ${nb.x.length} x, ${nb.y.length} y and ${nb.typeOf.length} types`);
   }
-  const setup: WakedSetup = wakedSetup(types, wind, { ...model, inflow: inflowOf(types, model) });
+  const setup: WakedSetup = wakedSetup(types, wind, plan.model);
   const nNb = nb ? nb.x.length : 0;
   let scratch: Workspace | null = null;
   let all = { x: new Float64Array(0), y: new Float64Array(0), typeOf: new Int32Array(0) };
@@ -120,7 +117,7 @@ export function createMixedFarmEvaluator(
   };
   let alone: Float64Array | null = null;
   return {
-    types, wind, neighbours: nb,
+    types, wind, plan, neighbours: nb,
     aep: (x, y, typeOf) => evaluate(x, y, typeOf, false),
     aepWithGradient: (x, y, typeOf) => evaluate(x, y, typeOf, true),
     bind(typeOf) {
@@ -131,7 +128,7 @@ export function createMixedFarmEvaluator(
         return n < fixed.length ? fixed.subarray(0, n) : fixed;
       };
       return {
-        turbine: types[fixed.length > 0 ? fixed[0] : 0], wind,
+        turbine: types[fixed.length > 0 ? fixed[0] : 0], wind, plan,
         aep: (x, y) => evaluate(x, y, typesFor(x.length), false),
         aepWithGradient: (x, y) => evaluate(x, y, typesFor(x.length), true),
       };

@@ -10,7 +10,9 @@
  * direction and turbine); `sumByDirection` adds them up in direction order, so a sum over blocks
  * of directions computed elsewhere (worker threads) gives the same bits as one call.
  *
- * WFLO_KERNEL=js selects the JavaScript reference everywhere (slower; last bits differ).
+ * Which kernel runs is the solve plan's choice (solvePlan.ts; WFLO_KERNEL=js asks it for the
+ * JavaScript reference everywhere: slower, last bits differ); these functions are asked only for
+ * what it gives the native kernel.
  */
 import { createRequire } from 'node:module';
 import { RuntimeFailure } from '../util/errors.js';
@@ -19,7 +21,6 @@ import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
 import { deficitModel } from './wake/registry.js';
 import { parameterDefaults } from './wake/deficitModel.js';
-import { kernelAsked, nativeWakedDeclines, oneModelFarm } from './solvePlan.js';
 import { CRESPO_HERNANDEZ_DEFAULTS } from './turbulence/crespoHernandez.js';
 import { rotorPoints } from './rotor/rotorPoints.js';
 
@@ -45,7 +46,7 @@ export const CFG_NAMES = [
 type CfgName = (typeof CFG_NAMES)[number];
 const CFG = Object.fromEntries(CFG_NAMES.map((name, i) => [name, i])) as Record<CfgName, number>;
 
-export type KernelChoice = 'native' | 'js';
+export type { KernelKind as KernelChoice } from './solvePlanTypes.js';
 /** Instruction set of the native kernel: the best the processor has, or one forced (tests). */
 export type IsaChoice = 'best' | 'sse2' | 'avx2';
 
@@ -63,11 +64,6 @@ function loadAddon(): Addon | null {
     loadError = (err as Error).message.split('\n')[0];
   }
   return addon;
-}
-
-/** The kernel evaluations use unless told otherwise: native, or the reference under WFLO_KERNEL=js. */
-export function defaultKernel(): KernelChoice {
-  return kernelAsked();
 }
 
 /** The native addon, or a RuntimeFailure saying how to build it. */
@@ -118,12 +114,10 @@ export function curveArrays(turbine: Turbine): CurveArrays {
 }
 
 /**
- * The waked-engine configuration for a model spec, or null when the native kernel does not cover
- * it (the solve plan's answer: solvePlan.ts nativeWakedDeclines, from engine/wakedCovers.ts).
+ * The waked-engine configuration for a model the solve plan gives the native kernel (solvePlan.ts,
+ * from engine/wakedCovers.ts nativeDeclines); it is not asked otherwise.
  */
-export function wakedConfig(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, isa: IsaChoice): Float64Array | null {
-  // What the native kernel covers is the waked solver's declaration (engine/wakedCovers.ts), read by the solve plan.
-  if (nativeWakedDeclines(spec, oneModelFarm(turbine, wind)) !== null) return null;
+export function wakedConfig(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, isa: IsaChoice): Float64Array {
   const wake = deficitModel(spec.wake)!;
   const defaults = wake.wakedDefaults;
   const rotorAverage = spec.rotorAverage ?? defaults.rotorAverage;
@@ -235,10 +229,8 @@ export function sumByDirection(r: ByDirection, n: number, withGradient: boolean)
   return { aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh, gradX, gradY };
 }
 
-/** Free-stream Gaussian configuration (k, 1/ξ²) for aep.ts; null when the model is not a Gaussian kernel. */
-export function freeStreamConfig(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, k: number, invXi2: number, isa: IsaChoice): Float64Array | null {
-  if (spec.wake !== 'iea37' && spec.wake !== 'bastankhah2014') return null;
-  if (!['linear', 'sos', 'max'].includes(spec.superposition)) return null;
+/** Free-stream Gaussian configuration (k, 1/ξ²) for aep.ts, for a model the solve plan gives the native kernel. */
+export function freeStreamConfig(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, k: number, invXi2: number, isa: IsaChoice): Float64Array {
   const cfg = baseConfig(turbine, wind, isa);
   cfg[CFG.SUPERPOSITION] = spec.superposition === 'linear' ? 0 : spec.superposition === 'sos' ? 1 : 2;
   cfg[CFG.FS_K] = k;

@@ -4,11 +4,13 @@
  * call posts the layout to every worker and waits for all of them, which costs about a
  * millisecond, so it pays only when one evaluation takes much longer than that.
  *
- * Every worker runs the engine createFarmEvaluator picks for the model. On the native kernel the
- * workers return their rows by direction and this thread adds them up in direction order
- * (nativeKernel.ts sumByDirection), so the result is bit-identical to one thread, whatever the
- * number of threads. For a model only the JavaScript engines have, the blocks' sums are added (equal
- * to one thread up to the order of additions).
+ * The solve plan (solvePlan.ts) is computed once, here, and every worker runs it. On the native
+ * kernel the workers return their rows by direction and this thread adds them up in direction
+ * order (nativeKernel.ts sumByDirection), so the result is bit-identical to one thread, whatever
+ * the number of threads. On the JavaScript kernel the blocks are the waked solve's (the free-stream
+ * engine has no block form: its plan's model, inflow free-stream, is the waked solve's free-stream
+ * inflow) and their sums are added (equal to one thread up to the order of additions). The weighted
+ * sum and blockage solve every direction together and have no blocks.
  */
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -16,11 +18,15 @@ import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
 import type { AepWithGradient } from './aep.js';
-import { allocateByDirection, defaultKernel, sumByDirection, type IsaChoice, type KernelChoice } from './nativeKernel.js';
+import { allocateByDirection, sumByDirection, type IsaChoice, type KernelChoice } from './nativeKernel.js';
+import { farmPlan } from './aep.js';
+import type { SolvePlan } from './solvePlanTypes.js';
 import { windConditions } from './windConditions.js';
 
 export interface ParallelFarmEvaluator {
   readonly threads: number;
+  /** The solve plan every worker runs (solvePlan.ts). */
+  readonly plan: SolvePlan;
   aep(x: Float64Array, y: Float64Array): Promise<AepWithGradient & { pairEvaluations: number }>;
   aepWithGradient(x: Float64Array, y: Float64Array): Promise<AepWithGradient & { pairEvaluations: number }>;
   close(): Promise<void>;
@@ -37,8 +43,9 @@ interface WorkerReply {
 }
 
 export function createParallelEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec, threads = os.availableParallelism(),
-  kernel: KernelChoice = defaultKernel(), isa: IsaChoice = 'best'): ParallelFarmEvaluator {
-  if (model.blockage) throw new Error('blockage has no parallel evaluator: use createFarmEvaluator');
+  kernel?: KernelChoice, isa: IsaChoice = 'best'): ParallelFarmEvaluator {
+  const plan = farmPlan(turbine, wind, model, kernel);
+  if (plan.solver === 'blockage' || plan.solver === 'weighted-sum') throw new Error(`the ${plan.solver} solver has no parallel evaluator: use createFarmEvaluator`);
   const nDir = wind.directionsDeg.length;
   // Blocks of the directions the engine visits (a time series: its distinct sample directions).
   const nVisit = wind.series ? windConditions(wind).directionsDeg.length : nDir;
@@ -48,7 +55,7 @@ export function createParallelEvaluator(turbine: Turbine, wind: WindResource, mo
   for (let w = 0; w < count; w++) {
     const dirFrom = Math.floor((w * nVisit) / count), dirTo = Math.floor(((w + 1) * nVisit) / count);
     blocks.push([dirFrom, dirTo]);
-    workers.push(new Worker(new URL('./parallelAepWorker.js', import.meta.url), { workerData: { turbine, wind, model, dirFrom, dirTo, kernel, isa } }));
+    workers.push(new Worker(new URL('./parallelAepWorker.js', import.meta.url), { workerData: { turbine, wind, plan, dirFrom, dirTo, isa } }));
   }
   const run = async (x: Float64Array, y: Float64Array, withGradient: boolean) => {
     const replies = await Promise.all(workers.map((w) => new Promise<WorkerReply>((resolve, reject) => {
@@ -83,7 +90,7 @@ export function createParallelEvaluator(turbine: Turbine, wind: WindResource, mo
     return out;
   };
   return {
-    threads: count,
+    threads: count, plan,
     aep: (x, y) => run(x, y, false),
     aepWithGradient: (x, y) => run(x, y, true),
     close: async () => { await Promise.all(workers.map((w) => w.terminate())); },

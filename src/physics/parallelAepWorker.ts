@@ -1,19 +1,22 @@
 /**
  * Worker thread of parallelAep.ts: evaluates the directions [dirFrom, dirTo) of one farm model for
  * every layout posted to it and posts the partial result back: rows by direction from the native
- * kernel (the same engine createFarmEvaluator picks), or, for a model only the JavaScript engines
- * have, the waked reference engine's sums over the block.
+ * kernel where the solve plan (computed once by parallelAep.ts) names it, else the waked reference
+ * engine's sums over the block, built from the plan's model.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { wakedSetup } from './engine/wakedSetup.js';
 import { createWakedWorkspace, type Workspace } from './engine/workspace.js';
 import { evaluateWaked } from './engine/solveWaked.js';
-import { createNativeRunner, inflowOf } from './aep.js';
-import { allocateByDirection } from './nativeKernel.js';
+import { createNativeRunner } from './aep.js';
+import { allocateByDirection, type IsaChoice } from './nativeKernel.js';
+import type { Turbine } from './turbine.js';
+import type { WindResource } from './windResource.js';
+import type { SolvePlan } from './solvePlanTypes.js';
 
-const { turbine, wind, model, dirFrom, dirTo, kernel, isa } = workerData;
-const runner = kernel === 'native' ? createNativeRunner(turbine, wind, model, isa) : null;
-const setup = runner ? null : wakedSetup(turbine, wind, { ...model, inflow: inflowOf(turbine, model) });
+const { turbine, wind, plan, dirFrom, dirTo, isa } = workerData as { turbine: Turbine; wind: WindResource; plan: SolvePlan; dirFrom: number; dirTo: number; isa: IsaChoice };
+const runner = plan.kernel === 'native' ? createNativeRunner(turbine, wind, plan, isa) : null;
+const setup = runner ? null : wakedSetup(turbine, wind, plan.model);
 let ws: Workspace | null = null;
 const nDir = wind.directionsDeg.length;
 

@@ -2,7 +2,11 @@
  * The solve plan: the one place that chooses how a farm is evaluated. From the farm's shape (its
  * turbine models, neighbours, wind), its model (wake, superposition, blockage, turbulence, rotor
  * average, ground, site) and what the caller needs (gradient, hub-height gradient, per-turbine
- * weights, a kernel asked for) it gives {solver, kernel, why}.
+ * weights, the mixed-farm form, each condition's flow, a kernel asked for) it gives {solver,
+ * kernel, why} and the model the solver is built from. It is computed once per evaluator
+ * (physics/aep.ts createFarmEvaluator, mixedFarm.ts, weightedAep.ts, parallelAep.ts) and carried by
+ * it (`evaluator.plan`, what `wflo aep --explain` prints); evaluators, native runners and worker
+ * threads are built from a plan and neither choose nor decline.
  *
  * Each solver declares what it covers beside its own code (engine/freeStreamCovers.ts,
  * engine/wakedCovers.ts, superposition/weightedSumCovers.ts, blockageCovers.ts); this file is their
@@ -10,7 +14,8 @@
  * free stream, waked; a combination the solver refuses is an input error (exit 2, one line naming
  * the field: FarmConflictError), the same words every input reader (`validate`) reports. The kernel
  * is the native one unless the caller or WFLO_KERNEL=js asks for JavaScript, or the solver's
- * declaration says why the native kernel does not take the farm.
+ * declaration says why the native kernel does not take the farm (a need the solver cannot give
+ * is refused by its declaration too).
  */
 import type { Turbine } from './turbine.js';
 import type { FarmModelSpec } from './farmModel.js';
@@ -24,8 +29,8 @@ import { FarmConflictError } from './farmConflictError.js';
 /** The solvers in the order they are asked whether they take a farm (the waked solve takes every other). */
 const SOLVERS: readonly SolverDeclaration[] = [BLOCKAGE_SOLVER, WEIGHTED_SUM_SOLVER, FREE_STREAM_SOLVER, WAKED_SOLVER];
 
-/** The kernel the environment asks for: JavaScript under WFLO_KERNEL=js, else native. */
-export function kernelAsked(): KernelKind {
+/** The kernel the environment asks for: JavaScript under WFLO_KERNEL=js, else native (read here only). */
+function kernelAsked(): KernelKind {
   return process.env.WFLO_KERNEL === 'js' ? 'js' : 'native';
 }
 
@@ -40,10 +45,10 @@ function chooseSolver(model: FarmModelSpec, farm: FarmShape | undefined): { decl
 }
 
 /** The first combination the chosen solver refuses (rules needing the farm only with one), or null. */
-function refusalOf(declaration: SolverDeclaration, model: FarmModelSpec, farm: FarmShape | undefined): FarmConflict | null {
+function refusalOf(declaration: SolverDeclaration, model: FarmModelSpec, farm: FarmShape | undefined, needs: SolveNeeds = {}): FarmConflict | null {
   for (const rule of declaration.refuses) {
     if (rule.needsFarm && !farm) continue;
-    const message = rule.refuses(model, farm ?? { types: [], neighbours: false, wind: {} });
+    const message = rule.refuses(model, farm ?? { types: [], neighbours: false, wind: {} }, needs);
     if (message !== null) return { field: rule.field, message };
   }
   return null;
@@ -63,7 +68,7 @@ export function farmConflict(model: FarmModelSpec, farm?: FarmShape): FarmConfli
 /** The plan of a farm's evaluation; a combination its solver refuses is a FarmConflictError (exit 2). */
 export function solvePlan(farm: FarmShape, model: FarmModelSpec, needs: SolveNeeds = {}): SolvePlan {
   const { declaration, why } = chooseSolver(model, farm);
-  const conflict = refusalOf(declaration, model, farm);
+  const conflict = refusalOf(declaration, model, farm, needs);
   if (conflict) throw new FarmConflictError(conflict, model);
   const asked = needs.kernel ?? kernelAsked();
   let kernel: KernelKind = 'js';
@@ -75,8 +80,8 @@ export function solvePlan(farm: FarmShape, model: FarmModelSpec, needs: SolveNee
     if (declines === null) { kernel = 'native'; kernelWhy = 'the native kernel covers every option of this farm and model'; }
     else kernelWhy = declines;
   }
-  const resolved = declaration.solver === 'free-stream' ? model : { ...model, inflow: inflowOf(farm.types, model) };
-  return { solver: declaration.solver, kernel, why: { solver: why, kernel: kernelWhy }, model: resolved };
+  // The free-stream engine reads no inflow; its model resolves to 'free-stream' (what its declaration takes).
+  return { solver: declaration.solver, kernel, why: { solver: why, kernel: kernelWhy }, model: { ...model, inflow: inflowOf(farm.types, model) }, needs };
 }
 
 /**
@@ -86,14 +91,15 @@ export function solvePlan(farm: FarmShape, model: FarmModelSpec, needs: SolveNee
 export function checkWakedSetup(model: FarmModelSpec, farm: FarmShape): void {
   for (const rule of WAKED_SOLVER.refuses) {
     if (!rule.setup) continue;
-    const message = rule.refuses(model, farm);
+    const message = rule.refuses(model, farm, {});
     if (message !== null) throw new FarmConflictError({ field: rule.field, message }, model);
   }
 }
 
-/** Why the native kernel does not take a one-model farm's waked solve, or null (nativeKernel.ts wakedConfig asks). */
-export function nativeWakedDeclines(model: FarmModelSpec, farm: FarmShape): string | null {
-  return WAKED_SOLVER.nativeDeclines(model, farm, {});
+/** Why a model's ground cannot be computed with its other options, or null (the `ground` field's line). */
+export function groundConflict(model: FarmModelSpec): string | null {
+  const conflict = farmConflict(model);
+  return conflict && conflict.field === 'ground' ? conflict.message : null;
 }
 
 /** The shape of a farm of one turbine model without neighbours over `wind`. */
@@ -105,3 +111,16 @@ export function oneModelFarm(turbine: Turbine, wind: FarmShape['wind']): FarmSha
 export function solverSummary(solver: SolvePlan['solver']): string {
   return SOLVERS.find((d) => d.solver === solver)!.summary;
 }
+
+/** The plan in two short lines (`wflo aep --explain`): which solver and kernel ran, and why. */
+export function explainPlan(plan: SolvePlan): string[] {
+  return [`solver      ${plan.solver}: ${plan.why.solver}`, `kernel      ${plan.kernel}: ${plan.why.kernel}`];
+}
+
+/** The plan as `wflo aep --json` writes it (solve_plan). */
+export function planDocument(plan: SolvePlan): { solver: string; kernel: string; why_solver: string; why_kernel: string } {
+  return { solver: plan.solver, kernel: plan.kernel, why_solver: plan.why.solver, why_kernel: plan.why.kernel };
+}
+
+export { FarmConflictError } from './farmConflictError.js';
+export type { FarmConflict, FarmShape, KernelKind, SolveNeeds, SolvePlan, SolverKind } from './solvePlanTypes.js';

@@ -28,6 +28,10 @@ export interface SolveNeeds {
   hubHeightGradient?: boolean;
   /** A per-turbine weighted energy's gradient (weightedAep.ts): the waked solve over the turbines' types. */
   perTurbineWeights?: boolean;
+  /** The waked solve's form over turbine types and fixed neighbours (mixedFarm.ts), whatever the farm's shape. */
+  mixedForm?: boolean;
+  /** Each turbine's flow in every wind condition (conditionFlows.ts), not only the energy. */
+  conditionFlows?: boolean;
   /** The kernel asked for: the environment's (WFLO_KERNEL) unless a caller forces one. */
   kernel?: KernelKind;
 }
@@ -45,7 +49,7 @@ export interface CoverRule {
   needsFarm?: boolean;
   /** True when the waked setup (engine/wakedSetup.ts), which every solver but the free stream builds, cannot be made: it asks too. */
   setup?: boolean;
-  refuses(model: FarmModelSpec, farm: FarmShape): string | null;
+  refuses(model: FarmModelSpec, farm: FarmShape, needs: SolveNeeds): string | null;
 }
 
 /** What a solver covers, declared beside the solver; solvePlan.ts is its only reader. */
@@ -66,6 +70,8 @@ export interface SolvePlan {
   solver: SolverKind;
   kernel: KernelKind;
   why: { solver: string; kernel: string };
-  /** The model with its inflow resolved (engineChoice.ts inflowOf) where the solver takes one. */
+  /** The model with its inflow resolved (engine/freeStreamCovers.ts inflowOf): what the solver is built from. */
   model: FarmModelSpec;
+  /** What the caller asked for (the evaluator built from the plan provides it). */
+  needs: SolveNeeds;
 }

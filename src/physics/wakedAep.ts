@@ -26,12 +26,12 @@ import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
 import type { GaussianLocalWake } from './wake/gaussianLocal.js';
 import type { TurbineMix } from './turbineMix.js';
-import { allocateByDirection, defaultKernel, sumByDirection, type IsaChoice, type KernelChoice } from './nativeKernel.js';
+import { allocateByDirection, sumByDirection, type IsaChoice } from './nativeKernel.js';
 import { createNativeWakedRunner } from './wakedNative.js';
 import { evaluateWeightedSum, type WeightedSumSetup } from './superposition/weightedSum.js';
 import { weightedSumGradient } from './superposition/weightedSumGradient.js';
-import { InputError } from '../util/errors.js';
-import { farmConflict, oneModelFarm } from './solvePlan.js';
+import { farmConflict, oneModelFarm, solvePlan } from './solvePlan.js';
+import type { SolvePlan } from './solvePlanTypes.js';
 import { FarmConflictError } from './farmConflictError.js';
 import { wakedSetup, type WakedSetup } from './engine/wakedSetup.js';
 import { createWorkspace, type Workspace } from './engine/workspace.js';
@@ -41,6 +41,8 @@ import { evaluateWaked, type WakedResult } from './engine/solveWaked.js';
 export interface WakedEvaluator {
   readonly turbine: Turbine;
   readonly wind: WindResource;
+  /** The solve plan the evaluator was built from (solvePlan.ts). */
+  readonly plan: SolvePlan;
   aep(x: Float64Array, y: Float64Array): WakedResult;
   aepWithGradient(x: Float64Array, y: Float64Array): WakedResult;
   /** Pair evaluations of the last call. */
@@ -48,13 +50,13 @@ export interface WakedEvaluator {
 }
 
 /**
- * The waked engine for a farm model: the native kernel (wakedNative.ts) where it covers the model's
- * options, else (or with kernel 'js') evaluateWaked above.
+ * The waked engine for a plan whose solver is the waked solve: the native kernel (wakedNative.ts)
+ * when the plan names it, else evaluateWaked above.
  */
-export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, kernel: KernelChoice = defaultKernel(), isa: IsaChoice = 'best'): WakedEvaluator {
-  if (spec.superposition === 'weighted') return weightedSumEvaluator(turbine, wind, spec);
+export function createWakedEvaluator(turbine: Turbine, wind: WindResource, plan: SolvePlan, isa: IsaChoice = 'best'): WakedEvaluator {
+  const spec = plan.model;
   const setup = wakedSetup(turbine, wind, spec);
-  const native = kernel === 'native' ? createNativeWakedRunner(turbine, wind, spec, setup, isa) : null;
+  const native = plan.kernel === 'native' ? createNativeWakedRunner(turbine, wind, spec, setup, isa) : null;
   let scratch: Workspace | null = null;
   let lastPairs = 0;
   const nDir = wind.directionsDeg.length;
@@ -72,7 +74,7 @@ export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec:
     return r;
   };
   return {
-    turbine, wind,
+    turbine, wind, plan,
     aep: (x, y) => evaluate(x, y, false),
     aepWithGradient: (x, y) => evaluate(x, y, true),
     last: () => lastPairs,
@@ -92,14 +94,15 @@ export function weightedSumSetup(turbine: Turbine, wind: WindResource, spec: Far
   };
 }
 
-function weightedSumEvaluator(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WakedEvaluator {
-  const setup = weightedSumSetup(turbine, wind, spec);
+/** The weighted-sum solve (superposition/weightedSum.ts) for a plan whose solver is the weighted sum. */
+export function createWeightedSumEvaluator(turbine: Turbine, wind: WindResource, plan: SolvePlan): WakedEvaluator {
+  const setup = weightedSumSetup(turbine, wind, plan.model);
   const evaluate = (x: Float64Array, y: Float64Array): WakedResult => {
     const r = evaluateWeightedSum(setup, x, y);
     return { aepMwh: r.aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh: r.perTurbineMwh, gradX: new Float64Array(0), gradY: new Float64Array(0), pairEvaluations: 0 };
   };
   return {
-    turbine, wind,
+    turbine, wind, plan,
     aep: evaluate,
     // The AEP is the solve's own; the gradient replays it condition by condition (weightedSumGradient.ts).
     aepWithGradient: (x, y) => {
@@ -126,13 +129,14 @@ export function wakedFlow(
   const wind: WindResource = {
     directionsDeg: Float64Array.of(directionDeg), speeds: Float64Array.of(speed), probability: Float64Array.of(1), turbulenceIntensity,
   };
-  if (spec.superposition === 'weighted') {
-    const turbine = Array.isArray(turbines) ? turbines[0] as Turbine : turbines as Turbine;
-    if (Array.isArray(turbines) && turbines.length > 1 || mix) throw new InputError("superposition 'weighted': one turbine model and no neighbours only");
-    const r = evaluateWeightedSum(weightedSumSetup(turbine, wind, spec), x, y);
-    return { wsEff: r.wsEff, ct: r.ct, ti: r.ti, powerW: r.wsEff.map((v) => powerAt(turbine, v)) };
+  const types: readonly Turbine[] = Array.isArray(turbines) ? turbines : [turbines as Turbine];
+  // The weighted sum is a solve of its own; every other plan's flow is the waked solve's with the model as given.
+  const plan = solvePlan({ types, neighbours: mix !== undefined && mix.own < x.length, wind }, spec, { conditionFlows: true });
+  if (plan.solver === 'weighted-sum') {
+    const r = evaluateWeightedSum(weightedSumSetup(types[0], wind, spec), x, y);
+    return { wsEff: r.wsEff, ct: r.ct, ti: r.ti, powerW: r.wsEff.map((v) => powerAt(types[0], v)) };
   }
-  return wakedFlowOf(wakedSetup(turbines, wind, spec), x, y, mix);
+  return wakedFlowOf(wakedSetup(types, wind, spec), x, y, mix);
 }
 
 /** wakedFlow for a setup already made (its wind: the one direction and speed). */

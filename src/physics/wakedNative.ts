@@ -80,10 +80,9 @@ class SiteRows {
   }
 }
 
-/** A runner for the spec, or null when the native kernel does not cover its options. */
-export function createNativeWakedRunner(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, setup: ReachSource, isa: IsaChoice = 'best'): NativeWakedRunner | null {
+/** A runner for a model the solve plan gives the native kernel (solvePlan.ts; engine/wakedCovers.ts nativeDeclines). */
+export function createNativeWakedRunner(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, setup: ReachSource, isa: IsaChoice = 'best'): NativeWakedRunner {
   const cfg = wakedConfig(turbine, wind, spec, isa);
-  if (!cfg) return null;
   const addon = requireAddon();
   const curves = curveArrays(turbine);
   const stats = new Float64Array(2);

@@ -2,17 +2,15 @@
  * The gradient of a per-turbine weighted AEP, Σ_i w_i · AEP_i, for any weights: the waked solve
  * (engine/solveWaked.ts) with the weighted term (engine/weightedAepTerm.ts) over the farm's own
  * turbines followed by its fixed neighbours, each with its type (turbineMix.ts) — the solve the
- * mixed-farm engine (mixedFarm.ts) runs, with the same inflow choice (solvePlan.ts; engine/freeStreamCovers.ts inflowOf), so
+ * mixed-farm engine (mixedFarm.ts) runs, from the same solve plan's model (solvePlan.ts), so
  * its per-turbine energy is that engine's. An economic objective whose ∂J/∂AEP_i differs between
  * turbines takes its energy term's gradient from here (optimize/economicObjective.ts). The weighted
- * sum and blockage are one-model engines of their own and are refused, as in mixedFarm.ts.
+ * sum and blockage are one-model engines of their own: their declarations refuse the need.
  */
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
 import { solvePlan } from './solvePlan.js';
-import { inflowOf } from './engine/freeStreamCovers.js';
-import { FarmConflictError } from './farmConflictError.js';
 import { wakedSetup } from './engine/wakedSetup.js';
 import { createWakedWorkspace, type Workspace } from './engine/workspace.js';
 import { solveWaked } from './engine/solveWaked.js';
@@ -35,11 +33,9 @@ export function createWeightedAepEvaluator(
   types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, neighbours: NeighbourTurbines | null = null,
 ): WeightedAepEvaluator {
   const nb = neighbours && neighbours.x.length > 0 ? neighbours : null;
+  // The weighted sum and blockage, one-model solvers, refuse a per-turbine weighted gradient (their declarations).
   const plan = solvePlan({ types, neighbours: nb !== null, wind }, model, { perTurbineWeights: true });
-  if (plan.solver === 'weighted-sum' || plan.solver === 'blockage') {
-    throw new FarmConflictError({ field: model.blockage ? 'blockage' : 'superposition', message: 'has no per-turbine weighted energy gradient (a one-model engine of its own); use the linear or squared superposition' }, model);
-  }
-  const setup = wakedSetup(types, wind, { ...model, inflow: inflowOf(types, model) });
+  const setup = wakedSetup(types, wind, plan.model);
   const nNb = nb ? nb.x.length : 0;
   let ws: Workspace | null = null;
   return (x, y, typeOf, weights) => {

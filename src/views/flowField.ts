@@ -25,7 +25,7 @@ import { induction, pairGeometry, sourceGamma, SELF_SIMILARITY_2020 } from '../p
 import { wakedSetup } from '../physics/engine/wakedSetup.js';
 import { wakedSpeedsAt } from '../physics/wakedField.js';
 import { InputError } from '../util/errors.js';
-import { usesFreeStreamEngine } from '../physics/aep.js';
+import { solvePlan } from '../physics/solvePlan.js';
 
 export interface FlowGrid {
   minX: number;
@@ -67,8 +67,11 @@ export function freeStreamSpeedFor(c: Pick<Case, 'wind' | 'turbine'>, directionD
 
 export function flowField(c: Pick<Case, 'wind' | 'turbine' | 'model'>, x: Float64Array, y: Float64Array, directionDeg: number, grid: FlowGrid): FlowField {
   const u = freeStreamSpeedFor(c, directionDeg);
-  if (c.model.superposition === 'weighted') throw new InputError("--flow: the flow field of the weighted-sum superposition is not drawn (its AEP is computed as usual); use 'linear' or 'sos' for the picture");
-  if (!usesFreeStreamEngine(c.turbine, c.model)) return wakedFlowField(c, x, y, directionDeg, grid, u);
+  // The wakes are drawn by the solver the solve plan gives them for this one condition (the blockage, if any, is taken off below).
+  const { blockage: _, ...wakes } = c.model;
+  const plan = solvePlan({ types: [c.turbine], neighbours: false, wind: {} }, wakes);
+  if (plan.solver === 'weighted-sum') throw new InputError("--flow: the flow field of the weighted-sum superposition is not drawn (its AEP is computed as usual); use 'linear' or 'sos' for the picture");
+  if (plan.solver !== 'free-stream') return wakedFlowField(c, x, y, directionDeg, grid, u);
   const wake = deficitModel(c.model.wake)?.freeStream;
   const superposition = SUPERPOSITIONS[c.model.superposition];
   if (!wake || !superposition) throw new Error(`unknown wake model '${c.model.wake}' or superposition '${c.model.superposition}'`);

@@ -1,5 +1,5 @@
 /**
- * physics/engineChoice.ts's farmConflict states what the engines cannot evaluate, so that
+ * physics/solvePlan.ts's farmConflict states what the engines cannot evaluate, so that
  * `validate` refuses it before a run does. Here the rule meets the engines themselves: for every wake model × superposition ×
  * blockage × ground, with a constant-Ct and a tabulated turbine, a rose, a time series and a rose
  * with turbulence per bin, and farms of one model, two models and one model beside neighbours,
@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BLOCKAGE_MODEL_NAMES, SUPERPOSITION_NAMES, WAKE_MODEL_NAMES, type FarmModelSpec } from '../../src/physics/farmModel.js';
-import { farmConflict } from '../../src/physics/engineChoice.js';
+import { farmConflict } from '../../src/physics/solvePlan.js';
 import { builtinTurbine, builtinWind } from '../../src/io/builtinCases.js';
 import { windFromSeries } from '../../src/physics/windSeries.js';
 import { caseEvaluator } from '../../src/optimize/caseEvaluator.js';

@@ -11,7 +11,7 @@ import { createFarmEvaluator } from '../../src/physics/aep.js';
 import type { FarmModelSpec } from '../../src/physics/farmModel.js';
 import type { Turbine } from '../../src/physics/turbine.js';
 import { roseFromSectors } from '../../src/physics/windResource.js';
-import { nativeIsa, requireAddon, wakedConfig } from '../../src/physics/nativeKernel.js';
+import { nativeIsa, requireAddon } from '../../src/physics/nativeKernel.js';
 import { createRng } from '../../src/util/rng.js';
 import { builtinTurbine } from '../../src/io/builtinCases.js';
 
@@ -49,7 +49,7 @@ function layout(seed: number, n: number, side: number) {
 
 for (const model of variants) {
   test(`native = reference: ${JSON.stringify(model)}`, () => {
-    assert.ok(wakedConfig(turbine, wind, { ...model, inflow: model.inflow ?? 'waked' }, 'best'), 'covered by the native kernel');
+    assert.equal(createFarmEvaluator(turbine, wind, { ...model, inflow: model.inflow ?? 'waked' }, 'native').plan.kernel, 'native', 'covered by the native kernel');
     for (const seed of [1, 2]) {
       const { x, y } = layout(seed, 14, 1500);
       const a = createFarmEvaluator(turbine, wind, model, 'native').aepWithGradient(x, y);
@@ -85,7 +85,7 @@ test('native free-stream engine = reference (IEA37 turbine, constant Ct; Bastank
 
 test('options the native kernel lacks run in the reference engine', () => {
   for (const model of [{ wake: 'zong2020', superposition: 'linear' }, { wake: 'zong2020', superposition: 'sos', rotorAverage: 'cgi4' }] as FarmModelSpec[]) {
-    assert.equal(wakedConfig(turbine, wind, model, 'best'), null);
+    assert.equal(createFarmEvaluator(turbine, wind, model, 'native').plan.kernel, 'js');
     const { x, y } = layout(3, 6, 1000);
     const a = createFarmEvaluator(turbine, wind, model, 'native').aep(x, y).aepMwh;
     assert.equal(a, createFarmEvaluator(turbine, wind, model, 'js').aep(x, y).aepMwh);

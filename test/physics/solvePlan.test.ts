@@ -1,7 +1,7 @@
 /**
  * physics/solvePlan.ts, the one place that chooses how a farm is evaluated: for a matrix of farm
- * shapes and models, the solver, the kernel and why; the kernel it names is the one the native
- * runners take (a runner exists exactly when the plan says native); a combination no solver covers
+ * shapes and models, the solver, the kernel and why; the evaluator carries the plan it was built
+ * from, and the native runner of every native plan equals the JavaScript kernel; a combination no solver covers
  * is refused in one line with exit 2 by `wflo aep` and by `wflo validate` (before the plan, the
  * waked setup threw a plain Error: exit 1, and `validate` passed the file); `wflo aep --explain`.
  */
@@ -15,7 +15,7 @@ import { FarmConflictError } from '../../src/physics/farmConflictError.js';
 import { SUPERPOSITION_NAMES, WAKE_MODEL_NAMES, type FarmModelSpec } from '../../src/physics/farmModel.js';
 import { builtinTurbine, builtinWind } from '../../src/io/builtinCases.js';
 import { windFromSeries } from '../../src/physics/windSeries.js';
-import { createNativeRunner } from '../../src/physics/aep.js';
+import { createFarmEvaluator, createNativeRunner } from '../../src/physics/aep.js';
 import type { WindResource } from '../../src/physics/windResource.js';
 import { REPO, runWflo, tempDir } from '../helpers.js';
 
@@ -71,8 +71,10 @@ test('a combination no solver covers is a FarmConflictError naming the field, th
   assert.equal(farmConflict({ wake: 'jensen', superposition: 'linear', rotorAverage: 'area-overlap' }, one(table)), null);
 });
 
-test('the kernel the plan names is the one the native runners take, on every wake × superposition × turbine × wind', () => {
+test('every plan naming the native kernel is run by the native runner, equal to the JavaScript kernel, on every wake × superposition × turbine × wind', () => {
   const tiBins: WindResource = { ...rose, turbulenceIntensityByBin: Float64Array.from(rose.probability, (_, i) => 0.06 + 0.001 * i) };
+  // Five turbines 3–6 D apart, so that every pair is waked in some direction.
+  const x = Float64Array.of(0, 400, 900, 300, 800), y = Float64Array.of(0, 100, -50, 700, 650);
   let native = 0, js = 0;
   for (const wake of WAKE_MODEL_NAMES) {
     for (const superposition of SUPERPOSITION_NAMES) {
@@ -81,10 +83,19 @@ test('the kernel the plan names is the one the native runners take, on every wak
           for (const wind of [rose, series, tiBins]) {
             const model: FarmModelSpec = { wake, superposition, ...extra };
             if (farmConflict(model, one(turbine, wind))) continue;
+            const what = `${JSON.stringify(model)} ${turbine.name} ${wind.series ? 'series' : wind.turbulenceIntensityByBin ? 'ti bins' : 'rose'}`;
             const plan = solvePlan(one(turbine, wind), model, { kernel: 'native' });
-            const runner = createNativeRunner(turbine, wind, model);
-            assert.equal(runner !== null, plan.kernel === 'native', `${JSON.stringify(model)} ${turbine.name} ${wind.series ? 'series' : wind.turbulenceIntensityByBin ? 'ti bins' : 'rose'}: plan ${plan.kernel} (${plan.why.kernel})`);
-            if (plan.kernel === 'native') native++; else js++;
+            const evaluator = createFarmEvaluator(turbine, wind as WindResource, model, 'native');
+            assert.deepEqual(evaluator.plan, plan, `${what}: the evaluator carries its plan`);
+            if (plan.kernel !== 'native') {
+              js++;
+              assert.throws(() => createNativeRunner(turbine, wind as WindResource, plan), /no native runner/, what);
+              continue;
+            }
+            native++;
+            const a = evaluator.aep(x, y).aepMwh;
+            const b = createFarmEvaluator(turbine, wind as WindResource, model, 'js').aep(x, y).aepMwh;
+            assert.ok(Math.abs(a - b) <= 1e-12 * b, `${what}: native ${a} vs JavaScript ${b} (${plan.why.kernel})`);
           }
         }
       }
@@ -100,13 +111,14 @@ test('wflo aep and wflo validate refuse a combination no solver covers in one li
     const changed = source.replace(/rotor_average: Grid\s*\n\s*\(GridRotorAvg\(\)\)/, 'rotor_average: area_overlap');
     assert.notEqual(changed, source);
     const file = path.join(dir, 'area-overlap-gaussian.yaml');
+    const changedLine = changed.split('\n').findIndex((l) => /rotor_average: area_overlap/.test(l)) + 1;
     fs.writeFileSync(file, changed);
     for (const args of [['aep', file], ['validate', file]]) {
       const r = runWflo(args);
       const lines = r.stderr.split('\n').filter((l) => l.length > 0);
       assert.equal(r.status, 2, `${args[0]}: exit ${r.status}: ${r.stderr}`);
       assert.equal(lines.length, 1, `${args[0]}: ${r.stderr}`);
-      assert.equal(lines[0], `wflo: ${file}: model.rotorAverage: the area-overlap rotor average needs a top-hat wake model (jensen), not bastankhah2014`);
+      assert.equal(lines[0], `wflo: ${file}:${changedLine}: model.rotor_average: the area-overlap rotor average needs a top-hat wake model (jensen), not bastankhah2014`);
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

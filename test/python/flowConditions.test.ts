@@ -117,6 +117,6 @@ with wflo.Engine() as engine:
   assert.equal(r.status, 0, r.stderr);
   const lines = r.stdout.trim().split('\n');
   assert.equal(lines.length, 2, r.stdout);
-  assert.match(lines[0], /^2 flow conditions: blockage 'selfsimilarity2020' is solved by its own engine/);
+  assert.match(lines[0], /^2 blockage 'selfsimilarity2020': blockage is solved by its own engine: the flow of each condition covers the waked solve and the weighted sum/);
   assert.match(lines[1], /^2 x: expected 16 values \(one per turbine\), got shape \(3,\)$/);
 });

@@ -33,7 +33,7 @@ import type { Turbine } from '../../physics/turbine.js';
 import type { Site } from '../../physics/site/site.js';
 import { siteLayoutProblem } from '../siteFields.js';
 import { boundingBox } from '../../geometry/boundingBox.js';
-import { farmConflict } from '../../physics/engineChoice.js';
+import { farmConflict } from '../../physics/solvePlan.js';
 import { neighbourCountProblem, neighbourReachProblem, siteBoxOf } from '../neighbourLimits.js';
 
 export type WindioKind = 'wind_energy_system' | 'site' | 'wind_farm' | 'energy_resource';

@@ -25,7 +25,8 @@ import { deficitModel } from '../wake/registry.js';
 import { SUPERPOSITIONS } from '../superposition/registry.js';
 import { GaussianKernel } from '../wake/gaussianKernel.js';
 import { createNativeFreeStreamRunner } from '../freeStreamNative.js';
-import { allocateByDirection, sumByDirection, type ByDirection, type IsaChoice, type KernelChoice, type NativeRunner } from '../nativeKernel.js';
+import { allocateByDirection, sumByDirection, type ByDirection, type IsaChoice, type NativeRunner } from '../nativeKernel.js';
+import type { SolvePlan } from '../solvePlanTypes.js';
 
 const MWH_PER_W_YEAR_8760 = 8760 * 1e-6;
 
@@ -53,14 +54,17 @@ function ctGroups(turbine: Turbine, wind: WindResource, model: FarmModelSpec): K
   return [...groupsByCt.values()];
 }
 
-/** The free-stream engine's evaluator: on the native kernel where it covers the model, else in JavaScript. */
-export function createFreeStreamEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec, kernel: KernelChoice, isa: IsaChoice): FarmEvaluator {
+/**
+ * The free-stream engine's evaluator for a plan whose solver is the free stream: on the kernel the
+ * plan names (native: its declaration, engine/freeStreamCovers.ts, says the native kernel covers it).
+ */
+export function createFreeStreamEvaluator(turbine: Turbine, wind: WindResource, plan: SolvePlan, isa: IsaChoice): FarmEvaluator {
+  const model = plan.model;
   const superposition = SUPERPOSITIONS[model.superposition];
   if (!superposition) throw new Error(`unknown superposition '${model.superposition}'`);
   const groups = ctGroups(turbine, wind, model);
   const nDir = wind.directionsDeg.length;
-  const native = kernel === 'native' ? nativeFreeStreamRunner(turbine, wind, model, groups, isa) : null;
-  if (native) return evaluatorFromRunner(turbine, wind, native);
+  if (plan.kernel === 'native') return evaluatorFromRunner(turbine, wind, plan, nativeFreeStreamRunner(turbine, wind, model, groups, isa));
   const cosByDir = new Float64Array(nDir);
   const sinByDir = new Float64Array(nDir);
   for (let d = 0; d < nDir; d++) {
@@ -81,20 +85,22 @@ export function createFreeStreamEvaluator(turbine: Turbine, wind: WindResource, 
   return {
     turbine,
     wind,
+    plan,
     aep: (x, y) => evaluate(x, y, false),
     aepWithGradient: (x, y) => evaluate(x, y, true),
   };
 }
 
-/** The free-stream engine's native runner (any block of directions), or null when the kernel does not cover the model. */
-export function createFreeStreamNativeRunner(turbine: Turbine, wind: WindResource, model: FarmModelSpec, isa: IsaChoice): NativeRunner | null {
+/** The free-stream engine's native runner (any block of directions) for a model the plan gives the native kernel. */
+export function createFreeStreamNativeRunner(turbine: Turbine, wind: WindResource, model: FarmModelSpec, isa: IsaChoice): NativeRunner {
   return nativeFreeStreamRunner(turbine, wind, model, ctGroups(turbine, wind, model), isa);
 }
 
-/** The free-stream engine on the native kernel (Gaussian kernels only), or null. */
-function nativeFreeStreamRunner(turbine: Turbine, wind: WindResource, model: FarmModelSpec, groups: KernelGroup[], isa: IsaChoice): NativeRunner | null {
+/** The free-stream engine on the native kernel (Gaussian kernels only: the plan gives it no other). */
+function nativeFreeStreamRunner(turbine: Turbine, wind: WindResource, model: FarmModelSpec, groups: KernelGroup[], isa: IsaChoice): NativeRunner {
   const kernels = groups.map((g) => g.kernel);
-  if (!kernels.every((k): k is GaussianKernel => k instanceof GaussianKernel)) return null;
+  /* c8 ignore next */
+  if (!kernels.every((k): k is GaussianKernel => k instanceof GaussianKernel)) throw new Error(`the solve plan gave the native free-stream kernel ${model.wake}, whose kernels are not Gaussian`);
   return createNativeFreeStreamRunner(turbine, wind, model, groups.map((g, i) => ({
     k: kernels[i].k, invXi2: kernels[i].invXi2, sigma0: kernels[i].sigma0, ctD2over8: kernels[i].ctD2over8, speedIndices: g.speedIndices,
   })), isa);
@@ -103,7 +109,7 @@ function nativeFreeStreamRunner(turbine: Turbine, wind: WindResource, model: Far
 const NO_ROWS = new Float64Array(0);
 
 /** An evaluator over a native runner: every direction, summed in direction order (nativeKernel.ts sumByDirection). */
-export function evaluatorFromRunner(turbine: Turbine, wind: WindResource, runner: NativeRunner): FarmEvaluator & { last(): number } {
+export function evaluatorFromRunner(turbine: Turbine, wind: WindResource, plan: SolvePlan, runner: NativeRunner): FarmEvaluator & { last(): number } {
   const nDir = wind.directionsDeg.length;
   let lastPairs = 0;
   // Rows by direction are scratch (summed into fresh arrays below), reused from call to call.
@@ -125,7 +131,7 @@ export function evaluatorFromRunner(turbine: Turbine, wind: WindResource, runner
     const sum = sumByDirection(out, n, withGradient);
     return { aepMwh: sum.aepMwh, perDirectionMwh: sum.perDirectionMwh, perTurbineMwh: sum.perTurbineMwh, gradX: sum.gradX, gradY: sum.gradY, pairEvaluations: lastPairs };
   };
-  return { turbine, wind, aep: (x, y) => evaluate(x, y, false), aepWithGradient: (x, y) => evaluate(x, y, true), last: () => lastPairs };
+  return { turbine, wind, plan, aep: (x, y) => evaluate(x, y, false), aepWithGradient: (x, y) => evaluate(x, y, true), last: () => lastPairs };
 }
 
 interface Workspace {

@@ -59,5 +59,8 @@ export const WAKED_SOLVER: SolverDeclaration = {
     },
     AREA_OVERLAP_RULE,
   ],
-  nativeDeclines: nativeWakedDeclines,
+  // The native kernel's own coverage, then what the caller needs that only the JavaScript solve gives.
+  nativeDeclines: (model, farm, needs) => nativeWakedDeclines(model, farm, needs)
+    ?? (needs.mixedForm ? 'the mixed-farm form of the waked solve (types and neighbours: mixedFarm.ts) runs in JavaScript'
+      : needs.conditionFlows ? 'the flow of each condition is recorded by the JavaScript solve' : null),
 };

@@ -26,6 +26,8 @@ export const WEIGHTED_SUM_SOLVER: SolverDeclaration = {
     { field: 'site', refuses: (m) => m.site ? "a site that is not uniform is not supported with the weighted sum yet (use 'linear' or 'sos')" : null },
     { field: 'superposition', needsFarm: true, refuses: (_m, f) => { const what = mixedFarmWords(f); return what ? no(`evaluates farms of one turbine model without neighbours only, and this farm has ${what}`) : null; } },
     { field: 'superposition', needsFarm: true, refuses: (_m, f) => f.wind.series ? no('does not take a time series yet') : null },
+    { field: 'superposition', refuses: (_m, _f, needs) => needs.mixedForm ? no('is a one-model solve of its own (physics/aep.ts), not the waked solve over a mix of turbine types') : null },
+    { field: 'superposition', refuses: (_m, _f, needs) => needs.perTurbineWeights ? no('has no per-turbine weighted energy gradient') : null },
     { field: 'superposition', needsFarm: true, refuses: (_m, f) => f.wind.turbulenceIntensityByBin ? no('does not take a turbulence intensity per bin yet') : null },
     { field: 'superposition', needsFarm: true, refuses: (m) => deficitModel(m.wake)?.profile !== 'gaussian' ? no(`needs a Gaussian wake model, not ${m.wake}`) : null },
     { field: 'superposition', needsFarm: true, refuses: (m) => m.rotorAverage !== undefined && m.rotorAverage !== 'center' ? no(`is evaluated at the rotor centre only, not with the '${m.rotorAverage}' rotor average`) : null },
