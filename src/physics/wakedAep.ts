@@ -62,7 +62,8 @@ export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec:
     const n = x.length;
     if (y.length !== n) throw new Error(`layout has ${n} x but ${y.length} y coordinates`);
     if (native) {
-      const out = allocateByDirection(nDir, n, withGradient);
+      // On a site the gradient includes ∂AEP/∂h_i, as the JavaScript engine's does (engine/siteWork.ts).
+      const out = allocateByDirection(nDir, n, withGradient, setup.site !== null);
       lastPairs = native.run(x, y, withGradient, out);
       return { ...sumByDirection(out, n, withGradient), pairEvaluations: lastPairs };
     }

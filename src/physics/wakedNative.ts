@@ -10,7 +10,14 @@
  * ambient TI); the kernel takes them as each turbine's free stream U·s_i and ambient TI₀_i (the
  * deficit reference and the added turbulence as engine/siteWork.ts states) and, with the gradient,
  * returns their adjoints ∂AEP/∂s_i and ∂AEP/∂TI₀_i by direction, which are chained here through
- * the fields' ∂/∂x, ∂/∂y into the direction's gradient rows.
+ * the fields' ∂/∂x, ∂/∂y into the direction's gradient rows, and through their ∂/∂h (the shear
+ * s·f'(h) + ∂s/∂h·f and a TI field's h dimension) into the ∂AEP/∂h_i rows (gradHByDir) when the
+ * caller asks for them — engine/siteWork.ts's gsh, so optimize/hubHeight.ts runs on this kernel.
+ * The deficits do not depend on h when every turbine has the same hub height and there is no ground
+ * mirror (the native kernel takes neither several models nor the mirror), so that chain is the whole ∂/∂h.
+ *
+ * Per-turbine weights (weightedAep.ts): the kernel seeds its adjoint with w_i·P·∂power/∂u, so the
+ * gradient rows (and the site adjoints) are those of Σ_i w_i·AEP_i; the energies stay each turbine's own.
  */
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
@@ -18,7 +25,10 @@ import type { FarmModelSpec } from './farmModel.js';
 import { curveArrays, requireAddon, setTiBound, wakedConfig, type ByDirection, type IsaChoice, type NativeRunner } from './nativeKernel.js';
 import { createSiteSamples, sampleSite, type Site } from './site/site.js';
 
-export type NativeWakedRunner = NativeRunner;
+/** A native runner whose gradient may be that of a per-turbine weighted energy Σ_i w_i·AEP_i (weights by turbine; absent: the AEP). */
+export interface NativeWakedRunner extends NativeRunner {
+  run(x: Float64Array, y: Float64Array, withGradient: boolean, out: ByDirection, dirFrom?: number, dirTo?: number, weights?: Float64Array): number;
+}
 
 /** What the runner needs of wakedAep.ts's WakedSetup (the model's reach bound, the TI hint, the rotation). */
 export interface ReachSource {
@@ -39,6 +49,7 @@ class SiteRows {
   n = -1;
   speed = new Float64Array(0); speedDx = new Float64Array(0); speedDy = new Float64Array(0);
   ti = new Float64Array(0); tiDx = new Float64Array(0); tiDy = new Float64Array(0);
+  speedDh = new Float64Array(0); tiDh = new Float64Array(0);
   speedBar = new Float64Array(0); tiBar = new Float64Array(0);
   private identity = new Int32Array(0);
   private samples = createSiteSamples(0);
@@ -50,8 +61,8 @@ class SiteRows {
     if (n !== this.n) {
       this.n = n;
       const rows = () => new Float64Array(nDir * n);
-      this.speed = rows(); this.speedDx = rows(); this.speedDy = rows(); this.speedBar = rows();
-      if (withTi) { this.ti = rows(); this.tiDx = rows(); this.tiDy = rows(); this.tiBar = rows(); }
+      this.speed = rows(); this.speedDx = rows(); this.speedDy = rows(); this.speedDh = rows(); this.speedBar = rows();
+      if (withTi) { this.ti = rows(); this.tiDx = rows(); this.tiDy = rows(); this.tiDh = rows(); this.tiBar = rows(); }
       this.identity = Int32Array.from({ length: n }, (_, i) => i);
       this.samples = createSiteSamples(n);
     }
@@ -62,20 +73,28 @@ class SiteRows {
       this.speed.set(s.speed, at);
       if (withTi) this.ti.set(s.ti, at);
       if (withGradient) {
-        this.speedDx.set(s.speedDx, at); this.speedDy.set(s.speedDy, at);
-        if (withTi) { this.tiDx.set(s.tiDx, at); this.tiDy.set(s.tiDy, at); }
+        this.speedDx.set(s.speedDx, at); this.speedDy.set(s.speedDy, at); this.speedDh.set(s.speedDh, at);
+        if (withTi) { this.tiDx.set(s.tiDx, at); this.tiDy.set(s.tiDy, at); this.tiDh.set(s.tiDh, at); }
       }
     }
   }
 
-  /** Adds the gradient through the fields, ∂AEP/∂s_i·∂s_i/∂x + ∂AEP/∂TI₀_i·∂TI₀_i/∂x, to the rows. */
+  /**
+   * Adds the gradient through the fields, ∂AEP/∂s_i·∂s_i/∂x + ∂AEP/∂TI₀_i·∂TI₀_i/∂x, to the rows, and
+   * writes ∂AEP/∂h_i = ∂AEP/∂s_i·∂s_i/∂h + ∂AEP/∂TI₀_i·∂TI₀_i/∂h into gradHByDir where out has it.
+   */
   chain(out: ByDirection, dirFrom: number, dirTo: number): void {
     const n = this.n, withTi = this.site.ti !== null;
-    const gx = out.gradXByDir, gy = out.gradYByDir;
+    const gx = out.gradXByDir, gy = out.gradYByDir, gh = out.gradHByDir;
     for (let at = dirFrom * n; at < dirTo * n; at++) {
       const sb = this.speedBar[at];
       gx[at] += withTi ? sb * this.speedDx[at] + this.tiBar[at] * this.tiDx[at] : sb * this.speedDx[at];
       gy[at] += withTi ? sb * this.speedDy[at] + this.tiBar[at] * this.tiDy[at] : sb * this.speedDy[at];
+    }
+    if (gh === undefined || gh.length === 0) return;
+    for (let at = dirFrom * n; at < dirTo * n; at++) {
+      const sb = this.speedBar[at];
+      gh[at] = withTi ? sb * this.speedDh[at] + this.tiBar[at] * this.tiDh[at] : sb * this.speedDh[at];
     }
   }
 }
@@ -97,7 +116,9 @@ export function createNativeWakedRunner(turbine: Turbine, wind: WindResource, sp
   const tiAmbient = siteRows !== null ? setup.ambientTiMax : ti0;
   const none = new Float64Array(0);
   return {
-    run(x, y, withGradient, out, dirFrom = 0, dirTo = nDir) {
+    run(x, y, withGradient, out, dirFrom = 0, dirTo = nDir, weights?: Float64Array) {
+      // Slots 20–27 of the addon (the site's arrays, then the bins'): empty where not used; slot 28 the weights.
+      const weight = withGradient && weights !== undefined ? weights : none;
       const tiBound = tiLearned ? setup.hint.tiCap : tiAmbient;
       // Reach for every dx up to the layout's diagonal (any direction's downstream extent).
       let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
@@ -120,13 +141,15 @@ export function createNativeWakedRunner(turbine: Turbine, wind: WindResource, sp
       if (siteRows === null) {
         addon.waked(cfg, curves.powerSpeeds, curves.powerW, curves.ctSpeeds, curves.ctValues, setup.cosByDir, setup.sinByDir,
           wind.speeds, wind.probability, reach, x, y, dirFrom, dirTo, withGradient ? 1 : 0,
-          out.perDirectionMwh, out.perTurbineByDir, out.gradXByDir, out.gradYByDir, stats);
+          out.perDirectionMwh, out.perTurbineByDir, out.gradXByDir, out.gradYByDir, stats,
+          none, none, none, none, none, none, none, none, weight);
       } else {
         siteRows.fill(x, y, dirFrom, dirTo, withGradient);
         addon.waked(cfg, curves.powerSpeeds, curves.powerW, curves.ctSpeeds, curves.ctValues, setup.cosByDir, setup.sinByDir,
           wind.speeds, wind.probability, reach, x, y, dirFrom, dirTo, withGradient ? 1 : 0,
           out.perDirectionMwh, out.perTurbineByDir, out.gradXByDir, out.gradYByDir, stats,
-          siteRows.speed, siteRows.ti, withGradient ? siteRows.speedBar : none, withGradient ? siteRows.tiBar : none);
+          siteRows.speed, siteRows.ti, withGradient ? siteRows.speedBar : none, withGradient ? siteRows.tiBar : none,
+          none, none, none, none, weight);
         if (withGradient) siteRows.chain(out, dirFrom, dirTo);
       }
       if (tiLearned && stats[1] > 0) setup.hint.tiCap = Math.max(stats[1] * 1.05, tiAmbient);

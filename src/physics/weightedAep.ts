@@ -5,7 +5,10 @@
  * mixed-farm engine (mixedFarm.ts) runs, with the same inflow choice (solvePlan.ts; engine/freeStreamCovers.ts inflowOf), so
  * its per-turbine energy is that engine's. An economic objective whose ∂J/∂AEP_i differs between
  * turbines takes its energy term's gradient from here (optimize/economicObjective.ts). The weighted
- * sum and blockage are one-model engines of their own and are refused, as in mixedFarm.ts.
+ * sum and blockage are one-model engines of their own and are refused, as in mixedFarm.ts. Where
+ * the plan names the native kernel (one turbine model, no neighbours, options it covers) the kernel
+ * takes the weights (wakedNative.ts: its adjoint seeded with w_i·P·∂power/∂u) and gives the same
+ * gradient to rounding; the weighted energy is then Σ_i w_i·AEP_i of its energies by turbine.
  */
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
@@ -18,6 +21,8 @@ import { createWakedWorkspace, type Workspace } from './engine/workspace.js';
 import { solveWaked } from './engine/solveWaked.js';
 import { WeightedAepTerm } from './engine/weightedAepTerm.js';
 import type { NeighbourTurbines } from './mixedFarm.js';
+import { createNativeWakedRunner, type NativeWakedRunner } from './wakedNative.js';
+import { allocateByDirection, sumByDirection } from './nativeKernel.js';
 
 export interface WeightedAepResult {
   /** Σ_i w_i · AEP_i over the own turbines. */
@@ -40,6 +45,8 @@ export function createWeightedAepEvaluator(
     throw new FarmConflictError({ field: model.blockage ? 'blockage' : 'superposition', message: 'has no per-turbine weighted energy gradient (a one-model engine of its own); use the linear or squared superposition' }, model);
   }
   const setup = wakedSetup(types, wind, { ...model, inflow: inflowOf(types, model) });
+  const native = plan.kernel === 'native' ? createNativeWakedRunner(types[0], wind, plan.model, setup) : null;
+  if (native !== null) return nativeWeighted(native, wind.directionsDeg.length);
   const nNb = nb ? nb.x.length : 0;
   let ws: Workspace | null = null;
   return (x, y, typeOf, weights) => {
@@ -52,5 +59,18 @@ export function createWeightedAepEvaluator(
     const term = new WeightedAepTerm(weights, wind.hoursPerYear);
     const r = solveWaked(setup, xAll, yAll, ws, { withGradient: true, mix: { typeOf: tAll, own } }, term);
     return { weightedMwh: term.weightedMwh, perTurbineMwh: term.perTurbineMwh.slice(0, own), gradX: r.gradX.slice(0, own), gradY: r.gradY.slice(0, own) };
+  };
+}
+
+/** The weighted evaluator on the native kernel (one turbine model, no neighbours: typeOf is all 0). */
+function nativeWeighted(runner: NativeWakedRunner, nDir: number): WeightedAepEvaluator {
+  return (x, y, _typeOf, weights) => {
+    const n = x.length;
+    const out = allocateByDirection(nDir, n, true);
+    runner.run(x, y, true, out, 0, nDir, weights);
+    const r = sumByDirection(out, n, true);
+    let weightedMwh = 0;
+    for (let i = 0; i < n; i++) weightedMwh += weights[i] * r.perTurbineMwh[i];
+    return { weightedMwh, perTurbineMwh: r.perTurbineMwh, gradX: r.gradX, gradY: r.gradY };
   };
 }
