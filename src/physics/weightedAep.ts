@@ -14,6 +14,7 @@ import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
 import { solvePlan } from './solvePlan.js';
+import type { KernelKind } from './solvePlanTypes.js';
 import { inflowOf } from './engine/freeStreamCovers.js';
 import { FarmConflictError } from './farmConflictError.js';
 import { wakedSetup } from './engine/wakedSetup.js';
@@ -36,16 +37,20 @@ export interface WeightedAepResult {
 
 export type WeightedAepEvaluator = (x: Float64Array, y: Float64Array, typeOf: Int32Array, weights: Float64Array) => WeightedAepResult;
 
+/** `kernel`: the one asked for (default the environment's, WFLO_KERNEL); the plan may still choose JavaScript. */
 export function createWeightedAepEvaluator(
-  types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, neighbours: NeighbourTurbines | null = null,
+  types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, neighbours: NeighbourTurbines | null = null, kernel?: KernelKind,
 ): WeightedAepEvaluator {
   const nb = neighbours && neighbours.x.length > 0 ? neighbours : null;
-  const plan = solvePlan({ types, neighbours: nb !== null, wind }, model, { perTurbineWeights: true });
+  const plan = solvePlan({ types, neighbours: nb !== null, wind }, model, { perTurbineWeights: true, kernel });
   if (plan.solver === 'weighted-sum' || plan.solver === 'blockage') {
     throw new FarmConflictError({ field: model.blockage ? 'blockage' : 'superposition', message: 'has no per-turbine weighted energy gradient (a one-model engine of its own); use the linear or squared superposition' }, model);
   }
-  const setup = wakedSetup(types, wind, { ...model, inflow: inflowOf(types, model) });
-  const native = plan.kernel === 'native' ? createNativeWakedRunner(types[0], wind, plan.model, setup) : null;
+  const spec = { ...model, inflow: inflowOf(types, model) };
+  const setup = wakedSetup(types, wind, spec);
+  // The waked solve whichever solver the plan names (a free-stream farm's too: its inflow resolved as the
+  // mixed-farm engine does); the runner asks the waked declaration itself whether the native kernel takes it.
+  const native = plan.kernel === 'native' && nb === null && types.length === 1 ? createNativeWakedRunner(types[0], wind, spec, setup) : null;
   if (native !== null) return nativeWeighted(native, wind.directionsDeg.length);
   const nNb = nb ? nb.x.length : 0;
   let ws: Workspace | null = null;
