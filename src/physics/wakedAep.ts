@@ -26,8 +26,8 @@ import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
 import type { GaussianLocalWake } from './wake/gaussianLocal.js';
 import type { TurbineMix } from './turbineMix.js';
-import { allocateByDirection, defaultKernel, sumByDirection, type IsaChoice, type KernelChoice } from './nativeKernel.js';
-import { createNativeWakedRunner } from './wakedNative.js';
+import { allocateByDirection, defaultKernel, sumByDirection, type ByDirection, type IsaChoice, type KernelChoice } from './nativeKernel.js';
+import { createNativeWakedRunner, type NativeWakedRunner } from './wakedNative.js';
 import { evaluateWeightedSum, type WeightedSumSetup } from './superposition/weightedSum.js';
 import { weightedSumGradient } from './superposition/weightedSumGradient.js';
 import { InputError } from '../util/errors.js';
@@ -45,6 +45,8 @@ export interface WakedEvaluator {
   aepWithGradient(x: Float64Array, y: Float64Array): WakedResult;
   /** Pair evaluations of the last call. */
   last(): number;
+  /** The evaluator of the same farm with the turbine at hub height h (the native kernel's shares its configuration: wakedNative.ts). */
+  atHubHeight?(h: number): WakedEvaluator;
 }
 
 /**
@@ -55,18 +57,12 @@ export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec:
   if (spec.superposition === 'weighted') return weightedSumEvaluator(turbine, wind, spec);
   const setup = wakedSetup(turbine, wind, spec);
   const native = kernel === 'native' ? createNativeWakedRunner(turbine, wind, spec, setup, isa) : null;
+  if (native) return nativeWakedEvaluator(turbine, wind, native, setup.site !== null);
   let scratch: Workspace | null = null;
   let lastPairs = 0;
-  const nDir = wind.directionsDeg.length;
   const evaluate = (x: Float64Array, y: Float64Array, withGradient: boolean): WakedResult => {
     const n = x.length;
     if (y.length !== n) throw new Error(`layout has ${n} x but ${y.length} y coordinates`);
-    if (native) {
-      // On a site the gradient includes ∂AEP/∂h_i, as the JavaScript engine's does (engine/siteWork.ts).
-      const out = allocateByDirection(nDir, n, withGradient, setup.site !== null);
-      lastPairs = native.run(x, y, withGradient, out);
-      return { ...sumByDirection(out, n, withGradient), pairEvaluations: lastPairs };
-    }
     if (!scratch || scratch.n !== n) scratch = createWorkspace(n, setup.model.coefficientCount, setup.turbulence !== null, setup.site !== null);
     const r = evaluateWaked(setup, x, y, withGradient, scratch);
     lastPairs = r.pairEvaluations;
@@ -77,6 +73,44 @@ export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec:
     aep: (x, y) => evaluate(x, y, false),
     aepWithGradient: (x, y) => evaluate(x, y, true),
     last: () => lastPairs,
+    // The setup holds the turbine's hub height (the site is sampled at it): a new one.
+    atHubHeight: (h) => createWakedEvaluator({ ...turbine, hubHeight: h }, wind, spec, 'js', isa),
+  };
+}
+
+/** Rows by direction of a native waked evaluator: scratch (summed into fresh arrays), reused from call to call and by its evaluators at other hub heights. */
+interface NativeRows { rows: ByDirection | null; gradient: boolean }
+
+const NO_ROWS = new Float64Array(0);
+
+/** The waked evaluator over a native runner: every direction, summed in direction order (nativeKernel.ts sumByDirection). */
+function nativeWakedEvaluator(turbine: Turbine, wind: WindResource, native: NativeWakedRunner, onSite: boolean, scratch: NativeRows = { rows: null, gradient: false }): WakedEvaluator {
+  let lastPairs = 0;
+  const nDir = wind.directionsDeg.length;
+  const evaluate = (x: Float64Array, y: Float64Array, withGradient: boolean): WakedResult => {
+    const n = x.length;
+    if (y.length !== n) throw new Error(`layout has ${n} x but ${y.length} y coordinates`);
+    if (!scratch.rows || scratch.rows.perTurbineByDir.length !== nDir * n || (withGradient && !scratch.gradient)) {
+      // On a site the gradient includes ∂AEP/∂h_i, as the JavaScript engine's does (engine/siteWork.ts).
+      scratch.rows = allocateByDirection(nDir, n, withGradient, onSite);
+      scratch.gradient = withGradient;
+    }
+    const rows = scratch.rows;
+    // Without the gradient the kernel neither reads nor writes the gradient rows: empty ones, shared.
+    const out: ByDirection = {
+      perDirectionMwh: new Float64Array(nDir), perTurbineByDir: rows.perTurbineByDir,
+      gradXByDir: withGradient ? rows.gradXByDir : NO_ROWS, gradYByDir: withGradient ? rows.gradYByDir : NO_ROWS,
+      ...(withGradient && rows.gradHByDir ? { gradHByDir: rows.gradHByDir } : {}),
+    };
+    lastPairs = native.run(x, y, withGradient, out);
+    return { ...sumByDirection(out, n, withGradient), pairEvaluations: lastPairs };
+  };
+  return {
+    turbine, wind,
+    aep: (x, y) => evaluate(x, y, false),
+    aepWithGradient: (x, y) => evaluate(x, y, true),
+    last: () => lastPairs,
+    atHubHeight: (h) => nativeWakedEvaluator({ ...turbine, hubHeight: h }, wind, native.atHubHeight(h), onSite, scratch),
   };
 }
 
@@ -109,6 +143,7 @@ function weightedSumEvaluator(turbine: Turbine, wind: WindResource, spec: FarmMo
       return { aepMwh: r.aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh: r.perTurbineMwh, gradX: g.gradX, gradY: g.gradY, pairEvaluations: 0 };
     },
     last: () => 0,
+    atHubHeight: (h) => weightedSumEvaluator({ ...turbine, hubHeight: h }, wind, spec),
   };
 }
 
