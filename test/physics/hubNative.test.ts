@@ -22,6 +22,9 @@ import { builtinTurbine, builtinWind } from '../../src/io/builtinCases.js';
 import type { FarmModelSpec } from '../../src/physics/farmModel.js';
 import type { Case } from '../../src/case/case.js';
 import type { SiteShear } from '../../src/physics/site/site.js';
+import { loadCase } from '../../src/io/caseFile.js';
+import { REPO } from '../helpers.js';
+import path from 'node:path';
 
 const TOL = 1e-12;
 
@@ -84,6 +87,45 @@ for (const [what, make] of CASES) {
     }
   });
 }
+
+/** The example's rose with its speeds replaced (probabilities spread over them). */
+function withSpeeds(c: Case, speeds: number[]): Case {
+  const nd = c.wind.directionsDeg.length, ns = speeds.length;
+  return { ...c, wind: { ...c.wind, speeds: Float64Array.from(speeds), probability: new Float64Array(nd * ns).fill(1 / (nd * ns)) } };
+}
+
+test('native ∂AEP/∂(x, y, h) with 3, 5, 12 and 13 speeds (the kernel takes lanes four or eight at a time): the JavaScript engine\'s to 1e-12', () => {
+  const base = loadCase(path.join(REPO, 'examples', 'hub-height-shear.yaml'));
+  const { x, y } = randomLayout(7, 11, 1300);
+  for (const speeds of [[6, 7, 8], [4, 6, 8, 10, 12], [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14], [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]) {
+    const c = withSpeeds(base, speeds);
+    const label = `${speeds.length} speeds`;
+    type WithH = ReturnType<FarmEvaluator['aepWithGradient']> & { gradH?: Float64Array };
+    const native = createFarmEvaluator(c.turbine, c.wind, c.model, 'native', 'best', { hubHeightGradient: true }).aepWithGradient(x, y) as WithH;
+    const js = createFarmEvaluator(c.turbine, c.wind, c.model, 'js').aepWithGradient(x, y) as WithH;
+    assert.ok(rel(native.aepMwh, js.aepMwh) <= TOL, `${label}: AEP ${native.aepMwh} vs ${js.aepMwh}`);
+    worstOf(`${label} ∂x`, native.gradX, js.gradX);
+    worstOf(`${label} ∂y`, native.gradY, js.gradY);
+    worstOf(`${label} ∂h`, native.gradH!, js.gradH!);
+  }
+});
+
+test('an evaluator\'s atHubHeight(h) gives a fresh evaluator\'s results at h, to the bit, on either kernel', () => {
+  const c = loadCase(path.join(REPO, 'examples', 'hub-height-shear.yaml'));
+  const { x, y } = randomLayout(8, 9, 1300);
+  for (const kernel of ['native', 'js'] as const) {
+    let ev = createFarmEvaluator(c.turbine, c.wind, c.model, kernel, 'best', { hubHeightGradient: true });
+    for (const h of [83.25, 121.5, 83.25]) {
+      ev = ev.atHubHeight!(h);
+      assert.equal(ev.turbine.hubHeight, h);
+      const ch = withHubHeight(c, h);
+      const fresh = createFarmEvaluator(ch.turbine, ch.wind, ch.model, kernel, 'best', { hubHeightGradient: true }).aepWithGradient(x, y);
+      const r = ev.aepWithGradient(x, y);
+      assert.deepEqual(r, fresh, `${kernel}, h ${h}`);
+      assert.equal(ev.aep(x, y).aepMwh, fresh.aepMwh, `${kernel}, h ${h}: the AEP alone`);
+    }
+  }
+});
 
 /** Random weights in [0.3, 1.7] (as an economic objective's ∂J/∂AEP_i differs by turbine). */
 function randomWeights(seed: number, n: number): Float64Array {
