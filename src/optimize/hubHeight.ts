@@ -83,7 +83,7 @@ function evaluatorAt(c: Case, model: FarmModelSpec): (h: number) => FarmEvaluato
   return (h) => {
     // The solve plan gives the kernel that computes ∂AEP/∂h (gradH): the native one where it takes the model (physics/solvePlan.ts).
     // A new height: the last evaluator's own at h where its engine has one (the native kernel's shares its configuration).
-    if (last === null || h !== lastH) { const ch = withHubHeight(c, h); last = last?.atHubHeight?.(h) ?? createFarmEvaluator(ch.turbine, ch.wind, model, undefined, 'best', { hubHeightGradient: true }); lastH = h; }
+    if (last === null || h !== lastH) { last = last?.atHubHeight?.(h) ?? createFarmEvaluator(withHubHeight(c, h).turbine, c.wind, model, undefined, 'best', { hubHeightGradient: true }); lastH = h; }
     return last;
   };
 }

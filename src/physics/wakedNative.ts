@@ -138,6 +138,8 @@ export function createNativeWakedRunner(turbine: Turbine, wind: WindResource, sp
   const tiLearned = setup.useEffectiveTi && setup.turbulence !== null;
   let reach = new Float64Array(0);
   let reachTi = NaN;
+  // Whether the model's reach is finite at the TI bound (asked again only when the bound changes).
+  let bounded = false, boundedTi = NaN;
   const nDir = wind.directionsDeg.length;
   const siteRows = setup.site !== null ? new SiteRows(setup.site, wind.directionsDeg) : null;
   // The screens' bound on an ambient TI: the rose's, or the largest the site gives.
@@ -154,7 +156,7 @@ export function createNativeWakedRunner(turbine: Turbine, wind: WindResource, sp
     }
     const step = turbine.diameter / 8;
     const extent = Math.hypot(maxX - minX, maxY - minY);
-    const bounded = Number.isFinite(setup.model.reach(1000 * turbine.diameter, setup.ctMax, tiBound));
+    if (tiBound !== boundedTi) { bounded = Number.isFinite(setup.model.reach(1000 * turbine.diameter, setup.ctMax, tiBound)); boundedTi = tiBound; }
     if (!bounded) reach = new Float64Array(0);
     else {
       const need = Math.ceil(extent / step) + 2;
