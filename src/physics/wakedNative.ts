@@ -6,8 +6,8 @@
  * changes a result, only which exact zeros are computed.
  *
  * A site that is not uniform (site/site.ts): the fields are sampled here, in TypeScript, at every
- * turbine for every direction of the call (the speed factor s·f_shear and, with a TI field, the
- * ambient TI); the kernel takes them as each turbine's free stream U·s_i and ambient TI₀_i (the
+ * turbine for every direction of the call, or once per call when no field has a wind-direction
+ * dimension (the speed factor s·f_shear and, with a TI field, the ambient TI); the kernel takes them as each turbine's free stream U·s_i and ambient TI₀_i (the
  * deficit reference and the added turbulence as engine/siteWork.ts states) and, with the gradient,
  * returns their adjoints ∂AEP/∂s_i and ∂AEP/∂TI₀_i by direction, which are chained here through
  * the fields' ∂/∂x, ∂/∂y into the direction's gradient rows, and through their ∂/∂h (the shear
