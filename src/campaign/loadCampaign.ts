@@ -360,14 +360,14 @@ function windAsWritten(f: CampaignDocument['farms'][number], raw: Record<string,
 
 /**
  * Every farm must have room for every farm type's turbines at its spacing (see io/plausibility.ts),
- * and its model must be one the engines can evaluate for that farm type (physics/engineChoice.ts).
+ * and its model must be one the engines can evaluate for that farm type (physics/solvePlan.ts farmConflict).
  */
 function checkRoom(farms: FarmSpec[], types: FarmTypeSpec[], fail: Fail, written: (farm: number, field: string) => boolean): void {
   const allModelNames = [...new Set(types.flatMap((t) => (t.models ? t.models.turbines : [t.turbine]).map((m) => m.name)))];
   for (const [i, f] of farms.entries()) {
     const bounds = new Map<number, number>();
     for (const [j, t] of types.entries()) {
-      // What the engines cannot evaluate (physics/engineChoice.ts: blockage or the weighted sum with several models or neighbours, …).
+      // What the engines cannot evaluate (physics/solvePlan.ts farmConflict: blockage or the weighted sum with several models or neighbours, …).
       const limit = farmConflict(f.model, { types: t.models ? t.models.turbines : [t.turbine], neighbours: !!f.neighbours && f.neighbours.x.length > 0, wind: f.wind });
       if (limit) fail(['farms', i, written(i, limit.field) ? limit.field : 'case'], `farm ${f.id} (${f.label}) × farm type ${t.id} (${t.label}): ${limit.message}`);
       // Every farm type's models need a rated rotor speed in the farm's economics.

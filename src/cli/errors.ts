@@ -1,4 +1,4 @@
-import { Command, CommanderError } from 'commander';
+import { type Command, CommanderError } from 'commander';
 import { WfloError } from '../util/errors.js';
 import { damagedLedgerBehind } from '../runner/ledgerDamage.js';
 import { oneLineMessage } from '../util/printable.js';

@@ -102,58 +102,19 @@ export function spacingPenalty(
     reach = minSpacing + largestShift;
   }
   if (!(reach > 0)) return 0;
-  return shiftByPair === undefined
-    ? plainPenalty(x, y, minSpacing, gradX, gradY)
-    : shiftedPenalty(x, y, minSpacing, gradX, gradY, shiftByPair, reach);
+  return penaltyOverPairs(x, y, minSpacing, gradX, gradY, shiftByPair, reach);
 }
 
-// The two loops below are the same except for the per-pair threshold; they are written out
-// (not sharing a per-pair callback) because the callback made the hot loop twice as slow.
-
-function plainPenalty(x: Float64Array, y: Float64Array, minSpacing: number, gradX: Float64Array, gradY: Float64Array): number {
-  const spacingSq = minSpacing * minSpacing;
-  const { order, stripStart, stripCount } = orderByStrips(x, minSpacing);
-  let total = 0;
-  for (let a = 0; a < stripCount; a++) {
-    const candidatesEnd = stripStart[Math.min(a + 2, stripCount)]!;
-    for (let u = stripStart[a]!; u < stripStart[a + 1]!; u++) {
-      const i = order[u]!;
-      const xi = x[i]!, yi = y[i]!;
-      let gradXi = 0, gradYi = 0;
-      for (let v = u + 1; v < candidatesEnd; v++) {
-        const j = order[v]!;
-        const gapX = xi - x[j]!, gapY = yi - y[j]!;
-        const distanceSq = gapX * gapX + gapY * gapY;
-        if (distanceSq >= spacingSq) continue;
-        const distance = Math.sqrt(distanceSq);
-        const shortfall = minSpacing - distance;
-        total += shortfall * shortfall;
-        // d/dp_i (s − d)² = −2 (s − d) ∂d/∂p_i
-        let pushX: number, pushY: number;
-        if (distance > 0) {
-          const scale = (-2 * shortfall) / distance;
-          pushX = scale * gapX;
-          pushY = scale * gapY;
-        } else {
-          // Coincident: ∂d/∂p = (1, 0) for the lower index, so the two are pushed apart.
-          pushX = i < j ? -2 * shortfall : 2 * shortfall;
-          pushY = 0;
-        }
-        gradXi += pushX;
-        gradYi += pushY;
-        gradX[j] -= pushX;
-        gradY[j] -= pushY;
-      }
-      gradX[i] += gradXi;
-      gradY[i] += gradYi;
-    }
-  }
-  return total;
-}
-
-function shiftedPenalty(
+/**
+ * The pair loop of spacingPenalty: pairs closer than `reach` found through strips, each with the
+ * threshold s, or s + shiftByPair[pairIndex(i, j, n)] when shifts are given. One loop for both
+ * (it was two copies): the test on shiftByPair, the same for every pair, measured 10–20 % slower
+ * than the copies on the penalty alone at 100 and 400 turbines, where a per-pair callback made it
+ * twice as slow; the penalty visits the near pairs once, the AEP beside it every pair per wind bin.
+ */
+function penaltyOverPairs(
   x: Float64Array, y: Float64Array, minSpacing: number, gradX: Float64Array, gradY: Float64Array,
-  shiftByPair: Float64Array, reach: number,
+  shiftByPair: Float64Array | undefined, reach: number,
 ): number {
   const count = x.length;
   const { order, stripStart, stripCount } = orderByStrips(x, reach);
@@ -166,7 +127,7 @@ function shiftedPenalty(
       let gradXi = 0, gradYi = 0;
       for (let v = u + 1; v < candidatesEnd; v++) {
         const j = order[v]!;
-        const threshold = minSpacing + shiftByPair[i < j ? pairIndex(i, j, count) : pairIndex(j, i, count)]!;
+        const threshold = shiftByPair === undefined ? minSpacing : minSpacing + shiftByPair[i < j ? pairIndex(i, j, count) : pairIndex(j, i, count)]!;
         if (!(threshold > 0)) continue;
         const gapX = xi - x[j]!, gapY = yi - y[j]!;
         const distanceSq = gapX * gapX + gapY * gapY;
@@ -174,12 +135,14 @@ function shiftedPenalty(
         const distance = Math.sqrt(distanceSq);
         const shortfall = threshold - distance;
         total += shortfall * shortfall;
+        // d/dp_i (t − d)² = −2 (t − d) ∂d/∂p_i
         let pushX: number, pushY: number;
         if (distance > 0) {
           const scale = (-2 * shortfall) / distance;
           pushX = scale * gapX;
           pushY = scale * gapY;
         } else {
+          // Coincident: ∂d/∂p = (1, 0) for the lower index, so the two are pushed apart.
           pushX = i < j ? -2 * shortfall : 2 * shortfall;
           pushY = 0;
         }

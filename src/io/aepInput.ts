@@ -99,7 +99,7 @@ export function resolveAepRequest(request: AepRequest): Case {
     if (problem) throw new InputError(`--${problem.name}: ${problem.message}`);
     c = { ...c, model: { ...c.model, params: { ...c.model.params, ...req.wakeParams } }, referenceAepMwh: undefined };
   }
-  // What the engines cannot evaluate (physics/engineChoice.ts); the files were checked when read, so a flag made it.
+  // What the engines cannot evaluate (physics/solvePlan.ts farmConflict); the files were checked when read, so a flag made it.
   const limit = farmConflict(c.model, { types: c.turbines ? c.turbines.types : [c.turbine], neighbours: !!c.neighbours && c.neighbours.x.length > 0, wind: c.wind });
   if (limit) {
     const flag = limit.field === 'blockage' && req.blockage !== undefined ? '--blockage' : limit.field === 'superposition' && req.superposition !== undefined ? '--superposition'

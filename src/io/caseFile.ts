@@ -229,7 +229,7 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     const corner = box ? siteLayoutProblem(model.site, [box.minX, box.maxX, box.maxX, box.minX], [box.minY, box.minY, box.maxY, box.maxY]) : null;
     if (corner) fail(['site', corner.field], `the boundary reaches outside the field's grid (a corner of its bounding box, ${corner.message.replace(/^turbine \d+ at /, '').replace(/ is outside/, ', is outside')})`);
   }
-  // What the engines cannot evaluate (physics/engineChoice.ts), refused here as at run time.
+  // What the engines cannot evaluate (physics/solvePlan.ts farmConflict), refused here as at run time.
   const limit = farmConflict(model, { types: several ? several.models.turbines : [turbine], neighbours: !!neighbours && neighbours.x.length > 0, wind });
   if (limit) fail([(c as Record<string, unknown>)[limit.field] !== undefined ? limit.field : 'base'], limit.message);
   // The base's reference AEP holds for its own layout, turbines, wind and model only.

@@ -25,7 +25,6 @@
  * A neighbour standing where the farm's turbines may stand (inside the site, outside its exclusion
  * zones) is an error: it would be a turbine of the farm, not a neighbour.
  */
-import path from 'node:path';
 import { z } from 'zod';
 import type { Turbine } from '../physics/turbine.js';
 import { NamedFileRefused, namedFile } from './fileDoor.js';

@@ -96,7 +96,7 @@ export function windFromNative(doc: unknown, file: string, baseDir: string = pat
   if (!parsed.success) throw zodToInputError(parsed.error, file, root);
   const w = parsed.data;
   const fail = (path: FieldPath, message: string): never => { throw errorAt(root, path, message, file); };
-  if (w.time_series !== undefined) return seriesFromNative(w, root, file, baseDir, fail);
+  if (w.time_series !== undefined) return seriesFromNative(w, baseDir, fail);
   if (!w.wind_direction) return fail([], 'missing wind_direction (or give a time_series)');
   if (!w.wind_speed) return fail([], 'missing wind_speed (or give a time_series)');
   const nd = w.wind_direction.length, ns = w.wind_speed.length;
@@ -161,7 +161,7 @@ function binTable(rows: number[][], dims: string[] | undefined, nd: number, ns: 
 
 type WindDocument = z.infer<typeof windSchema>;
 
-function seriesFromNative(w: WindDocument, root: unknown, file: string, baseDir: string, fail: (path: FieldPath, message: string) => never): WindResource {
+function seriesFromNative(w: WindDocument, baseDir: string, fail: (path: FieldPath, message: string) => never): WindResource {
   for (const other of ['wind_direction', 'wind_speed', 'probability', 'sector_probability', 'weibull_a', 'weibull_k'] as const) {
     if (w[other] !== undefined) fail([other], 'a time_series gives its own directions and speeds: remove this field (or the time_series)');
   }

@@ -116,7 +116,7 @@ export function readWrgFile(file: string): SiteWeibull {
     }
   }
   if (points < nx * ny) {
-    const missing = seen.findIndex((v) => v === 0);
+    const missing = seen.indexOf(0);
     fail(lines.length, 'points', `${points} points for the header's ${nx} × ${ny} grid: none at (${xmin + Math.floor(missing / ny) * cell}, ${ymin + (missing % ny) * cell})`);
   }
   const coords = [

@@ -101,7 +101,7 @@ function pathAtOffset(node: unknown, offset: number): (string | number)[] {
   const path: (string | number)[] = [];
   let cur: unknown = node;
   for (let depth = 0; depth < 1000; depth++) {
-    let next: unknown = undefined;
+    let next: unknown;
     if (isMap(cur)) {
       for (const pair of cur.items) {
         if (!isPair(pair)) continue;
@@ -134,7 +134,7 @@ export function dig(value: unknown, ...keys: (string | number)[]): unknown {
 /** Depth-first search for the first object property named `key`; returns its value. */
 export function findKey(value: unknown, key: string): unknown {
   if (value === null || typeof value !== 'object') return undefined;
-  if (!Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, key)) {
+  if (!Array.isArray(value) && Object.hasOwn(value, key)) {
     return (value as Record<string, unknown>)[key];
   }
   for (const child of Object.values(value as Record<string, unknown>)) {
@@ -147,7 +147,7 @@ export function findKey(value: unknown, key: string): unknown {
 /** Depth-first search for the path of the first object property named `key`; null when absent. */
 export function findKeyPath(value: unknown, key: string, path: (string | number)[] = []): (string | number)[] | null {
   if (value === null || typeof value !== 'object') return null;
-  if (!Array.isArray(value) && Object.prototype.hasOwnProperty.call(value, key)) return [...path, key];
+  if (!Array.isArray(value) && Object.hasOwn(value, key)) return [...path, key];
   for (const [k, child] of Object.entries(value as Record<string, unknown>)) {
     const found = findKeyPath(child, key, [...path, Array.isArray(value) ? Number(k) : k]);
     if (found) return found;

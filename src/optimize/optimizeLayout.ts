@@ -32,7 +32,7 @@ import { globalSearch, type SearchProgress } from './globalSearch.js';
 import { populationSearch, type PopulationProgress } from './populationSearch.js';
 import { randomSearch } from './randomSearch.js';
 import { initialLayout } from './initialLayout.js';
-import { resolveSettings, type OptimizerSettings, type ResolvedSettings } from './settings.js';
+import { resolveSettings, type OptimizerSettings } from './settings.js';
 import { InputError } from '../util/errors.js';
 import { caseObjective, economicFigures, isEconomic, type EconomicFigures } from './economicObjective.js';
 import { startHubHeight, withHubHeight } from './hubHeight.js';

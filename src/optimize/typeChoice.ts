@@ -105,14 +105,14 @@ export function typeChoiceReport(c: Case, r: OptimizeResult): TypeChoiceReport {
   const perTurbine = evaluator.aep(r.x, r.y, typeOf).perTurbineMwh;
   const name = caseObjective(c);
   const economic = isEconomic(c) ? assignmentObjective(c, r.x, r.y) : null;
-  const valueOf = (t: Int32Array) => {
+  const objectiveOfChoice = (t: Int32Array) => {
     const e = evaluator.aep(r.x, r.y, t);
     return economic ? economic(t, e.perTurbineMwh).value : e.aepMwh;
   };
   const perModel = models.map((m, k) => {
     let turbines = 0, aepMwh = 0;
     for (let i = 0; i < typeOf.length; i++) if (typeOf[i] === k) { turbines++; aepMwh += perTurbine[i]; }
-    return { model: m.name, turbines, ratedMW: m.ratedPowerW * 1e-6, aepMwh, objectiveIfAll: valueOf(new Int32Array(typeOf.length).fill(k)) };
+    return { model: m.name, turbines, ratedMW: m.ratedPowerW * 1e-6, aepMwh, objectiveIfAll: objectiveOfChoice(new Int32Array(typeOf.length).fill(k)) };
   });
   const chosen = economic ? r.economics!.value : r.aep;
   const cur = c.economics?.model.currency ?? '';

@@ -55,7 +55,8 @@ export interface FarmModelSpec {
   ground?: GroundModelName;
   /**
    * A site that is not uniform (site/site.ts: speed-up and TI fields, shear): each turbine's own
-   * free stream. Waked engine, on either kernel (physics/engineChoice.ts); absent: a uniform site.
+   * free stream; which solver and kernel evaluate it is the solve plan's choice, from what each solver
+   * declares it covers (physics/solvePlan.ts). Absent: a uniform site.
    */
   site?: Site;
 }

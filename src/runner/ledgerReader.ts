@@ -20,6 +20,12 @@ import type {
 export { LEDGER_FILE } from './ledgerSchema.js';
 export type * from './ledgerTypes.js';
 
+/** A done task at one end of a metric's range (LedgerReader.metricExtremes). */
+export interface MetricExtreme { taskId: string; value: number; aep: number; source: string }
+
+/** The lowest and highest value of a metric in one (farm, farm type). */
+export interface MetricExtremes { farmId: number; farmType: number; low: MetricExtreme; high: MetricExtreme }
+
 export class LedgerReader {
   readonly #db: Database.Database;
   /** The ledger file. */
@@ -222,7 +228,7 @@ export class LedgerReader {
    * (ties: the first task id), with its AEP and source: the report's best and worst by a cost
    * objective (LCOE lowest, NPV highest).
    */
-  metricExtremes(name: string): { farmId: number; farmType: number; low: { taskId: string; value: number; aep: number; source: string }; high: { taskId: string; value: number; aep: number; source: string } }[] {
+  metricExtremes(name: string): MetricExtremes[] {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return [];
     // SQLite takes the bare columns of a MIN()/MAX() aggregate from the row that holds the extreme.
     const q = (agg: 'MIN' | 'MAX') => this.#db.prepare(`SELECT farm_id, farm_type, task_id, ${agg}(v), aep, source FROM (

@@ -105,7 +105,6 @@ export class Scheduler {
   private readonly commits: CommitBatcher;
   /** Results at the gate (a costly recomputation runs on a thread). */
   private verifying = 0;
-  private rejectedThisRun = 0;
   /** Inode of the ledger file at the first heartbeat (a deleted or replaced ledger is noticed). */
   private ledgerInode: number | null = null;
   private readonly intervals: NodeJS.Timeout[] = [];
@@ -290,7 +289,6 @@ export class Scheduler {
    * again; the task fails at once.
    */
   private rejectResult(d: Dispatch, wallS: number, reason: string, worker: string | undefined): void {
-    this.rejectedThisRun++;
     const who = worker ? `queue worker ${worker}` : 'a local worker';
     this.o.audit.write({ event: 'rejected', task: d.task.taskId, attempt: d.attempt, source: worker ? `worker:${worker}` : 'computed', reason });
     this.o.progress?.log(`wflo: rejected ${d.task.taskId} from ${who}: ${reason}`);

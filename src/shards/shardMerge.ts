@@ -29,7 +29,7 @@ import { problemsText, shardProblems } from './shardProblems.js';
 import { scanShards, type ScanResult } from './shardScan.js';
 import { SpillReader } from './spillStore.js';
 import {
-  INVALID_CLASSES, countClasses, type DuplicateGroup, type FileAction, type IndexedRecord, type MergeAuditFile, type MergeOptions,
+  INVALID_CLASSES, type DuplicateGroup, type FileAction, type IndexedRecord, type MergeAuditFile, type MergeOptions,
   type MergeReport,
 } from './shardTypes.js';
 import { writeMergeAudit } from './mergeAudit.js';

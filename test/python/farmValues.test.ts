@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { doublesOfHex, pythonMissing, runPython } from './pythonKit.js';
-import { REPO, runWflo, tempDir } from '../helpers.js';
+import { runWflo, tempDir } from '../helpers.js';
 
 const missing = pythonMissing();
 

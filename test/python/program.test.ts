@@ -109,7 +109,7 @@ describe('@wflo.program under the runner', { skip: missing }, () => {
       // The runner's one line is the exception's; the traceback is in the attempt's stderr.log.
       const log = /^ZeroDivisionError: division by zero \(log: (.+)\)$/.exec(raised.error);
       assert.ok(log, raised.error);
-      assert.match(fs.readFileSync(path.join(log[1], 'stderr.log'), 'utf8'), /Traceback \(most recent call last\):[^]*return 1 \/ 0[^]*ZeroDivisionError: division by zero/);
+      assert.match(fs.readFileSync(path.join(log[1], 'stderr.log'), 'utf8'), /Traceback \(most recent call last\):[\s\S]*return 1 \/ 0[\s\S]*ZeroDivisionError: division by zero/);
       const permanent = byTask.get('farm_0_type_0_seed_2')!;
       assert.equal(permanent.attempts, 1, 'wflo.Permanent is not retried');
       assert.match(permanent.error, mode === 'per-task'

@@ -16,7 +16,7 @@ import { writeAdoptionIncident } from './helpers/adoptionIncident.js';
 import { H5PY_SKIP_MESSAGE, dumpWithH5py, h5pyPython } from './helpers/python.js';
 import { wflo } from './helpers/runCli.js';
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const digest = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 
 test('incident folder: check --expect names each problem, merge --expect keeps exactly the good records', async (t) => {
@@ -37,7 +37,7 @@ test('incident folder: check --expect names each problem, merge --expect keeps e
   const check = await wflo(['shards', 'check', ...inputs, '--expect', incident.campaignFile]);
   assert.equal(check.code, 3, check.stderr);
   for (const [name, cls] of incident.classes) {
-    if (cls !== 'valid') assert.match(check.stdout, new RegExp(`^  (late/|shards/)?${escape(name)}: ${cls} - `, 'm'), `${name} is ${cls}\n${check.stdout}`);
+    if (cls !== 'valid') assert.match(check.stdout, new RegExp(`^  (late/|shards/)?${escapeRegExp(name)}: ${cls} - `, 'm'), `${name} is ${cls}\n${check.stdout}`);
   }
   for (const r of incident.rejected) {
     const line = check.stdout.split('\n').find((l) => l.startsWith(`  ${r.taskId}: `));
@@ -47,7 +47,7 @@ test('incident folder: check --expect names each problem, merge --expect keeps e
   }
   assert.match(check.stdout, new RegExp(`rejected records \\(${incident.rejected.length}\\):`));
   assert.match(check.stdout, new RegExp(`  ${incident.duplicateTaskId}: identical in `));
-  for (const name of incident.recoveredFiles) assert.match(check.stdout, new RegExp(`late/${escape(name)}: valid \\(2 records\\) - .*as h5clear -s`));
+  for (const name of incident.recoveredFiles) assert.match(check.stdout, new RegExp(`late/${escapeRegExp(name)}: valid \\(2 records\\) - .*as h5clear -s`));
   assert.match(check.stdout, new RegExp(`records: ${incident.good.size + 1} usable \\(${incident.good.size} distinct tasks\\), 0 unusable, ${incident.rejected.length} rejected`));
 
   // Without --expect the farm model is unknown: only the non-finite coordinate is refused.
@@ -68,7 +68,7 @@ test('incident folder: check --expect names each problem, merge --expect keeps e
   const merge = await wflo(['shards', 'merge', ...inputs, '--expect', incident.campaignFile, '-o', merged, '--on-invalid', 'quarantine']);
   assert.equal(merge.code, 3, merge.stderr);
   for (const r of incident.rejected) assert.match(merge.stdout, new RegExp(`^  ${r.taskId}: .* \\(shards/worker_05\\.h5, `, 'm'));
-  assert.match(merge.stdout, new RegExp(`output:  ${escape(merged)}: ${incident.good.size} rows, .*verified`));
+  assert.match(merge.stdout, new RegExp(`output:  ${escapeRegExp(merged)}: ${incident.good.size} rows, .*verified`));
   assert.match(merge.stdout, /problems found \(exit 3\)/);
   const { records } = await readLayoutsFile(merged);
   assert.deepEqual(records.map((r) => r.taskId).sort(), [...incident.good.keys()].sort());

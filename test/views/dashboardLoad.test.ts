@@ -15,7 +15,6 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { killGroup, runWflo, startWflo, tempDir, waitForLine, writeNoopCampaign } from './viewsTestKit.js';
 

@@ -12,7 +12,7 @@
  */
 import { edgesCross } from './segmentCrossing.js';
 import { rerootAndHang } from './collectionNetwork.js';
-import { distance, type RoutingProblem } from './routingProblem.js';
+import type { RoutingProblem } from './routingProblem.js';
 import { feederCost as priceFeeders } from './feederCost.js';
 
 export function improveBySubtreeReattach(problem: RoutingProblem, parent: Int32Array, focus?: Uint8Array): Int32Array {

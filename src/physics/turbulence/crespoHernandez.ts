@@ -90,7 +90,7 @@ export class CrespoHernandez {
       if (g) { g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0; }
       return 0;
     }
-    const wr = knownRadius === knownRadius && g === null ? knownRadius : wake.wakeRadius(dx, coef, offset, g ? this.wg : null);
+    const wr = !Number.isNaN(knownRadius) && g === null ? knownRadius : wake.wakeRadius(dx, coef, offset, g ? this.wg : null);
     // No overlap (or outside the top-hat): nothing added, whatever the powers below give.
     if (absDy >= wr + (this.areaOverlap ? this.targetRadius : 0)) {
       if (g) { g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0; }

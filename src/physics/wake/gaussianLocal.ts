@@ -136,8 +136,6 @@ export class GaussianLocalWake implements LocalWakeModel {
   private readonly pt = new Float64Array(5);
   /** The pair set by atDistance: [σ, σ², Ct, dx, thrust computed (1) or not (0)]. */
   private readonly pd = new Float64Array(5);
-  private pCoef: Float64Array = new Float64Array(0);
-  private pOffset = 0;
   private pGradient = false;
 
   deficit(dx: number, cw2: number, coef: Float64Array, offset: number, g: Float64Array | null): number {
@@ -160,7 +158,7 @@ export class GaussianLocalWake implements LocalWakeModel {
     const sigma = this.width.sigma(dx, coef, offset + 1, withGradient ? this.sg : null);
     const pd = this.pd;
     pd[0] = sigma; pd[1] = sigma * sigma; pd[2] = coef[offset]; pd[3] = dx; pd[4] = 0;
-    this.pCoef = coef; this.pOffset = offset; this.pGradient = withGradient;
+    this.pGradient = withGradient;
   }
 
   /** δ at squared crosswind distance cw² of the pair set by atDistance (g as in deficit(); the gradient asked there). */

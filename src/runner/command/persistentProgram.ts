@@ -18,7 +18,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { BoundedLog } from './boundedLog.js';
+import type { BoundedLog } from './boundedLog.js';
 import { ENV, MAX_RESULT_BYTES, RESULTS_FD, TASKS_FD, TASK_PROTOCOL } from './protocol.js';
 import { readResultDocument, type ProgramAnswer } from './resultDocument.js';
 import { quoteLogs, startFailure, type ProgramLaunch } from './perTaskRun.js';

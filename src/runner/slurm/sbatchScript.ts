@@ -75,6 +75,7 @@ export function sbatchScript(s: ArrayJobSpec): string {
     ...directives.map((d) => `#SBATCH ${d}`),
     '',
     'set -eu',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell parameter expansion, not a template
     'I="${SLURM_ARRAY_TASK_ID:?not a SLURM array task: submit this script with sbatch}"',
     `exec ${s.command.map(shellQuote).join(' ')} run ${shellQuote(s.campaignFile)} \\`,
     `  --shard "$I/${s.shards}" --out ${shardDir} \\`,

@@ -51,8 +51,6 @@ const SWEEP_BATCH = 1000;
 /** How long stop() waits for Redis to remove waiting jobs before it gives up. */
 const STOP_TIMEOUT_MS = 10_000;
 
-interface Harvest { d: Dispatch; outcome: AttemptOutcome }
-
 export class BullmqExecutor implements Executor {
   readonly kind = 'bullmq';
   readonly remote = true;
