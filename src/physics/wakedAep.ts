@@ -98,12 +98,13 @@ function nativeWakedEvaluator(turbine: Turbine, wind: WindResource, native: Nati
     const rows = scratch.rows;
     // Without the gradient the kernel neither reads nor writes the gradient rows: empty ones, shared.
     const out: ByDirection = {
-      perDirectionMwh: new Float64Array(nDir), perTurbineByDir: rows.perTurbineByDir,
+      perDirectionMwh: rows.perDirectionMwh, perTurbineByDir: rows.perTurbineByDir,
       gradXByDir: withGradient ? rows.gradXByDir : NO_ROWS, gradYByDir: withGradient ? rows.gradYByDir : NO_ROWS,
       ...(withGradient && rows.gradHByDir ? { gradHByDir: rows.gradHByDir } : {}),
     };
     lastPairs = native.run(x, y, withGradient, out);
-    return { ...sumByDirection(out, n, withGradient), pairEvaluations: lastPairs };
+    // The energy by direction is a copy: the rows are the next call's.
+    return { ...sumByDirection(out, n, withGradient), perDirectionMwh: rows.perDirectionMwh.slice(), pairEvaluations: lastPairs };
   };
   return {
     turbine, wind,
