@@ -4,8 +4,8 @@
  * native kernel gave ∂AEP/∂h, wakedNative.ts) and on the native kernel, side by side in one run:
  *   1. AEP + ∂AEP/∂(x, y, h) of examples/hub-height-shear.yaml's site, turbine and rose on a larger
  *      farm (HUB_TURBINES turbines, default 49, on a square grid over the example's square) and the
- *      example's own 9-turbine layout after a seeded start: CPU ms per call, median of HUB_REPEATS
- *      (default 5) after a warm-up; the two kernels' AEP and Σ∂AEP/∂h beside each other.
+ *      example's 3 × 3 grid: CPU ms per call, median of HUB_REPEATS (default 5) after 20 warm-up
+ *      calls; the two kernels' AEP and Σ∂AEP/∂h beside each other.
  *   2. The whole `wflo optimize examples/hub-height-shear.yaml --method gradient --seed 1` (with and
  *      without `--wec 1`; optimizeLayout in this process, as the CLI calls it): CPU s, evaluations,
  *      the chosen height and AEP on each kernel, after one warm-up run each, HUB_ROUNDS (default 5)
@@ -30,6 +30,8 @@ const EXAMPLE = path.join(ROOT, 'examples', 'hub-height-shear.yaml');
 const REPEATS = Number(process.env.HUB_REPEATS ?? 5);
 const TURBINES = Number(process.env.HUB_TURBINES ?? 49);
 const ROUNDS = Number(process.env.HUB_ROUNDS ?? 5);
+/** Calls before the timed ones (the JIT compiles the JavaScript kernel's loops on the first few). */
+const WARMUP = 20;
 
 type Kernel = 'js' | 'native';
 
@@ -63,6 +65,7 @@ function gradientCall(c: Case, x: Float64Array, y: Float64Array, kernel: Kernel)
   return withKernel(kernel, () => {
     const ev = createFarmEvaluator(c.turbine, c.wind, c.model, undefined, 'best', { hubHeightGradient: true });
     let r = ev.aepWithGradient(x, y) as ReturnType<typeof ev.aepWithGradient> & { gradH?: Float64Array };
+    for (let k = 0; k < WARMUP; k++) r = ev.aepWithGradient(x, y);
     const times: number[] = [];
     for (let k = 0; k < REPEATS; k++) {
       const t0 = cpuSeconds();
