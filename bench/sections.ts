@@ -24,6 +24,7 @@ export const SECTIONS: Record<string, Section> = {
   cables: { module: './cables.js', fn: 'benchCables', what: 'collection-system routing of 200 turbines on one core (target ≤ 1 s)' },
   declared: { module: './declaredSizes.js', fn: 'benchDeclaredSizes', what: 'files declaring 10¹² rows refused (shards check, run --adopt); needs h5py' },
   site: { module: './site.js', fn: 'benchSite', what: 'AEP and AEP + gradient on a speed-up hill (100 V80, 360 × 23); PyWake XRSite beside it when PYWAKE_PYTHONPATH is set', long: 'a few minutes' },
+  hub: { module: './hub.js', fn: 'benchHub', what: 'hub height under shear: AEP + ∂(x, y, h) and a whole hub-height optimization, JavaScript vs native kernel' },
   python: { module: './python.js', fn: 'benchPython', what: 'one aep_and_gradient call from Python (python/wflo) beyond the engine\'s own time: cs1-16 (target ≤ 50 µs), 100 V80 × 360 × 23 (≤ 2 %)' },
   pybatch: { module: './pythonBatch.js', fn: 'benchPythonBatch', what: 'k layouts of cs1-16 in one farm.aep_batch call from Python vs k farm.aep calls, per layout (k = 1, 10, 100, 1000)' },
   command: { module: './command.js', fn: 'benchCommand', what: 'own-optimizer tasks: per-task overhead, tasks/s per-task and persistent', long: 'a few minutes' },

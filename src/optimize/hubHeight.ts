@@ -8,7 +8,8 @@
  * (measured on examples/hub-height-shear.yaml). An iterate outside the bounds is evaluated at the
  * nearest bound (zero gradient in h there): the bound constraints' penalty brings it back.
  *
- * The gradient ∂AEP/∂h is exact through the site's free stream (engine/siteWork.ts: the shear
+ * The gradient ∂AEP/∂h is exact through the site's free stream (engine/siteWork.ts, and the native
+ * kernel's site adjoints chained in physics/wakedNative.ts: the shear
  * f(h) and a speed-up or TI field's h dimension, U·Ū_p·(∂s/∂h·f + s·f') + T̄I₀_p·∂T/∂h summed over
  * the turbines). Nothing else in the solve depends on h when every turbine has the same hub height
  * (vertical offsets between turbines are 0) and there is no ground mirror (whose image sits at −h):
@@ -80,8 +81,9 @@ function evaluatorAt(c: Case, model: FarmModelSpec): (h: number) => FarmEvaluato
   let lastH = NaN;
   let last: FarmEvaluator | null = null;
   return (h) => {
-    // The solve plan gives the kernel that computes ∂AEP/∂h (gradH): the JavaScript one (physics/solvePlan.ts).
-    if (last === null || h !== lastH) { const ch = withHubHeight(c, h); last = createFarmEvaluator(ch.turbine, ch.wind, model, undefined, 'best', { hubHeightGradient: true }); lastH = h; }
+    // The solve plan gives the kernel that computes ∂AEP/∂h (gradH): the native one where it takes the model (physics/solvePlan.ts).
+    // A new height: the last evaluator's own at h where its engine has one (the native kernel's shares its configuration).
+    if (last === null || h !== lastH) { last = last?.atHubHeight?.(h) ?? createFarmEvaluator(withHubHeight(c, h).turbine, c.wind, model, undefined, 'best', { hubHeightGradient: true }); lastH = h; }
     return last;
   };
 }

@@ -28,5 +28,7 @@ export interface FarmEvaluator {
   readonly plan: SolvePlan;
   aep(x: Float64Array, y: Float64Array): AepResult;
   aepWithGradient(x: Float64Array, y: Float64Array): AepWithGradient;
+  /** Where the engine has it: the evaluator of the same farm with the turbine at hub height h, sharing what does not depend on it (optimize/hubHeight.ts). */
+  atHubHeight?(h: number): FarmEvaluator;
 }
 

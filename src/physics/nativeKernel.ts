@@ -190,6 +190,8 @@ export interface ByDirection {
   /** [d·n + i] ∂AEP/∂x, ∂AEP/∂y (empty without the gradient). */
   gradXByDir: Float64Array;
   gradYByDir: Float64Array;
+  /** [d·n + i] ∂AEP/∂h_i through a site's shear and fields (wakedNative.ts; absent or empty: not wanted). */
+  gradHByDir?: Float64Array;
 }
 
 /** A farm model bound to the native kernel: evaluates any block of directions into results by direction. */
@@ -198,15 +200,19 @@ export interface NativeRunner {
   run(x: Float64Array, y: Float64Array, withGradient: boolean, out: ByDirection, dirFrom?: number, dirTo?: number): number;
 }
 
-export function allocateByDirection(nDir: number, n: number, withGradient: boolean): ByDirection {
+/** Rows for nDir directions of n turbines; withHeight: the ∂AEP/∂h rows too (a site's waked runner fills them). */
+export function allocateByDirection(nDir: number, n: number, withGradient: boolean, withHeight = false): ByDirection {
   return {
     perDirectionMwh: new Float64Array(nDir), perTurbineByDir: new Float64Array(nDir * n),
     gradXByDir: new Float64Array(withGradient ? nDir * n : 0), gradYByDir: new Float64Array(withGradient ? nDir * n : 0),
+    ...(withGradient && withHeight ? { gradHByDir: new Float64Array(nDir * n) } : {}),
   };
 }
 
-/** AEP, energy by turbine and gradient: sums over directions in direction order (canonical). */
-export function sumByDirection(r: ByDirection, n: number, withGradient: boolean) {
+/** AEP, energy by turbine and gradient (and gradH where the rows have it): sums over directions in direction order (canonical). */
+export function sumByDirection(r: ByDirection, n: number, withGradient: boolean): {
+  aepMwh: number; perDirectionMwh: Float64Array; perTurbineMwh: Float64Array; gradX: Float64Array; gradY: Float64Array; gradH?: Float64Array;
+} {
   const nDir = r.perDirectionMwh.length;
   let aepMwh = 0;
   for (let d = 0; d < nDir; d++) aepMwh += r.perDirectionMwh[d];
@@ -226,7 +232,15 @@ export function sumByDirection(r: ByDirection, n: number, withGradient: boolean)
       gradX[i] = sx; gradY[i] = sy;
     }
   }
-  return { aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh, gradX, gradY };
+  const gh = r.gradHByDir;
+  if (!withGradient || gh === undefined || gh.length === 0) return { aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh, gradX, gradY };
+  const gradH = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let sh = 0;
+    for (let at = i; at < nDir * n; at += n) sh += gh[at];
+    gradH[i] = sh;
+  }
+  return { aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh, gradX, gradY, gradH };
 }
 
 /** Free-stream Gaussian configuration (k, 1/ξ²) for aep.ts, for a model the solve plan gives the native kernel. */

@@ -85,6 +85,17 @@ export function solvePlan(farm: FarmShape, model: FarmModelSpec, needs: SolveNee
 }
 
 /**
+ * The kernel for the waked solve of a plan's model: the plan's own when its solver is the waked
+ * solve; for a free-stream plan whose caller runs the waked solve anyway (a per-turbine weighted
+ * gradient, weightedAep.ts), the kernel the waked declaration gives the same farm and needs.
+ */
+export function wakedKernelOf(plan: SolvePlan, farm: FarmShape): KernelKind {
+  if (plan.solver === 'waked') return plan.kernel;
+  if (plan.solver !== 'free-stream' || (plan.needs.kernel ?? kernelAsked()) === 'js') return 'js';
+  return WAKED_SOLVER.nativeDeclines(plan.model, farm, plan.needs) === null ? 'native' : 'js';
+}
+
+/**
  * What the waked setup (engine/wakedSetup.ts) cannot be built for — the waked solver's rules marked
  * `setup` — as a FarmConflictError (exit 2); the setup asks before it builds anything.
  */

@@ -24,9 +24,9 @@ export interface FarmShape {
 export interface SolveNeeds {
   /** ∂AEP/∂x, ∂AEP/∂y. */
   gradient?: boolean;
-  /** ∂AEP/∂h through a site's shear (optimize/hubHeight.ts): the JavaScript kernel's only. */
+  /** ∂AEP/∂h through a site's shear (optimize/hubHeight.ts): the waked solve on either kernel (not the free-stream native kernel). */
   hubHeightGradient?: boolean;
-  /** A per-turbine weighted energy's gradient (weightedAep.ts): the waked solve over the turbines' types. */
+  /** A per-turbine weighted energy's gradient (weightedAep.ts): the waked solve over the turbines' types, on either kernel. */
   perTurbineWeights?: boolean;
   /** The waked solve's form over turbine types and fixed neighbours (mixedFarm.ts), whatever the farm's shape. */
   mixedForm?: boolean;

@@ -26,8 +26,8 @@ import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
 import type { GaussianLocalWake } from './wake/gaussianLocal.js';
 import type { TurbineMix } from './turbineMix.js';
-import { allocateByDirection, sumByDirection, type IsaChoice } from './nativeKernel.js';
-import { createNativeWakedRunner } from './wakedNative.js';
+import { allocateByDirection, sumByDirection, type ByDirection, type IsaChoice } from './nativeKernel.js';
+import { createNativeWakedRunner, type NativeWakedRunner } from './wakedNative.js';
 import { evaluateWeightedSum, type WeightedSumSetup } from './superposition/weightedSum.js';
 import { weightedSumGradient } from './superposition/weightedSumGradient.js';
 import { farmConflict, oneModelFarm, solvePlan } from './solvePlan.js';
@@ -47,6 +47,8 @@ export interface WakedEvaluator {
   aepWithGradient(x: Float64Array, y: Float64Array): WakedResult;
   /** Pair evaluations of the last call. */
   last(): number;
+  /** The evaluator of the same farm with the turbine at hub height h (the native kernel's shares its configuration: wakedNative.ts). */
+  atHubHeight?(h: number): WakedEvaluator;
 }
 
 /**
@@ -57,17 +59,12 @@ export function createWakedEvaluator(turbine: Turbine, wind: WindResource, plan:
   const spec = plan.model;
   const setup = wakedSetup(turbine, wind, spec);
   const native = plan.kernel === 'native' ? createNativeWakedRunner(turbine, wind, spec, setup, isa) : null;
+  if (native) return nativeWakedEvaluator(turbine, wind, plan, native, setup.site !== null);
   let scratch: Workspace | null = null;
   let lastPairs = 0;
-  const nDir = wind.directionsDeg.length;
   const evaluate = (x: Float64Array, y: Float64Array, withGradient: boolean): WakedResult => {
     const n = x.length;
     if (y.length !== n) throw new Error(`layout has ${n} x but ${y.length} y coordinates`);
-    if (native) {
-      const out = allocateByDirection(nDir, n, withGradient);
-      lastPairs = native.run(x, y, withGradient, out);
-      return { ...sumByDirection(out, n, withGradient), pairEvaluations: lastPairs };
-    }
     if (!scratch || scratch.n !== n) scratch = createWorkspace(n, setup.model.coefficientCount, setup.turbulence !== null, setup.site !== null);
     const r = evaluateWaked(setup, x, y, withGradient, scratch);
     lastPairs = r.pairEvaluations;
@@ -78,6 +75,45 @@ export function createWakedEvaluator(turbine: Turbine, wind: WindResource, plan:
     aep: (x, y) => evaluate(x, y, false),
     aepWithGradient: (x, y) => evaluate(x, y, true),
     last: () => lastPairs,
+    // The setup holds the turbine's hub height (the site is sampled at it): a new one.
+    atHubHeight: (h) => createWakedEvaluator({ ...turbine, hubHeight: h }, wind, plan, isa),
+  };
+}
+
+/** Rows by direction of a native waked evaluator: scratch (summed into fresh arrays), reused from call to call and by its evaluators at other hub heights. */
+interface NativeRows { rows: ByDirection | null; gradient: boolean }
+
+const NO_ROWS = new Float64Array(0);
+
+/** The waked evaluator over a native runner: every direction, summed in direction order (nativeKernel.ts sumByDirection). */
+function nativeWakedEvaluator(turbine: Turbine, wind: WindResource, plan: SolvePlan, native: NativeWakedRunner, onSite: boolean, scratch: NativeRows = { rows: null, gradient: false }): WakedEvaluator {
+  let lastPairs = 0;
+  const nDir = wind.directionsDeg.length;
+  const evaluate = (x: Float64Array, y: Float64Array, withGradient: boolean): WakedResult => {
+    const n = x.length;
+    if (y.length !== n) throw new Error(`layout has ${n} x but ${y.length} y coordinates`);
+    if (!scratch.rows || scratch.rows.perTurbineByDir.length !== nDir * n || (withGradient && !scratch.gradient)) {
+      // On a site the gradient includes ∂AEP/∂h_i, as the JavaScript engine's does (engine/siteWork.ts).
+      scratch.rows = allocateByDirection(nDir, n, withGradient, onSite);
+      scratch.gradient = withGradient;
+    }
+    const rows = scratch.rows;
+    // Without the gradient the kernel neither reads nor writes the gradient rows: empty ones, shared.
+    const out: ByDirection = {
+      perDirectionMwh: rows.perDirectionMwh, perTurbineByDir: rows.perTurbineByDir,
+      gradXByDir: withGradient ? rows.gradXByDir : NO_ROWS, gradYByDir: withGradient ? rows.gradYByDir : NO_ROWS,
+      ...(withGradient && rows.gradHByDir ? { gradHByDir: rows.gradHByDir } : {}),
+    };
+    lastPairs = native.run(x, y, withGradient, out);
+    // The energy by direction is a copy: the rows are the next call's.
+    return { ...sumByDirection(out, n, withGradient), perDirectionMwh: rows.perDirectionMwh.slice(), pairEvaluations: lastPairs };
+  };
+  return {
+    turbine, wind, plan,
+    aep: (x, y) => evaluate(x, y, false),
+    aepWithGradient: (x, y) => evaluate(x, y, true),
+    last: () => lastPairs,
+    atHubHeight: (h) => nativeWakedEvaluator({ ...turbine, hubHeight: h }, wind, plan, native.atHubHeight(h), onSite, scratch),
   };
 }
 
@@ -111,6 +147,7 @@ export function createWeightedSumEvaluator(turbine: Turbine, wind: WindResource,
       return { aepMwh: r.aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh: r.perTurbineMwh, gradX: g.gradX, gradY: g.gradY, pairEvaluations: 0 };
     },
     last: () => 0,
+    atHubHeight: (h) => createWeightedSumEvaluator({ ...turbine, hubHeight: h }, wind, plan),
   };
 }
 

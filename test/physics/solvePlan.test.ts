@@ -39,9 +39,10 @@ test('the plan of a matrix of farms: solver, kernel and why', () => {
     ['neighbours', { types: [constant], neighbours: true, wind: rose }, { wake: 'iea37', superposition: 'sos' }, {}, 'waked', 'js', /neighbouring turbines/, /has neighbours/],
     ['blockage', one(), { wake: 'bastankhah2014', superposition: 'linear', blockage: 'selfsimilarity2020' }, {}, 'blockage', 'js', /selfsimilarity2020/, /JavaScript only/],
     ['weighted sum', one(table), { wake: 'niayifar2016', superposition: 'weighted' }, {}, 'weighted-sum', 'js', /'weighted'/, /JavaScript only/],
-    ['hub-height gradient', one(table), { wake: 'bastankhah2014', superposition: 'linear' }, { hubHeightGradient: true }, 'waked', 'js', /tabulated Ct/, /∂AEP\/∂h/],
+    ['hub-height gradient', one(table), { wake: 'bastankhah2014', superposition: 'linear' }, { hubHeightGradient: true }, 'waked', 'native', /tabulated Ct/, /covers every option/],
     ['hub-height gradient, free stream', one(), { wake: 'iea37', superposition: 'sos' }, { hubHeightGradient: true }, 'free-stream', 'js', /free-stream form/, /∂AEP\/∂h/],
-    ['per-turbine weights', one(table), { wake: 'bastankhah2014', superposition: 'linear' }, { perTurbineWeights: true }, 'waked', 'js', /tabulated Ct/, /per-turbine weighted/],
+    ['per-turbine weights', one(table), { wake: 'bastankhah2014', superposition: 'linear' }, { perTurbineWeights: true }, 'waked', 'native', /tabulated Ct/, /covers every option/],
+    ['per-turbine weights, two models', { types: [constant, table], neighbours: false, wind: rose }, { wake: 'bastankhah2014', superposition: 'linear' }, { perTurbineWeights: true }, 'waked', 'js', /several turbine models/, /one turbine model without neighbours/],
     ['kernel asked for', one(), { wake: 'iea37', superposition: 'sos' }, { kernel: 'js' }, 'free-stream', 'js', /free-stream form/, /caller asks for the JavaScript kernel/],
   ];
   for (const [what, farm, model, needs, solver, kernel, whySolver, whyKernel] of rows) {

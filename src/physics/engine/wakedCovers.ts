@@ -6,7 +6,9 @@
  * below. The native kernel (wakedNative.ts) takes one turbine model without neighbours, a rose with
  * one ambient TI, a model with a native form, no per-point Weibull; with every rotor average the
  * model has (the centre, Jensen's area overlap, every quadrature of rotor/rotorPoints.ts), the
- * ground mirror and every added-turbulence Ct→a (mom1d, madsen); the rest runs in JavaScript.
+ * ground mirror and every added-turbulence Ct→a (mom1d, madsen); the rest runs in JavaScript. It
+ * gives the hub-height gradient (∂AEP/∂h through a site's shear and fields) and per-turbine
+ * weighted energy gradients as the JavaScript kernel does.
  */
 import type { FarmModelSpec } from '../farmModel.js';
 import { deficitModel } from '../wake/registry.js';
@@ -25,9 +27,9 @@ export const AREA_OVERLAP_RULE: CoverRule = {
 };
 
 /** Why the native waked kernel (nativeKernel.ts wakedConfig) does not take a farm of one model, or null. */
-function nativeWakedDeclines(model: FarmModelSpec, farm: FarmShape, needs: SolveNeeds): string | null {
-  if (needs.hubHeightGradient) return '∂AEP/∂h through the shear is computed by the JavaScript kernel only';
-  if (needs.perTurbineWeights) return 'a per-turbine weighted energy gradient is computed by the JavaScript kernel only';
+// Neither the hub-height gradient (∂AEP/∂h through the site, chained in wakedNative.ts from the kernel's
+// site adjoints) nor per-turbine weights (the kernel's turbineWeight) narrow it: `needs` asks nothing here.
+function nativeWakedDeclines(model: FarmModelSpec, farm: FarmShape, _needs: SolveNeeds): string | null {
   if (farm.types.length > 1 || farm.neighbours) return `the native kernel takes one turbine model without neighbours, and this farm has ${farm.types.length > 1 ? 'several turbine models' : 'neighbours'}`;
   const wake = deficitModel(model.wake);
   if (!wake || !wake.native) return `${model.wake} has no native form`;

@@ -25,7 +25,7 @@ static bool processorHasAvx2() {
 
 struct Args {
   napi_env env;
-  napi_value argv[24];
+  napi_value argv[32];
   size_t argc;
   bool failed = false;
 };
@@ -115,10 +115,11 @@ static int chooseIsa(Args& a, double requested) {
 //       x, y, dirFrom, dirTo, withGradient, perDirection, perTurbineByDir, gradXByDir, gradYByDir, stats
 //       [, siteSpeed, siteTi, siteSpeedBar, siteTiBar])
 // The four site arrays are optional, each directions × turbines or empty (no such field / not wanted).
+// Slot 28 (optional, after the bins slots 24–27): turbineWeight, one weight per turbine (empty: all 1).
 static napi_value Waked(napi_env env, napi_callback_info info) {
   Args a;
   a.env = env;
-  a.argc = 24;
+  a.argc = 32;
   napi_get_cb_info(env, info, &a.argc, a.argv, nullptr, nullptr);
   size_t ncfg, nps, npw, ncs, ncv, ncos, nsin, nsp, npr, nreach, nx, ny, npd, npt, ngx, ngy, nst;
   const double* cfg = f64(a, 0, &ncfg, "waked: cfg must be a Float64Array");
@@ -151,6 +152,10 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
     site[j] = f64(a, 20 + j, &nsite[j], siteMessages[j]);
     if (nsite[j] == 0) site[j] = nullptr;
   }
+  // Optional per-turbine weights of the gradient's objective (absent or empty: null).
+  size_t nweight = 0;
+  const double* turbineWeight = a.argc > 28 ? f64(a, 28, &nweight, "waked: turbineWeight must be a Float64Array") : nullptr;
+  if (nweight == 0) turbineWeight = nullptr;
   if (a.failed) return nullptr;
   const size_t n = nx, nDir = ncos, nSpeed = nsp;
   if (ncfg < CFG_COUNT) { fail(a, "waked: cfg is too short"); return nullptr; }
@@ -158,6 +163,7 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
   if (!(nPts >= 0) || (nPts > 0 && !(ptsAt >= CFG_COUNT && ptsAt + 3 * nPts <= (double)ncfg))) {
     fail(a, "waked: cfg[CFG_ROTOR_POINTS_AT] must place the rotor points (y, z, w) inside cfg, after CFG_COUNT"); return nullptr;
   }
+  if (turbineWeight && nweight != n) { fail(a, "waked: turbineWeight must hold one weight per turbine"); return nullptr; }
   for (int j = 0; j < 4; j++) if (site[j] && nsite[j] != nDir * n) { fail(a, "waked: site arrays must hold directions × turbines"); return nullptr; }
   if ((site[2] && !site[0]) || (site[3] && !site[1])) { fail(a, "waked: a site adjoint needs its field"); return nullptr; }
   if (site[0] && cfg[CFG_FREE_STREAM] != 0) { fail(a, "waked: a site needs the waked inflow"); return nullptr; }
@@ -179,6 +185,7 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
   call.pairEvaluations = 0; call.tiSeen = 0;
   call.siteSpeed = site[0]; call.siteTi = site[1];
   call.siteSpeedBar = withGradient != 0 ? site[2] : nullptr; call.siteTiBar = withGradient != 0 ? site[3] : nullptr;
+  call.turbineWeight = turbineWeight;
 
   const int lanes = (int)((nSpeed + 7) & ~(size_t)7);  // wakedKernel.inc W
   const int64_t pairs = n > 1 ? (int64_t)n * (int64_t)(n - 1) / 2 : 1;

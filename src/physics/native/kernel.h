@@ -71,6 +71,10 @@ struct WakedCall {
   // ∂AEP/∂s_i (siteSpeedBar, MWh) and ∂AEP/∂TI₀_i (siteTiBar, MWh), [d·n + i] (null: not wanted).
   const double* siteSpeed; const double* siteTi;
   double* siteSpeedBar; double* siteTiBar;
+  // The gradient's objective Σ_i w_i·AEP_i (a per-turbine weighted energy, weightedAep.ts): w_i by
+  // turbine (null: every w_i = 1, the AEP). Only the adjoint's seed is weighted; the energies written
+  // stay each turbine's own (the caller weights them).
+  const double* turbineWeight;
   double pairEvaluations, tiSeen;
   // Set when the pair scratch was too small: the direction to resume at and the pairs it needs.
   int resumeAt; int64_t neededPairs;

@@ -90,10 +90,12 @@ function sampleOrFail(site: Site, field: SiteField, turbine: number, x: number, 
  */
 export function sampleSite(site: Site, x: Float64Array, y: Float64Array, order: Int32Array, hubAt: (p: number) => number, wdDeg: number, out: SiteSamples): void {
   const n = order.length;
+  // The shear's factor and slope once per hub height (a farm of one model: once per call).
+  let hLast = NaN, f = 1, fh = 0;
   for (let p = 0; p < n; p++) {
     const i = order[p];
     const h = hubAt(p);
-    const f = shearFactor(site.shear, h), fh = shearSlope(site.shear, h);
+    if (h !== hLast) { f = shearFactor(site.shear, h); fh = shearSlope(site.shear, h); hLast = h; }
     if (site.speedup) {
       sampleOrFail(site, site.speedup, i, x[i], y[i], h, wdDeg);
       out.speed[p] = sample.value * f; out.speedDx[p] = sample.dx * f; out.speedDy[p] = sample.dy * f;
