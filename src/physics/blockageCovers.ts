@@ -1,11 +1,11 @@
 /**
  * What the blockage solve (blockageSolve.ts: wakes and induction to a fixed point) covers, declared
  * for the solve plan (solvePlan.ts, its only reader): one turbine model without neighbours, the
- * linear, sos or max superposition, no ground mirror, a uniform site, the rotor averages of the
- * waked setup. JavaScript only.
+ * linear, sos or max superposition, no ground mirror, sites that are not uniform (as the waked
+ * solve takes them), the rotor averages of the waked setup. JavaScript only.
  */
 import type { SolverDeclaration } from './solvePlanTypes.js';
-import { AREA_OVERLAP_RULE } from './engine/wakedCovers.js';
+import { AREA_OVERLAP_RULE, SITE_RULES } from './engine/wakedCovers.js';
 import { mixedFarmWords } from './superposition/weightedSumCovers.js';
 
 export const BLOCKAGE_SOLVER: SolverDeclaration = {
@@ -15,7 +15,6 @@ export const BLOCKAGE_SOLVER: SolverDeclaration = {
   refuses: [
     { field: 'ground', refuses: (m) => (m.ground ?? 'none') !== 'none' ? 'the ground mirror is not supported with blockage' : null },
     { field: 'superposition', refuses: (m) => m.superposition === 'weighted' ? 'blockage is solved with the linear, sos or max wake superposition, not weighted' : null },
-    { field: 'site', refuses: (m) => m.site ? 'a site that is not uniform is not supported with blockage yet (leave blockage out)' : null },
     {
       field: 'blockage', needsFarm: true,
       refuses: (_m, f) => {
@@ -23,6 +22,8 @@ export const BLOCKAGE_SOLVER: SolverDeclaration = {
         return what ? `blockage is solved for farms of one turbine model without neighbours only, and this farm has ${what}: leave blockage out, or give the farm one model and no neighbours` : null;
       },
     },
+    // A site (speed-up, TI, shear, per-point Weibull): each turbine's own free stream, as the waked solve (blockageSolve.ts).
+    ...SITE_RULES,
     AREA_OVERLAP_RULE,
   ],
   nativeDeclines: () => 'blockage is solved in JavaScript only',

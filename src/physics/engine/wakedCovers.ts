@@ -24,6 +24,16 @@ export const AREA_OVERLAP_RULE: CoverRule = {
   },
 };
 
+/** What a site that is not uniform cannot be combined with, in every solver that takes a site (the waked solve, blockage). */
+export const SITE_RULES: readonly CoverRule[] = [
+  // The free-stream engine's Ct(U) has no per-turbine free stream.
+  { field: 'site', setup: true, refuses: (m) => m.site && m.inflow === 'free-stream' ? "a site that is not uniform needs the waked inflow (inflow: 'waked'), not free-stream" : null },
+  {
+    field: 'site', needsFarm: true, setup: true,
+    refuses: (m, f) => m.site?.weibull && f.wind.series ? "a per-point Weibull site gives each turbine's probability of each (direction, speed): give `wind` as a rose (directions and speeds), not a time series" : null,
+  },
+];
+
 /** Why the native waked kernel (nativeKernel.ts wakedConfig) does not take a farm of one model, or null. */
 function nativeWakedDeclines(model: FarmModelSpec, farm: FarmShape, needs: SolveNeeds): string | null {
   if (needs.hubHeightGradient) return '∂AEP/∂h through the shear is computed by the JavaScript kernel only';
@@ -56,12 +66,7 @@ export const WAKED_SOLVER: SolverDeclaration = {
   refuses: [
     // PyWake's TurbOPark scales its deficit by the target's free stream (WS_jlk), which the site engine does not distinguish from the source's yet.
     { field: 'site', refuses: (m) => m.site && m.wake === 'turbopark2022' ? "a site that is not uniform is not supported with turbopark2022 yet (its deficit is scaled by the target's free stream, not the source's)" : null },
-    // The free-stream engine's Ct(U) has no per-turbine free stream.
-    { field: 'site', setup: true, refuses: (m) => m.site && m.inflow === 'free-stream' ? "a site that is not uniform needs the waked inflow (inflow: 'waked'), not free-stream" : null },
-    {
-      field: 'site', needsFarm: true, setup: true,
-      refuses: (m, f) => m.site?.weibull && f.wind.series ? "a per-point Weibull site gives each turbine's probability of each (direction, speed): give `wind` as a rose (directions and speeds), not a time series" : null,
-    },
+    ...SITE_RULES,
     AREA_OVERLAP_RULE,
   ],
   nativeDeclines: nativeWakedDeclines,

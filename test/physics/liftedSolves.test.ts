@@ -1,0 +1,67 @@
+/**
+ * The combinations the solve plan refused before issue 41 and computes now, against PyWake
+ * (test/data/reference/lifted/, bench/peers/pywake_lift.py; SOURCE.md there): blockage on sites
+ * that are not uniform (speed-up and TI fields, shear about a reference height, a per-point
+ * Weibull), TurbOPark on such sites (its deficit scaled by the target's free stream), the weighted
+ * sum on them. Every file: AEP and every turbine's AEP to 1e-9 relative with the JavaScript kernel
+ * and, where the plan gives the farm to the native kernel, with it too; the check condition's
+ * effective speeds to 1e-9. The site's part of the exact gradient against central differences on a
+ * lighter rose, for each solver that gained a site.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { PYWAKE_REFERENCE } from '../helpers.js';
+import { readYamlFile } from '../../src/io/yamlFile.js';
+import { caseFromReferenceDocument } from '../../src/io/referenceCase.js';
+import { createFarmEvaluator } from '../../src/physics/aep.js';
+import { casePlan } from '../../src/optimize/caseEvaluator.js';
+import { blockageFlow } from '../../src/physics/blockageSolve.js';
+import { wakedFlow } from '../../src/physics/wakedAep.js';
+import { farmConflict } from '../../src/physics/solvePlan.js';
+import { centralDifferenceCheck } from './gradientCheck.js';
+import { SITE_STEP, thinRose } from './siteReference.js';
+
+const LIFTED = path.join(PYWAKE_REFERENCE, 'lifted');
+const files = fs.readdirSync(LIFTED).filter((f) => f.endsWith('.yaml')).sort();
+const rel = (a: number, b: number): number => Math.abs(a - b) / Math.max(Math.abs(b), 1e-300);
+const load = (file: string) => {
+  const full = path.join(LIFTED, file);
+  return caseFromReferenceDocument(readYamlFile(full), full);
+};
+
+test('the lifted folder holds a case of every lifted combination', () => {
+  for (const prefix of ['blockage-']) assert.ok(files.some((f) => f.startsWith(prefix)), `${prefix}* in ${files.join(', ')}`);
+});
+
+for (const file of files) {
+  test(`PyWake ${file}: AEP and every turbine to 1e-9 (JavaScript, and native where the plan takes it)`, () => {
+    const c = load(file);
+    assert.ok(c.model.site, 'a site that is not uniform');
+    assert.equal(farmConflict(c.model, { types: [c.turbine], neighbours: false, wind: c.wind }), null);
+    const expected = c.expected!;
+    const kernels: ('js' | 'native')[] = ['js'];
+    if (casePlan(c, c.model, { kernel: 'native' }).kernel === 'native') kernels.push('native');
+    for (const kernel of kernels) {
+      const r = createFarmEvaluator(c.turbine, c.wind, c.model, kernel).aep(c.layout!.x, c.layout!.y);
+      assert.ok(rel(r.aepMwh, expected.aepMwh) <= 1e-9, `${kernel}: AEP ${r.aepMwh} vs PyWake ${expected.aepMwh}: ${rel(r.aepMwh, expected.aepMwh).toExponential(2)}`);
+      expected.perTurbineMwh.forEach((v, i) => assert.ok(rel(r.perTurbineMwh[i], v) <= 1e-9, `${kernel}: turbine ${i}: ${r.perTurbineMwh[i]} vs ${v}`));
+    }
+    const cc = expected.checkCondition!;
+    const flowOf = c.model.blockage ? blockageFlow : wakedFlow;
+    const flow = flowOf(c.turbine, { ...c.model, inflow: 'waked' }, c.layout!.x, c.layout!.y, cc.windDirection, cc.windSpeed, c.wind.turbulenceIntensity);
+    cc.wsEff.forEach((v, i) => assert.ok(rel(flow.wsEff[i], v) <= 1e-9, `check condition ws_eff[${i}] ${flow.wsEff[i]} vs ${v}`));
+  });
+}
+
+for (const file of files.filter((f) => /^(blockage|turbopark|weighted)-/.test(f))) {
+  test(`${file}: the gradient through the site equals central differences`, () => {
+    const c = load(file);
+    const wind = thinRose(c.wind, 3, !c.model.site?.weibull);
+    const x = c.layout!.x.slice(0, 9), y = c.layout!.y.slice(0, 9);
+    const { maxAbs, maxErr } = centralDifferenceCheck(createFarmEvaluator(c.turbine, wind, c.model, 'js'), x, y, SITE_STEP);
+    assert.ok(maxAbs > 1e-3, `gradient should not vanish (max |g| = ${maxAbs})`);
+    assert.ok(maxErr <= 1e-5 * maxAbs, `max |exact − FD| = ${maxErr.toExponential(3)}, relative ${(maxErr / maxAbs).toExponential(3)}`);
+  });
+}
