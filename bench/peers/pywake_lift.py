@@ -26,13 +26,14 @@ from py_wake.site import XRSite  # noqa: E402
 from py_wake.site.shear import PowerShear  # noqa: E402
 from py_wake.examples.data.hornsrev1 import V80  # noqa: E402
 from py_wake.wind_farm_models.engineering_models import All2AllIterative, PropagateDownwind  # noqa: E402
-from py_wake.deficit_models.gaussian import BastankhahGaussianDeficit, NiayifarGaussianDeficit, TurboGaussianDeficit, ZongGaussianDeficit  # noqa: E402
+from py_wake.deficit_models.gaussian import BastankhahGaussianDeficit, NiayifarGaussianDeficit, TurboGaussianDeficit  # noqa: E402
 from py_wake.deficit_models.noj import NOJDeficit  # noqa: E402
 from py_wake.deficit_models.selfsimilarity import SelfSimilarityDeficit2020  # noqa: E402
 from py_wake.deficit_models.utils import ct2a_mom1d, ct2a_madsen  # noqa: E402
 from py_wake.rotor_avg_models.area_overlap_model import AreaOverlapAvgModel  # noqa: E402
 from py_wake.turbulence_models.crespo import CrespoHernandez  # noqa: E402
 from py_wake.superposition_models import LinearSum, SquaredSum, SqrMaxSum, WeightedSum  # noqa: E402
+from py_wake.literature.gaussian_models import Zong_PorteAgel_2020  # noqa: E402
 
 out_dir = sys.argv[1] if len(sys.argv) > 1 else 'cases'
 only = set(sys.argv[2:])
@@ -123,6 +124,15 @@ CASES = [
     ('blockage-speedup-jensen1983', 'jensen1983', 'speedup', True),
     ('blockage-weibull-bastankhah2014', 'bastankhah2014', 'weibull', True),
     ('blockage-shear-bastankhah2014', 'bastankhah2014', 'shear', True),
+    ('blockage-speedup-ti-turbopark2022', 'turbopark2022', 'speedup+ti', True),
+    # TurbOPark: PyWake scales its deficit by the target's free stream (WS_jlk), which a site tells apart from the source's.
+    ('turbopark-speedup-ti-turbopark2022', 'turbopark2022', 'speedup+ti', False),
+    ('turbopark-shear-turbopark2022', 'turbopark2022', 'shear', False),
+    ('turbopark-weibull-turbopark2022', 'turbopark2022', 'weibull', False),
+    # The weighted sum (Zong & Porte-Agel 2020, PyWake's WeightedSum): the target's free stream is its WS_xxx.
+    ('weighted-speedup-ti-zong2020', 'zong2020', 'speedup+ti', False),
+    ('weighted-shear-niayifar2016', 'niayifar2016', 'shear', 'weighted'),
+    ('weighted-weibull-bastankhah2014', 'bastankhah2014', 'weibull', 'weighted'),
 ]
 
 
@@ -145,8 +155,22 @@ def case(name, wake, kind, blockage):
             'note': f'every 4th direction and the speeds up to 20 m/s of {wake}-random16.yaml, renormalised to sum to 1'}
     x = np.asarray(base['layout']['x']); y = np.asarray(base['layout']['y'])
     site, block = site_of(kind)
-    parts, call = WAKES[wake]
-    if blockage:
+    if wake == 'zong2020':
+        parts, call = (lambda: None), 'Zong_PorteAgel_2020(site, V80()) with every default (ZongGaussianDeficit, WeightedSum, CrespoHernandez)'
+    else:
+        parts, call = WAKES[wake]
+    if blockage == 'weighted':
+        # The wake model of the base file with PyWake's WeightedSum() (its defaults: delta 0.01, max_err 1e-3, max_iter 5).
+        blockage = False
+        plain = parts
+        parts = lambda: dict(plain(), superpositionModel=WeightedSum())
+        call = call.replace('superpositionModel=LinearSum()', 'superpositionModel=WeightedSum()')
+        base['model'] = dict(base['model'], superposition='weighted sum (WeightedSum, Zong & Porte-Agel 2020; delta 0.01, max_err 1e-3, max_iter 5)')
+    if wake == 'zong2020':
+        wfm = Zong_PorteAgel_2020(site, V80())
+        call = f'{call}'
+        model = base['model']
+    elif blockage:
         wfm = All2AllIterative(site, V80(), blockage_deficitModel=SelfSimilarityDeficit2020(superpositionModel=LinearSum()), convergence_tolerance=1e-12, **parts())
         call = f'All2AllIterative(site, V80(), {call}, blockage_deficitModel={BLOCKAGE}, convergence_tolerance=1e-12)'
         model = dict(base['model'], blockage='self-similarity 2020 (SelfSimilarityDeficit2020, linear sum, not inside the wake radius downstream)',

@@ -34,7 +34,7 @@ const CFG_NAMES = [
   'DIAMETER', 'INV_WEC', 'TI0', 'MWH_PER_W', 'CUT_IN', 'CUT_OUT', 'CUT_OUT_INCLUSIVE', 'CT_CONSTANT', 'CT_ZERO_OUTSIDE',
   'POWER_CUBIC_RATED_SPEED', 'RATED_POWER', 'K0', 'K_TI', 'CEPS', 'EPS_OR_CTLIM', 'TP_A', 'TP_C1', 'TP_C2', 'TP_CEPS', 'TP_CTLIM',
   'JENSEN_K', 'CH_C0', 'CH_C1', 'CH_C2', 'CH_C3', 'CH_TI_FACTOR', 'TI_BOUND', 'MARGIN', 'REACH_STEP', 'FS_K', 'FS_EXP_FACTOR',
-  'FS_INV_XI2', 'ISA',
+  'FS_INV_XI2', 'REF_TARGET', 'ISA',
 ] as const;
 type CfgName = (typeof CFG_NAMES)[number];
 const CFG = Object.fromEntries(CFG_NAMES.map((name, i) => [name, i])) as Record<CfgName, number>;
@@ -130,6 +130,7 @@ export function wakedConfig(turbine: Turbine, wind: WindResource, spec: FarmMode
   cfg[CFG.FREE_STREAM] = freeStream ? 1 : 0;
   cfg[CFG.REF_EFFECTIVE] = !freeStream && (spec.deficitReference ?? defaults.deficitReference) === 'source-effective' ? 1 : 0;
   cfg[CFG.USE_EFF_TI] = !freeStream && (spec.useEffectiveTi ?? defaults.useEffectiveTi) ? 1 : 0;
+  cfg[CFG.REF_TARGET] = !freeStream && (spec.deficitReference ?? defaults.deficitReference) === 'free-stream' && defaults.freeStreamReference === 'target' ? 1 : 0;
   cfg[CFG.INV_WEC] = 1 / (spec.params?.wec ?? 1);
   cfg[CFG.AREA_OVERLAP] = rotorAverage === 'area-overlap' ? 1 : 0;
   if (native.kind === 'linear-gaussian') {

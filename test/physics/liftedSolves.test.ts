@@ -20,7 +20,8 @@ import { casePlan } from '../../src/optimize/caseEvaluator.js';
 import { blockageFlow } from '../../src/physics/blockageSolve.js';
 import { wakedFlow } from '../../src/physics/wakedAep.js';
 import { farmConflict } from '../../src/physics/solvePlan.js';
-import { centralDifferenceCheck } from './gradientCheck.js';
+import { centralDifferenceCheck, randomLayout } from './gradientCheck.js';
+import type { FarmModelSpec } from '../../src/physics/farmModel.js';
 import { SITE_STEP, thinRose } from './siteReference.js';
 
 const LIFTED = path.join(PYWAKE_REFERENCE, 'lifted');
@@ -32,7 +33,7 @@ const load = (file: string) => {
 };
 
 test('the lifted folder holds a case of every lifted combination', () => {
-  for (const prefix of ['blockage-']) assert.ok(files.some((f) => f.startsWith(prefix)), `${prefix}* in ${files.join(', ')}`);
+  for (const prefix of ['blockage-', 'turbopark-']) assert.ok(files.some((f) => f.startsWith(prefix)), `${prefix}* in ${files.join(', ')}`);
 });
 
 for (const file of files) {
@@ -65,3 +66,23 @@ for (const file of files.filter((f) => /^(blockage|turbopark|weighted)-/.test(f)
     assert.ok(maxErr <= 1e-5 * maxAbs, `max |exact − FD| = ${maxErr.toExponential(3)}, relative ${(maxErr / maxAbs).toExponential(3)}`);
   });
 }
+
+test('TurbOPark on a site, native kernel (CFG_REF_TARGET): the JavaScript engine\'s AEP, every turbine and gradient to 1e-12 on random farms', () => {
+  const c = load('turbopark-speedup-ti-turbopark2022.yaml');
+  const wind = thinRose(c.wind, 2);
+  for (const [seed, change] of [[1, {}], [2, { superposition: 'linear' }], [3, { turbulence: 'crespo-hernandez', useEffectiveTi: true }]] as const) {
+    const model: FarmModelSpec = { ...c.model, ...change, inflow: 'waked' };
+    assert.equal(casePlan({ ...c, wind }, model, { kernel: 'native' }).kernel, 'native', `seed ${seed}: the native kernel takes it`);
+    const { x, y } = randomLayout(seed, 14, 1900);
+    const n = createFarmEvaluator(c.turbine, wind, model, 'native').aepWithGradient(x, y);
+    const j = createFarmEvaluator(c.turbine, wind, model, 'js').aepWithGradient(x, y);
+    assert.ok(rel(n.aepMwh, j.aepMwh) <= 1e-12, `seed ${seed}: AEP native ${n.aepMwh} vs JavaScript ${j.aepMwh}`);
+    j.perTurbineMwh.forEach((v, i) => assert.ok(rel(n.perTurbineMwh[i], v) <= 1e-12, `seed ${seed}: turbine ${i}: ${n.perTurbineMwh[i]} vs ${v}`));
+    let largest = 0, worst = 0;
+    for (let i = 0; i < x.length; i++) {
+      largest = Math.max(largest, Math.abs(j.gradX[i]), Math.abs(j.gradY[i]));
+      worst = Math.max(worst, Math.abs(n.gradX[i] - j.gradX[i]), Math.abs(n.gradY[i] - j.gradY[i]));
+    }
+    assert.ok(largest > 0 && worst <= 1e-12 * largest, `seed ${seed}: gradient native vs JavaScript ${worst.toExponential(2)} of ${largest.toExponential(2)}`);
+  }
+});

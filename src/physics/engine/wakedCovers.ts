@@ -64,8 +64,6 @@ export const WAKED_SOLVER: SolverDeclaration = {
     return no ? `the free-stream engine does not take it: ${no}` : 'the free-stream engine does not take it';
   },
   refuses: [
-    // PyWake's TurbOPark scales its deficit by the target's free stream (WS_jlk), which the site engine does not distinguish from the source's yet.
-    { field: 'site', refuses: (m) => m.site && m.wake === 'turbopark2022' ? "a site that is not uniform is not supported with turbopark2022 yet (its deficit is scaled by the target's free stream, not the source's)" : null },
     ...SITE_RULES,
     AREA_OVERLAP_RULE,
   ],

@@ -36,6 +36,7 @@ enum Cfg {
   CFG_MARGIN,         // added to the reach table (the target rotor's radius where it matters)
   CFG_REACH_STEP,
   CFG_FS_K, CFG_FS_EXP_FACTOR, CFG_FS_INV_XI2,  // free-stream Gaussian kernel
+  CFG_REF_TARGET,     // with the free-stream reference on a site: the target's own free stream U_p scales the deficit (TurbOPark, PyWake's WS_jlk), not the source's U_q
   CFG_ISA,            // 0 the best the processor has, 1 SSE2, 2 AVX2 (same results; for tests)
   CFG_COUNT
 };
