@@ -89,6 +89,7 @@ export function weightedSumSetup(turbine: Turbine, wind: WindResource, spec: Far
   return {
     turbine, wind, model: setup.model as GaussianLocalWake, turbulence: setup.turbulence, referenceIsEffective: setup.referenceIsEffective,
     useEffectiveTi: setup.useEffectiveTi, invWec: setup.invWec, cosByDir: setup.cosByDir, sinByDir: setup.sinByDir,
+    site: setup.site, weibullBins: setup.weibullBins,
   };
 }
 

@@ -33,7 +33,7 @@ const load = (file: string) => {
 };
 
 test('the lifted folder holds a case of every lifted combination', () => {
-  for (const prefix of ['blockage-', 'turbopark-']) assert.ok(files.some((f) => f.startsWith(prefix)), `${prefix}* in ${files.join(', ')}`);
+  for (const prefix of ['blockage-', 'turbopark-', 'weighted-']) assert.ok(files.some((f) => f.startsWith(prefix)), `${prefix}* in ${files.join(', ')}`);
 });
 
 for (const file of files) {

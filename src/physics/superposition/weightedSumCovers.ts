@@ -2,11 +2,13 @@
  * What the weighted-sum solve (superposition/weightedSum.ts, Zong & Porté-Agel's momentum-conserving
  * sum) covers, declared for the solve plan (solvePlan.ts, its only reader): one turbine model
  * without neighbours, a Gaussian wake model at the rotor centre, a rose with one TI, the sqrmax
- * added turbulence, the waked inflow, no ground, a uniform site. JavaScript only.
+ * added turbulence, the waked inflow, no ground; sites that are not uniform as the waked solve
+ * takes them. JavaScript only.
  */
 import { deficitModel } from '../wake/registry.js';
 import type { FarmShape, SolverDeclaration } from '../solvePlanTypes.js';
 import { usesFreeStreamEngine } from '../engine/freeStreamCovers.js';
+import { SITE_RULES } from '../engine/wakedCovers.js';
 
 /** "several turbine models and neighbours", "several turbine models", "neighbouring turbines" or null. */
 export function mixedFarmWords(farm: FarmShape): string | null {
@@ -22,8 +24,9 @@ export const WEIGHTED_SUM_SOLVER: SolverDeclaration = {
   summary: "Zong & Porté-Agel's momentum-conserving weighted sum (superposition/weightedSum.ts), a solve of its own",
   takes: (model) => model.superposition === 'weighted' ? "the model's superposition is 'weighted'" : null,
   refuses: [
+    // A site (speed-up, TI, shear, per-point Weibull): each turbine's own free stream (weightedSum.ts), as the waked solve takes it.
+    ...SITE_RULES,
     { field: 'ground', refuses: (m) => (m.ground ?? 'none') !== 'none' ? "the ground mirror is not supported with the weighted sum (use 'linear' or 'sos')" : null },
-    { field: 'site', refuses: (m) => m.site ? "a site that is not uniform is not supported with the weighted sum yet (use 'linear' or 'sos')" : null },
     { field: 'superposition', needsFarm: true, refuses: (_m, f) => { const what = mixedFarmWords(f); return what ? no(`evaluates farms of one turbine model without neighbours only, and this farm has ${what}`) : null; } },
     { field: 'superposition', needsFarm: true, refuses: (_m, f) => f.wind.series ? no('does not take a time series yet') : null },
     { field: 'superposition', needsFarm: true, refuses: (_m, f) => f.wind.turbulenceIntensityByBin ? no('does not take a turbulence intensity per bin yet') : null },
