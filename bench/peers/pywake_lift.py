@@ -133,6 +133,8 @@ CASES = [
     ('weighted-speedup-ti-zong2020', 'zong2020', 'speedup+ti', False),
     ('weighted-shear-niayifar2016', 'niayifar2016', 'shear', 'weighted'),
     ('weighted-weibull-bastankhah2014', 'bastankhah2014', 'weibull', 'weighted'),
+    # The weighted sum with a constant-Ct turbine (IEA37's 3.35 MW: Ct 8/9, cubic power), which wflo's free-stream engine took before.
+    ('weighted-constantct-speedup-bastankhah2014', 'bastankhah2014', 'speedup', 'weighted-iea37'),
 ]
 
 
@@ -159,6 +161,17 @@ def case(name, wake, kind, blockage):
         parts, call = (lambda: None), 'Zong_PorteAgel_2020(site, V80()) with every default (ZongGaussianDeficit, WeightedSum, CrespoHernandez)'
     else:
         parts, call = WAKES[wake]
+    turbine_block = dict(base['turbine'], interpolation=HOLD)
+    wt_obj = V80()
+    if blockage == 'weighted-iea37':
+        from py_wake.examples.data.iea37 import IEA37_WindTurbines
+        wt_obj = IEA37_WindTurbines()
+        grid = np.arange(0.0, 30.01, 0.25)
+        turbine_block = {'name': 'IEA37 3.35 MW', 'rotor_diameter': 130.0, 'hub_height': 110.0,
+                         'power_curve': {'wind_speed': fl(grid), 'power_w': fl(wt_obj.power(grid))},
+                         'ct_curve': {'wind_speed': fl(grid), 'ct': fl(wt_obj.ct(grid))},
+                         'interpolation': "PyWake's IEA37_WindTurbines() sampled every 0.25 m/s for the file's format: the test evaluates wflo's built-in iea37-3.35mw (Ct 8/9 in [4, 25) m/s, power cubic to 9.8 m/s), the turbine PyWake computed with"}
+        blockage = 'weighted'
     if blockage == 'weighted':
         # The wake model of the base file with PyWake's WeightedSum() (its defaults: delta 0.01, max_err 1e-3, max_iter 5).
         blockage = False
@@ -176,8 +189,8 @@ def case(name, wake, kind, blockage):
         model = dict(base['model'], blockage='self-similarity 2020 (SelfSimilarityDeficit2020, linear sum, not inside the wake radius downstream)',
                      wind_farm_model='All2AllIterative (wakes and blockage iterated to a fixed point; Ct and power at the converged inflow)', convergence_tolerance_ms=1e-12)
     else:
-        wfm = PropagateDownwind(site, V80(), **parts())
-        call = f'PropagateDownwind(site, V80(), {call})'
+        wfm = PropagateDownwind(site, wt_obj, **parts())
+        call = f'PropagateDownwind(site, {type(wt_obj).__name__}(), {call})'
         model = base['model']
     sim = wfm(x, y, wd=wd, ws=ws)
     pw = np.asarray(sim.Power).reshape(len(x), len(wd), len(ws))
@@ -194,9 +207,35 @@ def case(name, wake, kind, blockage):
                       'call': call + '; wd and ws of `wind` in one call',
                       'site': f"XRSite(ds, interp_method='linear'{', shear=PowerShear(h_ref=100, alpha=0.2)' if kind == 'shear' else ''}) with the fields of `site` below (TI 0.1 where no TI field); the AEP weights {weights}",
                       'note': NOTE},
-           'turbine': dict(base['turbine'], interpolation=HOLD), 'wind': wind, 'layout': base['layout'], 'model': model, 'site': block,
+           'turbine': turbine_block, 'wind': wind, 'layout': base['layout'], 'model': model, 'site': block,
            'expected': {'aep_mwh': float(per.sum()), 'aep_per_turbine_mwh': fl(per),
                         'check_condition': {'wind_direction': 270.0, 'wind_speed': 8.0,
+                                            'ws_eff': fl(np.asarray(chk.WS_eff).ravel()), 'ct': fl(np.asarray(chk.CT).ravel())}}}
+    write(name, doc)
+
+
+def weighted_tibins(name='weighted-tibins-niayifar2016'):
+    """The weighted sum over a rose with a turbulence intensity per (direction, speed) bin: the table, layout and
+    per-bin TI of ../tibins-niayifar2016-random16.yaml (PyWake's `TI=` of shape (wd, ws)), Niayifar 2016 with WeightedSum(), a uniform site."""
+    from reference_common import site as uniform
+    base = yaml.safe_load(open(os.path.join(REF, 'tibins-niayifar2016-random16.yaml')))
+    wd = np.asarray(base['wind']['wind_direction']); ws = np.asarray(base['wind']['wind_speed'])
+    P = np.asarray(base['wind']['probability']); TIb = np.asarray(base['wind']['turbulence_intensity'])
+    x = np.asarray(base['layout']['x']); y = np.asarray(base['layout']['y'])
+    parts, call = WAKES['niayifar2016']
+    wfm = PropagateDownwind(uniform, V80(), **dict(parts(), superpositionModel=WeightedSum()))
+    sim = wfm(x, y, wd=wd, ws=ws, TI=TIb)
+    pw = np.asarray(sim.Power).reshape(len(x), len(wd), len(ws))
+    per = 8760.0 * np.einsum('ilk,lk->i', pw, P) / 1e6
+    chk = wfm(x, y, wd=[270.0], ws=[8.0])
+    doc = {'name': 'niayifar2016 with the weighted sum over a rose with a turbulence intensity per bin',
+           'source': {'computed_with': 'PyWake (DTU Wind Energy) source at commit b81c149, by bench/peers/pywake_lift.py',
+                      'call': 'PropagateDownwind(UniformSite(p_wd=[1], ti=0.1), V80(), ' + call.replace('superpositionModel=LinearSum()', 'superpositionModel=WeightedSum()') + '); sim = wfm(x, y, wd=wd, ws=ws, TI=TI) with TI of shape (wd, ws)',
+                      'site': 'uniform; the TI of each (direction, speed) bin as given in `wind`; the AEP weighs each bin by the probability table', 'note': NOTE},
+           'turbine': base['turbine'], 'wind': base['wind'], 'layout': base['layout'],
+           'model': dict(base['model'], superposition='weighted sum (WeightedSum, Zong & Porte-Agel 2020; delta 0.01, max_err 1e-3, max_iter 5)'),
+           'expected': {'aep_mwh': float(per.sum()), 'aep_per_turbine_mwh': fl(per),
+                        'check_condition': {'wind_direction': 270.0, 'wind_speed': 8.0, 'turbulence_intensity': 0.1,
                                             'ws_eff': fl(np.asarray(chk.WS_eff).ravel()), 'ct': fl(np.asarray(chk.CT).ravel())}}}
     write(name, doc)
 
@@ -204,3 +243,5 @@ def case(name, wake, kind, blockage):
 for c in CASES:
     if not only or c[0] in only:
         case(*c)
+if not only or 'weighted-tibins-niayifar2016' in only:
+    weighted_tibins()

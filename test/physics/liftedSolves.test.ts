@@ -3,7 +3,8 @@
  * (test/data/reference/lifted/, bench/peers/pywake_lift.py; SOURCE.md there): blockage on sites
  * that are not uniform (speed-up and TI fields, shear about a reference height, a per-point
  * Weibull), TurbOPark on such sites (its deficit scaled by the target's free stream), the weighted
- * sum on them. Every file: AEP and every turbine's AEP to 1e-9 relative with the JavaScript kernel
+ * sum on them, with a constant-Ct turbine and over a rose with a turbulence intensity per bin.
+ * Every file: AEP and every turbine's AEP to 1e-9 relative with the JavaScript kernel
  * and, where the plan gives the farm to the native kernel, with it too; the check condition's
  * effective speeds to 1e-9. The site's part of the exact gradient against central differences on a
  * lighter rose, for each solver that gained a site.
@@ -21,15 +22,25 @@ import { blockageFlow } from '../../src/physics/blockageSolve.js';
 import { wakedFlow } from '../../src/physics/wakedAep.js';
 import { farmConflict } from '../../src/physics/solvePlan.js';
 import { centralDifferenceCheck, randomLayout } from './gradientCheck.js';
+import { builtinTurbine } from '../../src/io/builtinCases.js';
 import type { FarmModelSpec } from '../../src/physics/farmModel.js';
 import { SITE_STEP, thinRose } from './siteReference.js';
 
 const LIFTED = path.join(PYWAKE_REFERENCE, 'lifted');
 const files = fs.readdirSync(LIFTED).filter((f) => f.endsWith('.yaml')).sort();
 const rel = (a: number, b: number): number => Math.abs(a - b) / Math.max(Math.abs(b), 1e-300);
+// *-constantct-*: PyWake's IEA37_WindTurbines (Ct 8/9, cubic power), tabulated in the file for its format;
+// wflo evaluates its built-in constant-Ct iea37-3.35mw, the same turbine (its Ct no table: the case the free-stream engine took before).
 const load = (file: string) => {
   const full = path.join(LIFTED, file);
-  return caseFromReferenceDocument(readYamlFile(full), full);
+  const c = caseFromReferenceDocument(readYamlFile(full), full);
+  if (/-constantct-/.test(file)) {
+    const iea37 = builtinTurbine('iea37-3.35mw');
+    assert.equal(iea37.thrust.kind, 'constant');
+    assert.equal(iea37.diameter, c.turbine.diameter);
+    c.turbine = iea37;
+  }
+  return c;
 };
 
 test('the lifted folder holds a case of every lifted combination', () => {
@@ -39,7 +50,6 @@ test('the lifted folder holds a case of every lifted combination', () => {
 for (const file of files) {
   test(`PyWake ${file}: AEP and every turbine to 1e-9 (JavaScript, and native where the plan takes it)`, () => {
     const c = load(file);
-    assert.ok(c.model.site, 'a site that is not uniform');
     assert.equal(farmConflict(c.model, { types: [c.turbine], neighbours: false, wind: c.wind }), null);
     const expected = c.expected!;
     const kernels: ('js' | 'native')[] = ['js'];
@@ -51,7 +61,7 @@ for (const file of files) {
     }
     const cc = expected.checkCondition!;
     const flowOf = c.model.blockage ? blockageFlow : wakedFlow;
-    const flow = flowOf(c.turbine, { ...c.model, inflow: 'waked' }, c.layout!.x, c.layout!.y, cc.windDirection, cc.windSpeed, c.wind.turbulenceIntensity);
+    const flow = flowOf(c.turbine, { ...c.model, inflow: 'waked' }, c.layout!.x, c.layout!.y, cc.windDirection, cc.windSpeed, cc.turbulenceIntensity ?? c.wind.turbulenceIntensity);
     cc.wsEff.forEach((v, i) => assert.ok(rel(flow.wsEff[i], v) <= 1e-9, `check condition ws_eff[${i}] ${flow.wsEff[i]} vs ${v}`));
   });
 }
@@ -60,6 +70,8 @@ for (const file of files.filter((f) => /^(blockage|turbopark|weighted)-/.test(f)
   test(`${file}: the gradient through the site equals central differences`, () => {
     const c = load(file);
     const wind = thinRose(c.wind, 3, !c.model.site?.weibull);
+    const byBin = c.wind.turbulenceIntensityByBin, nS = c.wind.speeds.length;
+    if (byBin) wind.turbulenceIntensityByBin = byBin.filter((_, i) => Math.floor(i / nS) % 3 === 0);
     const x = c.layout!.x.slice(0, 9), y = c.layout!.y.slice(0, 9);
     const { maxAbs, maxErr } = centralDifferenceCheck(createFarmEvaluator(c.turbine, wind, c.model, 'js'), x, y, SITE_STEP);
     assert.ok(maxAbs > 1e-3, `gradient should not vanish (max |g| = ${maxAbs})`);

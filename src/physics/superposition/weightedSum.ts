@@ -106,7 +106,7 @@ interface WeightedSumState {
   centre: Float64Array;
   /** Iterations of the U_c solve done at the j-th step of the sweep. */
   iterations: Int32Array;
-  /** On a site, by direction and position [d·n + p]: the speed factor s_p and the ambient TI₀_p; with a per-point Weibull P_p by [dk·n + p]. Null on a uniform site. */
+  /** On a site, by direction and position [d·n + p]: the speed factor s_p and (a TI field) the ambient TI₀_p; with a per-point Weibull P_p by [dk·n + p]. Null on a uniform site. */
   siteSpeed: Float64Array | null; siteTi: Float64Array | null; siteProb: Float64Array | null;
 }
 
@@ -136,13 +136,13 @@ function weightedSumState(s: WeightedSumSetup, x: Float64Array, y: Float64Array)
 function siteOfState(s: WeightedSumSetup, x: Float64Array, y: Float64Array, order: Int32Array, n: number, nDir: number, nSpeed: number) {
   const site = s.site!, bins = s.weibullBins;
   const samples = createSiteSamples(n);
-  const speed = new Float64Array(nDir * n), ti = new Float64Array(nDir * n), prob = bins ? new Float64Array(nDir * nSpeed * n) : null;
+  const speed = new Float64Array(nDir * n), ti = site.ti ? new Float64Array(nDir * n) : null, prob = bins ? new Float64Array(nDir * nSpeed * n) : null;
   const dP = new Float64Array(2);
   for (let d = 0; d < nDir; d++) {
     sampleSite(site, x, y, order.subarray(d * n, (d + 1) * n), () => s.turbine.hubHeight, s.wind.directionsDeg[d], samples);
     for (let p = 0; p < n; p++) {
       speed[d * n + p] = samples.speed[p];
-      ti[d * n + p] = site.ti ? samples.ti[p] : s.wind.turbulenceIntensity;
+      if (ti !== null) ti[d * n + p] = samples.ti[p];
     }
     if (prob) {
       for (let k = 0; k < nSpeed; k++) {
@@ -282,7 +282,7 @@ function closeTurbine(s: WeightedSumSetup, st: WeightedSumState, j: number, dk: 
   const { n, nSpeed, K, xs, u, ti, ct, coef, Us, rest, hcw, sig } = st;
   const d = Math.floor(dk / nSpeed), U = targetFreeStream(s, st, j, dk);
   const siteTi = st.siteTi;
-  const ti0 = siteTi !== null ? siteTi[d * n + j] : s.wind.turbulenceIntensity;
+  const ti0 = siteTi !== null ? siteTi[d * n + j] : conditionTi(s.wind, dk);
   const base = dk * n;
   const e = base + j;
   u[e] = U - (Us[dk] + rest[dk]);
@@ -332,6 +332,11 @@ function weightedSumEnergy(s: WeightedSumSetup, st: WeightedSumState): WeightedS
   let aepMwh = 0;
   for (let d = 0; d < nDir; d++) aepMwh += perDirectionMwh[d];
   return { aepMwh, perDirectionMwh, perTurbineMwh, wsEff, ct: ctOut, ti: tiOut, iterations };
+}
+
+/** The ambient TI of condition dk: its bin's (a turbulence intensity per bin), else the rose's. */
+export function conditionTi(wind: WindResource, dk: number): number {
+  return wind.turbulenceIntensityByBin ? wind.turbulenceIntensityByBin[dk] : wind.turbulenceIntensity;
 }
 
 /**

@@ -25,7 +25,7 @@
  * in p's own two components; they enter where U and TI₀ enter the solve.
  */
 import { powerAt, powerSlopeAt, thrustCoefficientAt, thrustSlopeAt } from '../turbine.js';
-import { WEIGHTED_SUM_DEFAULTS, downstreamFrame, type WeightedSumSetup } from './weightedSum.js';
+import { WEIGHTED_SUM_DEFAULTS, conditionTi, downstreamFrame, type WeightedSumSetup } from './weightedSum.js';
 import { createSiteSamples, sampleSite, type SiteSamples } from '../site/site.js';
 import { weibullProbability } from '../site/siteWeibull.js';
 
@@ -62,6 +62,8 @@ export function weightedSumGradient(s: WeightedSumSetup, x: Float64Array, y: Flo
       const dk = d * nSpeed + k, prob = s.weibullBins !== null ? 1 : wind.probability[dk];
       if (!(prob > 0)) continue;
       if (s.weibullBins !== null) weibullOfCondition(s, g, dk);
+      if (g.site !== null && s.site!.ti === null) g.site.ti.fill(conditionTi(wind, dk));
+      g.ti0 = conditionTi(wind, dk);
       energy = conditionEnergy(s, g, iterations, wind.speeds[k], prob, mwhPerW, perTurbineMwh, energy);
     }
     perDirectionMwh[d] = energy * mwhPerW;
@@ -104,6 +106,8 @@ interface TangentState {
   cosSin: Float64Array;
   /** Scalars of the current step: plain sum of the unweighted sources, whether any is weighted, Σ w u, U_c*. */
   linear: number; hasWeighted: boolean; Us: number; UcStar: number;
+  /** The current condition's ambient TI (its bin's, or the rose's). */
+  ti0: number;
   /**
    * On a site, for the current direction by position: the speed factor s_p, the ambient TI₀_p and
    * P_p (per-point Weibull, for the current condition), each with its ∂/∂x′_p, ∂/∂y′_p (wind frame). Null on a uniform site.
@@ -130,7 +134,7 @@ function tangentState(s: WeightedSumSetup, n: number): TangentState {
     GT: f(L), ucStarT: f(L), nextT: f(L), UsT: f(L), restT: f(L),
     gw: f(L),
     cp: f(8), tg: f(1), ag: f(4), agBest: f(4), cosSin: f(2),
-    linear: 0, hasWeighted: false, Us: 0, UcStar: 0,
+    linear: 0, hasWeighted: false, Us: 0, UcStar: 0, ti0: s.wind.turbulenceIntensity,
     site: s.site ? { samples: createSiteSamples(n), sp: f(n), spX: f(n), spY: f(n), ti: f(n), tiX: f(n), tiY: f(n), P: f(n), PX: f(n), PY: f(n) } : null,
   };
 }
@@ -143,7 +147,7 @@ function siteOfDirection(s: WeightedSumSetup, g: TangentState, x: Float64Array, 
   for (let p = 0; p < g.n; p++) {
     site.sp[p] = sm.speed[p];
     site.spX[p] = sm.speedDx[p] * c + sm.speedDy[p] * sn; site.spY[p] = -sm.speedDx[p] * sn + sm.speedDy[p] * c;
-    site.ti[p] = tiField ? sm.ti[p] : s.wind.turbulenceIntensity;
+    site.ti[p] = tiField ? sm.ti[p] : NaN; // without a TI field: the condition's (conditionEnergy)
     site.tiX[p] = tiField ? sm.tiDx[p] * c + sm.tiDy[p] * sn : 0; site.tiY[p] = tiField ? -sm.tiDx[p] * sn + sm.tiDy[p] * c : 0;
   }
   g.cosSin[0] = c; g.cosSin[1] = sn;
@@ -384,7 +388,7 @@ function closeTurbine(s: WeightedSumSetup, g: TangentState, j: number, uj: numbe
   const { turbine, model, turbulence } = s;
   const { K, L, xs, ys, u, ct, coef, uT, ctT, tiT, UsT, restT, ag, agBest, site } = g;
   // On a site the turbine's own ambient TI₀_j (and each source's its own in its added turbulence).
-  const ti0 = site !== null ? site.ti[j] : s.wind.turbulenceIntensity;
+  const ti0 = site !== null ? site.ti[j] : g.ti0;
   const effTi = s.useEffectiveTi, invWec = s.invWec;
   const Lj = 2 * (j + 1);
   u[j] = uj;
