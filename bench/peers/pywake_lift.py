@@ -240,8 +240,39 @@ def weighted_tibins(name='weighted-tibins-niayifar2016'):
     write(name, doc)
 
 
+def weighted_series(name='weighted-timeseries-niayifar2016'):
+    """The weighted sum over a time series: the samples, weights and layout of ../timeseries-niayifar2016-random16.yaml
+    (PyWake's `time=True`, every sample its own TI), Niayifar 2016 with WeightedSum(), on the speed-up and TI fields."""
+    base = yaml.safe_load(open(os.path.join(REF, 'timeseries-niayifar2016-random16.yaml')))
+    ts = base['wind']['time_series']
+    wd = np.asarray(ts['wind_direction']); ws = np.asarray(ts['wind_speed']); ti = np.asarray(ts['turbulence_intensity'])
+    w = np.asarray(ts['weight'], dtype=float); w = w / w.sum()
+    x = np.asarray(base['layout']['x']); y = np.asarray(base['layout']['y'])
+    site, block = site_of('speedup')
+    parts, call = WAKES['niayifar2016']
+    wfm = PropagateDownwind(site, V80(), **dict(parts(), superpositionModel=WeightedSum()))
+    sim = wfm(x, y, wd=wd, ws=ws, TI=ti, time=True)
+    pw = np.asarray(sim.Power).reshape(len(x), len(wd))
+    per = 8760.0 * (pw * w[None, :]).sum(axis=1) / 1e6
+    chk = wfm(x, y, wd=[270.0], ws=[8.0])
+    doc = {'name': 'niayifar2016 with the weighted sum over a time series on a speed-up map',
+           'source': {'computed_with': 'PyWake (DTU Wind Energy) source at commit b81c149, by bench/peers/pywake_lift.py',
+                      'call': 'PropagateDownwind(site, V80(), ' + call.replace('superpositionModel=LinearSum()', 'superpositionModel=WeightedSum()') + '); sim = wfm(x, y, wd=wd_t, ws=ws_t, TI=ti_t, time=True)',
+                      'site': "XRSite(ds, interp_method='linear') with the Speedup of `site` (TI 0.1 in the dataset; each sample's TI passed as TI=)",
+                      'aep': 'AEP = 8760 h * sum_t weight_t * sum_i Power_i(t) / 1e6, weights normalised to sum to 1', 'note': NOTE},
+           'turbine': dict(base['turbine'], interpolation=HOLD), 'wind': base['wind'], 'layout': base['layout'],
+           'model': dict(base['model'], superposition='weighted sum (WeightedSum, Zong & Porte-Agel 2020; delta 0.01, max_err 1e-3, max_iter 5)'),
+           'site': block,
+           'expected': {'aep_mwh': float(per.sum()), 'aep_per_turbine_mwh': fl(per),
+                        'check_condition': {'wind_direction': 270.0, 'wind_speed': 8.0, 'turbulence_intensity': 0.1,
+                                            'ws_eff': fl(np.asarray(chk.WS_eff).ravel()), 'ct': fl(np.asarray(chk.CT).ravel())}}}
+    write(name, doc)
+
+
 for c in CASES:
     if not only or c[0] in only:
         case(*c)
 if not only or 'weighted-tibins-niayifar2016' in only:
     weighted_tibins()
+if not only or 'weighted-timeseries-niayifar2016' in only:
+    weighted_series()

@@ -23,7 +23,7 @@ import { createWakedWorkspace } from './engine/workspace.js';
 import { solveWaked } from './engine/solveWaked.js';
 import type { ConditionFlow, ObjectiveTerm } from './engine/objective.js';
 import { weightedSumSetup } from './wakedAep.js';
-import { evaluateWeightedSum } from './superposition/weightedSum.js';
+import { conditionTi, evaluateWeightedSum } from './superposition/weightedSum.js';
 import { InputError } from '../util/errors.js';
 
 export interface ConditionFlows {
@@ -104,7 +104,7 @@ function weightedSumFlows(types: readonly Turbine[], wind: WindResource, model: 
     nConditions: count, n,
     directionDeg: Float64Array.from({ length: count }, (_, k) => wind.directionsDeg[Math.floor(k / ns)]),
     speed: Float64Array.from({ length: count }, (_, k) => wind.speeds[k % ns]),
-    ambientTi: new Float64Array(count).fill(wind.turbulenceIntensity),
+    ambientTi: Float64Array.from({ length: count }, (_, k) => conditionTi(wind, k)),
     wsEff: r.wsEff, tiEff: r.ti, ct: r.ct, powerW: r.wsEff.map((u) => powerAt(turbine, u)), weight, hoursPerYear: wind.hoursPerYear ?? 8760,
   };
 }

@@ -51,6 +51,12 @@ export interface WeightedSumSetup {
   /** A site that is not uniform, or null; with a per-point Weibull, its speed bins (wakedSetup's). */
   site: Site | null;
   weibullBins: WakedSetup['weibullBins'];
+  /**
+   * A time series (wakedAep.ts weightedSumSetup): `wind` is then a rose of one "speed" whose every
+   * direction is one sample (its probability the sample's weight, its bin TI the sample's TI), and
+   * this is each sample's speed; null for a rose.
+   */
+  speedOf?: Float64Array | null;
 }
 
 export interface WeightedSumResult {
@@ -187,7 +193,7 @@ function sourcesOfTarget(s: WeightedSumSetup, st: WeightedSumState, j: number, d
   const refEff = s.referenceIsEffective;
   const base = dk * n;
   // On a site the target's own free stream (WS_xxx), and each source's its own (WS_ilk).
-  const Uw = s.wind.speeds[dk % nSpeed], siteSpeed = st.siteSpeed, row = Math.floor(dk / nSpeed) * n;
+  const Uw = conditionSpeed(s, dk), siteSpeed = st.siteSpeed, row = Math.floor(dk / nSpeed) * n;
   const U = siteSpeed !== null ? Uw * siteSpeed[row + j] : Uw;
   let linear = 0, hasWeighted = false;
   for (let q = 0; q < j; q++) {
@@ -229,7 +235,7 @@ function solveConvection(s: WeightedSumSetup, st: WeightedSumState, j: number): 
 
 /** The free stream of the turbine at downstream position j in condition dk: the condition's speed, on a site times s_j. */
 function targetFreeStream(s: WeightedSumSetup, st: WeightedSumState, j: number, dk: number): number {
-  const U = s.wind.speeds[dk % st.nSpeed];
+  const U = conditionSpeed(s, dk);
   return st.siteSpeed !== null ? U * st.siteSpeed[Math.floor(dk / st.nSpeed) * st.n + j] : U;
 }
 
@@ -332,6 +338,11 @@ function weightedSumEnergy(s: WeightedSumSetup, st: WeightedSumState): WeightedS
   let aepMwh = 0;
   for (let d = 0; d < nDir; d++) aepMwh += perDirectionMwh[d];
   return { aepMwh, perDirectionMwh, perTurbineMwh, wsEff, ct: ctOut, ti: tiOut, iterations };
+}
+
+/** The free-stream speed of condition dk: the rose's speed bin, or the time series sample's speed. */
+export function conditionSpeed(s: WeightedSumSetup, dk: number): number {
+  return s.speedOf ? s.speedOf[dk] : s.wind.speeds[dk % s.wind.speeds.length];
 }
 
 /** The ambient TI of condition dk: its bin's (a turbulence intensity per bin), else the rose's. */

@@ -1,7 +1,7 @@
 /**
  * What the weighted-sum solve (superposition/weightedSum.ts, Zong & Porté-Agel's momentum-conserving
  * sum) covers, declared for the solve plan (solvePlan.ts, its only reader): one turbine model
- * without neighbours, a Gaussian wake model at the rotor centre, a rose (one TI or a TI per bin), the sqrmax
+ * without neighbours, a Gaussian wake model at the rotor centre, a rose (one TI or a TI per bin) or a time series, the sqrmax
  * added turbulence, the waked inflow, no ground; sites that are not uniform as the waked solve
  * takes them. JavaScript only.
  */
@@ -28,7 +28,6 @@ export const WEIGHTED_SUM_SOLVER: SolverDeclaration = {
     ...SITE_RULES,
     { field: 'ground', refuses: (m) => (m.ground ?? 'none') !== 'none' ? "the ground mirror is not supported with the weighted sum (use 'linear' or 'sos')" : null },
     { field: 'superposition', needsFarm: true, refuses: (_m, f) => { const what = mixedFarmWords(f); return what ? no(`evaluates farms of one turbine model without neighbours only, and this farm has ${what}`) : null; } },
-    { field: 'superposition', needsFarm: true, refuses: (_m, f) => f.wind.series ? no('does not take a time series yet') : null },
     { field: 'superposition', needsFarm: true, refuses: (m) => deficitModel(m.wake)?.profile !== 'gaussian' ? no(`needs a Gaussian wake model, not ${m.wake}`) : null },
     { field: 'superposition', needsFarm: true, refuses: (m) => m.rotorAverage !== undefined && m.rotorAverage !== 'center' ? no(`is evaluated at the rotor centre only, not with the '${m.rotorAverage}' rotor average`) : null },
     { field: 'superposition', needsFarm: true, refuses: (m) => m.turbulenceSuperposition !== undefined && m.turbulenceSuperposition !== 'sqrmax' ? no(`takes the sqrmax added-turbulence superposition only, not ${m.turbulenceSuperposition}`) : null },

@@ -25,7 +25,7 @@
  * in p's own two components; they enter where U and TI₀ enter the solve.
  */
 import { powerAt, powerSlopeAt, thrustCoefficientAt, thrustSlopeAt } from '../turbine.js';
-import { WEIGHTED_SUM_DEFAULTS, conditionTi, downstreamFrame, type WeightedSumSetup } from './weightedSum.js';
+import { WEIGHTED_SUM_DEFAULTS, conditionSpeed, conditionTi, downstreamFrame, type WeightedSumSetup } from './weightedSum.js';
 import { createSiteSamples, sampleSite, type SiteSamples } from '../site/site.js';
 import { weibullProbability } from '../site/siteWeibull.js';
 
@@ -64,7 +64,7 @@ export function weightedSumGradient(s: WeightedSumSetup, x: Float64Array, y: Flo
       if (s.weibullBins !== null) weibullOfCondition(s, g, dk);
       if (g.site !== null && s.site!.ti === null) g.site.ti.fill(conditionTi(wind, dk));
       g.ti0 = conditionTi(wind, dk);
-      energy = conditionEnergy(s, g, iterations, wind.speeds[k], prob, mwhPerW, perTurbineMwh, energy);
+      energy = conditionEnergy(s, g, iterations, conditionSpeed(s, dk), prob, mwhPerW, perTurbineMwh, energy);
     }
     perDirectionMwh[d] = energy * mwhPerW;
     for (let p = 0; p < n; p++) {
