@@ -99,3 +99,17 @@ test('TurbOPark on a site, native kernel (CFG_REF_TARGET): the JavaScript engine
     assert.ok(largest > 0 && worst <= 1e-12 * largest, `seed ${seed}: gradient native vs JavaScript ${worst.toExponential(2)} of ${largest.toExponential(2)}`);
   }
 });
+
+test('blockage under shear: ∂AEP/∂h of every turbine (gradH, through the site\'s free stream) equals central differences of the hub height', () => {
+  const c = load('blockage-shear-bastankhah2014.yaml');
+  const wind = thinRose(c.wind, 3);
+  const x = c.layout!.x.slice(0, 9), y = c.layout!.y.slice(0, 9);
+  const aepAt = (h: number) => createFarmEvaluator({ ...c.turbine, hubHeight: h }, wind, c.model, 'js').aep(x, y).aepMwh;
+  const r = createFarmEvaluator(c.turbine, wind, c.model, 'js', 'best', { hubHeightGradient: true }).aepWithGradient(x, y) as { gradH?: Float64Array };
+  assert.ok(r.gradH && r.gradH.length === 9);
+  const exact = r.gradH.reduce((a, b) => a + b, 0);
+  const h0 = c.turbine.hubHeight, step = 1e-3;
+  const fd = (aepAt(h0 + step) - aepAt(h0 - step)) / (2 * step);
+  assert.ok(Math.abs(exact) > 1, `∂AEP/∂h ${exact}`);
+  assert.ok(Math.abs(exact - fd) <= 1e-6 * Math.abs(fd), `∂AEP/∂h exact ${exact} vs central difference ${fd}`);
+});
