@@ -44,6 +44,8 @@ export function hubHeightProblem(c: Case, range: HubHeightRange): { field: strin
     return { field: at, message: 'a hub height is optimized for a farm of one turbine model without neighbours only (different hub heights put vertical offsets into the wakes, which the gradient does not differentiate yet)' };
   }
   if (c.model.ground === 'mirror') return { field: at, message: "not with ground: mirror (the image turbine sits at −h, which the gradient does not differentiate yet)" };
+  // The weighted sum's tangents (superposition/weightedSumGradient.ts) are by coordinate only; blockage returns ∂AEP/∂h (blockageSolve.ts).
+  if (c.model.superposition === 'weighted') return { field: at, message: "not with superposition: weighted (its gradient does not carry ∂/∂h through the site yet): use 'linear' or 'sos'" };
   const site = c.model.site;
   if (!site || !siteDependsOnHeight(site)) {
     return { field: at, message: 'the hub height would change nothing: the case has no site shear and no speedup or ti field over h (give site.shear, or a field with an h grid)' };

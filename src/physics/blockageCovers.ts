@@ -1,8 +1,8 @@
 /**
  * What the blockage solve (blockageSolve.ts: wakes and induction to a fixed point) covers, declared
  * for the solve plan (solvePlan.ts, its only reader): one turbine model without neighbours, the
- * linear, sos or max superposition, no ground mirror, a uniform site, the rotor averages of the
- * waked setup. JavaScript only.
+ * linear, sos or max superposition, no ground mirror, sites that are not uniform (as the waked
+ * solve takes them), the rotor averages of the waked setup. JavaScript only.
  *
  * Why blockage stays in TypeScript (issue 41; measured with `node dist/bench/run.js blockage`,
  * 2026-12-08 00:26 UTC, 2 shared cores at load 9–13, CPU ms of one call; V80, Bastankhah 2014
@@ -24,7 +24,7 @@
  * plan reports it ("blockage is solved in JavaScript only").
  */
 import type { SolverDeclaration } from './solvePlanTypes.js';
-import { AREA_OVERLAP_RULE } from './engine/wakedCovers.js';
+import { AREA_OVERLAP_RULE, SITE_RULES } from './engine/wakedCovers.js';
 import { mixedFarmWords } from './superposition/weightedSumCovers.js';
 
 export const BLOCKAGE_SOLVER: SolverDeclaration = {
@@ -34,7 +34,6 @@ export const BLOCKAGE_SOLVER: SolverDeclaration = {
   refuses: [
     { field: 'ground', refuses: (m) => (m.ground ?? 'none') !== 'none' ? 'the ground mirror is not supported with blockage' : null },
     { field: 'superposition', refuses: (m) => m.superposition === 'weighted' ? 'blockage is solved with the linear, sos or max wake superposition, not weighted' : null },
-    { field: 'site', refuses: (m) => m.site ? 'a site that is not uniform is not supported with blockage yet (leave blockage out)' : null },
     {
       field: 'blockage', needsFarm: true,
       refuses: (_m, f) => {
@@ -45,6 +44,8 @@ export const BLOCKAGE_SOLVER: SolverDeclaration = {
     { field: 'blockage', refuses: (_m, _f, needs) => needs.mixedForm ? 'blockage is a one-model solve of its own (physics/aep.ts), not the waked solve over a mix of turbine types' : null },
     { field: 'blockage', refuses: (_m, _f, needs) => needs.perTurbineWeights ? 'blockage has no per-turbine weighted energy gradient (leave blockage out)' : null },
     { field: 'blockage', refuses: (_m, _f, needs) => needs.conditionFlows ? 'blockage is solved by its own engine: the flow of each condition covers the waked solve and the weighted sum (leave blockage out)' : null },
+    // A site (speed-up, TI, shear, per-point Weibull): each turbine's own free stream, as the waked solve (blockageSolve.ts).
+    ...SITE_RULES,
     AREA_OVERLAP_RULE,
   ],
   nativeDeclines: () => 'blockage is solved in JavaScript only',

@@ -27,6 +27,15 @@
  * of the converged state. It is the derivative of the fixed point itself, so it matches central
  * differences of converged AEPs (test/physics/blockageGradient.test.ts).
  *
+ * On a site that is not uniform (site/site.ts: speed-up and TI fields, shear, a per-point Weibull)
+ * each turbine has its own free stream U_p and ambient TI₀_p, as in PyWake's All2AllIterative with
+ * an XRSite: the target's own U_p, the wake scaled by the source's U_q (`WS_ilk`; or its effective
+ * speed, or for TurbOPark the target's U_p, `WS_jlk`), the induction by the source's U_q
+ * (SelfSimilarityDeficit2020's `WS_ref_ilk` is `WS_ilk`), TI_p = TI₀_p ⊕ added turbulence made
+ * from the source's TI₀_q; with a per-point Weibull each turbine's power weighs by its own P_p.
+ * The adjoint then gives Ū_p and T̄I₀_p, chained through the fields (engine/siteWork.ts's
+ * addSiteGradient).
+ *
  * Memory: O(N²) per condition (pair geometry and partials), nothing kept between calls.
  */
 import { powerAt, thrustCoefficientAt, thrustSlopeAt, type Turbine } from './turbine.js';
@@ -41,6 +50,10 @@ import { induction, pairGeometry, sourceGamma, SELF_SIMILARITY_2020 } from './bl
 import { farmConflict } from './solvePlan.js';
 import { FarmConflictError } from './farmConflictError.js';
 import type { SolvePlan } from './solvePlanTypes.js';
+import { sampleSite } from './site/site.js';
+import { weibullProbability } from './site/siteWeibull.js';
+import { createSiteWork, type SiteWork } from './engine/siteWorkspace.js';
+import { addSiteGradient } from './engine/siteWork.js';
 
 export const BLOCKAGE_TOLERANCE_MS = 1e-10;
 export const BLOCKAGE_MAX_SWEEPS = 200;
@@ -65,9 +78,11 @@ interface Scratch {
   lu: Float64Array; lti: Float64Array; gxw: Float64Array; gyw: Float64Array;
   /** The objective's ∂J/∂u by position (the adjoint's start), and every turbine's type (0). */
   seed: Float64Array; typeAt: Int32Array;
+  /** A site that is not uniform: U_p, TI₀_p (uFree, tiAmb), P_p and the adjoints by position; null on a uniform site. */
+  site: SiteWork | null;
 }
 
-function createScratch(n: number, coefCount: number): Scratch {
+function createScratch(n: number, coefCount: number, onSite: boolean): Scratch {
   const f = (m: number) => new Float64Array(m);
   const nn = n * n;
   return {
@@ -79,6 +94,7 @@ function createScratch(n: number, coefCount: number): Scratch {
     tA: f(nn), tDx: f(nn), tDy: f(nn), tCt: f(nn), tTi: f(nn),
     bV: f(nn), bDx: f(nn), bDy: f(nn), bCt: f(nn),
     lu: f(n), lti: f(n), gxw: f(n), gyw: f(n), seed: f(n), typeAt: new Int32Array(n),
+    site: onSite ? createSiteWork(n) : null,
   };
 }
 
@@ -115,34 +131,62 @@ export function evaluateBlockage(setup: WakedSetup, x: Float64Array, y: Float64A
   const tiUsed = setup.useEffectiveTi && turbulence !== null;
   const pass: BlockagePass = {
     setup, sc, n, withGradient, tiUsed, limiterDx: SELF_SIMILARITY_2020.limiter * (turbine.diameter / 2),
-    tiBound: tiUsed ? Infinity : conditions.tiMax,
+    tiBound: tiUsed ? Infinity : setup.ambientTiMax,
     g: new Float64Array(4), gt: new Float64Array(4), gb: new Float64Array(3),
     idx: Array.from({ length: n }, (_, i) => i), pairEvaluations: 0, sweeps: 0, unconverged: 0,
   };
   const term = new AepTerm(wind.hoursPerYear);
   term.begin(n, wind.directionsDeg.length);
-  const flow: ConditionFlow = { k: 0, weight: 0, weightAt: null, n, own: n, types: setup.types, order: sc.order, typeAt: sc.typeAt, u: sc.u, ti: sc.ti, ct: sc.ct };
+  const site = sc.site;
+  const flow: ConditionFlow = { k: 0, weight: 0, weightAt: setup.weibullBins !== null ? site!.prob : null, n, own: n, types: setup.types, order: sc.order, typeAt: sc.typeAt, u: sc.u, ti: sc.ti, ct: sc.ct };
   const gradX = new Float64Array(withGradient ? n : 0), gradY = new Float64Array(withGradient ? n : 0);
+  const gradH = new Float64Array(withGradient && site !== null ? n : 0);
   for (let d = 0; d < conditions.directionsDeg.length; d++) {
     const c = cosByDir[d], s = sinByDir[d];
     directionGeometry(pass, x, y, c, s);
     if (withGradient) { sc.gxw.fill(0); sc.gyw.fill(0); }
+    if (site !== null) {
+      sampleSite(setup.site!, x, y, sc.order, () => turbine.hubHeight, conditions.directionsDeg[d], site.samples);
+      if (withGradient) { site.gsx.fill(0); site.gsy.fill(0); site.gsh.fill(0); }
+    }
     term.startDirection();
     for (let k = conditions.start[d]; k < conditions.start[d + 1]; k++) {
       const prob = conditions.weight[k];
       if (!(prob > 0)) continue;
+      if (site !== null) localFreeStream(setup, site, n, k);
       solveCondition(pass, k);
       flow.k = k; flow.weight = prob;
-      term.condition(flow, withGradient ? sc.seed : null);
+      term.condition(flow, withGradient ? sc.seed : null, site !== null ? site.probBar : null);
       if (withGradient) adjointCondition(pass, conditions.speed[k]);
     }
     term.endDirection(conditions.resultDirection[d]);
     if (withGradient) addWindFrameGradient(sc.gxw, sc.gyw, sc.order, n, c, s, setup.invWec, term.gradientScale, gradX, gradY);
+    if (withGradient && site !== null) addSiteGradient(site, sc.order, n, term.gradientScale, gradX, gradY, gradH);
   }
   return {
     aepMwh: term.total(), perDirectionMwh: term.perDirectionMwh, perTurbineMwh: term.perTurbineMwh, gradX, gradY,
+    ...(site !== null ? { gradH } : {}),
     pairEvaluations: pass.pairEvaluations, sweeps: pass.sweeps, unconverged: pass.unconverged,
   };
+}
+
+const dP = new Float64Array(2);
+
+/** U_p = U·s_p, TI₀_p (the TI field's, else the condition's) and, with a per-point Weibull, P_p of condition k, by position. */
+function localFreeStream(setup: WakedSetup, site: SiteWork, n: number, k: number): void {
+  const U = setup.conditions.speed[k], ti0 = setup.conditions.turbulenceIntensity[k];
+  const { samples } = site;
+  const tiField = setup.site!.ti !== null;
+  const bins = setup.weibullBins;
+  for (let p = 0; p < n; p++) {
+    site.uFree[p] = U * samples.speed[p];
+    site.tiAmb[p] = tiField ? samples.ti[p] : ti0;
+    if (bins !== null) {
+      site.prob[p] = weibullProbability(samples.wf[p], samples.wfDx[p], samples.wfDy[p], samples.wa[p], samples.waDx[p], samples.waDy[p],
+        samples.wk[p], samples.wkDx[p], samples.wkDy[p], bins.lower[k], bins.upper[k], bins.scale, dP);
+      site.probDx[p] = dP[0]; site.probDy[p] = dP[1];
+    }
+  }
 }
 
 /** Downstream order of the direction and its layout terms: induction geometry of every ordered pair, wake candidates. */
@@ -195,9 +239,12 @@ function solveTurbine(pass: BlockagePass, p: number, k: number, ctFree: number, 
   const { model, points, superposition: sup, turbulence, turbine, invWec, freeStream, turbulenceSuperposition: tiSup } = setup;
   const { xs, ys, geom, geomOk, wakeCand, u, ti, ct, coef, gam, known, total, tiAcc, tiArg } = sc;
   const { wF, wDx, wDy, wCt, wTi, tA, tDx, tDy, tCt, tTi, bV, bDx, bDy, bCt } = sc;
-  const U = setup.conditions.speed[k], ti0 = setup.conditions.turbulenceIntensity[k];
+  const site = sc.site;
+  // On a site each turbine's own free stream and ambient TI (the target's, and the source's in its wake); else the condition's.
+  const uFree = site !== null ? site.uFree : null, tiAmb = site !== null ? site.tiAmb : null;
+  const U = uFree !== null ? uFree[p] : setup.conditions.speed[k], ti0 = tiAmb !== null ? tiAmb[p] : setup.conditions.turbulenceIntensity[k];
   const K = model.coefficientCount, radius = turbine.diameter / 2;
-  const refEff = setup.referenceIsEffective;
+  const refEff = setup.referenceIsEffective, refTarget = setup.referenceIsTarget;
   let acc = 0, tAcc = 0, arg = -1, block = 0;
   for (let q = 0; q < n; q++) {
     if (q === p) continue;
@@ -205,10 +252,10 @@ function solveTurbine(pass: BlockagePass, p: number, k: number, ctFree: number, 
     const dx = xs[p] - xs[q], dy = (ys[p] - ys[q]) * invWec;
     if (wakeCand[e]) {
       const f = rotorAveragedDeficit(model, points, radius, dx, dy, 0, false, coef, q * K, grad ? g : null, g, 0);
-      acc = sup.add(acc, (refEff ? u[q] : U) * f);
+      acc = sup.add(acc, (refEff ? u[q] : uFree !== null && !refTarget ? uFree[q] : U) * f);
       if (grad) { wF[e] = f; wDx[e] = g[0]; wDy[e] = g[1]; wCt[e] = g[2]; wTi[e] = g[3]; }
       if (turbulence !== null) {
-        const add = turbulence.added(dx, Math.abs(dy), ct[q], ti0, model, coef, q * K, grad ? gt : null);
+        const add = turbulence.added(dx, Math.abs(dy), ct[q], tiAmb !== null ? tiAmb[q] : ti0, model, coef, q * K, grad ? gt : null);
         if (grad) { tA[e] = add; tDx[e] = gt[0]; tDy[e] = dy < 0 ? -gt[1] : gt[1]; tCt[e] = gt[2]; tTi[e] = gt[3]; }
         if (tiSup === 'sqrmax') { if (add > tAcc) { tAcc = add; arg = q; } } else if (tiSup === 'linear') tAcc += add; else tAcc += add * add;
       }
@@ -218,13 +265,13 @@ function solveTurbine(pass: BlockagePass, p: number, k: number, ctFree: number, 
     // Induction, but not inside the source's wake downstream (nor from a source not yet solved).
     if (geomOk[e] && known[q] && !(dx >= -limiterDx && Math.abs(dy) <= model.wakeRadius(dx, coef, q * K, null))) {
       beta = induction(geom, 5 * e, ct[q], gam, 4 * q, grad ? gb : null);
-      block += beta;
+      block += uFree !== null ? uFree[q] * beta : beta;
       pass.pairEvaluations++;
     }
     if (grad) { bV[e] = beta; bDx[e] = beta !== 0 ? gb[0] : 0; bDy[e] = beta !== 0 ? gb[1] : 0; bCt[e] = beta !== 0 ? gb[2] : 0; }
   }
   const tot = sup.finish(acc);
-  const up = U - tot - U * block;
+  const up = U - tot - (uFree !== null ? block : U * block);
   let tip = ti0;
   if (turbulence !== null) tip = tiSup === 'sqrmax' ? Math.sqrt(ti0 * ti0 + tAcc * tAcc) : tiSup === 'linear' ? ti0 + tAcc : ti0 + Math.sqrt(tAcc);
   const change = known[p] ? Math.abs(up - u[p]) : 0;
@@ -239,20 +286,25 @@ function solveTurbine(pass: BlockagePass, p: number, k: number, ctFree: number, 
 
 /**
  * The adjoint of one condition's fixed point, λ = ∇_u J + (∂F/∂u)ᵀ λ by reverse sweeps from the
- * objective's seeds (sc.seed), then λᵀ ∂F/∂(xs, ys) added to gxw, gyw.
+ * objective's seeds (sc.seed), then λᵀ ∂F/∂(xs, ys) added to gxw, gyw; on a site, Ū_p and T̄I₀_p
+ * chained through the fields into the site's gsx, gsy, gsh.
  */
 function adjointCondition(pass: BlockagePass, U: number): void {
   const { setup, sc, n, tiUsed } = pass;
   const { superposition: sup, turbine, freeStream } = setup;
-  const refEff = setup.referenceIsEffective;
+  const refEff = setup.referenceIsEffective, refTarget = setup.referenceIsTarget;
   const { u, total, wakeCand, wF, wDx, wDy, wCt, wTi, tCt, tTi, tDx, tDy, bV, bDx, bDy, bCt, lu, lti, gxw, gyw, seed } = sc;
+  const uFree = sc.site !== null ? sc.site.uFree : null;
+  // The deficit's reference speed of pair (q → p): the source's effective speed, its free stream, or (TurbOPark) the target's.
+  const refOf = (q: number, p: number): number => refEff ? u[q] : uFree === null ? U : refTarget ? uFree[p] : uFree[q];
+  const uSource = (q: number): number => uFree === null ? U : uFree[q];
   lu.fill(0); lti.fill(0);
   let scale = 0;
   for (let sweep = 0; sweep < 2 * BLOCKAGE_MAX_SWEEPS; sweep++) {
     let change = 0;
     for (let q = n - 1; q >= 0; q--) {
       let ub = seed[q], cb = 0, tb = 0;
-      const ref = refEff ? u[q] : U;
+      const uq = uSource(q);
       for (let p = 0; p < n; p++) {
         if (p === q) continue;
         const e = q * n + p;
@@ -260,6 +312,7 @@ function adjointCondition(pass: BlockagePass, U: number): void {
         if (wakeCand[e]) {
           const f = wF[e];
           if (f !== 0 || wDx[e] !== 0 || wDy[e] !== 0 || wCt[e] !== 0 || wTi[e] !== 0) {
+            const ref = refOf(q, p);
             const dBar = -lp * sup.derivative(ref * f, total[p]);
             if (refEff) ub += dBar * f;
             const fBar = dBar * ref;
@@ -272,7 +325,7 @@ function adjointCondition(pass: BlockagePass, U: number): void {
             tb += aBar * tTi[e];
           }
         }
-        if (bV[e] !== 0 || bCt[e] !== 0) cb += -lp * U * bCt[e];
+        if (bV[e] !== 0 || bCt[e] !== 0) cb += -lp * uq * bCt[e];
       }
       if (!freeStream) ub += cb * thrustSlopeAt(turbine, Math.max(u[q], 0));
       change = Math.max(change, Math.abs(ub - lu[q]));
@@ -283,20 +336,68 @@ function adjointCondition(pass: BlockagePass, U: number): void {
   }
   // λᵀ ∂F/∂(dx, dy) of every pair, to both ends.
   for (let q = 0; q < n; q++) {
-    const ref = refEff ? u[q] : U;
+    const uq = uSource(q);
     for (let p = 0; p < n; p++) {
       if (p === q) continue;
       const e = q * n + p;
       let gx = 0, gy = 0;
       if (wakeCand[e]) {
+        const ref = refOf(q, p);
         const fBar = -lu[p] * sup.derivative(ref * wF[e], total[p]) * ref;
         gx += fBar * wDx[e]; gy += fBar * wDy[e];
         if (tiUsed) { const aBar = lti[p] * tiSlope(sc, setup.turbulenceSuperposition, p, q, e); gx += aBar * tDx[e]; gy += aBar * tDy[e]; }
       }
-      const bBar = -lu[p] * U;
+      const bBar = -lu[p] * uq;
       gx += bBar * bDx[e]; gy += bBar * bDy[e];
       gxw[p] += gx; gxw[q] -= gx; gyw[p] += gy; gyw[q] -= gy;
     }
+  }
+  if (sc.site !== null) siteAdjointCondition(pass, U, refOf);
+}
+
+/**
+ * On a site, after the adjoint of condition (U, …): Ū_p = ∂J/∂U_p (the target's own free stream,
+ * the source's as the wake's reference and in its induction) and T̄I₀_p = ∂J/∂TI₀_p (the target's
+ * ambient under its added turbulence, the source's in its wake and added turbulence), chained
+ * through the fields: gsx_p += U·Ū_p·∂s_p/∂x + T̄I₀_p·∂T_p/∂x + P̄_p·∂P_p/∂x (and y; h without P).
+ */
+function siteAdjointCondition(pass: BlockagePass, U: number, refOf: (q: number, p: number) => number): void {
+  const { setup, sc, n, tiUsed } = pass;
+  const site = sc.site!;
+  const { superposition: sup, turbulence, turbulenceSuperposition: tiSup } = setup;
+  const refEff = setup.referenceIsEffective, refTarget = setup.referenceIsTarget;
+  const { ti, total, wakeCand, wF, wTi, tA, bV, lu, lti } = sc;
+  const { samples, tiAmb, tiAmbBar, refBar: uBar, gsx, gsy, gsh, probBar, probDx, probDy } = site;
+  const tiField = setup.site!.ti !== null;
+  for (let p = 0; p < n; p++) { uBar[p] = lu[p]; tiAmbBar[p] = 0; }
+  for (let q = 0; q < n; q++) {
+    for (let p = 0; p < n; p++) {
+      if (p === q) continue;
+      const e = q * n + p;
+      if (bV[e] !== 0) uBar[q] -= lu[p] * bV[e];
+      if (!wakeCand[e]) continue;
+      const f = wF[e];
+      const ref = refOf(q, p);
+      const dBar = -lu[p] * sup.derivative(ref * f, total[p]);
+      if (!refEff) uBar[refTarget ? p : q] += dBar * f;
+      if (!tiField) continue;
+      // The source's wake from its ambient TI₀_q (without the effective TI fed back).
+      if (!tiUsed) tiAmbBar[q] += dBar * ref * wTi[e];
+      else if (tA[e] !== 0) {
+        // Its added turbulence from TI₀_q: ∂I₊/∂TI₀_q = c₂·I₊/TI₀_q.
+        const aBar = lti[p] * tiSlope(sc, tiSup, p, q, e);
+        tiAmbBar[q] += (aBar * turbulence!.ambientExponent * tA[e]) / tiAmb[q];
+      }
+    }
+  }
+  // The target's TI_p = TI₀_p ⊕ I₊ (only fed back with the effective TI).
+  if (tiField && tiUsed) for (let p = 0; p < n; p++) tiAmbBar[p] += lti[p] * (tiSup === 'sqrmax' ? tiAmb[p] / ti[p] : 1);
+  const weibull = setup.weibullBins !== null;
+  for (let p = 0; p < n; p++) {
+    const ub = uBar[p] * U, tb = tiAmbBar[p];
+    gsx[p] += ub * samples.speedDx[p] + (tiField ? tb * samples.tiDx[p] : 0) + (weibull ? probBar[p] * probDx[p] : 0);
+    gsy[p] += ub * samples.speedDy[p] + (tiField ? tb * samples.tiDy[p] : 0) + (weibull ? probBar[p] * probDy[p] : 0);
+    gsh[p] += ub * samples.speedDh[p] + (tiField ? tb * samples.tiDh[p] : 0);
   }
 }
 
@@ -317,7 +418,7 @@ export function createBlockageEvaluator(turbine: Turbine, wind: WindResource, pl
   const evaluate = (x: Float64Array, y: Float64Array, withGradient: boolean): BlockageResult => {
     const n = x.length;
     if (y.length !== n) throw new Error(`layout has ${n} x but ${y.length} y coordinates`);
-    if (!scratch || scratch.n !== n) scratch = createScratch(n, setup.model.coefficientCount);
+    if (!scratch || scratch.n !== n) scratch = createScratch(n, setup.model.coefficientCount, setup.site !== null);
     const r = evaluateBlockage(setup, x, y, withGradient, scratch);
     last = { pairs: r.pairEvaluations, sweeps: r.sweeps, unconverged: r.unconverged };
     return r;
@@ -336,7 +437,7 @@ export function blockageFlow(turbine: Turbine, spec: FarmModelSpec, x: Float64Ar
   const wind: WindResource = { directionsDeg: Float64Array.of(directionDeg), speeds: Float64Array.of(speed), probability: Float64Array.of(1), turbulenceIntensity };
   const setup = blockageSetup(turbine, wind, spec);
   const n = x.length;
-  const sc = createScratch(n, setup.model.coefficientCount);
+  const sc = createScratch(n, setup.model.coefficientCount, setup.site !== null);
   evaluateBlockage(setup, x, y, false, sc);
   const out = { wsEff: new Float64Array(n), ct: new Float64Array(n), ti: new Float64Array(n), powerW: new Float64Array(n) };
   for (let p = 0; p < n; p++) {

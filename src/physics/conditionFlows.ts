@@ -23,7 +23,8 @@ import { createWakedWorkspace } from './engine/workspace.js';
 import { solveWaked } from './engine/solveWaked.js';
 import type { ConditionFlow, ObjectiveTerm } from './engine/objective.js';
 import { weightedSumSetup } from './wakedAep.js';
-import { evaluateWeightedSum } from './superposition/weightedSum.js';
+import { conditionTi, evaluateWeightedSum } from './superposition/weightedSum.js';
+import { InputError } from '../util/errors.js';
 
 export interface ConditionFlows {
   /** Conditions (rose bins or series samples, in the resource's order) and turbines (the farm's own, then neighbours). */
@@ -101,7 +102,7 @@ function weightedSumFlows(turbine: Turbine, wind: WindResource, model: FarmModel
     nConditions: count, n,
     directionDeg: Float64Array.from({ length: count }, (_, k) => wind.directionsDeg[Math.floor(k / ns)]),
     speed: Float64Array.from({ length: count }, (_, k) => wind.speeds[k % ns]),
-    ambientTi: new Float64Array(count).fill(wind.turbulenceIntensity),
+    ambientTi: Float64Array.from({ length: count }, (_, k) => conditionTi(wind, k)),
     wsEff: r.wsEff, tiEff: r.ti, ct: r.ct, powerW: r.wsEff.map((u) => powerAt(turbine, u)), weight, hoursPerYear: wind.hoursPerYear ?? 8760,
   };
 }

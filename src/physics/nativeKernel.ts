@@ -41,7 +41,7 @@ export const CFG_NAMES = [
   'FS_INV_XI2',
   // Ground, rotor average, Crespo–Hernández's Ct→a (before ISA; the rotor points follow the enum: ROTOR_POINTS_AT).
   'TURB_INDUCTION', 'GROUND', 'MIRROR_DZ', 'ROTOR_POINTS', 'ROTOR_POINTS_AT',
-  'ISA',
+  'REF_TARGET', 'ISA',
 ] as const;
 type CfgName = (typeof CFG_NAMES)[number];
 const CFG = Object.fromEntries(CFG_NAMES.map((name, i) => [name, i])) as Record<CfgName, number>;
@@ -143,6 +143,7 @@ export function wakedConfig(turbine: Turbine, wind: WindResource, spec: FarmMode
   cfg[CFG.FREE_STREAM] = freeStream ? 1 : 0;
   cfg[CFG.REF_EFFECTIVE] = !freeStream && (spec.deficitReference ?? defaults.deficitReference) === 'source-effective' ? 1 : 0;
   cfg[CFG.USE_EFF_TI] = !freeStream && (spec.useEffectiveTi ?? defaults.useEffectiveTi) ? 1 : 0;
+  cfg[CFG.REF_TARGET] = !freeStream && (spec.deficitReference ?? defaults.deficitReference) === 'free-stream' && defaults.freeStreamReference === 'target' ? 1 : 0;
   cfg[CFG.INV_WEC] = 1 / (spec.params?.wec ?? 1);
   cfg[CFG.AREA_OVERLAP] = rotorAverage === 'area-overlap' ? 1 : 0;
   if (native.kind === 'linear-gaussian') {

@@ -23,6 +23,7 @@
  */
 import { powerAt, type Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
+import { windConditions } from './windConditions.js';
 import type { FarmModelSpec } from './farmModel.js';
 import type { GaussianLocalWake } from './wake/gaussianLocal.js';
 import type { TurbineMix } from './turbineMix.js';
@@ -118,24 +119,56 @@ function nativeWakedEvaluator(turbine: Turbine, wind: WindResource, plan: SolveP
 }
 
 /** The weighted-sum setup (superposition/weightedSum.ts): a Gaussian model and the options of wakedSetup. */
-export function weightedSumSetup(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WeightedSumSetup {
-  const conflict = farmConflict(spec, oneModelFarm(turbine, wind));
+export function weightedSumSetup(turbine: Turbine, windGiven: WindResource, spec: FarmModelSpec): WeightedSumSetup {
+  const conflict = farmConflict(spec, oneModelFarm(turbine, windGiven));
   if (conflict) throw new FarmConflictError(conflict, spec);
+  const { wind, speedOf } = weightedSumWind(windGiven);
   const setup = wakedSetup(turbine, wind, { ...spec, superposition: 'linear' });
   // A Gaussian model at the rotor centre with the sqrmax added turbulence: the weighted sum's declaration
   // (superposition/weightedSumCovers.ts), refused above by the solve plan, gives every Gaussian profile a GaussianLocalWake.
   return {
     turbine, wind, model: setup.model as GaussianLocalWake, turbulence: setup.turbulence, referenceIsEffective: setup.referenceIsEffective,
     useEffectiveTi: setup.useEffectiveTi, invWec: setup.invWec, cosByDir: setup.cosByDir, sinByDir: setup.sinByDir,
+    site: setup.site, weibullBins: setup.weibullBins, speedOf,
   };
+}
+
+/**
+ * The wind as the weighted sum takes it: a rose as it is; a time series as a rose of one "speed"
+ * whose directions are its samples (in the solve's order, windConditions.ts: by direction, then time),
+ * each with its weight as probability and its TI as the bin's, and the samples' speeds beside
+ * (WeightedSumSetup.speedOf). Every sample is solved in lockstep with the others, as PyWake's
+ * `time=True` call solves them together (the U_c iteration count shared). `resultDirection` maps
+ * each sample to the series' summary rose direction (perDirectionMwh).
+ */
+export function weightedSumWind(wind: WindResource): { wind: WindResource; speedOf: Float64Array | null; resultDirection: Int32Array | null } {
+  if (!wind.series) return { wind, speedOf: null, resultDirection: null };
+  const c = windConditions(wind);
+  const directionsDeg = new Float64Array(c.count), resultDirection = new Int32Array(c.count);
+  for (let d = 0; d < c.directionsDeg.length; d++) {
+    for (let k = c.start[d]; k < c.start[d + 1]; k++) { directionsDeg[k] = c.directionsDeg[d]; resultDirection[k] = c.resultDirection[d]; }
+  }
+  const rose: WindResource = {
+    directionsDeg, speeds: Float64Array.of(0), probability: Float64Array.from(c.weight), turbulenceIntensity: wind.turbulenceIntensity,
+    turbulenceIntensityByBin: Float64Array.from(c.turbulenceIntensity), hoursPerYear: wind.hoursPerYear,
+  };
+  return { wind: rose, speedOf: Float64Array.from(c.speed), resultDirection };
 }
 
 /** The weighted-sum solve (superposition/weightedSum.ts) for a plan whose solver is the weighted sum. */
 export function createWeightedSumEvaluator(turbine: Turbine, wind: WindResource, plan: SolvePlan): WakedEvaluator {
   const setup = weightedSumSetup(turbine, wind, plan.model);
+  // A time series: the samples' energies summed into the series' summary rose directions.
+  const { resultDirection } = weightedSumWind(wind);
+  const byDirection = (perSample: Float64Array): Float64Array => {
+    if (resultDirection === null) return perSample;
+    const out = new Float64Array(wind.directionsDeg.length);
+    perSample.forEach((v, k) => { out[resultDirection[k]] += v; });
+    return out;
+  };
   const evaluate = (x: Float64Array, y: Float64Array): WakedResult => {
     const r = evaluateWeightedSum(setup, x, y);
-    return { aepMwh: r.aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh: r.perTurbineMwh, gradX: new Float64Array(0), gradY: new Float64Array(0), pairEvaluations: 0 };
+    return { aepMwh: r.aepMwh, perDirectionMwh: byDirection(r.perDirectionMwh), perTurbineMwh: r.perTurbineMwh, gradX: new Float64Array(0), gradY: new Float64Array(0), pairEvaluations: 0 };
   };
   return {
     turbine, wind, plan,
@@ -144,7 +177,7 @@ export function createWeightedSumEvaluator(turbine: Turbine, wind: WindResource,
     aepWithGradient: (x, y) => {
       const r = evaluateWeightedSum(setup, x, y);
       const g = weightedSumGradient(setup, x, y, r.iterations);
-      return { aepMwh: r.aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh: r.perTurbineMwh, gradX: g.gradX, gradY: g.gradY, pairEvaluations: 0 };
+      return { aepMwh: r.aepMwh, perDirectionMwh: byDirection(r.perDirectionMwh), perTurbineMwh: r.perTurbineMwh, gradX: g.gradX, gradY: g.gradY, pairEvaluations: 0 };
     },
     last: () => 0,
     atHubHeight: (h) => createWeightedSumEvaluator({ ...turbine, hubHeight: h }, wind, plan),

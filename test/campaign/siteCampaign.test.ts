@@ -155,9 +155,11 @@ test('a grid short of the boundary, a bad field: refused at load, one line namin
   bad({ speedup: { ...SITE.speedup, x: [100, 700, 1500] } }, /campaign\.yaml:\d+: farms\[0\]\.site\.speedup: the boundary reaches outside the field's grid/);
   bad({ speedup: { ...SITE.speedup, values: [[0.9, 0.95], [1.0, -1], [1.15, 1.2]] } }, /campaign\.yaml:\d+: .*speedup\.values\[1\]\[1\]: -1 is not a speed-up/);
   bad({ ti: { ...SITE.ti, values: [[6, 8], [10, 12]] } }, /ti\.values\[0\]\[0\]: 6 is not .*a TI in percent\? write 0\.06/);
-  // The site with a model the site engine does not take.
-  assert.throws(() => parse({ ...campaignDoc(SITE), farms: [{ ...(campaignDoc(SITE).farms as object[])[0], wake_model: 'turbopark2022' }] }),
-    /farms\[0\]\.site: .*turbopark2022/);
+  // The site with a combination no solver takes (issue 41 lifted TurbOPark and blockage on a site: they parse).
+  const farm = (extra: object) => ({ ...campaignDoc(SITE), farms: [{ ...(campaignDoc(SITE).farms as object[])[0], ...extra }] });
+  assert.doesNotThrow(() => parse(farm({ wake_model: 'turbopark2022' })));
+  assert.doesNotThrow(() => parse(farm({ blockage: 'selfsimilarity2020' })));
+  assert.throws(() => parse(farm({ blockage: 'selfsimilarity2020', ground: 'mirror' })), /farms\[0\]\.ground: the ground mirror is not supported with blockage/);
 });
 
 /** Every row of a run: task, layout and AEP. */

@@ -76,6 +76,7 @@ test('bad optimize.hub_height: one line naming file:line and the field, exit 2',
     [(t) => t.replace('min: 70, max: 140', 'min: 140, max: 70'), /case\.yaml:\d+: optimize\.hub_height: min \(140 m\) must be below max \(70 m\)/],
     [(t) => t.replace(/^ {2}shear: .*\n/m, '').replace(/^ {4}h: \[.*\]\n/m, '').replace(/\[1\.10, 1\.08, 1\.02, 0\.95\]/g, '1.1'), /case\.yaml:\d+: optimize\.hub_height: the hub height would change nothing: the case has no site shear and no speedup or ti field over h/],
     [(t) => t.replace('superposition: linear', 'superposition: linear\nground: mirror'), /case\.yaml:\d+: optimize\.hub_height: not with ground: mirror/],
+    [(t) => t.replace('superposition: linear', 'superposition: weighted'), /case\.yaml:\d+: optimize\.hub_height: not with superposition: weighted/],
     [(t) => t.replace('min: 70', 'min: 60'), /case\.yaml:\d+: optimize\.hub_height\.min: min \(60 m\) is below half the rotor diameter \(130 m\): the blades would hit the ground/],
     [(t) => t.replace('max: 140', 'max: 155'), /case\.yaml:\d+: optimize\.hub_height: \[70, 155\] m reaches outside site\.speedup's h grid \(60…150 m/],
   ];

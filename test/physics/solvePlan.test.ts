@@ -59,7 +59,8 @@ test('a combination no solver covers is a FarmConflictError naming the field, th
     [one(table), { wake: 'bastankhah2014', superposition: 'linear', rotorAverage: 'area-overlap' }, 'rotorAverage', /area-overlap rotor average needs a top-hat wake model \(jensen\), not bastankhah2014/],
     [one(table), { wake: 'bastankhah2014', superposition: 'weighted', blockage: 'selfsimilarity2020' }, 'superposition', /blockage is solved with the linear, sos or max/],
     [{ types: [constant, table], neighbours: false, wind: rose }, { wake: 'bastankhah2014', superposition: 'linear', blockage: 'selfsimilarity2020' }, 'blockage', /several turbine models/],
-    [one(table, series), { wake: 'niayifar2016', superposition: 'weighted' }, 'superposition', /does not take a time series/],
+    // The weighted sum takes a time series since issue 41, but not a rotor average.
+    [one(table, series), { wake: 'niayifar2016', superposition: 'weighted', rotorAverage: 'cgi4' }, 'superposition', /rotor centre only, not with the 'cgi4' rotor average/],
     [one(table), { wake: 'jensen', superposition: 'weighted' }, 'superposition', /needs a Gaussian wake model, not jensen/],
   ];
   for (const [farm, model, field, message] of cases) {

@@ -18,7 +18,7 @@ import { addTurbulenceAdjoint } from './turbulenceAdjoint.js';
 export function backwardCondition(pass: WakedPass, k: number): void {
   const { setup, ws, n } = pass;
   const { types, freeStream, supKind, turbulence, useEffectiveTi: useEffTi, turbulenceSuperposition: tiSup } = setup;
-  const refEff = setup.referenceIsEffective;
+  const refEff = setup.referenceIsEffective, refTarget = setup.referenceIsTarget;
   const U = setup.conditions.speed[k];
   const { candStart, candSrc, pair, u, ti, total, tiAcc, tiArg, tAdd, uBar, ctBar, tiBar, gxw, gyw, typeAt } = ws;
   // A site that is not uniform (engine/siteWork.ts): U_q and TI₀_q are the turbines' own and carry adjoints.
@@ -39,13 +39,13 @@ export function backwardCondition(pass: WakedPass, k: number): void {
         const f = pair[b];
         // A pair outside the wake (everything 0) contributes nothing.
         if (f === 0 && pair[b + 1] === 0 && pair[b + 2] === 0 && pair[b + 3] === 0 && pair[b + 4] === 0) continue;
-        const ref = refEff ? u[q] : site !== null ? site.uFree[q] : U;
+        const ref = refEff ? u[q] : site !== null ? site.uFree[refTarget ? p : q] : U;
         const deficit = ref * f;
         // ∂S/∂δ inline for the three rules (superposition/*.ts give the same).
         const dBar = supKind === 0 ? -ub : supKind === 1 ? (tot > 0 ? (-ub * deficit) / tot : 0) : deficit === tot && tot > 0 ? -ub : 0;
         if (dBar === 0) continue;
         if (refEff) uBar[q] += dBar * f;
-        else if (site !== null) site.refBar[q] += dBar * f;
+        else if (site !== null) site.refBar[refTarget ? p : q] += dBar * f;
         const fBar = dBar * ref;
         const gx = fBar * pair[b + 1], gy = fBar * pair[b + 2];
         gxw[p] += gx; gxw[q] -= gx; gyw[p] += gy; gyw[q] -= gy;

@@ -14,8 +14,9 @@
  * workspace for the backward pass (engine/backward.ts).
  *
  * On a site that is not uniform (ws.site, engine/siteWork.ts) U and TI₀ are each turbine's own:
- * U_p (the target's free stream, and r_q = U_q), TI₀_p (its TI, and the source's TI in its wake
- * and added turbulence). The pointwise path only (the setup chooses no batch form then).
+ * U_p (the target's free stream, and r_q = U_q, or U_p for a model whose free-stream reference is
+ * the target's: TurbOPark, PyWake's WS_jlk), TI₀_p (its TI, and the source's TI in its wake and
+ * added turbulence). The pointwise path only (the setup chooses no batch form then).
  */
 import { thrustCoefficientAt } from '../turbine.js';
 import { accumulateLinearGaussian, linearGaussianWakeRadius } from '../wake/gaussianLocal.js';
@@ -76,7 +77,7 @@ function pointwiseTarget(pass: WakedPass, p: number, U: number, ti0: number, tiF
   const { setup, ws, several, nTypes, hubVaries, sqrMax, withGradient } = pass;
   const { types, pairModels, model, points, mirror, supKind, superposition: sup, turbulence, pairTurbulence, turbulenceSuperposition: tiSup } = setup;
   const { candStart, candSrc, candDx, candDy, candDz, coef, typeAt, pair, u, ct, tSrc, pDxPow, tAdd, tDx, tDy, tCt, tTi, mirrorPartials: mp } = ws;
-  const refEff = setup.referenceIsEffective;
+  const refEff = setup.referenceIsEffective, refTarget = setup.referenceIsTarget;
   const g = withGradient ? ws.g : null, gt = withGradient ? ws.gt : null;
   const K = model.coefficientCount;
   const tp = typeAt[p];
@@ -113,7 +114,7 @@ function pointwiseTarget(pass: WakedPass, p: number, U: number, ti0: number, tiF
       } else fm = rotorAveragedDeficit(pairModel, points, radius, dx, dy, dzm, true, coef, off, g, mp, 0);
       f = combineMirror(supKind, f, fm, g ? pair : null, 5 * e, mp);
     }
-    const ref = refEff ? u[q] : site !== null ? site.uFree[q] : U;
+    const ref = refEff ? u[q] : site !== null ? site.uFree[refTarget ? p : q] : U;
     const deficit = ref * f;
     if (g) pair[5 * e] = f;
     acc = sup.add(acc, deficit);

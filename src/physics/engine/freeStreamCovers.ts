@@ -13,11 +13,13 @@ import type { FarmShape, SolverDeclaration } from '../solvePlanTypes.js';
 /**
  * The inflow solve a model uses for these turbine models: its `inflow` if given, else `waked` for
  * a tabulated-Ct turbine or a model only the waked engine has, else `free-stream` (constant Ct:
- * the two agree up to the deficit reference, and the free-stream engine is the IEA37 reference one).
+ * the two agree up to the deficit reference, and the free-stream engine is the IEA37 reference one);
+ * `waked` on a site and with the weighted sum.
  */
 export function inflowOf(types: Turbine | readonly Turbine[], model: FarmModelSpec): InflowName {
   if (model.inflow) return model.inflow;
-  if (model.site) return 'waked';
+  // The weighted sum is a waked-inflow solve (PyWake's PropagateDownwind + WeightedSum), whatever the turbine's Ct.
+  if (model.site || model.superposition === 'weighted') return 'waked';
   const list: readonly Turbine[] = Array.isArray(types) ? types : [types as Turbine];
   return list.some((t) => t.thrust.kind === 'table') || !hasFreeStreamForm(model.wake) ? 'waked' : 'free-stream';
 }

@@ -26,6 +26,16 @@ export const AREA_OVERLAP_RULE: CoverRule = {
   },
 };
 
+/** What a site that is not uniform cannot be combined with, in every solver that takes a site (the waked solve, blockage). */
+export const SITE_RULES: readonly CoverRule[] = [
+  // The free-stream engine's Ct(U) has no per-turbine free stream.
+  { field: 'site', setup: true, refuses: (m) => m.site && m.inflow === 'free-stream' ? "a site that is not uniform needs the waked inflow (inflow: 'waked'), not free-stream" : null },
+  {
+    field: 'site', needsFarm: true, setup: true,
+    refuses: (m, f) => m.site?.weibull && f.wind.series ? "a per-point Weibull site gives each turbine's probability of each (direction, speed): give `wind` as a rose (directions and speeds), not a time series" : null,
+  },
+];
+
 /** Why the native waked kernel (nativeKernel.ts wakedConfig) does not take a farm of one model, or null. */
 // Neither the hub-height gradient (∂AEP/∂h through the site, chained in wakedNative.ts from the kernel's
 // site adjoints) nor per-turbine weights (the kernel's turbineWeight) narrow it: `needs` asks nothing here.
@@ -51,14 +61,7 @@ export const WAKED_SOLVER: SolverDeclaration = {
     return no ? `the free-stream engine does not take it: ${no}` : 'the free-stream engine does not take it';
   },
   refuses: [
-    // PyWake's TurbOPark scales its deficit by the target's free stream (WS_jlk), which the site engine does not distinguish from the source's yet.
-    { field: 'site', refuses: (m) => m.site && m.wake === 'turbopark2022' ? "a site that is not uniform is not supported with turbopark2022 yet (its deficit is scaled by the target's free stream, not the source's)" : null },
-    // The free-stream engine's Ct(U) has no per-turbine free stream.
-    { field: 'site', setup: true, refuses: (m) => m.site && m.inflow === 'free-stream' ? "a site that is not uniform needs the waked inflow (inflow: 'waked'), not free-stream" : null },
-    {
-      field: 'site', needsFarm: true, setup: true,
-      refuses: (m, f) => m.site?.weibull && f.wind.series ? "a per-point Weibull site gives each turbine's probability of each (direction, speed): give `wind` as a rose (directions and speeds), not a time series" : null,
-    },
+    ...SITE_RULES,
     AREA_OVERLAP_RULE,
   ],
   // The native kernel's own coverage, then what the caller needs that only the JavaScript solve gives.

@@ -38,6 +38,8 @@ export interface WakedSetup {
   pairTurbulence: CrespoHernandez[] | null;
   turbulenceSuperposition: TurbulenceSuperpositionName;
   referenceIsEffective: boolean;
+  /** The free-stream reference is the target's own free stream U_p (TurbOPark, `WS_jlk`), not the source's U_q: differs on a site only. */
+  referenceIsTarget: boolean;
   useEffectiveTi: boolean;
   freeStream: boolean;
   points: RotorPoints | null;
@@ -144,6 +146,7 @@ export function wakedSetup(turbines: Turbine | readonly Turbine[], wind: WindRes
     turbine, types, wind, model, pairModels, superposition, supKind: superpositionKind(superposition.name), turbulence, pairTurbulence,
     turbulenceSuperposition: spec.turbulenceSuperposition ?? 'sqrmax',
     referenceIsEffective: !freeStream && (spec.deficitReference ?? defaults.deficitReference) === 'source-effective',
+    referenceIsTarget: !freeStream && (spec.deficitReference ?? defaults.deficitReference) === 'free-stream' && defaults.freeStreamReference === 'target',
     useEffectiveTi: !freeStream && (spec.useEffectiveTi ?? defaults.useEffectiveTi),
     freeStream, points,
     invWec: 1 / (spec.params?.wec ?? 1),

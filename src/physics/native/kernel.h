@@ -42,6 +42,7 @@ enum Cfg {
   CFG_MIRROR_DZ,      // the image's vertical offset from the target's hub, 2·h_source
   CFG_ROTOR_POINTS,   // points of the rotor-average quadrature (0: the rotor centre)
   CFG_ROTOR_POINTS_AT,  // where in cfg they are (after CFG_COUNT): y[m], z[m], w[m], units of the radius
+  CFG_REF_TARGET,     // with the free-stream reference on a site: the target's own free stream U_p scales the deficit (TurbOPark, PyWake's WS_jlk), not the source's U_q
   CFG_ISA,            // 0 the best the processor has, 1 SSE2, 2 AVX2 (same results; for tests)
   CFG_COUNT
 };

@@ -20,11 +20,21 @@
  * all conditions of one call together, and so the number of iterations at the j-th turbine in
  * downstream order is shared by all directions and speeds. To reproduce it, this solver sweeps the
  * j-th turbine of every direction and speed in lockstep.
+ *
+ * On a site that is not uniform (site/site.ts) each turbine has its own free stream U_p = U·s_p and
+ * ambient TI₀_p, as in PyWake's PropagateDownwind with an XRSite: the target's U_p is the `WS_xxx`
+ * of the weighted sum (the δ·U_p threshold, U_c's start and U_c* = U_p − …) and of its effective
+ * speed, the source's U_q (`WS_ilk`) scales its deficit and convection speed unless the model takes
+ * the source's effective speed, TI_p = TI₀_p ⊕ the added turbulence made from the source's TI₀_q;
+ * with a per-point Weibull each turbine's power weighs by its own probability P_p.
  */
 import { powerAt, thrustCoefficientAt, type Turbine } from '../turbine.js';
 import type { WindResource } from '../windResource.js';
 import type { GaussianLocalWake } from '../wake/gaussianLocal.js';
 import type { CrespoHernandez } from '../turbulence/crespoHernandez.js';
+import { createSiteSamples, sampleSite, type Site } from '../site/site.js';
+import { weibullProbability } from '../site/siteWeibull.js';
+import type { WakedSetup } from '../engine/wakedSetup.js';
 
 export const WEIGHTED_SUM_DEFAULTS = { delta: 0.01, maxErr: 1e-3, maxIter: 5 };
 
@@ -38,6 +48,15 @@ export interface WeightedSumSetup {
   invWec: number;
   cosByDir: Float64Array;
   sinByDir: Float64Array;
+  /** A site that is not uniform, or null; with a per-point Weibull, its speed bins (wakedSetup's). */
+  site: Site | null;
+  weibullBins: WakedSetup['weibullBins'];
+  /**
+   * A time series (wakedAep.ts weightedSumSetup): `wind` is then a rose of one "speed" whose every
+   * direction is one sample (its probability the sample's weight, its bin TI the sample's TI), and
+   * this is each sample's speed; null for a rose.
+   */
+  speedOf?: Float64Array | null;
 }
 
 export interface WeightedSumResult {
@@ -93,6 +112,8 @@ interface WeightedSumState {
   centre: Float64Array;
   /** Iterations of the U_c solve done at the j-th step of the sweep. */
   iterations: Int32Array;
+  /** On a site, by direction and position [d·n + p]: the speed factor s_p and (a TI field) the ambient TI₀_p; with a per-point Weibull P_p by [dk·n + p]. Null on a uniform site. */
+  siteSpeed: Float64Array | null; siteTi: Float64Array | null; siteProb: Float64Array | null;
 }
 
 /** Allocates the state of one call and fills the downstream order and wind-frame coordinates of every direction. */
@@ -105,7 +126,9 @@ function weightedSumState(s: WeightedSumSetup, x: Float64Array, y: Float64Array)
   const xw = new Float64Array(n);
   for (let d = 0; d < nDir; d++) downstreamFrame(x, y, s.cosByDir[d], s.sinByDir[d], idx, xw, order, xs, ys, d * n);
   const f = (m: number) => new Float64Array(m);
+  const site = s.site ? siteOfState(s, x, y, order, n, nDir, nSpeed) : null;
   return {
+    siteSpeed: site?.speed ?? null, siteTi: site?.ti ?? null, siteProb: site?.prob ?? null,
     n, nDir, nSpeed, nDk, K, order, xs, ys,
     u: f(nDk * n), ti: f(nDk * n), ct: f(nDk * n), coef: f(nDk * n * K),
     Uc: f(nDk), UcStar: f(nDk), Us: f(nDk), rest: f(nDk), active: new Uint8Array(nDk),
@@ -113,6 +136,31 @@ function weightedSumState(s: WeightedSumSetup, x: Float64Array, y: Float64Array)
     sig: f(nDk * n), pairDw: f(n), pairH: f(n), pairGrowth: f(n),
     centre: f(2), iterations: new Int32Array(n),
   };
+}
+
+/** The site sampled at every turbine of every direction (by downstream position), and per-point Weibull probabilities by condition. */
+function siteOfState(s: WeightedSumSetup, x: Float64Array, y: Float64Array, order: Int32Array, n: number, nDir: number, nSpeed: number) {
+  const site = s.site!, bins = s.weibullBins;
+  const samples = createSiteSamples(n);
+  const speed = new Float64Array(nDir * n), ti = site.ti ? new Float64Array(nDir * n) : null, prob = bins ? new Float64Array(nDir * nSpeed * n) : null;
+  const dP = new Float64Array(2);
+  for (let d = 0; d < nDir; d++) {
+    sampleSite(site, x, y, order.subarray(d * n, (d + 1) * n), () => s.turbine.hubHeight, s.wind.directionsDeg[d], samples);
+    for (let p = 0; p < n; p++) {
+      speed[d * n + p] = samples.speed[p];
+      if (ti !== null) ti[d * n + p] = samples.ti[p];
+    }
+    if (prob) {
+      for (let k = 0; k < nSpeed; k++) {
+        const dk = d * nSpeed + k;
+        for (let p = 0; p < n; p++) {
+          prob[dk * n + p] = weibullProbability(samples.wf[p], samples.wfDx[p], samples.wfDy[p], samples.wa[p], samples.waDx[p], samples.waDy[p],
+            samples.wk[p], samples.wkDx[p], samples.wkDy[p], bins!.lower[dk], bins!.upper[dk], bins!.scale, dP);
+        }
+      }
+    }
+  }
+  return { speed, ti, prob };
 }
 
 /**
@@ -143,14 +191,16 @@ function sourcesOfTarget(s: WeightedSumSetup, st: WeightedSumState, j: number, d
   const { n, nSpeed, K, u, coef, usc, uc, s2, us, hcw, inWeighted, sig, pairDw, pairH, pairGrowth, centre, rest, active, Us, Uc, UcStar } = st;
   const { delta } = WEIGHTED_SUM_DEFAULTS;
   const refEff = s.referenceIsEffective;
-  const U = s.wind.speeds[dk % nSpeed];
   const base = dk * n;
+  // On a site the target's own free stream (WS_xxx), and each source's its own (WS_ilk).
+  const Uw = conditionSpeed(s, dk), siteSpeed = st.siteSpeed, row = Math.floor(dk / nSpeed) * n;
+  const U = siteSpeed !== null ? Uw * siteSpeed[row + j] : Uw;
   let linear = 0, hasWeighted = false;
   for (let q = 0; q < j; q++) {
     const dw = pairDw[q], h = pairH[q];
     model.centre(dw, pairGrowth[q], coef, (base + q) * K, centre);
     const sigma = centre[0], twoA = model.twoAOf(centre[1]);
-    const ref = refEff ? u[base + q] : U;
+    const ref = refEff ? u[base + q] : siteSpeed !== null ? Uw * siteSpeed[row + q] : U;
     const centreDeficit = dw > -1e-10 ? ref * Math.min(1, twoA) : 0;
     const sq = sigma * sigma;
     const local = centreDeficit * Math.exp((-1 / (2 * sq)) * (h * h));
@@ -179,8 +229,14 @@ function solveConvection(s: WeightedSumSetup, st: WeightedSumState, j: number): 
     for (let dk = 0; dk < nDk; dk++) if (active[dk]) worst = Math.max(worst, Math.abs((Uc[dk] - UcStar[dk]) / UcStar[dk]));
     if (!(worst > maxErr)) break;
     iterations[j] = count + 1;
-    for (let dk = 0; dk < nDk; dk++) if (active[dk]) convectionStep(st, s.wind.speeds[dk % nSpeed], j, dk, count);
+    for (let dk = 0; dk < nDk; dk++) if (active[dk]) convectionStep(st, targetFreeStream(s, st, j, dk), j, dk, count);
   }
+}
+
+/** The free stream of the turbine at downstream position j in condition dk: the condition's speed, on a site times s_j. */
+function targetFreeStream(s: WeightedSumSetup, st: WeightedSumState, j: number, dk: number): number {
+  const U = conditionSpeed(s, dk);
+  return st.siteSpeed !== null ? U * st.siteSpeed[Math.floor(dk / st.nSpeed) * st.n + j] : U;
 }
 
 /**
@@ -230,8 +286,9 @@ function convectionStep(st: WeightedSumState, U: number, j: number, dk: number, 
 function closeTurbine(s: WeightedSumSetup, st: WeightedSumState, j: number, dk: number): void {
   const { turbine, model, turbulence } = s;
   const { n, nSpeed, K, xs, u, ti, ct, coef, Us, rest, hcw, sig } = st;
-  const ti0 = s.wind.turbulenceIntensity;
-  const d = Math.floor(dk / nSpeed), U = s.wind.speeds[dk % nSpeed];
+  const d = Math.floor(dk / nSpeed), U = targetFreeStream(s, st, j, dk);
+  const siteTi = st.siteTi;
+  const ti0 = siteTi !== null ? siteTi[d * n + j] : conditionTi(s.wind, dk);
   const base = dk * n;
   const e = base + j;
   u[e] = U - (Us[dk] + rest[dk]);
@@ -242,7 +299,7 @@ function closeTurbine(s: WeightedSumSetup, st: WeightedSumState, j: number, dk: 
       // The pair's σ and crosswind offset as sourcesOfTarget found them (added() would compute σ again).
       const dw = xs[d * n + j] - xs[d * n + q];
       if (!(dw > 0)) continue;
-      const add = turbulence.added(dw, Math.abs(hcw[base + q]), ct[base + q], ti0, model, coef, (base + q) * K, null, model.wakeRadiusOf(sig[base + q]));
+      const add = turbulence.added(dw, Math.abs(hcw[base + q]), ct[base + q], siteTi !== null ? siteTi[d * n + q] : ti0, model, coef, (base + q) * K, null, model.wakeRadiusOf(sig[base + q]));
       if (add > tMax) tMax = add;
     }
     tip = Math.sqrt(ti0 * ti0 + tMax * tMax);
@@ -258,19 +315,20 @@ function closeTurbine(s: WeightedSumSetup, st: WeightedSumState, j: number, dk: 
  */
 function weightedSumEnergy(s: WeightedSumSetup, st: WeightedSumState): WeightedSumResult {
   const { turbine, wind } = s;
-  const { n, nDir, nSpeed, nDk, order, u, ct, ti, iterations } = st;
+  const { n, nDir, nSpeed, nDk, order, u, ct, ti, iterations, siteProb } = st;
   const mwhPerW = (wind.hoursPerYear ?? 8760) * 1e-6;
   const perDirectionMwh = new Float64Array(nDir), perTurbineMwh = new Float64Array(n);
   const wsEff = new Float64Array(nDk * n), ctOut = new Float64Array(nDk * n), tiOut = new Float64Array(nDk * n);
   for (let d = 0; d < nDir; d++) {
     let energy = 0;
     for (let k = 0; k < nSpeed; k++) {
-      const dk = d * nSpeed + k, p = wind.probability[dk];
+      // A per-point Weibull site weighs each turbine by its own probability (the table is not used).
+      const dk = d * nSpeed + k, p = siteProb !== null ? 1 : wind.probability[dk];
       for (let pos = 0; pos < n; pos++) {
         const i = order[d * n + pos], e = dk * n + pos;
         wsEff[dk * n + i] = u[e]; ctOut[dk * n + i] = ct[e]; tiOut[dk * n + i] = ti[e];
         if (!(p > 0)) continue;
-        const en = p * powerAt(turbine, u[e]);
+        const en = (siteProb !== null ? siteProb[e] : p) * powerAt(turbine, u[e]);
         energy += en;
         perTurbineMwh[i] += en * mwhPerW;
       }
@@ -280,6 +338,16 @@ function weightedSumEnergy(s: WeightedSumSetup, st: WeightedSumState): WeightedS
   let aepMwh = 0;
   for (let d = 0; d < nDir; d++) aepMwh += perDirectionMwh[d];
   return { aepMwh, perDirectionMwh, perTurbineMwh, wsEff, ct: ctOut, ti: tiOut, iterations };
+}
+
+/** The free-stream speed of condition dk: the rose's speed bin, or the time series sample's speed. */
+export function conditionSpeed(s: WeightedSumSetup, dk: number): number {
+  return s.speedOf ? s.speedOf[dk] : s.wind.speeds[dk % s.wind.speeds.length];
+}
+
+/** The ambient TI of condition dk: its bin's (a turbulence intensity per bin), else the rose's. */
+export function conditionTi(wind: WindResource, dk: number): number {
+  return wind.turbulenceIntensityByBin ? wind.turbulenceIntensityByBin[dk] : wind.turbulenceIntensity;
 }
 
 /**

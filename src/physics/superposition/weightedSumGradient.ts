@@ -18,9 +18,16 @@
  * (of U_c* with respect to w_i·u_s,i, σ_i² and Δ) before they meet the tangents, so one step costs
  * O(j² + j·2j) and a condition O(n³), like the solve itself. Wind-frame gradients are rotated
  * back to (x, y) per direction.
+ *
+ * On a site that is not uniform (weightedSum.ts) the turbine at position p has its own free stream
+ * U_p = U·s_p and ambient TI₀_p (and, on a per-point Weibull, its own probability P_p), functions of
+ * its own coordinates only: their tangents are the fields' ∂/∂x, ∂/∂y turned into the wind frame,
+ * in p's own two components; they enter where U and TI₀ enter the solve.
  */
 import { powerAt, powerSlopeAt, thrustCoefficientAt, thrustSlopeAt } from '../turbine.js';
-import { WEIGHTED_SUM_DEFAULTS, downstreamFrame, type WeightedSumSetup } from './weightedSum.js';
+import { WEIGHTED_SUM_DEFAULTS, conditionSpeed, conditionTi, downstreamFrame, type WeightedSumSetup } from './weightedSum.js';
+import { createSiteSamples, sampleSite, type SiteSamples } from '../site/site.js';
+import { weibullProbability } from '../site/siteWeibull.js';
 
 export interface WeightedSumGradient {
   aepMwh: number;
@@ -47,12 +54,17 @@ export function weightedSumGradient(s: WeightedSumSetup, x: Float64Array, y: Flo
   for (let d = 0; d < nDir; d++) {
     const c = s.cosByDir[d], sn = s.sinByDir[d];
     downstreamFrame(x, y, c, sn, idx, xw, order, xs, ys);
+    if (g.site !== null) siteOfDirection(s, g, x, y, d, c, sn);
     gw.fill(0);
     let energy = 0;
     for (let k = 0; k < nSpeed; k++) {
-      const dk = d * nSpeed + k, prob = wind.probability[dk];
+      // A per-point Weibull site weighs each turbine by its own probability (conditionEnergy), not by the table.
+      const dk = d * nSpeed + k, prob = s.weibullBins !== null ? 1 : wind.probability[dk];
       if (!(prob > 0)) continue;
-      energy = conditionEnergy(s, g, iterations, wind.speeds[k], prob, mwhPerW, perTurbineMwh, energy);
+      if (s.weibullBins !== null) weibullOfCondition(s, g, dk);
+      if (g.site !== null && s.site!.ti === null) g.site.ti.fill(conditionTi(wind, dk));
+      g.ti0 = conditionTi(wind, dk);
+      energy = conditionEnergy(s, g, iterations, conditionSpeed(s, dk), prob, mwhPerW, perTurbineMwh, energy);
     }
     perDirectionMwh[d] = energy * mwhPerW;
     for (let p = 0; p < n; p++) {
@@ -90,8 +102,20 @@ interface TangentState {
   gw: Float64Array;
   /** Scratch of the model's and the turbulence model's partials. */
   cp: Float64Array; tg: Float64Array; ag: Float64Array; agBest: Float64Array;
+  /** The current direction's cos and sin (the site's partials turn with them). */
+  cosSin: Float64Array;
   /** Scalars of the current step: plain sum of the unweighted sources, whether any is weighted, Σ w u, U_c*. */
   linear: number; hasWeighted: boolean; Us: number; UcStar: number;
+  /** The current condition's ambient TI (its bin's, or the rose's). */
+  ti0: number;
+  /**
+   * On a site, for the current direction by position: the speed factor s_p, the ambient TI₀_p and
+   * P_p (per-point Weibull, for the current condition), each with its ∂/∂x′_p, ∂/∂y′_p (wind frame). Null on a uniform site.
+   */
+  site: {
+    samples: SiteSamples; sp: Float64Array; spX: Float64Array; spY: Float64Array;
+    ti: Float64Array; tiX: Float64Array; tiY: Float64Array; P: Float64Array; PX: Float64Array; PY: Float64Array;
+  } | null;
 }
 
 /** Allocates the state of one call for n turbines. */
@@ -109,9 +133,36 @@ function tangentState(s: WeightedSumSetup, n: number): TangentState {
     sigT: f(L), xT: f(L), refT: f(L),
     GT: f(L), ucStarT: f(L), nextT: f(L), UsT: f(L), restT: f(L),
     gw: f(L),
-    cp: f(8), tg: f(1), ag: f(4), agBest: f(4),
-    linear: 0, hasWeighted: false, Us: 0, UcStar: 0,
+    cp: f(8), tg: f(1), ag: f(4), agBest: f(4), cosSin: f(2),
+    linear: 0, hasWeighted: false, Us: 0, UcStar: 0, ti0: s.wind.turbulenceIntensity,
+    site: s.site ? { samples: createSiteSamples(n), sp: f(n), spX: f(n), spY: f(n), ti: f(n), tiX: f(n), tiY: f(n), P: f(n), PX: f(n), PY: f(n) } : null,
   };
+}
+
+/** The site at every turbine of direction d (by downstream position), its partials turned into the wind frame (cos c, sin sn). */
+function siteOfDirection(s: WeightedSumSetup, g: TangentState, x: Float64Array, y: Float64Array, d: number, c: number, sn: number): void {
+  const site = g.site!, sm = site.samples;
+  const tiField = s.site!.ti !== null;
+  sampleSite(s.site!, x, y, g.order, () => s.turbine.hubHeight, s.wind.directionsDeg[d], sm);
+  for (let p = 0; p < g.n; p++) {
+    site.sp[p] = sm.speed[p];
+    site.spX[p] = sm.speedDx[p] * c + sm.speedDy[p] * sn; site.spY[p] = -sm.speedDx[p] * sn + sm.speedDy[p] * c;
+    site.ti[p] = tiField ? sm.ti[p] : NaN; // without a TI field: the condition's (conditionEnergy)
+    site.tiX[p] = tiField ? sm.tiDx[p] * c + sm.tiDy[p] * sn : 0; site.tiY[p] = tiField ? -sm.tiDx[p] * sn + sm.tiDy[p] * c : 0;
+  }
+  g.cosSin[0] = c; g.cosSin[1] = sn;
+}
+
+/** P_p of condition dk on a per-point Weibull site, with its wind-frame partials. */
+function weibullOfCondition(s: WeightedSumSetup, g: TangentState, dk: number): void {
+  const site = g.site!, sm = site.samples, bins = s.weibullBins!;
+  const c = g.cosSin[0], sn = g.cosSin[1];
+  const dP = g.cp;
+  for (let p = 0; p < g.n; p++) {
+    site.P[p] = weibullProbability(sm.wf[p], sm.wfDx[p], sm.wfDy[p], sm.wa[p], sm.waDx[p], sm.waDy[p], sm.wk[p], sm.wkDx[p], sm.wkDy[p],
+      bins.lower[dk], bins.upper[dk], bins.scale, dP);
+    site.PX[p] = dP[0] * c + dP[1] * sn; site.PY[p] = -dP[0] * sn + dP[1] * c;
+  }
 }
 
 /**
@@ -125,26 +176,34 @@ function conditionEnergy(
   perTurbineMwh: Float64Array, energy: number,
 ): number {
   const { turbine } = s;
-  const { n, L, order, uT, ctT, tiT, UsT, gw } = g;
+  const { n, L, order, uT, ctT, tiT, UsT, gw, site } = g;
   uT.fill(0); ctT.fill(0); tiT.fill(0);
   for (let j = 0; j < n; j++) {
     const Lj = 2 * (j + 1);
-    sourcesWithTangents(s, g, j, U);
+    // The target's own free stream (on a site U·s_j, its tangent in j's own components).
+    const Uj = site !== null ? U * site.sp[j] : U;
+    sourcesWithTangents(s, g, j, U, Uj);
     // The U_c solve, for the recorded number of iterations.
     g.Us = 0;
     UsT.fill(0, 0, Lj);
     const count = g.hasWeighted ? iterations[j] : 0;
-    g.UcStar = 10 * U;
-    for (let it = 0; it < count; it++) convectionIteration(g, j, it, U);
-    const uj = U - (g.Us + g.linear);
-    closeTurbine(s, g, j, uj);
-    // Power of turbine j in this condition.
+    g.UcStar = 10 * Uj;
+    for (let it = 0; it < count; it++) {
+      convectionIteration(g, j, it, Uj);
+      if (site !== null) { g.ucStarT[2 * j] += U * site.spX[j]; g.ucStarT[2 * j + 1] += U * site.spY[j]; }
+    }
+    const uj = Uj - (g.Us + g.linear);
+    closeTurbine(s, g, j, uj, U);
+    // Power of turbine j in this condition (on a per-point Weibull site weighed by its own P_j).
     const oj = j * L;
-    const en = prob * powerAt(turbine, uj);
+    const Pj = site !== null && s.weibullBins !== null ? site.P[j] : 1;
+    const power = powerAt(turbine, uj);
+    const en = prob * Pj * power;
     energy += en;
     perTurbineMwh[order[j]] += en * mwhPerW;
-    const pSlope = prob * powerSlopeAt(turbine, uj) * mwhPerW;
+    const pSlope = prob * Pj * powerSlopeAt(turbine, uj) * mwhPerW;
     if (pSlope !== 0) for (let a = 0; a < Lj; a++) gw[a] += pSlope * uT[oj + a];
+    if (site !== null && s.weibullBins !== null) { gw[2 * j] += prob * power * site!.PX[j] * mwhPerW; gw[2 * j + 1] += prob * power * site!.PY[j] * mwhPerW; }
   }
   return energy;
 }
@@ -155,9 +214,9 @@ function conditionEnergy(
  * the tangents of each (through the distances, Ct_q, TI_q and the reference speed); sets the plain
  * sum of the unweighted sources (g.linear) and its tangent (restT), and g.hasWeighted.
  */
-function sourcesWithTangents(s: WeightedSumSetup, g: TangentState, j: number, U: number): void {
+function sourcesWithTangents(s: WeightedSumSetup, g: TangentState, j: number, Uw: number, U: number): void {
   const { model } = s;
-  const { K, L, xs, ys, u, coef, uT, ctT, tiT, usc, uc, s2, us, hcw, inWeighted, uscT, ucT, s2T, usT, hT, sigT, xT, refT, restT, cp, tg } = g;
+  const { K, L, xs, ys, u, coef, uT, ctT, tiT, usc, uc, s2, us, hcw, inWeighted, uscT, ucT, s2T, usT, hT, sigT, xT, refT, restT, cp, tg, site } = g;
   const { delta } = WEIGHTED_SUM_DEFAULTS;
   const refEff = s.referenceIsEffective, effTi = s.useEffectiveTi, invWec = s.invWec;
   const Lj = 2 * (j + 1);
@@ -168,7 +227,8 @@ function sourcesWithTangents(s: WeightedSumSetup, g: TangentState, j: number, U:
     const h = (ys[j] - ys[q]) * invWec;
     model.centreWithPartials(dw, coef, q * K, cp);
     const sigma = cp[0], twoA = model.twoAWithSlope(cp[1], tg), slope = tg[0];
-    const ref = refEff ? u[q] : U;
+    // The reference: the source's effective speed, else its own free stream (on a site U·s_q).
+    const ref = refEff ? u[q] : site !== null ? Uw * site.sp[q] : U;
     const inside = dw > -1e-10;
     const t = Math.min(1, twoA), dt = twoA < 1 ? slope : 0;
     const centreDeficit = inside ? ref * t : 0;
@@ -181,12 +241,14 @@ function sourcesWithTangents(s: WeightedSumSetup, g: TangentState, j: number, U:
     if (weighted) hasWeighted = true; else linear += local;
     // Tangents of σ, x (through dx, Ct_q, TI_q) and of the reference speed.
     const o = q * L;
+    // tiT holds the tangent of the TI each source's wake was made from (effective, or on a site its ambient TI₀_q).
     for (let a = 0; a < Lj; a++) {
-      const cT = ctT[o + a], tT = effTi ? tiT[o + a] : 0;
+      const cT = ctT[o + a], tT = effTi || site !== null ? tiT[o + a] : 0;
       sigT[a] = cp[3] * cT + cp[4] * tT;
       xT[a] = cp[6] * cT + cp[7] * tT;
       refT[a] = refEff ? uT[o + a] : 0;
     }
+    if (!refEff && site !== null) { refT[2 * q] += Uw * site.spX[q]; refT[2 * q + 1] += Uw * site.spY[q]; }
     sigT[2 * j] += cp[2]; sigT[2 * q] -= cp[2];
     xT[2 * j] += cp[5]; xT[2 * q] -= cp[5];
     const dUsDsq = local * (h * h) / (2 * sq * sq), dUsDh = -local * h / sq;
@@ -322,30 +384,43 @@ function convectionTangents(g: TangentState, j: number, G: number, dN: number, d
  * plain sum), its turbulence (ambient with the largest added turbulence of its upstream sources)
  * and that tangent when the effective TI is used, its Ct and Ct tangent, and its source coefficients.
  */
-function closeTurbine(s: WeightedSumSetup, g: TangentState, j: number, uj: number): void {
+function closeTurbine(s: WeightedSumSetup, g: TangentState, j: number, uj: number, U: number): void {
   const { turbine, model, turbulence } = s;
-  const { K, L, xs, ys, u, ct, coef, uT, ctT, tiT, UsT, restT, ag, agBest } = g;
-  const ti0 = s.wind.turbulenceIntensity;
+  const { K, L, xs, ys, u, ct, coef, uT, ctT, tiT, UsT, restT, ag, agBest, site } = g;
+  // On a site the turbine's own ambient TI₀_j (and each source's its own in its added turbulence).
+  const ti0 = site !== null ? site.ti[j] : g.ti0;
   const effTi = s.useEffectiveTi, invWec = s.invWec;
   const Lj = 2 * (j + 1);
   u[j] = uj;
   const oj = j * L;
   for (let a = 0; a < Lj; a++) uT[oj + a] = -(UsT[a] + restT[a]);
-  let tip = ti0;
+  if (site !== null) { uT[oj + 2 * j] += U * site.spX[j]; uT[oj + 2 * j + 1] += U * site.spY[j]; }
+  let tip = ti0, dTipDti0 = 1;
   if (turbulence) {
     let tMax = 0, best = -1;
     for (let q = 0; q < j; q++) {
       const dw = xs[j] - xs[q], h = (ys[j] - ys[q]) * invWec;
-      const add = turbulence.added(dw, Math.abs(h), ct[q], ti0, model, coef, q * K, ag);
+      const add = turbulence.added(dw, Math.abs(h), ct[q], site !== null ? site.ti[q] : ti0, model, coef, q * K, ag);
       if (add > tMax) { tMax = add; best = q; agBest.set(ag); agBest[1] *= h < 0 ? -1 : 1; }
     }
     tip = Math.sqrt(ti0 * ti0 + tMax * tMax);
+    dTipDti0 = ti0 / tip;
     if (effTi && best >= 0) {
       const f = tMax / tip, o = best * L;
       for (let a = 0; a < Lj; a++) tiT[oj + a] = f * (agBest[2] * ctT[o + a] + agBest[3] * tiT[o + a]);
       tiT[oj + 2 * j] += f * agBest[0]; tiT[oj + 2 * best] -= f * agBest[0];
       tiT[oj + 2 * j + 1] += f * agBest[1] * invWec; tiT[oj + 2 * best + 1] -= f * agBest[1] * invWec;
+      // The added turbulence from the source's ambient TI₀_q: ∂I₊/∂TI₀_q = c₂·I₊/TI₀_q.
+      if (site !== null) {
+        const dA = f * (turbulence.ambientExponent * tMax) / site.ti[best];
+        tiT[oj + 2 * best] += dA * site.tiX[best]; tiT[oj + 2 * best + 1] += dA * site.tiY[best];
+      }
     }
+  }
+  // On a site: the tangent of the TI the turbine's wake is made from (its effective TI, through its ambient TI₀_j; or TI₀_j itself).
+  if (site !== null) {
+    if (effTi) { tiT[oj + 2 * j] += dTipDti0 * site.tiX[j]; tiT[oj + 2 * j + 1] += dTipDti0 * site.tiY[j]; }
+    else { tiT[oj + 2 * j] = site.tiX[j]; tiT[oj + 2 * j + 1] = site.tiY[j]; }
   }
   ct[j] = thrustCoefficientAt(turbine, uj);
   const ctSlope = thrustSlopeAt(turbine, uj);

@@ -25,6 +25,12 @@ export interface ParameterSpec {
 export interface WakedDefaults {
   ct2a: InductionName;
   deficitReference: 'free-stream' | 'source-effective';
+  /**
+   * With the free-stream reference on a site that is not uniform: whose free stream scales the
+   * deficit — the source's (`WS_ilk`, the default) or the target's (`WS_jlk`: PyWake's TurbOPark,
+   * TurboGaussianDeficit.WS_key). The same on a uniform site.
+   */
+  freeStreamReference?: 'source' | 'target';
   useEffectiveTi: boolean;
   turbulence: 'none' | 'crespo-hernandez';
   rotorAverage: string;

@@ -94,7 +94,7 @@ export const turbopark2022: DeficitModel = {
     ctlim: { default: 0.999, min: 0, minExclusive: true, max: 1, doc: 'the largest Ct inside β' },
   },
   waked: turbopark2022Local,
-  wakedDefaults: { ct2a: 'mom1d', deficitReference: 'free-stream', useEffectiveTi: false, turbulence: 'none', rotorAverage: 'center' },
+  wakedDefaults: { ct2a: 'mom1d', deficitReference: 'free-stream', freeStreamReference: 'target', useEffectiveTi: false, turbulence: 'none', rotorAverage: 'center' },
   library: { superposition: 'sos', ground: 'mirror', unsupported: { rotor_average: 'Gaussian-overlap rotor average (Nygaard_2022)' } },
   native: (p) => ({ kind: 'turbopark', A: p.A, cTI1: p.cTI1, cTI2: p.cTI2, ceps: p.ceps, ctlim: p.ctlim }),
 };
