@@ -1,0 +1,150 @@
+"""Writes PyWake references of blockage on farms of several turbine types and beside fixed
+neighbours (test/data/reference/lifted/blockage-mixed/; SOURCE.md there), issue 41: bigger farms and
+more directions than the feature-pair matrix's six turbines (bench/peers/pywake_matrix.py).
+
+usage (PyWake and autograd on PYTHONPATH, as the other generators of this folder):
+    PYTHONPATH=<PyWake source>:<autograd source>[:<folder with an import guard>] python3 bench/peers/pywake_blockage_mixed.py OUT_DIR [CASE ...]
+
+Every case: All2AllIterative with SelfSimilarityDeficit2020(superpositionModel=LinearSum()),
+converged to 1e-12 m/s (its cap of one iteration per turbine lifted, as in pywake_matrix.py, and
+each case asserts it converged), on a uniform site (TI 0.1); 16 own turbines on a jittered 4 x 4
+grid at about 5 D; 36 directions (every 10 degrees) x 9 speeds (4-20 m/s), a von Mises direction
+distribution times Weibull(9, 2) speed bins. Turbines: PyWake's V80 (80 m, hub 70 m) and Lillgrund
+SWT-2.3-93 (93 m, hub 65 m) as WindTurbines.from_WindTurbine_lst, their end values held beyond the
+tables (PyWake's PowerCtTabular). Neighbours are extra turbines of the simulation (four to the west,
+two to the east, so the farm's induction reaches some of them upstream); the AEP is the farm's own,
+and the neighbours' energy beside the farm and alone (a second All2AllIterative call on them alone)
+is written too. This script is a generator for facts about PyWake; wflo does not need Python or
+PyWake, and no test runs it.
+"""
+import os
+import sys
+
+from reference_common import fl  # noqa: F401  (imports the lfs guard first)
+import numpy as np  # noqa: E402
+import yaml  # noqa: E402
+from py_wake.site import UniformSite  # noqa: E402
+from py_wake.wind_turbines import WindTurbines  # noqa: E402
+from py_wake.examples.data.hornsrev1 import V80  # noqa: E402
+from py_wake.examples.data import hornsrev1, lillgrund  # noqa: E402
+from py_wake.examples.data.lillgrund import SWT23  # noqa: E402
+from py_wake.wind_farm_models.engineering_models import All2AllIterative  # noqa: E402
+from py_wake.wind_farm_models import engineering_models  # noqa: E402
+from py_wake.deficit_models.gaussian import BastankhahGaussianDeficit, NiayifarGaussianDeficit  # noqa: E402
+from py_wake.deficit_models.noj import NOJDeficit  # noqa: E402
+from py_wake.deficit_models.selfsimilarity import SelfSimilarityDeficit2020  # noqa: E402
+from py_wake.deficit_models.utils import ct2a_mom1d, ct2a_madsen  # noqa: E402
+from py_wake.rotor_avg_models import CGIRotorAvg  # noqa: E402
+from py_wake.rotor_avg_models.area_overlap_model import AreaOverlapAvgModel  # noqa: E402
+from py_wake.turbulence_models.crespo import CrespoHernandez  # noqa: E402
+from py_wake.superposition_models import LinearSum, SquaredSum, SqrMaxSum  # noqa: E402
+
+MAX_ITERATIONS = 500
+_tqdm = engineering_models.tqdm
+engineering_models.tqdm = lambda it, *a, **kw: range(MAX_ITERATIONS) if kw.get('unit') == 'Iteration' else _tqdm(it, *a, **kw)
+
+out_dir = sys.argv[1] if len(sys.argv) > 1 else 'blockage-mixed'
+only = set(sys.argv[2:])
+os.makedirs(out_dir, exist_ok=True)
+NOTE = 'Reference values computed with PyWake; they are facts about that tool, not about the physical truth.'
+HOLD = 'linear between table points; beyond the table the end values are held (PyWake PowerCtTabular without ws_cutin/ws_cutout)'
+assert V80().power([30.0])[0] == V80().power([25.0])[0] > 0 and SWT23().power([30.0])[0] == SWT23().power([25.0])[0] > 0
+
+TURBINES = [
+    {'name': 'V80', 'rotor_diameter': 80.0, 'hub_height': 70.0,
+     'power_curve': {'wind_speed': fl(hornsrev1.power_curve[:, 0]), 'power_w': fl(hornsrev1.power_curve[:, 1])},
+     'ct_curve': {'wind_speed': fl(hornsrev1.ct_curve[:, 0]), 'ct': fl(hornsrev1.ct_curve[:, 1])}, 'interpolation': HOLD},
+    {'name': 'SWT23', 'rotor_diameter': 93.0, 'hub_height': 65.0,
+     'power_curve': {'wind_speed': fl(lillgrund.power_curve[:, 0]), 'power_w': fl(lillgrund.power_curve[:, 1] * 1000.0)},
+     'ct_curve': {'wind_speed': fl(lillgrund.ct_curve[:, 0]), 'ct': fl(lillgrund.ct_curve[:, 1])}, 'interpolation': HOLD},
+]
+
+rng = np.random.RandomState(4141)
+gx, gy = np.meshgrid(np.arange(4) * 430.0, np.arange(4) * 410.0, indexing='ij')
+X = np.round(gx.ravel() + rng.uniform(-60.0, 60.0, 16), 1)
+Y = np.round(gy.ravel() + rng.uniform(-60.0, 60.0, 16), 1)
+CHECKER = np.array([(i + j) % 2 for i in range(4) for j in range(4)])
+NX = np.array([-1300.0, -1250.0, -1350.0, -1280.0, 2600.0, 2650.0])
+NY = np.array([-150.0, 350.0, 850.0, 1350.0, 300.0, 900.0])
+NTYPES = np.array([0, 1, 0, 1, 1, 0])
+WD = np.arange(0.0, 360.0, 10.0)
+WS = np.arange(4.0, 21.0, 2.0)
+_f = np.exp(1.0 * np.cos(np.radians(WD - 260.0)))
+_cdf = lambda u: 1.0 - np.exp(-(u / 9.0) ** 2.0)  # noqa: E731
+_edges = np.r_[WS[0] - 1.0, (WS[:-1] + WS[1:]) / 2.0, WS[-1] + 1.0]
+PROB = _f[:, None] * np.diff(_cdf(_edges))[None, :]
+PROB = PROB / PROB.sum()
+
+NIAYIFAR = ({'deficit': 'Niayifar & Porte-Agel 2016 Gaussian (k from local TI)', 'ct2a': 'mom1d', 'turbulence': 'Crespo-Hernandez',
+             'a': [0.3837, 0.003678], 'ceps': 0.2, 'use_effective_ws': True, 'use_effective_ti': True,
+             'crespo_hernandez_c': [0.73, 0.8325, 0.0325, -0.32], 'added_turbulence_superposition': 'sqrt of max of squares (SqrMaxSum)',
+             'superposition': 'linear sum', 'rotor_average': 'rotor centre'},
+            lambda: dict(wake_deficitModel=NiayifarGaussianDeficit(a=[0.3837, 0.003678], ceps=0.2, ct2a=ct2a_mom1d, use_effective_ws=True, use_effective_ti=True),
+                         superpositionModel=LinearSum(),
+                         turbulenceModel=CrespoHernandez(ct2a=ct2a_mom1d, c=[0.73, 0.8325, 0.0325, -0.32], addedTurbulenceSuperpositionModel=SqrMaxSum())),
+            'NiayifarGaussianDeficit(a=[0.3837, 0.003678], ceps=0.2, ct2a=ct2a_mom1d, use_effective_ws=True, use_effective_ti=True), LinearSum(), '
+            'CrespoHernandez(ct2a=ct2a_mom1d, c=[0.73, 0.8325, 0.0325, -0.32], addedTurbulenceSuperpositionModel=SqrMaxSum())')
+BASTANKHAH_CGI4 = ({'deficit': 'Bastankhah & Porte-Agel 2014 Gaussian', 'k': 0.0324555, 'ceps': 0.2, 'ct2a': 'mom1d', 'use_effective_ws': True,
+                    'superposition': 'linear sum', 'rotor_average': 'CGI 4 points', 'turbulence': None},
+                   lambda: dict(wake_deficitModel=BastankhahGaussianDeficit(k=0.0324555, ceps=0.2, ct2a=ct2a_mom1d, use_effective_ws=True, rotorAvgModel=CGIRotorAvg(4)),
+                                superpositionModel=LinearSum()),
+                   'BastankhahGaussianDeficit(k=0.0324555, ceps=0.2, ct2a=ct2a_mom1d, use_effective_ws=True, rotorAvgModel=CGIRotorAvg(4)), LinearSum()')
+JENSEN = ({'deficit': 'NOJ (Jensen 1983) top-hat', 'k': 0.1, 'ct2a': 'madsen', 'superposition': 'squared sum', 'rotor_average': 'area overlap', 'turbulence': None},
+          lambda: dict(wake_deficitModel=NOJDeficit(k=0.1, ct2a=ct2a_madsen, rotorAvgModel=AreaOverlapAvgModel()), superpositionModel=SquaredSum()),
+          'NOJDeficit(k=0.1, ct2a=ct2a_madsen, rotorAvgModel=AreaOverlapAvgModel()), SquaredSum()')
+
+# name: (wake model, own types (None: all V80), neighbours)
+CASES = {
+    'blockage-mixed-niayifar2016': (NIAYIFAR, CHECKER, False),
+    'blockage-mixed-cgi4-bastankhah2014': (BASTANKHAH_CGI4, CHECKER, False),
+    'blockage-neighbours-niayifar2016': (NIAYIFAR, None, True),
+    'blockage-mixed-neighbours-jensen1983': (JENSEN, CHECKER, True),
+}
+BLOCKAGE_WORDS = 'self-similarity 2020 (SelfSimilarityDeficit2020, linear sum, not inside the wake radius downstream)'
+
+
+def run(parts, x, y, types):
+    wts = WindTurbines.from_WindTurbine_lst([V80(), SWT23()])
+    wfm = All2AllIterative(UniformSite(p_wd=[1.0], ti=0.1), wts, blockage_deficitModel=SelfSimilarityDeficit2020(superpositionModel=LinearSum()),
+                           convergence_tolerance=1e-12, **parts())
+    sim = wfm(x, y, wd=WD, ws=WS, type=types)
+    assert wfm.iterations < MAX_ITERATIONS, wfm.iterations
+    pw = np.asarray(sim.Power).reshape(len(x), len(WD), len(WS))
+    return 8760.0 * np.einsum('ilk,lk->i', pw, PROB) / 1e6, int(wfm.iterations)
+
+
+def case(name, wake, own_types, nb):
+    words, parts, call = wake
+    several = own_types is not None
+    own_t = own_types if several else np.zeros(len(X), dtype=int)
+    ax, ay, at = (np.r_[X, NX], np.r_[Y, NY], np.r_[own_t, NTYPES]) if nb else (X, Y, own_t)
+    per, iterations = run(parts, ax, ay, at)
+    doc = {'name': name.replace('-', ' '),
+           'source': {'computed_with': 'PyWake (DTU Wind Energy) source at commit b81c149, by bench/peers/pywake_blockage_mixed.py', 'note': NOTE,
+                      'call': f'All2AllIterative(UniformSite(p_wd=[1], ti=0.1), WindTurbines.from_WindTurbine_lst([V80(), SWT23()]), {call}, '
+                              'blockage_deficitModel=SelfSimilarityDeficit2020(superpositionModel=LinearSum()), convergence_tolerance=1e-12)'
+                              f'(x, y, wd, ws, type=...); {iterations} iterations',
+                      'aep': 'AEP = 8760 h * sum over (wd, ws) of the probability table of `wind` * Power / 1e6'
+                             + ("; the farm's own turbines only (the neighbours are extra turbines of the simulation; alone: a call on them only)" if nb else '')}}
+    doc['turbines'] = TURBINES
+    doc['wind'] = {'wind_direction': fl(WD), 'wind_speed': fl(WS), 'dims': ['wind_direction', 'wind_speed'],
+                   'probability': [fl(r) for r in PROB], 'turbulence_intensity': 0.1, 'hours_per_year': 8760}
+    doc['layout'] = {'x': fl(X), 'y': fl(Y), 'type': [int(v) for v in own_t]}
+    if nb:
+        doc['neighbours'] = {'x': fl(NX), 'y': fl(NY), 'type': [int(v) for v in NTYPES]}
+    doc['model'] = dict(words, blockage=BLOCKAGE_WORDS, convergence_tolerance_ms=1e-12,
+                        wind_farm_model='All2AllIterative (wakes and blockage iterated to a fixed point; Ct and power at the converged inflow)')
+    own = per[:len(X)]
+    doc['expected'] = {'aep_mwh': float(own.sum()), 'aep_per_turbine_mwh': fl(own)}
+    if nb:
+        alone, _ = run(parts, NX, NY, NTYPES)
+        doc['expected'].update(neighbour_aep_per_turbine_mwh=fl(per[len(X):]), neighbour_alone_aep_per_turbine_mwh=fl(alone))
+    path = os.path.join(out_dir, name + '.yaml')
+    with open(path, 'w') as fh:
+        yaml.safe_dump(doc, fh, sort_keys=False, width=120, default_flow_style=None)
+    print(path, doc['expected']['aep_mwh'], iterations)
+
+
+for name, spec in CASES.items():
+    if not only or name in only:
+        case(name, *spec)
