@@ -11,6 +11,7 @@ import type { AepResult, FarmEvaluator } from './aepTypes.js';
 import { createWakedEvaluator } from './wakedAep.js';
 import { createNativeWakedRunner } from './wakedNative.js';
 import { createBlockageEvaluator } from './blockageSolve.js';
+import { createWeightedBlockageEvaluator } from './weightedBlockageSolve.js';
 import { wakedSetup } from './engine/wakedSetup.js';
 import { createFreeStreamEvaluator, createFreeStreamNativeRunner } from './engine/freeStream.js';
 import { oneModelFarm, solvePlan } from './solvePlan.js';
@@ -26,7 +27,7 @@ export { inflowOf, usesFreeStreamEngine } from './engine/freeStreamCovers.js';
  */
 export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec, kernel?: KernelChoice, isa: IsaChoice = 'best', needs: SolveNeeds = {}): FarmEvaluator {
   const plan = solvePlan(oneModelFarm(turbine, wind), model, { ...needs, kernel: kernel ?? needs.kernel });
-  if (plan.solver === 'blockage') return createBlockageEvaluator(turbine, wind, plan.model);
+  if (plan.solver === 'blockage') return plan.model.superposition === 'weighted' ? createWeightedBlockageEvaluator(turbine, wind, plan.model) : createBlockageEvaluator(turbine, wind, plan.model);
   if (plan.solver === 'free-stream') return createFreeStreamEvaluator(turbine, wind, plan.model, plan.kernel, isa);
   return createWakedEvaluator(turbine, wind, plan.model, plan.kernel, isa);
 }

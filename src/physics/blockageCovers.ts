@@ -2,10 +2,13 @@
  * What the blockage solve (blockageSolve.ts: wakes and induction to a fixed point) covers, declared
  * for the solve plan (solvePlan.ts, its only reader): several turbine models and neighbours (each
  * pair with its types' curves, diameters and hub heights; neighbours solved, not in the AEP), the
- * linear, sos or max superposition, no ground mirror, sites that are not uniform (as the waked
+ * linear, sos or max superposition, or the weighted sum as it takes it on a uniform site
+ * (weightedBlockageSolve.ts, the AEP only), no ground mirror, sites that are not uniform (as the waked
  * solve takes them), the rotor averages of the waked setup. JavaScript only.
  */
-import type { SolverDeclaration } from './solvePlanTypes.js';
+import type { FarmShape, SolverDeclaration } from './solvePlanTypes.js';
+import type { FarmModelSpec } from './farmModel.js';
+import { WEIGHTED_SUM_SOLVER } from './superposition/weightedSumCovers.js';
 import { AREA_OVERLAP_RULE, SITE_RULES } from './engine/wakedCovers.js';
 
 export const BLOCKAGE_SOLVER: SolverDeclaration = {
@@ -14,7 +17,9 @@ export const BLOCKAGE_SOLVER: SolverDeclaration = {
   takes: (model) => model.blockage ? `the model has the blockage model ${model.blockage}` : null,
   refuses: [
     { field: 'ground', refuses: (m) => (m.ground ?? 'none') !== 'none' ? 'the ground mirror is not supported with blockage' : null },
-    { field: 'superposition', refuses: (m) => m.superposition === 'weighted' ? 'blockage is solved with the linear, sos or max wake superposition, not weighted' : null },
+    // With the weighted sum (weightedBlockageSolve.ts): what the weighted sum takes, on a uniform site, the AEP without a gradient.
+    ...WEIGHTED_SUM_SOLVER.refuses.filter((rule) => !SITE_RULES.includes(rule)).map((rule) => ({ ...rule, refuses: (m: FarmModelSpec, f: FarmShape) => m.superposition === 'weighted' ? rule.refuses(m, f) : null })),
+    { field: 'superposition', refuses: (m) => m.superposition === 'weighted' && m.site ? "blockage with the weighted sum is solved on a uniform site only (not yet on a site's fields); use 'linear' or 'sos'" : null },
     // A site (speed-up, TI, shear, per-point Weibull): each turbine's own free stream, as the waked solve (blockageSolve.ts).
     ...SITE_RULES,
     AREA_OVERLAP_RULE,

@@ -82,7 +82,7 @@ export function createMixedFarmEvaluator(
   if (types.length === 0) throw new Error('a mixed farm needs at least one turbine type');
   // The waked solve over the types, or the blockage solve (blockageSolve.ts) when the plan picks it; the weighted sum is a one-model solver (the solve plan, solvePlan.ts).
   const plan = solvePlan({ types, neighbours: neighbours !== null && neighbours.x.length > 0, wind }, model, {});
-  if (plan.solver === 'weighted-sum') {
+  if (plan.solver === 'weighted-sum' || (plan.solver === 'blockage' && model.superposition === 'weighted')) {
     // One model and no neighbours passed the rule, but this is the waked solve over a mix: a one-model engine.
     throw new FarmConflictError({ field: 'superposition', message: 'is evaluated by the one-model evaluator (physics/aep.ts), not over a mix of types' }, model);
   }
