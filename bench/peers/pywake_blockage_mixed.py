@@ -1,9 +1,12 @@
 """Writes PyWake references of blockage on farms of several turbine types and beside fixed
-neighbours (test/data/reference/lifted/blockage-mixed/; SOURCE.md there), issue 41: bigger farms and
-more directions than the feature-pair matrix's six turbines (bench/peers/pywake_matrix.py).
+neighbours (OUT_DIR/blockage-mixed/), and of blockage with the weighted wake sum
+(OUT_DIR/blockage-weighted/), in test/data/reference/lifted/ (SOURCE.md in each folder), issue 41:
+bigger farms and more directions than the feature-pair matrix's six turbines (bench/peers/pywake_matrix.py).
 
 usage (PyWake and autograd on PYTHONPATH, as the other generators of this folder):
     PYTHONPATH=<PyWake source>:<autograd source>[:<folder with an import guard>] python3 bench/peers/pywake_blockage_mixed.py OUT_DIR [CASE ...]
+
+(OUT_DIR: test/data/reference/lifted.)
 
 Every case: All2AllIterative with SelfSimilarityDeficit2020(superpositionModel=LinearSum()),
 converged to 1e-12 m/s (its cap of one iteration per turbine lifted, as in pywake_matrix.py, and
@@ -14,7 +17,9 @@ SWT-2.3-93 (93 m, hub 65 m) as WindTurbines.from_WindTurbine_lst, their end valu
 tables (PyWake's PowerCtTabular). Neighbours are extra turbines of the simulation (four to the west,
 two to the east, so the farm's induction reaches some of them upstream); the AEP is the farm's own,
 and the neighbours' energy beside the farm and alone (a second All2AllIterative call on them alone)
-is written too. This script is a generator for facts about PyWake; wflo does not need Python or
+is written too. The weighted-sum cases: 16 V80s (one type, as the weighted sum takes), PyWake's
+WeightedSum() (delta 0.01, max_err 1e-3, max_iter 5) under Zong 2020 (Zong_PorteAgel_2020's parts),
+Niayifar 2016 with Crespo-Hernandez and Bastankhah 2014. This script is a generator for facts about PyWake; wflo does not need Python or
 PyWake, and no test runs it.
 """
 import os
@@ -37,15 +42,15 @@ from py_wake.deficit_models.utils import ct2a_mom1d, ct2a_madsen  # noqa: E402
 from py_wake.rotor_avg_models import CGIRotorAvg  # noqa: E402
 from py_wake.rotor_avg_models.area_overlap_model import AreaOverlapAvgModel  # noqa: E402
 from py_wake.turbulence_models.crespo import CrespoHernandez  # noqa: E402
-from py_wake.superposition_models import LinearSum, SquaredSum, SqrMaxSum  # noqa: E402
+from py_wake.superposition_models import LinearSum, SquaredSum, SqrMaxSum, WeightedSum  # noqa: E402
+from py_wake.literature.gaussian_models import Zong_PorteAgel_2020  # noqa: E402
 
 MAX_ITERATIONS = 500
 _tqdm = engineering_models.tqdm
 engineering_models.tqdm = lambda it, *a, **kw: range(MAX_ITERATIONS) if kw.get('unit') == 'Iteration' else _tqdm(it, *a, **kw)
 
-out_dir = sys.argv[1] if len(sys.argv) > 1 else 'blockage-mixed'
+out_dir = sys.argv[1] if len(sys.argv) > 1 else 'lifted'
 only = set(sys.argv[2:])
-os.makedirs(out_dir, exist_ok=True)
 NOTE = 'Reference values computed with PyWake; they are facts about that tool, not about the physical truth.'
 HOLD = 'linear between table points; beyond the table the end values are held (PyWake PowerCtTabular without ws_cutin/ws_cutout)'
 assert V80().power([30.0])[0] == V80().power([25.0])[0] > 0 and SWT23().power([30.0])[0] == SWT23().power([25.0])[0] > 0
@@ -93,21 +98,42 @@ JENSEN = ({'deficit': 'NOJ (Jensen 1983) top-hat', 'k': 0.1, 'ct2a': 'madsen', '
           lambda: dict(wake_deficitModel=NOJDeficit(k=0.1, ct2a=ct2a_madsen, rotorAvgModel=AreaOverlapAvgModel()), superpositionModel=SquaredSum()),
           'NOJDeficit(k=0.1, ct2a=ct2a_madsen, rotorAvgModel=AreaOverlapAvgModel()), SquaredSum()')
 
-# name: (wake model, own types (None: all V80), neighbours)
+WEIGHTED_WORDS = 'weighted sum (WeightedSum, Zong & Porte-Agel 2020; delta 0.01, max_err 1e-3, max_iter 5)'
+
+
+def zong_parts():
+    lit = Zong_PorteAgel_2020(UniformSite(p_wd=[1.0], ti=0.1), V80())
+    return dict(wake_deficitModel=lit.wake_deficitModel, superpositionModel=lit.superpositionModel, turbulenceModel=lit.turbulenceModel)
+
+
+ZONG = ({'deficit': 'Zong & Porte-Agel 2020 Gaussian', 'superposition': 'library default', 'turbulence': 'library default',
+         'rotor_average': 'rotor centre', 'ct2a': 'library default'},
+        zong_parts, 'the parts of Zong_PorteAgel_2020(site, V80()) (ZongGaussianDeficit, WeightedSum(), CrespoHernandez)')
+NIAYIFAR_W = (dict(NIAYIFAR[0], superposition=WEIGHTED_WORDS), lambda: dict(NIAYIFAR[1](), superpositionModel=WeightedSum()),
+              NIAYIFAR[2].replace('LinearSum()', 'WeightedSum()'))
+BASTANKHAH_W = ({'deficit': 'Bastankhah & Porte-Agel 2014 Gaussian', 'k': 0.0324555, 'ceps': 0.2, 'ct2a': 'mom1d', 'use_effective_ws': True,
+                 'superposition': WEIGHTED_WORDS, 'rotor_average': 'rotor centre', 'turbulence': None},
+                lambda: dict(wake_deficitModel=BastankhahGaussianDeficit(k=0.0324555, ceps=0.2, ct2a=ct2a_mom1d, use_effective_ws=True), superpositionModel=WeightedSum()),
+                'BastankhahGaussianDeficit(k=0.0324555, ceps=0.2, ct2a=ct2a_mom1d, use_effective_ws=True), WeightedSum()')
+
+# name: (wake model, own types (None: all V80; 'one': a farm of one V80 model), neighbours)
 CASES = {
     'blockage-mixed-niayifar2016': (NIAYIFAR, CHECKER, False),
     'blockage-mixed-cgi4-bastankhah2014': (BASTANKHAH_CGI4, CHECKER, False),
     'blockage-neighbours-niayifar2016': (NIAYIFAR, None, True),
     'blockage-mixed-neighbours-jensen1983': (JENSEN, CHECKER, True),
+    'blockage-weighted-zong2020': (ZONG, 'one', False),
+    'blockage-weighted-niayifar2016': (NIAYIFAR_W, 'one', False),
+    'blockage-weighted-bastankhah2014': (BASTANKHAH_W, 'one', False),
 }
 BLOCKAGE_WORDS = 'self-similarity 2020 (SelfSimilarityDeficit2020, linear sum, not inside the wake radius downstream)'
 
 
 def run(parts, x, y, types):
-    wts = WindTurbines.from_WindTurbine_lst([V80(), SWT23()])
+    wts = V80() if types is None else WindTurbines.from_WindTurbine_lst([V80(), SWT23()])
     wfm = All2AllIterative(UniformSite(p_wd=[1.0], ti=0.1), wts, blockage_deficitModel=SelfSimilarityDeficit2020(superpositionModel=LinearSum()),
                            convergence_tolerance=1e-12, **parts())
-    sim = wfm(x, y, wd=WD, ws=WS, type=types)
+    sim = wfm(x, y, wd=WD, ws=WS, **({} if types is None else {'type': types}))
     assert wfm.iterations < MAX_ITERATIONS, wfm.iterations
     pw = np.asarray(sim.Power).reshape(len(x), len(WD), len(WS))
     return 8760.0 * np.einsum('ilk,lk->i', pw, PROB) / 1e6, int(wfm.iterations)
@@ -115,21 +141,27 @@ def run(parts, x, y, types):
 
 def case(name, wake, own_types, nb):
     words, parts, call = wake
-    several = own_types is not None
+    one = isinstance(own_types, str)
+    several = own_types is not None and not one
     own_t = own_types if several else np.zeros(len(X), dtype=int)
-    ax, ay, at = (np.r_[X, NX], np.r_[Y, NY], np.r_[own_t, NTYPES]) if nb else (X, Y, own_t)
+    ax, ay, at = (np.r_[X, NX], np.r_[Y, NY], np.r_[own_t, NTYPES]) if nb else (X, Y, None if one else own_t)
     per, iterations = run(parts, ax, ay, at)
+    wts_words = 'V80()' if one else 'WindTurbines.from_WindTurbine_lst([V80(), SWT23()])'
+
     doc = {'name': name.replace('-', ' '),
            'source': {'computed_with': 'PyWake (DTU Wind Energy) source at commit b81c149, by bench/peers/pywake_blockage_mixed.py', 'note': NOTE,
-                      'call': f'All2AllIterative(UniformSite(p_wd=[1], ti=0.1), WindTurbines.from_WindTurbine_lst([V80(), SWT23()]), {call}, '
+                      'call': f'All2AllIterative(UniformSite(p_wd=[1], ti=0.1), {wts_words}, {call}, '
                               'blockage_deficitModel=SelfSimilarityDeficit2020(superpositionModel=LinearSum()), convergence_tolerance=1e-12)'
-                              f'(x, y, wd, ws, type=...); {iterations} iterations',
+                              f'(x, y, wd, ws{"" if one else ", type=..."}); {iterations} iterations',
                       'aep': 'AEP = 8760 h * sum over (wd, ws) of the probability table of `wind` * Power / 1e6'
                              + ("; the farm's own turbines only (the neighbours are extra turbines of the simulation; alone: a call on them only)" if nb else '')}}
-    doc['turbines'] = TURBINES
+    if one:
+        doc['turbine'] = TURBINES[0]
+    else:
+        doc['turbines'] = TURBINES
     doc['wind'] = {'wind_direction': fl(WD), 'wind_speed': fl(WS), 'dims': ['wind_direction', 'wind_speed'],
                    'probability': [fl(r) for r in PROB], 'turbulence_intensity': 0.1, 'hours_per_year': 8760}
-    doc['layout'] = {'x': fl(X), 'y': fl(Y), 'type': [int(v) for v in own_t]}
+    doc['layout'] = {'x': fl(X), 'y': fl(Y), **({} if one else {'type': [int(v) for v in own_t]})}
     if nb:
         doc['neighbours'] = {'x': fl(NX), 'y': fl(NY), 'type': [int(v) for v in NTYPES]}
     doc['model'] = dict(words, blockage=BLOCKAGE_WORDS, convergence_tolerance_ms=1e-12,
@@ -139,7 +171,9 @@ def case(name, wake, own_types, nb):
     if nb:
         alone, _ = run(parts, NX, NY, NTYPES)
         doc['expected'].update(neighbour_aep_per_turbine_mwh=fl(per[len(X):]), neighbour_alone_aep_per_turbine_mwh=fl(alone))
-    path = os.path.join(out_dir, name + '.yaml')
+    folder = os.path.join(out_dir, 'blockage-weighted' if one else 'blockage-mixed')
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, name + '.yaml')
     with open(path, 'w') as fh:
         yaml.safe_dump(doc, fh, sort_keys=False, width=120, default_flow_style=None)
     print(path, doc['expected']['aep_mwh'], iterations)
