@@ -14,7 +14,7 @@ import { AREA_OVERLAP_RULE, SITE_RULES } from './engine/wakedCovers.js';
 export const BLOCKAGE_SOLVER: SolverDeclaration = {
   solver: 'blockage',
   summary: 'wakes and induction solved together to a fixed point (blockageSolve.ts)',
-  takes: (model) => model.blockage ? `the model has the blockage model ${model.blockage}` : null,
+  takes: (model) => model.blockage ? `the model has the blockage model ${model.blockage}${model.superposition === 'weighted' ? ', around the weighted wake sum (weightedBlockageSolve.ts)' : ''}` : null,
   refuses: [
     { field: 'ground', refuses: (m) => (m.ground ?? 'none') !== 'none' ? 'the ground mirror is not supported with blockage' : null },
     // With the weighted sum (weightedBlockageSolve.ts): what the weighted sum takes, on a uniform site, the AEP without a gradient.
