@@ -19,7 +19,11 @@ two to the east, so the farm's induction reaches some of them upstream); the AEP
 and the neighbours' energy beside the farm and alone (a second All2AllIterative call on them alone)
 is written too. The weighted-sum cases: 16 V80s (one type, as the weighted sum takes), PyWake's
 WeightedSum() (delta 0.01, max_err 1e-3, max_iter 5) under Zong 2020 (Zong_PorteAgel_2020's parts),
-Niayifar 2016 with Crespo-Hernandez and Bastankhah 2014. This script is a generator for facts about PyWake; wflo does not need Python or
+Niayifar 2016 with Crespo-Hernandez and Bastankhah 2014, on a uniform site and on XRSites that are
+not (linear interpolation): the speed-up and TI fields, the per-point 12-sector Weibull and the
+power-law shear (h_ref 100 m, alpha 0.2) of bench/peers/pywake_lift.py (the same grid and values,
+rounded to 4 decimals so that the `site:` block holds them exactly; TI 0.1 where no TI field). On
+the per-point Weibull site each turbine's power weighs by its own P_ilk (sim.P). This script is a generator for facts about PyWake; wflo does not need Python or
 PyWake, and no test runs it.
 """
 import os
@@ -28,7 +32,9 @@ import sys
 from reference_common import fl  # noqa: F401  (imports the lfs guard first)
 import numpy as np  # noqa: E402
 import yaml  # noqa: E402
-from py_wake.site import UniformSite  # noqa: E402
+import xarray as xr  # noqa: E402
+from py_wake.site import UniformSite, XRSite  # noqa: E402
+from py_wake.site.shear import PowerShear  # noqa: E402
 from py_wake.wind_turbines import WindTurbines  # noqa: E402
 from py_wake.examples.data.hornsrev1 import V80  # noqa: E402
 from py_wake.examples.data import hornsrev1, lillgrund  # noqa: E402
@@ -98,6 +104,47 @@ JENSEN = ({'deficit': 'NOJ (Jensen 1983) top-hat', 'k': 0.1, 'ct2a': 'madsen', '
           lambda: dict(wake_deficitModel=NOJDeficit(k=0.1, ct2a=ct2a_madsen, rotorAvgModel=AreaOverlapAvgModel()), superpositionModel=SquaredSum()),
           'NOJDeficit(k=0.1, ct2a=ct2a_madsen, rotorAvgModel=AreaOverlapAvgModel()), SquaredSum()')
 
+# The site fields of bench/peers/pywake_lift.py (the same grid and values).
+GX = np.arange(-500.0, 2501.0, 500.0)
+GY = np.array([-400.0, 300.0, 700.0, 1200.0, 2000.0, 2600.0])
+XX, YY = np.meshgrid(GX, GY, indexing='ij')
+SPEEDUP = np.round(1.0 + 0.18 * np.exp(-((XX - 1000.0) ** 2 + (YY - 900.0) ** 2) / 700.0 ** 2), 4)
+TIF = np.round(0.06 + 0.05 * (XX - GX[0]) / (GX[-1] - GX[0]) + 0.01 * (YY > 1000), 4)
+GWD12 = np.arange(0.0, 360.0, 30.0)
+_x3, _y3, _w3 = XX[:, :, None], YY[:, :, None], np.radians(GWD12)[None, None, :]
+WEIB_A = np.round(8.5 + 1.2 * np.exp(-((_x3 - 1000.0) ** 2 + (_y3 - 900.0) ** 2) / 700.0 ** 2) + 0.7 * np.cos(_w3 - np.radians(270.0))
+                  + 0.4 * (_x3 - GX[0]) / (GX[-1] - GX[0]), 4)
+WEIB_K = np.round(2.0 + 0.25 * (_y3 - GY[0]) / (GY[-1] - GY[0]) + 0.1 * np.sin(_w3) + 0.0 * _x3, 4)
+_raw = np.exp(1.2 * np.cos(_w3 - np.radians(255.0 + 20.0 * (_y3 - GY[0]) / (GY[-1] - GY[0])))) * (1.0 + 0.0 * _x3)
+FREQ = np.round(_raw / _raw.sum(axis=2, keepdims=True), 4)
+FREQ[:, :, -1] = np.round(1.0 - FREQ[:, :, :-1].sum(axis=2), 4)
+
+
+def site_of(kind):
+    """(PyWake site, wflo's `site:` block or None) for a site kind: None (uniform), speedup+ti, weibull, shear."""
+    if kind is None:
+        return UniformSite(p_wd=[1.0], ti=0.1), None
+    grid = lambda v: {'x': fl(GX), 'y': fl(GY), 'values': np.asarray(v).tolist()}  # noqa: E731
+    ds = xr.Dataset(coords={'x': GX, 'y': GY})
+    block, shear = {}, None
+    if kind == 'speedup+ti':
+        ds['Speedup'] = (('x', 'y'), SPEEDUP); ds['TI'] = (('x', 'y'), TIF)
+        block.update(speedup=grid(SPEEDUP), ti=grid(TIF))
+    else:
+        ds['TI'] = 0.1
+    if kind == 'weibull':
+        ds = ds.assign_coords(wd=GWD12)
+        for var, values in [('Weibull_A', WEIB_A), ('Weibull_k', WEIB_K), ('Sector_frequency', FREQ)]:
+            ds[var] = (('x', 'y', 'wd'), values)
+        block['weibull'] = {'x': fl(GX), 'y': fl(GY), 'wd': fl(GWD12), 'A': WEIB_A.tolist(), 'k': WEIB_K.tolist(), 'frequency': FREQ.tolist()}
+    else:
+        ds['P'] = 1.0
+    if kind == 'shear':
+        shear = PowerShear(h_ref=100.0, alpha=0.2)
+        block['shear'] = {'power': {'h_ref': 100.0, 'alpha': 0.2}}
+    return XRSite(ds, interp_method='linear', shear=shear), block
+
+
 WEIGHTED_WORDS = 'weighted sum (WeightedSum, Zong & Porte-Agel 2020; delta 0.01, max_err 1e-3, max_iter 5)'
 
 
@@ -125,35 +172,43 @@ CASES = {
     'blockage-weighted-zong2020': (ZONG, 'one', False),
     'blockage-weighted-niayifar2016': (NIAYIFAR_W, 'one', False),
     'blockage-weighted-bastankhah2014': (BASTANKHAH_W, 'one', False),
+    'blockage-weighted-speedup-ti-zong2020': (ZONG, 'one', False, 'speedup+ti'),
+    'blockage-weighted-weibull-bastankhah2014': (BASTANKHAH_W, 'one', False, 'weibull'),
+    'blockage-weighted-shear-niayifar2016': (NIAYIFAR_W, 'one', False, 'shear'),
 }
 BLOCKAGE_WORDS = 'self-similarity 2020 (SelfSimilarityDeficit2020, linear sum, not inside the wake radius downstream)'
 
 
-def run(parts, x, y, types):
+def run(parts, x, y, types, site=None):
     wts = V80() if types is None else WindTurbines.from_WindTurbine_lst([V80(), SWT23()])
-    wfm = All2AllIterative(UniformSite(p_wd=[1.0], ti=0.1), wts, blockage_deficitModel=SelfSimilarityDeficit2020(superpositionModel=LinearSum()),
+    wfm = All2AllIterative(site or UniformSite(p_wd=[1.0], ti=0.1), wts, blockage_deficitModel=SelfSimilarityDeficit2020(superpositionModel=LinearSum()),
                            convergence_tolerance=1e-12, **parts())
     sim = wfm(x, y, wd=WD, ws=WS, **({} if types is None else {'type': types}))
     assert wfm.iterations < MAX_ITERATIONS, wfm.iterations
     pw = np.asarray(sim.Power).reshape(len(x), len(WD), len(WS))
+    if 'Weibull_A' in getattr(site, 'ds', {}):
+        P_ilk = np.broadcast_to(np.asarray(sim.P), (len(x), len(WD), len(WS)))
+        return 8760.0 * np.einsum('ilk,ilk->i', pw, P_ilk) / 1e6, int(wfm.iterations)
     return 8760.0 * np.einsum('ilk,lk->i', pw, PROB) / 1e6, int(wfm.iterations)
 
 
-def case(name, wake, own_types, nb):
+def case(name, wake, own_types, nb, kind=None):
     words, parts, call = wake
     one = isinstance(own_types, str)
     several = own_types is not None and not one
     own_t = own_types if several else np.zeros(len(X), dtype=int)
     ax, ay, at = (np.r_[X, NX], np.r_[Y, NY], np.r_[own_t, NTYPES]) if nb else (X, Y, None if one else own_t)
-    per, iterations = run(parts, ax, ay, at)
+    site, block = site_of(kind)
+    per, iterations = run(parts, ax, ay, at, site)
     wts_words = 'V80()' if one else 'WindTurbines.from_WindTurbine_lst([V80(), SWT23()])'
 
     doc = {'name': name.replace('-', ' '),
            'source': {'computed_with': 'PyWake (DTU Wind Energy) source at commit b81c149, by bench/peers/pywake_blockage_mixed.py', 'note': NOTE,
-                      'call': f'All2AllIterative(UniformSite(p_wd=[1], ti=0.1), {wts_words}, {call}, '
+                      'call': f'All2AllIterative({"UniformSite(p_wd=[1], ti=0.1)" if kind is None else "XRSite(ds, interp_method=linear" + (", shear=PowerShear(h_ref=100, alpha=0.2)" if kind == "shear" else "") + ") with the fields of `site`"}, {wts_words}, {call}, '
                               'blockage_deficitModel=SelfSimilarityDeficit2020(superpositionModel=LinearSum()), convergence_tolerance=1e-12)'
                               f'(x, y, wd, ws{"" if one else ", type=..."}); {iterations} iterations',
-                      'aep': 'AEP = 8760 h * sum over (wd, ws) of the probability table of `wind` * Power / 1e6'
+                      'aep': ("AEP = 8760 h * sum over (wd, ws) of each turbine's own P_ilk (sim.P) * Power / 1e6; the probability table of `wind` is not used"
+                              if kind == 'weibull' else 'AEP = 8760 h * sum over (wd, ws) of the probability table of `wind` * Power / 1e6')
                              + ("; the farm's own turbines only (the neighbours are extra turbines of the simulation; alone: a call on them only)" if nb else '')}}
     if one:
         doc['turbine'] = TURBINES[0]
@@ -166,6 +221,8 @@ def case(name, wake, own_types, nb):
         doc['neighbours'] = {'x': fl(NX), 'y': fl(NY), 'type': [int(v) for v in NTYPES]}
     doc['model'] = dict(words, blockage=BLOCKAGE_WORDS, convergence_tolerance_ms=1e-12,
                         wind_farm_model='All2AllIterative (wakes and blockage iterated to a fixed point; Ct and power at the converged inflow)')
+    if block:
+        doc['site'] = block
     own = per[:len(X)]
     doc['expected'] = {'aep_mwh': float(own.sum()), 'aep_per_turbine_mwh': fl(own)}
     if nb:

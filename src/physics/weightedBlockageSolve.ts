@@ -17,14 +17,23 @@
  * BLOCKAGE_TOLERANCE_MS (blockageSolve.ts), at most BLOCKAGE_MAX_SWEEPS iterations (`unconverged`
  * then true). Only the deficits of sources with dw > −1e-10 count (PyWake's rotor_pos).
  *
+ * On a site that is not uniform (site/site.ts) each turbine has its own free stream U_p = U·s_p and
+ * ambient TI₀_p, as PyWake's All2AllIterative on an XRSite: the target's U_p is the weighted sum's
+ * `WS_xxx` (the δ·U_p threshold, U_c's start, U_c* = U_p − …) and its speed's, the source's U_q
+ * (`WS_ilk`) scales its deficit, convection speed and induction (SelfSimilarityDeficit2020's
+ * WS_ref), TI_p = √(TI₀_p² + max I₊²) with the added turbulence from the source's TI₀_q; with a
+ * per-point Weibull each turbine's power weighs by its own probability P_p.
+ *
  * Scope (the solve plan's blockage declaration, blockageCovers.ts): what the weighted sum takes
  * (one turbine model without neighbours, a Gaussian wake at the rotor centre, the sqrmax added
- * turbulence, a rose with one TI) on a uniform site. The AEP only: no gradient yet.
+ * turbulence, a rose with one TI). The AEP only: no gradient yet.
  *
  * Memory: O(conditions · N²) (every target's sources of every condition are held for the shared
  * U_c solve, as PyWake's I × I × L × K arrays).
  */
 import { powerAt, thrustCoefficientAt } from './turbine.js';
+import { createSiteSamples, sampleSite } from './site/site.js';
+import { weibullProbability } from './site/siteWeibull.js';
 import type { WeightedSumSetup } from './superposition/weightedSum.js';
 import { WEIGHTED_SUM_DEFAULTS, downstreamFrame } from './superposition/weightedSum.js';
 import { induction, pairGeometry, sourceGamma, SELF_SIMILARITY_2020 } from './blockage/selfSimilarity2020.js';
@@ -57,6 +66,29 @@ export function evaluateWeightedBlockage(s: WeightedSumSetup, x: Float64Array, y
   const idx = Array.from({ length: n }, (_, i) => i), xw = f(n);
   for (let d = 0; d < nDir; d++) downstreamFrame(x, y, s.cosByDir[d], s.sinByDir[d], idx, xw, order, xs, ys, d * n);
   const ti0 = wind.turbulenceIntensity;
+  // Each turbine's free-stream factor s_p and ambient TI₀_p by [d·n + p] (1 and the rose's TI on a uniform site), P_p by [dk·n + p].
+  const speedAt = f(nDir * n).fill(1), tiAt = f(nDir * n).fill(ti0);
+  const bins = s.weibullBins;
+  const probAt = s.site && bins ? f(nDk * n) : null;
+  if (s.site) {
+    const samples = createSiteSamples(n), dP = f(2);
+    for (let d = 0; d < nDir; d++) {
+      sampleSite(s.site, x, y, order.subarray(d * n, (d + 1) * n), () => turbine.hubHeight, wind.directionsDeg[d], samples);
+      for (let p = 0; p < n; p++) { speedAt[d * n + p] = samples.speed[p]; if (s.site.ti) tiAt[d * n + p] = samples.ti[p]; }
+      if (probAt) {
+        for (let k = 0; k < nSpeed; k++) {
+          const dk = d * nSpeed + k;
+          for (let p = 0; p < n; p++) {
+            probAt[dk * n + p] = weibullProbability(samples.wf[p], samples.wfDx[p], samples.wfDy[p], samples.wa[p], samples.waDx[p], samples.waDy[p],
+              samples.wk[p], samples.wkDx[p], samples.wkDy[p], bins!.lower[dk], bins!.upper[dk], bins!.scale, dP);
+          }
+        }
+      }
+    }
+  }
+  /** The free stream and ambient TI of position p in condition dk. */
+  const freeAt = (dk: number, p: number): number => wind.speeds[dk % nSpeed] * speedAt[Math.floor(dk / nSpeed) * n + p];
+  const tiAmbAt = (dk: number, p: number): number => tiAt[Math.floor(dk / nSpeed) * n + p];
   // The iterate by condition and position [dk·n + p], the next one, and the sources' coefficients.
   const u = f(nDk * n), ti = f(nDk * n), ct = f(nDk * n), coef = f(nDk * n * K), gam = f(4 * nDk * n);
   const uNext = f(nDk * n), tiNext = f(nDk * n), block = f(nDk * n), rest = f(nDk * n);
@@ -68,11 +100,10 @@ export function evaluateWeightedBlockage(s: WeightedSumSetup, x: Float64Array, y
   const { delta, maxErr, maxIter } = WEIGHTED_SUM_DEFAULTS;
   const limiterDx = SELF_SIMILARITY_2020.limiter * (turbine.diameter / 2);
   for (let dk = 0; dk < nDk; dk++) {
-    const U = wind.speeds[dk % nSpeed], c0 = thrustCoefficientAt(turbine, U);
     for (let p = 0; p < n; p++) {
-      const e = dk * n + p;
-      u[e] = U; ti[e] = ti0; ct[e] = c0;
-      model.prepareSource(c0, ti0, coef, e * K);
+      const e = dk * n + p, Up = freeAt(dk, p), c0 = thrustCoefficientAt(turbine, Up);
+      u[e] = Up; ti[e] = tiAmbAt(dk, p); ct[e] = c0;
+      model.prepareSource(c0, ti[e], coef, e * K);
       sourceGamma(c0, gam, 4 * e);
     }
   }
@@ -83,9 +114,10 @@ export function evaluateWeightedBlockage(s: WeightedSumSetup, x: Float64Array, y
     for (let d = 0; d < nDir; d++) {
       const row = d * n;
       for (let k = 0; k < nSpeed; k++) {
-        const dk = d * nSpeed + k, U = wind.speeds[k], base = dk * n;
+        const dk = d * nSpeed + k, base = dk * n;
         for (let p = 0; p < n; p++) {
           let linear = 0, tMax = 0, beta = 0, weighted = false;
+          const U = freeAt(dk, p), ti0p = tiAmbAt(dk, p);
           const tp = (base + p) * n;
           for (let q = 0; q < n; q++) {
             const e = tp + q;
@@ -96,25 +128,25 @@ export function evaluateWeightedBlockage(s: WeightedSumSetup, x: Float64Array, y
             if (dw > -1e-10) {
               model.centre(dw, model.growthAt(dw), coef, off, centre);
               const sigma = centre[0], twoA = model.twoAOf(centre[1]);
-              const ref = s.referenceIsEffective ? u[src] : U;
+              const ref = s.referenceIsEffective ? u[src] : freeAt(dk, q);
               const cd = ref * Math.min(1, twoA), sq = sigma * sigma;
               const local = cd * Math.exp((-1 / (2 * sq)) * (h * h));
               usc[e] = cd; ucv[e] = ref * (1 - twoA / 2); s2[e] = sq; us[e] = local; hcw[e] = h;
               if (local >= Math.max(delta, 1e-30) * U) { inW[e] = 1; weighted = true; } else linear += local;
               if (turbulence && dw > 0) {
-                const add = turbulence.added(dw, Math.abs(h), ct[src], ti0, model, coef, off, null, model.wakeRadiusOf(sigma));
+                const add = turbulence.added(dw, Math.abs(h), ct[src], tiAmbAt(dk, q), model, coef, off, null, model.wakeRadiusOf(sigma));
                 if (add > tMax) tMax = add;
               }
             }
             // The induction, linear, but not inside the source's wake downstream.
             if (pairGeometry(dw, h, turbine.diameter / 2, geom, 0) && !(dw >= -limiterDx && Math.abs(h) <= model.wakeRadius(dw, coef, off, null))) {
-              beta += induction(geom, 0, ct[src], gam, 4 * src, null);
+              beta += freeAt(dk, q) * induction(geom, 0, ct[src], gam, 4 * src, null);
             }
           }
           const t = base + p;
           rest[t] = linear; block[t] = beta; active[t] = weighted ? 1 : 0;
           Us[t] = 0; Uc[t] = U; UcStar[t] = 10 * U;
-          tiNext[t] = turbulence ? Math.sqrt(ti0 * ti0 + tMax * tMax) : ti0;
+          tiNext[t] = turbulence ? Math.sqrt(ti0p * ti0p + tMax * tMax) : ti0p;
         }
       }
     }
@@ -123,18 +155,18 @@ export function evaluateWeightedBlockage(s: WeightedSumSetup, x: Float64Array, y
       let worst = 0;
       for (let t = 0; t < nDk * n; t++) if (active[t]) worst = Math.max(worst, Math.abs((Uc[t] - UcStar[t]) / UcStar[t]));
       if (!(worst > maxErr)) break;
-      for (let t = 0; t < nDk * n; t++) if (active[t]) convectionStep(wind.speeds[Math.floor(t / n) % nSpeed], t, n, count, Uc, UcStar, Us, usc, ucv, s2, us, hcw, inW);
+      for (let t = 0; t < nDk * n; t++) if (active[t]) convectionStep(freeAt(Math.floor(t / n), t % n), t, n, count, Uc, UcStar, Us, usc, ucv, s2, us, hcw, inW);
     }
     let change = 0;
     for (let t = 0; t < nDk * n; t++) {
-      const U = wind.speeds[Math.floor(t / n) % nSpeed];
-      uNext[t] = U - (Us[t] + rest[t]) - U * block[t];
+      // The induction is already in m/s: each source's β times its own free stream.
+      uNext[t] = freeAt(Math.floor(t / n), t % n) - (Us[t] + rest[t]) - block[t];
       change = Math.max(change, Math.abs(uNext[t] - u[t]));
     }
     for (let t = 0; t < nDk * n; t++) {
       u[t] = uNext[t]; ti[t] = tiNext[t];
       ct[t] = thrustCoefficientAt(turbine, Math.max(u[t], 0));
-      model.prepareSource(ct[t], s.useEffectiveTi ? ti[t] : ti0, coef, t * K);
+      model.prepareSource(ct[t], s.useEffectiveTi ? ti[t] : tiAmbAt(Math.floor(t / n), t % n), coef, t * K);
       sourceGamma(ct[t], gam, 4 * t);
     }
     if (change < BLOCKAGE_TOLERANCE_MS) { unconverged = false; break; }
@@ -144,12 +176,13 @@ export function evaluateWeightedBlockage(s: WeightedSumSetup, x: Float64Array, y
   for (let d = 0; d < nDir; d++) {
     let energy = 0;
     for (let k = 0; k < nSpeed; k++) {
-      const dk = d * nSpeed + k, prob = wind.probability[dk];
+      // A per-point Weibull site weighs each turbine by its own probability (the table is not used).
+      const dk = d * nSpeed + k, prob = probAt !== null ? 1 : wind.probability[dk];
       for (let p = 0; p < n; p++) {
         const i = order[d * n + p], e = dk * n + p;
         wsEff[dk * n + i] = u[e];
         if (!(prob > 0)) continue;
-        const en = prob * powerAt(turbine, u[e]);
+        const en = (probAt !== null ? probAt[e] : prob) * powerAt(turbine, u[e]);
         energy += en;
         perTurbineMwh[i] += en * mwhPerW;
       }

@@ -3,9 +3,10 @@
  * All2AllIterative with WeightedSum() and SelfSimilarityDeficit2020 (test/data/reference/lifted/
  * blockage-weighted/, bench/peers/pywake_blockage_mixed.py; SOURCE.md there): 16 V80s, 36
  * directions × 9 speeds, Zong 2020 with its defaults, Niayifar 2016 with Crespo–Hernández and
- * Bastankhah 2014 under the weighted sum. AEP and every turbine to 1e-9 relative; without blockage
- * or with the linear sum PyWake's AEP is missed; what the solve does not take is refused in one
- * line (a site that is not uniform, a gradient).
+ * Bastankhah 2014 under the weighted sum, on a uniform site and on XRSites that are not (speed-up
+ * and TI fields, a per-point Weibull, shear). AEP and every turbine to 1e-9 relative; without
+ * blockage, with the linear sum or without the site PyWake's AEP is missed; what the solve does not
+ * take is refused in one line (a time series, a gradient).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -26,8 +27,9 @@ const load = (file: string) => {
   return caseFromReferenceDocument(readYamlFile(full), full);
 };
 
-test('the folder holds the three weighted-sum wake models', () => {
-  assert.deepEqual(files, ['blockage-weighted-bastankhah2014.yaml', 'blockage-weighted-niayifar2016.yaml', 'blockage-weighted-zong2020.yaml']);
+test('the folder holds the three weighted-sum wake models, uniform and on three sites', () => {
+  assert.equal(files.length, 6);
+  for (const what of ['zong2020', 'niayifar2016', 'bastankhah2014', 'speedup-ti', 'weibull', 'shear']) assert.ok(files.some((f) => f.includes(what)), `${what} in ${files.join(', ')}`);
 });
 
 for (const file of files) {
@@ -42,19 +44,21 @@ for (const file of files) {
     e.perTurbineMwh.forEach((v, i) => assert.ok(rel(r.perTurbineMwh[i], v) <= 1e-9, `turbine ${i}: ${r.perTurbineMwh[i]} vs ${v}`));
     const m = { ...c.model };
     delete m.blockage;
-    for (const [what, model] of [['without blockage', m], ['with the linear sum', { ...c.model, superposition: 'linear' }]] as const) {
+    const variants: [string, typeof m][] = [['without blockage', m], ['with the linear sum', { ...c.model, superposition: 'linear' }]];
+    if (c.model.site) variants.push(['on a uniform site', { ...c.model, site: undefined }]);
+    for (const [what, model] of variants) {
       const aep = caseEvaluator({ ...c, model }).aep(c.layout!.x, c.layout!.y).aepMwh;
       assert.ok(rel(aep, e.aepMwh) > 1e-6, `${what} the AEP ${aep} is still PyWake's ${e.aepMwh}`);
     }
   });
 }
 
-test('blockage with the weighted sum: a site that is not uniform and a gradient are refused in one line (exit 2)', () => {
+test('blockage with the weighted sum: a time series and a gradient are refused in one line (exit 2)', () => {
   const c = load('blockage-weighted-niayifar2016.yaml');
-  const shear = { ...c.model, site: { speedup: null, ti: null, shear: { kind: 'power', hRef: 100, alpha: 0.2 }, weibull: null } } as unknown as typeof c.model;
-  const conflict = farmConflict(shear, { types: [c.turbine], neighbours: false, wind: c.wind });
+  const series = { ...c.wind, series: { weight: Float64Array.of(1) } } as unknown as typeof c.wind;
+  const conflict = farmConflict(c.model, { types: [c.turbine], neighbours: false, wind: series });
   assert.equal(conflict?.field, 'superposition');
-  assert.match(conflict!.message, /uniform site only/);
+  assert.match(conflict!.message, /does not take a time series/);
   assert.throws(() => caseEvaluator(c).aepWithGradient(c.layout!.x, c.layout!.y),
     (err: unknown) => err instanceof FarmConflictError && err.exitCode === 2 && err.conflict.field === 'superposition' && /not its gradient yet/.test(err.message) && !err.message.includes('\n'));
 });
