@@ -17,7 +17,8 @@ SWT-2.3-93 (93 m, hub 65 m) as WindTurbines.from_WindTurbine_lst, their end valu
 tables (PyWake's PowerCtTabular). Neighbours are extra turbines of the simulation (four to the west,
 two to the east, so the farm's induction reaches some of them upstream); the AEP is the farm's own,
 and the neighbours' energy beside the farm and alone (a second All2AllIterative call on them alone)
-is written too. The weighted-sum cases: 16 V80s (one type, as the weighted sum takes), PyWake's
+is written too; two mixed farms on the XRSites below (a speed-up under shear, each type sampled
+at its own hub height; the speed-up and TI fields). The weighted-sum cases: 16 V80s (one type, as the weighted sum takes), PyWake's
 WeightedSum() (delta 0.01, max_err 1e-3, max_iter 5) under Zong 2020 (Zong_PorteAgel_2020's parts),
 Niayifar 2016 with Crespo-Hernandez and Bastankhah 2014, on a uniform site and on XRSites that are
 not (linear interpolation): the speed-up and TI fields, the per-point 12-sector Weibull and the
@@ -169,6 +170,8 @@ CASES = {
     'blockage-mixed-cgi4-bastankhah2014': (BASTANKHAH_CGI4, CHECKER, False),
     'blockage-neighbours-niayifar2016': (NIAYIFAR, None, True),
     'blockage-mixed-neighbours-jensen1983': (JENSEN, CHECKER, True),
+    'blockage-mixed-shear-niayifar2016': (NIAYIFAR, CHECKER, False, 'shear'),
+    'blockage-mixed-speedup-ti-bastankhah2014': (BASTANKHAH_CGI4, CHECKER, False, 'speedup+ti'),
     'blockage-weighted-zong2020': (ZONG, 'one', False),
     'blockage-weighted-niayifar2016': (NIAYIFAR_W, 'one', False),
     'blockage-weighted-bastankhah2014': (BASTANKHAH_W, 'one', False),

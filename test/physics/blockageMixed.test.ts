@@ -4,7 +4,9 @@
  * types and the neighbours as extra turbines (test/data/reference/lifted/blockage-mixed/,
  * bench/peers/pywake_blockage_mixed.py; SOURCE.md there): 16 own turbines, 36 directions × 9
  * speeds, Niayifar 2016 with Crespo–Hernández, Bastankhah 2014 with the CGI-4 rotor average (hub
- * heights 70 and 65 m, so dz ≠ 0 at the rotor points), Jensen's top hat with area overlap. The AEP,
+ * heights 70 and 65 m, so dz ≠ 0 at the rotor points), Jensen's top hat with area overlap; two
+ * mixed farms on XRSites (a speed-up under shear, each type at its own hub height; speed-up and TI
+ * fields). The AEP,
  * every own turbine's and every neighbour's energy beside the farm and alone to 1e-9 relative;
  * the exact gradient of the fixed point against central differences; a farm of one model through
  * the mixed-farm evaluator equal to the one-model blockage evaluator.
@@ -30,8 +32,8 @@ const load = (file: string) => {
   return caseFromReferenceDocument(readYamlFile(full), full);
 };
 
-test('the folder holds mixed, neighbours and mixed + neighbours cases', () => {
-  for (const what of ['blockage-mixed-', 'blockage-neighbours-', 'blockage-mixed-neighbours-']) assert.ok(files.some((f) => f.startsWith(what)), `${what}* in ${files.join(', ')}`);
+test('the folder holds mixed, neighbours, mixed + neighbours and mixed-on-a-site cases', () => {
+  for (const what of ['blockage-mixed-', 'blockage-neighbours-', 'blockage-mixed-neighbours-', 'blockage-mixed-shear-', 'blockage-mixed-speedup-ti-']) assert.ok(files.some((f) => f.startsWith(what)), `${what}* in ${files.join(', ')}`);
 });
 
 for (const file of files) {
@@ -55,6 +57,7 @@ for (const file of files) {
     delete m.blockage;
     const variants: [string, number][] = [['without blockage', caseEvaluator({ ...c, model: m }).aep(c.layout!.x, c.layout!.y).aepMwh]];
     if (c.turbines && c.turbines.typeOf.some((t) => t !== 0)) variants.push(['every own turbine a V80', caseEvaluator(c, c.model, new Int32Array(c.nTurbines)).aep(c.layout!.x, c.layout!.y).aepMwh]);
+    if (c.model.site) variants.push(['on a uniform site', caseEvaluator({ ...c, model: { ...c.model, site: undefined } }).aep(c.layout!.x, c.layout!.y).aepMwh]);
     if (c.neighbours) variants.push(['without neighbours', caseEvaluator({ ...c, neighbours: undefined }).aep(c.layout!.x, c.layout!.y).aepMwh]);
     for (const [what, aep] of variants) assert.ok(rel(aep, e.aepMwh) > 1e-6, `${what} the AEP ${aep} is still PyWake's ${e.aepMwh}`);
   });
