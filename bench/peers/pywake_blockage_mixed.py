@@ -86,6 +86,13 @@ _cdf = lambda u: 1.0 - np.exp(-(u / 9.0) ** 2.0)  # noqa: E731
 _edges = np.r_[WS[0] - 1.0, (WS[:-1] + WS[1:]) / 2.0, WS[-1] + 1.0]
 PROB = _f[:, None] * np.diff(_cdf(_edges))[None, :]
 PROB = PROB / PROB.sum()
+# A time series (the mixed + neighbours series case): 48 samples of direction, speed, TI and duration.
+_rng_t = np.random.RandomState(4242)
+N_T = 48
+T_WD = np.round(np.mod(250.0 + np.cumsum(_rng_t.normal(0.0, 25.0, N_T)), 360.0), 2)
+T_WS = np.round(4.0 + 12.0 * _rng_t.rand(N_T), 2)
+T_TI = np.round(0.05 + 0.1 * _rng_t.rand(N_T), 4)
+T_MIN = np.where(_rng_t.rand(N_T) < 0.25, 20.0, 10.0)
 
 NIAYIFAR = ({'deficit': 'Niayifar & Porte-Agel 2016 Gaussian (k from local TI)', 'ct2a': 'mom1d', 'turbulence': 'Crespo-Hernandez',
              'a': [0.3837, 0.003678], 'ceps': 0.2, 'use_effective_ws': True, 'use_effective_ti': True,
@@ -122,8 +129,8 @@ FREQ[:, :, -1] = np.round(1.0 - FREQ[:, :, :-1].sum(axis=2), 4)
 
 
 def site_of(kind):
-    """(PyWake site, wflo's `site:` block or None) for a site kind: None (uniform), speedup+ti, weibull, shear."""
-    if kind is None:
+    """(PyWake site, wflo's `site:` block or None) for a site kind: None or 'series' (uniform), speedup+ti, weibull, shear."""
+    if kind is None or kind == 'series':
         return UniformSite(p_wd=[1.0], ti=0.1), None
     grid = lambda v: {'x': fl(GX), 'y': fl(GY), 'values': np.asarray(v).tolist()}  # noqa: E731
     ds = xr.Dataset(coords={'x': GX, 'y': GY})
@@ -172,6 +179,7 @@ CASES = {
     'blockage-mixed-neighbours-jensen1983': (JENSEN, CHECKER, True),
     'blockage-mixed-shear-niayifar2016': (NIAYIFAR, CHECKER, False, 'shear'),
     'blockage-mixed-speedup-ti-bastankhah2014': (BASTANKHAH_CGI4, CHECKER, False, 'speedup+ti'),
+    'blockage-mixed-neighbours-timeseries-niayifar2016': (NIAYIFAR, CHECKER, True, 'series'),
     'blockage-weighted-zong2020': (ZONG, 'one', False),
     'blockage-weighted-niayifar2016': (NIAYIFAR_W, 'one', False),
     'blockage-weighted-bastankhah2014': (BASTANKHAH_W, 'one', False),
@@ -182,11 +190,17 @@ CASES = {
 BLOCKAGE_WORDS = 'self-similarity 2020 (SelfSimilarityDeficit2020, linear sum, not inside the wake radius downstream)'
 
 
-def run(parts, x, y, types, site=None):
+def run(parts, x, y, types, site=None, series=False):
     wts = V80() if types is None else WindTurbines.from_WindTurbine_lst([V80(), SWT23()])
     wfm = All2AllIterative(site or UniformSite(p_wd=[1.0], ti=0.1), wts, blockage_deficitModel=SelfSimilarityDeficit2020(superpositionModel=LinearSum()),
                            convergence_tolerance=1e-12, **parts())
-    sim = wfm(x, y, wd=WD, ws=WS, **({} if types is None else {'type': types}))
+    kw = {} if types is None else {'type': types}
+    if series:
+        sim = wfm(x, y, wd=T_WD, ws=T_WS, TI=T_TI, time=True, **kw)
+        assert wfm.iterations < MAX_ITERATIONS, wfm.iterations
+        pw = np.asarray(sim.Power).reshape(len(x), N_T)
+        return 8760.0 * (pw * (T_MIN / T_MIN.sum())[None, :]).sum(1) / 1e6, int(wfm.iterations)
+    sim = wfm(x, y, wd=WD, ws=WS, **kw)
     assert wfm.iterations < MAX_ITERATIONS, wfm.iterations
     pw = np.asarray(sim.Power).reshape(len(x), len(WD), len(WS))
     if 'Weibull_A' in getattr(site, 'ds', {}):
@@ -202,7 +216,8 @@ def case(name, wake, own_types, nb, kind=None):
     own_t = own_types if several else np.zeros(len(X), dtype=int)
     ax, ay, at = (np.r_[X, NX], np.r_[Y, NY], np.r_[own_t, NTYPES]) if nb else (X, Y, None if one else own_t)
     site, block = site_of(kind)
-    per, iterations = run(parts, ax, ay, at, site)
+    series = kind == 'series'
+    per, iterations = run(parts, ax, ay, at, site, series)
     wts_words = 'V80()' if one else 'WindTurbines.from_WindTurbine_lst([V80(), SWT23()])'
 
     doc = {'name': name.replace('-', ' '),
@@ -211,14 +226,22 @@ def case(name, wake, own_types, nb, kind=None):
                               'blockage_deficitModel=SelfSimilarityDeficit2020(superpositionModel=LinearSum()), convergence_tolerance=1e-12)'
                               f'(x, y, wd, ws{"" if one else ", type=..."}); {iterations} iterations',
                       'aep': ("AEP = 8760 h * sum over (wd, ws) of each turbine's own P_ilk (sim.P) * Power / 1e6; the probability table of `wind` is not used"
-                              if kind == 'weibull' else 'AEP = 8760 h * sum over (wd, ws) of the probability table of `wind` * Power / 1e6')
+                              if kind == 'weibull' else 'AEP = 8760 h * sum_t weight_t * Power_i(t) / 1e6, weights = duration / total duration (time=True, TI per sample)'
+                              if series else 'AEP = 8760 h * sum over (wd, ws) of the probability table of `wind` * Power / 1e6')
                              + ("; the farm's own turbines only (the neighbours are extra turbines of the simulation; alone: a call on them only)" if nb else '')}}
     if one:
         doc['turbine'] = TURBINES[0]
     else:
         doc['turbines'] = TURBINES
-    doc['wind'] = {'wind_direction': fl(WD), 'wind_speed': fl(WS), 'dims': ['wind_direction', 'wind_speed'],
-                   'probability': [fl(r) for r in PROB], 'turbulence_intensity': 0.1, 'hours_per_year': 8760}
+    if series:
+        t0 = np.datetime64('2024-01-01T00:00')
+        stamps = np.concatenate([[0.0], np.cumsum(T_MIN[:-1])])
+        doc['wind'] = {'time_series': {'time': [str(t0 + np.timedelta64(int(m), 'm')) for m in stamps], 'wind_direction': fl(T_WD),
+                                       'wind_speed': fl(T_WS), 'turbulence_intensity': fl(T_TI), 'weight': fl(T_MIN)},
+                       'weight_unit': 'minutes (normalised to sum to 1)', 'hours_per_year': 8760}
+    else:
+        doc['wind'] = {'wind_direction': fl(WD), 'wind_speed': fl(WS), 'dims': ['wind_direction', 'wind_speed'],
+                       'probability': [fl(r) for r in PROB], 'turbulence_intensity': 0.1, 'hours_per_year': 8760}
     doc['layout'] = {'x': fl(X), 'y': fl(Y), **({} if one else {'type': [int(v) for v in own_t]})}
     if nb:
         doc['neighbours'] = {'x': fl(NX), 'y': fl(NY), 'type': [int(v) for v in NTYPES]}
@@ -229,7 +252,7 @@ def case(name, wake, own_types, nb, kind=None):
     own = per[:len(X)]
     doc['expected'] = {'aep_mwh': float(own.sum()), 'aep_per_turbine_mwh': fl(own)}
     if nb:
-        alone, _ = run(parts, NX, NY, NTYPES)
+        alone, _ = run(parts, NX, NY, NTYPES, None, series)
         doc['expected'].update(neighbour_aep_per_turbine_mwh=fl(per[len(X):]), neighbour_alone_aep_per_turbine_mwh=fl(alone))
     folder = os.path.join(out_dir, 'blockage-weighted' if one else 'blockage-mixed')
     os.makedirs(folder, exist_ok=True)

@@ -6,7 +6,7 @@
  * speeds, Niayifar 2016 with Crespo–Hernández, Bastankhah 2014 with the CGI-4 rotor average (hub
  * heights 70 and 65 m, so dz ≠ 0 at the rotor points), Jensen's top hat with area overlap; two
  * mixed farms on XRSites (a speed-up under shear, each type at its own hub height; speed-up and TI
- * fields). The AEP,
+ * fields); the mixed farm and its neighbours over a 48-sample time series. The AEP,
  * every own turbine's and every neighbour's energy beside the farm and alone to 1e-9 relative;
  * the exact gradient of the fixed point against central differences; a farm of one model through
  * the mixed-farm evaluator equal to the one-model blockage evaluator.
@@ -33,7 +33,7 @@ const load = (file: string) => {
 };
 
 test('the folder holds mixed, neighbours, mixed + neighbours and mixed-on-a-site cases', () => {
-  for (const what of ['blockage-mixed-', 'blockage-neighbours-', 'blockage-mixed-neighbours-', 'blockage-mixed-shear-', 'blockage-mixed-speedup-ti-']) assert.ok(files.some((f) => f.startsWith(what)), `${what}* in ${files.join(', ')}`);
+  for (const what of ['blockage-mixed-', 'blockage-neighbours-', 'blockage-mixed-neighbours-', 'blockage-mixed-shear-', 'blockage-mixed-speedup-ti-', 'blockage-mixed-neighbours-timeseries-']) assert.ok(files.some((f) => f.startsWith(what)), `${what}* in ${files.join(', ')}`);
 });
 
 for (const file of files) {
@@ -66,7 +66,7 @@ for (const file of files) {
 for (const file of files) {
   test(`${file}: the gradient of the fixed point equals central differences (own turbines; neighbours fixed)`, () => {
     const c = load(file);
-    const wind = thinRose(c.wind, 6);
+    const wind = c.wind.series ? c.wind : thinRose(c.wind, 6);
     const x = c.layout!.x.slice(0, 10), y = c.layout!.y.slice(0, 10);
     const ev = caseEvaluator({ ...c, wind });
     const { maxAbs, maxErr } = centralDifferenceCheck(ev, x, y, 1e-3);
