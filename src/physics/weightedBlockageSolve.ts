@@ -44,6 +44,7 @@ import type { FarmModelSpec } from './farmModel.js';
 import { weightedSumSetup, type WakedEvaluator } from './wakedAep.js';
 import type { WakedResult } from './engine/solveWaked.js';
 import { FarmConflictError } from './farmConflictError.js';
+import { weightedBlockageGradient } from './weightedBlockageGradient.js';
 
 export interface WeightedBlockageResult {
   aepMwh: number;
@@ -54,6 +55,16 @@ export interface WeightedBlockageResult {
   /** Iterations of the farm and whether the last one still moved a speed by more than the tolerance. */
   sweeps: number;
   unconverged: boolean;
+  /** The converged state the gradient (weightedBlockageGradient.ts) differentiates. */
+  state: WeightedBlockageState;
+}
+
+/** The converged fixed point by condition and position [dk·n + p], the frames [d·n + p], and the U_c steps of the last iteration. */
+export interface WeightedBlockageState {
+  n: number;
+  order: Int32Array; xs: Float64Array; ys: Float64Array;
+  u: Float64Array; ti: Float64Array; ct: Float64Array; coef: Float64Array; gam: Float64Array;
+  steps: number;
 }
 
 /** The fixed point of every condition of the setup's rose, and its energy. */
@@ -107,7 +118,7 @@ export function evaluateWeightedBlockage(s: WeightedSumSetup, x: Float64Array, y
       sourceGamma(c0, gam, 4 * e);
     }
   }
-  let sweeps = 0, unconverged = true;
+  let sweeps = 0, unconverged = true, steps = 0;
   for (let it = 0; it < BLOCKAGE_MAX_SWEEPS; it++) {
     sweeps++;
     // Every pair of every condition from the current iterate.
@@ -151,10 +162,12 @@ export function evaluateWeightedBlockage(s: WeightedSumSetup, x: Float64Array, y
       }
     }
     // The weighted sum of every target of every condition in one call: its U_c iterations shared.
+    steps = 0;
     for (let count = 0; count < maxIter; count++) {
       let worst = 0;
       for (let t = 0; t < nDk * n; t++) if (active[t]) worst = Math.max(worst, Math.abs((Uc[t] - UcStar[t]) / UcStar[t]));
       if (!(worst > maxErr)) break;
+      steps++;
       for (let t = 0; t < nDk * n; t++) if (active[t]) convectionStep(freeAt(Math.floor(t / n), t % n), t, n, count, Uc, UcStar, Us, usc, ucv, s2, us, hcw, inW);
     }
     let change = 0;
@@ -191,7 +204,7 @@ export function evaluateWeightedBlockage(s: WeightedSumSetup, x: Float64Array, y
   }
   let aepMwh = 0;
   for (let d = 0; d < nDir; d++) aepMwh += perDirectionMwh[d];
-  return { aepMwh, perDirectionMwh, perTurbineMwh, wsEff, sweeps, unconverged };
+  return { aepMwh, perDirectionMwh, perTurbineMwh, wsEff, sweeps, unconverged, state: { n, order, xs, ys, u, ti, ct, coef, gam, steps } };
 }
 
 /**
@@ -247,8 +260,11 @@ export function createWeightedBlockageEvaluator(turbine: Turbine, wind: WindReso
   return {
     turbine, wind,
     aep: evaluate,
-    aepWithGradient: () => {
-      throw new FarmConflictError({ field: 'superposition', message: "blockage with the weighted sum gives the AEP but not its gradient yet: optimize with 'linear' or 'sos', or without blockage" }, spec);
+    aepWithGradient: (x, y) => {
+      if (setup.site) throw new FarmConflictError({ field: 'superposition', message: "blockage with the weighted sum on a site that is not uniform gives the AEP but not its gradient yet: optimize with 'linear' or 'sos', or without blockage" }, spec);
+      const r = evaluateWeightedBlockage(setup, x, y);
+      const g = weightedBlockageGradient(setup, r.state);
+      return { aepMwh: r.aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh: r.perTurbineMwh, gradX: g.gradX, gradY: g.gradY, pairEvaluations: 0 };
     },
     last: () => 0,
   };

@@ -5,8 +5,9 @@
  * directions × 9 speeds, Zong 2020 with its defaults, Niayifar 2016 with Crespo–Hernández and
  * Bastankhah 2014 under the weighted sum, on a uniform site and on XRSites that are not (speed-up
  * and TI fields, a per-point Weibull, shear). AEP and every turbine to 1e-9 relative; without
- * blockage, with the linear sum or without the site PyWake's AEP is missed; what the solve does not
- * take is refused in one line (a time series, a gradient).
+ * blockage, with the linear sum or without the site PyWake's AEP is missed; the exact gradient
+ * (weightedBlockageGradient.ts) against central differences on a uniform site; what the solve does
+ * not take is refused in one line (a time series, a gradient on a site that is not uniform).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,6 +19,9 @@ import { caseFromReferenceDocument } from '../../src/io/referenceCase.js';
 import { caseEvaluator, casePlan } from '../../src/optimize/caseEvaluator.js';
 import { farmConflict } from '../../src/physics/solvePlan.js';
 import { FarmConflictError } from '../../src/physics/farmConflictError.js';
+import { createFarmEvaluator } from '../../src/physics/aep.js';
+import { centralDifferenceCheck } from './gradientCheck.js';
+import { thinRose } from './siteReference.js';
 
 const DIR = path.join(PYWAKE_REFERENCE, 'lifted', 'blockage-weighted');
 const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();
@@ -53,12 +57,24 @@ for (const file of files) {
   });
 }
 
-test('blockage with the weighted sum: a time series and a gradient are refused in one line (exit 2)', () => {
+for (const file of files.filter((f) => !/-(speedup-ti|weibull|shear)-/.test(f))) {
+  test(`${file}: the gradient of the fixed point equals central differences`, () => {
+    const c = load(file);
+    const wind = thinRose(c.wind, 12);
+    const x = c.layout!.x.slice(0, 8), y = c.layout!.y.slice(0, 8);
+    const { maxAbs, maxErr } = centralDifferenceCheck(createFarmEvaluator(c.turbine, wind, c.model, 'js'), x, y, 1e-3);
+    assert.ok(maxAbs > 1e-3, `gradient should not vanish (max |g| = ${maxAbs})`);
+    assert.ok(maxErr <= 1e-6 * maxAbs, `max |exact − FD| = ${maxErr.toExponential(3)}, relative ${(maxErr / maxAbs).toExponential(3)}`);
+  });
+}
+
+test('blockage with the weighted sum: a time series, and a gradient on a site that is not uniform, are refused in one line (exit 2)', () => {
   const c = load('blockage-weighted-niayifar2016.yaml');
   const series = { ...c.wind, series: { weight: Float64Array.of(1) } } as unknown as typeof c.wind;
   const conflict = farmConflict(c.model, { types: [c.turbine], neighbours: false, wind: series });
   assert.equal(conflict?.field, 'superposition');
   assert.match(conflict!.message, /does not take a time series/);
-  assert.throws(() => caseEvaluator(c).aepWithGradient(c.layout!.x, c.layout!.y),
+  const onSite = load('blockage-weighted-shear-niayifar2016.yaml');
+  assert.throws(() => caseEvaluator(onSite).aepWithGradient(onSite.layout!.x, onSite.layout!.y),
     (err: unknown) => err instanceof FarmConflictError && err.exitCode === 2 && err.conflict.field === 'superposition' && /not its gradient yet/.test(err.message) && !err.message.includes('\n'));
 });
