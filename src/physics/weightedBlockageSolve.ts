@@ -26,7 +26,7 @@
  *
  * Scope (the solve plan's blockage declaration, blockageCovers.ts): what the weighted sum takes
  * (one turbine model without neighbours, a Gaussian wake at the rotor centre, the sqrmax added
- * turbulence, a rose with one TI). The AEP only: no gradient yet.
+ * turbulence, a rose with one TI). The exact gradient on a uniform site: weightedBlockageGradient.ts.
  *
  * Memory: O(conditions · N²) (every target's sources of every condition are held for the shared
  * U_c solve, as PyWake's I × I × L × K arrays).
@@ -248,8 +248,9 @@ function convectionStep(
 }
 
 /**
- * The evaluator of blockage with the weighted sum (aep.ts's FarmEvaluator): the AEP; its gradient is not derived
- * yet, so asking for it is refused in one line (exit 2) rather than approximated.
+ * The evaluator of blockage with the weighted sum (aep.ts's FarmEvaluator): the AEP, and on a
+ * uniform site its exact gradient (weightedBlockageGradient.ts); on a site that is not uniform the
+ * gradient is not derived yet, so asking for it is refused in one line (exit 2) rather than approximated.
  */
 export function createWeightedBlockageEvaluator(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WakedEvaluator {
   const setup = weightedSumSetup(turbine, wind, spec);
