@@ -21,9 +21,16 @@ import { powerSlopeAt, thrustSlopeAt } from './turbine.js';
 import type { WeightedSumSetup } from './superposition/weightedSum.js';
 import { WEIGHTED_SUM_DEFAULTS } from './superposition/weightedSum.js';
 import { induction, pairGeometry, SELF_SIMILARITY_2020 } from './blockage/selfSimilarity2020.js';
-import type { WeightedBlockageState } from './weightedBlockageSolve.js';
 
 const TANGENT_SWEEPS = 500;
+
+/** What the solve (weightedBlockageSolve.ts) hands the gradient: the converged fixed point by condition and position [dk·n + p], the frames [d·n + p], and the U_c steps of the last iteration. */
+export interface WeightedBlockageState {
+  n: number;
+  order: Int32Array; xs: Float64Array; ys: Float64Array;
+  u: Float64Array; ti: Float64Array; ct: Float64Array; coef: Float64Array; gam: Float64Array;
+  steps: number;
+}
 
 /** ∂AEP/∂x, ∂AEP/∂y (MWh per metre) at the converged state of evaluateWeightedBlockage. */
 export function weightedBlockageGradient(s: WeightedSumSetup, st: WeightedBlockageState): { gradX: Float64Array; gradY: Float64Array } {

@@ -44,7 +44,7 @@ import type { FarmModelSpec } from './farmModel.js';
 import { weightedSumSetup, type WakedEvaluator } from './wakedAep.js';
 import type { WakedResult } from './engine/solveWaked.js';
 import { FarmConflictError } from './farmConflictError.js';
-import { weightedBlockageGradient } from './weightedBlockageGradient.js';
+import { weightedBlockageGradient, type WeightedBlockageState } from './weightedBlockageGradient.js';
 
 export interface WeightedBlockageResult {
   aepMwh: number;
@@ -59,13 +59,6 @@ export interface WeightedBlockageResult {
   state: WeightedBlockageState;
 }
 
-/** The converged fixed point by condition and position [dk·n + p], the frames [d·n + p], and the U_c steps of the last iteration. */
-export interface WeightedBlockageState {
-  n: number;
-  order: Int32Array; xs: Float64Array; ys: Float64Array;
-  u: Float64Array; ti: Float64Array; ct: Float64Array; coef: Float64Array; gam: Float64Array;
-  steps: number;
-}
 
 /** The fixed point of every condition of the setup's rose, and its energy. */
 export function evaluateWeightedBlockage(s: WeightedSumSetup, x: Float64Array, y: Float64Array): WeightedBlockageResult {
