@@ -6,10 +6,29 @@
  * the AEP only), no ground mirror, sites that are not uniform (as the waked
  * solve takes them), the rotor averages of the waked setup. JavaScript only.
  */
-import type { FarmShape, SolverDeclaration } from './solvePlanTypes.js';
+import type { CoverRule, FarmShape, SolverDeclaration } from './solvePlanTypes.js';
 import type { FarmModelSpec } from './farmModel.js';
-import { WEIGHTED_SUM_SOLVER } from './superposition/weightedSumCovers.js';
+import { mixedFarmWords } from './superposition/weightedSumCovers.js';
+import { deficitModel } from './wake/registry.js';
+import { usesFreeStreamEngine } from './engine/freeStreamCovers.js';
 import { AREA_OVERLAP_RULE, SITE_RULES } from './engine/wakedCovers.js';
+
+const no = (why: string): string => `blockage with the weighted sum ${why}; use 'linear' or 'sos'`;
+
+/** What blockage around the weighted sum (weightedBlockageSolve.ts) does not take. */
+const WEIGHTED_WITH_BLOCKAGE: readonly CoverRule[] = [
+  { field: 'ground', refuses: (m) => (m.ground ?? 'none') !== 'none' ? 'the ground mirror is not supported with blockage' : null },
+  { field: 'superposition', needsFarm: true, refuses: (_m, f) => { const what = mixedFarmWords(f); return what ? no(`evaluates farms of one turbine model without neighbours only, and this farm has ${what}`) : null; } },
+  { field: 'superposition', needsFarm: true, refuses: (_m, f) => f.wind.series ? no('does not take a time series yet') : null },
+  { field: 'superposition', needsFarm: true, refuses: (_m, f) => f.wind.turbulenceIntensityByBin ? no('does not take a turbulence intensity per bin yet') : null },
+  { field: 'superposition', needsFarm: true, refuses: (m) => deficitModel(m.wake)?.profile !== 'gaussian' ? no(`needs a Gaussian wake model, not ${m.wake}`) : null },
+  { field: 'superposition', needsFarm: true, refuses: (m) => m.rotorAverage !== undefined && m.rotorAverage !== 'center' ? no(`is evaluated at the rotor centre only, not with the '${m.rotorAverage}' rotor average`) : null },
+  { field: 'superposition', needsFarm: true, refuses: (m) => m.turbulenceSuperposition !== undefined && m.turbulenceSuperposition !== 'sqrmax' ? no(`takes the sqrmax added-turbulence superposition only, not ${m.turbulenceSuperposition}`) : null },
+  {
+    field: 'superposition', needsFarm: true,
+    refuses: (m, f) => usesFreeStreamEngine(f.types[0], m) ? no(`runs in the waked-inflow engine, which ${m.wake} with a constant Ct does not use (give the turbine a Ct_curve, or a model such as niayifar2016)`) : null,
+  },
+];
 
 export const BLOCKAGE_SOLVER: SolverDeclaration = {
   solver: 'blockage',
@@ -17,8 +36,10 @@ export const BLOCKAGE_SOLVER: SolverDeclaration = {
   takes: (model) => model.blockage ? `the model has the blockage model ${model.blockage}${model.superposition === 'weighted' ? ', around the weighted wake sum (weightedBlockageSolve.ts)' : ''}` : null,
   refuses: [
     { field: 'ground', refuses: (m) => (m.ground ?? 'none') !== 'none' ? 'the ground mirror is not supported with blockage' : null },
-    // With the weighted sum (weightedBlockageSolve.ts): what the weighted sum takes (sites as below), the AEP without a gradient.
-    ...WEIGHTED_SUM_SOLVER.refuses.filter((rule) => !SITE_RULES.includes(rule)).map((rule) => ({ ...rule, refuses: (m: FarmModelSpec, f: FarmShape) => m.superposition === 'weighted' ? rule.refuses(m, f) : null })),
+    // With the weighted sum (weightedBlockageSolve.ts, written for these): one model without neighbours, a rose with one TI, a
+    // Gaussian wake at the rotor centre, sqrmax, the waked inflow (sites as below). Stated here, not borrowed from the weighted
+    // sum's declaration, so that lifting one of the weighted sum's refusals does not lift it for this solve.
+    ...WEIGHTED_WITH_BLOCKAGE.map((rule) => ({ ...rule, refuses: (m: FarmModelSpec, f: FarmShape) => m.superposition === 'weighted' ? rule.refuses(m, f) : null })),
     // A site (speed-up, TI, shear, per-point Weibull): each turbine's own free stream, as the waked solve (blockageSolve.ts).
     ...SITE_RULES,
     AREA_OVERLAP_RULE,
