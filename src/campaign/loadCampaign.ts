@@ -367,7 +367,7 @@ function checkRoom(farms: FarmSpec[], types: FarmTypeSpec[], fail: Fail, written
   for (const [i, f] of farms.entries()) {
     const bounds = new Map<number, number>();
     for (const [j, t] of types.entries()) {
-      // What the engines cannot evaluate (physics/solvePlan.ts farmConflict: blockage or the weighted sum with several models or neighbours, …).
+      // What the engines cannot evaluate (physics/solvePlan.ts farmConflict: the weighted sum with several models or neighbours, …).
       const limit = farmConflict(f.model, { types: t.models ? t.models.turbines : [t.turbine], neighbours: !!f.neighbours && f.neighbours.x.length > 0, wind: f.wind });
       if (limit) fail(['farms', i, written(i, limit.field) ? limit.field : 'case'], `farm ${f.id} (${f.label}) × farm type ${t.id} (${t.label}): ${limit.message}`);
       // Every farm type's models need a rated rotor speed in the farm's economics.

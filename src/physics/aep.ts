@@ -11,6 +11,7 @@ import type { AepResult, FarmEvaluator } from './aepTypes.js';
 import { createWakedEvaluator, createWeightedSumEvaluator } from './wakedAep.js';
 import { createNativeWakedRunner } from './wakedNative.js';
 import { createBlockageEvaluator } from './blockageSolve.js';
+import { createWeightedBlockageEvaluator } from './weightedBlockageSolve.js';
 import { wakedSetup } from './engine/wakedSetup.js';
 import { createFreeStreamEvaluator, createFreeStreamNativeRunner } from './engine/freeStream.js';
 import { oneModelFarm, solvePlan } from './solvePlan.js';
@@ -35,7 +36,7 @@ export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model:
 /** The evaluator a plan names (solvePlan.ts): its solver, on its kernel. */
 export function evaluatorOfPlan(turbine: Turbine, wind: WindResource, plan: SolvePlan, isa: IsaChoice = 'best'): FarmEvaluator {
   switch (plan.solver) {
-    case 'blockage': return createBlockageEvaluator(turbine, wind, plan);
+    case 'blockage': return plan.model.superposition === 'weighted' ? createWeightedBlockageEvaluator(turbine, wind, plan) : createBlockageEvaluator(turbine, wind, plan);
     case 'weighted-sum': return createWeightedSumEvaluator(turbine, wind, plan);
     case 'free-stream': return createFreeStreamEvaluator(turbine, wind, plan, isa);
     case 'waked': return createWakedEvaluator(turbine, wind, plan, isa);

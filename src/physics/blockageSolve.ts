@@ -36,9 +36,19 @@
  * The adjoint then gives Ū_p and T̄I₀_p, chained through the fields (engine/siteWork.ts's
  * addSiteGradient).
  *
+ * Several turbine types and fixed neighbours (mixedFarm.ts), as PyWake's All2AllIterative with
+ * WindTurbines of several types and the neighbours as extra turbines: each pair's wake model,
+ * added turbulence and wake radius are its (source type, target type)'s, the induction scales with
+ * the source's radius and its Ct curve, the target's rotor radius sets the rotor average, and hub
+ * heights that differ add dz = h_p − h_q to the crosswind distance (cw = √(dy² + dz²) in the wake,
+ * the added turbulence, the induction and the wake mask). Neighbours are solved in the fixed point
+ * (blockage runs upstream, so they are slowed by the farm too) but their energy is not the AEP and
+ * their positions have no gradient (AepTerm seeds them with 0).
+ *
  * Memory: O(N²) per condition (pair geometry and partials), nothing kept between calls.
  */
 import { powerAt, thrustCoefficientAt, thrustSlopeAt, type Turbine } from './turbine.js';
+import type { TurbineMix } from './turbineMix.js';
 import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
 import type { WakedEvaluator } from './wakedAep.js';
@@ -76,8 +86,8 @@ interface Scratch {
   tA: Float64Array; tDx: Float64Array; tDy: Float64Array; tCt: Float64Array; tTi: Float64Array;
   bV: Float64Array; bDx: Float64Array; bDy: Float64Array; bCt: Float64Array;
   lu: Float64Array; lti: Float64Array; gxw: Float64Array; gyw: Float64Array;
-  /** The objective's ∂J/∂u by position (the adjoint's start), and every turbine's type (0). */
-  seed: Float64Array; typeAt: Int32Array;
+  /** The objective's ∂J/∂u by position (the adjoint's start), every turbine's type and hub height by position. */
+  seed: Float64Array; typeAt: Int32Array; hub: Float64Array;
   /** A site that is not uniform: U_p, TI₀_p (uFree, tiAmb), P_p and the adjoints by position; null on a uniform site. */
   site: SiteWork | null;
 }
@@ -93,17 +103,17 @@ function createScratch(n: number, coefCount: number, onSite: boolean): Scratch {
     wF: f(nn), wDx: f(nn), wDy: f(nn), wCt: f(nn), wTi: f(nn),
     tA: f(nn), tDx: f(nn), tDy: f(nn), tCt: f(nn), tTi: f(nn),
     bV: f(nn), bDx: f(nn), bDy: f(nn), bCt: f(nn),
-    lu: f(n), lti: f(n), gxw: f(n), gyw: f(n), seed: f(n), typeAt: new Int32Array(n),
+    lu: f(n), lti: f(n), gxw: f(n), gyw: f(n), seed: f(n), typeAt: new Int32Array(n), hub: f(n),
     site: onSite ? createSiteWork(n) : null,
   };
 }
 
-/** Checks that the model can be solved with blockage; returns the waked setup. */
-export function blockageSetup(turbine: Turbine, wind: WindResource, spec: FarmModelSpec): WakedSetup {
+/** Checks that the model can be solved with blockage; returns the waked setup of the turbine type(s). */
+export function blockageSetup(turbines: Turbine | readonly Turbine[], wind: WindResource, spec: FarmModelSpec): WakedSetup {
   if (spec.blockage !== 'selfsimilarity2020') throw new Error(`unknown blockage model '${String(spec.blockage)}' (known: selfsimilarity2020)`);
   const conflict = farmConflict(spec);
   if (conflict) throw new FarmConflictError(conflict, spec);
-  return wakedSetup(turbine, wind, spec);
+  return wakedSetup(turbines, wind, spec);
 }
 
 /** One evaluation with blockage: the setup, the scratch and what every component reads. */
@@ -111,11 +121,19 @@ interface BlockagePass {
   setup: WakedSetup;
   sc: Scratch;
   n: number;
+  /** Turbines [0, own) are the farm's (their energy is the AEP); [own, n) fixed neighbours (mixedFarm.ts). */
+  own: number;
+  /** Every turbine's type by index (null: all type 0), and whether hub heights differ (then dz ≠ 0 in pairs). */
+  typeOf: Int32Array | null;
+  hubVaries: boolean;
+  /** More than one type: each pair's model is its (source type, target type)'s. */
+  several: boolean;
+  nTypes: number;
+  /** Ct at the condition's free stream, by type (free-stream inflow). */
+  ctFreeByType: Float64Array;
   withGradient: boolean;
   /** Effective TI fed back through added turbulence (the TI adjoint matters). */
   tiUsed: boolean;
-  /** No induction beside the rotor, |dx| below this (the model's limiter times R). */
-  limiterDx: number;
   /** Screening TI bound: with effective TI fed back no bound is known, nothing is screened. */
   tiBound: number;
   /** Partial scratch: the pair deficit's, the added turbulence's, the induction's. */
@@ -124,13 +142,22 @@ interface BlockagePass {
   pairEvaluations: number; sweeps: number; unconverged: number;
 }
 
-/** AEP (and gradient) of a layout with blockage, over every condition of the setup's wind. */
-export function evaluateBlockage(setup: WakedSetup, x: Float64Array, y: Float64Array, withGradient: boolean, sc: Scratch): BlockageResult {
-  const { turbine, wind, turbulence, cosByDir, sinByDir, conditions } = setup;
+/**
+ * AEP (and gradient) of a layout with blockage, over every condition of the setup's wind. With a
+ * mix (mixedFarm.ts) each turbine has its type's curves, diameter and hub height, and turbines from
+ * mix.own on are neighbours: solved in the fixed point (their induction and wakes reach the farm),
+ * their energy by turbine but not in the AEP, their adjoint seeded with 0.
+ */
+export function evaluateBlockage(setup: WakedSetup, x: Float64Array, y: Float64Array, withGradient: boolean, sc: Scratch, mix?: TurbineMix): BlockageResult {
+  const { wind, turbulence, cosByDir, sinByDir, conditions, types } = setup;
   const n = x.length;
   const tiUsed = setup.useEffectiveTi && turbulence !== null;
+  const typeOf = mix?.typeOf ?? null;
+  let hubVaries = false;
+  if (typeOf) for (let i = 1; i < n; i++) if (types[typeOf[i]].hubHeight !== types[typeOf[0]].hubHeight) { hubVaries = true; break; }
   const pass: BlockagePass = {
-    setup, sc, n, withGradient, tiUsed, limiterDx: SELF_SIMILARITY_2020.limiter * (turbine.diameter / 2),
+    setup, sc, n, own: mix ? mix.own : n, typeOf, hubVaries, several: types.length > 1, nTypes: types.length,
+    ctFreeByType: new Float64Array(types.length), withGradient, tiUsed,
     tiBound: tiUsed ? Infinity : setup.ambientTiMax,
     g: new Float64Array(4), gt: new Float64Array(4), gb: new Float64Array(3),
     idx: Array.from({ length: n }, (_, i) => i), pairEvaluations: 0, sweeps: 0, unconverged: 0,
@@ -138,7 +165,7 @@ export function evaluateBlockage(setup: WakedSetup, x: Float64Array, y: Float64A
   const term = new AepTerm(wind.hoursPerYear);
   term.begin(n, wind.directionsDeg.length);
   const site = sc.site;
-  const flow: ConditionFlow = { k: 0, weight: 0, weightAt: setup.weibullBins !== null ? site!.prob : null, n, own: n, types: setup.types, order: sc.order, typeAt: sc.typeAt, u: sc.u, ti: sc.ti, ct: sc.ct };
+  const flow: ConditionFlow = { k: 0, weight: 0, weightAt: setup.weibullBins !== null ? site!.prob : null, n, own: pass.own, types, order: sc.order, typeAt: sc.typeAt, u: sc.u, ti: sc.ti, ct: sc.ct };
   const gradX = new Float64Array(withGradient ? n : 0), gradY = new Float64Array(withGradient ? n : 0);
   const gradH = new Float64Array(withGradient && site !== null ? n : 0);
   for (let d = 0; d < conditions.directionsDeg.length; d++) {
@@ -146,7 +173,7 @@ export function evaluateBlockage(setup: WakedSetup, x: Float64Array, y: Float64A
     directionGeometry(pass, x, y, c, s);
     if (withGradient) { sc.gxw.fill(0); sc.gyw.fill(0); }
     if (site !== null) {
-      sampleSite(setup.site!, x, y, sc.order, () => turbine.hubHeight, conditions.directionsDeg[d], site.samples);
+      sampleSite(setup.site!, x, y, sc.order, (p) => sc.hub[p], conditions.directionsDeg[d], site.samples);
       if (withGradient) { site.gsx.fill(0); site.gsy.fill(0); site.gsh.fill(0); }
     }
     term.startDirection();
@@ -191,21 +218,35 @@ function localFreeStream(setup: WakedSetup, site: SiteWork, n: number, k: number
 
 /** Downstream order of the direction and its layout terms: induction geometry of every ordered pair, wake candidates. */
 function directionGeometry(pass: BlockagePass, x: Float64Array, y: Float64Array, c: number, s: number): void {
-  const { setup, sc, n, idx, tiBound } = pass;
-  const { model, points, turbulence, invWec, ctMax } = setup;
-  const radius = setup.turbine.diameter / 2;
-  const { xw, yw, order, xs, ys, geom, geomOk, wakeCand } = sc;
+  const { setup, sc, n, idx, tiBound, typeOf, hubVaries, several, nTypes } = pass;
+  const { pairModels, points, turbulence, invWec, ctMaxByType, radiusByType, types } = setup;
+  const margin = points !== null || turbulence !== null ? setup.maxRadius * (1 + 1e-12) : 0;
+  const { xw, yw, order, xs, ys, geom, geomOk, wakeCand, typeAt, hub } = sc;
   for (let i = 0; i < n; i++) { xw[i] = x[i] * c + y[i] * s; yw[i] = -x[i] * s + y[i] * c; }
   idx.sort((a, b) => xw[a] - xw[b] || a - b);
-  for (let p = 0; p < n; p++) { order[p] = idx[p]; xs[p] = xw[idx[p]]; ys[p] = yw[idx[p]]; }
+  for (let p = 0; p < n; p++) {
+    order[p] = idx[p]; xs[p] = xw[idx[p]]; ys[p] = yw[idx[p]];
+    typeAt[p] = typeOf ? typeOf[idx[p]] : 0;
+    hub[p] = types[typeAt[p]].hubHeight;
+  }
   // Wake pairs beyond the model's reach give exactly 0 (and lie outside the wake radius).
   for (let q = 0; q < n; q++) {
+    const tq = typeAt[q];
     for (let p = 0; p < n; p++) {
       const e = q * n + p;
       if (p === q) { geomOk[e] = 0; wakeCand[e] = 0; continue; }
       const dx = xs[p] - xs[q], dy = (ys[p] - ys[q]) * invWec;
-      geomOk[e] = pairGeometry(dx, dy, radius, geom, 5 * e) ? 1 : 0;
-      wakeCand[e] = p > q && Math.abs(dy) <= model.reach(dx, ctMax, tiBound) + (points !== null || turbulence !== null ? radius * (1 + 1e-12) : 0) ? 1 : 0;
+      const dz = hubVaries ? hub[p] - hub[q] : 0;
+      // The induction at the target's hub: the crosswind distance includes the hub heights' difference
+      // (PyWake's cw = hypot(hcw, dh)), ∂/∂dy = ∂/∂cw · dy/cw; the source's radius scales it.
+      if (dz === 0) geomOk[e] = pairGeometry(dx, dy, radiusByType[tq], geom, 5 * e) ? 1 : 0;
+      else {
+        const cw = Math.sqrt(dy * dy + dz * dz);
+        geomOk[e] = pairGeometry(dx, cw, radiusByType[tq], geom, 5 * e) ? 1 : 0;
+        geom[5 * e + 2] *= dy / cw;
+      }
+      const pairModel = several ? pairModels[tq * nTypes + typeAt[p]] : pairModels[0];
+      wakeCand[e] = p > q && Math.abs(dy) <= pairModel.reach(dx, ctMaxByType[tq], tiBound) + margin ? 1 : 0;
     }
   }
 }
@@ -215,16 +256,16 @@ function directionGeometry(pass: BlockagePass, x: Float64Array, y: Float64Array,
  * more sweep after convergence records the partials of every pair.
  */
 function solveCondition(pass: BlockagePass, k: number): void {
-  const { setup, sc, n, withGradient } = pass;
-  const { conditions, turbine } = setup;
+  const { setup, sc, n, withGradient, ctFreeByType } = pass;
+  const { conditions, types } = setup;
   const U = conditions.speed[k];
-  const ctFree = thrustCoefficientAt(turbine, U);
+  for (let t = 0; t < types.length; t++) ctFreeByType[t] = thrustCoefficientAt(types[t], U);
   sc.known.fill(0);
   let converged = false;
   for (let sweep = 0; sweep < BLOCKAGE_MAX_SWEEPS + 1; sweep++) {
     const grad = converged;
     let change = 0;
-    for (let p = 0; p < n; p++) change = Math.max(change, solveTurbine(pass, p, k, ctFree, grad));
+    for (let p = 0; p < n; p++) change = Math.max(change, solveTurbine(pass, p, k, grad));
     pass.sweeps++;
     if (grad) break;
     if (sweep > 0 && change <= BLOCKAGE_TOLERANCE_MS) converged = true;
@@ -234,36 +275,44 @@ function solveCondition(pass: BlockagePass, k: number): void {
 }
 
 /** One turbine of a sweep from the current values of all others; returns how much its speed changed (0 the first time). */
-function solveTurbine(pass: BlockagePass, p: number, k: number, ctFree: number, grad: boolean): number {
-  const { setup, sc, n, g, gt, gb, limiterDx } = pass;
-  const { model, points, superposition: sup, turbulence, turbine, invWec, freeStream, turbulenceSuperposition: tiSup } = setup;
-  const { xs, ys, geom, geomOk, wakeCand, u, ti, ct, coef, gam, known, total, tiAcc, tiArg } = sc;
+function solveTurbine(pass: BlockagePass, p: number, k: number, grad: boolean): number {
+  const { setup, sc, n, g, gt, gb, several, nTypes, hubVaries, ctFreeByType } = pass;
+  const { model, pairModels, points, superposition: sup, turbulence, pairTurbulence, types, invWec, freeStream, turbulenceSuperposition: tiSup } = setup;
+  const { xs, ys, geom, geomOk, wakeCand, u, ti, ct, coef, gam, known, total, tiAcc, tiArg, typeAt, hub } = sc;
   const { wF, wDx, wDy, wCt, wTi, tA, tDx, tDy, tCt, tTi, bV, bDx, bDy, bCt } = sc;
   const site = sc.site;
   // On a site each turbine's own free stream and ambient TI (the target's, and the source's in its wake); else the condition's.
   const uFree = site !== null ? site.uFree : null, tiAmb = site !== null ? site.tiAmb : null;
   const U = uFree !== null ? uFree[p] : setup.conditions.speed[k], ti0 = tiAmb !== null ? tiAmb[p] : setup.conditions.turbulenceIntensity[k];
-  const K = model.coefficientCount, radius = turbine.diameter / 2;
+  const K = model.coefficientCount;
+  const tp = typeAt[p];
+  const radius = setup.radiusByType[tp];
   const refEff = setup.referenceIsEffective, refTarget = setup.referenceIsTarget;
   let acc = 0, tAcc = 0, arg = -1, block = 0;
   for (let q = 0; q < n; q++) {
     if (q === p) continue;
     const e = q * n + p;
     const dx = xs[p] - xs[q], dy = (ys[p] - ys[q]) * invWec;
+    // Hub heights that differ: the pair's vertical offset (target above source positive), in the wake, the added turbulence and the mask.
+    const dz = hubVaries ? hub[p] - hub[q] : 0;
+    const cw = dz === 0 ? Math.abs(dy) : Math.sqrt(dy * dy + dz * dz);
+    const pm = several ? typeAt[q] * nTypes + tp : 0;
+    const pairModel = several ? pairModels[pm] : model;
     if (wakeCand[e]) {
-      const f = rotorAveragedDeficit(model, points, radius, dx, dy, 0, false, coef, q * K, grad ? g : null, g, 0);
+      const f = rotorAveragedDeficit(pairModel, points, radius, dx, dy, dz, hubVaries, coef, q * K, grad ? g : null, g, 0);
       acc = sup.add(acc, (refEff ? u[q] : uFree !== null && !refTarget ? uFree[q] : U) * f);
       if (grad) { wF[e] = f; wDx[e] = g[0]; wDy[e] = g[1]; wCt[e] = g[2]; wTi[e] = g[3]; }
       if (turbulence !== null) {
-        const add = turbulence.added(dx, Math.abs(dy), ct[q], tiAmb !== null ? tiAmb[q] : ti0, model, coef, q * K, grad ? gt : null);
-        if (grad) { tA[e] = add; tDx[e] = gt[0]; tDy[e] = dy < 0 ? -gt[1] : gt[1]; tCt[e] = gt[2]; tTi[e] = gt[3]; }
+        const add = (several ? pairTurbulence![pm] : turbulence).added(dx, cw, ct[q], tiAmb !== null ? tiAmb[q] : ti0, pairModel, coef, q * K, grad ? gt : null);
+        if (grad) { tA[e] = add; tDx[e] = gt[0]; tDy[e] = dz === 0 ? (dy < 0 ? -gt[1] : gt[1]) : cw > 0 ? gt[1] * (dy / cw) : 0; tCt[e] = gt[2]; tTi[e] = gt[3]; }
         if (tiSup === 'sqrmax') { if (add > tAcc) { tAcc = add; arg = q; } } else if (tiSup === 'linear') tAcc += add; else tAcc += add * add;
       }
       pass.pairEvaluations++;
     }
     let beta = 0;
-    // Induction, but not inside the source's wake downstream (nor from a source not yet solved).
-    if (geomOk[e] && known[q] && !(dx >= -limiterDx && Math.abs(dy) <= model.wakeRadius(dx, coef, q * K, null))) {
+    // Induction, but not inside the source's wake downstream (nor from a source not yet solved); the limiter scales with the source's radius.
+    const limiterDx = SELF_SIMILARITY_2020.limiter * setup.radiusByType[typeAt[q]];
+    if (geomOk[e] && known[q] && !(dx >= -limiterDx && cw <= pairModel.wakeRadius(dx, coef, q * K, null))) {
       beta = induction(geom, 5 * e, ct[q], gam, 4 * q, grad ? gb : null);
       block += uFree !== null ? uFree[q] * beta : beta;
       pass.pairEvaluations++;
@@ -276,9 +325,9 @@ function solveTurbine(pass: BlockagePass, p: number, k: number, ctFree: number, 
   if (turbulence !== null) tip = tiSup === 'sqrmax' ? Math.sqrt(ti0 * ti0 + tAcc * tAcc) : tiSup === 'linear' ? ti0 + tAcc : ti0 + Math.sqrt(tAcc);
   const change = known[p] ? Math.abs(up - u[p]) : 0;
   u[p] = up; ti[p] = tip; total[p] = tot; tiAcc[p] = tAcc; tiArg[p] = arg;
-  const ctp = freeStream ? ctFree : thrustCoefficientAt(turbine, Math.max(up, 0));
+  const ctp = freeStream ? ctFreeByType[tp] : thrustCoefficientAt(types[tp], Math.max(up, 0));
   ct[p] = ctp;
-  model.prepareSource(ctp, setup.useEffectiveTi ? tip : ti0, coef, p * K);
+  (several ? pairModels[tp * (nTypes + 1)] : model).prepareSource(ctp, setup.useEffectiveTi ? tip : ti0, coef, p * K);
   sourceGamma(ctp, gam, 4 * p);
   known[p] = 1;
   return change;
@@ -291,9 +340,9 @@ function solveTurbine(pass: BlockagePass, p: number, k: number, ctFree: number, 
  */
 function adjointCondition(pass: BlockagePass, U: number): void {
   const { setup, sc, n, tiUsed } = pass;
-  const { superposition: sup, turbine, freeStream } = setup;
+  const { superposition: sup, types, freeStream } = setup;
   const refEff = setup.referenceIsEffective, refTarget = setup.referenceIsTarget;
-  const { u, total, wakeCand, wF, wDx, wDy, wCt, wTi, tCt, tTi, tDx, tDy, bV, bDx, bDy, bCt, lu, lti, gxw, gyw, seed } = sc;
+  const { u, total, wakeCand, wF, wDx, wDy, wCt, wTi, tCt, tTi, tDx, tDy, bV, bDx, bDy, bCt, lu, lti, gxw, gyw, seed, typeAt } = sc;
   const uFree = sc.site !== null ? sc.site.uFree : null;
   // The deficit's reference speed of pair (q → p): the source's effective speed, its free stream, or (TurbOPark) the target's.
   const refOf = (q: number, p: number): number => refEff ? u[q] : uFree === null ? U : refTarget ? uFree[p] : uFree[q];
@@ -327,7 +376,7 @@ function adjointCondition(pass: BlockagePass, U: number): void {
         }
         if (bV[e] !== 0 || bCt[e] !== 0) cb += -lp * uq * bCt[e];
       }
-      if (!freeStream) ub += cb * thrustSlopeAt(turbine, Math.max(u[q], 0));
+      if (!freeStream) ub += cb * thrustSlopeAt(types[typeAt[q]], Math.max(u[q], 0));
       change = Math.max(change, Math.abs(ub - lu[q]));
       scale = Math.max(scale, Math.abs(ub));
       lu[q] = ub; lti[q] = tb;
@@ -429,6 +478,19 @@ export function createBlockageEvaluator(turbine: Turbine, wind: WindResource, pl
     aepWithGradient: (x, y) => evaluate(x, y, true),
     last: () => last.pairs,
     lastSolve: () => ({ sweeps: last.sweeps, unconverged: last.unconverged }),
+  };
+}
+
+/**
+ * The blockage solve over several turbine types and fixed neighbours (mixedFarm.ts): each call
+ * solves the turbines of `mix` (own first, then neighbours) on `setup`'s types.
+ */
+export function createBlockageMixSolve(setup: WakedSetup): (x: Float64Array, y: Float64Array, withGradient: boolean, mix: TurbineMix) => BlockageResult {
+  let scratch: Scratch | null = null;
+  return (x, y, withGradient, mix) => {
+    const n = x.length;
+    if (!scratch || scratch.n !== n) scratch = createScratch(n, setup.model.coefficientCount, setup.site !== null);
+    return evaluateBlockage(setup, x, y, withGradient, scratch, mix);
   };
 }
 

@@ -16,9 +16,11 @@
  * adjoints of the own turbines they wake back to the own turbines that wake them.
  *
  * The inflow solve is the one the model resolves to for these types (any tabulated-Ct type, or a
- * model only the waked engine has, gives `waked`; else `free-stream`): the solve plan's model
- * (solvePlan.ts). The plan's kernel for the mixed form is JavaScript (engine/wakedCovers.ts: the
- * native kernel takes one turbine model without neighbours), which evaluateWaked runs.
+ * model only the waked engine has, gives `waked`; else `free-stream`: solvePlan.ts; engine/freeStreamCovers.ts inflowOf).
+ * Farms of several models or with neighbours run on the JavaScript waked engine
+ * (wakedAep.ts's evaluateWaked), or with a blockage model on the blockage solve over the same
+ * turbines (blockageSolve.ts: neighbours solved in its fixed point, left out of the AEP); the
+ * native kernel (nativeKernel.ts) keeps the one-model, no-neighbour farms.
  */
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
@@ -29,6 +31,7 @@ import { wakedSetup, type WakedSetup } from './engine/wakedSetup.js';
 import { createWakedWorkspace, type Workspace } from './engine/workspace.js';
 import { evaluateWaked } from './engine/solveWaked.js';
 import { turbineMixProblem, type TurbineMix } from './turbineMix.js';
+import { blockageSetup, createBlockageMixSolve } from './blockageSolve.js';
 
 /** Fixed turbines of neighbouring farms; `typeOf` indexes the evaluator's types. */
 export interface NeighbourTurbines {
@@ -79,13 +82,16 @@ export function createMixedFarmEvaluator(
   types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, neighbours: NeighbourTurbines | null = null, needs: SolveNeeds = {},
 ): MixedFarmEvaluator {
   if (types.length === 0) throw new Error('a mixed farm needs at least one turbine type');
-  // The waked solve over the types (the solve plan, solvePlan.ts): the weighted sum and blockage, one-model solvers, refuse the mixed form.
+  // The waked solve over the types, or the blockage solve (blockageSolve.ts) when the plan picks it; the weighted sum (alone or
+  // with blockage), a one-model solver, refuses the mixed form (the solve plan, solvePlan.ts).
   const plan = solvePlan({ types, neighbours: neighbours !== null && neighbours.x.length > 0, wind }, model, { ...needs, mixedForm: true });
   const nb = neighbours && neighbours.x.length > 0 ? neighbours : null;
   if (nb && (nb.y.length !== nb.x.length || nb.typeOf.length !== nb.x.length)) {
     throw new Error(`neighbours: ${nb.x.length} x, ${nb.y.length} y and ${nb.typeOf.length} types`);
   }
-  const setup: WakedSetup = wakedSetup(types, wind, plan.model);
+  const blockage = plan.solver === 'blockage';
+  const setup: WakedSetup = blockage ? blockageSetup(types, wind, plan.model) : wakedSetup(types, wind, plan.model);
+  const solveBlockage = blockage ? createBlockageMixSolve(setup) : null;
   const nNb = nb ? nb.x.length : 0;
   let scratch: Workspace | null = null;
   let all = { x: new Float64Array(0), y: new Float64Array(0), typeOf: new Int32Array(0) };
@@ -95,6 +101,7 @@ export function createMixedFarmEvaluator(
     const n = xAll.length;
     const problem = turbineMixProblem(mix, n, types.length);
     if (problem) throw new Error(problem);
+    if (solveBlockage) return solveBlockage(xAll, yAll, withGradient, mix);
     if (!scratch || scratch.n !== n) scratch = createWakedWorkspace(setup, n);
     return evaluateWaked(setup, xAll, yAll, withGradient, scratch, 0, setup.conditions.directionsDeg.length, mix);
   };

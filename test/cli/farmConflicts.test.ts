@@ -27,7 +27,7 @@ const weibullOverSeries = (): Record<string, unknown> => ({ ...reference('site-w
 const cases: [string, () => Record<string, unknown>, string, RegExp][] = [
   ['weighted-jensen', () => withModel('jensen1983-random16.yaml', { superposition: 'weighted sum' }), 'model.superposition', /the weighted sum needs a Gaussian wake model, not jensen; use 'linear' or 'sos'$/],
   ['weighted-grid-rotor', () => withModel('rotor-bastankhah2014-grid-random16.yaml', { superposition: 'weighted sum' }), 'model.superposition', /the weighted sum is evaluated at the rotor centre only, not with the '.+' rotor average/],
-  ['weighted-series', () => withModel('timeseries-bastankhah2014-random16.yaml', { superposition: 'weighted sum' }), 'model.superposition', /the weighted sum does not take a time series yet/],
+  // The weighted sum over a time series runs since issue 41 (test/physics/liftedSolves.test.ts, the matrix's timeseries+weighted).
   ['weighted-linear-ti', () => withModel('niayifar2016-random16.yaml', { superposition: 'weighted sum', added_turbulence_superposition: 'linear sum' }), 'model.superposition', /takes the sqrmax added-turbulence superposition only, not linear/],
   ['weibull-series', weibullOverSeries, 'site', /a per-point Weibull site gives each turbine's probability of each \(direction, speed\): give `wind` as a rose/],
 ];

@@ -38,6 +38,8 @@ test('the plan of a matrix of farms: solver, kernel and why', () => {
     ['two models', { types: [constant, table], neighbours: false, wind: rose }, { wake: 'bastankhah2014', superposition: 'linear' }, {}, 'waked', 'js', /several turbine models/, /one turbine model without neighbours/],
     ['neighbours', { types: [constant], neighbours: true, wind: rose }, { wake: 'iea37', superposition: 'sos' }, {}, 'waked', 'js', /neighbouring turbines/, /has neighbours/],
     ['blockage', one(), { wake: 'bastankhah2014', superposition: 'linear', blockage: 'selfsimilarity2020' }, {}, 'blockage', 'js', /selfsimilarity2020/, /JavaScript only/],
+    ['blockage, two models and neighbours', { types: [constant, table], neighbours: true, wind: rose }, { wake: 'bastankhah2014', superposition: 'linear', blockage: 'selfsimilarity2020' }, {}, 'blockage', 'js', /selfsimilarity2020/, /JavaScript only/],
+    ['blockage with the weighted sum', one(table), { wake: 'niayifar2016', superposition: 'weighted', blockage: 'selfsimilarity2020' }, {}, 'blockage', 'js', /selfsimilarity2020/, /JavaScript only/],
     ['weighted sum', one(table), { wake: 'niayifar2016', superposition: 'weighted' }, {}, 'weighted-sum', 'js', /'weighted'/, /JavaScript only/],
     ['hub-height gradient', one(table), { wake: 'bastankhah2014', superposition: 'linear' }, { hubHeightGradient: true }, 'waked', 'native', /tabulated Ct/, /covers every option/],
     ['hub-height gradient, free stream', one(), { wake: 'iea37', superposition: 'sos' }, { hubHeightGradient: true }, 'free-stream', 'js', /free-stream form/, /∂AEP\/∂h/],
@@ -57,10 +59,10 @@ test('the plan of a matrix of farms: solver, kernel and why', () => {
 test('a combination no solver covers is a FarmConflictError naming the field, the same as farmConflict', () => {
   const cases: [FarmShape, FarmModelSpec, string, RegExp][] = [
     [one(table), { wake: 'bastankhah2014', superposition: 'linear', rotorAverage: 'area-overlap' }, 'rotorAverage', /area-overlap rotor average needs a top-hat wake model \(jensen\), not bastankhah2014/],
-    [one(table), { wake: 'bastankhah2014', superposition: 'weighted', blockage: 'selfsimilarity2020' }, 'superposition', /blockage is solved with the linear, sos or max/],
-    [{ types: [constant, table], neighbours: false, wind: rose }, { wake: 'bastankhah2014', superposition: 'linear', blockage: 'selfsimilarity2020' }, 'blockage', /several turbine models/],
     // The weighted sum takes a time series since issue 41, but not a rotor average.
     [one(table, series), { wake: 'niayifar2016', superposition: 'weighted', rotorAverage: 'cgi4' }, 'superposition', /rotor centre only, not with the 'cgi4' rotor average/],
+    [one(table), { wake: 'jensen', superposition: 'weighted', blockage: 'selfsimilarity2020' }, 'superposition', /needs a Gaussian wake model, not jensen/],
+    [{ types: [table], neighbours: true, wind: rose }, { wake: 'bastankhah2014', superposition: 'weighted', blockage: 'selfsimilarity2020' }, 'superposition', /one turbine model without neighbours/],
     [one(table), { wake: 'jensen', superposition: 'weighted' }, 'superposition', /needs a Gaussian wake model, not jensen/],
   ];
   for (const [farm, model, field, message] of cases) {
