@@ -15,7 +15,8 @@ const { turbine, wind, model, dirFrom, dirTo, kernel, isa } = workerData;
 const runner = kernel === 'native' ? createNativeRunner(turbine, wind, model, isa) : null;
 const setup = runner ? null : wakedSetup(turbine, wind, { ...model, inflow: inflowOf(turbine, model) });
 let ws: Workspace | null = null;
-const nDir = wind.directionsDeg.length;
+// Rows of the native runner: the resource's directions, or a time series' sample directions.
+const nDir = runner?.rows?.count ?? wind.directionsDeg.length;
 
 parentPort!.on('message', ({ x, y, withGradient }: { x: Float64Array; y: Float64Array; withGradient: boolean }) => {
   try {

@@ -62,9 +62,9 @@ export function createWakedEvaluator(turbine: Turbine, wind: WindResource, spec:
     const n = x.length;
     if (y.length !== n) throw new Error(`layout has ${n} x but ${y.length} y coordinates`);
     if (native) {
-      const out = allocateByDirection(nDir, n, withGradient);
+      const out = allocateByDirection(native.rows?.count ?? nDir, n, withGradient);
       lastPairs = native.run(x, y, withGradient, out);
-      return { ...sumByDirection(out, n, withGradient), pairEvaluations: lastPairs };
+      return { ...sumByDirection(out, n, withGradient, native.rows, nDir), pairEvaluations: lastPairs };
     }
     if (!scratch || scratch.n !== n) scratch = createWorkspace(n, setup.model.coefficientCount, setup.turbulence !== null, setup.site !== null);
     const r = evaluateWaked(setup, x, y, withGradient, scratch);

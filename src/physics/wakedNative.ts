@@ -5,18 +5,28 @@
  * here from the model's own reach bound (wakedAep.ts does the same per direction); screening never
  * changes a result, only which exact zeros are computed.
  *
+ * The conditions are the setup's (windConditions.ts): a rose's grid, or a time series' samples
+ * grouped by direction (the kernel's condStart; one row of results per sample direction, added to
+ * the summary rose's direction by sumByDirection), each condition with its own ambient TI where
+ * they differ (a series' TI, a rose's TI per bin: condTi).
+ *
  * A site that is not uniform (site/site.ts): the fields are sampled here, in TypeScript, at every
- * turbine for every direction of the call (the speed factor s·f_shear and, with a TI field, the
- * ambient TI); the kernel takes them as each turbine's free stream U·s_i and ambient TI₀_i (the
- * deficit reference and the added turbulence as engine/siteWork.ts states) and, with the gradient,
- * returns their adjoints ∂AEP/∂s_i and ∂AEP/∂TI₀_i by direction, which are chained here through
- * the fields' ∂/∂x, ∂/∂y into the direction's gradient rows.
+ * turbine for every direction of the call (site/siteRows.ts, once per layout at the fields' wd
+ * nodes: the speed factor s·f_shear, with a TI field the ambient TI, with a per-point Weibull the
+ * f, A, k of each turbine); the kernel takes them as each turbine's free stream U·s_i and ambient
+ * TI₀_i (the deficit reference and the added turbulence as engine/siteWork.ts states) and each
+ * turbine's own probability P_i of every condition, which it forms itself (site/siteWeibull.ts) and
+ * differentiates into the gradient; with the gradient it returns the adjoints ∂AEP/∂s_i and
+ * ∂AEP/∂TI₀_i by direction, which are chained here through the fields' ∂/∂x, ∂/∂y into the
+ * direction's gradient rows.
  */
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import type { FarmModelSpec } from './farmModel.js';
-import { curveArrays, requireAddon, setTiBound, wakedConfig, type ByDirection, type IsaChoice, type NativeRunner } from './nativeKernel.js';
-import { createSiteSamples, sampleSite, type Site } from './site/site.js';
+import { curveArrays, requireAddon, setTiBound, wakedConfig, type IsaChoice, type NativeRunner } from './nativeKernel.js';
+import type { Site } from './site/site.js';
+import { SiteRows } from './site/siteRows.js';
+import type { WindConditions } from './windConditions.js';
 
 export type NativeWakedRunner = NativeRunner;
 
@@ -32,52 +42,10 @@ export interface ReachSource {
   /** A site that is not uniform, else null; the largest ambient TI the rose and the site give. */
   site: Site | null;
   ambientTiMax: number;
-}
-
-/** The site sampled at every turbine for a block of directions, [d·n + i], and the kernel's adjoints. */
-class SiteRows {
-  n = -1;
-  speed = new Float64Array(0); speedDx = new Float64Array(0); speedDy = new Float64Array(0);
-  ti = new Float64Array(0); tiDx = new Float64Array(0); tiDy = new Float64Array(0);
-  speedBar = new Float64Array(0); tiBar = new Float64Array(0);
-  private identity = new Int32Array(0);
-  private samples = createSiteSamples(0);
-  constructor(private readonly site: Site, private readonly hubHeight: number, private readonly directionsDeg: Float64Array) {}
-
-  /** Samples directions dirFrom…dirTo−1 (a turbine outside a field's grid: the InputError of sampleSite). */
-  fill(x: Float64Array, y: Float64Array, dirFrom: number, dirTo: number, withGradient: boolean): void {
-    const n = x.length, nDir = this.directionsDeg.length, withTi = this.site.ti !== null;
-    if (n !== this.n) {
-      this.n = n;
-      const rows = () => new Float64Array(nDir * n);
-      this.speed = rows(); this.speedDx = rows(); this.speedDy = rows(); this.speedBar = rows();
-      if (withTi) { this.ti = rows(); this.tiDx = rows(); this.tiDy = rows(); this.tiBar = rows(); }
-      this.identity = Int32Array.from({ length: n }, (_, i) => i);
-      this.samples = createSiteSamples(n);
-    }
-    const hub = this.hubHeight, s = this.samples;
-    for (let d = dirFrom; d < dirTo; d++) {
-      sampleSite(this.site, x, y, this.identity, () => hub, this.directionsDeg[d], s);
-      const at = d * n;
-      this.speed.set(s.speed, at);
-      if (withTi) this.ti.set(s.ti, at);
-      if (withGradient) {
-        this.speedDx.set(s.speedDx, at); this.speedDy.set(s.speedDy, at);
-        if (withTi) { this.tiDx.set(s.tiDx, at); this.tiDy.set(s.tiDy, at); }
-      }
-    }
-  }
-
-  /** Adds the gradient through the fields, ∂AEP/∂s_i·∂s_i/∂x + ∂AEP/∂TI₀_i·∂TI₀_i/∂x, to the rows. */
-  chain(out: ByDirection, dirFrom: number, dirTo: number): void {
-    const n = this.n, withTi = this.site.ti !== null;
-    const gx = out.gradXByDir, gy = out.gradYByDir;
-    for (let at = dirFrom * n; at < dirTo * n; at++) {
-      const sb = this.speedBar[at];
-      gx[at] += withTi ? sb * this.speedDx[at] + this.tiBar[at] * this.tiDx[at] : sb * this.speedDx[at];
-      gy[at] += withTi ? sb * this.speedDy[at] + this.tiBar[at] * this.tiDy[at] : sb * this.speedDy[at];
-    }
-  }
+  /** The conditions visited (a time series: its sample directions, each with its samples; TI per condition). */
+  conditions: WindConditions;
+  /** A per-point Weibull site: each condition's speed bin and w_d/w_s (wakedSetup.ts), else null. */
+  weibullBins: { lower: Float64Array; upper: Float64Array; scale: number } | null;
 }
 
 /** A runner for the spec, or null when the native kernel does not cover its options. */
@@ -91,12 +59,29 @@ export function createNativeWakedRunner(turbine: Turbine, wind: WindResource, sp
   const tiLearned = setup.useEffectiveTi && setup.turbulence !== null;
   let reach = new Float64Array(0);
   let reachTi = NaN;
-  const nDir = wind.directionsDeg.length;
-  const siteRows = setup.site !== null ? new SiteRows(setup.site, turbine.hubHeight, wind.directionsDeg) : null;
-  // The screens' bound on an ambient TI: the rose's, or the largest the site gives.
-  const tiAmbient = siteRows !== null ? setup.ambientTiMax : ti0;
+  const { conditions } = setup;
+  // The directions visited (a time series: its distinct sample directions, each a row of the results).
+  const nDir = conditions.directionsDeg.length;
+  const series = wind.series !== undefined;
+  const siteRows = setup.site !== null ? new SiteRows(setup.site, turbine.hubHeight, conditions.directionsDeg) : null;
+  // The screens' bound on an ambient TI: the largest of the conditions and the site.
+  const tiAmbient = setup.ambientTiMax;
   const none = new Float64Array(0);
+  // Conditions other than the rose's grid: a time series' runs by direction, each sample its speed and weight.
+  const condStart = series ? Float64Array.from(conditions.start) : none;
+  const speeds = series ? conditions.speed : wind.speeds;
+  // The conditions' weights (a per-point Weibull: 1, each turbine's own P multiplies them in the kernel).
+  const probability = conditions.weight;
+  // A TI per condition (a series' samples, a rose's TI per bin) unless every one is the resource's.
+  const condTi = conditions.turbulenceIntensity.some((t) => t !== ti0) ? conditions.turbulenceIntensity : none;
+  let weibullBins = none;
+  if (setup.weibullBins !== null) {
+    const ns = wind.speeds.length, b = setup.weibullBins;
+    weibullBins = new Float64Array(2 * ns + 1);
+    weibullBins.set(b.lower.subarray(0, ns), 0); weibullBins.set(b.upper.subarray(0, ns), ns); weibullBins[2 * ns] = b.scale;
+  }
   return {
+    ...(series ? { rows: { count: nDir, resultDirection: conditions.resultDirection } } : {}),
     run(x, y, withGradient, out, dirFrom = 0, dirTo = nDir) {
       const tiBound = tiLearned ? setup.hint.tiCap : tiAmbient;
       // Reach for every dx up to the layout's diagonal (any direction's downstream extent).
@@ -119,15 +104,17 @@ export function createNativeWakedRunner(turbine: Turbine, wind: WindResource, sp
       setTiBound(cfg, bounded ? tiBound : Infinity);
       if (siteRows === null) {
         addon.waked(cfg, curves.powerSpeeds, curves.powerW, curves.ctSpeeds, curves.ctValues, setup.cosByDir, setup.sinByDir,
-          wind.speeds, wind.probability, reach, x, y, dirFrom, dirTo, withGradient ? 1 : 0,
-          out.perDirectionMwh, out.perTurbineByDir, out.gradXByDir, out.gradYByDir, stats);
+          speeds, probability, reach, x, y, dirFrom, dirTo, withGradient ? 1 : 0,
+          out.perDirectionMwh, out.perTurbineByDir, out.gradXByDir, out.gradYByDir, stats,
+          none, none, none, none, condStart, condTi);
       } else {
         siteRows.fill(x, y, dirFrom, dirTo, withGradient);
         addon.waked(cfg, curves.powerSpeeds, curves.powerW, curves.ctSpeeds, curves.ctValues, setup.cosByDir, setup.sinByDir,
-          wind.speeds, wind.probability, reach, x, y, dirFrom, dirTo, withGradient ? 1 : 0,
+          speeds, probability, reach, x, y, dirFrom, dirTo, withGradient ? 1 : 0,
           out.perDirectionMwh, out.perTurbineByDir, out.gradXByDir, out.gradYByDir, stats,
-          siteRows.speed, siteRows.ti, withGradient ? siteRows.speedBar : none, withGradient ? siteRows.tiBar : none);
-        if (withGradient) siteRows.chain(out, dirFrom, dirTo);
+          siteRows.speed, siteRows.ti, withGradient ? siteRows.speedBar : none, withGradient ? siteRows.tiBar : none,
+          condStart, condTi, siteRows.weibull, weibullBins);
+        if (withGradient) siteRows.chain(out.gradXByDir, out.gradYByDir, dirFrom, dirTo);
       }
       if (tiLearned && stats[1] > 0) setup.hint.tiCap = Math.max(stats[1] * 1.05, tiAmbient);
       return stats[0];

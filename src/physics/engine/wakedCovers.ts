@@ -3,9 +3,10 @@
  * solve plan (solvePlan.ts, its only reader): every wake model, superposition linear, sos or max,
  * several turbine models and neighbours (mixedFarm.ts), roses, time series, TI per bin, sites that
  * are not uniform, the ground mirror, every rotor average the wake model has — with the refusals
- * below. The native kernel (wakedNative.ts) takes one turbine model without neighbours, a rose with
- * one ambient TI, a model with a native form at the rotor centre (or Jensen's area overlap), no
- * ground, no per-point Weibull, the mom1d added-turbulence Ct→a; the rest runs in JavaScript.
+ * below. The native kernel (wakedNative.ts) takes one turbine model without neighbours — a rose,
+ * a TI per bin, a time series (each sample its direction, speed and TI), sites that are not uniform
+ * with a per-point Weibull — a model with a native form at the rotor centre (or Jensen's area
+ * overlap), no ground, the mom1d added-turbulence Ct→a; the rest runs in JavaScript.
  */
 import type { FarmModelSpec } from '../farmModel.js';
 import { deficitModel } from '../wake/registry.js';
@@ -31,12 +32,9 @@ function nativeWakedDeclines(model: FarmModelSpec, farm: FarmShape, needs: Solve
   if (farm.types.length > 1 || farm.neighbours) return `the native kernel takes one turbine model without neighbours, and this farm has ${farm.types.length > 1 ? 'several turbine models' : 'neighbours'}`;
   const wake = deficitModel(model.wake);
   if (!wake || !wake.native) return `${model.wake} has no native form`;
-  if (farm.wind.series) return 'the native kernel takes a rose, not a time series';
-  if (farm.wind.turbulenceIntensityByBin) return 'the native kernel takes one ambient TI, not a TI per bin';
   if (model.blockage) return 'blockage is solved in JavaScript';
   if ((model.ground ?? 'none') !== 'none') return `the ground '${model.ground}' is computed in JavaScript only`;
   if (model.site && model.inflow === 'free-stream') return 'a site needs the waked inflow';
-  if (model.site?.weibull) return 'a per-point Weibull site weights each turbine by its own probability in JavaScript only';
   const rotorAverage = model.rotorAverage ?? wake.wakedDefaults.rotorAverage;
   const native = wake.native({ ...parameterDefaults(wake), ...(model.params ?? {}) });
   if (!(rotorAverage === 'center' || (native.kind === 'top-hat' && rotorAverage === 'area-overlap'))) return `the rotor average '${rotorAverage}' is computed in JavaScript only`;

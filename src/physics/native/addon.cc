@@ -22,7 +22,7 @@ static bool processorHasAvx2() {
 
 struct Args {
   napi_env env;
-  napi_value argv[24];
+  napi_value argv[32];
   size_t argc;
   bool failed = false;
 };
@@ -110,12 +110,13 @@ static int chooseIsa(Args& a, double requested) {
 
 // waked(cfg, powerSpeeds, powerW, ctSpeeds, ctValues, cosDir, sinDir, speeds, probability, reach,
 //       x, y, dirFrom, dirTo, withGradient, perDirection, perTurbineByDir, gradXByDir, gradYByDir, stats
-//       [, siteSpeed, siteTi, siteSpeedBar, siteTiBar])
-// The four site arrays are optional, each directions × turbines or empty (no such field / not wanted).
+//       [, siteSpeed, siteTi, siteSpeedBar, siteTiBar, condStart, condTi, weibull, weibullBins])
+// The four site arrays are optional, each directions × turbines or empty (no such field / not wanted);
+// so are the conditions (condStart, condTi) and the per-point Weibull (weibull, weibullBins), kernel.h.
 static napi_value Waked(napi_env env, napi_callback_info info) {
   Args a;
   a.env = env;
-  a.argc = 24;
+  a.argc = 32;
   napi_get_cb_info(env, info, &a.argc, a.argv, nullptr, nullptr);
   size_t ncfg, nps, npw, ncs, ncv, ncos, nsin, nsp, npr, nreach, nx, ny, npd, npt, ngx, ngy, nst;
   const double* cfg = f64(a, 0, &ncfg, "waked: cfg must be a Float64Array");
@@ -148,13 +149,40 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
     site[j] = f64(a, 20 + j, &nsite[j], siteMessages[j]);
     if (nsite[j] == 0) site[j] = nullptr;
   }
+  // Optional conditions and per-point Weibull (slots 24–27; absent or empty: null).
+  const double* extra[4] = {nullptr, nullptr, nullptr, nullptr};
+  size_t nextra[4] = {0, 0, 0, 0};
+  static const char* extraMessages[4] = {"waked: condStart must be a Float64Array", "waked: condTi must be a Float64Array",
+    "waked: weibull must be a Float64Array", "waked: weibullBins must be a Float64Array"};
+  for (int j = 0; j < 4; j++) {
+    if ((size_t)(24 + j) >= a.argc) break;
+    napi_valuetype t;
+    if (napi_typeof(env, a.argv[24 + j], &t) == napi_ok && t == napi_undefined) continue;
+    extra[j] = f64(a, 24 + j, &nextra[j], extraMessages[j]);
+    if (nextra[j] == 0) extra[j] = nullptr;
+  }
   if (a.failed) return nullptr;
+  const double *condStart = extra[0], *condTi = extra[1], *weibull = extra[2], *weibullBins = extra[3];
   const size_t n = nx, nDir = ncos, nSpeed = nsp;
   if (ncfg < CFG_COUNT) { fail(a, "waked: cfg is too short"); return nullptr; }
+  // The most conditions of any direction (the lanes a direction needs).
+  size_t maxRun = nSpeed;
+  if (condStart) {
+    if (nextra[0] != nDir + 1 || condStart[0] != 0 || condStart[nDir] != (double)nsp || npr != nsp) { fail(a, "waked: condStart must hold directions + 1 entries from 0 to the conditions' count"); return nullptr; }
+    maxRun = 1;
+    for (size_t d = 0; d < nDir; d++) {
+      const double run = condStart[d + 1] - condStart[d];
+      if (!(run >= 0) || run != (double)(int64_t)run) { fail(a, "waked: condStart must be whole and ascending"); return nullptr; }
+      if ((size_t)run > maxRun) maxRun = (size_t)run;
+    }
+  }
+  if (condTi && nextra[1] != npr) { fail(a, "waked: condTi must hold one TI per condition"); return nullptr; }
+  if ((weibull != nullptr) != (weibullBins != nullptr)) { fail(a, "waked: weibull and weibullBins go together"); return nullptr; }
+  if (weibull && (condStart || nextra[2] != nDir * n * 9 || nextra[3] != 2 * nSpeed + 1)) { fail(a, "waked: weibull must hold directions × turbines × 9 and weibullBins 2 × speeds + 1 (a rose only)"); return nullptr; }
   for (int j = 0; j < 4; j++) if (site[j] && nsite[j] != nDir * n) { fail(a, "waked: site arrays must hold directions × turbines"); return nullptr; }
   if ((site[2] && !site[0]) || (site[3] && !site[1])) { fail(a, "waked: a site adjoint needs its field"); return nullptr; }
   if (site[0] && cfg[CFG_FREE_STREAM] != 0) { fail(a, "waked: a site needs the waked inflow"); return nullptr; }
-  if (ny != n || nsin != nDir || npr != nDir * nSpeed || npd != nDir || npt != nDir * n || nst < 2
+  if (ny != n || nsin != nDir || (!condStart && npr != nDir * nSpeed) || npd != nDir || npt != nDir * n || nst < 2
       || nps != npw || ncs != ncv || n < 1 || nSpeed < 1) { fail(a, "waked: array lengths do not match"); return nullptr; }
   if (withGradient != 0 && (ngx != nDir * n || ngy != nDir * n)) { fail(a, "waked: gradient arrays must hold directions × turbines"); return nullptr; }
   if (!(dirFrom >= 0 && dirTo <= (double)nDir && dirFrom <= dirTo)) { fail(a, "waked: direction range out of bounds"); return nullptr; }
@@ -172,8 +200,9 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
   call.pairEvaluations = 0; call.tiSeen = 0;
   call.siteSpeed = site[0]; call.siteTi = site[1];
   call.siteSpeedBar = withGradient != 0 ? site[2] : nullptr; call.siteTiBar = withGradient != 0 ? site[3] : nullptr;
+  call.condStart = condStart; call.condTi = condTi; call.weibull = weibull; call.weibullBins = weibullBins;
 
-  const int lanes = (int)((nSpeed + 7) & ~(size_t)7);  // wakedKernel.inc W
+  const int lanes = (int)((maxRun + 7) & ~(size_t)7);  // wakedKernel.inc W
   const int64_t pairs = n > 1 ? (int64_t)n * (int64_t)(n - 1) / 2 : 1;
   const bool turbulence = cfg[CFG_TURBULENCE] != 0;
   // sqrmax keeps only each target's largest source (tiArg); the other sums keep every pair's terms.
@@ -190,6 +219,10 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
     s.candDxPow = ar.take<double>(turbulence ? pairs : 1);
     s.jensenTerms = ar.take<double>(jensen ? 3 * pairs : 1);
     s.lanes = ar.take<int32_t>(lanes); s.laneU = ar.take<double>(lanes); s.laneP = ar.take<double>(lanes); s.laneCtFree = ar.take<double>(lanes);
+    s.laneTi = ar.take<double>(lanes); s.laneTiFac = ar.take<double>(lanes);
+    s.wProb = ar.take<double>(weibull ? nl : 1);
+    s.wDf = ar.take<double>(weibull && withGradient ? nl : 1); s.wDa = ar.take<double>(weibull && withGradient ? nl : 1);
+    s.wDk = ar.take<double>(weibull && withGradient ? nl : 1); s.wSum = ar.take<double>(weibull && withGradient ? 3 * n : 1);
     s.u = ar.take<double>(nl); s.ti = ar.take<double>(nl); s.ct = ar.take<double>(nl); s.total = ar.take<double>(nl);
     s.tiAcc = ar.take<double>(nl); s.ref = ar.take<double>(1); s.tiArg = ar.take<int32_t>(nl);
     s.c0 = ar.take<double>(nl); s.c1 = ar.take<double>(nl); s.c2 = ar.take<double>(nl); s.c3 = ar.take<double>(nl);
