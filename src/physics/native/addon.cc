@@ -215,7 +215,8 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
     s.xw = ar.take<double>(n); s.yw = ar.take<double>(n); s.xs = ar.take<double>(n); s.ys = ar.take<double>(n);
     s.order = ar.take<int32_t>(n); s.tmpOrder = ar.take<int32_t>(n);
     s.candStart = ar.take<int32_t>(n + 1); s.candSrc = ar.take<int32_t>(pairs);
-    s.candDx = ar.take<double>(pairs); s.candDy = ar.take<double>(pairs); s.candDy2 = ar.take<double>(pairs);
+    // + 4: the packed stores of buildCandidates write four lanes past the last candidate.
+    s.candDx = ar.take<double>(pairs + 4); s.candDy = ar.take<double>(pairs + 4); s.candDy2 = ar.take<double>(pairs + 4);
     s.candDxPow = ar.take<double>(turbulence ? pairs : 1);
     s.jensenTerms = ar.take<double>(jensen ? 3 * pairs : 1);
     s.lanes = ar.take<int32_t>(lanes); s.laneU = ar.take<double>(lanes); s.laneP = ar.take<double>(lanes); s.laneCtFree = ar.take<double>(lanes);
@@ -230,7 +231,7 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
     s.c8 = ar.take<double>(nl); s.tSrc = ar.take<double>(nl);
     s.uBar = ar.take<double>(nl); s.ctBar = ar.take<double>(nl); s.tiBar = ar.take<double>(nl);
     s.gxw = ar.take<double>(nl); s.gyw = ar.take<double>(nl); s.energy = ar.take<double>(n);
-    s.srcKMax = ar.take<double>(n); s.srcEMax = ar.take<double>(n); s.candLive = ar.take<uint8_t>(pairs);
+    s.srcKMax = ar.take<double>(n); s.srcEMax = ar.take<double>(n); s.candLive = ar.take<uint8_t>(pairs); s.liveList = ar.take<int32_t>(pairs);
     s.ctSlope = ar.take<double>(withGradient ? nl : 1);
     s.sitePos = ar.take<double>(n); s.tiPos = ar.take<double>(n);
     s.uFree = ar.take<double>(site[0] ? nl : 1);

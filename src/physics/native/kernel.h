@@ -104,6 +104,7 @@ struct WakedScratch {
   double *sitePos, *tiPos, *uFree, *refBar, *tiAmbBar;
   double *srcKMax, *srcEMax;  // by position: the largest k and ε·D over lanes (Gaussian widths)
   uint8_t* candLive;          // by pair: 0 when no lane of the pair can be inside the wake
+  int32_t* liveList;          // by pair: the live candidates of a target (forwardDeficitsSingle)
   // By pair × lane: 5 deficit terms [(e·5 + j)·L + l]; 5 added-turbulence terms likewise.
   double* pairTerms; double* turbTerms;  // turbTerms: linear and root-sum-square added turbulence only
   // Jensen: per pair, geometry-only terms (shape·w and its partials).
