@@ -49,14 +49,16 @@ export function pywake(script: string, args: string[]): Record<string, unknown> 
   return pinned(process.env.PYWAKE_PYTHON ?? '/usr/bin/python3', [path.join(PEERS, script), 'time', ...args], env);
 }
 
-function writeSeries(file: string, n: number): void {
+export function writeSeries(file: string, n: number): void {
   const rng = createRng(2020);
   const lines = ['wind_direction,wind_speed,turbulence_intensity'];
   let direction = 200;
   for (let t = 0; t < n; t++) {
     direction = (direction + 25 * rng.normal() + 360) % 360;
     const speed = Math.min(24.9, 9 * Math.sqrt(-Math.log(1 - rng.uniform(0, 1))));
-    lines.push(`${direction.toFixed(2)},${speed.toFixed(2)},${(0.03 + 0.22 * rng.uniform(0, 1)).toFixed(4)}`);
+    // A direction just below 360 prints as 360.00, which the reader refuses (0 is north): written as 0.00.
+    const text = direction.toFixed(2);
+    lines.push(`${text === '360.00' ? '0.00' : text},${speed.toFixed(2)},${(0.03 + 0.22 * rng.uniform(0, 1)).toFixed(4)}`);
   }
   fs.writeFileSync(file, `${lines.join('\n')}\n`);
 }

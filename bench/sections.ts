@@ -35,6 +35,7 @@ export const SECTIONS: Record<string, Section> = {
   queue: { module: './queue.js', fn: 'benchQueue', what: 'Redis queue throughput and memory (needs redis-server)', long: '10 minutes or more' },
   gate: { module: './gate.js', fn: 'benchGate', what: 'what the verification gate costs per task and per campaign', long: '10 minutes or more' },
   trust: { module: './trust.js', fn: 'benchTrust', what: 'adoption of 3000 records, recovery after a lost ledger, memory on 10⁶ tasks', long: '20 minutes or more' },
+  inflow: { module: './inflow.js', fn: 'benchInflow', what: 'native kernel vs JavaScript: a 10⁵-sample time series, a .wrg per-point Weibull site, TI per bin (AEP and AEP + gradient, 100 V80)', long: 'a few minutes' },
   realfarms: { module: './realFarms.js', fn: 'benchRealFarms', what: 'time series (10⁵ samples × 100 turbines) and blockage; PyWake beside them when PYWAKE_PYTHONPATH is set', long: '10 minutes or more (longer with PyWake)' },
   restart: { module: './restartStage.js', fn: 'benchRestartStage', what: 'gradient method: AEP and CPU s of the closing restart stage on cs1-16, cs1-36, cs3 over 5 seeds', long: 'about 10 minutes' },
   rotorground: { module: './rotorGround.js', fn: 'benchRotorGround', what: 'ground mirror, rotor averages, turbulence ct2a: native vs JavaScript kernel, 100 V80 × 72 × 23 (and native on 360 × 23)', long: 'a few minutes' },

@@ -197,6 +197,11 @@ export interface ByDirection {
 
 /** A farm model bound to the native kernel: evaluates any block of directions into results by direction. */
 export interface NativeRunner {
+  /**
+   * Rows of the results by direction when they are not the resource's directions (a time series: its
+   * distinct sample directions, windConditions.ts), with the resource direction each row adds to.
+   */
+  readonly rows?: { count: number; resultDirection: Int32Array };
   /** Fills out's rows dirFrom…dirTo−1; returns the pair evaluations computed (0 where not counted). */
   run(x: Float64Array, y: Float64Array, withGradient: boolean, out: ByDirection, dirFrom?: number, dirTo?: number): number;
 }
@@ -210,13 +215,22 @@ export function allocateByDirection(nDir: number, n: number, withGradient: boole
   };
 }
 
-/** AEP, energy by turbine and gradient (and gradH where the rows have it): sums over directions in direction order (canonical). */
-export function sumByDirection(r: ByDirection, n: number, withGradient: boolean): {
+/**
+ * AEP, energy by turbine and gradient (and gradH where the rows have it): sums over directions in
+ * direction order (canonical). With `rows` (NativeRunner.rows), each row's energy goes to its
+ * resource direction (of nResult), and the AEP is the sum of those in order (as engine/objective.ts AepTerm).
+ */
+export function sumByDirection(r: ByDirection, n: number, withGradient: boolean, rows?: { resultDirection: Int32Array }, nResult = 0): {
   aepMwh: number; perDirectionMwh: Float64Array; perTurbineMwh: Float64Array; gradX: Float64Array; gradY: Float64Array; gradH?: Float64Array;
 } {
   const nDir = r.perDirectionMwh.length;
   let aepMwh = 0;
-  for (let d = 0; d < nDir; d++) aepMwh += r.perDirectionMwh[d];
+  let perDirectionMwh = r.perDirectionMwh;
+  if (rows) {
+    perDirectionMwh = new Float64Array(nResult);
+    for (let d = 0; d < nDir; d++) perDirectionMwh[rows.resultDirection[d]] += r.perDirectionMwh[d];
+    for (let d = 0; d < nResult; d++) aepMwh += perDirectionMwh[d];
+  } else for (let d = 0; d < nDir; d++) aepMwh += r.perDirectionMwh[d];
   const perTurbineMwh = new Float64Array(n);
   const gradX = new Float64Array(withGradient ? n : 0), gradY = new Float64Array(withGradient ? n : 0);
   // Each turbine's sum from 0 over the directions in order (a running sum in a local).
@@ -234,14 +248,14 @@ export function sumByDirection(r: ByDirection, n: number, withGradient: boolean)
     }
   }
   const gh = r.gradHByDir;
-  if (!withGradient || gh === undefined || gh.length === 0) return { aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh, gradX, gradY };
+  if (!withGradient || gh === undefined || gh.length === 0) return { aepMwh, perDirectionMwh, perTurbineMwh, gradX, gradY };
   const gradH = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     let sh = 0;
     for (let at = i; at < nDir * n; at += n) sh += gh[at];
     gradH[i] = sh;
   }
-  return { aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh, gradX, gradY, gradH };
+  return { aepMwh, perDirectionMwh, perTurbineMwh, gradX, gradY, gradH };
 }
 
 /** Free-stream Gaussian configuration (k, 1/ξ²) for aep.ts, for a model the solve plan gives the native kernel. */

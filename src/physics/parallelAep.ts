@@ -48,7 +48,8 @@ export function createParallelEvaluator(turbine: Turbine, wind: WindResource, mo
   if (plan.solver === 'blockage' || plan.solver === 'weighted-sum') throw new Error(`the ${plan.solver} solver has no parallel evaluator: use createFarmEvaluator`);
   const nDir = wind.directionsDeg.length;
   // Blocks of the directions the engine visits (a time series: its distinct sample directions).
-  const nVisit = wind.series ? windConditions(wind).directionsDeg.length : nDir;
+  const visited = wind.series ? windConditions(wind) : null;
+  const nVisit = visited ? visited.directionsDeg.length : nDir;
   const count = Math.max(1, Math.min(threads, nVisit));
   const blocks: [number, number][] = [];
   const workers: Worker[] = [];
@@ -68,14 +69,15 @@ export function createParallelEvaluator(turbine: Turbine, wind: WindResource, mo
     const n = x.length;
     const pairEvaluations = replies.reduce((sum, r) => sum + r.pairEvaluations, 0);
     if (replies.every((r) => r.byDirection)) {
-      const all = allocateByDirection(nDir, n, withGradient);
+      // Native rows are by visited direction (a time series' sample directions), each added to its resource direction.
+      const all = allocateByDirection(nVisit, n, withGradient);
       replies.forEach((r, w) => {
         const [dirFrom] = blocks[w];
         all.perDirectionMwh.set(r.perDirectionMwh, dirFrom);
         all.perTurbineByDir.set(r.perTurbineByDir, dirFrom * n);
         if (withGradient) { all.gradXByDir.set(r.gradXByDir, dirFrom * n); all.gradYByDir.set(r.gradYByDir, dirFrom * n); }
       });
-      return { ...sumByDirection(all, n, withGradient), pairEvaluations };
+      return { ...sumByDirection(all, n, withGradient, visited ?? undefined, nDir), pairEvaluations };
     }
     const out = {
       aepMwh: 0, perDirectionMwh: new Float64Array(nDir), perTurbineMwh: new Float64Array(n),

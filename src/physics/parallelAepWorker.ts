@@ -18,7 +18,8 @@ const { turbine, wind, plan, dirFrom, dirTo, isa } = workerData as { turbine: Tu
 const runner = plan.kernel === 'native' ? createNativeRunner(turbine, wind, plan, isa) : null;
 const setup = runner ? null : wakedSetup(turbine, wind, plan.model);
 let ws: Workspace | null = null;
-const nDir = wind.directionsDeg.length;
+// Rows of the native runner: the resource's directions, or a time series' sample directions.
+const nDir = runner?.rows?.count ?? wind.directionsDeg.length;
 
 parentPort!.on('message', ({ x, y, withGradient }: { x: Float64Array; y: Float64Array; withGradient: boolean }) => {
   try {

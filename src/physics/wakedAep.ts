@@ -93,9 +93,11 @@ function nativeWakedEvaluator(turbine: Turbine, wind: WindResource, plan: SolveP
   const evaluate = (x: Float64Array, y: Float64Array, withGradient: boolean): WakedResult => {
     const n = x.length;
     if (y.length !== n) throw new Error(`layout has ${n} x but ${y.length} y coordinates`);
-    if (!scratch.rows || scratch.rows.perTurbineByDir.length !== nDir * n || (withGradient && !scratch.gradient)) {
+    // A time series: a row per sample direction (native.rows), summed into the summary rose's directions.
+    const nRows = native.rows?.count ?? nDir;
+    if (!scratch.rows || scratch.rows.perTurbineByDir.length !== nRows * n || (withGradient && !scratch.gradient)) {
       // On a site the gradient includes ∂AEP/∂h_i, as the JavaScript engine's does (engine/siteWork.ts).
-      scratch.rows = allocateByDirection(nDir, n, withGradient, onSite);
+      scratch.rows = allocateByDirection(nRows, n, withGradient, onSite);
       scratch.gradient = withGradient;
     }
     const rows = scratch.rows;
@@ -107,7 +109,8 @@ function nativeWakedEvaluator(turbine: Turbine, wind: WindResource, plan: SolveP
     };
     lastPairs = native.run(x, y, withGradient, out);
     // The energy by direction is a copy: the rows are the next call's.
-    return { ...sumByDirection(out, n, withGradient), perDirectionMwh: rows.perDirectionMwh.slice(), pairEvaluations: lastPairs };
+    const sums = sumByDirection(out, n, withGradient, native.rows, nDir);
+    return { ...sums, perDirectionMwh: native.rows ? sums.perDirectionMwh : rows.perDirectionMwh.slice(), pairEvaluations: lastPairs };
   };
   return {
     turbine, wind, plan,

@@ -145,7 +145,7 @@ test('inline weibull blocks that are not what they should be: file:line and the 
     ["w['frequency'][0][1][0] += 0.1", /case\.yaml:\d+: site\.weibull\.frequency\[0\]\[1\]\[0\]: the sector frequencies of this point \(12 sectors from this value on\) sum to 1\.(09|1)\d*, not 1/],
     ["w['A'][2] = w['A'][2][:-1]", /case\.yaml:\d+: site\.weibull\.A\[2\]: 5 entries, expected a list of 6/],
     ["w['freq'] = w.pop('frequency')", /case\.yaml:\d+: site\.weibull\.freq: unknown field 'freq' \(known: x, y, h, wd, A, k, frequency\)/],
-    ["doc['wind'] = {'time_series': {'wind_direction': [270.0], 'wind_speed': [8.0]}}", /case\.yaml: model\.site: a per-point Weibull site gives each turbine's probability .*not a time series/],
+    ["doc['wind'] = {'time_series': {'wind_direction': [270.0], 'wind_speed': [8.0]}}", /case\.yaml:\d+: site: a per-point Weibull site gives each turbine's probability .*not a time series/],
   ];
   const files = pythonCases(EDIT_WRITER, cases.map(([transform]): [string, string] => ['site-weibull-bastankhah2014.yaml', transform]), 'wflo-weibull-');
   cases.forEach(([transform, pattern], i) => assertRefused(files[i], pattern, transform));

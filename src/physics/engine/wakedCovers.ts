@@ -3,12 +3,13 @@
  * solve plan (solvePlan.ts, its only reader): every wake model, superposition linear, sos or max,
  * several turbine models and neighbours (mixedFarm.ts), roses, time series, TI per bin, sites that
  * are not uniform, the ground mirror, every rotor average the wake model has — with the refusals
- * below. The native kernel (wakedNative.ts) takes one turbine model without neighbours, a rose with
- * one ambient TI, a model with a native form, no per-point Weibull; with every rotor average the
- * model has (the centre, Jensen's area overlap, every quadrature of rotor/rotorPoints.ts), the
- * ground mirror and every added-turbulence Ct→a (mom1d, madsen); the rest runs in JavaScript. It
- * gives the hub-height gradient (∂AEP/∂h through a site's shear and fields) and per-turbine
- * weighted energy gradients as the JavaScript kernel does.
+ * below. The native kernel (wakedNative.ts) takes one turbine model without neighbours — a rose,
+ * a TI per bin, a time series (each sample its direction, speed and TI), sites that are not uniform
+ * with a per-point Weibull — a model with a native form, with every rotor average the model has
+ * (the centre, Jensen's area overlap, every quadrature of rotor/rotorPoints.ts), the ground mirror
+ * and every added-turbulence Ct→a (mom1d, madsen); the rest runs in JavaScript. It gives the
+ * hub-height gradient (∂AEP/∂h through a site's shear and fields; not with the ground mirror, whose
+ * image moves with h) and per-turbine weighted energy gradients as the JavaScript kernel does.
  */
 import type { FarmModelSpec } from '../farmModel.js';
 import { deficitModel } from '../wake/registry.js';
@@ -37,17 +38,15 @@ export const SITE_RULES: readonly CoverRule[] = [
 ];
 
 /** Why the native waked kernel (nativeKernel.ts wakedConfig) does not take a farm of one model, or null. */
-// Neither the hub-height gradient (∂AEP/∂h through the site, chained in wakedNative.ts from the kernel's
-// site adjoints) nor per-turbine weights (the kernel's turbineWeight) narrow it: `needs` asks nothing here.
-function nativeWakedDeclines(model: FarmModelSpec, farm: FarmShape, _needs: SolveNeeds): string | null {
+// Per-turbine weights (the kernel's turbineWeight) do not narrow it, nor does the hub-height gradient (∂AEP/∂h
+// through the site, chained in wakedNative.ts from the kernel's site adjoints) but with the ground mirror.
+function nativeWakedDeclines(model: FarmModelSpec, farm: FarmShape, needs: SolveNeeds): string | null {
   if (farm.types.length > 1 || farm.neighbours) return `the native kernel takes one turbine model without neighbours, and this farm has ${farm.types.length > 1 ? 'several turbine models' : 'neighbours'}`;
   const wake = deficitModel(model.wake);
   if (!wake || !wake.native) return `${model.wake} has no native form`;
-  if (farm.wind.series) return 'the native kernel takes a rose, not a time series';
-  if (farm.wind.turbulenceIntensityByBin) return 'the native kernel takes one ambient TI, not a TI per bin';
   if (model.blockage) return 'blockage is solved in JavaScript';
   if (model.site && model.inflow === 'free-stream') return 'a site needs the waked inflow';
-  if (model.site?.weibull) return 'a per-point Weibull site weights each turbine by its own probability in JavaScript only';
+  if (needs.hubHeightGradient && (model.ground ?? 'none') !== 'none') return '∂AEP/∂h with the ground mirror (its image is 2·h below) is computed by the JavaScript kernel only';
   if (!['linear', 'sos', 'max'].includes(model.superposition)) return `the superposition '${model.superposition}' is computed in JavaScript only`;
   return null;
 }

@@ -113,9 +113,10 @@ static int chooseIsa(Args& a, double requested) {
 
 // waked(cfg, powerSpeeds, powerW, ctSpeeds, ctValues, cosDir, sinDir, speeds, probability, reach,
 //       x, y, dirFrom, dirTo, withGradient, perDirection, perTurbineByDir, gradXByDir, gradYByDir, stats
-//       [, siteSpeed, siteTi, siteSpeedBar, siteTiBar])
-// The four site arrays are optional, each directions × turbines or empty (no such field / not wanted).
-// Slot 28 (optional, after the bins slots 24–27): turbineWeight, one weight per turbine (empty: all 1).
+//       [, siteSpeed, siteTi, siteSpeedBar, siteTiBar, condStart, condTi, weibull, weibullBins])
+// The four site arrays are optional, each directions × turbines or empty (no such field / not wanted);
+// so are the conditions (condStart, condTi) and the per-point Weibull (weibull, weibullBins), kernel.h.
+// Slot 28 (optional): turbineWeight, one weight per turbine (empty: all 1).
 static napi_value Waked(napi_env env, napi_callback_info info) {
   Args a;
   a.env = env;
@@ -156,7 +157,20 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
   size_t nweight = 0;
   const double* turbineWeight = a.argc > 28 ? f64(a, 28, &nweight, "waked: turbineWeight must be a Float64Array") : nullptr;
   if (nweight == 0) turbineWeight = nullptr;
+  // Optional conditions and per-point Weibull (slots 24–27; absent or empty: null).
+  const double* extra[4] = {nullptr, nullptr, nullptr, nullptr};
+  size_t nextra[4] = {0, 0, 0, 0};
+  static const char* extraMessages[4] = {"waked: condStart must be a Float64Array", "waked: condTi must be a Float64Array",
+    "waked: weibull must be a Float64Array", "waked: weibullBins must be a Float64Array"};
+  for (int j = 0; j < 4; j++) {
+    if ((size_t)(24 + j) >= a.argc) break;
+    napi_valuetype t;
+    if (napi_typeof(env, a.argv[24 + j], &t) == napi_ok && t == napi_undefined) continue;
+    extra[j] = f64(a, 24 + j, &nextra[j], extraMessages[j]);
+    if (nextra[j] == 0) extra[j] = nullptr;
+  }
   if (a.failed) return nullptr;
+  const double *condStart = extra[0], *condTi = extra[1], *weibull = extra[2], *weibullBins = extra[3];
   const size_t n = nx, nDir = ncos, nSpeed = nsp;
   if (ncfg < CFG_COUNT) { fail(a, "waked: cfg is too short"); return nullptr; }
   const double nPts = cfg[CFG_ROTOR_POINTS], ptsAt = cfg[CFG_ROTOR_POINTS_AT];
@@ -164,10 +178,24 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
     fail(a, "waked: cfg[CFG_ROTOR_POINTS_AT] must place the rotor points (y, z, w) inside cfg, after CFG_COUNT"); return nullptr;
   }
   if (turbineWeight && nweight != n) { fail(a, "waked: turbineWeight must hold one weight per turbine"); return nullptr; }
+  // The most conditions of any direction (the lanes a direction needs).
+  size_t maxRun = nSpeed;
+  if (condStart) {
+    if (nextra[0] != nDir + 1 || condStart[0] != 0 || condStart[nDir] != (double)nsp || npr != nsp) { fail(a, "waked: condStart must hold directions + 1 entries from 0 to the conditions' count"); return nullptr; }
+    maxRun = 1;
+    for (size_t d = 0; d < nDir; d++) {
+      const double run = condStart[d + 1] - condStart[d];
+      if (!(run >= 0) || run != (double)(int64_t)run) { fail(a, "waked: condStart must be whole and ascending"); return nullptr; }
+      if ((size_t)run > maxRun) maxRun = (size_t)run;
+    }
+  }
+  if (condTi && nextra[1] != npr) { fail(a, "waked: condTi must hold one TI per condition"); return nullptr; }
+  if ((weibull != nullptr) != (weibullBins != nullptr)) { fail(a, "waked: weibull and weibullBins go together"); return nullptr; }
+  if (weibull && (condStart || nextra[2] != nDir * n * 9 || nextra[3] != 2 * nSpeed + 1)) { fail(a, "waked: weibull must hold directions × turbines × 9 and weibullBins 2 × speeds + 1 (a rose only)"); return nullptr; }
   for (int j = 0; j < 4; j++) if (site[j] && nsite[j] != nDir * n) { fail(a, "waked: site arrays must hold directions × turbines"); return nullptr; }
   if ((site[2] && !site[0]) || (site[3] && !site[1])) { fail(a, "waked: a site adjoint needs its field"); return nullptr; }
   if (site[0] && cfg[CFG_FREE_STREAM] != 0) { fail(a, "waked: a site needs the waked inflow"); return nullptr; }
-  if (ny != n || nsin != nDir || npr != nDir * nSpeed || npd != nDir || npt != nDir * n || nst < 2
+  if (ny != n || nsin != nDir || (!condStart && npr != nDir * nSpeed) || npd != nDir || npt != nDir * n || nst < 2
       || nps != npw || ncs != ncv || n < 1 || nSpeed < 1) { fail(a, "waked: array lengths do not match"); return nullptr; }
   if (withGradient != 0 && (ngx != nDir * n || ngy != nDir * n)) { fail(a, "waked: gradient arrays must hold directions × turbines"); return nullptr; }
   if (!(dirFrom >= 0 && dirTo <= (double)nDir && dirFrom <= dirTo)) { fail(a, "waked: direction range out of bounds"); return nullptr; }
@@ -186,8 +214,9 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
   call.siteSpeed = site[0]; call.siteTi = site[1];
   call.siteSpeedBar = withGradient != 0 ? site[2] : nullptr; call.siteTiBar = withGradient != 0 ? site[3] : nullptr;
   call.turbineWeight = turbineWeight;
+  call.condStart = condStart; call.condTi = condTi; call.weibull = weibull; call.weibullBins = weibullBins;
 
-  const int lanes = (int)((nSpeed + 7) & ~(size_t)7);  // wakedKernel.inc W
+  const int lanes = (int)((maxRun + 7) & ~(size_t)7);  // wakedKernel.inc W
   const int64_t pairs = n > 1 ? (int64_t)n * (int64_t)(n - 1) / 2 : 1;
   const bool turbulence = cfg[CFG_TURBULENCE] != 0;
   // sqrmax keeps only each target's largest source (tiArg); the other sums keep every pair's terms.
@@ -202,10 +231,15 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
     s.xw = ar.take<double>(n); s.yw = ar.take<double>(n); s.xs = ar.take<double>(n); s.ys = ar.take<double>(n);
     s.order = ar.take<int32_t>(n); s.tmpOrder = ar.take<int32_t>(n);
     s.candStart = ar.take<int32_t>(n + 1); s.candSrc = ar.take<int32_t>(pairs);
-    s.candDx = ar.take<double>(pairs); s.candDy = ar.take<double>(pairs); s.candDy2 = ar.take<double>(pairs);
+    // + 4: the packed stores of buildCandidates write four lanes past the last candidate.
+    s.candDx = ar.take<double>(pairs + 4); s.candDy = ar.take<double>(pairs + 4); s.candDy2 = ar.take<double>(pairs + 4);
     s.candDxPow = ar.take<double>(turbulence ? pairs : 1);
     s.jensenTerms = ar.take<double>(jensen ? jensenPerPair * pairs : 1);
     s.lanes = ar.take<int32_t>(lanes); s.laneU = ar.take<double>(lanes); s.laneP = ar.take<double>(lanes); s.laneCtFree = ar.take<double>(lanes);
+    s.laneTi = ar.take<double>(lanes); s.laneTiFac = ar.take<double>(lanes);
+    s.wProb = ar.take<double>(weibull ? nl : 1);
+    s.wDf = ar.take<double>(weibull && withGradient ? nl : 1); s.wDa = ar.take<double>(weibull && withGradient ? nl : 1);
+    s.wDk = ar.take<double>(weibull && withGradient ? nl : 1); s.wSum = ar.take<double>(weibull && withGradient ? 3 * n : 1);
     s.u = ar.take<double>(nl); s.ti = ar.take<double>(nl); s.ct = ar.take<double>(nl); s.total = ar.take<double>(nl);
     s.tiAcc = ar.take<double>(nl); s.ref = ar.take<double>(1); s.tiArg = ar.take<int32_t>(nl);
     s.c0 = ar.take<double>(nl); s.c1 = ar.take<double>(nl); s.c2 = ar.take<double>(nl); s.c3 = ar.take<double>(nl);
@@ -213,7 +247,7 @@ static napi_value Waked(napi_env env, napi_callback_info info) {
     s.c8 = ar.take<double>(nl); s.tSrc = ar.take<double>(nl);
     s.uBar = ar.take<double>(nl); s.ctBar = ar.take<double>(nl); s.tiBar = ar.take<double>(nl);
     s.gxw = ar.take<double>(nl); s.gyw = ar.take<double>(nl); s.energy = ar.take<double>(n);
-    s.srcKMax = ar.take<double>(n); s.srcEMax = ar.take<double>(n); s.candLive = ar.take<uint8_t>(pairs);
+    s.srcKMax = ar.take<double>(n); s.srcEMax = ar.take<double>(n); s.candLive = ar.take<uint8_t>(pairs); s.liveList = ar.take<int32_t>(pairs);
     s.ctSlope = ar.take<double>(withGradient ? nl : 1);
     s.sitePos = ar.take<double>(n); s.tiPos = ar.take<double>(n);
     s.uFree = ar.take<double>(site[0] ? nl : 1);

@@ -76,6 +76,16 @@ struct WakedCall {
   // turbine (null: every w_i = 1, the AEP). Only the adjoint's seed is weighted; the energies written
   // stay each turbine's own (the caller weights them).
   const double* turbineWeight;
+  // Conditions other than a rose's grid (null: today's rose). condStart (nDir + 1 entries): the
+  // conditions of direction d are [condStart[d], condStart[d + 1]), each its own speed speeds[c] and
+  // weight probability[c] (a time series grouped by direction). condTi: each condition's ambient TI,
+  // indexed as probability (a time series' TI, a rose's TI per bin; a site's TI field overrides it).
+  const double* condStart; const double* condTi;
+  // A per-point Weibull site (rose only): by [(d·n + i)·9] the sector frequency f, A, k of turbine i
+  // at direction d, each followed by its ∂/∂x, ∂/∂y; weibullBins: the speed bins' lower edges
+  // [nSpeed], upper edges [nSpeed] and the factor w_d/w_s. Each turbine's power is weighted by its
+  // own P = w_d/w_s·f·(e^−(lo/A)^k − e^−(hi/A)^k) times probability; the gradient through P is added.
+  const double* weibull; const double* weibullBins;
   double pairEvaluations, tiSeen;
   // Set when the pair scratch was too small: the direction to resume at and the pairs it needs.
   int resumeAt; int64_t neededPairs;
@@ -87,8 +97,12 @@ struct WakedScratch {
   int64_t termCapacity;  // pairs the pairTerms / turbTerms blocks hold (gradient only)
   double *xw, *yw, *xs, *ys; int32_t *order, *tmpOrder;
   int32_t *candStart, *candSrc; double *candDx, *candDy, *candDy2, *candDxPow;
-  int32_t* lanes;  // active speed indices of the direction
+  int32_t* lanes;  // active conditions of the direction (index into probability)
   double *laneU, *laneP, *laneCtFree;
+  double *laneTi, *laneTiFac;  // WakedCall.condTi: each lane's ambient TI and its TI₀^c₂
+  // A per-point Weibull site, by position × lane: P, and with the gradient ∂P/∂f, ∂P/∂A, ∂P/∂k;
+  // by position [3p + j] the sums over lanes of P̄·∂P/∂(f, A, k) (P̄ = weight × power).
+  double *wProb, *wDf, *wDa, *wDk, *wSum;
   // By position × lane [p·L + l]:
   double *u, *ti, *ct, *total, *tiAcc, *ref; int32_t* tiArg;
   double *c0, *c1, *c2, *c3, *c4, *c5, *c6, *c7, *c8;  // per-source model coefficients
@@ -101,6 +115,7 @@ struct WakedScratch {
   double *sitePos, *tiPos, *uFree, *refBar, *tiAmbBar;
   double *srcKMax, *srcEMax;  // by position: the largest k and ε·D over lanes (Gaussian widths)
   uint8_t* candLive;          // by pair: 0 when no lane of the pair can be inside the wake
+  int32_t* liveList;          // by pair: the live candidates of a target (forwardDeficitsSingle)
   // By pair × lane: 5 deficit terms [(e·5 + j)·L + l]; 5 added-turbulence terms likewise.
   double* pairTerms; double* turbTerms;  // turbTerms: linear and root-sum-square added turbulence only
   // Jensen: per pair, geometry-only terms (shape·w and its partials); six with rotor points or the ground (the direct wake, the image).
