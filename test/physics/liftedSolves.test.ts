@@ -83,7 +83,9 @@ for (const file of files.filter((f) => /^(blockage|turbopark|weighted)-/.test(f)
 test('TurbOPark on a site, native kernel (CFG_REF_TARGET): the JavaScript engine\'s AEP, every turbine and gradient to 1e-12 on random farms', () => {
   const c = load('turbopark-speedup-ti-turbopark2022.yaml');
   const wind = thinRose(c.wind, 2);
-  for (const [seed, change] of [[1, {}], [2, { superposition: 'linear' }], [3, { turbulence: 'crespo-hernandez', useEffectiveTi: true }]] as const) {
+  // The rotor-average points and the ground mirror take the kernel's multi-point forward pass, which must scale by the target's free stream too.
+  const changes: [number, Partial<FarmModelSpec>][] = [[1, {}], [2, { superposition: 'linear' }], [3, { turbulence: 'crespo-hernandez', useEffectiveTi: true }], [4, { rotorAverage: 'cgi4' }], [5, { ground: 'mirror', superposition: 'linear' }]];
+  for (const [seed, change] of changes) {
     const model: FarmModelSpec = { ...c.model, ...change, inflow: 'waked' };
     assert.equal(casePlan({ ...c, wind }, model, { kernel: 'native' }).kernel, 'native', `seed ${seed}: the native kernel takes it`);
     const { x, y } = randomLayout(seed, 14, 1900);
