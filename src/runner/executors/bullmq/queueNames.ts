@@ -1,6 +1,6 @@
 /**
  * Names in Redis. BullMQ keys live under the prefix `wflo`; there is one queue per engine
- * version (`wflo:engine-5:…`), so a worker only ever sees jobs its engine can compute bit-identically
+ * version (`wflo:engine-6:…`), so a worker only ever sees jobs its engine can compute bit-identically
  * (a worker of another version waits on another queue). A job's id is its task id and spec hash:
  * adding the same task twice is a no-op, and a changed task is a different job.
  * Worker records for `wflo status` are `wflo:workers:<host>:<pid>` hashes with a TTL.
