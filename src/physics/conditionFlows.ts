@@ -24,7 +24,6 @@ import { solveWaked } from './engine/solveWaked.js';
 import type { ConditionFlow, ObjectiveTerm } from './engine/objective.js';
 import { weightedSumSetup } from './wakedAep.js';
 import { conditionTi, evaluateWeightedSum } from './superposition/weightedSum.js';
-import { InputError } from '../util/errors.js';
 
 export interface ConditionFlows {
   /** Conditions (rose bins or series samples, in the resource's order) and turbines (the farm's own, then neighbours). */

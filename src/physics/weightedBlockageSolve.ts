@@ -41,7 +41,6 @@ import { BLOCKAGE_MAX_SWEEPS, BLOCKAGE_TOLERANCE_MS } from './blockageSolve.js';
 import type { SolvePlan } from './solvePlanTypes.js';
 import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
-import type { FarmModelSpec } from './farmModel.js';
 import { weightedSumSetup, type WakedEvaluator } from './wakedAep.js';
 import type { WakedResult } from './engine/solveWaked.js';
 import { FarmConflictError } from './farmConflictError.js';

@@ -222,7 +222,7 @@ function sourcesOfTarget(s: WeightedSumSetup, st: WeightedSumState, j: number, d
  * records the count in iterations[j].
  */
 function solveConvection(s: WeightedSumSetup, st: WeightedSumState, j: number): void {
-  const { nDk, nSpeed, Uc, UcStar, active, iterations } = st;
+  const { nDk, Uc, UcStar, active, iterations } = st;
   const { maxErr, maxIter } = WEIGHTED_SUM_DEFAULTS;
   for (let count = 0; count < maxIter; count++) {
     let worst = 0;
