@@ -6,13 +6,14 @@
  * returned AEP at the last stage's feasibility tolerance; the JSON form holds the same rows; the
  * global (population) method's rows are its starts and hops (generations) with the best AEP so
  * far, ending at the result's; an LCOE run's cost stages are in currency per MWh;
- * recording never changes the result; --starts > 1, somebody else's file and a missing folder (also for --out) are refused (exit 2).
+ * recording never changes the result (one LCOE run serves its history test and the result-file test at the end); --starts > 1, somebody else's file and a missing folder (also for --out) are refused (exit 2).
  */
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { runWflo, tempDir } from '../helpers.js';
+import { spawnSync } from 'node:child_process';
+import { PYTHON, REPO, runWflo, tempDir } from '../helpers.js';
 import { resolveSettings } from '../../src/optimize/settings.js';
 
 interface Row { event: string; iteration: number | null; stage: number; wec: number | null; objective: number; max_violation_m: number; evaluations: number }
@@ -27,6 +28,25 @@ function readCsv(file: string): Row[] {
     return { event, iteration: num(iteration), stage: Number(stage), wec: num(wec), objective: Number(objective), max_violation_m: Number(viol), evaluations: Number(evaluations) };
   });
 }
+
+/**
+ * The LCOE run of mixed-choice-cost.yaml (gradient, 8 iterations) with `--out`, `--history` and
+ * `--json` at once, run once for the two tests that read it (the history's cost stages; the result
+ * file's economics): `--history` does not change the result (checked on cs1-16 above).
+ */
+let lcoeShared: { dir: string; out: string; history: string; caseFile: string; r: ReturnType<typeof runWflo> } | null = null;
+function lcoeRun(): NonNullable<typeof lcoeShared> {
+  if (lcoeShared) return lcoeShared;
+  const dir = tempDir('wflo-history-lcoe-');
+  const out = path.join(dir, 'best.yaml');
+  const history = path.join(dir, 'lcoe.json');
+  const caseFile = path.join(REPO, 'examples', 'mixed-choice-cost.yaml');
+  const r = runWflo(['optimize', caseFile, '--method', 'gradient', '--objective', 'lcoe', '--max-iterations', '8', '--out', out, '--json', '--history', history], { timeoutMs: 300_000 });
+  assert.equal(r.status, 0, r.stderr);
+  lcoeShared = { dir, out, history, caseFile, r };
+  return lcoeShared;
+}
+after(() => { if (lcoeShared) fs.rmSync(lcoeShared.dir, { recursive: true, force: true }); });
 
 const GRADIENT = ['optimize', 'iea37-cs1-16', '--method', 'gradient', '--max-iterations', '20', '--seed', '3', '--json'];
 
@@ -135,11 +155,8 @@ test('--history is refused with several starts and over somebody else\'s file (e
 });
 
 test('--history of an LCOE run: energy stages in MWh, cost stages in the case\'s LCOE, ending at the result\'s (0.1 %)', { timeout: 300_000 }, () => {
-  const dir = tempDir('wflo-history-');
-  try {
-    const file = path.join(dir, 'lcoe.json');
-    const r = runWflo(['optimize', path.join('examples', 'mixed-choice-cost.yaml'), '--method', 'gradient', '--objective', 'lcoe', '--max-iterations', '8', '--json', '--history', file], { timeoutMs: 300_000 });
-    assert.equal(r.status, 0, r.stderr);
+  {
+    const { history: file, r } = lcoeRun();
     const j = JSON.parse(r.stdout) as { iterations: number; economics: { objective: string; value: number } };
     assert.equal(j.economics.objective, 'lcoe');
     const rows = (JSON.parse(fs.readFileSync(file, 'utf8')) as { rows: Row[] }).rows;
@@ -161,7 +178,63 @@ test('--history of an LCOE run: energy stages in MWh, cost stages in the case\'s
     assert.deepEqual(stages.filter((_, k) => kinds[k] === 'cost').length, 2, kinds.join(','));
     assert.equal(kinds.at(-1), 'cost');
     assert.ok(Math.abs(rows.at(-1)!.objective - lcoe) <= 1e-3 * lcoe, `${rows.at(-1)!.objective} vs ${lcoe}`);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/*
+ * `wflo optimize --out FILE` under a cost objective writes, beside the layout, the objective and
+ * the layout's economics (LCOE, NPV, IRR, cable length and cost, cost items) and its collection
+ * network (`wflo.economics.cable_to`, `cable_type`) in the file's own turbine order (a farm that
+ * chose its models is written grouped by model). Read back by Debian's python3-yaml: the network is
+ * a tree from the case's substation, within the cable's capacity, and its length recomputed from
+ * the written layout equals the written cable_length_m (1e-9 relative); the figures are the ones
+ * `--json` prints.
+ */
+const hasYaml = spawnSync(PYTHON, ['-c', 'import yaml'], { encoding: 'utf8' }).status === 0;
+
+test('optimize --out with economics: the objective, the figures and the cable network in the result file', { skip: hasYaml ? false : 'python3-yaml is not installed', timeout: 300_000 }, () => {
+  const { out, caseFile, r } = lcoeRun();
+  const printed = JSON.parse(r.stdout) as { economics: { lcoe: number; npv: number; cable_length_m: number; cable_cost: number }; turbine_types: number[] };
+  const py = spawnSync(PYTHON, ['-c', `
+import yaml, json, math, sys
+doc = yaml.safe_load(open(sys.argv[1]))
+case = yaml.safe_load(open(sys.argv[2]))
+w = doc['wflo']
+e = w['economics']
+x, y = doc['layout']['x'], doc['layout']['y']
+n = len(x)
+subs = case['economics']['substations']
+caps = {c['name']: c['capacity'] for c in case['economics']['cables']}
+to, types = e['cable_to'], e['cable_type']
+assert len(to) == n and len(types) == n
+load = [1] * n
+for i in range(n):
+    j, steps = to[i], 0
+    while j >= 0:
+        assert j < n and j != i
+        load[j] += 1
+        j = to[j]; steps += 1
+        assert steps <= n, 'cycle'
+    assert -1 - j < len(subs)
+assert all(load[i] <= caps[types[i]] for i in range(n)), (load, types)
+total = sum(math.hypot(x[i] - (x[to[i]] if to[i] >= 0 else subs[-1 - to[i]][0]), y[i] - (y[to[i]] if to[i] >= 0 else subs[-1 - to[i]][1])) for i in range(n))
+print(json.dumps({'objective': w['objective'], 'value': e['value'], 'lcoe': e['lcoe_per_mwh'], 'npv': e['npv'], 'length': e['cable_length_m'],
+                  'cost': e['cable_cost'], 'recomputed': total, 'feeders': sum(1 for t in to if t < 0), 'items': sorted(e['cost_breakdown']),
+                  'models': [t['n'] for t in doc['turbines']]}))
+`, out, caseFile], { encoding: 'utf8' });
+  assert.equal(py.status, 0, py.stderr);
+  const f = JSON.parse(py.stdout) as { objective: string; value: number; lcoe: number; npv: number; length: number; cost: number; recomputed: number; feeders: number; items: string[]; models: number[] };
+  assert.equal(f.objective, 'lcoe');
+  assert.equal(f.value, f.lcoe);
+  assert.equal(f.lcoe, printed.economics.lcoe);
+  assert.equal(f.npv, printed.economics.npv);
+  assert.equal(f.length, printed.economics.cable_length_m);
+  assert.equal(f.cost, printed.economics.cable_cost);
+  assert.ok(Math.abs(f.recomputed - f.length) <= 1e-9 * f.length, `${f.recomputed} vs ${f.length}`);
+  // 16 turbines, capacity 5: at least 4 feeders.
+  assert.ok(f.feeders >= 4, String(f.feeders));
+  assert.ok(f.items.includes('capex_eur'), f.items.join(','));
+  // The file stands alone: its AEP reproduces, and it is read as a case again.
+  assert.doesNotMatch(r.stderr, /note:/);
+  assert.equal(runWflo(['aep', out]).status, 0);
 });

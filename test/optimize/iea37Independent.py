@@ -41,38 +41,53 @@ import sys
 import numpy as np
 import yaml
 
+# libyaml's parser when python3-yaml has it (Debian's does): the same documents, read some 20x faster.
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def load_yaml(path):
+    with open(path) as f:
+        return yaml.load(f, Loader=_LOADER)
+
+
 K_STAR = 0.0324555
 CT = 8.0 / 9.0
 HOURS = 8760.0
 
 
 def farm_aep_mwh(x, y, diameter, rated_w, cut_in, rated_speed, cut_out, directions, speeds, prob):
-    """AEP (MWh) of the layout; prob[d][s] is the probability of direction d and speed s."""
+    """AEP (MWh) of the layout; prob[d][s] is the probability of direction d and speed s. The
+    directions are taken CHUNK at a time as one array (the formula is per direction; the chunks
+    only spare the interpreter a loop of thousands of small numpy calls on a 360 x 20 rose)."""
     x = np.asarray(x, float)
     y = np.asarray(y, float)
     speeds = np.asarray(speeds, float)
     prob = np.asarray(prob, float).reshape(len(directions), len(speeds))
-    total = 0.0
+    n = len(x)
+    chunk = max(1, 2_000_000 // max(1, n * n))
     by_direction = []
-    for d, theta in enumerate(directions):
-        t = math.radians(theta)
+    for start in range(0, len(directions), chunk):
+        t = np.radians(np.asarray(directions[start:start + chunk], float))[:, None]
         # Unit vector the wind blows towards (from theta, clockwise from north): -(sin t, cos t).
-        wx, wy = -math.sin(t), -math.cos(t)
-        down = x * wx + y * wy
-        cross = -x * wy + y * wx
-        dx = down[:, None] - down[None, :]  # [j, i]: how far j is downwind of i
-        dy = cross[:, None] - cross[None, :]
+        wx, wy = -np.sin(t), -np.cos(t)
+        down = x[None, :] * wx + y[None, :] * wy  # [direction, turbine]
+        cross = -x[None, :] * wy + y[None, :] * wx
+        dx = down[:, :, None] - down[:, None, :]  # [d, j, i]: how far j is downwind of i
+        dy = cross[:, :, None] - cross[:, None, :]
         behind = dx > 0.0
-        dxp = np.where(behind, dx, 1.0)
-        sigma = K_STAR * dxp + diameter / math.sqrt(8.0)
-        deficit = (1.0 - np.sqrt(1.0 - CT / (8.0 * sigma**2 / diameter**2))) * np.exp(-0.5 * (dy / sigma) ** 2)
-        deficit = np.where(behind, deficit, 0.0)
-        loss = np.sqrt(np.sum(deficit**2, axis=1))
-        v = speeds[None, :] * (1.0 - loss[:, None])  # turbines x speeds
+        # The deficit only where j is behind i (0 elsewhere): computed on those pairs alone.
+        dxb = dx[behind]
+        sigma = K_STAR * dxb + diameter / math.sqrt(8.0)
+        deficit = np.zeros_like(dx)
+        deficit[behind] = (1.0 - np.sqrt(1.0 - CT / (8.0 * sigma**2 / diameter**2))) * np.exp(-0.5 * (dy[behind] / sigma) ** 2)
+        loss = np.sqrt(np.sum(deficit**2, axis=2))  # [d, j]
+        v = speeds[None, None, :] * (1.0 - loss[:, :, None])  # directions x turbines x speeds
         power = np.where((v >= cut_in) & (v < rated_speed), rated_w * ((v - cut_in) / (rated_speed - cut_in)) ** 3, 0.0)
         power = np.where((v >= rated_speed) & (v < cut_out), rated_w, power)
-        e = HOURS * float(np.sum(prob[d] * power.sum(axis=0))) / 1e6
-        by_direction.append(e)
+        e = HOURS * np.sum(prob[start:start + chunk] * power.sum(axis=1), axis=1) / 1e6
+        by_direction.extend(float(v) for v in e)
+    total = 0.0
+    for e in by_direction:
         total += e
     return total, by_direction
 
@@ -84,7 +99,7 @@ def rose_from_facts(w):
 
 
 def rose_from_iea37_file(path):
-    doc = yaml.safe_load(open(path))
+    doc = load_yaml((path))
     p = doc["definitions"]["wind_inflow"]["properties"]
     dirs = p["direction"]["bins"]
     dfreq = p["direction"]["frequency"]
@@ -160,7 +175,7 @@ def min_spacing(x, y):
 
 
 def main(repo):
-    facts = yaml.safe_load(open(os.path.join(repo, "test", "data", "iea37", "facts.yaml")))
+    facts = load_yaml((os.path.join(repo, "test", "data", "iea37", "facts.yaml")))
     best_known = json.load(open(os.path.join(repo, "examples", "records", "best-known.json")))
     turbines = facts["turbines"]
     out = {"baselines": [], "files": []}
@@ -182,7 +197,7 @@ def main(repo):
     rose16 = rose_from_facts(facts["winds"]["cs1"])
     files = sorted(glob.glob(os.path.join(repo, "examples", "results", "*.yaml")) + glob.glob(os.path.join(repo, "examples", "results", "cs3-cs4", "*.yaml")))
     for f in files:
-        doc = yaml.safe_load(open(f))
+        doc = load_yaml((f))
         case = doc["wflo"]["case"]
         x, y = doc["layout"]["x"], doc["layout"]["y"]
         n = len(x)
@@ -205,11 +220,19 @@ def main(repo):
             measures[name] = farm_aep_mwh(x, y, *turbine_args(turbine), *rose)[0]
             measures[name.replace("bins", "spread20")] = farm_aep_mwh(x, y, *turbine_args(turbine), *spread_rose(rose, 20))[0]
         if case.startswith("iea37-cs1"):
-            aep = farm_aep_mwh(x, y, *turbine_args(turbine), *(spread_rose(rose16, spread) if spread else rose16))[0]
             measure = "spread%d" % spread if spread else "bins"
+            own_rose = rose16
         else:
             measure = own if not spread else "spread%d-%s" % (spread, own[5:])
-            aep = farm_aep_mwh(x, y, *turbine_args(turbine), *(spread_rose(roses[own], spread) if spread else roses[own]))[0]
+            own_rose = roses[own]
+        # The file's own measure is one of those just computed when it is its rose or its spread
+        # over 20 (the same call); another spread is computed here.
+        own_name = "bins" if not spread else "spread%d" % spread
+        known = {"bins": measures.get(own if not case.startswith("iea37-cs1") else "bins"),
+                 "spread20": measures.get((own if not case.startswith("iea37-cs1") else "bins").replace("bins", "spread20"))}
+        aep = known.get(own_name)
+        if aep is None:
+            aep = farm_aep_mwh(x, y, *turbine_args(turbine), *(spread_rose(own_rose, spread) if spread else own_rose))[0]
         spacing = min_spacing(x, y)
         outside = max(outside_by(px, py, boundary, facts["boundaries"]["polygons"]) for px, py in zip(x, y))
         out["files"].append({
