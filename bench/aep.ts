@@ -15,16 +15,36 @@ import { benchDirections } from './aepDirections.js';
 import { batchedTime } from './benchKit.js';
 
 export async function benchAep(): Promise<void> {
-  console.log(`\n## AEP engine (one core; native kernel ${nativeIsa()}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
-  console.log('case'.padEnd(14) + 'physics'.padEnd(42) + 'layout'.padEnd(36) + 'µs AEP'.padStart(9) + 'µs AEP+grad'.padStart(13) + 'cpu µs AEP'.padStart(12) + '  reference (JS) µs AEP');
+  console.log(
+    `\n## AEP engine (one core; native kernel ${nativeIsa()}; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')})`,
+  );
+  console.log(
+    'case'.padEnd(14) +
+      'physics'.padEnd(42) +
+      'layout'.padEnd(36) +
+      'µs AEP'.padStart(9) +
+      'µs AEP+grad'.padStart(13) +
+      'cpu µs AEP'.padStart(12) +
+      '  reference (JS) µs AEP',
+  );
   for (const c of cs1Cases()) {
     const ev = createFarmEvaluator(c.turbine, c.wind, c.model);
     const js = createFarmEvaluator(c.turbine, c.wind, c.model, 'js');
     const a = batchedTime(() => ev.aep(c.x, c.y));
     const g = batchedTime(() => ev.aepWithGradient(c.x, c.y));
     const r = batchedTime(() => js.aep(c.x, c.y));
-    console.log(c.name.padEnd(14) + c.physics.padEnd(42) + c.layout.padEnd(36) + (a.wall * 1e6).toFixed(1).padStart(9) + (g.wall * 1e6).toFixed(1).padStart(13) +
-      (a.cpu * 1e6).toFixed(1).padStart(12) + (r.wall * 1e6).toFixed(1).padStart(12));
+    console.log(
+      c.name.padEnd(14) +
+        c.physics.padEnd(42) +
+        c.layout.padEnd(36) +
+        (a.wall * 1e6).toFixed(1).padStart(9) +
+        (g.wall * 1e6).toFixed(1).padStart(13) +
+        (a.cpu * 1e6).toFixed(1).padStart(12) +
+        (r.wall * 1e6).toFixed(1).padStart(12),
+    );
   }
   benchDirections();
   await benchWaked();

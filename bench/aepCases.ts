@@ -22,14 +22,25 @@ export function weibullRose360x23(): WindResource {
   const dirs = Array.from({ length: 360 }, (_, i) => i);
   const freq = dirs.map((d) => (1 + 0.5 * Math.cos(((d - 270) * Math.PI) / 180)) / 360);
   const sum = freq.reduce((a, b) => a + b, 0);
-  return roseFromWeibull(dirs, freq.map((f) => f / sum), dirs.map((d) => 10 + Math.sin((d * Math.PI) / 180)), dirs.map(() => 2),
-    Array.from({ length: 23 }, (_, i) => 3 + i), 0.1);
+  return roseFromWeibull(
+    dirs,
+    freq.map((f) => f / sum),
+    dirs.map((d) => 10 + Math.sin((d * Math.PI) / 180)),
+    dirs.map(() => 2),
+    Array.from({ length: 23 }, (_, i) => 3 + i),
+    0.1,
+  );
 }
 
 /** A square grid of n×n turbines at `spacing` metres. */
 export function gridLayout(n: number, spacing: number): { x: Float64Array; y: Float64Array } {
-  const x = new Float64Array(n * n), y = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) { x[i * n + j] = i * spacing; y[i * n + j] = j * spacing; }
+  const x = new Float64Array(n * n),
+    y = new Float64Array(n * n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      x[i * n + j] = i * spacing;
+      y[i * n + j] = j * spacing;
+    }
   return { x, y };
 }
 
@@ -38,8 +49,14 @@ export function cs1Cases(): AepBenchCase[] {
   return ['iea37-cs1-16', 'iea37-cs1-36', 'iea37-cs1-64'].map((name) => {
     const c = builtinCase(name);
     return {
-      name, physics: 'free-stream, constant Ct 8/9, iea37, sos', layout: `${c.layout!.x.length} on rings (baseline), 16×1 rose`,
-      turbine: c.turbine, wind: c.wind, model: c.model, x: c.layout!.x, y: c.layout!.y,
+      name,
+      physics: 'free-stream, constant Ct 8/9, iea37, sos',
+      layout: `${c.layout!.x.length} on rings (baseline), 16×1 rose`,
+      turbine: c.turbine,
+      wind: c.wind,
+      model: c.model,
+      x: c.layout!.x,
+      y: c.layout!.y,
     };
   });
 }

@@ -19,7 +19,9 @@ const THREE: CableType[] = [
 const ONE: CableType[] = [{ name: 'only', capacity: 4, costPerMetre: 300 }];
 
 export async function benchCables(): Promise<void> {
-  console.log(`\n## cables: routing 200 turbines (Esau–Williams and sweep starts, re-attachment and swaps, ${kickCount(200)} kicks of iterated local search), one core`);
+  console.log(
+    `\n## cables: routing 200 turbines (Esau–Williams and sweep starts, re-attachment and swaps, ${kickCount(200)} kicks of iterated local search), one core`,
+  );
   const n = 200;
   const { x, y } = layout(n, 29);
   const side = Math.ceil(Math.sqrt(n)) * 600;
@@ -44,6 +46,8 @@ export async function benchCables(): Promise<void> {
     cpu.sort((a, b) => a - b);
     const problems = checkNetwork(net, cables, x, y, substations);
     const feeders = net.edges.filter((e) => e.to >= n).length;
-    console.log(`${label}: ${times[1].toFixed(3)} s wall, ${cpu[1].toFixed(3)} s CPU (target ≤ 1 s), cost ${net.totalCost.toFixed(0)}, length ${(net.totalLength / 1000).toFixed(2)} km, ${feeders} feeders, ${problems.length === 0 ? 'valid' : `INVALID: ${problems[0]}`}`);
+    console.log(
+      `${label}: ${times[1].toFixed(3)} s wall, ${cpu[1].toFixed(3)} s CPU (target ≤ 1 s), cost ${net.totalCost.toFixed(0)}, length ${(net.totalLength / 1000).toFixed(2)} km, ${feeders} feeders, ${problems.length === 0 ? 'valid' : `INVALID: ${problems[0]}`}`,
+    );
   }
 }

@@ -6,7 +6,10 @@
  */
 export function jitteredGridFarm(n: number, seed: number, spacing: number, jitter: number): { x: number[]; y: number[] } {
   let s = seed >>> 0;
-  const rand = (): number => { s = (Math.imul(s, 1664525) + 1013904223) >>> 0; return s / 2 ** 32; };
+  const rand = (): number => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
   const side = Math.ceil(Math.sqrt(n));
   const x: number[] = [];
   const y: number[] = [];

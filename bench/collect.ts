@@ -24,19 +24,25 @@ import { sliceTasks } from '../src/campaign/shardSlice.js';
 import { createRng } from '../src/util/rng.js';
 
 const SHARDS = 100;
-const FARMS = 10, TYPES = 10, SEEDS = 1000, TURBINES = 16;
+const FARMS = 10,
+  TYPES = 10,
+  SEEDS = 1000,
+  TURBINES = 16;
 const COLLECT = fileURLToPath(new URL('../src/runner/collect/collectShards.js', import.meta.url));
 const LOAD = fileURLToPath(new URL('../src/campaign/loadCampaign.js', import.meta.url));
 
 function writeCampaign(file: string, out: string): void {
-  fs.writeFileSync(file, stringify({
-    name: 'bench-collect',
-    output: out,
-    farms: Array.from({ length: FARMS }, (_, id) => ({ id, case: 'iea37-cs1-16' })),
-    farm_types: Array.from({ length: TYPES }, (_, id) => ({ id, turbine: 'iea37-3.35mw', n_turbines: TURBINES })),
-    seeds: { start: 0, count: SEEDS },
-    optimizer: { method: 'noop' },
-  }));
+  fs.writeFileSync(
+    file,
+    stringify({
+      name: 'bench-collect',
+      output: out,
+      farms: Array.from({ length: FARMS }, (_, id) => ({ id, case: 'iea37-cs1-16' })),
+      farm_types: Array.from({ length: TYPES }, (_, id) => ({ id, turbine: 'iea37-3.35mw', n_turbines: TURBINES })),
+      seeds: { start: 0, count: SEEDS },
+      optimizer: { method: 'noop' },
+    }),
+  );
 }
 
 /** The shard folders, each with its slice committed (what 100 finished array tasks leave). */
@@ -61,11 +67,28 @@ function buildShards(file: string): number {
       // Feasible layouts (the noop campaign's rows pass the gate on geometry), as a noop run leaves them.
       const results = tasks.map((t) => {
         const { x, y } = randomInitialLayout(caseForTask(c.farms[t.farmIndex], c.farmTypes[t.typeIndex]), t.seed);
-        const verdict = gate.checkNow(t, {
-          taskId: t.taskId, specHash: t.specHash, farmId: t.farmId, farmType: t.farmType, seed: t.seed, nTurbines: TURBINES,
-          aep: 400000 + rng.uniform(0, 1000), aepInitial: 390000, x, y, xInitial: x.slice(), yInitial: y.slice(),
-          iterations: 0, evaluations: 1, wallS: 0.01, attempts: 1,
-        }, { kind: 'computed' });
+        const verdict = gate.checkNow(
+          t,
+          {
+            taskId: t.taskId,
+            specHash: t.specHash,
+            farmId: t.farmId,
+            farmType: t.farmType,
+            seed: t.seed,
+            nTurbines: TURBINES,
+            aep: 400000 + rng.uniform(0, 1000),
+            aepInitial: 390000,
+            x,
+            y,
+            xInitial: x.slice(),
+            yInitial: y.slice(),
+            iterations: 0,
+            evaluations: 1,
+            wallS: 0.01,
+            attempts: 1,
+          },
+          { kind: 'computed' },
+        );
         if (!verdict.ok) throw new Error(`bench fixture: ${verdict.reason}`);
         return verdict.row;
       });
@@ -93,14 +116,24 @@ function collectOnce(file: string, from: string, out: string): Promise<{ seconds
       line: \`\${r.done}/\${r.total} done, \${imported} imported, \${r.problems.length} problems, \${r.exported ? r.exported.rows + ' rows exported' : 'export skipped (unchanged)'}\` }));`;
   const started = performance.now();
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '', stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (s: string) => { stdout += s; });
-  child.stderr.setEncoding('utf8').on('data', (s: string) => { stderr += s; });
-  return new Promise((resolve, reject) => child.on('close', (code) => {
-    if (code !== 0) { reject(new Error(`collect exited ${code}: ${stderr.trim().split('\n').pop()}`)); return; }
-    const r = JSON.parse(stdout.trim().split('\n').pop()!) as { cpuS: number; maxRssMb: number; line: string };
-    resolve({ seconds: (performance.now() - started) / 1000, ...r });
-  }));
+  let stdout = '',
+    stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => {
+    stdout += s;
+  });
+  child.stderr.setEncoding('utf8').on('data', (s: string) => {
+    stderr += s;
+  });
+  return new Promise((resolve, reject) =>
+    child.on('close', (code) => {
+      if (code !== 0) {
+        reject(new Error(`collect exited ${code}: ${stderr.trim().split('\n').pop()}`));
+        return;
+      }
+      const r = JSON.parse(stdout.trim().split('\n').pop()!) as { cpuS: number; maxRssMb: number; line: string };
+      resolve({ seconds: (performance.now() - started) / 1000, ...r });
+    }),
+  );
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -125,9 +158,11 @@ export async function benchCollect(): Promise<void> {
       fs.rmSync(path.join(root, `final-${k}`), { recursive: true, force: true });
     }
     const pick = (k: 'seconds' | 'cpuS' | 'maxRssMb'): number[] => runs.map((r) => r[k]);
-    console.log(`  collect into a fresh folder (5 repeats): median ${median(pick('seconds')).toFixed(2)} s wall (min ${Math.min(...pick('seconds')).toFixed(2)}, ` +
-      `max ${Math.max(...pick('seconds')).toFixed(2)}), median ${median(pick('cpuS')).toFixed(2)} s CPU, peak RSS median ${median(pick('maxRssMb')).toFixed(0)} MB ` +
-      `(max ${Math.max(...pick('maxRssMb')).toFixed(0)} MB); target <= 30 s, <= 500 MB`);
+    console.log(
+      `  collect into a fresh folder (5 repeats): median ${median(pick('seconds')).toFixed(2)} s wall (min ${Math.min(...pick('seconds')).toFixed(2)}, ` +
+        `max ${Math.max(...pick('seconds')).toFixed(2)}), median ${median(pick('cpuS')).toFixed(2)} s CPU, peak RSS median ${median(pick('maxRssMb')).toFixed(0)} MB ` +
+        `(max ${Math.max(...pick('maxRssMb')).toFixed(0)} MB); target <= 30 s, <= 500 MB`,
+    );
     console.log(`  collect again, nothing new: ${fmt(await collectOnce(file, from, path.join(root, 'final-warmup')))}`);
     console.log(`  (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores: wall time depends on what else runs)`);
   } finally {

@@ -49,11 +49,13 @@ else:
 
 function campaign(name: string, out: string, seeds: number, workers: number, optimizer: Record<string, unknown>): Record<string, unknown> {
   return {
-    name, output: out,
+    name,
+    output: out,
     farms: [{ id: 0, case: 'iea37-cs1-16' }],
     farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 16 }],
     seeds: { start: 0, count: seeds },
-    optimizer, workers,
+    optimizer,
+    workers,
     export: { every_results: 10_000_000, every_s: 1_000_000 },
   };
 }
@@ -76,7 +78,11 @@ function ledgerFigures(out: string): { perSecond: number; tasks: number; medianW
 function directRun(dir: string, taskFile: string): Promise<number> {
   const t0 = performance.now();
   return new Promise<number>((resolve, reject) => {
-    const child = spawn(PY, ['prog.py'], { cwd: dir, env: { ...process.env, WFLO_TASK: taskFile, WFLO_RESULT: path.join(dir, 'direct-result.json') }, stdio: 'ignore' });
+    const child = spawn(PY, ['prog.py'], {
+      cwd: dir,
+      env: { ...process.env, WFLO_TASK: taskFile, WFLO_RESULT: path.join(dir, 'direct-result.json') },
+      stdio: 'ignore',
+    });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`direct run exited ${code}`))));
   });
@@ -92,15 +98,29 @@ async function perAttemptOverhead(dir: string, c: Campaign, n: number): Promise<
   const taskFile = path.join(dir, 'direct-task.json');
   const cs = caseForTask(c.farms[0], c.farmTypes[0]);
   const settings = c.optimizer as CommandSettings;
-  const attempts: number[] = [], directs: number[] = [], diffs: number[] = [];
+  const attempts: number[] = [],
+    directs: number[] = [],
+    diffs: number[] = [];
   for (let i = -5; i < n; i++) {
     const t0 = performance.now();
-    await runCommandTask({ settings, case: cs, farm: c.farms[0], type: c.farmTypes[0], taskId: `farm_0_type_0_seed_${i + 5}`, seed: i + 5, attempt: 1, timeoutS: 60, taskDir: path.join(dir, 'harness-tasks') });
+    await runCommandTask({
+      settings,
+      case: cs,
+      farm: c.farms[0],
+      type: c.farmTypes[0],
+      taskId: `farm_0_type_0_seed_${i + 5}`,
+      seed: i + 5,
+      attempt: 1,
+      timeoutS: 60,
+      taskDir: path.join(dir, 'harness-tasks'),
+    });
     const a = performance.now() - t0;
     if (i === -5) fs.copyFileSync(path.join(dir, 'harness-tasks', 'farm_0_type_0_seed_0', 'attempt-1', 'task.json'), taskFile);
     const d = await directRun(dir, taskFile);
     if (i < 0) continue; // warm-up
-    attempts.push(a); directs.push(d); diffs.push(a - d);
+    attempts.push(a);
+    directs.push(d);
+    diffs.push(a - d);
   }
   return { attemptMs: median(attempts), directMs: median(directs), pairedMs: median(diffs) };
 }
@@ -138,32 +158,50 @@ export async function benchCommand(): Promise<void> {
     const nn = ledgerFigures(noop);
 
     console.log(`interpreter start-up: the program run directly (spawn, read the task, write the result), median of 60: ${o.directMs.toFixed(1)} ms`);
-    console.log(`per-task mode, wflo's own work per attempt (attempt folder, task document, spawn, logs, result read and checked), ` +
-      `interleaved with the direct runs: attempt ${o.attemptMs.toFixed(1)} ms, overhead beyond the direct run ${o.pairedMs.toFixed(1)} ms (median of 60 pairs)  [target <= 10 ms]`);
-    console.log(`per-task mode, 1 worker, whole path to the ledger: ${(p1.intervalS * 1000).toFixed(1)} ms per task (${p1.tasks} tasks; ` +
-      `attempt wall time as the worker measured it: median ${(p1.medianWallS * 1000).toFixed(1)} ms)`);
+    console.log(
+      `per-task mode, wflo's own work per attempt (attempt folder, task document, spawn, logs, result read and checked), ` +
+        `interleaved with the direct runs: attempt ${o.attemptMs.toFixed(1)} ms, overhead beyond the direct run ${o.pairedMs.toFixed(1)} ms (median of 60 pairs)  [target <= 10 ms]`,
+    );
+    console.log(
+      `per-task mode, 1 worker, whole path to the ledger: ${(p1.intervalS * 1000).toFixed(1)} ms per task (${p1.tasks} tasks; ` +
+        `attempt wall time as the worker measured it: median ${(p1.medianWallS * 1000).toFixed(1)} ms)`,
+    );
     console.log(`per-task mode, 2 workers: ${p2.perSecond.toFixed(0)} tasks/s (${p2.tasks} tasks)`);
-    console.log(`persistent mode, 2 workers: ${pp.perSecond.toFixed(0)} tasks/s (${pp.tasks} tasks; median attempt ${(pp.medianWallS * 1000).toFixed(2)} ms)  [target >= 500/s]`);
+    console.log(
+      `persistent mode, 2 workers: ${pp.perSecond.toFixed(0)} tasks/s (${pp.tasks} tasks; median attempt ${(pp.medianWallS * 1000).toFixed(2)} ms)  [target >= 500/s]`,
+    );
     console.log(`built-in no-op, 2 workers, same run: ${nn.perSecond.toFixed(0)} tasks/s (${nn.tasks} tasks)`);
 
     // Task document sizes: this campaign's, and with a 360 × 23 rose.
-    const places = { scratchDir: path.join(dir, 'tasks', 'farm_0_type_0_seed_0', 'attempt-1', 'scratch'), resultFile: path.join(dir, 'tasks', 'farm_0_type_0_seed_0', 'attempt-1', 'result.json'), windFile: path.join(dir, 'tasks', '_wind', `wind-${'0'.repeat(32)}.json`) };
+    const places = {
+      scratchDir: path.join(dir, 'tasks', 'farm_0_type_0_seed_0', 'attempt-1', 'scratch'),
+      resultFile: path.join(dir, 'tasks', 'farm_0_type_0_seed_0', 'attempt-1', 'result.json'),
+      windFile: path.join(dir, 'tasks', '_wind', `wind-${'0'.repeat(32)}.json`),
+    };
     const identity = { taskId: 'farm_0_type_0_seed_0', seed: 0, attempt: 1, timeoutS: 3600, startedAtMs: Date.now() };
     const small = JSON.stringify(taskDocument(identity, c.farms[0], c.farmTypes[0], {}, places)).length;
-    const nd = 360, ns = 23;
+    const nd = 360,
+      ns = 23;
     const probability = new Float64Array(nd * ns);
     for (let i = 0; i < probability.length; i++) probability[i] = (1 + Math.sin(i)) / 2;
     const total = probability.reduce((a, b) => a + b, 0);
     for (let i = 0; i < probability.length; i++) probability[i] /= total;
     const bigFarm: FarmSpec = {
       ...c.farms[0],
-      wind: { directionsDeg: Float64Array.from({ length: nd }, (_, i) => i), speeds: Float64Array.from({ length: ns }, (_, i) => 3 + i), probability, turbulenceIntensity: 0.06 },
+      wind: {
+        directionsDeg: Float64Array.from({ length: nd }, (_, i) => i),
+        speeds: Float64Array.from({ length: ns }, (_, i) => 3 + i),
+        probability,
+        turbulenceIntensity: 0.06,
+      },
       windAsWritten: { kind: 'file', path: 'winds/site-360x23.yaml' },
     };
     const big = JSON.stringify(taskDocument(identity, bigFarm, c.farmTypes[0], {}, places)).length;
     const windBytes = JSON.stringify(windDocument(bigFarm.wind, bigFarm.windAsWritten)).length;
-    console.log(`task document: ${small} bytes for cs1-16 (16 directions × 1 speed); ${big} bytes with a 360 × 23 rose, whose bins ` +
-      `(${windBytes} bytes of JSON) are written once per farm to the wind file the document names`);
+    console.log(
+      `task document: ${small} bytes for cs1-16 (16 directions × 1 speed); ${big} bytes with a 360 × 23 rose, whose bins ` +
+        `(${windBytes} bytes of JSON) are written once per farm to the wind file the document names`,
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

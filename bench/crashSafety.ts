@@ -20,24 +20,63 @@ import { createRng } from '../src/util/rng.js';
 import { CLI } from './benchKit.js';
 
 const SITE = {
-  speedup: { x: [-100, 700, 1500], y: [-100, 1100], values: [[0.9, 0.95], [1.0, 1.05], [1.15, 1.2]] },
-  ti: { x: [-100, 1500], y: [-100, 1100], values: [[0.06, 0.08], [0.1, 0.12]] },
+  speedup: {
+    x: [-100, 700, 1500],
+    y: [-100, 1100],
+    values: [
+      [0.9, 0.95],
+      [1.0, 1.05],
+      [1.15, 1.2],
+    ],
+  },
+  ti: {
+    x: [-100, 1500],
+    y: [-100, 1100],
+    values: [
+      [0.06, 0.08],
+      [0.1, 0.12],
+    ],
+  },
   outside: 'limit',
 };
 
 function campaign(out: string): Record<string, unknown> {
   return {
-    name: 'crash-site-lcoe', output: out, workers: 2, attempts: 100,
+    name: 'crash-site-lcoe',
+    output: out,
+    workers: 2,
+    attempts: 100,
     backoff: { initial_s: 0.01, factor: 1, max_s: 0.01 },
     export: { every_results: 3, every_s: 0.5 },
-    farms: [{
-      id: 0, boundary: { polygon: [[0, 0], [1400, 0], [1400, 1000], [0, 1000]] }, wind: 'iea37-cs1', wake_model: 'niayifar2016', site: SITE,
-      economics: {
-        energy_price_eur_per_mwh: 55, discount_rate: 0.07, project_years: 25, distance_from_shore_km: 20, bathymetry: 'depth.csv',
-        substations: [[700, 500]], cables: [{ name: 'small', capacity: 3, cost_per_m: 300 }, { name: 'large', capacity: 6, cost_per_m: 480 }],
-        rated_rpm: 16.7,
+    farms: [
+      {
+        id: 0,
+        boundary: {
+          polygon: [
+            [0, 0],
+            [1400, 0],
+            [1400, 1000],
+            [0, 1000],
+          ],
+        },
+        wind: 'iea37-cs1',
+        wake_model: 'niayifar2016',
+        site: SITE,
+        economics: {
+          energy_price_eur_per_mwh: 55,
+          discount_rate: 0.07,
+          project_years: 25,
+          distance_from_shore_km: 20,
+          bathymetry: 'depth.csv',
+          substations: [[700, 500]],
+          cables: [
+            { name: 'small', capacity: 3, cost_per_m: 300 },
+            { name: 'large', capacity: 6, cost_per_m: 480 },
+          ],
+          rated_rpm: 16.7,
+        },
       },
-    }],
+    ],
     farm_types: [
       { id: 0, turbine: 'v80', n_turbines: 6, objective: 'lcoe' },
       { id: 1, turbine: 'v80', n_turbines: 5, objective: 'npv' },
@@ -51,17 +90,28 @@ function campaign(out: string): Record<string, unknown> {
 function ledgerRows(out: string): string[] {
   const db = new Database(path.join(out, 'ledger.sqlite'), { readonly: true, fileMustExist: true });
   try {
-    return (db.prepare(`SELECT task_id, spec_hash, n_turbines, hex(x) AS x, hex(y) AS y, hex(x_initial) AS xi, hex(y_initial) AS yi,
-      aep, aep_initial, turbine_types, metrics, iterations, evaluations FROM results ORDER BY task_id`).all() as Record<string, unknown>[])
-      .map((r) => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'number' ? `${v}` : v)));
-  } finally { db.close(); }
+    return (
+      db
+        .prepare(`SELECT task_id, spec_hash, n_turbines, hex(x) AS x, hex(y) AS y, hex(x_initial) AS xi, hex(y_initial) AS yi,
+      aep, aep_initial, turbine_types, metrics, iterations, evaluations FROM results ORDER BY task_id`)
+        .all() as Record<string, unknown>[]
+    ).map((r) => JSON.stringify(r, (_k, v: unknown) => (typeof v === 'number' ? `${v}` : v)));
+  } finally {
+    db.close();
+  }
 }
 
 async function layoutsRows(out: string): Promise<string[]> {
   const f = await readLayoutsFile(path.join(out, 'layouts.h5'));
-  return f.records.map((r) => JSON.stringify({
-    t: r.taskId, x: Array.from(r.x).map(String), y: Array.from(r.y).map(String), aep: String(r.aep), m: r.metrics ?? null,
-  }));
+  return f.records.map((r) =>
+    JSON.stringify({
+      t: r.taskId,
+      x: Array.from(r.x).map(String),
+      y: Array.from(r.y).map(String),
+      aep: String(r.aep),
+      m: r.metrics ?? null,
+    }),
+  );
 }
 
 function runToEnd(file: string): void {
@@ -72,8 +122,13 @@ function runToEnd(file: string): void {
 /** How many runs the audit log of `out` records as started (run_start or resume). */
 function runsStarted(out: string): number {
   try {
-    return fs.readFileSync(path.join(out, 'audit.jsonl'), 'utf8').split('\n').filter((l) => /"event":"(run_start|resume)"/.test(l)).length;
-  } catch { return 0; }
+    return fs
+      .readFileSync(path.join(out, 'audit.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => /"event":"(run_start|resume)"/.test(l)).length;
+  } catch {
+    return 0;
+  }
 }
 
 /**
@@ -90,7 +145,11 @@ function killedAfter(file: string, out: string, ms: number): Promise<{ killed: b
       if (timer || runsStarted(out) <= before) return;
       timer = setTimeout(() => child.kill('SIGKILL'), ms);
     }, 20);
-    child.on('exit', (code, signal) => { clearInterval(poll); if (timer) clearTimeout(timer); resolve({ killed: signal === 'SIGKILL', code }); });
+    child.on('exit', (code, signal) => {
+      clearInterval(poll);
+      if (timer) clearTimeout(timer);
+      resolve({ killed: signal === 'SIGKILL', code });
+    });
   });
 }
 
@@ -99,7 +158,9 @@ export async function benchCrashSafety(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wflo-bench-crash-'));
   fs.writeFileSync(path.join(dir, 'depth.csv'), 'x,y,depth\n-100,-100,18\n1500,-100,30\n-100,1100,26\n1500,1100,44\n');
   const c = campaign('x');
-  console.log(`\n## crash: ${kills} random SIGKILLs of \`wflo run\` on a site + LCOE campaign (${(c.seeds as { count: number }).count} seeds × 2 farm types, workers 2), compared bit for bit with an uninterrupted run`);
+  console.log(
+    `\n## crash: ${kills} random SIGKILLs of \`wflo run\` on a site + LCOE campaign (${(c.seeds as { count: number }).count} seeds × 2 farm types, workers 2), compared bit for bit with an uninterrupted run`,
+  );
   try {
     const refFile = path.join(dir, 'reference.yaml');
     fs.writeFileSync(refFile, stringify(campaign('reference')));
@@ -110,10 +171,15 @@ export async function benchCrashSafety(): Promise<void> {
     const refLayouts = await layoutsRows(path.join(dir, 'reference'));
     console.log(`reference: ${refLedger.length} tasks in ${refSeconds.toFixed(0)} s uninterrupted`);
     const rng = createRng(Number(process.env.WFLO_CRASH_SEED ?? 40));
-    let landed = 0, starts = 0, folder = 0, identical = 0, differing = 0;
+    let landed = 0,
+      starts = 0,
+      folder = 0,
+      identical = 0,
+      differing = 0;
     const check = async (out: string): Promise<void> => {
       const same = JSON.stringify(ledgerRows(out)) === JSON.stringify(refLedger) && JSON.stringify(await layoutsRows(out)) === JSON.stringify(refLayouts);
-      if (same) identical++; else differing++;
+      if (same) identical++;
+      else differing++;
       console.log(`folder ${folder}: ${same ? 'bit-identical' : 'DIFFERENT'} to the reference (ledger and layouts.h5 rows)`);
     };
     let out = path.join(dir, `chaos-${folder}`);
@@ -124,7 +190,11 @@ export async function benchCrashSafety(): Promise<void> {
       const ms = rng.uniform(0, 6000);
       const r = await killedAfter(file, out, ms);
       starts++;
-      if (r.killed) { landed++; killsHere++; continue; }
+      if (r.killed) {
+        landed++;
+        killsHere++;
+        continue;
+      }
       if (r.code !== 0) throw new Error(`a chaos run ended with ${r.code}`);
       // The campaign ended between kills: compare it, go on in a fresh folder.
       console.log(`folder ${folder}: all ${refLedger.length} tasks done by runs of which ${killsHere} were killed`);
@@ -137,12 +207,18 @@ export async function benchCrashSafety(): Promise<void> {
       fs.writeFileSync(file, stringify(campaign(`chaos-${folder}`)));
     }
     let before = 0;
-    try { before = ledgerRows(out).length; } catch { /* no ledger yet */ }
+    try {
+      before = ledgerRows(out).length;
+    } catch {
+      /* no ledger yet */
+    }
     console.log(`folder ${folder}: ${before} of ${refLedger.length} tasks done by the killed runs; the last run finishes the rest`);
     runToEnd(file);
     await check(out);
     console.log(`  (${killsHere} kills landed in folder ${folder})`);
-    console.log(`${landed} SIGKILLs landed over ${starts} starts in ${folder + 1} folder${folder ? 's' : ''}: ${identical} of ${identical + differing} folders bit-identical to the uninterrupted run`);
+    console.log(
+      `${landed} SIGKILLs landed over ${starts} starts in ${folder + 1} folder${folder ? 's' : ''}: ${identical} of ${identical + differing} folders bit-identical to the uninterrupted run`,
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -49,28 +49,45 @@ export async function benchDeclaredSizes(): Promise<void> {
   try {
     execFileSync(python, ['-c', PY_WRITER, dir]);
     const campaign = path.join(dir, 'campaign.yaml');
-    fs.writeFileSync(campaign, stringify({
-      name: 'declared', output: path.join(dir, 'out'), farms: [{ id: 0, case: 'iea37-cs1-16' }],
-      farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 16 }], seeds: [0], optimizer: { method: 'noop' }, workers: 1,
-    }));
+    fs.writeFileSync(
+      campaign,
+      stringify({
+        name: 'declared',
+        output: path.join(dir, 'out'),
+        farms: [{ id: 0, case: 'iea37-cs1-16' }],
+        farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 16 }],
+        seeds: [0],
+        optimizer: { method: 'noop' },
+        workers: 1,
+      }),
+    );
     const setup = await runWfloMeasured(['run', campaign, '--quiet']);
     if (setup.code !== 0) throw new Error(`campaign run failed: ${setup.stderr.trim()}`);
     for (const name of ['chunked.h5', 'contiguous.h5']) {
       const file = path.join(dir, name);
       console.log(`${name}: ${fs.statSync(file).size} bytes`);
-      for (const [label, args] of [['shards check', ['shards', 'check', file]], ['run --adopt', ['run', campaign, '--quiet', '--adopt', file]]] as const) {
+      for (const [label, args] of [
+        ['shards check', ['shards', 'check', file]],
+        ['run --adopt', ['run', campaign, '--quiet', '--adopt', file]],
+      ] as const) {
         await runWfloMeasured([...args]); // warm-up (page cache)
         const runs = [];
         for (let i = 0; i < 5; i++) runs.push(await runWfloMeasured([...args]));
         // check prints its findings on stdout (not kept here): exit 3 says it found the problem.
         const refused = label === 'shards check' ? runs[0].code === 3 : runs[0].stderr.includes('declares 1e12');
-        console.log(`  wflo ${label}: median ${median(runs.map((r) => r.seconds)).toFixed(2)} s wall, peak RSS of the wflo process median ` +
-          `${median(runs.map((r) => r.peakRssMb)).toFixed(0)} MB (5 runs: ${runs.map((r) => r.seconds.toFixed(2)).join(', ')} s; exit ${runs[0].code}${refused ? '' : '; NOT refused'})`);
+        console.log(
+          `  wflo ${label}: median ${median(runs.map((r) => r.seconds)).toFixed(2)} s wall, peak RSS of the wflo process median ` +
+            `${median(runs.map((r) => r.peakRssMb)).toFixed(0)} MB (5 runs: ${runs.map((r) => r.seconds.toFixed(2)).join(', ')} s; exit ${runs[0].code}${refused ? '' : '; NOT refused'})`,
+        );
       }
       const scan = await scanShards({ files: [file], read: buildReadOptions(), jobs: 1 });
-      console.log(`  probe process: peak RSS ${scan.probePeakRssKb.map((kb) => `${(kb / 1024).toFixed(0)} MB`).join(', ')}, class ${scan.files[0].class}: ${scan.files[0].detail}`);
+      console.log(
+        `  probe process: peak RSS ${scan.probePeakRssKb.map((kb) => `${(kb / 1024).toFixed(0)} MB`).join(', ')}, class ${scan.files[0].class}: ${scan.files[0].detail}`,
+      );
     }
-    console.log(`  (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores; wall time includes node start-up of wflo and of its probe process)`);
+    console.log(
+      `  (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores; wall time includes node start-up of wflo and of its probe process)`,
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

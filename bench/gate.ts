@@ -42,8 +42,22 @@ function median(xs: number[]): number {
 
 function rowFor(task: Task, x: Float64Array, y: Float64Array, aep: number): ResultRow {
   return {
-    taskId: task.taskId, specHash: task.specHash, farmId: task.farmId, farmType: task.farmType, seed: task.seed, nTurbines: x.length,
-    aep, aepInitial: aep, x, y, xInitial: x.slice(), yInitial: y.slice(), iterations: 0, evaluations: 1, wallS: 0, attempts: 1,
+    taskId: task.taskId,
+    specHash: task.specHash,
+    farmId: task.farmId,
+    farmType: task.farmType,
+    seed: task.seed,
+    nTurbines: x.length,
+    aep,
+    aepInitial: aep,
+    x,
+    y,
+    xInitial: x.slice(),
+    yInitial: y.slice(),
+    iterations: 0,
+    evaluations: 1,
+    wallS: 0,
+    attempts: 1,
   };
 }
 
@@ -62,8 +76,17 @@ function perTaskCosts(dir: string): void {
   console.log('\n### verification per task (median; this thread)');
   // cs1-16 as a campaign defines it.
   const file = path.join(dir, 'cs1.yaml');
-  fs.writeFileSync(file, stringify({ name: 'gate-cs1', output: path.join(dir, 'unused'), farms: [{ id: 0, case: 'iea37-cs1-16' }],
-    farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 16 }], seeds: [0], optimizer: { method: 'gradient', max_iterations: 10 } }));
+  fs.writeFileSync(
+    file,
+    stringify({
+      name: 'gate-cs1',
+      output: path.join(dir, 'unused'),
+      farms: [{ id: 0, case: 'iea37-cs1-16' }],
+      farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 16 }],
+      seeds: [0],
+      optimizer: { method: 'gradient', max_iterations: 10 },
+    }),
+  );
   const cs1 = loadCampaign(file, { optimizerProblem: optimizerSettingsProblem });
   const task = new TaskGrid(cs1).task(0);
   const problem = caseForTask(cs1.farms[0]!, cs1.farmTypes[0]!);
@@ -71,21 +94,44 @@ function perTaskCosts(dir: string): void {
   const out = optimizeLayout(problem, cs1.optimizer as Parameters<typeof optimizeLayout>[1], 0);
   const gate = new RowGate(cs1, { threads: 0 });
   const row = rowFor(task, out.x, out.y, out.aep);
-  const cs1Gate = timePerCall(() => { if (!gate.checkNow(task, row, { kind: 'computed' }).ok) throw new Error('cs1-16 row rejected'); }, 1, 200);
+  const cs1Gate = timePerCall(
+    () => {
+      if (!gate.checkNow(task, row, { kind: 'computed' }).ok) throw new Error('cs1-16 row rejected');
+    },
+    1,
+    200,
+  );
   const cs1Task = timePerCall(() => optimizeLayout(problem, cs1.optimizer as Parameters<typeof optimizeLayout>[1], 0), 1, 3);
-  console.log(`cs1-16 (16 turbines, IEA37 free-stream, 16 × 1 bins): gate ${(cs1Gate * 1e6).toFixed(0)} µs per task; ` +
-    `one gradient optimization of 10 iterations (the campaign below) ${(cs1Task * 1e3).toFixed(0)} ms (gate = ${(100 * cs1Gate / cs1Task).toFixed(3)} % of the task)`);
+  console.log(
+    `cs1-16 (16 turbines, IEA37 free-stream, 16 × 1 bins): gate ${(cs1Gate * 1e6).toFixed(0)} µs per task; ` +
+      `one gradient optimization of 10 iterations (the campaign below) ${(cs1Task * 1e3).toFixed(0)} ms (gate = ${((100 * cs1Gate) / cs1Task).toFixed(3)} % of the task)`,
+  );
 
   // 100 V80 on a 5D grid, 360 × 23, waked Bastankhah 2014.
   const ref = referenceCase('bastankhah2014');
-  if (!ref) { console.log('100 V80: the PyWake reference cases are not available'); return; }
+  if (!ref) {
+    console.log('100 V80: the PyWake reference cases are not available');
+    return;
+  }
   const wind = weibullRose360x23();
   const d = ref.turbine.diameter;
   const { x, y } = gridLayout(10, 5 * d); // 10 × 10
   const side = 9 * 5 * d;
   const farm: FarmSpec = {
-    id: 0, label: 'v80-grid', hash: 'bench', wind, model: ref.model,
-    boundary: { kind: 'polygon', vertices: [[-d, -d], [side + d, -d], [side + d, side + d], [-d, side + d]] },
+    id: 0,
+    label: 'v80-grid',
+    hash: 'bench',
+    wind,
+    model: ref.model,
+    boundary: {
+      kind: 'polygon',
+      vertices: [
+        [-d, -d],
+        [side + d, -d],
+        [side + d, side + d],
+        [-d, side + d],
+      ],
+    },
   };
   const type: FarmTypeSpec = { id: 0, label: 'v80', hash: 'bench', turbine: ref.turbine, nTurbines: 100, minSpacingM: 2 * d };
   const campaign = { farms: [farm], farmTypes: [type], optimizer: { method: 'gradient' } } as Pick<Campaign, 'farms' | 'farmTypes' | 'optimizer'>;
@@ -93,17 +139,26 @@ function perTaskCosts(dir: string): void {
   const aep = createFarmEvaluator(ref.turbine, wind, ref.model).aep(x, y).aepMwh;
   const v80Gate = new RowGate(campaign, { threads: 0 });
   const v80Row = rowFor(v80Task, x, y, aep);
-  const v80 = timePerCall(() => { const v = v80Gate.checkNow(v80Task, v80Row, { kind: 'computed' }); if (!v.ok) throw new Error(`100 V80 row rejected: ${v.reason}`); }, 3, 3);
+  const v80 = timePerCall(
+    () => {
+      const v = v80Gate.checkNow(v80Task, v80Row, { kind: 'computed' });
+      if (!v.ok) throw new Error(`100 V80 row rejected: ${v.reason}`);
+    },
+    3,
+    3,
+  );
   const evaluator = createFarmEvaluator(ref.turbine, wind, ref.model);
   const gradient = timePerCall(() => evaluator.aepWithGradient(x, y), 3, 3);
-  console.log(`100 V80 (5D grid, 360 × 23, waked Bastankhah 2014): gate ${(v80 * 1e3).toFixed(0)} ms per task, on a worker thread in a run; ` +
-    `one AEP + gradient ${(gradient * 1e3).toFixed(0)} ms: the gate costs ${(v80 / gradient).toFixed(2)} gradient evaluations of an optimization that makes hundreds`);
+  console.log(
+    `100 V80 (5D grid, 360 × 23, waked Bastankhah 2014): gate ${(v80 * 1e3).toFixed(0)} ms per task, on a worker thread in a run; ` +
+      `one AEP + gradient ${(gradient * 1e3).toFixed(0)} ms: the gate costs ${(v80 / gradient).toFixed(2)} gradient evaluations of an optimization that makes hundreds`,
+  );
 }
 
 async function campaignWallTimes(dir: string, label: string, spec: Record<string, unknown>): Promise<void> {
   const walls: Record<string, number> = {};
   const gateSeconds: Record<string, number> = {};
-  const order = (process.env.WFLO_BENCH_GATE_REPEATS ?? '1') === '2' ? ['gate', 'none', 'gate', 'none'] as const : ['gate', 'none'] as const;
+  const order = (process.env.WFLO_BENCH_GATE_REPEATS ?? '1') === '2' ? (['gate', 'none', 'gate', 'none'] as const) : (['gate', 'none'] as const);
   for (const kind of order) {
     const out = path.join(dir, `${label}-${kind}-${Object.keys(walls).length}`);
     const file = path.join(dir, `${label}.yaml`);
@@ -119,9 +174,11 @@ async function campaignWallTimes(dir: string, label: string, spec: Record<string
     fs.rmSync(out, { recursive: true, force: true });
   }
   const tasks = (spec.seeds as { count: number }).count * (spec.farms as unknown[]).length;
-  console.log(`${label}: ${tasks} tasks, ${order.length === 4 ? 'best of 2 interleaved runs' : 'one run each'}: with the gate ${walls.gate!.toFixed(2)} s (${(tasks / walls.gate!).toFixed(0)} tasks/s, ` +
-    `gate ${gateSeconds.gate!.toFixed(3)} s on the coordinator), without ${walls.none!.toFixed(2)} s (${(tasks / walls.none!).toFixed(0)} tasks/s); ` +
-    `ratio ${(walls.gate! / walls.none!).toFixed(3)}`);
+  console.log(
+    `${label}: ${tasks} tasks, ${order.length === 4 ? 'best of 2 interleaved runs' : 'one run each'}: with the gate ${walls.gate!.toFixed(2)} s (${(tasks / walls.gate!).toFixed(0)} tasks/s, ` +
+      `gate ${gateSeconds.gate!.toFixed(3)} s on the coordinator), without ${walls.none!.toFixed(2)} s (${(tasks / walls.none!).toFixed(0)} tasks/s); ` +
+      `ratio ${(walls.gate! / walls.none!).toFixed(3)}`,
+  );
 }
 
 export async function benchGate(): Promise<void> {
@@ -133,13 +190,20 @@ export async function benchGate(): Promise<void> {
     console.log('\n### campaigns (in this process, 2 workers)');
     const farms = (n: number) => Array.from({ length: n }, (_, id) => ({ id, case: 'iea37-cs1-16' }));
     await campaignWallTimes(dir, 'cs1-16 gradient (10 iterations)', {
-      name: 'gate-3000', farms: farms(10), farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 16 }],
-      seeds: { start: 0, count: Number(process.env.WFLO_BENCH_GATE_SEEDS ?? 300) }, optimizer: { method: 'gradient', max_iterations: 10 },
+      name: 'gate-3000',
+      farms: farms(10),
+      farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 16 }],
+      seeds: { start: 0, count: Number(process.env.WFLO_BENCH_GATE_SEEDS ?? 300) },
+      optimizer: { method: 'gradient', max_iterations: 10 },
       export: { every_results: 1000, every_s: 60 },
     });
     await campaignWallTimes(dir, 'no-op', {
-      name: 'gate-noop', farms: farms(10), farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 16 }],
-      seeds: { start: 0, count: 2000 }, optimizer: { method: 'noop' }, export: { every_results: 100_000, every_s: 600 },
+      name: 'gate-noop',
+      farms: farms(10),
+      farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 16 }],
+      seeds: { start: 0, count: 2000 },
+      optimizer: { method: 'noop' },
+      export: { every_results: 100_000, every_s: 600 },
     });
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

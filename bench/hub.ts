@@ -43,8 +43,14 @@ function cpuSeconds(): number {
 /** Runs f with WFLO_KERNEL set for the kernel (unset for native), restoring it after. */
 function withKernel<T>(kernel: Kernel, f: () => T): T {
   const before = process.env.WFLO_KERNEL;
-  if (kernel === 'js') process.env.WFLO_KERNEL = 'js'; else delete process.env.WFLO_KERNEL;
-  try { return f(); } finally { if (before === undefined) delete process.env.WFLO_KERNEL; else process.env.WFLO_KERNEL = before; }
+  if (kernel === 'js') process.env.WFLO_KERNEL = 'js';
+  else delete process.env.WFLO_KERNEL;
+  try {
+    return f();
+  } finally {
+    if (before === undefined) delete process.env.WFLO_KERNEL;
+    else process.env.WFLO_KERNEL = before;
+  }
 }
 
 function median(a: number[]): number {
@@ -55,8 +61,12 @@ function median(a: number[]): number {
 /** A k × k grid over the example's 1300 m square (its boundary), inset by 50 m. */
 function grid(count: number): { x: Float64Array; y: Float64Array } {
   const k = Math.ceil(Math.sqrt(count));
-  const x = new Float64Array(count), y = new Float64Array(count);
-  for (let i = 0; i < count; i++) { x[i] = 50 + ((i % k) * 1200) / (k - 1); y[i] = 50 + (Math.floor(i / k) * 1200) / (k - 1); }
+  const x = new Float64Array(count),
+    y = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
+    x[i] = 50 + ((i % k) * 1200) / (k - 1);
+    y[i] = 50 + (Math.floor(i / k) * 1200) / (k - 1);
+  }
   return { x, y };
 }
 
@@ -78,33 +88,66 @@ function gradientCall(c: Case, x: Float64Array, y: Float64Array, kernel: Kernel)
 
 export async function benchHub(): Promise<void> {
   const c = loadCase(EXAMPLE);
-  console.log(`\n## Hub height under shear (examples/hub-height-shear.yaml: IEA37 3.35 MW, ${c.wind.directionsDeg.length} × ${c.wind.speeds.length} rose, ` +
-    `speed-up over h under a power-law shear; load at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
-  console.log('AEP + ∂AEP/∂(x, y, h)'.padEnd(34) + 'CPU ms JS'.padStart(12) + 'CPU ms native'.padStart(15) + 'ratio'.padStart(8) + '   AEP MWh (JS / native), Σ∂AEP/∂h MWh/m');
-  for (const [label, layout] of [[`${TURBINES} turbines on a grid`, grid(TURBINES)], ['9 turbines (3 × 3 grid)', grid(9)]] as const) {
+  console.log(
+    `\n## Hub height under shear (examples/hub-height-shear.yaml: IEA37 3.35 MW, ${c.wind.directionsDeg.length} × ${c.wind.speeds.length} rose, ` +
+      `speed-up over h under a power-law shear; load at start ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')})`,
+  );
+  console.log(
+    'AEP + ∂AEP/∂(x, y, h)'.padEnd(34) +
+      'CPU ms JS'.padStart(12) +
+      'CPU ms native'.padStart(15) +
+      'ratio'.padStart(8) +
+      '   AEP MWh (JS / native), Σ∂AEP/∂h MWh/m',
+  );
+  for (const [label, layout] of [
+    [`${TURBINES} turbines on a grid`, grid(TURBINES)],
+    ['9 turbines (3 × 3 grid)', grid(9)],
+  ] as const) {
     const js = gradientCall(c, layout.x, layout.y, 'js');
     const native = gradientCall(c, layout.x, layout.y, 'native');
-    console.log(label.padEnd(34) + js.ms.toFixed(2).padStart(12) + native.ms.toFixed(2).padStart(15) + `${(js.ms / native.ms).toFixed(1)}×`.padStart(8) +
-      `   ${js.aep.toFixed(6)} / ${native.aep.toFixed(6)}, ${js.dh.toExponential(9)} / ${native.dh.toExponential(9)}`);
+    console.log(
+      label.padEnd(34) +
+        js.ms.toFixed(2).padStart(12) +
+        native.ms.toFixed(2).padStart(15) +
+        `${(js.ms / native.ms).toFixed(1)}×`.padStart(8) +
+        `   ${js.aep.toFixed(6)} / ${native.aep.toFixed(6)}, ${js.dh.toExponential(9)} / ${native.dh.toExponential(9)}`,
+    );
   }
   // The whole optimization, as `wflo optimize` runs it: once each to warm up (the JIT compiles the
   // optimizer's code on whichever kernel runs first), then HUB_ROUNDS rounds alternating the kernels.
-  const runs: [string, OptimizerSettings][] = [['--seed 1 (WEC continuation)', { method: 'gradient' }], ['--wec 1 --seed 1', { method: 'gradient', wec: [1] }]];
+  const runs: [string, OptimizerSettings][] = [
+    ['--seed 1 (WEC continuation)', { method: 'gradient' }],
+    ['--wec 1 --seed 1', { method: 'gradient', wec: [1] }],
+  ];
   for (const [label, settings] of runs) {
     console.log(`\nwflo optimize examples/hub-height-shear.yaml --method gradient ${label}`);
-    console.log('  round'.padEnd(34) + 'CPU s JS'.padStart(11) + 'CPU s native'.padStart(14) + 'ratio'.padStart(8) + '   evaluations, hub height, AEP (JS / native)');
-    const once = (kernel: Kernel) => withKernel(kernel, () => {
-      const t0 = cpuSeconds();
-      const result = optimizeLayout(c, settings, 1);
-      return { s: cpuSeconds() - t0, result };
-    });
-    once('js'); once('native');
+    console.log(
+      '  round'.padEnd(34) + 'CPU s JS'.padStart(11) + 'CPU s native'.padStart(14) + 'ratio'.padStart(8) + '   evaluations, hub height, AEP (JS / native)',
+    );
+    const once = (kernel: Kernel) =>
+      withKernel(kernel, () => {
+        const t0 = cpuSeconds();
+        const result = optimizeLayout(c, settings, 1);
+        return { s: cpuSeconds() - t0, result };
+      });
+    once('js');
+    once('native');
     const ratios: number[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
-      const js = once('js'), native = once('native');
+      const js = once('js'),
+        native = once('native');
       ratios.push(js.s / native.s);
       const what = (r: ReturnType<typeof once>) => `${r.result.evaluations}, ${r.result.hubHeight?.toFixed(3)} m, ${r.result.aep.toFixed(2)} MWh`;
-      console.log(`  ${round}`.padEnd(34) + js.s.toFixed(3).padStart(11) + native.s.toFixed(3).padStart(14) + `${(js.s / native.s).toFixed(1)}×`.padStart(8) + `   ${what(js)} / ${what(native)}`);
+      console.log(
+        `  ${round}`.padEnd(34) +
+          js.s.toFixed(3).padStart(11) +
+          native.s.toFixed(3).padStart(14) +
+          `${(js.s / native.s).toFixed(1)}×`.padStart(8) +
+          `   ${what(js)} / ${what(native)}`,
+      );
     }
     console.log(`  JavaScript / native CPU time, median of ${ROUNDS} rounds: ${median(ratios).toFixed(1)}×`);
   }

@@ -51,9 +51,14 @@ export function writeWrg(file: string, nx: number, ny: number, x0: number, y0: n
   const sectors = 12;
   for (let j = 0; j < ny; j++) {
     for (let i = 0; i < nx; i++) {
-      const x = x0 + i * cell, y = y0 + j * cell;
-      const u = i / (nx - 1), v = j / (ny - 1);
-      const raw = Array.from({ length: sectors }, (_, s) => 1 + 0.8 * Math.cos(((s * 30 - 240) * Math.PI) / 180) + 0.2 * u * Math.sin((s * Math.PI) / 3) + 0.15 * v);
+      const x = x0 + i * cell,
+        y = y0 + j * cell;
+      const u = i / (nx - 1),
+        v = j / (ny - 1);
+      const raw = Array.from(
+        { length: sectors },
+        (_, s) => 1 + 0.8 * Math.cos(((s * 30 - 240) * Math.PI) / 180) + 0.2 * u * Math.sin((s * Math.PI) / 3) + 0.15 * v,
+      );
       const total = raw.reduce((a, b) => a + b, 0);
       const f = raw.map((r) => Math.round((1000 * r) / total));
       f[0] += 1000 - f.reduce((a, b) => a + b, 0);
@@ -69,15 +74,32 @@ export function writeWrg(file: string, nx: number, ny: number, x0: number, y0: n
   fs.writeFileSync(file, `${lines.join('\n')}\n`);
 }
 
-interface Figure { aep: number; grad: number; aepMwh: number }
+interface Figure {
+  aep: number;
+  grad: number;
+  aepMwh: number;
+}
 
-function measure(turbine: Turbine, wind: WindResource, model: FarmModelSpec, kernel: 'native' | 'js', x: Float64Array, y: Float64Array, repeats: number): Figure {
+function measure(
+  turbine: Turbine,
+  wind: WindResource,
+  model: FarmModelSpec,
+  kernel: 'native' | 'js',
+  x: Float64Array,
+  y: Float64Array,
+  repeats: number,
+): Figure {
   const ev = createFarmEvaluator(turbine, wind, model, kernel);
   let aepMwh = 0;
   if (kernel === 'native') ev.aepWithGradient(x, y);
-  const aep: number[] = [], grad: number[] = [];
+  const aep: number[] = [],
+    grad: number[] = [];
   for (let r = 0; r < repeats; r++) {
-    aep.push(cpuOf(() => { aepMwh = ev.aep(x, y).aepMwh; }));
+    aep.push(
+      cpuOf(() => {
+        aepMwh = ev.aep(x, y).aepMwh;
+      }),
+    );
     grad.push(cpuOf(() => ev.aepWithGradient(x, y)));
   }
   return { aep: median(aep), grad: median(grad), aepMwh };
@@ -85,35 +107,56 @@ function measure(turbine: Turbine, wind: WindResource, model: FarmModelSpec, ker
 
 function row(label: string, native: Figure, js: Figure): void {
   const rel = Math.abs(native.aepMwh - js.aepMwh) / js.aepMwh;
-  console.log(`${label.padEnd(46)}${(native.aep * 1e3).toFixed(0).padStart(9)}${(native.grad * 1e3).toFixed(0).padStart(11)}` +
-    `${(js.aep * 1e3).toFixed(0).padStart(10)}${(js.grad * 1e3).toFixed(0).padStart(11)}` +
-    `${(js.aep / native.aep).toFixed(1).padStart(8)}×${(js.grad / native.grad).toFixed(1).padStart(7)}×   AEP ${native.aepMwh.toFixed(1)} MWh (JS ${rel.toExponential(1)} rel.)`);
+  console.log(
+    `${label.padEnd(46)}${(native.aep * 1e3).toFixed(0).padStart(9)}${(native.grad * 1e3).toFixed(0).padStart(11)}` +
+      `${(js.aep * 1e3).toFixed(0).padStart(10)}${(js.grad * 1e3).toFixed(0).padStart(11)}` +
+      `${(js.aep / native.aep).toFixed(1).padStart(8)}×${(js.grad / native.grad).toFixed(1).padStart(7)}×   AEP ${native.aepMwh.toFixed(1)} MWh (JS ${rel.toExponential(1)} rel.)`,
+  );
 }
 
 export async function benchInflow(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wflo-bench-inflow-'));
   try {
     const grid = gridLayout(10, 400);
-    const bast = referenceCase('bastankhah2014'), niay = referenceCase('niayifar2016');
-    console.log(`\n## Inflow: time series, per-point Weibull (.wrg), TI per bin; 100 V80 (10 × 10 at 400 m); native kernel vs the JavaScript engine in one process (load at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+    const bast = referenceCase('bastankhah2014'),
+      niay = referenceCase('niayifar2016');
+    console.log(
+      `\n## Inflow: time series, per-point Weibull (.wrg), TI per bin; 100 V80 (10 × 10 at 400 m); native kernel vs the JavaScript engine in one process (load at start ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')})`,
+    );
     console.log('case'.padEnd(46) + 'CPU ms: native AEP'.padStart(9) + '  +grad' + '   JS AEP' + '     +grad' + '   ratio AEP, +grad');
     const csv = path.join(dir, 'series.csv');
     writeSeries(csv, SAMPLES);
     const series = readTimeSeriesCsv(csv);
     for (const rc of [bast, niay]) {
-      row(`time series ${SAMPLES} samples, ${rc.model.wake}`, measure(rc.turbine, series, rc.model, 'native', grid.x, grid.y, REPEATS),
-        measure(rc.turbine, series, rc.model, 'js', grid.x, grid.y, JS_REPEATS));
+      row(
+        `time series ${SAMPLES} samples, ${rc.model.wake}`,
+        measure(rc.turbine, series, rc.model, 'native', grid.x, grid.y, REPEATS),
+        measure(rc.turbine, series, rc.model, 'js', grid.x, grid.y, JS_REPEATS),
+      );
     }
     const wrg = path.join(dir, 'site.wrg');
     writeWrg(wrg, 21, 21, -500, -500, 250);
-    const rose = uniformRose(360, Array.from({ length: 23 }, (_, i) => 3 + i), 0.1);
+    const rose = uniformRose(
+      360,
+      Array.from({ length: 23 }, (_, i) => 3 + i),
+      0.1,
+    );
     const site = { source: wrg, speedup: null, ti: null, shear: null, weibull: readWrgFile(wrg) };
     const wrgModel: FarmModelSpec = { ...bast.model, site };
-    row('.wrg site (21 × 21, 12 sectors), 360 × 23', measure(bast.turbine, rose, wrgModel, 'native', grid.x, grid.y, REPEATS),
-      measure(bast.turbine, rose, wrgModel, 'js', grid.x, grid.y, JS_REPEATS));
-    const tiBins: WindResource = { ...rose, turbulenceIntensityByBin: Float64Array.from(rose.probability, (_, i) => 0.05 + 0.1 * ((i * 7919) % 23) / 23) };
-    row('TI per bin, 360 × 23, niayifar2016', measure(niay.turbine, tiBins, niay.model, 'native', grid.x, grid.y, REPEATS),
-      measure(niay.turbine, tiBins, niay.model, 'js', grid.x, grid.y, JS_REPEATS));
+    row(
+      '.wrg site (21 × 21, 12 sectors), 360 × 23',
+      measure(bast.turbine, rose, wrgModel, 'native', grid.x, grid.y, REPEATS),
+      measure(bast.turbine, rose, wrgModel, 'js', grid.x, grid.y, JS_REPEATS),
+    );
+    const tiBins: WindResource = { ...rose, turbulenceIntensityByBin: Float64Array.from(rose.probability, (_, i) => 0.05 + (0.1 * ((i * 7919) % 23)) / 23) };
+    row(
+      'TI per bin, 360 × 23, niayifar2016',
+      measure(niay.turbine, tiBins, niay.model, 'native', grid.x, grid.y, REPEATS),
+      measure(niay.turbine, tiBins, niay.model, 'js', grid.x, grid.y, JS_REPEATS),
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -19,13 +19,21 @@ const PRELOAD = fileURLToPath(new URL('../test/helpers/peakRssPreload.js', impor
 const PLANT = fileURLToPath(new URL('../../test/data/windio/plant', import.meta.url));
 const REPEATS = 3;
 
-interface Run { seconds: number; cpuS: number; peakMb: number; code: number | null; out: string }
+interface Run {
+  seconds: number;
+  cpuS: number;
+  peakMb: number;
+  code: number | null;
+  out: string;
+}
 
 function validate(args: string[], dir: string): Run {
   const peakFile = path.join(dir, 'peak');
   const start = performance.now();
   const r = spawnSync(process.execPath, ['--import', PRELOAD, CLI, 'validate', ...args], {
-    encoding: 'utf8', env: { ...process.env, WFLO_PEAK_RSS_FILE: peakFile }, maxBuffer: 16 << 20,
+    encoding: 'utf8',
+    env: { ...process.env, WFLO_PEAK_RSS_FILE: peakFile },
+    maxBuffer: 16 << 20,
   });
   const seconds = (performance.now() - start) / 1000;
   const { peakKb, cpuS } = JSON.parse(fs.readFileSync(peakFile, 'utf8')) as { peakKb: number; cpuS: number };
@@ -36,7 +44,13 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
 
 function measure(args: string[], dir: string): Run {
   const runs = Array.from({ length: REPEATS }, () => validate(args, dir));
-  return { seconds: median(runs.map((r) => r.seconds)), cpuS: median(runs.map((r) => r.cpuS)), peakMb: median(runs.map((r) => r.peakMb)), code: runs[0].code, out: runs[0].out };
+  return {
+    seconds: median(runs.map((r) => r.seconds)),
+    cpuS: median(runs.map((r) => r.cpuS)),
+    peakMb: median(runs.map((r) => r.peakMb)),
+    code: runs[0].code,
+    out: runs[0].out,
+  };
 }
 
 export async function benchInputParsing(): Promise<void> {
@@ -55,14 +69,21 @@ export async function benchInputParsing(): Promise<void> {
     cases.push({ label: 'YAML, 140 000 numbers in one flow list (parse only)', file: numbers });
     // The largest real rose: 360 directions × 40 speeds, a probability and a turbulence table.
     const rose = path.join(dir, 'rose.yaml');
-    const table = (f: (d: number, v: number) => number) => Array.from({ length: 360 }, (_, d) => `  - [${Array.from({ length: 40 }, (_, v) => f(d, v)).join(', ')}]`).join('\n');
-    fs.writeFileSync(rose, `wind_direction: [${Array.from({ length: 360 }, (_, d) => d).join(', ')}]\nwind_speed: [${Array.from({ length: 40 }, (_, v) => 0.5 + v * 0.75).join(', ')}]\n` +
-      `probability:\n${table(() => 1 / 14_400)}\nturbulence_intensity:\n${table((d, v) => 0.06 + ((d + v) % 7) * 0.005)}\n`);
+    const table = (f: (d: number, v: number) => number) =>
+      Array.from({ length: 360 }, (_, d) => `  - [${Array.from({ length: 40 }, (_, v) => f(d, v)).join(', ')}]`).join('\n');
+    fs.writeFileSync(
+      rose,
+      `wind_direction: [${Array.from({ length: 360 }, (_, d) => d).join(', ')}]\nwind_speed: [${Array.from({ length: 40 }, (_, v) => 0.5 + v * 0.75).join(', ')}]\n` +
+        `probability:\n${table(() => 1 / 14_400)}\nturbulence_intensity:\n${table((d, v) => 0.06 + ((d + v) % 7) * 0.005)}\n`,
+    );
     cases.push({ label: 'YAML wind rose, 360 × 40 with a turbulence table', file: rose });
     const seriesYaml = path.join(dir, 'series-wind.yaml');
     const m = 30_000;
     const col = (f: (i: number) => number) => Array.from({ length: m }, (_, i) => `    - ${f(i)}`).join('\n');
-    fs.writeFileSync(seriesYaml, `wind_resource:\n  time_series:\n    wind_direction:\n${col((i) => (i * 7.3) % 360)}\n    wind_speed:\n${col((i) => 5 + (i % 13) * 0.7)}\n`);
+    fs.writeFileSync(
+      seriesYaml,
+      `wind_resource:\n  time_series:\n    wind_direction:\n${col((i) => (i * 7.3) % 360)}\n    wind_speed:\n${col((i) => 5 + (i % 13) * 0.7)}\n`,
+    );
     cases.push({ label: `YAML wind time series, ${m} samples (block lists)`, file: seriesYaml });
 
     for (const rows of [100_000, 1_000_000]) {
@@ -78,9 +99,14 @@ export async function benchInputParsing(): Promise<void> {
     fs.cpSync(PLANT, plant, { recursive: true });
     const w = 30_000;
     const list = (f: (i: number) => number) => `[${Array.from({ length: w }, (_, i) => f(i)).join(', ')}]`;
-    fs.writeFileSync(path.join(plant, 'plant_energy_resource', 'IEA37_case_study_1_2_energy_resource.yaml'),
-      `name: bench series\nwind_resource:\n  time: ${list((i) => i * 600)}\n  wind_speed: ${list((i) => 5 + (i % 13) * 0.7)}\n  wind_direction: ${list((i) => (i * 7.3) % 360)}\n`);
-    cases.push({ label: `windIO plant, ${w}-sample resource included`, file: path.join(plant, 'wind_energy_system', 'IEA37_case_study_1_2_wind_energy_system.yaml') });
+    fs.writeFileSync(
+      path.join(plant, 'plant_energy_resource', 'IEA37_case_study_1_2_energy_resource.yaml'),
+      `name: bench series\nwind_resource:\n  time: ${list((i) => i * 600)}\n  wind_speed: ${list((i) => 5 + (i % 13) * 0.7)}\n  wind_direction: ${list((i) => (i * 7.3) % 360)}\n`,
+    );
+    cases.push({
+      label: `windIO plant, ${w}-sample resource included`,
+      file: path.join(plant, 'wind_energy_system', 'IEA37_case_study_1_2_wind_energy_system.yaml'),
+    });
 
     const flat = path.join(dir, 'flat-7mb.yaml');
     fs.writeFileSync(flat, `x: [${'1,'.repeat(3_500_000)}1]\n`);
@@ -93,8 +119,10 @@ export async function benchInputParsing(): Promise<void> {
       const r = measure([c.file, ...(c.args ?? [])], dir);
       const perMbS = Math.max(0, r.cpuS - base.cpuS) / inputMb;
       const perMbMem = Math.max(0, r.peakMb - base.peakMb) / inputMb;
-      console.log(`${c.label}: ${inputMb.toFixed(2)} MB, exit ${r.code}, ${r.seconds.toFixed(2)} s wall, ${r.cpuS.toFixed(2)} s CPU, peak ${r.peakMb.toFixed(0)} MB` +
-        ` → ${perMbS.toFixed(2)} s CPU and ${perMbMem.toFixed(0)} MB of memory per MB of input`);
+      console.log(
+        `${c.label}: ${inputMb.toFixed(2)} MB, exit ${r.code}, ${r.seconds.toFixed(2)} s wall, ${r.cpuS.toFixed(2)} s CPU, peak ${r.peakMb.toFixed(0)} MB` +
+          ` → ${perMbS.toFixed(2)} s CPU and ${perMbMem.toFixed(0)} MB of memory per MB of input`,
+      );
       if (r.code !== 0) console.log(`  ${r.out.slice(0, 160)}`);
     }
   } finally {

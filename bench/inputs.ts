@@ -52,9 +52,12 @@ function median(xs: number[]): number {
 function measure(label: string, file: string): void {
   timeDryRun(file); // warm-up (file cache)
   const runs = Array.from({ length: REPEATS }, () => timeDryRun(file));
-  const wall = runs.map((r) => r.wall), cpu = runs.map((r) => r.cpu);
-  console.log(`${label}: median ${median(wall).toFixed(2)} s wall, ${median(cpu).toFixed(2)} s CPU ` +
-    `(wall: ${wall.map((t) => t.toFixed(2)).join(', ')}; target <= 5 s)`);
+  const wall = runs.map((r) => r.wall),
+    cpu = runs.map((r) => r.cpu);
+  console.log(
+    `${label}: median ${median(wall).toFixed(2)} s wall, ${median(cpu).toFixed(2)} s CPU ` +
+      `(wall: ${wall.map((t) => t.toFixed(2)).join(', ')}; target <= 5 s)`,
+  );
 }
 
 export async function benchInputs(): Promise<void> {

@@ -13,7 +13,10 @@ import { optimizeLayout, type OptimizerSettings } from '../src/optimize/optimize
 
 const PAPER_BEST_CS1_16 = 418924.41;
 
-const cpuSeconds = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+const cpuSeconds = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
 
 function median(values: number[]): number {
   const v = [...values].sort((a, b) => a - b);
@@ -35,7 +38,14 @@ export async function benchOptimize(): Promise<void> {
       times.push(Number(process.hrtime.bigint() - t0) / 1e9);
     }
     const s = median(times);
-    console.log(name.padEnd(16) + '0'.padStart(6) + s.toFixed(2).padStart(9) + r.aep.toFixed(2).padStart(14) + String(r.evaluations).padStart(13) + ((1000 * s) / r.evaluations).toFixed(3).padStart(9));
+    console.log(
+      name.padEnd(16) +
+        '0'.padStart(6) +
+        s.toFixed(2).padStart(9) +
+        r.aep.toFixed(2).padStart(14) +
+        String(r.evaluations).padStart(13) +
+        ((1000 * s) / r.evaluations).toFixed(3).padStart(9),
+    );
   }
 
   const seeds = Number(process.env.WFLO_BENCH_DEFAULT_SEEDS ?? 20);
@@ -43,15 +53,25 @@ export async function benchOptimize(): Promise<void> {
   const c = builtinCase('iea37-cs1-16');
   console.log(`\n## Optimizer: ${JSON.stringify(settings)} on iea37-cs1-16, ${seeds} seeds, one core (CPU s of this process)`);
   console.log('seed'.padStart(5) + 'AEP MWh'.padStart(14) + 'CPU s'.padStart(8) + 'wall s'.padStart(8) + 'evaluations'.padStart(13));
-  const aeps: number[] = [], cpu: number[] = [], wall: number[] = [];
+  const aeps: number[] = [],
+    cpu: number[] = [],
+    wall: number[] = [];
   for (let seed = 0; seed < seeds; seed++) {
-    const c0 = cpuSeconds(), t0 = process.hrtime.bigint();
+    const c0 = cpuSeconds(),
+      t0 = process.hrtime.bigint();
     const r = optimizeLayout(c, settings, seed);
-    const w = Number(process.hrtime.bigint() - t0) / 1e9, u = cpuSeconds() - c0;
-    aeps.push(r.aep); cpu.push(u); wall.push(w);
-    console.log(String(seed).padStart(5) + r.aep.toFixed(2).padStart(14) + u.toFixed(2).padStart(8) + w.toFixed(2).padStart(8) + String(r.evaluations).padStart(13));
+    const w = Number(process.hrtime.bigint() - t0) / 1e9,
+      u = cpuSeconds() - c0;
+    aeps.push(r.aep);
+    cpu.push(u);
+    wall.push(w);
+    console.log(
+      String(seed).padStart(5) + r.aep.toFixed(2).padStart(14) + u.toFixed(2).padStart(8) + w.toFixed(2).padStart(8) + String(r.evaluations).padStart(13),
+    );
   }
   const reached = aeps.filter((a) => a >= PAPER_BEST_CS1_16).length;
-  console.log(`median ${median(aeps).toFixed(2)} MWh, best ${Math.max(...aeps).toFixed(2)} MWh, median CPU ${median(cpu).toFixed(2)} s ` +
-    `(max ${Math.max(...cpu).toFixed(2)} s), median wall ${median(wall).toFixed(2)} s; ${reached}/${seeds} seeds >= ${PAPER_BEST_CS1_16} (2019 paper's best)`);
+  console.log(
+    `median ${median(aeps).toFixed(2)} MWh, best ${Math.max(...aeps).toFixed(2)} MWh, median CPU ${median(cpu).toFixed(2)} s ` +
+      `(max ${Math.max(...cpu).toFixed(2)} s), median wall ${median(wall).toFixed(2)} s; ${reached}/${seeds} seeds >= ${PAPER_BEST_CS1_16} (2019 paper's best)`,
+  );
 }

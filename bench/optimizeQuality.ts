@@ -57,7 +57,12 @@ const isPeer = (method: string): boolean => PEERS[method] !== undefined;
 
 function listFromEnv(name: string, fallback: string[]): string[] {
   const v = process.env[name];
-  return v ? v.split(',').map((s) => s.trim()).filter(Boolean) : fallback;
+  return v
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : fallback;
 }
 
 /**
@@ -69,7 +74,11 @@ function childCpuSeconds(pid: number): number | null {
     const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     let cpu = (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime: fields 14 and 15 of the line
     let children: string[] = [];
-    try { children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean); } catch { /* none listed */ }
+    try {
+      children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    } catch {
+      /* none listed */
+    }
     for (const c of children) cpu += childCpuSeconds(Number(c)) ?? 0;
     return cpu;
   } catch {
@@ -82,7 +91,11 @@ function traceOne(caseName: string, method: string, seed: number, budgets: numbe
   const last = Math.max(...budgets);
   return new Promise((resolve, reject) => {
     const points: { t: number; aep: number }[] = [];
-    const child: ChildProcess = isPeer(method) ? startPeer(method, caseName, seed, (p) => { points.push(p); if (p.t > last) finish(); })
+    const child: ChildProcess = isPeer(method)
+      ? startPeer(method, caseName, seed, (p) => {
+          points.push(p);
+          if (p.t > last) finish();
+        })
       : fork(WORKER, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     renice(child.pid);
     const started = Date.now();
@@ -92,13 +105,19 @@ function traceOne(caseName: string, method: string, seed: number, budgets: numbe
       done = true;
       clearInterval(poll);
       if (child.exitCode === null) child.kill('SIGKILL');
-      resolve(budgets.map((b) => {
-        let best = NaN;
-        for (const p of points) if (p.t <= b && !(p.aep <= best)) best = p.aep;
-        return best;
-      }));
+      resolve(
+        budgets.map((b) => {
+          let best = NaN;
+          for (const p of points) if (p.t <= b && !(p.aep <= best)) best = p.aep;
+          return best;
+        }),
+      );
     };
-    if (!isPeer(method)) child.on('message', (m: { t: number; aep: number }) => { points.push(m); if (m.t > last) finish(); });
+    if (!isPeer(method))
+      child.on('message', (m: { t: number; aep: number }) => {
+        points.push(m);
+        if (m.t > last) finish();
+      });
     // Stop when the child has used the last budget of CPU time (wall time where /proc is missing);
     // the peer's times start after Python's imports, so it gets their CPU time on top.
     const slack = isPeer(method) ? 30 : 0.5;
@@ -106,7 +125,13 @@ function traceOne(caseName: string, method: string, seed: number, budgets: numbe
       const cpu = child.pid === undefined ? null : childCpuSeconds(child.pid);
       if ((cpu ?? (Date.now() - started) / 1000) > last + slack) finish();
     }, 250);
-    child.on('error', (e) => { if (!done) { done = true; clearInterval(poll); reject(e); } });
+    child.on('error', (e) => {
+      if (!done) {
+        done = true;
+        clearInterval(poll);
+        reject(e);
+      }
+    });
     child.on('exit', () => finish());
     if (!isPeer(method)) child.send({ caseName, settings: METHODS[method]!, seed });
   });
@@ -114,7 +139,13 @@ function traceOne(caseName: string, method: string, seed: number, budgets: numbe
 
 function renice(pid: number | undefined): void {
   const niceness = Number(process.env.WFLO_QPS_NICE ?? 15);
-  if (pid !== undefined && niceness > 0) { try { os.setPriority(pid, niceness); } catch { /* not permitted: run as is */ } }
+  if (pid !== undefined && niceness > 0) {
+    try {
+      os.setPriority(pid, niceness);
+    } catch {
+      /* not permitted: run as is */
+    }
+  }
 }
 
 /**
@@ -127,7 +158,8 @@ function startPeer(method: string, caseName: string, seed: number, onPoint: (p: 
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'wflo-qps-')), 'case.json');
   fs.writeFileSync(file, caseJson(c));
   const env: NodeJS.ProcessEnv = { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1', MKL_NUM_THREADS: '1', PYTHONPATH: peer.pythonPath() };
-  delete env.OPENBLAS_CORETYPE; delete env.OPENBLAS_L2_SIZE;
+  delete env.OPENBLAS_CORETYPE;
+  delete env.OPENBLAS_L2_SIZE;
   const args = [path.join(PEERS_DIR, peer.script), file, String(seed), ...(peer.builtinArg ? [caseName] : [])];
   const child = spawn(process.env.WFLO_QPS_PYTHON ?? '/usr/bin/python3', args, { stdio: ['ignore', 'pipe', 'inherit'], env });
   const evaluator = createFarmEvaluator(c.turbine, c.wind, c.model);
@@ -136,10 +168,16 @@ function startPeer(method: string, caseName: string, seed: number, onPoint: (p: 
     buffer += chunk.toString('utf8');
     let newline: number;
     while ((newline = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, newline); buffer = buffer.slice(newline + 1);
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
       let m: { t: number; aep: number; x: number[]; y: number[] };
-      try { m = JSON.parse(line); } catch { continue; }
-      const x = Float64Array.from(m.x), y = Float64Array.from(m.y);
+      try {
+        m = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const x = Float64Array.from(m.x),
+        y = Float64Array.from(m.y);
       if (!checkFeasibility(c.boundary, x, y, c.minSpacing, 1e-6).feasible) continue;
       onPoint({ t: m.t, aep: evaluator.aep(x, y).aepMwh });
     }
@@ -159,19 +197,26 @@ export async function benchOptimizeQuality(): Promise<void> {
   const cases = listFromEnv('WFLO_QPS_CASES', DEFAULT_CASES);
   const methods = listFromEnv('WFLO_QPS_METHODS', ['gradient', 'global', 'population', ...Object.keys(PEERS)]);
   console.log(`\n## Quality per second (best feasible AEP, MWh, after B CPU seconds of one core; ${seeds} seeds each)`);
-  console.log(`budgets ${budgets.join(', ')} CPU s of the optimizing process (and its engine process); gradient and global: restarted with new seeds when they finish; population: one run; pywake-slsqp / wflo-slsqp: SciPy SLSQP on PyWake (autograd gradients) / on wflo from Python (exact gradients), one driver, the same random restarts per seed`);
+  console.log(
+    `budgets ${budgets.join(', ')} CPU s of the optimizing process (and its engine process); gradient and global: restarted with new seeds when they finish; population: one run; pywake-slsqp / wflo-slsqp: SciPy SLSQP on PyWake (autograd gradients) / on wflo from Python (exact gradients), one driver, the same random restarts per seed`,
+  );
   const header = 'case'.padEnd(14) + 'method'.padEnd(14) + budgets.map((b) => `median@${b}s`.padStart(16) + `best@${b}s`.padStart(16)).join('');
   console.log(header);
   for (const caseName of cases) {
     for (const method of methods) {
-      if (!METHODS[method] && !isPeer(method)) { console.log(`unknown method '${method}'`); continue; }
+      if (!METHODS[method] && !isPeer(method)) {
+        console.log(`unknown method '${method}'`);
+        continue;
+      }
       const bySeed: number[][] = [];
       for (let seed = 0; seed < seeds; seed++) bySeed.push(await traceOne(caseName, method, seed, budgets));
-      const cells = budgets.map((_, b) => {
-        const values = bySeed.map((row) => row[b]!);
-        const best = Math.max(...values.filter(Number.isFinite));
-        return median(values).toFixed(2).padStart(16) + (Number.isFinite(best) ? best.toFixed(2) : 'NaN').padStart(16);
-      }).join('');
+      const cells = budgets
+        .map((_, b) => {
+          const values = bySeed.map((row) => row[b]!);
+          const best = Math.max(...values.filter(Number.isFinite));
+          return median(values).toFixed(2).padStart(16) + (Number.isFinite(best) ? best.toFixed(2) : 'NaN').padStart(16);
+        })
+        .join('');
       console.log(caseName.padEnd(14) + method.padEnd(14) + cells);
     }
   }

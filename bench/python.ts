@@ -55,14 +55,28 @@ function v80CaseFile(dir: string): string {
   const dirs = Array.from({ length: 360 }, (_, i) => i);
   const freq = dirs.map((d) => 1 + 0.5 * Math.cos(((d - 270) * Math.PI) / 180));
   const sum = freq.reduce((a, b) => a + b, 0);
-  const x = Array.from({ length: 100 }, (_, k) => 400 * Math.floor(k / 10)), y = Array.from({ length: 100 }, (_, k) => 400 * (k % 10));
+  const x = Array.from({ length: 100 }, (_, k) => 400 * Math.floor(k / 10)),
+    y = Array.from({ length: 100 }, (_, k) => 400 * (k % 10));
   const file = path.join(dir, 'v80-100-360x23.yaml');
-  fs.writeFileSync(file, [
-    'name: v80-100-360x23', 'base: iea37-cs1-16', 'turbine: v80', 'wake_model: bastankhah2014', 'wind:',
-    `  wind_direction: ${JSON.stringify(dirs)}`, `  wind_speed: ${JSON.stringify(Array.from({ length: 23 }, (_, i) => 3 + i))}`,
-    `  sector_probability: ${JSON.stringify(freq.map((f) => f / sum))}`, `  weibull_a: ${JSON.stringify(dirs.map((d) => 10 + Math.sin((d * Math.PI) / 180)))}`,
-    `  weibull_k: ${JSON.stringify(dirs.map(() => 2))}`, 'layout:', `  x: ${JSON.stringify(x)}`, `  y: ${JSON.stringify(y)}`, '',
-  ].join('\n'));
+  fs.writeFileSync(
+    file,
+    [
+      'name: v80-100-360x23',
+      'base: iea37-cs1-16',
+      'turbine: v80',
+      'wake_model: bastankhah2014',
+      'wind:',
+      `  wind_direction: ${JSON.stringify(dirs)}`,
+      `  wind_speed: ${JSON.stringify(Array.from({ length: 23 }, (_, i) => 3 + i))}`,
+      `  sector_probability: ${JSON.stringify(freq.map((f) => f / sum))}`,
+      `  weibull_a: ${JSON.stringify(dirs.map((d) => 10 + Math.sin((d * Math.PI) / 180)))}`,
+      `  weibull_k: ${JSON.stringify(dirs.map(() => 2))}`,
+      'layout:',
+      `  x: ${JSON.stringify(x)}`,
+      `  y: ${JSON.stringify(y)}`,
+      '',
+    ].join('\n'),
+  );
   return file;
 }
 
@@ -70,12 +84,17 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 
 export async function benchPython(): Promise<void> {
   const t0 = Date.now();
-  console.log('## python: one aep_and_gradient call from Python beyond the engine\'s own time');
+  console.log("## python: one aep_and_gradient call from Python beyond the engine's own time");
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wflo-bench-python-'));
-  const cases: [string, string, number, number][] = [['iea37-cs1-16', 'iea37-cs1-16', 10000, 3000], ['100 V80, 360 × 23', v80CaseFile(dir), 40, 5]];
+  const cases: [string, string, number, number][] = [
+    ['iea37-cs1-16', 'iea37-cs1-16', 10000, 3000],
+    ['100 V80, 360 × 23', v80CaseFile(dir), 40, 5],
+  ];
   for (const [c, file, calls, warm] of cases) {
     const r = spawnSync(PY, ['-c', MEASURE, file, String(calls), String(warm)], {
-      encoding: 'utf8', env: { ...process.env, PYTHONPATH: PACKAGE, WFLO_CLI: CLI }, maxBuffer: 64 << 20,
+      encoding: 'utf8',
+      env: { ...process.env, PYTHONPATH: PACKAGE, WFLO_CLI: CLI },
+      maxBuffer: 64 << 20,
     });
     if (r.status !== 0) {
       console.log(`${c}: skipped (${PY} with NumPy: ${r.stderr.trim().split('\n').pop()})`);
@@ -85,14 +104,23 @@ export async function benchPython(): Promise<void> {
     const over = m.total_us.map((t, i) => t - m.engine_us[i]).sort((a, b) => a - b);
     const total = [...m.total_us].sort((a, b) => a - b);
     const engine = [...m.engine_us].sort((a, b) => a - b);
-    const share = 100 * quantile(over, 0.5) / quantile(engine, 0.5);
+    const share = (100 * quantile(over, 0.5)) / quantile(engine, 0.5);
     // CPU per call beyond the engine's (both processes; clock ticks of 10 ms, so a long run): what a loaded machine's waits do not inflate.
-    const measured = m.total_us.length, engineSum = m.engine_us.reduce((a, b) => a + b, 0);
+    const measured = m.total_us.length,
+      engineSum = m.engine_us.reduce((a, b) => a + b, 0);
     const cpuOver = (1e6 * (m.python_cpu_s + m.node_cpu_s) - engineSum) / measured;
     // engine_us is the evaluation's wall time: when the engine process was made to wait during long evaluations, the difference means nothing.
-    if (1e6 * m.node_cpu_s >= engineSum) console.log(`${c}: CPU per call beyond the engine's ${cpuOver.toFixed(1)} µs (Python ${(1e6 * m.python_cpu_s / measured).toFixed(1)} µs, engine process ${((1e6 * m.node_cpu_s - engineSum) / measured).toFixed(1)} µs besides the evaluation)`);
-    else console.log(`${c}: CPU per call beyond the engine's: not measured (the engine's CPU time is below its evaluations' wall time: it waited for the CPU); Python ${(1e6 * m.python_cpu_s / measured).toFixed(1)} µs per call`);
-    console.log(`${c} (${m.n} turbines, ${m.total_us.length} calls): round trip median ${quantile(total, 0.5).toFixed(1)} µs, engine median ${quantile(engine, 0.5).toFixed(1)} µs; overhead median ${quantile(over, 0.5).toFixed(1)} µs (${share.toFixed(2)} % of the engine's time), p90 ${quantile(over, 0.9).toFixed(1)} µs (targets: ≤ 50 µs on cs1-16, ≤ 2 % on the V80 farm)`);
+    if (1e6 * m.node_cpu_s >= engineSum)
+      console.log(
+        `${c}: CPU per call beyond the engine's ${cpuOver.toFixed(1)} µs (Python ${((1e6 * m.python_cpu_s) / measured).toFixed(1)} µs, engine process ${((1e6 * m.node_cpu_s - engineSum) / measured).toFixed(1)} µs besides the evaluation)`,
+      );
+    else
+      console.log(
+        `${c}: CPU per call beyond the engine's: not measured (the engine's CPU time is below its evaluations' wall time: it waited for the CPU); Python ${((1e6 * m.python_cpu_s) / measured).toFixed(1)} µs per call`,
+      );
+    console.log(
+      `${c} (${m.n} turbines, ${m.total_us.length} calls): round trip median ${quantile(total, 0.5).toFixed(1)} µs, engine median ${quantile(engine, 0.5).toFixed(1)} µs; overhead median ${quantile(over, 0.5).toFixed(1)} µs (${share.toFixed(2)} % of the engine's time), p90 ${quantile(over, 0.9).toFixed(1)} µs (targets: ≤ 50 µs on cs1-16, ≤ 2 % on the V80 farm)`,
+    );
   }
   fs.rmSync(dir, { recursive: true, force: true });
   console.log(`python: ${((Date.now() - t0) / 1000).toFixed(1)} s`);

@@ -59,7 +59,9 @@ export async function benchPythonBatch(): Promise<void> {
   const t0 = Date.now();
   console.log('## pybatch: k layouts of cs1-16 in one farm.aep_batch call vs k farm.aep calls (per layout)');
   const r = spawnSync(PY, ['-c', MEASURE, '1,10,100,1000', '7', '2'], {
-    encoding: 'utf8', env: { ...process.env, PYTHONPATH: PACKAGE, WFLO_CLI: CLI }, maxBuffer: 16 << 20,
+    encoding: 'utf8',
+    env: { ...process.env, PYTHONPATH: PACKAGE, WFLO_CLI: CLI },
+    maxBuffer: 16 << 20,
   });
   if (r.status !== 0) {
     console.log(`pybatch: ${PY} failed (needs NumPy): ${(r.stderr || r.error?.message || '').trim().split('\n').pop()}`);
@@ -69,7 +71,9 @@ export async function benchPythonBatch(): Promise<void> {
   console.log('| k | batch µs/layout | of it beyond the engine | k single calls µs/layout | of it beyond the engine | AEPs equal |');
   console.log('|---|---|---|---|---|---|');
   for (const row of rows) {
-    console.log(`| ${row.k} | ${row.batch_us.toFixed(1)} | ${(row.batch_us - row.batch_engine_us).toFixed(1)} | ${row.single_us.toFixed(1)} | ${(row.single_us - row.single_engine_us).toFixed(1)} | ${row.equal ? 'yes' : 'NO'} |`);
+    console.log(
+      `| ${row.k} | ${row.batch_us.toFixed(1)} | ${(row.batch_us - row.batch_engine_us).toFixed(1)} | ${row.single_us.toFixed(1)} | ${(row.single_us - row.single_engine_us).toFixed(1)} | ${row.equal ? 'yes' : 'NO'} |`,
+    );
   }
   console.log(`(pybatch: ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 }

@@ -25,15 +25,30 @@ export function caseJson(c: Case): string {
   const t = c.turbine;
   if (t.power.kind !== 'cubic' || t.thrust.kind !== 'constant') throw new Error(`${c.name}: the PyWake peer handles IEA37 cubic turbines only`);
   const b = c.boundary!;
-  const boundary = b.kind === 'circle' ? { kind: 'circle', center: b.center, radius: b.radius }
-    : { kind: 'polygons', polygons: b.kind === 'polygon' ? [b.vertices] : b.polygons };
+  const boundary =
+    b.kind === 'circle'
+      ? { kind: 'circle', center: b.center, radius: b.radius }
+      : { kind: 'polygons', polygons: b.kind === 'polygon' ? [b.vertices] : b.polygons };
   return JSON.stringify({
-    name: c.name, n_turbines: c.nTurbines, min_spacing: c.minSpacing,
+    name: c.name,
+    n_turbines: c.nTurbines,
+    min_spacing: c.minSpacing,
     turbine: {
-      name: t.name, diameter: t.diameter, hub_height: t.hubHeight, cut_in: t.cutIn, cut_out: t.cutOut,
-      rated_speed: t.power.ratedSpeed, rated_power_w: t.ratedPowerW, ct: t.thrust.ct,
+      name: t.name,
+      diameter: t.diameter,
+      hub_height: t.hubHeight,
+      cut_in: t.cutIn,
+      cut_out: t.cutOut,
+      rated_speed: t.power.ratedSpeed,
+      rated_power_w: t.ratedPowerW,
+      ct: t.thrust.ct,
     },
-    wind: { directions: Array.from(c.wind.directionsDeg), speeds: Array.from(c.wind.speeds), probability: Array.from(c.wind.probability), ti: c.wind.turbulenceIntensity },
+    wind: {
+      directions: Array.from(c.wind.directionsDeg),
+      speeds: Array.from(c.wind.speeds),
+      probability: Array.from(c.wind.probability),
+      ti: c.wind.turbulenceIntensity,
+    },
     boundary,
   });
 }

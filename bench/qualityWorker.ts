@@ -13,9 +13,16 @@ import { resolveSettings } from '../src/optimize/settings.js';
 import { coarsenRose } from '../src/optimize/searchRose.js';
 import { qualityCase } from './qualityCases.js';
 
-interface Job { caseName: string; settings: OptimizerSettings; seed: number }
+interface Job {
+  caseName: string;
+  settings: OptimizerSettings;
+  seed: number;
+}
 
-const cpuSeconds = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+const cpuSeconds = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
 
 process.once('message', (job: Job) => {
   const c = qualityCase(job.caseName);
@@ -30,8 +37,12 @@ process.once('message', (job: Job) => {
   };
   for (let restart = 0; ; restart++) {
     const r = optimizeLayout(c, job.settings, job.seed + 1000 * restart, {
-      onProgress: (e) => { if (e.accepted) report(e.bestAep); },
-      onPopulationProgress: (e) => { if (!mergedRose || e.move === 'final') report(e.bestAep); },
+      onProgress: (e) => {
+        if (e.accepted) report(e.bestAep);
+      },
+      onPopulationProgress: (e) => {
+        if (!mergedRose || e.move === 'final') report(e.bestAep);
+      },
     });
     if (r.feasible) report(r.aep);
   }

@@ -27,7 +27,8 @@ const CLI = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 
 function noopCampaign(name: string, out: string, seedStart: number, seeds: number): Record<string, unknown> {
   return {
-    name, output: out,
+    name,
+    output: out,
     farms: [{ id: 0, case: 'iea37-cs1-16' }],
     farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 4 }],
     seeds: { start: seedStart, count: seeds },
@@ -37,23 +38,39 @@ function noopCampaign(name: string, out: string, seedStart: number, seeds: numbe
   };
 }
 
-function start(args: string[], env: Record<string, string> = {}): { child: ChildProcess; done: Promise<{ code: number | null; stderr: string; peakRssMb: number }>; peakRssMb: () => number } {
+function start(
+  args: string[],
+  env: Record<string, string> = {},
+): { child: ChildProcess; done: Promise<{ code: number | null; stderr: string; peakRssMb: number }>; peakRssMb: () => number } {
   const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (s: string) => { stderr += s; });
+  child.stderr!.setEncoding('utf8').on('data', (s: string) => {
+    stderr += s;
+  });
   let peakKb = 0;
   const sample = (): void => {
     try {
       const m = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'));
       if (m) peakKb = Math.max(peakKb, Number(m[1]));
-    } catch { /* exited */ }
+    } catch {
+      /* exited */
+    }
   };
   const poll = setInterval(sample, 100);
-  const done = new Promise<{ code: number | null; stderr: string; peakRssMb: number }>((resolve) => child.on('close', (code) => {
-    clearInterval(poll);
-    resolve({ code, stderr, peakRssMb: peakKb / 1024 });
-  }));
-  return { child, done, peakRssMb: () => { sample(); return peakKb / 1024; } };
+  const done = new Promise<{ code: number | null; stderr: string; peakRssMb: number }>((resolve) =>
+    child.on('close', (code) => {
+      clearInterval(poll);
+      resolve({ code, stderr, peakRssMb: peakKb / 1024 });
+    }),
+  );
+  return {
+    child,
+    done,
+    peakRssMb: () => {
+      sample();
+      return peakKb / 1024;
+    },
+  };
 }
 
 function commitRate(out: string): number {
@@ -83,7 +100,8 @@ export async function benchQueue(): Promise<void> {
     // Parts: WFLO_BENCH_QUEUE=throughput or =memory runs just one.
     const only = process.env.WFLO_BENCH_QUEUE;
     // 1. Throughput.
-    const N = 5000, REPEATS = only === 'memory' ? 0 : 5;
+    const N = 5000,
+      REPEATS = only === 'memory' ? 0 : 5;
     const rates: Record<'queue' | 'local', number[]> = { queue: [], local: [] };
     for (let i = 0; i < 2; i++) workers.push(start(['worker', '--queue', redis.url, '--concurrency', '2']).child);
     for (let rep = 0; rep <= REPEATS && only !== 'memory'; rep++) {
@@ -98,10 +116,16 @@ export async function benchQueue(): Promise<void> {
       }
     }
     for (const w of workers.splice(0)) w.kill('SIGTERM');
-    if (REPEATS > 0) console.log(`no-op tasks committed per second, 2 workers × 2 job processes through Redis: median ${median(rates.queue).toFixed(0)} tasks/s ` +
-      `(${rates.queue.map((x) => x.toFixed(0)).join(', ')})  [target >= 2000/s]`);
-    if (REPEATS > 0) console.log(`no-op tasks committed per second, local pool of 2 workers:                  median ${median(rates.local).toFixed(0)} tasks/s ` +
-      `(${rates.local.map((x) => x.toFixed(0)).join(', ')})`);
+    if (REPEATS > 0)
+      console.log(
+        `no-op tasks committed per second, 2 workers × 2 job processes through Redis: median ${median(rates.queue).toFixed(0)} tasks/s ` +
+          `(${rates.queue.map((x) => x.toFixed(0)).join(', ')})  [target >= 2000/s]`,
+      );
+    if (REPEATS > 0)
+      console.log(
+        `no-op tasks committed per second, local pool of 2 workers:                  median ${median(rates.local).toFixed(0)} tasks/s ` +
+          `(${rates.local.map((x) => x.toFixed(0)).join(', ')})`,
+      );
 
     // 2. Memory with 100 000 queued tasks (no workers: everything stays queued).
     if (only === 'throughput') return;
@@ -109,13 +133,19 @@ export async function benchQueue(): Promise<void> {
     try {
       // Twice: as shipped, and with the V8 heap capped, which shows how much of the peak is live
       // (the rest is payload JSON garbage V8 had no reason to collect yet).
-      for (const [label, nodeOptions] of [['', ''], [' (NODE_OPTIONS=--max-old-space-size=150)', '--max-old-space-size=150']] as const) {
+      for (const [label, nodeOptions] of [
+        ['', ''],
+        [' (NODE_OPTIONS=--max-old-space-size=150)', '--max-old-space-size=150'],
+      ] as const) {
         await client.flushall();
         const before = await usedMemory(client);
         const out = path.join(dir, `mem100k${nodeOptions ? '-capped' : ''}`);
         const file = path.join(dir, `mem100k${nodeOptions ? '-capped' : ''}.yaml`);
         fs.writeFileSync(file, stringify(noopCampaign('bench-mem', out, 0, 100_000)));
-        const coord = start(['run', file, '--quiet', '--queue', redis.url], { WFLO_QUEUE_MAX_QUEUED: '100000', ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) });
+        const coord = start(['run', file, '--quiet', '--queue', redis.url], {
+          WFLO_QUEUE_MAX_QUEUED: '100000',
+          ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+        });
         const t0 = performance.now();
         let waiting = 0;
         while (performance.now() - t0 < 300_000) {
@@ -128,10 +158,14 @@ export async function benchQueue(): Promise<void> {
         const peak = coord.peakRssMb();
         coord.child.kill('SIGKILL');
         await coord.done;
-        console.log(`coordinator peak RSS with ${waiting} tasks queued in Redis${label}: ${peak.toFixed(0)} MB (enqueued in ${enqueueS.toFixed(1)} s)  [target <= 300 MB]`);
+        console.log(
+          `coordinator peak RSS with ${waiting} tasks queued in Redis${label}: ${peak.toFixed(0)} MB (enqueued in ${enqueueS.toFixed(1)} s)  [target <= 300 MB]`,
+        );
         if (!nodeOptions) {
-          console.log(`Redis memory per queued task (iea37-cs1-16 farm, 4 turbines; the job carries the whole farm): ${((after - before) / Math.max(1, waiting)).toFixed(0)} bytes ` +
-            `(${((after - before) / 1e6).toFixed(0)} MB for ${waiting})`);
+          console.log(
+            `Redis memory per queued task (iea37-cs1-16 farm, 4 turbines; the job carries the whole farm): ${((after - before) / Math.max(1, waiting)).toFixed(0)} bytes ` +
+              `(${((after - before) / 1e6).toFixed(0)} MB for ${waiting})`,
+          );
         }
       }
       const local = path.join(dir, 'mem100k-local');

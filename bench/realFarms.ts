@@ -37,7 +37,11 @@ export function pinned(cmd: string, args: string[], env: NodeJS.ProcessEnv = {})
   const cpu = process.env.BENCH_CPU ?? '0';
   const [c, a] = hasTaskset() ? ['taskset', ['-c', cpu, cmd, ...args]] : [cmd, args];
   const r = spawnSync(c, a, { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 26, timeout: 3_600_000 });
-  const line = r.stdout.trim().split('\n').filter((l) => l.startsWith('{')).pop();
+  const line = r.stdout
+    .trim()
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .pop();
   if (r.status !== 0 || !line) return { error: (r.stderr || r.stdout || `exit ${r.status}`).trim().split('\n').pop() };
   return JSON.parse(line) as Record<string, unknown>;
 }
@@ -64,13 +68,27 @@ export function writeSeries(file: string, n: number): void {
 }
 
 function row(label: string, r: Record<string, unknown> | null): void {
-  if (r === null) { console.log(`${label.padEnd(58)} not run (set PYWAKE_PYTHONPATH to PyWake's and autograd's source folders)`); return; }
-  if (r.error) { console.log(`${label.padEnd(58)} failed: ${String(r.error).slice(0, 160)}`); return; }
+  if (r === null) {
+    console.log(`${label.padEnd(58)} not run (set PYWAKE_PYTHONPATH to PyWake's and autograd's source folders)`);
+    return;
+  }
+  if (r.error) {
+    console.log(`${label.padEnd(58)} failed: ${String(r.error).slice(0, 160)}`);
+    return;
+  }
   const aep = (r.aep_mwh ?? r.aep_mwh_uniform) as number;
-  const extra = [r.read_s !== undefined ? `CSV read ${(r.read_s as number).toFixed(2)} s` : '', r.sweeps !== undefined ? `${r.sweeps} sweeps` : '',
-    r.iterations !== undefined && r.iterations !== null ? `${r.iterations} iterations` : '', r.chunk !== undefined ? `chunks of ${r.chunk}` : ''].filter(Boolean).join(', ');
+  const extra = [
+    r.read_s !== undefined ? `CSV read ${(r.read_s as number).toFixed(2)} s` : '',
+    r.sweeps !== undefined ? `${r.sweeps} sweeps` : '',
+    r.iterations !== undefined && r.iterations !== null ? `${r.iterations} iterations` : '',
+    r.chunk !== undefined ? `chunks of ${r.chunk}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   const cpu = typeof r.cpu_s === 'number' ? `${r.cpu_s.toFixed(2).padStart(8)} s CPU` : ''.padEnd(14);
-  console.log(`${label.padEnd(58)}${(r.seconds as number).toFixed(2).padStart(9)} s${cpu}${(r.peak_rss_mb as number).toFixed(0).padStart(7)} MB  AEP ${aep.toFixed(1)} MWh  load ${(r.load as string[]).join(' ')}${extra ? `  (${extra})` : ''}`);
+  console.log(
+    `${label.padEnd(58)}${(r.seconds as number).toFixed(2).padStart(9)} s${cpu}${(r.peak_rss_mb as number).toFixed(0).padStart(7)} MB  AEP ${aep.toFixed(1)} MWh  load ${(r.load as string[]).join(' ')}${extra ? `  (${extra})` : ''}`,
+  );
 }
 
 export async function benchRealFarms(): Promise<void> {
@@ -79,8 +97,15 @@ export async function benchRealFarms(): Promise<void> {
     const csv = path.join(dir, 'series.csv');
     writeSeries(csv, SAMPLES);
     const pin = hasTaskset() ? `pinned to CPU ${process.env.BENCH_CPU ?? '0'} (taskset)` : 'not pinned (no taskset)';
-    console.log(`\n## Real farms: time series and blockage (one process per figure, ${pin}; load at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
-    console.log(`### Time series: ${SAMPLES} samples × 100 V80 (10 × 10 grid at 5D), each sample its own direction, speed and TI; ${ROUNDS} interleaved rounds`);
+    console.log(
+      `\n## Real farms: time series and blockage (one process per figure, ${pin}; load at start ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')})`,
+    );
+    console.log(
+      `### Time series: ${SAMPLES} samples × 100 V80 (10 × 10 grid at 5D), each sample its own direction, speed and TI; ${ROUNDS} interleaved rounds`,
+    );
     for (let round = 1; round <= ROUNDS; round++) {
       for (const model of ['bastankhah2014', 'niayifar2016']) {
         row(`wflo   ${model}, AEP (round ${round})`, pinned(process.execPath, [PROBE, 'series', csv, model, '10']));

@@ -15,7 +15,10 @@ import { referenceCase } from './wakedCases.js';
 const [mode, arg, third, fourth, fifth] = process.argv.slice(2);
 const seconds = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e9;
 /** CPU seconds (user + system) of this process since `c0`: steadier than wall time on a loaded machine. */
-const cpuSeconds = (c0: NodeJS.CpuUsage) => { const c = process.cpuUsage(c0); return (c.user + c.system) / 1e6; };
+const cpuSeconds = (c0: NodeJS.CpuUsage) => {
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1e6;
+};
 const load = (await import('node:os')).loadavg().map((l) => l.toFixed(2));
 
 if (mode === 'series') {
@@ -30,29 +33,51 @@ if (mode === 'series') {
   const c0 = process.cpuUsage();
   const ev = createFarmEvaluator(rc.turbine, wind, rc.model);
   const r = fifth === 'grad' ? ev.aepWithGradient(grid.x, grid.y) : ev.aep(grid.x, grid.y);
-  const evalS = seconds(t0), cpuS = cpuSeconds(c0);
-  console.log(JSON.stringify({
-    peer: 'wflo', case: `time series ${wind.series!.speeds.length} samples x ${grid.x.length} V80, ${third}${fifth === 'grad' ? ', with gradient' : ''}`,
-    aep_mwh: r.aepMwh, read_s: readS, seconds: evalS, cpu_s: cpuS, peak_rss_mb: process.resourceUsage().maxRSS / 1024, load,
-  }));
+  const evalS = seconds(t0),
+    cpuS = cpuSeconds(c0);
+  console.log(
+    JSON.stringify({
+      peer: 'wflo',
+      case: `time series ${wind.series!.speeds.length} samples x ${grid.x.length} V80, ${third}${fifth === 'grad' ? ', with gradient' : ''}`,
+      aep_mwh: r.aepMwh,
+      read_s: readS,
+      seconds: evalS,
+      cpu_s: cpuS,
+      peak_rss_mb: process.resourceUsage().maxRSS / 1024,
+      load,
+    }),
+  );
 } else if (mode === 'blockage') {
   const rc = referenceCase('bastankhah2014');
   if (!rc) throw new Error('reference case bastankhah2014 not found');
-  const nDir = Number(arg), side = Number(third);
+  const nDir = Number(arg),
+    side = Number(third);
   const grid = gridLayout(side, 400);
-  const wind = uniformRose(nDir, Array.from({ length: 22 }, (_, i) => 3 + i), 0.1);
+  const wind = uniformRose(
+    nDir,
+    Array.from({ length: 22 }, (_, i) => 3 + i),
+    0.1,
+  );
   const model = fourth === 'none' ? rc.model : { ...rc.model, blockage: 'selfsimilarity2020' as const };
   const t0 = process.hrtime.bigint();
   const c0 = process.cpuUsage();
   const ev = createFarmEvaluator(rc.turbine, wind, model);
   const r = fourth === 'grad' ? ev.aepWithGradient(grid.x, grid.y) : ev.aep(grid.x, grid.y);
-  const s = seconds(t0), cpuS = cpuSeconds(c0);
+  const s = seconds(t0),
+    cpuS = cpuSeconds(c0);
   const solve = 'lastSolve' in ev ? (ev as unknown as { lastSolve(): { sweeps: number; unconverged: number } }).lastSolve() : null;
-  console.log(JSON.stringify({
-    peer: 'wflo', case: `${grid.x.length} V80, ${nDir}x22, ${fourth === 'none' ? 'waked, no blockage' : `blockage${fourth === 'grad' ? ', with gradient' : ''}`}`,
-    aep_mwh_uniform: r.aepMwh, seconds: s, cpu_s: cpuS, ...(solve ? { sweeps: solve.sweeps, unconverged: solve.unconverged } : {}),
-    peak_rss_mb: process.resourceUsage().maxRSS / 1024, load,
-  }));
+  console.log(
+    JSON.stringify({
+      peer: 'wflo',
+      case: `${grid.x.length} V80, ${nDir}x22, ${fourth === 'none' ? 'waked, no blockage' : `blockage${fourth === 'grad' ? ', with gradient' : ''}`}`,
+      aep_mwh_uniform: r.aepMwh,
+      seconds: s,
+      cpu_s: cpuS,
+      ...(solve ? { sweeps: solve.sweeps, unconverged: solve.unconverged } : {}),
+      peak_rss_mb: process.resourceUsage().maxRSS / 1024,
+      load,
+    }),
+  );
 } else {
   throw new Error(`unknown mode '${mode}' (series | blockage)`);
 }

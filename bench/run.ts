@@ -22,7 +22,11 @@ if (leftOut.length > 0) {
 }
 for (const name of wanted) {
   const section = SECTIONS[name];
-  if (!section) { console.log(`unknown section '${name}' (known: ${Object.keys(SECTIONS).join(', ')}, all)`); process.exitCode = 2; continue; }
+  if (!section) {
+    console.log(`unknown section '${name}' (known: ${Object.keys(SECTIONS).join(', ')}, all)`);
+    process.exitCode = 2;
+    continue;
+  }
   const t0 = Date.now();
   try {
     const mod = (await import(section.module)) as Record<string, () => Promise<void>>;

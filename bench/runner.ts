@@ -12,7 +12,6 @@ import Database from 'better-sqlite3';
 import { stringify } from 'yaml';
 import { runWfloMeasured } from './benchKit.js';
 
-
 function noopCampaign(out: string, seeds: number, nTurbines: number): Record<string, unknown> {
   return {
     name: `bench-${seeds}`,
@@ -25,7 +24,6 @@ function noopCampaign(out: string, seeds: number, nTurbines: number): Record<str
     export: { every_results: 10_000_000, every_s: 1_000_000 },
   };
 }
-
 
 /** Committed tasks per second between the first and the last commit in the ledger. */
 function commitRate(out: string): { tasks: number; perSecond: number } {
@@ -50,8 +48,10 @@ export async function benchRunner(): Promise<void> {
       const r = await runWfloMeasured(['run', file, '--quiet']);
       if (r.code !== 0) throw new Error(`overhead run failed: ${r.stderr.trim()}`);
       const rate = commitRate(out);
-      console.log(`no-op tasks acknowledged durably (ledger commit, synchronous=FULL), 2 workers: ${rate.perSecond.toFixed(0)} tasks/s ` +
-        `(${rate.tasks} tasks; whole command incl. start-up and final export ${r.seconds.toFixed(1)} s)  [target >= 1000/s]`);
+      console.log(
+        `no-op tasks acknowledged durably (ledger commit, synchronous=FULL), 2 workers: ${rate.perSecond.toFixed(0)} tasks/s ` +
+          `(${rate.tasks} tasks; whole command incl. start-up and final export ${r.seconds.toFixed(1)} s)  [target >= 1000/s]`,
+      );
     }
     // 2. Export of a 3000-row file (16 turbines per row).
     {
@@ -66,8 +66,10 @@ export async function benchRunner(): Promise<void> {
       const t1 = performance.now();
       const warm = await exportLedger(out, path.join(dir, 'warm.h5'));
       const cli = await runWfloMeasured(['export', out, '-o', path.join(dir, 'cli.h5')]);
-      console.log(`export of ${cold.rows} rows (16 turbines): ${((t1 - t0) / 1000).toFixed(2)} s first in a process (incl. h5wasm load), ` +
-        `${warm.seconds.toFixed(2)} s warm, ${cli.seconds.toFixed(2)} s as \`wflo export\` (whole command); ${(warm.bytes / 1e6).toFixed(2)} MB  [target <= 2 s]`);
+      console.log(
+        `export of ${cold.rows} rows (16 turbines): ${((t1 - t0) / 1000).toFixed(2)} s first in a process (incl. h5wasm load), ` +
+          `${warm.seconds.toFixed(2)} s warm, ${cli.seconds.toFixed(2)} s as \`wflo export\` (whole command); ${(warm.bytes / 1e6).toFixed(2)} MB  [target <= 2 s]`,
+      );
     }
     // 3. Coordinator memory on 100 000 tasks.
     {
@@ -77,8 +79,10 @@ export async function benchRunner(): Promise<void> {
       const r = await runWfloMeasured(['run', file, '--quiet']);
       if (r.code !== 0) throw new Error(`100k run failed: ${r.stderr.trim()}`);
       const rate = commitRate(out);
-      console.log(`coordinator peak RSS, 100 000 no-op tasks: ${r.peakRssMb.toFixed(0)} MB (run ${r.seconds.toFixed(1)} s, ` +
-        `${rate.perSecond.toFixed(0)} tasks/s)  [target <= 300 MB]`);
+      console.log(
+        `coordinator peak RSS, 100 000 no-op tasks: ${r.peakRssMb.toFixed(0)} MB (run ${r.seconds.toFixed(1)} s, ` +
+          `${rate.perSecond.toFixed(0)} tasks/s)  [target <= 300 MB]`,
+      );
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

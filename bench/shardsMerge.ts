@@ -71,7 +71,11 @@ async function writeCorpus(dir: string, corpus: Corpus): Promise<string> {
     const group = file.create_group('optimized_layouts');
     for (let j = 0; j < corpus.recordsPerFile; j++, k++) {
       const layout = Float64Array.from({ length: corpus.turbines * 2 }, () => rng.uniform(-1300, 1300));
-      const ds = group.create_dataset({ name: `farm_${Math.floor(k / 300)}_type_${Math.floor(k / 60) % 5}_seed_${k % 60}`, data: layout, shape: [corpus.turbines, 2] });
+      const ds = group.create_dataset({
+        name: `farm_${Math.floor(k / 300)}_type_${Math.floor(k / 60) % 5}_seed_${k % 60}`,
+        data: layout,
+        shape: [corpus.turbines, 2],
+      });
       ds.create_attribute('aep', 400000 + k);
     }
     file.close();
@@ -93,18 +97,33 @@ export async function runOnce(label: string, corpus: Corpus): Promise<void> {
     const cpuBefore = process.cpuUsage();
     const started = performance.now();
     const report = await mergeShards({
-      inputs: [dir], files, output: path.join(root, 'layouts.h5'), read: buildReadOptions(), onInvalid: 'abort', onConflict: 'error',
-      cleanup: false, force: false, jobs: 2,
+      inputs: [dir],
+      files,
+      output: path.join(root, 'layouts.h5'),
+      read: buildReadOptions(),
+      onInvalid: 'abort',
+      onConflict: 'error',
+      cleanup: false,
+      force: false,
+      jobs: 2,
     });
     const seconds = (performance.now() - started) / 1000;
     const cpu = process.cpuUsage(cpuBefore);
     const parentCpu = (cpu.user + cpu.system) / 1e6;
     const records = corpus.files * corpus.recordsPerFile;
     const payloadMiB = (records * corpus.turbines * 2 * 8) / 1024 / 1024;
-    console.log(`${label}: ${files.length} files x ${corpus.recordsPerFile} records x ${corpus.turbines} turbines (written by ${writer} in ${genSeconds.toFixed(1)} s)`);
-    console.log(`  merge: ${seconds.toFixed(2)} s (${(files.length / seconds).toFixed(0)} files/s), ${report.rows} rows, output ${(report.bytes / 1024 / 1024).toFixed(1)} MiB, layout payload ${payloadMiB.toFixed(1)} MiB`);
-    console.log(`  CPU: parent ${parentCpu.toFixed(2)} s, probe children ${report.probeCpuSeconds.toFixed(2)} s (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores: wall time depends on what else runs)`);
-    console.log(`  peak RSS: parent ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB (rss before merge ${(rssBefore / 1024 / 1024).toFixed(0)} MiB), probe children ${report.probePeakRssKb.map((kb) => `${(kb / 1024).toFixed(0)} MiB`).join(', ') || 'n/a'}; ${report.probeProcesses} probe processes`);
+    console.log(
+      `${label}: ${files.length} files x ${corpus.recordsPerFile} records x ${corpus.turbines} turbines (written by ${writer} in ${genSeconds.toFixed(1)} s)`,
+    );
+    console.log(
+      `  merge: ${seconds.toFixed(2)} s (${(files.length / seconds).toFixed(0)} files/s), ${report.rows} rows, output ${(report.bytes / 1024 / 1024).toFixed(1)} MiB, layout payload ${payloadMiB.toFixed(1)} MiB`,
+    );
+    console.log(
+      `  CPU: parent ${parentCpu.toFixed(2)} s, probe children ${report.probeCpuSeconds.toFixed(2)} s (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores: wall time depends on what else runs)`,
+    );
+    console.log(
+      `  peak RSS: parent ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB (rss before merge ${(rssBefore / 1024 / 1024).toFixed(0)} MiB), probe children ${report.probePeakRssKb.map((kb) => `${(kb / 1024).toFixed(0)} MiB`).join(', ') || 'n/a'}; ${report.probeProcesses} probe processes`,
+    );
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
@@ -135,16 +154,26 @@ export async function runVerified(): Promise<void> {
   fs.mkdirSync(dir);
   try {
     const campaignFile = path.join(root, 'campaign.yaml');
-    fs.writeFileSync(campaignFile, stringify({
-      name: 'bench', farms: Array.from({ length: 10 }, (_, id) => ({ id, case: 'iea37-cs1-16' })),
-      farm_types: Array.from({ length: 5 }, (_, id) => ({ id, turbine: 'iea37-3.35mw', n_turbines: 16 })),
-      seeds: { start: 0, count: 60 }, optimizer: { method: 'noop' },
-    }));
+    fs.writeFileSync(
+      campaignFile,
+      stringify({
+        name: 'bench',
+        farms: Array.from({ length: 10 }, (_, id) => ({ id, case: 'iea37-cs1-16' })),
+        farm_types: Array.from({ length: 5 }, (_, id) => ({ id, turbine: 'iea37-3.35mw', n_turbines: 16 })),
+        seeds: { start: 0, count: 60 },
+        optimizer: { method: 'noop' },
+      }),
+    );
     const campaign = loadCampaign(campaignFile);
     const genStart = performance.now();
     const records = expandTasks(campaign).map((task) => {
       const problem = caseForTask(campaign.farms[task.farmIndex]!, campaign.farmTypes[task.typeIndex]!);
-      const { x, y } = randomFeasibleLayout(problem.boundary!, problem.nTurbines, problem.minSpacing, createRng(task.seed * 7919 + task.farmId * 31 + task.farmType));
+      const { x, y } = randomFeasibleLayout(
+        problem.boundary!,
+        problem.nTurbines,
+        problem.minSpacing,
+        createRng(task.seed * 7919 + task.farmId * 31 + task.farmType),
+      );
       const aep = createFarmEvaluator(problem.turbine, problem.wind, problem.model).aep(x, y).aepMwh;
       return { key: task.taskId, x: Array.from(x), y: Array.from(y), aep };
     });
@@ -158,7 +187,8 @@ export async function runVerified(): Promise<void> {
       const started = performance.now();
       const report = await mergeShards({ inputs: [dir], files, output, read, onInvalid: 'abort', onConflict: 'error', cleanup: false, force: false, jobs: 2 });
       const seconds = (performance.now() - started) / 1000;
-      if (report.rows !== records.length || report.rejectedRecords !== 0) throw new Error(`verified bench: ${report.rows} rows, ${report.rejectedRecords} rejected`);
+      if (report.rows !== records.length || report.rejectedRecords !== 0)
+        throw new Error(`verified bench: ${report.rows} rows, ${report.rejectedRecords} rejected`);
       fs.rmSync(output);
       return seconds;
     };
@@ -170,8 +200,12 @@ export async function runVerified(): Promise<void> {
       verified.push(await mergeOnce(true, n));
     }
     console.log(`verified: ${files.length} files x 1 record x 16 turbines, cs1-16 farms (written by h5py in ${genSeconds.toFixed(1)} s)`);
-    console.log(`  merge: median ${median(plain).toFixed(2)} s; merge --expect (every record verified, AEP recomputed): median ${median(verified).toFixed(2)} s`);
-    console.log(`  runs: plain ${plain.map((s) => s.toFixed(2)).join(', ')}; verified ${verified.map((s) => s.toFixed(2)).join(', ')} (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores)`);
+    console.log(
+      `  merge: median ${median(plain).toFixed(2)} s; merge --expect (every record verified, AEP recomputed): median ${median(verified).toFixed(2)} s`,
+    );
+    console.log(
+      `  runs: plain ${plain.map((s) => s.toFixed(2)).join(', ')}; verified ${verified.map((s) => s.toFixed(2)).join(', ')} (load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores)`,
+    );
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }

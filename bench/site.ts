@@ -31,11 +31,19 @@ function median(a: unknown): number {
 }
 
 function row(label: string, r: Run | null): void {
-  if (r === null) { console.log(`${label.padEnd(44)} not run (set PYWAKE_PYTHONPATH to PyWake's and autograd's source folders)`); return; }
-  if (r.error) { console.log(`${label.padEnd(44)} failed: ${String(r.error).slice(0, 160)}`); return; }
+  if (r === null) {
+    console.log(`${label.padEnd(44)} not run (set PYWAKE_PYTHONPATH to PyWake's and autograd's source folders)`);
+    return;
+  }
+  if (r.error) {
+    console.log(`${label.padEnd(44)} failed: ${String(r.error).slice(0, 160)}`);
+    return;
+  }
   const grad = median(r.grad_cpu_s);
-  console.log(`${label.padEnd(44)}${(median(r.aep_cpu_s) * 1e3).toFixed(0).padStart(10)}${(Number.isNaN(grad) ? '—' : (grad * 1e3).toFixed(0)).padStart(14)}` +
-    `   AEP ${(r.aep_mwh as number).toFixed(3)} MWh  load ${(r.load as string[]).join(' ')}`);
+  console.log(
+    `${label.padEnd(44)}${(median(r.aep_cpu_s) * 1e3).toFixed(0).padStart(10)}${(Number.isNaN(grad) ? '—' : (grad * 1e3).toFixed(0)).padStart(14)}` +
+      `   AEP ${(r.aep_mwh as number).toFixed(3)} MWh  load ${(r.load as string[]).join(' ')}`,
+  );
 }
 
 export async function benchSite(): Promise<void> {
@@ -43,7 +51,12 @@ export async function benchSite(): Promise<void> {
   try {
     const file = path.join(dir, 'site-bench.yaml');
     writeSiteBenchCase(file);
-    console.log(`\n## Site that is not uniform: 100 V80 (10 × 10 grid at 400 m), 360 × 23, Bastankhah 2014, speed-up hill on a 17 × 17 grid (one process per figure, pinned to CPU ${process.env.BENCH_CPU ?? '0'}; load at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')})`);
+    console.log(
+      `\n## Site that is not uniform: 100 V80 (10 × 10 grid at 400 m), 360 × 23, Bastankhah 2014, speed-up hill on a 17 × 17 grid (one process per figure, pinned to CPU ${process.env.BENCH_CPU ?? '0'}; load at start ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')})`,
+    );
     console.log('figure'.padEnd(44) + 'CPU ms AEP'.padStart(10) + 'CPU ms AEP+grad'.padStart(16));
     const ratios: string[] = [];
     for (let round = 1; round <= ROUNDS; round++) {
@@ -53,8 +66,10 @@ export async function benchSite(): Promise<void> {
       row(`PyWake XRSite, round ${round}`, p);
       if (p && !p.error && !w.error) {
         const rel = Math.abs((w.aep_mwh as number) - (p.aep_mwh as number)) / (p.aep_mwh as number);
-        ratios.push(`round ${round}: PyWake / wflo CPU time: AEP ${(median(p.aep_cpu_s) / median(w.aep_cpu_s)).toFixed(1)}×, AEP + gradient ` +
-          `${(median(p.grad_cpu_s) / median(w.grad_cpu_s)).toFixed(1)}×; AEPs differ by ${rel.toExponential(1)} relative`);
+        ratios.push(
+          `round ${round}: PyWake / wflo CPU time: AEP ${(median(p.aep_cpu_s) / median(w.aep_cpu_s)).toFixed(1)}×, AEP + gradient ` +
+            `${(median(p.grad_cpu_s) / median(w.grad_cpu_s)).toFixed(1)}×; AEPs differ by ${rel.toExponential(1)} relative`,
+        );
       }
     }
     row('wflo (JavaScript kernel), once', pinned(process.execPath, [PROBE, file, String(Math.max(2, Math.ceil(REPEATS / 2))), 'js']));

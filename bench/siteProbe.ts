@@ -14,13 +14,16 @@ const c = caseFromReferenceDocument(readYamlFile(file), file);
 const kernel = kernelArg === 'js' ? 'js' : 'native';
 const model = { ...c.model, inflow: 'waked' as const };
 const ev = createFarmEvaluator(c.turbine, c.wind, model, kernel);
-const x = c.layout!.x, y = c.layout!.y;
+const x = c.layout!.x,
+  y = c.layout!.y;
 
 function time(f: () => { aepMwh: number }): { cpu: number[]; wall: number[]; aep: number } {
   let aep = f().aepMwh;
-  const cpu: number[] = [], wall: number[] = [];
+  const cpu: number[] = [],
+    wall: number[] = [];
   for (let i = 0; i < reps; i++) {
-    const u = process.cpuUsage(), t = process.hrtime.bigint();
+    const u = process.cpuUsage(),
+      t = process.hrtime.bigint();
     aep = f().aepMwh;
     wall.push(Number(process.hrtime.bigint() - t) / 1e9);
     const d = process.cpuUsage(u);
@@ -32,7 +35,15 @@ function time(f: () => { aepMwh: number }): { cpu: number[]; wall: number[]; aep
 const a = time(() => ev.aep(x, y));
 const g = time(() => ev.aepWithGradient(x, y));
 const native = ev.plan.kernel === 'native';
-console.log(JSON.stringify({
-  peer: 'wflo', kernel: native ? 'native' : 'js', aep_mwh: a.aep, aep_cpu_s: a.cpu, aep_wall_s: a.wall, grad_cpu_s: g.cpu, grad_wall_s: g.wall,
-  load: fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3),
-}));
+console.log(
+  JSON.stringify({
+    peer: 'wflo',
+    kernel: native ? 'native' : 'js',
+    aep_mwh: a.aep,
+    aep_cpu_s: a.cpu,
+    aep_wall_s: a.wall,
+    grad_cpu_s: g.cpu,
+    grad_wall_s: g.wall,
+    load: fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3),
+  }),
+);

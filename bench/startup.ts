@@ -23,7 +23,10 @@ const q = (x: string): string => `'${x.replace(/'/g, "'\\''")}'`;
 function timeOnce(args: string[], cwd: string, before?: () => void): { wall: number; cpu: number } {
   before?.();
   const t0 = performance.now();
-  const r = spawnSync('bash', ['-c', `TIMEFORMAT='%U %S'; time ${q(process.execPath)} ${q(CLI)} ${args.map(q).join(' ')} > /dev/null 2> /dev/null`], { cwd, encoding: 'utf8' });
+  const r = spawnSync('bash', ['-c', `TIMEFORMAT='%U %S'; time ${q(process.execPath)} ${q(CLI)} ${args.map(q).join(' ')} > /dev/null 2> /dev/null`], {
+    cwd,
+    encoding: 'utf8',
+  });
   const wall = (performance.now() - t0) / 1000;
   if (r.status !== 0) throw new Error(`wflo ${args.join(' ')} failed (exit ${r.status})`);
   const [user, sys] = r.stderr.trim().split('\n').pop()!.split(/\s+/).map(Number);
@@ -38,8 +41,15 @@ const median = (xs: number[]): number => {
 function measure(label: string, args: string[], cwd: string, before?: () => void): void {
   timeOnce(args, cwd, before); // warm-up: the file cache, not the process
   const runs = Array.from({ length: REPEATS }, () => timeOnce(args, cwd, before));
-  const wall = runs.map((r) => r.wall), cpu = runs.map((r) => r.cpu);
-  console.log(`| ${label.padEnd(34)} | ${Math.min(...wall).toFixed(2).padStart(5)} | ${median(wall).toFixed(2).padStart(5)} | ${Math.min(...cpu).toFixed(2).padStart(5)} | ${median(cpu).toFixed(2).padStart(5)} |`);
+  const wall = runs.map((r) => r.wall),
+    cpu = runs.map((r) => r.cpu);
+  console.log(
+    `| ${label.padEnd(34)} | ${Math.min(...wall)
+      .toFixed(2)
+      .padStart(5)} | ${median(wall).toFixed(2).padStart(5)} | ${Math.min(...cpu)
+      .toFixed(2)
+      .padStart(5)} | ${median(cpu).toFixed(2).padStart(5)} |`,
+  );
 }
 
 export async function benchStartup(): Promise<void> {
@@ -55,7 +65,9 @@ export async function benchStartup(): Promise<void> {
     measure('--help', ['--help'], dir);
     measure('validate examples/demo.yaml', ['validate', 'examples/demo.yaml'], dir);
     measure('aep iea37-cs1-16', ['aep', 'iea37-cs1-16'], dir);
-    measure('run examples/demo.yaml (fresh)', ['run', 'examples/demo.yaml', '--quiet'], dir, () => fs.rmSync(path.join(dir, 'out'), { recursive: true, force: true }));
+    measure('run examples/demo.yaml (fresh)', ['run', 'examples/demo.yaml', '--quiet'], dir, () =>
+      fs.rmSync(path.join(dir, 'out'), { recursive: true, force: true }),
+    );
     measure('run examples/demo.yaml (all done)', ['run', 'examples/demo.yaml', '--quiet'], dir);
     measure('status out/demo', ['status', out], dir);
   } finally {

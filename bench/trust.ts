@@ -22,8 +22,6 @@ import { randomFeasibleLayout } from '../src/geometry/sampling.js';
 import { computeAep } from '../src/physics/aep.js';
 import { createRng } from '../src/util/rng.js';
 
-
-
 export async function benchTrust(): Promise<void> {
   console.log('\n## trust (adoption, recovery, coordinator memory)');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wflo-bench-trust-'));
@@ -32,11 +30,17 @@ export async function benchTrust(): Promise<void> {
     const out = path.join(dir, 'out');
     const file = path.join(dir, 'campaign.yaml');
     const campaign = {
-      name: 'adopt-3000', output: out,
-      farms: [{ id: 0, case: 'iea37-cs1-16' }, { id: 1, case: 'iea37-cs1-16', label: 'copy' }, { id: 2, case: 'iea37-cs1-16', label: 'copy 2' }],
+      name: 'adopt-3000',
+      output: out,
+      farms: [
+        { id: 0, case: 'iea37-cs1-16' },
+        { id: 1, case: 'iea37-cs1-16', label: 'copy' },
+        { id: 2, case: 'iea37-cs1-16', label: 'copy 2' },
+      ],
       farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 16 }],
       seeds: { start: 0, count: 1000 },
-      optimizer: { method: 'noop' }, workers: 2,
+      optimizer: { method: 'noop' },
+      workers: 2,
     };
     fs.writeFileSync(file, stringify(campaign));
     const c = parseCampaign(fs.readFileSync(file, 'utf8'), file);
@@ -46,8 +50,21 @@ export async function benchTrust(): Promise<void> {
       const { x, y } = randomFeasibleLayout(k.boundary!, k.nTurbines, k.minSpacing * 1.001, createRng(t.seed + 7919 * t.farmId));
       const aep = computeAep(x, y, k.turbine, k.wind, k.model).aepMwh;
       return {
-        taskId: t.taskId, farmId: t.farmId, farmType: t.farmType, seed: t.seed, nTurbines: k.nTurbines, aep, aepInitial: NaN, x, y,
-        xInitial: new Float64Array(0), yInitial: new Float64Array(0), iterations: -1, evaluations: -1, wallS: NaN, attempts: -1,
+        taskId: t.taskId,
+        farmId: t.farmId,
+        farmType: t.farmType,
+        seed: t.seed,
+        nTurbines: k.nTurbines,
+        aep,
+        aepInitial: NaN,
+        x,
+        y,
+        xInitial: new Float64Array(0),
+        yInitial: new Float64Array(0),
+        iterations: -1,
+        evaluations: -1,
+        wallS: NaN,
+        attempts: -1,
       };
     });
     const rescue = path.join(dir, 'rescued.h5');
@@ -55,27 +72,41 @@ export async function benchTrust(): Promise<void> {
 
     const adopt = await runWfloMeasured(['run', file, '--quiet', '--adopt', rescue]);
     if (adopt.code !== 0) throw new Error(`adoption run failed: ${adopt.stderr.trim()}`);
-    console.log(`adoption of a ${records.length}-record rescue file (16 turbines, AEP recomputed for each), whole \`wflo run --adopt\` ` +
-      `incl. export: ${adopt.seconds.toFixed(2)} s, peak RSS ${adopt.peakRssMb.toFixed(0)} MB  [target <= 5 s]`);
+    console.log(
+      `adoption of a ${records.length}-record rescue file (16 turbines, AEP recomputed for each), whole \`wflo run --adopt\` ` +
+        `incl. export: ${adopt.seconds.toFixed(2)} s, peak RSS ${adopt.peakRssMb.toFixed(0)} MB  [target <= 5 s]`,
+    );
 
     for (const suffix of ['', '-wal', '-shm']) fs.rmSync(path.join(out, `ledger.sqlite${suffix}`), { force: true });
     const recover = await runWfloMeasured(['run', file, '--quiet']);
     if (recover.code !== 0) throw new Error(`recovery run failed: ${recover.stderr.trim()}`);
-    console.log(`recovery after a deleted ledger (${records.length} rows adopted back from layouts.h5, none recomputed): ` +
-      `${recover.seconds.toFixed(2)} s for the whole \`wflo run\``);
+    console.log(
+      `recovery after a deleted ledger (${records.length} rows adopted back from layouts.h5, none recomputed): ` +
+        `${recover.seconds.toFixed(2)} s for the whole \`wflo run\``,
+    );
 
     const n = Number(process.env.WFLO_BENCH_MILLION ?? 1_000_000);
     const bigOut = path.join(dir, 'million');
     const bigFile = path.join(dir, 'million.yaml');
-    fs.writeFileSync(bigFile, stringify({
-      name: 'million', output: bigOut, farms: [{ id: 0, case: 'iea37-cs1-16' }],
-      farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 2 }], seeds: { start: 0, count: n },
-      optimizer: { method: 'noop' }, workers: 2, export: { every_results: 100_000_000, every_s: 1_000_000 },
-    }));
+    fs.writeFileSync(
+      bigFile,
+      stringify({
+        name: 'million',
+        output: bigOut,
+        farms: [{ id: 0, case: 'iea37-cs1-16' }],
+        farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 2 }],
+        seeds: { start: 0, count: n },
+        optimizer: { method: 'noop' },
+        workers: 2,
+        export: { every_results: 100_000_000, every_s: 1_000_000 },
+      }),
+    );
     const big = await runWfloMeasured(['run', bigFile, '--quiet']);
     if (big.code !== 0) throw new Error(`${n}-task run failed: ${big.stderr.trim()}`);
-    console.log(`coordinator peak RSS, ${n} no-op tasks: ${big.peakRssMb.toFixed(0)} MB (whole run ${big.seconds.toFixed(0)} s, ` +
-      `${(n / big.seconds).toFixed(0)} tasks/s incl. start-up and export)  [target <= 500 MB]`);
+    console.log(
+      `coordinator peak RSS, ${n} no-op tasks: ${big.peakRssMb.toFixed(0)} MB (whole run ${big.seconds.toFixed(0)} s, ` +
+        `${(n / big.seconds).toFixed(0)} tasks/s incl. start-up and export)  [target <= 500 MB]`,
+    );
   } finally {
     if (process.env.WFLO_BENCH_KEEP) console.log(`(kept ${dir})`);
     else fs.rmSync(dir, { recursive: true, force: true });

@@ -21,9 +21,13 @@ const REPEATS = 5;
 function campaign(out: string, name: string, farms: number, seeds: number): Record<string, unknown> {
   const cases = ['iea37-cs1-16', 'iea37-cs1-36', 'iea37-cs1-64'];
   return {
-    name, output: out,
+    name,
+    output: out,
     farms: Array.from({ length: farms }, (_, id) => ({ id, case: cases[id % cases.length], label: `site ${id} (${cases[id % cases.length]})` })),
-    farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 9 }, { id: 1, turbine: 'iea37-3.35mw', n_turbines: 16 }],
+    farm_types: [
+      { id: 0, turbine: 'iea37-3.35mw', n_turbines: 9 },
+      { id: 1, turbine: 'iea37-3.35mw', n_turbines: 16 },
+    ],
     seeds: { start: 0, count: seeds },
     optimizer: { method: 'noop' },
     workers: 2,
@@ -35,7 +39,9 @@ function run(args: string[]): Promise<{ seconds: number; code: number | null; st
   const start = performance.now();
   const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (s: string) => { stderr += s; });
+  child.stderr.setEncoding('utf8').on('data', (s: string) => {
+    stderr += s;
+  });
   return new Promise((resolve) => child.on('close', (code) => resolve({ seconds: (performance.now() - start) / 1000, code, stderr })));
 }
 
@@ -58,27 +64,38 @@ async function benchReport(out: string, label: string, target: string): Promise<
     if (r.code !== 0) throw new Error(`report failed: ${r.stderr.trim()}`);
     if (k > 0) times.push(r.seconds);
   }
-  console.log(`wflo report, ${label}: median ${median(times).toFixed(2)} s (whole command, min ${Math.min(...times).toFixed(2)}, max ${Math.max(...times).toFixed(2)}, ${REPEATS} runs after a warm-up); ` +
-    `${(fs.statSync(html).size / 1e6).toFixed(2)} MB  [target ${target}]`);
+  console.log(
+    `wflo report, ${label}: median ${median(times).toFixed(2)} s (whole command, min ${Math.min(...times).toFixed(2)}, max ${Math.max(...times).toFixed(2)}, ${REPEATS} runs after a warm-up); ` +
+      `${(fs.statSync(html).size / 1e6).toFixed(2)} MB  [target ${target}]`,
+  );
   // The same in this process (modules loaded): wall and CPU time, to tell work from waiting on a shared machine.
   const { writeReport } = await import('../src/views/writeReport.js');
-  const walls: number[] = [], cpus: number[] = [];
+  const walls: number[] = [],
+    cpus: number[] = [];
   for (let k = 0; k <= REPEATS; k++) {
-    const t0 = performance.now(), c0 = process.cpuUsage();
+    const t0 = performance.now(),
+      c0 = process.cpuUsage();
     await writeReport(out, html);
     const c = process.cpuUsage(c0);
-    if (k > 0) { walls.push((performance.now() - t0) / 1000); cpus.push((c.user + c.system) / 1e6); }
+    if (k > 0) {
+      walls.push((performance.now() - t0) / 1000);
+      cpus.push((c.user + c.system) / 1e6);
+    }
   }
   console.log(`  in-process, modules loaded: median wall ${median(walls).toFixed(2)} s, CPU ${median(cpus).toFixed(2)} s`);
 }
 
 function getJson(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get(url, (res) => {
-      let bytes = 0;
-      res.on('data', (b: Buffer) => { bytes += b.length; });
-      res.on('end', () => (res.statusCode === 200 ? resolve(bytes) : reject(new Error(`HTTP ${res.statusCode}`))));
-    }).on('error', reject);
+    http
+      .get(url, (res) => {
+        let bytes = 0;
+        res.on('data', (b: Buffer) => {
+          bytes += b.length;
+        });
+        res.on('end', () => (res.statusCode === 200 ? resolve(bytes) : reject(new Error(`HTTP ${res.statusCode}`))));
+      })
+      .on('error', reject);
   });
 }
 
@@ -89,16 +106,22 @@ function firstEvent(url: string): Promise<void> {
       let text = '';
       res.setEncoding('utf8').on('data', (s: string) => {
         text += s;
-        if (text.includes('event: data')) { req.destroy(); resolve(); }
+        if (text.includes('event: data')) {
+          req.destroy();
+          resolve();
+        }
       });
     });
-    req.on('error', (err) => { if (!(err as NodeJS.ErrnoException).code?.includes('ECONNRESET')) reject(err); });
+    req.on('error', (err) => {
+      if (!(err as NodeJS.ErrnoException).code?.includes('ECONNRESET')) reject(err);
+    });
   });
 }
 
 async function benchDashboard(out: string): Promise<void> {
   const { startDashboard } = await import('../src/views/dashboardServer.js');
-  const first: number[] = [], full: number[] = [];
+  const first: number[] = [],
+    full: number[] = [];
   let bytes = 0;
   for (let k = 0; k <= REPEATS; k++) {
     const t0 = performance.now();
@@ -108,15 +131,22 @@ async function benchDashboard(out: string): Promise<void> {
       const t1 = performance.now();
       await firstEvent(`http://127.0.0.1:${d.port}/api/events`);
       const t2 = performance.now();
-      if (k > 0) { first.push((t1 - t0) / 1000); full.push((t2 - t0) / 1000); }
+      if (k > 0) {
+        first.push((t1 - t0) / 1000);
+        full.push((t2 - t0) / 1000);
+      }
     } finally {
       await d.close();
     }
   }
-  console.log(`dashboard first data (server start + GET /api/data: status per cell, failures), warm 100 000-task ledger: median ${median(first).toFixed(2)} s ` +
-    `(min ${Math.min(...first).toFixed(2)}, max ${Math.max(...first).toFixed(2)}; ${(bytes / 1e3).toFixed(0)} kB)  [target <= 1 s]`);
-  console.log(`dashboard full view (statistics, 40 layout plots, throughput; first server-sent event after start): median ${median(full).toFixed(2)} s ` +
-    `(min ${Math.min(...full).toFixed(2)}, max ${Math.max(...full).toFixed(2)})`);
+  console.log(
+    `dashboard first data (server start + GET /api/data: status per cell, failures), warm 100 000-task ledger: median ${median(first).toFixed(2)} s ` +
+      `(min ${Math.min(...first).toFixed(2)}, max ${Math.max(...first).toFixed(2)}; ${(bytes / 1e3).toFixed(0)} kB)  [target <= 1 s]`,
+  );
+  console.log(
+    `dashboard full view (statistics, 40 layout plots, throughput; first server-sent event after start): median ${median(full).toFixed(2)} s ` +
+      `(min ${Math.min(...full).toFixed(2)}, max ${Math.max(...full).toFixed(2)})`,
+  );
 }
 
 export async function benchViews(): Promise<void> {

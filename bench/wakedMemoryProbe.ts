@@ -22,7 +22,8 @@ function peakRssMb(): number {
 const baselineRssMb = peakRssMb();
 const rc = referenceCase(prefix);
 const grid = gridLayout(23, 400);
-const x = grid.x.slice(0, 500), y = grid.y.slice(0, 500);
+const x = grid.x.slice(0, 500),
+  y = grid.y.slice(0, 500);
 const wind = weibullRose360x23();
 const spec = { ...rc.model, inflow: 'waked' as const };
 const ev = createFarmEvaluator(rc.turbine, wind, spec) as ReturnType<typeof createFarmEvaluator> & { last(): number };
@@ -30,14 +31,15 @@ const par = threads > 1 ? createParallelEvaluator(rc.turbine, wind, spec, thread
 if (par) await par.aep(x.slice(0, 4), y.slice(0, 4)); // workers started
 const c0 = process.cpuUsage();
 const t0 = process.hrtime.bigint();
-const r = par ? await (grad ? par.aepWithGradient(x, y) : par.aep(x, y)) : (grad ? ev.aepWithGradient(x, y) : ev.aep(x, y));
+const r = par ? await (grad ? par.aepWithGradient(x, y) : par.aep(x, y)) : grad ? ev.aepWithGradient(x, y) : ev.aep(x, y);
 const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
 const cpu = process.cpuUsage(c0);
 const peakMb = peakRssMb();
 const pairs = 'pairEvaluations' in r ? (r as { pairEvaluations: number }).pairEvaluations : ev.last();
 const nominal = ((500 * 499) / 2) * wind.directionsDeg.length * wind.speeds.length;
 await par?.close();
-const line = `500 turbines V80, 23×22 grid at 5D, 360×23, waked, ${rc.describe}, ${grad ? 'AEP+gradient' : 'AEP'}, ${par ? `${par.threads} threads` : 'one thread'}: ` +
+const line =
+  `500 turbines V80, 23×22 grid at 5D, 360×23, waked, ${rc.describe}, ${grad ? 'AEP+gradient' : 'AEP'}, ${par ? `${par.threads} threads` : 'one thread'}: ` +
   `${seconds.toFixed(2)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s CPU, computed ${pairs.toExponential(2)} of nominal ${nominal.toExponential(2)}, ` +
   `node at start ${baselineRssMb.toFixed(0)} MB`;
 process.stdout.write(JSON.stringify({ seconds, line, peakMb, aepMwh: r.aepMwh }) + '\n');

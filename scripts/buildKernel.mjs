@@ -30,7 +30,13 @@ const STAMP = path.join(RELEASE, 'wflo_kernel.stamp');
 /** What the kernel is built from: binding.gyp and every native source, for this platform and Node ABI. */
 function fingerprint() {
   const hash = createHash('sha256');
-  const files = ['binding.gyp', ...fs.readdirSync(path.join(ROOT, SOURCES)).sort().map((f) => `${SOURCES}/${f}`)];
+  const files = [
+    'binding.gyp',
+    ...fs
+      .readdirSync(path.join(ROOT, SOURCES))
+      .sort()
+      .map((f) => `${SOURCES}/${f}`),
+  ];
   for (const rel of files) {
     hash.update(`${rel}\0`);
     hash.update(fs.readFileSync(path.join(ROOT, rel)));
@@ -120,7 +126,9 @@ if (upToDate(print)) {
 } else {
   const problem = build(print);
   if (problem) {
-    process.stderr.write(`wflo: the native wake kernel was not built: ${problem}${fs.existsSync(KERNEL) ? `; ${path.relative(ROOT, KERNEL)} is left as it was` : ''}\n`);
+    process.stderr.write(
+      `wflo: the native wake kernel was not built: ${problem}${fs.existsSync(KERNEL) ? `; ${path.relative(ROOT, KERNEL)} is left as it was` : ''}\n`,
+    );
     process.exit(1);
   }
   process.stdout.write(`wflo: built the native kernel ${path.relative(ROOT, KERNEL)}\n`);

@@ -21,7 +21,10 @@ async function* withSlowestFiles(source) {
       listed = true;
       const slowest = [...byFile].sort((a, b) => b[1] - a[1]).slice(0, SHOWN);
       const total = [...byFile.values()].reduce((s, v) => s + v, 0);
-      yield { type: 'test:diagnostic', data: { nesting: 0, message: `slowest test files (of ${byFile.size}, ${(total / 1000).toFixed(0)} s of tests in all):` } };
+      yield {
+        type: 'test:diagnostic',
+        data: { nesting: 0, message: `slowest test files (of ${byFile.size}, ${(total / 1000).toFixed(0)} s of tests in all):` },
+      };
       for (const [file, ms] of slowest) {
         yield { type: 'test:diagnostic', data: { nesting: 0, message: `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${path.relative(process.cwd(), file)}` } };
       }

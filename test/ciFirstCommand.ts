@@ -28,14 +28,16 @@ try {
   for (const line of lines) {
     const t0 = Date.now();
     const r = shell.run(line, REPO, 1_800_000);
-    if (r.status !== 0) fail(`\`${line}\` exited ${r.status ?? r.signal}:\n${r.stdout.split('\n').slice(-10).join('\n')}\n${r.stderr.split('\n').slice(-20).join('\n')}`);
+    if (r.status !== 0)
+      fail(`\`${line}\` exited ${r.status ?? r.signal}:\n${r.stdout.split('\n').slice(-10).join('\n')}\n${r.stderr.split('\n').slice(-20).join('\n')}`);
     process.stdout.write(`ci: README's first commands: \`${line}\` exited 0 in ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
   }
   const after = { kernel: kernelFile(REPO), npx: npxEntries() };
   if (JSON.stringify(after.kernel) !== JSON.stringify(before.kernel)) {
     fail(`build/Release/wflo_kernel.node changed: before ${JSON.stringify(before.kernel)}, after ${JSON.stringify(after.kernel)}`);
   }
-  if (JSON.stringify(after.npx) !== JSON.stringify(before.npx)) fail(`npm's npx cache ${npx} gained ${after.npx.filter((e) => !before.npx.includes(e)).join(', ')}`);
+  if (JSON.stringify(after.npx) !== JSON.stringify(before.npx))
+    fail(`npm's npx cache ${npx} gained ${after.npx.filter((e) => !before.npx.includes(e)).join(', ')}`);
   process.stdout.write(`ci: build/Release/wflo_kernel.node unchanged (sha256 ${before.kernel.sha256.slice(0, 16)}…, same mtime)\n`);
 } finally {
   shell.remove();

@@ -47,17 +47,25 @@ try {
     if (run.exitCode !== null || target > 15) throw new Error('the run ended before the page showed it mid-run; run this again');
     process.kill(-run.pid!, 'SIGSTOP');
     let seen = await shown();
-    for (let i = 0; i < 40 && !(seen[0] >= target && seen[1] >= 1); i++) { await new Promise((r) => setTimeout(r, 250)); seen = await shown(); }
+    for (let i = 0; i < 40 && !(seen[0] >= target && seen[1] >= 1); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      seen = await shown();
+    }
     console.log(`paused at ${count()} results: the page shows ${seen[0]} done, ${seen[1]} running`);
     if (seen[0] >= target && seen[1] >= 1) break;
     process.kill(-run.pid!, 'SIGCONT');
   }
   ledger.close();
-  await page.waitForFunction(() => [...document.querySelectorAll('.chart')].every((c) => c.getAttribute('data-rendered') === 'true'), null, { timeout: 60_000 });
+  await page.waitForFunction(() => [...document.querySelectorAll('.chart')].every((c) => c.getAttribute('data-rendered') === 'true'), null, {
+    timeout: 60_000,
+  });
   await page.screenshot({ path: path.join('docs', 'dashboard.png') });
   console.log(`wrote docs/dashboard.png (${await page.getAttribute('body', 'data-done')}/16 done)`);
   process.kill(-run.pid!, 'SIGCONT');
-  await new Promise<void>((resolve) => { if (run.exitCode !== null) resolve(); else run.once('exit', () => resolve()); });
+  await new Promise<void>((resolve) => {
+    if (run.exitCode !== null) resolve();
+    else run.once('exit', () => resolve());
+  });
   const unpaused = path.join('out', 'demo-report');
   fs.rmSync(unpaused, { recursive: true, force: true });
   const demo = runWflo(['run', path.join('examples', 'demo.yaml'), '--out', unpaused, '--quiet'], { timeoutMs: 600_000 });
@@ -68,11 +76,17 @@ try {
   const report = await browser.context.newPage();
   await report.setViewportSize({ width: 1400, height: 1450 });
   await report.goto(pathToFileURL(path.resolve(html)).href);
-  await report.waitForFunction(() => [...document.querySelectorAll('.chart')].every((c) => c.getAttribute('data-rendered') === 'true'), null, { timeout: 60_000 });
+  await report.waitForFunction(() => [...document.querySelectorAll('.chart')].every((c) => c.getAttribute('data-rendered') === 'true'), null, {
+    timeout: 60_000,
+  });
   await report.screenshot({ path: path.join('docs', 'report.png') });
   console.log('wrote docs/report.png');
 } finally {
-  try { process.kill(-run.pid!, 'SIGCONT'); } catch { /* ended */ }
+  try {
+    process.kill(-run.pid!, 'SIGCONT');
+  } catch {
+    /* ended */
+  }
   await browser.close();
   await killGroup(dashboard);
   await killGroup(run);

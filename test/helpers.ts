@@ -16,11 +16,18 @@ export const IEA37 = path.join(REPO, 'test', 'data', 'iea37');
 export const PYWAKE_REFERENCE = path.join(REPO, 'test', 'data', 'reference');
 export const CLI = path.join(REPO, 'dist', 'src', 'cli', 'main.js');
 
-export interface CliResult { status: number; stdout: string; stderr: string }
+export interface CliResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
 
 export function runWflo(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): CliResult {
   const r = spawnSync(process.execPath, [CLI, ...args], {
-    cwd: opts.cwd ?? REPO, env: { ...process.env, ...opts.env }, encoding: 'utf8', timeout: opts.timeoutMs ?? 120_000,
+    cwd: opts.cwd ?? REPO,
+    env: { ...process.env, ...opts.env },
+    encoding: 'utf8',
+    timeout: opts.timeoutMs ?? 120_000,
   });
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }

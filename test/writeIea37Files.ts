@@ -18,11 +18,44 @@ import { parse } from 'yaml';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const IEA37_FACTS = path.join(REPO, 'test', 'data', 'iea37', 'facts.yaml');
 
-interface TurbineFacts { id: string; diameter_m: number; hub_height_m: number; rated_power_w: number; cut_in_ms: number; rated_speed_ms: number; cut_out_ms: number }
-interface Cs1Wind { directions_deg: number[]; direction_frequency: number[]; speed_ms: number; turbulence_intensity: number }
-interface Cs3Wind { directions_deg: number[]; direction_frequency: number[]; speeds_ms: number[]; speed_frequency: number[][]; turbulence_intensity: number }
-interface DerivedWind { from: string; directions_deg: { start: number; step: number; count: number }; rule: 'periodic-linear'; speed_frequency_decimals: number; turbulence_intensity: number }
-interface Baseline { turbine: string; wind: string; boundary: string; x_m: number[]; y_m: number[]; aep_mwh: number; aep_by_direction_mwh: number[] }
+interface TurbineFacts {
+  id: string;
+  diameter_m: number;
+  hub_height_m: number;
+  rated_power_w: number;
+  cut_in_ms: number;
+  rated_speed_ms: number;
+  cut_out_ms: number;
+}
+interface Cs1Wind {
+  directions_deg: number[];
+  direction_frequency: number[];
+  speed_ms: number;
+  turbulence_intensity: number;
+}
+interface Cs3Wind {
+  directions_deg: number[];
+  direction_frequency: number[];
+  speeds_ms: number[];
+  speed_frequency: number[][];
+  turbulence_intensity: number;
+}
+interface DerivedWind {
+  from: string;
+  directions_deg: { start: number; step: number; count: number };
+  rule: 'periodic-linear';
+  speed_frequency_decimals: number;
+  turbulence_intensity: number;
+}
+interface Baseline {
+  turbine: string;
+  wind: string;
+  boundary: string;
+  x_m: number[];
+  y_m: number[];
+  aep_mwh: number;
+  aep_by_direction_mwh: number[];
+}
 export interface Iea37Facts {
   turbines: Record<string, TurbineFacts>;
   winds: { cs1: Cs1Wind; cs3: Cs3Wind; 'cs4-360': DerivedWind };
@@ -39,8 +72,9 @@ export function readIea37Facts(file = IEA37_FACTS): Iea37Facts {
   return parse(fs.readFileSync(file, 'utf8')) as Iea37Facts;
 }
 
-const HEADER = '# Written by wflo\'s test/writeIea37Files.ts from test/data/iea37/facts.yaml, in the format of the\n'
-  + '# IEA Wind Task 37 case-study files (see test/data/iea37/SOURCE.md). Do not edit: edit the facts.\n';
+const HEADER =
+  "# Written by wflo's test/writeIea37Files.ts from test/data/iea37/facts.yaml, in the format of the\n" +
+  '# IEA Wind Task 37 case-study files (see test/data/iea37/SOURCE.md). Do not edit: edit the facts.\n';
 
 /** A number as YAML writes it, with a decimal point so it reads as a float (as the published files do). */
 function num(v: number): string {
@@ -51,7 +85,13 @@ function num(v: number): string {
 /** A flow list, wrapped after `perLine` values with continuation lines indented by `indent` spaces. */
 function list(values: readonly number[], indent: number, perLine = 8): string {
   const lines: string[] = [];
-  for (let i = 0; i < values.length; i += perLine) lines.push(values.slice(i, i + perLine).map(num).join(', '));
+  for (let i = 0; i < values.length; i += perLine)
+    lines.push(
+      values
+        .slice(i, i + perLine)
+        .map(num)
+        .join(', '),
+    );
   return `[${lines.join(`,\n${' '.repeat(indent + 1)}`)}]`;
 }
 
@@ -193,7 +233,14 @@ definitions:
 `;
 }
 
-function tableRose(title: string, directions: readonly number[], directionFrequency: readonly number[], speeds: readonly number[], speedFrequency: readonly (readonly number[])[], ti: number): string {
+function tableRose(
+  title: string,
+  directions: readonly number[],
+  directionFrequency: readonly number[],
+  speeds: readonly number[],
+  speedFrequency: readonly (readonly number[])[],
+  ti: number,
+): string {
   // The published spellings `desctiption` and `turbulence_intenstiy` are part of the format as readers meet it.
   return `${HEADER}title: ${title}
 description: direction bins (degrees from north, clockwise) with their frequency, and per direction the frequency of each speed bin
@@ -247,7 +294,8 @@ export function derivedRose(base: Cs3Wind, d: DerivedWind): { directions: number
   for (const dir of directions) {
     // Bracketing base directions (equally spaced, starting at 0).
     const step = 360 / nb;
-    const k = Math.floor(dir / step) % nb, k2 = (k + 1) % nb;
+    const k = Math.floor(dir / step) % nb,
+      k2 = (k + 1) % nb;
     const along = dir - k * step;
     // a + (b − a) / step · along: the published values are this, rounded (numpy.interp's arithmetic).
     const line = (lo: number, hi: number) => lo + ((hi - lo) / step) * along;
@@ -364,17 +412,42 @@ ${b.x_m.map((x, i) => `      - [${num(x)}, ${num(b.y_m[i])}]`).join('\n')}
 /** Every file, by path relative to the output folder. */
 export function iea37Files(facts: Iea37Facts): Map<string, string> {
   const files = new Map<string, string>();
-  const t1 = facts.turbines['iea37-335mw'], t10 = facts.turbines['iea37-10mw'];
+  const t1 = facts.turbines['iea37-335mw'],
+    t10 = facts.turbines['iea37-10mw'];
   files.set('cs1-2/iea37-335mw.yaml', cs1Turbine(t1));
   files.set('cs1-2/iea37-windrose.yaml', cs1Rose(facts.winds.cs1));
-  for (const [name, file] of [['ex16', 'iea37-ex16.yaml'], ['ex36', 'iea37-ex36.yaml'], ['ex64', 'iea37-ex64.yaml']]) {
+  for (const [name, file] of [
+    ['ex16', 'iea37-ex16.yaml'],
+    ['ex36', 'iea37-ex36.yaml'],
+    ['ex64', 'iea37-ex64.yaml'],
+  ]) {
     files.set(`cs1-2/${file}`, cs1Layout(facts.baselines[name], 'iea37-335mw.yaml', 'iea37-windrose.yaml'));
   }
   const cs3 = facts.winds.cs3;
   files.set('cs3-4/iea37-10mw.yaml', cs3Turbine(t10));
-  files.set('cs3-4/iea37-windrose-cs3.yaml', tableRose('IEA Wind Task 37 wind rose of case studies 3 and 4 (20 directions)', cs3.directions_deg, cs3.direction_frequency, cs3.speeds_ms, cs3.speed_frequency, cs3.turbulence_intensity));
+  files.set(
+    'cs3-4/iea37-windrose-cs3.yaml',
+    tableRose(
+      'IEA Wind Task 37 wind rose of case studies 3 and 4 (20 directions)',
+      cs3.directions_deg,
+      cs3.direction_frequency,
+      cs3.speeds_ms,
+      cs3.speed_frequency,
+      cs3.turbulence_intensity,
+    ),
+  );
   const d = derivedRose(cs3, facts.winds['cs4-360']);
-  files.set('cs3-4/iea37-windrose-cs4.yaml', tableRose('IEA Wind Task 37 wind rose of case study 4 (360 directions)', d.directions, d.directionFrequency, cs3.speeds_ms, d.speedFrequency, facts.winds['cs4-360'].turbulence_intensity));
+  files.set(
+    'cs3-4/iea37-windrose-cs4.yaml',
+    tableRose(
+      'IEA Wind Task 37 wind rose of case study 4 (360 directions)',
+      d.directions,
+      d.directionFrequency,
+      cs3.speeds_ms,
+      d.speedFrequency,
+      facts.winds['cs4-360'].turbulence_intensity,
+    ),
+  );
   files.set('cs3-4/iea37-boundary-cs3.yaml', boundaryFile('3', facts.boundaries.cs3.polygons, facts.boundaries));
   files.set('cs3-4/iea37-boundary-cs4.yaml', boundaryFile('4', facts.boundaries.cs4.polygons, facts.boundaries));
   files.set('cs3-4/iea37-ex-opt3.yaml', cs3Layout('3', facts.baselines['ex-opt3'], 'iea37-10mw.yaml', 'iea37-windrose-cs3.yaml'));

@@ -19,12 +19,16 @@ export function caseForTask(farm: FarmSpec, type: FarmTypeSpec): Case {
 function listedCase(farm: FarmSpec, type: FarmTypeSpec): Case {
   const m = type.models;
   return {
-    ...(m ? {
-      turbines: {
-        types: m.turbines, minSpacingByType: Float64Array.from(m.minSpacingByType), choice: m.counts === null,
-        typeOf: m.counts ? typeOfCounts(m.counts) : startingAssignment(type.nTurbines, m.turbines.length),
-      },
-    } : {}),
+    ...(m
+      ? {
+          turbines: {
+            types: m.turbines,
+            minSpacingByType: Float64Array.from(m.minSpacingByType),
+            choice: m.counts === null,
+            typeOf: m.counts ? typeOfCounts(m.counts) : startingAssignment(type.nTurbines, m.turbines.length),
+          },
+        }
+      : {}),
     ...(farm.neighbours && farm.neighbours.x.length > 0 ? { neighbours: farm.neighbours } : {}),
     name: `farm_${farm.id}_type_${type.id}`,
     turbine: type.turbine,
@@ -35,11 +39,19 @@ function listedCase(farm: FarmSpec, type: FarmTypeSpec): Case {
     model: farm.model,
     layout: null,
     // Checked when the campaign was loaded (every farm × farm type); a worker's payload could still disagree.
-    ...(farm.economics ? {
-      economics: economicsForTurbines(farm.economics, m ? m.turbines : [type.turbine], ['economics'], (p, message) => {
-        throw new InputError(`farm ${farm.id} × farm type ${type.id}: ${p.join('.')}: ${message}`);
-      }, null),
-    } : {}),
+    ...(farm.economics
+      ? {
+          economics: economicsForTurbines(
+            farm.economics,
+            m ? m.turbines : [type.turbine],
+            ['economics'],
+            (p, message) => {
+              throw new InputError(`farm ${farm.id} × farm type ${type.id}: ${p.join('.')}: ${message}`);
+            },
+            null,
+          ),
+        }
+      : {}),
     ...(type.objective !== undefined ? { objective: type.objective } : {}),
   };
 }

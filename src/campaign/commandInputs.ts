@@ -26,7 +26,10 @@ export const MAX_INPUT_BYTES = 1 << 30;
 
 /** A problem with `inputs[index]` (or with the list as a whole when index is null). */
 export class InputsProblem extends Error {
-  constructor(readonly index: number | null, message: string) {
+  constructor(
+    readonly index: number | null,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -49,7 +52,7 @@ function sha256File(file: string, st: fs.Stats, cache: HashCache | null): string
     if (!fs.fstatSync(fd).isFile()) throw new Error('not a regular file');
     const chunk = Buffer.allocUnsafe(HASH_CHUNK);
     let total = 0;
-    for (let n; (n = fs.readSync(fd, chunk, 0, HASH_CHUNK, null)) > 0;) {
+    for (let n; (n = fs.readSync(fd, chunk, 0, HASH_CHUNK, null)) > 0; ) {
       total += n;
       if (total > MAX_INPUT_BYTES) throw new Error(`grew over ${MAX_INPUT_BYTES / 2 ** 30} GiB while read`);
       hash.update(chunk.subarray(0, n));
@@ -77,7 +80,8 @@ export function hashInputs(workdir: string, inputs: readonly string[], exclude: 
     if (found.size >= MAX_INPUT_FILES) throw new InputsProblem(index, `more than ${MAX_INPUT_FILES} files; list the program's own files, not a data folder`);
     const st = fs.statSync(abs);
     bytes += st.size;
-    if (bytes > MAX_INPUT_BYTES) throw new InputsProblem(index, `more than ${MAX_INPUT_BYTES / 2 ** 30} GiB of files; list the program's own files, not a data folder`);
+    if (bytes > MAX_INPUT_BYTES)
+      throw new InputsProblem(index, `more than ${MAX_INPUT_BYTES / 2 ** 30} GiB of files; list the program's own files, not a data folder`);
     found.set(rel, sha256File(abs, st, cache));
   };
   const walk = (dir: string, index: number, seen: Set<string>): void => {

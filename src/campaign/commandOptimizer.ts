@@ -61,13 +61,19 @@ export interface CommandSettings {
   [setting: string]: unknown;
 }
 
-const arg = z.string({ error: (iss) => (typeof iss.input === 'number' || typeof iss.input === 'boolean' ? `expected a string; quote it: "${String(iss.input)}"` : 'expected a string') })
+const arg = z
+  .string({
+    error: (iss) =>
+      typeof iss.input === 'number' || typeof iss.input === 'boolean' ? `expected a string; quote it: "${String(iss.input)}"` : 'expected a string',
+  })
   .max(MAX_ARG_CHARS, { error: `at most ${MAX_ARG_CHARS} characters` });
 
 export const commandOptimizerSchema = strict({
   method: z.literal(COMMAND_METHOD),
-  run: z.array(arg, { error: 'expected a list: the program and its arguments, e.g. [python3, opt.py]' })
-    .min(1, { error: 'must name the program to run' }).max(MAX_ARGS),
+  run: z
+    .array(arg, { error: 'expected a list: the program and its arguments, e.g. [python3, opt.py]' })
+    .min(1, { error: 'must name the program to run' })
+    .max(MAX_ARGS),
   inputs: z.array(z.string().min(1), { error: 'expected a list of files and folders' }).max(1000),
   mode: z.enum(COMMAND_MODES).default('per-task'),
   aep: z.enum(AEP_MODES).default('recompute'),
@@ -91,7 +97,9 @@ export function aepModeOf(settings: { method: string; [k: string]: unknown }): A
  * line). `campaignDir`: the campaign file's folder; `outputDir`: skipped when hashing inputs.
  */
 export function resolveCommandOptimizer(raw: Record<string, unknown>, file: string, campaignDir: string, outputDir: string | null): CommandSettings {
-  const fail = (at: FieldPath, message: string): never => { throw errorAt(raw, at, message, file); };
+  const fail = (at: FieldPath, message: string): never => {
+    throw errorAt(raw, at, message, file);
+  };
   const parsed = commandOptimizerSchema.safeParse(raw);
   if (!parsed.success) {
     // A missing `inputs` says what to list (after any misspelt key, which may be the reason).
@@ -113,20 +121,33 @@ export function resolveCommandOptimizer(raw: Record<string, unknown>, file: stri
     fail(err.index === null ? ['inputs'] : ['inputs', err.index], err.message);
   }
   return {
-    method: COMMAND_METHOD, run: o.run, inputs: o.inputs, inputFiles, mode: o.mode, aep: o.aep,
-    ...(o.aep_tolerance !== undefined ? { aep_tolerance: o.aep_tolerance } : {}), params: o.params, workdir,
+    method: COMMAND_METHOD,
+    run: o.run,
+    inputs: o.inputs,
+    inputFiles,
+    mode: o.mode,
+    aep: o.aep,
+    ...(o.aep_tolerance !== undefined ? { aep_tolerance: o.aep_tolerance } : {}),
+    params: o.params,
+    workdir,
   };
 }
 
 /** The file a program name runs: a path (relative to `cwd`) or the first executable on PATH; null if none. */
 export function resolveProgram(name: string, cwd: string): string | null {
-  const candidates = name.includes('/') ? [path.resolve(cwd, name)]
-    : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((d) => path.join(d, name));
+  const candidates = name.includes('/')
+    ? [path.resolve(cwd, name)]
+    : (process.env.PATH ?? '')
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((d) => path.join(d, name));
   for (const c of candidates) {
     try {
       fs.accessSync(c, fs.constants.X_OK);
       if (fs.statSync(c).isFile()) return fs.realpathSync(c);
-    } catch { /* next */ }
+    } catch {
+      /* next */
+    }
   }
   return null;
 }

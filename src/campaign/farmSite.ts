@@ -14,14 +14,23 @@ import { readSiteBlock, siteLayoutProblem } from '../io/siteFields.js';
 import type { FieldPath } from '../io/sourceMap.js';
 
 /** The farm's site: its own block (`raw.site`), else its case's, else none (a uniform site). */
-export function resolveFarmSite(raw: Record<string, unknown>, at: FieldPath, file: string, caseSite: Site | undefined, boundary: Boundary, fail: (fieldPath: FieldPath, message: string) => never): Site | undefined {
+export function resolveFarmSite(
+  raw: Record<string, unknown>,
+  at: FieldPath,
+  file: string,
+  caseSite: Site | undefined,
+  boundary: Boundary,
+  fail: (fieldPath: FieldPath, message: string) => never,
+): Site | undefined {
   const site = raw.site !== undefined ? readSiteBlock(raw.site, raw, ['site'], file) : caseSite;
   if (!site) return undefined;
   const box = boundingBox(boundary);
   const corner = siteLayoutProblem(site, [box.minX, box.maxX, box.maxX, box.minX], [box.minY, box.minY, box.maxY, box.maxY]);
   if (corner) {
-    fail([...at, raw.site !== undefined ? 'site' : 'case', ...(raw.site !== undefined ? [corner.field] : [])],
-      `the boundary reaches outside the field's grid (a corner of its bounding box, ${corner.message.replace(/^turbine \d+ at /, '').replace(/ is outside/, ', is outside')}); extend the grid or give outside: limit`);
+    fail(
+      [...at, raw.site !== undefined ? 'site' : 'case', ...(raw.site !== undefined ? [corner.field] : [])],
+      `the boundary reaches outside the field's grid (a corner of its bounding box, ${corner.message.replace(/^turbine \d+ at /, '').replace(/ is outside/, ', is outside')}); extend the grid or give outside: limit`,
+    );
   }
   return site;
 }

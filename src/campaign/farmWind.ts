@@ -14,8 +14,14 @@ export function farmWind(f: Pick<FarmSpec, 'wind' | 'directions'>): WindResource
   if (!t || t.kind === 'bins') return f.wind;
   const key = JSON.stringify(t);
   let byTreatment = treated.get(f.wind);
-  if (!byTreatment) { byTreatment = new Map(); treated.set(f.wind, byTreatment); }
+  if (!byTreatment) {
+    byTreatment = new Map();
+    treated.set(f.wind, byTreatment);
+  }
   let w = byTreatment.get(key);
-  if (!w) { w = treatDirections(f.wind, t).wind; byTreatment.set(key, w); }
+  if (!w) {
+    w = treatDirections(f.wind, t).wind;
+    byTreatment.set(key, w);
+  }
   return w;
 }

@@ -19,7 +19,13 @@ import { OPTIMIZER_METHODS } from '../optimize/settings.js';
 import { InputError } from '../util/errors.js';
 import { caseFileEconomics, loadCase, resolveBoundary, resolveTurbine, resolveWind } from '../io/caseFile.js';
 import {
-  BUILTIN_CASE_NAMES, BUILTIN_TURBINE_NAMES, BUILTIN_WIND_NAMES, builtinCase, isBuiltinCase, isBuiltinTurbine, isBuiltinWind,
+  BUILTIN_CASE_NAMES,
+  BUILTIN_TURBINE_NAMES,
+  BUILTIN_WIND_NAMES,
+  builtinCase,
+  isBuiltinCase,
+  isBuiltinTurbine,
+  isBuiltinWind,
 } from '../io/builtinCases.js';
 import type { Case } from '../case/case.js';
 import { parseTaskId, taskIdOf } from '../io/layoutRecord.js';
@@ -72,7 +78,9 @@ type Fail = (fieldPath: FieldPath, message: string, keyOf?: boolean) => never;
 /** Validate and resolve campaign text; `file` names it in errors and anchors relative paths. */
 export function parseCampaign(text: string, file: string, options: LoadOptions = {}): Campaign {
   const raw = parseYamlText(text, file, { uniqueKeys: true });
-  const fail: Fail = (fieldPath, message, keyOf = false) => { throw errorAt(raw, fieldPath, message, file, keyOf); };
+  const fail: Fail = (fieldPath, message, keyOf = false) => {
+    throw errorAt(raw, fieldPath, message, file, keyOf);
+  };
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     fail([], 'expected a mapping with name, farms, farm_types, seeds and optimizer');
   }
@@ -85,8 +93,10 @@ export function parseCampaign(text: string, file: string, options: LoadOptions =
   const seedCount = Array.isArray(c.seeds) ? c.seeds.length : c.seeds.count;
   const gridSize = c.farms.length * c.farm_types.length * seedCount;
   if (gridSize > MAX_CAMPAIGN_TASKS) {
-    fail(Array.isArray(c.seeds) ? ['seeds'] : ['seeds', 'count'],
-      `${c.farms.length} farms × ${c.farm_types.length} farm types × ${seedCount} seeds = ${gridSize} tasks, over the limit of ${MAX_CAMPAIGN_TASKS} tasks per campaign; split it into several campaigns`);
+    fail(
+      Array.isArray(c.seeds) ? ['seeds'] : ['seeds', 'count'],
+      `${c.farms.length} farms × ${c.farm_types.length} farm types × ${seedCount} seeds = ${gridSize} tasks, over the limit of ${MAX_CAMPAIGN_TASKS} tasks per campaign; split it into several campaigns`,
+    );
   }
   if (!Array.isArray(c.seeds) && c.seeds.start + c.seeds.count - 1 > Number.MAX_SAFE_INTEGER) fail(['seeds'], 'seeds must stay below 2^53');
 
@@ -94,18 +104,31 @@ export function parseCampaign(text: string, file: string, options: LoadOptions =
   const farms = resolvedFarms.map((r) => r.farm);
   // Settings a case file shares with the farm types (campaign/settingsOwner.ts): taken where the farm type leaves them out and every case file agrees.
   const typeSides = c.farm_types.map((_, j) => ({ root: raw, file, at: ['farm_types', j], raw: rawDoc.farm_types[j] }));
-  const taken = takenFarmTypeSettings(resolvedFarms.map((r) => r.farmCase), typeSides);
+  const taken = takenFarmTypeSettings(
+    resolvedFarms.map((r) => r.farmCase),
+    typeSides,
+  );
   const farmTypes = c.farm_types.map((t, i) => resolveFarmType({ ...t, ...taken[i] }, { ...rawDoc.farm_types[i], ...taken[i] }, i, baseDir, file, fail));
-  checkUniqueIds(farms.map((f) => f.id), 'farms', fail);
-  checkUniqueIds(farmTypes.map((t) => t.id), 'farm_types', fail);
-  const settingOwners: CaseFileOwners[] = resolvedFarms.filter((r) => r.farmCase.statements !== null).map((r) => ({
-    farmId: r.farm.id,
-    caseFile: r.farmCase.statements!.file,
-    settings: [
-      ...r.owners!,
-      ...farmTypes.flatMap((t, j) => farmTypeSettingOwners(r.farmCase.index, r.farmCase.statements!, r.farmCase.base!, t, typeSides[j]!, taken[j]!)),
-    ],
-  }));
+  checkUniqueIds(
+    farms.map((f) => f.id),
+    'farms',
+    fail,
+  );
+  checkUniqueIds(
+    farmTypes.map((t) => t.id),
+    'farm_types',
+    fail,
+  );
+  const settingOwners: CaseFileOwners[] = resolvedFarms
+    .filter((r) => r.farmCase.statements !== null)
+    .map((r) => ({
+      farmId: r.farm.id,
+      caseFile: r.farmCase.statements!.file,
+      settings: [
+        ...r.owners!,
+        ...farmTypes.flatMap((t, j) => farmTypeSettingOwners(r.farmCase.index, r.farmCase.statements!, r.farmCase.base!, t, typeSides[j]!, taken[j]!)),
+      ],
+    }));
   checkRoom(farms, farmTypes, fail, (i, field) => rawDoc.farms[i]![field] !== undefined);
 
   const seeds = Array.isArray(c.seeds) ? c.seeds : Array.from({ length: c.seeds.count }, (_, k) => (c.seeds as { start: number }).start + k);
@@ -126,13 +149,16 @@ export function parseCampaign(text: string, file: string, options: LoadOptions =
   const command = optimizer.method === COMMAND_METHOD;
   if (command) {
     optimizer = resolveCommandOptimizer(rawDoc.optimizer, file, baseDir, outputDir);
-    farms.forEach((f, i) => { f.windAsWritten = windAsWritten(c.farms[i], rawDoc.farms[i], baseDir, optimizer.workdir as string); });
+    farms.forEach((f, i) => {
+      f.windAsWritten = windAsWritten(c.farms[i], rawDoc.farms[i], baseDir, optimizer.workdir as string);
+    });
   } else {
     // params go to a user's program; wflo's own optimizers would silently ignore them.
     const where = c.farms.findIndex((f) => f.params !== undefined);
     if (where >= 0) fail(['farms', where, 'params'], `params are passed to a \`method: command\` program; method '${optimizer.method}' reads none`, true);
     const whereType = c.farm_types.findIndex((t) => t.params !== undefined);
-    if (whereType >= 0) fail(['farm_types', whereType, 'params'], `params are passed to a \`method: command\` program; method '${optimizer.method}' reads none`, true);
+    if (whereType >= 0)
+      fail(['farm_types', whereType, 'params'], `params are passed to a \`method: command\` program; method '${optimizer.method}' reads none`, true);
   }
   if (!command && (OPTIMIZER_METHODS as readonly string[]).includes(optimizer.method)) {
     const translated = translateOptimizerKeys(rawDoc.optimizer);
@@ -149,7 +175,9 @@ export function parseCampaign(text: string, file: string, options: LoadOptions =
 
   let only: string[] | null = null;
   if (c.only) {
-    const farmIds = new Set(farms.map((f) => f.id)), typeIds = new Set(farmTypes.map((t) => t.id)), seedSet = new Set(seeds);
+    const farmIds = new Set(farms.map((f) => f.id)),
+      typeIds = new Set(farmTypes.map((t) => t.id)),
+      seedSet = new Set(seeds);
     const seen = new Set<string>();
     c.only.forEach((id, i) => {
       const t = parseTaskId(id);
@@ -206,7 +234,11 @@ function unknownName(kind: string, name: string, known: readonly string[], what:
 }
 
 /** A campaign farm resolved, with its case file (if any) and who owns the settings it shares with it. */
-interface ResolvedFarm { farm: FarmSpec; farmCase: FarmCase; owners: SettingOwner[] | null }
+interface ResolvedFarm {
+  farm: FarmSpec;
+  farmCase: FarmCase;
+  owners: SettingOwner[] | null;
+}
 
 /** A case file's path as messages name it: relative to the working directory when inside it. */
 function casePathShown(absolute: string): string {
@@ -214,22 +246,34 @@ function casePathShown(absolute: string): string {
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : absolute;
 }
 
-function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, unknown>, i: number, baseDir: string, file: string, root: unknown, fail: Fail): ResolvedFarm {
+function resolveFarm(
+  f: CampaignDocument['farms'][number],
+  raw: Record<string, unknown>,
+  i: number,
+  baseDir: string,
+  file: string,
+  root: unknown,
+  fail: Fail,
+): ResolvedFarm {
   let base: Case | null = null;
   let statements: CaseStatements | null = null;
   if (f.case !== undefined) {
-    if (looksLikeFile(f.case)) { // windIO plant / case file
+    if (looksLikeFile(f.case)) {
+      // windIO plant / case file
       const caseFile = casePathShown(path.resolve(baseDir, f.case));
       base = anchored(['farms', i, 'case'], fail, file, () => loadCase(caseFile));
       statements = anchored(['farms', i, 'case'], fail, file, () => readCaseStatements(caseFile));
-    }
-    else if (!isBuiltinCase(f.case)) {
+    } else if (!isBuiltinCase(f.case)) {
       const near = nearestKey(f.case, BUILTIN_CASE_NAMES);
       fail(['farms', i, 'case'], `unknown built-in case '${f.case}'${near ? `; did you mean '${near}'?` : ''} (known: ${BUILTIN_CASE_NAMES.join(', ')})`);
     }
     base ??= builtinCase(f.case);
     // A hub height as a design variable is the case file's optimizer setting (optimize/hubHeight.ts); a campaign row has no hub height to store or verify yet.
-    if (base.hubHeightRange) fail(['farms', i, 'case'], `${f.case}: optimize.hub_height (the hub height as a design variable) is not supported in campaigns yet; leave it out of the case file (docs/site.md)`);
+    if (base.hubHeightRange)
+      fail(
+        ['farms', i, 'case'],
+        `${f.case}: optimize.hub_height (the hub height as a design variable) is not supported in campaigns yet; leave it out of the case file (docs/site.md)`,
+      );
   }
   let boundary: Boundary | null = base?.boundary ?? null;
   if (f.boundary !== undefined) {
@@ -250,7 +294,8 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
   }
   if (!boundary) fail(['farms', i], 'no boundary: give a built-in `case` or a `boundary`');
   if (!wind) fail(['farms', i], 'no wind resource: give a built-in `case` or a `wind`');
-  const treatment = raw.directions !== undefined ? readDirectionsField(raw.directions, raw, ['directions'], file) : base ? caseTreatment(base) : { kind: 'bins' as const };
+  const treatment =
+    raw.directions !== undefined ? readDirectionsField(raw.directions, raw, ['directions'], file) : base ? caseTreatment(base) : { kind: 'bins' as const };
   const treatmentProblem = directionsProblem(treatment, wind!);
   if (treatmentProblem) fail(['farms', i, raw.directions !== undefined ? 'directions' : 'case'], treatmentProblem);
   const directions = treatment.kind !== 'bins' ? treatment : undefined;
@@ -260,11 +305,17 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
   const site = resolveFarmSite(raw, ['farms', i], file, base?.model.site, boundary!, fail);
   if (site) model.site = site;
   const at: FieldPath = ['farms', i, 'neighbours'];
-  const neighbours = raw.neighbours !== undefined
-    ? readNeighbours(raw.neighbours, at, file, baseDir, turbineResolver(baseDir, file, fail), layoutTurbinesLoader(file, fail), fail as FailAt, boundary!)
-    : base?.neighbours;
+  const neighbours =
+    raw.neighbours !== undefined
+      ? readNeighbours(raw.neighbours, at, file, baseDir, turbineResolver(baseDir, file, fail), layoutTurbinesLoader(file, fail), fail as FailAt, boundary!)
+      : base?.neighbours;
   // The farm's own `economics:`, else its case file's (like its site: taken, never silently dropped).
-  const economics = f.economics !== undefined ? resolveEconomicsSpec(f.economics, ['farms', i, 'economics'], baseDir, fail as FailAt) : base ? caseFileEconomics(base) : undefined;
+  const economics =
+    f.economics !== undefined
+      ? resolveEconomicsSpec(f.economics, ['farms', i, 'economics'], baseDir, fail as FailAt)
+      : base
+        ? caseFileEconomics(base)
+        : undefined;
   const outside = economics ? siteOutsideGrid(economics, boundary, null) : null;
   if (outside) fail(['farms', i, 'economics', 'bathymetry'], outside);
   const far = economics ? substationReachProblem(economics, boundary, null) : null;
@@ -279,7 +330,15 @@ function resolveFarm(f: CampaignDocument['farms'][number], raw: Record<string, u
     ...(neighbours && neighbours.x.length > 0 ? { neighbours } : {}),
     ...(directions ? { directions } : {}),
     ...(economics ? { economics } : {}),
-    hash: farmSpecHash({ boundary, wind, model, params: f.params, neighbours: neighbours && neighbours.x.length > 0 ? neighbours : undefined, directions, economics }),
+    hash: farmSpecHash({
+      boundary,
+      wind,
+      model,
+      params: f.params,
+      neighbours: neighbours && neighbours.x.length > 0 ? neighbours : undefined,
+      directions,
+      economics,
+    }),
   };
   // The farm settings its case file writes: taken when the farm leaves them out, refused when it gives another value.
   const owners = statements ? farmSettingOwners(statements, base!, farm, { root, file, at: ['farms', i], raw }) : null;
@@ -305,12 +364,20 @@ function layoutTurbinesLoader(file: string, fail: Fail): LayoutTurbinesAt {
   };
 }
 
-function resolveFarmType(t: CampaignDocument['farm_types'][number], raw: Record<string, unknown>, i: number, baseDir: string, file: string, fail: Fail): FarmTypeSpec {
+function resolveFarmType(
+  t: CampaignDocument['farm_types'][number],
+  raw: Record<string, unknown>,
+  i: number,
+  baseDir: string,
+  file: string,
+  fail: Fail,
+): FarmTypeSpec {
   const several = readFarmModels(raw, ['farm_types', i], file, turbineResolver(baseDir, file, fail), fail as FailAt);
   if (several) {
     const { models, nTurbines } = several;
-    const names = (raw.turbines !== undefined ? (raw.turbines as { turbine: unknown }[]).map((e) => e.turbine) : raw.turbine_choice as unknown[])
-      .map((spec, k) => (typeof spec === 'string' ? spec : models.turbines[k]!.name));
+    const names = (raw.turbines !== undefined ? (raw.turbines as { turbine: unknown }[]).map((e) => e.turbine) : (raw.turbine_choice as unknown[])).map(
+      (spec, k) => (typeof spec === 'string' ? spec : models.turbines[k]!.name),
+    );
     const minSpacingM = Math.max(...models.minSpacingByType);
     const label = models.counts ? models.counts.map((n, k) => `${names[k]} x${n}`).join(' + ') : `${nTurbines} of ${names.join('/')}`;
     return {
@@ -368,16 +435,36 @@ function checkRoom(farms: FarmSpec[], types: FarmTypeSpec[], fail: Fail, written
     const bounds = new Map<number, number>();
     for (const [j, t] of types.entries()) {
       // What the engines cannot evaluate (physics/solvePlan.ts farmConflict: the weighted sum with several models or neighbours, …).
-      const limit = farmConflict(f.model, { types: t.models ? t.models.turbines : [t.turbine], neighbours: !!f.neighbours && f.neighbours.x.length > 0, wind: f.wind });
-      if (limit) fail(['farms', i, written(i, limit.field) ? limit.field : 'case'], `farm ${f.id} (${f.label}) × farm type ${t.id} (${t.label}): ${limit.message}`);
+      const limit = farmConflict(f.model, {
+        types: t.models ? t.models.turbines : [t.turbine],
+        neighbours: !!f.neighbours && f.neighbours.x.length > 0,
+        wind: f.wind,
+      });
+      if (limit)
+        fail(['farms', i, written(i, limit.field) ? limit.field : 'case'], `farm ${f.id} (${f.label}) × farm type ${t.id} (${t.label}): ${limit.message}`);
       // Every farm type's models need a rated rotor speed in the farm's economics.
       // The engines' time grows as n² (io/turbineCount.ts).
       const countProblem = turbineCountProblem(t.nTurbines, windBins(f.wind));
-      if (countProblem) fail(['farm_types', j, t.models?.counts ? 'turbines' : 'n_turbines'], `farm ${f.id} (${f.label}, farms[${i}]) × farm type ${t.id} (${t.label}): ${countProblem}`);
+      if (countProblem)
+        fail(
+          ['farm_types', j, t.models?.counts ? 'turbines' : 'n_turbines'],
+          `farm ${f.id} (${f.label}, farms[${i}]) × farm type ${t.id} (${t.label}): ${countProblem}`,
+        );
       // Pricing routes the cables, whose time grows as n^2.4 (cost/plausibility.ts).
       const tooMany = f.economics ? pricedTurbinesProblem(t.nTurbines) : null;
-      if (tooMany) fail(['farm_types', j, t.models?.counts ? 'turbines' : 'n_turbines'], `farm ${f.id} (${f.label}, farms[${i}]) × farm type ${t.id} (${t.label}): ${tooMany}`);
-      if (f.economics) economicsForTurbines(f.economics, t.models ? t.models.turbines : [t.turbine], ['farms', i, 'economics'], (p, message, keyOf) => fail(p, `farm type ${t.id} (${t.label}): ${message}`, keyOf), allModelNames);
+      if (tooMany)
+        fail(
+          ['farm_types', j, t.models?.counts ? 'turbines' : 'n_turbines'],
+          `farm ${f.id} (${f.label}, farms[${i}]) × farm type ${t.id} (${t.label}): ${tooMany}`,
+        );
+      if (f.economics)
+        economicsForTurbines(
+          f.economics,
+          t.models ? t.models.turbines : [t.turbine],
+          ['farms', i, 'economics'],
+          (p, message, keyOf) => fail(p, `farm type ${t.id} (${t.label}): ${message}`, keyOf),
+          allModelNames,
+        );
       // A cost objective needs the farm's economics (the task's case carries them: caseForTask.ts).
       if (t.objective !== undefined && t.objective !== 'aep') {
         const problem = objectiveProblem(t.objective, caseForTask(f, t).economics !== undefined);
@@ -385,11 +472,18 @@ function checkRoom(farms: FarmSpec[], types: FarmTypeSpec[], fail: Fail, written
       }
       if (t.models) {
         const problem = modelsRoomProblem(f.boundary, t.models, t.nTurbines);
-        if (problem) fail(['farm_types', j, t.models.counts ? 'turbines' : 'n_turbines'], `farm ${f.id} (${f.label}, farms[${i}]) × farm type ${t.id} (${t.label}): ${problem}`);
+        if (problem)
+          fail(
+            ['farm_types', j, t.models.counts ? 'turbines' : 'n_turbines'],
+            `farm ${f.id} (${f.label}, farms[${i}]) × farm type ${t.id} (${t.label}): ${problem}`,
+          );
         continue;
       }
       let bound = bounds.get(t.minSpacingM);
-      if (bound === undefined) { bound = maxTurbinesBound(f.boundary, t.minSpacingM); bounds.set(t.minSpacingM, bound); }
+      if (bound === undefined) {
+        bound = maxTurbinesBound(f.boundary, t.minSpacingM);
+        bounds.set(t.minSpacingM, bound);
+      }
       if (t.nTurbines <= bound) continue;
       const problem = capacityProblem(f.boundary, t.nTurbines, t.minSpacingM)!;
       fail(['farm_types', j, 'n_turbines'], `farm ${f.id} (${f.label}, farms[${i}]) × farm type ${t.id} (${t.label}): ${problem}`);

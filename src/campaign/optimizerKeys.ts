@@ -20,7 +20,9 @@ export function knownOptimizerKeys(): string[] {
   const keys = new Set<string>(['method']);
   try {
     for (const k of Object.keys(resolveSettings({ method: OPTIMIZER_METHODS[0] }))) keys.add(k);
-  } catch { /* defaults always resolve; keep what we have */ }
+  } catch {
+    /* defaults always resolve; keep what we have */
+  }
   try {
     resolveSettings({ method: OPTIMIZER_METHODS[0], __wflo_probe__: 1 } as OptimizerSettings);
   } catch (err) {
@@ -55,7 +57,8 @@ export function translateOptimizerKeys(raw: Record<string, unknown>): Translated
         settings,
         problem: {
           key,
-          message: near ? `unknown optimizer setting '${key}'; did you mean '${near}'?`
+          message: near
+            ? `unknown optimizer setting '${key}'; did you mean '${near}'?`
             : `unknown optimizer setting '${key}' (known: ${keys.map(camelToSnake).join(', ')})`,
         },
       };

@@ -19,7 +19,11 @@ function mapping<T extends z.ZodType>(value: T) {
   return z.record(z.string(), value).superRefine((m, ctx) => {
     for (const k of Object.keys(m)) {
       if (!PARAM_KEY.test(k) || RESERVED.has(k)) {
-        ctx.addIssue({ code: 'custom', path: [k], message: `'${k}' is not a usable parameter name (letters, digits and _, not starting with a digit, at most 64 characters)` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [k],
+          message: `'${k}' is not a usable parameter name (letters, digits and _, not starting with a digit, at most 64 characters)`,
+        });
       }
     }
   });
@@ -32,10 +36,6 @@ const scalar = z.union([
   z.null(),
 ]);
 
-export const paramValueSchema: z.ZodType<ParamValue> = z.lazy(() => z.union([
-  scalar,
-  z.array(paramValueSchema).max(1_000_000),
-  mapping(paramValueSchema),
-]));
+export const paramValueSchema: z.ZodType<ParamValue> = z.lazy(() => z.union([scalar, z.array(paramValueSchema).max(1_000_000), mapping(paramValueSchema)]));
 
 export const paramsSchema = mapping(paramValueSchema);

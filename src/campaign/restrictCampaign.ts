@@ -20,14 +20,15 @@ function rebase(map: YAMLMap, key: string, fromDir: string, toDir: string, alway
   node.value = path.relative(toDir, path.resolve(fromDir, node.value)) || '.';
 }
 
-export function restrictCampaignText(
-  sourceText: string, sourceFile: string, outFile: string, taskIds: readonly string[], outputDir?: string,
-): string {
+export function restrictCampaignText(sourceText: string, sourceFile: string, outFile: string, taskIds: readonly string[], outputDir?: string): string {
   const doc = parseDocument(sourceText);
   if (!isMap(doc.contents)) throw new InputError(`${sourceFile}: not a mapping`);
   const fromDir = path.dirname(sourceFile);
   const toDir = path.dirname(path.resolve(outFile));
-  for (const [listKey, fields] of [['farms', ['boundary', 'wind']], ['farm_types', ['turbine']]] as const) {
+  for (const [listKey, fields] of [
+    ['farms', ['boundary', 'wind']],
+    ['farm_types', ['turbine']],
+  ] as const) {
     const list = doc.get(listKey, true);
     if (!isSeq(list)) continue;
     for (const item of list.items) {

@@ -29,7 +29,15 @@ import { iea37Kind } from '../io/iea37Format.js';
 import { errorAt, formatFieldPath, locate, type FieldPath } from '../io/sourceMap.js';
 import type { FarmSpec, FarmTypeSpec } from './campaign.js';
 import { FARM_TYPE_HASHED, farmSpecHash, hashValue } from './specHash.js';
-import { FARM_SETTINGS, FARM_TYPE_SETTINGS, type CaseFileOwners, type FarmSetting, type FarmTypeSetting, type SettingOwner, type SettingOwnerKind } from './settingsOwnerTypes.js';
+import {
+  FARM_SETTINGS,
+  FARM_TYPE_SETTINGS,
+  type CaseFileOwners,
+  type FarmSetting,
+  type FarmTypeSetting,
+  type SettingOwner,
+  type SettingOwnerKind,
+} from './settingsOwnerTypes.js';
 
 /** The spacing: one setting, written in either unit. */
 const SPACING: readonly FarmTypeSetting[] = ['min_spacing_diameters', 'min_spacing_m'];
@@ -64,7 +72,8 @@ function shown(value: unknown): string {
   return '(a mapping)';
 }
 
-const ownerOf = (campaign: boolean, caseFile: boolean): SettingOwnerKind => (campaign && caseFile ? 'both' : campaign ? 'campaign' : caseFile ? 'case file' : 'neither');
+const ownerOf = (campaign: boolean, caseFile: boolean): SettingOwnerKind =>
+  campaign && caseFile ? 'both' : campaign ? 'campaign' : caseFile ? 'case file' : 'neither';
 
 /** The campaign's side of a check: its parsed document (lines registered), its file, and the path of the farm or farm type. */
 export interface CampaignSide {
@@ -101,7 +110,9 @@ function caseFarmValues(base: Case): FarmValues {
   const treatment = caseTreatment(base);
   const economics = caseFileEconomics(base);
   return {
-    boundary: base.boundary!, wind: caseListedWind(base), model: base.model,
+    boundary: base.boundary!,
+    wind: caseListedWind(base),
+    model: base.model,
     ...(base.neighbours ? { neighbours: base.neighbours } : {}),
     ...(treatment.kind !== 'bins' ? { directions: treatment } : {}),
     ...(economics ? { economics } : {}),
@@ -115,7 +126,8 @@ function caseFarmValues(base: Case): FarmValues {
 export function farmSettingOwners(st: CaseStatements, base: Case, farm: FarmValues, side: CampaignSide): SettingOwner[] {
   const fromCase = caseFarmValues(base);
   return FARM_SETTINGS.map((setting) => {
-    const inCase = writes(st.doc, setting), inCampaign = side.raw[setting] !== undefined;
+    const inCase = writes(st.doc, setting),
+      inCampaign = side.raw[setting] !== undefined;
     // The case's own wind or boundary, taken as it is, needs no hashing (a long time series is costly to hash).
     const taken = (setting === 'wind' && farm.wind === fromCase.wind) || (setting === 'boundary' && farm.boundary === fromCase.boundary);
     if (inCase && !taken && FARM_VALUE[setting](farm) !== FARM_VALUE[setting](fromCase)) {
@@ -124,12 +136,19 @@ export function farmSettingOwners(st: CaseStatements, base: Case, farm: FarmValu
       const written = side.raw[campaignField];
       const campaignValue = written !== undefined ? `${shown(written)} ` : '(not given) ';
       const verb = campaignField === setting ? 'differs from' : 'drops';
-      throw errorAt(side.root, [...side.at, campaignField],
+      throw errorAt(
+        side.root,
+        [...side.at, campaignField],
         `${campaignValue}${verb} ${lineOf(st.doc, [setting], st.file)} ${setting} ${shown(st.doc[setting])} (the farm's case file): a farm's setting is given once, ` +
-        'in the case file or in the campaign farm (the case file\'s is used when the farm leaves it out); remove one of the two, or make them equal', side.file, true);
+          "in the case file or in the campaign farm (the case file's is used when the farm leaves it out); remove one of the two, or make them equal",
+        side.file,
+        true,
+      );
     }
     return {
-      setting, farmType: null, owner: ownerOf(inCampaign, inCase),
+      setting,
+      farmType: null,
+      owner: ownerOf(inCampaign, inCase),
       campaignAt: inCampaign ? lineOf(side.root, [...side.at, setting], side.file) : null,
       caseAt: inCase ? lineOf(st.doc, [setting], st.file) : null,
     };
@@ -163,13 +182,22 @@ export function takenFarmTypeSettings(farms: readonly FarmCase[], types: readonl
       const first = stated.find((s) => s.key !== undefined);
       if (!first) continue;
       const other = stated.find((s) => s.key !== first.key || s.value !== first.value);
-      if (!other) { taken[first.key!] = first.value; continue; }
-      const otherSays = other.key !== undefined
-        ? `farms[${other.farm.index}]'s case file says ${lineOf(other.farm.statements!.doc, [other.key], other.farm.statements!.file)} ${other.key} ${shown(other.value)}`
-        : `farms[${other.farm.index}] ${other.farm.statements ? 'has a case file that does not say' : 'has no case file to say'}`;
-      throw errorAt(side.root, [...side.at, first.key!],
+      if (!other) {
+        taken[first.key!] = first.value;
+        continue;
+      }
+      const otherSays =
+        other.key !== undefined
+          ? `farms[${other.farm.index}]'s case file says ${lineOf(other.farm.statements!.doc, [other.key], other.farm.statements!.file)} ${other.key} ${shown(other.value)}`
+          : `farms[${other.farm.index}] ${other.farm.statements ? 'has a case file that does not say' : 'has no case file to say'}`;
+      throw errorAt(
+        side.root,
+        [...side.at, first.key!],
         `(not given: ${defaultShown(first.key!)}) differs from ${lineOf(first.farm.statements!.doc, [first.key!], first.farm.statements!.file)} ${first.key} ${shown(first.value)} ` +
-        `(farms[${first.farm.index}]'s case file), and a farm type takes a case file's value only when every farm's says the same, but ${otherSays}: write ${first.key} in ${formatFieldPath(side.at)}`, side.file, true);
+          `(farms[${first.farm.index}]'s case file), and a farm type takes a case file's value only when every farm's says the same, but ${otherSays}: write ${first.key} in ${formatFieldPath(side.at)}`,
+        side.file,
+        true,
+      );
     }
     return taken;
   });
@@ -181,9 +209,19 @@ const sameNumber = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * 
 const turbineNumbers = (t: FarmTypeSpec['turbine']): string => hashValue(FARM_TYPE_HASHED.turbine(t));
 
 /** The farm type's models and their spacings in metres (one model: its turbine and spacing). */
-function typeModels(type: FarmTypeSpec): { turbines: FarmTypeSpec['turbine'][]; spacingM: number[]; counts: number[] | null; form: 'turbine' | 'turbines' | 'turbine_choice' } {
+function typeModels(type: FarmTypeSpec): {
+  turbines: FarmTypeSpec['turbine'][];
+  spacingM: number[];
+  counts: number[] | null;
+  form: 'turbine' | 'turbines' | 'turbine_choice';
+} {
   if (!type.models) return { turbines: [type.turbine], spacingM: [type.minSpacingM], counts: [type.nTurbines], form: 'turbine' };
-  return { turbines: type.models.turbines, spacingM: type.models.minSpacingByType, counts: type.models.counts, form: type.models.counts ? 'turbines' : 'turbine_choice' };
+  return {
+    turbines: type.models.turbines,
+    spacingM: type.models.minSpacingByType,
+    counts: type.models.counts,
+    form: type.models.counts ? 'turbines' : 'turbine_choice',
+  };
 }
 
 /** The case's value of a farm-type setting it writes, and whether the farm type's resolved value equals it. */
@@ -201,7 +239,9 @@ function typeSettingAgrees(setting: FarmTypeSetting, st: CaseStatements, base: C
         const counts = c.types.map((_, k) => c.typeOf.filter((v) => v === k).length);
         if (counts.some((n, k) => n !== m.counts![k])) return false;
         // A model's own spacing in the case file's list is part of what it says about that model.
-        const ownSpacing = (st.doc.turbines as Record<string, unknown>[]).some((e) => e && (e.min_spacing_m !== undefined || e.min_spacing_diameters !== undefined));
+        const ownSpacing = (st.doc.turbines as Record<string, unknown>[]).some(
+          (e) => e && (e.min_spacing_m !== undefined || e.min_spacing_diameters !== undefined),
+        );
         if (ownSpacing && m.spacingM.some((s, k) => !sameNumber(s, c.minSpacingByType[k]!))) return false;
       }
       return true;
@@ -224,7 +264,15 @@ function typeValueShown(setting: FarmTypeSetting, type: FarmTypeSpec, raw: Recor
   const m = typeModels(type);
   if (setting === 'turbine' || setting === 'turbines' || setting === 'turbine_choice') {
     const names = m.turbines.map((t) => t.name).join(', ');
-    return { field: m.form, text: raw[m.form] !== undefined && typeof raw[m.form] === 'string' ? String(raw[m.form]) : m.form === 'turbine' ? names : `[${names}]${m.counts && m.form === 'turbines' ? ` × [${m.counts.join(', ')}]` : ''}` };
+    return {
+      field: m.form,
+      text:
+        raw[m.form] !== undefined && typeof raw[m.form] === 'string'
+          ? String(raw[m.form])
+          : m.form === 'turbine'
+            ? names
+            : `[${names}]${m.counts && m.form === 'turbines' ? ` × [${m.counts.join(', ')}]` : ''}`,
+    };
   }
   if (setting === 'n_turbines') return { field: raw.n_turbines !== undefined ? 'n_turbines' : m.form, text: String(type.nTurbines) };
   if (setting === 'objective') return { field: 'objective', text: raw.objective !== undefined ? String(raw.objective) : '(not given: aep)' };
@@ -241,19 +289,34 @@ function typeValueShown(setting: FarmTypeSetting, type: FarmTypeSpec, raw: Recor
  * the farm type took from the case files (takenFarmTypeSettings); `side.raw` is the farm type as
  * the campaign writes it (without them).
  */
-export function farmTypeSettingOwners(farmIndex: number, st: CaseStatements, base: Case, type: FarmTypeSpec, side: CampaignSide, taken: Record<string, unknown>): SettingOwner[] {
+export function farmTypeSettingOwners(
+  farmIndex: number,
+  st: CaseStatements,
+  base: Case,
+  type: FarmTypeSpec,
+  side: CampaignSide,
+  taken: Record<string, unknown>,
+): SettingOwner[] {
   return FARM_TYPE_SETTINGS.map((setting) => {
     // The spacing is one setting written in either unit: a farm type's min_spacing_m answers a case file's min_spacing_diameters.
-    const campaignKey = SPACING.includes(setting) ? SPACING.find((k) => side.raw[k] !== undefined) ?? setting : setting;
-    const inCase = writes(st.doc, setting), inCampaign = side.raw[campaignKey] !== undefined;
+    const campaignKey = SPACING.includes(setting) ? (SPACING.find((k) => side.raw[k] !== undefined) ?? setting) : setting;
+    const inCase = writes(st.doc, setting),
+      inCampaign = side.raw[campaignKey] !== undefined;
     if (inCase && !typeSettingAgrees(setting, st, base, type)) {
       const v = typeValueShown(setting, type, side.raw);
-      throw errorAt(side.root, [...side.at, v.field],
+      throw errorAt(
+        side.root,
+        [...side.at, v.field],
         `${v.text} differs from ${lineOf(st.doc, [setting], st.file)} ${setting} ${shown(st.doc[setting])} (farms[${farmIndex}]'s case file): ` +
-        `a farm type's setting holds for every farm it is combined with; write the same in both files, or leave it out of the case file`, side.file, true);
+          `a farm type's setting holds for every farm it is combined with; write the same in both files, or leave it out of the case file`,
+        side.file,
+        true,
+      );
     }
     return {
-      setting, farmType: type.id, owner: setting in taken ? 'case file' : ownerOf(inCampaign, inCase),
+      setting,
+      farmType: type.id,
+      owner: setting in taken ? 'case file' : ownerOf(inCampaign, inCase),
       campaignAt: inCampaign ? lineOf(side.root, [...side.at, campaignKey], side.file) : null,
       caseAt: inCase ? lineOf(st.doc, [setting], st.file) : null,
     };
@@ -268,9 +331,12 @@ export function formatSettingOwners(owners: readonly CaseFileOwners[]): string[]
     const written = o.settings.filter((s) => s.owner !== 'neither');
     for (const s of written) {
       const setting = s.farmType === null ? s.setting : `farm type ${s.farmType} ${s.setting}`;
-      const where = s.owner === 'both' ? `both, equal (${s.campaignAt}, ${s.caseAt})`
-        : s.owner === 'campaign' ? `campaign (${s.campaignAt})`
-        : `case file (${s.caseAt})${s.farmType !== null ? ', taken by the farm type' : ''}`;
+      const where =
+        s.owner === 'both'
+          ? `both, equal (${s.campaignAt}, ${s.caseAt})`
+          : s.owner === 'campaign'
+            ? `campaign (${s.campaignAt})`
+            : `case file (${s.caseAt})${s.farmType !== null ? ', taken by the farm type' : ''}`;
       lines.push(`  ${setting}: ${where}`);
     }
     // The spacing is one setting in two units: the unit nobody wrote is not "written by neither" when the other is written.

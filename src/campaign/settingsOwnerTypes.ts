@@ -5,7 +5,17 @@
 
 /** The settings of a campaign farm that a case file also has. */
 export const FARM_SETTINGS = [
-  'boundary', 'wind', 'wake_model', 'superposition', 'wake_params', 'blockage', 'ground', 'site', 'neighbours', 'directions', 'economics',
+  'boundary',
+  'wind',
+  'wake_model',
+  'superposition',
+  'wake_params',
+  'blockage',
+  'ground',
+  'site',
+  'neighbours',
+  'directions',
+  'economics',
 ] as const;
 /** The settings of a campaign farm type that a case file also has. */
 export const FARM_TYPE_SETTINGS = ['turbine', 'turbines', 'turbine_choice', 'n_turbines', 'min_spacing_diameters', 'min_spacing_m', 'objective'] as const;

@@ -24,7 +24,8 @@ export const MAX_SHARDS = 1_000_000;
 export function parseShardSpec(text: string, flag = '--shard'): ShardSpec {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
   if (!m) throw new InputError(`${flag}: expected I/N (shard I of N, 0 <= I < N), got '${text}'`);
-  const index = Number(m[1]), count = Number(m[2]);
+  const index = Number(m[1]),
+    count = Number(m[2]);
   if (count < 1 || count > MAX_SHARDS) throw new InputError(`${flag}: N must be between 1 and ${MAX_SHARDS}, got '${text}'`);
   if (index >= count) throw new InputError(`${flag}: shard index ${index} is not below N = ${count} (shards are numbered 0 … N-1)`);
   return { index, count };

@@ -16,9 +16,18 @@ import type { Site } from '../physics/site/site.js';
  * never becomes one string or an array of strings per sample.
  */
 function writeCanonical(value: unknown, out: (piece: string) => void): void {
-  if (value === null || value === undefined) { out('null'); return; }
-  if (typeof value === 'number') { out(Number.isFinite(value) ? JSON.stringify(value) : JSON.stringify(String(value))); return; }
-  if (typeof value === 'string' || typeof value === 'boolean') { out(JSON.stringify(value)); return; }
+  if (value === null || value === undefined) {
+    out('null');
+    return;
+  }
+  if (typeof value === 'number') {
+    out(Number.isFinite(value) ? JSON.stringify(value) : JSON.stringify(String(value)));
+    return;
+  }
+  if (typeof value === 'string' || typeof value === 'boolean') {
+    out(JSON.stringify(value));
+    return;
+  }
   if (ArrayBuffer.isView(value)) {
     const items = value as unknown as ArrayLike<number | bigint>;
     // The hot loop of a long series: numbers written into a local piece, handed over in batches.
@@ -28,8 +37,15 @@ function writeCanonical(value: unknown, out: (piece: string) => void): void {
       const x = items[i];
       if (i > 0) piece += ',';
       if (typeof x === 'number' && Number.isFinite(x)) piece += String(x);
-      else { out(piece); piece = ''; writeCanonical(x, out); }
-      if (piece.length >= 65536) { out(piece); piece = ''; }
+      else {
+        out(piece);
+        piece = '';
+        writeCanonical(x, out);
+      }
+      if (piece.length >= 65536) {
+        out(piece);
+        piece = '';
+      }
     }
     out(`${piece}]`);
     return;
@@ -48,7 +64,10 @@ function writeCanonical(value: unknown, out: (piece: string) => void): void {
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     out('{');
-    entries.forEach(([k, v], i) => { out(`${i > 0 ? ',' : ''}${JSON.stringify(k)}:`); writeCanonical(v, out); });
+    entries.forEach(([k, v], i) => {
+      out(`${i > 0 ? ',' : ''}${JSON.stringify(k)}:`);
+      writeCanonical(v, out);
+    });
     out('}');
     return;
   }
@@ -58,7 +77,9 @@ function writeCanonical(value: unknown, out: (piece: string) => void): void {
 /** JSON with sorted keys; typed arrays as plain arrays; undefined fields dropped. */
 export function canonicalJson(value: unknown): string {
   let text = '';
-  writeCanonical(value, (piece) => { text += piece; });
+  writeCanonical(value, (piece) => {
+    text += piece;
+  });
   return text;
 }
 
@@ -96,13 +117,25 @@ export function taskSpecHash(farmHash: string, typeHash: string, optimizerHash: 
  * The farm's part of a spec hash: site, wind, wake model and, for command tasks, the farm's
  * `params` (absent params leave the hash as it always was).
  */
-export function farmSpecHash(f: { boundary: unknown; wind: unknown; model: object; params?: unknown; neighbours?: { x: unknown; y: unknown; types: { name?: unknown }[]; typeOf: unknown }; directions?: { kind: string }; economics?: { depth: object } }): string {
+export function farmSpecHash(f: {
+  boundary: unknown;
+  wind: unknown;
+  model: object;
+  params?: unknown;
+  neighbours?: { x: unknown; y: unknown; types: { name?: unknown }[]; typeOf: unknown };
+  directions?: { kind: string };
+  economics?: { depth: object };
+}): string {
   // Neighbours: positions, each one's model and the models' numbers (not their names); absent ones leave the hash as it was.
-  const neighbours = f.neighbours ? { x: f.neighbours.x, y: f.neighbours.y, typeOf: f.neighbours.typeOf, types: f.neighbours.types.map(withoutName) } : undefined;
+  const neighbours = f.neighbours
+    ? { x: f.neighbours.x, y: f.neighbours.y, typeOf: f.neighbours.typeOf, types: f.neighbours.types.map(withoutName) }
+    : undefined;
   // A direction treatment other than the bins as listed; bins (or none) leave the hash as it was.
   const directions = f.directions && f.directions.kind !== 'bins' ? f.directions : undefined;
   // Economics: its numbers and the depth grid, not the bathymetry file's path; absent leaves the hash as it was.
-  const economics = f.economics ? { ...f.economics, depth: 'file' in f.economics.depth ? { grid: (f.economics.depth as unknown as { grid: unknown }).grid } : f.economics.depth } : undefined;
+  const economics = f.economics
+    ? { ...f.economics, depth: 'file' in f.economics.depth ? { grid: (f.economics.depth as unknown as { grid: unknown }).grid } : f.economics.depth }
+    : undefined;
   return hashValue({ boundary: f.boundary, wind: f.wind, model: modelHashed(f.model), params: f.params, neighbours, directions, economics });
 }
 
@@ -116,7 +149,10 @@ function modelHashed(model: object): unknown {
   return site ? { ...model, site: siteDocument(site) } : model;
 }
 
-const withoutName = (t: { name?: unknown }): unknown => { const { name: _name, ...numbers } = t; return numbers; };
+const withoutName = (t: { name?: unknown }): unknown => {
+  const { name: _name, ...numbers } = t;
+  return numbers;
+};
 
 /** What the farm type's part of a spec hash reads (the shape of campaign.ts FarmTypeSpec, as plain data). */
 export interface FarmTypeHashInput {
@@ -181,12 +217,29 @@ export function optimizerSpecHash(settings: { method: string; [k: string]: unkno
  * --recompute-adopted` is the way to compute such rows again.
  */
 export function adoptedIdentity(
-  farm: { boundary: unknown; wind: unknown; model: object; neighbours?: { x: ArrayLike<unknown>; y: unknown; types: { name?: unknown }[]; typeOf: unknown }; directions?: { kind: string } },
-  type: { turbine: { name?: unknown }; nTurbines: number; minSpacingM: number; models?: { turbines: { name?: unknown }[]; minSpacingByType: unknown; counts: unknown } },
+  farm: {
+    boundary: unknown;
+    wind: unknown;
+    model: object;
+    neighbours?: { x: ArrayLike<unknown>; y: unknown; types: { name?: unknown }[]; typeOf: unknown };
+    directions?: { kind: string };
+  },
+  type: {
+    turbine: { name?: unknown };
+    nTurbines: number;
+    minSpacingM: number;
+    models?: { turbines: { name?: unknown }[]; minSpacingByType: unknown; counts: unknown };
+  },
   seed: number,
 ): string {
   const neighbours = farm.neighbours && farm.neighbours.x.length > 0 ? farm.neighbours : undefined;
-  const farmPart = farmSpecHash({ boundary: farm.boundary, wind: farm.wind, model: farm.model, neighbours: neighbours as Parameters<typeof farmSpecHash>[0]['neighbours'], directions: farm.directions });
+  const farmPart = farmSpecHash({
+    boundary: farm.boundary,
+    wind: farm.wind,
+    model: farm.model,
+    neighbours: neighbours as Parameters<typeof farmSpecHash>[0]['neighbours'],
+    directions: farm.directions,
+  });
   const typePart = farmTypeSpecHash({ turbine: type.turbine, nTurbines: type.nTurbines, minSpacingM: type.minSpacingM, models: type.models });
   return hashText(`adopted|${farmPart}|${typePart}|${seed}`);
 }

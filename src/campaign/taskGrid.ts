@@ -47,7 +47,9 @@ export class TaskGrid implements TaskSource, Iterable<Task> {
       const positions = new Set<number>();
       for (const id of c.only) {
         const k = parseTaskId(id);
-        const fi = k ? farmPos.get(k.farmId) : undefined, ti = k ? typePos.get(k.farmType) : undefined, si = k ? seedPos.get(k.seed) : undefined;
+        const fi = k ? farmPos.get(k.farmId) : undefined,
+          ti = k ? typePos.get(k.farmType) : undefined,
+          si = k ? seedPos.get(k.seed) : undefined;
         if (fi !== undefined && ti !== undefined && si !== undefined) positions.add((fi * this.types.length + ti) * this.seeds.length + si);
       }
       this.onlyPositions = Int32Array.from([...positions].sort((a, b) => a - b));
@@ -60,7 +62,8 @@ export class TaskGrid implements TaskSource, Iterable<Task> {
 
   private parts(position: number): [{ id: number; hash: string; index: number }, { id: number; hash: string; index: number }, number] {
     const g = this.onlyPositions ? this.onlyPositions[position] : position;
-    const ns = this.seeds.length, nt = this.types.length;
+    const ns = this.seeds.length,
+      nt = this.types.length;
     return [this.farms[Math.floor(g / (ns * nt))], this.types[Math.floor(g / ns) % nt], this.seeds[g % ns]];
   }
 
@@ -73,7 +76,12 @@ export class TaskGrid implements TaskSource, Iterable<Task> {
   task(position: number): Task {
     const [f, t, seed] = this.parts(position);
     return {
-      taskId: taskIdOf(f.id, t.id, seed), farmId: f.id, farmType: t.id, seed, farmIndex: f.index, typeIndex: t.index,
+      taskId: taskIdOf(f.id, t.id, seed),
+      farmId: f.id,
+      farmType: t.id,
+      seed,
+      farmIndex: f.index,
+      typeIndex: t.index,
       specHash: taskSpecHash(f.hash, t.hash, this.c.optimizerHash, seed),
     };
   }

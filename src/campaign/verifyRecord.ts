@@ -74,21 +74,25 @@ export interface VerifyOptions {
  */
 export type Verdict =
   | {
-    ok: true; aepRecomputed: number | null; turbineTypes?: Int32Array; aepInitial?: number;
-    /** How far (m) the layout strays beyond the optimizer's own tolerance, when an allowance let it pass. */
-    slackM?: number;
-    /** A farm with economics: the layout's LCOE, NPV, cables… computed here (optimize/economicMetrics.ts). */
-    economics?: Record<string, number>;
-    /** … and the collection network routed for the layout, per turbine (io/layoutRecord.ts cableTo, cableType). */
-    cables?: { to: Int32Array; type: Int32Array };
-  }
+      ok: true;
+      aepRecomputed: number | null;
+      turbineTypes?: Int32Array;
+      aepInitial?: number;
+      /** How far (m) the layout strays beyond the optimizer's own tolerance, when an allowance let it pass. */
+      slackM?: number;
+      /** A farm with economics: the layout's LCOE, NPV, cables… computed here (optimize/economicMetrics.ts). */
+      economics?: Record<string, number>;
+      /** … and the collection network routed for the layout, per turbine (io/layoutRecord.ts cableTo, cableType). */
+      cables?: { to: Int32Array; type: Int32Array };
+    }
   | {
-    ok: false; reason: string;
-    /** The layout's worst geometric violation (m), when that is why it failed. */
-    offByM?: number;
-    /** `aep`: it failed only on its AEP or initial AEP (the layout is feasible): `--aep recompute` would take it. */
-    failed?: 'aep';
-  };
+      ok: false;
+      reason: string;
+      /** The layout's worst geometric violation (m), when that is why it failed. */
+      offByM?: number;
+      /** `aep`: it failed only on its AEP or initial AEP (the layout is feasible): `--aep recompute` would take it. */
+      failed?: 'aep';
+    };
 
 /**
  * What a record from outside (an adopted or merged file; never a row wflo computed) is allowed:
@@ -128,7 +132,8 @@ export function toleranceAccepting(offByM: number): number {
  */
 export function toleranceHint(offByM: number, toleranceM: number): string {
   if (!(offByM > 0) || offByM > SLACK_HINT_LIMIT_M) return '';
-  const allowed = toleranceM > FEASIBILITY_TOLERANCE_M ? `--tolerance-m ${toleranceM}` : `the ${FEASIBILITY_TOLERANCE_M.toExponential(0).replace('e+', 'e')} m tolerance`;
+  const allowed =
+    toleranceM > FEASIBILITY_TOLERANCE_M ? `--tolerance-m ${toleranceM}` : `the ${FEASIBILITY_TOLERANCE_M.toExponential(0).replace('e+', 'e')} m tolerance`;
   return ` (${formatMetres(offByM)} m off, beyond ${allowed}: --tolerance-m ${toleranceAccepting(offByM)} accepts it)`;
 }
 
@@ -220,7 +225,11 @@ export class RecordVerifier {
     if (!report.feasible) {
       const reason = report.worst ?? `infeasible by ${formatMetres(report.maxViolationM)} m`;
       const offByM = Number.isFinite(report.maxViolationM) ? report.maxViolationM : undefined;
-      return { ok: false, reason: allowance && offByM !== undefined ? reason + toleranceHint(offByM, toleranceM) : reason, ...(offByM !== undefined ? { offByM } : {}) };
+      return {
+        ok: false,
+        reason: allowance && offByM !== undefined ? reason + toleranceHint(offByM, toleranceM) : reason,
+        ...(offByM !== undefined ? { offByM } : {}),
+      };
     }
     const kept = {
       ...(models ? { turbineTypes: models } : {}),
@@ -261,7 +270,10 @@ export class RecordVerifier {
       throw err;
     }
     return {
-      ok: true, aepRecomputed: recomputed, ...kept, ...(initial === undefined ? {} : { aepInitial: initial }),
+      ok: true,
+      aepRecomputed: recomputed,
+      ...kept,
+      ...(initial === undefined ? {} : { aepInitial: initial }),
       ...(economics ? { economics: economics.metrics, cables: { to: economics.cableTo, type: economics.cableType } } : {}),
     };
   }
@@ -275,16 +287,24 @@ export class RecordVerifier {
    * Without a starting layout the initial AEP cannot be checked: it is dropped (NaN), or with
    * `keepUnchecked` (a record from outside: its file's own number) kept as given when it is an energy.
    */
-  private initialAep(prepared: PreparedCase, type: Campaign['farmTypes'][number], record: RecordToVerify, check: AepCheck, keepUnchecked = false): number | string | undefined {
+  private initialAep(
+    prepared: PreparedCase,
+    type: Campaign['farmTypes'][number],
+    record: RecordToVerify,
+    check: AepCheck,
+    keepUnchecked = false,
+  ): number | string | undefined {
     if (record.xInitial === undefined && record.yInitial === undefined && record.aepInitial === undefined) return undefined;
-    const xi = record.xInitial ?? new Float64Array(0), yi = record.yInitial ?? new Float64Array(0);
+    const xi = record.xInitial ?? new Float64Array(0),
+      yi = record.yInitial ?? new Float64Array(0);
     const given = record.aepInitial ?? NaN;
     // Unknown: no coordinates, or every one NaN (what a program that gave none leaves in the ledger).
     if ((xi.length === 0 && yi.length === 0) || (xi.every(Number.isNaN) && yi.every(Number.isNaN))) {
       if (!keepUnchecked) return NaN;
       return Number.isNaN(given) || (given >= 0 && Number.isFinite(given)) ? given : `initial AEP ${formatMwh(given)} MWh is not an energy`;
     }
-    if (xi.length !== type.nTurbines || yi.length !== type.nTurbines) return `initial layout has ${xi.length}/${yi.length} coordinates for ${type.nTurbines} turbines`;
+    if (xi.length !== type.nTurbines || yi.length !== type.nTurbines)
+      return `initial layout has ${xi.length}/${yi.length} coordinates for ${type.nTurbines} turbines`;
     for (let i = 0; i < xi.length; i++) {
       if (!Number.isFinite(xi[i]!) || !Number.isFinite(yi[i]!)) return `initial layout: turbine ${i} has a non-finite position (${xi[i]}, ${yi[i]})`;
     }
@@ -324,7 +344,8 @@ export class RecordVerifier {
     // and a shard ledger leave out), checked and recomputed as such.
     if (!given) return new Int32Array(type.nTurbines);
     for (let i = 0; i < given.length; i++) {
-      if (!(Number.isInteger(given[i]) && given[i]! >= 0 && given[i]! < m.turbines.length)) return `turbine ${i} has model ${given[i]}, not one of the ${m.turbines.length} of farm type ${type.id}`;
+      if (!(Number.isInteger(given[i]) && given[i]! >= 0 && given[i]! < m.turbines.length))
+        return `turbine ${i} has model ${given[i]}, not one of the ${m.turbines.length} of farm type ${type.id}`;
     }
     return given;
   }

@@ -25,9 +25,15 @@ export function registerAep(program: Command): void {
     .option('--k <value>', 'wake growth/decay parameter k of the wake model')
     .option('--blockage <model>', `add an induction (blockage) model solved with the wakes: ${BLOCKAGE_MODEL_NAMES.join(' | ')}`)
     .option('--ground <model>', `ground model: ${GROUND_MODEL_NAMES.join(' | ')} (mirror: every wake also from its source's image below the ground)`)
-    .option('--directions <treatment>', 'how the rose\'s directions are treated: bins (as listed, the benchmark measure) | spread:N (each bin over its width in N sub-directions) | gaussian:SIGMA:N (direction uncertainty) | refine:STEP (the rose interpolated to every STEP°); replaces the file\'s `directions`')
+    .option(
+      '--directions <treatment>',
+      "how the rose's directions are treated: bins (as listed, the benchmark measure) | spread:N (each bin over its width in N sub-directions) | gaussian:SIGMA:N (direction uncertainty) | refine:STEP (the rose interpolated to every STEP°); replaces the file's `directions`",
+    )
     .option('--gradient', 'also print dAEP/dx and dAEP/dy (MWh per metre)')
-    .option('--threads <n>', 'worker threads for this one evaluation, the directions split among them (the same AEP; pays for big farms on fine roses); one turbine model, no neighbours or blockage')
+    .option(
+      '--threads <n>',
+      'worker threads for this one evaluation, the directions split among them (the same AEP; pays for big farms on fine roses); one turbine model, no neighbours or blockage',
+    )
     .option('--explain', 'also print which solver (free-stream, waked, weighted-sum, blockage) and kernel (native, js) ran, and why: the solve plan')
     .option('--json', 'print JSON (with the solve plan as solve_plan: solver, kernel, why_solver, why_kernel)')
     .action(async (file: string | undefined, opts: Record<string, string | boolean | undefined>) => {
@@ -38,15 +44,22 @@ export function registerAep(program: Command): void {
         wakeParams = { k };
       }
       const c = resolveAepRequest({
-        file, caseName: opts.case as string | undefined, turbine: opts.turbine as string | undefined,
-        wind: opts.wind as string | undefined, wake: opts.wake as string | undefined, blockage: opts.blockage as string | undefined,
+        file,
+        caseName: opts.case as string | undefined,
+        turbine: opts.turbine as string | undefined,
+        wind: opts.wind as string | undefined,
+        wake: opts.wake as string | undefined,
+        blockage: opts.blockage as string | undefined,
         ground: opts.ground as string | undefined,
-        superposition: opts.superposition as string | undefined, wakeParams, directions: opts.directions as string | undefined,
+        superposition: opts.superposition as string | undefined,
+        wakeParams,
+        directions: opts.directions as string | undefined,
       });
       const treatment = caseTreatment(c);
       const listed = caseListedWind(c);
       const threads = opts.threads === undefined ? 1 : Number(opts.threads);
-      if (!Number.isInteger(threads) || threads < 1 || threads > 256) throw new InputError(`--threads: expected a whole number from 1 to 256, got '${String(opts.threads)}'`);
+      if (!Number.isInteger(threads) || threads < 1 || threads > 256)
+        throw new InputError(`--threads: expected a whole number from 1 to 256, got '${String(opts.threads)}'`);
       const t0 = process.hrtime.bigint();
       // The evaluator carries its solve plan (which solver and kernel ran, and why): --explain and solve_plan report it.
       const evaluator = threads > 1 ? null : caseEvaluator(c, c.model, undefined, { gradient: !!opts.gradient });
@@ -97,7 +110,11 @@ export function registerAep(program: Command): void {
       }
       const typeOf = caseTypeOf(c);
       const turbines = typeNames
-        ? c.turbines!.types.map((t, k) => [typeOf.filter((v) => v === k).length, t.name] as const).filter(([count]) => count > 0).map(([count, name]) => `${count} ${name}`).join(' + ')
+        ? c
+            .turbines!.types.map((t, k) => [typeOf.filter((v) => v === k).length, t.name] as const)
+            .filter(([count]) => count > 0)
+            .map(([count, name]) => `${count} ${name}`)
+            .join(' + ')
         : c.turbine.name;
       const lines = [
         `case        ${c.name} (${c.layout!.x.length} turbines, ${turbines}, ${windShape(listed)})`,
@@ -105,12 +122,17 @@ export function registerAep(program: Command): void {
         `AEP         ${r.aepMwh.toFixed(5)} MWh${loss ? ' (own turbines, beside the neighbours)' : ''}${c.directions ? ` with directions ${directionsFlag(treatment)}: ${describeDirections(treatment)} (${c.wind.directionsDeg.length} directions evaluated)` : ''}`,
       ];
       if (c.directions) {
-        lines.push(`AEP bins    ${binsAep.toFixed(5)} MWh on ${listed.series ? 'the samples as listed (no direction uncertainty)' : `the ${listed.directionsDeg.length} bins as listed (the benchmark measure)`}; ${directionsFlag(treatment)} ${r.aepMwh >= binsAep ? '+' : ''}${(100 * (r.aepMwh / binsAep - 1)).toFixed(2)} %`);
+        lines.push(
+          `AEP bins    ${binsAep.toFixed(5)} MWh on ${listed.series ? 'the samples as listed (no direction uncertainty)' : `the ${listed.directionsDeg.length} bins as listed (the benchmark measure)`}; ${directionsFlag(treatment)} ${r.aepMwh >= binsAep ? '+' : ''}${(100 * (r.aepMwh / binsAep - 1)).toFixed(2)} %`,
+        );
       }
-      if (loss) lines.push(`neighbours  ${c.neighbours!.x.length} turbines lose ${loss.totalMwh.toFixed(5)} MWh to this farm (${(100 * loss.totalMwh / loss.aloneMwh).toFixed(3)} % of ${loss.aloneMwh.toFixed(2)} MWh alone)`);
+      if (loss)
+        lines.push(
+          `neighbours  ${c.neighbours!.x.length} turbines lose ${loss.totalMwh.toFixed(5)} MWh to this farm (${((100 * loss.totalMwh) / loss.aloneMwh).toFixed(3)} % of ${loss.aloneMwh.toFixed(2)} MWh alone)`,
+        );
       if (c.referenceAepMwh !== undefined) {
         const rel = (binsAep - c.referenceAepMwh) / c.referenceAepMwh;
-        lines.push(`reference   ${c.referenceAepMwh.toFixed(5)} MWh (relative difference ${rel.toExponential(2)}${c.directions ? ' of the bins\' AEP' : ''})`);
+        lines.push(`reference   ${c.referenceAepMwh.toFixed(5)} MWh (relative difference ${rel.toExponential(2)}${c.directions ? " of the bins' AEP" : ''})`);
       }
       if (opts.explain) lines.push(...explainPlan(plan));
       lines.push(`time        ${ms.toFixed(2)} ms`);

@@ -6,9 +6,9 @@ import { cablesLines, layoutCables, pricedLayout } from '../views/layoutEconomic
 export function registerCables(program: Command): void {
   program
     .command('cables')
-    .description('route the collection cables of a given layout to the case\'s substations, and price them (docs/cables.md)')
+    .description("route the collection cables of a given layout to the case's substations, and price them (docs/cables.md)")
     .argument('<case>', 'a case file with `economics` (substations and a cable catalogue)')
-    .option('--layout <file>', 'the layout to cable (a case file, an IEA37 layout, a windIO farm, a file with x and y); default: the case\'s own')
+    .option('--layout <file>', "the layout to cable (a case file, an IEA37 layout, a windIO farm, a file with x and y); default: the case's own")
     .option('--json', 'print JSON')
     .action((spec: string, opts: { layout?: string; json?: boolean }) => {
       const { c, x, y } = pricedLayout(loadCase(spec), spec, opts.layout);

@@ -19,7 +19,9 @@ export function registerDashboard(program: Command): void {
       if (d.token) process.stdout.write(`token: ${d.token} (required: bound to ${d.host}, not loopback)\n`);
       process.stdout.write('Ctrl-C to stop\n');
       await new Promise<void>((resolve) => {
-        const stop = () => { void d.close().then(resolve); };
+        const stop = () => {
+          void d.close().then(resolve);
+        };
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
       });

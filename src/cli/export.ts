@@ -19,8 +19,8 @@ export function registerExport(program: Command): void {
     .option('--task <id>', 'with --windio: the task to write, e.g. farm_0_type_0_seed_3 (default: the best AEP)')
     .option('--force', 'replace -o FILE even if it exists and was not written by wflo, or DIR/layouts.h5 even if it holds results the ledger lacks')
     .option('--json', 'print what was written as one JSON object on stdout');
-  withOutFlag(command, 'file', 'output file (default: DIR/layouts.h5; required with --windio)', ['--output'])
-    .action(async (dir: string, flags: { windio?: boolean; task?: string; force?: boolean; json?: boolean }) => {
+  withOutFlag(command, 'file', 'output file (default: DIR/layouts.h5; required with --windio)', ['--output']).action(
+    async (dir: string, flags: { windio?: boolean; task?: string; force?: boolean; json?: boolean }) => {
       const given = outFlagGiven(flags, ['--output']);
       const opts = { ...flags, output: given?.path };
       const { exportLedger } = await import('../runner/exporter.js');
@@ -34,13 +34,22 @@ export function registerExport(program: Command): void {
         }
         const { exportWindioFarm } = await import('../io/windio/windFarmWriter.js');
         const w = await exportWindioFarm(h5, opts.output, opts.task);
-        if (opts.json) { process.stdout.write(`${JSON.stringify(w)}\n`); return; }
+        if (opts.json) {
+          process.stdout.write(`${JSON.stringify(w)}\n`);
+          return;
+        }
         process.stdout.write(`wrote ${w.file}: windIO wind_farm, task ${w.taskId}, ${w.nTurbines} turbines, AEP ${w.aepMwh} MWh\n`);
         return;
       }
       if (opts.task !== undefined) throw new InputError('--task: only with --windio');
       const r = await exportLedger(dir, opts.output, { force: opts.force });
-      if (opts.json) { process.stdout.write(`${JSON.stringify(r)}\n`); return; }
-      process.stdout.write(`wrote ${r.file}: ${r.rows} rows of ${r.expected} tasks${r.complete ? ' (complete)' : ''}, ${r.bytes} bytes, in ${r.seconds.toFixed(2)} s\n`);
-    });
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify(r)}\n`);
+        return;
+      }
+      process.stdout.write(
+        `wrote ${r.file}: ${r.rows} rows of ${r.expected} tasks${r.complete ? ' (complete)' : ''}, ${r.bytes} bytes, in ${r.seconds.toFixed(2)} s\n`,
+      );
+    },
+  );
 }

@@ -8,7 +8,7 @@ export function registerLedger(program: Command): void {
     .command('rebuild')
     .description('move a damaged ledger aside and rebuild it from layouts.h5 and audit.jsonl (nothing is recomputed)')
     .argument('<dir>', 'campaign output folder')
-    .option('--campaign <file>', 'the campaign file (default: the one the folder\'s last run used, from audit.jsonl)')
+    .option('--campaign <file>', "the campaign file (default: the one the folder's last run used, from audit.jsonl)")
     .option('--force', 'rebuild even when the ledger is healthy')
     .option('--json', 'print the outcome as one JSON object on stdout')
     .action(async (dir: string, opts: { campaign?: string; force?: boolean; json?: boolean }) => {
@@ -17,7 +17,10 @@ export function registerLedger(program: Command): void {
       const { optimizerSettingsProblem } = await import('../runner/taskFunction.js');
       const problem = ledgerProblem(dir);
       if (problem === null && !opts.force) {
-        if (opts.json) { process.stdout.write(`${JSON.stringify({ dir, rebuilt: false, problem: null })}\n`); return; }
+        if (opts.json) {
+          process.stdout.write(`${JSON.stringify({ dir, rebuilt: false, problem: null })}\n`);
+          return;
+        }
         process.stdout.write(`${dir}: the ledger is healthy; nothing to rebuild (--force rebuilds it anyway)\n`);
         return;
       }
@@ -31,7 +34,9 @@ export function registerLedger(program: Command): void {
         process.stdout.write(`${JSON.stringify({ dir, rebuilt: true, problem, campaign: campaign.name, campaignFile: file, ...r })}\n`);
         return;
       }
-      process.stdout.write(`${dir}: ledger rebuilt for ${campaign.name}: ${r.done}/${r.total} tasks done ` +
-        `(${r.recovered.fromLayouts} from layouts.h5, ${r.recovered.fromAudit} from audit.jsonl); \`wflo run ${file}\` runs the rest\n`);
+      process.stdout.write(
+        `${dir}: ledger rebuilt for ${campaign.name}: ${r.done}/${r.total} tasks done ` +
+          `(${r.recovered.fromLayouts} from layouts.h5, ${r.recovered.fromAudit} from audit.jsonl); \`wflo run ${file}\` runs the rest\n`,
+      );
     });
 }

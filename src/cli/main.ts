@@ -49,8 +49,13 @@ program
   .description('Wind farm layout optimization: AEP engine, layout optimizers, crash-safe campaigns, HDF5 shard doctor')
   .version(VERSION)
   // Before and after the command: `wflo aep system.yaml --allow-include-outside` (io/windio/includePolicy.ts).
-  .option('--allow-include-outside', 'let windIO !include reach files outside the plant folder (the folder above the top file\'s folder), and site, bathymetry and wind CSV files outside the folder of the file naming them')
-  .hook('preAction', (cmd) => { if (cmd.opts().allowIncludeOutside) process.env.WFLO_ALLOW_INCLUDE_OUTSIDE = '1'; });
+  .option(
+    '--allow-include-outside',
+    "let windIO !include reach files outside the plant folder (the folder above the top file's folder), and site, bathymetry and wind CSV files outside the folder of the file naming them",
+  )
+  .hook('preAction', (cmd) => {
+    if (cmd.opts().allowIncludeOutside) process.env.WFLO_ALLOW_INCLUDE_OUTSIDE = '1';
+  });
 
 const named = commandNamed(process.argv);
 // One after another, in the list's order: modules are evaluated in the order the static imports had.

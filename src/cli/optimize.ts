@@ -43,7 +43,9 @@ function economicLines(r: OptimizationRecord): string[] {
       `objective   ${e.objective} ${value(e.value)}${initial}; cost model ${e.cost_model} (${cur})`,
       `economics   LCOE ${lcoeText(e.lcoe, cur, 6)}, NPV ${millionsText(e.npv, cur, 6)}, IRR ${e.irr === null ? 'none' : `${(100 * e.irr).toFixed(3)} %`}`,
       `cables      ${e.cable_length_m.toFixed(1)} m, cost ${millionsText(e.cable_cost, cur, 6)} (${e.cable_edges.length} edges)`,
-      `costs       ${Object.entries(e.cost_breakdown).map(([k, v]) => costItemText(k, v, cur)).join(', ')}`,
+      `costs       ${Object.entries(e.cost_breakdown)
+        .map(([k, v]) => costItemText(k, v, cur))
+        .join(', ')}`,
     );
   }
   if (r.type_choice) lines.push(`models      ${r.type_choice.reason}`);
@@ -57,8 +59,15 @@ export function registerOptimize(program: Command): void {
     .description('optimize a layout for a built-in case or a case YAML file')
     .argument('<case>', 'built-in case (iea37-cs1-16|36|64, iea37-cs3, iea37-cs4) or a case YAML file')
     .option('--seed <n>', 'random seed (first seed with --starts)', '0')
-    .option('--method <name>', 'global (structured starts + basin hopping) | population (lattice starts, moves, crossover; for large farms) | gradient | basin | hybrid | random | none', 'global')
-    .option('--initial <kind>', 'initial layout: random | grid | given | rings | hex | rows | greedy | structured (default: structured for global, else random)')
+    .option(
+      '--method <name>',
+      'global (structured starts + basin hopping) | population (lattice starts, moves, crossover; for large farms) | gradient | basin | hybrid | random | none',
+      'global',
+    )
+    .option(
+      '--initial <kind>',
+      'initial layout: random | grid | given | rings | hex | rows | greedy | structured (default: structured for global, else random)',
+    )
     .option('--wec <factors>', 'wake expansion continuation factors, e.g. 3,2,1.5,1.25,1')
     .option('--hops <n>', 'basin-hopping rounds (methods basin and global; for global it replaces the work budget)')
     .option('--hop-wec <factors>', 'continuation factors for each hop, e.g. 2,1')
@@ -66,10 +75,19 @@ export function registerOptimize(program: Command): void {
     .option('--random-iterations <n>', 'random-search proposals (random, hybrid)')
     .option('--starts <k>', 'run K seeds (seed, seed+1, …) in parallel processes and keep the best', '1')
     .option('--workers <n>', 'worker processes for --starts (default: one per core)')
-    .option('--directions <treatment>', 'the objective\'s wind directions: bins (as listed, the benchmark measure) | spread:N (each bin over its width in N sub-directions) | gaussian:SIGMA:N | refine:STEP; replaces the case file\'s `directions`. A fine treatment is optimized on a coarse one first (docs/optimize.md)')
-    .option('--objective <name>', 'what to optimize: aep (default) | lcoe | npv; lcoe and npv need the case\'s economics (docs/optimize.md); replaces the case file\'s `objective`')
+    .option(
+      '--directions <treatment>',
+      "the objective's wind directions: bins (as listed, the benchmark measure) | spread:N (each bin over its width in N sub-directions) | gaussian:SIGMA:N | refine:STEP; replaces the case file's `directions`. A fine treatment is optimized on a coarse one first (docs/optimize.md)",
+    )
+    .option(
+      '--objective <name>',
+      "what to optimize: aep (default) | lcoe | npv; lcoe and npv need the case's economics (docs/optimize.md); replaces the case file's `objective`",
+    )
     .option('-o, --out <file>', 'write the (best) layout as a self-contained case file (turbine, wind, site, model, layout)')
-    .option('--history <file>', 'write the optimization\'s history, one row per iteration (objective, max violation, evaluations): CSV, or JSON when FILE ends in .json (docs/optimize.md)')
+    .option(
+      '--history <file>',
+      "write the optimization's history, one row per iteration (objective, max violation, evaluations): CSV, or JSON when FILE ends in .json (docs/optimize.md)",
+    )
     .option('--force', 'replace --out FILE (or --history FILE) even if it exists and was not written by wflo')
     .option('--json', 'print the result as JSON')
     .action(async (caseSpec: string, opts: Record<string, string | boolean | undefined>) => {
@@ -94,15 +112,21 @@ export function registerOptimize(program: Command): void {
       const treatment = caseTreatment(c);
       if (str('out')) await checkOverwrite(str('out')!, !!opts.force, '--out');
       const historyFile = str('history');
-      if (historyFile !== undefined && starts > 1) throw new InputError(`--history: records one optimization, not ${starts} starts (run each seed with --starts 1)`);
-      if (historyFile !== undefined) { checkHistoryTarget(historyFile); await checkOverwrite(historyFile, !!opts.force, '--history'); }
+      if (historyFile !== undefined && starts > 1)
+        throw new InputError(`--history: records one optimization, not ${starts} starts (run each seed with --starts 1)`);
+      if (historyFile !== undefined) {
+        checkHistoryTarget(historyFile);
+        await checkOverwrite(historyFile, !!opts.force, '--history');
+      }
       const t0 = process.hrtime.bigint();
 
       let best: OptimizationRecord;
       let failures: { seed: number; error: string }[] = [];
       if (starts === 1) {
         // A bar on a terminal only; piped or redirected, nothing but the result.
-        const bar = process.stderr.isTTY ? (await import('../runner/optimizeProgress.js')).optimizeProgress(process.stderr, `${c.name} ${settings.method} seed ${seed}`) : null;
+        const bar = process.stderr.isTTY
+          ? (await import('../runner/optimizeProgress.js')).optimizeProgress(process.stderr, `${c.name} ${settings.method} seed ${seed}`)
+          : null;
         const recorder = historyFile !== undefined ? new HistoryRecorder() : null;
         try {
           best = runOptimization(c, settings, seed, combineHooks(bar?.hooks ?? {}, recorder?.hooks() ?? {}));
@@ -115,7 +139,12 @@ export function registerOptimize(program: Command): void {
         let bestSoFar = -Infinity;
         const tty = process.stderr.isTTY;
         const outcome = await runMultiStart({
-          caseSpec, directions: str('directions'), objective: str('objective'), settings, seeds, workers,
+          caseSpec,
+          directions: str('directions'),
+          objective: str('objective'),
+          settings,
+          seeds,
+          workers,
           onResult: (done, total, record, s, error) => {
             if (record && record.aep_mwh > bestSoFar) bestSoFar = record.aep_mwh;
             const line = `[${done}/${total}] seed ${s}: ${record ? `${record.aep_mwh.toFixed(2)} MWh` : `failed (${error})`}; best ${bestSoFar.toFixed(2)} MWh`;
@@ -130,12 +159,22 @@ export function registerOptimize(program: Command): void {
       if (str('out')) {
         writeLayoutResult(str('out')!, {
           // A chosen hub height is the written turbine's: the file reproduces the AEP alone.
-          case: best.hub_height_m !== undefined ? withHubHeight(c, best.hub_height_m) : c, caseSpec,
-          seed: best.seed, method: String(settings.method), settings: { ...settings },
-          x: Float64Array.from(best.x), y: Float64Array.from(best.y), aepMwh: best.aep_mwh,
-          perDirectionMwh: Float64Array.from(best.per_direction_mwh), aepInitialMwh: best.aep_initial_mwh,
-          iterations: best.iterations, evaluations: best.evaluations, wallS: best.wall_s,
-          feasible: best.feasible, maxViolationM: best.max_violation_m, starts: starts > 1 ? starts : undefined,
+          case: best.hub_height_m !== undefined ? withHubHeight(c, best.hub_height_m) : c,
+          caseSpec,
+          seed: best.seed,
+          method: String(settings.method),
+          settings: { ...settings },
+          x: Float64Array.from(best.x),
+          y: Float64Array.from(best.y),
+          aepMwh: best.aep_mwh,
+          perDirectionMwh: Float64Array.from(best.per_direction_mwh),
+          aepInitialMwh: best.aep_initial_mwh,
+          iterations: best.iterations,
+          evaluations: best.evaluations,
+          wallS: best.wall_s,
+          feasible: best.feasible,
+          maxViolationM: best.max_violation_m,
+          starts: starts > 1 ? starts : undefined,
           ...(best.turbine_types ? { typeOf: Int32Array.from(best.turbine_types) } : {}),
           objective: best.economics?.objective ?? c.objective ?? 'aep',
           ...(best.economics ? { economics: best.economics } : {}),
@@ -146,21 +185,31 @@ export function registerOptimize(program: Command): void {
       if (lost) process.stderr.write(`wflo: note: ${lost}\n`);
       if (opts.json) {
         const { per_direction_mwh: _pd, x_initial: _xi, y_initial: _yi, ...rest } = best;
-        process.stdout.write(`${JSON.stringify({
-          ...rest, case: c.name, method: settings.method,
-          ...(c.directions ? { directions: directionsDocument(treatment) } : {}),
-          ...(starts > 1 ? { starts, failed_starts: failures.length, total_wall_s: totalWallS } : {}),
-        })}\n`);
+        process.stdout.write(
+          `${JSON.stringify({
+            ...rest,
+            case: c.name,
+            method: settings.method,
+            ...(c.directions ? { directions: directionsDocument(treatment) } : {}),
+            ...(starts > 1 ? { starts, failed_starts: failures.length, total_wall_s: totalWallS } : {}),
+          })}\n`,
+        );
         return;
       }
       const lines = [
         `case        ${c.name} (${c.nTurbines} turbines, min spacing ${c.minSpacing} m)`,
         `method      ${settings.method}${starts > 1 ? `, best of ${starts} starts (${failures.length} failed)` : ''}`,
         `seed        ${best.seed}`,
-        ...(c.directions ? [`directions  ${directionsFlag(treatment)}: ${describeDirections(treatment)}; the AEP below is on this measure, not on the bins as listed`] : []),
+        ...(c.directions
+          ? [`directions  ${directionsFlag(treatment)}: ${describeDirections(treatment)}; the AEP below is on this measure, not on the bins as listed`]
+          : []),
         `AEP         ${best.aep_mwh.toFixed(5)} MWh (initial ${best.aep_initial_mwh.toFixed(2)} MWh, ${best.aep_mwh >= best.aep_initial_mwh ? '+' : ''}${(100 * (best.aep_mwh / best.aep_initial_mwh - 1)).toFixed(2)} %)`,
         ...economicLines(best),
-        ...(best.hub_height_m !== undefined ? [`hub height  ${best.hub_height_m.toFixed(3)} m (initial ${best.hub_height_initial_m!.toFixed(1)} m, within ${c.hubHeightRange!.min}…${c.hubHeightRange!.max} m)`] : []),
+        ...(best.hub_height_m !== undefined
+          ? [
+              `hub height  ${best.hub_height_m.toFixed(3)} m (initial ${best.hub_height_initial_m!.toFixed(1)} m, within ${c.hubHeightRange!.min}…${c.hubHeightRange!.max} m)`,
+            ]
+          : []),
         `feasible    ${best.feasible} (max violation ${best.max_violation_m.toExponential(2)} m)`,
         `work        ${best.iterations} iterations, ${best.evaluations} evaluations, ${best.wall_s.toFixed(2)} s${starts > 1 ? `; all starts ${totalWallS.toFixed(1)} s wall` : ''}`,
       ];

@@ -27,28 +27,72 @@ export function registerPlot(program: Command): void {
     .option('--flow <direction>', 'draw the hub-height speed field for this wind direction (degrees, from north)')
     .option('--style <name>', 'screen (default: title, tinted site, --flow allowed) or paper (white, no title or flow field, SVG sized in mm, PNG at 300 dpi)')
     .option('--site-field <name>', 'a site that is not uniform: the field drawn under the layout, speedup (default, else ti), ti or none (docs/site.md)')
-    .option('--site-wd <direction>', 'the wind direction a field by direction is drawn at (default: the rose\'s most probable)')
-    .option('--numbers', 'write each turbine\'s index (0-based, the order of the layout) beside it')
+    .option('--site-wd <direction>', "the wind direction a field by direction is drawn at (default: the rose's most probable)")
+    .option('--numbers', "write each turbine's index (0-based, the order of the layout) beside it")
     .option('--width <px>', 'figure width in pixels (paper: quarter millimetres; default 900 screen, 640 paper)')
     .option('--height <px>', 'figure height in pixels (paper: quarter millimetres; default 720 screen, 480 paper)')
     .option('--by-direction [step]', 'instead of the layout: farm efficiency against the wind direction every STEP degrees (default 0.5), one line per layout')
     .option('--with <sources...>', 'with --by-direction: more layouts on the same chart (result or case files, built-in case names)')
     .option('--json', 'print what was drawn as one JSON object on stdout');
-  withOutFlag(command, 'file', 'output .svg or .png (default: layout.svg)', ['--output'])
-    .action(async (source: string, opts: { task?: string; compare?: string[]; case?: string; campaign?: string; wind?: string; flow?: string; width?: string; height?: string; style?: string; numbers?: boolean; siteField?: string; siteWd?: string; json?: boolean; byDirection?: string | boolean; with?: string[] }) => {
-      if (opts.with !== undefined && opts.byDirection === undefined) throw new InputError('--with: draws several layouts on the --by-direction chart; give --by-direction (or --compare for layouts side by side)');
+  withOutFlag(command, 'file', 'output .svg or .png (default: layout.svg)', ['--output']).action(
+    async (
+      source: string,
+      opts: {
+        task?: string;
+        compare?: string[];
+        case?: string;
+        campaign?: string;
+        wind?: string;
+        flow?: string;
+        width?: string;
+        height?: string;
+        style?: string;
+        numbers?: boolean;
+        siteField?: string;
+        siteWd?: string;
+        json?: boolean;
+        byDirection?: string | boolean;
+        with?: string[];
+      },
+    ) => {
+      if (opts.with !== undefined && opts.byDirection === undefined)
+        throw new InputError('--with: draws several layouts on the --by-direction chart; give --by-direction (or --compare for layouts side by side)');
       if (opts.byDirection !== undefined) {
-        const layoutOnly = opts.flow !== undefined ? '--flow' : opts.style !== undefined ? '--style' : opts.numbers ? '--numbers' : opts.siteField !== undefined ? '--site-field' : opts.siteWd !== undefined ? '--site-wd' : null;
+        const layoutOnly =
+          opts.flow !== undefined
+            ? '--flow'
+            : opts.style !== undefined
+              ? '--style'
+              : opts.numbers
+                ? '--numbers'
+                : opts.siteField !== undefined
+                  ? '--site-field'
+                  : opts.siteWd !== undefined
+                    ? '--site-wd'
+                    : null;
         if (layoutOnly) throw new InputError(`${layoutOnly}: belongs to the layout plot, not to --by-direction`);
         const output = outFlag(opts, ['--output']) ?? 'by-direction.svg';
         const { plotByDirection } = await import('../views/directionCurve.js');
         const r = await plotByDirection({
-          sources: [source, ...(opts.with ?? [])], task: opts.task, compare: opts.compare, caseName: opts.case, campaign: opts.campaign, wind: opts.wind, output,
-          stepDeg: opts.byDirection === true ? undefined : number('--by-direction', opts.byDirection as string), width: number('--width', opts.width), height: number('--height', opts.height),
+          sources: [source, ...(opts.with ?? [])],
+          task: opts.task,
+          compare: opts.compare,
+          caseName: opts.case,
+          campaign: opts.campaign,
+          wind: opts.wind,
+          output,
+          stepDeg: opts.byDirection === true ? undefined : number('--by-direction', opts.byDirection as string),
+          width: number('--width', opts.width),
+          height: number('--height', opts.height),
         });
-        if (opts.json) { process.stdout.write(`${JSON.stringify(r)}\n`); return; }
+        if (opts.json) {
+          process.stdout.write(`${JSON.stringify(r)}\n`);
+          return;
+        }
         for (const l of r.layouts) {
-          process.stdout.write(`${l.title}: farm efficiency ${(100 * l.mean_efficiency).toFixed(2)} % on average over directions every ${r.step_deg}°, lowest ${(100 * l.min_efficiency).toFixed(2)} % at ${l.min_at_deg}°, highest ${(100 * l.max_efficiency).toFixed(2)} % at ${l.max_at_deg}°\n`);
+          process.stdout.write(
+            `${l.title}: farm efficiency ${(100 * l.mean_efficiency).toFixed(2)} % on average over directions every ${r.step_deg}°, lowest ${(100 * l.min_efficiency).toFixed(2)} % at ${l.min_at_deg}°, highest ${(100 * l.max_efficiency).toFixed(2)} % at ${l.max_at_deg}°\n`,
+          );
         }
         process.stdout.write(`wrote ${r.file} (${r.format.toUpperCase()})\n`);
         return;
@@ -56,24 +100,40 @@ export function registerPlot(program: Command): void {
       const output = outFlag(opts, ['--output']) ?? 'layout.svg';
       const { plotLayouts } = await import('../views/plotLayouts.js');
       const r = await plotLayouts({
-        source, task: opts.task, compare: opts.compare, caseName: opts.case, campaign: opts.campaign, wind: opts.wind, output,
-        flowDirectionDeg: number('--flow', opts.flow), width: number('--width', opts.width), height: number('--height', opts.height),
-        style: opts.style, numbers: opts.numbers, siteField: opts.siteField, siteWdDeg: number('--site-wd', opts.siteWd),
+        source,
+        task: opts.task,
+        compare: opts.compare,
+        caseName: opts.case,
+        campaign: opts.campaign,
+        wind: opts.wind,
+        output,
+        flowDirectionDeg: number('--flow', opts.flow),
+        width: number('--width', opts.width),
+        height: number('--height', opts.height),
+        style: opts.style,
+        numbers: opts.numbers,
+        siteField: opts.siteField,
+        siteWdDeg: number('--site-wd', opts.siteWd),
       });
       if (opts.json) {
         process.stdout.write(`${JSON.stringify(r)}\n`);
         return;
       }
       for (const l of r.layouts) {
-        process.stdout.write(`${l.title}: ${l.nTurbines} turbines, AEP ${l.aepMwh.toFixed(1)} MWh, gross ${l.grossAepMwh.toFixed(1)} MWh, wake loss ${(l.wakeLoss * 100).toFixed(2)} %${l.economics ? `, ${l.economics.replace(/ · /g, ', ')}` : ''}\n`);
+        process.stdout.write(
+          `${l.title}: ${l.nTurbines} turbines, AEP ${l.aepMwh.toFixed(1)} MWh, gross ${l.grossAepMwh.toFixed(1)} MWh, wake loss ${(l.wakeLoss * 100).toFixed(2)} %${l.economics ? `, ${l.economics.replace(/ · /g, ', ')}` : ''}\n`,
+        );
         if (l.cables) {
           const c = l.cables;
-          process.stdout.write(`cables: ${c.edges} edges ${c.origin === 'stored' ? 'as stored with the layout' : `routed for the plot (${c.note ?? 'none stored'})`}, ${(c.lengthM / 1000).toFixed(2)} km, ${millionsText(c.cost, c.currency, 3)}\n`);
+          process.stdout.write(
+            `cables: ${c.edges} edges ${c.origin === 'stored' ? 'as stored with the layout' : `routed for the plot (${c.note ?? 'none stored'})`}, ${(c.lengthM / 1000).toFixed(2)} km, ${millionsText(c.cost, c.currency, 3)}\n`,
+          );
         }
         if (l.recordedAepMwh !== undefined && Math.abs(l.aepMwh - l.recordedAepMwh) > 1e-6 * Math.abs(l.recordedAepMwh)) {
           process.stdout.write(`note: the source records AEP ${l.recordedAepMwh.toFixed(1)} MWh; this plot's wind or model differs (give --wind or --case)\n`);
         }
       }
       process.stdout.write(`wrote ${r.file} (${r.format.toUpperCase()}, ${r.width} × ${r.height})\n`);
-    });
+    },
+  );
 }

@@ -24,8 +24,14 @@ export interface ShardReadCliFlags {
 
 /** Flags and their option names, for "needs --adopt" messages. */
 const FLAG_NAMES: [keyof ShardReadCliFlags, string][] = [
-  ['pattern', '--pattern'], ['shape', '--shape'], ['keyPattern', '--key-pattern'], ['field', '--field'], ['jobs', '--jobs'],
-  ['timeout', '--timeout'], ['maxTurbines', '--max-turbines'], ['maxRows', '--max-rows'],
+  ['pattern', '--pattern'],
+  ['shape', '--shape'],
+  ['keyPattern', '--key-pattern'],
+  ['field', '--field'],
+  ['jobs', '--jobs'],
+  ['timeout', '--timeout'],
+  ['maxTurbines', '--max-turbines'],
+  ['maxRows', '--max-rows'],
 ];
 
 function collect(value: string, previous: string[]): string[] {
@@ -44,8 +50,16 @@ export function withShardReadFlags(command: Command, files = 'the files'): Comma
   return command
     .option('--pattern <glob>', `file name pattern inside a folder of ${files} (default ${DEFAULT_SHARD_PATTERN})`)
     .option('--shape <shape>', 'auto (default) | groups (one entry per record: <group>/<key>) | rows (columns farm_id, farm_type, seed, aep, layout)')
-    .option('--key-pattern <pattern>', 'record key format: template with {farm} {type} {seed} (default farm_{farm}_type_{type}_seed_{seed}), or a regex with those named groups')
-    .option('--field <name=dataset>', 'map a field to the name used in the files, e.g. aep=AEP_opt, farm_id=farm; group=PATH says where the records are (results/run_3, or / for the root) (repeatable)', collect, [])
+    .option(
+      '--key-pattern <pattern>',
+      'record key format: template with {farm} {type} {seed} (default farm_{farm}_type_{type}_seed_{seed}), or a regex with those named groups',
+    )
+    .option(
+      '--field <name=dataset>',
+      'map a field to the name used in the files, e.g. aep=AEP_opt, farm_id=farm; group=PATH says where the records are (results/run_3, or / for the root) (repeatable)',
+      collect,
+      [],
+    )
     .option('--jobs <n>', `probe processes opening ${files} in parallel (default 2)`)
     .option('--timeout <s>', 'seconds allowed per file before it is declared unreadable (default 120)')
     .option('--max-turbines <n>', `reject records with more turbines (default ${DEFAULT_MAX_TURBINES})`)
@@ -66,8 +80,11 @@ export interface ShardReading {
 
 export function shardReadingOf(opts: ShardReadCliFlags): ShardReading {
   const read = buildReadOptions({
-    shape: opts.shape, keyPattern: opts.keyPattern, fields: opts.field,
-    maxTurbines: intFlag('--max-turbines', opts.maxTurbines, 1), maxRows: intFlag('--max-rows', opts.maxRows, 1),
+    shape: opts.shape,
+    keyPattern: opts.keyPattern,
+    fields: opts.field,
+    maxTurbines: intFlag('--max-turbines', opts.maxTurbines, 1),
+    maxRows: intFlag('--max-rows', opts.maxRows, 1),
   });
   return {
     read,

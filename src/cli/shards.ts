@@ -29,8 +29,11 @@ function oneOf<T extends string>(flag: string, value: string, allowed: readonly 
 
 function withReadFlags(command: Command): Command {
   return withShardReadFlags(command, 'worker files')
-    .option('--aep-tolerance <rel>', 'with --expect CAMPAIGN: largest relative difference between a record\'s AEP and the recomputed one (default 1e-6)')
-    .option('--tolerance-m <m>', 'with --expect CAMPAIGN: metres a record\'s turbine may lie outside the site or inside an exclusion zone, or a pair short of the minimum spacing (optimizer slack; default 1e-6, the optimizer\'s own)');
+    .option('--aep-tolerance <rel>', "with --expect CAMPAIGN: largest relative difference between a record's AEP and the recomputed one (default 1e-6)")
+    .option(
+      '--tolerance-m <m>',
+      "with --expect CAMPAIGN: metres a record's turbine may lie outside the site or inside an exclusion zone, or a pair short of the minimum spacing (optimizer slack; default 1e-6, the optimizer's own)",
+    );
 }
 
 function positiveNumber(flag: string, value: string | undefined): number | undefined {
@@ -44,7 +47,8 @@ function positiveNumber(flag: string, value: string | undefined): number | undef
 function common(opts: CommonFlags, campaignFile?: string) {
   const reading = shardReadingOf(opts);
   const aepTolerance = positiveNumber('--aep-tolerance', opts.aepTolerance);
-  if (aepTolerance !== undefined && !campaignFile) throw new InputError('--aep-tolerance needs --expect CAMPAIGN.yaml (the AEP is recomputed with its farm model)');
+  if (aepTolerance !== undefined && !campaignFile)
+    throw new InputError('--aep-tolerance needs --expect CAMPAIGN.yaml (the AEP is recomputed with its farm model)');
   const toleranceM = positiveNumber('--tolerance-m', opts.toleranceM);
   if (toleranceM !== undefined && !campaignFile) throw new InputError('--tolerance-m needs --expect CAMPAIGN.yaml (the layout is checked against its sites)');
   if (campaignFile) {
@@ -52,7 +56,6 @@ function common(opts: CommonFlags, campaignFile?: string) {
   }
   return reading;
 }
-
 
 function progressTo(enabled: boolean) {
   if (!enabled || !process.stderr.isTTY) return undefined;
@@ -72,7 +75,9 @@ export function registerShards(program: Command): void {
   shards.exitOverride();
 
   withReadFlags(shards.command('check').exitOverride().argument('<paths...>', 'worker files and directories of worker files'))
-    .description('classify every worker file (empty, no_signature, truncated, unreadable, placeholder_only, schema_mismatch, rejected, valid), list rejected records and report duplicate keys')
+    .description(
+      'classify every worker file (empty, no_signature, truncated, unreadable, placeholder_only, schema_mismatch, rejected, valid), list rejected records and report duplicate keys',
+    )
     .option('--expect <campaign.yaml>', 'verify every record against this campaign (turbine count, boundary, spacing, AEP)')
     .option('--json', 'print a JSON report')
     .action(async (paths: string[], opts: CommonFlags & { json?: boolean; expect?: string }) => {
@@ -88,53 +93,88 @@ export function registerShards(program: Command): void {
       if (report.problems) process.exitCode = 3;
     });
 
-  withOutFlag(withReadFlags(shards.command('merge').exitOverride().argument('<paths...>', 'worker files and directories of worker files')), 'file', 'output HDF5 file (required)', ['--output'])
+  withOutFlag(
+    withReadFlags(shards.command('merge').exitOverride().argument('<paths...>', 'worker files and directories of worker files')),
+    'file',
+    'output HDF5 file (required)',
+    ['--output'],
+  )
     .description('merge the valid records into one wflo layouts file, atomically; audit report next to it')
-    .option('--on-invalid <policy>', 'abort | skip | quarantine (move invalid files to quarantine/ beside them); rejected records count as invalid input', 'abort')
+    .option(
+      '--on-invalid <policy>',
+      'abort | skip | quarantine (move invalid files to quarantine/ beside them); rejected records count as invalid input',
+      'abort',
+    )
     .option('--max-invalid <n>', 'abort when more than N files are invalid')
     .option('--on-conflict <rule>', 'duplicates with different values: error | first | best-aep', 'error')
     .option('--cleanup', 'delete fully merged inputs after the output is verified')
     .option('--force', 'replace an existing output file')
-    .option('--name <name>', 'campaign_name stamped into the output (default: the campaign\'s name with --expect, else the directory name)')
+    .option('--name <name>', "campaign_name stamped into the output (default: the campaign's name with --expect, else the directory name)")
     .option('--expect <campaign.yaml>', 'expected tasks: verify every record against this campaign; sets n_expected and complete in the output')
     .option('--json', 'print the outcome as one JSON object on stdout (the summary text goes to stderr)')
-    .action(async (paths: string[], opts: CommonFlags & {
-      onInvalid: string; maxInvalid?: string; onConflict: string; cleanup?: boolean; force?: boolean; name?: string; expect?: string; json?: boolean;
-    }) => {
-      const outputFile = outFlag(opts, ['--output']);
-      if (outputFile === undefined) throw new InputError('-o, --out <file>: required (the merged HDF5 file to write)');
-      const { read, jobs, timeoutMs, pattern } = common(opts, opts.expect);
-      const onInvalid = oneOf<InvalidPolicy>('--on-invalid', opts.onInvalid, INVALID_POLICIES);
-      const onConflict = oneOf<ConflictRule>('--on-conflict', opts.onConflict, CONFLICT_RULES);
-      const maxInvalid = intFlag('--max-invalid', opts.maxInvalid, 0);
-      // Loaded on use: these pull in h5wasm and the campaign loader, which other commands never need.
-      const { mergeShards } = await import('../shards/shardMerge.js');
-      const { expectedGrid } = await import('../shards/expectedGrid.js');
-      const grid = opts.expect ? expectedGrid({ campaign: opts.expect }) : undefined;
-      const expectedTaskIds = grid ? new Set(grid.tasks.map((t) => t.taskId)) : undefined;
-      const output = path.resolve(outputFile);
-      const files = shardFilesOfAll(paths, pattern, [output, `${output}.audit.jsonl`, `${output}.audit.txt`]);
-      const options = {
-        inputs: paths, files, output, read, onInvalid, maxInvalid, onConflict, cleanup: !!opts.cleanup, force: !!opts.force,
-        campaignName: opts.name ?? grid?.campaign?.name, expectedTaskIds, jobs, timeoutMs, onFile: progressTo(true),
-      };
-      try {
-        const report = await mergeShards(options);
-        if (opts.json) {
-          const { mergeReportJson } = await import('../shards/mergeReportJson.js');
-          process.stderr.write(formatMergeSummary(report, options));
-          process.stdout.write(`${JSON.stringify(mergeReportJson(report))}\n`);
-        } else {
-          process.stdout.write(formatMergeSummary(report, options));
+    .action(
+      async (
+        paths: string[],
+        opts: CommonFlags & {
+          onInvalid: string;
+          maxInvalid?: string;
+          onConflict: string;
+          cleanup?: boolean;
+          force?: boolean;
+          name?: string;
+          expect?: string;
+          json?: boolean;
+        },
+      ) => {
+        const outputFile = outFlag(opts, ['--output']);
+        if (outputFile === undefined) throw new InputError('-o, --out <file>: required (the merged HDF5 file to write)');
+        const { read, jobs, timeoutMs, pattern } = common(opts, opts.expect);
+        const onInvalid = oneOf<InvalidPolicy>('--on-invalid', opts.onInvalid, INVALID_POLICIES);
+        const onConflict = oneOf<ConflictRule>('--on-conflict', opts.onConflict, CONFLICT_RULES);
+        const maxInvalid = intFlag('--max-invalid', opts.maxInvalid, 0);
+        // Loaded on use: these pull in h5wasm and the campaign loader, which other commands never need.
+        const { mergeShards } = await import('../shards/shardMerge.js');
+        const { expectedGrid } = await import('../shards/expectedGrid.js');
+        const grid = opts.expect ? expectedGrid({ campaign: opts.expect }) : undefined;
+        const expectedTaskIds = grid ? new Set(grid.tasks.map((t) => t.taskId)) : undefined;
+        const output = path.resolve(outputFile);
+        const files = shardFilesOfAll(paths, pattern, [output, `${output}.audit.jsonl`, `${output}.audit.txt`]);
+        const options = {
+          inputs: paths,
+          files,
+          output,
+          read,
+          onInvalid,
+          maxInvalid,
+          onConflict,
+          cleanup: !!opts.cleanup,
+          force: !!opts.force,
+          campaignName: opts.name ?? grid?.campaign?.name,
+          expectedTaskIds,
+          jobs,
+          timeoutMs,
+          onFile: progressTo(true),
+        };
+        try {
+          const report = await mergeShards(options);
+          if (opts.json) {
+            const { mergeReportJson } = await import('../shards/mergeReportJson.js');
+            process.stderr.write(formatMergeSummary(report, options));
+            process.stdout.write(`${JSON.stringify(mergeReportJson(report))}\n`);
+          } else {
+            process.stdout.write(formatMergeSummary(report, options));
+          }
+          if (report.problems) process.exitCode = 3;
+        } catch (err) {
+          if (err instanceof CheckFailed) process.stderr.write(`wflo: audit written to ${output}.audit.jsonl\n`);
+          throw err;
         }
-        if (report.problems) process.exitCode = 3;
-      } catch (err) {
-        if (err instanceof CheckFailed) process.stderr.write(`wflo: audit written to ${output}.audit.jsonl\n`);
-        throw err;
-      }
-    });
+      },
+    );
 
-  withOutFlag(withReadFlags(shards.command('missing').exitOverride()), 'file', 'write a campaign file for the missing tasks (needs --expect CAMPAIGN)', ['--write'])
+  withOutFlag(withReadFlags(shards.command('missing').exitOverride()), 'file', 'write a campaign file for the missing tasks (needs --expect CAMPAIGN)', [
+    '--write',
+  ])
     .description('list the expected (farm, type, seed) tasks with no usable record, and write a campaign file for just those')
     .option('--expect <campaign.yaml>', 'expected tasks: a campaign file (or give --farms, --types and --seeds)')
     .option('--farms <ranges>', 'expected farm ids, e.g. 0-9')
@@ -151,7 +191,9 @@ export function registerShards(program: Command): void {
       const { writeMissingTasksCampaign, writtenByShardsMissing } = await import('../shards/missingCampaign.js');
       const grid = expectedGrid({ campaign: opts.expect, farms: opts.farms, types: opts.types, seeds: opts.seeds });
       if (opts.write && !grid.campaign) {
-        throw new InputError(`${given!.flag} needs the campaign to copy farms, farm_types and optimizer from: pass --expect CAMPAIGN.yaml (ranges may be added to restrict it)`);
+        throw new InputError(
+          `${given!.flag} needs the campaign to copy farms, farm_types and optimizer from: pass --expect CAMPAIGN.yaml (ranges may be added to restrict it)`,
+        );
       }
       if (opts.write && fs.existsSync(opts.write) && !opts.force && !writtenByShardsMissing(opts.write)) {
         throw new InputError(`${given!.flag} ${opts.write}: the file exists and was not written by \`wflo shards missing\` (use --force to replace it)`);
@@ -164,13 +206,23 @@ export function registerShards(program: Command): void {
       } else {
         for (const id of ids) process.stdout.write(`${id}\n`);
       }
-      const rejected = report.rejected > 0 ? `, ${report.rejected} records rejected${read.verify ? ' by the checks against the campaign' : ''} (see \`wflo shards check\`)` : '';
-      process.stderr.write(`wflo: ${grid.description}: ${report.missing.length} of ${report.expected} tasks missing in ${opts.from} (${report.found} found, ${report.unexpected} outside the grid${rejected})\n`);
+      const rejected =
+        report.rejected > 0
+          ? `, ${report.rejected} records rejected${read.verify ? ' by the checks against the campaign' : ''} (see \`wflo shards check\`)`
+          : '';
+      process.stderr.write(
+        `wflo: ${grid.description}: ${report.missing.length} of ${report.expected} tasks missing in ${opts.from} (${report.found} found, ${report.unexpected} outside the grid${rejected})\n`,
+      );
       if (opts.write) {
         if (ids.length === 0) {
           process.stderr.write(`wflo: nothing missing; ${opts.write} not written\n`);
         } else {
-          writeMissingTasksCampaign(grid.campaign!, opts.write, ids, `Written by \`wflo shards missing\` on ${new Date().toISOString()}:\nthe ${ids.length} tasks of ${path.basename(grid.campaign!.file)} with no usable record in ${opts.from}.`);
+          writeMissingTasksCampaign(
+            grid.campaign!,
+            opts.write,
+            ids,
+            `Written by \`wflo shards missing\` on ${new Date().toISOString()}:\nthe ${ids.length} tasks of ${path.basename(grid.campaign!.file)} with no usable record in ${opts.from}.`,
+          );
           process.stderr.write(`wflo: wrote ${opts.write}; run it with \`wflo run ${opts.write}\`\n`);
         }
       }

@@ -21,7 +21,13 @@ async function loadForSlurm(file: string) {
 }
 
 interface SubmitOptions {
-  array?: string; partition?: string; time?: string; cpusPerTask?: string; sbatchArg?: string[]; print?: boolean; out?: string;
+  array?: string;
+  partition?: string;
+  time?: string;
+  cpusPerTask?: string;
+  sbatchArg?: string[];
+  print?: boolean;
+  out?: string;
 }
 
 export function registerSlurm(program: Command): void {
@@ -32,9 +38,9 @@ export function registerSlurm(program: Command): void {
     .option('--array <n>', 'number of shards = array tasks (required)')
     .option('--partition <p>', 'SLURM partition')
     .option('--time <limit>', 'time limit of each array task (HH:MM:SS or D-HH:MM:SS)')
-    .option('--cpus-per-task <c>', 'CPUs of each array task = its worker processes (default: the campaign\'s workers, else 1)')
+    .option('--cpus-per-task <c>', "CPUs of each array task = its worker processes (default: the campaign's workers, else 1)")
     .option('--sbatch-arg <option>', 'another sbatch option, e.g. --sbatch-arg=--mem=4G (repeatable)', collectArgs)
-    .option('-o, --out <dir>', 'folder for shard-0 … shard-(N-1), logs and job records (default: the campaign\'s output)')
+    .option('-o, --out <dir>', "folder for shard-0 … shard-(N-1), logs and job records (default: the campaign's output)")
     .option('--print', 'print the job script and submit nothing')
     .action(async (file: string, opts: SubmitOptions) => {
       if (opts.array === undefined) throw new InputError('--array <n>: required (the number of shards)');
@@ -44,7 +50,12 @@ export function registerSlurm(program: Command): void {
       const { arrayJobSpec, submitArrayJob } = await import('../runner/slurm/arrayJob.js');
       const { sbatchScript } = await import('../runner/slurm/sbatchScript.js');
       const options = {
-        shards, cpusPerTask, partition: opts.partition, timeLimit: opts.time, extraArgs: opts.sbatchArg, shardsDir: opts.out,
+        shards,
+        cpusPerTask,
+        partition: opts.partition,
+        timeLimit: opts.time,
+        extraArgs: opts.sbatchArg,
+        shardsDir: opts.out,
         command: [process.execPath, fs.realpathSync(process.argv[1])],
       };
       if (opts.print) {
@@ -53,15 +64,17 @@ export function registerSlurm(program: Command): void {
       }
       const { jobId, scriptFile, spec } = submitArrayJob(campaign, options);
       process.stdout.write(`${jobId}\n`);
-      process.stderr.write(`wflo: submitted job ${jobId}: ${shards} array tasks of ${campaign.name} (script ${scriptFile}); ` +
-        `follow it with \`wflo slurm status ${file}\`, merge with \`wflo collect ${file} --from '${spec.shardsDir}/shard-*'\`\n`);
+      process.stderr.write(
+        `wflo: submitted job ${jobId}: ${shards} array tasks of ${campaign.name} (script ${scriptFile}); ` +
+          `follow it with \`wflo slurm status ${file}\`, merge with \`wflo collect ${file} --from '${spec.shardsDir}/shard-*'\`\n`,
+      );
     });
 
   slurm
     .command('status')
     .description('progress of a campaign submitted with `wflo slurm`: shard ledgers, squeue, and sacct when the cluster keeps accounting')
     .argument('<campaign>', 'campaign YAML file')
-    .option('-o, --out <dir>', 'the folder given to `wflo slurm --out` (default: the campaign\'s output)')
+    .option('-o, --out <dir>', "the folder given to `wflo slurm --out` (default: the campaign's output)")
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { out?: string; json?: boolean }) => {
       const campaign = await loadForSlurm(file);

@@ -13,7 +13,7 @@ export function registerValidate(program: Command): void {
     .description('check an input file (campaign, case, turbine, wind, boundary, layout) without running or writing anything')
     .argument('<file>', 'YAML input file, or a built-in case name (`wflo cases`)')
     .option('--kind <kind>', 'campaign | case | turbine | wind | boundary | layout (default: detected)')
-    .option('-o, --out <dir>', 'campaign: output folder to compare with (overrides the campaign\'s output)')
+    .option('-o, --out <dir>', "campaign: output folder to compare with (overrides the campaign's output)")
     .option('--json', 'print JSON')
     .action(async (file: string, opts: { kind?: string; out?: string; json?: boolean }) => {
       const { INPUT_KINDS, detectInputKind, validateInputFile } = await import('../io/inputKind.js');

@@ -15,8 +15,13 @@ export function registerWorker(program: Command): void {
     .description('run tasks from a Redis queue (for `wflo run --queue`), on this or any machine that reaches Redis')
     .option('--queue <url>', 'redis://[user:pass@]HOST:PORT[/DB] or rediss://… (default: $WFLO_QUEUE)')
     .option('--concurrency <n>', 'tasks run at once, each in its own process (default: one per core)')
-    .option('--allow-command <argv>', 'run command tasks whose `run` begins with these arguments, e.g. \'python3 opt.py\' (repeatable; without it, command tasks are refused)', (v: string, all: string[]) => [...all, v], [] as string[])
-    .option('--workdir <dir>', 'this machine\'s copy of the command tasks\' working directory: `run` and `inputs` resolve there (default: the current directory)')
+    .option(
+      '--allow-command <argv>',
+      "run command tasks whose `run` begins with these arguments, e.g. 'python3 opt.py' (repeatable; without it, command tasks are refused)",
+      (v: string, all: string[]) => [...all, v],
+      [] as string[],
+    )
+    .option('--workdir <dir>', "this machine's copy of the command tasks' working directory: `run` and `inputs` resolve there (default: the current directory)")
     .option('--task-dir <dir>', 'where command tasks keep their attempt folders and logs (default: ./wflo-tasks)')
     .action(async (opts: { queue?: string; concurrency?: string; allowCommand: string[]; workdir?: string; taskDir?: string }) => {
       const { queueUrlFrom, parseQueueUrl } = await import('../runner/executors/bullmq/queueUrl.js');
@@ -28,11 +33,13 @@ export function registerWorker(program: Command): void {
       let concurrency = os.availableParallelism();
       if (opts.concurrency !== undefined) {
         concurrency = Number(opts.concurrency);
-        if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024) throw new InputError(`--concurrency: expected an integer from 1 to 1024, got '${opts.concurrency}'`);
+        if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1024)
+          throw new InputError(`--concurrency: expected an integer from 1 to 1024, got '${opts.concurrency}'`);
       }
       const lockText = process.env.WFLO_QUEUE_LOCK_MS;
       const lockMs = lockText !== undefined ? Number(lockText) : undefined;
-      if (lockMs !== undefined && !(Number.isInteger(lockMs) && lockMs >= 200)) throw new InputError(`WFLO_QUEUE_LOCK_MS: expected an integer >= 200 (ms), got '${lockText}'`);
+      if (lockMs !== undefined && !(Number.isInteger(lockMs) && lockMs >= 200))
+        throw new InputError(`WFLO_QUEUE_LOCK_MS: expected an integer >= 200 (ms), got '${lockText}'`);
       const { parseAllowedCommand } = await import('../runner/command/commandAllowance.js');
       const allowed = opts.allowCommand.map((text) => {
         const argv = parseAllowedCommand(text);
@@ -45,8 +52,13 @@ export function registerWorker(program: Command): void {
       const interrupt = abortOnInterrupt();
       try {
         const s = await runWorkerLoop({
-          address, concurrency, lockMs, log: (line) => process.stderr.write(`${line}\n`), signal: interrupt.signal,
-          commands, ...(opts.taskDir !== undefined ? { taskDir: opts.taskDir } : {}),
+          address,
+          concurrency,
+          lockMs,
+          log: (line) => process.stderr.write(`${line}\n`),
+          signal: interrupt.signal,
+          commands,
+          ...(opts.taskDir !== undefined ? { taskDir: opts.taskDir } : {}),
         });
         process.stderr.write(`wflo worker: stopped after ${s.done} tasks done, ${s.failed} failed\n`);
       } finally {

@@ -43,7 +43,7 @@ function bisect(flows: ArrayLike<number>, lo: number, hi: number): number {
     if (mid <= lo || mid >= hi) break;
     const pm = poly(flows, mid);
     if (pm === 0) return mid;
-    if ((pm < 0) === (plo < 0)) {
+    if (pm < 0 === plo < 0) {
       lo = mid;
       plo = pm;
     } else hi = mid;
@@ -95,7 +95,7 @@ export function internalRateOfReturn(flows: ArrayLike<number>): number {
       const x = lo * Math.pow(bound / lo, k / m);
       const p = poly(a, x);
       if (p === 0) roots.push(x);
-      else if (pPrev !== 0 && (p < 0) !== (pPrev < 0)) roots.push(bisect(a, xPrev, x));
+      else if (pPrev !== 0 && p < 0 !== pPrev < 0) roots.push(bisect(a, xPrev, x));
       xPrev = x;
       pPrev = p;
     }

@@ -52,15 +52,8 @@ export function dtuTurbineCost(P: number, D: number, H: number, rpm: number): nu
   const hub = 2.5 * (6e3 + 0.1 * d25) + 8 * (5e2 + 0.07 * d25) + 8 * (5e2 + 0.03 * d25) + 8 * (7e2 + 15 * D);
   const tr = (torque * rpm) / 0.4;
   const drivetrain =
-    2.5 * (1.2 * D * D) +
-    5 * (0.02 * Math.pow(D, 2.8)) +
-    15 * (0.02 * d25) +
-    2.5 * (0.03 * d25) +
-    8 * (1e4 * torque) +
-    8 * (30 * tr) +
-    8 * (6e3 + 100 * tr);
-  const nacelle =
-    8 * (500 * P) + 30 * (1e3 * P) + 50 * (200 + 100 * P) + 6 * (0.1 * d25) + 10 * (1e3 + 1.5e3 * P) + 10 * (1e3 + 1e3 * P);
+    2.5 * (1.2 * D * D) + 5 * (0.02 * Math.pow(D, 2.8)) + 15 * (0.02 * d25) + 2.5 * (0.03 * d25) + 8 * (1e4 * torque) + 8 * (30 * tr) + 8 * (6e3 + 100 * tr);
+  const nacelle = 8 * (500 * P) + 30 * (1e3 * P) + 50 * (200 + 100 * P) + 6 * (0.1 * d25) + 10 * (1e3 + 1.5e3 * P) + 10 * (1e3 + 1e3 * P);
   const tower = 1.5 * (0.25 * area * H) + 8 * (1e3 + 100 * H) + 8 * (25 * P * H) + 10 * (1e3 + 500 * P) + 8 * (2.5e3 * P);
   return blades + hub + drivetrain + nacelle + tower;
 }

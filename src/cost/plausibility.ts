@@ -28,42 +28,67 @@ export interface EconomicsBound {
 export const ECONOMICS_BOUNDS = {
   energyPrice: {
     hint: '€ per MWh expected, not € per GWh',
-    field: 'energy_price_eur_per_mwh', min: 0, max: 1000, unit: '€ per MWh',
+    field: 'energy_price_eur_per_mwh',
+    min: 0,
+    max: 1000,
+    unit: '€ per MWh',
     why: 'yearly wholesale averages peaked near 250–300 €/MWh (2022); a project sells at a long-run price, 1000 is 3× the worst year; € per GWh typed as € per MWh lands outside',
   },
   discountRate: {
     hint: 'a fraction per year, 0.06 for 6 %',
-    field: 'discount_rate', min: -0.1, max: 0.5, unit: 'per year (fraction)',
+    field: 'discount_rate',
+    min: -0.1,
+    max: 0.5,
+    unit: 'per year (fraction)',
     why: 'offshore wind is financed at 3–12 % a year; real rates have been at most a few percent below zero',
   },
   projectYears: {
     hint: 'whole years, not months',
-    field: 'project_years', min: 1, max: 60, unit: 'years',
+    field: 'project_years',
+    min: 1,
+    max: 60,
+    unit: 'years',
     why: 'turbines and monopiles are designed for 20–30 years, extended to 35–40; months typed as years land outside',
   },
   distanceFromShore: {
     hint: 'km expected, not m',
-    field: 'distance_from_shore_km', min: 0, max: 1000, unit: 'km',
+    field: 'distance_from_shore_km',
+    min: 0,
+    max: 1000,
+    unit: 'km',
     why: 'the farthest farms built or planned are 100–300 km from shore; metres typed as km (22000 for 22) land outside',
   },
   waterDepth: {
     hint: 'm expected, positive down, not cm or mm',
-    field: 'water_depth_m', min: 0, max: 1000, unit: 'm',
-    why: 'monopiles (the model\'s foundation) stand in up to ~70 m, floating farms in up to ~300 m; centimetres or millimetres land outside',
+    field: 'water_depth_m',
+    min: 0,
+    max: 1000,
+    unit: 'm',
+    why: "monopiles (the model's foundation) stand in up to ~70 m, floating farms in up to ~300 m; centimetres or millimetres land outside",
   },
   substationReach: {
     hint: 'metres in the frame of the site, not km',
-    field: 'substations', min: 0, max: 100_000, unit: 'm from the site',
+    field: 'substations',
+    min: 0,
+    max: 100_000,
+    unit: 'm from the site',
     why: 'array cables run from the turbines to a substation inside or beside the farm (the link to shore is distance_from_shore_km); km typed as m, or another coordinate frame, lands outside',
   },
   cableCost: {
     hint: '€ per metre expected, not per km',
-    field: 'cables[].cost_per_m', min: 0, max: 10_000, minExclusive: true, unit: '€ per m',
+    field: 'cables[].cost_per_m',
+    min: 0,
+    max: 10_000,
+    minExclusive: true,
+    unit: '€ per m',
     why: 'array cables cost ~200–1000 €/m laid, HVDC export cables ~2000–3000 €/m; € per km lands outside',
   },
   ratedRpm: {
     hint: 'rpm expected, not rad/s',
-    field: 'rated_rpm', min: 1, max: 1000, unit: 'rpm',
+    field: 'rated_rpm',
+    min: 1,
+    max: 1000,
+    unit: 'rpm',
     why: 'the largest rotors (~280 m) are rated at ~7 rpm, kW-class rotors at a few hundred; rad/s of a large rotor (< 1) lands outside',
   },
 } as const satisfies Record<string, EconomicsBound>;
@@ -108,7 +133,9 @@ function duration(seconds: number): string {
 /** Why `n` turbines cannot be priced in stated time, with the estimate, or null. */
 export function pricedTurbinesProblem(n: number): string | null {
   if (n <= MAX_PRICED_TURBINES) return null;
-  return `${n} turbines with economics, over the limit of ${MAX_PRICED_TURBINES}: pricing a layout routes its cables, `
-    + `estimated at ${duration(routingSecondsEstimate(n))} per routing for ${n} turbines (128 s measured at 2000; it grows as n^2.4; docs/cost.md), `
-    + 'and an LCOE optimization routes at every stage; split the farm, or drop its economics';
+  return (
+    `${n} turbines with economics, over the limit of ${MAX_PRICED_TURBINES}: pricing a layout routes its cables, ` +
+    `estimated at ${duration(routingSecondsEstimate(n))} per routing for ${n} turbines (128 s measured at 2000; it grows as n^2.4; docs/cost.md), ` +
+    'and an LCOE optimization routes at every stage; split the farm, or drop its economics'
+  );
 }

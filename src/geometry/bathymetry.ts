@@ -24,7 +24,8 @@ export class BathymetryGrid {
     readonly ny: number,
     readonly depth: Float64Array,
   ) {
-    if (!(nx >= 2 && ny >= 2 && dx > 0 && dy > 0)) throw new Error(`a bathymetry grid needs ≥ 2 × 2 nodes and positive spacing (got ${nx} × ${ny}, dx ${dx}, dy ${dy})`);
+    if (!(nx >= 2 && ny >= 2 && dx > 0 && dy > 0))
+      throw new Error(`a bathymetry grid needs ≥ 2 × 2 nodes and positive spacing (got ${nx} × ${ny}, dx ${dx}, dy ${dy})`);
     if (depth.length !== nx * ny) throw new Error(`bathymetry grid: ${depth.length} depths for ${nx} × ${ny} nodes`);
   }
 

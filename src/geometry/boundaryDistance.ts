@@ -30,9 +30,7 @@ const zoneGradient = new Float64Array(2);
 
 /** Signed distance to the site boundary alone (exclusion zones ignored); gradient to gradOut. */
 export function siteSignedDistanceAt(site: PreparedBoundary, px: number, py: number, gradOut: Float64Array): number {
-  return site.isCircle
-    ? circleSignedDistance(site.centerX, site.centerY, site.radius, px, py, gradOut)
-    : edgesSignedDistance(site, px, py, gradOut);
+  return site.isCircle ? circleSignedDistance(site.centerX, site.centerY, site.radius, px, py, gradOut) : edgesSignedDistance(site, px, py, gradOut);
 }
 
 /** Clearance from exclusion zone `zoneIndex`: + outside, − inside (m); gradient to gradOut. */
@@ -53,7 +51,8 @@ export function signedDistanceAt(site: PreparedBoundary, px: number, py: number,
   for (let k = 0; k < zones.length; k++) {
     // A zone's clearance is at least the distance to its box: skip zones that cannot be nearer.
     const box = zones[k]!.zone.box;
-    const gapX = Math.max(box.minX - px, 0, px - box.maxX), gapY = Math.max(box.minY - py, 0, py - box.maxY);
+    const gapX = Math.max(box.minX - px, 0, px - box.maxX),
+      gapY = Math.max(box.minY - py, 0, py - box.maxY);
     const boxDistanceSq = gapX * gapX + gapY * gapY;
     if (boxDistanceSq > 0 && (value < 0 || boxDistanceSq >= value * value)) continue;
     const clearance = exclusionClearanceAt(site, k, px, py, zoneGradient);
@@ -70,9 +69,7 @@ export function signedDistanceAt(site: PreparedBoundary, px: number, py: number,
  * Signed distance and gradient for every turbine. Pass `out` (arrays of length n) to reuse
  * buffers across calls; otherwise three arrays are allocated.
  */
-export function boundaryDistance(
-  boundary: BoundaryLike, x: Float64Array, y: Float64Array, out?: BoundaryDistance,
-): BoundaryDistance {
+export function boundaryDistance(boundary: BoundaryLike, x: Float64Array, y: Float64Array, out?: BoundaryDistance): BoundaryDistance {
   assertSameLength(x, y);
   const site = prepareBoundary(boundary);
   const count = x.length;

@@ -16,7 +16,11 @@ import { prepareBoundary, type BoundaryLike } from './preparedBoundary.js';
 const gradientScratch = new Float64Array(2);
 
 export function boundaryPenalty(
-  boundary: BoundaryLike, x: Float64Array, y: Float64Array, gradX: Float64Array, gradY: Float64Array,
+  boundary: BoundaryLike,
+  x: Float64Array,
+  y: Float64Array,
+  gradX: Float64Array,
+  gradY: Float64Array,
   shiftByTurbine?: Float64Array,
 ): number {
   assertSameLength(x, y);

@@ -5,10 +5,9 @@
  */
 
 /** Value at (px, py); the gradient is written to gradOut[0], gradOut[1]. */
-export function circleSignedDistance(
-  centerX: number, centerY: number, radius: number, px: number, py: number, gradOut: Float64Array,
-): number {
-  const offsetX = px - centerX, offsetY = py - centerY;
+export function circleSignedDistance(centerX: number, centerY: number, radius: number, px: number, py: number, gradOut: Float64Array): number {
+  const offsetX = px - centerX,
+    offsetY = py - centerY;
   const fromCenter = Math.sqrt(offsetX * offsetX + offsetY * offsetY);
   if (fromCenter > 0) {
     gradOut[0] = -offsetX / fromCenter;

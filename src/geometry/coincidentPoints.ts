@@ -23,7 +23,8 @@ export function coincidentPair(x: ArrayLike<number>, y: ArrayLike<number>, epsM 
   const eps2 = epsM * epsM;
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      const dx = x[i] - x[j], dy = y[i] - y[j];
+      const dx = x[i] - x[j],
+        dy = y[i] - y[j];
       const d2 = dx * dx + dy * dy;
       if (d2 < eps2) return { i, j, distanceM: Math.sqrt(d2) };
     }
@@ -33,7 +34,10 @@ export function coincidentPair(x: ArrayLike<number>, y: ArrayLike<number>, epsM 
 
 /** The first turbine closer than `clearanceM` to a substation (by turbine, then substation), or null. */
 export function turbineOnSubstation(
-  x: ArrayLike<number>, y: ArrayLike<number>, substations: readonly (readonly [number, number])[], clearanceM = SUBSTATION_CLEARANCE_M,
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  substations: readonly (readonly [number, number])[],
+  clearanceM = SUBSTATION_CLEARANCE_M,
 ): { turbine: number; substation: number; distanceM: number } | null {
   for (let i = 0; i < x.length; i++) {
     for (let k = 0; k < substations.length; k++) {
@@ -45,9 +49,7 @@ export function turbineOnSubstation(
 }
 
 /** The one-line problem of a layout's points ("turbines 3 and 7 (0-based) are at the same point …"), or null. */
-export function coincidentProblem(
-  x: ArrayLike<number>, y: ArrayLike<number>, substations: readonly (readonly [number, number])[] = [],
-): string | null {
+export function coincidentProblem(x: ArrayLike<number>, y: ArrayLike<number>, substations: readonly (readonly [number, number])[] = []): string | null {
   const pair = coincidentPair(x, y);
   if (pair) {
     return `turbines ${pair.i} and ${pair.j} (0-based) are at the same point (${x[pair.i]}, ${y[pair.i]}) (${pair.distanceM.toExponential(2)} m apart, less than ${COINCIDENT_M} m): two turbines cannot stand at one point; remove one or give each its own position`;

@@ -46,15 +46,21 @@ function formatDistance(distance: number, shortfall: number): string {
 }
 
 export function checkFeasibility(
-  boundary: BoundaryLike | null, x: Float64Array, y: Float64Array, minSpacing: SpacingRule, tolerance = 1e-6,
+  boundary: BoundaryLike | null,
+  x: Float64Array,
+  y: Float64Array,
+  minSpacing: SpacingRule,
+  tolerance = 1e-6,
 ): FeasibilityReport {
   assertSameLength(x, y);
   const count = x.length;
   for (let i = 0; i < count; i++) {
     if (!Number.isFinite(x[i]!) || !Number.isFinite(y[i]!)) {
       return {
-        feasible: false, maxViolationM: Infinity,
-        worst: `turbine ${i} has a non-finite position (${x[i]}, ${y[i]})`, worstTurbines: [i],
+        feasible: false,
+        maxViolationM: Infinity,
+        worst: `turbine ${i} has a non-finite position (${x[i]}, ${y[i]})`,
+        worstTurbines: [i],
       };
     }
   }
@@ -84,21 +90,32 @@ export function checkFeasibility(
   if (typeof minSpacing !== 'number') {
     if (largestSpacing(minSpacing) > 0) {
       // Per-turbine spacing: the largest shortfall of any pair against its own minimum.
-      let worstShortfall = 0, worstI = -1, worstJ = -1, worstDistance = 0;
+      let worstShortfall = 0,
+        worstI = -1,
+        worstJ = -1,
+        worstDistance = 0;
       for (let i = 0; i < count; i++) {
-        const xi = x[i]!, yi = y[i]!;
+        const xi = x[i]!,
+          yi = y[i]!;
         for (let j = i + 1; j < count; j++) {
           const s = pairMinimum(minSpacing, i, j);
-          const gapX = xi - x[j]!, gapY = yi - y[j]!;
+          const gapX = xi - x[j]!,
+            gapY = yi - y[j]!;
           const distanceSq = gapX * gapX + gapY * gapY;
           if (!(distanceSq < s * s)) continue;
           const distance = Math.sqrt(distanceSq);
-          if (s - distance > worstShortfall) { worstShortfall = s - distance; worstI = i; worstJ = j; worstDistance = distance; }
+          if (s - distance > worstShortfall) {
+            worstShortfall = s - distance;
+            worstI = i;
+            worstJ = j;
+            worstDistance = distance;
+          }
         }
       }
       if (worstI >= 0 && worstShortfall > maxViolationM) {
         maxViolationM = worstShortfall;
-        worst = `turbines ${worstI} and ${worstJ} are ${formatDistance(worstDistance, worstShortfall)} m apart, ` +
+        worst =
+          `turbines ${worstI} and ${worstJ} are ${formatDistance(worstDistance, worstShortfall)} m apart, ` +
           `minimum ${formatSpacing(pairMinimum(minSpacing, worstI, worstJ))} m (the larger of their types' spacings)`;
         worstTurbines = [worstI, worstJ];
       }
@@ -106,11 +123,14 @@ export function checkFeasibility(
   } else if (minSpacing > 0) {
     // Find the closest pair on squared distances; one square root at the end.
     let closestSq = minSpacing * minSpacing;
-    let closestI = -1, closestJ = -1;
+    let closestI = -1,
+      closestJ = -1;
     for (let i = 0; i < count; i++) {
-      const xi = x[i]!, yi = y[i]!;
+      const xi = x[i]!,
+        yi = y[i]!;
       for (let j = i + 1; j < count; j++) {
-        const gapX = xi - x[j]!, gapY = yi - y[j]!;
+        const gapX = xi - x[j]!,
+          gapY = yi - y[j]!;
         const distanceSq = gapX * gapX + gapY * gapY;
         if (distanceSq < closestSq) {
           closestSq = distanceSq;
@@ -124,8 +144,7 @@ export function checkFeasibility(
       const shortfall = minSpacing - distance;
       if (shortfall > maxViolationM) {
         maxViolationM = shortfall;
-        worst = `turbines ${closestI} and ${closestJ} are ${formatDistance(distance, shortfall)} m apart, ` +
-          `minimum ${formatSpacing(minSpacing)} m`;
+        worst = `turbines ${closestI} and ${closestJ} are ${formatDistance(distance, shortfall)} m apart, ` + `minimum ${formatSpacing(minSpacing)} m`;
         worstTurbines = [closestI, closestJ];
       }
     }
@@ -142,8 +161,10 @@ export function worstWithPositions(report: FeasibilityReport, x: ArrayLike<numbe
   if (report.worst === null) return null;
   const at = (i: number): string => `${i} at (${formatCoordinate(x[i]!)}, ${formatCoordinate(y[i]!)})`;
   const [i, j] = report.worstTurbines;
-  if (j !== undefined && report.worst.startsWith(`turbines ${i} and ${j} `)) return `turbines ${at(i!)} and ${at(j)}${report.worst.slice(`turbines ${i} and ${j}`.length)}`;
-  if (i !== undefined && report.worst.startsWith(`turbine ${i} `) && Number.isFinite(x[i]!) && Number.isFinite(y[i]!)) return `turbine ${at(i)}${report.worst.slice(`turbine ${i}`.length)}`;
+  if (j !== undefined && report.worst.startsWith(`turbines ${i} and ${j} `))
+    return `turbines ${at(i!)} and ${at(j)}${report.worst.slice(`turbines ${i} and ${j}`.length)}`;
+  if (i !== undefined && report.worst.startsWith(`turbine ${i} `) && Number.isFinite(x[i]!) && Number.isFinite(y[i]!))
+    return `turbine ${at(i)}${report.worst.slice(`turbine ${i}`.length)}`;
   return report.worst;
 }
 

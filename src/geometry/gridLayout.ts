@@ -27,8 +27,7 @@ export function gridLayout(boundary: BoundaryLike, turbineCount: number, minSpac
   for (let shrink = 0; countGridPoints(site, finePitch) < turbineCount; shrink++) {
     if (finePitch === minSpacing || shrink === MAX_SHRINKS) {
       throw new InputError(
-        `cannot place ${turbineCount} turbines on a grid at spacing ${minSpacing} m inside the boundary ` +
-        `(at most ${countGridPoints(site, finePitch)} fit)`,
+        `cannot place ${turbineCount} turbines on a grid at spacing ${minSpacing} m inside the boundary ` + `(at most ${countGridPoints(site, finePitch)} fit)`,
       );
     }
     coarsePitch = finePitch;
@@ -63,13 +62,16 @@ function countGridPoints(site: PreparedBoundary, pitch: number): number {
 
 function gridPointsInside(site: PreparedBoundary, pitch: number): number[] {
   const xy: number[] = [];
-  visitGridPointsInside(site, pitch, (px, py) => { xy.push(px, py); });
+  visitGridPointsInside(site, pitch, (px, py) => {
+    xy.push(px, py);
+  });
   return xy;
 }
 
 function visitGridPointsInside(site: PreparedBoundary, pitch: number, visit: (px: number, py: number) => void): number {
   const { box } = site;
-  const centerX = 0.5 * (box.minX + box.maxX), centerY = 0.5 * (box.minY + box.maxY);
+  const centerX = 0.5 * (box.minX + box.maxX),
+    centerY = 0.5 * (box.minY + box.maxY);
   const stepsX = stepsCovering(0.5 * (box.maxX - box.minX), pitch);
   const stepsY = stepsCovering(0.5 * (box.maxY - box.minY), pitch);
   let inside = 0;

@@ -12,12 +12,19 @@ export { boundingBox } from './boundingBox.js';
 export { boundaryArea } from './boundaryArea.js';
 export { containsPoint } from './containsPoint.js';
 export {
-  boundaryDistance, signedDistanceAt, siteSignedDistanceAt, exclusionClearanceAt, type BoundaryDistance,
+  boundaryDistance,
+  signedDistanceAt,
+  siteSignedDistanceAt,
+  exclusionClearanceAt,
+  type BoundaryDistance,
 } from './boundaryDistance.js';
 export { boundaryPenalty } from './boundaryPenalty.js';
 export { pairCount, pairIndex } from './pairs.js';
 export {
-  spacingConstraint, spacingPenalty, type SpacingConstraint, type SpacingConstraintOptions,
+  spacingConstraint,
+  spacingPenalty,
+  type SpacingConstraint,
+  type SpacingConstraintOptions,
 } from './spacing.js';
 export { spacingKs, boundaryKs } from './ksAggregate.js';
 export { checkFeasibility, worstWithPositions, type FeasibilityReport } from './feasibility.js';
@@ -26,5 +33,9 @@ export { projectInside } from './projectInside.js';
 export { randomFeasibleLayout, defaultSamplingAttempts, type LayoutArrays } from './sampling.js';
 export { gridLayout } from './gridLayout.js';
 export {
-  structuredLayout, perimeterLength, perimeterPoint, STRUCTURED_FAMILIES, type StructuredFamily,
+  structuredLayout,
+  perimeterLength,
+  perimeterPoint,
+  STRUCTURED_FAMILIES,
+  type StructuredFamily,
 } from './structuredLayouts.js';

@@ -41,18 +41,18 @@ function assertPositiveRho(rho: number): void {
  * KS lower envelope of d_ij − s over all pairs i < j (m): >= 0 implies the spacing holds.
  * +Infinity (no gradient) for fewer than two turbines.
  */
-export function spacingKs(
-  x: Float64Array, y: Float64Array, minSpacing: number, rho: number, gradX: Float64Array, gradY: Float64Array,
-): number {
+export function spacingKs(x: Float64Array, y: Float64Array, minSpacing: number, rho: number, gradX: Float64Array, gradY: Float64Array): number {
   assertSameLength(x, y);
   assertPositiveRho(rho);
   const count = x.length;
   if (count < 2) return Infinity;
   let nearestSq = Infinity;
   for (let i = 0; i < count; i++) {
-    const xi = x[i]!, yi = y[i]!;
+    const xi = x[i]!,
+      yi = y[i]!;
     for (let j = i + 1; j < count; j++) {
-      const gapX = xi - x[j]!, gapY = yi - y[j]!;
+      const gapX = xi - x[j]!,
+        gapY = yi - y[j]!;
       const distanceSq = gapX * gapX + gapY * gapY;
       if (distanceSq < nearestSq) nearestSq = distanceSq;
     }
@@ -63,15 +63,18 @@ export function spacingKs(
   scratchFor(count);
   let weightSum = 0;
   for (let i = 0; i < count; i++) {
-    const xi = x[i]!, yi = y[i]!;
+    const xi = x[i]!,
+      yi = y[i]!;
     for (let j = i + 1; j < count; j++) {
-      const gapX = xi - x[j]!, gapY = yi - y[j]!;
+      const gapX = xi - x[j]!,
+        gapY = yi - y[j]!;
       const distanceSq = gapX * gapX + gapY * gapY;
       if (distanceSq > reachSq) continue;
       const distance = Math.sqrt(distanceSq);
       const weight = Math.exp(-rho * (distance - nearest));
       weightSum += weight;
-      let unitX = 1, unitY = 0;
+      let unitX = 1,
+        unitY = 0;
       if (distance > 0) {
         unitX = gapX / distance;
         unitY = gapY / distance;
@@ -93,9 +96,7 @@ export function spacingKs(
  * KS lower envelope of the turbines' signed boundary distances (m): >= 0 implies all inside.
  * +Infinity (no gradient) for no turbines.
  */
-export function boundaryKs(
-  boundary: BoundaryLike, x: Float64Array, y: Float64Array, rho: number, gradX: Float64Array, gradY: Float64Array,
-): number {
+export function boundaryKs(boundary: BoundaryLike, x: Float64Array, y: Float64Array, rho: number, gradX: Float64Array, gradY: Float64Array): number {
   assertSameLength(x, y);
   assertPositiveRho(rho);
   const site = prepareBoundary(boundary);

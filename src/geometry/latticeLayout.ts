@@ -54,21 +54,28 @@ export function shortestLatticeVector(shape: LatticeShape): number {
 export function latticePoints(site: PreparedBoundary, shape: LatticeShape, pitch: number, inset: number, limit = Infinity): number[] {
   const out: number[] = [];
   const box = site.box;
-  const cx = 0.5 * (box.minX + box.maxX), cy = 0.5 * (box.minY + box.maxY);
+  const cx = 0.5 * (box.minX + box.maxX),
+    cy = 0.5 * (box.minY + box.maxY);
   const radius = 0.5 * Math.hypot(box.maxX - box.minX, box.maxY - box.minY);
-  const ax = Math.sin(shape.angle), ay = Math.cos(shape.angle);
-  const bx = ay, by = -ax;
+  const ax = Math.sin(shape.angle),
+    ay = Math.cos(shape.angle);
+  const bx = ay,
+    by = -ax;
   const rowGap = pitch * shape.aspect;
-  const u = shape.offsetU, v = shape.offsetV;
-  const jLo = Math.ceil(-radius / rowGap - v), jHi = Math.floor(radius / rowGap - v);
+  const u = shape.offsetU,
+    v = shape.offsetV;
+  const jLo = Math.ceil(-radius / rowGap - v),
+    jHi = Math.floor(radius / rowGap - v);
   for (let j = jLo; j <= jHi; j++) {
     const across = rowGap * (j + v);
     const reach = Math.sqrt(Math.max(0, radius * radius - across * across));
     const shift = u + shape.shear * (j + v);
-    const iLo = Math.ceil(-reach / pitch - shift), iHi = Math.floor(reach / pitch - shift);
+    const iLo = Math.ceil(-reach / pitch - shift),
+      iHi = Math.floor(reach / pitch - shift);
     for (let i = iLo; i <= iHi; i++) {
       const along = pitch * (i + shift);
-      const px = cx + along * ax + across * bx, py = cy + along * ay + across * by;
+      const px = cx + along * ax + across * bx,
+        py = cy + along * ay + across * by;
       if (px < box.minX || px > box.maxX || py < box.minY || py > box.maxY) continue;
       if (signedDistanceAt(site, px, py, scratch) < inset) continue;
       out.push(px, py);
@@ -84,7 +91,12 @@ export function latticePoints(site: PreparedBoundary, shape: LatticeShape, pitch
  * fewer. `steps` bisection steps (relative precision about 2^-steps).
  */
 export function fitLattice(
-  site: PreparedBoundary, shape: LatticeShape, count: number, minSpacing: number, inset: number, steps = 24,
+  site: PreparedBoundary,
+  shape: LatticeShape,
+  count: number,
+  minSpacing: number,
+  inset: number,
+  steps = 24,
 ): { pitch: number; points: number[] } | null {
   const shortest = shortestLatticeVector(shape);
   if (!(shortest > 0)) return null;
@@ -94,7 +106,8 @@ export function fitLattice(
   for (let k = 0; k < 60 && latticePoints(site, shape, coarse, inset, count).length / 2 >= count; k++) coarse *= 2;
   for (let k = 0; k < steps; k++) {
     const middle = 0.5 * (fine + coarse);
-    if (latticePoints(site, shape, middle, inset, count).length / 2 >= count) fine = middle; else coarse = middle;
+    if (latticePoints(site, shape, middle, inset, count).length / 2 >= count) fine = middle;
+    else coarse = middle;
   }
   return { pitch: fine, points: latticePoints(site, shape, fine, inset) };
 }

@@ -17,7 +17,8 @@ export type SpacingRule = number | Float64Array;
 /** The minimum distance between turbines i and j, metres. */
 export function pairMinimum(rule: SpacingRule, i: number, j: number): number {
   if (typeof rule === 'number') return rule;
-  const a = rule[i]!, b = rule[j]!;
+  const a = rule[i]!,
+    b = rule[j]!;
   return a > b ? a : b;
 }
 

@@ -15,23 +15,24 @@
 import type { PreparedBoundary } from './preparedBoundary.js';
 
 /** Signed distance to edges [firstEdge, endEdge) of `site`; gradient written to gradOut[0..1]. */
-export function edgesSignedDistance(
-  site: PreparedBoundary, px: number, py: number, gradOut: Float64Array,
-  firstEdge = 0, endEdge = site.edgeCount,
-): number {
+export function edgesSignedDistance(site: PreparedBoundary, px: number, py: number, gradOut: Float64Array, firstEdge = 0, endEdge = site.edgeCount): number {
   const { edgeStartX, edgeStartY, edgeEndX, edgeEndY, edgeAlongX, edgeAlongY, edgeInvLengthSq } = site;
   let bestDistanceSq = Infinity;
   let bestEdge = firstEdge;
   let bestT = 0;
   let inside = false;
   for (let k = firstEdge; k < endEdge; k++) {
-    const ax = edgeStartX[k]!, ay = edgeStartY[k]!;
-    const alongX = edgeAlongX[k]!, alongY = edgeAlongY[k]!;
-    const relX = px - ax, relY = py - ay;
+    const ax = edgeStartX[k]!,
+      ay = edgeStartY[k]!;
+    const alongX = edgeAlongX[k]!,
+      alongY = edgeAlongY[k]!;
+    const relX = px - ax,
+      relY = py - ay;
     let t = (relX * alongX + relY * alongY) * edgeInvLengthSq[k]!;
     if (t < 0) t = 0;
     else if (t > 1) t = 1;
-    const gapX = relX - t * alongX, gapY = relY - t * alongY;
+    const gapX = relX - t * alongX,
+      gapY = relY - t * alongY;
     const distanceSq = gapX * gapX + gapY * gapY;
     if (distanceSq < bestDistanceSq) {
       bestDistanceSq = distanceSq;
@@ -40,10 +41,11 @@ export function edgesSignedDistance(
     }
     // Half-open crossing rule on the stored vertex coordinates, so shared vertices count once.
     const by = edgeEndY[k]!;
-    if ((ay > py) !== (by > py) && px < ax + ((py - ay) * (edgeEndX[k]! - ax)) / (by - ay)) inside = !inside;
+    if (ay > py !== by > py && px < ax + ((py - ay) * (edgeEndX[k]! - ax)) / (by - ay)) inside = !inside;
   }
   const distance = Math.sqrt(bestDistanceSq);
-  const normalX = site.edgeInwardNormalX[bestEdge]!, normalY = site.edgeInwardNormalY[bestEdge]!;
+  const normalX = site.edgeInwardNormalX[bestEdge]!,
+    normalY = site.edgeInwardNormalY[bestEdge]!;
   // awayX/Y: unit direction from the nearest boundary point towards p (gradient of the unsigned distance).
   let awayX: number, awayY: number;
   if (distance === 0) {
@@ -52,7 +54,8 @@ export function edgesSignedDistance(
     return 0;
   }
   if (bestT > 0 && bestT < 1) {
-    const ax = edgeStartX[bestEdge]!, ay = edgeStartY[bestEdge]!;
+    const ax = edgeStartX[bestEdge]!,
+      ay = edgeStartY[bestEdge]!;
     const side = normalX * (px - ax) + normalY * (py - ay);
     awayX = side >= 0 ? normalX : -normalX;
     awayY = side >= 0 ? normalY : -normalY;
@@ -73,14 +76,13 @@ export function edgesSignedDistance(
 }
 
 /** Even-odd containment in edges [firstEdge, endEdge) (points exactly on an edge may go either way). */
-export function edgesContain(
-  site: PreparedBoundary, px: number, py: number, firstEdge = 0, endEdge = site.edgeCount,
-): boolean {
+export function edgesContain(site: PreparedBoundary, px: number, py: number, firstEdge = 0, endEdge = site.edgeCount): boolean {
   const { edgeStartX, edgeStartY, edgeEndX, edgeEndY } = site;
   let inside = false;
   for (let k = firstEdge; k < endEdge; k++) {
-    const ay = edgeStartY[k]!, by = edgeEndY[k]!;
-    if ((ay > py) !== (by > py)) {
+    const ay = edgeStartY[k]!,
+      by = edgeEndY[k]!;
+    if (ay > py !== by > py) {
       const ax = edgeStartX[k]!;
       if (px < ax + ((py - ay) * (edgeEndX[k]! - ax)) / (by - ay)) inside = !inside;
     }

@@ -81,23 +81,44 @@ function prepareCircle(circle: Extract<Boundary, { kind: 'circle' }>, exclusions
   const area = Math.PI * radius * radius;
   const none = new Float64Array(0);
   return {
-    kind: 'prepared', normalized: circle, isCircle: true, centerX, centerY, radius,
-    edgeCount: 0, edgeStartX: none, edgeStartY: none, edgeEndX: none, edgeEndY: none,
-    edgeAlongX: none, edgeAlongY: none, edgeInvLengthSq: none, edgeInwardNormalX: none, edgeInwardNormalY: none,
-    partCount: 1, partEdgeStart: new Uint32Array([0, 0]), partArea: new Float64Array([area]), partBox: [box],
-    box, area, extent: 2 * radius, exclusions,
+    kind: 'prepared',
+    normalized: circle,
+    isCircle: true,
+    centerX,
+    centerY,
+    radius,
+    edgeCount: 0,
+    edgeStartX: none,
+    edgeStartY: none,
+    edgeEndX: none,
+    edgeEndY: none,
+    edgeAlongX: none,
+    edgeAlongY: none,
+    edgeInvLengthSq: none,
+    edgeInwardNormalX: none,
+    edgeInwardNormalY: none,
+    partCount: 1,
+    partEdgeStart: new Uint32Array([0, 0]),
+    partArea: new Float64Array([area]),
+    partBox: [box],
+    box,
+    area,
+    extent: 2 * radius,
+    exclusions,
   };
 }
 
-function prepareRings(
-  normalized: Boundary, rings: (readonly (readonly [number, number])[])[], exclusions: PreparedExclusion[],
-): PreparedBoundary {
+function prepareRings(normalized: Boundary, rings: (readonly (readonly [number, number])[])[], exclusions: PreparedExclusion[]): PreparedBoundary {
   const edgeCount = rings.reduce((sum, ring) => sum + ring.length, 0);
-  const edgeStartX = new Float64Array(edgeCount), edgeStartY = new Float64Array(edgeCount);
-  const edgeEndX = new Float64Array(edgeCount), edgeEndY = new Float64Array(edgeCount);
-  const edgeAlongX = new Float64Array(edgeCount), edgeAlongY = new Float64Array(edgeCount);
+  const edgeStartX = new Float64Array(edgeCount),
+    edgeStartY = new Float64Array(edgeCount);
+  const edgeEndX = new Float64Array(edgeCount),
+    edgeEndY = new Float64Array(edgeCount);
+  const edgeAlongX = new Float64Array(edgeCount),
+    edgeAlongY = new Float64Array(edgeCount);
   const edgeInvLengthSq = new Float64Array(edgeCount);
-  const edgeInwardNormalX = new Float64Array(edgeCount), edgeInwardNormalY = new Float64Array(edgeCount);
+  const edgeInwardNormalX = new Float64Array(edgeCount),
+    edgeInwardNormalY = new Float64Array(edgeCount);
   const partEdgeStart = new Uint32Array(rings.length + 1);
   const partArea = new Float64Array(rings.length);
   const partBox: BoundingBox[] = [];
@@ -110,29 +131,57 @@ function prepareRings(
     for (let i = 0; i < ring.length; i++, edge++) {
       const [ax, ay] = ring[i]!;
       const [bx, by] = ring[(i + 1) % ring.length]!;
-      edgeStartX[edge] = ax; edgeStartY[edge] = ay;
-      edgeEndX[edge] = bx; edgeEndY[edge] = by;
-      const alongX = bx - ax, alongY = by - ay;
+      edgeStartX[edge] = ax;
+      edgeStartY[edge] = ay;
+      edgeEndX[edge] = bx;
+      edgeEndY[edge] = by;
+      const alongX = bx - ax,
+        alongY = by - ay;
       const lengthSq = alongX * alongX + alongY * alongY;
       const length = Math.sqrt(lengthSq);
-      edgeAlongX[edge] = alongX; edgeAlongY[edge] = alongY;
+      edgeAlongX[edge] = alongX;
+      edgeAlongY[edge] = alongY;
       edgeInvLengthSq[edge] = 1 / lengthSq;
       // Counter-clockwise ring: the interior is on the left, i.e. along the left normal (−y, x).
       edgeInwardNormalX[edge] = -alongY / length;
       edgeInwardNormalY[edge] = alongX / length;
-      ringBox.minX = Math.min(ringBox.minX, ax); ringBox.maxX = Math.max(ringBox.maxX, ax);
-      ringBox.minY = Math.min(ringBox.minY, ay); ringBox.maxY = Math.max(ringBox.maxY, ay);
+      ringBox.minX = Math.min(ringBox.minX, ax);
+      ringBox.maxX = Math.max(ringBox.maxX, ax);
+      ringBox.minY = Math.min(ringBox.minY, ay);
+      ringBox.maxY = Math.max(ringBox.maxY, ay);
     }
     partBox.push(ringBox);
-    box.minX = Math.min(box.minX, ringBox.minX); box.maxX = Math.max(box.maxX, ringBox.maxX);
-    box.minY = Math.min(box.minY, ringBox.minY); box.maxY = Math.max(box.maxY, ringBox.maxY);
+    box.minX = Math.min(box.minX, ringBox.minX);
+    box.maxX = Math.max(box.maxX, ringBox.maxX);
+    box.minY = Math.min(box.minY, ringBox.minY);
+    box.maxY = Math.max(box.maxY, ringBox.maxY);
   });
   partEdgeStart[rings.length] = edge;
   const area = partArea.reduce((sum, value) => sum + value, 0);
   return {
-    kind: 'prepared', normalized, isCircle: false, centerX: 0, centerY: 0, radius: 0,
-    edgeCount, edgeStartX, edgeStartY, edgeEndX, edgeEndY, edgeAlongX, edgeAlongY, edgeInvLengthSq,
-    edgeInwardNormalX, edgeInwardNormalY, partCount: rings.length, partEdgeStart, partArea, partBox, box, area,
-    extent: Math.max(box.maxX - box.minX, box.maxY - box.minY), exclusions,
+    kind: 'prepared',
+    normalized,
+    isCircle: false,
+    centerX: 0,
+    centerY: 0,
+    radius: 0,
+    edgeCount,
+    edgeStartX,
+    edgeStartY,
+    edgeEndX,
+    edgeEndY,
+    edgeAlongX,
+    edgeAlongY,
+    edgeInvLengthSq,
+    edgeInwardNormalX,
+    edgeInwardNormalY,
+    partCount: rings.length,
+    partEdgeStart,
+    partArea,
+    partBox,
+    box,
+    area,
+    extent: Math.max(box.maxX - box.minX, box.maxY - box.minY),
+    exclusions,
   };
 }

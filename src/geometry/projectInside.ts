@@ -31,7 +31,8 @@ export function projectInside(boundary: BoundaryLike, x: Float64Array, y: Float6
   const gradient = new Float64Array(2);
   let moved = 0;
   for (let i = 0; i < x.length; i++) {
-    const px = x[i]!, py = y[i]!;
+    const px = x[i]!,
+      py = y[i]!;
     if (!Number.isFinite(px) || !Number.isFinite(py)) continue;
     let distance = signedDistanceAt(site, px, py, gradient);
     if (distance >= 0) continue;
@@ -59,9 +60,12 @@ export function projectInside(boundary: BoundaryLike, x: Float64Array, y: Float6
     // site shrunk by the margin, where plain steps would bounce between the two edges.
     // Candidates further than MAX_TRAVEL_MARGINS margins from q are not used, so a turbine is
     // never carried far along a thin spike; the deepest candidate used is kept (at worst q).
-    let candidateX = nearestX, candidateY = nearestY;
+    let candidateX = nearestX,
+      candidateY = nearestY;
     let bestDepth = 0;
-    let previousGradX = 0, previousGradY = 0, previousTarget = 0;
+    let previousGradX = 0,
+      previousGradY = 0,
+      previousTarget = 0;
     // Tolerance relative to the site so that rounding at UTM-sized coordinates cannot loop forever.
     const enough = marginM - 1e-12 * site.extent;
     const maxTravelSq = (MAX_TRAVEL_MARGINS * marginM) ** 2;
@@ -74,7 +78,8 @@ export function projectInside(boundary: BoundaryLike, x: Float64Array, y: Float6
         y[i] = candidateY;
         if (value >= enough) break;
       }
-      const gradX = gradient[0]!, gradY = gradient[1]!;
+      const gradX = gradient[0]!,
+        gradY = gradient[1]!;
       const target = marginM - value + gradX * candidateX + gradY * candidateY;
       const determinant = previousGradX * gradY - previousGradY * gradX;
       if (step > 0 && Math.abs(determinant) > CORNER_MIN_SINE) {
@@ -84,17 +89,18 @@ export function projectInside(boundary: BoundaryLike, x: Float64Array, y: Float6
         candidateX += (marginM - value) * gradX;
         candidateY += (marginM - value) * gradY;
       }
-      previousGradX = gradX; previousGradY = gradY; previousTarget = target;
+      previousGradX = gradX;
+      previousGradY = gradY;
+      previousTarget = target;
     }
   }
   return moved;
 }
 
 /** Circle: the point at `targetRadius` from the centre in the turbine's direction (centre if <= 0). */
-function placeInCircle(
-  centerX: number, centerY: number, targetRadius: number, x: Float64Array, y: Float64Array, i: number,
-): void {
-  const offsetX = x[i]! - centerX, offsetY = y[i]! - centerY;
+function placeInCircle(centerX: number, centerY: number, targetRadius: number, x: Float64Array, y: Float64Array, i: number): void {
+  const offsetX = x[i]! - centerX,
+    offsetY = y[i]! - centerY;
   const fromCenter = Math.sqrt(offsetX * offsetX + offsetY * offsetY);
   const scale = targetRadius > 0 && fromCenter > 0 ? targetRadius / fromCenter : 0;
   x[i] = centerX + offsetX * scale;

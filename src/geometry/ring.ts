@@ -20,7 +20,10 @@ export interface CleanRing {
 
 /** Largest side of the axis-aligned box around the finite vertices (0 for none). */
 export function ringExtent(vertices: readonly Point[]): number {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
   for (const [px, py] of vertices) {
     if (!Number.isFinite(px) || !Number.isFinite(py)) continue;
     if (px < minX) minX = px;
@@ -37,8 +40,7 @@ export function ringExtent(vertices: readonly Point[]): number {
  */
 export function dropRepeatedVertices(vertices: readonly Point[]): CleanRing {
   const tolerance = REPEATED_VERTEX_RELATIVE_TOLERANCE * ringExtent(vertices);
-  const same = (a: Point, b: Point): boolean =>
-    Math.abs(a[0] - b[0]) <= tolerance && Math.abs(a[1] - b[1]) <= tolerance;
+  const same = (a: Point, b: Point): boolean => Math.abs(a[0] - b[0]) <= tolerance && Math.abs(a[1] - b[1]) <= tolerance;
   const kept: Point[] = [];
   const originalIndexByVertex: number[] = [];
   for (let i = 0; i < vertices.length; i++) {
@@ -64,8 +66,10 @@ export function signedRingArea(vertices: readonly Point[]): number {
   const [originX, originY] = vertices[0]!;
   let twiceArea = 0;
   for (let i = 1; i < count - 1; i++) {
-    const ax = vertices[i]![0] - originX, ay = vertices[i]![1] - originY;
-    const bx = vertices[i + 1]![0] - originX, by = vertices[i + 1]![1] - originY;
+    const ax = vertices[i]![0] - originX,
+      ay = vertices[i]![1] - originY;
+    const bx = vertices[i + 1]![0] - originX,
+      by = vertices[i + 1]![1] - originY;
     twiceArea += ax * by - bx * ay;
   }
   return twiceArea / 2;
@@ -78,8 +82,10 @@ export function ringFanAbsoluteArea(vertices: readonly Point[]): number {
   const [originX, originY] = vertices[0]!;
   let twiceArea = 0;
   for (let i = 1; i < count - 1; i++) {
-    const ax = vertices[i]![0] - originX, ay = vertices[i]![1] - originY;
-    const bx = vertices[i + 1]![0] - originX, by = vertices[i + 1]![1] - originY;
+    const ax = vertices[i]![0] - originX,
+      ay = vertices[i]![1] - originY;
+    const bx = vertices[i + 1]![0] - originX,
+      by = vertices[i + 1]![1] - originY;
     twiceArea += Math.abs(ax * by - bx * ay);
   }
   return twiceArea / 2;

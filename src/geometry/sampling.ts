@@ -42,7 +42,10 @@ export function assertLayoutRequest(turbineCount: number, minSpacing: number): v
 }
 
 export function randomFeasibleLayout(
-  boundary: BoundaryLike, turbineCount: number, minSpacing: number, rng: Rng,
+  boundary: BoundaryLike,
+  turbineCount: number,
+  minSpacing: number,
+  rng: Rng,
   maxAttempts = defaultSamplingAttempts(turbineCount),
 ): LayoutArrays {
   assertLayoutRequest(turbineCount, minSpacing);
@@ -76,7 +79,8 @@ export function randomFeasibleLayout(
     if (part < 0) part = choosePart(site, rng);
     if (!drawInPart(site, part, rng, candidate)) continue;
     part = -1;
-    const cx = candidate[0]!, cy = candidate[1]!;
+    const cx = candidate[0]!,
+      cy = candidate[1]!;
     const column = Math.min(columns - 1, Math.floor((cx - box.minX) / cellSide));
     const row = Math.min(rows - 1, Math.floor((cy - box.minY) / cellSide));
     if (minSpacing > 0 && hasNeighbourWithin(cx, cy, column, row)) {
@@ -99,14 +103,15 @@ export function randomFeasibleLayout(
   }
   throw new InputError(
     `cannot place ${turbineCount} turbines at spacing ${minSpacing} m inside the boundary after ${maxAttempts} attempts ` +
-    `(at most ${mostPlaced} placed at once)`,
+      `(at most ${mostPlaced} placed at once)`,
   );
 
   function hasNeighbourWithin(cx: number, cy: number, column: number, row: number): boolean {
     for (let r = Math.max(0, row - 1); r <= Math.min(rows - 1, row + 1); r++) {
       for (let c = Math.max(0, column - 1); c <= Math.min(columns - 1, column + 1); c++) {
         for (let t = firstTurbineByCell[r * columns + c]!; t >= 0; t = nextTurbineInCell[t]!) {
-          const gapX = cx - x[t]!, gapY = cy - y[t]!;
+          const gapX = cx - x[t]!,
+            gapY = cy - y[t]!;
           if (gapX * gapX + gapY * gapY < spacingSq) return true;
         }
       }

@@ -15,10 +15,7 @@ function withinBox(ax: number, ay: number, bx: number, by: number, cx: number, c
 }
 
 /** True when segment p1-p2 and segment p3-p4 intersect or touch. */
-export function segmentsIntersect(
-  p1x: number, p1y: number, p2x: number, p2y: number,
-  p3x: number, p3y: number, p4x: number, p4y: number,
-): boolean {
+export function segmentsIntersect(p1x: number, p1y: number, p2x: number, p2y: number, p3x: number, p3y: number, p4x: number, p4y: number): boolean {
   const d1 = orientation(p3x, p3y, p4x, p4y, p1x, p1y);
   const d2 = orientation(p3x, p3y, p4x, p4y, p2x, p2y);
   const d3 = orientation(p1x, p1y, p2x, p2y, p3x, p3y);

@@ -32,9 +32,7 @@ export interface SpacingConstraintOptions {
   onlyWithin?: number;
 }
 
-export function spacingConstraint(
-  x: Float64Array, y: Float64Array, minSpacing: number, options: SpacingConstraintOptions = {},
-): SpacingConstraint {
+export function spacingConstraint(x: Float64Array, y: Float64Array, minSpacing: number, options: SpacingConstraintOptions = {}): SpacingConstraint {
   assertSameLength(x, y);
   const count = x.length;
   const within = options.onlyWithin;
@@ -46,19 +44,24 @@ export function spacingConstraint(
     listedCount = 0;
     for (let i = 0; i < count; i++) {
       for (let j = i + 1; j < count; j++) {
-        const gapX = x[i]! - x[j]!, gapY = y[i]! - y[j]!;
+        const gapX = x[i]! - x[j]!,
+          gapY = y[i]! - y[j]!;
         if (gapX * gapX + gapY * gapY < reachSq) listedCount++;
       }
     }
   }
   const value = new Float64Array(listedCount);
-  const dxI = new Float64Array(listedCount), dyI = new Float64Array(listedCount);
-  const pairI = new Uint32Array(listedCount), pairJ = new Uint32Array(listedCount);
+  const dxI = new Float64Array(listedCount),
+    dyI = new Float64Array(listedCount);
+  const pairI = new Uint32Array(listedCount),
+    pairJ = new Uint32Array(listedCount);
   let k = 0;
   for (let i = 0; i < count; i++) {
-    const xi = x[i]!, yi = y[i]!;
+    const xi = x[i]!,
+      yi = y[i]!;
     for (let j = i + 1; j < count; j++) {
-      const gapX = xi - x[j]!, gapY = yi - y[j]!;
+      const gapX = xi - x[j]!,
+        gapY = yi - y[j]!;
       const distanceSq = gapX * gapX + gapY * gapY;
       if (!listAll && !(distanceSq < reachSq)) continue;
       const distance = Math.sqrt(distanceSq);
@@ -87,7 +90,11 @@ export function spacingConstraint(
  * width (stripOrder.ts) instead of all n²/2 pairs.
  */
 export function spacingPenalty(
-  x: Float64Array, y: Float64Array, minSpacing: number, gradX: Float64Array, gradY: Float64Array,
+  x: Float64Array,
+  y: Float64Array,
+  minSpacing: number,
+  gradX: Float64Array,
+  gradY: Float64Array,
   shiftByPair?: Float64Array,
 ): number {
   assertSameLength(x, y);
@@ -113,8 +120,13 @@ export function spacingPenalty(
  * twice as slow; the penalty visits the near pairs once, the AEP beside it every pair per wind bin.
  */
 function penaltyOverPairs(
-  x: Float64Array, y: Float64Array, minSpacing: number, gradX: Float64Array, gradY: Float64Array,
-  shiftByPair: Float64Array | undefined, reach: number,
+  x: Float64Array,
+  y: Float64Array,
+  minSpacing: number,
+  gradX: Float64Array,
+  gradY: Float64Array,
+  shiftByPair: Float64Array | undefined,
+  reach: number,
 ): number {
   const count = x.length;
   const { order, stripStart, stripCount } = orderByStrips(x, reach);
@@ -123,13 +135,16 @@ function penaltyOverPairs(
     const candidatesEnd = stripStart[Math.min(a + 2, stripCount)]!;
     for (let u = stripStart[a]!; u < stripStart[a + 1]!; u++) {
       const i = order[u]!;
-      const xi = x[i]!, yi = y[i]!;
-      let gradXi = 0, gradYi = 0;
+      const xi = x[i]!,
+        yi = y[i]!;
+      let gradXi = 0,
+        gradYi = 0;
       for (let v = u + 1; v < candidatesEnd; v++) {
         const j = order[v]!;
         const threshold = shiftByPair === undefined ? minSpacing : minSpacing + shiftByPair[i < j ? pairIndex(i, j, count) : pairIndex(j, i, count)]!;
         if (!(threshold > 0)) continue;
-        const gapX = xi - x[j]!, gapY = yi - y[j]!;
+        const gapX = xi - x[j]!,
+          gapY = yi - y[j]!;
         const distanceSq = gapX * gapX + gapY * gapY;
         if (distanceSq >= threshold * threshold) continue;
         const distance = Math.sqrt(distanceSq);

@@ -34,7 +34,8 @@ export function orderByStrips(x: Float64Array, reach: number): StripOrder {
     order = new Uint32Array(count);
     stripByTurbine = new Int32Array(count);
   }
-  let minX = Infinity, maxX = -Infinity;
+  let minX = Infinity,
+    maxX = -Infinity;
   for (let i = 0; i < count; i++) {
     const xi = x[i]!;
     if (xi < minX) minX = xi;

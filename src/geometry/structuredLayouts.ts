@@ -33,7 +33,11 @@ export interface StructuredOptions {
 const gradientScratch = new Float64Array(2);
 
 export function structuredLayout(
-  boundary: BoundaryLike, turbineCount: number, minSpacing: number, family: StructuredFamily, rng: Rng,
+  boundary: BoundaryLike,
+  turbineCount: number,
+  minSpacing: number,
+  family: StructuredFamily,
+  rng: Rng,
   options: StructuredOptions = {},
 ): LayoutArrays {
   assertLayoutRequest(turbineCount, minSpacing);
@@ -41,8 +45,12 @@ export function structuredLayout(
   const margin = options.marginM ?? 1e-3;
   let candidates: number[];
   switch (family) {
-    case 'rings': candidates = ringCandidates(site, turbineCount, minSpacing, margin, rng); break;
-    case 'hex': candidates = latticeCandidates(site, turbineCount, minSpacing, margin, rng, rng.uniform(0, Math.PI / 3), 1, true); break;
+    case 'rings':
+      candidates = ringCandidates(site, turbineCount, minSpacing, margin, rng);
+      break;
+    case 'hex':
+      candidates = latticeCandidates(site, turbineCount, minSpacing, margin, rng, rng.uniform(0, Math.PI / 3), 1, true);
+      break;
     case 'rows': {
       const direction = options.directionRad ?? 0;
       const stretch = rng.uniform(1.5, 3);
@@ -54,31 +62,36 @@ export function structuredLayout(
 }
 
 /** Take candidates in order while they fit; fill the rest with random feasible points. */
-function greedyFilter(
-  site: PreparedBoundary, n: number, minSpacing: number, margin: number, candidates: number[], rng: Rng,
-): LayoutArrays {
-  const x = new Float64Array(n), y = new Float64Array(n);
+function greedyFilter(site: PreparedBoundary, n: number, minSpacing: number, margin: number, candidates: number[], rng: Rng): LayoutArrays {
+  const x = new Float64Array(n),
+    y = new Float64Array(n);
   let placed = 0;
   const minSq = (minSpacing + margin) ** 2;
   for (let k = 0; k + 1 < candidates.length && placed < n; k += 2) {
-    const px = candidates[k]!, py = candidates[k + 1]!;
+    const px = candidates[k]!,
+      py = candidates[k + 1]!;
     if (signedDistanceAt(site, px, py, gradientScratch) < margin * 0.999) continue;
     let clear = true;
     for (let j = 0; j < placed && clear; j++) if ((px - x[j]!) ** 2 + (py - y[j]!) ** 2 < minSq) clear = false;
     if (!clear) continue;
-    x[placed] = px; y[placed] = py; placed++;
+    x[placed] = px;
+    y[placed] = py;
+    placed++;
   }
   if (placed === n) return { x, y };
   // Fill: random points that keep the spacing to the structured ones (bounded attempts), else
   // fall back to a fully random feasible layout.
   const box = site.box;
   for (let attempt = 0; attempt < 20_000 * (n - placed) && placed < n; attempt++) {
-    const px = rng.uniform(box.minX, box.maxX), py = rng.uniform(box.minY, box.maxY);
+    const px = rng.uniform(box.minX, box.maxX),
+      py = rng.uniform(box.minY, box.maxY);
     if (signedDistanceAt(site, px, py, gradientScratch) < margin) continue;
     let clear = true;
     for (let j = 0; j < placed && clear; j++) if ((px - x[j]!) ** 2 + (py - y[j]!) ** 2 < minSq) clear = false;
     if (!clear) continue;
-    x[placed] = px; y[placed] = py; placed++;
+    x[placed] = px;
+    y[placed] = py;
+    placed++;
   }
   if (placed === n) return { x, y };
   return randomFeasibleLayout(site, n, minSpacing, rng);
@@ -136,7 +149,9 @@ function ringCandidates(site: PreparedBoundary, n: number, minSpacing: number, m
     if (length <= 0) break;
     // Chords of a circle are shorter than arcs: the count that keeps chord ≥ spacing.
     const capacity = site.isCircle
-      ? (site.radius - inset > minSpacing / 2 ? Math.floor(Math.PI / Math.asin(minSpacing / (2 * (site.radius - inset)))) : 1)
+      ? site.radius - inset > minSpacing / 2
+        ? Math.floor(Math.PI / Math.asin(minSpacing / (2 * (site.radius - inset))))
+        : 1
       : Math.floor(length / (minSpacing * 1.05));
     if (capacity <= 0) break;
     let count: number;
@@ -176,12 +191,21 @@ function ringCandidates(site: PreparedBoundary, n: number, minSpacing: number, m
  * spacing. Points are listed in a random order, so that the n kept are spread over the site.
  */
 function latticeCandidates(
-  site: PreparedBoundary, n: number, minSpacing: number, margin: number, rng: Rng, angle: number, stretch: number, stagger: boolean,
+  site: PreparedBoundary,
+  n: number,
+  minSpacing: number,
+  margin: number,
+  rng: Rng,
+  angle: number,
+  stretch: number,
+  stagger: boolean,
 ): number[] {
-  const offsetU = rng.next(), offsetV = rng.next();
+  const offsetU = rng.next(),
+    offsetV = rng.next();
   const along = { x: Math.sin(angle), y: Math.cos(angle) };
   const across = { x: along.y, y: -along.x };
-  const cx = 0.5 * (site.box.minX + site.box.maxX), cy = 0.5 * (site.box.minY + site.box.maxY);
+  const cx = 0.5 * (site.box.minX + site.box.maxX),
+    cy = 0.5 * (site.box.minY + site.box.maxY);
   const half = 0.75 * site.extent + minSpacing;
   const rowFactor = stagger ? Math.sqrt(3) / 2 : 1;
   const generate = (pitch: number): number[] => {
@@ -192,24 +216,33 @@ function latticeCandidates(
     for (let r = -rows; r <= rows; r++) {
       const shift = stagger && (r & 1) !== 0 ? 0.5 : 0;
       for (let q = -columns; q <= columns; q++) {
-        const u = (q + shift + offsetU) * pitch, v = (r + offsetV) * rowGap;
-        const px = cx + u * across.x + v * along.x, py = cy + u * across.y + v * along.y;
+        const u = (q + shift + offsetU) * pitch,
+          v = (r + offsetV) * rowGap;
+        const px = cx + u * across.x + v * along.x,
+          py = cy + u * across.y + v * along.y;
         if (signedDistanceAt(site, px, py, gradientScratch) >= margin) points.push(px, py);
       }
     }
     return points;
   };
-  let fine = minSpacing * 1.0001, coarse = Math.max(fine * 1.01, Math.sqrt(site.area / Math.max(1, n)) * 2);
+  let fine = minSpacing * 1.0001,
+    coarse = Math.max(fine * 1.01, Math.sqrt(site.area / Math.max(1, n)) * 2);
   if (generate(fine).length / 2 < n) return generate(fine);
   for (let step = 0; step < 30; step++) {
     const middle = 0.5 * (fine + coarse);
-    if (generate(middle).length / 2 >= n) fine = middle; else coarse = middle;
+    if (generate(middle).length / 2 >= n) fine = middle;
+    else coarse = middle;
   }
   const points = generate(fine);
   // Fisher–Yates on point indices.
   const count = points.length / 2;
   const order = Array.from({ length: count }, (_, i) => i);
-  for (let i = count - 1; i > 0; i--) { const j = rng.int(i + 1); const t = order[i]!; order[i] = order[j]!; order[j] = t; }
+  for (let i = count - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    const t = order[i]!;
+    order[i] = order[j]!;
+    order[j] = t;
+  }
   const out: number[] = [];
   for (const i of order) out.push(points[2 * i]!, points[2 * i + 1]!);
   return out;

@@ -45,9 +45,14 @@ function describe(value: unknown): string {
 }
 
 function isFinitePoint(value: unknown): value is Point {
-  return Array.isArray(value) && value.length === 2 &&
-    typeof value[0] === 'number' && typeof value[1] === 'number' &&
-    Number.isFinite(value[0]) && Number.isFinite(value[1]);
+  return (
+    Array.isArray(value) &&
+    value.length === 2 &&
+    typeof value[0] === 'number' &&
+    typeof value[1] === 'number' &&
+    Number.isFinite(value[0]) &&
+    Number.isFinite(value[1])
+  );
 }
 
 function validateCircle(center: unknown, radius: unknown): string | null {
@@ -81,13 +86,17 @@ function validateRing(vertices: unknown, label: string): string | null {
   }
   const foldBack = findFoldBack(ring);
   if (foldBack !== null) {
-    return `${label} is self-intersecting: edge ${edgeName(originalIndexByVertex, foldBack)} runs back over edge ` +
-      `${edgeName(originalIndexByVertex, (foldBack + 1) % ring.length)} (0-based vertex indices)`;
+    return (
+      `${label} is self-intersecting: edge ${edgeName(originalIndexByVertex, foldBack)} runs back over edge ` +
+      `${edgeName(originalIndexByVertex, (foldBack + 1) % ring.length)} (0-based vertex indices)`
+    );
   }
   const crossing = findCrossingEdges(ring);
   if (crossing !== null) {
-    return `${label} is self-intersecting: edge ${edgeName(originalIndexByVertex, crossing[0])} meets edge ` +
-      `${edgeName(originalIndexByVertex, crossing[1])} (0-based vertex indices)`;
+    return (
+      `${label} is self-intersecting: edge ${edgeName(originalIndexByVertex, crossing[0])} meets edge ` +
+      `${edgeName(originalIndexByVertex, crossing[1])} (0-based vertex indices)`
+    );
   }
   const area = Math.abs(signedRingArea(ring));
   if (area <= NEAR_ZERO_AREA_RELATIVE * extent * extent) {
@@ -103,7 +112,10 @@ function findFoldBack(ring: Point[]): number | null {
     const [ax, ay] = ring[k]!;
     const [bx, by] = ring[(k + 1) % count]!;
     const [cx, cy] = ring[(k + 2) % count]!;
-    const ux = bx - ax, uy = by - ay, vx = cx - bx, vy = cy - by;
+    const ux = bx - ax,
+      uy = by - ay,
+      vx = cx - bx,
+      vy = cy - by;
     const cross = orientation(ax, ay, bx, by, cx, cy);
     const lengths = Math.sqrt((ux * ux + uy * uy) * (vx * vx + vy * vy));
     if (Math.abs(cross) <= FOLD_BACK_SINE * lengths && ux * vx + uy * vy < 0) return k;
@@ -120,21 +132,23 @@ function findCrossingEdges(ring: Point[]): [number, number] | null {
   const minXByEdge = new Float64Array(count);
   const maxXByEdge = new Float64Array(count);
   for (let k = 0; k < count; k++) {
-    const a = ring[k]!, b = ring[(k + 1) % count]!;
+    const a = ring[k]!,
+      b = ring[(k + 1) % count]!;
     minXByEdge[k] = Math.min(a[0], b[0]);
     maxXByEdge[k] = Math.max(a[0], b[0]);
   }
-  const edgeOrder = Array.from({ length: count }, (_, k) => k)
-    .sort((p, q) => minXByEdge[p]! - minXByEdge[q]! || p - q);
+  const edgeOrder = Array.from({ length: count }, (_, k) => k).sort((p, q) => minXByEdge[p]! - minXByEdge[q]! || p - q);
   let found: [number, number] | null = null;
   for (let oi = 0; oi < count; oi++) {
     const i = edgeOrder[oi]!;
-    const a = ring[i]!, b = ring[(i + 1) % count]!;
+    const a = ring[i]!,
+      b = ring[(i + 1) % count]!;
     for (let oj = oi + 1; oj < count; oj++) {
       const j = edgeOrder[oj]!;
       if (minXByEdge[j]! > maxXByEdge[i]!) break;
       if (j === (i + 1) % count || i === (j + 1) % count) continue;
-      const c = ring[j]!, d = ring[(j + 1) % count]!;
+      const c = ring[j]!,
+        d = ring[(j + 1) % count]!;
       if (Math.max(c[1], d[1]) < Math.min(a[1], b[1]) || Math.min(c[1], d[1]) > Math.max(a[1], b[1])) continue;
       if (segmentsIntersect(a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1])) {
         const pair: [number, number] = [Math.min(i, j), Math.max(i, j)];
@@ -152,7 +166,7 @@ function ringContains(ring: Point[], px: number, py: number): boolean {
   for (let k = 0, previous = ring.length - 1; k < ring.length; previous = k++) {
     const [ax, ay] = ring[previous]!;
     const [bx, by] = ring[k]!;
-    if ((ay > py) !== (by > py) && px < ax + ((py - ay) * (bx - ax)) / (by - ay)) inside = !inside;
+    if (ay > py !== by > py && px < ax + ((py - ay) * (bx - ax)) / (by - ay)) inside = !inside;
   }
   return inside;
 }
@@ -168,8 +182,7 @@ function validateMultipolygon(polygons: unknown): string | null {
   const parts = (polygons as Point[][]).map((vertices) => dropRepeatedVertices(vertices));
   for (let p = 0; p < parts.length; p++) {
     for (let q = p + 1; q < parts.length; q++) {
-      const problem = findPartOverlap(parts[p]!.vertices, parts[q]!.vertices, parts[p]!.originalIndexByVertex,
-        parts[q]!.originalIndexByVertex, p, q);
+      const problem = findPartOverlap(parts[p]!.vertices, parts[q]!.vertices, parts[p]!.originalIndexByVertex, parts[q]!.originalIndexByVertex, p, q);
       if (problem !== null) return problem;
     }
   }
@@ -180,18 +193,20 @@ function validateMultipolygon(polygons: unknown): string | null {
  * Parts must be disjoint: no edge of one meets an edge of the other (touching counts, since a
  * shared border is better given as one polygon), and neither lies inside the other.
  */
-function findPartOverlap(
-  first: Point[], second: Point[], firstOriginal: number[], secondOriginal: number[], p: number, q: number,
-): string | null {
+function findPartOverlap(first: Point[], second: Point[], firstOriginal: number[], secondOriginal: number[], p: number, q: number): string | null {
   for (let i = 0; i < first.length; i++) {
-    const a = first[i]!, b = first[(i + 1) % first.length]!;
+    const a = first[i]!,
+      b = first[(i + 1) % first.length]!;
     for (let j = 0; j < second.length; j++) {
-      const c = second[j]!, d = second[(j + 1) % second.length]!;
+      const c = second[j]!,
+        d = second[(j + 1) % second.length]!;
       if (Math.max(c[0], d[0]) < Math.min(a[0], b[0]) || Math.min(c[0], d[0]) > Math.max(a[0], b[0])) continue;
       if (Math.max(c[1], d[1]) < Math.min(a[1], b[1]) || Math.min(c[1], d[1]) > Math.max(a[1], b[1])) continue;
       if (segmentsIntersect(a[0], a[1], b[0], b[1], c[0], c[1], d[0], d[1])) {
-        return `multipolygon parts ${p} and ${q} overlap or touch: edge ${edgeName(firstOriginal, i)} of part ${p} ` +
-          `meets edge ${edgeName(secondOriginal, j)} of part ${q} (0-based vertex indices)`;
+        return (
+          `multipolygon parts ${p} and ${q} overlap or touch: edge ${edgeName(firstOriginal, i)} of part ${p} ` +
+          `meets edge ${edgeName(secondOriginal, j)} of part ${q} (0-based vertex indices)`
+        );
       }
     }
   }
@@ -218,7 +233,10 @@ function validateExclusions(boundary: Boundary): string | null {
     if (problem !== null) return problem;
   }
   if (zones.length === 0) return null;
-  return findCoveringZones(boundary, (zones as { name: string; vertices: Point[] }[]).map((z) => ({ name: z.name, ring: dropRepeatedVertices(z.vertices).vertices })));
+  return findCoveringZones(
+    boundary,
+    (zones as { name: string; vertices: Point[] }[]).map((z) => ({ name: z.name, ring: dropRepeatedVertices(z.vertices).vertices })),
+  );
 }
 
 /**
@@ -238,7 +256,10 @@ function findCoveringZones(boundary: Boundary, zones: { name: string; ring: Poin
       insideSite++;
       let covered = false;
       for (let k = 0; k < zones.length; k++) {
-        if (ringContains(zones[k]!.ring, px, py)) { coveredByZone[k]!++; covered = true; }
+        if (ringContains(zones[k]!.ring, px, py)) {
+          coveredByZone[k]!++;
+          covered = true;
+        }
       }
       if (!covered) return null;
     }
@@ -276,8 +297,10 @@ function siteBox(boundary: Boundary): { minX: number; minY: number; maxX: number
   const points = boundary.kind === 'polygon' ? boundary.vertices : boundary.polygons.flat();
   const box = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
   for (const [px, py] of points) {
-    box.minX = Math.min(box.minX, px); box.maxX = Math.max(box.maxX, px);
-    box.minY = Math.min(box.minY, py); box.maxY = Math.max(box.maxY, py);
+    box.minX = Math.min(box.minX, px);
+    box.maxX = Math.max(box.maxX, px);
+    box.minY = Math.min(box.minY, py);
+    box.maxY = Math.max(box.maxY, py);
   }
   return box;
 }

@@ -58,11 +58,13 @@ export function resolveAepRequest(request: AepRequest): Case {
     }
   } else if (req.file !== undefined) {
     const doc = readYamlFile(req.file);
-    c = isReferenceCaseDocument(doc) ? caseFromReferenceDocument(doc, req.file) // wake-model reference case (physics)
-      : windioKind(doc) !== null ? windioCase(req.file) // windIO plant file (src/io/windio/)
-      : iea37Kind(doc) === 'layout'
-      ? caseFromIea37Layout(doc, req.file, { turbine, wind })
-      : caseFromDocument(doc, req.file);
+    c = isReferenceCaseDocument(doc)
+      ? caseFromReferenceDocument(doc, req.file) // wake-model reference case (physics)
+      : windioKind(doc) !== null
+        ? windioCase(req.file) // windIO plant file (src/io/windio/)
+        : iea37Kind(doc) === 'layout'
+          ? caseFromIea37Layout(doc, req.file, { turbine, wind })
+          : caseFromDocument(doc, req.file);
   } else {
     throw new InputError('give a layout FILE or --case NAME');
   }
@@ -82,7 +84,11 @@ export function resolveAepRequest(request: AepRequest): Case {
     c = { ...c, model: { ...c.model, wake: flagName('wake', 'wake', req.wake), params: undefined }, referenceAepMwh: undefined };
   }
   if (req.superposition !== undefined) {
-    c = { ...c, model: { ...c.model, superposition: flagName('superposition', 'superposition', req.superposition) as SuperpositionName }, referenceAepMwh: undefined };
+    c = {
+      ...c,
+      model: { ...c.model, superposition: flagName('superposition', 'superposition', req.superposition) as SuperpositionName },
+      referenceAepMwh: undefined,
+    };
   }
   if (req.blockage !== undefined) {
     c = { ...c, model: { ...c.model, blockage: flagName('blockage', 'blockage', req.blockage) as BlockageModelName }, referenceAepMwh: undefined };
@@ -100,10 +106,24 @@ export function resolveAepRequest(request: AepRequest): Case {
     c = { ...c, model: { ...c.model, params: { ...c.model.params, ...req.wakeParams } }, referenceAepMwh: undefined };
   }
   // What the engines cannot evaluate (physics/solvePlan.ts farmConflict); the files were checked when read, so a flag made it.
-  const limit = farmConflict(c.model, { types: c.turbines ? c.turbines.types : [c.turbine], neighbours: !!c.neighbours && c.neighbours.x.length > 0, wind: c.wind });
+  const limit = farmConflict(c.model, {
+    types: c.turbines ? c.turbines.types : [c.turbine],
+    neighbours: !!c.neighbours && c.neighbours.x.length > 0,
+    wind: c.wind,
+  });
   if (limit) {
-    const flag = limit.field === 'blockage' && req.blockage !== undefined ? '--blockage' : limit.field === 'superposition' && req.superposition !== undefined ? '--superposition'
-      : req.wind !== undefined ? '--wind' : req.turbine !== undefined ? '--turbine' : req.wake !== undefined ? '--wake' : null;
+    const flag =
+      limit.field === 'blockage' && req.blockage !== undefined
+        ? '--blockage'
+        : limit.field === 'superposition' && req.superposition !== undefined
+          ? '--superposition'
+          : req.wind !== undefined
+            ? '--wind'
+            : req.turbine !== undefined
+              ? '--turbine'
+              : req.wake !== undefined
+                ? '--wake'
+                : null;
     throw new InputError(`${flag ?? `${req.file ?? req.caseName}: ${limit.field}`}: ${limit.message}`);
   }
   if (!c.layout) throw new InputError(`${req.file ?? req.caseName}: no layout to evaluate`);

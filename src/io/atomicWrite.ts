@@ -21,10 +21,20 @@ export function writeFileAtomic(file: string, text: string): void {
     fs.renameSync(tmp, file);
     try {
       const dfd = fs.openSync(dir, 'r');
-      try { fs.fsyncSync(dfd); } finally { fs.closeSync(dfd); }
-    } catch { /* some file systems cannot fsync a directory; the rename is still atomic */ }
+      try {
+        fs.fsyncSync(dfd);
+      } finally {
+        fs.closeSync(dfd);
+      }
+    } catch {
+      /* some file systems cannot fsync a directory; the rename is still atomic */
+    }
   } catch (err) {
-    try { fs.unlinkSync(tmp); } catch { /* nothing to clean */ }
+    try {
+      fs.unlinkSync(tmp);
+    } catch {
+      /* nothing to clean */
+    }
     const e = err as NodeJS.ErrnoException;
     throw new RuntimeFailure(`${file}: cannot write (${e.code ?? e.message})`);
   }

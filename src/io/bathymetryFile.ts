@@ -48,14 +48,21 @@ export function readBathymetryCsv(file: string): BathymetryGrid {
   if (rows.length === 0 || rows[0].every((c) => c.trim() === '')) fail(1, '(header)', 'empty file, expected a header row x,y,depth');
   const header = rows[0].map((h) => h.trim());
   // A first line naming none of the columns is not a bathymetry header: said without quoting it (io/fileDoor.ts).
-  if (!looksLikeHeader(header, BATHYMETRY_COLUMNS)) fail(1, '(header)', `expected a header row x,y,depth; the first line names none of these columns (${header.length} cell${header.length === 1 ? '' : 's'}): not a bathymetry CSV`);
+  if (!looksLikeHeader(header, BATHYMETRY_COLUMNS))
+    fail(
+      1,
+      '(header)',
+      `expected a header row x,y,depth; the first line names none of these columns (${header.length} cell${header.length === 1 ? '' : 's'}): not a bathymetry CSV`,
+    );
   const index = new Map<string, number>();
   header.forEach((name, i) => {
-    if (!(BATHYMETRY_COLUMNS as readonly string[]).includes(name)) fail(1, name === '' ? `column ${i + 1}` : excerpt(name), name === '' ? 'empty column name' : unknownColumnMessage(excerpt(name), BATHYMETRY_COLUMNS));
+    if (!(BATHYMETRY_COLUMNS as readonly string[]).includes(name))
+      fail(1, name === '' ? `column ${i + 1}` : excerpt(name), name === '' ? 'empty column name' : unknownColumnMessage(excerpt(name), BATHYMETRY_COLUMNS));
     if (index.has(name)) fail(1, name, `column '${name}' appears twice`);
     index.set(name, i);
   });
-  for (const c of BATHYMETRY_COLUMNS) if (!index.has(c)) fail(1, c, `missing column (the header has ${header.join(', ')}; a bathymetry grid needs x, y, depth)`);
+  for (const c of BATHYMETRY_COLUMNS)
+    if (!index.has(c)) fail(1, c, `missing column (the header has ${header.join(', ')}; a bathymetry grid needs x, y, depth)`);
   // Rows are lines (no quoted newlines in a numeric file: a cell with one is not a number anyway).
   const lines: number[] = [];
   for (let r = 1; r < rows.length; r++) if (!(rows[r].length === 1 && rows[r][0].trim() === '')) lines.push(r);
@@ -63,16 +70,19 @@ export function readBathymetryCsv(file: string): BathymetryGrid {
   const cols = new Map<string, Float64Array>();
   for (const name of BATHYMETRY_COLUMNS) {
     const i = index.get(name)!;
-    cols.set(name, Float64Array.from(lines, (r) => {
-      if (rows[r].length !== header.length) fail(r + 1, name, `row has ${rows[r].length} cells, the header ${header.length}`);
-      const s = rows[r][i].trim();
-      if (s === '') fail(r + 1, name, 'empty cell (every node needs x, y and depth)');
-      if (!DECIMAL.test(s)) fail(r + 1, name, `'${excerpt(s)}' is not a decimal number`);
-      const v = Number(s);
-      if (!Number.isFinite(v)) fail(r + 1, name, `'${excerpt(s)}' is not a finite number`);
-      if (name === 'depth' && v < 0) fail(r + 1, name, `${s} is negative (depth is metres below the sea surface, positive down)`);
-      return v;
-    }));
+    cols.set(
+      name,
+      Float64Array.from(lines, (r) => {
+        if (rows[r].length !== header.length) fail(r + 1, name, `row has ${rows[r].length} cells, the header ${header.length}`);
+        const s = rows[r][i].trim();
+        if (s === '') fail(r + 1, name, 'empty cell (every node needs x, y and depth)');
+        if (!DECIMAL.test(s)) fail(r + 1, name, `'${excerpt(s)}' is not a decimal number`);
+        const v = Number(s);
+        if (!Number.isFinite(v)) fail(r + 1, name, `'${excerpt(s)}' is not a finite number`);
+        if (name === 'depth' && v < 0) fail(r + 1, name, `${s} is negative (depth is metres below the sea surface, positive down)`);
+        return v;
+      }),
+    );
   }
   const xs = cols.get('x')!;
   const ys = cols.get('y')!;
@@ -82,7 +92,11 @@ export function readBathymetryCsv(file: string): BathymetryGrid {
     if ('tooFew' in a) return fail(lines[0] + 1, name, `the grid has ${a.tooFew} distinct ${name} value; it needs at least 2`);
     if ('off' in a) {
       const k = values.indexOf(a.off);
-      return fail(lines[k] + 1, name, `${a.off} is off the regular spacing of the ${name} values (from ${a.start}, first step ${a.step}): a bathymetry grid is regular`);
+      return fail(
+        lines[k] + 1,
+        name,
+        `${a.off} is off the regular spacing of the ${name} values (from ${a.start}, first step ${a.step}): a bathymetry grid is regular`,
+      );
     }
     return a;
   };
@@ -102,7 +116,9 @@ export function readBathymetryCsv(file: string): BathymetryGrid {
     if (Number.isNaN(depth[node])) {
       const x = ax.start + (node % ax.count) * ax.step;
       const y = ay.start + Math.floor(node / ax.count) * ay.step;
-      throw new LocatedInputError(`${file}: depth: no row for node (${x}, ${y}) of the ${ax.count} × ${ay.count} grid (${lines.length} rows for ${depth.length} nodes)`);
+      throw new LocatedInputError(
+        `${file}: depth: no row for node (${x}, ${y}) of the ${ax.count} × ${ay.count} grid (${lines.length} rows for ${depth.length} nodes)`,
+      );
     }
   }
   return new BathymetryGrid(ax.start, ax.step, ax.count, ay.start, ay.step, ay.count, depth);

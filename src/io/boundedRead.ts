@@ -38,7 +38,11 @@ export function fileTypeName(st: fs.Stats): string {
  * `reason` without the file name, for a reader that names the file its own way (an `!include`).
  */
 export class UnreadableFile extends InputError {
-  constructor(readonly file: string, readonly reason: string, readonly atTopLevel = false) {
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+    readonly atTopLevel = false,
+  ) {
     super(`${file}${atTopLevel ? ':1: (top level)' : ''}: ${reason}`);
   }
 
@@ -60,12 +64,19 @@ export interface FileRole {
 function errnoProblem(path: string, role: Required<FileRole>, err: unknown): UnreadableFile {
   const e = err as NodeJS.ErrnoException;
   switch (e.code) {
-    case 'ENOENT': return new UnreadableFile(path, `${role.what} not found`);
-    case 'ENOTDIR': return new UnreadableFile(path, `${role.what} not found (a part of the path is not a folder)`);
-    case 'EISDIR': return new UnreadableFile(path, `is a directory, expected ${role.expected}`);
-    case 'ELOOP': return new UnreadableFile(path, `a symbolic link loop (ELOOP), expected ${role.expected}`);
-    case 'EACCES': case 'EPERM': return new UnreadableFile(path, `permission denied (${e.code})`);
-    default: return new UnreadableFile(path, `cannot read (${e.code ?? e.message.split('\n')[0]})`);
+    case 'ENOENT':
+      return new UnreadableFile(path, `${role.what} not found`);
+    case 'ENOTDIR':
+      return new UnreadableFile(path, `${role.what} not found (a part of the path is not a folder)`);
+    case 'EISDIR':
+      return new UnreadableFile(path, `is a directory, expected ${role.expected}`);
+    case 'ELOOP':
+      return new UnreadableFile(path, `a symbolic link loop (ELOOP), expected ${role.expected}`);
+    case 'EACCES':
+    case 'EPERM':
+      return new UnreadableFile(path, `permission denied (${e.code})`);
+    default:
+      return new UnreadableFile(path, `cannot read (${e.code ?? e.message.split('\n')[0]})`);
   }
 }
 

@@ -20,22 +20,43 @@ import * as data from './builtin/iea37Data.js';
 
 /** Vestas V80 tables of PyWake's Horns Rev 1 example (speeds m/s, power W, Ct). */
 const V80_SPEEDS = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25];
-const V80_POWER_W = [0, 66600, 154000, 282000, 460000, 696000, 996000, 1341000, 1661000, 1866000, 1958000, 1988000, 1997000, 1999000,
-  2000000, 2000000, 2000000, 2000000, 2000000, 2000000, 2000000, 2000000, 2000000];
-const V80_CT = [0, 0.818, 0.806, 0.804, 0.805, 0.806, 0.807, 0.793, 0.739, 0.709, 0.409, 0.314, 0.249, 0.202, 0.167, 0.14, 0.119,
-  0.102, 0.088, 0.077, 0.067, 0.06, 0.053];
+const V80_POWER_W = [
+  0, 66600, 154000, 282000, 460000, 696000, 996000, 1341000, 1661000, 1866000, 1958000, 1988000, 1997000, 1999000, 2000000, 2000000, 2000000, 2000000, 2000000,
+  2000000, 2000000, 2000000, 2000000,
+];
+const V80_CT = [
+  0, 0.818, 0.806, 0.804, 0.805, 0.806, 0.807, 0.793, 0.739, 0.709, 0.409, 0.314, 0.249, 0.202, 0.167, 0.14, 0.119, 0.102, 0.088, 0.077, 0.067, 0.06, 0.053,
+];
 
 const TURBINES: Record<string, () => Turbine> = {
   'iea37-3.35mw': () => ({
-    name: 'iea37-3.35mw', diameter: 130, hubHeight: 110, ratedPowerW: 3.35e6, cutIn: 4, cutOut: 25,
-    power: { kind: 'cubic', ratedSpeed: 9.8 }, thrust: { kind: 'constant', ct: 8 / 9 },
+    name: 'iea37-3.35mw',
+    diameter: 130,
+    hubHeight: 110,
+    ratedPowerW: 3.35e6,
+    cutIn: 4,
+    cutOut: 25,
+    power: { kind: 'cubic', ratedSpeed: 9.8 },
+    thrust: { kind: 'constant', ct: 8 / 9 },
   }),
   'iea37-10mw': () => ({
-    name: 'iea37-10mw', diameter: 198, hubHeight: 119, ratedPowerW: 10e6, cutIn: 4, cutOut: 25,
-    power: { kind: 'cubic', ratedSpeed: 11 }, thrust: { kind: 'constant', ct: 8 / 9 },
+    name: 'iea37-10mw',
+    diameter: 198,
+    hubHeight: 119,
+    ratedPowerW: 10e6,
+    cutIn: 4,
+    cutOut: 25,
+    power: { kind: 'cubic', ratedSpeed: 11 },
+    thrust: { kind: 'constant', ct: 8 / 9 },
   }),
   v80: () => ({
-    name: 'v80', diameter: 80, hubHeight: 70, ratedPowerW: 2e6, cutIn: 3, cutOut: 25, cutOutInclusive: true,
+    name: 'v80',
+    diameter: 80,
+    hubHeight: 70,
+    ratedPowerW: 2e6,
+    cutIn: 3,
+    cutOut: 25,
+    cutOutInclusive: true,
     power: { kind: 'table', speeds: Float64Array.from(V80_SPEEDS), powerW: Float64Array.from(V80_POWER_W) },
     thrust: { kind: 'table', speeds: Float64Array.from(V80_SPEEDS), ct: Float64Array.from(V80_CT), outside: 'zero' },
   }),
@@ -48,16 +69,21 @@ const WINDS: Record<string, () => WindResource> = {
 
 const CS1_RADIUS: Record<number, number> = { 16: 1300, 36: 2000, 64: 3000 };
 const CS1_BASELINES: Record<number, { x: number[]; y: number[]; aepMwh: number }> = {
-  16: data.CS1_16_BASELINE, 36: data.CS1_36_BASELINE, 64: data.CS1_64_BASELINE,
+  16: data.CS1_16_BASELINE,
+  36: data.CS1_36_BASELINE,
+  64: data.CS1_64_BASELINE,
 };
 
 function cs1(n: number): Case {
   const turbine = TURBINES['iea37-3.35mw']();
   const base = CS1_BASELINES[n];
   return {
-    name: `iea37-cs1-${n}`, turbine, wind: WINDS['iea37-cs1'](),
+    name: `iea37-cs1-${n}`,
+    turbine,
+    wind: WINDS['iea37-cs1'](),
     boundary: { kind: 'circle', center: [0, 0], radius: CS1_RADIUS[n] },
-    nTurbines: n, minSpacing: 2 * turbine.diameter,
+    nTurbines: n,
+    minSpacing: 2 * turbine.diameter,
     model: { wake: 'iea37', superposition: 'sos' },
     layout: { x: Float64Array.from(base.x), y: Float64Array.from(base.y) },
     referenceAepMwh: base.aepMwh,
@@ -71,8 +97,12 @@ function cs34(which: 3 | 4): Case {
   const boundary: Boundary = which === 3 ? { kind: 'polygon', vertices: polygons[0] } : { kind: 'multipolygon', polygons };
   const base = which === 3 ? data.CS3_BASELINE : data.CS4_BASELINE;
   return {
-    name: `iea37-cs${which}`, turbine, wind: WINDS['iea37-cs3'](), boundary,
-    nTurbines: base.x.length, minSpacing: 2 * turbine.diameter,
+    name: `iea37-cs${which}`,
+    turbine,
+    wind: WINDS['iea37-cs3'](),
+    boundary,
+    nTurbines: base.x.length,
+    minSpacing: 2 * turbine.diameter,
     model: { wake: 'iea37', superposition: 'sos' },
     layout: { x: Float64Array.from(base.x), y: Float64Array.from(base.y) },
     referenceAepMwh: base.aepMwh,

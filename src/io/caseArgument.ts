@@ -20,6 +20,8 @@ export function caseArgument(spec: string, where?: string): CaseArgument {
   if (isBuiltinCase(spec)) return { kind: 'builtin', name: spec };
   if (looksLikePath(spec) || fs.existsSync(spec)) return { kind: 'file', file: spec };
   const near = nearestKey(spec, BUILTIN_CASE_NAMES);
-  throw new InputError(`${where ? `${where}: ` : ''}unknown case '${spec}': not a built-in case (${BUILTIN_CASE_NAMES.join(', ')}) ` +
-    `and no file of that name${near ? `; did you mean '${near}'?` : ''}`);
+  throw new InputError(
+    `${where ? `${where}: ` : ''}unknown case '${spec}': not a built-in case (${BUILTIN_CASE_NAMES.join(', ')}) ` +
+      `and no file of that name${near ? `; did you mean '${near}'?` : ''}`,
+  );
 }

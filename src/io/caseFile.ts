@@ -119,7 +119,9 @@ export function resolveWind(spec: unknown, baseDir: string, file: string, confin
   if (typeof spec === 'string') {
     if (isBuiltinWind(spec)) return builtinWind(spec);
     if (isCsvPath(spec)) {
-      return readTimeSeriesCsv(namedFile(spec, baseDir, file, 'wind', { what: 'time-series file', expected: 'a time-series CSV file' }, MAX_INPUT_BYTES, confine));
+      return readTimeSeriesCsv(
+        namedFile(spec, baseDir, file, 'wind', { what: 'time-series file', expected: 'a time-series CSV file' }, MAX_INPUT_BYTES, confine),
+      );
     }
     const p = namedFile(spec, baseDir, file, 'wind', yamlRole('wind file'), MAX_YAML_BYTES, confine);
     const doc = readYamlFile(p);
@@ -175,22 +177,34 @@ export function caseFromDocument(doc: unknown, file: string): Case {
   const dir = path.dirname(file);
   if (c.base !== undefined && !isBuiltinCase(c.base)) throw errorAt(doc, ['base'], unknownBuiltinCase(c.base), file);
   const base = c.base !== undefined ? builtinCase(c.base) : null;
-  const fail: FailAt = (fieldPath, message, keyOf = false) => { throw errorAt(doc, fieldPath, message, file, keyOf); };
+  const fail: FailAt = (fieldPath, message, keyOf = false) => {
+    throw errorAt(doc, fieldPath, message, file, keyOf);
+  };
   const resolveAt = (spec: unknown, at: FieldPath = ['turbine']): Turbine => atField(doc, at, file, () => resolveTurbine(spec, dir, file));
   // Several models: `turbines` (counts) or `turbine_choice` (with n_turbines, or a layout's count).
   const severalGiven = c.turbines !== undefined || c.turbine_choice !== undefined;
   const layoutCount = c.layout ? ('coordinates' in c.layout ? c.layout.coordinates : c.layout).x.length : undefined;
   const several = severalGiven
-    ? readFarmModels(c.turbine_choice !== undefined && c.n_turbines === undefined && layoutCount ? { ...raw, n_turbines: layoutCount } : raw, [], file, resolveAt, fail)
+    ? readFarmModels(
+        c.turbine_choice !== undefined && c.n_turbines === undefined && layoutCount ? { ...raw, n_turbines: layoutCount } : raw,
+        [],
+        file,
+        resolveAt,
+        fail,
+      )
     : null;
-  const turbine = several ? several.models.turbines[0] : c.turbine !== undefined ? atField(doc, ['turbine'], file, () => resolveTurbine(raw.turbine, dir, file)) : base?.turbine;
+  const turbine = several
+    ? several.models.turbines[0]
+    : c.turbine !== undefined
+      ? atField(doc, ['turbine'], file, () => resolveTurbine(raw.turbine, dir, file))
+      : base?.turbine;
   if (!turbine) throw errorAt(doc, [], 'turbine: missing (a built-in name, a file or a mapping)', file);
   const wind = c.wind !== undefined ? atField(doc, ['wind'], file, () => resolveWind(raw.wind, dir, file)) : base?.wind;
   if (!wind) throw errorAt(doc, [], 'wind: missing (a built-in name, a file or a mapping)', file);
-  const boundary = c.boundary !== undefined ? atField(doc, ['boundary'], file, () => resolveBoundary(raw.boundary, dir, file)) : base?.boundary ?? null;
+  const boundary = c.boundary !== undefined ? atField(doc, ['boundary'], file, () => resolveBoundary(raw.boundary, dir, file)) : (base?.boundary ?? null);
   const xyLayout = c.layout ? ('coordinates' in c.layout ? c.layout.coordinates : c.layout) : null;
   const layoutPath: FieldPath = c.layout && 'coordinates' in c.layout ? ['layout', 'coordinates'] : ['layout'];
-  const layout = xyLayout ? checkLayout(xyLayout.x, xyLayout.y, file, 'layout', doc, layoutPath) : base?.layout ?? null;
+  const layout = xyLayout ? checkLayout(xyLayout.x, xyLayout.y, file, 'layout', doc, layoutPath) : (base?.layout ?? null);
   const nTurbines = several?.nTurbines ?? c.n_turbines ?? layout?.x.length ?? base?.nTurbines;
   if (!nTurbines) throw errorAt(doc, [], 'n_turbines: missing (or give a layout)', file);
   if (c.min_spacing_m !== undefined && c.min_spacing_diameters !== undefined) {
@@ -198,27 +212,58 @@ export function caseFromDocument(doc: unknown, file: string): Case {
   }
   // The engines' time grows as n² (io/turbineCount.ts): a count no evaluation ends in stated time is refused here.
   const countProblem = wind ? turbineCountProblem(nTurbines, windBins(wind)) : null;
-  if (countProblem) fail(several ? [c.turbines !== undefined ? 'turbines' : 'turbine_choice'] : c.n_turbines !== undefined ? ['n_turbines'] : xyLayout ? layoutPath : ['base'], countProblem);
+  if (countProblem)
+    fail(
+      several ? [c.turbines !== undefined ? 'turbines' : 'turbine_choice'] : c.n_turbines !== undefined ? ['n_turbines'] : xyLayout ? layoutPath : ['base'],
+      countProblem,
+    );
   if (several && layout && layout.x.length !== nTurbines) {
-    throw errorAt(doc, layoutPath, `${layout.x.length} turbines in the layout, ${nTurbines} in ${c.turbines !== undefined ? 'turbines (the sum of their n)' : 'n_turbines'}`, file);
+    throw errorAt(
+      doc,
+      layoutPath,
+      `${layout.x.length} turbines in the layout, ${nTurbines} in ${c.turbines !== undefined ? 'turbines (the sum of their n)' : 'n_turbines'}`,
+      file,
+    );
   }
-  const minSpacing = several ? Math.max(...several.models.minSpacingByType) : c.min_spacing_m ?? (c.min_spacing_diameters ?? 2) * turbine.diameter;
+  const minSpacing = several ? Math.max(...several.models.minSpacingByType) : (c.min_spacing_m ?? (c.min_spacing_diameters ?? 2) * turbine.diameter);
   if (!several) {
     const problem = spacingProblem(minSpacing, turbine.diameter, c.min_spacing_m !== undefined ? 'metres' : 'diameters', turbine.name);
     if (problem) fail([c.min_spacing_m !== undefined ? 'min_spacing_m' : 'min_spacing_diameters'], problem);
   }
   if (boundary) {
     const tooSmall = several ? modelsRoomProblem(boundary, several.models, nTurbines) : capacityProblem(boundary, nTurbines, minSpacing);
-    const at: FieldPath = several ? [c.turbines !== undefined ? 'turbines' : 'turbine_choice'] : c.boundary !== undefined ? ['boundary'] : c.n_turbines !== undefined ? ['n_turbines'] : ['base'];
+    const at: FieldPath = several
+      ? [c.turbines !== undefined ? 'turbines' : 'turbine_choice']
+      : c.boundary !== undefined
+        ? ['boundary']
+        : c.n_turbines !== undefined
+          ? ['n_turbines']
+          : ['base'];
     if (tooSmall) throw errorAt(doc, at, tooSmall, file);
   }
-  const neighbours = c.neighbours !== undefined
-    ? readNeighbours(raw.neighbours, ['neighbours'], file, dir, resolveAt, (f) => {
-      const n = loadCase(f);
-      if (!n.layout) throw new InputError(`${f}: holds no layout (x and y of turbines)`);
-      return { x: n.layout.x, y: n.layout.y, types: n.turbines ? n.turbines.types : [n.turbine], typeOf: n.turbines ? n.turbines.typeOf : new Int32Array(n.layout.x.length) };
-    }, fail, boundary, layout)
-    : null;
+  const neighbours =
+    c.neighbours !== undefined
+      ? readNeighbours(
+          raw.neighbours,
+          ['neighbours'],
+          file,
+          dir,
+          resolveAt,
+          (f) => {
+            const n = loadCase(f);
+            if (!n.layout) throw new InputError(`${f}: holds no layout (x and y of turbines)`);
+            return {
+              x: n.layout.x,
+              y: n.layout.y,
+              types: n.turbines ? n.turbines.types : [n.turbine],
+              typeOf: n.turbines ? n.turbines.typeOf : new Int32Array(n.layout.x.length),
+            };
+          },
+          fail,
+          boundary,
+          layout,
+        )
+      : null;
   const model = resolveFarmModel(c, base?.model, [], fail);
   if (c.site !== undefined) {
     model.site = readSiteBlock(raw.site, doc, ['site'], file);
@@ -227,15 +272,29 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     // An optimizer may place a turbine anywhere in the boundary: its box must lie inside the grids.
     const box = boundary ? boundingBox(boundary) : null;
     const corner = box ? siteLayoutProblem(model.site, [box.minX, box.maxX, box.maxX, box.minX], [box.minY, box.minY, box.maxY, box.maxY]) : null;
-    if (corner) fail(['site', corner.field], `the boundary reaches outside the field's grid (a corner of its bounding box, ${corner.message.replace(/^turbine \d+ at /, '').replace(/ is outside/, ', is outside')})`);
+    if (corner)
+      fail(
+        ['site', corner.field],
+        `the boundary reaches outside the field's grid (a corner of its bounding box, ${corner.message.replace(/^turbine \d+ at /, '').replace(/ is outside/, ', is outside')})`,
+      );
   }
   // What the engines cannot evaluate (physics/solvePlan.ts farmConflict), refused here as at run time.
   const limit = farmConflict(model, { types: several ? several.models.turbines : [turbine], neighbours: !!neighbours && neighbours.x.length > 0, wind });
   if (limit) fail([(c as Record<string, unknown>)[limit.field] !== undefined ? limit.field : 'base'], limit.message);
   // The base's reference AEP holds for its own layout, turbines, wind and model only.
-  const asBase = base != null && !xyLayout && c.turbine === undefined && c.turbines === undefined && c.turbine_choice === undefined
-    && c.neighbours === undefined && c.wind === undefined && c.wake_params === undefined && c.blockage === undefined
-    && model.wake === base.model.wake && model.superposition === base.model.superposition && (model.ground ?? 'none') === (base.model.ground ?? 'none');
+  const asBase =
+    base != null &&
+    !xyLayout &&
+    c.turbine === undefined &&
+    c.turbines === undefined &&
+    c.turbine_choice === undefined &&
+    c.neighbours === undefined &&
+    c.wind === undefined &&
+    c.wake_params === undefined &&
+    c.blockage === undefined &&
+    model.wake === base.model.wake &&
+    model.superposition === base.model.superposition &&
+    (model.ground ?? 'none') === (base.model.ground ?? 'none');
   const treatment = c.directions !== undefined ? readDirectionsField(raw.directions, doc, ['directions'], file) : null;
   if (treatment) {
     const problem = directionsProblem(treatment, wind);
@@ -252,7 +311,17 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     if (far) fail(['economics', 'substations', far.index], far.message);
     economics = economicsForTurbines(spec, several ? several.models.turbines : [turbine], ['economics'], fail);
     const tooMany = pricedTurbinesProblem(nTurbines);
-    if (tooMany) fail(several ? [c.turbines !== undefined ? 'turbines' : 'turbine_choice'] : c.n_turbines !== undefined ? ['n_turbines'] : xyLayout ? layoutPath : ['economics'], tooMany);
+    if (tooMany)
+      fail(
+        several
+          ? [c.turbines !== undefined ? 'turbines' : 'turbine_choice']
+          : c.n_turbines !== undefined
+            ? ['n_turbines']
+            : xyLayout
+              ? layoutPath
+              : ['economics'],
+        tooMany,
+      );
   }
   // The file's own layout: two turbines at one point, or one on a substation, are refused at the
   // layout's line (geometry/coincidentPoints.ts), as every other door that takes a layout does.
@@ -261,15 +330,23 @@ export function caseFromDocument(doc: unknown, file: string): Case {
     if (points) fail(layoutPath, points);
   }
   const result: Case = {
-    ...(several ? {
-      turbines: {
-        types: several.models.turbines, minSpacingByType: Float64Array.from(several.models.minSpacingByType),
-        typeOf: several.models.counts ? typeOfCounts(several.models.counts) : new Int32Array(nTurbines), choice: several.models.counts === null,
-      },
-    } : {}),
+    ...(several
+      ? {
+          turbines: {
+            types: several.models.turbines,
+            minSpacingByType: Float64Array.from(several.models.minSpacingByType),
+            typeOf: several.models.counts ? typeOfCounts(several.models.counts) : new Int32Array(nTurbines),
+            choice: several.models.counts === null,
+          },
+        }
+      : {}),
     ...(neighbours && neighbours.x.length > 0 ? { neighbours } : {}),
     name: c.name ?? base?.name ?? path.basename(file).replace(/\.ya?ml$/i, ''),
-    turbine, wind, boundary, nTurbines, minSpacing,
+    turbine,
+    wind,
+    boundary,
+    nTurbines,
+    minSpacing,
     model,
     layout,
     referenceAepMwh: asBase ? base!.referenceAepMwh : undefined,
@@ -323,7 +400,11 @@ export function caseFromIea37Layout(doc: unknown, file: string, overrides: { tur
   const layout = checkLayout(layoutFile.x, layoutFile.y, file, 'definitions.position.items');
   return {
     name: path.basename(file).replace(/\.ya?ml$/i, ''),
-    turbine, wind, boundary: null, nTurbines: layout.x.length, minSpacing: 2 * turbine.diameter,
+    turbine,
+    wind,
+    boundary: null,
+    nTurbines: layout.x.length,
+    minSpacing: 2 * turbine.diameter,
     model: { wake: 'iea37', superposition: 'sos' },
     layout,
     referenceAepMwh: layoutFile.referenceAepMwh,

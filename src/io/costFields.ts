@@ -55,18 +55,35 @@ const rpm = bounded(B.ratedRpm, 'expected a rotor speed in rpm', { gt: 0, messag
 export const economicsSchema = strict({
   model: z.literal('dtu_offshore').optional(), // the one model there is (cost/dtuOffshore.ts)
   energy_price_eur_per_mwh: bounded(B.energyPrice, 'expected a number (€ per MWh)'),
-  discount_rate: z.number().gt(-1, { error: 'must be a fraction per year > -1 (0.06 for 6 %)' }).lt(1, { error: 'must be a fraction per year (0.06 for 6 %), not a percentage' })
-    .min(B.discountRate.min, { error: boundMessage(B.discountRate) }).max(B.discountRate.max, { error: boundMessage(B.discountRate) }).optional(),
-  project_years: z.int({ error: 'expected a whole number of years' }).min(1, { error: 'must be a whole number of years >= 1' }).max(B.projectYears.max, { error: boundMessage(B.projectYears) }),
+  discount_rate: z
+    .number()
+    .gt(-1, { error: 'must be a fraction per year > -1 (0.06 for 6 %)' })
+    .lt(1, { error: 'must be a fraction per year (0.06 for 6 %), not a percentage' })
+    .min(B.discountRate.min, { error: boundMessage(B.discountRate) })
+    .max(B.discountRate.max, { error: boundMessage(B.discountRate) })
+    .optional(),
+  project_years: z
+    .int({ error: 'expected a whole number of years' })
+    .min(1, { error: 'must be a whole number of years >= 1' })
+    .max(B.projectYears.max, { error: boundMessage(B.projectYears) }),
   distance_from_shore_km: bounded(B.distanceFromShore, 'expected a distance in km', { min: 0, message: 'must be a distance in km >= 0' }),
-  water_depth_m: bounded(B.waterDepth, 'expected a depth in metres (positive down)', { min: 0, message: 'must be a depth in metres >= 0 (positive down)' }).optional(),
+  water_depth_m: bounded(B.waterDepth, 'expected a depth in metres (positive down)', {
+    min: 0,
+    message: 'must be a depth in metres >= 0 (positive down)',
+  }).optional(),
   bathymetry: z.string().min(1).optional(),
-  substations: z.array(z.tuple([z.number().finite(), z.number().finite()], { error: 'expected [x, y] in metres' })).min(1, { error: 'must list at least one substation [x, y]' }),
-  cables: z.array(strict({
-    name: z.string().min(1),
-    capacity: z.int({ error: 'expected a whole number of turbines' }).min(1, { error: 'must be a whole number of turbines >= 1' }),
-    cost_per_m: bounded(B.cableCost, 'expected a cost in € per metre', { gt: 0, message: 'must be a number > 0' }),
-  })).min(1, { error: 'must list at least one cable type {name, capacity, cost_per_m}' }),
+  substations: z
+    .array(z.tuple([z.number().finite(), z.number().finite()], { error: 'expected [x, y] in metres' }))
+    .min(1, { error: 'must list at least one substation [x, y]' }),
+  cables: z
+    .array(
+      strict({
+        name: z.string().min(1),
+        capacity: z.int({ error: 'expected a whole number of turbines' }).min(1, { error: 'must be a whole number of turbines >= 1' }),
+        cost_per_m: bounded(B.cableCost, 'expected a cost in € per metre', { gt: 0, message: 'must be a number > 0' }),
+      }),
+    )
+    .min(1, { error: 'must list at least one cable type {name, capacity, cost_per_m}' }),
   rated_rpm: z.union([rpm, z.record(z.string(), rpm)], { error: 'expected a rotor speed in rpm, or a mapping turbine name → rpm' }),
 });
 
@@ -85,7 +102,8 @@ export interface EconomicsSpec {
   ratedRpm: number | Record<string, number>;
 }
 
-const finiteNumber = z.number().finite(), wholeNumber = z.number().int().finite();
+const finiteNumber = z.number().finite(),
+  wholeNumber = z.number().int().finite();
 /** A number within `b`, for data that travels (no message: a payload outside is refused as a whole). */
 const within = (b: EconomicsBound) => (b.minExclusive ? finiteNumber.gt(b.min) : finiteNumber.min(b.min)).max(b.max);
 /**
@@ -94,16 +112,33 @@ const within = (b: EconomicsBound) => (b.minExclusive ? finiteNumber.gt(b.min) :
  */
 export const economicsSpecSchema = z.strictObject({
   model: z.literal('dtu_offshore'),
-  energyPriceEurPerMWh: within(B.energyPrice), discountRate: within(B.discountRate).optional(), projectYears: wholeNumber.min(1).max(B.projectYears.max), distanceFromShoreKm: within(B.distanceFromShore),
+  energyPriceEurPerMWh: within(B.energyPrice),
+  discountRate: within(B.discountRate).optional(),
+  projectYears: wholeNumber.min(1).max(B.projectYears.max),
+  distanceFromShoreKm: within(B.distanceFromShore),
   depth: z.union([
     z.strictObject({ constantM: within(B.waterDepth) }),
     z.strictObject({
-      grid: z.strictObject({ x0: finiteNumber, dx: finiteNumber.positive(), nx: wholeNumber.min(2), y0: finiteNumber, dy: finiteNumber.positive(), ny: wholeNumber.min(2), depth: z.array(within(B.waterDepth)).max(1_000_000) }),
+      grid: z.strictObject({
+        x0: finiteNumber,
+        dx: finiteNumber.positive(),
+        nx: wholeNumber.min(2),
+        y0: finiteNumber,
+        dy: finiteNumber.positive(),
+        ny: wholeNumber.min(2),
+        depth: z.array(within(B.waterDepth)).max(1_000_000),
+      }),
       file: z.string().max(4096),
     }),
   ]),
-  substations: z.array(z.tuple([finiteNumber, finiteNumber])).min(1).max(1000),
-  cables: z.array(z.strictObject({ name: z.string().min(1).max(200), capacity: wholeNumber.min(1), costPerMetre: within(B.cableCost) })).min(1).max(100),
+  substations: z
+    .array(z.tuple([finiteNumber, finiteNumber]))
+    .min(1)
+    .max(1000),
+  cables: z
+    .array(z.strictObject({ name: z.string().min(1).max(200), capacity: wholeNumber.min(1), costPerMetre: within(B.cableCost) }))
+    .min(1)
+    .max(100),
   ratedRpm: z.union([within(B.ratedRpm), z.record(z.string().max(200), within(B.ratedRpm))]),
 });
 
@@ -119,7 +154,12 @@ export function economicsSpecProblem(spec: EconomicsSpec): string | null {
 /** Check the block (already shape-checked by economicsSchema) and read its bathymetry file (relative to `baseDir`). */
 export function resolveEconomicsSpec(f: EconomicsFields, at: FieldPath, baseDir: string, fail: FailAt): EconomicsSpec {
   if ((f.water_depth_m === undefined) === (f.bathymetry === undefined)) {
-    fail(at, f.water_depth_m === undefined ? 'give the water depth: water_depth_m (one depth) or bathymetry (a x,y,depth CSV grid)' : 'give water_depth_m or bathymetry, not both');
+    fail(
+      at,
+      f.water_depth_m === undefined
+        ? 'give the water depth: water_depth_m (one depth) or bathymetry (a x,y,depth CSV grid)'
+        : 'give water_depth_m or bathymetry, not both',
+    );
   }
   const names = new Map<string, number>();
   f.cables.forEach((c, k) => {
@@ -179,13 +219,20 @@ export function siteOutsideGrid(spec: EconomicsSpec, boundary: Boundary | null, 
  * than the plausibility bound (cost/plausibility.ts), as its index and the message for that
  * field; null when every one is within reach (or there is nothing to measure from).
  */
-export function substationReachProblem(spec: EconomicsSpec, boundary: Boundary | null, points: { x: ArrayLike<number>; y: ArrayLike<number> } | null): { index: number; message: string } | null {
+export function substationReachProblem(
+  spec: EconomicsSpec,
+  boundary: Boundary | null,
+  points: { x: ArrayLike<number>; y: ArrayLike<number> } | null,
+): { index: number; message: string } | null {
   const box = siteBoxOf(boundary, points);
   if (!box) return null;
   for (const [k, [x, y]] of spec.substations.entries()) {
     const distance = Math.hypot(Math.max(box.minX - x, 0, x - box.maxX), Math.max(box.minY - y, 0, y - box.maxY));
     if (distance > B.substationReach.max) {
-      return { index: k, message: `substation at (${x}, ${y}) is ${+(distance / 1000).toPrecision(4)} km from the site, beyond the plausibility bound of ${B.substationReach.max / 1000} km (docs/cost.md: ${B.substationReach.hint})` };
+      return {
+        index: k,
+        message: `substation at (${x}, ${y}) is ${+(distance / 1000).toPrecision(4)} km from the site, beyond the plausibility bound of ${B.substationReach.max / 1000} km (docs/cost.md: ${B.substationReach.hint})`,
+      };
     }
   }
   return null;
@@ -197,7 +244,13 @@ export function substationReachProblem(spec: EconomicsSpec, boundary: Boundary |
  * a `rated_rpm` mapping may use (default: the names of `types`; null: not checked, as for a
  * campaign task, whose campaign was checked when loaded).
  */
-export function economicsForTurbines(spec: EconomicsSpec, types: readonly Turbine[], at: FieldPath, fail: FailAt, allModels?: readonly string[] | null): CaseEconomics {
+export function economicsForTurbines(
+  spec: EconomicsSpec,
+  types: readonly Turbine[],
+  at: FieldPath,
+  fail: FailAt,
+  allModels?: readonly string[] | null,
+): CaseEconomics {
   const rpm = spec.ratedRpm;
   let ratedRpmByType: number[];
   if (typeof rpm === 'number') ratedRpmByType = types.map(() => rpm);
@@ -207,12 +260,17 @@ export function economicsForTurbines(spec: EconomicsSpec, types: readonly Turbin
     for (const key of allModels === null ? [] : Object.keys(rpm)) {
       if (!known.includes(key)) {
         const near = nearestKey(key, known);
-        fail([...at, 'rated_rpm', key], `no turbine model '${key}' in this farm${near ? `; did you mean '${near}'?` : ''} (its models: ${known.join(', ')})`, true);
+        fail(
+          [...at, 'rated_rpm', key],
+          `no turbine model '${key}' in this farm${near ? `; did you mean '${near}'?` : ''} (its models: ${known.join(', ')})`,
+          true,
+        );
       }
     }
     ratedRpmByType = types.map((t) => {
       const v = rpm[t.name];
-      if (v === undefined) fail([...at, 'rated_rpm'], `no rated rotor speed for turbine model '${t.name}' (give '${t.name}: <rpm>', or one number for every model)`);
+      if (v === undefined)
+        fail([...at, 'rated_rpm'], `no rated rotor speed for turbine model '${t.name}' (give '${t.name}: <rpm>', or one number for every model)`);
       return v!;
     });
   }
@@ -235,8 +293,18 @@ export function economicsForTurbines(spec: EconomicsSpec, types: readonly Turbin
  * CaseEconomics made. Problems: one InputError line `file: economics.field: …` (callers with the
  * parsed document pass `fail` to name the line instead).
  */
-export function resolveEconomics(fields: EconomicsFields, turbines: readonly Turbine[], file: string, fail?: FailAt, at: FieldPath = ['economics']): CaseEconomics {
-  const failAt: FailAt = fail ?? ((p, message) => { throw new InputError(`${file}: ${p.join('.')}: ${message}`); });
+export function resolveEconomics(
+  fields: EconomicsFields,
+  turbines: readonly Turbine[],
+  file: string,
+  fail?: FailAt,
+  at: FieldPath = ['economics'],
+): CaseEconomics {
+  const failAt: FailAt =
+    fail ??
+    ((p, message) => {
+      throw new InputError(`${file}: ${p.join('.')}: ${message}`);
+    });
   const spec = resolveEconomicsSpec(fields, at, path.dirname(file), failAt);
   return economicsForTurbines(spec, turbines, at, failAt);
 }

@@ -49,15 +49,22 @@ export function readCurveCsv(file: string, column: 'power' | 'ct'): CurveTable {
   if (rows.length === 0 || rows[0].every((c) => c.trim() === '')) fail(0, '(header)', `empty file, expected a header row (wind_speed,${column})`);
   const header = rows[0].map((h) => h.trim());
   // A first line naming none of the columns is not a curve header: said without quoting it (io/fileDoor.ts).
-  if (!looksLikeHeader(header, CURVE_COLUMNS)) fail(0, '(header)', `expected a header row (wind_speed,${column}); the first line names none of the columns (${header.length} cell${header.length === 1 ? '' : 's'}): not a curve CSV`);
+  if (!looksLikeHeader(header, CURVE_COLUMNS))
+    fail(
+      0,
+      '(header)',
+      `expected a header row (wind_speed,${column}); the first line names none of the columns (${header.length} cell${header.length === 1 ? '' : 's'}): not a curve CSV`,
+    );
   const index = new Map<string, number>();
   header.forEach((name, i) => {
-    if (!(CURVE_COLUMNS as readonly string[]).includes(name)) fail(0, name === '' ? `column ${i + 1}` : excerpt(name), name === '' ? 'empty column name' : unknownColumnMessage(excerpt(name), CURVE_COLUMNS));
+    if (!(CURVE_COLUMNS as readonly string[]).includes(name))
+      fail(0, name === '' ? `column ${i + 1}` : excerpt(name), name === '' ? 'empty column name' : unknownColumnMessage(excerpt(name), CURVE_COLUMNS));
     if (index.has(name)) fail(0, name, `column '${name}' appears twice`);
     index.set(name, i);
   });
   for (const required of ['wind_speed', column]) {
-    if (!index.has(required)) fail(0, required, `missing column (the header has ${header.join(', ')}; a ${column === 'power' ? 'power' : 'Ct'} curve needs wind_speed and ${column})`);
+    if (!index.has(required))
+      fail(0, required, `missing column (the header has ${header.join(', ')}; a ${column === 'power' ? 'power' : 'Ct'} curve needs wind_speed and ${column})`);
   }
   const sampleRows: number[] = [];
   for (let r = 1; r < rows.length; r++) if (!(rows[r].length === 1 && rows[r][0].trim() === '')) sampleRows.push(r);
@@ -77,7 +84,9 @@ export function readCurveCsv(file: string, column: 'power' | 'ct'): CurveTable {
   const speeds = numbers('wind_speed');
   const values = numbers(column);
   return {
-    file, speeds, values,
+    file,
+    speeds,
+    values,
     errorAt: (name, i, message) => new LocatedInputError(`${file}:${lineOf[sampleRows[i] ?? 0] ?? 1}: ${name}: ${message}`),
   };
 }

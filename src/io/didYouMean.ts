@@ -22,12 +22,33 @@ export function unknownKeyMessage(key: string, known: readonly string[]): string
  * column has one name in every file wflo reads.
  */
 const COLUMN_ALIASES: Readonly<Record<string, string>> = {
-  ws: 'wind_speed', u: 'wind_speed', speed: 'wind_speed', windspeed: 'wind_speed', v: 'wind_speed',
-  wd: 'wind_direction', direction: 'wind_direction', winddirection: 'wind_direction', dir: 'wind_direction',
-  ti: 'turbulence_intensity', turbulence: 'turbulence_intensity', turbulenceintensity: 'turbulence_intensity',
-  p: 'power', power: 'power', powerw: 'power', powerkw: 'power', powermw: 'power',
-  ct: 'ct', thrustcoefficient: 'ct', cts: 'ct',
-  w: 'weight', weights: 'weight', freq: 'frequency', probability: 'frequency', pwd: 'frequency', t: 'time', timestamp: 'time',
+  ws: 'wind_speed',
+  u: 'wind_speed',
+  speed: 'wind_speed',
+  windspeed: 'wind_speed',
+  v: 'wind_speed',
+  wd: 'wind_direction',
+  direction: 'wind_direction',
+  winddirection: 'wind_direction',
+  dir: 'wind_direction',
+  ti: 'turbulence_intensity',
+  turbulence: 'turbulence_intensity',
+  turbulenceintensity: 'turbulence_intensity',
+  p: 'power',
+  power: 'power',
+  powerw: 'power',
+  powerkw: 'power',
+  powermw: 'power',
+  ct: 'ct',
+  thrustcoefficient: 'ct',
+  cts: 'ct',
+  w: 'weight',
+  weights: 'weight',
+  freq: 'frequency',
+  probability: 'frequency',
+  pwd: 'frequency',
+  t: 'time',
+  timestamp: 'time',
 };
 
 /** An unknown column's message: the wflo name another tool's name stands for, or the nearest known one. */
@@ -37,7 +58,7 @@ export function unknownColumnMessage(name: string, known: readonly string[]): st
   const folded = bare.toLowerCase().replace(/[\s_-]/g, '');
   const alias = COLUMN_ALIASES[folded] ?? COLUMN_ALIASES[bare.toLowerCase()];
   const near = alias !== undefined && known.includes(alias) ? alias : nearestKey(bare.replace(/\s+/g, '_'), known);
-  if (near === null || (near === name)) return `unknown column '${name}' (known: ${known.join(', ')})`;
+  if (near === null || near === name) return `unknown column '${name}' (known: ${known.join(', ')})`;
   const unitName = unit ? ({ w: 'W', kw: 'kW', mw: 'MW' } as Record<string, string>)[unit.toLowerCase()] : undefined;
   const unitHint = unitName && unitName !== 'W' && near === 'power' ? ` (with power_unit: ${unitName} in the turbine file)` : '';
   const pywake = ['ws', 'wd', 'ti'].includes(folded) ? ` (${name} is PyWake's name; wflo's files say ${near})` : '';

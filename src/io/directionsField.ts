@@ -24,7 +24,7 @@ export const MAX_DIRECTION_POINTS = 1000;
 /** The finest refinement step, degrees (3 600 directions). */
 export const MIN_REFINE_DEG = 0.1;
 
-const FORMS = "bins, {spread: N}, {gaussian: {sigma_deg: S, points: N}} or {refine_deg: STEP}";
+const FORMS = 'bins, {spread: N}, {gaussian: {sigma_deg: S, points: N}} or {refine_deg: STEP}';
 const KINDS = ['spread', 'gaussian', 'refine_deg'];
 
 /** A problem with a whole number of points, or null. */
@@ -36,12 +36,14 @@ function pointsProblem(v: unknown, what: string): string | null {
 }
 
 function sigmaProblem(v: unknown): string | null {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > 60) return `expected a standard deviation in degrees, above 0 and at most 60, got ${excerpt(String(v))}`;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > 60)
+    return `expected a standard deviation in degrees, above 0 and at most 60, got ${excerpt(String(v))}`;
   return null;
 }
 
 function refineProblem(v: unknown): string | null {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < MIN_REFINE_DEG || v > 360) return `expected a step in degrees from ${MIN_REFINE_DEG} to 360, got ${excerpt(String(v))}`;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < MIN_REFINE_DEG || v > 360)
+    return `expected a step in degrees from ${MIN_REFINE_DEG} to 360, got ${excerpt(String(v))}`;
   const m = 360 / v;
   if (Math.abs(m - Math.round(m)) > 1e-9 * m) return `${v}° does not divide 360° (the refined rose must close up)`;
   return null;
@@ -52,7 +54,9 @@ function refineProblem(v: unknown): string | null {
  * field's path in it (for `file:line: farms[0].directions.spread: …`).
  */
 export function readDirectionsField(value: unknown, root: unknown, at: FieldPath, file: string): DirectionTreatment {
-  const fail = (rest: FieldPath, message: string, keyOf = false): never => { throw errorAt(root, [...at, ...rest], message, file, keyOf); };
+  const fail = (rest: FieldPath, message: string, keyOf = false): never => {
+    throw errorAt(root, [...at, ...rest], message, file, keyOf);
+  };
   if (value === 'bins') return { kind: 'bins' };
   if (typeof value === 'string') {
     const near = ['bins', ...KINDS].find((k) => k === value.trim().toLowerCase());
@@ -87,7 +91,9 @@ export function readDirectionsField(value: unknown, root: unknown, at: FieldPath
 export function parseDirectionsFlag(text: string, flag = '--directions'): DirectionTreatment {
   const parts = text.trim().split(':');
   const num = (s: string | undefined): number => (s === undefined || s.trim() === '' ? NaN : Number(s));
-  const bad = (message: string): never => { throw new InputError(`${flag}: ${message}`); };
+  const bad = (message: string): never => {
+    throw new InputError(`${flag}: ${message}`);
+  };
   const usage = 'expected bins, spread:N, gaussian:SIGMA:N or refine:STEP';
   switch (parts[0]) {
     case 'bins':
@@ -101,7 +107,8 @@ export function parseDirectionsFlag(text: string, flag = '--directions'): Direct
     }
     case 'gaussian': {
       if (parts.length !== 3) bad(`${usage}, got '${excerpt(text)}'`);
-      const sigma = num(parts[1]), n = num(parts[2]);
+      const sigma = num(parts[1]),
+        n = num(parts[2]);
       const ps = sigmaProblem(sigma);
       if (ps) bad(`gaussian: sigma: ${ps.replace(/got .*$/, `got '${excerpt(parts[1])}'`)}`);
       const pp = pointsProblem(n, 'points');
@@ -134,29 +141,41 @@ export function directionsProblem(t: DirectionTreatment, wind: WindResource, for
 /** The treatment as the field is written (for JSON output, result files and the ledger). */
 export function directionsDocument(t: DirectionTreatment): string | Record<string, unknown> {
   switch (t.kind) {
-    case 'bins': return 'bins';
-    case 'spread': return { spread: t.n };
-    case 'gaussian': return { gaussian: { sigma_deg: t.sigmaDeg, points: t.n } };
-    case 'refine': return { refine_deg: t.stepDeg };
+    case 'bins':
+      return 'bins';
+    case 'spread':
+      return { spread: t.n };
+    case 'gaussian':
+      return { gaussian: { sigma_deg: t.sigmaDeg, points: t.n } };
+    case 'refine':
+      return { refine_deg: t.stepDeg };
   }
 }
 
 /** The treatment as the flag is written (`spread:20`). */
 export function directionsFlag(t: DirectionTreatment): string {
   switch (t.kind) {
-    case 'bins': return 'bins';
-    case 'spread': return `spread:${t.n}`;
-    case 'gaussian': return `gaussian:${t.sigmaDeg}:${t.n}`;
-    case 'refine': return `refine:${t.stepDeg}`;
+    case 'bins':
+      return 'bins';
+    case 'spread':
+      return `spread:${t.n}`;
+    case 'gaussian':
+      return `gaussian:${t.sigmaDeg}:${t.n}`;
+    case 'refine':
+      return `refine:${t.stepDeg}`;
   }
 }
 
 /** In words, for text output: which measure an AEP is on. */
 export function describeDirections(t: DirectionTreatment): string {
   switch (t.kind) {
-    case 'bins': return 'the bins as listed (benchmark measure)';
-    case 'spread': return `each bin spread over its width in ${t.n} sub-directions`;
-    case 'gaussian': return `direction uncertainty σ = ${t.sigmaDeg}° on ${t.n} points over ±3σ`;
-    case 'refine': return `rose refined to every ${t.stepDeg}°`;
+    case 'bins':
+      return 'the bins as listed (benchmark measure)';
+    case 'spread':
+      return `each bin spread over its width in ${t.n} sub-directions`;
+    case 'gaussian':
+      return `direction uncertainty σ = ${t.sigmaDeg}° on ${t.n} points over ±3σ`;
+    case 'refine':
+      return `rose refined to every ${t.stepDeg}°`;
   }
 }

@@ -20,10 +20,13 @@ import type { FailAt } from './farmTurbines.js';
 
 /** A model name field: a string the registry knows (the message lists the names and the nearest one). */
 function modelName(field: ModelField) {
-  return z.string().superRefine((value, ctx) => {
-    const problem = modelNameProblem(field, value);
-    if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  }).optional();
+  return z
+    .string()
+    .superRefine((value, ctx) => {
+      const problem = modelNameProblem(field, value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
+    .optional();
 }
 
 /** The fields, to spread into a schema's shape. */

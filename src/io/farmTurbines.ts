@@ -68,16 +68,23 @@ export interface FarmModels {
   counts: number[] | null;
 }
 
-
-interface SpacingDefaults { min_spacing_diameters?: number; min_spacing_m?: number }
+interface SpacingDefaults {
+  min_spacing_diameters?: number;
+  min_spacing_m?: number;
+}
 
 /** A model's spacing in metres (its own field at `at`, else the farm type's at `typeAt`), at least one of its diameters. */
 function spacingOf(t: Turbine, own: SpacingDefaults, type: SpacingDefaults, at: FieldPath, typeAt: FieldPath, fail: FailAt): number {
-  if (own.min_spacing_m !== undefined && own.min_spacing_diameters !== undefined) fail([...at, 'min_spacing_m'], 'give min_spacing_m or min_spacing_diameters, not both');
-  const [value, where, unit]: [number, FieldPath, 'metres' | 'diameters'] = own.min_spacing_m !== undefined ? [own.min_spacing_m, [...at, 'min_spacing_m'], 'metres']
-    : own.min_spacing_diameters !== undefined ? [own.min_spacing_diameters * t.diameter, [...at, 'min_spacing_diameters'], 'diameters']
-      : type.min_spacing_m !== undefined ? [type.min_spacing_m, [...typeAt, 'min_spacing_m'], 'metres']
-        : [(type.min_spacing_diameters ?? 2) * t.diameter, [...typeAt, 'min_spacing_diameters'], 'diameters'];
+  if (own.min_spacing_m !== undefined && own.min_spacing_diameters !== undefined)
+    fail([...at, 'min_spacing_m'], 'give min_spacing_m or min_spacing_diameters, not both');
+  const [value, where, unit]: [number, FieldPath, 'metres' | 'diameters'] =
+    own.min_spacing_m !== undefined
+      ? [own.min_spacing_m, [...at, 'min_spacing_m'], 'metres']
+      : own.min_spacing_diameters !== undefined
+        ? [own.min_spacing_diameters * t.diameter, [...at, 'min_spacing_diameters'], 'diameters']
+        : type.min_spacing_m !== undefined
+          ? [type.min_spacing_m, [...typeAt, 'min_spacing_m'], 'metres']
+          : [(type.min_spacing_diameters ?? 2) * t.diameter, [...typeAt, 'min_spacing_diameters'], 'diameters'];
   const problem = spacingProblem(value, t.diameter, unit, t.name);
   if (problem) fail(where, problem);
   return value;
@@ -87,7 +94,13 @@ function spacingOf(t: Turbine, own: SpacingDefaults, type: SpacingDefaults, at: 
  * A farm type's models from its raw fields (`turbines` or `turbine_choice` with `n_turbines`), or
  * null when it has one `turbine`. `at` is the farm type's field path.
  */
-export function readFarmModels(raw: Record<string, unknown>, at: FieldPath, file: string, resolve: TurbineAt, fail: FailAt): { models: FarmModels; nTurbines: number } | null {
+export function readFarmModels(
+  raw: Record<string, unknown>,
+  at: FieldPath,
+  file: string,
+  resolve: TurbineAt,
+  fail: FailAt,
+): { models: FarmModels; nTurbines: number } | null {
   const has = (k: string) => raw[k] !== undefined;
   const forms = ['turbine', 'turbines', 'turbine_choice'].filter(has);
   if (forms.length === 0) fail(at, 'no turbine: give `turbine` (with n_turbines), `turbines` (models with counts) or `turbine_choice` (with n_turbines)');
@@ -121,7 +134,10 @@ export function readFarmModels(raw: Record<string, unknown>, at: FieldPath, file
 export function typeOfCounts(counts: readonly number[]): Int32Array {
   const out = new Int32Array(counts.reduce((s, n) => s + n, 0));
   let i = 0;
-  counts.forEach((n, k) => { out.fill(k, i, i + n); i += n; });
+  counts.forEach((n, k) => {
+    out.fill(k, i, i + n);
+    i += n;
+  });
   return out;
 }
 
@@ -136,7 +152,8 @@ export function modelsRoomProblem(boundary: Boundary, models: FarmModels, nTurbi
   if (models.counts === null) {
     const smallest = Math.min(...s);
     const bound = maxTurbinesBound(boundary, smallest);
-    return nTurbines <= bound ? null
+    return nTurbines <= bound
+      ? null
       : `cannot place ${nTurbines} turbines in this site even at the smallest model spacing ${smallest} m: at most ${Math.floor(bound)} fit (Oler's packing bound)`;
   }
   for (let m = 0; m < s.length; m++) {
@@ -154,14 +171,24 @@ export function modelsRoomProblem(boundary: Boundary, models: FarmModels, nTurbi
  * relative to `baseDir`. Positions and models, in the order listed (a file's turbines in its order).
  */
 export function readNeighbours(
-  rawList: unknown, at: FieldPath, file: string, baseDir: string, resolve: TurbineAt, loadFile: LayoutTurbinesAt, fail: FailAt, boundary: Boundary | null = null,
+  rawList: unknown,
+  at: FieldPath,
+  file: string,
+  baseDir: string,
+  resolve: TurbineAt,
+  loadFile: LayoutTurbinesAt,
+  fail: FailAt,
+  boundary: Boundary | null = null,
   layout: { x: ArrayLike<number>; y: ArrayLike<number> } | null = null,
 ): CaseNeighbours {
   const site = boundary ? prepareBoundary(boundary) : null;
   const box = siteBoxOf(boundary, layout);
   const checkOutside = (px: number, py: number, where: FieldPath, what: string): void => {
     if (site && containsPoint(site, px, py)) {
-      fail(where, `${what} at (${px}, ${py}) m is inside the site, where the farm's own turbines stand; a neighbour must be outside it (or in an exclusion zone)`);
+      fail(
+        where,
+        `${what} at (${px}, ${py}) m is inside the site, where the farm's own turbines stand; a neighbour must be outside it (or in an exclusion zone)`,
+      );
     }
     const far = neighbourReachProblem(px, py, box, what);
     if (far) fail(where, far);
@@ -171,12 +198,18 @@ export function readNeighbours(
   const parsed = neighboursSchema.safeParse(rawList);
   if (!parsed.success) throw zodToInputError(parsed.error, file, rawList);
   const entries = rawList as Record<string, unknown>[];
-  const x: number[] = [], y: number[] = [], typeOf: number[] = [];
+  const x: number[] = [],
+    y: number[] = [],
+    typeOf: number[] = [];
   const types: Turbine[] = [];
   const typeIndex = new Map<Turbine, number>();
   const add = (t: Turbine): number => {
     let k = typeIndex.get(t);
-    if (k === undefined) { k = types.length; types.push(t); typeIndex.set(t, k); }
+    if (k === undefined) {
+      k = types.length;
+      types.push(t);
+      typeIndex.set(t, k);
+    }
     return k;
   };
   const byName = new Map<string, Turbine>();
@@ -198,19 +231,27 @@ export function readNeighbours(
       const local = loaded.types.map((t) => add(override ?? t));
       for (let k = 0; k < loaded.x.length; k++) {
         checkOutside(loaded.x[k]!, loaded.y[k]!, [...here, 'file'], `turbine ${k} of ${e.file as string}`);
-        x.push(loaded.x[k]!); y.push(loaded.y[k]!); typeOf.push(local[loaded.typeOf[k]!]!);
+        x.push(loaded.x[k]!);
+        y.push(loaded.y[k]!);
+        typeOf.push(local[loaded.typeOf[k]!]!);
       }
       return;
     }
     const p = neighbourPointSchema.safeParse(e);
     if (!p.success) throw zodToInputError(p.error, file, e);
-    if (!Number.isFinite(e.x as number) || !Number.isFinite(e.y as number)) fail([...here, Number.isFinite(e.x as number) ? 'y' : 'x'], 'must be a finite number (metres)');
+    if (!Number.isFinite(e.x as number) || !Number.isFinite(e.y as number))
+      fail([...here, Number.isFinite(e.x as number) ? 'y' : 'x'], 'must be a finite number (metres)');
     checkOutside(e.x as number, e.y as number, here, `neighbour ${i}`);
     // The same built-in name or file resolves to one model (one wake model pair per model).
     const key = typeof e.turbine === 'string' ? e.turbine : null;
     let t = key !== null ? byName.get(key) : undefined;
-    if (!t) { t = resolve(e.turbine, [...here, 'turbine']); if (key !== null) byName.set(key, t); }
-    x.push(e.x as number); y.push(e.y as number); typeOf.push(add(t));
+    if (!t) {
+      t = resolve(e.turbine, [...here, 'turbine']);
+      if (key !== null) byName.set(key, t);
+    }
+    x.push(e.x as number);
+    y.push(e.y as number);
+    typeOf.push(add(t));
   });
   return { x: Float64Array.from(x), y: Float64Array.from(y), types, typeOf: Int32Array.from(typeOf) };
 }

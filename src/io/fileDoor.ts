@@ -61,7 +61,11 @@ export function outsideFolderProblem(file: string, baseDir: string): string | nu
  * replaces by `case.yaml:3: turbine: …` (caseFile.ts, the campaign's `anchored`).
  */
 export class NamedFileRefused extends InputError {
-  constructor(readonly reason: string, namingFile: string, field: string) {
+  constructor(
+    readonly reason: string,
+    namingFile: string,
+    field: string,
+  ) {
     super(`${namingFile} (${field}): ${reason}`);
   }
 }

@@ -31,18 +31,23 @@ export function iea37Turbine(doc: unknown, file: string): Turbine {
   const cutOut = requireNumber(defaultOf(doc, 'cut_out_wind_speed'), file, 'cut_out_wind_speed.default', { positive: true });
   const rated = requireNumber(defaultOf(doc, 'rated_wind_speed'), file, 'rated_wind_speed.default', { positive: true });
   const diameterDefault = defaultOf(doc, 'diameter');
-  const diameter = diameterDefault !== undefined
-    ? requireNumber(diameterDefault, file, 'rotor.diameter.default', { positive: true })
-    : 2 * requireNumber(defaultOf(doc, 'radius'), file, 'rotor.radius.default', { positive: true });
+  const diameter =
+    diameterDefault !== undefined
+      ? requireNumber(diameterDefault, file, 'rotor.diameter.default', { positive: true })
+      : 2 * requireNumber(defaultOf(doc, 'radius'), file, 'rotor.radius.default', { positive: true });
   const hubHeight = requireNumber(defaultOf(doc, 'height'), file, 'hub.height.default', { positive: true });
-  const ratedNode = (findKey(defs, 'rated_power') as { maximum?: unknown } | undefined)?.maximum !== undefined
-    ? findKey(defs, 'rated_power') : findKey(defs, 'power');
+  const ratedNode =
+    (findKey(defs, 'rated_power') as { maximum?: unknown } | undefined)?.maximum !== undefined ? findKey(defs, 'rated_power') : findKey(defs, 'power');
   const ratedPowerW = requireNumber(dig(ratedNode, 'maximum'), file, 'rated_power.maximum', { positive: true });
   const idNode = findKey(defs, 'id');
-  const id = typeof idNode === 'string' ? idNode : dig(idNode, 'description') ?? defaultOf(doc, 'wind_turbine_id');
+  const id = typeof idNode === 'string' ? idNode : (dig(idNode, 'description') ?? defaultOf(doc, 'wind_turbine_id'));
   return {
     name: typeof id === 'string' || typeof id === 'number' ? `IEA37 ${id}` : file,
-    diameter, hubHeight, ratedPowerW, cutIn, cutOut,
+    diameter,
+    hubHeight,
+    ratedPowerW,
+    cutIn,
+    cutOut,
     power: { kind: 'cubic', ratedSpeed: rated },
     // The case studies fix Ct = 8/9 for the simplified Gaussian wake (iea37-wakemodel.pdf).
     thrust: { kind: 'constant', ct: 8 / 9 },
@@ -85,7 +90,8 @@ export function iea37Boundary(doc: unknown, file: string): Boundary {
     requireMatrix(pts, file, `boundaries.${name}`).map((p, i) => {
       if (p.length !== 2) throw new InputError(`${file}: boundaries.${name}[${i}]: expected [x, y]`);
       return [p[0], p[1]] as const;
-    }));
+    }),
+  );
   if (polygons.length === 0) throw new InputError(`${file}: 'boundaries' is empty`);
   return polygons.length === 1 ? { kind: 'polygon', vertices: polygons[0] } : { kind: 'multipolygon', polygons };
 }
@@ -104,7 +110,9 @@ export function iea37Layout(doc: unknown, file: string): Iea37LayoutFile {
   let x: number[], y: number[];
   if (Array.isArray(items)) {
     const pts = requireMatrix(items, file, 'definitions.position.items');
-    pts.forEach((p, i) => { if (p.length !== 2) throw new InputError(`${file}: definitions.position.items[${i}]: expected [x, y]`); });
+    pts.forEach((p, i) => {
+      if (p.length !== 2) throw new InputError(`${file}: definitions.position.items[${i}]: expected [x, y]`);
+    });
     x = pts.map((p) => p[0]);
     y = pts.map((p) => p[1]);
   } else if (items && typeof items === 'object') {

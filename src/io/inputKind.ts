@@ -33,18 +33,45 @@ const KEYS: Record<InputKind, readonly string[]> = {
   campaign: ['name', 'output', 'farms', 'farm_types', 'seeds', 'optimizer', 'workers', 'timeout_s', 'attempts', 'backoff', 'max_failures', 'export', 'only'],
   case: CASE_FIELDS,
   turbine: ['name', 'rotor_diameter', 'hub_height', 'performance'],
-  wind: ['name', 'wind_resource', 'energy_resource', 'wind_direction', 'wind_speed', 'probability', 'sector_probability', 'weibull_a', 'weibull_k', 'turbulence_intensity', 'time_series'],
+  wind: [
+    'name',
+    'wind_resource',
+    'energy_resource',
+    'wind_direction',
+    'wind_speed',
+    'probability',
+    'sector_probability',
+    'weibull_a',
+    'weibull_k',
+    'turbulence_intensity',
+    'time_series',
+  ],
   boundary: ['name', 'boundary', 'circle', 'polygon', 'polygons', 'holes', 'exclusions'],
   layout: ['x', 'y', 'coordinates', 'layout'],
 };
 /** Keys that only one kind has: one of them decides. */
 const DECISIVE: [string, InputKind][] = [
-  ['farms', 'campaign'], ['farm_types', 'campaign'], ['seeds', 'campaign'], ['optimizer', 'campaign'],
-  ['base', 'case'], ['n_turbines', 'case'], ['turbine', 'case'], ['wind', 'case'], ['wake_model', 'case'],
-  ['rotor_diameter', 'turbine'], ['hub_height', 'turbine'], ['performance', 'turbine'],
-  ['wind_direction', 'wind'], ['wind_resource', 'wind'], ['energy_resource', 'wind'], ['time_series', 'wind'],
-  ['circle', 'boundary'], ['polygon', 'boundary'], ['polygons', 'boundary'],
-  ['x', 'layout'], ['coordinates', 'layout'],
+  ['farms', 'campaign'],
+  ['farm_types', 'campaign'],
+  ['seeds', 'campaign'],
+  ['optimizer', 'campaign'],
+  ['base', 'case'],
+  ['n_turbines', 'case'],
+  ['turbine', 'case'],
+  ['wind', 'case'],
+  ['wake_model', 'case'],
+  ['rotor_diameter', 'turbine'],
+  ['hub_height', 'turbine'],
+  ['performance', 'turbine'],
+  ['wind_direction', 'wind'],
+  ['wind_resource', 'wind'],
+  ['energy_resource', 'wind'],
+  ['time_series', 'wind'],
+  ['circle', 'boundary'],
+  ['polygon', 'boundary'],
+  ['polygons', 'boundary'],
+  ['x', 'layout'],
+  ['coordinates', 'layout'],
 ];
 
 /** The kind of a parsed document; null when it has nothing recognisable. */
@@ -58,10 +85,14 @@ export function detectInputKind(doc: unknown): InputKind | null {
   if (keys.includes('boundary')) return keys.every((k) => k === 'boundary' || k === 'name') ? 'boundary' : 'case';
   if (keys.includes('layout')) return keys.every((k) => k === 'layout' || k === 'name') ? 'layout' : 'case';
   // Nothing exact: the kind most keys are near to (misspellings).
-  let best: InputKind | null = null, bestScore = 0;
+  let best: InputKind | null = null,
+    bestScore = 0;
   for (const kind of INPUT_KINDS) {
     const score = keys.filter((k) => k !== 'name' && nearestKey(k, KEYS[kind]) !== null).length;
-    if (score > bestScore) { best = kind; bestScore = score; }
+    if (score > bestScore) {
+      best = kind;
+      bestScore = score;
+    }
   }
   return best;
 }
@@ -74,20 +105,31 @@ export interface ValidatedInput {
 }
 
 export const describeTurbine = (t: Turbine): Record<string, unknown> => ({
-  name: t.name, rotor_diameter_m: t.diameter, hub_height_m: t.hubHeight, rated_power_w: t.ratedPowerW,
+  name: t.name,
+  rotor_diameter_m: t.diameter,
+  hub_height_m: t.hubHeight,
+  rated_power_w: t.ratedPowerW,
   // A table held beyond its ends (beyond_table: hold) has no cut-out: null, not the largest double.
-  cutin_wind_speed: t.cutIn, cutout_wind_speed: t.cutOut === NO_CUT_OUT ? null : t.cutOut,
-  power: t.power.kind === 'cubic' ? `IEA37 cubic, rated at ${t.power.ratedSpeed} m/s`
-    : `table of ${t.power.speeds.length} points${t.cutOut === NO_CUT_OUT ? ', end values held beyond it' : ''}`,
+  cutin_wind_speed: t.cutIn,
+  cutout_wind_speed: t.cutOut === NO_CUT_OUT ? null : t.cutOut,
+  power:
+    t.power.kind === 'cubic'
+      ? `IEA37 cubic, rated at ${t.power.ratedSpeed} m/s`
+      : `table of ${t.power.speeds.length} points${t.cutOut === NO_CUT_OUT ? ', end values held beyond it' : ''}`,
   thrust: t.thrust.kind === 'constant' ? `constant Ct ${+t.thrust.ct.toFixed(6)}` : `table of ${t.thrust.speeds.length} points`,
 });
 
 /** `16 directions × 1 speeds`, or `time series of 300 samples`. */
-export const windShape = (w: WindResource): string => (w.series ? `time series of ${w.series.speeds.length} samples` : `${w.directionsDeg.length} directions × ${w.speeds.length} speeds`);
+export const windShape = (w: WindResource): string =>
+  w.series ? `time series of ${w.series.speeds.length} samples` : `${w.directionsDeg.length} directions × ${w.speeds.length} speeds`;
 
 const range = (v: ArrayLike<number>): [number, number] => {
-  let lo = Infinity, hi = -Infinity;
-  for (let i = 0; i < v.length; i++) { lo = Math.min(lo, v[i]); hi = Math.max(hi, v[i]); }
+  let lo = Infinity,
+    hi = -Infinity;
+  for (let i = 0; i < v.length; i++) {
+    lo = Math.min(lo, v[i]);
+    hi = Math.max(hi, v[i]);
+  }
   return [lo, hi];
 };
 
@@ -97,8 +139,11 @@ export const describeWind = (w: WindResource): Record<string, unknown> => {
     let meanSpeed = 0;
     for (let t = 0; t < s.speeds.length; t++) meanSpeed += s.weights[t] * s.speeds[t];
     return {
-      samples: s.speeds.length, speed_range: range(s.speeds), mean_speed: +meanSpeed.toFixed(4),
-      turbulence_intensity: +w.turbulenceIntensity.toFixed(6), ...(s.turbulenceIntensity ? { turbulence_intensity_range: range(s.turbulenceIntensity) } : {}),
+      samples: s.speeds.length,
+      speed_range: range(s.speeds),
+      mean_speed: +meanSpeed.toFixed(4),
+      turbulence_intensity: +w.turbulenceIntensity.toFixed(6),
+      ...(s.turbulenceIntensity ? { turbulence_intensity_range: range(s.turbulenceIntensity) } : {}),
       summary_rose: `${w.directionsDeg.length} directions × ${w.speeds.length} speeds (1° × 0.5 m/s bins)`,
     };
   }
@@ -106,15 +151,22 @@ export const describeWind = (w: WindResource): Record<string, unknown> => {
   const ns = w.speeds.length;
   for (let i = 0; i < w.probability.length; i++) meanSpeed += w.probability[i] * w.speeds[i % ns];
   return {
-    directions: w.directionsDeg.length, speeds: ns, speed_range: [w.speeds[0], w.speeds[ns - 1]],
-    mean_speed: +meanSpeed.toFixed(4), turbulence_intensity: (w as { turbulenceIntensity?: number }).turbulenceIntensity,
+    directions: w.directionsDeg.length,
+    speeds: ns,
+    speed_range: [w.speeds[0], w.speeds[ns - 1]],
+    mean_speed: +meanSpeed.toFixed(4),
+    turbulence_intensity: (w as { turbulenceIntensity?: number }).turbulenceIntensity,
     ...(w.turbulenceIntensityByBin ? { turbulence_intensity_range: range(w.turbulenceIntensityByBin) } : {}),
   };
 };
 
 export const describeBoundary = (b: Boundary): Record<string, unknown> => ({
   kind: b.kind,
-  ...(b.kind === 'circle' ? { center: b.center, radius_m: b.radius } : b.kind === 'polygon' ? { vertices: b.vertices.length } : { polygons: b.polygons.length }),
+  ...(b.kind === 'circle'
+    ? { center: b.center, radius_m: b.radius }
+    : b.kind === 'polygon'
+      ? { vertices: b.vertices.length }
+      : { polygons: b.polygons.length }),
   exclusions: (b.exclusions ?? []).map((e) => e.name),
 });
 
@@ -132,7 +184,8 @@ export function validateInputFile(file: string, kind?: InputKind, parsed?: unkno
     const t = readCurveCsv(file, columns[0]!);
     if (columns.length > 1) readCurveCsv(file, columns[1]!);
     return {
-      kind: 'turbine', summary: `${name}: valid curve table: ${t.speeds.length} speeds, columns wind_speed, ${columns.join(', ')} (a turbine file names it in power_curve / Ct_curve, where its values are checked)`,
+      kind: 'turbine',
+      summary: `${name}: valid curve table: ${t.speeds.length} speeds, columns wind_speed, ${columns.join(', ')} (a turbine file names it in power_curve / Ct_curve, where its values are checked)`,
       details: { curve_table: file, speeds: t.speeds.length, columns: ['wind_speed', ...columns] },
     };
   }
@@ -148,8 +201,13 @@ export function validateInputFile(file: string, kind?: InputKind, parsed?: unkno
   }
   const windio = kind === undefined ? windioKind(doc) : null;
   if (windio === 'site') {
-    const b = windioBoundary(file), w = windioWind(file, { listed: true });
-    return { kind: 'boundary', summary: `${name}: valid windIO site: ${b.kind} boundary, ${windShape(w)} wind`, details: { boundary: describeBoundary(b), wind: describeWind(w) } };
+    const b = windioBoundary(file),
+      w = windioWind(file, { listed: true });
+    return {
+      kind: 'boundary',
+      summary: `${name}: valid windIO site: ${b.kind} boundary, ${windShape(w)} wind`,
+      details: { boundary: describeBoundary(b), wind: describeWind(w) },
+    };
   }
   if (windio === 'energy_resource') {
     const w = windioWind(file, { listed: true });
@@ -161,13 +219,19 @@ export function validateInputFile(file: string, kind?: InputKind, parsed?: unkno
   }
   const k = kind ?? detectInputKind(doc);
   if (k === null) {
-    throw new InputError(`${file}:1: (top level): cannot tell what kind of input this is; expected a campaign, case, turbine, wind, boundary or layout file (use --kind)`);
+    throw new InputError(
+      `${file}:1: (top level): cannot tell what kind of input this is; expected a campaign, case, turbine, wind, boundary or layout file (use --kind)`,
+    );
   }
   if (k === 'campaign') throw new InputError(`${file}: a campaign: validate it with \`wflo validate\` (the CLI loads campaigns)`);
   switch (k) {
     case 'turbine': {
       const t = readTurbineFile(file, doc);
-      return { kind: k, summary: `${name}: valid turbine '${t.name}': D = ${t.diameter} m, hub ${t.hubHeight} m, rated ${t.ratedPowerW / 1e6} MW`, details: describeTurbine(t) };
+      return {
+        kind: k,
+        summary: `${name}: valid turbine '${t.name}': D = ${t.diameter} m, hub ${t.hubHeight} m, rated ${t.ratedPowerW / 1e6} MW`,
+        details: describeTurbine(t),
+      };
     }
     case 'wind': {
       const w = windFromDocument(doc, file);
@@ -175,7 +239,11 @@ export function validateInputFile(file: string, kind?: InputKind, parsed?: unkno
     }
     case 'boundary': {
       const b = boundaryFromDocument(doc, file);
-      return { kind: k, summary: `${name}: valid boundary: ${b.kind}${b.exclusions?.length ? ` with ${b.exclusions.length} exclusions` : ''}`, details: describeBoundary(b) };
+      return {
+        kind: k,
+        summary: `${name}: valid boundary: ${b.kind}${b.exclusions?.length ? ` with ${b.exclusions.length} exclusions` : ''}`,
+        details: describeBoundary(b),
+      };
     }
     case 'layout': {
       const l = readLayoutFile(file, doc);
@@ -199,13 +267,20 @@ function caseResult(c: Case, name: string): ValidatedInput {
   const room = c.boundary ? Math.floor(maxTurbinesBound(c.boundary, c.minSpacing)) : null;
   return {
     kind: 'case',
-    summary: `${name}: valid case '${c.name}': ${c.nTurbines} turbines (${modelsOf(c)}), spacing ${c.minSpacing} m, ` +
+    summary:
+      `${name}: valid case '${c.name}': ${c.nTurbines} turbines (${modelsOf(c)}), spacing ${c.minSpacing} m, ` +
       `${windShape(caseListedWind(c))} wind${c.directions ? ` (directions ${directionsFlag(c.directions.treatment)}: ${c.wind.directionsDeg.length} evaluated)` : ''}, ${c.boundary ? `${c.boundary.kind} site (room for at most ${room})` : 'no boundary'}` +
       `${c.neighbours ? `, ${c.neighbours.x.length} neighbouring turbines` : ''}`,
     details: {
-      name: c.name, n_turbines: c.nTurbines, min_spacing_m: c.minSpacing, turbine: describeTurbine(c.turbine), wind: describeWind(caseListedWind(c)),
+      name: c.name,
+      n_turbines: c.nTurbines,
+      min_spacing_m: c.minSpacing,
+      turbine: describeTurbine(c.turbine),
+      wind: describeWind(caseListedWind(c)),
       ...(c.directions ? { directions: directionsDocument(c.directions.treatment) } : {}),
-      boundary: c.boundary ? describeBoundary(c.boundary) : null, wake_model: c.model.wake, superposition: c.model.superposition,
+      boundary: c.boundary ? describeBoundary(c.boundary) : null,
+      wake_model: c.model.wake,
+      superposition: c.model.superposition,
       ...(c.model.blockage ? { blockage: c.model.blockage } : {}),
       ...(c.model.ground && c.model.ground !== 'none' ? { ground: c.model.ground } : {}),
       ...(c.model.params && Object.keys(c.model.params).length > 0 ? { wake_params: c.model.params } : {}),

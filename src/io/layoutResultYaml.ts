@@ -76,20 +76,33 @@ export type ResultEconomics = Omit<NonNullable<OptimizationRecord['economics']>,
  */
 function economicsBlock(e: ResultEconomics, position: (i: number) => number, c: Case): Record<string, unknown> {
   const n = e.cable_edges.length;
-  const cableTo = new Array<number>(n).fill(0), cableType = new Array<string>(n).fill('');
+  const cableTo = new Array<number>(n).fill(0),
+    cableType = new Array<string>(n).fill('');
   for (const edge of e.cable_edges) {
     const k = position(edge.from);
     cableTo[k] = edge.to < n ? position(edge.to) : -1 - (edge.to - n);
     cableType[k] = edge.type;
   }
   return {
-    value: e.value, value_initial: e.value_initial, lcoe_per_mwh: e.lcoe, npv: e.npv, irr: e.irr, aep_mwh: e.aep_mwh,
-    cable_length_m: e.cable_length_m, cable_cost: e.cable_cost, cost_model: e.cost_model, currency: e.currency, cost_breakdown: { ...e.cost_breakdown },
-    cable_to: cableTo, cable_type: cableType,
-    ...(c.economics ? {
-      substations: c.economics.substations.map(([sx, sy]) => [sx, sy]),
-      cables: c.economics.cables.map((k) => ({ name: k.name, capacity: k.capacity, cost_per_m: k.costPerMetre })),
-    } : {}),
+    value: e.value,
+    value_initial: e.value_initial,
+    lcoe_per_mwh: e.lcoe,
+    npv: e.npv,
+    irr: e.irr,
+    aep_mwh: e.aep_mwh,
+    cable_length_m: e.cable_length_m,
+    cable_cost: e.cable_cost,
+    cost_model: e.cost_model,
+    currency: e.currency,
+    cost_breakdown: { ...e.cost_breakdown },
+    cable_to: cableTo,
+    cable_type: cableType,
+    ...(c.economics
+      ? {
+          substations: c.economics.substations.map(([sx, sy]) => [sx, sy]),
+          cables: c.economics.cables.map((k) => ({ name: k.name, capacity: k.capacity, cost_per_m: k.costPerMetre })),
+        }
+      : {}),
   };
 }
 
@@ -99,9 +112,10 @@ const points = (pts: readonly Point[]) => pts.map(([px, py]) => [px, py]);
 /** A turbine in the native turbine shape (windIO names). */
 export function nativeTurbine(t: Turbine): Record<string, unknown> {
   // A table held beyond its ends has no cut speeds (NO_CUT_OUT): written as beyond_table: hold.
-  const performance: Record<string, unknown> = t.cutOut === NO_CUT_OUT && t.cutIn === 0 && t.power.kind === 'table'
-    ? { rated_power: t.ratedPowerW, beyond_table: 'hold' }
-    : { rated_power: t.ratedPowerW, cutin_wind_speed: t.cutIn, cutout_wind_speed: t.cutOut };
+  const performance: Record<string, unknown> =
+    t.cutOut === NO_CUT_OUT && t.cutIn === 0 && t.power.kind === 'table'
+      ? { rated_power: t.ratedPowerW, beyond_table: 'hold' }
+      : { rated_power: t.ratedPowerW, cutin_wind_speed: t.cutIn, cutout_wind_speed: t.cutOut };
   if (t.power.kind === 'cubic') performance.rated_wind_speed = t.power.ratedSpeed;
   else performance.power_curve = { power_wind_speeds: Array.from(t.power.speeds), power_values: Array.from(t.power.powerW) };
   if (t.thrust.kind === 'constant') performance.Ct = t.thrust.ct;
@@ -120,7 +134,8 @@ export function nativeWind(w: WindResource): Record<string, unknown> {
     const equal = s.weights.every((v) => v === 1 / s.weights.length);
     return {
       time_series: {
-        wind_direction: Array.from(s.directionsDeg), wind_speed: Array.from(s.speeds),
+        wind_direction: Array.from(s.directionsDeg),
+        wind_speed: Array.from(s.speeds),
         ...(s.turbulenceIntensity ? { turbulence_intensity: Array.from(s.turbulenceIntensity) } : {}),
         ...(equal ? {} : { weight: Array.from(s.weights) }),
       },
@@ -130,14 +145,20 @@ export function nativeWind(w: WindResource): Record<string, unknown> {
   const ns = w.speeds.length;
   const table = (v: Float64Array) => Array.from(w.directionsDeg, (_, d) => Array.from(v.subarray(d * ns, (d + 1) * ns)));
   return {
-    wind_direction: Array.from(w.directionsDeg), wind_speed: Array.from(w.speeds), probability: table(w.probability),
+    wind_direction: Array.from(w.directionsDeg),
+    wind_speed: Array.from(w.speeds),
+    probability: table(w.probability),
     turbulence_intensity: w.turbulenceIntensityByBin ? table(w.turbulenceIntensityByBin) : w.turbulenceIntensity,
   };
 }
 
 export function nativeBoundary(b: Boundary): Record<string, unknown> {
-  const out: Record<string, unknown> = b.kind === 'circle' ? { circle: { center: [b.center[0], b.center[1]], radius: b.radius } }
-    : b.kind === 'polygon' ? { polygon: points(b.vertices) } : { polygons: b.polygons.map(points) };
+  const out: Record<string, unknown> =
+    b.kind === 'circle'
+      ? { circle: { center: [b.center[0], b.center[1]], radius: b.radius } }
+      : b.kind === 'polygon'
+        ? { polygon: points(b.vertices) }
+        : { polygons: b.polygons.map(points) };
   if (b.exclusions && b.exclusions.length > 0) out.exclusions = b.exclusions.map((z) => ({ name: z.name, polygon: points(z.vertices) }));
   return out;
 }
@@ -147,7 +168,8 @@ function modelsAndOrder(c: Case, n: number, typeOf: Int32Array | undefined): { t
   if (!c.turbines) return null;
   const types = typeOf ?? c.turbines.typeOf;
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => types[a]! - types[b]! || a - b);
-  const turbines = c.turbines.types.map((t, k) => ({ turbine: nativeTurbine(t), n: types.filter((v) => v === k).length, min_spacing_m: c.turbines!.minSpacingByType[k] }))
+  const turbines = c.turbines.types
+    .map((t, k) => ({ turbine: nativeTurbine(t), n: types.filter((v) => v === k).length, min_spacing_m: c.turbines!.minSpacingByType[k] }))
     .filter((e) => e.n > 0);
   return { turbines, order };
 }
@@ -178,9 +200,19 @@ export function layoutResultYaml(r: LayoutResultInfo): string {
     // Full double precision: the file must reproduce the AEP and feasibility exactly.
     layout: { x: Array.from(x), y: Array.from(y) },
     wflo: {
-      version: VERSION, case: r.caseSpec, seed: r.seed, method: r.method, settings: r.settings,
-      aep_mwh: r.aepMwh, aep_by_direction_mwh: Array.from(r.perDirectionMwh, (v) => round(v, 5)), aep_initial_mwh: r.aepInitialMwh,
-      iterations: r.iterations, evaluations: r.evaluations, wall_s: round(r.wallS, 3), feasible: r.feasible, max_violation_m: r.maxViolationM,
+      version: VERSION,
+      case: r.caseSpec,
+      seed: r.seed,
+      method: r.method,
+      settings: r.settings,
+      aep_mwh: r.aepMwh,
+      aep_by_direction_mwh: Array.from(r.perDirectionMwh, (v) => round(v, 5)),
+      aep_initial_mwh: r.aepInitialMwh,
+      iterations: r.iterations,
+      evaluations: r.evaluations,
+      wall_s: round(r.wallS, 3),
+      feasible: r.feasible,
+      max_violation_m: r.maxViolationM,
       ...(r.starts !== undefined ? { starts: r.starts } : {}),
       objective: r.objective ?? c.objective ?? 'aep',
       ...(r.economics ? { economics: economicsBlock(r.economics, (i) => positionOf[i]!, c) } : {}),
@@ -189,12 +221,18 @@ export function layoutResultYaml(r: LayoutResultInfo): string {
   };
   const yaml = new Document(doc);
   // Lists of numbers on one line each (a 360 × 20 probability table is 360 lines, not 7 560).
-  visit(yaml, { Seq: (_, node) => { if (isSeq(node) && node.items.every((i) => isScalar(i))) node.flow = true; } });
-  const header = r.header ? r.header.map((l) => `# ${l}`) : [
-    `# Written by \`wflo optimize\` (wflo ${VERSION}): ${r.x.length} turbines optimized for ${r.caseSpec}, seed ${r.seed},`,
-    `# AEP ${r.aepMwh.toFixed(5)} MWh (${r.method}${c.directions ? `; directions ${directionsFlag(c.directions.treatment)}, not the bins as listed` : ''}). A complete wflo case file: turbine, wind, site, wake model and the`,
-    '# layout are all here, so `wflo aep FILE` and `wflo plot FILE` need nothing else; `wflo:` says how it was made.',
-  ];
+  visit(yaml, {
+    Seq: (_, node) => {
+      if (isSeq(node) && node.items.every((i) => isScalar(i))) node.flow = true;
+    },
+  });
+  const header = r.header
+    ? r.header.map((l) => `# ${l}`)
+    : [
+        `# Written by \`wflo optimize\` (wflo ${VERSION}): ${r.x.length} turbines optimized for ${r.caseSpec}, seed ${r.seed},`,
+        `# AEP ${r.aepMwh.toFixed(5)} MWh (${r.method}${c.directions ? `; directions ${directionsFlag(c.directions.treatment)}, not the bins as listed` : ''}). A complete wflo case file: turbine, wind, site, wake model and the`,
+        '# layout are all here, so `wflo aep FILE` and `wflo plot FILE` need nothing else; `wflo:` says how it was made.',
+      ];
   return `${header.join('\n')}\n${yaml.toString({ lineWidth: 0, flowCollectionPadding: false })}`;
 }
 

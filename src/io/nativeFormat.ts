@@ -24,8 +24,7 @@ const probabilityValue = finite.refine((v) => v >= 0, { message: 'must be >= 0 (
 export const numberList = z.array(finite).min(1, { message: 'expected at least one number' });
 const probabilityList = z.array(probabilityValue).min(1, { message: 'expected at least one number' });
 /** windIO wraps arrays as {data, dims}; accept both forms. */
-const dataOf = <T extends z.ZodTypeAny>(inner: T) =>
-  z.union([inner, strict({ data: inner, dims: z.array(z.string()).optional() })]);
+const dataOf = <T extends z.ZodTypeAny>(inner: T) => z.union([inner, strict({ data: inner, dims: z.array(z.string()).optional() })]);
 
 /** Inline time-series columns (timeSeriesColumns.ts checks lengths and values). */
 const seriesSchema = strict({
@@ -95,11 +94,14 @@ export function windFromNative(doc: unknown, file: string, baseDir: string = pat
   const parsed = windSchema.safeParse(root);
   if (!parsed.success) throw zodToInputError(parsed.error, file, root);
   const w = parsed.data;
-  const fail = (path: FieldPath, message: string): never => { throw errorAt(root, path, message, file); };
+  const fail = (path: FieldPath, message: string): never => {
+    throw errorAt(root, path, message, file);
+  };
   if (w.time_series !== undefined) return seriesFromNative(w, baseDir, fail);
   if (!w.wind_direction) return fail([], 'missing wind_direction (or give a time_series)');
   if (!w.wind_speed) return fail([], 'missing wind_speed (or give a time_series)');
-  const nd = w.wind_direction.length, ns = w.wind_speed.length;
+  const nd = w.wind_direction.length,
+    ns = w.wind_speed.length;
   const tiValue = unwrap(w.turbulence_intensity);
   const tiTable = Array.isArray(tiValue) ? tiValue : null;
   const ti = typeof tiValue === 'number' ? tiValue : 0.075;
@@ -121,7 +123,9 @@ export function windFromNative(doc: unknown, file: string, baseDir: string = pat
     const transposed = dims !== undefined && dims[0] === 'wind_speed';
     if (transposed) {
       if (table.length !== ns) fail(['probability'], `${table.length} rows for ${ns} wind speeds (dims: [wind_speed, wind_direction])`);
-      table.forEach((row, i) => { if (row.length !== nd) fail(['probability', i], `${row.length} values for ${nd} wind directions`); });
+      table.forEach((row, i) => {
+        if (row.length !== nd) fail(['probability', i], `${row.length} values for ${nd} wind directions`);
+      });
       table = table[0].map((_, d) => table.map((row) => row[d]));
     }
     if (table.length !== nd) fail(['probability'], `${table.length} rows for ${nd} wind directions`);
@@ -131,30 +135,43 @@ export function windFromNative(doc: unknown, file: string, baseDir: string = pat
     return withTiTable(roseFromSectors(w.wind_direction, new Array(nd).fill(1), w.wind_speed, table, ti));
   }
   const sector = unwrap(w.sector_probability);
-  const a = unwrap(w.weibull_a), k = unwrap(w.weibull_k);
+  const a = unwrap(w.weibull_a),
+    k = unwrap(w.weibull_k);
   if (!sector || !a || !k) {
     const missing = !sector ? 'sector_probability' : !a ? 'weibull_a' : 'weibull_k';
     fail([], `give probability (directions × speeds) or sector_probability with weibull_a and weibull_k (${missing} is missing)`);
   }
-  for (const [name, arr] of [['sector_probability', sector!], ['weibull_a', a!], ['weibull_k', k!]] as const) {
+  for (const [name, arr] of [
+    ['sector_probability', sector!],
+    ['weibull_a', a!],
+    ['weibull_k', k!],
+  ] as const) {
     if (arr.length !== nd) fail([name], `${arr.length} values for ${nd} wind directions`);
   }
-  a!.forEach((v, i) => { if (!(v > 0)) fail(['weibull_a', i], `must be > 0, got ${v}`); });
+  a!.forEach((v, i) => {
+    if (!(v > 0)) fail(['weibull_a', i], `must be > 0, got ${v}`);
+  });
   const scale = weibullScaleProblem(a!);
   if (scale) fail((w.weibull_a as { dims?: unknown }).dims !== undefined ? ['weibull_a', 'data', scale.index] : ['weibull_a', scale.index], scale.message);
-  k!.forEach((v, i) => { if (!(v > 0)) fail(['weibull_k', i], `must be > 0, got ${v}`); });
+  k!.forEach((v, i) => {
+    if (!(v > 0)) fail(['weibull_k', i], `must be > 0, got ${v}`);
+  });
   return withTiTable(roseFromWeibull(w.wind_direction, sector!, a!, k!, w.wind_speed, ti));
 }
 
 /** A (direction × speed) table, or (speed × direction) with dims [wind_speed, wind_direction], flat by direction. */
 function binTable(rows: number[][], dims: string[] | undefined, nd: number, ns: number, fail: (path: FieldPath, message: string) => never): Float64Array {
   const speedFirst = dims !== undefined && dims[0] === 'wind_speed';
-  const outer = speedFirst ? ns : nd, inner = speedFirst ? nd : ns;
-  if (rows.length !== outer) fail([], `${rows.length} rows for ${outer} ${speedFirst ? 'wind speeds' : 'wind directions'}${speedFirst ? ' (dims: [wind_speed, wind_direction])' : ''}`);
+  const outer = speedFirst ? ns : nd,
+    inner = speedFirst ? nd : ns;
+  if (rows.length !== outer)
+    fail([], `${rows.length} rows for ${outer} ${speedFirst ? 'wind speeds' : 'wind directions'}${speedFirst ? ' (dims: [wind_speed, wind_direction])' : ''}`);
   const out = new Float64Array(nd * ns);
   rows.forEach((row, a) => {
     if (row.length !== inner) fail([a], `${row.length} values for ${inner} ${speedFirst ? 'wind directions' : 'wind speeds'}`);
-    row.forEach((v, b) => { out[(speedFirst ? b : a) * ns + (speedFirst ? a : b)] = v; });
+    row.forEach((v, b) => {
+      out[(speedFirst ? b : a) * ns + (speedFirst ? a : b)] = v;
+    });
   });
   return out;
 }
@@ -166,7 +183,8 @@ function seriesFromNative(w: WindDocument, baseDir: string, fail: (path: FieldPa
     if (w[other] !== undefined) fail([other], 'a time_series gives its own directions and speeds: remove this field (or the time_series)');
   }
   const tiValue = unwrap(w.turbulence_intensity);
-  if (Array.isArray(tiValue)) fail(['turbulence_intensity'], 'one value expected beside a time_series (per-sample values go in its turbulence_intensity column)');
+  if (Array.isArray(tiValue))
+    fail(['turbulence_intensity'], 'one value expected beside a time_series (per-sample values go in its turbulence_intensity column)');
   const defaultTi = typeof tiValue === 'number' ? tiValue : 0.075;
   const ts = w.time_series!;
   if (typeof ts === 'string') {
@@ -174,7 +192,11 @@ function seriesFromNative(w: WindDocument, baseDir: string, fail: (path: FieldPa
     if (outside) fail(['time_series'], outside);
     return readTimeSeriesCsv(path.resolve(baseDir, ts), defaultTi);
   }
-  return seriesFromColumns(ts as unknown as SeriesColumns, (column, sample, message) => fail(sample === null ? ['time_series', column] : ['time_series', column, sample], message), defaultTi);
+  return seriesFromColumns(
+    ts as unknown as SeriesColumns,
+    (column, sample, message) => fail(sample === null ? ['time_series', column] : ['time_series', column, sample], message),
+    defaultTi,
+  );
 }
 
 const point = z.tuple([finite, finite], { error: 'expected a point [x, y]' });

@@ -37,7 +37,10 @@ import { MAX_YAML_BYTES } from './yamlFile.js';
 import { POWER_UNITS, turbineIssue, type PowerUnit, type TurbineIssue } from './turbinePlausibility.js';
 import type { InputError } from '../util/errors.js';
 
-const csvPath = z.string().min(1).refine((s) => /\.csv$/i.test(s), { message: 'expected a .csv file or {…} with the table' });
+const csvPath = z
+  .string()
+  .min(1)
+  .refine((s) => /\.csv$/i.test(s), { message: 'expected a .csv file or {…} with the table' });
 
 export const turbineSchema = strict({
   name: z.string().default('turbine'),
@@ -45,7 +48,9 @@ export const turbineSchema = strict({
   hub_height: positive,
   performance: strict({
     power_unit: z.enum(['W', 'kW', 'MW'], { error: 'expected W, kW or MW' }).optional(),
-    beyond_table: z.enum(['zero', 'hold'], { error: 'expected zero (power 0 below cut-in and from cut-out on) or hold (the end values held, as PyWake)' }).optional(),
+    beyond_table: z
+      .enum(['zero', 'hold'], { error: 'expected zero (power 0 below cut-in and from cut-out on) or hold (the end values held, as PyWake)' })
+      .optional(),
     rated_power: positive.optional(),
     cutin_wind_speed: nonNegative.optional(),
     cutout_wind_speed: positive.optional(),
@@ -83,7 +88,13 @@ function readCurve(spec: string | Record<string, number[]>, key: 'power_curve' |
     const csv = readCurveCsv(named, key === 'power_curve' ? 'power' : 'ct');
     return { speeds: csv.speeds, values: csv.values, csv, speedsPath: at, valuesPath: at };
   }
-  return { speeds: Float64Array.from(spec[speedsKey]), values: Float64Array.from(spec[valuesKey]), csv: null, speedsPath: [...at, speedsKey], valuesPath: [...at, valuesKey] };
+  return {
+    speeds: Float64Array.from(spec[speedsKey]),
+    values: Float64Array.from(spec[valuesKey]),
+    csv: null,
+    speedsPath: [...at, speedsKey],
+    valuesPath: [...at, valuesKey],
+  };
 }
 
 /**
@@ -96,10 +107,13 @@ export function turbineFromNative(doc: unknown, file: string, baseDir: string = 
   if (!parsed.success) throw zodToInputError(parsed.error, file, doc);
   const t = parsed.data;
   const perf = t.performance;
-  const fail = (fieldPath: FieldPath, message: string, keyOf = false): never => { throw errorAt(doc, fieldPath, message, file, keyOf); };
+  const fail = (fieldPath: FieldPath, message: string, keyOf = false): never => {
+    throw errorAt(doc, fieldPath, message, file, keyOf);
+  };
   const unit: PowerUnit = perf.power_unit ?? 'W';
   const scale = POWER_UNITS[unit];
-  const powerCurve = perf.power_curve !== undefined ? readCurve(perf.power_curve as string | Record<string, number[]>, 'power_curve', baseDir, doc, file) : null;
+  const powerCurve =
+    perf.power_curve !== undefined ? readCurve(perf.power_curve as string | Record<string, number[]>, 'power_curve', baseDir, doc, file) : null;
   let power: Turbine['power'];
   let cutIn: number, cutOut: number;
   if (powerCurve) {
@@ -107,7 +121,12 @@ export function turbineFromNative(doc: unknown, file: string, baseDir: string = 
     const n = powerCurve.speeds.length;
     if (perf.beyond_table === 'hold') {
       for (const key of ['cutin_wind_speed', 'cutout_wind_speed'] as const) {
-        if (perf[key] !== undefined) fail([...PERF, key], 'beyond_table: hold has no cut-in or cut-out (the table\'s end values are held at every speed): leave this out, or use beyond_table: zero', true);
+        if (perf[key] !== undefined)
+          fail(
+            [...PERF, key],
+            "beyond_table: hold has no cut-in or cut-out (the table's end values are held at every speed): leave this out, or use beyond_table: zero",
+            true,
+          );
       }
       cutIn = 0;
       cutOut = NO_CUT_OUT;
@@ -116,9 +135,11 @@ export function turbineFromNative(doc: unknown, file: string, baseDir: string = 
       cutOut = perf.cutout_wind_speed ?? powerCurve.speeds[n - 1];
     }
   } else if (perf.rated_wind_speed !== undefined) {
-    if (perf.beyond_table !== undefined) fail([...PERF, 'beyond_table'], 'applies to a power_curve table, not to the IEA37 cubic curve (rated_wind_speed)', true);
+    if (perf.beyond_table !== undefined)
+      fail([...PERF, 'beyond_table'], 'applies to a power_curve table, not to the IEA37 cubic curve (rated_wind_speed)', true);
     for (const key of ['rated_power', 'cutin_wind_speed', 'cutout_wind_speed'] as const) {
-      if (perf[key] === undefined) fail(PERF, `${key}: missing (the IEA37 cubic curve needs rated_power, rated_wind_speed, cutin_wind_speed and cutout_wind_speed)`);
+      if (perf[key] === undefined)
+        fail(PERF, `${key}: missing (the IEA37 cubic curve needs rated_power, rated_wind_speed, cutin_wind_speed and cutout_wind_speed)`);
     }
     power = { kind: 'cubic', ratedSpeed: perf.rated_wind_speed };
     cutIn = perf.cutin_wind_speed!;
@@ -151,7 +172,12 @@ export function turbineFromNative(doc: unknown, file: string, baseDir: string = 
     }
     if (curve) {
       const index = /index (\d+)/.exec(problem)?.[1];
-      throw curveError(curve, /values|non-finite/.test(problem) && !/speeds must/.test(problem) ? 'values' : 'speeds', index === undefined ? undefined : Number(index), problem);
+      throw curveError(
+        curve,
+        /values|non-finite/.test(problem) && !/speeds must/.test(problem) ? 'values' : 'speeds',
+        index === undefined ? undefined : Number(index),
+        problem,
+      );
     }
     fail(problemPath(problem, ratedGiven), problem);
   }
@@ -161,13 +187,20 @@ export function turbineFromNative(doc: unknown, file: string, baseDir: string = 
 
   function issueError(i: TurbineIssue): InputError {
     switch (i.field) {
-      case 'ratedPower': return errorAt(doc, ratedGiven ? [...PERF, 'rated_power'] : PERF, i.message, file);
-      case 'diameter': return errorAt(doc, ['rotor_diameter'], i.message, file);
-      case 'hubHeight': return errorAt(doc, ['hub_height'], i.message, file);
-      case 'powerSpeeds': return curveError(powerCurve!, 'speeds', i.index, i.message);
-      case 'powerValues': return curveError(powerCurve!, 'values', i.index, i.message);
-      case 'ctSpeeds': return curveError(ctCurve!, 'speeds', i.index, i.message);
-      case 'ctValues': return curveError(ctCurve!, 'values', i.index, i.message);
+      case 'ratedPower':
+        return errorAt(doc, ratedGiven ? [...PERF, 'rated_power'] : PERF, i.message, file);
+      case 'diameter':
+        return errorAt(doc, ['rotor_diameter'], i.message, file);
+      case 'hubHeight':
+        return errorAt(doc, ['hub_height'], i.message, file);
+      case 'powerSpeeds':
+        return curveError(powerCurve!, 'speeds', i.index, i.message);
+      case 'powerValues':
+        return curveError(powerCurve!, 'values', i.index, i.message);
+      case 'ctSpeeds':
+        return curveError(ctCurve!, 'speeds', i.index, i.message);
+      case 'ctValues':
+        return curveError(ctCurve!, 'values', i.index, i.message);
     }
   }
 }

@@ -24,7 +24,12 @@ import { boundingBox } from '../geometry/boundingBox.js';
 export const MAX_NEIGHBOURS = 2000;
 export const NEIGHBOUR_REACH_M = 100_000;
 
-export interface SiteBox { minX: number; minY: number; maxX: number; maxY: number }
+export interface SiteBox {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
+}
 
 /** The box neighbours are measured from: the site's, else the layout's, else null (no distance check). */
 export function siteBoxOf(boundary: Boundary | null, layout?: { x: ArrayLike<number>; y: ArrayLike<number> } | null): SiteBox | null {
@@ -32,8 +37,10 @@ export function siteBoxOf(boundary: Boundary | null, layout?: { x: ArrayLike<num
   if (!layout || layout.x.length === 0) return null;
   const box = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
   for (let i = 0; i < layout.x.length; i++) {
-    box.minX = Math.min(box.minX, layout.x[i]); box.maxX = Math.max(box.maxX, layout.x[i]);
-    box.minY = Math.min(box.minY, layout.y[i]); box.maxY = Math.max(box.maxY, layout.y[i]);
+    box.minX = Math.min(box.minX, layout.x[i]);
+    box.maxX = Math.max(box.maxX, layout.x[i]);
+    box.minY = Math.min(box.minY, layout.y[i]);
+    box.maxY = Math.max(box.maxY, layout.y[i]);
   }
   return box;
 }
@@ -47,7 +54,8 @@ export function neighbourCountProblem(count: number): string | null {
 /** Why a neighbour at (x, y) is beyond the reach of `box`, or null. */
 export function neighbourReachProblem(x: number, y: number, box: SiteBox | null, what: string): string | null {
   if (!box) return null;
-  const dx = Math.max(box.minX - x, 0, x - box.maxX), dy = Math.max(box.minY - y, 0, y - box.maxY);
+  const dx = Math.max(box.minX - x, 0, x - box.maxX),
+    dy = Math.max(box.minY - y, 0, y - box.maxY);
   const distance = Math.hypot(dx, dy);
   if (distance <= NEIGHBOUR_REACH_M) return null;
   return `${what} at (${x}, ${y}) m is ${+(distance / 1000).toPrecision(4)} km from the site, beyond the ${NEIGHBOUR_REACH_M / 1000} km within which neighbours' wakes are counted (metres expected; same coordinate frame as the site)`;

@@ -13,10 +13,18 @@ import { InputError } from '../util/errors.js';
 export function symlinkAmong(files: readonly string[]): { file: string; target: string } | null {
   for (const file of files) {
     let st: fs.Stats;
-    try { st = fs.lstatSync(file); } catch { continue; } // absent: nothing to follow
+    try {
+      st = fs.lstatSync(file);
+    } catch {
+      continue;
+    } // absent: nothing to follow
     if (!st.isSymbolicLink()) continue;
     let target = '';
-    try { target = fs.readlinkSync(file); } catch { /* gone meanwhile */ }
+    try {
+      target = fs.readlinkSync(file);
+    } catch {
+      /* gone meanwhile */
+    }
     return { file, target };
   }
   return null;

@@ -19,7 +19,8 @@ export function objectiveProblem(name: string, hasEconomics: boolean): string | 
     const near = nearestKey(name, OBJECTIVE_NAMES);
     return `unknown objective '${name}'${near ? `; did you mean '${near}'?` : ''} (known: ${OBJECTIVE_NAMES.join(', ')})`;
   }
-  if (name !== 'aep' && !hasEconomics) return `'${name}' needs the farm's economics (an \`economics:\` block: cost model, water depth, substations, cables); without them only aep can be optimized`;
+  if (name !== 'aep' && !hasEconomics)
+    return `'${name}' needs the farm's economics (an \`economics:\` block: cost model, water depth, substations, cables); without them only aep can be optimized`;
   return null;
 }
 

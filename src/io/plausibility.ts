@@ -27,7 +27,8 @@ const RADIAN_MAX_DISTINCT = 2;
 /** Null when `directions` may be degrees; else the message (`what`: how to name the values). */
 export function radianDirectionsProblem(directions: ArrayLike<number>, what = 'wind directions'): string | null {
   const distinct = new Set<number>();
-  let max = -Infinity, min = Infinity;
+  let max = -Infinity,
+    min = Infinity;
   for (let i = 0; i < directions.length; i++) {
     const d = directions[i];
     distinct.add(d);
@@ -65,7 +66,10 @@ export function directionsProblem(directions: ArrayLike<number>, distinct: boole
     const d = directions[i];
     if (!(d >= 0 && d < 360)) {
       const wrapped = ((d % 360) + 360) % 360;
-      return { index: i, message: `${what} ${d}° is outside [0, 360): degrees from north expected${Number.isFinite(wrapped) ? ` (write ${+wrapped.toFixed(9)} for ${d})` : ''}` };
+      return {
+        index: i,
+        message: `${what} ${d}° is outside [0, 360): degrees from north expected${Number.isFinite(wrapped) ? ` (write ${+wrapped.toFixed(9)} for ${d})` : ''}`,
+      };
     }
   }
   return null;
@@ -85,7 +89,11 @@ export function windPlausibility(w: WindResource): { quantity: 'directions' | 's
   if (bad !== null) return { quantity: 'directions', index: bad.index, message: bad.message };
   for (let i = 0; i < w.speeds.length; i++) {
     if (w.speeds[i] > MAX_PLAUSIBLE_SPEED_MS) {
-      return { quantity: 'speeds', index: i, message: `wind speed ${w.speeds[i]} is above ${MAX_PLAUSIBLE_SPEED_MS} m/s: m/s expected; this looks like km/h or knots` };
+      return {
+        quantity: 'speeds',
+        index: i,
+        message: `wind speed ${w.speeds[i]} is above ${MAX_PLAUSIBLE_SPEED_MS} m/s: m/s expected; this looks like km/h or knots`,
+      };
     }
   }
   const tiMessage = (ti: number): string => `turbulence intensity ${ti} is above 1: a fraction expected (0.08, not 8 %)`;
@@ -108,7 +116,11 @@ export const MAX_WEIBULL_A_MS = 30;
 /** Null when Weibull scales may be m/s; else the first offending sector and why. */
 export function weibullScaleProblem(a: ArrayLike<number>): { index: number; message: string } | null {
   for (let i = 0; i < a.length; i++) {
-    if (a[i] > MAX_WEIBULL_A_MS) return { index: i, message: `Weibull scale ${a[i]} is above ${MAX_WEIBULL_A_MS} m/s (the windiest sites have about 12): m/s expected; this looks like km/h or knots` };
+    if (a[i] > MAX_WEIBULL_A_MS)
+      return {
+        index: i,
+        message: `Weibull scale ${a[i]} is above ${MAX_WEIBULL_A_MS} m/s (the windiest sites have about 12): m/s expected; this looks like km/h or knots`,
+      };
   }
   return null;
 }
@@ -142,10 +154,17 @@ export const MAX_PLAUSIBLE_SPEED_MS = 75;
  * The first implausible sample of a time series: a speed above MAX_PLAUSIBLE_SPEED_MS (km/h or
  * knots for m/s) or a turbulence intensity above 1 (percent for a fraction); null if none.
  */
-export function seriesSamplePlausibility(speeds: ArrayLike<number>, ti: ArrayLike<number> | null): { quantity: 'speed' | 'turbulence'; sample: number; message: string } | null {
+export function seriesSamplePlausibility(
+  speeds: ArrayLike<number>,
+  ti: ArrayLike<number> | null,
+): { quantity: 'speed' | 'turbulence'; sample: number; message: string } | null {
   for (let t = 0; t < speeds.length; t++) {
     if (speeds[t] > MAX_PLAUSIBLE_SPEED_MS) {
-      return { quantity: 'speed', sample: t, message: `wind speed ${speeds[t]} is above ${MAX_PLAUSIBLE_SPEED_MS} m/s: m/s expected; this looks like km/h or knots` };
+      return {
+        quantity: 'speed',
+        sample: t,
+        message: `wind speed ${speeds[t]} is above ${MAX_PLAUSIBLE_SPEED_MS} m/s: m/s expected; this looks like km/h or knots`,
+      };
     }
   }
   if (ti) {
@@ -176,9 +195,11 @@ function convexHull(points: readonly Point[]): Point[] {
 }
 
 function areaAndPerimeter(ring: readonly Point[]): { area: number; perimeter: number } {
-  let twiceArea = 0, perimeter = 0;
+  let twiceArea = 0,
+    perimeter = 0;
   for (let i = 0; i < ring.length; i++) {
-    const a = ring[i], b = ring[(i + 1) % ring.length];
+    const a = ring[i],
+      b = ring[(i + 1) % ring.length];
     twiceArea += a[0] * b[1] - b[0] * a[1];
     perimeter += Math.hypot(b[0] - a[0], b[1] - a[1]);
   }
@@ -186,7 +207,7 @@ function areaAndPerimeter(ring: readonly Point[]): { area: number; perimeter: nu
 }
 
 /** Oler's bound for one convex part. */
-const oler = (area: number, perimeter: number, s: number): number => (2 / Math.sqrt(3)) * area / (s * s) + perimeter / (2 * s) + 1;
+const oler = (area: number, perimeter: number, s: number): number => ((2 / Math.sqrt(3)) * area) / (s * s) + perimeter / (2 * s) + 1;
 
 /**
  * The most turbines that can stand in `boundary` with mutual distances >= `spacingM` (an upper
@@ -219,6 +240,8 @@ function describeBoundary(b: Boundary): string {
 export function capacityProblem(boundary: Boundary, n: number, spacingM: number): string | null {
   const bound = maxTurbinesBound(boundary, spacingM);
   if (n <= bound) return null;
-  return `cannot place ${n} turbines at spacing ${spacingM} m in ${describeBoundary(boundary)}: at most ${Math.floor(bound)} fit ` +
-    '(Oler\'s packing bound; enlarge the site, lower n_turbines or the minimum spacing)';
+  return (
+    `cannot place ${n} turbines at spacing ${spacingM} m in ${describeBoundary(boundary)}: at most ${Math.floor(bound)} fit ` +
+    "(Oler's packing bound; enlarge the site, lower n_turbines or the minimum spacing)"
+  );
 }

@@ -23,20 +23,29 @@ import { readTurbine as readWindioTurbine } from './windio/turbine.js';
 /** Where a turbine problem ("cut-out speed …", "rated power …") points in an IEA37 turbine document. */
 function iea37TurbinePath(doc: unknown, problem: string): FieldPath {
   const keys: [RegExp, string][] = [
-    [/^rotor diameter/, 'diameter'], [/^hub height/, 'height'], [/^rated power/, 'rated_power'], [/^rated speed/, 'rated_wind_speed'],
-    [/^cut-in/, 'cut_in_wind_speed'], [/^cut-out/, 'cut_out_wind_speed'],
+    [/^rotor diameter/, 'diameter'],
+    [/^hub height/, 'height'],
+    [/^rated power/, 'rated_power'],
+    [/^rated speed/, 'rated_wind_speed'],
+    [/^cut-in/, 'cut_in_wind_speed'],
+    [/^cut-out/, 'cut_out_wind_speed'],
   ];
   const key = keys.find(([re]) => re.test(problem))?.[1];
   if (key === undefined) return [];
   const defs = dig(doc, 'definitions');
-  const found = findKeyPath(defs, key) ?? (key === 'diameter' ? findKeyPath(defs, 'radius') : null)
-    ?? (key === 'rated_power' ? findKeyPath(defs, 'power') : null);
+  const found =
+    findKeyPath(defs, key) ?? (key === 'diameter' ? findKeyPath(defs, 'radius') : null) ?? (key === 'rated_power' ? findKeyPath(defs, 'power') : null);
   return found ? ['definitions', ...found] : [];
 }
 
 const ISSUE_PROBE: Record<TurbineIssue['field'], string> = {
-  ratedPower: 'rated power', diameter: 'rotor diameter', hubHeight: 'hub height',
-  powerSpeeds: 'rated power', powerValues: 'rated power', ctSpeeds: '', ctValues: '',
+  ratedPower: 'rated power',
+  diameter: 'rotor diameter',
+  hubHeight: 'hub height',
+  powerSpeeds: 'rated power',
+  powerValues: 'rated power',
+  ctSpeeds: '',
+  ctValues: '',
 };
 
 /**
@@ -106,8 +115,10 @@ export function windFromDocument(doc: unknown, file: string, baseDir?: string): 
     if (implausible.quantity === 'directions') at = windFieldPath(doc, iea37, 'direction', file);
     else if (iea37) {
       const defs = dig(doc, 'definitions');
-      const found = implausible.quantity === 'speeds' ? findKeyPath(findKey(defs, 'speed'), 'bins') ?? findKeyPath(findKey(defs, 'speed'), 'default')
-        : findKeyPath(defs, 'turbulence_intensity');
+      const found =
+        implausible.quantity === 'speeds'
+          ? (findKeyPath(findKey(defs, 'speed'), 'bins') ?? findKeyPath(findKey(defs, 'speed'), 'default'))
+          : findKeyPath(defs, 'turbulence_intensity');
       at = found ? ['definitions', ...(implausible.quantity === 'speeds' ? [...(findKeyPath(defs, 'speed') ?? []), ...found] : found)] : [];
     } else at = [...windRoot(doc, file).path, implausible.quantity === 'speeds' ? 'wind_speed' : 'turbulence_intensity'];
     const indexed = implausible.index !== undefined && implausible.quantity !== 'turbulence' && at.length > 0;

@@ -47,7 +47,8 @@ export interface ReferenceExpectation {
 /** True for a document shaped like a reference case file. */
 export function isReferenceCaseDocument(doc: unknown): boolean {
   if (!isObject(doc)) return false;
-  const turbineOk = isObject(doc.turbine) ? isObject(doc.turbine.ct_curve)
+  const turbineOk = isObject(doc.turbine)
+    ? isObject(doc.turbine.ct_curve)
     : Array.isArray(doc.turbines) && doc.turbines.length > 0 && doc.turbines.every((t) => isObject(t) && isObject(t.ct_curve));
   return turbineOk && isObject(doc.wind) && isObject(doc.layout) && isObject(doc.model);
 }
@@ -102,13 +103,21 @@ export function referenceTurbine(t: Doc, file: string, at = 'turbine'): Turbine 
     cutOutInclusive: !zeroAtCutOut,
   };
   const problem = turbineProblem(turbine);
-  if (problem) throw new InputError(`${file}: ${at}.${/^power curve/.test(problem) ? 'power_curve' : /^thrust/.test(problem) ? 'ct_curve' : /^hub/.test(problem) ? 'hub_height' : 'rotor_diameter'}: ${problem}`);
+  if (problem)
+    throw new InputError(
+      `${file}: ${at}.${/^power curve/.test(problem) ? 'power_curve' : /^thrust/.test(problem) ? 'ct_curve' : /^hub/.test(problem) ? 'hub_height' : 'rotor_diameter'}: ${problem}`,
+    );
   // The rules every turbine door shares (turbinePlausibility.ts); the rated power is the table's maximum.
   const issue = turbineIssue(turbine, { ratedPowerGiven: false, powerUnitOption: false });
   if (issue) {
     const field = {
-      ratedPower: 'power_curve.power_w', diameter: 'rotor_diameter', hubHeight: 'hub_height', powerSpeeds: 'power_curve.wind_speed',
-      powerValues: 'power_curve.power_w', ctSpeeds: 'ct_curve.wind_speed', ctValues: 'ct_curve.ct',
+      ratedPower: 'power_curve.power_w',
+      diameter: 'rotor_diameter',
+      hubHeight: 'hub_height',
+      powerSpeeds: 'power_curve.wind_speed',
+      powerValues: 'power_curve.power_w',
+      ctSpeeds: 'ct_curve.wind_speed',
+      ctValues: 'ct_curve.ct',
     }[issue.field];
     throw new InputError(`${file}: ${at}.${field}${issue.index !== undefined ? `[${issue.index}]` : ''}: ${issue.message}`);
   }
@@ -126,12 +135,21 @@ function referenceSeries(w: Doc, file: string): WindResource {
   const speeds = numbers(ts.wind_speed, file, 'wind.time_series.wind_speed');
   const ti = ts.turbulence_intensity === undefined ? null : numbers(ts.turbulence_intensity, file, 'wind.time_series.turbulence_intensity');
   const weights = ts.weight === undefined ? null : numbers(ts.weight, file, 'wind.time_series.weight');
-  for (const [name, v] of [['wind_speed', speeds], ['turbulence_intensity', ti], ['weight', weights]] as const) {
+  for (const [name, v] of [
+    ['wind_speed', speeds],
+    ['turbulence_intensity', ti],
+    ['weight', weights],
+  ] as const) {
     if (v && v.length !== dirs.length) throw new InputError(`${file}: wind.time_series.${name}: ${v.length} values for ${dirs.length} samples`);
   }
   const implausible = seriesSamplePlausibility(speeds, ti);
-  if (implausible) throw new InputError(`${file}: wind.time_series.${implausible.quantity === 'speed' ? 'wind_speed' : 'turbulence_intensity'}[${implausible.sample}]: ${implausible.message}`);
-  weights?.forEach((v, i) => { if (!(v >= 0)) throw new InputError(`${file}: wind.time_series.weight[${i}]: ${v} must be >= 0`); });
+  if (implausible)
+    throw new InputError(
+      `${file}: wind.time_series.${implausible.quantity === 'speed' ? 'wind_speed' : 'turbulence_intensity'}[${implausible.sample}]: ${implausible.message}`,
+    );
+  weights?.forEach((v, i) => {
+    if (!(v >= 0)) throw new InputError(`${file}: wind.time_series.weight[${i}]: ${v} must be >= 0`);
+  });
   if (weights && !weights.some((v) => v > 0)) throw new InputError(`${file}: wind.time_series.weight: every weight is 0: nothing to average`);
   const hours = w.hours_per_year === undefined ? 8760 : num(w.hours_per_year, file, 'wind.hours_per_year');
   return windFromSeries({ directionsDeg: dirs, speeds, weights, turbulenceIntensity: ti, defaultTurbulenceIntensity: 0.1, hoursPerYear: hours });
@@ -149,15 +167,18 @@ export function referenceWind(w: Doc, file: string): WindResource {
   const speedFirst = dims[0] === 'wind_speed';
   if (!Array.isArray(w.probability)) throw new InputError(`${file}: wind.probability: expected a ${dims.join(' × ')} table`);
   const rows = w.probability as unknown[];
-  const nd = dirs.length, ns = speeds.length;
-  const outer = speedFirst ? ns : nd, inner = speedFirst ? nd : ns;
+  const nd = dirs.length,
+    ns = speeds.length;
+  const outer = speedFirst ? ns : nd,
+    inner = speedFirst ? nd : ns;
   if (rows.length !== outer) throw new InputError(`${file}: wind.probability: ${rows.length} rows, expected ${outer} (${dims[0]})`);
   const probability = new Float64Array(nd * ns);
   rows.forEach((row, a) => {
     const r = numbers(row, file, `wind.probability[${a}]`);
     if (r.length !== inner) throw new InputError(`${file}: wind.probability[${a}]: ${r.length} values, expected ${inner} (${dims[1]})`);
     for (let b = 0; b < inner; b++) {
-      const d = speedFirst ? b : a, s = speedFirst ? a : b;
+      const d = speedFirst ? b : a,
+        s = speedFirst ? a : b;
       probability[d * ns + s] = r[b];
     }
   });
@@ -191,9 +212,22 @@ function plausibleRose(w: WindResource, file: string): WindResource {
 
 /** Numeric model fields → engine parameter names (lists spread into numbered names). */
 const PARAM_NAMES: Record<string, string[]> = {
-  k: ['k'], ceps: ['ceps'], ctlim: ['ctlim'], a: ['a1', 'a2'], A: ['A'], cTI: ['cTI1', 'cTI2'],
-  deltawD: ['deltawD'], eps_coeff: ['epsCoeff'], lam: ['lam'], B: ['B'],
-  a_s: ['a_s'], b_s: ['b_s'], c_s: ['c_s'], a_f: ['a_f'], b_f: ['b_f'], c_f: ['c_f'],
+  k: ['k'],
+  ceps: ['ceps'],
+  ctlim: ['ctlim'],
+  a: ['a1', 'a2'],
+  A: ['A'],
+  cTI: ['cTI1', 'cTI2'],
+  deltawD: ['deltawD'],
+  eps_coeff: ['epsCoeff'],
+  lam: ['lam'],
+  B: ['B'],
+  a_s: ['a_s'],
+  b_s: ['b_s'],
+  c_s: ['c_s'],
+  a_f: ['a_f'],
+  b_f: ['b_f'],
+  c_f: ['c_f'],
 };
 
 /** Per-model exceptions: Carbajo Fuertes' ε is c_ε0·k + c_ε1 (two numbers). */
@@ -228,10 +262,12 @@ export function referenceModel(doc: Doc, file: string): FarmModelSpec {
   const wfm = typeof m.wind_farm_model === 'string' ? m.wind_farm_model : 'PropagateDownwind';
   if (m.blockage !== undefined && m.blockage !== null) {
     // Blockage: wakes and induction solved together to a fixed point (blockageSolve.ts), PyWake's All2AllIterative.
-    if (!/self-?similar\w*.*2020|selfsimilaritydeficit2020/i.test(String(m.blockage))) throw new InputError(`${file}: model.blockage: unknown blockage model '${m.blockage}' (known: self-similarity 2020)`);
+    if (!/self-?similar\w*.*2020|selfsimilaritydeficit2020/i.test(String(m.blockage)))
+      throw new InputError(`${file}: model.blockage: unknown blockage model '${m.blockage}' (known: self-similarity 2020)`);
     if (!/all2alliterative/i.test(wfm)) throw new InputError(`${file}: model.wind_farm_model: blockage needs All2AllIterative, got '${wfm}'`);
     spec.blockage = 'selfsimilarity2020';
-  } else if (!/propagatedownwind/i.test(wfm)) throw new InputError(`${file}: model.wind_farm_model: only PropagateDownwind (or All2AllIterative with a blockage model) is supported, got '${wfm}'`);
+  } else if (!/propagatedownwind/i.test(wfm))
+    throw new InputError(`${file}: model.wind_farm_model: only PropagateDownwind (or All2AllIterative with a blockage model) is supported, got '${wfm}'`);
   for (const [key, names] of Object.entries(paramNames)) {
     const v = m[key];
     if (v === undefined || v === null) continue;
@@ -254,8 +290,9 @@ export function referenceModel(doc: Doc, file: string): FarmModelSpec {
   else if (/max/i.test(sup)) spec.superposition = 'max';
   else if (/linear/i.test(sup)) spec.superposition = 'linear';
   else throw new InputError(`${file}: model.superposition: unknown rule '${sup}' (linear sum, squared sum, max, weighted sum, library default)`);
-  if (isLibraryDefault(doc.turbulence)) { /* the model's default (farmModel.ts WAKED_DEFAULTS) */ }
-  else if (m.turbulence === null || m.turbulence === undefined || /^none$/i.test(String(m.turbulence))) spec.turbulence = 'none';
+  if (isLibraryDefault(doc.turbulence)) {
+    /* the model's default (farmModel.ts WAKED_DEFAULTS) */
+  } else if (m.turbulence === null || m.turbulence === undefined || /^none$/i.test(String(m.turbulence))) spec.turbulence = 'none';
   else if (/crespo/i.test(String(m.turbulence))) spec.turbulence = 'crespo-hernandez';
   else throw new InputError(`${file}: model.turbulence: unknown model '${m.turbulence}' (Crespo-Hernandez or null)`);
   if (m.crespo_hernandez_c !== undefined) {
@@ -264,14 +301,21 @@ export function referenceModel(doc: Doc, file: string): FarmModelSpec {
     spec.turbulenceParams = { c0: c[0], c1: c[1], c2: c[2], c3: c[3] };
   }
   if (m.turbulence_ct2a !== undefined) {
-    if (m.turbulence_ct2a !== 'mom1d' && m.turbulence_ct2a !== 'madsen') throw new InputError(`${file}: model.turbulence_ct2a: expected mom1d or madsen, got '${m.turbulence_ct2a}'`);
+    if (m.turbulence_ct2a !== 'mom1d' && m.turbulence_ct2a !== 'madsen')
+      throw new InputError(`${file}: model.turbulence_ct2a: expected mom1d or madsen, got '${m.turbulence_ct2a}'`);
     spec.turbulenceCt2a = m.turbulence_ct2a;
   }
   if (m.added_turbulence_superposition !== undefined) {
     const s = String(m.added_turbulence_superposition);
-    spec.turbulenceSuperposition = /max/i.test(s) ? 'sqrmax' : /squared|sqr/i.test(s) ? 'sos' : /linear/i.test(s) ? 'linear' : (() => {
-      throw new InputError(`${file}: model.added_turbulence_superposition: unknown rule '${s}'`);
-    })();
+    spec.turbulenceSuperposition = /max/i.test(s)
+      ? 'sqrmax'
+      : /squared|sqr/i.test(s)
+        ? 'sos'
+        : /linear/i.test(s)
+          ? 'linear'
+          : (() => {
+              throw new InputError(`${file}: model.added_turbulence_superposition: unknown rule '${s}'`);
+            })();
   }
   const rotor = String(m.rotor_average ?? '');
   if (rotor) {
@@ -286,7 +330,10 @@ export function referenceModel(doc: Doc, file: string): FarmModelSpec {
       spec.rotorAverage = dims ? `gqgrid${dims[1]}x${dims[2]}` : 'gqgrid4x4';
     } else {
       const g = /gauss\w*\s*(\d)/i.exec(rotor);
-      if (!g) throw new InputError(`${file}: model.rotor_average: unsupported '${rotor}' (rotor centre, area overlap, CGI 4/7/9/21, GQ grid NxM, Gauss N, EqGrid N, Grid, PolarGrid)`);
+      if (!g)
+        throw new InputError(
+          `${file}: model.rotor_average: unsupported '${rotor}' (rotor centre, area overlap, CGI 4/7/9/21, GQ grid NxM, Gauss N, EqGrid N, Grid, PolarGrid)`,
+        );
       spec.rotorAverage = `gauss${g[1]}`;
     }
   }
@@ -299,7 +346,8 @@ export function referenceModel(doc: Doc, file: string): FarmModelSpec {
     if (library.ground && library.ground !== 'none') spec.ground = library.ground;
   } else if (m.ground !== undefined && m.ground !== null && !/^(none|no ?ground)$/i.test(String(m.ground))) {
     // PyWake's ground models: Mirror (an image turbine below the ground) is wflo's `mirror`.
-    if (!/^(py_wake\.\S*\.)?mirror(\(\))?$/i.test(String(m.ground).trim())) throw new InputError(`${file}: model.ground: unknown ground model '${m.ground}' (known: Mirror, none)`);
+    if (!/^(py_wake\.\S*\.)?mirror(\(\))?$/i.test(String(m.ground).trim()))
+      throw new InputError(`${file}: model.ground: unknown ground model '${m.ground}' (known: Mirror, none)`);
     spec.ground = 'mirror';
     // What the solvers' declarations refuse with the ground (blockage, the weighted sum): the solve plan's line.
     const conflict = groundConflict(spec);
@@ -315,7 +363,8 @@ export function referenceExpectation(doc: Doc, file: string): ReferenceExpectati
     aepMwh: num(e.aep_mwh, file, 'expected.aep_mwh'),
     perTurbineMwh: numbers(e.aep_per_turbine_mwh, file, 'expected.aep_per_turbine_mwh'),
   };
-  if (e.neighbour_aep_per_turbine_mwh !== undefined) out.neighbourMwh = numbers(e.neighbour_aep_per_turbine_mwh, file, 'expected.neighbour_aep_per_turbine_mwh');
+  if (e.neighbour_aep_per_turbine_mwh !== undefined)
+    out.neighbourMwh = numbers(e.neighbour_aep_per_turbine_mwh, file, 'expected.neighbour_aep_per_turbine_mwh');
   if (e.neighbour_alone_aep_per_turbine_mwh !== undefined) {
     out.neighbourAloneMwh = numbers(e.neighbour_alone_aep_per_turbine_mwh, file, 'expected.neighbour_alone_aep_per_turbine_mwh');
   }
@@ -324,7 +373,9 @@ export function referenceExpectation(doc: Doc, file: string): ReferenceExpectati
     out.checkCondition = {
       windDirection: num(c.wind_direction, file, 'expected.check_condition.wind_direction'),
       windSpeed: num(c.wind_speed, file, 'expected.check_condition.wind_speed'),
-      ...(c.turbulence_intensity !== undefined ? { turbulenceIntensity: num(c.turbulence_intensity, file, 'expected.check_condition.turbulence_intensity') } : {}),
+      ...(c.turbulence_intensity !== undefined
+        ? { turbulenceIntensity: num(c.turbulence_intensity, file, 'expected.check_condition.turbulence_intensity') }
+        : {}),
       wsEff: numbers(c.ws_eff, file, 'expected.check_condition.ws_eff'),
       ct: numbers(c.ct, file, 'expected.check_condition.ct'),
     };
@@ -353,11 +404,11 @@ export function caseFromReferenceDocument(doc: unknown, file: string): Case & { 
 function referenceCase(doc: unknown, file: string): Case & { expected?: ReferenceExpectation } {
   if (!isReferenceCaseDocument(doc)) throw new InputError(`${file}: not a reference case file (needs turbine or turbines, wind, layout, model)`);
   const d = doc as Doc;
-  const types = isObject(d.turbine) ? [referenceTurbine(d.turbine, file)]
-    : (d.turbines as Doc[]).map((t, i) => referenceTurbine(t, file, `turbines[${i}]`));
+  const types = isObject(d.turbine) ? [referenceTurbine(d.turbine, file)] : (d.turbines as Doc[]).map((t, i) => referenceTurbine(t, file, `turbines[${i}]`));
   const wind = referenceWind(d.wind as Doc, file);
   const layoutDoc = d.layout as Doc;
-  const x = numbers(layoutDoc.x, file, 'layout.x'), y = numbers(layoutDoc.y, file, 'layout.y');
+  const x = numbers(layoutDoc.x, file, 'layout.x'),
+    y = numbers(layoutDoc.y, file, 'layout.y');
   if (x.length !== y.length) throw new InputError(`${file}: layout: ${x.length} x but ${y.length} y`);
   const model = referenceModel(d.model as Doc, file);
   if (d.site !== undefined) {
@@ -371,16 +422,23 @@ function referenceCase(doc: unknown, file: string): Case & { expected?: Referenc
   const typeOf = several ? typeIndices(layoutDoc.type, x.length, types.length, file, 'layout.type') : new Int32Array(x.length);
   const c: Case & { expected?: ReferenceExpectation } = {
     name: typeof d.name === 'string' ? d.name : file,
-    turbine: types[typeOf.length > 0 ? typeOf[0] : 0], wind, boundary: null, nTurbines: x.length,
+    turbine: types[typeOf.length > 0 ? typeOf[0] : 0],
+    wind,
+    boundary: null,
+    nTurbines: x.length,
     minSpacing: 2 * Math.max(...types.map((t) => t.diameter)),
-    model, layout: { x, y }, referenceAepMwh: expected?.aepMwh, expected,
+    model,
+    layout: { x, y },
+    referenceAepMwh: expected?.aepMwh,
+    expected,
   };
   if (several) {
     c.turbines = { types, minSpacingByType: Float64Array.from(types, (t) => 2 * t.diameter), typeOf, choice: false };
   }
   if (d.neighbours !== undefined) {
     const nd = obj(d.neighbours, file, 'neighbours');
-    const nx = numbers(nd.x, file, 'neighbours.x'), ny = numbers(nd.y, file, 'neighbours.y');
+    const nx = numbers(nd.x, file, 'neighbours.x'),
+      ny = numbers(nd.y, file, 'neighbours.y');
     if (nx.length !== ny.length) throw new InputError(`${file}: neighbours: ${nx.length} x but ${ny.length} y`);
     const nt = nd.type === undefined && !several ? new Int32Array(nx.length) : typeIndices(nd.type, nx.length, types.length, file, 'neighbours.type');
     const many = neighbourCountProblem(nx.length);

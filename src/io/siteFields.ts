@@ -36,13 +36,34 @@ import type { SiteWeibull } from '../physics/site/siteWeibull.js';
 
 const axis = z.array(z.number()).min(1);
 // x and y are required (readField says so); a TI without them is one value everywhere (`ti: {values: 0.08}`, as a netCDF file's scalar TI reads back).
-const fieldSchema = strict({ x: axis.optional(), y: axis.optional(), h: axis.optional(), wd: axis.optional(), values: z.union([z.array(z.unknown()), z.number()]) });
-const weibullSchema = strict({ x: axis, y: axis, h: axis.optional(), wd: axis.optional(), A: z.array(z.unknown()), k: z.array(z.unknown()), frequency: z.array(z.unknown()) });
+const fieldSchema = strict({
+  x: axis.optional(),
+  y: axis.optional(),
+  h: axis.optional(),
+  wd: axis.optional(),
+  values: z.union([z.array(z.unknown()), z.number()]),
+});
+const weibullSchema = strict({
+  x: axis,
+  y: axis,
+  h: axis.optional(),
+  wd: axis.optional(),
+  A: z.array(z.unknown()),
+  k: z.array(z.unknown()),
+  frequency: z.array(z.unknown()),
+});
 const shearSchema = z.union([
   strict({ power: strict({ h_ref: z.number().positive(), alpha: z.number() }) }),
   strict({ log: strict({ h_ref: z.number().positive(), z0: z.number().positive() }) }),
 ]);
-const siteSchema = strict({ outside: z.enum(['error', 'limit']).optional(), file: z.string().min(1).optional(), speedup: fieldSchema.optional(), ti: fieldSchema.optional(), weibull: weibullSchema.optional(), shear: shearSchema.optional() });
+const siteSchema = strict({
+  outside: z.enum(['error', 'limit']).optional(),
+  file: z.string().min(1).optional(),
+  speedup: fieldSchema.optional(),
+  ti: fieldSchema.optional(),
+  weibull: weibullSchema.optional(),
+  shear: shearSchema.optional(),
+});
 
 function readGrid(raw: Record<string, unknown>, doc: unknown, at: FieldPath, file: string): { dims: SiteDim[]; coords: Float64Array[] } {
   const dims = SITE_DIM_ORDER.filter((d) => raw[d] !== undefined);
@@ -56,7 +77,16 @@ function readGrid(raw: Record<string, unknown>, doc: unknown, at: FieldPath, fil
 }
 
 /** Nested values of `raw[key]` over the grid, flat row-major; `check` gives a value's problem. */
-function readValues(raw: Record<string, unknown>, key: string, dims: SiteDim[], coords: Float64Array[], check: (v: number) => string | null, doc: unknown, at: FieldPath, file: string): Float64Array {
+function readValues(
+  raw: Record<string, unknown>,
+  key: string,
+  dims: SiteDim[],
+  coords: Float64Array[],
+  check: (v: number) => string | null,
+  doc: unknown,
+  at: FieldPath,
+  file: string,
+): Float64Array {
   const shape = coords.map((g) => g.length);
   const values = new Float64Array(shape.reduce((a, b) => a * b, 1));
   let next = 0;
@@ -84,16 +114,28 @@ function readField(name: string, raw: Record<string, unknown>, doc: unknown, at:
     if (problem) throw errorAt(doc, [...at, 'values'], problem, file);
     return makeSiteField(name, [], [], Float64Array.of(raw.values));
   }
-  if (raw.x === undefined || raw.y === undefined) throw errorAt(doc, at, `${raw.x === undefined ? 'x' : 'y'} is missing: a field is over x and y (a grid over the site)${name === 'ti' ? '; one TI everywhere is {values: 0.08}' : ''}`, file);
+  if (raw.x === undefined || raw.y === undefined)
+    throw errorAt(
+      doc,
+      at,
+      `${raw.x === undefined ? 'x' : 'y'} is missing: a field is over x and y (a grid over the site)${name === 'ti' ? '; one TI everywhere is {values: 0.08}' : ''}`,
+      file,
+    );
   const { dims, coords } = readGrid(raw, doc, at, file);
-  return makeSiteField(name, dims, coords, readValues(raw, 'values', dims, coords, (v) => valueProblem(name, v), doc, at, file));
+  return makeSiteField(
+    name,
+    dims,
+    coords,
+    readValues(raw, 'values', dims, coords, (v) => valueProblem(name, v), doc, at, file),
+  );
 }
 
 /** The inline `weibull:` grid (one grid; A, k, frequency nested over it). */
 function readWeibull(raw: Record<string, unknown>, doc: unknown, at: FieldPath, file: string): SiteWeibull {
   const { dims, coords } = readGrid(raw, doc, at, file);
   const g: WeibullGrid = {
-    dims, coords,
+    dims,
+    coords,
     a: readValues(raw, 'A', dims, coords, () => null, doc, at, file),
     k: readValues(raw, 'k', dims, coords, () => null, doc, at, file),
     frequency: readValues(raw, 'frequency', dims, coords, () => null, doc, at, file),
@@ -111,21 +153,33 @@ function readWeibull(raw: Record<string, unknown>, doc: unknown, at: FieldPath, 
  * parsed (its origin registered, so errors name its lines).
  */
 export function readSiteBlock(raw: unknown, doc: unknown, at: FieldPath, file: string): Site {
-  if (typeof raw === 'string') throw errorAt(doc, at, `expected a mapping, got the text '${raw.slice(0, 80)}'; a site file is given as \`site: {file: ${raw.slice(0, 80)}}\` (docs/site.md)`, file);
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw errorAt(doc, at, `expected a mapping (file, speedup, ti, weibull, shear), got ${Array.isArray(raw) ? 'a list' : String(raw)}`, file);
+  if (typeof raw === 'string')
+    throw errorAt(
+      doc,
+      at,
+      `expected a mapping, got the text '${raw.slice(0, 80)}'; a site file is given as \`site: {file: ${raw.slice(0, 80)}}\` (docs/site.md)`,
+      file,
+    );
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+    throw errorAt(doc, at, `expected a mapping (file, speedup, ti, weibull, shear), got ${Array.isArray(raw) ? 'a list' : String(raw)}`, file);
   const parsed = siteSchema.safeParse(raw);
   if (!parsed.success) throw zodToInputError(parsed.error, file, raw);
   const block = raw as Record<string, Record<string, unknown>>;
   const c = parsed.data;
-  if (!c.file && !c.speedup && !c.ti && !c.weibull && !c.shear) throw errorAt(doc, at, 'an empty site: give file, speedup, ti, weibull or shear (or leave site out for a uniform site)', file);
-  if (c.file && (c.speedup || c.ti || c.weibull)) throw errorAt(doc, [...at, c.speedup ? 'speedup' : c.ti ? 'ti' : 'weibull'], 'give the fields in the file or inline, not both', file);
+  if (!c.file && !c.speedup && !c.ti && !c.weibull && !c.shear)
+    throw errorAt(doc, at, 'an empty site: give file, speedup, ti, weibull or shear (or leave site out for a uniform site)', file);
+  if (c.file && (c.speedup || c.ti || c.weibull))
+    throw errorAt(doc, [...at, c.speedup ? 'speedup' : c.ti ? 'ti' : 'weibull'], 'give the fields in the file or inline, not both', file);
   const filePath = c.file ? path.resolve(path.dirname(file), c.file) : null;
   const outside = filePath === null ? null : outsideFolderProblem(filePath, path.dirname(file));
   if (outside) throw errorAt(doc, [...at, 'file'], outside, file);
-  const fromFile = filePath === null ? null
-    : /\.wrg$/i.test(filePath) ? { speedup: null, ti: null, weibull: readWrgFile(filePath) } : readSiteFile(filePath);
+  const fromFile = filePath === null ? null : /\.wrg$/i.test(filePath) ? { speedup: null, ti: null, weibull: readWrgFile(filePath) } : readSiteFile(filePath);
   let shear: SiteShear | null = null;
-  if (c.shear) shear = 'power' in c.shear ? { kind: 'power', hRef: c.shear.power.h_ref, alpha: c.shear.power.alpha } : { kind: 'log', hRef: c.shear.log.h_ref, z0: c.shear.log.z0 };
+  if (c.shear)
+    shear =
+      'power' in c.shear
+        ? { kind: 'power', hRef: c.shear.power.h_ref, alpha: c.shear.power.alpha }
+        : { kind: 'log', hRef: c.shear.log.h_ref, z0: c.shear.log.z0 };
   return {
     source: fromFile ? path.resolve(path.dirname(file), c.file!) : file,
     speedup: fromFile ? fromFile.speedup : c.speedup ? readField('speedup', block.speedup, doc, [...at, 'speedup'], file) : null,
@@ -142,11 +196,17 @@ export function siteLayoutProblem(site: Site, x: ArrayLike<number>, y: ArrayLike
   const w = site.weibull;
   for (const field of [site.speedup, site.ti, ...(w ? [w.a, w.k, w.frequency] : [])]) {
     if (!field || !field.dims.includes('x') || !field.dims.includes('y')) continue;
-    const gx = field.coords[field.dims.indexOf('x')], gy = field.coords[field.dims.indexOf('y')];
+    const gx = field.coords[field.dims.indexOf('x')],
+      gy = field.coords[field.dims.indexOf('y')];
     for (let i = 0; i < x.length; i++) {
-      const inX = x[i] >= gx[0] && x[i] <= gx[gx.length - 1], inY = y[i] >= gy[0] && y[i] <= gy[gy.length - 1];
+      const inX = x[i] >= gx[0] && x[i] <= gx[gx.length - 1],
+        inY = y[i] >= gy[0] && y[i] <= gy[gy.length - 1];
       if (!inX || !inY) {
-        return { field: field.name, turbine: i, message: `turbine ${i} at (${x[i]}, ${y[i]}) is outside the field's grid (x ${gx[0]}…${gx[gx.length - 1]}, y ${gy[0]}…${gy[gy.length - 1]}); values outside a grid are not extrapolated` };
+        return {
+          field: field.name,
+          turbine: i,
+          message: `turbine ${i} at (${x[i]}, ${y[i]}) is outside the field's grid (x ${gx[0]}…${gx[gx.length - 1]}, y ${gy[0]}…${gy[gy.length - 1]}); values outside a grid are not extrapolated`,
+        };
       }
     }
   }
@@ -162,10 +222,11 @@ export function siteDocument(site: Site): Record<string, unknown> {
     // makeSiteField appended the wrap node at 360 (a copy of 0°): the block gives the sectors without it.
     const unwrap = w >= 0 && shape[w] > 1 && f.coords[w][shape[w] - 1] === 360 && wdWraps(f.coords[w].subarray(0, shape[w] - 1));
     const keep = shape.map((n, a) => (a === w && unwrap ? n - 1 : n));
-    f.dims.forEach((d, a) => { out[d] = Array.from(f.coords[a].subarray(0, keep[a])); });
-    const nest = (level: number, offset: number): unknown => level === f.dims.length
-      ? f.values[offset]
-      : Array.from({ length: keep[level] }, (_, k) => nest(level + 1, offset + k * f.strides[level]));
+    f.dims.forEach((d, a) => {
+      out[d] = Array.from(f.coords[a].subarray(0, keep[a]));
+    });
+    const nest = (level: number, offset: number): unknown =>
+      level === f.dims.length ? f.values[offset] : Array.from({ length: keep[level] }, (_, k) => nest(level + 1, offset + k * f.strides[level]));
     out.values = nest(0, 0);
     return out;
   };
@@ -173,8 +234,12 @@ export function siteDocument(site: Site): Record<string, unknown> {
     const a = fieldDoc(w.a);
     return { ...a, values: undefined, A: a.values, k: fieldDoc(w.k).values, frequency: fieldDoc(w.frequency).values };
   };
-  const shear = site.shear === null ? undefined
-    : site.shear.kind === 'power' ? { power: { h_ref: site.shear.hRef, alpha: site.shear.alpha } } : { log: { h_ref: site.shear.hRef, z0: site.shear.z0 } };
+  const shear =
+    site.shear === null
+      ? undefined
+      : site.shear.kind === 'power'
+        ? { power: { h_ref: site.shear.hRef, alpha: site.shear.alpha } }
+        : { log: { h_ref: site.shear.hRef, z0: site.shear.z0 } };
   return {
     ...(site.speedup ? { speedup: fieldDoc(site.speedup) } : {}),
     ...(site.ti ? { ti: fieldDoc(site.ti) } : {}),

@@ -30,7 +30,12 @@ import type { Variable } from './siteFileChild.js';
 import type { SiteWeibull } from '../physics/site/siteWeibull.js';
 import { gridIndex, siteWeibullOf, weibullGridProblem, weibullValueProblem, type WeibullVariable } from './siteWeibullGrid.js';
 
-const UNITS: Record<SiteDim, RegExp> = { x: /^(m|metres?|meters?)$/i, y: /^(m|metres?|meters?)$/i, h: /^(m|metres?|meters?)$/i, wd: /^(deg|degrees?|degrees_north|°)$/i };
+const UNITS: Record<SiteDim, RegExp> = {
+  x: /^(m|metres?|meters?)$/i,
+  y: /^(m|metres?|meters?)$/i,
+  h: /^(m|metres?|meters?)$/i,
+  wd: /^(deg|degrees?|degrees_north|°)$/i,
+};
 /** The file's variable for each field (PyWake's names first). */
 const NAMES: Record<string, readonly string[]> = { speedup: ['Speedup', 'speedup'], ti: ['TI', 'ti'] };
 
@@ -48,7 +53,12 @@ function readVariables(file: string): ReadVariable[] {
   const child = fileURLToPath(new URL('./siteFileChild.js', import.meta.url));
   let out: string;
   try {
-    out = execFileSync(process.execPath, [child, file, READ_NAMES.join(',')], { encoding: 'utf8', maxBuffer: 256 << 20, timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] });
+    out = execFileSync(process.execPath, [child, file, READ_NAMES.join(',')], {
+      encoding: 'utf8',
+      maxBuffer: 256 << 20,
+      timeout: 120_000,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (err) {
     const e = err as { stderr?: string; status?: number | null };
     const line = e.stderr?.trim().split('\n').pop();
@@ -74,7 +84,10 @@ function readVariables(file: string): ReadVariable[] {
 /** Flat index k of a row-major grid of `sizes` as `[i,j,…]`. */
 function flatIndex(sizes: number[], k: number): string {
   const out: number[] = [];
-  for (let a = sizes.length - 1; a >= 0; a--) { out.unshift(k % sizes[a]); k = Math.floor(k / sizes[a]); }
+  for (let a = sizes.length - 1; a >= 0; a--) {
+    out.unshift(k % sizes[a]);
+    k = Math.floor(k / sizes[a]);
+  }
   return `[${out.join(',')}]`;
 }
 
@@ -85,18 +98,24 @@ export function readSiteFile(file: string): { speedup: SiteField | null; ti: Sit
   const byName = new Map(vars.map((v) => [v.name, v]));
   /** A gridded variable's dimensions, coordinates and values, checked (`check` gives a value's problem). */
   const gridded = (v: ReadVariable, check: (x: number) => string | null): { dims: SiteDim[]; coords: Float64Array[]; values: Float64Array } => {
-    const fail = (message: string): never => { throw new InputError(`${file}: ${v.name}: ${message}`); };
+    const fail = (message: string): never => {
+      throw new InputError(`${file}: ${v.name}: ${message}`);
+    };
     const dims = v.dims.map((d, i) => {
-      if (d === null || !(SITE_DIM_ORDER as readonly string[]).includes(d)) fail(`dimension ${i} (${d ?? 'unnamed'}) is not one of x, y, h, wd (a field over ${d ?? 'it'} is not supported)`);
+      if (d === null || !(SITE_DIM_ORDER as readonly string[]).includes(d))
+        fail(`dimension ${i} (${d ?? 'unnamed'}) is not one of x, y, h, wd (a field over ${d ?? 'it'} is not supported)`);
       return d as SiteDim;
     });
     const order = SITE_DIM_ORDER.filter((d) => dims.includes(d));
-    if (order.join(',') !== dims.join(',')) fail(`dimensions (${dims.join(', ')}) must be in the order ${order.join(', ')} (transpose it: ds.transpose(${order.map((d) => `'${d}'`).join(', ')}))`);
+    if (order.join(',') !== dims.join(','))
+      fail(`dimensions (${dims.join(', ')}) must be in the order ${order.join(', ')} (transpose it: ds.transpose(${order.map((d) => `'${d}'`).join(', ')}))`);
     if (!dims.includes('x') || !dims.includes('y')) fail(`dimensions (${dims.join(', ')}) lack x or y: a site field is over x and y`);
     const coords = dims.map((d) => {
       const c = byName.get(d);
-      if (!c || !c.numeric || c.values === null || c.shape.length !== 1) throw new InputError(`${file}: ${d}: the coordinate of dimension ${d} is missing or not a numeric list`);
-      if (c.units !== null && !UNITS[d].test(c.units.trim())) throw new InputError(`${file}: ${d}: units '${c.units}' where ${d === 'wd' ? 'degrees (deg)' : 'metres (m)'} are expected`);
+      if (!c || !c.numeric || c.values === null || c.shape.length !== 1)
+        throw new InputError(`${file}: ${d}: the coordinate of dimension ${d} is missing or not a numeric list`);
+      if (c.units !== null && !UNITS[d].test(c.units.trim()))
+        throw new InputError(`${file}: ${d}: units '${c.units}' where ${d === 'wd' ? 'degrees (deg)' : 'metres (m)'} are expected`);
       const g = Float64Array.from(c.values);
       const p = axisProblem(d, g);
       if (p) throw new InputError(`${file}: ${d}[${p.index}]: ${p.message}`);
@@ -114,7 +133,9 @@ export function readSiteFile(file: string): { speedup: SiteField | null; ti: Sit
   const fieldOf = (name: string): SiteField | null => {
     const v = NAMES[name].map((n) => byName.get(n)).find((x) => x !== undefined);
     if (!v) return null;
-    const fail = (message: string): never => { throw new InputError(`${file}: ${v.name}: ${message}`); };
+    const fail = (message: string): never => {
+      throw new InputError(`${file}: ${v.name}: ${message}`);
+    };
     if (v.values === null) fail('not a numeric variable');
     if (v.shape.length === 0) {
       if (name !== 'ti') fail('a scalar speed-up is a constant factor: give it over x and y');
@@ -126,10 +147,17 @@ export function readSiteFile(file: string): { speedup: SiteField | null; ti: Sit
     return makeSiteField(name, g.dims, g.coords, g.values);
   };
   const weibullOf = (): SiteWeibull | null => {
-    const names: [WeibullVariable, string][] = [['A', 'Weibull_A'], ['k', 'Weibull_k'], ['frequency', 'Sector_frequency']];
+    const names: [WeibullVariable, string][] = [
+      ['A', 'Weibull_A'],
+      ['k', 'Weibull_k'],
+      ['frequency', 'Sector_frequency'],
+    ];
     const present = names.filter(([, n]) => byName.has(n));
     if (present.length === 0) return null;
-    if (byName.has('P')) throw new InputError(`${file}: P: the file holds P beside ${present[0][1]}: PyWake's XRSite takes P then and ignores the Weibull; remove P (the rose's probabilities come from the Weibull) or the Weibull variables`);
+    if (byName.has('P'))
+      throw new InputError(
+        `${file}: P: the file holds P beside ${present[0][1]}: PyWake's XRSite takes P then and ignores the Weibull; remove P (the rose's probabilities come from the Weibull) or the Weibull variables`,
+      );
     if (present.length < 3) {
       const missing = names.find(([, n]) => !byName.has(n))![1];
       throw new InputError(`${file}: ${missing}: missing; a per-point Weibull needs Weibull_A, Weibull_k and Sector_frequency`);
@@ -142,14 +170,22 @@ export function readSiteFile(file: string): { speedup: SiteField | null; ti: Sit
     });
     for (let i = 1; i < 3; i++) {
       const same = grids[i].dims.join(',') === grids[0].dims.join(',') && grids[i].coords.every((c, a) => c.length === grids[0].coords[a].length);
-      if (!same) throw new InputError(`${file}: ${names[i][1]}: dimensions (${grids[i].dims.join(', ')}) differ from Weibull_A's (${grids[0].dims.join(', ')}): the three must share one grid`);
+      if (!same)
+        throw new InputError(
+          `${file}: ${names[i][1]}: dimensions (${grids[i].dims.join(', ')}) differ from Weibull_A's (${grids[0].dims.join(', ')}): the three must share one grid`,
+        );
     }
     const g = { dims: grids[0].dims, coords: grids[0].coords, a: grids[0].values, k: grids[1].values, frequency: grids[2].values };
     const problem = weibullGridProblem(g);
     if (problem) throw new InputError(`${file}: ${names.find(([w]) => w === problem.variable)![1]}${gridIndex(g, problem.index)}: ${problem.message}`);
     return siteWeibullOf(g);
   };
-  const speedup = fieldOf('speedup'), ti = fieldOf('ti'), weibull = weibullOf();
-  if (!speedup && !ti && !weibull) throw new InputError(`${file}: holds neither Speedup, TI nor Weibull_A/Weibull_k/Sector_frequency (variables: ${vars.map((v) => v.name).join(', ') || 'none'})`);
+  const speedup = fieldOf('speedup'),
+    ti = fieldOf('ti'),
+    weibull = weibullOf();
+  if (!speedup && !ti && !weibull)
+    throw new InputError(
+      `${file}: holds neither Speedup, TI nor Weibull_A/Weibull_k/Sector_frequency (variables: ${vars.map((v) => v.name).join(', ') || 'none'})`,
+    );
   return { speedup, ti, weibull };
 }

@@ -58,7 +58,10 @@ async function main(): Promise<void> {
     return (openSync as (...a: unknown[]) => number)(p, ...rest);
   }) as typeof fs.openSync;
   const refuseForeign = (name: string): void => {
-    if (foreign.length > 0) throw new Refused(`${name}: its data are in another file (${foreign[0]}: external storage or a link): refused unread; a site file must hold its own data`);
+    if (foreign.length > 0)
+      throw new Refused(
+        `${name}: its data are in another file (${foreign[0]}: external storage or a link): refused unread; a site file must hold its own data`,
+      );
   };
   let f: ReturnType<typeof openH5Sync> | undefined;
   try {
@@ -68,7 +71,8 @@ async function main(): Promise<void> {
     const toRead: { v: Variable; entity: InstanceType<typeof h5.Dataset>; count: number }[] = [];
     for (const name of f.keys()) {
       const link = f.get_external_link(`/${name}`) as { filename?: string; obj_path?: string };
-      if (link.filename !== undefined) throw new Refused(`${name}: an external link to ${link.filename}:${link.obj_path}: refused unread; a site file must hold its own data`);
+      if (link.filename !== undefined)
+        throw new Refused(`${name}: an external link to ${link.filename}:${link.obj_path}: refused unread; a site file must hold its own data`);
       const entity = f.get(name);
       refuseForeign(name);
       if (!(entity instanceof h5.Dataset)) continue;
@@ -91,7 +95,9 @@ async function main(): Promise<void> {
     const total = toRead.reduce((s, r) => s + r.count, 0);
     if (total > MAX_SITE_VALUES) {
       const largest = toRead.reduce((a, b) => (b.count > a.count ? b : a));
-      throw new Refused(`${largest.v.name}: the variables read hold ${total} values (${largest.v.name}: ${largest.v.shape.join(' × ')}), over the limit of ${MAX_SITE_VALUES} for a site file: refused before reading`);
+      throw new Refused(
+        `${largest.v.name}: the variables read hold ${total} values (${largest.v.name}: ${largest.v.shape.join(' × ')}), over the limit of ${MAX_SITE_VALUES} for a site file: refused before reading`,
+      );
     }
     // Line 1: the variables; then one line of values per variable read, in the order of `read`,
     // each written as soon as it is read (stdout to a pipe is synchronous): one variable's values
@@ -100,10 +106,14 @@ async function main(): Promise<void> {
     for (const { v, entity } of toRead) {
       const raw = entity.value as unknown;
       refuseForeign(v.name);
-      const values = raw instanceof Float64Array ? raw
-        : typeof raw === 'number' ? Float64Array.of(raw)
-        : typeof raw === 'bigint' ? Float64Array.of(Number(raw))
-        : Float64Array.from(raw as ArrayLike<number | bigint>, Number);
+      const values =
+        raw instanceof Float64Array
+          ? raw
+          : typeof raw === 'number'
+            ? Float64Array.of(raw)
+            : typeof raw === 'bigint'
+              ? Float64Array.of(Number(raw))
+              : Float64Array.from(raw as ArrayLike<number | bigint>, Number);
       process.stdout.write(Buffer.from(values.buffer, values.byteOffset, values.byteLength).toString('base64') + '\n');
     }
   } finally {

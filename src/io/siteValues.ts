@@ -23,7 +23,8 @@ export function axisProblem(dim: SiteDim, values: ArrayLike<number>): { index: n
   if (dim === 'wd' && values.length > 1) {
     const w = values[1] - values[0];
     for (let i = 2; i < values.length; i++) {
-      if (Math.abs(values[i] - values[i - 1] - w) > 1e-9 * 360) return { index: i, message: `wind-direction sectors must be equally wide (as PyWake's XRSite): ${values[i] - values[i - 1]}° after ${w}°` };
+      if (Math.abs(values[i] - values[i - 1] - w) > 1e-9 * 360)
+        return { index: i, message: `wind-direction sectors must be equally wide (as PyWake's XRSite): ${values[i] - values[i - 1]}° after ${w}°` };
     }
   }
   return null;
@@ -40,4 +41,3 @@ export function valueProblem(name: string, v: number): string | null {
   }
   return v > r.min && v <= r.max ? null : `${v} is not ${r.what}`;
 }
-

@@ -41,7 +41,11 @@ export function weibullValueProblem(variable: WeibullVariable, v: number): strin
 
 /** The first problem of the grid's values, or null. */
 export function weibullGridProblem(g: WeibullGrid): WeibullProblem | null {
-  for (const [variable, values] of [['A', g.a], ['k', g.k], ['frequency', g.frequency]] as const) {
+  for (const [variable, values] of [
+    ['A', g.a],
+    ['k', g.k],
+    ['frequency', g.frequency],
+  ] as const) {
     for (let i = 0; i < values.length; i++) {
       const p = weibullValueProblem(variable, values[i]);
       if (p) return { variable, index: i, message: p };
@@ -55,7 +59,11 @@ export function weibullGridProblem(g: WeibullGrid): WeibullProblem | null {
     let sum = 0;
     for (let j = 0; j < nw; j++) sum += g.frequency[start + j];
     if (Math.abs(sum - 1) > tol) {
-      return { variable: 'frequency', index: start, message: `the sector frequencies of this point (${nw} sector${nw === 1 ? '' : 's'} from this value on) sum to ${sum}, not 1 (within ${tol})` };
+      return {
+        variable: 'frequency',
+        index: start,
+        message: `the sector frequencies of this point (${nw} sector${nw === 1 ? '' : 's'} from this value on) sum to ${sum}, not 1 (within ${tol})`,
+      };
     }
   }
   return null;
@@ -65,7 +73,11 @@ export function weibullGridProblem(g: WeibullGrid): WeibullProblem | null {
 export function gridIndex(g: WeibullGrid, i: number): string {
   const out: number[] = [];
   let rest = i;
-  for (let a = g.dims.length - 1; a >= 0; a--) { const n = g.coords[a].length; out.unshift(rest % n); rest = Math.floor(rest / n); }
+  for (let a = g.dims.length - 1; a >= 0; a--) {
+    const n = g.coords[a].length;
+    out.unshift(rest % n);
+    rest = Math.floor(rest / n);
+  }
   return out.map((v) => `[${v}]`).join('');
 }
 

@@ -128,8 +128,7 @@ export function locate(root: unknown, path: FieldPath, keyOf = false): Location 
 }
 
 /** The file a registered object came from (null when it was built in code). */
-export const originFile = (value: unknown): string | null =>
-  value !== null && typeof value === 'object' ? origins.get(value)?.file ?? null : null;
+export const originFile = (value: unknown): string | null => (value !== null && typeof value === 'object' ? (origins.get(value)?.file ?? null) : null);
 
 /**
  * An error at `path` inside the raw parsed object `root`: `file:line: full.path: message` when
@@ -151,7 +150,9 @@ export function rejectDuplicateKeys(root: unknown): void {
     const dup = duplicates.get(v);
     if (dup) {
       const o = origins.get(v)!;
-      throw new LocatedInputError(`${o.file}${dup.line !== null ? `:${dup.line}` : ''}: ${formatFieldPath([...o.path, dup.key])}: '${dup.key}' is given twice in this mapping`);
+      throw new LocatedInputError(
+        `${o.file}${dup.line !== null ? `:${dup.line}` : ''}: ${formatFieldPath([...o.path, dup.key])}: '${dup.key}' is given twice in this mapping`,
+      );
     }
     for (const child of Object.values(v)) visit(child);
   };

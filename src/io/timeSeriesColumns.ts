@@ -62,7 +62,12 @@ export function seriesFromColumns(c: SeriesColumns, fail: SeriesFail, defaultTi 
   if (c.weight && c.frequency) fail('frequency', null, 'give weight or frequency, not both');
   const weightColumn: SeriesColumn = c.weight ? 'weight' : 'frequency';
   const weights = c.weight ?? c.frequency;
-  for (const [name, v] of [['wind_speed', c.wind_speed], ['time', c.time], ['turbulence_intensity', c.turbulence_intensity], [weightColumn, weights]] as const) {
+  for (const [name, v] of [
+    ['wind_speed', c.wind_speed],
+    ['time', c.time],
+    ['turbulence_intensity', c.turbulence_intensity],
+    [weightColumn, weights],
+  ] as const) {
     if (v && v.length !== n) fail(name, null, `${v.length} values for ${n} wind directions (one per sample)`);
   }
   const finite = (name: SeriesColumn, v: NumberColumn | undefined, min: number): void => {
@@ -93,7 +98,10 @@ export function seriesFromColumns(c: SeriesColumns, fail: SeriesFail, defaultTi 
   const implausible = seriesSamplePlausibility(c.wind_speed, c.turbulence_intensity ?? null);
   if (implausible) fail(implausible.quantity === 'speed' ? 'wind_speed' : 'turbulence_intensity', implausible.sample, implausible.message);
   return windFromSeries({
-    directionsDeg: c.wind_direction, speeds: c.wind_speed, weights: weights ?? null,
-    turbulenceIntensity: c.turbulence_intensity ?? null, defaultTurbulenceIntensity: defaultTi,
+    directionsDeg: c.wind_direction,
+    speeds: c.wind_speed,
+    weights: weights ?? null,
+    turbulenceIntensity: c.turbulence_intensity ?? null,
+    defaultTurbulenceIntensity: defaultTi,
   });
 }

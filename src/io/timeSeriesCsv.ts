@@ -74,7 +74,10 @@ export function timeSeriesFromCsvText(text: string, file: string, defaultTi = 0.
   // Cells per line, counted before d3-dsv splits anything (commas in quoted cells count too).
   for (let i = 0, line = 1, commas = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 10) { line++; commas = 0; } else if (c === 44 && ++commas >= MAX_CSV_CELLS) at(line, '(row)', `more than ${MAX_CSV_CELLS} cells on one line`);
+    if (c === 10) {
+      line++;
+      commas = 0;
+    } else if (c === 44 && ++commas >= MAX_CSV_CELLS) at(line, '(row)', `more than ${MAX_CSV_CELLS} cells on one line`);
   }
   let header: string[] | null = null;
   const index = new Map<SeriesColumn, number>();
@@ -86,9 +89,15 @@ export function timeSeriesFromCsvText(text: string, file: string, defaultTi = 0.
   const readHeader = (row: string[]): void => {
     header = row.map((h) => h.trim());
     // A first line naming none of the columns is not a header: said without quoting it (io/fileDoor.ts).
-    if (!looksLikeHeader(header, SERIES_COLUMNS)) at(1, '(header)', `expected a header row (wind_direction,wind_speed,...); the first line names none of the columns (${header.length} cell${header.length === 1 ? '' : 's'}): not a time-series CSV`);
+    if (!looksLikeHeader(header, SERIES_COLUMNS))
+      at(
+        1,
+        '(header)',
+        `expected a header row (wind_direction,wind_speed,...); the first line names none of the columns (${header.length} cell${header.length === 1 ? '' : 's'}): not a time-series CSV`,
+      );
     header.forEach((name, i) => {
-      if (!(SERIES_COLUMNS as readonly string[]).includes(name)) at(1, name === '' ? `column ${i + 1}` : excerpt(name), name === '' ? 'empty column name' : unknownColumnMessage(excerpt(name), SERIES_COLUMNS));
+      if (!(SERIES_COLUMNS as readonly string[]).includes(name))
+        at(1, name === '' ? `column ${i + 1}` : excerpt(name), name === '' ? 'empty column name' : unknownColumnMessage(excerpt(name), SERIES_COLUMNS));
       if (index.has(name as SeriesColumn)) at(1, name, `column '${name}' appears twice`);
       index.set(name as SeriesColumn, i);
     });
@@ -103,7 +112,8 @@ export function timeSeriesFromCsvText(text: string, file: string, defaultTi = 0.
   };
 
   const readSample = (row: string[], line: number): void => {
-    if (lineOfSample.length === MAX_SERIES_SAMPLES) at(line, '(rows)', `over ${MAX_SERIES_SAMPLES} samples (19 years of 10-minute data): refused; resample the series or split its period`);
+    if (lineOfSample.length === MAX_SERIES_SAMPLES)
+      at(line, '(rows)', `over ${MAX_SERIES_SAMPLES} samples (19 years of 10-minute data): refused; resample the series or split its period`);
     const h = header!;
     if (row.length !== h.length) at(line, h[Math.min(row.length, h.length) - 1] ?? '(row)', `row has ${row.length} cells, the header ${h.length}`);
     for (const { name, cell, values } of numeric) {
@@ -131,7 +141,8 @@ export function timeSeriesFromCsvText(text: string, file: string, defaultTi = 0.
     const line = rowIndex + 1;
     if (quoted) {
       row.forEach((cell, i) => {
-        if (cell.includes('\n') || cell.includes('\r')) at(line, header ? header[i] ?? `column ${i + 1}` : `column ${i + 1}`, 'a quoted cell holds a line break (one sample per line)');
+        if (cell.includes('\n') || cell.includes('\r'))
+          at(line, header ? (header[i] ?? `column ${i + 1}`) : `column ${i + 1}`, 'a quoted cell holds a line break (one sample per line)');
       });
     }
     if (header === null) {

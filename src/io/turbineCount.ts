@@ -27,6 +27,8 @@ export function turbineCountProblem(n: number, bins: number): string | null {
   if (n <= MAX_TURBINES) return null;
   const s = evaluationSecondsEstimate(n, bins);
   const shown = s < 120 ? `${Math.round(s)} s` : s < 7200 ? `${Math.round(s / 60)} min` : `${Math.round(s / 3600)} h`;
-  return `${n} turbines, over the limit of ${MAX_TURBINES}: one AEP evaluation on ${bins} wind bins is estimated at ${shown} `
-    + '(it grows as n²; 12 s measured for two at 10 000 on 16 bins; docs/inputs.md), and an optimization evaluates hundreds of times; split the farm';
+  return (
+    `${n} turbines, over the limit of ${MAX_TURBINES}: one AEP evaluation on ${bins} wind bins is estimated at ${shown} ` +
+    '(it grows as n²; 12 s measured for two at 10 000 on 16 bins; docs/inputs.md), and an optimization evaluates hundreds of times; split the farm'
+  );
 }

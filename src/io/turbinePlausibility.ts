@@ -60,7 +60,7 @@ export interface TurbineCheckOptions {
   powerUnitOption?: boolean;
 }
 
-const swept = (diameter: number): number => Math.PI * diameter * diameter / 4;
+const swept = (diameter: number): number => (Math.PI * diameter * diameter) / 4;
 const betzW = (diameter: number, speed: number): number => 0.5 * BETZ_AIR_DENSITY * (16 / 27) * swept(diameter) * speed ** 3;
 const short = (v: number): string => String(+v.toPrecision(6));
 
@@ -69,7 +69,7 @@ const inBand = (specific: number): boolean => specific >= SPECIFIC_POWER_W_PER_M
 /** The larger unit than `unit` that puts `specific` (W/m²) into the band ('kW' when 1000× it fits, …), or null. */
 function slipUnit(specific: number, unit: PowerUnit): PowerUnit | null {
   for (const u of ['kW', 'MW'] as const) {
-    if (POWER_UNITS[u] > POWER_UNITS[unit] && inBand(specific * POWER_UNITS[u] / POWER_UNITS[unit])) return u;
+    if (POWER_UNITS[u] > POWER_UNITS[unit] && inBand((specific * POWER_UNITS[u]) / POWER_UNITS[unit])) return u;
   }
   return null;
 }
@@ -85,7 +85,7 @@ export function turbineIssue(t: Turbine, options: TurbineCheckOptions = {}): Tur
   let peakIndex = -1;
   if (table) for (let i = 0; i < table.powerW.length; i++) if (peakIndex < 0 || table.powerW[i] > table.powerW[peakIndex]) peakIndex = i;
   const ratedField: Pick<TurbineIssue, 'field' | 'index'> = ratedGiven || !table ? { field: 'ratedPower' } : { field: 'powerValues', index: peakIndex };
-  const ratedName = ratedGiven || !table ? 'rated power' : 'the power curve\'s largest value (the rated power)';
+  const ratedName = ratedGiven || !table ? 'rated power' : "the power curve's largest value (the rated power)";
 
   if (t.ratedPowerW < MIN_RATED_POWER_W && unit === 'W') {
     const slip = t.ratedPowerW < 100 ? 'MW' : 'kW';
@@ -96,10 +96,16 @@ export function turbineIssue(t: Turbine, options: TurbineCheckOptions = {}): Tur
   }
   if (t.diameter > MAX_SIZE_M || t.hubHeight > MAX_SIZE_M) {
     const [what, field, v] = t.diameter > MAX_SIZE_M ? ['rotor diameter', 'diameter' as const, t.diameter] : ['hub height', 'hubHeight' as const, t.hubHeight];
-    return { field, message: `${what} ${v} m is above ${MAX_SIZE_M} m (the largest rotors built are about 260 m, the tallest hubs about 200 m): metres expected; ${v} looks like cm or feet` };
+    return {
+      field,
+      message: `${what} ${v} m is above ${MAX_SIZE_M} m (the largest rotors built are about 260 m, the tallest hubs about 200 m): metres expected; ${v} looks like cm or feet`,
+    };
   }
   if (t.hubHeight < t.diameter / 2) {
-    return { field: 'hubHeight', message: `hub height ${t.hubHeight} m is below half the rotor diameter (${t.diameter} m): the blades would hit the ground (metres expected for both)` };
+    return {
+      field: 'hubHeight',
+      message: `hub height ${t.hubHeight} m is below half the rotor diameter (${t.diameter} m): the blades would hit the ground (metres expected for both)`,
+    };
   }
   const tables: [Float64Array, Float64Array, 'powerSpeeds' | 'ctSpeeds', 'powerValues' | 'ctValues'][] = [];
   if (table) tables.push([table.speeds, table.powerW, 'powerSpeeds', 'powerValues']);
@@ -110,9 +116,12 @@ export function turbineIssue(t: Turbine, options: TurbineCheckOptions = {}): Tur
       const v = values[i];
       if (valueField === 'powerValues' && !(v >= 0)) return { field: valueField, index: i, message: `power ${written(v)} at ${speeds[i]} m/s must be >= 0` };
       if (valueField === 'ctValues' && !(v >= 0 && v <= MAX_TABLE_CT)) {
-        const hint = v >= 5 && v <= 100 * MAX_TABLE_CT ? `: a fraction expected; ${v} looks like percent`
-          : v > MAX_TABLE_CT ? ': an operating rotor\'s thrust coefficient is at most about 1 (momentum theory: 1 at induction 1/2)'
-            : ': a thrust coefficient cannot be negative';
+        const hint =
+          v >= 5 && v <= 100 * MAX_TABLE_CT
+            ? `: a fraction expected; ${v} looks like percent`
+            : v > MAX_TABLE_CT
+              ? ": an operating rotor's thrust coefficient is at most about 1 (momentum theory: 1 at induction 1/2)"
+              : ': a thrust coefficient cannot be negative';
         return { field: valueField, index: i, message: `thrust coefficient ${v} at ${speeds[i]} m/s is outside [0, ${MAX_TABLE_CT}]${hint}` };
       }
     }
@@ -123,7 +132,10 @@ export function turbineIssue(t: Turbine, options: TurbineCheckOptions = {}): Tur
     const ratio = peak / t.ratedPowerW;
     if (!(Math.abs(ratio - 1) <= RATED_POWER_TOLERANCE)) {
       const factor = ratio >= 1 ? ratio : 1 / ratio;
-      const slip = [[1e3, 'kW'], [1e6, 'MW']].find(([f]) => factor >= (f as number) / 1.5 && factor <= (f as number) * 1.5);
+      const slip = [
+        [1e3, 'kW'],
+        [1e6, 'MW'],
+      ].find(([f]) => factor >= (f as number) / 1.5 && factor <= (f as number) * 1.5);
       if (slip) {
         // The side that is off by the factor is the one whose specific power leaves the band.
         const curveOff = inBand(t.ratedPowerW / area) || !inBand(peak / area) ? ratio < 1 : false;
@@ -144,8 +156,10 @@ export function turbineIssue(t: Turbine, options: TurbineCheckOptions = {}): Tur
   if (!inBand(specific)) {
     const slip = specific < SPECIFIC_POWER_W_PER_M2.min ? slipUnit(specific, unit) : null;
     const value = short(t.ratedPowerW / scale);
-    const hint = slip ? `: ${unit} expected${unit === 'W' ? '' : ' (power_unit)'}; ${value} looks like ${slip}${unitOption ? ` (say so with power_unit: ${slip})` : ''}`
-      : specific > SPECIFIC_POWER_W_PER_M2.max ? ': check rotor_diameter (metres, the diameter not the radius) and the power unit (W)'
+    const hint = slip
+      ? `: ${unit} expected${unit === 'W' ? '' : ' (power_unit)'}; ${value} looks like ${slip}${unitOption ? ` (say so with power_unit: ${slip})` : ''}`
+      : specific > SPECIFIC_POWER_W_PER_M2.max
+        ? ': check rotor_diameter (metres, the diameter not the radius) and the power unit (W)'
         : ': check the power unit (W) and rotor_diameter (metres)';
     return {
       ...ratedField,

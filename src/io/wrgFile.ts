@@ -41,10 +41,17 @@ function splitPoint(line: string): string[] {
   if (tokens.length >= 9 && Number.isInteger(n) && tokens.length === 9 + 3 * n) return tokens;
   const out: string[] = [];
   let at = 0;
-  for (const w of FIXED) { out.push(line.slice(at, at + w).trim()); at += w; }
+  for (const w of FIXED) {
+    out.push(line.slice(at, at + w).trim());
+    at += w;
+  }
   const sectors = Number(out[8]);
   if (Number.isInteger(sectors) && sectors > 0) {
-    for (let s = 0; s < sectors; s++) for (const w of [4, 4, 5]) { out.push(line.slice(at, at + w).trim()); at += w; }
+    for (let s = 0; s < sectors; s++)
+      for (const w of [4, 4, 5]) {
+        out.push(line.slice(at, at + w).trim());
+        at += w;
+      }
   }
   return out;
 }
@@ -55,13 +62,17 @@ const DECIMAL = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 export function readWrgFile(file: string): SiteWeibull {
   const text = readBoundedText(file, { what: 'site file', expected: 'a WAsP resource grid (.wrg)' });
   const lines = text.split(/\r?\n/);
-  const fail = (line: number, field: string, message: string): never => { throw new InputError(`${file}:${line}: ${field}: ${message}`); };
+  const fail = (line: number, field: string, message: string): never => {
+    throw new InputError(`${file}:${line}: ${field}: ${message}`);
+  };
   const header = (lines[0] ?? '').trim().split(/\s+/);
   // Until the header is five decimal numbers the file is not known to be a .wrg: nothing of it is quoted.
   const HEADER = `expected the header 'nx ny xmin ymin cell_size' (5 decimal numbers)`;
   if (header.length !== 5) fail(1, 'header', `${HEADER}, got ${header.length} field${header.length === 1 ? '' : 's'}: not a WAsP resource grid`);
   const HEADER_NAMES = ['nx', 'ny', 'xmin', 'ymin', 'cell_size'];
-  header.forEach((h, i) => { if (!DECIMAL.test(h)) fail(1, `header.${HEADER_NAMES[i]}`, `${HEADER}; field ${i + 1} is not a decimal number: not a WAsP resource grid`); });
+  header.forEach((h, i) => {
+    if (!DECIMAL.test(h)) fail(1, `header.${HEADER_NAMES[i]}`, `${HEADER}; field ${i + 1} is not a decimal number: not a WAsP resource grid`);
+  });
   const [nx, ny, xmin, ymin, cell] = header.map(Number);
   if (!(Number.isInteger(nx) && nx > 0)) fail(1, 'header.nx', `${header[0]} is not a positive whole number of grid columns`);
   if (!(Number.isInteger(ny) && ny > 0)) fail(1, 'header.ny', `${header[1]} is not a positive whole number of grid rows`);
@@ -70,9 +81,17 @@ export function readWrgFile(file: string): SiteWeibull {
   if (!(Number.isFinite(cell) && cell > 0)) fail(1, 'header.cell_size', `${header[4]} is not a positive cell size in metres`);
   // One line per point: a header asking for more points than the file has lines is refused before allocating.
   const pointLines = lines.length - 1;
-  if (nx * ny > pointLines) fail(1, 'header', `a grid of ${nx} × ${ny} = ${nx * ny} points, but the file has ${pointLines} line${pointLines === 1 ? '' : 's'} below the header (one per point)`);
-  let sectors = 0, height = NaN;
-  let a = new Float64Array(0), k = a, f = a;
+  if (nx * ny > pointLines)
+    fail(
+      1,
+      'header',
+      `a grid of ${nx} × ${ny} = ${nx * ny} points, but the file has ${pointLines} line${pointLines === 1 ? '' : 's'} below the header (one per point)`,
+    );
+  let sectors = 0,
+    height = NaN;
+  let a = new Float64Array(0),
+    k = a,
+    f = a;
   const seen = new Int32Array(nx * ny).fill(0);
   let points = 0;
   for (let li = 1; li < lines.length; li++) {
@@ -92,16 +111,23 @@ export function readWrgFile(file: string): SiteWeibull {
     if (!(Number.isInteger(n) && n > 0 && n <= 360)) fail(at, 'sectors', `${n} is not a whole number of sectors in 1…360`);
     if (sectors === 0) {
       // Each point line holds 9 + 3n fields (at least 6n + 17 bytes with their separators).
-      if (nx * ny * (6 * n + 17) > text.length) fail(1, 'header', `a grid of ${nx} × ${ny} points of ${n} sectors needs at least ${nx * ny * (6 * n + 17)} bytes, the file has ${text.length}`);
+      if (nx * ny * (6 * n + 17) > text.length)
+        fail(1, 'header', `a grid of ${nx} × ${ny} points of ${n} sectors needs at least ${nx * ny * (6 * n + 17)} bytes, the file has ${text.length}`);
       sectors = n;
-      a = new Float64Array(nx * ny * n); k = new Float64Array(nx * ny * n); f = new Float64Array(nx * ny * n);
+      a = new Float64Array(nx * ny * n);
+      k = new Float64Array(nx * ny * n);
+      f = new Float64Array(nx * ny * n);
     } else if (n !== sectors) fail(at, 'sectors', `${n} sectors where line 2 has ${sectors}: every point must have the same sectors`);
     if (fields.length !== 9 + 3 * n) fail(at, 'sectors', `${fields.length - 9} sector values for ${n} sectors (3 each: frequency, A, k)`);
-    const x = num(1, NAMES[1]), y = num(2, NAMES[2]), h = num(4, NAMES[4]);
+    const x = num(1, NAMES[1]),
+      y = num(2, NAMES[2]),
+      h = num(4, NAMES[4]);
     if (Number.isNaN(height)) height = h;
     else if (h !== height) fail(at, 'height', `${h} m where line 2 has ${height} m: one height per file`);
-    const ix = (x - xmin) / cell, iy = (y - ymin) / cell;
-    const rx = Math.round(ix), ry = Math.round(iy);
+    const ix = (x - xmin) / cell,
+      iy = (y - ymin) / cell;
+    const rx = Math.round(ix),
+      ry = Math.round(iy);
     if (Math.abs(ix - rx) > 1e-6 || rx < 0 || rx >= nx) fail(at, 'x', `${x} is not a grid column xmin + i·cell (${xmin} + i·${cell}, i in 0…${nx - 1})`);
     if (Math.abs(iy - ry) > 1e-6 || ry < 0 || ry >= ny) fail(at, 'y', `${y} is not a grid row ymin + j·cell (${ymin} + j·${cell}, j in 0…${ny - 1})`);
     const node = rx * ny + ry;
@@ -117,7 +143,11 @@ export function readWrgFile(file: string): SiteWeibull {
   }
   if (points < nx * ny) {
     const missing = seen.indexOf(0);
-    fail(lines.length, 'points', `${points} points for the header's ${nx} × ${ny} grid: none at (${xmin + Math.floor(missing / ny) * cell}, ${ymin + (missing % ny) * cell})`);
+    fail(
+      lines.length,
+      'points',
+      `${points} points for the header's ${nx} × ${ny} grid: none at (${xmin + Math.floor(missing / ny) * cell}, ${ymin + (missing % ny) * cell})`,
+    );
   }
   const coords = [
     Float64Array.from({ length: nx }, (_, i) => xmin + i * cell),
@@ -127,9 +157,16 @@ export function readWrgFile(file: string): SiteWeibull {
   const g: WeibullGrid = { dims: ['x', 'y', 'wd'], coords, a, k, frequency: f };
   const problem = weibullGridProblem(g);
   if (problem) {
-    const node = Math.floor(problem.index / sectors), s = problem.index % sectors;
+    const node = Math.floor(problem.index / sectors),
+      s = problem.index % sectors;
     const line = seen[node];
-    fail(line, `sector ${s + 1} ${problem.variable}`, problem.variable === 'frequency' && /sum to/.test(problem.message) ? problem.message.replace(/ \(\d+ sectors? from this value on\)/, '') : problem.message);
+    fail(
+      line,
+      `sector ${s + 1} ${problem.variable}`,
+      problem.variable === 'frequency' && /sum to/.test(problem.message)
+        ? problem.message.replace(/ \(\d+ sectors? from this value on\)/, '')
+        : problem.message,
+    );
   }
   return siteWeibullOf(g);
 }

@@ -23,7 +23,15 @@ import { CST, Lexer } from 'yaml';
 export const MAX_YAML_ELEMENTS = 150_000;
 
 /** Tokens that are a node of the syntax tree: scalars (plain, quoted, block), aliases, flow collections. */
-const NODE_TOKENS = new Set<string>(['scalar', 'single-quoted-scalar', 'double-quoted-scalar', 'block-scalar-header', 'alias', 'flow-seq-start', 'flow-map-start']);
+const NODE_TOKENS = new Set<string>([
+  'scalar',
+  'single-quoted-scalar',
+  'double-quoted-scalar',
+  'block-scalar-header',
+  'alias',
+  'flow-seq-start',
+  'flow-map-start',
+]);
 /** Indicators that make a null node when no node follows them (`-`, `:`, `?`, a flow `,`). */
 const ENTRY_TOKENS = new Set<string>(['seq-item-ind', 'map-value-ind', 'explicit-key-ind', 'comma']);
 /** Tokens that neither are nor end an entry. */

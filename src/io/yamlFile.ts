@@ -52,15 +52,23 @@ export function parseYamlText(text: string, path: string, options: ParseOptions 
  * refused before parsing, and the first syntax error is one line. `located` (default true) adds
  * the field path at the error to the message. Also used for windIO files (windio/windioTree.ts).
  */
-export function composeYaml(text: string, path: string, options: ParseOptions & { located?: boolean } = {}): { doc: Document; lineCounter: LineCounter; elements: number } {
+export function composeYaml(
+  text: string,
+  path: string,
+  options: ParseOptions & { located?: boolean } = {},
+): { doc: Document; lineCounter: LineCounter; elements: number } {
   if (text.length > MAX_YAML_BYTES) throw new InputError(`${path}:1: (top level): text is over the ${mib(MAX_YAML_BYTES)} limit for YAML files`);
   const { elements, exceededAt: over, exceeded } = countYamlElements(text);
   if (over !== null) {
     let line = 1;
     for (let i = text.indexOf('\n'); i >= 0 && i < over; i = text.indexOf('\n', i + 1)) line++;
-    throw new InputError(`${path}:${line}: (top level): ${exceeded === 'nesting'
-      ? `nested more than ${MAX_YAML_NESTING} levels deep (or indented more than ${MAX_YAML_NESTING} columns): refused before parsing`
-      : `over ${MAX_YAML_ELEMENTS} YAML elements (values, keys and list entries): refused before parsing (a longer time series goes in a CSV file, a long seed list as {start, count})`}`);
+    throw new InputError(
+      `${path}:${line}: (top level): ${
+        exceeded === 'nesting'
+          ? `nested more than ${MAX_YAML_NESTING} levels deep (or indented more than ${MAX_YAML_NESTING} columns): refused before parsing`
+          : `over ${MAX_YAML_ELEMENTS} YAML elements (values, keys and list entries): refused before parsing (a longer time series goes in a CSV file, a long seed list as {start, count})`
+      }`,
+    );
   }
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { uniqueKeys: options.uniqueKeys ?? false, prettyErrors: false, lineCounter });
@@ -85,9 +93,19 @@ export function parseYamlDocument(text: string, path: string, options: ParseOpti
   } catch (err) {
     if (!(err instanceof ReferenceError || /alias/i.test((err as Error).message))) throw err;
     let offset: number | undefined;
-    visit(doc, { Alias(_key, node) { if (isAlias(node)) { offset = node.range?.[0]; return visit.BREAK; } return undefined; } });
+    visit(doc, {
+      Alias(_key, node) {
+        if (isAlias(node)) {
+          offset = node.range?.[0];
+          return visit.BREAK;
+        }
+        return undefined;
+      },
+    });
     const at = offset !== undefined ? formatFieldPath(pathAtOffset(doc.contents, offset)) : '(top level)';
-    throw new InputError(`${path}:${lineAt(offset) ?? 1}: ${at}: YAML aliases expand to too much data (over ${MAX_ALIAS_COUNT} aliased nodes): an alias bomb? refused`);
+    throw new InputError(
+      `${path}:${lineAt(offset) ?? 1}: ${at}: YAML aliases expand to too much data (over ${MAX_ALIAS_COUNT} aliased nodes): an alias bomb? refused`,
+    );
   }
   registerOrigins(doc, value, path, lineCounter);
   return { value, doc, lineCounter };
@@ -107,12 +125,20 @@ function pathAtOffset(node: unknown, offset: number): (string | number)[] {
         if (!isPair(pair)) continue;
         const start = (pair.key as { range?: number[] } | null)?.range?.[0];
         if (start === undefined || start > offset) break;
-        if (isScalar(pair.key)) { path.length = depth; path.push(String(pair.key.value)); next = pair.value; }
+        if (isScalar(pair.key)) {
+          path.length = depth;
+          path.push(String(pair.key.value));
+          next = pair.value;
+        }
       }
     } else if (isSeq(cur)) {
       cur.items.forEach((item, i) => {
         const start = (item as { range?: number[] } | null)?.range?.[0];
-        if (start !== undefined && start <= offset) { path.length = depth; path.push(i); next = item; }
+        if (start !== undefined && start <= offset) {
+          path.length = depth;
+          path.push(i);
+          next = item;
+        }
       });
     }
     if (next === undefined || path.length !== depth + 1) break;

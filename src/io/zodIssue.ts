@@ -93,7 +93,12 @@ export function zodToInputError(err: ZodError, file: string, root?: unknown): In
   const value = valueAt(root, path);
   // A document that is one string is a text file given as YAML: described, never quoted back.
   if (path.length === 0 && typeof value === 'string' && issue.code === 'invalid_type') {
-    return errorAt(root, path, `expected ${issue.expected === 'object' ? 'a mapping' : issue.expected}, got the file's whole text (${value.length} characters), not YAML data`, file);
+    return errorAt(
+      root,
+      path,
+      `expected ${issue.expected === 'object' ? 'a mapping' : issue.expected}, got the file's whole text (${value.length} characters), not YAML data`,
+      file,
+    );
   }
   return errorAt(root, path, messageOf(issue, value), file);
 }

@@ -52,7 +52,10 @@ export interface AugmentedLagrangianResult {
 }
 
 export function augmentedLagrangian(
-  f: ObjectiveWithGradient, constraints: InequalityConstraints, x0: Float64Array, opts: AugmentedLagrangianOptions = {},
+  f: ObjectiveWithGradient,
+  constraints: InequalityConstraints,
+  x0: Float64Array,
+  opts: AugmentedLagrangianOptions = {},
 ): AugmentedLagrangianResult {
   const m = constraints.count;
   const maxOuter = opts.maxOuterIterations ?? 20;
@@ -62,7 +65,8 @@ export function augmentedLagrangian(
   let rho = opts.initialPenalty ?? 10;
   const g = new Float64Array(m);
   const weights = new Float64Array(m);
-  let evaluations = 0, innerIterations = 0;
+  let evaluations = 0,
+    innerIterations = 0;
 
   const phi: ObjectiveWithGradient = (x, grad) => {
     const value = f(x, grad);
@@ -94,18 +98,20 @@ export function augmentedLagrangian(
   const observe = opts.onIteration;
   const gSeen = observe ? new Float64Array(m) : g;
   // f at an inner iterate from Φ there: the constraint values are cheap beside f (no extra f call).
-  const inner = observe ? {
-    ...opts.inner,
-    onIteration: (z: Float64Array, phiValue: number, it: number) => {
-      constraints.values(z, gSeen);
-      let penalty = 0;
-      for (let i = 0; i < m; i++) {
-        const shifted = lambda[i] + rho * gSeen[i];
-        penalty += shifted > 0 ? shifted * shifted - lambda[i] * lambda[i] : -lambda[i] * lambda[i];
+  const inner = observe
+    ? {
+        ...opts.inner,
+        onIteration: (z: Float64Array, phiValue: number, it: number) => {
+          constraints.values(z, gSeen);
+          let penalty = 0;
+          for (let i = 0; i < m; i++) {
+            const shifted = lambda[i] + rho * gSeen[i];
+            penalty += shifted > 0 ? shifted * shifted - lambda[i] * lambda[i] : -lambda[i] * lambda[i];
+          }
+          observe({ iteration: innerIterations + it, f: phiValue - penalty / (2 * rho), maxViolation: Math.max(0, maxOf(gSeen)) });
+        },
       }
-      observe({ iteration: innerIterations + it, f: phiValue - penalty / (2 * rho), maxViolation: Math.max(0, maxOf(gSeen)) });
-    },
-  } : opts.inner;
+    : opts.inner;
   for (; outer < maxOuter; outer++) {
     const r = lbfgs(phi, x, inner);
     innerIterations += r.iterations;
@@ -118,7 +124,10 @@ export function augmentedLagrangian(
     previousF = r.f;
     if (newViolation > tol && newViolation > 0.25 * violation) rho = Math.min(rho * 10, maxPenalty);
     violation = newViolation;
-    if (converged) { outer++; break; }
+    if (converged) {
+      outer++;
+      break;
+    }
   }
   const gradScratch = new Float64Array(x.length);
   const fx = f(x, gradScratch);

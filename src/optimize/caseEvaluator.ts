@@ -35,9 +35,10 @@ export type CasePhysics = Pick<Case, 'turbine' | 'wind' | 'model' | 'turbines' |
 /** The mixed-farm evaluator of a case (types: own models, then the neighbours'). */
 export function caseMixedEvaluator(c: CasePhysics, model: FarmModelSpec = c.model, needs: SolveNeeds = {}): MixedFarmEvaluator {
   const { types, ownTypes } = caseTypes(c);
-  const nb = c.neighbours && c.neighbours.x.length > 0
-    ? { x: c.neighbours.x, y: c.neighbours.y, typeOf: Int32Array.from(c.neighbours.typeOf, (t) => t + ownTypes) }
-    : null;
+  const nb =
+    c.neighbours && c.neighbours.x.length > 0
+      ? { x: c.neighbours.x, y: c.neighbours.y, typeOf: Int32Array.from(c.neighbours.typeOf, (t) => t + ownTypes) }
+      : null;
   return createMixedFarmEvaluator(types, c.wind, model, nb, needs);
 }
 
@@ -57,7 +58,12 @@ export function caseEvaluator(c: CasePhysics, model: FarmModelSpec = c.model, ty
 }
 
 /** Energy the case's neighbours lose to the farm at (x, y), MWh (null without neighbours). */
-export function caseNeighbourLoss(c: CasePhysics & Pick<Case, 'nTurbines'>, x: Float64Array, y: Float64Array, typeOf?: Int32Array): { totalMwh: number; aloneMwh: number; byNeighbourMwh: Float64Array } | null {
+export function caseNeighbourLoss(
+  c: CasePhysics & Pick<Case, 'nTurbines'>,
+  x: Float64Array,
+  y: Float64Array,
+  typeOf?: Int32Array,
+): { totalMwh: number; aloneMwh: number; byNeighbourMwh: Float64Array } | null {
   if (!c.neighbours || c.neighbours.x.length === 0) return null;
   const ev = caseMixedEvaluator(c);
   const loss = neighbourLoss(ev, x, y, typeOf ?? caseTypeOf(c));

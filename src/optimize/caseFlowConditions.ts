@@ -29,9 +29,20 @@ export function caseFlowConditions(c: Case, x: Float64Array, y: Float64Array): C
     flows = conditionFlows(types, c.wind, c.model, x, y);
   } else {
     const nNb = nb ? nb.x.length : 0;
-    const xa = new Float64Array(own + nNb), ya = new Float64Array(own + nNb), ta = new Int32Array(own + nNb);
-    xa.set(x); ya.set(y); ta.set(typeOf);
-    if (nb) { xa.set(nb.x, own); ya.set(nb.y, own); ta.set(Int32Array.from(nb.typeOf, (t) => t + ownTypes), own); }
+    const xa = new Float64Array(own + nNb),
+      ya = new Float64Array(own + nNb),
+      ta = new Int32Array(own + nNb);
+    xa.set(x);
+    ya.set(y);
+    ta.set(typeOf);
+    if (nb) {
+      xa.set(nb.x, own);
+      ya.set(nb.y, own);
+      ta.set(
+        Int32Array.from(nb.typeOf, (t) => t + ownTypes),
+        own,
+      );
+    }
     const all = conditionFlows(types, c.wind, c.model, xa, ya, { typeOf: ta, own });
     const keep = (a: Float64Array) => {
       const out = new Float64Array(all.nConditions * own);
@@ -42,8 +53,11 @@ export function caseFlowConditions(c: Case, x: Float64Array, y: Float64Array): C
   }
   const series = c.wind.series !== undefined;
   return {
-    ...flows, shape: series ? 'series' : 'rose',
-    nDirections: c.wind.directionsDeg.length, nSpeeds: c.wind.speeds.length,
-    directionsDeg: c.wind.directionsDeg, speeds: c.wind.speeds,
+    ...flows,
+    shape: series ? 'series' : 'rose',
+    nDirections: c.wind.directionsDeg.length,
+    nSpeeds: c.wind.speeds.length,
+    directionsDeg: c.wind.directionsDeg,
+    speeds: c.wind.speeds,
   };
 }

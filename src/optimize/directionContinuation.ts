@@ -34,7 +34,9 @@ export function coarseTreatment(t: DirectionTreatment): DirectionTreatment | nul
  * one (else `optimize` as is). `optimize` is the whole optimization of a case (optimizeCase).
  */
 export function withDirectionContinuation(
-  c: Case, settings: OptimizerSettings, seed: number,
+  c: Case,
+  settings: OptimizerSettings,
+  seed: number,
   optimize: (c: Case, settings: OptimizerSettings, seed: number) => OptimizeResult,
 ): OptimizeResult {
   const coarse = c.directions ? coarseTreatment(caseTreatment(c)) : null;
@@ -50,14 +52,31 @@ export function withDirectionContinuation(
     // A chosen hub height: the polish starts from it (optimize/hubHeight.ts).
     ...(first.hubHeight !== undefined ? { turbine: { ...c.turbine, hubHeight: first.hubHeight } } : {}),
   };
-  const polish = optimize(fine, { method: 'gradient', initial: 'given', wec: [1], ...(settings.maxIterations !== undefined ? { maxIterations: settings.maxIterations } : {}) }, seed);
-  const evaluator = caseEvaluator(first.hubHeightInitial !== undefined ? { ...c, turbine: { ...c.turbine, hubHeight: first.hubHeightInitial } } : c, c.model, first.typeOf);
+  const polish = optimize(
+    fine,
+    { method: 'gradient', initial: 'given', wec: [1], ...(settings.maxIterations !== undefined ? { maxIterations: settings.maxIterations } : {}) },
+    seed,
+  );
+  const evaluator = caseEvaluator(
+    first.hubHeightInitial !== undefined ? { ...c, turbine: { ...c.turbine, hubHeight: first.hubHeightInitial } } : c,
+    c.model,
+    first.typeOf,
+  );
   return {
     ...polish,
-    xInitial: first.xInitial, yInitial: first.yInitial,
+    xInitial: first.xInitial,
+    yInitial: first.yInitial,
     aepInitial: evaluator.aep(first.xInitial, first.yInitial).aepMwh,
     // A cost objective's start on the case's own measure too (the polish started from the coarse result).
-    ...(polish.economics ? { objectiveInitial: economicFigures({ ...c, ...(first.typeOf && c.turbines ? { turbines: { ...c.turbines, typeOf: first.typeOf, choice: false } } : {}) }, first.xInitial, first.yInitial).value } : {}),
+    ...(polish.economics
+      ? {
+          objectiveInitial: economicFigures(
+            { ...c, ...(first.typeOf && c.turbines ? { turbines: { ...c.turbines, typeOf: first.typeOf, choice: false } } : {}) },
+            first.xInitial,
+            first.yInitial,
+          ).value,
+        }
+      : {}),
     iterations: first.iterations + polish.iterations,
     evaluations: first.evaluations + polish.evaluations + 1,
     ...(first.typeOf ? { typeOf: first.typeOf } : {}),

@@ -21,7 +21,11 @@ export interface EconomicRow {
 export function economicMetrics(c: Case, x: Float64Array, y: Float64Array, typeOf?: Int32Array, start?: ArrayLike<number>): EconomicRow {
   const f = economicFigures(c, x, y, typeOf, start);
   const out: Record<string, number> = {
-    lcoe_per_mwh: f.lcoe, npv: f.npv, irr: f.irr, cable_length_m: f.cableLengthM, cable_cost: f.cableCost,
+    lcoe_per_mwh: f.lcoe,
+    npv: f.npv,
+    irr: f.irr,
+    cable_length_m: f.cableLengthM,
+    cable_cost: f.cableCost,
   };
   for (const [name, value] of Object.entries(f.breakdown)) out[`cost_${name}`.replace(/[^A-Za-z0-9_]/g, '_').slice(0, 64)] = value;
   for (const k of Object.keys(out)) if (!Number.isFinite(out[k])) delete out[k];

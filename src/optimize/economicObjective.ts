@@ -70,9 +70,10 @@ export function createEconomicObjective(c: Case, typeOf: Int32Array = caseTypeOf
   let weighted: WeightedAepEvaluator | null = null;
   const weightedEvaluator = (): WeightedAepEvaluator => {
     if (weighted) return weighted;
-    const nb = c.neighbours && c.neighbours.x.length > 0
-      ? { x: c.neighbours.x, y: c.neighbours.y, typeOf: Int32Array.from(c.neighbours.typeOf, (t) => t + ownTypes) }
-      : null;
+    const nb =
+      c.neighbours && c.neighbours.x.length > 0
+        ? { x: c.neighbours.x, y: c.neighbours.y, typeOf: Int32Array.from(c.neighbours.typeOf, (t) => t + ownTypes) }
+        : null;
     return (weighted = createWeightedAepEvaluator(models, c.wind, model, nb));
   };
   const design = farmDesign(c, types);
@@ -91,7 +92,10 @@ export function createEconomicObjective(c: Case, typeOf: Int32Array = caseTypeOf
       const g2 = new Float64Array(2);
       for (let i = 0; i < n; i++) {
         design.waterDepth[i] = econ.depth.at(x[i], y[i], depthGrad ? g2 : null);
-        if (depthGrad) { depthGrad[i] = g2[0]; depthGrad[n + i] = g2[1]; }
+        if (depthGrad) {
+          depthGrad[i] = g2[0];
+          depthGrad[n + i] = g2[1];
+        }
       }
       design.aepMWh.set(energy.perTurbineMwh.subarray(0, n));
       const cable = cableCostGradient(network, econ.cables, x, y, econ.substations);
@@ -99,21 +103,34 @@ export function createEconomicObjective(c: Case, typeOf: Int32Array = caseTypeOf
       const result = econ.model.evaluate(design, withGradient);
       const value = sign * (name === 'lcoe' ? result.lcoe : result.npv);
       const out: EconomicEvaluation = {
-        value, result, aepMwh: energy.aepMwh, perTurbineMwh: Float64Array.from(energy.perTurbineMwh.subarray(0, n)),
-        depth: Float64Array.from(design.waterDepth), cableCost: cable.cost,
+        value,
+        result,
+        aepMwh: energy.aepMwh,
+        perTurbineMwh: Float64Array.from(energy.perTurbineMwh.subarray(0, n)),
+        depth: Float64Array.from(design.waterDepth),
+        cableCost: cable.cost,
       };
       if (!withGradient) return out;
       const p = partialsOf(result);
       const w = Float64Array.from(p.aepMWh, (v) => sign * v);
       let uniform = true;
-      for (let i = 1; i < n; i++) if (w[i] !== w[0]) { uniform = false; break; }
-      const gradX = new Float64Array(n), gradY = new Float64Array(n);
+      for (let i = 1; i < n; i++)
+        if (w[i] !== w[0]) {
+          uniform = false;
+          break;
+        }
+      const gradX = new Float64Array(n),
+        gradY = new Float64Array(n);
       const full = energy as unknown as { gradX: Float64Array; gradY: Float64Array };
       if (uniform) {
-        for (let i = 0; i < n; i++) { gradX[i] = w[0] * full.gradX[i]; gradY[i] = w[0] * full.gradY[i]; }
+        for (let i = 0; i < n; i++) {
+          gradX[i] = w[0] * full.gradX[i];
+          gradY[i] = w[0] * full.gradY[i];
+        }
       } else {
         const r = weightedEvaluator()(x, y, types, w);
-        gradX.set(r.gradX); gradY.set(r.gradY);
+        gradX.set(r.gradX);
+        gradY.set(r.gradY);
       }
       const dC = sign * p.cableCost;
       for (let i = 0; i < n; i++) {
@@ -134,7 +151,14 @@ export function createEconomicObjective(c: Case, typeOf: Int32Array = caseTypeOf
 export function routeCase(c: Case, x: Float64Array, y: Float64Array, start?: ArrayLike<number>): CollectionNetwork {
   const econ = c.economics!;
   const exclusions = c.boundary?.exclusions;
-  return routeCollection({ turbines: { x, y }, substations: econ.substations, cables: econ.cables, ...(exclusions ? { exclusions } : {}), ...(start ? { start } : {}), source: 'economics' });
+  return routeCollection({
+    turbines: { x, y },
+    substations: econ.substations,
+    cables: econ.cables,
+    ...(exclusions ? { exclusions } : {}),
+    ...(start ? { start } : {}),
+    source: 'economics',
+  });
 }
 
 /** A stored network (layouts.h5's cable_to: a turbine index, or −1 − s for substation s) as a router's parent array. */
@@ -165,7 +189,11 @@ export function farmDesign(c: Case, typeOf: Int32Array): FarmDesign {
  * cable capacities count turbines), the depths at (x, y), the models' per-turbine AEP given.
  * Returns the objective's value (LCOE or NPV) and J (LCOE or −NPV: lower is better).
  */
-export function assignmentObjective(c: Case, x: Float64Array, y: Float64Array): (typeOf: Int32Array, perTurbineMwh: Float64Array) => { value: number; j: number; result: EconomicResult } {
+export function assignmentObjective(
+  c: Case,
+  x: Float64Array,
+  y: Float64Array,
+): (typeOf: Int32Array, perTurbineMwh: Float64Array) => { value: number; j: number; result: EconomicResult } {
   const name = caseObjective(c);
   const econ = c.economics!;
   const cableCost = routeCase(c, x, y).totalCost;
@@ -186,16 +214,27 @@ export function assignmentObjective(c: Case, x: Float64Array, y: Float64Array): 
  * fixed network; jScale > 0 makes the values O(1000) like the AEP objective's.
  */
 export function economicStageObjective(
-  eo: EconomicObjective, network: CollectionNetwork, scale: number, jScale: number, counter: { evaluations: number },
+  eo: EconomicObjective,
+  network: CollectionNetwork,
+  scale: number,
+  jScale: number,
+  counter: { evaluations: number },
 ): ObjectiveWithGradient {
   const factor = 1000 / jScale;
   return (z, grad) => {
     const n = z.length / 2;
-    const x = new Float64Array(n), y = new Float64Array(n);
-    for (let i = 0; i < n; i++) { x[i] = z[i] * scale; y[i] = z[n + i] * scale; }
+    const x = new Float64Array(n),
+      y = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      x[i] = z[i] * scale;
+      y[i] = z[n + i] * scale;
+    }
     const r = eo.evaluate(x, y, network, true);
     counter.evaluations++;
-    for (let i = 0; i < n; i++) { grad[i] = factor * r.gradX![i] * scale; grad[n + i] = factor * r.gradY![i] * scale; }
+    for (let i = 0; i < n; i++) {
+      grad[i] = factor * r.gradX![i] * scale;
+      grad[n + i] = factor * r.gradY![i] * scale;
+    }
     return factor * r.value;
   };
 }
@@ -249,13 +288,19 @@ export function economicFigures(c: Case, x: Float64Array, y: Float64Array, typeO
   const ev = eo.evaluate(x, y, network, false);
   const cables = c.economics!.cables;
   return {
-    objective: eo.name, value: eo.name === 'lcoe' ? ev.result.lcoe : ev.result.npv,
-    lcoe: ev.result.lcoe, npv: ev.result.npv, irr: ev.result.irr, aepMwh: ev.aepMwh,
+    objective: eo.name,
+    value: eo.name === 'lcoe' ? ev.result.lcoe : ev.result.npv,
+    lcoe: ev.result.lcoe,
+    npv: ev.result.npv,
+    irr: ev.result.irr,
+    aepMwh: ev.aepMwh,
     // The cable cost that entered the cost model (the network's own total may differ in the last bits).
-    cableLengthM: network.totalLength, cableCost: ev.cableCost,
+    cableLengthM: network.totalLength,
+    cableCost: ev.cableCost,
     cableEdges: network.edges.map((e) => ({ from: e.from, to: e.to, type: cables[e.cable].name })),
     cableTo: Int32Array.from(network.parent, (p) => (p < network.turbineCount ? p : -1 - (p - network.turbineCount))),
     cableType: Int32Array.from(network.cable),
-    breakdown: { ...ev.result.breakdown }, model: c.economics!.model.name,
+    breakdown: { ...ev.result.breakdown },
+    model: c.economics!.model.name,
   };
 }

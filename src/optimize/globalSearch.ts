@@ -79,12 +79,13 @@ export function globalSearch(ctx: GlobalSearchContext, first: Layout): GlobalSea
   const workPerEvaluation = n * n * c.wind.directionsDeg.length * c.wind.speeds.length;
   const restarts = Math.max(1, s.restarts);
   const budgetPerRestart = s.workBudget / restarts;
-  let iterations = 0, evaluations = 0, hopIndex = 0;
+  let iterations = 0,
+    evaluations = 0,
+    hopIndex = 0;
   let overall: Layout | null = null;
   let overallAep = -Infinity;
-  const done = (hop: number): number => Math.min(1, Number.isFinite(s.workBudget)
-    ? (evaluations * workPerEvaluation) / s.workBudget
-    : Math.max(0, hop + 1) / Math.max(1, s.hops * restarts));
+  const done = (hop: number): number =>
+    Math.min(1, Number.isFinite(s.workBudget) ? (evaluations * workPerEvaluation) / s.workBudget : Math.max(0, hop + 1) / Math.max(1, s.hops * restarts));
   const report = (hop: number, move: HopMove | 'seed', trialAep: number, bestAep: number, accepted: boolean) => {
     ctx.onProgress?.({ hop, move, trialAep, bestAep: Math.max(bestAep, overallAep), accepted: accepted && bestAep > overallAep, evaluations, done: done(hop) });
   };
@@ -97,15 +98,23 @@ export function globalSearch(ctx: GlobalSearchContext, first: Layout): GlobalSea
       if (k > 0 && overBudget()) break;
       const start = k === 0 && restart === 0 ? first : initialLayout('structured', site, c.nTurbines, c.minSpacing, rng, c.layout, evaluator);
       const r = gradientStages(c, s.wec, s, site, start.x, start.y, ctx.aepRef);
-      iterations += r.iterations; evaluations += r.evaluations;
+      iterations += r.iterations;
+      evaluations += r.evaluations;
       const feasible = ctx.ensureFeasible(r.x, r.y);
       const aep = feasible ? evaluator.aep(feasible.x, feasible.y).aepMwh : NaN;
       evaluations++;
       const accepted = aep > bestAep;
-      if (accepted) { bestAep = aep; best = feasible; }
+      if (accepted) {
+        bestAep = aep;
+        best = feasible;
+      }
       report(-1, 'seed', aep, bestAep, accepted);
     }
-    if (!best) { best = first; bestAep = evaluator.aep(first.x, first.y).aepMwh; evaluations++; }
+    if (!best) {
+      best = first;
+      bestAep = evaluator.aep(first.x, first.y).aepMwh;
+      evaluations++;
+    }
     for (let hop = 0; hop < s.hops && !overBudget(); hop++, hopIndex++) {
       const move = drawMove(rng);
       const trial = applyMove(move, { c, site, evaluator, rng, candidates: s.hopCandidates, shakeStep: s.shakeStep }, best);
@@ -115,23 +124,35 @@ export function globalSearch(ctx: GlobalSearchContext, first: Layout): GlobalSea
       if (trial.layout) {
         triedByMove[move]++;
         const r = gradientStages(c, s.hopWec, s, site, trial.layout.x, trial.layout.y, ctx.aepRef);
-        iterations += r.iterations; evaluations += r.evaluations;
+        iterations += r.iterations;
+        evaluations += r.evaluations;
         const feasible = ctx.ensureFeasible(r.x, r.y);
         if (feasible) {
           aep = evaluator.aep(feasible.x, feasible.y).aepMwh;
           evaluations++;
-          if (aep > bestAep) { bestAep = aep; best = feasible; acceptedByMove[move]++; accepted = true; }
+          if (aep > bestAep) {
+            bestAep = aep;
+            best = feasible;
+            acceptedByMove[move]++;
+            accepted = true;
+          }
         }
       }
       report(hopIndex, move, aep, bestAep, accepted);
     }
-    if (bestAep > overallAep) { overallAep = bestAep; overall = best; }
+    if (bestAep > overallAep) {
+      overallAep = bestAep;
+      overall = best;
+    }
   }
   return { ...overall!, aep: overallAep, iterations, evaluations, acceptedByMove, triedByMove };
 }
 
 function drawMove(rng: Rng): HopMove {
   let u = rng.next();
-  for (const m of HOP_MOVES) { if (u < MOVE_WEIGHTS[m]) return m; u -= MOVE_WEIGHTS[m]; }
+  for (const m of HOP_MOVES) {
+    if (u < MOVE_WEIGHTS[m]) return m;
+    u -= MOVE_WEIGHTS[m];
+  }
   return 'relocate';
 }

@@ -33,7 +33,13 @@ import type { CollectionNetwork } from '../geometry/collection/index.js';
 import type { IterationEvent } from './history.js';
 
 export function gradientStages(
-  c: Case, stages0: number[], s: ResolvedSettings, site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, aepRef: number,
+  c: Case,
+  stages0: number[],
+  s: ResolvedSettings,
+  site: PreparedBoundary | null,
+  x0: Float64Array,
+  y0: Float64Array,
+  aepRef: number,
   free: Uint8Array | null = null,
   /** Called after each stage (progress only; never changes the result). */
   onStage?: (stage: number, stages: number, evaluations: number) => void,
@@ -52,7 +58,12 @@ export function gradientStages(
   const stages = widens ? stages0 : [1];
   const counter = { evaluations: 0 };
   let z = toScaled(x0, y0, scale);
-  if (hub) { const zh = new Float64Array(2 * n + 1); zh.set(z); zh[2 * n] = h0! / HUB_SCALE_M; z = zh; }
+  if (hub) {
+    const zh = new Float64Array(2 * n + 1);
+    zh.set(z);
+    zh[2 * n] = h0! / HUB_SCALE_M;
+    z = zh;
+  }
   let iterations = 0;
   let penalty = 10;
   const economic = isEconomic(c);
@@ -89,13 +100,23 @@ export function gradientStages(
     // The objective in its own unit for the history: AEP (MWh) from −1000·AEP/aepRef, or the cost
     // objective's value from 1000·J/J_scale (J = LCOE, or −NPV).
     const before = iterations;
-    const observe = onIteration && ((e: { iteration: number; f: number; maxViolation: number }) => onIteration({
-      iteration: before + e.iteration, stage, wec: xi, evaluations: counter.evaluations, maxViolationM: e.maxViolation * scale,
-      objective: economic ? (c.objective === 'npv' ? -1 : 1) * e.f * jScale / 1000 : -e.f * aepRef / 1000,
-    }));
+    const observe =
+      onIteration &&
+      ((e: { iteration: number; f: number; maxViolation: number }) =>
+        onIteration({
+          iteration: before + e.iteration,
+          stage,
+          wec: xi,
+          evaluations: counter.evaluations,
+          maxViolationM: e.maxViolation * scale,
+          objective: economic ? ((c.objective === 'npv' ? -1 : 1) * e.f * jScale) / 1000 : (-e.f * aepRef) / 1000,
+        }));
     const r = augmentedLagrangian(objective, constraints, z, {
-      maxOuterIterations: s.outerIterations, constraintTolerance: last ? 1e-6 : 1e-4, initialPenalty: penalty,
-      maxPenalty: 1e5, multipliers,
+      maxOuterIterations: s.outerIterations,
+      constraintTolerance: last ? 1e-6 : 1e-4,
+      initialPenalty: penalty,
+      maxPenalty: 1e5,
+      multipliers,
       inner: { maxIterations: s.maxIterations, gradientTolerance: 1e-6, functionTolerance: 1e-10 },
       ...(observe ? { onIteration: observe } : {}),
     });
@@ -115,7 +136,11 @@ function maskedObjective(f: ObjectiveWithGradient, free: Uint8Array): ObjectiveW
   const n = free.length;
   return (z, grad) => {
     const value = f(z, grad);
-    for (let i = 0; i < n; i++) if (!free[i]) { grad[i] = 0; grad[n + i] = 0; }
+    for (let i = 0; i < n; i++)
+      if (!free[i]) {
+        grad[i] = 0;
+        grad[n + i] = 0;
+      }
     return value;
   };
 }
@@ -128,9 +153,17 @@ function maskedConstraints(inner: InequalityConstraints, free: Uint8Array): Ineq
     values: (z, out) => inner.values(z, out),
     addWeightedGradient(z, w, grad) {
       const saved = new Float64Array(2 * n);
-      for (let i = 0; i < n; i++) if (!free[i]) { saved[i] = grad[i]!; saved[n + i] = grad[n + i]!; }
+      for (let i = 0; i < n; i++)
+        if (!free[i]) {
+          saved[i] = grad[i]!;
+          saved[n + i] = grad[n + i]!;
+        }
       inner.addWeightedGradient(z, w, grad);
-      for (let i = 0; i < n; i++) if (!free[i]) { grad[i] = saved[i]!; grad[n + i] = saved[n + i]!; }
+      for (let i = 0; i < n; i++)
+        if (!free[i]) {
+          grad[i] = saved[i]!;
+          grad[n + i] = saved[n + i]!;
+        }
     },
   };
 }
@@ -140,24 +173,29 @@ function maskedConstraints(inner: InequalityConstraints, free: Uint8Array): Ineq
  * Σ max(0, g_i)² with a wider margin, which pushes too-close pairs apart.
  */
 export function repair(site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, minSpacing: SpacingRule, scale: number) {
-  const x = Float64Array.from(x0), y = Float64Array.from(y0);
+  const x = Float64Array.from(x0),
+    y = Float64Array.from(y0);
   if (site) projectInside(site, x, y, 1e-2);
   const constraints: InequalityConstraints = layoutConstraints(site, x.length, minSpacing, scale, 1e-2);
   const g = new Float64Array(constraints.count);
   const w = new Float64Array(constraints.count);
   let evaluations = 0;
-  const r = lbfgs((z, grad) => {
-    grad.fill(0);
-    constraints.values(z, g);
-    let sum = 0;
-    for (let i = 0; i < g.length; i++) {
-      const v = g[i] > 0 ? g[i] : 0;
-      w[i] = 2 * v;
-      sum += v * v;
-    }
-    constraints.addWeightedGradient(z, w, grad);
-    evaluations++;
-    return sum;
-  }, toScaled(x, y, scale), { maxIterations: 500, gradientTolerance: 1e-14, functionTolerance: 0 });
+  const r = lbfgs(
+    (z, grad) => {
+      grad.fill(0);
+      constraints.values(z, g);
+      let sum = 0;
+      for (let i = 0; i < g.length; i++) {
+        const v = g[i] > 0 ? g[i] : 0;
+        w[i] = 2 * v;
+        sum += v * v;
+      }
+      constraints.addWeightedGradient(z, w, grad);
+      evaluations++;
+      return sum;
+    },
+    toScaled(x, y, scale),
+    { maxIterations: 500, gradientTolerance: 1e-14, functionTolerance: 0 },
+  );
   return { ...fromScaled(r.x, scale), evaluations };
 }

@@ -72,14 +72,26 @@ export class HistoryRecorder {
     if (evaluations < this.last.evaluations - this.base.evaluations) {
       this.base = { iteration: this.last.iteration, stage: this.last.stage + 1, evaluations: this.last.evaluations };
     }
-    const out = { iteration: iteration === null ? null : this.base.iteration + iteration, stage: this.base.stage + stage, evaluations: this.base.evaluations + evaluations };
+    const out = {
+      iteration: iteration === null ? null : this.base.iteration + iteration,
+      stage: this.base.stage + stage,
+      evaluations: this.base.evaluations + evaluations,
+    };
     this.last = { iteration: out.iteration ?? this.last.iteration, stage: out.stage, evaluations: out.evaluations };
     return out;
   }
 
   descent(e: IterationEvent): void {
     const at = this.place(e.iteration, e.stage, e.evaluations);
-    this.push({ event: 'descent', iteration: at.iteration, stage: at.stage, wec: e.wec, objective: e.objective, max_violation_m: e.maxViolationM, evaluations: at.evaluations });
+    this.push({
+      event: 'descent',
+      iteration: at.iteration,
+      stage: at.stage,
+      wec: e.wec,
+      objective: e.objective,
+      max_violation_m: e.maxViolationM,
+      evaluations: at.evaluations,
+    });
   }
 
   /** The hooks that feed this recorder (optimizeLayout.ts OptimizeHooks; combineHooks adds a progress bar's). */
@@ -90,7 +102,8 @@ export class HistoryRecorder {
   } {
     return {
       onIteration: (e) => this.descent(e),
-      onProgress: (e) => (e.move === 'seed' ? this.progress('start', this.starts++, e.bestAep, e.evaluations) : this.progress('hop', e.hop, e.bestAep, e.evaluations)),
+      onProgress: (e) =>
+        e.move === 'seed' ? this.progress('start', this.starts++, e.bestAep, e.evaluations) : this.progress('hop', e.hop, e.bestAep, e.evaluations),
       onPopulationProgress: (e) => {
         if (e.move === 'seed') return this.progress('start', this.starts++, e.bestAep, e.evaluations);
         // The final polish is numbered after the last generation.
@@ -114,7 +127,7 @@ export const HISTORY_EVENTS: HistoryEvent[] = ['descent', 'start', 'hop', 'gener
 export function historyArrays(rows: HistoryRow[]): Record<string, Float64Array> {
   const out: Record<string, Float64Array> = {};
   for (const k of HISTORY_COLUMNS) {
-    out[`history_${k}`] = Float64Array.from(rows, (r) => (k === 'event' ? HISTORY_EVENTS.indexOf(r.event) : r[k] ?? NaN));
+    out[`history_${k}`] = Float64Array.from(rows, (r) => (k === 'event' ? HISTORY_EVENTS.indexOf(r.event) : (r[k] ?? NaN)));
   }
   return out;
 }

@@ -38,30 +38,51 @@ export interface HubHeightRange {
 export function hubHeightProblem(c: Case, range: HubHeightRange): { field: string; message: string } | null {
   const at = 'optimize.hub_height';
   if (!(range.min < range.max)) return { field: at, message: `min (${range.min} m) must be below max (${range.max} m)` };
-  if (range.min < c.turbine.diameter / 2) return { field: `${at}.min`, message: `min (${range.min} m) is below half the rotor diameter (${c.turbine.diameter} m): the blades would hit the ground` };
+  if (range.min < c.turbine.diameter / 2)
+    return { field: `${at}.min`, message: `min (${range.min} m) is below half the rotor diameter (${c.turbine.diameter} m): the blades would hit the ground` };
   if (range.max > 400) return { field: `${at}.max`, message: `max (${range.max} m) is above 400 m (the tallest hubs built are about 200 m): metres expected` };
   if (c.turbines !== undefined || (c.neighbours !== undefined && c.neighbours.x.length > 0)) {
-    return { field: at, message: 'a hub height is optimized for a farm of one turbine model without neighbours only (different hub heights put vertical offsets into the wakes, which the gradient does not differentiate yet)' };
+    return {
+      field: at,
+      message:
+        'a hub height is optimized for a farm of one turbine model without neighbours only (different hub heights put vertical offsets into the wakes, which the gradient does not differentiate yet)',
+    };
   }
-  if (c.model.ground === 'mirror') return { field: at, message: "not with ground: mirror (the image turbine sits at −h, which the gradient does not differentiate yet)" };
+  if (c.model.ground === 'mirror')
+    return { field: at, message: 'not with ground: mirror (the image turbine sits at −h, which the gradient does not differentiate yet)' };
   // The weighted sum's tangents (superposition/weightedSumGradient.ts) are by coordinate only; blockage returns ∂AEP/∂h (blockageSolve.ts).
-  if (c.model.superposition === 'weighted') return { field: at, message: "not with superposition: weighted (its gradient does not carry ∂/∂h through the site yet): use 'linear' or 'sos'" };
+  if (c.model.superposition === 'weighted')
+    return { field: at, message: "not with superposition: weighted (its gradient does not carry ∂/∂h through the site yet): use 'linear' or 'sos'" };
   const site = c.model.site;
   if (!site || !siteDependsOnHeight(site)) {
-    return { field: at, message: 'the hub height would change nothing: the case has no site shear and no speedup or ti field over h (give site.shear, or a field with an h grid)' };
+    return {
+      field: at,
+      message: 'the hub height would change nothing: the case has no site shear and no speedup or ti field over h (give site.shear, or a field with an h grid)',
+    };
   }
   if (c.objective !== undefined && c.objective !== 'aep') {
-    return { field: at, message: `not with objective '${c.objective}' yet (the cost model's tower cost depends on the hub height; its derivative is not wired): optimize the AEP` };
+    return {
+      field: at,
+      message: `not with objective '${c.objective}' yet (the cost model's tower cost depends on the hub height; its derivative is not wired): optimize the AEP`,
+    };
   }
-  if (site.weibull) return { field: at, message: "not on a per-point Weibull site yet (the derivative of each turbine's probabilities with respect to the height is not wired)" };
-  if (site.shear?.kind === 'log' && !(range.min > site.shear.z0)) return { field: `${at}.min`, message: `min (${range.min} m) must be above the log law's z0 (${site.shear.z0} m)` };
+  if (site.weibull)
+    return {
+      field: at,
+      message: "not on a per-point Weibull site yet (the derivative of each turbine's probabilities with respect to the height is not wired)",
+    };
+  if (site.shear?.kind === 'log' && !(range.min > site.shear.z0))
+    return { field: `${at}.min`, message: `min (${range.min} m) must be above the log law's z0 (${site.shear.z0} m)` };
   if (site.outside !== 'limit') {
     for (const field of [site.speedup, site.ti]) {
       const a = field ? field.dims.indexOf('h') : -1;
       if (a < 0) continue;
       const g = field!.coords[a];
       if (range.min < g[0] || range.max > g[g.length - 1]) {
-        return { field: at, message: `[${range.min}, ${range.max}] m reaches outside site.${field!.name}'s h grid (${g[0]}…${g[g.length - 1]} m; extend the grid or narrow the range)` };
+        return {
+          field: at,
+          message: `[${range.min}, ${range.max}] m reaches outside site.${field!.name}'s h grid (${g[0]}…${g[g.length - 1]} m; extend the grid or narrow the range)`,
+        };
       }
     }
   }
@@ -85,26 +106,43 @@ function evaluatorAt(c: Case, model: FarmModelSpec): (h: number) => FarmEvaluato
   return (h) => {
     // The solve plan gives the kernel that computes ∂AEP/∂h (gradH): the native one where it takes the model (physics/solvePlan.ts).
     // A new height: the last evaluator's own at h where its engine has one (the native kernel's shares its configuration).
-    if (last === null || h !== lastH) { last = last?.atHubHeight?.(h) ?? createFarmEvaluator(withHubHeight(c, h).turbine, c.wind, model, undefined, 'best', { hubHeightGradient: true }); lastH = h; }
+    if (last === null || h !== lastH) {
+      last = last?.atHubHeight?.(h) ?? createFarmEvaluator(withHubHeight(c, h).turbine, c.wind, model, undefined, 'best', { hubHeightGradient: true });
+      lastH = h;
+    }
     return last;
   };
 }
 
 /** −1000·AEP/aepRef of z = [x/L, y/L, h/H] with its exact gradient (layoutProblem.ts's aepObjective with the hub height). */
-export function aepHubObjective(c: Case, range: HubHeightRange, model: FarmModelSpec, scale: number, aepRef: number, counter: { evaluations: number }): ObjectiveWithGradient {
+export function aepHubObjective(
+  c: Case,
+  range: HubHeightRange,
+  model: FarmModelSpec,
+  scale: number,
+  aepRef: number,
+  counter: { evaluations: number },
+): ObjectiveWithGradient {
   const at = evaluatorAt(c, model);
   const factor = -1000 / aepRef;
   return (z, grad) => {
     const n = (z.length - 1) / 2;
-    const x = new Float64Array(n), y = new Float64Array(n);
-    for (let i = 0; i < n; i++) { x[i] = z[i] * scale; y[i] = z[n + i] * scale; }
+    const x = new Float64Array(n),
+      y = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      x[i] = z[i] * scale;
+      y[i] = z[n + i] * scale;
+    }
     const raw = z[2 * n] * HUB_SCALE_M;
     const h = Math.min(Math.max(raw, range.min), range.max);
     const r = at(h).aepWithGradient(x, y) as ReturnType<FarmEvaluator['aepWithGradient']> & { gradH?: Float64Array };
     counter.evaluations++;
     let gh = 0;
     if (r.gradH && h === raw) for (let i = 0; i < n; i++) gh += r.gradH[i];
-    for (let i = 0; i < n; i++) { grad[i] = factor * r.gradX[i] * scale; grad[n + i] = factor * r.gradY[i] * scale; }
+    for (let i = 0; i < n; i++) {
+      grad[i] = factor * r.gradX[i] * scale;
+      grad[n + i] = factor * r.gradY[i] * scale;
+    }
     grad[2 * n] = factor * gh * HUB_SCALE_M;
     return factor * r.aepMwh;
   };

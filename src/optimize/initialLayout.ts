@@ -21,29 +21,47 @@ import type { InitialLayoutKind } from './settings.js';
 import { greedyPlacement } from './greedyPlacement.js';
 
 /** Kinds `structured` chooses from, with their weights. */
-const STRUCTURED_MIX: [InitialLayoutKind, number][] = [['rings', 0.45], ['hex', 0.15], ['rows', 0.1], ['greedy', 0.15], ['random', 0.15]];
+const STRUCTURED_MIX: [InitialLayoutKind, number][] = [
+  ['rings', 0.45],
+  ['hex', 0.15],
+  ['rows', 0.1],
+  ['greedy', 0.15],
+  ['random', 0.15],
+];
 
 export function pickStructuredKind(rng: Rng): InitialLayoutKind {
   let u = rng.next();
-  for (const [kind, weight] of STRUCTURED_MIX) { if (u < weight) return kind; u -= weight; }
+  for (const [kind, weight] of STRUCTURED_MIX) {
+    if (u < weight) return kind;
+    u -= weight;
+  }
   return 'rings';
 }
 
 /** The direction with the most energy (Σ p·v³ over speeds), radians clockwise from north. */
 export function dominantDirectionRad(wind: WindResource): number {
   const ns = wind.speeds.length;
-  let best = 0, bestEnergy = -Infinity;
+  let best = 0,
+    bestEnergy = -Infinity;
   for (let d = 0; d < wind.directionsDeg.length; d++) {
     let energy = 0;
     for (let s = 0; s < ns; s++) energy += wind.probability[d * ns + s]! * wind.speeds[s]! ** 3;
-    if (energy > bestEnergy) { bestEnergy = energy; best = d; }
+    if (energy > bestEnergy) {
+      bestEnergy = energy;
+      best = d;
+    }
   }
   return (wind.directionsDeg[best]! * Math.PI) / 180;
 }
 
 export function initialLayout(
-  kind: InitialLayoutKind, site: PreparedBoundary | null, n: number, minSpacing: number, rng: Rng,
-  given: { x: Float64Array; y: Float64Array } | null, evaluator?: FarmEvaluator,
+  kind: InitialLayoutKind,
+  site: PreparedBoundary | null,
+  n: number,
+  minSpacing: number,
+  rng: Rng,
+  given: { x: Float64Array; y: Float64Array } | null,
+  evaluator?: FarmEvaluator,
 ): { x: Float64Array; y: Float64Array } {
   if (kind === 'given') {
     if (!given) throw new InputError(`initial layout 'given': the case has no layout`);
@@ -53,12 +71,17 @@ export function initialLayout(
   if (!site) throw new InputError(`initial layout '${kind}' needs a site boundary`);
   if (kind === 'structured') kind = pickStructuredKind(rng);
   switch (kind) {
-    case 'grid': return gridLayout(site, n, minSpacing);
-    case 'rings': case 'hex': return structuredLayout(site, n, minSpacing, kind, rng);
-    case 'rows': return structuredLayout(site, n, minSpacing, 'rows', rng, { directionRad: evaluator ? dominantDirectionRad(evaluator.wind) : 0 });
+    case 'grid':
+      return gridLayout(site, n, minSpacing);
+    case 'rings':
+    case 'hex':
+      return structuredLayout(site, n, minSpacing, kind, rng);
+    case 'rows':
+      return structuredLayout(site, n, minSpacing, 'rows', rng, { directionRad: evaluator ? dominantDirectionRad(evaluator.wind) : 0 });
     case 'greedy':
       if (!evaluator) return randomFeasibleLayout(site, n, minSpacing, rng);
       return greedyPlacement(evaluator, site, n, minSpacing, rng);
-    default: return randomFeasibleLayout(site, n, minSpacing, rng);
+    default:
+      return randomFeasibleLayout(site, n, minSpacing, rng);
   }
 }

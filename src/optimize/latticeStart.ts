@@ -47,8 +47,11 @@ const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v
 /** The lattice shape a parameter vector stands for (every real vector is valid). */
 export function shapeOf(p: number[]): LatticeShape {
   return {
-    angle: p[0]!, aspect: Math.exp(clamp(p[1]!, LOG_ASPECT[0], LOG_ASPECT[1])),
-    shear: frac(p[2]! + 0.5) - 0.5, offsetU: frac(p[3]!), offsetV: frac(p[4]!),
+    angle: p[0]!,
+    aspect: Math.exp(clamp(p[1]!, LOG_ASPECT[0], LOG_ASPECT[1])),
+    shear: frac(p[2]! + 0.5) - 0.5,
+    offsetU: frac(p[3]!),
+    offsetV: frac(p[4]!),
   };
 }
 
@@ -56,8 +59,15 @@ export function shapeOf(p: number[]): LatticeShape {
  * The layout of a parameter vector: boundary points first (boundary-grid only), then the fitted
  * lattice; null when the lattice cannot hold the rest. May hold more than n points.
  */
-export function latticeLayoutOf(site: PreparedBoundary, n: number, minSpacing: number, family: LatticeFamily, p: number[]): { x: number[]; y: number[] } | null {
-  const x: number[] = [], y: number[] = [];
+export function latticeLayoutOf(
+  site: PreparedBoundary,
+  n: number,
+  minSpacing: number,
+  family: LatticeFamily,
+  p: number[],
+): { x: number[]; y: number[] } | null {
+  const x: number[] = [],
+    y: number[] = [];
   let inset = MARGIN_M;
   if (family === 'boundary-grid') {
     const perimeter = perimeterLength(site);
@@ -70,14 +80,20 @@ export function latticeLayoutOf(site: PreparedBoundary, n: number, minSpacing: n
       perimeterPoint(site, ((phase + k) / count) * perimeter, MARGIN_M, point);
       let clear = true;
       for (let j = 0; j < x.length && clear; j++) if ((point[0]! - x[j]!) ** 2 + (point[1]! - y[j]!) ** 2 < minSq) clear = false;
-      if (clear) { x.push(point[0]!); y.push(point[1]!); }
+      if (clear) {
+        x.push(point[0]!);
+        y.push(point[1]!);
+      }
     }
     if (x.length > 0) inset = minSpacing * clamp(p[7]!, 1, 2.5) + 2 * MARGIN_M;
   }
   if (x.length < n) {
     const fit = fitLattice(site, shapeOf(p), n - x.length, minSpacing + MARGIN_M, inset);
     if (!fit) return null;
-    for (let k = 0; k < fit.points.length; k += 2) { x.push(fit.points[k]!); y.push(fit.points[k + 1]!); }
+    for (let k = 0; k < fit.points.length; k += 2) {
+      x.push(fit.points[k]!);
+      y.push(fit.points[k + 1]!);
+    }
   }
   return { x, y };
 }
@@ -89,7 +105,12 @@ function randomParams(family: LatticeFamily, rng: Rng): number[] {
 }
 
 export function latticeSearch(
-  evaluator: FarmEvaluator, site: PreparedBoundary, n: number, minSpacing: number, rng: Rng, opts: LatticeSearchOptions,
+  evaluator: FarmEvaluator,
+  site: PreparedBoundary,
+  n: number,
+  minSpacing: number,
+  rng: Rng,
+  opts: LatticeSearchOptions,
 ): { candidates: LatticeCandidate[]; evaluations: number } {
   let evaluations = 0;
   /** Layout of p cut down to n turbines (least productive dropped) and its AEP; null if none. */
@@ -102,9 +123,11 @@ export function latticeSearch(
       evaluations++;
       let worst = 0;
       for (let k = 1; k < x.length; k++) if (perTurbine[k]! < perTurbine[worst]!) worst = k;
-      x.splice(worst, 1); y.splice(worst, 1);
+      x.splice(worst, 1);
+      y.splice(worst, 1);
     }
-    const lx = Float64Array.from(x), ly = Float64Array.from(y);
+    const lx = Float64Array.from(x),
+      ly = Float64Array.from(y);
     evaluations++;
     return { x: lx, y: ly, aep: evaluator.aep(lx, ly).aepMwh, params: p.slice() };
   };
@@ -122,7 +145,10 @@ export function latticeSearch(
     if (best) refined.push(best);
   }
   if (refined.length === 0) {
-    for (const s of sampled.slice(0, opts.keep)) { const b = s.aep > -Infinity ? build(s.p) : null; if (b) refined.push(b); }
+    for (const s of sampled.slice(0, opts.keep)) {
+      const b = s.aep > -Infinity ? build(s.p) : null;
+      if (b) refined.push(b);
+    }
   }
   refined.sort((a, b) => b.aep - a.aep);
   const distinct: LatticeCandidate[] = [];

@@ -25,25 +25,40 @@ import { pairMinimum, type SpacingRule } from '../geometry/pairSpacing.js';
 export function toScaled(x: Float64Array, y: Float64Array, scale: number): Float64Array {
   const n = x.length;
   const z = new Float64Array(2 * n);
-  for (let i = 0; i < n; i++) { z[i] = x[i] / scale; z[n + i] = y[i] / scale; }
+  for (let i = 0; i < n; i++) {
+    z[i] = x[i] / scale;
+    z[n + i] = y[i] / scale;
+  }
   return z;
 }
 
 export function fromScaled(z: Float64Array, scale: number): { x: Float64Array; y: Float64Array } {
   const n = z.length / 2;
-  const x = new Float64Array(n), y = new Float64Array(n);
-  for (let i = 0; i < n; i++) { x[i] = z[i] * scale; y[i] = z[n + i] * scale; }
+  const x = new Float64Array(n),
+    y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    x[i] = z[i] * scale;
+    y[i] = z[n + i] * scale;
+  }
   return { x, y };
 }
 
 /** −1000·AEP/aepRef as a function of the scaled variables, with its exact gradient. */
 export function aepObjective(evaluator: FarmEvaluator, scale: number, aepRef: number, counter: { evaluations: number }): ObjectiveWithGradient {
   let n = -1;
-  let x = new Float64Array(0), y = new Float64Array(0);
+  let x = new Float64Array(0),
+    y = new Float64Array(0);
   const factor = -1000 / aepRef;
   return (z, grad) => {
-    if (z.length / 2 !== n) { n = z.length / 2; x = new Float64Array(n); y = new Float64Array(n); }
-    for (let i = 0; i < n; i++) { x[i] = z[i] * scale; y[i] = z[n + i] * scale; }
+    if (z.length / 2 !== n) {
+      n = z.length / 2;
+      x = new Float64Array(n);
+      y = new Float64Array(n);
+    }
+    for (let i = 0; i < n; i++) {
+      x[i] = z[i] * scale;
+      y[i] = z[n + i] * scale;
+    }
     const r = evaluator.aepWithGradient(x, y);
     counter.evaluations++;
     for (let i = 0; i < n; i++) {
@@ -56,7 +71,11 @@ export function aepObjective(evaluator: FarmEvaluator, scale: number, aepRef: nu
 
 /** Boundary and spacing constraints (see the file comment) for n turbines. */
 export function layoutConstraints(
-  boundary: Boundary | PreparedBoundary | null, n: number, minSpacing: SpacingRule, scale: number, marginM = 1e-3,
+  boundary: Boundary | PreparedBoundary | null,
+  n: number,
+  minSpacing: SpacingRule,
+  scale: number,
+  marginM = 1e-3,
 ): InequalityConstraints {
   const site = boundary ? prepareBoundary(boundary) : null;
   const zoneCount = site ? site.exclusions.length : 0;
@@ -77,9 +96,11 @@ export function layoutConstraints(
       }
       let k = nBoundary;
       for (let i = 0; i < n; i++) {
-        const xi = z[i], yi = z[n + i];
+        const xi = z[i],
+          yi = z[n + i];
         for (let j = i + 1; j < n; j++) {
-          const dx = xi - z[j], dy = yi - z[n + j];
+          const dx = xi - z[j],
+            dy = yi - z[n + j];
           out[k++] = (perPair ? pairMinimum(minSpacing, i, j) + marginM : sMin) / scale - Math.sqrt(dx * dx + dy * dy);
         }
       }
@@ -108,12 +129,20 @@ export function layoutConstraints(
         for (let j = i + 1; j < n; j++, k++) {
           const wk = w[k];
           if (wk === 0) continue;
-          let dx = z[i] - z[j], dy = z[n + i] - z[n + j];
+          let dx = z[i] - z[j],
+            dy = z[n + i] - z[n + j];
           let d = Math.sqrt(dx * dx + dy * dy);
-          if (d === 0) { dx = 1; dy = 0; d = 1; } // coincident: push apart along x
-          const gx = (wk * dx) / d, gy = (wk * dy) / d;
-          grad[i] -= gx; grad[j] += gx;
-          grad[n + i] -= gy; grad[n + j] += gy;
+          if (d === 0) {
+            dx = 1;
+            dy = 0;
+            d = 1;
+          } // coincident: push apart along x
+          const gx = (wk * dx) / d,
+            gy = (wk * dy) / d;
+          grad[i] -= gx;
+          grad[j] += gx;
+          grad[n + i] -= gy;
+          grad[n + j] += gy;
         }
       }
     },

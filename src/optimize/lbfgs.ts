@@ -43,15 +43,21 @@ export function lbfgs(fg: ObjectiveWithGradient, x0: Float64Array, opts: LbfgsOp
   let g: Float64Array = new Float64Array(n);
   let f = fg(x, g);
   let evaluations = 1;
-  const sHist: Float64Array[] = [], yHist: Float64Array[] = [], rhoHist: number[] = [];
+  const sHist: Float64Array[] = [],
+    yHist: Float64Array[] = [],
+    rhoHist: number[] = [];
   const dir = new Float64Array(n);
   const alpha = new Float64Array(m);
-  let xNew: Float64Array = new Float64Array(n), gNew: Float64Array = new Float64Array(n);
+  let xNew: Float64Array = new Float64Array(n),
+    gNew: Float64Array = new Float64Array(n);
   let reason: LbfgsResult['reason'] = 'iterations';
   let iterations = 0;
 
   for (; iterations < maxIterations; iterations++) {
-    if (normInf(g) <= gtol) { reason = 'gradient'; break; }
+    if (normInf(g) <= gtol) {
+      reason = 'gradient';
+      break;
+    }
     // Two-loop recursion: dir = −H∇f.
     for (let i = 0; i < n; i++) dir[i] = -g[i];
     const k = sHist.length;
@@ -70,7 +76,9 @@ export function lbfgs(fg: ObjectiveWithGradient, x0: Float64Array, opts: LbfgsOp
     let slope = dot(g, dir);
     if (!(slope < 0)) {
       // Not a descent direction (numerical trouble): restart from steepest descent.
-      sHist.length = 0; yHist.length = 0; rhoHist.length = 0;
+      sHist.length = 0;
+      yHist.length = 0;
+      rhoHist.length = 0;
       for (let i = 0; i < n; i++) dir[i] = -g[i];
       slope = dot(g, dir);
     }
@@ -78,11 +86,17 @@ export function lbfgs(fg: ObjectiveWithGradient, x0: Float64Array, opts: LbfgsOp
     const ls = wolfeLineSearch(fg, x, f, slope, dir, initialStep, xNew, gNew, { maxEvaluations: Math.min(25, maxEvaluations - evaluations) });
     evaluations += ls.evaluations;
     if (ls.step === 0) {
-      if (k > 0) { sHist.length = 0; yHist.length = 0; rhoHist.length = 0; continue; }
+      if (k > 0) {
+        sHist.length = 0;
+        yHist.length = 0;
+        rhoHist.length = 0;
+        continue;
+      }
       reason = 'line-search';
       break;
     }
-    const s = new Float64Array(n), y = new Float64Array(n);
+    const s = new Float64Array(n),
+      y = new Float64Array(n);
     let maxStep = 0;
     for (let i = 0; i < n; i++) {
       s[i] = xNew[i] - x[i];
@@ -91,17 +105,35 @@ export function lbfgs(fg: ObjectiveWithGradient, x0: Float64Array, opts: LbfgsOp
     }
     const sy = dot(s, y);
     if (sy > 1e-12 * Math.sqrt(dot(s, s) * dot(y, y))) {
-      if (sHist.length === m) { sHist.shift(); yHist.shift(); rhoHist.shift(); }
-      sHist.push(s); yHist.push(y); rhoHist.push(1 / sy);
+      if (sHist.length === m) {
+        sHist.shift();
+        yHist.shift();
+        rhoHist.shift();
+      }
+      sHist.push(s);
+      yHist.push(y);
+      rhoHist.push(1 / sy);
     }
     const fOld = f;
     [x, xNew] = [xNew, x];
     [g, gNew] = [gNew, g];
     f = ls.f;
     opts.onIteration?.(x, f, iterations + 1);
-    if (evaluations >= maxEvaluations) { reason = 'evaluations'; iterations++; break; }
-    if (maxStep <= stol) { reason = 'step'; iterations++; break; }
-    if (fOld - f <= ftol * Math.max(1, Math.abs(f))) { reason = 'function'; iterations++; break; }
+    if (evaluations >= maxEvaluations) {
+      reason = 'evaluations';
+      iterations++;
+      break;
+    }
+    if (maxStep <= stol) {
+      reason = 'step';
+      iterations++;
+      break;
+    }
+    if (fOld - f <= ftol * Math.max(1, Math.abs(f))) {
+      reason = 'function';
+      iterations++;
+      break;
+    }
   }
   return { x, f, iterations, evaluations, reason };
 }

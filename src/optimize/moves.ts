@@ -57,7 +57,11 @@ export function drawMove<T extends string>(rng: Rng, weights: Partial<Record<T, 
   let total = 0;
   for (const m of names) total += weights[m] ?? 0;
   let u = rng.next() * total;
-  for (const m of names) { const w = weights[m] ?? 0; if (w > 0 && u < w) return m; u -= w; }
+  for (const m of names) {
+    const w = weights[m] ?? 0;
+    if (w > 0 && u < w) return m;
+    u -= w;
+  }
   for (let k = names.length - 1; k >= 0; k--) if ((weights[names[k]!] ?? 0) > 0) return names[k]!;
   return names[0]!;
 }
@@ -66,7 +70,8 @@ type Where = 'any' | 'boundary' | 'interior' | { part: number };
 
 export function applyMove(move: Move, ctx: MoveContext, from: Layout): { layout: Layout | null; evaluations: number } {
   const { site, rng, c } = ctx;
-  const x = Float64Array.from(from.x), y = Float64Array.from(from.y);
+  const x = Float64Array.from(from.x),
+    y = Float64Array.from(from.y);
   const n = x.length;
   const grad = new Float64Array(2);
   let evaluations = 0;
@@ -87,7 +92,8 @@ export function applyMove(move: Move, ctx: MoveContext, from: Layout): { layout:
     const r = bestSpot(ctx, x, y, i, ctx.candidates, where);
     evaluations += r.evaluations;
     if (!r.found) return false;
-    x[i] = r.x; y[i] = r.y;
+    x[i] = r.x;
+    y[i] = r.y;
     return true;
   };
   const done = (ok: boolean) => ({ layout: ok ? { x, y } : null, evaluations });
@@ -114,7 +120,10 @@ export function applyMove(move: Move, ctx: MoveContext, from: Layout): { layout:
     }
     case 'shake': {
       const step = ctx.shakeStep * c.turbine.diameter;
-      for (let i = 0; i < n; i++) { x[i] += step * rng.normal(); y[i] += step * rng.normal(); }
+      for (let i = 0; i < n; i++) {
+        x[i] += step * rng.normal();
+        y[i] += step * rng.normal();
+      }
       projectInside(site, x, y, MARGIN_M);
       return done(true);
     }
@@ -140,17 +149,24 @@ export function applyMove(move: Move, ctx: MoveContext, from: Layout): { layout:
       const row = rowThrough(ctx, x, y, rng.int(n));
       if (row.length < 2) return done(false);
       const shift = (rng.next() < 0.5 ? -1 : 1) * rng.uniform(0.25, 0.75) * row.gap;
-      for (const i of row.members) { x[i] += shift * row.ux; y[i] += shift * row.uy; }
+      for (const i of row.members) {
+        x[i] += shift * row.ux;
+        y[i] += shift * row.uy;
+      }
       projectInside(site, x, y, MARGIN_M);
       return done(true);
     }
     case 'shakeLocal': {
       const centre = rng.int(n);
       const k = Math.min(n, Math.max(3, Math.min(12, Math.round(n / 6))));
-      const order = Array.from({ length: n }, (_, j) => j)
-        .sort((a, b) => ((x[a]! - x[centre]!) ** 2 + (y[a]! - y[centre]!) ** 2) - ((x[b]! - x[centre]!) ** 2 + (y[b]! - y[centre]!) ** 2));
+      const order = Array.from({ length: n }, (_, j) => j).sort(
+        (a, b) => (x[a]! - x[centre]!) ** 2 + (y[a]! - y[centre]!) ** 2 - ((x[b]! - x[centre]!) ** 2 + (y[b]! - y[centre]!) ** 2),
+      );
       const step = 2 * ctx.shakeStep * c.turbine.diameter;
-      for (const i of order.slice(0, k)) { x[i] += step * rng.normal(); y[i] += step * rng.normal(); }
+      for (const i of order.slice(0, k)) {
+        x[i] += step * rng.normal();
+        y[i] += step * rng.normal();
+      }
       projectInside(site, x, y, MARGIN_M);
       return done(true);
     }
@@ -160,24 +176,33 @@ export function applyMove(move: Move, ctx: MoveContext, from: Layout): { layout:
 /** Index of the part of a multi-part site whose box and edges contain (px, py); the nearest part otherwise. */
 export function partContaining(site: PreparedBoundary, px: number, py: number): number {
   if (site.partCount < 2) return 0;
-  let best = 0, bestGap = Infinity;
+  let best = 0,
+    bestGap = Infinity;
   for (let p = 0; p < site.partCount; p++) {
     const gap = partDistance(site, p, px, py);
-    if (gap < bestGap) { bestGap = gap; best = p; }
+    if (gap < bestGap) {
+      bestGap = gap;
+      best = p;
+    }
   }
   return best;
 }
 
 /** Distance from a point to part p's edges, negative inside it (even-odd over the part's edges). */
 function partDistance(site: PreparedBoundary, p: number, px: number, py: number): number {
-  let minSq = Infinity, inside = false;
+  let minSq = Infinity,
+    inside = false;
   for (let k = site.partEdgeStart[p]!; k < site.partEdgeStart[p + 1]!; k++) {
-    const ax = site.edgeStartX[k]!, ay = site.edgeStartY[k]!, ex = site.edgeAlongX[k]!, ey = site.edgeAlongY[k]!;
+    const ax = site.edgeStartX[k]!,
+      ay = site.edgeStartY[k]!,
+      ex = site.edgeAlongX[k]!,
+      ey = site.edgeAlongY[k]!;
     const t = Math.min(1, Math.max(0, ((px - ax) * ex + (py - ay) * ey) * site.edgeInvLengthSq[k]!));
-    const dx = px - (ax + t * ex), dy = py - (ay + t * ey);
+    const dx = px - (ax + t * ex),
+      dy = py - (ay + t * ey);
     minSq = Math.min(minSq, dx * dx + dy * dy);
     const by = site.edgeEndY[k]!;
-    if ((ay > py) !== (by > py) && px < ax + ((py - ay) / (by - ay)) * ex) inside = !inside;
+    if (ay > py !== by > py && px < ax + ((py - ay) / (by - ay)) * ex) inside = !inside;
   }
   return inside ? -Math.sqrt(minSq) : Math.sqrt(minSq);
 }
@@ -199,19 +224,31 @@ function partArc(site: PreparedBoundary, p: number): [number, number] {
 function rowThrough(ctx: MoveContext, x: Float64Array, y: Float64Array, i: number): { members: number[]; length: number; ux: number; uy: number; gap: number } {
   const w = ctx.evaluator.wind;
   const ns = w.speeds.length;
-  const energy = Array.from(w.directionsDeg, (_, d) => { let e = 0; for (let s = 0; s < ns; s++) e += w.probability[d * ns + s]! * w.speeds[s]! ** 3; return e; });
+  const energy = Array.from(w.directionsDeg, (_, d) => {
+    let e = 0;
+    for (let s = 0; s < ns; s++) e += w.probability[d * ns + s]! * w.speeds[s]! ** 3;
+    return e;
+  });
   let u = ctx.rng.next() * energy.reduce((a, b) => a + b, 0);
   let d = 0;
-  for (; d < energy.length - 1; d++) { if (u < energy[d]!) break; u -= energy[d]!; }
+  for (; d < energy.length - 1; d++) {
+    if (u < energy[d]!) break;
+    u -= energy[d]!;
+  }
   const theta = (w.directionsDeg[d]! * Math.PI) / 180;
-  const ux = Math.sin(theta), uy = Math.cos(theta);
+  const ux = Math.sin(theta),
+    uy = Math.cos(theta);
   const members: { i: number; t: number }[] = [];
   for (let j = 0; j < x.length; j++) {
-    const dx = x[j]! - x[i]!, dy = y[j]! - y[i]!;
+    const dx = x[j]! - x[i]!,
+      dy = y[j]! - y[i]!;
     if (Math.abs(dx * uy - dy * ux) < 0.5 * ctx.c.minSpacing) members.push({ i: j, t: dx * ux + dy * uy });
   }
   members.sort((a, b) => a.t - b.t);
-  const gaps = members.slice(1).map((m, k) => m.t - members[k]!.t).sort((a, b) => a - b);
+  const gaps = members
+    .slice(1)
+    .map((m, k) => m.t - members[k]!.t)
+    .sort((a, b) => a - b);
   const gap = gaps.length ? gaps[Math.floor(gaps.length / 2)]! : 0;
   return { members: members.map((m) => m.i), length: members.length, ux, uy, gap };
 }
@@ -222,26 +259,39 @@ function rowThrough(ctx: MoveContext, x: Float64Array, y: Float64Array, i: numbe
  * each), or in one part of the site (half on its boundary, half inside it).
  */
 export function bestSpot(
-  ctx: MoveContext, x: Float64Array, y: Float64Array, i: number, candidates: number, where: Where,
+  ctx: MoveContext,
+  x: Float64Array,
+  y: Float64Array,
+  i: number,
+  candidates: number,
+  where: Where,
 ): { found: boolean; x: number; y: number; evaluations: number } {
   const { site, rng, c } = ctx;
   const n = x.length;
-  const grad = new Float64Array(2), point = new Float64Array(2);
+  const grad = new Float64Array(2),
+    point = new Float64Array(2);
   const perimeter = perimeterLength(site);
   const rule = caseSpacing(c);
   const part = typeof where === 'object' ? where.part : -1;
   const box = part >= 0 ? site.partBox[part]! : site.box;
   const arc = part >= 0 ? partArc(site, part) : [0, perimeter];
-  let bestX = NaN, bestY = NaN, bestAep = -Infinity, found = 0, evaluations = 0;
-  const ox = x[i]!, oy = y[i]!;
+  let bestX = NaN,
+    bestY = NaN,
+    bestAep = -Infinity,
+    found = 0,
+    evaluations = 0;
+  const ox = x[i]!,
+    oy = y[i]!;
   for (let attempt = 0; attempt < 200 * candidates && found < candidates; attempt++) {
     const onEdge = where === 'boundary' || ((where === 'any' || part >= 0) && attempt % 2 === 0);
     let px: number, py: number;
     if (onEdge) {
       perimeterPoint(site, arc[0]! + rng.next() * (arc[1]! - arc[0]!), MARGIN_M, point);
-      px = point[0]!; py = point[1]!;
+      px = point[0]!;
+      py = point[1]!;
     } else {
-      px = rng.uniform(box.minX, box.maxX); py = rng.uniform(box.minY, box.maxY);
+      px = rng.uniform(box.minX, box.maxX);
+      py = rng.uniform(box.minY, box.maxY);
     }
     const depth = signedDistanceAt(site, px, py, grad);
     if (depth < MARGIN_M * 0.999) continue;
@@ -250,11 +300,17 @@ export function bestSpot(
     for (let j = 0; j < n && clear; j++) if (j !== i && (px - x[j]!) ** 2 + (py - y[j]!) ** 2 < (pairMinimum(rule, i, j) + MARGIN_M) ** 2) clear = false;
     if (!clear) continue;
     found++;
-    x[i] = px; y[i] = py;
+    x[i] = px;
+    y[i] = py;
     const aep = ctx.evaluator.aep(x, y).aepMwh;
     evaluations++;
-    x[i] = ox; y[i] = oy;
-    if (aep > bestAep) { bestAep = aep; bestX = px; bestY = py; }
+    x[i] = ox;
+    y[i] = oy;
+    if (aep > bestAep) {
+      bestAep = aep;
+      bestX = px;
+      bestY = py;
+    }
   }
   return { found: found > 0, x: bestX, y: bestY, evaluations };
 }

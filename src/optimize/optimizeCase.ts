@@ -9,5 +9,7 @@ import { optimizeWithTypeChoice } from './typeChoice.js';
 import { withDirectionContinuation } from './directionContinuation.js';
 
 export function optimizeCase(c: Case, settings: OptimizerSettings, seed: number, hooks: OptimizeHooks = {}): OptimizeResult {
-  return withDirectionContinuation(c, settings, seed, (k, s, sd) => (k.turbines?.choice ? optimizeWithTypeChoice(k, s, sd, hooks) : optimizeLayout(k, s, sd, hooks)));
+  return withDirectionContinuation(c, settings, seed, (k, s, sd) =>
+    k.turbines?.choice ? optimizeWithTypeChoice(k, s, sd, hooks) : optimizeLayout(k, s, sd, hooks),
+  );
 }

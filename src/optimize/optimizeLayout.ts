@@ -105,8 +105,16 @@ export interface OptimizeHooks {
 export function combineHooks(a: OptimizeHooks, b: OptimizeHooks): OptimizeHooks {
   const out: OptimizeHooks = {};
   for (const key of ['onProgress', 'onPopulationProgress', 'onGradientStage', 'onIteration'] as const) {
-    const f = a[key] as ((e: unknown) => void) | undefined, g = b[key] as ((e: unknown) => void) | undefined;
-    if (f || g) (out as Record<string, (e: unknown) => void>)[key] = f && g ? (e) => { f(e); g(e); } : (f ?? g)!;
+    const f = a[key] as ((e: unknown) => void) | undefined,
+      g = b[key] as ((e: unknown) => void) | undefined;
+    if (f || g)
+      (out as Record<string, (e: unknown) => void>)[key] =
+        f && g
+          ? (e) => {
+              f(e);
+              g(e);
+            }
+          : (f ?? g)!;
   }
   return out;
 }
@@ -125,8 +133,12 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
     throw new InputError(`optimizer method: '${s.method}' does not optimize the hub height (optimize.hub_height) yet; use method gradient (or none)`);
   }
   // `--objective lcoe` replaces the file's objective after the case file refused it (hubHeight.ts).
-  if (hubStart !== null && economic) throw new InputError(`${c.name}: optimize.hub_height: not with objective '${caseObjective(c)}' yet (the cost model's tower cost depends on the hub height; its derivative is not wired): optimize the AEP`);
-  if (economic && !c.economics) throw new InputError(`${c.name}: objective: '${caseObjective(c)}' needs the case's economics (cost model, depth, substations, cables)`);
+  if (hubStart !== null && economic)
+    throw new InputError(
+      `${c.name}: optimize.hub_height: not with objective '${caseObjective(c)}' yet (the cost model's tower cost depends on the hub height; its derivative is not wired): optimize the AEP`,
+    );
+  if (economic && !c.economics)
+    throw new InputError(`${c.name}: objective: '${caseObjective(c)}' needs the case's economics (cost model, depth, substations, cables)`);
   let hub = hubStart;
   if (hubStart !== null) c = withHubHeight(c, hubStart);
   const site = c.boundary ? prepareBoundary(c.boundary) : null;
@@ -144,15 +156,19 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
   }
   const notes: string[] = [];
   const aepInitial = evaluator.aep(start.x, start.y).aepMwh;
-  let x: Float64Array = Float64Array.from(start.x), y: Float64Array = Float64Array.from(start.y);
-  let iterations = 0, evaluations = 1;
+  let x: Float64Array = Float64Array.from(start.x),
+    y: Float64Array = Float64Array.from(start.y);
+  let iterations = 0,
+    evaluations = 1;
   /** Descent stages run so far (history rows number them). */
   let stagesRun = 0;
   /** The history's observer of the next gradientStages call: its counts placed after what ran before it. */
   const nextDescent = () => {
     const onIteration = hooks.onIteration;
     if (!onIteration) return undefined;
-    const it0 = iterations, ev0 = evaluations, st0 = stagesRun;
+    const it0 = iterations,
+      ev0 = evaluations,
+      st0 = stagesRun;
     return (e: IterationEvent) => onIteration({ ...e, iteration: it0 + e.iteration, evaluations: ev0 + e.evaluations, stage: st0 + e.stage });
   };
 
@@ -196,7 +212,8 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
     }
   }
   if (s.method === 'gradient' || s.method === 'hybrid' || s.method === 'basin') {
-    const onStage = hooks.onGradientStage && ((stage: number, stages: number, used: number) => hooks.onGradientStage!({ stage, stages, evaluations: evaluations + used }));
+    const onStage =
+      hooks.onGradientStage && ((stage: number, stages: number, used: number) => hooks.onGradientStage!({ stage, stages, evaluations: evaluations + used }));
     // Energy first, whatever the objective: the stages of wake expansion continuation on AEP (most
     // of LCOE and NPV; measured on the offshore cs4 example, docs/cost.md, the cost objective through
     // these stages alone ended at a higher LCOE than the AEP optimum did), then one restart stage on
@@ -208,13 +225,33 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
     // plus one stage, and never ends worse by its objective than that AEP run's layout.
     const energyCase = economic ? { ...c, objective: 'aep' as const } : c;
     let r = gradientStages(energyCase, s.wec, s, site, x, y, aepInitial, null, onStage, hub, nextDescent());
-    iterations += r.iterations; evaluations += r.evaluations; stagesRun += r.stages;
-    if (r.h !== null) { hub = r.h; c = withHubHeight(c, hub); evaluator = caseEvaluator(c); }
+    iterations += r.iterations;
+    evaluations += r.evaluations;
+    stagesRun += r.stages;
+    if (r.h !== null) {
+      hub = r.h;
+      c = withHubHeight(c, hub);
+      evaluator = caseEvaluator(c);
+    }
     const continued = ensureFeasible(r.x, r.y);
     if (continued) {
       r = { ...r, ...continued };
-      const again = gradientStages(economic ? { ...c, objective: 'aep' as const } : c, [1], s, site, continued.x, continued.y, aepInitial, null, onStage, hub, nextDescent());
-      iterations += again.iterations; evaluations += again.evaluations; stagesRun += again.stages;
+      const again = gradientStages(
+        economic ? { ...c, objective: 'aep' as const } : c,
+        [1],
+        s,
+        site,
+        continued.x,
+        continued.y,
+        aepInitial,
+        null,
+        onStage,
+        hub,
+        nextDescent(),
+      );
+      iterations += again.iterations;
+      evaluations += again.evaluations;
+      stagesRun += again.stages;
       const restarted = ensureFeasible(again.x, again.y);
       if (restarted) {
         const cAgain = again.h !== null ? withHubHeight(c, again.h) : c;
@@ -222,7 +259,11 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
         evaluations += 2;
         if (evAgain.aep(restarted.x, restarted.y).aepMwh >= evaluator.aep(continued.x, continued.y).aepMwh) {
           r = { ...r, ...restarted };
-          if (again.h !== null) { hub = again.h; c = cAgain; evaluator = evAgain; }
+          if (again.h !== null) {
+            hub = again.h;
+            c = cAgain;
+            evaluator = evAgain;
+          }
         }
       }
       // The cost stage starts from the energy optimum's network: none when it cannot be cabled.
@@ -232,15 +273,21 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
       } else if (economic) {
         const energy = { x: r.x, y: r.y };
         const cost = gradientStages(c, [1], s, site, energy.x, energy.y, aepInitial, null, onStage, null, nextDescent());
-        iterations += cost.iterations; evaluations += cost.evaluations; stagesRun += cost.stages;
+        iterations += cost.iterations;
+        evaluations += cost.evaluations;
+        stagesRun += cost.stages;
         const costed = ensureFeasible(cost.x, cost.y);
         if (costed) {
           evaluations += 2;
           // The cost stage moved the turbines with its network fixed: that network (re-checked and
           // polished at the new positions, or the router's own if cheaper) is the design's.
           const stageNetwork = cost.network?.parent;
-          const before = figuresOf(energy.x, energy.y).value, after = figuresOf(costed.x, costed.y, stageNetwork).value;
-          if (caseObjective(c) === 'lcoe' ? after <= before : after >= before) { r = { ...r, ...costed }; designNetwork = stageNetwork; }
+          const before = figuresOf(energy.x, energy.y).value,
+            after = figuresOf(costed.x, costed.y, stageNetwork).value;
+          if (caseObjective(c) === 'lcoe' ? after <= before : after >= before) {
+            r = { ...r, ...costed };
+            designNetwork = stageNetwork;
+          }
         }
       }
     }
@@ -249,19 +296,24 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
       const report = checkFeasibility(site, r.x, r.y, spacing, FEASIBILITY_TOLERANCE_M);
       throw new InfeasibleEnd(`optimizer (${s.method}, seed ${seed}) ended with an infeasible layout: ${worstWithPositions(report, r.x, r.y)}`);
     }
-    x = feasible.x; y = feasible.y;
+    x = feasible.x;
+    y = feasible.y;
   }
   if (s.method === 'global') {
     if (!site) throw new RuntimeFailure(`optimizer global needs a site boundary`);
     const r = globalSearch({ c, s, site: site!, evaluator, rng, aepRef: aepInitial, ensureFeasible, onProgress: hooks.onProgress }, { x, y });
-    iterations += r.iterations; evaluations += r.evaluations;
-    x = r.x; y = r.y;
+    iterations += r.iterations;
+    evaluations += r.evaluations;
+    x = r.x;
+    y = r.y;
   }
   if (s.method === 'population') {
     if (!site) throw new RuntimeFailure(`optimizer population needs a site boundary`);
     const r = populationSearch({ c, s, site, rng, aepRef: aepInitial, ensureFeasible, onProgress: hooks.onPopulationProgress });
-    iterations += r.iterations; evaluations += r.evaluations;
-    x = r.x; y = r.y;
+    iterations += r.iterations;
+    evaluations += r.evaluations;
+    x = r.x;
+    y = r.y;
   }
   if (s.method === 'basin' && s.hops > 0 && site) {
     let bestAep = evaluator.aep(x, y).aepMwh;
@@ -271,13 +323,19 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
       if (!trial) continue;
       evaluations += trial.evaluations;
       const r = gradientStages(c, s.hopWec, s, site, trial.x, trial.y, aepInitial, null, undefined, null, nextDescent());
-      iterations += r.iterations; evaluations += r.evaluations; stagesRun += r.stages;
+      iterations += r.iterations;
+      evaluations += r.evaluations;
+      stagesRun += r.stages;
       const feasible = ensureFeasible(r.x, r.y);
       if (!feasible) continue;
       const trialAep = evaluator.aep(feasible.x, feasible.y).aepMwh;
       evaluations++;
       const accepted = trialAep > bestAep;
-      if (accepted) { bestAep = trialAep; x = feasible.x; y = feasible.y; }
+      if (accepted) {
+        bestAep = trialAep;
+        x = feasible.x;
+        y = feasible.y;
+      }
       hooks.onProgress?.({ hop, move: 'relocate', trialAep, bestAep, accepted, evaluations, done: (hop + 1) / s.hops });
     }
   }
@@ -285,14 +343,20 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
   if (!report.feasible) {
     const feasible = ensureFeasible(x, y);
     if (!feasible) throw new InfeasibleEnd(`optimizer (${s.method}, seed ${seed}) ended with an infeasible layout: ${worstWithPositions(report, x, y)}`);
-    x = feasible.x; y = feasible.y;
+    x = feasible.x;
+    y = feasible.y;
   }
   if (s.method === 'random' || s.method === 'hybrid') {
     const r = randomSearch(evaluator, site, x, y, rng, {
-      iterations: s.randomIterations, minSpacing: spacing,
-      initialStep: s.randomStep * c.turbine.diameter, finalStep: s.randomFinalStep * c.turbine.diameter,
+      iterations: s.randomIterations,
+      minSpacing: spacing,
+      initialStep: s.randomStep * c.turbine.diameter,
+      finalStep: s.randomFinalStep * c.turbine.diameter,
     });
-    x = r.x; y = r.y; iterations += s.randomIterations; evaluations += r.evaluations;
+    x = r.x;
+    y = r.y;
+    iterations += s.randomIterations;
+    evaluations += r.evaluations;
   }
   let aep = evaluator.aep(x, y).aepMwh;
   let economics: EconomicFigures | undefined, objectiveInitial: number | undefined;
@@ -306,33 +370,54 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
     objectiveInitial = atStart.value;
     evaluations += 2;
     if (atEnd instanceof UncablableLayout) {
-      if (!startFeasible()) throw new UncablableLayout(`${c.name}: the optimized layout (${s.method}, seed ${seed}) cannot be cabled and the start it came from is infeasible: ${atEnd.message}`, atEnd.turbines);
+      if (!startFeasible())
+        throw new UncablableLayout(
+          `${c.name}: the optimized layout (${s.method}, seed ${seed}) cannot be cabled and the start it came from is infeasible: ${atEnd.message}`,
+          atEnd.turbines,
+        );
       notes.push(`the optimized layout cannot be cabled (${atEnd.message}); the start layout, which can, is returned`);
     }
     economics = atEnd instanceof UncablableLayout ? atStart : atEnd;
     const worse = economics.objective === 'lcoe' ? economics.value > atStart.value : economics.value < atStart.value;
     if ((worse || atEnd instanceof UncablableLayout) && startFeasible()) {
-      x = Float64Array.from(start.x); y = Float64Array.from(start.y); aep = aepInitial; economics = atStart;
+      x = Float64Array.from(start.x);
+      y = Float64Array.from(start.y);
+      aep = aepInitial;
+      economics = atStart;
     }
   } else {
     if (aep < aepInitial && startFeasible()) {
       // Never return less than a feasible start (a short or unconverged run can end below it).
-      x = Float64Array.from(start.x); y = Float64Array.from(start.y); aep = aepInitial; hub = hubStart;
+      x = Float64Array.from(start.x);
+      y = Float64Array.from(start.y);
+      aep = aepInitial;
+      hub = hubStart;
     }
     // A case with economics reports them for an AEP-optimized layout too (what the AEP choice costs).
     // A layout that cannot be cabled is still the AEP result: reported without economics, with the reason.
     if (c.economics) {
       const f = figuresOrWhy(x, y);
       if (f instanceof UncablableLayout) notes.push(`no economics: the layout cannot be cabled (${f.message})`);
-      else { economics = { ...f, value: aep }; objectiveInitial = aepInitial; }
+      else {
+        economics = { ...f, value: aep };
+        objectiveInitial = aepInitial;
+      }
     }
   }
   // The reported AEP is the evaluator's (the cost figures summed it by turbine: the same to the last bits).
   if (economics) economics = { ...economics, aepMwh: aep };
   report = checkFeasibility(site, x, y, spacing, FEASIBILITY_TOLERANCE_M);
   return {
-    x, y, xInitial: start.x, yInitial: start.y, aep, aepInitial,
-    iterations, evaluations: evaluations + 1, feasible: report.feasible, maxViolationM: report.maxViolationM,
+    x,
+    y,
+    xInitial: start.x,
+    yInitial: start.y,
+    aep,
+    aepInitial,
+    iterations,
+    evaluations: evaluations + 1,
+    feasible: report.feasible,
+    maxViolationM: report.maxViolationM,
     ...(c.turbines ? { typeOf: Int32Array.from(c.turbines.typeOf) } : {}),
     ...(economics ? { economics, objectiveInitial } : {}),
     ...(hub !== null ? { hubHeight: hub, hubHeightInitial: hubStart! } : {}),
@@ -346,10 +431,17 @@ export function optimizeLayout(c: Case, settings: OptimizerSettings, seed: numbe
  * minimum spacing (best by AEP with the real wake model). Null when no spot was found.
  */
 function relocate(
-  site: PreparedBoundary, evaluator: FarmEvaluator, x0: Float64Array, y0: Float64Array,
-  count: number, candidates: number, minSpacing: SpacingRule, rng: Rng,
+  site: PreparedBoundary,
+  evaluator: FarmEvaluator,
+  x0: Float64Array,
+  y0: Float64Array,
+  count: number,
+  candidates: number,
+  minSpacing: SpacingRule,
+  rng: Rng,
 ): { x: Float64Array; y: Float64Array; evaluations: number } | null {
-  const x = Float64Array.from(x0), y = Float64Array.from(y0);
+  const x = Float64Array.from(x0),
+    y = Float64Array.from(y0);
   const n = x.length;
   const grad2 = new Float64Array(2);
   const box = site.box;
@@ -364,10 +456,13 @@ function relocate(
     } else {
       i = rng.int(n);
     }
-    let bestX = NaN, bestY = NaN, bestAep = -Infinity;
+    let bestX = NaN,
+      bestY = NaN,
+      bestAep = -Infinity;
     let found = 0;
     for (let attempt = 0; attempt < 200 * candidates && found < candidates; attempt++) {
-      const px = rng.uniform(box.minX, box.maxX), py = rng.uniform(box.minY, box.maxY);
+      const px = rng.uniform(box.minX, box.maxX),
+        py = rng.uniform(box.minY, box.maxY);
       if (signedDistanceAt(site, px, py, grad2) < 0) continue;
       let clear = true;
       for (let j = 0; j < n && clear; j++) {
@@ -377,15 +472,23 @@ function relocate(
       }
       if (!clear) continue;
       found++;
-      const ox = x[i], oy = y[i];
-      x[i] = px; y[i] = py;
+      const ox = x[i],
+        oy = y[i];
+      x[i] = px;
+      y[i] = py;
       const aep = candidates > 1 ? evaluator.aep(x, y).aepMwh : 0;
       if (candidates > 1) evaluations++;
-      x[i] = ox; y[i] = oy;
-      if (aep > bestAep) { bestAep = aep; bestX = px; bestY = py; }
+      x[i] = ox;
+      y[i] = oy;
+      if (aep > bestAep) {
+        bestAep = aep;
+        bestX = px;
+        bestY = py;
+      }
     }
     if (found === 0) return null;
-    x[i] = bestX; y[i] = bestY;
+    x[i] = bestX;
+    y[i] = bestY;
   }
   return { x, y, evaluations };
 }

@@ -16,8 +16,15 @@ import type { SolvePlan } from '../physics/solvePlanTypes.js';
 export async function parallelCaseAep(c: Case, threads: number, withGradient: boolean): Promise<AepWithGradient & { plan: SolvePlan }> {
   // The solvers that take direction blocks are the free stream and the waked solve of one turbine model (the solve plan's choice).
   const plan = casePlan(c, c.model, { gradient: withGradient });
-  const outside = c.turbines ? 'several turbine models' : c.neighbours && c.neighbours.x.length > 0 ? 'neighbouring turbines'
-    : plan.solver === 'blockage' ? 'blockage' : plan.solver === 'weighted-sum' ? "the weighted sum (superposition 'weighted')" : null;
+  const outside = c.turbines
+    ? 'several turbine models'
+    : c.neighbours && c.neighbours.x.length > 0
+      ? 'neighbouring turbines'
+      : plan.solver === 'blockage'
+        ? 'blockage'
+        : plan.solver === 'weighted-sum'
+          ? "the weighted sum (superposition 'weighted')"
+          : null;
   if (outside) throw new InputError(`--threads: ${c.name} has ${outside}; evaluate it on one thread (leave out --threads)`);
   const evaluator = createParallelEvaluator(c.turbine, c.wind, c.model, threads);
   try {

@@ -59,7 +59,9 @@ export interface PopulationResult extends Layout {
   triedByMove: Record<string, number>;
 }
 
-interface Member extends Layout { aep: number }
+interface Member extends Layout {
+  aep: number;
+}
 
 export function populationSearch(ctx: PopulationContext): PopulationResult {
   const { c, s, site, rng } = ctx;
@@ -69,20 +71,25 @@ export function populationSearch(ctx: PopulationContext): PopulationResult {
   // The case's evaluator: several models and neighbours included (caseEvaluator.ts).
   const evaluator: FarmEvaluator = caseEvaluator(searchCase);
   const workPerEvaluation = n * n * searchWind.directionsDeg.length * searchWind.speeds.length;
-  let iterations = 0, evaluations = 0;
+  let iterations = 0,
+    evaluations = 0;
   const overBudget = () => evaluations * workPerEvaluation >= s.workBudget;
   const acceptedByMove: Record<string, number> = {};
   const triedByMove: Record<string, number> = {};
   const members: Member[] = [];
   let bestAep = -Infinity;
   const report = (hop: number, move: PopulationProgress['move'], trialAep: number, accepted: boolean, family?: string) => {
-    const used = Math.max(Number.isFinite(s.workBudget) ? (evaluations * workPerEvaluation) / s.workBudget : 0, s.hops < 1e9 ? Math.max(0, hop + 1) / s.hops : 0);
+    const used = Math.max(
+      Number.isFinite(s.workBudget) ? (evaluations * workPerEvaluation) / s.workBudget : 0,
+      s.hops < 1e9 ? Math.max(0, hop + 1) / s.hops : 0,
+    );
     ctx.onProgress?.({ hop, move, trialAep, bestAep, accepted, evaluations, done: move === 'final' ? 1 : Math.min(1, used), ...(family ? { family } : {}) });
   };
   /** Gradient polish on the search rose, then feasibility; null when repair fails. */
   const polish = (x: Float64Array, y: Float64Array, stages: number[], free: Uint8Array | null = null): Member | null => {
     const r = gradientStages(searchCase, stages, s, site, x, y, ctx.aepRef, free);
-    iterations += r.iterations; evaluations += r.evaluations;
+    iterations += r.iterations;
+    evaluations += r.evaluations;
     const feasible = ctx.ensureFeasible(r.x, r.y);
     if (!feasible) return null;
     evaluations++;
@@ -91,7 +98,10 @@ export function populationSearch(ctx: PopulationContext): PopulationResult {
   const isCopy = (m: Member) => members.some((o) => Math.abs(o.aep - m.aep) <= 1e-9 * Math.abs(m.aep));
   const admit = (m: Member | null, family: string) => {
     const accepted = !!m && !isCopy(m);
-    if (accepted) { members.push(m!); bestAep = Math.max(bestAep, m!.aep); }
+    if (accepted) {
+      members.push(m!);
+      bestAep = Math.max(bestAep, m!.aep);
+    }
     report(-1, 'seed', m ? m.aep : NaN, accepted, family);
   };
 
@@ -105,7 +115,11 @@ export function populationSearch(ctx: PopulationContext): PopulationResult {
       if (keep === undefined) continue; // this family's lattices are already in
       latticeCounts.delete(family);
       const r = latticeSearch(evaluator, site, n, c.minSpacing, rng, {
-        family, samples: s.latticeSamples, refineCount: Math.max(keep, s.latticeRefineCount), refineEvaluations: s.latticeRefineEvaluations, keep,
+        family,
+        samples: s.latticeSamples,
+        refineCount: Math.max(keep, s.latticeRefineCount),
+        refineEvaluations: s.latticeRefineEvaluations,
+        keep,
       });
       evaluations += r.evaluations;
       for (const candidate of r.candidates) {
@@ -142,7 +156,8 @@ export function populationSearch(ctx: PopulationContext): PopulationResult {
       evaluations += r.evaluations;
       trial = r.layout;
     }
-    let aep = NaN, accepted = false;
+    let aep = NaN,
+      accepted = false;
     if (trial) {
       triedByMove[move] = (triedByMove[move] ?? 0) + 1;
       const free = s.localRadius > 0 && move !== 'shake' && move !== 'crossover' ? neighbourhood(parent, trial, s.localRadius * c.minSpacing) : null;
@@ -151,8 +166,18 @@ export function populationSearch(ctx: PopulationContext): PopulationResult {
       // Screening: a short polish first; only a child that comes near its parent gets the full one.
       let start: Layout | null = trial;
       if (s.screenIterations > 0) {
-        const r = gradientStages(searchCase, s.hopWec, { ...s, maxIterations: s.screenIterations, outerIterations: 3 }, site, trial.x, trial.y, ctx.aepRef, free);
-        iterations += r.iterations; evaluations += r.evaluations + 1;
+        const r = gradientStages(
+          searchCase,
+          s.hopWec,
+          { ...s, maxIterations: s.screenIterations, outerIterations: 3 },
+          site,
+          trial.x,
+          trial.y,
+          ctx.aepRef,
+          free,
+        );
+        iterations += r.iterations;
+        evaluations += r.evaluations + 1;
         const estimate = evaluator.aep(r.x, r.y).aepMwh;
         start = estimate >= parent.aep * (1 - s.screenSlack) ? r : null;
         if (!start) aep = estimate;
@@ -188,7 +213,8 @@ export function populationSearch(ctx: PopulationContext): PopulationResult {
     evaluations++;
     if (searchCase !== c) {
       const r = gradientStages(c, [1], s, site, m.x, m.y, ctx.aepRef);
-      iterations += r.iterations; evaluations += r.evaluations;
+      iterations += r.iterations;
+      evaluations += r.evaluations;
       const feasible = ctx.ensureFeasible(r.x, r.y);
       if (feasible) {
         const aep = real.aep(feasible.x, feasible.y).aepMwh;
@@ -231,22 +257,34 @@ function crossover(ctx: MoveContext, a: Layout, b: Layout): { layout: Layout | n
   const cx = rng.uniform(box.minX, box.maxX) * 0.5 + 0.25 * (box.minX + box.maxX);
   const cy = rng.uniform(box.minY, box.maxY) * 0.5 + 0.25 * (box.minY + box.maxY);
   const angle = rng.uniform(0, Math.PI);
-  const nx = Math.cos(angle), ny = Math.sin(angle);
+  const nx = Math.cos(angle),
+    ny = Math.sin(angle);
   const side = (px: number, py: number) => (px - cx) * nx + (py - cy) * ny;
   const picked: { x: number; y: number; d: number }[] = [];
-  for (let i = 0; i < n; i++) { const d = side(a.x[i]!, a.y[i]!); if (d >= 0) picked.push({ x: a.x[i]!, y: a.y[i]!, d }); }
-  for (let i = 0; i < n; i++) { const d = side(b.x[i]!, b.y[i]!); if (d < 0) picked.push({ x: b.x[i]!, y: b.y[i]!, d: -d }); }
+  for (let i = 0; i < n; i++) {
+    const d = side(a.x[i]!, a.y[i]!);
+    if (d >= 0) picked.push({ x: a.x[i]!, y: a.y[i]!, d });
+  }
+  for (let i = 0; i < n; i++) {
+    const d = side(b.x[i]!, b.y[i]!);
+    if (d < 0) picked.push({ x: b.x[i]!, y: b.y[i]!, d: -d });
+  }
   picked.sort((p, q) => q.d - p.d);
   const kept = picked.slice(0, n);
-  const x = new Float64Array(n), y = new Float64Array(n);
-  kept.forEach((p, i) => { x[i] = p.x; y[i] = p.y; });
+  const x = new Float64Array(n),
+    y = new Float64Array(n);
+  kept.forEach((p, i) => {
+    x[i] = p.x;
+    y[i] = p.y;
+  });
   let evaluations = 0;
   // Missing turbines: each at the best spot for the farm placed so far.
   for (let i = kept.length; i < n; i++) {
     const r = bestSpot(ctx, x.subarray(0, i + 1), y.subarray(0, i + 1), i, ctx.candidates, 'any');
     evaluations += r.evaluations;
     if (!r.found) return { layout: null, evaluations };
-    x[i] = r.x; y[i] = r.y;
+    x[i] = r.x;
+    y[i] = r.y;
   }
   return { layout: { x, y }, evaluations };
 }

@@ -29,16 +29,23 @@ export interface RandomSearchResult {
 }
 
 export function randomSearch(
-  evaluator: FarmEvaluator, site: PreparedBoundary | null, x0: Float64Array, y0: Float64Array, rng: Rng, opts: RandomSearchOptions,
+  evaluator: FarmEvaluator,
+  site: PreparedBoundary | null,
+  x0: Float64Array,
+  y0: Float64Array,
+  rng: Rng,
+  opts: RandomSearchOptions,
 ): RandomSearchResult {
   const n = x0.length;
-  const x = Float64Array.from(x0), y = Float64Array.from(y0);
+  const x = Float64Array.from(x0),
+    y = Float64Array.from(y0);
   const margin = opts.marginM ?? 1e-3;
   const rule = opts.minSpacing;
   const minSq = typeof rule === 'number' ? (rule + margin) ** 2 : NaN;
   const grad2 = new Float64Array(2);
   let aep = evaluator.aep(x, y).aepMwh;
-  let evaluations = 1, accepted = 0;
+  let evaluations = 1,
+    accepted = 0;
   for (let t = 0; t < opts.iterations; t++) {
     const frac = opts.iterations > 1 ? t / (opts.iterations - 1) : 1;
     const step = opts.initialStep + (opts.finalStep - opts.initialStep) * frac;
@@ -49,15 +56,27 @@ export function randomSearch(
     let clear = true;
     for (let j = 0; j < n; j++) {
       if (j === i) continue;
-      const dx = nx - x[j], dy = ny - y[j];
-      if (dx * dx + dy * dy < (typeof rule === 'number' ? minSq : (pairMinimum(rule, i, j) + margin) ** 2)) { clear = false; break; }
+      const dx = nx - x[j],
+        dy = ny - y[j];
+      if (dx * dx + dy * dy < (typeof rule === 'number' ? minSq : (pairMinimum(rule, i, j) + margin) ** 2)) {
+        clear = false;
+        break;
+      }
     }
     if (!clear) continue;
-    const ox = x[i], oy = y[i];
-    x[i] = nx; y[i] = ny;
+    const ox = x[i],
+      oy = y[i];
+    x[i] = nx;
+    y[i] = ny;
     const candidate = evaluator.aep(x, y).aepMwh;
     evaluations++;
-    if (candidate > aep) { aep = candidate; accepted++; } else { x[i] = ox; y[i] = oy; }
+    if (candidate > aep) {
+      aep = candidate;
+      accepted++;
+    } else {
+      x[i] = ox;
+      y[i] = oy;
+    }
   }
   return { x, y, aep, accepted, evaluations };
 }

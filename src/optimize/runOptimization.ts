@@ -51,7 +51,11 @@ export interface OptimizationRecord {
   /** What the caller must be told about how the result came about (optimizeLayout.ts: an optimized layout that could not be cabled). */
   notes?: string[];
   /** A farm that chose its models (turbine_choice): why, per model. */
-  type_choice?: { objective: string; reason: string; per_model: { model: string; turbines: number; rated_mw: number; aep_mwh: number; objective_if_all: number }[] };
+  type_choice?: {
+    objective: string;
+    reason: string;
+    per_model: { model: string; turbines: number; rated_mw: number; aep_mwh: number; objective_if_all: number }[];
+  };
 }
 
 /** True when record a is better than b by its objective (AEP, LCOE lower, NPV higher); ties: the lower seed. */
@@ -66,25 +70,55 @@ export function runOptimization(c: Case, settings: OptimizerSettings, seed: numb
   const wallS = Number(process.hrtime.bigint() - t0) / 1e9;
   const perDirection = caseEvaluator(r.hubHeight !== undefined ? withHubHeight(c, r.hubHeight) : c, c.model, r.typeOf).aep(r.x, r.y).perDirectionMwh;
   return {
-    seed, aep_mwh: r.aep, aep_initial_mwh: r.aepInitial, per_direction_mwh: Array.from(perDirection),
-    x: Array.from(r.x), y: Array.from(r.y), x_initial: Array.from(r.xInitial), y_initial: Array.from(r.yInitial),
-    feasible: r.feasible, max_violation_m: r.maxViolationM, iterations: r.iterations, evaluations: r.evaluations, wall_s: wallS,
+    seed,
+    aep_mwh: r.aep,
+    aep_initial_mwh: r.aepInitial,
+    per_direction_mwh: Array.from(perDirection),
+    x: Array.from(r.x),
+    y: Array.from(r.y),
+    x_initial: Array.from(r.xInitial),
+    y_initial: Array.from(r.yInitial),
+    feasible: r.feasible,
+    max_violation_m: r.maxViolationM,
+    iterations: r.iterations,
+    evaluations: r.evaluations,
+    wall_s: wallS,
     ...(r.typeOf ? { turbine_types: Array.from(r.typeOf) } : {}),
     ...(r.hubHeight !== undefined ? { hub_height_m: r.hubHeight, hub_height_initial_m: r.hubHeightInitial } : {}),
-    ...(r.economics ? {
-      economics: {
-        objective: r.economics.objective, value: r.economics.value, value_initial: r.objectiveInitial ?? null,
-        lcoe: r.economics.lcoe, npv: r.economics.npv, irr: Number.isFinite(r.economics.irr) ? r.economics.irr : null, aep_mwh: r.economics.aepMwh,
-        cable_length_m: r.economics.cableLengthM, cable_cost: r.economics.cableCost, cable_edges: r.economics.cableEdges,
-        cost_breakdown: r.economics.breakdown, cost_model: r.economics.model, currency: c.economics!.model.currency,
-      },
-    } : {}),
+    ...(r.economics
+      ? {
+          economics: {
+            objective: r.economics.objective,
+            value: r.economics.value,
+            value_initial: r.objectiveInitial ?? null,
+            lcoe: r.economics.lcoe,
+            npv: r.economics.npv,
+            irr: Number.isFinite(r.economics.irr) ? r.economics.irr : null,
+            aep_mwh: r.economics.aepMwh,
+            cable_length_m: r.economics.cableLengthM,
+            cable_cost: r.economics.cableCost,
+            cable_edges: r.economics.cableEdges,
+            cost_breakdown: r.economics.breakdown,
+            cost_model: r.economics.model,
+            currency: c.economics!.model.currency,
+          },
+        }
+      : {}),
     ...(r.notes ? { notes: [...r.notes] } : {}),
-    ...(r.typeChoice ? {
-      type_choice: {
-        objective: r.typeChoice.objective, reason: r.typeChoice.reason,
-        per_model: r.typeChoice.perModel.map((m) => ({ model: m.model, turbines: m.turbines, rated_mw: m.ratedMW, aep_mwh: m.aepMwh, objective_if_all: m.objectiveIfAll })),
-      },
-    } : {}),
+    ...(r.typeChoice
+      ? {
+          type_choice: {
+            objective: r.typeChoice.objective,
+            reason: r.typeChoice.reason,
+            per_model: r.typeChoice.perModel.map((m) => ({
+              model: m.model,
+              turbines: m.turbines,
+              rated_mw: m.ratedMW,
+              aep_mwh: m.aepMwh,
+              objective_if_all: m.objectiveIfAll,
+            })),
+          },
+        }
+      : {}),
   };
 }

@@ -19,13 +19,15 @@ export function coarsenRose(wind: WindResource, maxDirections: number): WindReso
   const probability = new Float64Array(m * ns);
   const half = Math.floor(step / 2);
   for (let k = 0; k < m; k++) {
-    let sx = 0, sy = 0;
+    let sx = 0,
+      sy = 0;
     const count = k === m - 1 ? nd - (m - 1) * step : step;
     for (let o = 0; o < count; o++) {
       const raw = k * step + o - half;
       const d = ((raw % nd) + nd) % nd;
       const a = (wind.directionsDeg[d]! * Math.PI) / 180;
-      sx += Math.sin(a); sy += Math.cos(a);
+      sx += Math.sin(a);
+      sy += Math.cos(a);
       for (let s = 0; s < ns; s++) probability[k * ns + s] += wind.probability[d * ns + s]!;
     }
     directionsDeg[k] = ((Math.atan2(sx, sy) * 180) / Math.PI + 360) % 360;

@@ -130,13 +130,48 @@ export interface ResolvedSettings {
 export type PopulationMove = Move | 'crossover';
 export const POPULATION_MOVES: readonly PopulationMove[] = [...MOVES, 'crossover'];
 const DEFAULT_MOVE_WEIGHTS: Partial<Record<PopulationMove, number>> = {
-  relocate: 0.15, relocateMany: 0.1, toBoundary: 0.05, toInterior: 0.05, shake: 0.05,
-  swap: 0.1, transfer: 0.15, reseatRow: 0.1, shakeLocal: 0.15, crossover: 0.1,
+  relocate: 0.15,
+  relocateMany: 0.1,
+  toBoundary: 0.05,
+  toInterior: 0.05,
+  shake: 0.05,
+  swap: 0.1,
+  transfer: 0.15,
+  reseatRow: 0.1,
+  shakeLocal: 0.15,
+  crossover: 0.1,
 };
 const START_FAMILIES = ['lattice', 'boundary-grid', ...INITIAL_LAYOUTS.filter((k) => k !== 'given')];
 
-const KNOWN = new Set(['method', 'initial', 'wec', 'maxIterations', 'outerIterations', 'randomIterations', 'randomStep', 'randomFinalStep', 'hops', 'hopTurbines', 'hopCandidates', 'hopWec', 'seedLayouts', 'shakeStep', 'workBudget', 'restarts',
-  'startFamilies', 'latticeSamples', 'latticeRefineCount', 'latticeRefineEvaluations', 'polishWec', 'moveWeights', 'searchDirections', 'finalPolish', 'localRadius', 'screenIterations', 'screenSlack']);
+const KNOWN = new Set([
+  'method',
+  'initial',
+  'wec',
+  'maxIterations',
+  'outerIterations',
+  'randomIterations',
+  'randomStep',
+  'randomFinalStep',
+  'hops',
+  'hopTurbines',
+  'hopCandidates',
+  'hopWec',
+  'seedLayouts',
+  'shakeStep',
+  'workBudget',
+  'restarts',
+  'startFamilies',
+  'latticeSamples',
+  'latticeRefineCount',
+  'latticeRefineEvaluations',
+  'polishWec',
+  'moveWeights',
+  'searchDirections',
+  'finalPolish',
+  'localRadius',
+  'screenIterations',
+  'screenSlack',
+]);
 
 export function resolveSettings(s: OptimizerSettings): ResolvedSettings {
   if (!OPTIMIZER_METHODS.includes(s.method as OptimizerMethod)) {
@@ -153,7 +188,8 @@ export function resolveSettings(s: OptimizerSettings): ResolvedSettings {
   if (!INITIAL_LAYOUTS.includes(initial)) throw new InputError(`optimizer initial: unknown '${initial}' (known: ${INITIAL_LAYOUTS.join(', ')})`);
   const count = (name: string, v: unknown, def: number): number => {
     if (v === undefined) return def;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new InputError(`optimizer ${name}: expected a whole number >= 0, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+      throw new InputError(`optimizer ${name}: expected a whole number >= 0, got ${JSON.stringify(v)}`);
     return v;
   };
   const positive = (name: string, v: unknown, def: number): number => {
@@ -176,7 +212,9 @@ export function resolveSettings(s: OptimizerSettings): ResolvedSettings {
   }
   const moveWeights = moveWeightsOf(s.moveWeights);
   return {
-    method, initial, wec,
+    method,
+    initial,
+    wec,
     maxIterations: count('maxIterations', s.maxIterations, 150),
     outerIterations: count('outerIterations', s.outerIterations, 8),
     randomIterations: count('randomIterations', s.randomIterations, method === 'random' ? 3000 : 1000),
@@ -206,13 +244,15 @@ export function resolveSettings(s: OptimizerSettings): ResolvedSettings {
   };
   function moveWeightsOf(v: unknown): Partial<Record<PopulationMove, number>> {
     if (v === undefined) return DEFAULT_MOVE_WEIGHTS;
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new InputError(`optimizer moveWeights: expected a mapping move → weight, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'object' || v === null || Array.isArray(v))
+      throw new InputError(`optimizer moveWeights: expected a mapping move → weight, got ${JSON.stringify(v)}`);
     const out: Partial<Record<PopulationMove, number>> = {};
     let total = 0;
     for (const [key, w] of Object.entries(v)) {
       const name = key.replace(/_([a-z])/g, (_m, ch: string) => ch.toUpperCase()) as PopulationMove;
       if (!POPULATION_MOVES.includes(name)) throw new InputError(`optimizer moveWeights: unknown move '${key}' (known: ${POPULATION_MOVES.join(', ')})`);
-      if (typeof w !== 'number' || !(w >= 0) || !Number.isFinite(w)) throw new InputError(`optimizer moveWeights.${key}: expected a number >= 0, got ${JSON.stringify(w)}`);
+      if (typeof w !== 'number' || !(w >= 0) || !Number.isFinite(w))
+        throw new InputError(`optimizer moveWeights.${key}: expected a number >= 0, got ${JSON.stringify(w)}`);
       out[name] = w;
       total += w;
     }

@@ -52,7 +52,12 @@ function withTypes(c: Case, typeOf: Int32Array, layout?: { x: Float64Array; y: F
  * One assignment stage at fixed positions: returns the improved models, their AEP, their score (the
  * objective, higher is better: AEP, −LCOE or NPV) and the evaluations spent.
  */
-export function improveAssignment(c: Case, x: Float64Array, y: Float64Array, typeOf0: Int32Array): { typeOf: Int32Array; aep: number; score: number; evaluations: number; changed: number } {
+export function improveAssignment(
+  c: Case,
+  x: Float64Array,
+  y: Float64Array,
+  typeOf0: Int32Array,
+): { typeOf: Int32Array; aep: number; score: number; evaluations: number; changed: number } {
   const models = c.turbines!.types.length;
   const site = c.boundary ? prepareBoundary(c.boundary) : null;
   const typeOf = Int32Array.from(typeOf0);
@@ -64,13 +69,16 @@ export function improveAssignment(c: Case, x: Float64Array, y: Float64Array, typ
   let current = aepOf(typeOf);
   let aep = current.aepMwh;
   let score = scoreOf(typeOf, current);
-  let evaluations = 1, changed = 0;
+  let evaluations = 1,
+    changed = 0;
   for (let sweep = 0; sweep < ASSIGNMENT_SWEEPS; sweep++) {
     const order = Array.from({ length: x.length }, (_, i) => i).sort((a, b) => current.perTurbineMwh[a] - current.perTurbineMwh[b] || a - b);
     let changedThisSweep = 0;
     for (const i of order) {
       const was = typeOf[i];
-      let best = was, bestAep = aep, bestScore = score;
+      let best = was,
+        bestAep = aep,
+        bestScore = score;
       for (let m = 0; m < models; m++) {
         if (m === was) continue;
         typeOf[i] = m;
@@ -78,10 +86,18 @@ export function improveAssignment(c: Case, x: Float64Array, y: Float64Array, typ
         const trial = aepOf(typeOf);
         const trialScore = scoreOf(typeOf, trial);
         evaluations++;
-        if (trialScore > bestScore) { bestScore = trialScore; bestAep = trial.aepMwh; best = m; }
+        if (trialScore > bestScore) {
+          bestScore = trialScore;
+          bestAep = trial.aepMwh;
+          best = m;
+        }
       }
       typeOf[i] = best;
-      if (best !== was) { aep = bestAep; score = bestScore; changedThisSweep++; }
+      if (best !== was) {
+        aep = bestAep;
+        score = bestScore;
+        changedThisSweep++;
+      }
     }
     changed += changedThisSweep;
     if (changedThisSweep === 0) break;
@@ -110,17 +126,29 @@ export function typeChoiceReport(c: Case, r: OptimizeResult): TypeChoiceReport {
     return economic ? economic(t, e.perTurbineMwh).value : e.aepMwh;
   };
   const perModel = models.map((m, k) => {
-    let turbines = 0, aepMwh = 0;
-    for (let i = 0; i < typeOf.length; i++) if (typeOf[i] === k) { turbines++; aepMwh += perTurbine[i]; }
+    let turbines = 0,
+      aepMwh = 0;
+    for (let i = 0; i < typeOf.length; i++)
+      if (typeOf[i] === k) {
+        turbines++;
+        aepMwh += perTurbine[i];
+      }
     return { model: m.name, turbines, ratedMW: m.ratedPowerW * 1e-6, aepMwh, objectiveIfAll: objectiveOfChoice(new Int32Array(typeOf.length).fill(k)) };
   });
   const chosen = economic ? r.economics!.value : r.aep;
   const cur = c.economics?.model.currency ?? '';
   const fmt = (v: number) => (name === 'aep' ? `${v.toFixed(1)} MWh` : objectiveText(name, v, cur, 4));
-  const mix = perModel.filter((m) => m.turbines > 0).map((m) => `${m.turbines} × ${m.model}`).join(' + ');
+  const mix = perModel
+    .filter((m) => m.turbines > 0)
+    .map((m) => `${m.turbines} × ${m.model}`)
+    .join(' + ');
   const alternatives = perModel.map((m) => `all ${m.model} ${fmt(m.objectiveIfAll)}`).join(', ');
   const direction = name === 'lcoe' ? 'lowest' : 'highest';
-  return { objective: name, reason: `${name.toUpperCase()} (${direction} wins): chosen ${mix} ${fmt(chosen)}; at the same positions ${alternatives}`, perModel };
+  return {
+    objective: name,
+    reason: `${name.toUpperCase()} (${direction} wins): chosen ${mix} ${fmt(chosen)}; at the same positions ${alternatives}`,
+    perModel,
+  };
 }
 
 export function optimizeWithTypeChoice(c: Case, settings: OptimizerSettings, seed: number, hooks: OptimizeHooks = {}): OptimizeResult {
@@ -128,8 +156,10 @@ export function optimizeWithTypeChoice(c: Case, settings: OptimizerSettings, see
   let typeOf = startingAssignment(c.nTurbines, c.turbines.types.length);
   const first = optimizeLayout(withTypes(c, typeOf), settings, seed, hooks);
   let best: OptimizeResult = { ...first, typeOf: Int32Array.from(typeOf) };
-  let iterations = first.iterations, evaluations = first.evaluations;
-  let x = first.x, y = first.y;
+  let iterations = first.iterations,
+    evaluations = first.evaluations;
+  let x = first.x,
+    y = first.y;
   // The network the optimizer designed for (x, y), the router's start for the figures there.
   let network = first.economics ? parentOfCableTo(first.economics.cableTo) : undefined;
   const gradientFree = ['random', 'hybrid', 'none'].includes(String(settings.method));
@@ -139,22 +169,36 @@ export function optimizeWithTypeChoice(c: Case, settings: OptimizerSettings, see
     evaluations += step.evaluations;
     if (step.score > scoreOfResult(best)) {
       const t = Int32Array.from(step.typeOf);
-      best = { ...best, x: Float64Array.from(x), y: Float64Array.from(y), aep: step.aep, typeOf: t, ...(best.economics ? { economics: economicFigures(withTypes(c, t), x, y, t, network) } : {}) };
+      best = {
+        ...best,
+        x: Float64Array.from(x),
+        y: Float64Array.from(y),
+        aep: step.aep,
+        typeOf: t,
+        ...(best.economics ? { economics: economicFigures(withTypes(c, t), x, y, t, network) } : {}),
+      };
     }
     if (step.changed === 0) break;
     typeOf = step.typeOf;
     const r = optimizeLayout(withTypes(c, typeOf, { x, y }), later, seed, hooks);
-    iterations += r.iterations; evaluations += r.evaluations;
-    x = r.x; y = r.y;
+    iterations += r.iterations;
+    evaluations += r.evaluations;
+    x = r.x;
+    y = r.y;
     network = r.economics ? parentOfCableTo(r.economics.cableTo) : undefined;
     if (r.feasible && scoreOfResult(r) > scoreOfResult(best)) best = { ...r, typeOf: Int32Array.from(typeOf) };
   }
   const report = checkFeasibility(c.boundary ? prepareBoundary(c.boundary) : null, best.x, best.y, caseSpacing(c, best.typeOf), FEASIBILITY_TOLERANCE_M);
   const result: OptimizeResult = {
     ...best,
-    xInitial: first.xInitial, yInitial: first.yInitial, aepInitial: first.aepInitial,
+    xInitial: first.xInitial,
+    yInitial: first.yInitial,
+    aepInitial: first.aepInitial,
     ...(first.objectiveInitial !== undefined ? { objectiveInitial: first.objectiveInitial } : {}),
-    iterations, evaluations, feasible: report.feasible, maxViolationM: report.maxViolationM,
+    iterations,
+    evaluations,
+    feasible: report.feasible,
+    maxViolationM: report.maxViolationM,
   };
   return { ...result, typeChoice: typeChoiceReport(c, result) };
 }

@@ -29,17 +29,28 @@ export function farmPlan(turbine: Turbine, wind: WindResource, model: FarmModelS
  * The evaluator of a farm model of one turbine model without neighbours, on the plan's solver and
  * kernel (the plan computed once, here, and carried by the evaluator).
  */
-export function createFarmEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec, kernel?: KernelChoice, isa: IsaChoice = 'best', needs: SolveNeeds = {}): FarmEvaluator {
+export function createFarmEvaluator(
+  turbine: Turbine,
+  wind: WindResource,
+  model: FarmModelSpec,
+  kernel?: KernelChoice,
+  isa: IsaChoice = 'best',
+  needs: SolveNeeds = {},
+): FarmEvaluator {
   return evaluatorOfPlan(turbine, wind, farmPlan(turbine, wind, model, kernel, needs), isa);
 }
 
 /** The evaluator a plan names (solvePlan.ts): its solver, on its kernel. */
 export function evaluatorOfPlan(turbine: Turbine, wind: WindResource, plan: SolvePlan, isa: IsaChoice = 'best'): FarmEvaluator {
   switch (plan.solver) {
-    case 'blockage': return plan.model.superposition === 'weighted' ? createWeightedBlockageEvaluator(turbine, wind, plan) : createBlockageEvaluator(turbine, wind, plan);
-    case 'weighted-sum': return createWeightedSumEvaluator(turbine, wind, plan);
-    case 'free-stream': return createFreeStreamEvaluator(turbine, wind, plan, isa);
-    case 'waked': return createWakedEvaluator(turbine, wind, plan, isa);
+    case 'blockage':
+      return plan.model.superposition === 'weighted' ? createWeightedBlockageEvaluator(turbine, wind, plan) : createBlockageEvaluator(turbine, wind, plan);
+    case 'weighted-sum':
+      return createWeightedSumEvaluator(turbine, wind, plan);
+    case 'free-stream':
+      return createFreeStreamEvaluator(turbine, wind, plan, isa);
+    case 'waked':
+      return createWakedEvaluator(turbine, wind, plan, isa);
   }
 }
 
@@ -50,7 +61,8 @@ export function evaluatorOfPlan(turbine: Turbine, wind: WindResource, plan: Solv
  */
 export function createNativeRunner(turbine: Turbine, wind: WindResource, plan: SolvePlan, isa: IsaChoice = 'best'): NativeRunner {
   /* c8 ignore next */
-  if (plan.kernel !== 'native' || (plan.solver !== 'free-stream' && plan.solver !== 'waked')) throw new Error(`no native runner for the ${plan.solver} solver on the ${plan.kernel} kernel`);
+  if (plan.kernel !== 'native' || (plan.solver !== 'free-stream' && plan.solver !== 'waked'))
+    throw new Error(`no native runner for the ${plan.solver} solver on the ${plan.kernel} kernel`);
   if (plan.solver === 'free-stream') return createFreeStreamNativeRunner(turbine, wind, plan.model, isa);
   return createNativeWakedRunner(turbine, wind, plan.model, wakedSetup(turbine, wind, plan.model), isa);
 }
@@ -59,4 +71,3 @@ export function createNativeRunner(turbine: Turbine, wind: WindResource, plan: S
 export function computeAep(x: Float64Array, y: Float64Array, turbine: Turbine, wind: WindResource, model: FarmModelSpec): AepResult {
   return createFarmEvaluator(turbine, wind, model).aep(x, y);
 }
-

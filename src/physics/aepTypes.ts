@@ -31,4 +31,3 @@ export interface FarmEvaluator {
   /** Where the engine has it: the evaluator of the same farm with the turbine at hub height h, sharing what does not depend on it (optimize/hubHeight.ts). */
   atHubHeight?(h: number): FarmEvaluator;
 }
-

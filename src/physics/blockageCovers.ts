@@ -36,32 +36,83 @@ const no = (why: string): string => `blockage with the weighted sum ${why}; use 
 
 /** What blockage around the weighted sum (weightedBlockageSolve.ts) does not take. */
 const WEIGHTED_WITH_BLOCKAGE: readonly CoverRule[] = [
-  { field: 'superposition', refuses: (_m, _f, needs) => needs.mixedForm ? no('is a one-model solve of its own (physics/aep.ts), not the solve over a mix of turbine types') : null },
-  { field: 'ground', refuses: (m) => (m.ground ?? 'none') !== 'none' ? 'the ground mirror is not supported with blockage' : null },
-  { field: 'superposition', needsFarm: true, refuses: (_m, f) => { const what = mixedFarmWords(f); return what ? no(`evaluates farms of one turbine model without neighbours only, and this farm has ${what}`) : null; } },
-  { field: 'superposition', needsFarm: true, refuses: (_m, f) => f.wind.series ? no('does not take a time series yet') : null },
-  { field: 'superposition', needsFarm: true, refuses: (_m, f) => f.wind.turbulenceIntensityByBin ? no('does not take a turbulence intensity per bin yet') : null },
-  { field: 'superposition', needsFarm: true, refuses: (m) => deficitModel(m.wake)?.profile !== 'gaussian' ? no(`needs a Gaussian wake model, not ${m.wake}`) : null },
-  { field: 'superposition', needsFarm: true, refuses: (m) => m.rotorAverage !== undefined && m.rotorAverage !== 'center' ? no(`is evaluated at the rotor centre only, not with the '${m.rotorAverage}' rotor average`) : null },
-  { field: 'superposition', needsFarm: true, refuses: (m) => m.turbulenceSuperposition !== undefined && m.turbulenceSuperposition !== 'sqrmax' ? no(`takes the sqrmax added-turbulence superposition only, not ${m.turbulenceSuperposition}`) : null },
   {
-    field: 'superposition', needsFarm: true,
-    refuses: (m, f) => usesFreeStreamEngine(f.types[0], m) ? no(`runs in the waked-inflow engine, which ${m.wake} with a constant Ct does not use (give the turbine a Ct_curve, or a model such as niayifar2016)`) : null,
+    field: 'superposition',
+    refuses: (_m, _f, needs) => (needs.mixedForm ? no('is a one-model solve of its own (physics/aep.ts), not the solve over a mix of turbine types') : null),
+  },
+  { field: 'ground', refuses: (m) => ((m.ground ?? 'none') !== 'none' ? 'the ground mirror is not supported with blockage' : null) },
+  {
+    field: 'superposition',
+    needsFarm: true,
+    refuses: (_m, f) => {
+      const what = mixedFarmWords(f);
+      return what ? no(`evaluates farms of one turbine model without neighbours only, and this farm has ${what}`) : null;
+    },
+  },
+  { field: 'superposition', needsFarm: true, refuses: (_m, f) => (f.wind.series ? no('does not take a time series yet') : null) },
+  {
+    field: 'superposition',
+    needsFarm: true,
+    refuses: (_m, f) => (f.wind.turbulenceIntensityByBin ? no('does not take a turbulence intensity per bin yet') : null),
+  },
+  {
+    field: 'superposition',
+    needsFarm: true,
+    refuses: (m) => (deficitModel(m.wake)?.profile !== 'gaussian' ? no(`needs a Gaussian wake model, not ${m.wake}`) : null),
+  },
+  {
+    field: 'superposition',
+    needsFarm: true,
+    refuses: (m) =>
+      m.rotorAverage !== undefined && m.rotorAverage !== 'center'
+        ? no(`is evaluated at the rotor centre only, not with the '${m.rotorAverage}' rotor average`)
+        : null,
+  },
+  {
+    field: 'superposition',
+    needsFarm: true,
+    refuses: (m) =>
+      m.turbulenceSuperposition !== undefined && m.turbulenceSuperposition !== 'sqrmax'
+        ? no(`takes the sqrmax added-turbulence superposition only, not ${m.turbulenceSuperposition}`)
+        : null,
+  },
+  {
+    field: 'superposition',
+    needsFarm: true,
+    refuses: (m, f) =>
+      usesFreeStreamEngine(f.types[0], m)
+        ? no(`runs in the waked-inflow engine, which ${m.wake} with a constant Ct does not use (give the turbine a Ct_curve, or a model such as niayifar2016)`)
+        : null,
   },
 ];
 
 export const BLOCKAGE_SOLVER: SolverDeclaration = {
   solver: 'blockage',
   summary: 'wakes and induction solved together to a fixed point (blockageSolve.ts)',
-  takes: (model) => model.blockage ? `the model has the blockage model ${model.blockage}${model.superposition === 'weighted' ? ', around the weighted wake sum (weightedBlockageSolve.ts)' : ''}` : null,
+  takes: (model) =>
+    model.blockage
+      ? `the model has the blockage model ${model.blockage}${model.superposition === 'weighted' ? ', around the weighted wake sum (weightedBlockageSolve.ts)' : ''}`
+      : null,
   refuses: [
-    { field: 'ground', refuses: (m) => (m.ground ?? 'none') !== 'none' ? 'the ground mirror is not supported with blockage' : null },
+    { field: 'ground', refuses: (m) => ((m.ground ?? 'none') !== 'none' ? 'the ground mirror is not supported with blockage' : null) },
     // With the weighted sum (weightedBlockageSolve.ts, written for these): one model without neighbours, a rose with one TI, a
     // Gaussian wake at the rotor centre, sqrmax, the waked inflow (sites as below). Stated here, not borrowed from the weighted
     // sum's declaration, so that lifting one of the weighted sum's refusals does not lift it for this solve.
-    ...WEIGHTED_WITH_BLOCKAGE.map((rule) => ({ ...rule, refuses: (m: FarmModelSpec, f: FarmShape, needs: SolveNeeds) => m.superposition === 'weighted' ? rule.refuses(m, f, needs) : null })),
-    { field: 'blockage', refuses: (_m, _f, needs) => needs.perTurbineWeights ? 'blockage has no per-turbine weighted energy gradient (leave blockage out)' : null },
-    { field: 'blockage', refuses: (_m, _f, needs) => needs.conditionFlows ? 'blockage is solved by its own engine: the flow of each condition covers the waked solve and the weighted sum (leave blockage out)' : null },
+    ...WEIGHTED_WITH_BLOCKAGE.map((rule) => ({
+      ...rule,
+      refuses: (m: FarmModelSpec, f: FarmShape, needs: SolveNeeds) => (m.superposition === 'weighted' ? rule.refuses(m, f, needs) : null),
+    })),
+    {
+      field: 'blockage',
+      refuses: (_m, _f, needs) => (needs.perTurbineWeights ? 'blockage has no per-turbine weighted energy gradient (leave blockage out)' : null),
+    },
+    {
+      field: 'blockage',
+      refuses: (_m, _f, needs) =>
+        needs.conditionFlows
+          ? 'blockage is solved by its own engine: the flow of each condition covers the waked solve and the weighted sum (leave blockage out)'
+          : null,
+    },
     // A site (speed-up, TI, shear, per-point Weibull): each turbine's own free stream, as the waked solve (blockageSolve.ts).
     ...SITE_RULES,
     AREA_OVERLAP_RULE,

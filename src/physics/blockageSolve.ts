@@ -78,16 +78,45 @@ export interface BlockageResult extends WakedResult {
 /** Scratch memory for one layout size (flat pair arrays are source-major: [q * n + p], q source, p target). */
 interface Scratch {
   n: number;
-  xw: Float64Array; yw: Float64Array; order: Int32Array; xs: Float64Array; ys: Float64Array;
-  geom: Float64Array; geomOk: Uint8Array; wakeCand: Uint8Array;
-  u: Float64Array; ti: Float64Array; ct: Float64Array; coef: Float64Array; gam: Float64Array; known: Uint8Array;
-  total: Float64Array; tiAcc: Float64Array; tiArg: Int32Array;
-  wF: Float64Array; wDx: Float64Array; wDy: Float64Array; wCt: Float64Array; wTi: Float64Array;
-  tA: Float64Array; tDx: Float64Array; tDy: Float64Array; tCt: Float64Array; tTi: Float64Array;
-  bV: Float64Array; bDx: Float64Array; bDy: Float64Array; bCt: Float64Array;
-  lu: Float64Array; lti: Float64Array; gxw: Float64Array; gyw: Float64Array;
+  xw: Float64Array;
+  yw: Float64Array;
+  order: Int32Array;
+  xs: Float64Array;
+  ys: Float64Array;
+  geom: Float64Array;
+  geomOk: Uint8Array;
+  wakeCand: Uint8Array;
+  u: Float64Array;
+  ti: Float64Array;
+  ct: Float64Array;
+  coef: Float64Array;
+  gam: Float64Array;
+  known: Uint8Array;
+  total: Float64Array;
+  tiAcc: Float64Array;
+  tiArg: Int32Array;
+  wF: Float64Array;
+  wDx: Float64Array;
+  wDy: Float64Array;
+  wCt: Float64Array;
+  wTi: Float64Array;
+  tA: Float64Array;
+  tDx: Float64Array;
+  tDy: Float64Array;
+  tCt: Float64Array;
+  tTi: Float64Array;
+  bV: Float64Array;
+  bDx: Float64Array;
+  bDy: Float64Array;
+  bCt: Float64Array;
+  lu: Float64Array;
+  lti: Float64Array;
+  gxw: Float64Array;
+  gyw: Float64Array;
   /** The objective's ∂J/∂u by position (the adjoint's start), every turbine's type and hub height by position. */
-  seed: Float64Array; typeAt: Int32Array; hub: Float64Array;
+  seed: Float64Array;
+  typeAt: Int32Array;
+  hub: Float64Array;
   /** A site that is not uniform: U_p, TI₀_p (uFree, tiAmb), P_p and the adjoints by position; null on a uniform site. */
   site: SiteWork | null;
 }
@@ -96,14 +125,45 @@ function createScratch(n: number, coefCount: number, onSite: boolean): Scratch {
   const f = (m: number) => new Float64Array(m);
   const nn = n * n;
   return {
-    n, xw: f(n), yw: f(n), order: new Int32Array(n), xs: f(n), ys: f(n),
-    geom: f(5 * nn), geomOk: new Uint8Array(nn), wakeCand: new Uint8Array(nn),
-    u: f(n), ti: f(n), ct: f(n), coef: f(n * coefCount), gam: f(4 * n), known: new Uint8Array(n),
-    total: f(n), tiAcc: f(n), tiArg: new Int32Array(n),
-    wF: f(nn), wDx: f(nn), wDy: f(nn), wCt: f(nn), wTi: f(nn),
-    tA: f(nn), tDx: f(nn), tDy: f(nn), tCt: f(nn), tTi: f(nn),
-    bV: f(nn), bDx: f(nn), bDy: f(nn), bCt: f(nn),
-    lu: f(n), lti: f(n), gxw: f(n), gyw: f(n), seed: f(n), typeAt: new Int32Array(n), hub: f(n),
+    n,
+    xw: f(n),
+    yw: f(n),
+    order: new Int32Array(n),
+    xs: f(n),
+    ys: f(n),
+    geom: f(5 * nn),
+    geomOk: new Uint8Array(nn),
+    wakeCand: new Uint8Array(nn),
+    u: f(n),
+    ti: f(n),
+    ct: f(n),
+    coef: f(n * coefCount),
+    gam: f(4 * n),
+    known: new Uint8Array(n),
+    total: f(n),
+    tiAcc: f(n),
+    tiArg: new Int32Array(n),
+    wF: f(nn),
+    wDx: f(nn),
+    wDy: f(nn),
+    wCt: f(nn),
+    wTi: f(nn),
+    tA: f(nn),
+    tDx: f(nn),
+    tDy: f(nn),
+    tCt: f(nn),
+    tTi: f(nn),
+    bV: f(nn),
+    bDx: f(nn),
+    bDy: f(nn),
+    bCt: f(nn),
+    lu: f(n),
+    lti: f(n),
+    gxw: f(n),
+    gyw: f(n),
+    seed: f(n),
+    typeAt: new Int32Array(n),
+    hub: f(n),
     site: onSite ? createSiteWork(n) : null,
   };
 }
@@ -137,9 +197,13 @@ interface BlockagePass {
   /** Screening TI bound: with effective TI fed back no bound is known, nothing is screened. */
   tiBound: number;
   /** Partial scratch: the pair deficit's, the added turbulence's, the induction's. */
-  g: Float64Array; gt: Float64Array; gb: Float64Array;
+  g: Float64Array;
+  gt: Float64Array;
+  gb: Float64Array;
   idx: number[];
-  pairEvaluations: number; sweeps: number; unconverged: number;
+  pairEvaluations: number;
+  sweeps: number;
+  unconverged: number;
 }
 
 /**
@@ -154,27 +218,67 @@ export function evaluateBlockage(setup: WakedSetup, x: Float64Array, y: Float64A
   const tiUsed = setup.useEffectiveTi && turbulence !== null;
   const typeOf = mix?.typeOf ?? null;
   let hubVaries = false;
-  if (typeOf) for (let i = 1; i < n; i++) if (types[typeOf[i]].hubHeight !== types[typeOf[0]].hubHeight) { hubVaries = true; break; }
+  if (typeOf)
+    for (let i = 1; i < n; i++)
+      if (types[typeOf[i]].hubHeight !== types[typeOf[0]].hubHeight) {
+        hubVaries = true;
+        break;
+      }
   const pass: BlockagePass = {
-    setup, sc, n, own: mix ? mix.own : n, typeOf, hubVaries, several: types.length > 1, nTypes: types.length,
-    ctFreeByType: new Float64Array(types.length), withGradient, tiUsed,
+    setup,
+    sc,
+    n,
+    own: mix ? mix.own : n,
+    typeOf,
+    hubVaries,
+    several: types.length > 1,
+    nTypes: types.length,
+    ctFreeByType: new Float64Array(types.length),
+    withGradient,
+    tiUsed,
     tiBound: tiUsed ? Infinity : setup.ambientTiMax,
-    g: new Float64Array(4), gt: new Float64Array(4), gb: new Float64Array(3),
-    idx: Array.from({ length: n }, (_, i) => i), pairEvaluations: 0, sweeps: 0, unconverged: 0,
+    g: new Float64Array(4),
+    gt: new Float64Array(4),
+    gb: new Float64Array(3),
+    idx: Array.from({ length: n }, (_, i) => i),
+    pairEvaluations: 0,
+    sweeps: 0,
+    unconverged: 0,
   };
   const term = new AepTerm(wind.hoursPerYear);
   term.begin(n, wind.directionsDeg.length);
   const site = sc.site;
-  const flow: ConditionFlow = { k: 0, weight: 0, weightAt: setup.weibullBins !== null ? site!.prob : null, n, own: pass.own, types, order: sc.order, typeAt: sc.typeAt, u: sc.u, ti: sc.ti, ct: sc.ct };
-  const gradX = new Float64Array(withGradient ? n : 0), gradY = new Float64Array(withGradient ? n : 0);
+  const flow: ConditionFlow = {
+    k: 0,
+    weight: 0,
+    weightAt: setup.weibullBins !== null ? site!.prob : null,
+    n,
+    own: pass.own,
+    types,
+    order: sc.order,
+    typeAt: sc.typeAt,
+    u: sc.u,
+    ti: sc.ti,
+    ct: sc.ct,
+  };
+  const gradX = new Float64Array(withGradient ? n : 0),
+    gradY = new Float64Array(withGradient ? n : 0);
   const gradH = new Float64Array(withGradient && site !== null ? n : 0);
   for (let d = 0; d < conditions.directionsDeg.length; d++) {
-    const c = cosByDir[d], s = sinByDir[d];
+    const c = cosByDir[d],
+      s = sinByDir[d];
     directionGeometry(pass, x, y, c, s);
-    if (withGradient) { sc.gxw.fill(0); sc.gyw.fill(0); }
+    if (withGradient) {
+      sc.gxw.fill(0);
+      sc.gyw.fill(0);
+    }
     if (site !== null) {
       sampleSite(setup.site!, x, y, sc.order, (p) => sc.hub[p], conditions.directionsDeg[d], site.samples);
-      if (withGradient) { site.gsx.fill(0); site.gsy.fill(0); site.gsh.fill(0); }
+      if (withGradient) {
+        site.gsx.fill(0);
+        site.gsy.fill(0);
+        site.gsh.fill(0);
+      }
     }
     term.startDirection();
     for (let k = conditions.start[d]; k < conditions.start[d + 1]; k++) {
@@ -182,7 +286,8 @@ export function evaluateBlockage(setup: WakedSetup, x: Float64Array, y: Float64A
       if (!(prob > 0)) continue;
       if (site !== null) localFreeStream(setup, site, n, k);
       solveCondition(pass, k);
-      flow.k = k; flow.weight = prob;
+      flow.k = k;
+      flow.weight = prob;
       term.condition(flow, withGradient ? sc.seed : null, site !== null ? site.probBar : null);
       if (withGradient) adjointCondition(pass, conditions.speed[k]);
     }
@@ -191,9 +296,15 @@ export function evaluateBlockage(setup: WakedSetup, x: Float64Array, y: Float64A
     if (withGradient && site !== null) addSiteGradient(site, sc.order, n, term.gradientScale, gradX, gradY, gradH);
   }
   return {
-    aepMwh: term.total(), perDirectionMwh: term.perDirectionMwh, perTurbineMwh: term.perTurbineMwh, gradX, gradY,
+    aepMwh: term.total(),
+    perDirectionMwh: term.perDirectionMwh,
+    perTurbineMwh: term.perTurbineMwh,
+    gradX,
+    gradY,
     ...(site !== null ? { gradH } : {}),
-    pairEvaluations: pass.pairEvaluations, sweeps: pass.sweeps, unconverged: pass.unconverged,
+    pairEvaluations: pass.pairEvaluations,
+    sweeps: pass.sweeps,
+    unconverged: pass.unconverged,
   };
 }
 
@@ -201,7 +312,8 @@ const dP = new Float64Array(2);
 
 /** U_p = U·s_p, TI₀_p (the TI field's, else the condition's) and, with a per-point Weibull, P_p of condition k, by position. */
 function localFreeStream(setup: WakedSetup, site: SiteWork, n: number, k: number): void {
-  const U = setup.conditions.speed[k], ti0 = setup.conditions.turbulenceIntensity[k];
+  const U = setup.conditions.speed[k],
+    ti0 = setup.conditions.turbulenceIntensity[k];
   const { samples } = site;
   const tiField = setup.site!.ti !== null;
   const bins = setup.weibullBins;
@@ -209,9 +321,23 @@ function localFreeStream(setup: WakedSetup, site: SiteWork, n: number, k: number
     site.uFree[p] = U * samples.speed[p];
     site.tiAmb[p] = tiField ? samples.ti[p] : ti0;
     if (bins !== null) {
-      site.prob[p] = weibullProbability(samples.wf[p], samples.wfDx[p], samples.wfDy[p], samples.wa[p], samples.waDx[p], samples.waDy[p],
-        samples.wk[p], samples.wkDx[p], samples.wkDy[p], bins.lower[k], bins.upper[k], bins.scale, dP);
-      site.probDx[p] = dP[0]; site.probDy[p] = dP[1];
+      site.prob[p] = weibullProbability(
+        samples.wf[p],
+        samples.wfDx[p],
+        samples.wfDy[p],
+        samples.wa[p],
+        samples.waDx[p],
+        samples.waDy[p],
+        samples.wk[p],
+        samples.wkDx[p],
+        samples.wkDy[p],
+        bins.lower[k],
+        bins.upper[k],
+        bins.scale,
+        dP,
+      );
+      site.probDx[p] = dP[0];
+      site.probDy[p] = dP[1];
     }
   }
 }
@@ -222,10 +348,15 @@ function directionGeometry(pass: BlockagePass, x: Float64Array, y: Float64Array,
   const { pairModels, points, turbulence, invWec, ctMaxByType, radiusByType, types } = setup;
   const margin = points !== null || turbulence !== null ? setup.maxRadius * (1 + 1e-12) : 0;
   const { xw, yw, order, xs, ys, geom, geomOk, wakeCand, typeAt, hub } = sc;
-  for (let i = 0; i < n; i++) { xw[i] = x[i] * c + y[i] * s; yw[i] = -x[i] * s + y[i] * c; }
+  for (let i = 0; i < n; i++) {
+    xw[i] = x[i] * c + y[i] * s;
+    yw[i] = -x[i] * s + y[i] * c;
+  }
   idx.sort((a, b) => xw[a] - xw[b] || a - b);
   for (let p = 0; p < n; p++) {
-    order[p] = idx[p]; xs[p] = xw[idx[p]]; ys[p] = yw[idx[p]];
+    order[p] = idx[p];
+    xs[p] = xw[idx[p]];
+    ys[p] = yw[idx[p]];
     typeAt[p] = typeOf ? typeOf[idx[p]] : 0;
     hub[p] = types[typeAt[p]].hubHeight;
   }
@@ -234,8 +365,13 @@ function directionGeometry(pass: BlockagePass, x: Float64Array, y: Float64Array,
     const tq = typeAt[q];
     for (let p = 0; p < n; p++) {
       const e = q * n + p;
-      if (p === q) { geomOk[e] = 0; wakeCand[e] = 0; continue; }
-      const dx = xs[p] - xs[q], dy = (ys[p] - ys[q]) * invWec;
+      if (p === q) {
+        geomOk[e] = 0;
+        wakeCand[e] = 0;
+        continue;
+      }
+      const dx = xs[p] - xs[q],
+        dy = (ys[p] - ys[q]) * invWec;
       const dz = hubVaries ? hub[p] - hub[q] : 0;
       // The induction at the target's hub: the crosswind distance includes the hub heights' difference
       // (PyWake's cw = hypot(hcw, dh)), ∂/∂dy = ∂/∂cw · dy/cw; the source's radius scales it.
@@ -269,7 +405,10 @@ function solveCondition(pass: BlockagePass, k: number): void {
     pass.sweeps++;
     if (grad) break;
     if (sweep > 0 && change <= BLOCKAGE_TOLERANCE_MS) converged = true;
-    else if (sweep === BLOCKAGE_MAX_SWEEPS - 1) { converged = true; pass.unconverged++; }
+    else if (sweep === BLOCKAGE_MAX_SWEEPS - 1) {
+      converged = true;
+      pass.unconverged++;
+    }
     if (converged && !withGradient) break;
   }
 }
@@ -282,17 +421,24 @@ function solveTurbine(pass: BlockagePass, p: number, k: number, grad: boolean): 
   const { wF, wDx, wDy, wCt, wTi, tA, tDx, tDy, tCt, tTi, bV, bDx, bDy, bCt } = sc;
   const site = sc.site;
   // On a site each turbine's own free stream and ambient TI (the target's, and the source's in its wake); else the condition's.
-  const uFree = site !== null ? site.uFree : null, tiAmb = site !== null ? site.tiAmb : null;
-  const U = uFree !== null ? uFree[p] : setup.conditions.speed[k], ti0 = tiAmb !== null ? tiAmb[p] : setup.conditions.turbulenceIntensity[k];
+  const uFree = site !== null ? site.uFree : null,
+    tiAmb = site !== null ? site.tiAmb : null;
+  const U = uFree !== null ? uFree[p] : setup.conditions.speed[k],
+    ti0 = tiAmb !== null ? tiAmb[p] : setup.conditions.turbulenceIntensity[k];
   const K = model.coefficientCount;
   const tp = typeAt[p];
   const radius = setup.radiusByType[tp];
-  const refEff = setup.referenceIsEffective, refTarget = setup.referenceIsTarget;
-  let acc = 0, tAcc = 0, arg = -1, block = 0;
+  const refEff = setup.referenceIsEffective,
+    refTarget = setup.referenceIsTarget;
+  let acc = 0,
+    tAcc = 0,
+    arg = -1,
+    block = 0;
   for (let q = 0; q < n; q++) {
     if (q === p) continue;
     const e = q * n + p;
-    const dx = xs[p] - xs[q], dy = (ys[p] - ys[q]) * invWec;
+    const dx = xs[p] - xs[q],
+      dy = (ys[p] - ys[q]) * invWec;
     // Hub heights that differ: the pair's vertical offset (target above source positive), in the wake, the added turbulence and the mask.
     const dz = hubVaries ? hub[p] - hub[q] : 0;
     const cw = dz === 0 ? Math.abs(dy) : Math.sqrt(dy * dy + dz * dz);
@@ -301,11 +447,38 @@ function solveTurbine(pass: BlockagePass, p: number, k: number, grad: boolean): 
     if (wakeCand[e]) {
       const f = rotorAveragedDeficit(pairModel, points, radius, dx, dy, dz, hubVaries, coef, q * K, grad ? g : null, g, 0);
       acc = sup.add(acc, (refEff ? u[q] : uFree !== null && !refTarget ? uFree[q] : U) * f);
-      if (grad) { wF[e] = f; wDx[e] = g[0]; wDy[e] = g[1]; wCt[e] = g[2]; wTi[e] = g[3]; }
+      if (grad) {
+        wF[e] = f;
+        wDx[e] = g[0];
+        wDy[e] = g[1];
+        wCt[e] = g[2];
+        wTi[e] = g[3];
+      }
       if (turbulence !== null) {
-        const add = (several ? pairTurbulence![pm] : turbulence).added(dx, cw, ct[q], tiAmb !== null ? tiAmb[q] : ti0, pairModel, coef, q * K, grad ? gt : null);
-        if (grad) { tA[e] = add; tDx[e] = gt[0]; tDy[e] = dz === 0 ? (dy < 0 ? -gt[1] : gt[1]) : cw > 0 ? gt[1] * (dy / cw) : 0; tCt[e] = gt[2]; tTi[e] = gt[3]; }
-        if (tiSup === 'sqrmax') { if (add > tAcc) { tAcc = add; arg = q; } } else if (tiSup === 'linear') tAcc += add; else tAcc += add * add;
+        const add = (several ? pairTurbulence![pm] : turbulence).added(
+          dx,
+          cw,
+          ct[q],
+          tiAmb !== null ? tiAmb[q] : ti0,
+          pairModel,
+          coef,
+          q * K,
+          grad ? gt : null,
+        );
+        if (grad) {
+          tA[e] = add;
+          tDx[e] = gt[0];
+          tDy[e] = dz === 0 ? (dy < 0 ? -gt[1] : gt[1]) : cw > 0 ? gt[1] * (dy / cw) : 0;
+          tCt[e] = gt[2];
+          tTi[e] = gt[3];
+        }
+        if (tiSup === 'sqrmax') {
+          if (add > tAcc) {
+            tAcc = add;
+            arg = q;
+          }
+        } else if (tiSup === 'linear') tAcc += add;
+        else tAcc += add * add;
       }
       pass.pairEvaluations++;
     }
@@ -317,14 +490,23 @@ function solveTurbine(pass: BlockagePass, p: number, k: number, grad: boolean): 
       block += uFree !== null ? uFree[q] * beta : beta;
       pass.pairEvaluations++;
     }
-    if (grad) { bV[e] = beta; bDx[e] = beta !== 0 ? gb[0] : 0; bDy[e] = beta !== 0 ? gb[1] : 0; bCt[e] = beta !== 0 ? gb[2] : 0; }
+    if (grad) {
+      bV[e] = beta;
+      bDx[e] = beta !== 0 ? gb[0] : 0;
+      bDy[e] = beta !== 0 ? gb[1] : 0;
+      bCt[e] = beta !== 0 ? gb[2] : 0;
+    }
   }
   const tot = sup.finish(acc);
   const up = U - tot - (uFree !== null ? block : U * block);
   let tip = ti0;
   if (turbulence !== null) tip = tiSup === 'sqrmax' ? Math.sqrt(ti0 * ti0 + tAcc * tAcc) : tiSup === 'linear' ? ti0 + tAcc : ti0 + Math.sqrt(tAcc);
   const change = known[p] ? Math.abs(up - u[p]) : 0;
-  u[p] = up; ti[p] = tip; total[p] = tot; tiAcc[p] = tAcc; tiArg[p] = arg;
+  u[p] = up;
+  ti[p] = tip;
+  total[p] = tot;
+  tiAcc[p] = tAcc;
+  tiArg[p] = arg;
   const ctp = freeStream ? ctFreeByType[tp] : thrustCoefficientAt(types[tp], Math.max(up, 0));
   ct[p] = ctp;
   (several ? pairModels[tp * (nTypes + 1)] : model).prepareSource(ctp, setup.useEffectiveTi ? tip : ti0, coef, p * K);
@@ -341,18 +523,22 @@ function solveTurbine(pass: BlockagePass, p: number, k: number, grad: boolean): 
 function adjointCondition(pass: BlockagePass, U: number): void {
   const { setup, sc, n, tiUsed } = pass;
   const { superposition: sup, types, freeStream } = setup;
-  const refEff = setup.referenceIsEffective, refTarget = setup.referenceIsTarget;
+  const refEff = setup.referenceIsEffective,
+    refTarget = setup.referenceIsTarget;
   const { u, total, wakeCand, wF, wDx, wDy, wCt, wTi, tCt, tTi, tDx, tDy, bV, bDx, bDy, bCt, lu, lti, gxw, gyw, seed, typeAt } = sc;
   const uFree = sc.site !== null ? sc.site.uFree : null;
   // The deficit's reference speed of pair (q → p): the source's effective speed, its free stream, or (TurbOPark) the target's.
-  const refOf = (q: number, p: number): number => refEff ? u[q] : uFree === null ? U : refTarget ? uFree[p] : uFree[q];
-  const uSource = (q: number): number => uFree === null ? U : uFree[q];
-  lu.fill(0); lti.fill(0);
+  const refOf = (q: number, p: number): number => (refEff ? u[q] : uFree === null ? U : refTarget ? uFree[p] : uFree[q]);
+  const uSource = (q: number): number => (uFree === null ? U : uFree[q]);
+  lu.fill(0);
+  lti.fill(0);
   let scale = 0;
   for (let sweep = 0; sweep < 2 * BLOCKAGE_MAX_SWEEPS; sweep++) {
     let change = 0;
     for (let q = n - 1; q >= 0; q--) {
-      let ub = seed[q], cb = 0, tb = 0;
+      let ub = seed[q],
+        cb = 0,
+        tb = 0;
       const uq = uSource(q);
       for (let p = 0; p < n; p++) {
         if (p === q) continue;
@@ -379,7 +565,8 @@ function adjointCondition(pass: BlockagePass, U: number): void {
       if (!freeStream) ub += cb * thrustSlopeAt(types[typeAt[q]], Math.max(u[q], 0));
       change = Math.max(change, Math.abs(ub - lu[q]));
       scale = Math.max(scale, Math.abs(ub));
-      lu[q] = ub; lti[q] = tb;
+      lu[q] = ub;
+      lti[q] = tb;
     }
     if (sweep > 0 && change <= 1e-13 * scale) break;
   }
@@ -389,16 +576,26 @@ function adjointCondition(pass: BlockagePass, U: number): void {
     for (let p = 0; p < n; p++) {
       if (p === q) continue;
       const e = q * n + p;
-      let gx = 0, gy = 0;
+      let gx = 0,
+        gy = 0;
       if (wakeCand[e]) {
         const ref = refOf(q, p);
         const fBar = -lu[p] * sup.derivative(ref * wF[e], total[p]) * ref;
-        gx += fBar * wDx[e]; gy += fBar * wDy[e];
-        if (tiUsed) { const aBar = lti[p] * tiSlope(sc, setup.turbulenceSuperposition, p, q, e); gx += aBar * tDx[e]; gy += aBar * tDy[e]; }
+        gx += fBar * wDx[e];
+        gy += fBar * wDy[e];
+        if (tiUsed) {
+          const aBar = lti[p] * tiSlope(sc, setup.turbulenceSuperposition, p, q, e);
+          gx += aBar * tDx[e];
+          gy += aBar * tDy[e];
+        }
       }
       const bBar = -lu[p] * uq;
-      gx += bBar * bDx[e]; gy += bBar * bDy[e];
-      gxw[p] += gx; gxw[q] -= gx; gyw[p] += gy; gyw[q] -= gy;
+      gx += bBar * bDx[e];
+      gy += bBar * bDy[e];
+      gxw[p] += gx;
+      gxw[q] -= gx;
+      gyw[p] += gy;
+      gyw[q] -= gy;
     }
   }
   if (sc.site !== null) siteAdjointCondition(pass, U, refOf);
@@ -414,11 +611,15 @@ function siteAdjointCondition(pass: BlockagePass, U: number, refOf: (q: number, 
   const { setup, sc, n, tiUsed } = pass;
   const site = sc.site!;
   const { superposition: sup, turbulence, turbulenceSuperposition: tiSup } = setup;
-  const refEff = setup.referenceIsEffective, refTarget = setup.referenceIsTarget;
+  const refEff = setup.referenceIsEffective,
+    refTarget = setup.referenceIsTarget;
   const { ti, total, wakeCand, wF, wTi, tA, bV, lu, lti } = sc;
   const { samples, tiAmb, tiAmbBar, refBar: uBar, gsx, gsy, gsh, probBar, probDx, probDy } = site;
   const tiField = setup.site!.ti !== null;
-  for (let p = 0; p < n; p++) { uBar[p] = lu[p]; tiAmbBar[p] = 0; }
+  for (let p = 0; p < n; p++) {
+    uBar[p] = lu[p];
+    tiAmbBar[p] = 0;
+  }
   for (let q = 0; q < n; q++) {
     for (let p = 0; p < n; p++) {
       if (p === q) continue;
@@ -443,7 +644,8 @@ function siteAdjointCondition(pass: BlockagePass, U: number, refOf: (q: number, 
   if (tiField && tiUsed) for (let p = 0; p < n; p++) tiAmbBar[p] += lti[p] * (tiSup === 'sqrmax' ? tiAmb[p] / ti[p] : 1);
   const weibull = setup.weibullBins !== null;
   for (let p = 0; p < n; p++) {
-    const ub = uBar[p] * U, tb = tiAmbBar[p];
+    const ub = uBar[p] * U,
+      tb = tiAmbBar[p];
     gsx[p] += ub * samples.speedDx[p] + (tiField ? tb * samples.tiDx[p] : 0) + (weibull ? probBar[p] * probDx[p] : 0);
     gsy[p] += ub * samples.speedDy[p] + (tiField ? tb * samples.tiDy[p] : 0) + (weibull ? probBar[p] * probDy[p] : 0);
     gsh[p] += ub * samples.speedDh[p] + (tiField ? tb * samples.tiDh[p] : 0);
@@ -460,7 +662,11 @@ function tiSlope(sc: Scratch, tiSup: string, p: number, q: number, e: number): n
 }
 
 /** A WakedEvaluator (the FarmEvaluator of aep.ts) with blockage. */
-export function createBlockageEvaluator(turbine: Turbine, wind: WindResource, plan: SolvePlan): WakedEvaluator & { lastSolve(): { sweeps: number; unconverged: number } } {
+export function createBlockageEvaluator(
+  turbine: Turbine,
+  wind: WindResource,
+  plan: SolvePlan,
+): WakedEvaluator & { lastSolve(): { sweeps: number; unconverged: number } } {
   const setup = blockageSetup(turbine, wind, plan.model);
   let scratch: Scratch | null = null;
   let last = { pairs: 0, sweeps: 0, unconverged: 0 };
@@ -473,7 +679,9 @@ export function createBlockageEvaluator(turbine: Turbine, wind: WindResource, pl
     return r;
   };
   return {
-    turbine, wind, plan,
+    turbine,
+    wind,
+    plan,
     aep: (x, y) => evaluate(x, y, false),
     aepWithGradient: (x, y) => evaluate(x, y, true),
     last: () => last.pairs,
@@ -495,8 +703,21 @@ export function createBlockageMixSolve(setup: WakedSetup): (x: Float64Array, y: 
 }
 
 /** Flow at every turbine for one direction, speed and turbulence intensity with blockage (checks against other tools). */
-export function blockageFlow(turbine: Turbine, spec: FarmModelSpec, x: Float64Array, y: Float64Array, directionDeg: number, speed: number, turbulenceIntensity: number): { wsEff: Float64Array; ct: Float64Array; ti: Float64Array; powerW: Float64Array } {
-  const wind: WindResource = { directionsDeg: Float64Array.of(directionDeg), speeds: Float64Array.of(speed), probability: Float64Array.of(1), turbulenceIntensity };
+export function blockageFlow(
+  turbine: Turbine,
+  spec: FarmModelSpec,
+  x: Float64Array,
+  y: Float64Array,
+  directionDeg: number,
+  speed: number,
+  turbulenceIntensity: number,
+): { wsEff: Float64Array; ct: Float64Array; ti: Float64Array; powerW: Float64Array } {
+  const wind: WindResource = {
+    directionsDeg: Float64Array.of(directionDeg),
+    speeds: Float64Array.of(speed),
+    probability: Float64Array.of(1),
+    turbulenceIntensity,
+  };
   const setup = blockageSetup(turbine, wind, spec);
   const n = x.length;
   const sc = createScratch(n, setup.model.coefficientCount, setup.site !== null);
@@ -504,7 +725,10 @@ export function blockageFlow(turbine: Turbine, spec: FarmModelSpec, x: Float64Ar
   const out = { wsEff: new Float64Array(n), ct: new Float64Array(n), ti: new Float64Array(n), powerW: new Float64Array(n) };
   for (let p = 0; p < n; p++) {
     const i = sc.order[p];
-    out.wsEff[i] = sc.u[p]; out.ct[i] = sc.ct[p]; out.ti[i] = sc.ti[p]; out.powerW[i] = powerAt(turbine, sc.u[p]);
+    out.wsEff[i] = sc.u[p];
+    out.ct[i] = sc.ct[p];
+    out.ti[i] = sc.ti[p];
+    out.powerW[i] = powerAt(turbine, sc.u[p]);
   }
   return out;
 }

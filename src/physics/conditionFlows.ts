@@ -46,7 +46,11 @@ export interface ConditionFlows {
 /** A term that records the solved flow of every condition by turbine index (its value is nothing). */
 class FlowRecorder implements ObjectiveTerm {
   readonly gradientScale = 1;
-  constructor(private readonly out: ConditionFlows, private readonly rowOf: Int32Array, private readonly weightOf: Float64Array) {}
+  constructor(
+    private readonly out: ConditionFlows,
+    private readonly rowOf: Int32Array,
+    private readonly weightOf: Float64Array,
+  ) {}
   begin(): void {}
   startDirection(): void {}
   retryDirection(): void {} // a direction solved again overwrites its rows
@@ -57,7 +61,9 @@ class FlowRecorder implements ObjectiveTerm {
     const w = this.weightOf[flow.k];
     for (let p = 0; p < n; p++) {
       const e = base + order[p];
-      this.out.wsEff[e] = u[p]; this.out.tiEff[e] = ti[p]; this.out.ct[e] = ct[p];
+      this.out.wsEff[e] = u[p];
+      this.out.tiEff[e] = ti[p];
+      this.out.ct[e] = ct[p];
       this.out.powerW[e] = powerAt(types[typeAt[p]], u[p]);
       this.out.weight[e] = weightAt !== null ? w * weightAt[p] : w;
     }
@@ -65,7 +71,14 @@ class FlowRecorder implements ObjectiveTerm {
 }
 
 /** The flow of every condition of `wind` at turbines (x, y) of types `mix` (default: all of the first type, all own). */
-export function conditionFlows(types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, x: Float64Array, y: Float64Array, mix?: TurbineMix): ConditionFlows {
+export function conditionFlows(
+  types: readonly Turbine[],
+  wind: WindResource,
+  model: FarmModelSpec,
+  x: Float64Array,
+  y: Float64Array,
+  mix?: TurbineMix,
+): ConditionFlows {
   // Blockage refuses the flow of each condition (its declaration, blockageCovers.ts); the weighted sum is a solve of its own.
   const plan = solvePlan({ types, neighbours: mix !== undefined && mix.own < x.length, wind }, model, { conditionFlows: true });
   if (plan.solver === 'weighted-sum') return weightedSumFlows(types[0], wind, plan.model, x, y);
@@ -74,15 +87,24 @@ export function conditionFlows(types: readonly Turbine[], wind: WindResource, mo
   const n = x.length;
   const count = c.count;
   const out: ConditionFlows = {
-    nConditions: count, n,
-    directionDeg: new Float64Array(count), speed: new Float64Array(count), ambientTi: new Float64Array(count),
-    wsEff: new Float64Array(count * n), tiEff: new Float64Array(count * n), ct: new Float64Array(count * n),
-    powerW: new Float64Array(count * n), weight: new Float64Array(count * n), hoursPerYear: wind.hoursPerYear ?? 8760,
+    nConditions: count,
+    n,
+    directionDeg: new Float64Array(count),
+    speed: new Float64Array(count),
+    ambientTi: new Float64Array(count),
+    wsEff: new Float64Array(count * n),
+    tiEff: new Float64Array(count * n),
+    ct: new Float64Array(count * n),
+    powerW: new Float64Array(count * n),
+    weight: new Float64Array(count * n),
+    hoursPerYear: wind.hoursPerYear ?? 8760,
   };
   const rowOf = c.sampleOf ?? Int32Array.from({ length: count }, (_, k) => k);
   for (let d = 0; d < c.directionsDeg.length; d++) {
     for (let k = c.start[d]; k < c.start[d + 1]; k++) {
-      out.directionDeg[rowOf[k]] = c.directionsDeg[d]; out.speed[rowOf[k]] = c.speed[k]; out.ambientTi[rowOf[k]] = c.turbulenceIntensity[k];
+      out.directionDeg[rowOf[k]] = c.directionsDeg[d];
+      out.speed[rowOf[k]] = c.speed[k];
+      out.ambientTi[rowOf[k]] = c.turbulenceIntensity[k];
     }
   }
   // Every condition solved: weight 0 counts as 1 for the solve (the recorder keeps the true weight), no cut-in skip.
@@ -94,14 +116,23 @@ export function conditionFlows(types: readonly Turbine[], wind: WindResource, mo
 /** The weighted sum's flow: one turbine model without neighbours, a rose (its declaration), every bin (d · nSpeeds + s) solved together. */
 function weightedSumFlows(turbine: Turbine, wind: WindResource, model: FarmModelSpec, x: Float64Array, y: Float64Array): ConditionFlows {
   const r = evaluateWeightedSum(weightedSumSetup(turbine, wind, model), x, y);
-  const n = x.length, nd = wind.directionsDeg.length, ns = wind.speeds.length, count = nd * ns;
+  const n = x.length,
+    nd = wind.directionsDeg.length,
+    ns = wind.speeds.length,
+    count = nd * ns;
   const weight = new Float64Array(count * n);
   for (let k = 0; k < count; k++) weight.fill(wind.probability[k], k * n, (k + 1) * n);
   return {
-    nConditions: count, n,
+    nConditions: count,
+    n,
     directionDeg: Float64Array.from({ length: count }, (_, k) => wind.directionsDeg[Math.floor(k / ns)]),
     speed: Float64Array.from({ length: count }, (_, k) => wind.speeds[k % ns]),
     ambientTi: Float64Array.from({ length: count }, (_, k) => conditionTi(wind, k)),
-    wsEff: r.wsEff, tiEff: r.ti, ct: r.ct, powerW: r.wsEff.map((u) => powerAt(turbine, u)), weight, hoursPerYear: wind.hoursPerYear ?? 8760,
+    wsEff: r.wsEff,
+    tiEff: r.ti,
+    ct: r.ct,
+    powerW: r.wsEff.map((u) => powerAt(turbine, u)),
+    weight,
+    hoursPerYear: wind.hoursPerYear ?? 8760,
   };
 }

@@ -44,7 +44,10 @@ const wrap = (deg: number): number => ((deg % 360) + 360) % 360;
 export function binWidthsDeg(directionsDeg: ArrayLike<number>): Float64Array {
   const nd = directionsDeg.length;
   const widths = new Float64Array(nd);
-  if (nd === 1) { widths[0] = 360; return widths; }
+  if (nd === 1) {
+    widths[0] = 360;
+    return widths;
+  }
   const order = Array.from({ length: nd }, (_, i) => i).sort((a, b) => directionsDeg[a] - directionsDeg[b]);
   for (let k = 0; k < nd; k++) {
     const before = directionsDeg[order[(k + nd - 1) % nd]] - (k === 0 ? 360 : 0);
@@ -57,9 +60,13 @@ export function binWidthsDeg(directionsDeg: ArrayLike<number>): Float64Array {
 export function treatDirections(wind: WindResource, treatment: DirectionTreatment): TreatedWind {
   if (treatment.kind === 'bins') return { wind, binOf: Int32Array.from(wind.directionsDeg, (_, i) => i) };
   if (treatment.kind === 'refine') return refineRose(wind, treatment.stepDeg);
-  const offsets: number[] = [], shares: number[] = [];
+  const offsets: number[] = [],
+    shares: number[] = [];
   if (treatment.kind === 'spread') {
-    for (let j = 0; j < treatment.n; j++) { offsets.push((j + 0.5) / treatment.n - 0.5); shares.push(1 / treatment.n); }
+    for (let j = 0; j < treatment.n; j++) {
+      offsets.push((j + 0.5) / treatment.n - 0.5);
+      shares.push(1 / treatment.n);
+    }
   } else {
     const { sigmaDeg, n } = treatment;
     let total = 0;
@@ -85,8 +92,11 @@ export function treatDirections(wind: WindResource, treatment: DirectionTreatmen
 
 /** Every bin d replaced by sub-directions θ_d + offsetOf(d, j) with probability p_d·share_j. */
 function expandRose(wind: WindResource, offsetOf: (d: number, j: number) => number, shares: number[]): TreatedWind {
-  const nd = wind.directionsDeg.length, ns = wind.speeds.length, m = shares.length;
-  const directionsDeg = new Float64Array(nd * m), probability = new Float64Array(nd * m * ns);
+  const nd = wind.directionsDeg.length,
+    ns = wind.speeds.length,
+    m = shares.length;
+  const directionsDeg = new Float64Array(nd * m),
+    probability = new Float64Array(nd * m * ns);
   const tiByBin = wind.turbulenceIntensityByBin ? new Float64Array(nd * m * ns) : undefined;
   const binOf = new Int32Array(nd * m);
   for (let d = 0; d < nd; d++) {
@@ -108,8 +118,11 @@ function expandRose(wind: WindResource, offsetOf: (d: number, j: number) => numb
 /** A time series with every sample replaced by m samples at the offsets, weights times the shares. */
 function spreadSeries(wind: WindResource, offsets: number[], shares: number[]): NonNullable<WindResource['series']> {
   const s = wind.series!;
-  const n = s.directionsDeg.length, m = shares.length;
-  const directionsDeg = new Float64Array(n * m), speeds = new Float64Array(n * m), weights = new Float64Array(n * m);
+  const n = s.directionsDeg.length,
+    m = shares.length;
+  const directionsDeg = new Float64Array(n * m),
+    speeds = new Float64Array(n * m),
+    weights = new Float64Array(n * m);
   const ti = s.turbulenceIntensity ? new Float64Array(n * m) : undefined;
   for (let t = 0; t < n; t++) {
     for (let j = 0; j < m; j++) {
@@ -125,12 +138,19 @@ function spreadSeries(wind: WindResource, offsets: number[], shares: number[]): 
 
 /** The rose's direction frequencies interpolated periodically to every `step` degrees. */
 function refineRose(wind: WindResource, step: number): TreatedWind {
-  const nd = wind.directionsDeg.length, ns = wind.speeds.length;
+  const nd = wind.directionsDeg.length,
+    ns = wind.speeds.length;
   const order = Array.from({ length: nd }, (_, i) => i).sort((a, b) => wind.directionsDeg[a] - wind.directionsDeg[b]);
-  const freq = Float64Array.from(order, (d) => { let f = 0; for (let s = 0; s < ns; s++) f += wind.probability[d * ns + s]; return f; });
+  const freq = Float64Array.from(order, (d) => {
+    let f = 0;
+    for (let s = 0; s < ns; s++) f += wind.probability[d * ns + s];
+    return f;
+  });
   const dirs = Float64Array.from(order, (d) => wind.directionsDeg[d]);
   const m = Math.round(360 / step);
-  const directionsDeg = new Float64Array(m), probability = new Float64Array(m * ns), binOf = new Int32Array(m);
+  const directionsDeg = new Float64Array(m),
+    probability = new Float64Array(m * ns),
+    binOf = new Int32Array(m);
   const tiByBin = wind.turbulenceIntensityByBin ? new Float64Array(m * ns) : undefined;
   let total = 0;
   const fineFreq = new Float64Array(m);
@@ -141,7 +161,8 @@ function refineRose(wind: WindResource, step: number): TreatedWind {
     let hi = dirs.findIndex((v) => v >= theta);
     if (hi < 0) hi = 0;
     const lo = (hi + nd - 1) % nd;
-    const a = dirs[lo] - (dirs[lo] > theta ? 360 : 0), b = dirs[hi] + (dirs[hi] < theta ? 360 : 0);
+    const a = dirs[lo] - (dirs[lo] > theta ? 360 : 0),
+      b = dirs[hi] + (dirs[hi] < theta ? 360 : 0);
     const t = b === a ? 0 : (theta - a) / (b - a);
     fineFreq[k] = (1 - t) * freq[lo] + t * freq[hi];
     total += fineFreq[k];

@@ -10,7 +10,16 @@ export class FarmConflictError extends InputError {
   readonly conflict: FarmConflict;
   constructor(conflict: FarmConflict, model: FarmModelSpec) {
     const f = conflict.field;
-    const value = f === 'ground' ? model.ground : f === 'blockage' ? model.blockage : f === 'site' ? model.site?.source : f === 'rotorAverage' ? model.rotorAverage ?? 'default' : model.superposition;
+    const value =
+      f === 'ground'
+        ? model.ground
+        : f === 'blockage'
+          ? model.blockage
+          : f === 'site'
+            ? model.site?.source
+            : f === 'rotorAverage'
+              ? (model.rotorAverage ?? 'default')
+              : model.superposition;
     super(`${f} '${value}': ${conflict.message}`);
     this.conflict = conflict;
   }

@@ -14,15 +14,18 @@ export const INDUCTION_NAMES: readonly InductionName[] = ['mom1d', 'madsen'];
 export type TwoAFunction = (ct: number, out: Float64Array | null) => number;
 
 export function twoAMom1d(ct: number, out: Float64Array | null): number {
-  if (!(ct < 1)) { if (out) out[0] = 0; return 1; }
+  if (!(ct < 1)) {
+    if (out) out[0] = 0;
+    return 1;
+  }
   const r = Math.sqrt(1 - ct);
   if (out) out[0] = 0.5 / r;
   return 1 - r;
 }
 
 export function twoAMadsen(ct: number, out: Float64Array | null): number {
-  if (out) out[0] = 2 * (0.2460 + ct * (2 * 0.0586 + ct * 3 * 0.0883));
-  return 2 * ct * (0.2460 + ct * (0.0586 + ct * 0.0883));
+  if (out) out[0] = 2 * (0.246 + ct * (2 * 0.0586 + ct * 3 * 0.0883));
+  return 2 * ct * (0.246 + ct * (0.0586 + ct * 0.0883));
 }
 
 export function twoAFunction(name: InductionName): TwoAFunction {

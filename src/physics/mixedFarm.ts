@@ -79,7 +79,11 @@ export interface MixedFarmEvaluator {
 }
 
 export function createMixedFarmEvaluator(
-  types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, neighbours: NeighbourTurbines | null = null, needs: SolveNeeds = {},
+  types: readonly Turbine[],
+  wind: WindResource,
+  model: FarmModelSpec,
+  neighbours: NeighbourTurbines | null = null,
+  needs: SolveNeeds = {},
 ): MixedFarmEvaluator {
   if (types.length === 0) throw new Error('a mixed farm needs at least one turbine type');
   // The waked solve over the types, or the blockage solve (blockageSolve.ts) when the plan picks it; the weighted sum (alone or
@@ -111,20 +115,32 @@ export function createMixedFarmEvaluator(
     const n = own + nNb;
     if (all.x.length !== n) {
       all = { x: new Float64Array(n), y: new Float64Array(n), typeOf: new Int32Array(n) };
-      if (nb) { all.x.set(nb.x, own); all.y.set(nb.y, own); all.typeOf.set(nb.typeOf, own); }
+      if (nb) {
+        all.x.set(nb.x, own);
+        all.y.set(nb.y, own);
+        all.typeOf.set(nb.typeOf, own);
+      }
     }
-    all.x.set(x); all.y.set(y); all.typeOf.set(typeOf);
+    all.x.set(x);
+    all.y.set(y);
+    all.typeOf.set(typeOf);
     const r = run(all.x, all.y, { typeOf: all.typeOf, own }, withGradient);
     return {
-      aepMwh: r.aepMwh, perDirectionMwh: r.perDirectionMwh,
-      perTurbineMwh: r.perTurbineMwh.slice(0, own), neighbourMwh: r.perTurbineMwh.slice(own),
-      gradX: withGradient ? r.gradX.slice(0, own) : r.gradX, gradY: withGradient ? r.gradY.slice(0, own) : r.gradY,
+      aepMwh: r.aepMwh,
+      perDirectionMwh: r.perDirectionMwh,
+      perTurbineMwh: r.perTurbineMwh.slice(0, own),
+      neighbourMwh: r.perTurbineMwh.slice(own),
+      gradX: withGradient ? r.gradX.slice(0, own) : r.gradX,
+      gradY: withGradient ? r.gradY.slice(0, own) : r.gradY,
       pairEvaluations: r.pairEvaluations,
     };
   };
   let alone: Float64Array | null = null;
   return {
-    types, wind, plan, neighbours: nb,
+    types,
+    wind,
+    plan,
+    neighbours: nb,
     aep: (x, y, typeOf) => evaluate(x, y, typeOf, false),
     aepWithGradient: (x, y, typeOf) => evaluate(x, y, typeOf, true),
     bind(typeOf) {
@@ -135,7 +151,9 @@ export function createMixedFarmEvaluator(
         return n < fixed.length ? fixed.subarray(0, n) : fixed;
       };
       return {
-        turbine: types[fixed.length > 0 ? fixed[0] : 0], wind, plan,
+        turbine: types[fixed.length > 0 ? fixed[0] : 0],
+        wind,
+        plan,
         aep: (x, y) => evaluate(x, y, typesFor(x.length), false),
         aepWithGradient: (x, y) => evaluate(x, y, typesFor(x.length), true),
       };
@@ -149,11 +167,19 @@ export function createMixedFarmEvaluator(
 }
 
 /** What the farm costs its neighbours: their energy alone minus beside the farm, MWh (total and by neighbour). */
-export function neighbourLoss(evaluator: MixedFarmEvaluator, x: Float64Array, y: Float64Array, typeOf: Int32Array): { totalMwh: number; byNeighbourMwh: Float64Array } {
+export function neighbourLoss(
+  evaluator: MixedFarmEvaluator,
+  x: Float64Array,
+  y: Float64Array,
+  typeOf: Int32Array,
+): { totalMwh: number; byNeighbourMwh: Float64Array } {
   const alone = evaluator.neighboursAlone();
   const beside = evaluator.aep(x, y, typeOf).neighbourMwh;
   const byNeighbourMwh = new Float64Array(alone.length);
   let totalMwh = 0;
-  for (let i = 0; i < alone.length; i++) { byNeighbourMwh[i] = alone[i] - beside[i]; totalMwh += byNeighbourMwh[i]; }
+  for (let i = 0; i < alone.length; i++) {
+    byNeighbourMwh[i] = alone[i] - beside[i];
+    totalMwh += byNeighbourMwh[i];
+  }
   return { totalMwh, byNeighbourMwh };
 }

@@ -28,20 +28,70 @@ interface Addon {
   waked(...args: unknown[]): void;
   freeStream(...args: unknown[]): void;
   /** One scalar formula of the kernels into out (native/wakedKernel.inc formulaRun); the outputs written. */
-  formula(name: string, inputs: Float64Array, out: Float64Array, cfg: Float64Array, powerSpeeds: Float64Array, powerW: Float64Array, ctSpeeds: Float64Array, ctValues: Float64Array): number;
+  formula(
+    name: string,
+    inputs: Float64Array,
+    out: Float64Array,
+    cfg: Float64Array,
+    powerSpeeds: Float64Array,
+    powerW: Float64Array,
+    ctSpeeds: Float64Array,
+    ctValues: Float64Array,
+  ): number;
   bestIsa(): 'avx2' | 'sse2';
 }
 
 // Configuration indices (native/kernel.h enum Cfg, same order; kernelFormulas.test.ts checks the two agree).
 export const CFG_NAMES = [
-  'MODEL', 'INDUCTION', 'SUPERPOSITION', 'REF_EFFECTIVE', 'USE_EFF_TI', 'FREE_STREAM', 'TURBULENCE', 'TI_SUP', 'AREA_OVERLAP',
-  'DIAMETER', 'INV_WEC', 'TI0', 'MWH_PER_W', 'CUT_IN', 'CUT_OUT', 'CUT_OUT_INCLUSIVE', 'CT_CONSTANT', 'CT_ZERO_OUTSIDE',
-  'POWER_CUBIC_RATED_SPEED', 'RATED_POWER', 'K0', 'K_TI', 'CEPS', 'EPS_OR_CTLIM', 'TP_A', 'TP_C1', 'TP_C2', 'TP_CEPS', 'TP_CTLIM',
-  'JENSEN_K', 'CH_C0', 'CH_C1', 'CH_C2', 'CH_C3', 'CH_TI_FACTOR', 'TI_BOUND', 'MARGIN', 'REACH_STEP', 'FS_K', 'FS_EXP_FACTOR',
+  'MODEL',
+  'INDUCTION',
+  'SUPERPOSITION',
+  'REF_EFFECTIVE',
+  'USE_EFF_TI',
+  'FREE_STREAM',
+  'TURBULENCE',
+  'TI_SUP',
+  'AREA_OVERLAP',
+  'DIAMETER',
+  'INV_WEC',
+  'TI0',
+  'MWH_PER_W',
+  'CUT_IN',
+  'CUT_OUT',
+  'CUT_OUT_INCLUSIVE',
+  'CT_CONSTANT',
+  'CT_ZERO_OUTSIDE',
+  'POWER_CUBIC_RATED_SPEED',
+  'RATED_POWER',
+  'K0',
+  'K_TI',
+  'CEPS',
+  'EPS_OR_CTLIM',
+  'TP_A',
+  'TP_C1',
+  'TP_C2',
+  'TP_CEPS',
+  'TP_CTLIM',
+  'JENSEN_K',
+  'CH_C0',
+  'CH_C1',
+  'CH_C2',
+  'CH_C3',
+  'CH_TI_FACTOR',
+  'TI_BOUND',
+  'MARGIN',
+  'REACH_STEP',
+  'FS_K',
+  'FS_EXP_FACTOR',
   'FS_INV_XI2',
   // Ground, rotor average, Crespo–Hernández's Ct→a (before ISA; the rotor points follow the enum: ROTOR_POINTS_AT).
-  'TURB_INDUCTION', 'GROUND', 'MIRROR_DZ', 'ROTOR_POINTS', 'ROTOR_POINTS_AT',
-  'REF_TARGET', 'ISA',
+  'TURB_INDUCTION',
+  'GROUND',
+  'MIRROR_DZ',
+  'ROTOR_POINTS',
+  'ROTOR_POINTS_AT',
+  'REF_TARGET',
+  'ISA',
 ] as const;
 type CfgName = (typeof CFG_NAMES)[number];
 const CFG = Object.fromEntries(CFG_NAMES.map((name, i) => [name, i])) as Record<CfgName, number>;
@@ -70,8 +120,10 @@ function loadAddon(): Addon | null {
 export function requireAddon(): Addon {
   const a = loadAddon();
   if (!a) {
-    throw new RuntimeFailure(`the native wake kernel is not built (${loadError}): run \`npm ci\` or \`npm rebuild\` in the wflo folder ` +
-      '(needs g++, make and python3), or set WFLO_KERNEL=js for the slower JavaScript reference');
+    throw new RuntimeFailure(
+      `the native wake kernel is not built (${loadError}): run \`npm ci\` or \`npm rebuild\` in the wflo folder ` +
+        '(needs g++, make and python3), or set WFLO_KERNEL=js for the slower JavaScript reference',
+    );
   }
   return a;
 }
@@ -101,7 +153,12 @@ function baseConfig(turbine: Turbine, wind: WindResource, isa: IsaChoice): Float
 }
 
 /** The curve tables of a turbine as the addon reads them (empty for a cubic or constant curve). */
-export interface CurveArrays { powerSpeeds: Float64Array; powerW: Float64Array; ctSpeeds: Float64Array; ctValues: Float64Array }
+export interface CurveArrays {
+  powerSpeeds: Float64Array;
+  powerW: Float64Array;
+  ctSpeeds: Float64Array;
+  ctValues: Float64Array;
+}
 
 export function curveArrays(turbine: Turbine): CurveArrays {
   const none = new Float64Array(0);
@@ -128,8 +185,11 @@ export function wakedConfig(turbine: Turbine, wind: WindResource, spec: FarmMode
   const cfg = points === null ? base : new Float64Array(base.length + 3 * points.w.length);
   if (points !== null) {
     cfg.set(base);
-    const m = points.w.length, at = base.length;
-    cfg.set(points.y, at); cfg.set(points.z, at + m); cfg.set(points.w, at + 2 * m);
+    const m = points.w.length,
+      at = base.length;
+    cfg.set(points.y, at);
+    cfg.set(points.z, at + m);
+    cfg.set(points.w, at + 2 * m);
     cfg[CFG.ROTOR_POINTS] = m;
     cfg[CFG.ROTOR_POINTS_AT] = at;
   }
@@ -143,15 +203,26 @@ export function wakedConfig(turbine: Turbine, wind: WindResource, spec: FarmMode
   cfg[CFG.FREE_STREAM] = freeStream ? 1 : 0;
   cfg[CFG.REF_EFFECTIVE] = !freeStream && (spec.deficitReference ?? defaults.deficitReference) === 'source-effective' ? 1 : 0;
   cfg[CFG.USE_EFF_TI] = !freeStream && (spec.useEffectiveTi ?? defaults.useEffectiveTi) ? 1 : 0;
-  cfg[CFG.REF_TARGET] = !freeStream && (spec.deficitReference ?? defaults.deficitReference) === 'free-stream' && defaults.freeStreamReference === 'target' ? 1 : 0;
+  cfg[CFG.REF_TARGET] =
+    !freeStream && (spec.deficitReference ?? defaults.deficitReference) === 'free-stream' && defaults.freeStreamReference === 'target' ? 1 : 0;
   cfg[CFG.INV_WEC] = 1 / (spec.params?.wec ?? 1);
   cfg[CFG.AREA_OVERLAP] = rotorAverage === 'area-overlap' ? 1 : 0;
   if (native.kind === 'linear-gaussian') {
-    cfg[CFG.MODEL] = 0; cfg[CFG.K0] = native.k0; cfg[CFG.K_TI] = native.kTi; cfg[CFG.CEPS] = native.ceps; cfg[CFG.EPS_OR_CTLIM] = native.epsOrCtlim;
+    cfg[CFG.MODEL] = 0;
+    cfg[CFG.K0] = native.k0;
+    cfg[CFG.K_TI] = native.kTi;
+    cfg[CFG.CEPS] = native.ceps;
+    cfg[CFG.EPS_OR_CTLIM] = native.epsOrCtlim;
   } else if (native.kind === 'turbopark') {
-    cfg[CFG.MODEL] = 1; cfg[CFG.TP_A] = native.A; cfg[CFG.TP_C1] = native.cTI1; cfg[CFG.TP_C2] = native.cTI2; cfg[CFG.TP_CEPS] = native.ceps; cfg[CFG.TP_CTLIM] = native.ctlim;
+    cfg[CFG.MODEL] = 1;
+    cfg[CFG.TP_A] = native.A;
+    cfg[CFG.TP_C1] = native.cTI1;
+    cfg[CFG.TP_C2] = native.cTI2;
+    cfg[CFG.TP_CEPS] = native.ceps;
+    cfg[CFG.TP_CTLIM] = native.ctlim;
   } else {
-    cfg[CFG.MODEL] = 2; cfg[CFG.JENSEN_K] = native.k;
+    cfg[CFG.MODEL] = 2;
+    cfg[CFG.JENSEN_K] = native.k;
   }
   const turbulence = spec.turbulence ?? defaults.turbulence;
   if (turbulence === 'crespo-hernandez') {
@@ -159,7 +230,10 @@ export function wakedConfig(turbine: Turbine, wind: WindResource, spec: FarmMode
     const tiSup = spec.turbulenceSuperposition ?? 'sqrmax';
     cfg[CFG.TURBULENCE] = 1;
     cfg[CFG.TI_SUP] = tiSup === 'sqrmax' ? 0 : tiSup === 'linear' ? 1 : 2;
-    cfg[CFG.CH_C0] = c.c0; cfg[CFG.CH_C1] = c.c1; cfg[CFG.CH_C2] = c.c2; cfg[CFG.CH_C3] = c.c3;
+    cfg[CFG.CH_C0] = c.c0;
+    cfg[CFG.CH_C1] = c.c1;
+    cfg[CFG.CH_C2] = c.c2;
+    cfg[CFG.CH_C3] = c.c3;
     cfg[CFG.CH_TI_FACTOR] = Math.pow(wind.turbulenceIntensity, c.c2);
     cfg[CFG.TURB_INDUCTION] = (spec.turbulenceCt2a ?? 'mom1d') === 'madsen' ? 1 : 0;
   }
@@ -171,10 +245,25 @@ export function wakedConfig(turbine: Turbine, wind: WindResource, spec: FarmMode
 }
 
 /** The native kernel's scalar formula `name` at `inputs` (test/physics/kernelFormulas.test.ts keeps each equal to its TypeScript twin). */
-export function nativeFormula(name: 'power' | 'thrust' | 'twoA' | 'epsilon' | 'overlap' | 'crespo', inputs: ArrayLike<number>, turbine: Turbine, wind: WindResource, cfg?: Float64Array): Float64Array {
+export function nativeFormula(
+  name: 'power' | 'thrust' | 'twoA' | 'epsilon' | 'overlap' | 'crespo',
+  inputs: ArrayLike<number>,
+  turbine: Turbine,
+  wind: WindResource,
+  cfg?: Float64Array,
+): Float64Array {
   const out = new Float64Array(8);
   const c = curveArrays(turbine);
-  const written = requireAddon().formula(name, Float64Array.from(inputs), out, cfg ?? baseConfig(turbine, wind, 'best'), c.powerSpeeds, c.powerW, c.ctSpeeds, c.ctValues);
+  const written = requireAddon().formula(
+    name,
+    Float64Array.from(inputs),
+    out,
+    cfg ?? baseConfig(turbine, wind, 'best'),
+    c.powerSpeeds,
+    c.powerW,
+    c.ctSpeeds,
+    c.ctValues,
+  );
   return out.subarray(0, written);
 }
 
@@ -209,8 +298,10 @@ export interface NativeRunner {
 /** Rows for nDir directions of n turbines; withHeight: the ∂AEP/∂h rows too (a site's waked runner fills them). */
 export function allocateByDirection(nDir: number, n: number, withGradient: boolean, withHeight = false): ByDirection {
   return {
-    perDirectionMwh: new Float64Array(nDir), perTurbineByDir: new Float64Array(nDir * n),
-    gradXByDir: new Float64Array(withGradient ? nDir * n : 0), gradYByDir: new Float64Array(withGradient ? nDir * n : 0),
+    perDirectionMwh: new Float64Array(nDir),
+    perTurbineByDir: new Float64Array(nDir * n),
+    gradXByDir: new Float64Array(withGradient ? nDir * n : 0),
+    gradYByDir: new Float64Array(withGradient ? nDir * n : 0),
     ...(withGradient && withHeight ? { gradHByDir: new Float64Array(nDir * n) } : {}),
   };
 }
@@ -220,8 +311,19 @@ export function allocateByDirection(nDir: number, n: number, withGradient: boole
  * direction order (canonical). With `rows` (NativeRunner.rows), each row's energy goes to its
  * resource direction (of nResult), and the AEP is the sum of those in order (as engine/objective.ts AepTerm).
  */
-export function sumByDirection(r: ByDirection, n: number, withGradient: boolean, rows?: { resultDirection: Int32Array }, nResult = 0): {
-  aepMwh: number; perDirectionMwh: Float64Array; perTurbineMwh: Float64Array; gradX: Float64Array; gradY: Float64Array; gradH?: Float64Array;
+export function sumByDirection(
+  r: ByDirection,
+  n: number,
+  withGradient: boolean,
+  rows?: { resultDirection: Int32Array },
+  nResult = 0,
+): {
+  aepMwh: number;
+  perDirectionMwh: Float64Array;
+  perTurbineMwh: Float64Array;
+  gradX: Float64Array;
+  gradY: Float64Array;
+  gradH?: Float64Array;
 } {
   const nDir = r.perDirectionMwh.length;
   let aepMwh = 0;
@@ -232,9 +334,12 @@ export function sumByDirection(r: ByDirection, n: number, withGradient: boolean,
     for (let d = 0; d < nResult; d++) aepMwh += perDirectionMwh[d];
   } else for (let d = 0; d < nDir; d++) aepMwh += r.perDirectionMwh[d];
   const perTurbineMwh = new Float64Array(n);
-  const gradX = new Float64Array(withGradient ? n : 0), gradY = new Float64Array(withGradient ? n : 0);
+  const gradX = new Float64Array(withGradient ? n : 0),
+    gradY = new Float64Array(withGradient ? n : 0);
   // Each turbine's sum from 0 over the directions in order (a running sum in a local).
-  const pt = r.perTurbineByDir, gx = r.gradXByDir, gy = r.gradYByDir;
+  const pt = r.perTurbineByDir,
+    gx = r.gradXByDir,
+    gy = r.gradYByDir;
   for (let i = 0; i < n; i++) {
     let e = 0;
     for (let at = i; at < nDir * n; at += n) e += pt[at];
@@ -242,9 +347,14 @@ export function sumByDirection(r: ByDirection, n: number, withGradient: boolean,
   }
   if (withGradient) {
     for (let i = 0; i < n; i++) {
-      let sx = 0, sy = 0;
-      for (let at = i; at < nDir * n; at += n) { sx += gx[at]; sy += gy[at]; }
-      gradX[i] = sx; gradY[i] = sy;
+      let sx = 0,
+        sy = 0;
+      for (let at = i; at < nDir * n; at += n) {
+        sx += gx[at];
+        sy += gy[at];
+      }
+      gradX[i] = sx;
+      gradY[i] = sy;
     }
   }
   const gh = r.gradHByDir;

@@ -37,15 +37,27 @@ interface WorkerReply {
   pairEvaluations: number;
   perDirectionMwh: Float64Array;
   // byDirection: rows of the block; else the block's sums.
-  perTurbineByDir: Float64Array; gradXByDir: Float64Array; gradYByDir: Float64Array;
-  aepMwh: number; perTurbineMwh: Float64Array; gradX: Float64Array; gradY: Float64Array;
+  perTurbineByDir: Float64Array;
+  gradXByDir: Float64Array;
+  gradYByDir: Float64Array;
+  aepMwh: number;
+  perTurbineMwh: Float64Array;
+  gradX: Float64Array;
+  gradY: Float64Array;
   error?: string;
 }
 
-export function createParallelEvaluator(turbine: Turbine, wind: WindResource, model: FarmModelSpec, threads = os.availableParallelism(),
-  kernel?: KernelChoice, isa: IsaChoice = 'best'): ParallelFarmEvaluator {
+export function createParallelEvaluator(
+  turbine: Turbine,
+  wind: WindResource,
+  model: FarmModelSpec,
+  threads = os.availableParallelism(),
+  kernel?: KernelChoice,
+  isa: IsaChoice = 'best',
+): ParallelFarmEvaluator {
   const plan = farmPlan(turbine, wind, model, kernel);
-  if (plan.solver === 'blockage' || plan.solver === 'weighted-sum') throw new Error(`the ${plan.solver} solver has no parallel evaluator: use createFarmEvaluator`);
+  if (plan.solver === 'blockage' || plan.solver === 'weighted-sum')
+    throw new Error(`the ${plan.solver} solver has no parallel evaluator: use createFarmEvaluator`);
   const nDir = wind.directionsDeg.length;
   // Blocks of the directions the engine visits (a time series: its distinct sample directions).
   const visited = wind.series ? windConditions(wind) : null;
@@ -54,18 +66,30 @@ export function createParallelEvaluator(turbine: Turbine, wind: WindResource, mo
   const blocks: [number, number][] = [];
   const workers: Worker[] = [];
   for (let w = 0; w < count; w++) {
-    const dirFrom = Math.floor((w * nVisit) / count), dirTo = Math.floor(((w + 1) * nVisit) / count);
+    const dirFrom = Math.floor((w * nVisit) / count),
+      dirTo = Math.floor(((w + 1) * nVisit) / count);
     blocks.push([dirFrom, dirTo]);
     workers.push(new Worker(new URL('./parallelAepWorker.js', import.meta.url), { workerData: { turbine, wind, plan, dirFrom, dirTo, isa } }));
   }
   const run = async (x: Float64Array, y: Float64Array, withGradient: boolean) => {
-    const replies = await Promise.all(workers.map((w) => new Promise<WorkerReply>((resolve, reject) => {
-      const onMessage = (r: WorkerReply) => { w.off('error', onError); r.error ? reject(new Error(r.error)) : resolve(r); };
-      const onError = (e: Error) => { w.off('message', onMessage); reject(e); };
-      w.once('message', onMessage);
-      w.once('error', onError);
-      w.postMessage({ x, y, withGradient });
-    })));
+    const replies = await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<WorkerReply>((resolve, reject) => {
+            const onMessage = (r: WorkerReply) => {
+              w.off('error', onError);
+              r.error ? reject(new Error(r.error)) : resolve(r);
+            };
+            const onError = (e: Error) => {
+              w.off('message', onMessage);
+              reject(e);
+            };
+            w.once('message', onMessage);
+            w.once('error', onError);
+            w.postMessage({ x, y, withGradient });
+          }),
+      ),
+    );
     const n = x.length;
     const pairEvaluations = replies.reduce((sum, r) => sum + r.pairEvaluations, 0);
     if (replies.every((r) => r.byDirection)) {
@@ -75,26 +99,39 @@ export function createParallelEvaluator(turbine: Turbine, wind: WindResource, mo
         const [dirFrom] = blocks[w];
         all.perDirectionMwh.set(r.perDirectionMwh, dirFrom);
         all.perTurbineByDir.set(r.perTurbineByDir, dirFrom * n);
-        if (withGradient) { all.gradXByDir.set(r.gradXByDir, dirFrom * n); all.gradYByDir.set(r.gradYByDir, dirFrom * n); }
+        if (withGradient) {
+          all.gradXByDir.set(r.gradXByDir, dirFrom * n);
+          all.gradYByDir.set(r.gradYByDir, dirFrom * n);
+        }
       });
       return { ...sumByDirection(all, n, withGradient, visited ?? undefined, nDir), pairEvaluations };
     }
     const out = {
-      aepMwh: 0, perDirectionMwh: new Float64Array(nDir), perTurbineMwh: new Float64Array(n),
-      gradX: new Float64Array(withGradient ? n : 0), gradY: new Float64Array(withGradient ? n : 0), pairEvaluations,
+      aepMwh: 0,
+      perDirectionMwh: new Float64Array(nDir),
+      perTurbineMwh: new Float64Array(n),
+      gradX: new Float64Array(withGradient ? n : 0),
+      gradY: new Float64Array(withGradient ? n : 0),
+      pairEvaluations,
     };
     for (const r of replies) {
       for (let d = 0; d < nDir; d++) out.perDirectionMwh[d] += r.perDirectionMwh[d];
       for (let i = 0; i < n; i++) out.perTurbineMwh[i] += r.perTurbineMwh[i];
-      for (let i = 0; i < out.gradX.length; i++) { out.gradX[i] += r.gradX[i]; out.gradY[i] += r.gradY[i]; }
+      for (let i = 0; i < out.gradX.length; i++) {
+        out.gradX[i] += r.gradX[i];
+        out.gradY[i] += r.gradY[i];
+      }
     }
     for (let d = 0; d < nDir; d++) out.aepMwh += out.perDirectionMwh[d];
     return out;
   };
   return {
-    threads: count, plan,
+    threads: count,
+    plan,
     aep: (x, y) => run(x, y, false),
     aepWithGradient: (x, y) => run(x, y, true),
-    close: async () => { await Promise.all(workers.map((w) => w.terminate())); },
+    close: async () => {
+      await Promise.all(workers.map((w) => w.terminate()));
+    },
   };
 }

@@ -14,7 +14,14 @@ import type { Turbine } from './turbine.js';
 import type { WindResource } from './windResource.js';
 import type { SolvePlan } from './solvePlanTypes.js';
 
-const { turbine, wind, plan, dirFrom, dirTo, isa } = workerData as { turbine: Turbine; wind: WindResource; plan: SolvePlan; dirFrom: number; dirTo: number; isa: IsaChoice };
+const { turbine, wind, plan, dirFrom, dirTo, isa } = workerData as {
+  turbine: Turbine;
+  wind: WindResource;
+  plan: SolvePlan;
+  dirFrom: number;
+  dirTo: number;
+  isa: IsaChoice;
+};
 const runner = plan.kernel === 'native' ? createNativeRunner(turbine, wind, plan, isa) : null;
 const setup = runner ? null : wakedSetup(turbine, wind, plan.model);
 let ws: Workspace | null = null;
@@ -28,13 +35,19 @@ parentPort!.on('message', ({ x, y, withGradient }: { x: Float64Array; y: Float64
       const out = allocateByDirection(nDir, n, withGradient);
       const pairEvaluations = runner.run(x, y, withGradient, out, dirFrom, dirTo);
       const rows = {
-        byDirection: true, pairEvaluations,
+        byDirection: true,
+        pairEvaluations,
         perDirectionMwh: out.perDirectionMwh.slice(dirFrom, dirTo),
         perTurbineByDir: out.perTurbineByDir.slice(dirFrom * n, dirTo * n),
         gradXByDir: out.gradXByDir.slice(withGradient ? dirFrom * n : 0, withGradient ? dirTo * n : 0),
         gradYByDir: out.gradYByDir.slice(withGradient ? dirFrom * n : 0, withGradient ? dirTo * n : 0),
       };
-      parentPort!.postMessage(rows, [rows.perDirectionMwh.buffer, rows.perTurbineByDir.buffer, rows.gradXByDir.buffer, rows.gradYByDir.buffer] as ArrayBuffer[]);
+      parentPort!.postMessage(rows, [
+        rows.perDirectionMwh.buffer,
+        rows.perTurbineByDir.buffer,
+        rows.gradXByDir.buffer,
+        rows.gradYByDir.buffer,
+      ] as ArrayBuffer[]);
       return;
     }
     if (!ws || ws.n !== n) ws = createWakedWorkspace(setup!, n);

@@ -77,8 +77,10 @@ export function solvePlan(farm: FarmShape, model: FarmModelSpec, needs: SolveNee
     kernelWhy = needs.kernel === undefined ? 'WFLO_KERNEL=js selects the JavaScript kernel everywhere' : 'the caller asks for the JavaScript kernel';
   } else {
     const declines = declaration.nativeDeclines(model, farm, needs);
-    if (declines === null) { kernel = 'native'; kernelWhy = 'the native kernel covers every option of this farm and model'; }
-    else kernelWhy = declines;
+    if (declines === null) {
+      kernel = 'native';
+      kernelWhy = 'the native kernel covers every option of this farm and model';
+    } else kernelWhy = declines;
   }
   // The free-stream engine reads no inflow; its model resolves to 'free-stream' (what its declaration takes).
   return { solver: declaration.solver, kernel, why: { solver: why, kernel: kernelWhy }, model: { ...model, inflow: inflowOf(farm.types, model) }, needs };

@@ -12,7 +12,8 @@ export function erf(x: number): number {
   const ax = Math.abs(x);
   if (ax > 6) return x > 0 ? 1 : -1;
   const x2 = ax * ax;
-  let term = ax, sum = ax;
+  let term = ax,
+    sum = ax;
   for (let n = 0; n < 500; n++) {
     term *= (2 * x2) / (2 * n + 3);
     sum += term;
@@ -23,8 +24,8 @@ export function erf(x: number): number {
 }
 
 const LANCZOS = [
-  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-  12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012,
+  9.9843695780195716e-6, 1.5056327351493116e-7,
 ];
 
 export function gamma(x: number): number {
@@ -38,17 +39,19 @@ export function gamma(x: number): number {
 
 export function digamma(x: number): number {
   let result = 0;
-  while (x < 12) { result -= 1 / x; x += 1; }
-  const inv = 1 / x, inv2 = inv * inv;
-  return result + Math.log(x) - 0.5 * inv
-    - inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 * (1 / 252 - inv2 * (1 / 240 - inv2 * (1 / 132)))));
+  while (x < 12) {
+    result -= 1 / x;
+    x += 1;
+  }
+  const inv = 1 / x,
+    inv2 = inv * inv;
+  return result + Math.log(x) - 0.5 * inv - inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 * (1 / 252 - inv2 * (1 / 240 - inv2 * (1 / 132)))));
 }
-
 
 /** Taylor coefficients of asin(z)/z in z² (k = 0…26), as native/simd.h ASIN_C builds them. */
 const ASIN_C: number[] = (() => {
   const c = [1];
-  for (let k = 1; k <= 26; k++) c.push((c[k - 1] * ((2 * k - 1) * (2 * k - 1))) / ((2 * k) * (2 * k + 1)));
+  for (let k = 1; k <= 26; k++) c.push((c[k - 1] * ((2 * k - 1) * (2 * k - 1))) / (2 * k * (2 * k + 1)));
   return c;
 })();
 

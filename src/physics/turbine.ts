@@ -18,13 +18,9 @@
  */
 export const NO_CUT_OUT = Number.MAX_VALUE;
 
-export type PowerCurve =
-  | { kind: 'cubic'; ratedSpeed: number }
-  | { kind: 'table'; speeds: Float64Array; powerW: Float64Array };
+export type PowerCurve = { kind: 'cubic'; ratedSpeed: number } | { kind: 'table'; speeds: Float64Array; powerW: Float64Array };
 
-export type ThrustCurve =
-  | { kind: 'constant'; ct: number }
-  | { kind: 'table'; speeds: Float64Array; ct: Float64Array; outside?: 'clamp' | 'zero' };
+export type ThrustCurve = { kind: 'constant'; ct: number } | { kind: 'table'; speeds: Float64Array; ct: Float64Array; outside?: 'clamp' | 'zero' };
 
 export interface Turbine {
   name: string;
@@ -91,7 +87,8 @@ export function interpolate(xs: Float64Array, ys: Float64Array, x: number): numb
   const n = xs.length;
   if (x <= xs[0]) return ys[0];
   if (x >= xs[n - 1]) return ys[n - 1];
-  const lo = segment(xs, x), hi = lo + 1;
+  const lo = segment(xs, x),
+    hi = lo + 1;
   const f = (x - xs[lo]) / (xs[hi] - xs[lo]);
   return ys[lo] + f * (ys[hi] - ys[lo]);
 }
@@ -113,7 +110,8 @@ function segment(xs: Float64Array, x: number): number {
 function interpolateSlope(xs: Float64Array, ys: Float64Array, x: number): number {
   const n = xs.length;
   if (x < xs[0] || x >= xs[n - 1]) return 0;
-  const lo = segment(xs, x), hi = lo + 1;
+  const lo = segment(xs, x),
+    hi = lo + 1;
   return (ys[hi] - ys[lo]) / (xs[hi] - xs[lo]);
 }
 
@@ -128,7 +126,10 @@ export function turbineProblem(t: Turbine): string | null {
   if (pc.kind === 'cubic' && !(pc.ratedSpeed > t.cutIn && pc.ratedSpeed <= t.cutOut)) {
     return `rated speed (${pc.ratedSpeed}) must lie in (cut-in, cut-out]`;
   }
-  for (const [name, c] of [['power curve', pc], ['thrust curve', t.thrust]] as const) {
+  for (const [name, c] of [
+    ['power curve', pc],
+    ['thrust curve', t.thrust],
+  ] as const) {
     if (c.kind !== 'table') continue;
     const ys = 'powerW' in c ? c.powerW : c.ct;
     if (c.speeds.length !== ys.length) return `${name}: ${c.speeds.length} speeds but ${ys.length} values`;

@@ -72,7 +72,9 @@ export function createWakedEvaluator(turbine: Turbine, wind: WindResource, plan:
     return r;
   };
   return {
-    turbine, wind, plan,
+    turbine,
+    wind,
+    plan,
     aep: (x, y) => evaluate(x, y, false),
     aepWithGradient: (x, y) => evaluate(x, y, true),
     last: () => lastPairs,
@@ -82,12 +84,22 @@ export function createWakedEvaluator(turbine: Turbine, wind: WindResource, plan:
 }
 
 /** Rows by direction of a native waked evaluator: scratch (summed into fresh arrays), reused from call to call and by its evaluators at other hub heights. */
-interface NativeRows { rows: ByDirection | null; gradient: boolean }
+interface NativeRows {
+  rows: ByDirection | null;
+  gradient: boolean;
+}
 
 const NO_ROWS = new Float64Array(0);
 
 /** The waked evaluator over a native runner: every direction, summed in direction order (nativeKernel.ts sumByDirection). */
-function nativeWakedEvaluator(turbine: Turbine, wind: WindResource, plan: SolvePlan, native: NativeWakedRunner, onSite: boolean, scratch: NativeRows = { rows: null, gradient: false }): WakedEvaluator {
+function nativeWakedEvaluator(
+  turbine: Turbine,
+  wind: WindResource,
+  plan: SolvePlan,
+  native: NativeWakedRunner,
+  onSite: boolean,
+  scratch: NativeRows = { rows: null, gradient: false },
+): WakedEvaluator {
   let lastPairs = 0;
   const nDir = wind.directionsDeg.length;
   const evaluate = (x: Float64Array, y: Float64Array, withGradient: boolean): WakedResult => {
@@ -103,8 +115,10 @@ function nativeWakedEvaluator(turbine: Turbine, wind: WindResource, plan: SolveP
     const rows = scratch.rows;
     // Without the gradient the kernel neither reads nor writes the gradient rows: empty ones, shared.
     const out: ByDirection = {
-      perDirectionMwh: rows.perDirectionMwh, perTurbineByDir: rows.perTurbineByDir,
-      gradXByDir: withGradient ? rows.gradXByDir : NO_ROWS, gradYByDir: withGradient ? rows.gradYByDir : NO_ROWS,
+      perDirectionMwh: rows.perDirectionMwh,
+      perTurbineByDir: rows.perTurbineByDir,
+      gradXByDir: withGradient ? rows.gradXByDir : NO_ROWS,
+      gradYByDir: withGradient ? rows.gradYByDir : NO_ROWS,
       ...(withGradient && rows.gradHByDir ? { gradHByDir: rows.gradHByDir } : {}),
     };
     lastPairs = native.run(x, y, withGradient, out);
@@ -113,7 +127,9 @@ function nativeWakedEvaluator(turbine: Turbine, wind: WindResource, plan: SolveP
     return { ...sums, perDirectionMwh: native.rows ? sums.perDirectionMwh : rows.perDirectionMwh.slice(), pairEvaluations: lastPairs };
   };
   return {
-    turbine, wind, plan,
+    turbine,
+    wind,
+    plan,
     aep: (x, y) => evaluate(x, y, false),
     aepWithGradient: (x, y) => evaluate(x, y, true),
     last: () => lastPairs,
@@ -130,9 +146,18 @@ export function weightedSumSetup(turbine: Turbine, windGiven: WindResource, spec
   // A Gaussian model at the rotor centre with the sqrmax added turbulence: the weighted sum's declaration
   // (superposition/weightedSumCovers.ts), refused above by the solve plan, gives every Gaussian profile a GaussianLocalWake.
   return {
-    turbine, wind, model: setup.model as GaussianLocalWake, turbulence: setup.turbulence, referenceIsEffective: setup.referenceIsEffective,
-    useEffectiveTi: setup.useEffectiveTi, invWec: setup.invWec, cosByDir: setup.cosByDir, sinByDir: setup.sinByDir,
-    site: setup.site, weibullBins: setup.weibullBins, speedOf,
+    turbine,
+    wind,
+    model: setup.model as GaussianLocalWake,
+    turbulence: setup.turbulence,
+    referenceIsEffective: setup.referenceIsEffective,
+    useEffectiveTi: setup.useEffectiveTi,
+    invWec: setup.invWec,
+    cosByDir: setup.cosByDir,
+    sinByDir: setup.sinByDir,
+    site: setup.site,
+    weibullBins: setup.weibullBins,
+    speedOf,
   };
 }
 
@@ -147,13 +172,21 @@ export function weightedSumSetup(turbine: Turbine, windGiven: WindResource, spec
 export function weightedSumWind(wind: WindResource): { wind: WindResource; speedOf: Float64Array | null; resultDirection: Int32Array | null } {
   if (!wind.series) return { wind, speedOf: null, resultDirection: null };
   const c = windConditions(wind);
-  const directionsDeg = new Float64Array(c.count), resultDirection = new Int32Array(c.count);
+  const directionsDeg = new Float64Array(c.count),
+    resultDirection = new Int32Array(c.count);
   for (let d = 0; d < c.directionsDeg.length; d++) {
-    for (let k = c.start[d]; k < c.start[d + 1]; k++) { directionsDeg[k] = c.directionsDeg[d]; resultDirection[k] = c.resultDirection[d]; }
+    for (let k = c.start[d]; k < c.start[d + 1]; k++) {
+      directionsDeg[k] = c.directionsDeg[d];
+      resultDirection[k] = c.resultDirection[d];
+    }
   }
   const rose: WindResource = {
-    directionsDeg, speeds: Float64Array.of(0), probability: Float64Array.from(c.weight), turbulenceIntensity: wind.turbulenceIntensity,
-    turbulenceIntensityByBin: Float64Array.from(c.turbulenceIntensity), hoursPerYear: wind.hoursPerYear,
+    directionsDeg,
+    speeds: Float64Array.of(0),
+    probability: Float64Array.from(c.weight),
+    turbulenceIntensity: wind.turbulenceIntensity,
+    turbulenceIntensityByBin: Float64Array.from(c.turbulenceIntensity),
+    hoursPerYear: wind.hoursPerYear,
   };
   return { wind: rose, speedOf: Float64Array.from(c.speed), resultDirection };
 }
@@ -166,21 +199,39 @@ export function createWeightedSumEvaluator(turbine: Turbine, wind: WindResource,
   const byDirection = (perSample: Float64Array): Float64Array => {
     if (resultDirection === null) return perSample;
     const out = new Float64Array(wind.directionsDeg.length);
-    perSample.forEach((v, k) => { out[resultDirection[k]] += v; });
+    perSample.forEach((v, k) => {
+      out[resultDirection[k]] += v;
+    });
     return out;
   };
   const evaluate = (x: Float64Array, y: Float64Array): WakedResult => {
     const r = evaluateWeightedSum(setup, x, y);
-    return { aepMwh: r.aepMwh, perDirectionMwh: byDirection(r.perDirectionMwh), perTurbineMwh: r.perTurbineMwh, gradX: new Float64Array(0), gradY: new Float64Array(0), pairEvaluations: 0 };
+    return {
+      aepMwh: r.aepMwh,
+      perDirectionMwh: byDirection(r.perDirectionMwh),
+      perTurbineMwh: r.perTurbineMwh,
+      gradX: new Float64Array(0),
+      gradY: new Float64Array(0),
+      pairEvaluations: 0,
+    };
   };
   return {
-    turbine, wind, plan,
+    turbine,
+    wind,
+    plan,
     aep: evaluate,
     // The AEP is the solve's own; the gradient replays it condition by condition (weightedSumGradient.ts).
     aepWithGradient: (x, y) => {
       const r = evaluateWeightedSum(setup, x, y);
       const g = weightedSumGradient(setup, x, y, r.iterations);
-      return { aepMwh: r.aepMwh, perDirectionMwh: byDirection(r.perDirectionMwh), perTurbineMwh: r.perTurbineMwh, gradX: g.gradX, gradY: g.gradY, pairEvaluations: 0 };
+      return {
+        aepMwh: r.aepMwh,
+        perDirectionMwh: byDirection(r.perDirectionMwh),
+        perTurbineMwh: r.perTurbineMwh,
+        gradX: g.gradX,
+        gradY: g.gradY,
+        pairEvaluations: 0,
+      };
     },
     last: () => 0,
     atHubHeight: (h) => createWeightedSumEvaluator({ ...turbine, hubHeight: h }, wind, plan),
@@ -196,11 +247,20 @@ export interface TurbineFlow {
 }
 
 export function wakedFlow(
-  turbines: Turbine | readonly Turbine[], spec: FarmModelSpec, x: Float64Array, y: Float64Array, directionDeg: number, speed: number,
-  turbulenceIntensity: number, mix?: TurbineMix,
+  turbines: Turbine | readonly Turbine[],
+  spec: FarmModelSpec,
+  x: Float64Array,
+  y: Float64Array,
+  directionDeg: number,
+  speed: number,
+  turbulenceIntensity: number,
+  mix?: TurbineMix,
 ): TurbineFlow {
   const wind: WindResource = {
-    directionsDeg: Float64Array.of(directionDeg), speeds: Float64Array.of(speed), probability: Float64Array.of(1), turbulenceIntensity,
+    directionsDeg: Float64Array.of(directionDeg),
+    speeds: Float64Array.of(speed),
+    probability: Float64Array.of(1),
+    turbulenceIntensity,
   };
   const types: readonly Turbine[] = Array.isArray(turbines) ? turbines : [turbines as Turbine];
   // The weighted sum is a solve of its own; every other plan's flow is the waked solve's with the model as given.
@@ -220,7 +280,10 @@ export function wakedFlowOf(setup: WakedSetup, x: Float64Array, y: Float64Array,
   const out: TurbineFlow = { wsEff: new Float64Array(n), ct: new Float64Array(n), ti: new Float64Array(n), powerW: new Float64Array(n) };
   for (let p = 0; p < n; p++) {
     const i = ws.order[p];
-    out.wsEff[i] = ws.u[p]; out.ct[i] = ws.ct[p]; out.ti[i] = ws.ti[p]; out.powerW[i] = powerAt(setup.types[ws.typeAt[p]], ws.u[p]);
+    out.wsEff[i] = ws.u[p];
+    out.ct[i] = ws.ct[p];
+    out.ti[i] = ws.ti[p];
+    out.powerW[i] = powerAt(setup.types[ws.typeAt[p]], ws.u[p]);
   }
   return out;
 }

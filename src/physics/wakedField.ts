@@ -20,8 +20,15 @@ import { combineMirror } from './engine/pairDeficit.js';
 const NO_PARTIALS = new Float64Array(4);
 
 export function wakedSpeedsAt(
-  turbine: Turbine, spec: FarmModelSpec, x: Float64Array, y: Float64Array,
-  directionDeg: number, speed: number, turbulenceIntensity: number, px: Float64Array, py: Float64Array,
+  turbine: Turbine,
+  spec: FarmModelSpec,
+  x: Float64Array,
+  y: Float64Array,
+  directionDeg: number,
+  speed: number,
+  turbulenceIntensity: number,
+  px: Float64Array,
+  py: Float64Array,
 ): Float64Array {
   if (spec.superposition === 'weighted') throw new Error('wakedSpeedsAt: the weighted sum has no point form here');
   const wind = { directionsDeg: Float64Array.of(directionDeg), speeds: Float64Array.of(speed), probability: Float64Array.of(1), turbulenceIntensity };
@@ -32,14 +39,20 @@ export function wakedSpeedsAt(
   const K = model.coefficientCount;
   const coef = new Float64Array(n * K);
   for (let i = 0; i < n; i++) model.prepareSource(flow.ct[i], setup.useEffectiveTi ? flow.ti[i] : turbulenceIntensity, coef, i * K);
-  const c = setup.cosByDir[0], s = setup.sinByDir[0];
-  const xw = new Float64Array(n), yw = new Float64Array(n);
-  for (let i = 0; i < n; i++) { xw[i] = x[i] * c + y[i] * s; yw[i] = -x[i] * s + y[i] * c; }
+  const c = setup.cosByDir[0],
+    s = setup.sinByDir[0];
+  const xw = new Float64Array(n),
+    yw = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    xw[i] = x[i] * c + y[i] * s;
+    yw[i] = -x[i] * s + y[i] * c;
+  }
   const image = 2 * turbine.hubHeight;
   const supKind = superpositionKind(sup.name);
   const out = new Float64Array(px.length);
   for (let k = 0; k < px.length; k++) {
-    const pxw = px[k] * c + py[k] * s, pyw = -px[k] * s + py[k] * c;
+    const pxw = px[k] * c + py[k] * s,
+      pyw = -px[k] * s + py[k] * c;
     let acc = 0;
     for (let i = 0; i < n; i++) {
       const dx = pxw - xw[i];

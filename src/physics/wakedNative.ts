@@ -67,7 +67,13 @@ export interface ReachSource {
  * through the sampled free stream (the kernel's configuration, the reach table and the learned TI
  * bound do not depend on it), so the hub-height optimizer's many heights share one of each.
  */
-export function createNativeWakedRunner(turbine: Turbine, wind: WindResource, spec: FarmModelSpec, setup: ReachSource, isa: IsaChoice = 'best'): NativeWakedRunner {
+export function createNativeWakedRunner(
+  turbine: Turbine,
+  wind: WindResource,
+  spec: FarmModelSpec,
+  setup: ReachSource,
+  isa: IsaChoice = 'best',
+): NativeWakedRunner {
   const cfg = wakedConfig(turbine, wind, spec, isa);
   const addon = requireAddon();
   const curves = curveArrays(turbine);
@@ -82,7 +88,8 @@ export function createNativeWakedRunner(turbine: Turbine, wind: WindResource, sp
   const series = wind.series !== undefined;
   const siteRows = setup.site !== null ? new SiteRows(setup.site, turbine.hubHeight, conditions.directionsDeg) : null;
   // Whether the model's reach is finite at the TI bound (asked again only when the bound changes).
-  let bounded = false, boundedTi = NaN;
+  let bounded = false,
+    boundedTi = NaN;
   // The screens' bound on an ambient TI: the largest of the conditions and the site.
   const tiAmbient = setup.ambientTiMax;
   const none = new Float64Array(0);
@@ -95,22 +102,43 @@ export function createNativeWakedRunner(turbine: Turbine, wind: WindResource, sp
   const condTi = conditions.turbulenceIntensity.some((t) => t !== ti0) ? conditions.turbulenceIntensity : none;
   let weibullBins = none;
   if (setup.weibullBins !== null) {
-    const ns = wind.speeds.length, b = setup.weibullBins;
+    const ns = wind.speeds.length,
+      b = setup.weibullBins;
     weibullBins = new Float64Array(2 * ns + 1);
-    weibullBins.set(b.lower.subarray(0, ns), 0); weibullBins.set(b.upper.subarray(0, ns), ns); weibullBins[2 * ns] = b.scale;
+    weibullBins.set(b.lower.subarray(0, ns), 0);
+    weibullBins.set(b.upper.subarray(0, ns), ns);
+    weibullBins[2 * ns] = b.scale;
   }
-  const run = (hub: number, x: Float64Array, y: Float64Array, withGradient: boolean, out: ByDirection, dirFrom: number, dirTo: number, weights?: Float64Array): number => {
+  const run = (
+    hub: number,
+    x: Float64Array,
+    y: Float64Array,
+    withGradient: boolean,
+    out: ByDirection,
+    dirFrom: number,
+    dirTo: number,
+    weights?: Float64Array,
+  ): number => {
     // Slots 20–23 of the addon: the site's arrays; 24–27 the conditions' and the Weibull's; 28 the weights (each empty where not used).
     const weight = withGradient && weights !== undefined ? weights : none;
     const tiBound = tiLearned ? setup.hint.tiCap : tiAmbient;
     // Reach for every dx up to the layout's diagonal (any direction's downstream extent).
-    let minX = Infinity, maxX = -Infinity, minY = Infinity, maxY = -Infinity;
+    let minX = Infinity,
+      maxX = -Infinity,
+      minY = Infinity,
+      maxY = -Infinity;
     for (let i = 0; i < x.length; i++) {
-      minX = Math.min(minX, x[i]); maxX = Math.max(maxX, x[i]); minY = Math.min(minY, y[i]); maxY = Math.max(maxY, y[i]);
+      minX = Math.min(minX, x[i]);
+      maxX = Math.max(maxX, x[i]);
+      minY = Math.min(minY, y[i]);
+      maxY = Math.max(maxY, y[i]);
     }
     const step = turbine.diameter / 8;
     const extent = Math.hypot(maxX - minX, maxY - minY);
-    if (tiBound !== boundedTi) { bounded = Number.isFinite(setup.model.reach(1000 * turbine.diameter, setup.ctMax, tiBound)); boundedTi = tiBound; }
+    if (tiBound !== boundedTi) {
+      bounded = Number.isFinite(setup.model.reach(1000 * turbine.diameter, setup.ctMax, tiBound));
+      boundedTi = tiBound;
+    }
     if (!bounded) reach = new Float64Array(0);
     else {
       const need = Math.ceil(extent / step) + 2;
@@ -122,17 +150,70 @@ export function createNativeWakedRunner(turbine: Turbine, wind: WindResource, sp
     }
     setTiBound(cfg, bounded ? tiBound : Infinity);
     if (siteRows === null) {
-      addon.waked(cfg, curves.powerSpeeds, curves.powerW, curves.ctSpeeds, curves.ctValues, setup.cosByDir, setup.sinByDir,
-        speeds, probability, reach, x, y, dirFrom, dirTo, withGradient ? 1 : 0,
-        out.perDirectionMwh, out.perTurbineByDir, out.gradXByDir, out.gradYByDir, stats,
-        none, none, none, none, condStart, condTi, none, none, weight);
+      addon.waked(
+        cfg,
+        curves.powerSpeeds,
+        curves.powerW,
+        curves.ctSpeeds,
+        curves.ctValues,
+        setup.cosByDir,
+        setup.sinByDir,
+        speeds,
+        probability,
+        reach,
+        x,
+        y,
+        dirFrom,
+        dirTo,
+        withGradient ? 1 : 0,
+        out.perDirectionMwh,
+        out.perTurbineByDir,
+        out.gradXByDir,
+        out.gradYByDir,
+        stats,
+        none,
+        none,
+        none,
+        none,
+        condStart,
+        condTi,
+        none,
+        none,
+        weight,
+      );
     } else {
       siteRows.fill(x, y, dirFrom, dirTo, withGradient, hub);
-      addon.waked(cfg, curves.powerSpeeds, curves.powerW, curves.ctSpeeds, curves.ctValues, setup.cosByDir, setup.sinByDir,
-        speeds, probability, reach, x, y, dirFrom, dirTo, withGradient ? 1 : 0,
-        out.perDirectionMwh, out.perTurbineByDir, out.gradXByDir, out.gradYByDir, stats,
-        siteRows.speed, siteRows.ti, withGradient ? siteRows.speedBar : none, withGradient ? siteRows.tiBar : none,
-        condStart, condTi, siteRows.weibull, weibullBins, weight);
+      addon.waked(
+        cfg,
+        curves.powerSpeeds,
+        curves.powerW,
+        curves.ctSpeeds,
+        curves.ctValues,
+        setup.cosByDir,
+        setup.sinByDir,
+        speeds,
+        probability,
+        reach,
+        x,
+        y,
+        dirFrom,
+        dirTo,
+        withGradient ? 1 : 0,
+        out.perDirectionMwh,
+        out.perTurbineByDir,
+        out.gradXByDir,
+        out.gradYByDir,
+        stats,
+        siteRows.speed,
+        siteRows.ti,
+        withGradient ? siteRows.speedBar : none,
+        withGradient ? siteRows.tiBar : none,
+        condStart,
+        condTi,
+        siteRows.weibull,
+        weibullBins,
+        weight,
+      );
       if (withGradient) siteRows.chain(out.gradXByDir, out.gradYByDir, dirFrom, dirTo, out.gradHByDir);
     }
     if (tiLearned && stats[1] > 0) setup.hint.tiCap = Math.max(stats[1] * 1.05, tiAmbient);

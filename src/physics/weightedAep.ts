@@ -37,7 +37,11 @@ export type WeightedAepEvaluator = (x: Float64Array, y: Float64Array, typeOf: In
 
 /** `kernel`: the one asked for (default the environment's, WFLO_KERNEL); the plan may still choose JavaScript. */
 export function createWeightedAepEvaluator(
-  types: readonly Turbine[], wind: WindResource, model: FarmModelSpec, neighbours: NeighbourTurbines | null = null, kernel?: KernelKind,
+  types: readonly Turbine[],
+  wind: WindResource,
+  model: FarmModelSpec,
+  neighbours: NeighbourTurbines | null = null,
+  kernel?: KernelKind,
 ): WeightedAepEvaluator {
   const nb = neighbours && neighbours.x.length > 0 ? neighbours : null;
   // The weighted sum and blockage, one-model solvers, refuse a per-turbine weighted gradient (their declarations).
@@ -52,9 +56,17 @@ export function createWeightedAepEvaluator(
   return (x, y, typeOf, weights) => {
     const own = x.length;
     const n = own + nNb;
-    const xAll = new Float64Array(n), yAll = new Float64Array(n), tAll = new Int32Array(n);
-    xAll.set(x); yAll.set(y); tAll.set(typeOf);
-    if (nb) { xAll.set(nb.x, own); yAll.set(nb.y, own); tAll.set(nb.typeOf, own); }
+    const xAll = new Float64Array(n),
+      yAll = new Float64Array(n),
+      tAll = new Int32Array(n);
+    xAll.set(x);
+    yAll.set(y);
+    tAll.set(typeOf);
+    if (nb) {
+      xAll.set(nb.x, own);
+      yAll.set(nb.y, own);
+      tAll.set(nb.typeOf, own);
+    }
     if (!ws || ws.n !== n) ws = createWakedWorkspace(setup, n);
     const term = new WeightedAepTerm(weights, wind.hoursPerYear);
     const r = solveWaked(setup, xAll, yAll, ws, { withGradient: true, mix: { typeOf: tAll, own } }, term);

@@ -59,32 +59,56 @@ export interface WeightedBlockageResult {
   state: WeightedBlockageState;
 }
 
-
 /** The fixed point of every condition of the setup's rose, and its energy. */
 export function evaluateWeightedBlockage(s: WeightedSumSetup, x: Float64Array, y: Float64Array): WeightedBlockageResult {
   const { wind, model, turbine, turbulence } = s;
-  const n = x.length, nDir = wind.directionsDeg.length, nSpeed = wind.speeds.length, nDk = nDir * nSpeed, nn = n * n;
+  const n = x.length,
+    nDir = wind.directionsDeg.length,
+    nSpeed = wind.speeds.length,
+    nDk = nDir * nSpeed,
+    nn = n * n;
   const K = model.coefficientCount;
   const f = (m: number) => new Float64Array(m);
-  const order = new Int32Array(nDir * n), xs = f(nDir * n), ys = f(nDir * n);
-  const idx = Array.from({ length: n }, (_, i) => i), xw = f(n);
+  const order = new Int32Array(nDir * n),
+    xs = f(nDir * n),
+    ys = f(nDir * n);
+  const idx = Array.from({ length: n }, (_, i) => i),
+    xw = f(n);
   for (let d = 0; d < nDir; d++) downstreamFrame(x, y, s.cosByDir[d], s.sinByDir[d], idx, xw, order, xs, ys, d * n);
   const ti0 = wind.turbulenceIntensity;
   // Each turbine's free-stream factor s_p and ambient TI₀_p by [d·n + p] (1 and the rose's TI on a uniform site), P_p by [dk·n + p].
-  const speedAt = f(nDir * n).fill(1), tiAt = f(nDir * n).fill(ti0);
+  const speedAt = f(nDir * n).fill(1),
+    tiAt = f(nDir * n).fill(ti0);
   const bins = s.weibullBins;
   const probAt = s.site && bins ? f(nDk * n) : null;
   if (s.site) {
-    const samples = createSiteSamples(n), dP = f(2);
+    const samples = createSiteSamples(n),
+      dP = f(2);
     for (let d = 0; d < nDir; d++) {
       sampleSite(s.site, x, y, order.subarray(d * n, (d + 1) * n), () => turbine.hubHeight, wind.directionsDeg[d], samples);
-      for (let p = 0; p < n; p++) { speedAt[d * n + p] = samples.speed[p]; if (s.site.ti) tiAt[d * n + p] = samples.ti[p]; }
+      for (let p = 0; p < n; p++) {
+        speedAt[d * n + p] = samples.speed[p];
+        if (s.site.ti) tiAt[d * n + p] = samples.ti[p];
+      }
       if (probAt) {
         for (let k = 0; k < nSpeed; k++) {
           const dk = d * nSpeed + k;
           for (let p = 0; p < n; p++) {
-            probAt[dk * n + p] = weibullProbability(samples.wf[p], samples.wfDx[p], samples.wfDy[p], samples.wa[p], samples.waDx[p], samples.waDy[p],
-              samples.wk[p], samples.wkDx[p], samples.wkDy[p], bins!.lower[dk], bins!.upper[dk], bins!.scale, dP);
+            probAt[dk * n + p] = weibullProbability(
+              samples.wf[p],
+              samples.wfDx[p],
+              samples.wfDy[p],
+              samples.wa[p],
+              samples.waDx[p],
+              samples.waDy[p],
+              samples.wk[p],
+              samples.wkDx[p],
+              samples.wkDy[p],
+              bins!.lower[dk],
+              bins!.upper[dk],
+              bins!.scale,
+              dP,
+            );
           }
         }
       }
@@ -94,49 +118,89 @@ export function evaluateWeightedBlockage(s: WeightedSumSetup, x: Float64Array, y
   const freeAt = (dk: number, p: number): number => wind.speeds[dk % nSpeed] * speedAt[Math.floor(dk / nSpeed) * n + p];
   const tiAmbAt = (dk: number, p: number): number => tiAt[Math.floor(dk / nSpeed) * n + p];
   // The iterate by condition and position [dk·n + p], the next one, and the sources' coefficients.
-  const u = f(nDk * n), ti = f(nDk * n), ct = f(nDk * n), coef = f(nDk * n * K), gam = f(4 * nDk * n);
-  const uNext = f(nDk * n), tiNext = f(nDk * n), block = f(nDk * n), rest = f(nDk * n);
+  const u = f(nDk * n),
+    ti = f(nDk * n),
+    ct = f(nDk * n),
+    coef = f(nDk * n * K),
+    gam = f(4 * nDk * n);
+  const uNext = f(nDk * n),
+    tiNext = f(nDk * n),
+    block = f(nDk * n),
+    rest = f(nDk * n);
   // Every (condition, target p, source q) at [(dk·n + p)·n + q]: centre deficit, convection speed, σ², local deficit, crosswind offset; weighted.
-  const usc = f(nDk * nn), ucv = f(nDk * nn), s2 = f(nDk * nn), us = f(nDk * nn), hcw = f(nDk * nn), inW = new Uint8Array(nDk * nn);
+  const usc = f(nDk * nn),
+    ucv = f(nDk * nn),
+    s2 = f(nDk * nn),
+    us = f(nDk * nn),
+    hcw = f(nDk * nn),
+    inW = new Uint8Array(nDk * nn);
   // By (condition, target): U_c, U_c*, Σ w u; whether it has weighted sources.
-  const Uc = f(nDk * n), UcStar = f(nDk * n), Us = f(nDk * n), active = new Uint8Array(nDk * n);
-  const geom = f(5), centre = f(2);
+  const Uc = f(nDk * n),
+    UcStar = f(nDk * n),
+    Us = f(nDk * n),
+    active = new Uint8Array(nDk * n);
+  const geom = f(5),
+    centre = f(2);
   const { delta, maxErr, maxIter } = WEIGHTED_SUM_DEFAULTS;
   const limiterDx = SELF_SIMILARITY_2020.limiter * (turbine.diameter / 2);
   for (let dk = 0; dk < nDk; dk++) {
     for (let p = 0; p < n; p++) {
-      const e = dk * n + p, Up = freeAt(dk, p), c0 = thrustCoefficientAt(turbine, Up);
-      u[e] = Up; ti[e] = tiAmbAt(dk, p); ct[e] = c0;
+      const e = dk * n + p,
+        Up = freeAt(dk, p),
+        c0 = thrustCoefficientAt(turbine, Up);
+      u[e] = Up;
+      ti[e] = tiAmbAt(dk, p);
+      ct[e] = c0;
       model.prepareSource(c0, ti[e], coef, e * K);
       sourceGamma(c0, gam, 4 * e);
     }
   }
-  let sweeps = 0, unconverged = true, steps = 0;
+  let sweeps = 0,
+    unconverged = true,
+    steps = 0;
   for (let it = 0; it < BLOCKAGE_MAX_SWEEPS; it++) {
     sweeps++;
     // Every pair of every condition from the current iterate.
     for (let d = 0; d < nDir; d++) {
       const row = d * n;
       for (let k = 0; k < nSpeed; k++) {
-        const dk = d * nSpeed + k, base = dk * n;
+        const dk = d * nSpeed + k,
+          base = dk * n;
         for (let p = 0; p < n; p++) {
-          let linear = 0, tMax = 0, beta = 0, weighted = false;
-          const U = freeAt(dk, p), ti0p = tiAmbAt(dk, p);
+          let linear = 0,
+            tMax = 0,
+            beta = 0,
+            weighted = false;
+          const U = freeAt(dk, p),
+            ti0p = tiAmbAt(dk, p);
           const tp = (base + p) * n;
           for (let q = 0; q < n; q++) {
             const e = tp + q;
-            usc[e] = 0; us[e] = 0; inW[e] = 0;
+            usc[e] = 0;
+            us[e] = 0;
+            inW[e] = 0;
             if (q === p) continue;
-            const dw = xs[row + p] - xs[row + q], h = (ys[row + p] - ys[row + q]) * s.invWec;
-            const src = base + q, off = src * K;
+            const dw = xs[row + p] - xs[row + q],
+              h = (ys[row + p] - ys[row + q]) * s.invWec;
+            const src = base + q,
+              off = src * K;
             if (dw > -1e-10) {
               model.centre(dw, model.growthAt(dw), coef, off, centre);
-              const sigma = centre[0], twoA = model.twoAOf(centre[1]);
+              const sigma = centre[0],
+                twoA = model.twoAOf(centre[1]);
               const ref = s.referenceIsEffective ? u[src] : freeAt(dk, q);
-              const cd = ref * Math.min(1, twoA), sq = sigma * sigma;
+              const cd = ref * Math.min(1, twoA),
+                sq = sigma * sigma;
               const local = cd * Math.exp((-1 / (2 * sq)) * (h * h));
-              usc[e] = cd; ucv[e] = ref * (1 - twoA / 2); s2[e] = sq; us[e] = local; hcw[e] = h;
-              if (local >= Math.max(delta, 1e-30) * U) { inW[e] = 1; weighted = true; } else linear += local;
+              usc[e] = cd;
+              ucv[e] = ref * (1 - twoA / 2);
+              s2[e] = sq;
+              us[e] = local;
+              hcw[e] = h;
+              if (local >= Math.max(delta, 1e-30) * U) {
+                inW[e] = 1;
+                weighted = true;
+              } else linear += local;
               if (turbulence && dw > 0) {
                 const add = turbulence.added(dw, Math.abs(h), ct[src], tiAmbAt(dk, q), model, coef, off, null, model.wakeRadiusOf(sigma));
                 if (add > tMax) tMax = add;
@@ -148,8 +212,12 @@ export function evaluateWeightedBlockage(s: WeightedSumSetup, x: Float64Array, y
             }
           }
           const t = base + p;
-          rest[t] = linear; block[t] = beta; active[t] = weighted ? 1 : 0;
-          Us[t] = 0; Uc[t] = U; UcStar[t] = 10 * U;
+          rest[t] = linear;
+          block[t] = beta;
+          active[t] = weighted ? 1 : 0;
+          Us[t] = 0;
+          Uc[t] = U;
+          UcStar[t] = 10 * U;
           tiNext[t] = turbulence ? Math.sqrt(ti0p * ti0p + tMax * tMax) : ti0p;
         }
       }
@@ -161,7 +229,8 @@ export function evaluateWeightedBlockage(s: WeightedSumSetup, x: Float64Array, y
       for (let t = 0; t < nDk * n; t++) if (active[t]) worst = Math.max(worst, Math.abs((Uc[t] - UcStar[t]) / UcStar[t]));
       if (!(worst > maxErr)) break;
       steps++;
-      for (let t = 0; t < nDk * n; t++) if (active[t]) convectionStep(freeAt(Math.floor(t / n), t % n), t, n, count, Uc, UcStar, Us, usc, ucv, s2, us, hcw, inW);
+      for (let t = 0; t < nDk * n; t++)
+        if (active[t]) convectionStep(freeAt(Math.floor(t / n), t % n), t, n, count, Uc, UcStar, Us, usc, ucv, s2, us, hcw, inW);
     }
     let change = 0;
     for (let t = 0; t < nDk * n; t++) {
@@ -170,22 +239,30 @@ export function evaluateWeightedBlockage(s: WeightedSumSetup, x: Float64Array, y
       change = Math.max(change, Math.abs(uNext[t] - u[t]));
     }
     for (let t = 0; t < nDk * n; t++) {
-      u[t] = uNext[t]; ti[t] = tiNext[t];
+      u[t] = uNext[t];
+      ti[t] = tiNext[t];
       ct[t] = thrustCoefficientAt(turbine, Math.max(u[t], 0));
       model.prepareSource(ct[t], s.useEffectiveTi ? ti[t] : tiAmbAt(Math.floor(t / n), t % n), coef, t * K);
       sourceGamma(ct[t], gam, 4 * t);
     }
-    if (change < BLOCKAGE_TOLERANCE_MS) { unconverged = false; break; }
+    if (change < BLOCKAGE_TOLERANCE_MS) {
+      unconverged = false;
+      break;
+    }
   }
   const mwhPerW = (wind.hoursPerYear ?? 8760) * 1e-6;
-  const perDirectionMwh = f(nDir), perTurbineMwh = f(n), wsEff = f(nDk * n);
+  const perDirectionMwh = f(nDir),
+    perTurbineMwh = f(n),
+    wsEff = f(nDk * n);
   for (let d = 0; d < nDir; d++) {
     let energy = 0;
     for (let k = 0; k < nSpeed; k++) {
       // A per-point Weibull site weighs each turbine by its own probability (the table is not used).
-      const dk = d * nSpeed + k, prob = probAt !== null ? 1 : wind.probability[dk];
+      const dk = d * nSpeed + k,
+        prob = probAt !== null ? 1 : wind.probability[dk];
       for (let p = 0; p < n; p++) {
-        const i = order[d * n + p], e = dk * n + p;
+        const i = order[d * n + p],
+          e = dk * n + p;
         wsEff[dk * n + i] = u[e];
         if (!(prob > 0)) continue;
         const en = (probAt !== null ? probAt[e] : prob) * powerAt(turbine, u[e]);
@@ -205,8 +282,19 @@ export function evaluateWeightedBlockage(s: WeightedSumSetup, x: Float64Array, y
  * sources: superposition/weightedSum.ts's convectionStep with the sources of every position.
  */
 function convectionStep(
-  U: number, t: number, n: number, count: number, Uc: Float64Array, UcStar: Float64Array, Us: Float64Array,
-  usc: Float64Array, ucv: Float64Array, s2: Float64Array, us: Float64Array, hcw: Float64Array, inW: Uint8Array,
+  U: number,
+  t: number,
+  n: number,
+  count: number,
+  Uc: Float64Array,
+  UcStar: Float64Array,
+  Us: Float64Array,
+  usc: Float64Array,
+  ucv: Float64Array,
+  s2: Float64Array,
+  us: Float64Array,
+  hcw: Float64Array,
+  inW: Uint8Array,
 ): void {
   const base = t * n;
   let ucGlobal: number;
@@ -215,23 +303,31 @@ function convectionStep(
     for (let q = 0; q < n; q++) if (inW[base + q] && ucv[base + q] > ucGlobal) ucGlobal = ucv[base + q];
   } else ucGlobal = UcStar[t];
   Uc[t] = ucGlobal;
-  let sumUs = 0, usInt = 0, sum1 = 0, sum2 = 0;
+  let sumUs = 0,
+    usInt = 0,
+    sum1 = 0,
+    sum2 = 0;
   for (let q = 0; q < n; q++) {
     if (!inW[base + q]) continue;
-    const e = base + q, wq = ucGlobal !== 0 ? ucv[e] / ucGlobal : 1;
+    const e = base + q,
+      wq = ucGlobal !== 0 ? ucv[e] / ucGlobal : 1;
     sumUs += wq * us[e];
     usInt += wq * (usc[e] * 2 * Math.PI * s2[e]);
     sum1 += wq * wq * (usc[e] * usc[e] * Math.PI * s2[e]);
   }
   for (let a = 0; a < n; a++) {
     if (!inW[base + a]) continue;
-    const ea = base + a, wa = ucGlobal !== 0 ? ucv[ea] / ucGlobal : 1;
+    const ea = base + a,
+      wa = ucGlobal !== 0 ? ucv[ea] / ucGlobal : 1;
     let inner = 0;
     for (let b = a + 1; b < n; b++) {
       if (!inW[base + b]) continue;
-      const eb = base + b, wb = ucGlobal !== 0 ? ucv[eb] / ucGlobal : 1;
-      const sa = s2[ea], sb = s2[eb], dh = Math.abs(hcw[ea] - hcw[eb]);
-      const cross = 2 * Math.exp(-(dh * dh) / (2 * (sa + sb))) * Math.PI * sa * sb / (sa + sb);
+      const eb = base + b,
+        wb = ucGlobal !== 0 ? ucv[eb] / ucGlobal : 1;
+      const sa = s2[ea],
+        sb = s2[eb],
+        dh = Math.abs(hcw[ea] - hcw[eb]);
+      const cross = (2 * Math.exp(-(dh * dh) / (2 * (sa + sb))) * Math.PI * sa * sb) / (sa + sb);
       inner += 2 * (wa * usc[ea]) * (wb * usc[eb]) * cross;
     }
     sum2 += inner;
@@ -250,13 +346,30 @@ export function createWeightedBlockageEvaluator(turbine: Turbine, wind: WindReso
   const setup = weightedSumSetup(turbine, wind, spec);
   const evaluate = (x: Float64Array, y: Float64Array): WakedResult => {
     const r = evaluateWeightedBlockage(setup, x, y);
-    return { aepMwh: r.aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh: r.perTurbineMwh, gradX: new Float64Array(0), gradY: new Float64Array(0), pairEvaluations: 0 };
+    return {
+      aepMwh: r.aepMwh,
+      perDirectionMwh: r.perDirectionMwh,
+      perTurbineMwh: r.perTurbineMwh,
+      gradX: new Float64Array(0),
+      gradY: new Float64Array(0),
+      pairEvaluations: 0,
+    };
   };
   return {
-    turbine, wind, plan,
+    turbine,
+    wind,
+    plan,
     aep: evaluate,
     aepWithGradient: (x, y) => {
-      if (setup.site) throw new FarmConflictError({ field: 'superposition', message: "blockage with the weighted sum on a site that is not uniform gives the AEP but not its gradient yet: optimize with 'linear' or 'sos', or without blockage" }, spec);
+      if (setup.site)
+        throw new FarmConflictError(
+          {
+            field: 'superposition',
+            message:
+              "blockage with the weighted sum on a site that is not uniform gives the AEP but not its gradient yet: optimize with 'linear' or 'sos', or without blockage",
+          },
+          spec,
+        );
       const r = evaluateWeightedBlockage(setup, x, y);
       const g = weightedBlockageGradient(setup, r.state);
       return { aepMwh: r.aepMwh, perDirectionMwh: r.perDirectionMwh, perTurbineMwh: r.perTurbineMwh, gradX: g.gradX, gradY: g.gradY, pairEvaluations: 0 };

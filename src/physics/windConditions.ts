@@ -37,15 +37,22 @@ export function windConditions(wind: WindResource): WindConditions {
 }
 
 function roseConditions(wind: WindResource): WindConditions {
-  const nd = wind.directionsDeg.length, ns = wind.speeds.length;
+  const nd = wind.directionsDeg.length,
+    ns = wind.speeds.length;
   const start = new Int32Array(nd + 1);
   for (let d = 0; d <= nd; d++) start[d] = d * ns;
   const speed = new Float64Array(nd * ns);
   for (let c = 0; c < nd * ns; c++) speed[c] = wind.speeds[c % ns];
   const ti = wind.turbulenceIntensityByBin ? Float64Array.from(wind.turbulenceIntensityByBin) : new Float64Array(nd * ns).fill(wind.turbulenceIntensity);
   return {
-    directionsDeg: wind.directionsDeg, resultDirection: Int32Array.from({ length: nd }, (_, d) => d), start, speed,
-    weight: wind.probability, turbulenceIntensity: ti, tiMax: maxOf(ti, wind.turbulenceIntensity), count: nd * ns,
+    directionsDeg: wind.directionsDeg,
+    resultDirection: Int32Array.from({ length: nd }, (_, d) => d),
+    start,
+    speed,
+    weight: wind.probability,
+    turbulenceIntensity: ti,
+    tiMax: maxOf(ti, wind.turbulenceIntensity),
+    count: nd * ns,
   };
 }
 
@@ -56,23 +63,37 @@ function seriesConditions(wind: WindResource): WindConditions {
   order.sort((a, b) => s.directionsDeg[a] - s.directionsDeg[b] || a - b);
   const summaryIndex = new Map<number, number>();
   wind.directionsDeg.forEach((d, i) => summaryIndex.set(d, i));
-  const directions: number[] = [], resultDirection: number[] = [], start: number[] = [];
-  const speed = new Float64Array(n), weight = new Float64Array(n), ti = new Float64Array(n);
+  const directions: number[] = [],
+    resultDirection: number[] = [],
+    start: number[] = [];
+  const speed = new Float64Array(n),
+    weight = new Float64Array(n),
+    ti = new Float64Array(n);
   for (let c = 0; c < n; c++) {
     const t = order[c];
     const dir = s.directionsDeg[t];
     if (c === 0 || dir !== directions[directions.length - 1]) {
       const slot = summaryIndex.get(summaryDirectionOf(dir));
       if (slot === undefined) throw new Error(`time series direction ${dir}° has no bin in the resource's summary rose`);
-      directions.push(dir); resultDirection.push(slot); start.push(c);
+      directions.push(dir);
+      resultDirection.push(slot);
+      start.push(c);
     }
-    speed[c] = s.speeds[t]; weight[c] = s.weights[t];
+    speed[c] = s.speeds[t];
+    weight[c] = s.weights[t];
     ti[c] = s.turbulenceIntensity ? s.turbulenceIntensity[t] : wind.turbulenceIntensity;
   }
   start.push(n);
   return {
-    directionsDeg: Float64Array.from(directions), resultDirection: Int32Array.from(resultDirection), start: Int32Array.from(start),
-    speed, weight, turbulenceIntensity: ti, tiMax: maxOf(ti, 0), count: n, sampleOf: Int32Array.from(order),
+    directionsDeg: Float64Array.from(directions),
+    resultDirection: Int32Array.from(resultDirection),
+    start: Int32Array.from(start),
+    speed,
+    weight,
+    turbulenceIntensity: ti,
+    tiMax: maxOf(ti, 0),
+    count: n,
+    sampleOf: Int32Array.from(order),
   };
 }
 

@@ -45,7 +45,8 @@ export function roseFromSectors(
   speedFrequencyByDir: ArrayLike<number>[] | null,
   turbulenceIntensity = 0.075,
 ): WindResource {
-  const nd = directionsDeg.length, ns = speeds.length;
+  const nd = directionsDeg.length,
+    ns = speeds.length;
   const probability = new Float64Array(nd * ns);
   for (let d = 0; d < nd; d++) {
     for (let s = 0; s < ns; s++) {
@@ -74,7 +75,8 @@ export function roseFromWeibull(
   speeds: ArrayLike<number>,
   turbulenceIntensity = 0.075,
 ): WindResource {
-  const nd = directionsDeg.length, ns = speeds.length;
+  const nd = directionsDeg.length,
+    ns = speeds.length;
   const byDir: Float64Array[] = [];
   for (let d = 0; d < nd; d++) {
     const cdf = (v: number) => 1 - Math.exp(-Math.pow(v / weibullA[d], weibullK[d]));
@@ -98,7 +100,8 @@ export function uniformRose(nDirections: number, speeds: ArrayLike<number>, turb
 
 /** Check a resource; returns the first problem as a sentence, or null. */
 export function windResourceProblem(w: WindResource, tolerance = 1e-3): string | null {
-  const nd = w.directionsDeg.length, ns = w.speeds.length;
+  const nd = w.directionsDeg.length,
+    ns = w.speeds.length;
   if (nd === 0) return 'no wind directions';
   if (ns === 0) return 'no wind speeds';
   if (w.probability.length !== nd * ns) {
@@ -116,7 +119,8 @@ export function windResourceProblem(w: WindResource, tolerance = 1e-3): string |
   const byBin = w.turbulenceIntensityByBin;
   if (byBin) {
     if (byBin.length !== nd * ns) return `turbulence intensity has ${byBin.length} bins, expected ${nd} directions × ${ns} speeds = ${nd * ns}`;
-    for (let i = 0; i < byBin.length; i++) if (!(byBin[i] >= 0 && Number.isFinite(byBin[i]))) return `turbulence intensity of bin ${i} = ${byBin[i]} must be a finite number >= 0`;
+    for (let i = 0; i < byBin.length; i++)
+      if (!(byBin[i] >= 0 && Number.isFinite(byBin[i]))) return `turbulence intensity of bin ${i} = ${byBin[i]} must be a finite number >= 0`;
   }
   if (w.series) return seriesProblem(w.series, tolerance);
   return null;

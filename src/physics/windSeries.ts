@@ -80,8 +80,12 @@ export function windFromSeries(input: SeriesInput): WindResource {
 /** The binned rose of a series (directions × speeds, probability = weight of the bin's samples). */
 export function seriesSummary(series: WindSeries): Pick<WindResource, 'directionsDeg' | 'speeds' | 'probability'> {
   const n = series.directionsDeg.length;
-  const dirBins = new Set<number>(), speedBins = new Set<number>();
-  for (let t = 0; t < n; t++) { dirBins.add(summaryDirectionOf(series.directionsDeg[t])); speedBins.add(summarySpeedOf(series.speeds[t])); }
+  const dirBins = new Set<number>(),
+    speedBins = new Set<number>();
+  for (let t = 0; t < n; t++) {
+    dirBins.add(summaryDirectionOf(series.directionsDeg[t]));
+    speedBins.add(summarySpeedOf(series.speeds[t]));
+  }
   const directions = [...dirBins].sort((a, b) => a - b);
   const speeds = [...speedBins].sort((a, b) => a - b);
   const dirIndex = new Map(directions.map((d, i) => [d, i]));

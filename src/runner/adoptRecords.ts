@@ -117,9 +117,25 @@ function sameLayout(a: { x: ArrayLike<number>; y: ArrayLike<number> }, b: { x: A
   return true;
 }
 
-export async function adoptRecords(tasks: Iterable<Task>, into: Ledger | AdoptionTarget, gate: RowGate, sources: readonly AdoptionSource[], options: AdoptOptions = {}): Promise<AdoptionReport> {
+export async function adoptRecords(
+  tasks: Iterable<Task>,
+  into: Ledger | AdoptionTarget,
+  gate: RowGate,
+  sources: readonly AdoptionSource[],
+  options: AdoptOptions = {},
+): Promise<AdoptionReport> {
   const target = 'commitResults' in into ? ledgerTarget(into) : into;
-  const report: AdoptionReport = { adopted: 0, alreadyDone: 0, outsideGrid: 0, duplicates: 0, rejected: [], rejectedForAep: 0, tolerated: [], conflicts: [], perSource: new Map() };
+  const report: AdoptionReport = {
+    adopted: 0,
+    alreadyDone: 0,
+    outsideGrid: 0,
+    duplicates: 0,
+    rejected: [],
+    rejectedForAep: 0,
+    tolerated: [],
+    conflicts: [],
+    perSource: new Map(),
+  };
   const byId = new Map<string, Task>();
   for (const t of tasks) byId.set(t.taskId, t);
   const done = target.done;
@@ -146,7 +162,10 @@ export async function adoptRecords(tasks: Iterable<Task>, into: Ledger | Adoptio
         counts.records++;
         const taskId = taskIdOf(r.farmId, r.farmType, r.seed);
         const task = byId.get(taskId);
-        if (!task) { report.outsideGrid++; continue; }
+        if (!task) {
+          report.outsideGrid++;
+          continue;
+        }
         // The file the record came from (a folder's worker file, or the one a merged file names).
         const label = r.source?.startsWith(ADOPTED) ? r.source : `${ADOPTED}${source.label}`;
         const file = label.slice(ADOPTED.length);
@@ -154,7 +173,14 @@ export async function adoptRecords(tasks: Iterable<Task>, into: Ledger | Adoptio
         if (earlier) {
           counts.repeated++;
           if (sameLayout(earlier, r) && Object.is(earlier.aep, r.aep)) report.duplicates++;
-          else conflict({ taskId, kept: { source: earlier.source, aep: earlier.aep }, dropped: { source: label, aep: r.aep }, apartM: layoutsApartM(earlier, r), via: source.label });
+          else
+            conflict({
+              taskId,
+              kept: { source: earlier.source, aep: earlier.aep },
+              dropped: { source: label, aep: r.aep },
+              apartM: layoutsApartM(earlier, r),
+              via: source.label,
+            });
           continue;
         }
         if (done.has(taskId)) {
@@ -162,11 +188,21 @@ export async function adoptRecords(tasks: Iterable<Task>, into: Ledger | Adoptio
           counts.alreadyDone++;
           const held = target.resultOf(taskId);
           if (held && !(sameLayout(held, r) && (Object.is(held.aep, r.aep) || Object.is(held.aepReported ?? NaN, r.aep)))) {
-            conflict({ taskId, kept: { source: `ledger (${held.source})`, aep: held.aep }, dropped: { source: label, aep: r.aep }, apartM: layoutsApartM(held, r), via: source.label });
+            conflict({
+              taskId,
+              kept: { source: `ledger (${held.source})`, aep: held.aep },
+              dropped: { source: label, aep: r.aep },
+              apartM: layoutsApartM(held, r),
+              via: source.label,
+            });
           }
           continue;
         }
-        const verdict = gate.checkNow(task, { ...r, taskId, specHash: task.specHash, aepInitial: Number.isFinite(r.aepInitial) ? r.aepInitial : NaN }, { kind: 'adopted', file });
+        const verdict = gate.checkNow(
+          task,
+          { ...r, taskId, specHash: task.specHash, aepInitial: Number.isFinite(r.aepInitial) ? r.aepInitial : NaN },
+          { kind: 'adopted', file },
+        );
         if (!verdict.ok) {
           if (verdict.failed === 'aep') report.rejectedForAep++;
           counts.rejected++;
@@ -203,14 +239,17 @@ export function adoptionSummary(a: AdoptionReport, verb: { adopted: string; reje
   if (a.outsideGrid) parts.push(`${a.outsideGrid} outside this campaign's grid ignored`);
   let line = parts.join(', ');
   if (a.rejectedForAep > 0 && aepMode === 'verify') {
-    line += `; ${a.rejectedForAep} of the rejected failed only on their AEP (computed with another model?): ` +
-      'with --aep recompute they would be adopted, wflo\'s AEP stored as /aep and theirs kept as /aep_reported';
+    line +=
+      `; ${a.rejectedForAep} of the rejected failed only on their AEP (computed with another model?): ` +
+      "with --aep recompute they would be adopted, wflo's AEP stored as /aep and theirs kept as /aep_reported";
   }
   return line;
 }
 
 /** One line for a conflict (the CLI and the audit log say the same). */
 export function conflictLine(c: AdoptionConflict): string {
-  return `${c.taskId}: ${c.kept.source} has AEP ${formatMwh(c.kept.aep)} MWh, ${c.dropped.source} has ${formatMwh(c.dropped.aep)} MWh with another result ` +
-    `(${differenceText(c.kept.aep, c.dropped.aep, c.apartM)}); kept ${c.kept.source}`;
+  return (
+    `${c.taskId}: ${c.kept.source} has AEP ${formatMwh(c.kept.aep)} MWh, ${c.dropped.source} has ${formatMwh(c.dropped.aep)} MWh with another result ` +
+    `(${differenceText(c.kept.aep, c.dropped.aep, c.apartM)}); kept ${c.kept.source}`
+  );
 }

@@ -40,7 +40,10 @@ export class AuditLog {
   }
 
   flush(): void {
-    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
     if (this.fd === null || this.buffer.length === 0) return;
     const text = this.buffer.join('');
     this.buffer = [];
@@ -50,7 +53,11 @@ export class AuditLog {
     } catch (err) {
       const fd = this.fd;
       this.fd = null;
-      try { fs.closeSync(fd); } catch { /* already failing */ }
+      try {
+        fs.closeSync(fd);
+      } catch {
+        /* already failing */
+      }
       this.onError(err as Error);
     }
   }
@@ -58,7 +65,11 @@ export class AuditLog {
   close(): void {
     this.flush();
     if (this.fd !== null) {
-      try { fs.fsyncSync(this.fd); } catch { /* best effort */ }
+      try {
+        fs.fsyncSync(this.fd);
+      } catch {
+        /* best effort */
+      }
       fs.closeSync(this.fd);
       this.fd = null;
     }
@@ -72,7 +83,11 @@ export function readAuditLog(dir: string): AuditEvent[] {
   const out: AuditEvent[] = [];
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     if (!line) continue;
-    try { out.push(JSON.parse(line) as AuditEvent); } catch { /* torn line */ }
+    try {
+      out.push(JSON.parse(line) as AuditEvent);
+    } catch {
+      /* torn line */
+    }
   }
   return out;
 }

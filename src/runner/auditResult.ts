@@ -41,8 +41,16 @@ export function auditResultFields(r: CommittedResult): AuditResultFields {
   return {
     spec_hash: r.specHash,
     result: {
-      n: r.nTurbines, aep: num(r.aep), aep_initial: num(r.aepInitial), x: list(r.x), y: list(r.y),
-      x_initial: list(r.xInitial), y_initial: list(r.yInitial), iterations: r.iterations, evaluations: r.evaluations, wall_s: num(r.wallS),
+      n: r.nTurbines,
+      aep: num(r.aep),
+      aep_initial: num(r.aepInitial),
+      x: list(r.x),
+      y: list(r.y),
+      x_initial: list(r.xInitial),
+      y_initial: list(r.yInitial),
+      iterations: r.iterations,
+      evaluations: r.evaluations,
+      wall_s: num(r.wallS),
       ...(r.aepReported !== undefined && Number.isFinite(r.aepReported) ? { aep_reported: r.aepReported } : {}),
       ...(r.metrics && Object.keys(r.metrics).length > 0 ? { metrics: { ...r.metrics } } : {}),
       ...(r.worker ? { worker: r.worker } : {}),
@@ -66,21 +74,41 @@ function ints(v: unknown): Int32Array {
  * The result carried by an audit event, or null when the event carries none (older logs) or a
  * malformed one. Identity fields come from the caller's task, never from the line alone.
  */
-export function resultFromAudit(event: Record<string, unknown>, task: { taskId: string; farmId: number; farmType: number; seed: number }): CommittedResult | null {
+export function resultFromAudit(
+  event: Record<string, unknown>,
+  task: { taskId: string; farmId: number; farmType: number; seed: number },
+): CommittedResult | null {
   const r = event.result as Record<string, unknown> | undefined;
   if (!r || typeof r !== 'object' || typeof event.spec_hash !== 'string') return null;
-  const x = floats(r.x), y = floats(r.y), xi = floats(r.x_initial), yi = floats(r.y_initial);
+  const x = floats(r.x),
+    y = floats(r.y),
+    xi = floats(r.x_initial),
+    yi = floats(r.y_initial);
   if (!x || !y || !xi || !yi || typeof r.n !== 'number' || x.length !== r.n || y.length !== r.n) return null;
   if (typeof r.iterations !== 'number' || typeof r.evaluations !== 'number') return null;
   return {
-    taskId: task.taskId, farmId: task.farmId, farmType: task.farmType, seed: task.seed, specHash: event.spec_hash,
-    nTurbines: r.n, aep: back(r.aep), aepInitial: back(r.aep_initial), x, y, xInitial: xi, yInitial: yi,
-    iterations: r.iterations, evaluations: r.evaluations, wallS: back(r.wall_s),
+    taskId: task.taskId,
+    farmId: task.farmId,
+    farmType: task.farmType,
+    seed: task.seed,
+    specHash: event.spec_hash,
+    nTurbines: r.n,
+    aep: back(r.aep),
+    aepInitial: back(r.aep_initial),
+    x,
+    y,
+    xInitial: xi,
+    yInitial: yi,
+    iterations: r.iterations,
+    evaluations: r.evaluations,
+    wallS: back(r.wall_s),
     attempts: typeof event.attempt === 'number' ? event.attempt : -1,
     ...(typeof r.aep_reported === 'number' ? { aepReported: r.aep_reported } : {}),
     ...(isNumberRecord(r.metrics) ? { metrics: r.metrics } : {}),
     ...(typeof r.worker === 'string' ? { worker: r.worker } : {}),
-    ...(Array.isArray(r.turbine_types) && r.turbine_types.every((t) => Number.isInteger(t)) ? { turbineTypes: Int32Array.from(r.turbine_types as number[]) } : {}),
+    ...(Array.isArray(r.turbine_types) && r.turbine_types.every((t) => Number.isInteger(t))
+      ? { turbineTypes: Int32Array.from(r.turbine_types as number[]) }
+      : {}),
     // Anything but two lists of integers is refused by the gate (as an empty list), never dropped quietly.
     ...(r.cable_to !== undefined ? { cableTo: ints(r.cable_to) } : {}),
     ...(r.cable_type !== undefined ? { cableType: ints(r.cable_type) } : {}),

@@ -10,7 +10,6 @@ import { QUARANTINE_META } from './gate/recheck.js';
 import { LedgerReader, type FailureInfo, type GroupCounts, type RunningTask } from './ledgerReader.js';
 import { formatDuration } from './progress.js';
 
-
 export interface GroupStatus extends GroupCounts {
   running: number;
 }
@@ -44,7 +43,11 @@ export function readStatus(dir: string): CampaignStatus {
       const lastRun = ledger.lastRun();
       const campaign = ledger.getMeta('campaign_name') ?? '';
       let quarantined: CampaignStatus['quarantined'] = [];
-      try { quarantined = JSON.parse(ledger.getMeta(QUARANTINE_META) ?? '[]') as CampaignStatus['quarantined']; } catch { /* unreadable: none shown */ }
+      try {
+        quarantined = JSON.parse(ledger.getMeta(QUARANTINE_META) ?? '[]') as CampaignStatus['quarantined'];
+      } catch {
+        /* unreadable: none shown */
+      }
       let run: CampaignStatus['run'] = null;
       let runningTasks: RunningTask[] = [];
       let ratePerMin = 0;
@@ -56,10 +59,17 @@ export function readStatus(dir: string): CampaignStatus {
         const alive = lastRun.endedAt === null && holder !== null && holder.pid === lastRun.pid && holder.host === lastRun.host;
         const state = alive ? 'running' : lastRun.endedAt !== null ? 'ended' : 'killed';
         run = {
-          state, pid: lastRun.pid, startedAt: new Date(lastRun.startedAt * 1000).toISOString(), heartbeatAgeS: Math.round(age * 10) / 10,
-          endState: lastRun.endState ?? (state === 'killed' ? 'killed' : null), workers: lastRun.workers,
+          state,
+          pid: lastRun.pid,
+          startedAt: new Date(lastRun.startedAt * 1000).toISOString(),
+          heartbeatAgeS: Math.round(age * 10) / 10,
+          endState: lastRun.endState ?? (state === 'killed' ? 'killed' : null),
+          workers: lastRun.workers,
         };
-        if (alive) { runningTasks = lastRun.running; ratePerMin = lastRun.ratePerMin; }
+        if (alive) {
+          runningTasks = lastRun.running;
+          ratePerMin = lastRun.ratePerMin;
+        }
       }
       // Running tasks are pending (or stale) in the ledger: move them to "running".
       // The heartbeat is up to a second old: skip tasks committed since.
@@ -75,12 +85,27 @@ export function readStatus(dir: string): CampaignStatus {
         g[state]--;
       }
       const sum = (k: 'total' | 'done' | 'failed' | 'running' | 'pending' | 'stale'): number => groups.reduce((s, g) => s + g[k], 0);
-      const total = sum('total'), done = sum('done'), failed = sum('failed');
+      const total = sum('total'),
+        done = sum('done'),
+        failed = sum('failed');
       const remaining = total - done - failed;
       return {
-        campaign, outputDir: dir, total, done, failed, running: sum('running'), pending: sum('pending'), stale: sum('stale'),
-        ratePerMin, etaS: ratePerMin > 0 ? (remaining / ratePerMin) * 60 : remaining === 0 ? 0 : null,
-        complete: total > 0 && done === total, run, groups, failures, runningTasks, quarantined,
+        campaign,
+        outputDir: dir,
+        total,
+        done,
+        failed,
+        running: sum('running'),
+        pending: sum('pending'),
+        stale: sum('stale'),
+        ratePerMin,
+        etaS: ratePerMin > 0 ? (remaining / ratePerMin) * 60 : remaining === 0 ? 0 : null,
+        complete: total > 0 && done === total,
+        run,
+        groups,
+        failures,
+        runningTasks,
+        quarantined,
       };
     });
   } finally {
@@ -91,10 +116,13 @@ export function readStatus(dir: string): CampaignStatus {
 /** The status as text: a summary line, the farm × type table, the latest failures. */
 export function formatStatus(s: CampaignStatus): string {
   const lines: string[] = [];
-  const runText = !s.run ? 'never run'
-    : s.run.state === 'running' ? `running (pid ${s.run.pid}, ${s.run.workers} workers, ${s.ratePerMin.toFixed(1)} tasks/min, ETA ${formatDuration(s.etaS)})`
-    : s.run.state === 'killed' ? `not running (last run, pid ${s.run.pid}, was killed)`
-    : `not running (last run: ${s.run.endState})`;
+  const runText = !s.run
+    ? 'never run'
+    : s.run.state === 'running'
+      ? `running (pid ${s.run.pid}, ${s.run.workers} workers, ${s.ratePerMin.toFixed(1)} tasks/min, ETA ${formatDuration(s.etaS)})`
+      : s.run.state === 'killed'
+        ? `not running (last run, pid ${s.run.pid}, was killed)`
+        : `not running (last run: ${s.run.endState})`;
   lines.push(`campaign ${s.campaign} in ${s.outputDir}: ${runText}`);
   lines.push(`${s.done}/${s.total} done, ${s.failed} failed, ${s.running} running, ${s.pending} pending, ${s.stale} stale${s.complete ? ' (complete)' : ''}`);
   lines.push('');

@@ -76,7 +76,11 @@ export class CommitBatcher {
     for (let i = 0; i < batch.length; i++) {
       const { d, wallS, worker } = batch[i];
       this.audit.write({
-        event: 'attempt', task: d.task.taskId, attempt: d.attempt, outcome: 'done', wall_s: roundWallS(wallS),
+        event: 'attempt',
+        task: d.task.taskId,
+        attempt: d.attempt,
+        outcome: 'done',
+        wall_s: roundWallS(wallS),
         ...(worker ? { worker_host: worker.host, worker_pid: worker.pid } : {}),
         ...auditResultFields(rows[i]),
       });

@@ -170,8 +170,12 @@ function withLedger<T>(dir: string, use: (view: LedgerView) => T): T {
     db.exec('BEGIN');
     const name = (db.prepare("SELECT value FROM meta WHERE key = 'campaign_name'").pluck().get() as string | undefined) ?? null;
     const hasAdoptedFor = (db.prepare("SELECT name FROM pragma_table_info('results')").pluck().all() as string[]).includes('adopted_for');
-    const rows = db.prepare(`SELECT t.task_id, t.spec_hash, r.spec_hash, t.failed, ${hasAdoptedFor ? 'r.adopted_for' : 'NULL'} FROM tasks t LEFT JOIN results r ON r.task_id = t.task_id`)
-      .raw().iterate() as Iterable<LedgerRow>;
+    const rows = db
+      .prepare(
+        `SELECT t.task_id, t.spec_hash, r.spec_hash, t.failed, ${hasAdoptedFor ? 'r.adopted_for' : 'NULL'} FROM tasks t LEFT JOIN results r ON r.task_id = t.task_id`,
+      )
+      .raw()
+      .iterate() as Iterable<LedgerRow>;
     const metaOf = db.prepare('SELECT value FROM meta WHERE key = ?').pluck();
     const out = use({ name, rows, meta: (key) => (metaOf.get(key) as string | undefined) ?? null });
     db.exec('COMMIT');
@@ -195,9 +199,15 @@ function hasFilesToRecover(dir: string | null): boolean {
   return dir !== null && (fs.existsSync(path.join(dir, LAYOUTS_FILE)) || fs.existsSync(path.join(dir, AUDIT_FILE)));
 }
 
-function dryRunWith(c: Campaign, adopt: boolean, recomputeAdopted: boolean): { report: DryRunReport; recovery: RecoveryInputs | null; doneIds: Set<string> | null } {
-  const recovery: RecoveryInputs | null = hasFilesToRecover(c.outputDir) ? { doneIds: new Set(), auditScanned: 0, lastExportCreated: null, lastExportFile: null, campaignHash: '' } : null;
-  const doneIds = adopt || recovery ? recovery?.doneIds ?? new Set<string>() : null;
+function dryRunWith(
+  c: Campaign,
+  adopt: boolean,
+  recomputeAdopted: boolean,
+): { report: DryRunReport; recovery: RecoveryInputs | null; doneIds: Set<string> | null } {
+  const recovery: RecoveryInputs | null = hasFilesToRecover(c.outputDir)
+    ? { doneIds: new Set(), auditScanned: 0, lastExportCreated: null, lastExportFile: null, campaignHash: '' }
+    : null;
+  const doneIds = adopt || recovery ? (recovery?.doneIds ?? new Set<string>()) : null;
   const groups = new Map<string, DryRunGroup>();
   const onlyCount = new Map<string, number>();
   if (c.only) {
@@ -207,21 +217,45 @@ function dryRunWith(c: Campaign, adopt: boolean, recomputeAdopted: boolean): { r
       onlyCount.set(key, (onlyCount.get(key) ?? 0) + 1);
     }
   }
-  const farms = [...c.farms].sort((a, b) => a.id - b.id), types = [...c.farmTypes].sort((a, b) => a.id - b.id);
+  const farms = [...c.farms].sort((a, b) => a.id - b.id),
+    types = [...c.farmTypes].sort((a, b) => a.id - b.id);
   for (const f of farms) {
     for (const t of types) {
       const key = `${f.id}/${t.id}`;
-      const tasks = c.only ? onlyCount.get(key) ?? 0 : c.seeds.length;
+      const tasks = c.only ? (onlyCount.get(key) ?? 0) : c.seeds.length;
       groups.set(key, {
-        farmId: f.id, farmLabel: f.label, farmType: t.id, typeLabel: t.label, nTurbines: t.nTurbines,
-        tasks, done: 0, stale: 0, failed: 0, missing: tasks,
+        farmId: f.id,
+        farmLabel: f.label,
+        farmType: t.id,
+        typeLabel: t.label,
+        nTurbines: t.nTurbines,
+        tasks,
+        done: 0,
+        stale: 0,
+        failed: 0,
+        missing: tasks,
       });
     }
   }
   const report: DryRunReport = {
-    campaign: c.name, file: c.file, outputDir: c.outputDir, farms: c.farms.length, farmTypes: c.farmTypes.length, seeds: c.seeds.length,
-    tasks: [...groups.values()].reduce((s, g) => s + g.tasks, 0), output: 'none', ledgerProblem: null, liveRunPid: null,
-    done: 0, stale: 0, failed: 0, missing: 0, groups: [...groups.values()], adopt: null, adoptSummary: null, recovery: null,
+    campaign: c.name,
+    file: c.file,
+    outputDir: c.outputDir,
+    farms: c.farms.length,
+    farmTypes: c.farmTypes.length,
+    seeds: c.seeds.length,
+    tasks: [...groups.values()].reduce((s, g) => s + g.tasks, 0),
+    output: 'none',
+    ledgerProblem: null,
+    liveRunPid: null,
+    done: 0,
+    stale: 0,
+    failed: 0,
+    missing: 0,
+    groups: [...groups.values()],
+    adopt: null,
+    adoptSummary: null,
+    recovery: null,
     settings: c.settingOwners ?? [],
   };
   const dir = c.outputDir;
@@ -241,14 +275,18 @@ function dryRunWith(c: Campaign, adopt: boolean, recomputeAdopted: boolean): { r
             recovery.lastExportFile = lastExportFileStamp({ getMeta: view.meta });
             recovery.campaignHash = view.meta('campaign_hash') ?? '';
           }
-          const farmIndex = new Map(c.farms.map((f, i) => [f.id, i])), typeIndex = new Map(c.farmTypes.map((t, i) => [t.id, i]));
-          const seeds = new Set(c.seeds), only = c.only ? new Set(c.only) : null;
+          const farmIndex = new Map(c.farms.map((f, i) => [f.id, i])),
+            typeIndex = new Map(c.farmTypes.map((t, i) => [t.id, i]));
+          const seeds = new Set(c.seeds),
+            only = c.only ? new Set(c.only) : null;
           const hashOf = specHasher(c);
           for (const [taskId, syncedHash, storedHash, failed, adoptedFor] of view.rows) {
             if (storedHash === null && failed === 0) continue; // known but never finished: missing
             const m = /^farm_(-?\d+)_type_(-?\d+)_seed_(\d+)$/.exec(taskId);
             if (!m) continue;
-            const fi = farmIndex.get(Number(m[1])), ti = typeIndex.get(Number(m[2])), seed = Number(m[3]);
+            const fi = farmIndex.get(Number(m[1])),
+              ti = typeIndex.get(Number(m[2])),
+              seed = Number(m[3]);
             if (fi === undefined || ti === undefined || !seeds.has(seed) || (only && !only.has(taskId))) continue;
             const g = groups.get(`${m[1]}/${m[2]}`)!;
             const spec = hashOf(fi, ti, seed);
@@ -259,9 +297,17 @@ function dryRunWith(c: Campaign, adopt: boolean, recomputeAdopted: boolean): { r
               if (recomputeAdopted) resultHash = `recompute-adopted:${resultHash}`;
               else if (resultHash !== spec && adoptedFor === adoptedIdentity(c.farms[fi]!, c.farmTypes[ti]!, seed)) resultHash = spec;
             }
-            if (resultHash === spec) { g.done++; g.missing--; doneIds?.add(taskId); }
-            else if (failed === 1 && syncedHash === spec && resultHash !== spec) { g.failed++; g.missing--; }
-            else if (resultHash !== null) { g.stale++; g.missing--; }
+            if (resultHash === spec) {
+              g.done++;
+              g.missing--;
+              doneIds?.add(taskId);
+            } else if (failed === 1 && syncedHash === spec && resultHash !== spec) {
+              g.failed++;
+              g.missing--;
+            } else if (resultHash !== null) {
+              g.stale++;
+              g.missing--;
+            }
           }
         });
       } catch (err) {
@@ -272,10 +318,15 @@ function dryRunWith(c: Campaign, adopt: boolean, recomputeAdopted: boolean): { r
     }
     try {
       report.liveRunPid = runLockHolder(dir)?.pid ?? null;
-    } catch { /* an unreadable lock says nothing */ }
+    } catch {
+      /* an unreadable lock says nothing */
+    }
   }
   for (const g of report.groups) {
-    report.done += g.done; report.stale += g.stale; report.failed += g.failed; report.missing += g.missing;
+    report.done += g.done;
+    report.stale += g.stale;
+    report.failed += g.failed;
+    report.missing += g.missing;
   }
   return { report, recovery: report.output === 'unreadable' ? null : recovery, doneIds };
 }
@@ -294,8 +345,25 @@ export async function dryRunWithRecovery(c: Campaign, adopt?: AdoptDryRun, optio
       const counts = { fromLayouts: 0, fromAudit: 0, rejected: 0, layoutsProblem: null as string | null };
       const gate = new RowGate(c, { threads: 0 });
       const recovered: string[] = [];
-      const scan = await scanRecoverable({ dir: c.outputDir, lacking, campaignHash: recovery.campaignHash, auditScanned: recovery.auditScanned, lastExportCreated: recovery.lastExportCreated, lastExportFile: recovery.lastExportFile },
-        gate, (row, from) => { recovered.push(row.taskId); if (from === 'layouts') counts.fromLayouts++; else counts.fromAudit++; }, () => { counts.rejected++; });
+      const scan = await scanRecoverable(
+        {
+          dir: c.outputDir,
+          lacking,
+          campaignHash: recovery.campaignHash,
+          auditScanned: recovery.auditScanned,
+          lastExportCreated: recovery.lastExportCreated,
+          lastExportFile: recovery.lastExportFile,
+        },
+        gate,
+        (row, from) => {
+          recovered.push(row.taskId);
+          if (from === 'layouts') counts.fromLayouts++;
+          else counts.fromAudit++;
+        },
+        () => {
+          counts.rejected++;
+        },
+      );
       counts.layoutsProblem = scan.layoutsProblem;
       if (counts.fromLayouts + counts.fromAudit + counts.rejected > 0 || counts.layoutsProblem) report.recovery = counts;
       // A run adopts after it recovered: those tasks are done by then.
@@ -321,8 +389,15 @@ function previewAdoption(sources: readonly AdoptPreviewInput[], adoption: Adopti
   return sources.map((s) => {
     const counts = adoption.perSource.get(s.label) ?? { records: 0, adopted: 0, rejected: 0, alreadyDone: 0, repeated: 0 };
     return {
-      label: s.label, files: s.files, records: s.records, inGrid: s.taskIds.length, alreadyDone: counts.alreadyDone, duplicates: counts.repeated,
-      toAdopt: counts.adopted, rejected: counts.rejected, findings: [...s.findings, ...(gateLines.get(s.label) ?? [])],
+      label: s.label,
+      files: s.files,
+      records: s.records,
+      inGrid: s.taskIds.length,
+      alreadyDone: counts.alreadyDone,
+      duplicates: counts.repeated,
+      toAdopt: counts.adopted,
+      rejected: counts.rejected,
+      findings: [...s.findings, ...(gateLines.get(s.label) ?? [])],
     };
   });
 }
@@ -335,12 +410,18 @@ function plural(n: number, word: string): string {
 export function formatDryRun(r: DryRunReport): string {
   const lines: string[] = [];
   lines.push(`campaign ${r.campaign} (${r.file}): valid`);
-  lines.push(`${r.tasks} tasks: ${r.farms} farms × ${r.farmTypes} farm types × ${r.seeds} seeds${r.tasks !== r.farms * r.farmTypes * r.seeds ? ' (restricted by only:)' : ''}`);
+  lines.push(
+    `${r.tasks} tasks: ${r.farms} farms × ${r.farmTypes} farm types × ${r.seeds} seeds${r.tasks !== r.farms * r.farmTypes * r.seeds ? ' (restricted by only:)' : ''}`,
+  );
   const where = r.outputDir ?? '(no output folder: give `output:` or --out)';
-  const state = r.output === 'none' ? 'does not exist yet: every task would run'
-    : r.output === 'empty' ? 'has no ledger: every task would run'
-    : r.output === 'unreadable' ? `has a ledger that cannot be read (${r.ledgerProblem})`
-    : `${r.done} done, ${r.stale} stale, ${r.failed} failed, ${r.missing} missing`;
+  const state =
+    r.output === 'none'
+      ? 'does not exist yet: every task would run'
+      : r.output === 'empty'
+        ? 'has no ledger: every task would run'
+        : r.output === 'unreadable'
+          ? `has a ledger that cannot be read (${r.ledgerProblem})`
+          : `${r.done} done, ${r.stale} stale, ${r.failed} failed, ${r.missing} missing`;
   lines.push(`output ${where} ${state}`);
   if (r.liveRunPid !== null) lines.push(`a run is live in it (pid ${r.liveRunPid}): a second run would be refused`);
   lines.push('');
@@ -357,9 +438,11 @@ export function formatDryRun(r: DryRunReport): string {
   const toRun = (r.output === 'ledger' ? r.missing + r.stale : r.tasks) - (r.recovery ? r.recovery.fromLayouts + r.recovery.fromAudit : 0);
   if (r.recovery) {
     const back = r.recovery.fromLayouts + r.recovery.fromAudit;
-    lines.push(`the ledger lacks ${plural(back, 'finished task')} the folder still holds: a run would adopt back ${r.recovery.fromLayouts} from layouts.h5 and ` +
-      `${r.recovery.fromAudit} from audit.jsonl (verified, not recomputed)${r.recovery.rejected ? `; ${r.recovery.rejected} rows there fail verification and would be computed` : ''}` +
-      `${r.recovery.layoutsProblem ? `; layouts.h5 cannot be read (${r.recovery.layoutsProblem})` : ''}`);
+    lines.push(
+      `the ledger lacks ${plural(back, 'finished task')} the folder still holds: a run would adopt back ${r.recovery.fromLayouts} from layouts.h5 and ` +
+        `${r.recovery.fromAudit} from audit.jsonl (verified, not recomputed)${r.recovery.rejected ? `; ${r.recovery.rejected} rows there fail verification and would be computed` : ''}` +
+        `${r.recovery.layoutsProblem ? `; layouts.h5 cannot be read (${r.recovery.layoutsProblem})` : ''}`,
+    );
     lines.push('');
   }
   let adoptable = 0;
@@ -367,14 +450,19 @@ export function formatDryRun(r: DryRunReport): string {
     lines.push('--adopt (every record passes the gate the run applies: turbine count, site, spacing, AEP):');
     for (const a of r.adopt) {
       adoptable += a.toAdopt;
-      lines.push(`  ${a.label}: ${plural(a.records, 'record')}${a.files === 1 ? '' : ` in ${a.files} files`}, ${a.inGrid} of them tasks of this campaign: ` +
-        `${a.toAdopt} to adopt, ${a.rejected} rejected, ${a.alreadyDone} already done, ${a.duplicates} repeated`);
+      lines.push(
+        `  ${a.label}: ${plural(a.records, 'record')}${a.files === 1 ? '' : ` in ${a.files} files`}, ${a.inGrid} of them tasks of this campaign: ` +
+          `${a.toAdopt} to adopt, ${a.rejected} rejected, ${a.alreadyDone} already done, ${a.duplicates} repeated`,
+      );
       for (const line of a.findings) lines.push(`    ${line}`);
     }
     if (r.adoptSummary) lines.push(`a run would ${r.adoptSummary}`);
     lines.push('');
   }
-  const compute = adoptable > 0 ? `adopt ${plural(adoptable, 'result')} and compute the other ${Math.max(0, toRun - adoptable)} of ${toRun} tasks` : `compute ${toRun} tasks`;
-  lines.push(`a run would ${compute}${r.stale ? ` (${r.stale} stale)` : ''}${r.failed ? `, skip ${r.failed} failed (--retry-failed reruns them)` : ''}; dry run: nothing written`);
+  const compute =
+    adoptable > 0 ? `adopt ${plural(adoptable, 'result')} and compute the other ${Math.max(0, toRun - adoptable)} of ${toRun} tasks` : `compute ${toRun} tasks`;
+  lines.push(
+    `a run would ${compute}${r.stale ? ` (${r.stale} stale)` : ''}${r.failed ? `, skip ${r.failed} failed (--retry-failed reruns them)` : ''}; dry run: nothing written`,
+  );
   return lines.join('\n');
 }

@@ -46,9 +46,13 @@ export class ExportCadence {
   /** Start an export if one is due and none is running. */
   maybe(): void {
     if (this.running) return;
-    const due = this.resultsSince >= this.c.exportEveryResults ||
+    const due =
+      this.resultsSince >= this.c.exportEveryResults ||
       (this.resultsSince > 0 && (this.started === 0 || performance.now() - this.lastAt >= this.c.exportEveryS * 1000));
-    if (due) this.running = this.exportOnce().then(() => { this.running = null; });
+    if (due)
+      this.running = this.exportOnce().then(() => {
+        this.running = null;
+      });
   }
 
   /** The export running now, if any, to its end. */
@@ -81,12 +85,16 @@ export class ExportCadence {
     }
     if (this.ledgerDamaged !== null) {
       // The ledger is not safe: the run's results are in the audit log, and the rebuild takes them back.
-      throw new RuntimeFailure(`${this.ledger.path} was damaged during the run (${this.ledgerDamaged}); layouts.h5 not refreshed. Every result is also in ` +
-        `${path.join(this.outputDir, 'audit.jsonl')}: \`wflo ledger rebuild ${this.outputDir}\` rebuilds the ledger from it and layouts.h5 (the damaged file is kept aside), then \`wflo export ${this.outputDir}\``);
+      throw new RuntimeFailure(
+        `${this.ledger.path} was damaged during the run (${this.ledgerDamaged}); layouts.h5 not refreshed. Every result is also in ` +
+          `${path.join(this.outputDir, 'audit.jsonl')}: \`wflo ledger rebuild ${this.outputDir}\` rebuilds the ledger from it and layouts.h5 (the damaged file is kept aside), then \`wflo export ${this.outputDir}\``,
+      );
     }
     const refused = /\b(EPERM|EACCES|EROFS)\b/.exec(this.lastError ?? '')?.[1];
     const fix = refused ? `once ${this.outputDir} can be written again (${refused}: made read-only or immutable?), ` : '';
-    throw new RuntimeFailure(`could not write ${path.join(this.outputDir, LAYOUTS_FILE)}: ${this.lastError}; every finished task is safe in the ledger, ${fix}rerun \`wflo export ${this.outputDir}\``);
+    throw new RuntimeFailure(
+      `could not write ${path.join(this.outputDir, LAYOUTS_FILE)}: ${this.lastError}; every finished task is safe in the ledger, ${fix}rerun \`wflo export ${this.outputDir}\``,
+    );
   }
 
   close(): void {
@@ -100,15 +108,28 @@ export class ExportCadence {
     this.lastAt = performance.now();
     const result = await this.exporter.export(this.outputDir);
     this.lastOk = result.ok;
-    this.ledgerDamaged = result.ok ? null : result.damagedLedger ?? null;
+    this.ledgerDamaged = result.ok ? null : (result.damagedLedger ?? null);
     if (result.ok) {
       this.lastExport = result.report;
       this.lastError = null;
       const r = result.report;
-      this.audit.write({ event: 'export', file: r.file, rows: r.rows, expected: r.expected, complete: r.complete, bytes: r.bytes, seconds: Math.round(r.seconds * 1e4) / 1e4 });
+      this.audit.write({
+        event: 'export',
+        file: r.file,
+        rows: r.rows,
+        expected: r.expected,
+        complete: r.complete,
+        bytes: r.bytes,
+        seconds: Math.round(r.seconds * 1e4) / 1e4,
+      });
       try {
-        this.ledger.setMeta('last_export', JSON.stringify({ rows: r.rows, campaign_hash: r.campaignHash, created: r.created, file_stamp: r.fileStamp, at: new Date().toISOString() }));
-      } catch { /* only an optimization for the next run */ }
+        this.ledger.setMeta(
+          'last_export',
+          JSON.stringify({ rows: r.rows, campaign_hash: r.campaignHash, created: r.created, file_stamp: r.fileStamp, at: new Date().toISOString() }),
+        );
+      } catch {
+        /* only an optimization for the next run */
+      }
       return true;
     }
     this.lastError = result.message;

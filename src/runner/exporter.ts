@@ -46,7 +46,10 @@ function* inBatches(records: Iterable<LayoutRecord>): Generator<LayoutRecord[]> 
   let batch: LayoutRecord[] = [];
   for (const r of records) {
     batch.push(r);
-    if (batch.length === BATCH_ROWS) { yield batch; batch = []; }
+    if (batch.length === BATCH_ROWS) {
+      yield batch;
+      batch = [];
+    }
   }
   if (batch.length > 0) yield batch;
 }
@@ -70,7 +73,11 @@ export async function exportLedger(dir: string, outFile?: string, o: ExportOptio
     if (isCorruption(err)) throw damagedLedger(ledger.path, (err as Error).message);
     if (!/malformed|not a database/.test((err as Error)?.message ?? '')) throw err;
     let problem: string | null = null;
-    try { problem = ledger.integrityProblem(); } catch (checkErr) { if (isCorruption(checkErr)) problem = (checkErr as Error).message; }
+    try {
+      problem = ledger.integrityProblem();
+    } catch (checkErr) {
+      if (isCorruption(checkErr)) problem = (checkErr as Error).message;
+    }
     throw problem ? damagedLedger(ledger.path, problem) : err;
   } finally {
     ledger.close();
@@ -99,8 +106,15 @@ async function exportOpened(ledger: LedgerReader, file: string, source: string, 
       metricNames: ledger.metricNames(),
     });
     return {
-      file, rows: written.rows, expected: totals.total, complete: totals.done === totals.total,
-      bytes: written.bytes, seconds: (performance.now() - started) / 1000, campaignHash, created: created.toISOString(), fileStamp: written.stamp,
+      file,
+      rows: written.rows,
+      expected: totals.total,
+      complete: totals.done === totals.total,
+      bytes: written.bytes,
+      seconds: (performance.now() - started) / 1000,
+      campaignHash,
+      created: created.toISOString(),
+      fileStamp: written.stamp,
     };
   });
 }
@@ -140,8 +154,10 @@ async function refuseToDropResults(file: string, ledger: LedgerReader, campaignH
       }
     }
     if (lacking > 0) {
-      throw new RuntimeFailure(`${file} holds ${lacking} finished task${lacking === 1 ? '' : 's'} the ledger lacks (e.g. ${example}); not replaced. ` +
-        `\`wflo run\` of the campaign adopts them back into the ledger (or \`wflo ledger rebuild ${path.dirname(ledger.path)}\`); --force replaces the file anyway`);
+      throw new RuntimeFailure(
+        `${file} holds ${lacking} finished task${lacking === 1 ? '' : 's'} the ledger lacks (e.g. ${example}); not replaced. ` +
+          `\`wflo run\` of the campaign adopts them back into the ledger (or \`wflo ledger rebuild ${path.dirname(ledger.path)}\`); --force replaces the file anyway`,
+      );
     }
   } finally {
     reader.close();

@@ -22,9 +22,13 @@ export class ExporterClient {
     const child = fork(EXPORTER_ENTRY, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: [], env: childEnvironment() });
     let stderrTail = '';
     child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (s: string) => { stderrTail = (stderrTail + s).slice(-1000); });
+    child.stderr?.on('data', (s: string) => {
+      stderrTail = (stderrTail + s).slice(-1000);
+    });
     child.on('message', (m: ExportOutcome) => this.settle(child, m));
-    child.on('error', () => { /* reported through 'exit' */ });
+    child.on('error', () => {
+      /* reported through 'exit' */
+    });
     child.on('exit', (code, signal) => {
       if (this.child === child) this.child = null;
       // A process we killed after its own failure (close()) dies later; its death is not news

@@ -11,7 +11,9 @@ import { WfloError } from '../util/errors.js';
 import { exitWhenParentLeaves } from './parentLeaves.js';
 import { DamagedLedger } from './ledgerDamage.js';
 
-process.on('SIGINT', () => { /* the coordinator decides */ });
+process.on('SIGINT', () => {
+  /* the coordinator decides */
+});
 exitWhenParentLeaves();
 // Loaded after the watchdog runs: loading HDF5 takes the main thread for a while.
 const exporter = import('./exporter.js');

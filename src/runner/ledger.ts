@@ -135,8 +135,12 @@ export class Ledger extends LedgerReader {
         updated_at = CASE WHEN tasks.spec_hash = excluded.spec_hash THEN tasks.updated_at ELSE excluded.updated_at END,
         spec_hash = excluded.spec_hash`);
     const setMeta = this.#db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
-    const putFarm = this.#db.prepare('INSERT INTO farms (farm_id, hash, definition) VALUES (?, ?, ?) ON CONFLICT (farm_id) DO UPDATE SET hash = excluded.hash, definition = excluded.definition');
-    const putType = this.#db.prepare('INSERT INTO farm_types (type_id, hash, definition) VALUES (?, ?, ?) ON CONFLICT (type_id) DO UPDATE SET hash = excluded.hash, definition = excluded.definition');
+    const putFarm = this.#db.prepare(
+      'INSERT INTO farms (farm_id, hash, definition) VALUES (?, ?, ?) ON CONFLICT (farm_id) DO UPDATE SET hash = excluded.hash, definition = excluded.definition',
+    );
+    const putType = this.#db.prepare(
+      'INSERT INTO farm_types (type_id, hash, definition) VALUES (?, ?, ?) ON CONFLICT (type_id) DO UPDATE SET hash = excluded.hash, definition = excluded.definition',
+    );
     let campaignHash: string;
     let committed = false;
     let adoptedKept = 0;
@@ -152,10 +156,26 @@ export class Ledger extends LedgerReader {
         adoptedKept = this.carryAdopted(c);
       }
       for (const f of c.farms) {
-        putFarm.run(f.id, f.hash, plainJson({ id: f.id, label: f.label, boundary: f.boundary, wind: f.wind, model: farmModelDocument(f.model), hash: f.hash, ...farmExtras(f) }));
+        putFarm.run(
+          f.id,
+          f.hash,
+          plainJson({ id: f.id, label: f.label, boundary: f.boundary, wind: f.wind, model: farmModelDocument(f.model), hash: f.hash, ...farmExtras(f) }),
+        );
       }
       for (const t of c.farmTypes) {
-        putType.run(t.id, t.hash, plainJson({ id: t.id, label: t.label, turbine: t.turbine, n_turbines: t.nTurbines, min_spacing_m: t.minSpacingM, hash: t.hash, ...farmTypeExtras(t) }));
+        putType.run(
+          t.id,
+          t.hash,
+          plainJson({
+            id: t.id,
+            label: t.label,
+            turbine: t.turbine,
+            n_turbines: t.nTurbines,
+            min_spacing_m: t.minSpacingM,
+            hash: t.hash,
+            ...farmTypeExtras(t),
+          }),
+        );
       }
       setMeta.run('campaign_name', c.name);
       setMeta.run('campaign_file', c.file);
@@ -184,12 +204,16 @@ export class Ledger extends LedgerReader {
   private carryAdopted(c: Campaign): number {
     const farms = new Map(c.farms.map((f) => [f.id, f]));
     const types = new Map(c.farmTypes.map((t) => [t.id, t]));
-    const rows = this.#db.prepare(`SELECT r.task_id, r.adopted_for, t.farm_id, t.farm_type, t.seed, t.spec_hash FROM results r JOIN tasks t ON t.task_id = r.task_id
-      WHERE t.in_campaign = 1 AND r.spec_hash <> t.spec_hash AND r.adopted_for IS NOT NULL`).raw().all() as [string, string, number, number, number, string][];
+    const rows = this.#db
+      .prepare(`SELECT r.task_id, r.adopted_for, t.farm_id, t.farm_type, t.seed, t.spec_hash FROM results r JOIN tasks t ON t.task_id = r.task_id
+      WHERE t.in_campaign = 1 AND r.spec_hash <> t.spec_hash AND r.adopted_for IS NOT NULL`)
+      .raw()
+      .all() as [string, string, number, number, number, string][];
     const carry = this.#db.prepare('UPDATE results SET spec_hash = ? WHERE task_id = ?');
     let n = 0;
     for (const [taskId, identity, farmId, farmType, seed, specHash] of rows) {
-      const farm = farms.get(farmId), type = types.get(farmType);
+      const farm = farms.get(farmId),
+        type = types.get(farmType);
       if (farm && type && adoptedIdentity(farm, type, seed) === identity) {
         carry.run(specHash, taskId);
         n++;
@@ -204,8 +228,10 @@ export class Ledger extends LedgerReader {
    */
   releaseAdopted(): number {
     try {
-      return this.#db.prepare(`UPDATE results SET adopted_for = NULL, spec_hash = 'recompute-adopted:' || spec_hash
-        WHERE adopted_for IS NOT NULL AND task_id IN (SELECT task_id FROM tasks WHERE in_campaign = 1)`).run().changes;
+      return this.#db
+        .prepare(`UPDATE results SET adopted_for = NULL, spec_hash = 'recompute-adopted:' || spec_hash
+        WHERE adopted_for IS NOT NULL AND task_id IN (SELECT task_id FROM tasks WHERE in_campaign = 1)`)
+        .run().changes;
     } catch (err) {
       throw ledgerFailure(err, this.path, 'releasing adopted rows in');
     }
@@ -239,7 +265,8 @@ export class Ledger extends LedgerReader {
    */
   commitResults(results: readonly VerifiedRow[], runId: number): string[] {
     for (const r of results) {
-      if (!isVerified(r)) throw new Error(`ledger: row for ${(r as ResultRow | undefined)?.taskId} did not pass the gate (runner/gate/rowGate.ts); nothing committed`);
+      if (!isVerified(r))
+        throw new Error(`ledger: row for ${(r as ResultRow | undefined)?.taskId} did not pass the gate (runner/gate/rowGate.ts); nothing committed`);
     }
     const insert = this.#db.prepare(`
       INSERT INTO results (task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial,
@@ -259,9 +286,24 @@ export class Ledger extends LedgerReader {
       const written: string[] = [];
       for (const r of results) {
         const info = insert.run({
-          taskId: r.taskId, specHash: r.specHash, farmId: r.farmId, farmType: r.farmType, seed: r.seed, nTurbines: r.nTurbines,
-          aep: r.aep, aepInitial: r.aepInitial, x: blobOfFloats(r.x), y: blobOfFloats(r.y), xInitial: blobOfFloats(r.xInitial), yInitial: blobOfFloats(r.yInitial),
-          iterations: r.iterations, evaluations: r.evaluations, wallS: r.wallS, attempts: r.attempts, runId, committedAt: now,
+          taskId: r.taskId,
+          specHash: r.specHash,
+          farmId: r.farmId,
+          farmType: r.farmType,
+          seed: r.seed,
+          nTurbines: r.nTurbines,
+          aep: r.aep,
+          aepInitial: r.aepInitial,
+          x: blobOfFloats(r.x),
+          y: blobOfFloats(r.y),
+          xInitial: blobOfFloats(r.xInitial),
+          yInitial: blobOfFloats(r.yInitial),
+          iterations: r.iterations,
+          evaluations: r.evaluations,
+          wallS: r.wallS,
+          attempts: r.attempts,
+          runId,
+          committedAt: now,
           source: r.source || 'computed',
           aepReported: r.aepReported !== undefined && Number.isFinite(r.aepReported) ? r.aepReported : null,
           metrics: r.metrics && Object.keys(r.metrics).length > 0 ? JSON.stringify(r.metrics) : null,
@@ -285,7 +327,8 @@ export class Ledger extends LedgerReader {
   /** Record a failed attempt; `permanent` marks the task failed (no attempts left). */
   recordFailure(taskId: string, attempts: number, error: string, permanent: boolean): void {
     try {
-      this.#db.prepare('UPDATE tasks SET attempts = ?, last_error = ?, failed = ?, updated_at = ? WHERE task_id = ?')
+      this.#db
+        .prepare('UPDATE tasks SET attempts = ?, last_error = ?, failed = ?, updated_at = ? WHERE task_id = ?')
         .run(attempts, error.slice(0, 2000), permanent ? 1 : 0, Date.now() / 1000, taskId);
     } catch (err) {
       throw ledgerFailure(err, this.path, 'recording a failure in');
@@ -321,7 +364,8 @@ export class Ledger extends LedgerReader {
 
   heartbeat(runId: number, ratePerMin: number, running: readonly RunningTask[]): void {
     try {
-      this.#db.prepare('UPDATE runs SET heartbeat_at = ?, rate_per_min = ?, running_json = ? WHERE run_id = ?')
+      this.#db
+        .prepare('UPDATE runs SET heartbeat_at = ?, rate_per_min = ?, running_json = ? WHERE run_id = ?')
         .run(Date.now() / 1000, ratePerMin, JSON.stringify(running), runId);
     } catch (err) {
       throw ledgerFailure(err, this.path, 'updating the heartbeat in');

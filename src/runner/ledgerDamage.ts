@@ -9,7 +9,11 @@ import path from 'node:path';
 import { RuntimeFailure } from '../util/errors.js';
 
 export class DamagedLedger extends RuntimeFailure {
-  constructor(message: string, readonly ledgerPath: string, readonly why: string) {
+  constructor(
+    message: string,
+    readonly ledgerPath: string,
+    readonly why: string,
+  ) {
     super(message);
   }
 }
@@ -17,7 +21,11 @@ export class DamagedLedger extends RuntimeFailure {
 /** The one message for a damaged ledger: which file, and the way out. */
 export function damagedLedger(ledgerPath: string, why: string): DamagedLedger {
   const dir = path.dirname(ledgerPath);
-  return new DamagedLedger(`${ledgerPath} is damaged (${why}); nothing was changed. Rebuild it from layouts.h5 and audit.jsonl with \`wflo ledger rebuild ${dir}\` (the damaged file is kept aside)`, ledgerPath, why);
+  return new DamagedLedger(
+    `${ledgerPath} is damaged (${why}); nothing was changed. Rebuild it from layouts.h5 and audit.jsonl with \`wflo ledger rebuild ${dir}\` (the damaged file is kept aside)`,
+    ledgerPath,
+    why,
+  );
 }
 
 /** Whether an error is SQLite's word for a damaged database. */

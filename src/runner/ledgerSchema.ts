@@ -40,8 +40,24 @@ CREATE TABLE IF NOT EXISTS runs (
 
 /** The columns of `results` the first ledgers had. */
 const FIRST_RESULT_COLUMNS = [
-  'task_id', 'spec_hash', 'farm_id', 'farm_type', 'seed', 'n_turbines', 'aep', 'aep_initial', 'x', 'y', 'x_initial', 'y_initial',
-  'iterations', 'evaluations', 'wall_s', 'attempts', 'run_id', 'committed_at',
+  'task_id',
+  'spec_hash',
+  'farm_id',
+  'farm_type',
+  'seed',
+  'n_turbines',
+  'aep',
+  'aep_initial',
+  'x',
+  'y',
+  'x_initial',
+  'y_initial',
+  'iterations',
+  'evaluations',
+  'wall_s',
+  'attempts',
+  'run_id',
+  'committed_at',
 ];
 
 /** Columns `results` gained later, in that order: how a migration adds each, and what a row without it means. */
@@ -49,13 +65,16 @@ const ADDED_RESULT_COLUMNS: readonly (readonly [name: string, declaration: strin
   // Ledgers written before rows carried their source.
   ['source', "TEXT NOT NULL DEFAULT 'computed'", "'computed'"],
   // … and before they carried what other producers reported and which worker computed them.
-  ['aep_reported', 'REAL', 'NULL'], ['metrics', 'TEXT', 'NULL'], ['worker', 'TEXT', 'NULL'],
+  ['aep_reported', 'REAL', 'NULL'],
+  ['metrics', 'TEXT', 'NULL'],
+  ['worker', 'TEXT', 'NULL'],
   // … and before rows of farms with several turbine models carried each turbine's model.
   ['turbine_types', 'TEXT', 'NULL'],
   // … and before adopted rows carried what they stand on (campaign/specHash.ts adoptedIdentity).
   ['adopted_for', 'TEXT', 'NULL'],
   // … and before rows of farms with economics carried the collection network the gate routed.
-  ['cable_to', 'TEXT', 'NULL'], ['cable_type', 'TEXT', 'NULL'],
+  ['cable_to', 'TEXT', 'NULL'],
+  ['cable_type', 'TEXT', 'NULL'],
 ];
 
 /**

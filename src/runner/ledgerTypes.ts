@@ -67,7 +67,8 @@ export interface RunningTask {
 }
 
 /** A done result's layout with the stored definitions of its farm and farm type (plots). */
-export interface DoneLayout extends Pick<LayoutRecord, 'taskId' | 'farmId' | 'farmType' | 'seed' | 'aep' | 'x' | 'y' | 'turbineTypes' | 'cableTo' | 'cableType' | 'metrics'> {
+export interface DoneLayout
+  extends Pick<LayoutRecord, 'taskId' | 'farmId' | 'farmType' | 'seed' | 'aep' | 'x' | 'y' | 'turbineTypes' | 'cableTo' | 'cableType' | 'metrics'> {
   /** The stored farm and farm type definitions (JSON as synced), undefined when absent. */
   farm: unknown;
   type: unknown;

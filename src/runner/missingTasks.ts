@@ -52,7 +52,13 @@ export function writeMissingCampaign(dir: string, outFile: string, missing: read
     ledger.close();
   }
   if (source === null || originalFile === null) throw new InputError(`${dir}: the ledger has no campaign source recorded`);
-  const text = restrictCampaignText(source, originalFile, outFile, missing.map((m) => m.taskId), dir);
+  const text = restrictCampaignText(
+    source,
+    originalFile,
+    outFile,
+    missing.map((m) => m.taskId),
+    dir,
+  );
   const header = `# Written by \`wflo missing ${dir}\` on ${new Date().toISOString()}: the ${missing.length} tasks not done.\n`;
   const tmp = `${outFile}.tmp-${process.pid}`;
   try {
@@ -61,7 +67,7 @@ export function writeMissingCampaign(dir: string, outFile: string, missing: read
   } catch (err) {
     fs.rmSync(tmp, { force: true });
     const e = err as NodeJS.ErrnoException;
-    throw new RuntimeFailure(`cannot write ${outFile} (${e.code === 'ENOSPC' ? 'disk full (ENOSPC)' : e.code ?? e.message})`);
+    throw new RuntimeFailure(`cannot write ${outFile} (${e.code === 'ENOSPC' ? 'disk full (ENOSPC)' : (e.code ?? e.message)})`);
   }
   const from = path.relative(path.dirname(path.resolve(outFile)), path.dirname(path.resolve(originalFile)));
   return { namesFilesOutside: from.startsWith('..') || path.isAbsolute(from) };

@@ -39,19 +39,28 @@ export function runMultiStart(opts: MultiStartOptions): Promise<MultiStartOutcom
   let done = 0;
   return new Promise((resolve, reject) => {
     let finished = false;
-    const stopAll = () => { for (const c of children) c.kill('SIGKILL'); };
-    const onSigint = () => { stopAll(); finish(new RuntimeFailure(`interrupted after ${done} of ${total} starts`)); };
+    const stopAll = () => {
+      for (const c of children) c.kill('SIGKILL');
+    };
+    const onSigint = () => {
+      stopAll();
+      finish(new RuntimeFailure(`interrupted after ${done} of ${total} starts`));
+    };
     const finish = (err?: Error) => {
       if (finished) return;
       finished = true;
       process.off('SIGINT', onSigint);
       for (const c of children) if (c.connected) c.disconnect();
-      if (err) reject(err); else resolve({ records, failures });
+      if (err) reject(err);
+      else resolve({ records, failures });
     };
     process.on('SIGINT', onSigint);
     const feed = (child: ChildProcess) => {
       const seed = queue.shift();
-      if (seed === undefined) { if (child.connected) child.disconnect(); return; }
+      if (seed === undefined) {
+        if (child.connected) child.disconnect();
+        return;
+      }
       child.send({ caseSpec: opts.caseSpec, directions: opts.directions, objective: opts.objective, settings: opts.settings, seed });
     };
     const nWorkers = Math.max(1, Math.min(opts.workers, total));
@@ -60,9 +69,11 @@ export function runMultiStart(opts: MultiStartOptions): Promise<MultiStartOutcom
       children.push(child);
       child.on('message', (msg: { ok: boolean; seed: number; record?: OptimizationRecord; error?: string }) => {
         done++;
-        if (msg.ok) records.push(msg.record!); else failures.push({ seed: msg.seed, error: msg.error! });
+        if (msg.ok) records.push(msg.record!);
+        else failures.push({ seed: msg.seed, error: msg.error! });
         opts.onResult?.(done, total, msg.record ?? null, msg.seed, msg.error);
-        if (done === total) finish(); else feed(child);
+        if (done === total) finish();
+        else feed(child);
       });
       child.on('exit', (code, signal) => {
         if (!finished && done < total && (code !== 0 || signal)) {

@@ -9,14 +9,23 @@ import { runOptimization } from '../optimize/runOptimization.js';
 import type { OptimizerSettings } from '../optimize/settings.js';
 import { exitWhenParentLeaves } from './parentLeaves.js';
 
-interface Job { caseSpec: string; directions?: string; objective?: string; settings: OptimizerSettings; seed: number }
+interface Job {
+  caseSpec: string;
+  directions?: string;
+  objective?: string;
+  settings: OptimizerSettings;
+  seed: number;
+}
 
 const cases = new Map<string, Case>();
 process.on('message', (job: Job) => {
   try {
     const key = `${job.directions ?? ''}|${job.objective ?? ''}|${job.caseSpec}`;
     let c = cases.get(key);
-    if (!c) { c = withObjective(loadCaseWithDirections(job.caseSpec, job.directions), job.objective, job.caseSpec); cases.set(key, c); }
+    if (!c) {
+      c = withObjective(loadCaseWithDirections(job.caseSpec, job.directions), job.objective, job.caseSpec);
+      cases.set(key, c);
+    }
     process.send!({ ok: true, seed: job.seed, record: runOptimization(c, job.settings, job.seed) });
   } catch (err) {
     process.send!({ ok: false, seed: job.seed, error: (err as Error).message });

@@ -34,8 +34,12 @@ function seedList(settings: Record<string, unknown>, key: string): number[] {
 export function randomInitialLayout(c: Case, seed: number): { x: Float64Array; y: Float64Array } {
   const rng = createRng(seed);
   if (!c.boundary) {
-    const x = new Float64Array(c.nTurbines), y = new Float64Array(c.nTurbines);
-    for (let i = 0; i < c.nTurbines; i++) { x[i] = rng.uniform(-1000, 1000); y[i] = rng.uniform(-1000, 1000); }
+    const x = new Float64Array(c.nTurbines),
+      y = new Float64Array(c.nTurbines);
+    for (let i = 0; i < c.nTurbines; i++) {
+      x[i] = rng.uniform(-1000, 1000);
+      y[i] = rng.uniform(-1000, 1000);
+    }
     return { x, y };
   }
   return randomFeasibleLayout(c.boundary, c.nTurbines, c.minSpacing, rng);
@@ -57,7 +61,15 @@ export function noopOptimize(c: Case, settings: Record<string, unknown>, seed: n
   }
   const aep = evaluator.aep(x, y).aepMwh;
   return {
-    x, y, xInitial: x.slice(), yInitial: y.slice(),
-    aep, aepInitial: aep, iterations: 0, evaluations: 1, feasible: true, maxViolationM: 0,
+    x,
+    y,
+    xInitial: x.slice(),
+    yInitial: y.slice(),
+    aep,
+    aepInitial: aep,
+    iterations: 0,
+    evaluations: 1,
+    feasible: true,
+    maxViolationM: 0,
   };
 }

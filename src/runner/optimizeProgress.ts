@@ -19,19 +19,24 @@ export interface OptimizeProgress {
 }
 
 export function optimizeProgress(stream: NodeJS.WriteStream, label: string): OptimizeProgress {
-  const bar = new cliProgress.SingleBar({
-    stream,
-    format: `${label} {bar} {percentage}% | {step} | best {best} | {elapsed}`,
-    barsize: 24,
-    hideCursor: true,
-    clearOnComplete: true,
-    fps: 4,
-  }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    {
+      stream,
+      format: `${label} {bar} {percentage}% | {step} | best {best} | {elapsed}`,
+      barsize: 24,
+      hideCursor: true,
+      clearOnComplete: true,
+      fps: 4,
+    },
+    cliProgress.Presets.shades_classic,
+  );
   const t0 = Date.now();
   let best = -Infinity;
   let starts = 0;
   const payload = (step: string) => ({
-    step, best: Number.isFinite(best) ? `${best.toFixed(1)} MWh` : '—', elapsed: formatDuration((Date.now() - t0) / 1000),
+    step,
+    best: Number.isFinite(best) ? `${best.toFixed(1)} MWh` : '—',
+    elapsed: formatDuration((Date.now() - t0) / 1000),
   });
   bar.start(STEPS, 0, payload('starting'));
   const show = (done: number, step: string, bestAep?: number) => {
@@ -41,7 +46,8 @@ export function optimizeProgress(stream: NodeJS.WriteStream, label: string): Opt
   return {
     hooks: {
       onProgress: (e) => show(e.done, e.move === 'seed' ? `start ${++starts}` : `hop ${e.hop + 1} (${e.move})`, e.bestAep),
-      onPopulationProgress: (e) => show(e.done, e.move === 'seed' ? `start ${++starts}` : e.move === 'final' ? 'final polish' : `generation ${e.hop + 1}`, e.bestAep),
+      onPopulationProgress: (e) =>
+        show(e.done, e.move === 'seed' ? `start ${++starts}` : e.move === 'final' ? 'final polish' : `generation ${e.hop + 1}`, e.bestAep),
       onGradientStage: (e) => show((e.stage + 1) / e.stages, `stage ${e.stage + 1}/${e.stages}, ${e.evaluations} evaluations`),
     },
     stop: () => bar.stop(),

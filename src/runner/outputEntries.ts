@@ -14,8 +14,12 @@ import { RUN_LOCK_NAME } from './runLock.js';
 /** Every entry of output folder `dir` that wflo writes. */
 export function outputEntries(dir: string): string[] {
   return [
-    ...ledgerFiles(path.join(dir, LEDGER_FILE)), path.join(dir, `${RUN_LOCK_NAME}.lock`), path.join(dir, AUDIT_FILE),
-    path.join(dir, LAYOUTS_FILE), path.join(dir, `${LAYOUTS_FILE}.lock`), path.join(dir, 'tasks'),
+    ...ledgerFiles(path.join(dir, LEDGER_FILE)),
+    path.join(dir, `${RUN_LOCK_NAME}.lock`),
+    path.join(dir, AUDIT_FILE),
+    path.join(dir, LAYOUTS_FILE),
+    path.join(dir, `${LAYOUTS_FILE}.lock`),
+    path.join(dir, 'tasks'),
   ];
 }
 

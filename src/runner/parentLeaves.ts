@@ -64,8 +64,12 @@ export function exitWhenParentLeaves(release: (graceMs: number) => Promise<void>
     // A few MB are all it needs; it never holds data.
     resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
   });
-  watchdog.on('message', (m: unknown) => { if (m === 'parent-gone') leave(); });
+  watchdog.on('message', (m: unknown) => {
+    if (m === 'parent-gone') leave();
+  });
   // A watchdog that fails to start leaves the 'disconnect' path, as before it existed.
-  watchdog.on('error', () => { watchdog = null; });
+  watchdog.on('error', () => {
+    watchdog = null;
+  });
   watchdog.unref();
 }

@@ -33,7 +33,13 @@ let leaving = false;
 
 function killNow(): void {
   // The group first (this process is in it too), then the process, in case it leads none.
-  if (data.ownGroup) { try { process.kill(-process.pid, 'SIGKILL'); } catch { /* no such group */ } }
+  if (data.ownGroup) {
+    try {
+      process.kill(-process.pid, 'SIGKILL');
+    } catch {
+      /* no such group */
+    }
+  }
   process.kill(process.pid, 'SIGKILL');
 }
 

@@ -30,7 +30,11 @@ export function groupAlive(pgid: number): boolean {
 }
 
 function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try { process.kill(-pgid, signal); } catch { /* gone */ }
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    /* gone */
+  }
 }
 
 /**
@@ -44,11 +48,20 @@ export function terminateGroup(pgid: number, graceMs = KILL_GRACE_MS): Promise<v
     const started = Date.now();
     let killed = false;
     const poll = (): void => {
-      if (!groupAlive(pgid)) { resolve(); return; }
+      if (!groupAlive(pgid)) {
+        resolve();
+        return;
+      }
       const elapsed = Date.now() - started;
-      if (!killed && elapsed >= graceMs) { killed = true; signalGroup(pgid, 'SIGKILL'); }
+      if (!killed && elapsed >= graceMs) {
+        killed = true;
+        signalGroup(pgid, 'SIGKILL');
+      }
       // Zombies waiting for a parent that never reaps them keep the group "alive": stop looking.
-      if (killed && elapsed >= graceMs + 2000) { resolve(); return; }
+      if (killed && elapsed >= graceMs + 2000) {
+        resolve();
+        return;
+      }
       setTimeout(poll, elapsed < 200 ? 10 : 50);
     };
     poll();

@@ -40,8 +40,10 @@ export function formatDuration(s: number | null): string {
 }
 
 export function progressLine(p: ProgressSnapshot): string {
-  return `${p.done}/${p.total} done, ${p.failed} failed, ${p.running} running, ${p.pending} pending, ` +
-    `${p.ratePerMin.toFixed(p.ratePerMin < 10 ? 1 : 0)} tasks/min, ETA ${formatDuration(p.etaS)}`;
+  return (
+    `${p.done}/${p.total} done, ${p.failed} failed, ${p.running} running, ${p.pending} pending, ` +
+    `${p.ratePerMin.toFixed(p.ratePerMin < 10 ? 1 : 0)} tasks/min, ETA ${formatDuration(p.etaS)}`
+  );
 }
 
 /** Plain lines to `write` every `intervalMs` (only when something changed). */
@@ -62,30 +64,41 @@ export function lineReporter(write: (line: string) => void, intervalMs = 10_000)
 /** A live bar on `stream` (a TTY). */
 export function barReporter(stream: NodeJS.WriteStream): ProgressReporter {
   const cliProgress = require('cli-progress') as typeof CliProgress;
-  const bar = new cliProgress.SingleBar({
-    stream,
-    format: '{bar} {value}/{total} done | {failed} failed | {running} running | {pending} pending | {rate}/min | ETA {eta_h}',
-    barsize: 24,
-    hideCursor: true,
-    clearOnComplete: false,
-    etaBuffer: 1,
-    fps: 4,
-  }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    {
+      stream,
+      format: '{bar} {value}/{total} done | {failed} failed | {running} running | {pending} pending | {rate}/min | ETA {eta_h}',
+      barsize: 24,
+      hideCursor: true,
+      clearOnComplete: false,
+      etaBuffer: 1,
+      fps: 4,
+    },
+    cliProgress.Presets.shades_classic,
+  );
   let started = false;
   return {
     intervalMs: 500,
     update(p) {
       const payload = { failed: p.failed, running: p.running, pending: p.pending, rate: p.ratePerMin.toFixed(1), eta_h: formatDuration(p.etaS) };
-      if (!started) { bar.start(p.total, p.done, payload); started = true; }
-      else { bar.setTotal(p.total); bar.update(p.done, payload); }
+      if (!started) {
+        bar.start(p.total, p.done, payload);
+        started = true;
+      } else {
+        bar.setTotal(p.total);
+        bar.update(p.done, payload);
+      }
     },
     stop() {
       if (started) bar.stop();
       started = false;
     },
     log(line) {
-      if (started) { stream.write('\r\x1b[2K'); stream.write(`${line}\n`); bar.render(); }
-      else stream.write(`${line}\n`);
+      if (started) {
+        stream.write('\r\x1b[2K');
+        stream.write(`${line}\n`);
+        bar.render();
+      } else stream.write(`${line}\n`);
     },
   };
 }

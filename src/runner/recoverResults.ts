@@ -70,7 +70,8 @@ export interface RecoveryScanInput {
  * to say what a run would adopt back.
  */
 export async function scanRecoverable(
-  input: RecoveryScanInput, gate: RowGate,
+  input: RecoveryScanInput,
+  gate: RowGate,
   onRow: (row: VerifiedRow, from: 'layouts' | 'audit') => void,
   onReject: (r: RecoveryRejection) => void,
 ): Promise<{ layoutsProblem: string | null }> {
@@ -126,7 +127,11 @@ export async function scanRecoverable(
       // A cheap filter first; JSON decides (other writers space and order keys as they like).
       if (!line.includes('done') || !line.includes('result')) continue;
       let event: Record<string, unknown>;
-      try { event = JSON.parse(line) as Record<string, unknown>; } catch { continue; /* torn last line */ }
+      try {
+        event = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        continue; /* torn last line */
+      }
       if (event === null || typeof event !== 'object' || event.outcome !== 'done') continue;
       const t = typeof event.task === 'string' ? lacking.get(event.task) : undefined;
       if (!t || event.spec_hash !== t.specHash) continue;
@@ -139,8 +144,14 @@ export async function scanRecoverable(
 }
 
 /** Commit back every result that layouts.h5 or audit.jsonl holds and the ledger lacks. */
-export async function recoverLostResults(dir: string, tasks: Iterable<Task>, ledger: Ledger, campaignHash: string, gate: RowGate,
-  onReject?: (r: RecoveryRejection) => void): Promise<RecoveryReport> {
+export async function recoverLostResults(
+  dir: string,
+  tasks: Iterable<Task>,
+  ledger: Ledger,
+  campaignHash: string,
+  gate: RowGate,
+  onReject?: (r: RecoveryRejection) => void,
+): Promise<RecoveryReport> {
   const report: RecoveryReport = { fromLayouts: 0, fromAudit: 0, rejected: [], layoutsProblem: null };
   const audit = path.join(dir, AUDIT_FILE);
   const auditSize = fs.existsSync(audit) ? fs.statSync(audit).size : 0;
@@ -161,15 +172,20 @@ export async function recoverLostResults(dir: string, tasks: Iterable<Task>, led
   const flush = (): void => {
     if (pending.length > 0) ledger.commitResults(pending.splice(0), 0);
   };
-  const scan = await scanRecoverable({ dir, lacking, campaignHash, auditScanned, lastExportCreated, lastExportFile }, gate, (row, from) => {
-    pending.push(row);
-    if (from === 'layouts') report.fromLayouts++;
-    else report.fromAudit++;
-    if (pending.length >= COMMIT_BATCH) flush();
-  }, (r) => {
-    report.rejected.push(r);
-    onReject?.(r);
-  });
+  const scan = await scanRecoverable(
+    { dir, lacking, campaignHash, auditScanned, lastExportCreated, lastExportFile },
+    gate,
+    (row, from) => {
+      pending.push(row);
+      if (from === 'layouts') report.fromLayouts++;
+      else report.fromAudit++;
+      if (pending.length >= COMMIT_BATCH) flush();
+    },
+    (r) => {
+      report.rejected.push(r);
+      onReject?.(r);
+    },
+  );
   flush();
   report.layoutsProblem = scan.layoutsProblem;
   if (auditSize > 0) ledger.setMeta(AUDIT_SCANNED_META, String(auditSize));
@@ -199,5 +215,7 @@ async function isExport(file: string, created: string | null, exportedStamp: str
 export function markAuditScanned(dir: string, ledger: Ledger): void {
   try {
     ledger.setMeta(AUDIT_SCANNED_META, String(fs.statSync(path.join(dir, AUDIT_FILE)).size));
-  } catch { /* an optimization only */ }
+  } catch {
+    /* an optimization only */
+  }
 }

@@ -17,6 +17,10 @@ export function layoutsApartM(a: { x: ArrayLike<number>; y: ArrayLike<number> },
 export function differenceText(keptAep: number, droppedAep: number, apartM: number | undefined): string {
   const aeps = Object.is(keptAep, droppedAep) ? `the same AEP ${formatMwh(keptAep)} MWh` : `AEP ${formatMwh(keptAep)} vs ${formatMwh(droppedAep)} MWh`;
   if (apartM === undefined) return aeps;
-  const layouts = Number.isNaN(apartM) ? 'layouts of different turbine counts' : apartM === 0 ? 'the same layout' : `layouts up to ${apartM.toPrecision(2)} m apart${apartM < 1e-3 ? ' (a rounded copy, e.g. float32?)' : ''}`;
+  const layouts = Number.isNaN(apartM)
+    ? 'layouts of different turbine counts'
+    : apartM === 0
+      ? 'the same layout'
+      : `layouts up to ${apartM.toPrecision(2)} m apart${apartM < 1e-3 ? ' (a rounded copy, e.g. float32?)' : ''}`;
   return `${aeps}, ${layouts}`;
 }

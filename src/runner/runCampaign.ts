@@ -95,8 +95,12 @@ function prepareOutputDir(dir: string): void {
     let e = err as NodeJS.ErrnoException;
     if (e.code === 'EEXIST' || e.code === 'ENOTDIR') throw new InputError(`output folder ${dir} is not a folder (a file is in the way)`);
     // A recursive mkdir reports ENOENT on a read-only parent; a plain one tells the real reason.
-    try { fs.mkdirSync(dir); } catch (plain) { if ((plain as NodeJS.ErrnoException).code !== 'ENOENT') e = plain as NodeJS.ErrnoException; }
-    throw new RuntimeFailure(`cannot create output folder ${dir} (${e.code === 'ENOSPC' ? 'disk full (ENOSPC)' : e.code ?? e.message})`);
+    try {
+      fs.mkdirSync(dir);
+    } catch (plain) {
+      if ((plain as NodeJS.ErrnoException).code !== 'ENOENT') e = plain as NodeJS.ErrnoException;
+    }
+    throw new RuntimeFailure(`cannot create output folder ${dir} (${e.code === 'ENOSPC' ? 'disk full (ENOSPC)' : (e.code ?? e.message)})`);
   }
   if (!fs.statSync(dir).isDirectory()) throw new InputError(`output folder ${dir} is not a folder`);
   // Nothing wflo writes here may be a link out of the folder (a planted ledger.sqlite, audit.jsonl, lock).
@@ -107,11 +111,15 @@ function prepareOutputDir(dir: string): void {
     fs.writeFileSync(probe, 'x');
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    const why = e.code === 'ENOSPC' ? 'disk full (ENOSPC)' : e.code ?? e.message;
+    const why = e.code === 'ENOSPC' ? 'disk full (ENOSPC)' : (e.code ?? e.message);
     throw new RuntimeFailure(`cannot write in output folder ${dir} (${why})`);
   } finally {
     // Also when the write failed after the file was made (a full disk): no probe is left behind.
-    try { fs.unlinkSync(probe); } catch { /* never made */ }
+    try {
+      fs.unlinkSync(probe);
+    } catch {
+      /* never made */
+    }
   }
 }
 
@@ -158,18 +166,26 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
     const retriedFailed = options.retryFailed ? ledger.resetFailed() : 0;
     const notice = options.notice ?? ((line: string) => options.progress?.log(line));
     if (sync.adoptedKept > 0) {
-      notice(`wflo: ${sync.adoptedKept} adopted result${sync.adoptedKept === 1 ? '' : 's'} stay${sync.adoptedKept === 1 ? 's' : ''} done: the optimizer changed, ` +
-        'and adopted rows are not the optimizer\'s (`--recompute-adopted` computes them)');
+      notice(
+        `wflo: ${sync.adoptedKept} adopted result${sync.adoptedKept === 1 ? '' : 's'} stay${sync.adoptedKept === 1 ? 's' : ''} done: the optimizer changed, ` +
+          "and adopted rows are not the optimizer's (`--recompute-adopted` computes them)",
+      );
     }
     const releasedAdopted = options.recomputeAdopted ? ledger.releaseAdopted() : 0;
-    if (options.recomputeAdopted) notice(`wflo: --recompute-adopted: ${releasedAdopted} adopted result${releasedAdopted === 1 ? '' : 's'} will be computed (each kept until its computed row replaces it)`);
+    if (options.recomputeAdopted)
+      notice(
+        `wflo: --recompute-adopted: ${releasedAdopted} adopted result${releasedAdopted === 1 ? '' : 's'} will be computed (each kept until its computed row replaces it)`,
+      );
     // Never recompute what the folder still holds: a deleted or damaged ledger, a lost WAL.
-    const recovered = await recoverLostResults(dir, tasks, ledger, sync.campaignHash, gate,
-      (r) => notice(`wflo: not recovered: ${r.taskId} from ${r.source}: ${r.reason} (it will be computed)`));
+    const recovered = await recoverLostResults(dir, tasks, ledger, sync.campaignHash, gate, (r) =>
+      notice(`wflo: not recovered: ${r.taskId} from ${r.source}: ${r.reason} (it will be computed)`),
+    );
     const nRecovered = recovered.fromLayouts + recovered.fromAudit;
     if (nRecovered > 0) {
-      notice(`wflo: the ledger lacked ${nRecovered} finished task${nRecovered === 1 ? '' : 's'}: adopted back ` +
-        `${recovered.fromLayouts} from ${LAYOUTS_FILE} and ${recovered.fromAudit} from audit.jsonl (not recomputed)`);
+      notice(
+        `wflo: the ledger lacked ${nRecovered} finished task${nRecovered === 1 ? '' : 's'}: adopted back ` +
+          `${recovered.fromLayouts} from ${LAYOUTS_FILE} and ${recovered.fromAudit} from audit.jsonl (not recomputed)`,
+      );
     }
     let adoption: AdoptionReport | null = null;
     if (options.adopt && options.adopt.length > 0) {
@@ -183,12 +199,19 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
 
     const workPositions: number[] = [];
     const priorAttempts = new Map<string, { failed: number; counted: number }>();
-    let alreadyDone = 0, alreadyFailed = 0;
+    let alreadyDone = 0,
+      alreadyFailed = 0;
     for (let p = 0; p < tasks.length; p++) {
       const id = tasks.taskId(p);
-      if (states.done.has(id)) { alreadyDone++; continue; }
+      if (states.done.has(id)) {
+        alreadyDone++;
+        continue;
+      }
       const a = states.attempts.get(id);
-      if (a?.permanent) { alreadyFailed++; continue; }
+      if (a?.permanent) {
+        alreadyFailed++;
+        continue;
+      }
       workPositions.push(p);
       if (a) priorAttempts.set(id, a);
     }
@@ -205,23 +228,47 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
     const runId = ledger.beginRun(process.pid, os.hostname(), workers);
     const resumed = sync.done + sync.stale + sync.failed > 0 || runId > 1;
     audit.write({
-      event: resumed ? 'resume' : 'run_start', run_id: runId, campaign: c.name, campaign_file: c.file, campaign_hash: sync.campaignHash,
-      tasks: tasks.length, already_done: alreadyDone, to_run: work.length, stale: sync.stale, failed_skipped: alreadyFailed,
-      failed_reset: retriedFailed, retired: sync.retired, adopted_kept: sync.adoptedKept, adopted_released: releasedAdopted, workers, executor: options.executor?.kind ?? 'local', only: c.only !== null,
+      event: resumed ? 'resume' : 'run_start',
+      run_id: runId,
+      campaign: c.name,
+      campaign_file: c.file,
+      campaign_hash: sync.campaignHash,
+      tasks: tasks.length,
+      already_done: alreadyDone,
+      to_run: work.length,
+      stale: sync.stale,
+      failed_skipped: alreadyFailed,
+      failed_reset: retriedFailed,
+      retired: sync.retired,
+      adopted_kept: sync.adoptedKept,
+      adopted_released: releasedAdopted,
+      workers,
+      executor: options.executor?.kind ?? 'local',
+      only: c.only !== null,
     });
     if (resumed) {
-      options.progress?.log(`wflo: resuming ${c.name}: ${alreadyDone} of ${tasks.length} tasks done, ${work.length} to run` +
-        `${sync.stale ? ` (${sync.stale} stale)` : ''}${alreadyFailed ? `, ${alreadyFailed} failed (use --retry-failed to rerun them)` : ''}`);
+      options.progress?.log(
+        `wflo: resuming ${c.name}: ${alreadyDone} of ${tasks.length} tasks done, ${work.length} to run` +
+          `${sync.stale ? ` (${sync.stale} stale)` : ''}${alreadyFailed ? `, ${alreadyFailed} failed (use --retry-failed to rerun them)` : ''}`,
+      );
     }
     for (const r of recovered.rejected) audit.write({ event: 'recover_rejected', task: r.taskId, source: r.source, reason: r.reason });
-    if (nRecovered > 0) audit.write({ event: 'recovered', from_layouts: recovered.fromLayouts, from_audit: recovered.fromAudit, rejected: recovered.rejected.length });
+    if (nRecovered > 0)
+      audit.write({ event: 'recovered', from_layouts: recovered.fromLayouts, from_audit: recovered.fromAudit, rejected: recovered.rejected.length });
     if (adoption) {
       for (const r of adoption.rejected) audit.write({ event: 'adopt_rejected', task: r.taskId, source: r.source, reason: r.reason });
       for (const k of adoption.conflicts) audit.write({ event: 'conflict', task: k.taskId, kept: k.kept, dropped: k.dropped });
-      for (const t of adoption.tolerated) audit.write({ event: 'adopt_tolerated', task: t.taskId, source: t.source, slack_m: t.slackM, tolerance_m: options.adoptToleranceM });
+      for (const t of adoption.tolerated)
+        audit.write({ event: 'adopt_tolerated', task: t.taskId, source: t.source, slack_m: t.slackM, tolerance_m: options.adoptToleranceM });
       audit.write({
-        event: 'adopted', adopted: adoption.adopted, rejected: adoption.rejected.length, already_done: adoption.alreadyDone,
-        duplicates: adoption.duplicates, conflicts: adoption.conflicts.length, outside_grid: adoption.outsideGrid, sources: options.adopt!.map((s) => s.label),
+        event: 'adopted',
+        adopted: adoption.adopted,
+        rejected: adoption.rejected.length,
+        already_done: adoption.alreadyDone,
+        duplicates: adoption.duplicates,
+        conflicts: adoption.conflicts.length,
+        outside_grid: adoption.outsideGrid,
+        sources: options.adopt!.map((s) => s.label),
       });
     }
     audit.onError = (err) => options.progress?.log(`wflo: warning: audit log write failed (${(err as NodeJS.ErrnoException).code ?? err.message}); continuing`);
@@ -237,10 +284,28 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
     // A user's program may not be installed on the coordinator's machine: rechecks only when asked.
     const recheckFraction = options.recheck ?? (isCommandSettings(c.optimizer) ? 0 : DEFAULT_RECHECK);
     const scheduler = new Scheduler({
-      campaign: c, outputDir: dir, ledger, audit, runId, work, priorAttempts, alreadyDone, alreadyFailed, executor,
-      campaignHash: sync.campaignHash, progress: options.progress, signal: options.signal, exportNeeded, gate,
+      campaign: c,
+      outputDir: dir,
+      ledger,
+      audit,
+      runId,
+      work,
+      priorAttempts,
+      alreadyDone,
+      alreadyFailed,
+      executor,
+      campaignHash: sync.campaignHash,
+      progress: options.progress,
+      signal: options.signal,
+      exportNeeded,
+      gate,
       ...(executor.remote && recheckFraction > 0
-        ? { recheck: { fraction: recheckFraction, executor: new LocalPoolExecutor({ workers: 1, execArgv: options.workerExecArgv, taskDir: path.join(taskDir, '_recheck') }) } }
+        ? {
+            recheck: {
+              fraction: recheckFraction,
+              executor: new LocalPoolExecutor({ workers: 1, execArgv: options.workerExecArgv, taskDir: path.join(taskDir, '_recheck') }),
+            },
+          }
         : {}),
     });
     let outcome;
@@ -253,21 +318,36 @@ export async function runCampaign(c: Campaign, options: RunOptions = {}): Promis
     ledger.endRun(runId, outcome.stopReason);
     // Interrupted: the counts the run kept (counting 10^6 tasks in the ledger would cost seconds
     // the user asked not to wait); otherwise the ledger's own.
-    const totals = outcome.stopReason === 'interrupted'
-      ? countsAfterInterrupt(tasks.length, alreadyDone + outcome.doneThisRun, alreadyFailed + outcome.failedThisRun)
-      : ledger.totals();
+    const totals =
+      outcome.stopReason === 'interrupted'
+        ? countsAfterInterrupt(tasks.length, alreadyDone + outcome.doneThisRun, alreadyFailed + outcome.failedThisRun)
+        : ledger.totals();
     audit.write({
-      event: 'run_end', run_id: runId, stop_reason: outcome.stopReason, done_this_run: outcome.doneThisRun, failed_this_run: outcome.failedThisRun, ...totals,
+      event: 'run_end',
+      run_id: runId,
+      stop_reason: outcome.stopReason,
+      done_this_run: outcome.doneThisRun,
+      failed_this_run: outcome.failedThisRun,
+      ...totals,
       gate: { rows: gate.gateTime.rows, seconds: Math.round(gate.gateTime.seconds * 1e4) / 1e4, off_thread: gate.gateTime.offThread },
     });
     audit.flush();
     markAuditScanned(dir, ledger);
     ledger.checkpoint();
     return {
-      outputDir: dir, layoutsFile: path.join(dir, LAYOUTS_FILE), stopReason: outcome.stopReason, ...totals,
-      doneThisRun: outcome.doneThisRun, failedThisRun: outcome.failedThisRun, retries: outcome.retries, scheduled: work.length,
-      exported: outcome.exported, exportError: outcome.exportError, seconds: (performance.now() - started) / 1000,
-      recovered, adoption,
+      outputDir: dir,
+      layoutsFile: path.join(dir, LAYOUTS_FILE),
+      stopReason: outcome.stopReason,
+      ...totals,
+      doneThisRun: outcome.doneThisRun,
+      failedThisRun: outcome.failedThisRun,
+      retries: outcome.retries,
+      scheduled: work.length,
+      exported: outcome.exported,
+      exportError: outcome.exportError,
+      seconds: (performance.now() - started) / 1000,
+      recovered,
+      adoption,
     };
   } finally {
     await gate.close();

@@ -18,8 +18,10 @@ export function acquireRunLock(dir: string): WriterLock {
     const holder = lockHolder(path.join(dir, RUN_LOCK_NAME));
     if (!holder) throw err; // not another run: the lock file itself could not be made
     const where = holder.host === os.hostname() ? `pid ${holder.pid}` : `pid ${holder.pid} on host ${holder.host}`;
-    throw new RuntimeFailure(`${dir} is in use by another wflo run (${where}, since ${holder.created}); ` +
-      (holder.host === os.hostname() ? 'wait for it to end or stop it' : `remove ${path.join(dir, RUN_LOCK_NAME)}.lock if that run is gone`));
+    throw new RuntimeFailure(
+      `${dir} is in use by another wflo run (${where}, since ${holder.created}); ` +
+        (holder.host === os.hostname() ? 'wait for it to end or stop it' : `remove ${path.join(dir, RUN_LOCK_NAME)}.lock if that run is gone`),
+    );
   }
 }
 

@@ -42,8 +42,18 @@ import type { ExportReport } from './exporter.js';
 import { ExportCadence } from './exportCadence.js';
 import { workerIdOf, workerRefOf } from './workerId.js';
 import {
-  STARTING, afterExecutorStarted, afterExecutorStopped, afterFinish, afterStop, executorStartedIn, executorStoppedIn,
-  mayFinish, stopModeOf, stopOf, type SchedulerPhase, type StopMode,
+  STARTING,
+  afterExecutorStarted,
+  afterExecutorStopped,
+  afterFinish,
+  afterStop,
+  executorStartedIn,
+  executorStoppedIn,
+  mayFinish,
+  stopModeOf,
+  stopOf,
+  type SchedulerPhase,
+  type StopMode,
 } from './schedulerPhase.js';
 
 export type StopReason = 'complete' | 'incomplete' | 'max_failures' | 'interrupted';
@@ -158,11 +168,20 @@ export class Scheduler {
     if (o.recheck && o.executor.remote) {
       this.recheck = new Rechecker(o.recheck.fraction, o.recheck.executor, o.gate, o.ledger, o.audit, o.runId, {
         commit: (d, row, wallS) => this.commits.queue({ d, row, wallS, ...(row.worker ? { worker: workerRefOf(row.worker) } : {}) }),
-        fail: (d, message) => { this.failAttempt(d, message, 'error'); this.pump(); this.checkFinished(); },
-        retracted: (ids) => { this.doneThisRun -= ids.length; },
+        fail: (d, message) => {
+          this.failAttempt(d, message, 'error');
+          this.pump();
+          this.checkFinished();
+        },
+        retracted: (ids) => {
+          this.doneThisRun -= ids.length;
+        },
         fatal: (err) => this.fatal(err),
         log: (line) => this.o.progress?.log(line),
-        changed: () => { this.pump(); this.checkFinished(); },
+        changed: () => {
+          this.pump();
+          this.checkFinished();
+        },
       });
     }
   }
@@ -183,23 +202,37 @@ export class Scheduler {
       }
       this.heartbeat();
       const setup = {
-        farms: this.c.farms, farmTypes: this.c.farmTypes, optimizer: this.c.optimizer, timeoutS: this.c.timeoutS,
-        campaignName: this.c.name, campaignHash: this.o.campaignHash,
+        farms: this.c.farms,
+        farmTypes: this.c.farmTypes,
+        optimizer: this.c.optimizer,
+        timeoutS: this.c.timeoutS,
+        campaignName: this.c.name,
+        campaignHash: this.o.campaignHash,
       };
-      this.executor.start(setup, {
-        onOutcome: (d, outcome) => this.onOutcome(d, outcome),
-        onReturned: (ds) => this.onReturned(ds),
-        onCapacity: () => this.pump(),
-        onFatal: (err) => this.fatal(new RuntimeFailure(err.message)),
-        onNotice: (m) => this.o.progress?.log(`wflo: ${m}`),
-      }, this.queue.length).then(() => this.recheck?.start(setup)).then(() => {
-        this.phase = afterExecutorStarted(this.phase);
-        this.pump();
-        this.checkFinished();
-      }, (err) => {
-        this.phase = afterExecutorStarted(this.phase);
-        this.fatal(err);
-      });
+      this.executor
+        .start(
+          setup,
+          {
+            onOutcome: (d, outcome) => this.onOutcome(d, outcome),
+            onReturned: (ds) => this.onReturned(ds),
+            onCapacity: () => this.pump(),
+            onFatal: (err) => this.fatal(new RuntimeFailure(err.message)),
+            onNotice: (m) => this.o.progress?.log(`wflo: ${m}`),
+          },
+          this.queue.length,
+        )
+        .then(() => this.recheck?.start(setup))
+        .then(
+          () => {
+            this.phase = afterExecutorStarted(this.phase);
+            this.pump();
+            this.checkFinished();
+          },
+          (err) => {
+            this.phase = afterExecutorStarted(this.phase);
+            this.fatal(err);
+          },
+        );
     });
   }
 
@@ -248,16 +281,19 @@ export class Scheduler {
     if (outcome.kind === 'result') {
       this.verifying++;
       const worker = this.executor.remote && outcome.worker ? workerIdOf(outcome.worker) : undefined;
-      this.o.gate.check(d.task, candidateRow(d.task, d.attempt, outcome), { kind: 'computed', ...(worker ? { worker } : {}) }).then((verdict) => {
-        this.verifying--;
-        if (stopModeOf(this.phase) === 'fatal') return;
-        if (!verdict.ok) this.rejectResult(d, outcome.wallS, verdict.reason, worker);
-        else if (worker && this.recheck && !this.recheck.admit(d, verdict.row, outcome.wallS, worker)) this.checkFinished();
-        else this.commits.queue({ d, row: verdict.row, wallS: outcome.wallS, worker: outcome.worker });
-      }, (err) => {
-        this.verifying--;
-        this.fatal(err);
-      });
+      this.o.gate.check(d.task, candidateRow(d.task, d.attempt, outcome), { kind: 'computed', ...(worker ? { worker } : {}) }).then(
+        (verdict) => {
+          this.verifying--;
+          if (stopModeOf(this.phase) === 'fatal') return;
+          if (!verdict.ok) this.rejectResult(d, outcome.wallS, verdict.reason, worker);
+          else if (worker && this.recheck && !this.recheck.admit(d, verdict.row, outcome.wallS, worker)) this.checkFinished();
+          else this.commits.queue({ d, row: verdict.row, wallS: outcome.wallS, worker: outcome.worker });
+        },
+        (err) => {
+          this.verifying--;
+          this.fatal(err);
+        },
+      );
       return;
     }
     if (outcome.kind === 'error' && outcome.invalid && this.executor.remote) {
@@ -268,11 +304,20 @@ export class Scheduler {
     }
     if (outcome.kind === 'timeout') {
       this.o.audit.write({
-        event: 'timeout', task: d.task.taskId, attempt: d.attempt, timeout_s: this.c.timeoutS,
+        event: 'timeout',
+        task: d.task.taskId,
+        attempt: d.attempt,
+        timeout_s: this.c.timeoutS,
         ...(outcome.worker ? { worker_pid: outcome.worker.pid, worker_host: outcome.worker.host } : {}),
       });
     }
-    this.failAttempt(d, outcome.message, outcome.kind, outcome.kind === 'error' ? outcome.wallS : undefined, outcome.kind === 'error' && outcome.permanent === true);
+    this.failAttempt(
+      d,
+      outcome.message,
+      outcome.kind,
+      outcome.kind === 'error' ? outcome.wallS : undefined,
+      outcome.kind === 'error' && outcome.permanent === true,
+    );
     this.pump();
     this.checkFinished();
   }
@@ -310,7 +355,14 @@ export class Scheduler {
     this.failedAttempts.set(id, n);
     const counted = n - (this.attemptsBase.get(id) ?? 0);
     const permanent = hopeless || counted >= this.c.retry.attempts;
-    this.o.audit.write({ event: 'attempt', task: id, attempt: d.attempt, outcome, error: message, ...(wallS !== undefined ? { wall_s: roundWallS(wallS) } : {}) });
+    this.o.audit.write({
+      event: 'attempt',
+      task: id,
+      attempt: d.attempt,
+      outcome,
+      error: message,
+      ...(wallS !== undefined ? { wall_s: roundWallS(wallS) } : {}),
+    });
     try {
       this.o.ledger.recordFailure(id, n, message, permanent);
     } catch (err) {
@@ -321,7 +373,9 @@ export class Scheduler {
       this.failedThisRun++;
       this.failedTotal++;
       this.o.audit.write({ event: 'failed', task: id, attempts: n, error: message, ...(hopeless ? { permanent: true } : {}) });
-      this.o.progress?.log(`wflo: ${id} failed after ${counted} attempt${counted === 1 ? '' : 's'}${hopeless ? ' (not retried: it would fail again)' : ''}: ${message}`);
+      this.o.progress?.log(
+        `wflo: ${id} failed after ${counted} attempt${counted === 1 ? '' : 's'}${hopeless ? ' (not retried: it would fail again)' : ''}: ${message}`,
+      );
       if (this.c.maxFailures !== null && this.failedThisRun >= this.c.maxFailures && stopModeOf(this.phase) === null) {
         this.o.audit.write({ event: 'max_failures', failed: this.failedThisRun, limit: this.c.maxFailures });
         this.stop('max_failures');
@@ -362,18 +416,21 @@ export class Scheduler {
       this.o.audit.write({ event: 'interrupted' });
     }
     if (this.recheck) void this.recheck.stop();
-    void this.executor.stop().then((lost) => {
-      for (const d of lost) {
-        this.outstanding.delete(d.task.taskId);
-        this.o.audit.write({ event: 'attempt', task: d.task.taskId, attempt: d.attempt, outcome: 'cancelled' });
-      }
-      this.phase = afterExecutorStopped(this.phase);
-      this.checkFinished();
-    }, (err) => {
-      this.phase = afterExecutorStopped(this.phase);
-      this.o.progress?.log(`wflo: warning: stopping the executor failed: ${(err as Error).message}`);
-      this.checkFinished();
-    });
+    void this.executor.stop().then(
+      (lost) => {
+        for (const d of lost) {
+          this.outstanding.delete(d.task.taskId);
+          this.o.audit.write({ event: 'attempt', task: d.task.taskId, attempt: d.attempt, outcome: 'cancelled' });
+        }
+        this.phase = afterExecutorStopped(this.phase);
+        this.checkFinished();
+      },
+      (err) => {
+        this.phase = afterExecutorStopped(this.phase);
+        this.o.progress?.log(`wflo: warning: stopping the executor failed: ${(err as Error).message}`);
+        this.checkFinished();
+      },
+    );
   }
 
   private fatal(err: unknown): void {
@@ -450,12 +507,15 @@ export class Scheduler {
       return;
     }
     const allDone = this.failedTotal === 0 && this.doneThisRun === this.o.work.length;
-    const stopReason: StopReason = stop?.mode === 'interrupted' ? 'interrupted'
-      : stop?.mode === 'max_failures' ? 'max_failures'
-      : allDone ? 'complete' : 'incomplete';
+    const stopReason: StopReason =
+      stop?.mode === 'interrupted' ? 'interrupted' : stop?.mode === 'max_failures' ? 'max_failures' : allDone ? 'complete' : 'incomplete';
     this.resolveRun!({
-      stopReason, doneThisRun: this.doneThisRun, failedThisRun: this.failedThisRun, retries: this.retries,
-      exported: this.exports.lastExport, exportError: this.exports.lastError,
+      stopReason,
+      doneThisRun: this.doneThisRun,
+      failedThisRun: this.failedThisRun,
+      retries: this.retries,
+      exported: this.exports.lastExport,
+      exportError: this.exports.lastError,
     });
   }
 
@@ -467,7 +527,9 @@ export class Scheduler {
   // ---- monitoring ----
 
   private running(): RunningTask[] {
-    return executorStartedIn(this.phase) ? this.executor.running().map((r) => ({ taskId: r.taskId, workerPid: r.workerPid, attempt: r.attempt, startedAt: r.startedAt })) : [];
+    return executorStartedIn(this.phase)
+      ? this.executor.running().map((r) => ({ taskId: r.taskId, workerPid: r.workerPid, attempt: r.attempt, startedAt: r.startedAt }))
+      : [];
   }
 
   private ratePerMin(): number {
@@ -483,8 +545,12 @@ export class Scheduler {
     if (stopModeOf(this.phase) === 'fatal') return;
     const gone = this.ledgerGone();
     if (gone) {
-      this.fatal(new RuntimeFailure(`${this.o.ledger.path} was ${gone} during the run; nothing committed since is in it, but every result ` +
-        `of this run is also in ${path.join(this.o.outputDir, 'audit.jsonl')}: the next \`wflo run\` verifies them and adopts them back`));
+      this.fatal(
+        new RuntimeFailure(
+          `${this.o.ledger.path} was ${gone} during the run; nothing committed since is in it, but every result ` +
+            `of this run is also in ${path.join(this.o.outputDir, 'audit.jsonl')}: the next \`wflo run\` verifies them and adopts them back`,
+        ),
+      );
       return;
     }
     try {
@@ -518,10 +584,14 @@ export class Scheduler {
       rate = t1 > t0 ? ((d1 - d0) / (t1 - t0)) * 60_000 : 0;
     }
     return {
-      total, done, failed: this.failedTotal, running, pending, ratePerMin: rate,
+      total,
+      done,
+      failed: this.failedTotal,
+      running,
+      pending,
+      ratePerMin: rate,
       etaS: rate > 0 ? ((pending + running) / rate) * 60 : null,
       elapsedS: (performance.now() - this.startedAt) / 1000,
     };
   }
 }
-

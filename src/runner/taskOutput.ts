@@ -32,9 +32,11 @@ function shapeProblem(o: TaskOutput, nTurbines: number): string | null {
   for (let i = 0; i < nTurbines; i++) {
     if (!Number.isFinite(o.x[i]) || !Number.isFinite(o.y[i])) return `turbine ${i} has a non-finite position`;
   }
-  if (o.typeOf !== undefined && (!(o.typeOf instanceof Int32Array) || o.typeOf.length !== nTurbines)) return `turbine models: ${o.typeOf?.length} for ${nTurbines} turbines`;
+  if (o.typeOf !== undefined && (!(o.typeOf instanceof Int32Array) || o.typeOf.length !== nTurbines))
+    return `turbine models: ${o.typeOf?.length} for ${nTurbines} turbines`;
   if ((o.cableTo === undefined) !== (o.cableType === undefined)) return 'cable network: cable_to and cable_type, one without the other';
-  for (const a of [o.cableTo, o.cableType]) if (a !== undefined && (!(a instanceof Int32Array) || a.length !== nTurbines)) return `cable network: ${a?.length} edges for ${nTurbines} turbines`;
+  for (const a of [o.cableTo, o.cableType])
+    if (a !== undefined && (!(a instanceof Int32Array) || a.length !== nTurbines)) return `cable network: ${a?.length} edges for ${nTurbines} turbines`;
   if (!Number.isInteger(o.iterations) || !Number.isInteger(o.evaluations)) return 'iterations/evaluations are not integers';
   return null;
 }

@@ -30,7 +30,9 @@ function* pairRounds(n: number): Generator<[number, number][]> {
   const m = n % 2 === 0 ? n : n + 1; // m − 1 is a bye when n is odd
   for (let r = 0; r < m - 1; r++) {
     const round: [number, number][] = [];
-    const add = (a: number, b: number) => { if (a < n && b < n) round.push(a < b ? [a, b] : [b, a]); };
+    const add = (a: number, b: number) => {
+      if (a < n && b < n) round.push(a < b ? [a, b] : [b, a]);
+    };
     add(r, m - 1);
     for (let k = 1; k < m / 2; k++) add((r + k) % (m - 1), (r - k + m - 1) % (m - 1));
     yield round;
@@ -49,15 +51,26 @@ export function constraintValues(c: Pick<Case, 'boundary' | 'turbines' | 'minSpa
   const nBoundary = c.boundary ? n * (1 + nZones) : 0;
   const nPairs = (n * (n - 1)) / 2;
   const entries = 2 * nBoundary + 4 * nPairs;
-  const jacRow = new Float64Array(entries), jacCol = new Float64Array(entries), jacValue = new Float64Array(entries);
+  const jacRow = new Float64Array(entries),
+    jacCol = new Float64Array(entries),
+    jacValue = new Float64Array(entries);
   let e = 0;
-  const weights = new Float64Array(g.count), grad = new Float64Array(2 * n);
-  const emit = (row: number, col: number) => { jacRow[e] = row; jacCol[e] = col; jacValue[e] = grad[col]; e++; };
+  const weights = new Float64Array(g.count),
+    grad = new Float64Array(2 * n);
+  const emit = (row: number, col: number) => {
+    jacRow[e] = row;
+    jacCol[e] = col;
+    jacValue[e] = grad[col];
+    e++;
+  };
   for (let group = 0; group * n < nBoundary; group++) {
     weights.fill(0, 0, nBoundary).fill(1, group * n, (group + 1) * n);
     grad.fill(0);
     g.addWeightedGradient(z, weights, grad);
-    for (let i = 0; i < n; i++) { emit(group * n + i, i); emit(group * n + i, n + i); }
+    for (let i = 0; i < n; i++) {
+      emit(group * n + i, i);
+      emit(group * n + i, n + i);
+    }
   }
   weights.fill(0);
   const pairRow = (i: number, j: number) => nBoundary + i * n - (i * (i + 1)) / 2 + (j - i - 1);
@@ -68,7 +81,10 @@ export function constraintValues(c: Pick<Case, 'boundary' | 'turbines' | 'minSpa
     for (const [i, j] of round) {
       const row = pairRow(i, j);
       weights[row] = 0;
-      emit(row, i); emit(row, j); emit(row, n + i); emit(row, n + j);
+      emit(row, i);
+      emit(row, j);
+      emit(row, n + i);
+      emit(row, n + j);
     }
   }
   if (e !== entries) throw new Error(`constraint Jacobian: ${e} entries written, ${entries} expected`);

@@ -12,7 +12,12 @@ import type { FarmTable, OpenFarm, RequestHandler } from './sessionTypes.js';
 const farmName = (farm: OpenFarm) => farm.source;
 
 /** The request's farm and its layout, checked against the farm's turbine count. */
-function farmLayout(farms: FarmTable, h: Record<string, unknown>, arrays: Map<string, Float64Array>, kind: string): { farm: OpenFarm; x: Float64Array; y: Float64Array } {
+function farmLayout(
+  farms: FarmTable,
+  h: Record<string, unknown>,
+  arrays: Map<string, Float64Array>,
+  kind: string,
+): { farm: OpenFarm; x: Float64Array; y: Float64Array } {
   const farm = farms.farm(kind, h.handle);
   return { farm, x: coordinates(kind, 'x', arrays, farm.n), y: coordinates(kind, 'y', arrays, farm.n) };
 }
@@ -32,7 +37,15 @@ export const ECONOMICS_REQUESTS: Record<string, RequestHandler> = {
     answer(farms, h, arrays, kind) {
       const { farm, x, y } = farmLayout(farms, h, arrays, kind);
       const { cable_to: to, cable_type: type, cable_load: load, cable_length_each_m: each, ...fields } = layoutCables(farm.c, x, y, farmName(farm));
-      return { fields, arrays: { cable_to: Float64Array.from(to), cable_type: Float64Array.from(type), cable_load: Float64Array.from(load), cable_length_each_m: Float64Array.from(each) } };
+      return {
+        fields,
+        arrays: {
+          cable_to: Float64Array.from(to),
+          cable_type: Float64Array.from(type),
+          cable_load: Float64Array.from(load),
+          cable_length_each_m: Float64Array.from(each),
+        },
+      };
     },
   },
 };

@@ -41,13 +41,21 @@ export function withArrays(doc: unknown, arrays: Map<string, Float64Array>, kind
       const name = v.$array;
       const extra = Object.keys(v).find((k) => k !== '$array' && k !== 'shape');
       if (extra !== undefined) throw new InputError(`${kind}.${at}.${oneLineMessage(extra.slice(0, 40))}: unknown field beside $array (expected shape)`);
-      if (typeof name !== 'string' || !arrays.has(name)) throw new InputError(`${kind}.${at}.$array: ${typeof name === 'string' ? `no array '${oneLineMessage(name.slice(0, 40))}' in the request` : 'expected the name of an array of the request'}`);
+      if (typeof name !== 'string' || !arrays.has(name))
+        throw new InputError(
+          `${kind}.${at}.$array: ${typeof name === 'string' ? `no array '${oneLineMessage(name.slice(0, 40))}' in the request` : 'expected the name of an array of the request'}`,
+        );
       if (used.has(name)) throw new InputError(`${kind}.${at}.$array: array '${name}' is used twice`);
       used.add(name);
       const values = Array.from(arrays.get(name)!);
       if (v.shape === undefined) return values;
       const shape = v.shape;
-      if (!Array.isArray(shape) || shape.length !== 2 || !shape.every((s) => Number.isSafeInteger(s) && (s as number) > 0) || (shape[0] as number) * (shape[1] as number) !== values.length) {
+      if (
+        !Array.isArray(shape) ||
+        shape.length !== 2 ||
+        !shape.every((s) => Number.isSafeInteger(s) && (s as number) > 0) ||
+        (shape[0] as number) * (shape[1] as number) !== values.length
+      ) {
         throw new InputError(`${kind}.${at}.shape: expected [rows, columns] with rows × columns = ${values.length} (the array's length)`);
       }
       const columns = shape[1] as number;

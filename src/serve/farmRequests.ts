@@ -39,13 +39,16 @@ export const DOCUMENT_ARRAYS = 'abcdefghijklmnop'.split('');
 /** A flow map's cells or a Jacobian's entries, at most (one frame's array limit). */
 const MAX_CELLS = 1_000_000;
 
-const layoutOf = (farm: OpenFarm, kind: string, arrays: Map<string, Float64Array>) =>
-  ({ x: coordinates(kind, 'x', arrays, farm.n), y: coordinates(kind, 'y', arrays, farm.n) });
+const layoutOf = (farm: OpenFarm, kind: string, arrays: Map<string, Float64Array>) => ({
+  x: coordinates(kind, 'x', arrays, farm.n),
+  y: coordinates(kind, 'y', arrays, farm.n),
+});
 
 /** Energy by direction as `wflo aep --json` shows it: by listed bin under a treatment, by evaluated direction otherwise. */
 function shownEnergy(c: Case, perDirectionMwh: Float64Array): { perDirection: Float64Array; directionsDeg: Float64Array } {
   const listed = caseListedWind(c);
-  if (c.directions && !listed.series) return { perDirection: energyByBin(perDirectionMwh, c.directions.binOf, listed.directionsDeg.length), directionsDeg: listed.directionsDeg };
+  if (c.directions && !listed.series)
+    return { perDirection: energyByBin(perDirectionMwh, c.directions.binOf, listed.directionsDeg.length), directionsDeg: listed.directionsDeg };
   return { perDirection: perDirectionMwh, directionsDeg: c.wind.directionsDeg };
 }
 
@@ -85,10 +88,12 @@ export const FARM_REQUESTS: Record<string, RequestHandler> = {
       const directionDeg = finiteField(kind, 'direction_deg', h.direction_deg);
       const [minX, maxX, minY, maxY] = (['min_x', 'max_x', 'min_y', 'max_y'] as const).map((f) => finiteField(kind, f, h[f]));
       if (!(maxX > minX) || !(maxY > minY)) throw new InputError(`${kind}: expected min_x < max_x and min_y < max_y`);
-      const nx = wholeField(`${kind}.nx`, h.nx, 1, 10_000), ny = wholeField(`${kind}.ny`, h.ny, 1, 10_000);
+      const nx = wholeField(`${kind}.nx`, h.nx, 1, 10_000),
+        ny = wholeField(`${kind}.ny`, h.ny, 1, 10_000);
       if (nx * ny > MAX_CELLS) throw new InputError(`${kind}: ${nx} × ${ny} cells, more than ${MAX_CELLS}`);
       const f = flowField(farm.c, x, y, directionDeg, { minX, maxX, minY, maxY, nx, ny });
-      const cellW = (maxX - minX) / nx, cellH = (maxY - minY) / ny; // cell centres, as flowField places them
+      const cellW = (maxX - minX) / nx,
+        cellH = (maxY - minY) / ny; // cell centres, as flowField places them
       return {
         fields: { direction_deg: f.directionDeg, free_stream_ms: f.freeStreamSpeed, min_speed_ms: f.minSpeed, nx, ny },
         arrays: {
@@ -118,9 +123,11 @@ export const FARM_REQUESTS: Record<string, RequestHandler> = {
       const margin = finiteField(kind, 'margin_m', h.margin_m, 0);
       const pairs = (farm.n * (farm.n - 1)) / 2;
       // The Jacobian's entries (4 per pair, 2 per boundary row) must fit one array of a frame.
-      if (4 * pairs + 2 * farm.n > MAX_CELLS) throw new InputError(`${kind}: ${farm.n} turbines make ${pairs} pairs, a Jacobian of more than ${MAX_CELLS} entries (one response's limit)`);
+      if (4 * pairs + 2 * farm.n > MAX_CELLS)
+        throw new InputError(`${kind}: ${farm.n} turbines make ${pairs} pairs, a Jacobian of more than ${MAX_CELLS} entries (one response's limit)`);
       const r = constraintValues(farm.c, x, y, margin);
-      if (r.jacValue.length > MAX_CELLS) throw new InputError(`${kind}: a Jacobian of ${r.jacValue.length} entries, more than ${MAX_CELLS} (one response's limit)`);
+      if (r.jacValue.length > MAX_CELLS)
+        throw new InputError(`${kind}: a Jacobian of ${r.jacValue.length} entries, more than ${MAX_CELLS} (one response's limit)`);
       return {
         fields: { n_boundary: r.nBoundary, n_zones: r.nZones, n_pairs: r.nPairs },
         arrays: { values: r.values, jac_row: r.jacRow, jac_col: r.jacCol, jac_value: r.jacValue },

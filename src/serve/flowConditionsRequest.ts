@@ -18,18 +18,27 @@ export const FLOW_CONDITIONS_REQUEST: RequestHandler = {
   arrays: ['x', 'y'],
   answer(farms, h, arrays, kind) {
     const farm = farms.farm(kind, h.handle);
-    const x = coordinates(kind, 'x', arrays, farm.n), y = coordinates(kind, 'y', arrays, farm.n);
+    const x = coordinates(kind, 'x', arrays, farm.n),
+      y = coordinates(kind, 'y', arrays, farm.n);
     const w = farm.c.wind;
     const count = w.series ? w.series.speeds.length : w.directionsDeg.length * w.speeds.length;
-    if (count * farm.n > MAX_VALUES) throw new InputError(`${kind}: ${count} conditions × ${farm.n} turbines = ${count * farm.n} values, more than one response's ${MAX_VALUES}`);
+    if (count * farm.n > MAX_VALUES)
+      throw new InputError(`${kind}: ${count} conditions × ${farm.n} turbines = ${count * farm.n} values, more than one response's ${MAX_VALUES}`);
     const f = caseFlowConditions(farm.c, x, y);
     const aep = farm.evaluator.aep(x, y).aepMwh;
     return {
       fields: { shape: f.shape, n_conditions: f.nConditions, n_directions: f.nDirections, n_speeds: f.nSpeeds, hours_per_year: f.hoursPerYear, aep_mwh: aep },
       arrays: {
-        direction_deg: f.directionDeg, speed_ms: f.speed, ambient_ti: f.ambientTi,
-        ws_eff: f.wsEff, ti_eff: f.tiEff, ct: f.ct, power_w: f.powerW, weight: f.weight,
-        directions_deg: f.directionsDeg, speeds_ms: f.speeds,
+        direction_deg: f.directionDeg,
+        speed_ms: f.speed,
+        ambient_ti: f.ambientTi,
+        ws_eff: f.wsEff,
+        ti_eff: f.tiEff,
+        ct: f.ct,
+        power_w: f.powerW,
+        weight: f.weight,
+        directions_deg: f.directionsDeg,
+        speeds_ms: f.speeds,
       },
     };
   },

@@ -17,7 +17,10 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 /** On a little-endian machine the wire's float64 bytes are the memory's: copied whole, not value by value. */
 const LITTLE_ENDIAN = os.endianness() === 'LE';
 
-export interface ArrayEntry { name: string; bytes: number }
+export interface ArrayEntry {
+  name: string;
+  bytes: number;
+}
 
 /** One decoded frame: its header (parsed, unchecked beyond `arrays`) and its arrays by name. */
 export type Frame =
@@ -55,7 +58,15 @@ export class FrameDecoder {
   private state:
     | { at: 'length' }
     | { at: 'header'; bytes: number }
-    | { at: 'arrays'; header: Record<string, unknown>; entries: ArrayEntry[]; index: number; arrays: Map<string, Float64Array>; problem: string | null; skip: number } = { at: 'length' };
+    | {
+        at: 'arrays';
+        header: Record<string, unknown>;
+        entries: ArrayEntry[];
+        index: number;
+        arrays: Map<string, Float64Array>;
+        problem: string | null;
+        skip: number;
+      } = { at: 'length' };
 
   push(chunk: Buffer): void {
     this.chunks.push(chunk);
@@ -78,7 +89,12 @@ export class FrameDecoder {
         if (this.buffered < 4) return null;
         const bytes = this.take(4).readUInt32LE(0);
         if (bytes > MAX_HEADER_BYTES) {
-          return { ok: false, header: null, fatal: true, problem: `frame header: ${bytes} bytes, more than the limit of ${MAX_HEADER_BYTES}; the stream cannot be followed past it` };
+          return {
+            ok: false,
+            header: null,
+            fatal: true,
+            problem: `frame header: ${bytes} bytes, more than the limit of ${MAX_HEADER_BYTES}; the stream cannot be followed past it`,
+          };
         }
         this.state = { at: 'header', bytes };
         continue;
@@ -97,7 +113,8 @@ export class FrameDecoder {
         }
         const h = header as Record<string, unknown>;
         const entries = arrayEntries(h);
-        if (typeof entries === 'string') return { ok: false, header: null, fatal: true, problem: `frame header: ${entries}; the stream cannot be followed past it` };
+        if (typeof entries === 'string')
+          return { ok: false, header: null, fatal: true, problem: `frame header: ${entries}; the stream cannot be followed past it` };
         this.state = { at: 'arrays', header: h, entries, index: 0, arrays: new Map(), problem: null, skip: 0 };
         continue;
       }
@@ -116,9 +133,14 @@ export class FrameDecoder {
         return s.problem === null ? { ok: true, header: s.header, arrays: s.arrays } : { ok: false, header: s.header, problem: s.problem, fatal: false };
       }
       const e = s.entries[s.index];
-      const problem = e.bytes > MAX_ARRAY_BYTES ? `${e.name}: ${e.bytes} bytes, more than the limit of ${MAX_ARRAY_BYTES} (${MAX_ARRAY_BYTES / 8} numbers)`
-        : e.bytes % 8 !== 0 ? `${e.name}: ${e.bytes} bytes, not a whole number of float64 values (8 bytes each)`
-        : s.arrays.has(e.name) ? `${e.name}: given twice` : null;
+      const problem =
+        e.bytes > MAX_ARRAY_BYTES
+          ? `${e.name}: ${e.bytes} bytes, more than the limit of ${MAX_ARRAY_BYTES} (${MAX_ARRAY_BYTES / 8} numbers)`
+          : e.bytes % 8 !== 0
+            ? `${e.name}: ${e.bytes} bytes, not a whole number of float64 values (8 bytes each)`
+            : s.arrays.has(e.name)
+              ? `${e.name}: given twice`
+              : null;
       if (problem !== null || s.problem !== null) {
         s.problem ??= problem;
         s.skip = e.bytes;

@@ -13,7 +13,10 @@ import type { LayoutsFileReader } from '../io/hdf5/layoutsReader.js';
 import { metricNameOf, type ColumnSpec } from '../io/hdf5/layoutsSchema.js';
 
 /** A response (session.ts's Reply). */
-interface Reply { header: Record<string, unknown>; arrays?: Record<string, Float64Array> }
+interface Reply {
+  header: Record<string, unknown>;
+  arrays?: Record<string, Float64Array>;
+}
 
 /** Each kind's header fields and arrays (merged into session.ts's table). */
 export const LAYOUTS_KINDS: Record<string, { fields: string[]; arrays: string[] }> = {
@@ -34,7 +37,9 @@ const DEFINITION_CHARS = 8000;
 const TEXT_COLUMNS = new Set(['task_id', 'spec_hash', 'source']);
 
 interface OpenFile {
-  reader: LayoutsFileReader; columns: ColumnSpec[]; definitions: string | null;
+  reader: LayoutsFileReader;
+  columns: ColumnSpec[];
+  definitions: string | null;
   /** Rows the previous layouts_rows response carried: the next one reads about that many, not rows the header could not carry. */
   lastCount: number | null;
 }
@@ -56,10 +61,14 @@ export class LayoutsRequests {
   /** The reply to one layouts request (the header's fields were checked against LAYOUTS_KINDS). */
   async reply(kind: string, header: Record<string, unknown>, base: Record<string, unknown>): Promise<Reply> {
     switch (kind) {
-      case 'layouts_open': return { header: { ...base, ...(await this.open(header.file)) } };
-      case 'layouts_rows': return this.rows(this.fileOf(kind, header.handle), count(kind, 'start', header.start), base);
-      case 'layouts_definitions': return { header: { ...base, ...this.definitions(this.fileOf(kind, header.handle), count(kind, 'offset', header.offset)) } };
-      default: { // layouts_close
+      case 'layouts_open':
+        return { header: { ...base, ...(await this.open(header.file)) } };
+      case 'layouts_rows':
+        return this.rows(this.fileOf(kind, header.handle), count(kind, 'start', header.start), base);
+      case 'layouts_definitions':
+        return { header: { ...base, ...this.definitions(this.fileOf(kind, header.handle), count(kind, 'offset', header.offset)) } };
+      default: {
+        // layouts_close
         const handle = this.handleOf(kind, header.handle);
         this.files.get(handle)!.reader.close();
         this.files.delete(handle);
@@ -79,7 +88,12 @@ export class LayoutsRequests {
     this.files.set(handle, { reader, columns, definitions: null, lastCount: null });
     const { info } = reader;
     return {
-      handle, file, rows: info.rows, max_turbines: info.maxTurbines, format_version: info.formatVersion, attributes: info.attributes,
+      handle,
+      file,
+      rows: info.rows,
+      max_turbines: info.maxTurbines,
+      format_version: info.formatVersion,
+      attributes: info.attributes,
       columns: columns.map((c) => ({ name: c.name, kind: c.kind, ...(c.units ? { units: c.units } : {}), description: c.description })),
       metric_names: info.metricNames,
     };
@@ -104,7 +118,10 @@ export class LayoutsRequests {
     let bytes = 0;
     for (let row = 0; row < end - start; row++) {
       for (const t of text) bytes += Buffer.byteLength(JSON.stringify(t.values[row])) + 1;
-      if (bytes > TEXT_BUDGET && row > 0) { end = start + row; break; }
+      if (bytes > TEXT_BUDGET && row > 0) {
+        end = start + row;
+        break;
+      }
     }
     const n = end - start;
     f.lastCount = n;
@@ -138,7 +155,9 @@ export class LayoutsRequests {
 
   private handleOf(kind: string, handle: unknown): number {
     if (typeof handle !== 'number' || !Number.isSafeInteger(handle) || !this.files.has(handle)) {
-      throw new InputError(`${kind}.handle: ${typeof handle === 'number' && Number.isFinite(handle) ? `no open layouts file ${handle}` : 'expected the handle a layouts_open response gave'}`);
+      throw new InputError(
+        `${kind}.handle: ${typeof handle === 'number' && Number.isFinite(handle) ? `no open layouts file ${handle}` : 'expected the handle a layouts_open response gave'}`,
+      );
     }
     return handle;
   }
@@ -167,4 +186,3 @@ function asFloat64(name: string, start: number, perRow: number, data: Float64Arr
   }
   return out;
 }
-

@@ -22,13 +22,23 @@ import type { RequestHandler } from './sessionTypes.js';
 
 /** The request's fields, by the CLI option each one is. */
 const OPTIONS: Record<string, string> = {
-  method: '--method', seed: '--seed', initial: '--initial', wec: '--wec', hops: '--hops', hop_wec: '--hop-wec',
-  max_iterations: '--max-iterations', random_iterations: '--random-iterations', starts: '--starts', directions: '--directions', objective: '--objective',
+  method: '--method',
+  seed: '--seed',
+  initial: '--initial',
+  wec: '--wec',
+  hops: '--hops',
+  hop_wec: '--hop-wec',
+  max_iterations: '--max-iterations',
+  random_iterations: '--random-iterations',
+  starts: '--starts',
+  directions: '--directions',
+  objective: '--objective',
 };
 
 function factorList(flag: string, v: unknown): number[] | undefined {
   if (v === undefined) return undefined;
-  if (!Array.isArray(v) || v.some((f) => typeof f !== 'number' || !Number.isFinite(f))) throw new InputError(`${flag}: expected comma-separated numbers, got '${shown(v)}'`);
+  if (!Array.isArray(v) || v.some((f) => typeof f !== 'number' || !Number.isFinite(f)))
+    throw new InputError(`${flag}: expected comma-separated numbers, got '${shown(v)}'`);
   return v as number[];
 }
 
@@ -55,7 +65,8 @@ export const OPTIMIZE_REQUEST: RequestHandler = {
     const starts = h.starts === undefined ? 1 : wholeField(OPTIONS.starts, h.starts, 1);
     let c = farm.c;
     if (arrays.size > 0) {
-      const x = coordinates(kind, 'x', arrays, farm.n), y = coordinates(kind, 'y', arrays, farm.n);
+      const x = coordinates(kind, 'x', arrays, farm.n),
+        y = coordinates(kind, 'y', arrays, farm.n);
       c = { ...c, layout: { x: Float64Array.from(x), y: Float64Array.from(y) }, nTurbines: farm.n, referenceAepMwh: undefined };
     }
     const directions = stringField(OPTIONS.directions, h.directions);
@@ -67,7 +78,12 @@ export const OPTIMIZE_REQUEST: RequestHandler = {
     for (let s = seed; s < seed + starts; s++) {
       // Every start's history is recorded (the best start's is returned); with progress, each row is sent as it comes.
       const recorder = new HistoryRecorder(send && ((row) => send({ seed: s, ...row })));
-      const stages: OptimizeHooks = send ? { onGradientStage: (e) => send({ seed: s, event: 'stage', stage: e.stage, stages: e.stages, evaluations: e.evaluations, done: (e.stage + 1) / e.stages }) } : {};
+      const stages: OptimizeHooks = send
+        ? {
+            onGradientStage: (e) =>
+              send({ seed: s, event: 'stage', stage: e.stage, stages: e.stages, evaluations: e.evaluations, done: (e.stage + 1) / e.stages }),
+          }
+        : {};
       try {
         const record = runOptimization(c, settings, s, combineHooks(recorder.hooks(), stages));
         records.push(record);
@@ -83,8 +99,12 @@ export const OPTIMIZE_REQUEST: RequestHandler = {
     return {
       fields: { ...rest, case: c.name, method: settings.method, ...(starts > 1 ? { starts, failed_starts: failures.length } : {}) },
       arrays: {
-        x: Float64Array.from(x), y: Float64Array.from(y), x_initial: Float64Array.from(x_initial), y_initial: Float64Array.from(y_initial),
-        per_direction_mwh: Float64Array.from(per_direction_mwh), ...(turbine_types ? { turbine_types: Float64Array.from(turbine_types) } : {}),
+        x: Float64Array.from(x),
+        y: Float64Array.from(y),
+        x_initial: Float64Array.from(x_initial),
+        y_initial: Float64Array.from(y_initial),
+        per_direction_mwh: Float64Array.from(per_direction_mwh),
+        ...(turbine_types ? { turbine_types: Float64Array.from(turbine_types) } : {}),
         ...historyArrays(histories.get(best) ?? []),
       },
     };

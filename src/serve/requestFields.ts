@@ -7,7 +7,7 @@ import { InputError } from '../util/errors.js';
 import { oneLineMessage } from '../util/printable.js';
 
 /** A value as the CLI would have seen it typed (for messages). */
-export const shown = (v: unknown): string => oneLineMessage(typeof v === 'string' ? v.slice(0, 40) : JSON.stringify(v)?.slice(0, 40) ?? String(v));
+export const shown = (v: unknown): string => oneLineMessage(typeof v === 'string' ? v.slice(0, 40) : (JSON.stringify(v)?.slice(0, 40) ?? String(v)));
 
 /** A finite number (required unless `fallback` is given). */
 export function finiteField(kind: string, name: string, v: unknown, fallback?: number): number {

@@ -41,11 +41,14 @@ function nonBlocking(): boolean {
 const data = workerData as WatchdogData;
 const slots = new Int32Array(data.slots);
 const stolen = new Uint8Array(data.stolen);
-const killNow = (): void => { process.kill(process.pid, 'SIGKILL'); };
+const killNow = (): void => {
+  process.kill(process.pid, 'SIGKILL');
+};
 
 let goneAt: number | null = null;
 let endedAt: number | null = null;
-let call = 0, callSince = 0;
+let call = 0,
+  callSince = 0;
 let mayRead: boolean | null = null; // decided at the first long call
 
 /** Read what stdin holds now into the shared buffer (under the lock, only while the main thread is in `current`). */
@@ -62,7 +65,10 @@ function steal(current: number): void {
       } catch {
         return; // EAGAIN: nothing now
       }
-      if (n === 0) { Atomics.store(slots, SLOT.ended, 1); return; }
+      if (n === 0) {
+        Atomics.store(slots, SLOT.ended, 1);
+        return;
+      }
       Atomics.store(slots, SLOT.stolen, have + n);
     }
   } finally {
@@ -80,8 +86,14 @@ setInterval(() => {
     parentPort!.postMessage('client-gone');
   }
   if (goneAt !== null && now - goneAt >= data.answerMs) killNow();
-  if (current === 0) { call = 0; return; }
-  if (current !== call) { call = current; callSince = now; }
+  if (current === 0) {
+    call = 0;
+    return;
+  }
+  if (current !== call) {
+    call = current;
+    callSince = now;
+  }
   if (data.pipe && endedAt === null && now - callSince >= STEAL_AFTER_MS) {
     mayRead ??= nonBlocking();
     if (mayRead) steal(current);

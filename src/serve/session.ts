@@ -50,35 +50,47 @@ export class EngineSession implements FarmTable {
     }
   }
 
-  private dispatch(header: Record<string, unknown>, arrays: Map<string, Float64Array>, id: number | null, send?: (reply: Reply) => void): Reply | Promise<Reply> {
+  private dispatch(
+    header: Record<string, unknown>,
+    arrays: Map<string, Float64Array>,
+    id: number | null,
+    send?: (reply: Reply) => void,
+  ): Reply | Promise<Reply> {
     if (header.id !== undefined && id === null) throw new InputError('id: expected a whole number');
     const kind = header.kind;
     if (typeof kind !== 'string') throw new InputError(`kind: expected one of ${Object.keys(KINDS).join(', ')}`);
     const spec = Object.hasOwn(KINDS, kind) ? KINDS[kind] : undefined; // never an Object.prototype member ('constructor')
     if (!spec) {
       const near = nearestKey(kind, Object.keys(KINDS));
-      throw new InputError(`kind: unknown request '${oneLineMessage(kind.slice(0, 40))}' (expected ${Object.keys(KINDS).join(', ')})${near ? `; did you mean ${near}?` : ''}`);
+      throw new InputError(
+        `kind: unknown request '${oneLineMessage(kind.slice(0, 40))}' (expected ${Object.keys(KINDS).join(', ')})${near ? `; did you mean ${near}?` : ''}`,
+      );
     }
     for (const key of Object.keys(header)) {
-      if (key !== 'kind' && key !== 'id' && key !== 'arrays' && !spec.fields.includes(key)) throw new InputError(`${kind}.${oneLineMessage(key.slice(0, 40))}: unknown field (expected ${['kind', 'id', ...spec.fields].join(', ')})`);
+      if (key !== 'kind' && key !== 'id' && key !== 'arrays' && !spec.fields.includes(key))
+        throw new InputError(`${kind}.${oneLineMessage(key.slice(0, 40))}: unknown field (expected ${['kind', 'id', ...spec.fields].join(', ')})`);
     }
-    for (const name of arrays.keys()) if (!spec.arrays.includes(name)) throw new InputError(`${kind}: unknown array '${name}' (expected ${spec.arrays.join(', ') || 'none'})`);
+    for (const name of arrays.keys())
+      if (!spec.arrays.includes(name)) throw new InputError(`${kind}: unknown array '${name}' (expected ${spec.arrays.join(', ') || 'none'})`);
     const base = { protocol: PROTOCOL, ok: true, kind, ...(id !== null ? { id } : {}) };
     if (Object.hasOwn(HANDLERS, kind)) {
       // Frames before the reply (progress): kind 'progress', the request's id.
-      const emit: Emit | undefined = send && ((fields) => send({ header: { protocol: PROTOCOL, ok: true, kind: 'progress', ...(id !== null ? { id } : {}), ...fields } }));
+      const emit: Emit | undefined =
+        send && ((fields) => send({ header: { protocol: PROTOCOL, ok: true, kind: 'progress', ...(id !== null ? { id } : {}), ...fields } }));
       const r = HANDLERS[kind].answer(this, header, arrays, kind, emit);
       return { header: { ...base, ...r.fields }, arrays: r.arrays };
     }
     switch (kind) {
       case 'open': {
         const name = header.case;
-        if (typeof name !== 'string' || name.length === 0 || name.length > 4096) throw new InputError('open.case: expected a built-in case name or a case file path');
+        if (typeof name !== 'string' || name.length === 0 || name.length > 4096)
+          throw new InputError('open.case: expected a built-in case name or a case file path');
         // The case as `wflo aep CASE` reads it (a built-in name or a file); a case without a layout opens too.
         const { fields, arrays: layout } = this.open(openCase(name), name);
         return { header: { ...base, ...fields }, arrays: layout };
       }
-      case 'aep': case 'aep_and_gradient': {
+      case 'aep':
+      case 'aep_and_gradient': {
         const farm = this.farm(kind, header.handle);
         const x = coordinates(kind, 'x', arrays, farm.n);
         const y = coordinates(kind, 'y', arrays, farm.n);
@@ -98,7 +110,11 @@ export class EngineSession implements FarmTable {
         this.farms.delete(handle);
         return { header: base };
       }
-      case 'layouts_open': case 'layouts_rows': case 'layouts_definitions': case 'layouts_close': return this.layouts.reply(kind, header, base);
+      case 'layouts_open':
+      case 'layouts_rows':
+      case 'layouts_definitions':
+      case 'layouts_close':
+        return this.layouts.reply(kind, header, base);
       default: // shutdown
         return { header: base, stop: true };
     }
@@ -114,15 +130,24 @@ export class EngineSession implements FarmTable {
     return {
       arrays: c.layout ? { x: c.layout.x, y: c.layout.y } : undefined,
       fields: {
-      handle, n, name: c.name, turbine: c.turbine.name, wake_model: c.model.wake, superposition: c.model.superposition,
-      boundary: c.boundary, min_spacing_m: c.minSpacing, has_baseline: c.layout !== null,
+        handle,
+        n,
+        name: c.name,
+        turbine: c.turbine.name,
+        wake_model: c.model.wake,
+        superposition: c.model.superposition,
+        boundary: c.boundary,
+        min_spacing_m: c.minSpacing,
+        has_baseline: c.layout !== null,
       },
     };
   }
 
   private handleOf(kind: string, handle: unknown): number {
     if (typeof handle !== 'number' || !Number.isSafeInteger(handle) || !this.farms.has(handle)) {
-      throw new InputError(`${kind}.handle: ${typeof handle === 'number' && Number.isFinite(handle) ? `no open farm ${handle}` : 'expected the handle an open response gave'}`);
+      throw new InputError(
+        `${kind}.handle: ${typeof handle === 'number' && Number.isFinite(handle) ? `no open farm ${handle}` : 'expected the handle an open response gave'}`,
+      );
     }
     return handle;
   }

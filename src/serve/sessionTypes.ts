@@ -7,10 +7,19 @@ import type { FarmEvaluator } from '../physics/aep.js';
 import type { Case } from '../case/case.js';
 
 /** A response: its header and arrays (frames.ts encodes them). */
-export interface Reply { header: Record<string, unknown>; arrays?: Record<string, Float64Array>; stop?: boolean }
+export interface Reply {
+  header: Record<string, unknown>;
+  arrays?: Record<string, Float64Array>;
+  stop?: boolean;
+}
 
 /** A farm open on the session: its case, its turbine count, its evaluator, where it came from (for messages). */
-export interface OpenFarm { c: Case; n: number; evaluator: FarmEvaluator; source: string }
+export interface OpenFarm {
+  c: Case;
+  n: number;
+  evaluator: FarmEvaluator;
+  source: string;
+}
 
 /** The session's farms as a handler sees them. */
 export interface FarmTable {
@@ -28,5 +37,11 @@ export interface RequestHandler {
   fields: string[];
   arrays: string[];
   /** The response's fields and arrays (protocol, ok, kind and id are added by the session). */
-  answer(farms: FarmTable, header: Record<string, unknown>, arrays: Map<string, Float64Array>, kind: string, emit?: Emit): { fields: Record<string, unknown>; arrays?: Record<string, Float64Array> };
+  answer(
+    farms: FarmTable,
+    header: Record<string, unknown>,
+    arrays: Map<string, Float64Array>,
+    kind: string,
+    emit?: Emit,
+  ): { fields: Record<string, unknown>; arrays?: Record<string, Float64Array> };
 }

@@ -34,11 +34,19 @@ export interface ServeOptions {
 type Input = NodeJS.ReadableStream & { readableLength?: number; isPaused(): boolean; destroy?: () => void };
 
 /** Serve until stdin ends; resolves with the exit code. */
-export function serveStdio(input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stdout, options: ServeOptions = {}): Promise<number> {
+export function serveStdio(
+  input: NodeJS.ReadableStream = process.stdin,
+  output: NodeJS.WritableStream = process.stdout,
+  options: ServeOptions = {},
+): Promise<number> {
   const session = new EngineSession();
   const decoder = new FrameDecoder();
   const bound = options.replyQueueBytes ?? REPLY_QUEUE_BYTES;
-  const note = options.note ?? ((line: string) => { process.stderr.write(`${line}\n`); });
+  const note =
+    options.note ??
+    ((line: string) => {
+      process.stderr.write(`${line}\n`);
+    });
   const stream = input as Input;
   const watchdog = options.watchdog !== undefined ? options.watchdog : input === process.stdin ? startWatchdog(ANSWER_MS, STEAL_BYTES) : null;
   const queued = (): number => (output as Partial<{ writableLength: number }>).writableLength ?? 0;
@@ -57,11 +65,14 @@ export function serveStdio(input: NodeJS.ReadableStream = process.stdin, output:
       if (broken) resolve(code);
       else output.write('', () => resolve(code));
     };
-    output.on('error', () => { broken = true; finish(1); });
+    output.on('error', () => {
+      broken = true;
+      finish(1);
+    });
     watchdog?.onClientGone(() => finish(0));
 
     let waiting = false; // a request that reads a file answers later: the frames after it wait
-    let held = false;    // more than `bound` bytes of replies unsent
+    let held = false; // more than `bound` bytes of replies unsent
     let ended = false;
     let told = false;
 
@@ -71,11 +82,18 @@ export function serveStdio(input: NodeJS.ReadableStream = process.stdin, output:
         held = true;
         if (!told) {
           told = true;
-          note(`wflo serve: more than ${bound / (1024 * 1024)} MiB of replies are waiting for the client to read them; no request is read until it has read them`);
+          note(
+            `wflo serve: more than ${bound / (1024 * 1024)} MiB of replies are waiting for the client to read them; no request is read until it has read them`,
+          );
         }
       }
     };
-    output.on('drain', () => { if (held && queued() <= bound) { held = false; pump(); } });
+    output.on('drain', () => {
+      if (held && queued() <= bound) {
+        held = false;
+        pump();
+      }
+    });
     const answer = (reply: Reply) => {
       send(reply);
       if (reply.stop) finish(0);
@@ -99,7 +117,13 @@ export function serveStdio(input: NodeJS.ReadableStream = process.stdin, output:
       }
       if (reply instanceof Promise) {
         waiting = true;
-        void reply.then((r) => { waiting = false; if (!done) { answer(r); pump(); } });
+        void reply.then((r) => {
+          waiting = false;
+          if (!done) {
+            answer(r);
+            pump();
+          }
+        });
         return;
       }
       answer(reply);
@@ -109,8 +133,14 @@ export function serveStdio(input: NodeJS.ReadableStream = process.stdin, output:
       if (done) return;
       for (let frame = waiting || held ? null : decoder.next(); frame !== null; frame = waiting || held || done ? null : decoder.next()) handle(frame);
       if (done) return;
-      if (waiting || held) { stream.pause(); return; }
-      if (ended) { finish(0); return; }
+      if (waiting || held) {
+        stream.pause();
+        return;
+      }
+      if (ended) {
+        finish(0);
+        return;
+      }
       if (stream.isPaused()) stream.resume();
     };
     stream.on('data', (chunk: Buffer | string) => {
@@ -118,7 +148,11 @@ export function serveStdio(input: NodeJS.ReadableStream = process.stdin, output:
       decoder.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
       pump();
     });
-    stream.on('end', () => { ended = true; watchdog?.ended(); pump(); });
+    stream.on('end', () => {
+      ended = true;
+      watchdog?.ended();
+      pump();
+    });
     stream.on('error', () => finish(1));
   });
 }

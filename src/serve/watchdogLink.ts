@@ -52,7 +52,9 @@ export function startWatchdog(answerMs: number, stealBytes: number): WatchdogLin
   try {
     const s = fs.fstatSync(0);
     pipe = s.isFIFO() || s.isSocket();
-  } catch { /* no stdin */ }
+  } catch {
+    /* no stdin */
+  }
   const slots = new Int32Array(new SharedArrayBuffer(SLOTS * 4));
   const stolen = new SharedArrayBuffer(stealBytes);
   const data: WatchdogData = { parentPid: process.ppid, pipe, answerMs, slots: slots.buffer as SharedArrayBuffer, stolen };
@@ -62,12 +64,16 @@ export function startWatchdog(answerMs: number, stealBytes: number): WatchdogLin
       workerData: data,
       // A few MB are all it needs; it holds no data beyond the shared buffer.
       resourceLimits: { maxOldGenerationSizeMb: 8, maxYoungGenerationSizeMb: 2 },
-      stdin: false, stdout: false, stderr: false,
+      stdin: false,
+      stdout: false,
+      stderr: false,
     });
   } catch {
     return null;
   }
-  worker.on('error', () => { /* the server goes on unwatched, as before the watchdog existed */ });
+  worker.on('error', () => {
+    /* the server goes on unwatched, as before the watchdog existed */
+  });
   worker.unref();
   let call = 0;
   const bytes = new Uint8Array(stolen);
@@ -87,8 +93,16 @@ export function startWatchdog(answerMs: number, stealBytes: number): WatchdogLin
       Atomics.store(slots, SLOT.lock, 0);
       return out;
     },
-    ended() { Atomics.store(slots, SLOT.ended, 1); },
-    onClientGone(f) { worker.on('message', (m: unknown) => { if (m === 'client-gone') f(); }); },
-    stop() { void worker.terminate(); },
+    ended() {
+      Atomics.store(slots, SLOT.ended, 1);
+    },
+    onClientGone(f) {
+      worker.on('message', (m: unknown) => {
+        if (m === 'client-gone') f();
+      });
+    },
+    stop() {
+      void worker.terminate();
+    },
   };
 }

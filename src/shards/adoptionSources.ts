@@ -100,7 +100,11 @@ export function adoptionFilesOf(target: string, pattern: string): string[] {
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     let link: string | null = null;
-    try { link = fs.readlinkSync(target); } catch { /* not a link */ }
+    try {
+      link = fs.readlinkSync(target);
+    } catch {
+      /* not a link */
+    }
     if (code === 'ELOOP') throw new InputError(`--adopt ${target}: a symbolic link loop (ELOOP), not a file or folder`);
     if (code === 'ENOENT' && link !== null) throw new InputError(`--adopt ${target}: a dangling symbolic link to ${link}, not a file or folder`);
     if (code === 'ENOENT' || code === 'ENOTDIR') throw new InputError(`--adopt ${target}: no such file or folder`);
@@ -140,7 +144,9 @@ export async function readAdoptionFiles(paths: readonly string[], options: Adopt
     }
   });
   const spillDir = options.keepRecords ? fs.mkdtempSync(path.join(os.tmpdir(), 'wflo-adopt-')) : undefined;
-  const close = () => { if (spillDir) fs.rmSync(spillDir, { recursive: true, force: true }); };
+  const close = () => {
+    if (spillDir) fs.rmSync(spillDir, { recursive: true, force: true });
+  };
   try {
     const read = options.aep === 'recompute' ? { ...options.read, aepOptional: true } : options.read;
     const scan = await scanShards({ files, read, jobs: options.jobs, timeoutMs: options.timeoutMs, spillDir, signal: options.signal });
@@ -198,7 +204,9 @@ export function describeAdoption(read: AdoptionFiles, campaign: Campaign): Adopt
     });
   }
   return {
-    sources, findings, adoption,
+    sources,
+    findings,
+    adoption,
     close() {
       reader?.close();
       reader = null;
@@ -226,8 +234,15 @@ function* batchesOf(records: IndexedRecord[], reader: SpillReader, fileLabel: (f
  * yields nothing (its class and the doctor's detail), records that are no task of the campaign,
  * and one `not adopted:` line per record of a campaign task that could not be used.
  */
-function fileFindings(name: string, report: ShardFileReport, records: number, inGrid: number, outsideExample: string, campaign: Campaign,
-  isTask: (farmId: number, farmType: number, seed: number) => boolean): string[] {
+function fileFindings(
+  name: string,
+  report: ShardFileReport,
+  records: number,
+  inGrid: number,
+  outsideExample: string,
+  campaign: Campaign,
+  isTask: (farmId: number, farmType: number, seed: number) => boolean,
+): string[] {
   const out: string[] = [];
   if (report.class !== 'valid') {
     out.push(`${name}: ${report.class} - ${report.detail}`);
@@ -243,6 +258,7 @@ function fileFindings(name: string, report: ShardFileReport, records: number, in
     return key !== null && isTask(key.farmId, key.farmType, key.seed);
   });
   for (const l of listed.slice(0, LOST_LINES_PER_FILE)) out.push(`not adopted: ${l.taskId} from ${name} (${l.where}): ${l.reason}`);
-  if (listed.length > LOST_LINES_PER_FILE) out.push(`not adopted: ${listed.length - LOST_LINES_PER_FILE} more records of ${name} (\`wflo shards check ${name}\` lists them all)`);
+  if (listed.length > LOST_LINES_PER_FILE)
+    out.push(`not adopted: ${listed.length - LOST_LINES_PER_FILE} more records of ${name} (\`wflo shards check ${name}\` lists them all)`);
   return out;
 }

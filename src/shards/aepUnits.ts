@@ -20,7 +20,7 @@ export class AepUnitProblem extends RecordProblem {}
 /** MWh per `unit` (`GWh` -> 1000, `kwh/yr` -> 0.001), or null when it is no energy unit wflo knows. */
 export function mwhPerUnit(unit: string): number | null {
   const m = /^\s*([a-z]+)\s*(?:(?:\/|per)\s*(?:yr|year|a|annum))?\s*$/i.exec(unit);
-  return m ? MWH_PER_UNIT[m[1].toLowerCase()] ?? null : null;
+  return m ? (MWH_PER_UNIT[m[1].toLowerCase()] ?? null) : null;
 }
 
 /** The text of a string attribute (a scalar or a 1-element array); undefined when absent or not text. */

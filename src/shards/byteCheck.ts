@@ -80,7 +80,11 @@ export function checkBytes(filePath: string): ByteCheck {
     if (code === 'ELOOP') detail = 'a symbolic link loop (ELOOP), not a file';
     else if (code === 'ENOENT') {
       let target = '';
-      try { target = fs.readlinkSync(filePath); } catch { /* not a link: the file vanished */ }
+      try {
+        target = fs.readlinkSync(filePath);
+      } catch {
+        /* not a link: the file vanished */
+      }
       detail = target ? `a dangling symbolic link to ${target}` : 'the file vanished while being checked';
     }
     const identity = fileIdentity(filePath);

@@ -26,11 +26,14 @@ function keyOrder(a: IndexedRecord, b: IndexedRecord): number {
 /** Group records by task and pick one per task. `records` must be in file order. */
 export function resolveDuplicates(records: IndexedRecord[], pathOf: (fileIndex: number) => string, rule: ConflictRule): Resolution {
   // Stable sort keeps file order within a task, which is what "first" means.
-  const sorted = records.map((r, order) => ({ r, order })).sort((a, b) => keyOrder(a.r, b.r) || a.order - b.order).map((x) => x.r);
+  const sorted = records
+    .map((r, order) => ({ r, order }))
+    .sort((a, b) => keyOrder(a.r, b.r) || a.order - b.order)
+    .map((x) => x.r);
   const chosen: IndexedRecord[] = [];
   const duplicates: DuplicateGroup[] = [];
   const conflicts: DuplicateGroup[] = [];
-  for (let start = 0; start < sorted.length;) {
+  for (let start = 0; start < sorted.length; ) {
     let end = start + 1;
     while (end < sorted.length && keyOrder(sorted[start], sorted[end]) === 0) end++;
     const group = sorted.slice(start, end);

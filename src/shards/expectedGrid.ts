@@ -36,7 +36,7 @@ export interface GridFlags {
 export function describeRange(values: number[]): string {
   if (values.length === 0) return 'none';
   const parts: string[] = [];
-  for (let i = 0; i < values.length;) {
+  for (let i = 0; i < values.length; ) {
     let j = i;
     while (j + 1 < values.length && values[j + 1] === values[j] + 1) j++;
     parts.push(i === j ? `${values[i]}` : `${values[i]}-${values[j]}`);
@@ -62,6 +62,7 @@ export function expectedGrid(flags: GridFlags): ExpectedGrid {
     throw new InputError('--expect needs a campaign file, or all of --farms, --types and --seeds (e.g. --farms 0-9 --types 0-4 --seeds 0-59)');
   }
   const tasks: ExpectedTask[] = [];
-  for (const farmId of farms) for (const farmType of types) for (const seed of seeds) tasks.push({ taskId: taskIdOf(farmId, farmType, seed), farmId, farmType, seed });
+  for (const farmId of farms)
+    for (const farmType of types) for (const seed of seeds) tasks.push({ taskId: taskIdOf(farmId, farmType, seed), farmId, farmType, seed });
   return { tasks, description: `farms ${describeRange(farms)} x types ${describeRange(types)} x seeds ${describeRange(seeds)}` };
 }

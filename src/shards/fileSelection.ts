@@ -27,7 +27,9 @@ export function listShardFiles(dir: string, pattern: string, exclude: string[] =
     entries = fs.readdirSync(dir, { withFileTypes: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new InputError(code === 'ENOENT' ? `${dir}: no such directory` : code === 'ENOTDIR' ? `${dir}: not a directory` : `${dir}: cannot list (${(err as Error).message})`);
+    throw new InputError(
+      code === 'ENOENT' ? `${dir}: no such directory` : code === 'ENOTDIR' ? `${dir}: not a directory` : `${dir}: cannot list (${(err as Error).message})`,
+    );
   }
   const regex = patternToRegExp(pattern);
   const excluded = new Set(exclude.map((p) => path.resolve(p)));
@@ -55,7 +57,11 @@ export function shardFilesOfPaths(targets: string[], pattern: string, exclude: s
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       let exists = true;
-      try { fs.lstatSync(target); } catch { exists = false; }
+      try {
+        fs.lstatSync(target);
+      } catch {
+        exists = false;
+      }
       if (!exists) throw new InputError(`${target}: no such file or directory`);
       if (code !== 'ELOOP' && code !== 'ENOENT' && code !== 'EACCES') throw new InputError(`${target}: ${(err as Error).message}`);
     }

@@ -84,7 +84,9 @@ function squareLayout(entity: H5Dataset, data: Float64Array, label: string): Flo
   const xyAxis = labels.length === 2 && labels.filter((l) => l === 'xy').length === 1 ? labels.indexOf('xy') : -1;
   if (xyAxis === 1) return data;
   if (xyAxis === 0) return Float64Array.of(data[0], data[2], data[1], data[3]);
-  throw new RecordProblem(`${label} has shape (2, 2): (T, 2) or (2, T) cannot be told apart; store x and y as separate datasets, or label the axis holding x and y (h5py: d.dims[1].label = 'xy')`);
+  throw new RecordProblem(
+    `${label} has shape (2, 2): (T, 2) or (2, T) cannot be told apart; store x and y as separate datasets, or label the axis holding x and y (h5py: d.dims[1].label = 'xy')`,
+  );
 }
 
 /** Whether a layout dataset is 2 x 2 (see squareLayout). */
@@ -112,7 +114,9 @@ function recordOfDataset(shard: ShardFile, taskKey: TaskKey, entry: H5Dataset): 
   const declared = fieldScalar(shard, entry, none, 'n_turbines');
   const [x, y] = layoutOf(shard, entry, declared, 'layout');
   return {
-    key: taskKey, x, y,
+    key: taskKey,
+    x,
+    y,
     aep: fieldScalar(shard, entry, none, 'aep'),
     aepInitial: fieldScalar(shard, entry, none, 'aep_initial'),
     iterations: fieldScalar(shard, entry, none, 'iterations'),
@@ -146,7 +150,10 @@ function recordOfGroup(shard: ShardFile, taskKey: TaskKey, entry: H5Group): RawR
     shard.checkDeclaredSize(xEntity, xName!, false);
     shard.checkDeclaredSize(yEntity, yName!, false);
     // Vectors (T,) (or (T, 1), (1, T)); a wider array read flat would mix turbines up.
-    for (const [name, entity] of [[xName!, xEntity], [yName!, yEntity]] as const) {
+    for (const [name, entity] of [
+      [xName!, xEntity],
+      [yName!, yEntity],
+    ] as const) {
       const shape = entity.shape ?? [];
       if (shape.filter((d) => d > 1).length > 1) throw new RecordProblem(`${name} has shape ${shapeText(shape)}; x and y must be vectors (T,)`);
     }
@@ -157,7 +164,10 @@ function recordOfGroup(shard: ShardFile, taskKey: TaskKey, entry: H5Group): RawR
     if (!xs || !ys || xs.length !== ys.length) throw new RecordProblem('x and y are not numeric arrays of equal length');
     // Layout of `stacked`: (T, 2), row t = (x_t, y_t).
     const stacked = new Float64Array(2 * xs.length);
-    xs.forEach((v, t) => { stacked[2 * t] = v; stacked[2 * t + 1] = ys[t]; });
+    xs.forEach((v, t) => {
+      stacked[2 * t] = v;
+      stacked[2 * t + 1] = ys[t];
+    });
     [x, y] = splitLayout(stacked, [xs.length, 2], declared, 'x/y');
   }
   let xInitial: Float64Array | undefined;
@@ -172,7 +182,11 @@ function recordOfGroup(shard: ShardFile, taskKey: TaskKey, entry: H5Group): RawR
     }
   }
   return {
-    key: taskKey, x, y, xInitial, yInitial,
+    key: taskKey,
+    x,
+    y,
+    xInitial,
+    yInitial,
     aep: fieldScalar(shard, entry, members, 'aep', layoutDataset),
     aepInitial: fieldScalar(shard, entry, members, 'aep_initial', layoutDataset),
     iterations: fieldScalar(shard, entry, members, 'iterations', layoutDataset),

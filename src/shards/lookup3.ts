@@ -21,12 +21,24 @@ export function lookup3(bytes: Uint8Array, initval = 0): number {
     b = (b + word(k + 4)) >>> 0;
     c = (c + word(k + 8)) >>> 0;
     // mix(a, b, c)
-    a = (a - c) >>> 0; a = (a ^ rot(c, 4)) >>> 0; c = (c + b) >>> 0;
-    b = (b - a) >>> 0; b = (b ^ rot(a, 6)) >>> 0; a = (a + c) >>> 0;
-    c = (c - b) >>> 0; c = (c ^ rot(b, 8)) >>> 0; b = (b + a) >>> 0;
-    a = (a - c) >>> 0; a = (a ^ rot(c, 16)) >>> 0; c = (c + b) >>> 0;
-    b = (b - a) >>> 0; b = (b ^ rot(a, 19)) >>> 0; a = (a + c) >>> 0;
-    c = (c - b) >>> 0; c = (c ^ rot(b, 4)) >>> 0; b = (b + a) >>> 0;
+    a = (a - c) >>> 0;
+    a = (a ^ rot(c, 4)) >>> 0;
+    c = (c + b) >>> 0;
+    b = (b - a) >>> 0;
+    b = (b ^ rot(a, 6)) >>> 0;
+    a = (a + c) >>> 0;
+    c = (c - b) >>> 0;
+    c = (c ^ rot(b, 8)) >>> 0;
+    b = (b + a) >>> 0;
+    a = (a - c) >>> 0;
+    a = (a ^ rot(c, 16)) >>> 0;
+    c = (c + b) >>> 0;
+    b = (b - a) >>> 0;
+    b = (b ^ rot(a, 19)) >>> 0;
+    a = (a + c) >>> 0;
+    c = (c - b) >>> 0;
+    c = (c ^ rot(b, 4)) >>> 0;
+    b = (b + a) >>> 0;
     length -= 12;
     k += 12;
   }
@@ -37,12 +49,19 @@ export function lookup3(bytes: Uint8Array, initval = 0): number {
   b = (b + (at(4) | (at(5) << 8) | (at(6) << 16) | (at(7) << 24))) >>> 0;
   a = (a + (at(0) | (at(1) << 8) | (at(2) << 16) | (at(3) << 24))) >>> 0;
   // final(a, b, c)
-  c = (c ^ b) >>> 0; c = (c - rot(b, 14)) >>> 0;
-  a = (a ^ c) >>> 0; a = (a - rot(c, 11)) >>> 0;
-  b = (b ^ a) >>> 0; b = (b - rot(a, 25)) >>> 0;
-  c = (c ^ b) >>> 0; c = (c - rot(b, 16)) >>> 0;
-  a = (a ^ c) >>> 0; a = (a - rot(c, 4)) >>> 0;
-  b = (b ^ a) >>> 0; b = (b - rot(a, 14)) >>> 0;
-  c = (c ^ b) >>> 0; c = (c - rot(b, 24)) >>> 0;
+  c = (c ^ b) >>> 0;
+  c = (c - rot(b, 14)) >>> 0;
+  a = (a ^ c) >>> 0;
+  a = (a - rot(c, 11)) >>> 0;
+  b = (b ^ a) >>> 0;
+  b = (b - rot(a, 25)) >>> 0;
+  c = (c ^ b) >>> 0;
+  c = (c - rot(b, 16)) >>> 0;
+  a = (a ^ c) >>> 0;
+  a = (a - rot(c, 4)) >>> 0;
+  b = (b ^ a) >>> 0;
+  b = (b - rot(a, 14)) >>> 0;
+  c = (c ^ b) >>> 0;
+  c = (c - rot(b, 24)) >>> 0;
   return c;
 }

@@ -23,5 +23,11 @@ export function writtenByShardsMissing(file: string): boolean {
 /** Write `outFile`: `campaign` restricted to `taskIds`; `header` starts with "Written by `wflo shards missing`". */
 export function writeMissingTasksCampaign(campaign: Campaign, outFile: string, taskIds: string[], header: string): void {
   const text = restrictCampaignText(campaign.sourceText, campaign.file, outFile, taskIds);
-  writeFileAtomic(outFile, `${header.split('\n').map((l) => `# ${l}`).join('\n')}\n${text}`);
+  writeFileAtomic(
+    outFile,
+    `${header
+      .split('\n')
+      .map((l) => `# ${l}`)
+      .join('\n')}\n${text}`,
+  );
 }

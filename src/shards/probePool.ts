@@ -216,7 +216,10 @@ export class ProbePool {
           const head = slot.inFlight.shift();
           if (head) {
             const last = slot.stderrTail.trim().split('\n').filter(Boolean).pop();
-            finishFile(head.fileIndex, unreadable(`the HDF5 reader process died on this file (${exitSignal ?? `exit code ${code}`})${last ? `: ${last.slice(0, 200)}` : ''}`));
+            finishFile(
+              head.fileIndex,
+              unreadable(`the HDF5 reader process died on this file (${exitSignal ?? `exit code ${code}`})${last ? `: ${last.slice(0, 200)}` : ''}`),
+            );
           }
           replace(slot);
         });

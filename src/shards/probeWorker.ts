@@ -33,7 +33,10 @@ function injectFault(filePath: string): void {
   const [kind, name] = fault.split(':');
   if (filePath.split('/').pop() !== name) return;
   if (kind === 'crash') process.kill(process.pid, 'SIGKILL');
-  if (kind === 'hang') for (;;) { /* spin until the parent's timeout kills us */ }
+  if (kind === 'hang')
+    for (;;) {
+      /* spin until the parent's timeout kills us */
+    }
 }
 
 async function serve(): Promise<void> {
@@ -61,11 +64,13 @@ async function serve(): Promise<void> {
     process.send!({ id: request.id, result } satisfies ProbeResponse);
   };
   process.on('message', (request: ProbeRequest) => {
-    queue = queue.then(() => handle(request)).catch((err: unknown) => {
-      // A bug, not a bad file (readShard never throws for one): let the parent see the crash.
-      process.stderr.write(`probe child: ${(err as Error).stack ?? String(err)}\n`);
-      process.exit(70);
-    });
+    queue = queue
+      .then(() => handle(request))
+      .catch((err: unknown) => {
+        // A bug, not a bad file (readShard never throws for one): let the parent see the crash.
+        process.stderr.write(`probe child: ${(err as Error).stack ?? String(err)}\n`);
+        process.exit(70);
+      });
   });
   process.send!({ ready: true });
 }

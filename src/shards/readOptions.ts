@@ -37,7 +37,10 @@ export function buildReadOptions(flags: ReadFlags = {}): ShardReadOptions {
     if (!m) throw new InputError(`--field "${mapping}": expected NAME=DATASET (e.g. aep=AEP_opt)`);
     const name = m[1] as FieldName;
     if (!(name in fields)) throw new InputError(`--field "${mapping}": unknown field ${m[1]} (known: ${Object.keys(fields).join(', ')})`);
-    let candidates = m[2].split(',').map((c) => c.trim()).filter(Boolean);
+    let candidates = m[2]
+      .split(',')
+      .map((c) => c.trim())
+      .filter(Boolean);
     if (candidates.length === 0) throw new InputError(`--field "${mapping}": no name given`);
     if (name === 'group') {
       candidates = candidates.map(normalizeGroupPath);
@@ -51,7 +54,11 @@ export function buildReadOptions(flags: ReadFlags = {}): ShardReadOptions {
   }
   const keyPatternText = flags.keyPattern ?? DEFAULT_KEY_PATTERN;
   return {
-    shapes, keyRegex: keyPatternToRegex(keyPatternText), keyPatternText, fields,
-    maxTurbines: flags.maxTurbines ?? DEFAULT_MAX_TURBINES, maxRows: flags.maxRows ?? DEFAULT_MAX_ROWS,
+    shapes,
+    keyRegex: keyPatternToRegex(keyPatternText),
+    keyPatternText,
+    fields,
+    maxTurbines: flags.maxTurbines ?? DEFAULT_MAX_TURBINES,
+    maxRows: flags.maxRows ?? DEFAULT_MAX_ROWS,
   };
 }

@@ -12,7 +12,10 @@ import type { TaskKey } from './keyPattern.js';
 
 export class RecordProblem extends Error {
   /** True when the HDF5 library failed (damage), false for what the values say. */
-  constructor(message: string, readonly fromHdf5 = false) {
+  constructor(
+    message: string,
+    readonly fromHdf5 = false,
+  ) {
     super(message);
   }
 }
@@ -77,7 +80,8 @@ export function splitLayout(data: Float64Array, shape: number[], declared: numbe
   let n = 0;
   while (n < turbines && Number.isFinite(xAt(n)) && Number.isFinite(yAt(n))) n++;
   if (declared !== undefined) {
-    if (!Number.isInteger(declared) || declared < 0 || declared > turbines) throw new RecordProblem(`n_turbines ${declared} does not fit ${label} with ${turbines} rows`);
+    if (!Number.isInteger(declared) || declared < 0 || declared > turbines)
+      throw new RecordProblem(`n_turbines ${declared} does not fit ${label} with ${turbines} rows`);
     if (n < declared) throw new RejectedRecord(`turbine ${n} has a non-finite position (${xAt(n)}, ${yAt(n)}) in ${label} (n_turbines ${declared})`);
     n = declared;
   } else {

@@ -38,7 +38,25 @@ interface RowColumns {
   source?: string;
 }
 
-const ROW_FIELDS: (keyof RowColumns)[] = ['farm_id', 'farm_type', 'seed', 'key', 'aep', 'layout', 'x', 'y', 'n_turbines', 'aep_initial', 'initial_layout', 'iterations', 'evaluations', 'wall_s', 'attempts', 'aep_reported', 'source'];
+const ROW_FIELDS: (keyof RowColumns)[] = [
+  'farm_id',
+  'farm_type',
+  'seed',
+  'key',
+  'aep',
+  'layout',
+  'x',
+  'y',
+  'n_turbines',
+  'aep_initial',
+  'initial_layout',
+  'iterations',
+  'evaluations',
+  'wall_s',
+  'attempts',
+  'aep_reported',
+  'source',
+];
 
 /**
  * Columns read as one value per row (`data[i]`). One with more values per row (a seed stored as
@@ -148,7 +166,11 @@ function readRows(shard: ShardFile, group: H5Group, at: string, columns: RowColu
   try {
     for (const field of ['aep', 'aep_initial', 'aep_reported'] as const) {
       const name = columns[field];
-      if (name) mwhFactors.set(field, shard.call(() => datasetMwhFactor(dataset(name), prefix + name)));
+      if (name)
+        mwhFactors.set(
+          field,
+          shard.call(() => datasetMwhFactor(dataset(name), prefix + name)),
+        );
     }
   } catch (err) {
     if (!(err instanceof AepUnitProblem)) throw err;
@@ -165,7 +187,7 @@ function readRows(shard: ShardFile, group: H5Group, at: string, columns: RowColu
   }
   if (rows === 0) return;
   shard.shapesFound.push('rows');
-  const widthOf = (name: string | undefined) => (name ? (shard.call(() => dataset(name).shape) ?? [])[1] ?? 1 : 1);
+  const widthOf = (name: string | undefined) => (name ? ((shard.call(() => dataset(name).shape) ?? [])[1] ?? 1) : 1);
   const turbinesPerRow = Math.max(widthOf(columns.layout ?? columns.x), widthOf(columns.initial_layout));
   const rowsPerSlice = Math.max(1, Math.min(ROWS_PER_SLICE, Math.floor(SLICE_BYTES / (turbinesPerRow * 16))));
   for (let start = 0; start < rows; start += rowsPerSlice) {
@@ -248,17 +270,24 @@ function readRow(shard: ShardFile, columns: RowColumns, slice: Slice, i: number,
         /* unusable initial layout: dropped, record kept */
       }
     }
-    shard.keep({
-      key, x, y, xInitial, yInitial,
-      aep: mwhAt('aep'),
-      aepInitial: mwhAt('aep_initial'),
-      iterations: numberAt('iterations'),
-      evaluations: numberAt('evaluations'),
-      wallS: numberAt('wall_s'),
-      attempts: numberAt('attempts'),
-      aepReported: mwhAt('aep_reported'),
-      source: columns.source ? claimedSource((column('source')!.data as unknown[])[i]) : undefined,
-    }, where);
+    shard.keep(
+      {
+        key,
+        x,
+        y,
+        xInitial,
+        yInitial,
+        aep: mwhAt('aep'),
+        aepInitial: mwhAt('aep_initial'),
+        iterations: numberAt('iterations'),
+        evaluations: numberAt('evaluations'),
+        wallS: numberAt('wall_s'),
+        attempts: numberAt('attempts'),
+        aepReported: mwhAt('aep_reported'),
+        source: columns.source ? claimedSource((column('source')!.data as unknown[])[i]) : undefined,
+      },
+      where,
+    );
   } catch (err) {
     if (!(err instanceof RecordProblem)) throw err;
     shard.loseRecord(where, err, key && [key.farmId, key.farmType, key.seed].every(Number.isSafeInteger) ? key : null);
@@ -274,7 +303,9 @@ function readRow(shard: ShardFile, columns: RowColumns, slice: Slice, i: number,
 function checkKeyAgrees(shard: ShardFile, columns: RowColumns, text: unknown, key: TaskKey): void {
   const named = typeof text === 'string' ? shard.parseKey(text) : null;
   if (!named || (named.farmId === key.farmId && named.farmType === key.farmType && named.seed === key.seed)) return;
-  throw new RecordProblem(`${columns.key} ${text as string} but ${columns.farm_id}/${columns.farm_type}/${columns.seed} say ${key.farmId}/${key.farmType}/${key.seed}`);
+  throw new RecordProblem(
+    `${columns.key} ${text as string} but ${columns.farm_id}/${columns.farm_type}/${columns.seed} say ${key.farmId}/${key.farmType}/${key.seed}`,
+  );
 }
 
 /** Read the rows shape in `group` (at `at`); returns the member names it recognized. */

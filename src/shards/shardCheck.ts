@@ -43,8 +43,31 @@ export async function checkShards(options: CheckOptions): Promise<CheckReport> {
 /** The `--json` form: `{"files": [{path, class, records, detail, ...}], "duplicates": [...], "summary": {...}}`. */
 export function checkReportJson(report: CheckReport): unknown {
   return {
-    files: report.files.map((f) => ({ path: f.path, class: f.class, records: f.records, detail: f.detail, bytes: f.bytes, shapes: f.shapes, lost: f.lost, recovered: !!f.recovered })),
-    duplicates: report.duplicates.map((d) => ({ task_id: d.taskId, identical: d.identical, occurrences: d.occurrences.map((o) => ({ path: o.path, where: o.where, aep: o.aep })) })),
-    summary: { files: report.files.length, classes: report.counts, records: report.records, tasks: report.tasks, lost_records: report.lostRecords, rejected_records: report.rejectedRecords, conflicts: report.conflicts, problems: report.problems, problem_summary: report.problemSummary },
+    files: report.files.map((f) => ({
+      path: f.path,
+      class: f.class,
+      records: f.records,
+      detail: f.detail,
+      bytes: f.bytes,
+      shapes: f.shapes,
+      lost: f.lost,
+      recovered: !!f.recovered,
+    })),
+    duplicates: report.duplicates.map((d) => ({
+      task_id: d.taskId,
+      identical: d.identical,
+      occurrences: d.occurrences.map((o) => ({ path: o.path, where: o.where, aep: o.aep })),
+    })),
+    summary: {
+      files: report.files.length,
+      classes: report.counts,
+      records: report.records,
+      tasks: report.tasks,
+      lost_records: report.lostRecords,
+      rejected_records: report.rejectedRecords,
+      conflicts: report.conflicts,
+      problems: report.problems,
+      problem_summary: report.problemSummary,
+    },
   };
 }

@@ -54,7 +54,13 @@ export class ShardFile {
   private readonly matchKey: (key: string) => TaskKey | null;
   private location: RecordsLocation | null | undefined;
 
-  constructor(readonly file: H5File, readonly options: ShardReadOptions, private readonly spill: SpillWriter | null, readonly gate: RecordGate, readonly fileBytes: number) {
+  constructor(
+    readonly file: H5File,
+    readonly options: ShardReadOptions,
+    private readonly spill: SpillWriter | null,
+    readonly gate: RecordGate,
+    readonly fileBytes: number,
+  ) {
     this.matchKey = keyMatcher(options.keyRegex);
   }
 
@@ -64,7 +70,11 @@ export class ShardFile {
    */
   checkDeclaredSize(dataset: H5Dataset, name: string, rowDataset: boolean): void {
     const metadata = this.call(() => dataset.metadata);
-    const problem = declaredSizeProblem({ name, shape: metadata.shape ?? [], itemBytes: metadata.size }, this.fileBytes, rowDataset ? this.options.maxRows : undefined);
+    const problem = declaredSizeProblem(
+      { name, shape: metadata.shape ?? [], itemBytes: metadata.size },
+      this.fileBytes,
+      rowDataset ? this.options.maxRows : undefined,
+    );
     if (problem) throw new ImplausibleSize(problem);
   }
 
@@ -88,7 +98,10 @@ export class ShardFile {
       let found = true;
       for (let i = 0; i < parts.length && found; i++) {
         const where = parts.slice(0, i + 1).join('/');
-        if (!members.has(parts[i])) { found = false; break; }
+        if (!members.has(parts[i])) {
+          found = false;
+          break;
+        }
         const entity = this.structure(where, () => group.get(parts[i])) ?? undefined;
         if (!isGroup(entity)) {
           if (entity) this.schemaProblems.push(`${where} is not a group`);
@@ -97,7 +110,10 @@ export class ShardFile {
         }
         group = entity;
         const keys = this.structure(`group ${where}`, () => group.keys());
-        if (!keys) { found = false; break; }
+        if (!keys) {
+          found = false;
+          break;
+        }
         members = new Set(keys);
       }
       if (found) {

@@ -29,7 +29,12 @@ import { problemsText, shardProblems } from './shardProblems.js';
 import { scanShards, type ScanResult } from './shardScan.js';
 import { SpillReader } from './spillStore.js';
 import {
-  INVALID_CLASSES, type DuplicateGroup, type FileAction, type IndexedRecord, type MergeAuditFile, type MergeOptions,
+  INVALID_CLASSES,
+  type DuplicateGroup,
+  type FileAction,
+  type IndexedRecord,
+  type MergeAuditFile,
+  type MergeOptions,
   type MergeReport,
 } from './shardTypes.js';
 import { writeMergeAudit } from './mergeAudit.js';
@@ -139,7 +144,10 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
   if (!fs.existsSync(outDir)) throw new InputError(`${options.output}: folder ${outDir} does not exist`);
   if (fs.existsSync(output) && !options.force) throw new InputError(`${options.output} already exists (use --force to replace it)`);
   if (!options.force) {
-    for (const [file, ours] of [[`${output}.audit.jsonl`, isMergeStartedLine], [`${output}.audit.txt`, (l: string) => l.startsWith('wflo shards merge, ')]] as const) {
+    for (const [file, ours] of [
+      [`${output}.audit.jsonl`, isMergeStartedLine],
+      [`${output}.audit.txt`, (l: string) => l.startsWith('wflo shards merge, ')],
+    ] as const) {
       if (!isOurAudit(file, ours)) throw new InputError(`${file} exists and is not a merge audit (use --force to replace it)`);
     }
   }
@@ -151,8 +159,26 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
   removeStaleSpillDirs(outDir, path.basename(output));
   const spillDir = fs.mkdtempSync(path.join(outDir, `.${path.basename(output)}.spill-${process.pid}-`));
   const report: MergeReport = {
-    outcome: 'failed', output, rows: 0, bytes: 0, files: [], duplicates: [], conflicts: [], invalid: 0, lostRecords: 0,
-    rejectedRecords: 0, problems: false, problemSummary: '', quarantined: [], deleted: [], auditPath, summaryPath, seconds: 0, probeProcesses: 0, probePeakRssKb: [], probeCpuSeconds: 0,
+    outcome: 'failed',
+    output,
+    rows: 0,
+    bytes: 0,
+    files: [],
+    duplicates: [],
+    conflicts: [],
+    invalid: 0,
+    lostRecords: 0,
+    rejectedRecords: 0,
+    problems: false,
+    problemSummary: '',
+    quarantined: [],
+    deleted: [],
+    auditPath,
+    summaryPath,
+    seconds: 0,
+    probeProcesses: 0,
+    probePeakRssKb: [],
+    probeCpuSeconds: 0,
   };
   const finish = (): MergeReport => {
     report.seconds = (performance.now() - started) / 1000;
@@ -160,7 +186,14 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
     return report;
   };
   try {
-    const scan = await scanShards({ files: options.files, read: options.read, jobs: options.jobs, spillDir, timeoutMs: options.timeoutMs, onFile: options.onFile });
+    const scan = await scanShards({
+      files: options.files,
+      read: options.read,
+      jobs: options.jobs,
+      spillDir,
+      timeoutMs: options.timeoutMs,
+      onFile: options.onFile,
+    });
     report.probeProcesses = scan.probeProcesses;
     report.probePeakRssKb = scan.probePeakRssKb;
     report.probeCpuSeconds = scan.probeCpuSeconds;
@@ -186,20 +219,27 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
     const firstInvalid = invalidFiles[0];
     const invalidExample = firstInvalid ? `${path.basename(firstInvalid.path)} is ${firstInvalid.class}: ${firstInvalid.detail}` : '';
     if (options.onInvalid === 'abort' && (invalidFiles.length > 0 || report.rejectedRecords > 0)) {
-      const firstRejected = scan.files.flatMap((f) => f.lost.filter((l) => l.rejected).map((l) => `${l.taskId ?? l.where} in ${path.basename(f.path)}: ${l.reason}`))[0];
-      const what = invalidFiles.length > 0
-        ? `${invalidFiles.length} invalid file${invalidFiles.length === 1 ? '' : 's'} (${invalidExample})`
-        : `${report.rejectedRecords} rejected record${report.rejectedRecords === 1 ? '' : 's'} (${firstRejected})`;
+      const firstRejected = scan.files.flatMap((f) =>
+        f.lost.filter((l) => l.rejected).map((l) => `${l.taskId ?? l.where} in ${path.basename(f.path)}: ${l.reason}`),
+      )[0];
+      const what =
+        invalidFiles.length > 0
+          ? `${invalidFiles.length} invalid file${invalidFiles.length === 1 ? '' : 's'} (${invalidExample})`
+          : `${report.rejectedRecords} rejected record${report.rejectedRecords === 1 ? '' : 's'} (${firstRejected})`;
       report.outcome = 'aborted';
       report.reason = `${what}; nothing written (rerun with --on-invalid skip or quarantine to merge the rest)`;
-      report.files.forEach((f) => { f.action = 'none'; });
+      report.files.forEach((f) => {
+        f.action = 'none';
+      });
       finish();
       throw new CheckFailed(`merge aborted: ${report.reason}`);
     }
     if (options.maxInvalid !== undefined && invalidFiles.length > options.maxInvalid) {
       report.outcome = 'aborted';
       report.reason = `${invalidFiles.length} invalid files exceed --max-invalid ${options.maxInvalid} (${invalidExample}); nothing written`;
-      report.files.forEach((f) => { f.action = 'none'; });
+      report.files.forEach((f) => {
+        f.action = 'none';
+      });
       finish();
       throw new CheckFailed(`merge aborted: ${report.reason}`);
     }
@@ -208,7 +248,9 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
       const seen = c.occurrences.map((o) => `aep ${o.aep} in ${path.basename(o.path)} (${o.where})`).join(' vs ');
       report.outcome = 'aborted';
       report.reason = `${resolution.conflicts.length} task${resolution.conflicts.length === 1 ? '' : 's'} with conflicting duplicates (${c.taskId}: ${seen}); nothing written (choose --on-conflict first or best-aep)`;
-      report.files.forEach((f) => { f.action = 'none'; });
+      report.files.forEach((f) => {
+        f.action = 'none';
+      });
       finish();
       throw new CheckFailed(`merge aborted: ${report.reason}`);
     }
@@ -220,22 +262,29 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
     const reader = new SpillReader((file) => scan.spillPath(file));
     try {
       const fileLabel = (i: number) => fileLabelOf(scan.files[i].path, options.inputs);
-      const written = await writeLayoutsFile(output, spilledBatches(chosen, reader, fileLabel), {
-        campaignName: options.campaignName ?? defaultCampaignName(options, output),
-        campaignHash: contentHash(chosen),
-        nExpected: expected ? expected.size : -1,
-        complete: expected ? [...expected].every((id) => chosenIds!.has(id)) : false,
-        maxTurbines: chosen.reduce((m, r) => Math.max(m, r.nTurbines), 0),
-        nRows: chosen.length,
-        source: 'wflo shards merge',
-        attributes: { merged_from: options.inputs.map((p) => path.resolve(p)).join(', '), merged_files: scan.files.length },
-      }, { overwrite: options.force });
+      const written = await writeLayoutsFile(
+        output,
+        spilledBatches(chosen, reader, fileLabel),
+        {
+          campaignName: options.campaignName ?? defaultCampaignName(options, output),
+          campaignHash: contentHash(chosen),
+          nExpected: expected ? expected.size : -1,
+          complete: expected ? [...expected].every((id) => chosenIds!.has(id)) : false,
+          maxTurbines: chosen.reduce((m, r) => Math.max(m, r.nTurbines), 0),
+          nRows: chosen.length,
+          source: 'wflo shards merge',
+          attributes: { merged_from: options.inputs.map((p) => path.resolve(p)).join(', '), merged_files: scan.files.length },
+        },
+        { overwrite: options.force },
+      );
       report.rows = written.rows;
       report.bytes = written.bytes;
     } catch (err) {
       report.outcome = 'failed';
       report.reason = (err as Error).message;
-      report.files.forEach((f) => { f.action = 'none'; });
+      report.files.forEach((f) => {
+        f.action = 'none';
+      });
       finish();
       throw err;
     } finally {

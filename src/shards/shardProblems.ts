@@ -27,7 +27,10 @@ export function shardProblems(files: readonly ShardFileReport[], duplicates: rea
   const unusableRecords = files.reduce((n, f) => n + f.lost.length, 0) - rejectedRecords;
   const conflictingDuplicates = duplicates.filter((d) => !d.identical).length;
   return {
-    invalidFiles, unusableRecords, rejectedRecords, conflictingDuplicates,
+    invalidFiles,
+    unusableRecords,
+    rejectedRecords,
+    conflictingDuplicates,
     any: invalidFiles + unusableRecords + rejectedRecords + conflictingDuplicates > 0,
   };
 }
@@ -35,7 +38,13 @@ export function shardProblems(files: readonly ShardFileReport[], duplicates: rea
 /** `2 invalid files, 1 rejected record, 1 conflicting duplicate` (empty when there is nothing). */
 export function problemsText(p: ShardProblems): string {
   const parts: [number, string][] = [
-    [p.invalidFiles, 'invalid file'], [p.unusableRecords, 'unusable record'], [p.rejectedRecords, 'rejected record'], [p.conflictingDuplicates, 'conflicting duplicate'],
+    [p.invalidFiles, 'invalid file'],
+    [p.unusableRecords, 'unusable record'],
+    [p.rejectedRecords, 'rejected record'],
+    [p.conflictingDuplicates, 'conflicting duplicate'],
   ];
-  return parts.filter(([n]) => n > 0).map(([n, w]) => `${n} ${w}${n === 1 ? '' : 's'}`).join(', ');
+  return parts
+    .filter(([n]) => n > 0)
+    .map(([n, w]) => `${n} ${w}${n === 1 ? '' : 's'}`)
+    .join(', ');
 }

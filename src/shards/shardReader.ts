@@ -22,7 +22,10 @@ const SHAPE_READERS: readonly ShapeReader[] = [groupsShapeReader, rowsShapeReade
 const EXAMPLES = 3;
 
 function summarizeLost(lost: LostRecord[]): string {
-  const examples = lost.slice(0, EXAMPLES).map((l) => `${l.taskId ?? l.where}: ${l.reason}`).join('; ');
+  const examples = lost
+    .slice(0, EXAMPLES)
+    .map((l) => `${l.taskId ?? l.where}: ${l.reason}`)
+    .join('; ');
   const rejected = lost.filter((l) => l.rejected).length;
   const how = rejected === lost.length ? 'rejected' : rejected > 0 ? `unusable, ${rejected} of them rejected` : 'unusable';
   return `${lost.length} record${lost.length === 1 ? '' : 's'} ${how} (${examples}${lost.length > EXAMPLES ? '; ...' : ''})`;
@@ -40,7 +43,8 @@ export function readShard(h5: H5Module, path: string, options: ShardReadOptions,
     file = openH5Sync(h5, path, 'r');
   } catch (err) {
     let reason = hdf5ErrorReason(err);
-    if (/already open for write|file close degree|consistency flags/i.test(reason)) reason += ' (the writer crashed with the file open; h5clear -s on a copy may recover it)';
+    if (/already open for write|file close degree|consistency flags/i.test(reason))
+      reason += ' (the writer crashed with the file open; h5clear -s on a copy may recover it)';
     return { class: 'unreadable', shapes: [], detail: `HDF5 cannot open it: ${reason}`, records: [], lost: [], hdf5Errors: true };
   }
   let fileBytes: number;
@@ -77,10 +81,13 @@ export function lookedFor(options: ShardReadOptions): string {
   const f = options.fields;
   const where = f.group.map((g) => (g === '/' ? 'the root' : g)).join(' or ');
   const parts: string[] = [];
-  if (options.shapes.includes('groups')) parts.push(`members named like ${options.keyPatternText} in ${where}${f.group.includes('/') ? '' : ' or at the root'}`);
+  if (options.shapes.includes('groups'))
+    parts.push(`members named like ${options.keyPatternText} in ${where}${f.group.includes('/') ? '' : ' or at the root'}`);
   if (options.shapes.includes('rows')) {
-    parts.push(`row datasets ${f.farm_id.join('|')}, ${f.farm_type.join('|')}, ${f.seed.join('|')} (or ${f.key.join('|')}), ${f.aep.join('|')}, ` +
-      `${f.layout.join('|')} (or ${f.x.join('|')} and ${f.y.join('|')}) at the root${f.group.includes('/') ? '' : ` or in ${where}`}`);
+    parts.push(
+      `row datasets ${f.farm_id.join('|')}, ${f.farm_type.join('|')}, ${f.seed.join('|')} (or ${f.key.join('|')}), ${f.aep.join('|')}, ` +
+        `${f.layout.join('|')} (or ${f.x.join('|')} and ${f.y.join('|')}) at the root${f.group.includes('/') ? '' : ` or in ${where}`}`,
+    );
   }
   return `looked for ${parts.join(', and for ')}`;
 }
@@ -97,9 +104,13 @@ function classify(shard: ShardFile, rootMembers: string[]): ProbeResult {
   }
   if (shard.structureProblems.length > 0) return { class: 'unreadable', detail: problems.join('; '), ...base };
   if (shard.schemaProblems.length > 0) return { class: 'schema_mismatch', detail: shard.schemaProblems.join('; '), ...base };
-  if (shard.lost.length > 0 && shard.lost.every((l) => l.rejected)) return { class: 'rejected', detail: `no usable record: ${summarizeLost(shard.lost)}`, ...base };
+  if (shard.lost.length > 0 && shard.lost.every((l) => l.rejected))
+    return { class: 'rejected', detail: `no usable record: ${summarizeLost(shard.lost)}`, ...base };
   if (shard.lost.length > 0) return { class: 'schema_mismatch', detail: `no usable record: ${summarizeLost(shard.lost)}`, ...base };
-  const listed = rootMembers.slice(0, 6).map((name) => describeMember(shard.file, name)).join(', ');
+  const listed = rootMembers
+    .slice(0, 6)
+    .map((name) => describeMember(shard.file, name))
+    .join(', ');
   if (shard.unrecognized.length > 0) {
     return {
       class: 'schema_mismatch',
@@ -107,5 +118,9 @@ function classify(shard: ShardFile, rootMembers: string[]): ProbeResult {
       ...base,
     };
   }
-  return { class: 'placeholder_only', detail: rootMembers.length > 0 ? `no records; root holds only ${listed}` : 'no records; the file is an empty HDF5 file', ...base };
+  return {
+    class: 'placeholder_only',
+    detail: rootMembers.length > 0 ? `no records; root holds only ${listed}` : 'no records; the file is an empty HDF5 file',
+    ...base,
+  };
 }

@@ -50,7 +50,8 @@ export interface ScanResult {
 /** Copies of files left open for writing made at once (each as large as its file). */
 const RECOVERY_BATCH = 32;
 
-const RECOVERED_NOTE = 'writer stopped with the file open (superblock flags set): read from a copy with the flags cleared (as h5clear -s), records flushed before the stop recovered';
+const RECOVERED_NOTE =
+  'writer stopped with the file open (superblock flags set): read from a copy with the flags cleared (as h5clear -s), records flushed before the stop recovered';
 
 function trailingNote(check: ByteCheck): string {
   return check.trailingBytes > 0 ? `; ${check.trailingBytes} bytes past the superblock's end of file (written after the last flush, not reachable)` : '';
@@ -94,7 +95,12 @@ export async function scanShards(options: ScanOptions): Promise<ScanResult> {
   };
   let copyFolder: string | null = null;
   try {
-    await pool.probeAll(direct.map((i) => files[i]), options.read, (k, result) => report(direct[k], result, null), options.signal);
+    await pool.probeAll(
+      direct.map((i) => files[i]),
+      options.read,
+      (k, result) => report(direct[k], result, null),
+      options.signal,
+    );
     for (let start = 0; start < needsCopy.length; start += RECOVERY_BATCH) {
       const batch: number[] = [];
       const copies: string[] = [];
@@ -104,10 +110,18 @@ export async function scanShards(options: ScanOptions): Promise<ScanResult> {
           copies.push(clearedCopy(files[i], checks[i].superblock!, copyFolder, i));
           batch.push(i);
         } catch (err) {
-          report(i, {
-            class: 'unreadable', shapes: [], records: [], lost: [], hdf5Errors: false,
-            detail: `the writer stopped with the file open (superblock flags set) and copying it to clear the flags failed: ${(err as Error).message}`,
-          }, null);
+          report(
+            i,
+            {
+              class: 'unreadable',
+              shapes: [],
+              records: [],
+              lost: [],
+              hdf5Errors: false,
+              detail: `the writer stopped with the file open (superblock flags set) and copying it to clear the flags failed: ${(err as Error).message}`,
+            },
+            null,
+          );
         }
       }
       try {

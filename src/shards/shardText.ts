@@ -4,7 +4,14 @@
  */
 import path from 'node:path';
 import {
-  INVALID_CLASSES, SHARD_CLASSES, countClasses, type CheckReport, type DuplicateGroup, type MergeOptions, type MergeReport, type ShardClass,
+  INVALID_CLASSES,
+  SHARD_CLASSES,
+  countClasses,
+  type CheckReport,
+  type DuplicateGroup,
+  type MergeOptions,
+  type MergeReport,
+  type ShardClass,
   type ShardFileReport,
 } from './shardTypes.js';
 
@@ -48,7 +55,11 @@ export function formatBytes(bytes: number): string {
 }
 
 function classLine(counts: Record<ShardClass, number>): string {
-  return SHARD_CLASSES.filter((c) => counts[c] > 0).map((c) => `${c} ${counts[c]}`).join(', ') || 'none';
+  return (
+    SHARD_CLASSES.filter((c) => counts[c] > 0)
+      .map((c) => `${c} ${counts[c]}`)
+      .join(', ') || 'none'
+  );
 }
 
 function fileLine(f: ShardFileReport, base: string): string {
@@ -89,10 +100,16 @@ export function formatCheckText(report: CheckReport): string {
     if (report.duplicates.length > shown.length) out.push(`  ... ${report.duplicates.length - shown.length} more (see --json)`);
   }
   out.push(`${plural(report.files.length, 'file')}: ${classLine(report.counts)}`);
-  out.push(`records: ${report.records} usable (${report.tasks} distinct tasks), ${report.lostRecords - report.rejectedRecords} unusable, ${report.rejectedRecords} rejected, ${report.conflicts} conflicting duplicates`);
-  out.push(report.problems ? `problems found: ${report.problemSummary}`
-    : report.counts.valid === report.files.length ? 'all files valid'
-    : `no problems (${plural(report.counts.placeholder_only, 'file')} holding only placeholders)`);
+  out.push(
+    `records: ${report.records} usable (${report.tasks} distinct tasks), ${report.lostRecords - report.rejectedRecords} unusable, ${report.rejectedRecords} rejected, ${report.conflicts} conflicting duplicates`,
+  );
+  out.push(
+    report.problems
+      ? `problems found: ${report.problemSummary}`
+      : report.counts.valid === report.files.length
+        ? 'all files valid'
+        : `no problems (${plural(report.counts.placeholder_only, 'file')} holding only placeholders)`,
+  );
   return out.join('\n') + '\n';
 }
 
@@ -105,19 +122,26 @@ export function formatMergeSummary(report: MergeReport, options: MergeOptions): 
   out.push(`input:   ${inputs} (${plural(report.files.length, 'file')}): ${classLine(countClasses(report.files))}`);
   if (options.read.verify) {
     const v = options.read.verify;
-    out.push(`checked: against ${v.campaignFile} (AEP relative tolerance ${v.aepTolerance}${v.toleranceM !== undefined ? `, layouts within ${v.toleranceM} m of the site and spacing` : ''})`);
+    out.push(
+      `checked: against ${v.campaignFile} (AEP relative tolerance ${v.aepTolerance}${v.toleranceM !== undefined ? `, layouts within ${v.toleranceM} m of the site and spacing` : ''})`,
+    );
   }
   const found = report.files.reduce((n, f) => n + f.records, 0);
-  out.push(`records: ${found} usable, ${report.lostRecords - report.rejectedRecords} unusable, ${report.rejectedRecords} rejected, ${plural(report.duplicates.length, 'duplicate task')} (${report.conflicts.length} conflicting, rule ${options.onConflict})`);
+  out.push(
+    `records: ${found} usable, ${report.lostRecords - report.rejectedRecords} unusable, ${report.rejectedRecords} rejected, ${plural(report.duplicates.length, 'duplicate task')} (${report.conflicts.length} conflicting, rule ${options.onConflict})`,
+  );
   if (report.outcome === 'merged') {
     out.push(`output:  ${report.output}: ${plural(report.rows, 'row')}, ${formatBytes(report.bytes)}, verified`);
   } else {
     out.push(`outcome: ${report.outcome}: ${report.reason ?? ''}`);
   }
-  const invalid = report.files.filter((f) => f.action === 'quarantined' || f.action === 'skipped' || (report.outcome !== 'merged' && f.class !== 'valid' && f.class !== 'placeholder_only'));
+  const invalid = report.files.filter(
+    (f) => f.action === 'quarantined' || f.action === 'skipped' || (report.outcome !== 'merged' && f.class !== 'valid' && f.class !== 'placeholder_only'),
+  );
   if (invalid.length > 0) {
     out.push(`invalid files (${invalid.length}):`);
-    for (const f of invalid.slice(0, LIST_LIMIT)) out.push(`${fileLine(f, base)}${f.action === 'quarantined' ? ` -> ${path.relative(base, f.movedTo!)}` : f.action === 'skipped' ? ' (skipped)' : ''}`);
+    for (const f of invalid.slice(0, LIST_LIMIT))
+      out.push(`${fileLine(f, base)}${f.action === 'quarantined' ? ` -> ${path.relative(base, f.movedTo!)}` : f.action === 'skipped' ? ' (skipped)' : ''}`);
     if (invalid.length > LIST_LIMIT) out.push(`  ... ${invalid.length - LIST_LIMIT} more (see ${path.basename(report.auditPath)})`);
   }
   // Rejected records have their own list below: a file is listed here only for records it could not give at all.
@@ -127,7 +151,8 @@ export function formatMergeSummary(report: MergeReport, options: MergeOptions): 
     for (const f of lossy.slice(0, LIST_LIMIT)) out.push(fileLine(f, base));
   }
   out.push(...rejectedLines(report.files, base));
-  for (const d of report.conflicts.slice(0, LIST_LIMIT)) out.push(`${duplicateLine(d, base)}${d.chosen !== undefined ? ` -> kept ${path.relative(base, d.occurrences[d.chosen].path)}` : ''}`);
+  for (const d of report.conflicts.slice(0, LIST_LIMIT))
+    out.push(`${duplicateLine(d, base)}${d.chosen !== undefined ? ` -> kept ${path.relative(base, d.occurrences[d.chosen].path)}` : ''}`);
   if (report.deleted.length > 0) out.push(`cleanup: deleted ${plural(report.deleted.length, 'merged input')}`);
   out.push(`audit:   ${report.auditPath}`);
   if (report.outcome === 'merged') out.push(report.problems ? `problems found (exit 3): ${report.problemSummary}; see the lists above` : 'no problems');

@@ -22,8 +22,21 @@ export function encodeRecord(r: LayoutRecord): Float64Array {
   const source = r.source !== undefined ? Buffer.from(r.source, 'utf8') : null;
   const sourceWords = source ? Math.ceil(source.length / 8) : 0;
   const block = new Float64Array(HEADER + 2 * n + 2 * nInitial + sourceWords);
-  block.set([r.farmId, r.farmType, r.seed, r.nTurbines, r.aep, r.aepInitial, r.iterations, r.evaluations, r.wallS, r.attempts, nInitial,
-    r.aepReported ?? NaN, source ? source.length : -1]);
+  block.set([
+    r.farmId,
+    r.farmType,
+    r.seed,
+    r.nTurbines,
+    r.aep,
+    r.aepInitial,
+    r.iterations,
+    r.evaluations,
+    r.wallS,
+    r.attempts,
+    nInitial,
+    r.aepReported ?? NaN,
+    source ? source.length : -1,
+  ]);
   block.set(r.x, HEADER);
   block.set(r.y, HEADER + n);
   block.set(r.xInitial, HEADER + 2 * n);
@@ -100,7 +113,8 @@ export class SpillReader {
     let got = 0;
     while (got < location.length) {
       const n = fs.readSync(fd, bytes, got, location.length - got, location.offset + got);
-      if (n === 0) throw new Error(`spill file ${this.pathOf(location.file)} ends at ${location.offset + got}, record needs ${location.offset + location.length}`);
+      if (n === 0)
+        throw new Error(`spill file ${this.pathOf(location.file)} ends at ${location.offset + got}, record needs ${location.offset + location.length}`);
       got += n;
     }
     return decodeRecord(new Float64Array(buffer));

@@ -85,15 +85,16 @@ function decodeSuperblock(read: ByteReader, offset: number, fileSize: number): S
     return { kind: 'truncated', detail: `file is ${fileSize} bytes: it ends inside the superblock at offset ${offset}` };
   }
   if (!VALID_SIZES.has(sizeOfOffsets) || !VALID_SIZES.has(sizeOfLengths)) {
-    return { kind: 'corrupt', detail: `superblock at offset ${offset} declares size of offsets ${sizeOfOffsets} and lengths ${sizeOfLengths} (expected 2, 4, 8, 16 or 32)` };
+    return {
+      kind: 'corrupt',
+      detail: `superblock at offset ${offset} declares size of offsets ${sizeOfOffsets} and lengths ${sizeOfLengths} (expected 2, 4, 8, 16 or 32)`,
+    };
   }
   const addressesAt = version === 0 ? 24 : version === 1 ? 28 : 12;
   const addressCount = 4;
   // v0/1 end with the root group symbol table entry (link name offset + object header address +
   // cache type (4) + reserved (4) + scratch pad (16)); v2/3 end with the 4-byte checksum.
-  const superblockLength = version <= 1
-    ? addressesAt + addressCount * sizeOfOffsets + 2 * sizeOfOffsets + 24
-    : addressesAt + addressCount * sizeOfOffsets + 4;
+  const superblockLength = version <= 1 ? addressesAt + addressCount * sizeOfOffsets + 2 * sizeOfOffsets + 24 : addressesAt + addressCount * sizeOfOffsets + 4;
   const bytes = read(offset, superblockLength);
   if (bytes.length < superblockLength) {
     return { kind: 'truncated', detail: `file is ${fileSize} bytes: it ends inside the version ${version} superblock (needs ${offset + superblockLength})` };
@@ -105,7 +106,8 @@ function decodeSuperblock(read: ByteReader, offset: number, fileSize: number): S
   let consistencyFlags = 0;
   if (version >= 2) {
     consistencyFlags = bytes[11];
-    const stored = (bytes[superblockLength - 4] | (bytes[superblockLength - 3] << 8) | (bytes[superblockLength - 2] << 16) | (bytes[superblockLength - 1] << 24)) >>> 0;
+    const stored =
+      (bytes[superblockLength - 4] | (bytes[superblockLength - 3] << 8) | (bytes[superblockLength - 2] << 16) | (bytes[superblockLength - 1] << 24)) >>> 0;
     checksumOk = lookup3(bytes.subarray(0, superblockLength - 4)) === stored;
   } else {
     consistencyFlags = (bytes[20] | (bytes[21] << 8) | (bytes[22] << 16) | (bytes[23] << 24)) >>> 0;
@@ -123,7 +125,11 @@ function decodeSuperblock(read: ByteReader, offset: number, fileSize: number): S
   };
   if (checksumOk === false) return { kind: 'corrupt', detail: `version ${version} superblock checksum mismatch at offset ${offset}`, info };
   if (info.endOfFile !== null && fileSize < info.endOfFile) {
-    return { kind: 'truncated', detail: `file is ${fileSize} bytes but its superblock (v${version}) records end of file at ${info.endOfFile}; ${info.endOfFile - fileSize} bytes missing`, info };
+    return {
+      kind: 'truncated',
+      detail: `file is ${fileSize} bytes but its superblock (v${version}) records end of file at ${info.endOfFile}; ${info.endOfFile - fileSize} bytes missing`,
+      info,
+    };
   }
   return { kind: 'ok', info };
 }

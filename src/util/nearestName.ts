@@ -7,7 +7,8 @@
 
 /** Optimal string alignment distance between a and b. */
 export function editDistance(a: string, b: string): number {
-  const n = a.length, m = b.length;
+  const n = a.length,
+    m = b.length;
   if (n === 0) return m;
   if (m === 0) return n;
   // Three rows of the dynamic-programming table: row i-2, i-1 and i, each indexed by j.
@@ -37,13 +38,17 @@ const fold = (s: string): string => s.toLowerCase().replace(/[_-]/g, '');
 export function nearestKey(unknown: string, known: readonly string[]): string | null {
   const limit = Math.min(3, Math.max(1, Math.floor(unknown.length / 4)));
   let best: string | null = null;
-  let bestDistance = Infinity, bestRaw = Infinity;
+  let bestDistance = Infinity,
+    bestRaw = Infinity;
   for (const k of known) {
     const raw = editDistance(unknown, k);
     const d = fold(k) === fold(unknown) ? 0 : Math.min(raw, editDistance(fold(unknown), fold(k)));
     // Ties (after folding case and underscores) go to the key nearest as written.
-    if (d < bestDistance || (d === bestDistance && raw < bestRaw)) { best = k; bestDistance = d; bestRaw = raw; }
+    if (d < bestDistance || (d === bestDistance && raw < bestRaw)) {
+      best = k;
+      bestDistance = d;
+      bestRaw = raw;
+    }
   }
   return bestDistance <= limit ? best : null;
 }
-

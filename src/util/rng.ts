@@ -30,12 +30,18 @@ export function createRng(seed: number): Rng {
   if (!Number.isFinite(seed)) throw new Error(`seed must be a finite number, got ${seed}`);
   const hi = Math.floor(seed / 4294967296) >>> 0;
   const mix = splitmix32((seed >>> 0) ^ Math.imul(hi, 0x27d4eb2d));
-  let a = mix(), b = mix(), c = mix(), d = mix();
+  let a = mix(),
+    b = mix(),
+    c = mix(),
+    d = mix();
   if ((a | b | c | d) === 0) a = 1;
   const nextU32 = (): number => {
     const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
     const t = b << 9;
-    c ^= a; d ^= b; b ^= c; a ^= d;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
     c ^= t;
     d = rotl(d, 11);
     return result;
@@ -46,7 +52,11 @@ export function createRng(seed: number): Rng {
     uniform: (lo, hi2) => lo + (hi2 - lo) * (nextU32() / 4294967296),
     int: (n) => Math.floor((nextU32() / 4294967296) * n),
     normal: () => {
-      if (spareNormal !== null) { const s = spareNormal; spareNormal = null; return s; }
+      if (spareNormal !== null) {
+        const s = spareNormal;
+        spareNormal = null;
+        return s;
+      }
       let u = 0;
       while (u === 0) u = nextU32() / 4294967296;
       const v = nextU32() / 4294967296;

@@ -39,7 +39,15 @@ import { economicsDrawing, economicsLine } from './economicsDrawing.js';
 import { layoutFigures, type LayoutFigures, type LayoutGrossCache } from './layoutFigures.js';
 import { lcoeUnit, millionsUnit, objectiveText } from '../cost/currency.js';
 
-export interface AepStats { n: number; min: number; q1: number; median: number; q3: number; max: number; mean: number }
+export interface AepStats {
+  n: number;
+  min: number;
+  q1: number;
+  median: number;
+  q3: number;
+  max: number;
+  mean: number;
+}
 
 /** Where a result came from, by its ledger `source`. */
 export type RowOrigin = 'computed' | 'adopted' | 'recovered';
@@ -49,7 +57,13 @@ export function originOf(source: string): RowOrigin {
 }
 
 /** A row that was not computed here, or carries the AEP its source reported. */
-export interface ProvenanceRow { taskId: string; source: string; origin: RowOrigin; aep: number; aepReported: number | null }
+export interface ProvenanceRow {
+  taskId: string;
+  source: string;
+  origin: RowOrigin;
+  aep: number;
+  aepReported: number | null;
+}
 
 /** Most rows listed in the provenance table (the count says how many there are). */
 export const PROVENANCE_MAX_ROWS = 200;
@@ -102,17 +116,46 @@ export interface CellView {
 }
 
 /** A cell's best or worst result; `value` is its LCOE or NPV when the cell is ranked by one. */
-export interface RankedResult { taskId: string; aep: number; source: string; value?: number; /** The value with its unit ("LCOE 126.62 €/MWh"). */ text?: string }
+export interface RankedResult {
+  taskId: string;
+  aep: number;
+  source: string;
+  value?: number /** The value with its unit ("LCOE 126.62 €/MWh"). */;
+  text?: string;
+}
 
-export interface HistogramBin { farmId: number; farmType: number; label: string; lo: number; hi: number; count: number }
+export interface HistogramBin {
+  farmId: number;
+  farmType: number;
+  label: string;
+  lo: number;
+  hi: number;
+  count: number;
+}
 
 /** One done task's AEP (sent when every cell has at most DOT_PLOT_MAX_SEEDS of them). */
-export interface AepPoint { farmId: number; farmType: number; taskId: string; aep: number; origin: RowOrigin; efficiency?: number }
+export interface AepPoint {
+  farmId: number;
+  farmType: number;
+  taskId: string;
+  aep: number;
+  origin: RowOrigin;
+  efficiency?: number;
+}
 
 /** Most results per cell for which the charts show one dot per seed instead of a histogram. */
 export const DOT_PLOT_MAX_SEEDS = 30;
 
-export interface LayoutView { label: string; which: 'best' | 'worst'; taskId: string; aep: number; source: string; svg: string; objective: CellView['objective']; value?: number }
+export interface LayoutView {
+  label: string;
+  which: 'best' | 'worst';
+  taskId: string;
+  aep: number;
+  source: string;
+  svg: string;
+  objective: CellView['objective'];
+  value?: number;
+}
 
 export interface CampaignView {
   campaign: string;
@@ -166,7 +209,8 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
       const typeDefs = new Map([...stored.types].map(([id, d]) => [id, { def: d.definition, hash: d.hash }]));
 
       const stats = new Map<string, AepStats>();
-      const best = new Map<string, { taskId: string; aep: number; source: string }>(), worst = new Map<string, { taskId: string; aep: number; source: string }>();
+      const best = new Map<string, { taskId: string; aep: number; source: string }>(),
+        worst = new Map<string, { taskId: string; aep: number; source: string }>();
       let histRows: number[][] = [];
       let points: AepPoint[] = [];
       const origins = new Map<string, Record<RowOrigin, number>>();
@@ -204,7 +248,8 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
       const cells: CellView[] = [];
       const labels = new Map<string, string>();
       for (const g of status.groups) {
-        const farm = farmDefs.get(g.farmId), type = typeDefs.get(g.farmType);
+        const farm = farmDefs.get(g.farmId),
+          type = typeDefs.get(g.farmType);
         const farmLabel = definitionLabel(farm?.def, `farm ${g.farmId}`);
         const k = key(g.farmId, g.farmType);
         const caseKey = `${farm?.hash}/${type?.hash}`;
@@ -215,46 +260,95 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
             const sum = caseGross(c);
             entry = { c, gross: sum.grossMwh, ratedW: sum.ratedW };
             cache.cases.set(caseKey, entry);
-          } catch { /* definitions not in wflo's shape: no physics columns for this cell */ }
+          } catch {
+            /* definitions not in wflo's shape: no physics columns for this cell */
+          }
         }
         const s = stats.get(k) ?? null;
         const objective = entry?.c.objective === 'lcoe' || entry?.c.objective === 'npv' ? entry.c.objective : 'aep';
         // A farm type optimizing a cost objective says so (two types that differ only by it would share a label).
         const typeLabel = `${definitionLabel(type?.def, `type ${g.farmType}`)}${objective === 'aep' ? '' : ` · ${objective.toUpperCase()}`}`;
         // The gross of a site or a model choice depends on the layout: from each stored layout (layoutFigures.ts).
-        let perLayout: LayoutFigures | null = null, figuresNote: string | null = null;
+        let perLayout: LayoutFigures | null = null,
+          figuresNote: string | null = null;
         if (s && entry && !(entry.gross > 0) && !options.quick) {
           const f = layoutFigures(ledger, g.farmId, g.farmType, entry.c, s.n, cache.layoutGross);
-          if ('note' in f) figuresNote = f.note; else perLayout = f;
+          if ('note' in f) figuresNote = f.note;
+          else perLayout = f;
         } else if (s && !entry) figuresNote = 'its farm or farm type definition is not one wflo wrote, so its gross AEP is unknown';
-        if (perLayout) for (const p of points) if (p.farmId === g.farmId && p.farmType === g.farmType) { const e = perLayout.byTask.get(p.taskId); if (e !== undefined) p.efficiency = e; }
-        const gross = perLayout ? perLayout.grossMeanMwh : entry?.gross ?? NaN;
+        if (perLayout)
+          for (const p of points)
+            if (p.farmId === g.farmId && p.farmType === g.farmType) {
+              const e = perLayout.byTask.get(p.taskId);
+              if (e !== undefined) p.efficiency = e;
+            }
+        const gross = perLayout ? perLayout.grossMeanMwh : (entry?.gross ?? NaN);
         const metric = objective === 'aep' ? undefined : byMetric.get(objective === 'lcoe' ? 'lcoe_per_mwh' : 'npv')?.get(k);
         const currency = entry?.c.economics?.model.currency ?? 'EUR';
         const ranked = (m: NonNullable<typeof metric>['low']): RankedResult => ({
-          taskId: m.taskId, aep: m.aep, source: m.source, value: m.value, text: `${objective.toUpperCase()} ${objectiveText(objective as 'lcoe' | 'npv', m.value, currency)}`,
+          taskId: m.taskId,
+          aep: m.aep,
+          source: m.source,
+          value: m.value,
+          text: `${objective.toUpperCase()} ${objectiveText(objective as 'lcoe' | 'npv', m.value, currency)}`,
         });
         const [bestPick, worstPick] = metric
-          ? objective === 'lcoe' ? [ranked(metric.low), ranked(metric.high)] : [ranked(metric.high), ranked(metric.low)]
+          ? objective === 'lcoe'
+            ? [ranked(metric.low), ranked(metric.high)]
+            : [ranked(metric.high), ranked(metric.low)]
           : [best.get(k) ?? null, worst.get(k) ?? null];
         const nTurbines = entry?.c.nTurbines ?? 0;
         const site = entry?.c.model.site ? siteView(entry.c.model.site) : undefined;
         const label = `${farmLabel} · ${typeLabel}${site ? ` · ${siteText(site)}` : ''}`;
         labels.set(k, label);
         cells.push({
-          farmId: g.farmId, farmType: g.farmType, farmLabel, typeLabel, label, nTurbines, ...(site ? { site } : {}),
-          total: g.total, done: g.done, failed: g.failed, running: g.running, pending: g.pending, stale: g.stale,
-          grossAepMwh: gross, aep: s, objective, grossPerLayout: perLayout !== null, figuresNote,
+          farmId: g.farmId,
+          farmType: g.farmType,
+          farmLabel,
+          typeLabel,
+          label,
+          nTurbines,
+          ...(site ? { site } : {}),
+          total: g.total,
+          done: g.done,
+          failed: g.failed,
+          running: g.running,
+          pending: g.pending,
+          stale: g.stale,
+          grossAepMwh: gross,
+          aep: s,
+          objective,
+          grossPerLayout: perLayout !== null,
+          figuresNote,
           wakeLossMean: perLayout ? perLayout.wakeLoss : s && gross > 0 ? 1 - s.mean / gross : null,
           capacityFactorMean: perLayout ? perLayout.capacityFactor : s && entry && entry.ratedW > 0 ? s.mean / (entry.ratedW * 1e-6 * 8760) : null,
-          efficiency: perLayout ? perLayout.efficiency : s && gross > 0 ? { n: s.n, min: s.min / gross, q1: s.q1 / gross, median: s.median / gross, q3: s.q3 / gross, max: s.max / gross } : null,
-          best: bestPick, worst: worstPick, origins: options.quick ? null : origins.get(k) ?? { computed: 0, adopted: 0, recovered: 0 },
+          efficiency: perLayout
+            ? perLayout.efficiency
+            : s && gross > 0
+              ? { n: s.n, min: s.min / gross, q1: s.q1 / gross, median: s.median / gross, q3: s.q3 / gross, max: s.max / gross }
+              : null,
+          best: bestPick,
+          worst: worstPick,
+          origins: options.quick ? null : (origins.get(k) ?? { computed: 0, adopted: 0, recovered: 0 }),
           economics: (() => {
             const e = econ.get(k);
             return e?.lcoe_per_mwh && e.npv && e.cable_length_m
-              ? { lcoeMean: e.lcoe_per_mwh.mean, lcoeBest: e.lcoe_per_mwh.min, npvMean: e.npv.mean, cableMeanM: e.cable_length_m.mean, currency, lcoeUnit: lcoeUnit(currency), millionsUnit: millionsUnit(currency) } : null;
+              ? {
+                  lcoeMean: e.lcoe_per_mwh.mean,
+                  lcoeBest: e.lcoe_per_mwh.min,
+                  npvMean: e.npv.mean,
+                  cableMeanM: e.cable_length_m.mean,
+                  currency,
+                  lcoeUnit: lcoeUnit(currency),
+                  millionsUnit: millionsUnit(currency),
+                }
+              : null;
           })(),
-          measure: entry?.c.directions ? directionsFlag(entry.c.directions.treatment) : (farm?.def as { directions?: unknown } | undefined)?.directions !== undefined ? 'treated (unreadable)' : 'bins',
+          measure: entry?.c.directions
+            ? directionsFlag(entry.c.directions.treatment)
+            : (farm?.def as { directions?: unknown } | undefined)?.directions !== undefined
+              ? 'treated (unreadable)'
+              : 'bins',
         });
       }
       const histogram: HistogramBin[] = histRows.map(([f, ty, bin, count]) => {
@@ -278,11 +372,19 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
         let svgs = cache.plots.get(pairKey);
         if (svgs === undefined) {
           try {
-            const results = readResultsFromLedger(ledger, picks.map(([, p]) => p.taskId));
+            const results = readResultsFromLedger(
+              ledger,
+              picks.map(([, p]) => p.taskId),
+            );
             const entry = cache.cases.get(`${farmDefs.get(results[0].farmId)?.hash}/${typeDefs.get(results[0].farmType)?.hash}`);
             const site = entry?.c ?? results[0].case;
-            let lo = Infinity, hi = -Infinity;
-            for (const r of results) for (const l of turbineYield(site, r.x, r.y, r.typeOf).lossByTurbine) { lo = Math.min(lo, l); hi = Math.max(hi, l); }
+            let lo = Infinity,
+              hi = -Infinity;
+            for (const r of results)
+              for (const l of turbineYield(site, r.x, r.y, r.typeOf).lossByTurbine) {
+                lo = Math.min(lo, l);
+                hi = Math.max(hi, l);
+              }
             const lossRange = nonEmptyRange(Number.isFinite(lo) ? lo : 0, Number.isFinite(hi) ? hi : 0.01);
             svgs = [];
             for (let k = 0; k < results.length; k++) {
@@ -293,8 +395,13 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
               const rank = cell.objective === 'aep' ? '' : ` by ${cell.objective.toUpperCase()}`;
               const plot = await layoutSvg(
                 {
-                  title: `${picks[k][0]}${rank}: ${r.taskId}${originOf(picks[k][1].source) === 'computed' ? '' : ` (${picks[k][1].source})`}`, site, x: r.x, y: r.y, typeOf: r.typeOf,
-                  ...economicsDrawing(site, r.x, r.y, r.cableTo, r.cableType), ...(line ? { economicsLine: line } : {}),
+                  title: `${picks[k][0]}${rank}: ${r.taskId}${originOf(picks[k][1].source) === 'computed' ? '' : ` (${picks[k][1].source})`}`,
+                  site,
+                  x: r.x,
+                  y: r.y,
+                  typeOf: r.typeOf,
+                  ...economicsDrawing(site, r.x, r.y, r.cableTo, r.cableType),
+                  ...(line ? { economicsLine: line } : {}),
                 },
                 { width: 470, height: 380, idPrefix: `l${cache.plots.size}_${k}`, lossRange },
               );
@@ -306,7 +413,18 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
           }
           cache.plots.set(pairKey, svgs);
         }
-        picks.forEach(([which, pick], k) => layouts.push({ label: cell.label, which, taskId: pick.taskId, aep: pick.aep, source: pick.source, svg: svgs![k], objective: cell.objective, ...(pick.value !== undefined ? { value: pick.value } : {}) }));
+        picks.forEach(([which, pick], k) =>
+          layouts.push({
+            label: cell.label,
+            which,
+            taskId: pick.taskId,
+            aep: pick.aep,
+            source: pick.source,
+            svg: svgs![k],
+            objective: cell.objective,
+            ...(pick.value !== undefined ? { value: pick.value } : {}),
+          }),
+        );
       }
       return { cells, histogram, points, failures, layouts, layoutCellsShown, provenance };
     });
@@ -319,8 +437,19 @@ export async function readCampaignView(dir: string, options: CampaignViewOptions
     }
     const { groups: _groups, failures: _failures, ...statusRest } = status;
     return {
-      campaign: status.campaign, dir, generatedAt: new Date().toISOString(), status: statusRest,
-      cells, histogram, points, failures, provenance, throughput, layouts, layoutCellsShown, partial: options.quick ?? false,
+      campaign: status.campaign,
+      dir,
+      generatedAt: new Date().toISOString(),
+      status: statusRest,
+      cells,
+      histogram,
+      points,
+      failures,
+      provenance,
+      throughput,
+      layouts,
+      layoutCellsShown,
+      partial: options.quick ?? false,
     };
   } finally {
     ledger.close();

@@ -27,25 +27,37 @@ function reviveTurbine(t: Json): Turbine {
   return {
     ...(t as unknown as Turbine),
     power: power.kind === 'table' ? { kind: 'table', speeds: floats(power.speeds), powerW: floats(power.powerW) } : (power as unknown as Turbine['power']),
-    thrust: thrust.kind === 'table'
-      ? { kind: 'table', speeds: floats(thrust.speeds), ct: floats(thrust.ct), ...(thrust.outside === 'zero' || thrust.outside === 'clamp' ? { outside: thrust.outside } : {}) }
-      : (thrust as unknown as Turbine['thrust']),
+    thrust:
+      thrust.kind === 'table'
+        ? {
+            kind: 'table',
+            speeds: floats(thrust.speeds),
+            ct: floats(thrust.ct),
+            ...(thrust.outside === 'zero' || thrust.outside === 'clamp' ? { outside: thrust.outside } : {}),
+          }
+        : (thrust as unknown as Turbine['thrust']),
   };
 }
 
 function reviveWind(w: Json): WindResource {
   const series = w.series as Json | undefined;
   return {
-    directionsDeg: floats(w.directionsDeg), speeds: floats(w.speeds), probability: floats(w.probability),
+    directionsDeg: floats(w.directionsDeg),
+    speeds: floats(w.speeds),
+    probability: floats(w.probability),
     turbulenceIntensity: typeof w.turbulenceIntensity === 'number' ? w.turbulenceIntensity : 0.075,
     ...(typeof w.hoursPerYear === 'number' ? { hoursPerYear: w.hoursPerYear } : {}),
     ...(w.turbulenceIntensityByBin ? { turbulenceIntensityByBin: floats(w.turbulenceIntensityByBin) } : {}),
-    ...(series ? {
-      series: {
-        directionsDeg: floats(series.directionsDeg), speeds: floats(series.speeds), weights: floats(series.weights),
-        ...(series.turbulenceIntensity ? { turbulenceIntensity: floats(series.turbulenceIntensity) } : {}),
-      },
-    } : {}),
+    ...(series
+      ? {
+          series: {
+            directionsDeg: floats(series.directionsDeg),
+            speeds: floats(series.speeds),
+            weights: floats(series.weights),
+            ...(series.turbulenceIntensity ? { turbulenceIntensity: floats(series.turbulenceIntensity) } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -63,29 +75,39 @@ export function definitionLabel(def: unknown, fallback: string): string {
 function storedModel(model: Json, where: string): FarmModelSpec {
   const { site, ...rest } = model;
   if (site === undefined) return model as unknown as FarmModelSpec;
-  if (site === null || typeof site !== 'object' || 'file' in site) throw new InputError(`${where}: farm definition: model.site: expected the inline site block (speedup, ti, shear), not a file`);
+  if (site === null || typeof site !== 'object' || 'file' in site)
+    throw new InputError(`${where}: farm definition: model.site: expected the inline site block (speedup, ti, shear), not a file`);
   return { ...(rest as unknown as FarmModelSpec), site: readSiteBlock(site, site, [], `${where}: farm definition: model.site`) };
 }
 
 export function caseFromDefinitions(farm: unknown, type: unknown, where: string): Case {
-  const f = farm as Json | undefined, t = type as Json | undefined;
-  if (!f || typeof f !== 'object' || !f.wind || !f.model) throw new InputError(`${where}: farm definition missing or not written by wflo (needs wind and model)`);
-  if (!t || typeof t !== 'object' || !t.turbine || typeof t.n_turbines !== 'number') throw new InputError(`${where}: farm type definition missing or not written by wflo (needs turbine and n_turbines)`);
+  const f = farm as Json | undefined,
+    t = type as Json | undefined;
+  if (!f || typeof f !== 'object' || !f.wind || !f.model)
+    throw new InputError(`${where}: farm definition missing or not written by wflo (needs wind and model)`);
+  if (!t || typeof t !== 'object' || !t.turbine || typeof t.n_turbines !== 'number')
+    throw new InputError(`${where}: farm type definition missing or not written by wflo (needs turbine and n_turbines)`);
   const turbine = reviveTurbine(t.turbine as Json);
   // Several models and neighbours (campaign/definitionExtras.ts), when the definitions have them.
   const m = t.models as Json | undefined;
   const models = m && Array.isArray(m.turbines) ? (m.turbines as Json[]).map(reviveTurbine) : null;
   const nb = f.neighbours as Json | undefined;
   const c: Case = {
-    ...(models ? {
-      turbines: {
-        types: models, minSpacingByType: floats(m!.min_spacing_m), choice: !Array.isArray(m!.counts),
-        typeOf: Array.isArray(m!.counts) ? typeOfCounts(m!.counts as number[]) : new Int32Array(t.n_turbines),
-      },
-    } : {}),
-    ...(nb && Array.isArray(nb.turbines) ? {
-      neighbours: { x: floats(nb.x), y: floats(nb.y), typeOf: Int32Array.from(nb.type as number[]), types: (nb.turbines as Json[]).map(reviveTurbine) },
-    } : {}),
+    ...(models
+      ? {
+          turbines: {
+            types: models,
+            minSpacingByType: floats(m!.min_spacing_m),
+            choice: !Array.isArray(m!.counts),
+            typeOf: Array.isArray(m!.counts) ? typeOfCounts(m!.counts as number[]) : new Int32Array(t.n_turbines),
+          },
+        }
+      : {}),
+    ...(nb && Array.isArray(nb.turbines)
+      ? {
+          neighbours: { x: floats(nb.x), y: floats(nb.y), typeOf: Int32Array.from(nb.type as number[]), types: (nb.turbines as Json[]).map(reviveTurbine) },
+        }
+      : {}),
     name: `farm_${String(f.id)}_type_${String(t.id)}`,
     turbine,
     wind: reviveWind(f.wind as Json),
@@ -101,9 +123,15 @@ export function caseFromDefinitions(farm: unknown, type: unknown, where: string)
     const parsed = economicsSpecSchema.safeParse(f.economics);
     const problem = parsed.success ? economicsSpecProblem(parsed.data) : `${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`;
     if (problem || !parsed.success) throw new InputError(`${where}: farm definition: economics: ${problem}`);
-    c.economics = economicsForTurbines(parsed.data, models ?? [turbine], ['economics'], (p, message) => {
-      throw new InputError(`${where}: farm definition: ${p.join('.')}: ${message}`);
-    }, typeof parsed.data.ratedRpm === 'number' ? null : Object.keys(parsed.data.ratedRpm)); // the farm's other types' models may be named too
+    c.economics = economicsForTurbines(
+      parsed.data,
+      models ?? [turbine],
+      ['economics'],
+      (p, message) => {
+        throw new InputError(`${where}: farm definition: ${p.join('.')}: ${message}`);
+      },
+      typeof parsed.data.ratedRpm === 'number' ? null : Object.keys(parsed.data.ratedRpm),
+    ); // the farm's other types' models may be named too
     if (t.objective === 'lcoe' || t.objective === 'npv') c.objective = t.objective;
   }
   // The farm's direction treatment (campaign/definitionExtras.ts): its AEPs are on the treated wind.

@@ -5,8 +5,20 @@
  */
 export type Rgb = readonly [number, number, number];
 
-export const WAKE_LOSS_RAMP: readonly Rgb[] = [[255, 245, 190], [253, 190, 90], [240, 110, 50], [200, 40, 40], [110, 10, 40]];
-export const SPEED_RAMP: readonly Rgb[] = [[20, 40, 110], [40, 100, 180], [110, 170, 220], [200, 228, 245], [246, 250, 252]];
+export const WAKE_LOSS_RAMP: readonly Rgb[] = [
+  [255, 245, 190],
+  [253, 190, 90],
+  [240, 110, 50],
+  [200, 40, 40],
+  [110, 10, 40],
+];
+export const SPEED_RAMP: readonly Rgb[] = [
+  [20, 40, 110],
+  [40, 100, 180],
+  [110, 170, 220],
+  [200, 228, 245],
+  [246, 250, 252],
+];
 
 /** Colour at t in [0, 1] (clamped) along a ramp. */
 export function rampColor(ramp: readonly Rgb[], t: number): Rgb {
@@ -14,7 +26,8 @@ export function rampColor(ramp: readonly Rgb[], t: number): Rgb {
   const pos = clamped * (ramp.length - 1);
   const i = Math.min(ramp.length - 2, Math.floor(pos));
   const f = pos - i;
-  const a = ramp[i], b = ramp[i + 1];
+  const a = ramp[i],
+    b = ramp[i + 1];
   return [0, 1, 2].map((k) => Math.round(a[k] + (b[k] - a[k]) * f)) as unknown as Rgb;
 }
 

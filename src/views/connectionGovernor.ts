@@ -55,9 +55,17 @@ export class ConnectionGovernor {
       if (!t) return;
       t.requests++;
       t.active = true;
-      res.once('close', () => { t.active = false; });
+      res.once('close', () => {
+        t.active = false;
+      });
     });
-    this.tick = setInterval(() => { const now = Date.now(); for (const t of this.open.values()) this.observe(t, now); }, Math.max(100, this.graceMs / 4));
+    this.tick = setInterval(
+      () => {
+        const now = Date.now();
+        for (const t of this.open.values()) this.observe(t, now);
+      },
+      Math.max(100, this.graceMs / 4),
+    );
     this.tick.unref();
   }
 
@@ -98,17 +106,26 @@ export class ConnectionGovernor {
   /** The connection to shed for `newcomer`, or null when every other one is busy and flowing. */
   private victim(newcomer: Tracked): Tracked | null {
     const now = Date.now();
-    let best: Tracked | null = null, bestRank = Infinity, bestSince = Infinity;
+    let best: Tracked | null = null,
+      bestRank = Infinity,
+      bestSince = Infinity;
     for (const t of this.open.values()) {
       if (t === newcomer || t.socket.destroyed) continue;
       this.observe(t, now);
       const stalled = t.stalledSince !== null && now - t.stalledSince >= this.graceMs;
-      const rank = stalled ? 0
-        : t.requests === 0 && now - t.since >= this.graceMs ? 1
-          : !t.active && t.requests > 0 && t.socket.writableLength === 0 ? 2
+      const rank = stalled
+        ? 0
+        : t.requests === 0 && now - t.since >= this.graceMs
+          ? 1
+          : !t.active && t.requests > 0 && t.socket.writableLength === 0
+            ? 2
             : Infinity;
       const since = rank === 0 ? t.stalledSince! : t.since;
-      if (rank < bestRank || (rank === bestRank && since < bestSince)) { best = t; bestRank = rank; bestSince = since; }
+      if (rank < bestRank || (rank === bestRank && since < bestSince)) {
+        best = t;
+        bestRank = rank;
+        bestSince = since;
+      }
     }
     return bestRank === Infinity ? null : best;
   }

@@ -59,7 +59,11 @@ export class DashboardPayload {
 
   signature(): string {
     let auditSize = -1;
-    try { auditSize = fs.statSync(path.join(this.dir, AUDIT_FILE)).size; } catch { /* no log yet */ }
+    try {
+      auditSize = fs.statSync(path.join(this.dir, AUDIT_FILE)).size;
+    } catch {
+      /* no log yet */
+    }
     return `${this.watch.dataVersion()}/${auditSize}`;
   }
 

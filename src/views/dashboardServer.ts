@@ -80,7 +80,10 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const host = options.host ?? '127.0.0.1';
   const token = isLoopbackHost(host) ? null : crypto.randomBytes(18).toString('base64url');
   const assets: Record<string, { type: string; body: () => Buffer }> = {};
-  const lazyFile = (file: string) => { let b: Buffer | null = null; return () => (b ??= fs.readFileSync(file)); };
+  const lazyFile = (file: string) => {
+    let b: Buffer | null = null;
+    return () => (b ??= fs.readFileSync(file));
+  };
   assets['/assets/vega.min.js'] = { type: 'text/javascript; charset=utf-8', body: lazyFile(browserBuildPath('vega')) };
   assets['/assets/vega-lite.min.js'] = { type: 'text/javascript; charset=utf-8', body: lazyFile(browserBuildPath('vega-lite')) };
   const pageScript = Buffer.from(PAGE_SCRIPT);
@@ -128,7 +131,10 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     }
     if (route in assets) return send(res, 200, assets[route].type, assets[route].body());
     if (route === '/api/data') {
-      payload.first().then((p) => send(res, 200, 'application/json', p.body), (err: Error) => send(res, 500, 'text/plain', `${err.message}\n`));
+      payload.first().then(
+        (p) => send(res, 200, 'application/json', p.body),
+        (err: Error) => send(res, 500, 'text/plain', `${err.message}\n`),
+      );
       return;
     }
     // /api/events
@@ -141,7 +147,12 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     res.write('retry: 2000\n\n');
     streams.add(res);
     // A page that got a quick or older payload gets the current full one right away.
-    payload.full().then((p) => streams.sendTo(res, p.frame), () => { /* the next poll retries */ });
+    payload.full().then(
+      (p) => streams.sendTo(res, p.frame),
+      () => {
+        /* the next poll retries */
+      },
+    );
   });
   // Idle and half-open connections are cut; the number of sockets is bounded.
   server.headersTimeout = 10_000;
@@ -154,13 +165,17 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   let polling = false;
   let told = { dropped: 0, refused: 0, shed: 0, full: 0, at: 0 };
   const notice = () => {
-    const dropped = streams.dropped - told.dropped, refused = streams.refused - told.refused;
-    const shed = connections.shed - told.shed, full = connections.refused - told.full;
+    const dropped = streams.dropped - told.dropped,
+      refused = streams.refused - told.refused;
+    const shed = connections.shed - told.shed,
+      full = connections.refused - told.full;
     if ((dropped === 0 && refused === 0 && shed === 0 && full === 0) || Date.now() - told.at < 10_000) return;
-    const parts = [dropped > 0 ? `dropped ${dropped} event stream${dropped === 1 ? '' : 's'} that stopped reading` : '',
+    const parts = [
+      dropped > 0 ? `dropped ${dropped} event stream${dropped === 1 ? '' : 's'} that stopped reading` : '',
       refused > 0 ? `refused ${refused} (503: ${streams.max} open already)` : '',
       shed > 0 ? `closed ${shed} stalled or idle connection${shed === 1 ? '' : 's'} to let new ones in (${connections.max} at most)` : '',
-      full > 0 ? `turned away ${full} connection${full === 1 ? '' : 's'} (${connections.max} busy already)` : ''].filter(Boolean);
+      full > 0 ? `turned away ${full} connection${full === 1 ? '' : 's'} (${connections.max} busy already)` : '',
+    ].filter(Boolean);
     options.onNotice?.(`${parts.join('; ')}; ${streams.size} open`);
     told = { dropped: streams.dropped, refused: streams.refused, shed: connections.shed, full: connections.refused, at: Date.now() };
   };
@@ -169,12 +184,22 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
     notice();
     if (streams.size === 0 || polling) return;
     polling = true;
-    payload.full().then((p) => {
-      if (p.frame !== lastSent) {
-        lastSent = p.frame;
-        streams.broadcast(p.frame);
-      }
-    }, () => { /* the next poll retries */ }).finally(() => { polling = false; });
+    payload
+      .full()
+      .then(
+        (p) => {
+          if (p.frame !== lastSent) {
+            lastSent = p.frame;
+            streams.broadcast(p.frame);
+          }
+        },
+        () => {
+          /* the next poll retries */
+        },
+      )
+      .finally(() => {
+        polling = false;
+      });
   }, options.pollMs ?? 1000);
 
   await new Promise<void>((resolve, reject) => {
@@ -193,14 +218,17 @@ export async function startDashboard(options: DashboardOptions): Promise<Dashboa
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shownHost}:${port}/${token ? `?token=${token}` : ''}`,
-    host, port, token,
-    close: () => new Promise<void>((resolve) => {
-      clearInterval(poll);
-      connections.close();
-      streams.closeAll();
-      payload.close();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    host,
+    port,
+    token,
+    close: () =>
+      new Promise<void>((resolve) => {
+        clearInterval(poll);
+        connections.close();
+        streams.closeAll();
+        payload.close();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

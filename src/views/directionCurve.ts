@@ -38,15 +38,20 @@ export interface DirectionCurve {
 /** The wind from every direction of the fine grid, each with the speed distribution of the nearest listed bin (mass 1/m each). */
 export function fineDirectionWind(listed: WindResource, stepDeg: number): WindResource {
   const m = Math.round(360 / stepDeg);
-  const ns = listed.speeds.length, nd = listed.directionsDeg.length;
+  const ns = listed.speeds.length,
+    nd = listed.directionsDeg.length;
   const directionsDeg = Float64Array.from({ length: m }, (_, k) => k * stepDeg);
   const probability = new Float64Array(m * ns);
   const ti = listed.turbulenceIntensityByBin ? new Float64Array(m * ns) : undefined;
   for (let k = 0; k < m; k++) {
-    let best = 0, bestGap = Infinity;
+    let best = 0,
+      bestGap = Infinity;
     for (let d = 0; d < nd; d++) {
       const gap = Math.abs(((directionsDeg[k] - listed.directionsDeg[d] + 540) % 360) - 180);
-      if (gap < bestGap) { bestGap = gap; best = d; }
+      if (gap < bestGap) {
+        bestGap = gap;
+        best = d;
+      }
     }
     let total = 0;
     for (let s = 0; s < ns; s++) total += listed.probability[best * ns + s];
@@ -82,23 +87,46 @@ export function directionCurve(input: LayoutPlotInput, stepDeg: number): Directi
 
 /** The Vega-Lite chart of the curves: one line per layout, the listed bins as light rules. */
 export function directionCurveSpec(curves: DirectionCurve[], width: number, height: number): VegaLiteSpec {
-  const values = curves.flatMap((cv) => Array.from(cv.directionsDeg, (d, i) => ({ layout: cv.title, direction: d, efficiency: 100 * cv.efficiency[i] })).filter((v) => Number.isFinite(v.efficiency)));
+  const values = curves.flatMap((cv) =>
+    Array.from(cv.directionsDeg, (d, i) => ({ layout: cv.title, direction: d, efficiency: 100 * cv.efficiency[i] })).filter((v) =>
+      Number.isFinite(v.efficiency),
+    ),
+  );
   const bins = [...new Set(curves.flatMap((cv) => cv.binsDeg))].sort((a, b) => a - b).map((d) => ({ bin: d }));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    width, height, background: '#ffffff',
+    width,
+    height,
+    background: '#ffffff',
     title: { text: 'Farm efficiency by wind direction', subtitle: 'grey rules: the directions the wind rose lists (its bins)' },
     layer: [
-      ...(bins.length > 0 && bins.length <= 360 ? [{
-        data: { values: bins }, mark: { type: 'rule' as const, color: '#d0d0d0', strokeWidth: 1 },
-        encoding: { x: { field: 'bin', type: 'quantitative' as const } },
-      }] : []),
+      ...(bins.length > 0 && bins.length <= 360
+        ? [
+            {
+              data: { values: bins },
+              mark: { type: 'rule' as const, color: '#d0d0d0', strokeWidth: 1 },
+              encoding: { x: { field: 'bin', type: 'quantitative' as const } },
+            },
+          ]
+        : []),
       {
-        data: { values }, mark: { type: 'line' as const, strokeWidth: 1.4, interpolate: 'linear' as const },
+        data: { values },
+        mark: { type: 'line' as const, strokeWidth: 1.4, interpolate: 'linear' as const },
         encoding: {
-          x: { field: 'direction', type: 'quantitative' as const, title: 'wind direction (degrees from north)', scale: { domain: [0, 360], nice: false }, axis: { values: Array.from({ length: 9 }, (_, k) => k * 45) } },
+          x: {
+            field: 'direction',
+            type: 'quantitative' as const,
+            title: 'wind direction (degrees from north)',
+            scale: { domain: [0, 360], nice: false },
+            axis: { values: Array.from({ length: 9 }, (_, k) => k * 45) },
+          },
           y: { field: 'efficiency', type: 'quantitative' as const, title: 'farm efficiency (%)', scale: { zero: false } },
-          color: { field: 'layout', type: 'nominal' as const, title: null, legend: { orient: 'bottom' as const, direction: 'vertical' as const, labelLimit: 800 } },
+          color: {
+            field: 'layout',
+            type: 'nominal' as const,
+            title: null,
+            legend: { orient: 'bottom' as const, direction: 'vertical' as const, labelLimit: 800 },
+          },
         },
       },
     ],
@@ -117,7 +145,15 @@ export interface DirectionPlotSummary {
   file: string;
   format: 'svg' | 'png';
   step_deg: number;
-  layouts: { title: string; n_turbines: number; mean_efficiency: number; min_efficiency: number; min_at_deg: number; max_efficiency: number; max_at_deg: number }[];
+  layouts: {
+    title: string;
+    n_turbines: number;
+    mean_efficiency: number;
+    min_efficiency: number;
+    min_at_deg: number;
+    max_efficiency: number;
+    max_at_deg: number;
+  }[];
 }
 
 export async function plotByDirection(req: DirectionPlotRequest): Promise<DirectionPlotSummary> {
@@ -127,29 +163,42 @@ export async function plotByDirection(req: DirectionPlotRequest): Promise<Direct
   if (!(step >= MIN_STEP && step <= 45) || Math.abs(360 / step - Math.round(360 / step)) > 1e-9 * (360 / step)) {
     throw new InputError(`--by-direction: expected a step in degrees from ${MIN_STEP} to 45 that divides 360, got ${step}`);
   }
-  const width = req.width ?? 820, height = req.height ?? 420;
-  if (!(width >= 100 && width <= 10000) || !(height >= 100 && height <= 10000)) throw new InputError(`--width/--height: expected 100 to 10000 pixels, got ${width} × ${height}`);
+  const width = req.width ?? 820,
+    height = req.height ?? 420;
+  if (!(width >= 100 && width <= 10000) || !(height >= 100 && height <= 10000))
+    throw new InputError(`--width/--height: expected 100 to 10000 pixels, got ${width} × ${height}`);
   const inputs: LayoutPlotInput[] = [];
   for (const [k, source] of req.sources.entries()) {
     // --task/--compare belong to the first source (a campaign folder or layouts.h5).
-    inputs.push(...await resolvePlotSource({ ...req, source, ...(k > 0 ? { task: undefined, compare: undefined } : {}) }));
+    inputs.push(...(await resolvePlotSource({ ...req, source, ...(k > 0 ? { task: undefined, compare: undefined } : {}) })));
   }
   const curves = inputs.map((i) => directionCurve(i, step));
   const svg = await vegaLiteToSvg(directionCurveSpec(curves, width, height));
   writeOutputFile(req.output, ext === '.png' ? svgToPng(svg) : svg);
   return {
-    file: req.output, format: ext === '.png' ? 'png' : 'svg', step_deg: step,
+    file: req.output,
+    format: ext === '.png' ? 'png' : 'svg',
+    step_deg: step,
     layouts: curves.map((cv, k) => {
-      let lo = 0, hi = 0, sum = 0, n = 0;
+      let lo = 0,
+        hi = 0,
+        sum = 0,
+        n = 0;
       cv.efficiency.forEach((e, i) => {
         if (!Number.isFinite(e)) return;
         if (e < cv.efficiency[lo] || !Number.isFinite(cv.efficiency[lo])) lo = i;
         if (e > cv.efficiency[hi] || !Number.isFinite(cv.efficiency[hi])) hi = i;
-        sum += e; n++;
+        sum += e;
+        n++;
       });
       return {
-        title: cv.title, n_turbines: inputs[k].x.length, mean_efficiency: sum / n,
-        min_efficiency: cv.efficiency[lo], min_at_deg: cv.directionsDeg[lo], max_efficiency: cv.efficiency[hi], max_at_deg: cv.directionsDeg[hi],
+        title: cv.title,
+        n_turbines: inputs[k].x.length,
+        mean_efficiency: sum / n,
+        min_efficiency: cv.efficiency[lo],
+        min_at_deg: cv.directionsDeg[lo],
+        max_efficiency: cv.efficiency[hi],
+        max_at_deg: cv.directionsDeg[hi],
       };
     }),
   };

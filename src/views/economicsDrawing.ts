@@ -32,7 +32,12 @@ export function caseNetworkSource(c: { economics?: Case['economics'] }): Network
 }
 
 export function economicsDrawing(
-  site: Pick<Case, 'boundary'> & { economics?: Case['economics'] }, x: Float64Array, y: Float64Array, cableTo?: Int32Array, cableType?: Int32Array, network?: NetworkSource,
+  site: Pick<Case, 'boundary'> & { economics?: Case['economics'] },
+  x: Float64Array,
+  y: Float64Array,
+  cableTo?: Int32Array,
+  cableType?: Int32Array,
+  network?: NetworkSource,
 ): { collection?: CollectionDrawing; depth?: WaterDepthField } {
   const e = network ?? caseNetworkSource(site);
   if (!e) return {};
@@ -41,14 +46,21 @@ export function economicsDrawing(
   let note: string | undefined;
   if (cableTo) {
     const stored = storedNetwork(x, y, substations, cables, cableTo, cableType);
-    if ('network' in stored) return { collection: { network: stored.network, cables, substations, origin: 'stored', currency: e.currency }, ...(e.depth ? { depth: e.depth } : {}) };
+    if ('network' in stored)
+      return { collection: { network: stored.network, cables, substations, origin: 'stored', currency: e.currency }, ...(e.depth ? { depth: e.depth } : {}) };
     note = stored.problem;
   }
   const routed = routeCollection({
-    turbines: { x, y }, substations: substations.map(([sx, sy]) => [sx, sy] as [number, number]), cables,
-    exclusions: site.boundary?.exclusions, source: 'economics',
+    turbines: { x, y },
+    substations: substations.map(([sx, sy]) => [sx, sy] as [number, number]),
+    cables,
+    exclusions: site.boundary?.exclusions,
+    source: 'economics',
   });
-  return { collection: { network: routed, cables, substations, origin: 'routed', currency: e.currency, ...(note ? { note } : {}) }, ...(e.depth ? { depth: e.depth } : {}) };
+  return {
+    collection: { network: routed, cables, substations, origin: 'routed', currency: e.currency, ...(note ? { note } : {}) },
+    ...(e.depth ? { depth: e.depth } : {}),
+  };
 }
 
 /** A layout's recorded figures as one title line, the objective's first: "LCOE 64.80 €/MWh · NPV −18.71 M€"; undefined without them. */

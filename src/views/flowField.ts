@@ -47,12 +47,17 @@ export interface FlowField extends FlowGrid {
 /** Free-stream speed used for a direction: probability-weighted mean speed of the nearest rose direction. */
 export function freeStreamSpeedFor(c: Pick<Case, 'wind' | 'turbine'>, directionDeg: number): number {
   const { directionsDeg, speeds, probability } = c.wind;
-  let nearest = 0, best = Infinity;
+  let nearest = 0,
+    best = Infinity;
   for (let d = 0; d < directionsDeg.length; d++) {
     const gap = Math.abs(((directionsDeg[d] - directionDeg + 540) % 360) - 180);
-    if (gap < best) { best = gap; nearest = d; }
+    if (gap < best) {
+      best = gap;
+      nearest = d;
+    }
   }
-  let weighted = 0, total = 0;
+  let weighted = 0,
+    total = 0;
   for (let s = 0; s < speeds.length; s++) {
     const p = probability[nearest * speeds.length + s];
     if (speeds[s] < c.turbine.cutIn || !(p > 0)) continue;
@@ -70,16 +75,21 @@ export function flowField(c: Pick<Case, 'wind' | 'turbine' | 'model'>, x: Float6
   // The wakes are drawn by the solver the solve plan gives them for this one condition (the blockage, if any, is taken off below).
   const { blockage: _, ...wakes } = c.model;
   const plan = solvePlan({ types: [c.turbine], neighbours: false, wind: {} }, wakes);
-  if (plan.solver === 'weighted-sum') throw new InputError("--flow: the flow field of the weighted-sum superposition is not drawn (its AEP is computed as usual); use 'linear' or 'sos' for the picture");
+  if (plan.solver === 'weighted-sum')
+    throw new InputError(
+      "--flow: the flow field of the weighted-sum superposition is not drawn (its AEP is computed as usual); use 'linear' or 'sos' for the picture",
+    );
   if (plan.solver !== 'free-stream') return wakedFlowField(c, x, y, directionDeg, grid, u);
   const wake = deficitModel(c.model.wake)?.freeStream;
   const superposition = SUPERPOSITIONS[c.model.superposition];
   if (!wake || !superposition) throw new Error(`unknown wake model '${c.model.wake}' or superposition '${c.model.superposition}'`);
   const kernel = wake.prepare(thrustCoefficientAt(c.turbine, u), c.turbine.diameter, { ...wake.defaults, ...(c.model.params ?? {}) });
   const theta = ((270 - directionDeg) * Math.PI) / 180;
-  const cos = Math.cos(theta), sin = Math.sin(theta);
+  const cos = Math.cos(theta),
+    sin = Math.sin(theta);
   const n = x.length;
-  const xwByTurbine = new Float64Array(n), ywByTurbine = new Float64Array(n);
+  const xwByTurbine = new Float64Array(n),
+    ywByTurbine = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     xwByTurbine[i] = x[i] * cos + y[i] * sin;
     ywByTurbine[i] = -x[i] * sin + y[i] * cos;
@@ -87,13 +97,15 @@ export function flowField(c: Pick<Case, 'wind' | 'turbine' | 'model'>, x: Float6
   const blockage = c.model.blockage ? inductionAt(c, u, xwByTurbine, ywByTurbine) : null;
   const { nx, ny, minX, maxX, minY, maxY } = grid;
   const speedByCell = new Float32Array(nx * ny);
-  const cellW = (maxX - minX) / nx, cellH = (maxY - minY) / ny;
+  const cellW = (maxX - minX) / nx,
+    cellH = (maxY - minY) / ny;
   let minSpeed = u;
   for (let iy = 0; iy < ny; iy++) {
     const py = maxY - (iy + 0.5) * cellH;
     for (let ix = 0; ix < nx; ix++) {
       const px = minX + (ix + 0.5) * cellW;
-      const xw = px * cos + py * sin, yw = -px * sin + py * cos;
+      const xw = px * cos + py * sin,
+        yw = -px * sin + py * cos;
       let acc = 0;
       for (let i = 0; i < n; i++) {
         const dx = xw - xwByTurbine[i];
@@ -109,20 +121,34 @@ export function flowField(c: Pick<Case, 'wind' | 'turbine' | 'model'>, x: Float6
 }
 
 /** flowField for the models of the waked engine: its speeds at the cell centres, less the blockage as above. */
-function wakedFlowField(c: Pick<Case, 'wind' | 'turbine' | 'model'>, x: Float64Array, y: Float64Array, directionDeg: number, grid: FlowGrid, u: number): FlowField {
+function wakedFlowField(
+  c: Pick<Case, 'wind' | 'turbine' | 'model'>,
+  x: Float64Array,
+  y: Float64Array,
+  directionDeg: number,
+  grid: FlowGrid,
+  u: number,
+): FlowField {
   const { nx, ny, minX, maxX, minY, maxY } = grid;
-  const cellW = (maxX - minX) / nx, cellH = (maxY - minY) / ny;
-  const px = new Float64Array(nx * ny), py = new Float64Array(nx * ny);
+  const cellW = (maxX - minX) / nx,
+    cellH = (maxY - minY) / ny;
+  const px = new Float64Array(nx * ny),
+    py = new Float64Array(nx * ny);
   for (let iy = 0; iy < ny; iy++) {
-    for (let ix = 0; ix < nx; ix++) { px[iy * nx + ix] = minX + (ix + 0.5) * cellW; py[iy * nx + ix] = maxY - (iy + 0.5) * cellH; }
+    for (let ix = 0; ix < nx; ix++) {
+      px[iy * nx + ix] = minX + (ix + 0.5) * cellW;
+      py[iy * nx + ix] = maxY - (iy + 0.5) * cellH;
+    }
   }
   const { blockage: _, ...wakes } = c.model;
   const speeds = wakedSpeedsAt(c.turbine, { ...wakes, inflow: 'waked' }, x, y, directionDeg, u, c.wind.turbulenceIntensity, px, py);
   let blockage: ((xw: number, yw: number) => number) | null = null;
   const theta = ((270 - directionDeg) * Math.PI) / 180;
-  const cos = Math.cos(theta), sin = Math.sin(theta);
+  const cos = Math.cos(theta),
+    sin = Math.sin(theta);
   if (c.model.blockage) {
-    const xw = Float64Array.from(x, (xi, i) => xi * cos + y[i] * sin), yw = Float64Array.from(x, (xi, i) => -xi * sin + y[i] * cos);
+    const xw = Float64Array.from(x, (xi, i) => xi * cos + y[i] * sin),
+      yw = Float64Array.from(x, (xi, i) => -xi * sin + y[i] * cos);
     blockage = inductionAt(c, u, xw, yw);
   }
   const speedByCell = new Float32Array(nx * ny);
@@ -141,13 +167,15 @@ function inductionAt(c: Pick<Case, 'wind' | 'turbine' | 'model'>, u: number, xw:
   const ct = thrustCoefficientAt(c.turbine, u);
   const coef = new Float64Array(setup.model.coefficientCount);
   setup.model.prepareSource(ct, c.wind.turbulenceIntensity, coef, 0);
-  const gam = new Float64Array(4), geom = new Float64Array(5);
+  const gam = new Float64Array(4),
+    geom = new Float64Array(5);
   sourceGamma(ct, gam, 0);
   const radius = c.turbine.diameter / 2;
   return (px, py) => {
     let sum = 0;
     for (let i = 0; i < xw.length; i++) {
-      const dx = px - xw[i], dy = py - yw[i];
+      const dx = px - xw[i],
+        dy = py - yw[i];
       if (dx >= -SELF_SIMILARITY_2020.limiter * radius && Math.abs(dy) <= setup.model.wakeRadius(dx, coef, 0, null)) continue;
       if (pairGeometry(dx, dy, radius, geom, 0)) sum += induction(geom, 0, ct, gam, 0, null);
     }

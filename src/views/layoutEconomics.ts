@@ -31,7 +31,14 @@ export interface LayoutCost {
 }
 
 /** One cable type of a network: its catalogue entry and what the network uses of it. */
-export interface CableTypeUse { name: string; capacity: number; cost_per_m: number; edges: number; length_m: number; cost: number }
+export interface CableTypeUse {
+  name: string;
+  capacity: number;
+  cost_per_m: number;
+  edges: number;
+  length_m: number;
+  cost: number;
+}
 
 /** What `wflo cables --json` prints (and `Farm.cables` returns), per turbine i in index order. */
 export interface LayoutCables {
@@ -82,9 +89,16 @@ export function layoutCost(c: Case, x: Float64Array, y: Float64Array, source = c
   const cc = x.length === c.nTurbines ? c : { ...c, nTurbines: x.length };
   const f = economicFigures(cc, x, y, x.length === c.nTurbines ? caseTypeOf(c) : new Int32Array(x.length));
   return {
-    n_turbines: x.length, cost_model: f.model, currency: econ.model.currency,
-    lcoe_per_mwh: f.lcoe, npv: f.npv, irr: Number.isFinite(f.irr) ? f.irr : null, aep_mwh: f.aepMwh,
-    cable_length_m: f.cableLengthM, cable_cost: f.cableCost, cost_breakdown: { ...f.breakdown },
+    n_turbines: x.length,
+    cost_model: f.model,
+    currency: econ.model.currency,
+    lcoe_per_mwh: f.lcoe,
+    npv: f.npv,
+    irr: Number.isFinite(f.irr) ? f.irr : null,
+    aep_mwh: f.aepMwh,
+    cable_length_m: f.cableLengthM,
+    cable_cost: f.cableCost,
+    cost_breakdown: { ...f.breakdown },
   };
 }
 
@@ -96,14 +110,23 @@ export function layoutCables(c: Case, x: Float64Array, y: Float64Array, source =
   const lengthOf = new Array<number>(n).fill(0);
   for (const e of net.edges) lengthOf[e.from] = e.length;
   return {
-    n_turbines: n, n_substations: net.substationCount, currency: econ.model.currency,
-    cable_length_m: net.totalLength, cable_cost: net.totalCost,
+    n_turbines: n,
+    n_substations: net.substationCount,
+    currency: econ.model.currency,
+    cable_length_m: net.totalLength,
+    cable_cost: net.totalCost,
     cable_to: Array.from(net.parent, (p) => (p < n ? p : -1 - (p - n))),
-    cable_type: Array.from(net.cable), cable_load: Array.from(net.load), cable_length_each_m: lengthOf,
+    cable_type: Array.from(net.cable),
+    cable_load: Array.from(net.load),
+    cable_length_each_m: lengthOf,
     substations: econ.substations.map(([sx, sy]) => [sx, sy] as [number, number]),
     by_type: econ.cables.map((t, k) => ({
-      name: t.name, capacity: t.capacity, cost_per_m: t.costPerMetre,
-      edges: net.edges.filter((e) => e.cable === k).length, length_m: net.lengthByCable[k] ?? 0, cost: net.costByCable[k] ?? 0,
+      name: t.name,
+      capacity: t.capacity,
+      cost_per_m: t.costPerMetre,
+      edges: net.edges.filter((e) => e.cable === k).length,
+      length_m: net.lengthByCable[k] ?? 0,
+      cost: net.costByCable[k] ?? 0,
     })),
   };
 }
@@ -119,7 +142,9 @@ export function costLines(r: LayoutCost, heading: string): string[] {
     `NPV         ${millionsText(r.npv, cur, 4)}`,
     `IRR         ${r.irr === null ? 'none (the cash flows have no rate of return)' : `${(100 * r.irr).toFixed(3)} %`}`,
     `cables      ${r.cable_length_m.toFixed(1)} m, ${millionsText(r.cable_cost, cur, 4)}`,
-    `costs       ${Object.entries(r.cost_breakdown).map(([k, v]) => costItemText(k, v, cur)).join(', ')}`,
+    `costs       ${Object.entries(r.cost_breakdown)
+      .map(([k, v]) => costItemText(k, v, cur))
+      .join(', ')}`,
   ];
 }
 
@@ -131,12 +156,16 @@ export function cablesLines(r: LayoutCables, heading: string): string[] {
     `network     ${r.n_turbines} turbines to ${r.n_substations} substation${r.n_substations === 1 ? '' : 's'}: ${r.cable_length_m.toFixed(1)} m of cable, ${millionsText(r.cable_cost, cur, 4)}`,
   ];
   for (const t of r.by_type) {
-    lines.push(`cable       ${t.name}: ${t.edges} edges, ${t.length_m.toFixed(1)} m, ${millionsText(t.cost, cur, 4)} (capacity ${t.capacity}, ${t.cost_per_m} ${currencySymbol(cur)}/m)`);
+    lines.push(
+      `cable       ${t.name}: ${t.edges} edges, ${t.length_m.toFixed(1)} m, ${millionsText(t.cost, cur, 4)} (capacity ${t.capacity}, ${t.cost_per_m} ${currencySymbol(cur)}/m)`,
+    );
   }
   const toSub = r.cable_to.map((t, i) => [t, i] as const).filter(([t]) => t < 0);
   for (let s = 0; s < r.n_substations; s++) {
     const feeders = toSub.filter(([t]) => t === -1 - s).map(([, i]) => i);
-    lines.push(`substation  ${s} at (${r.substations[s][0]}, ${r.substations[s][1]}): ${feeders.length} feeder${feeders.length === 1 ? '' : 's'} (turbines ${feeders.join(', ') || 'none'})`);
+    lines.push(
+      `substation  ${s} at (${r.substations[s][0]}, ${r.substations[s][1]}): ${feeders.length} feeder${feeders.length === 1 ? '' : 's'} (turbines ${feeders.join(', ') || 'none'})`,
+    );
   }
   return lines;
 }

@@ -18,7 +18,14 @@ import { layoutGrossOf } from './turbineYield.js';
 export const PER_LAYOUT_MAX_RESULTS = 200;
 
 /** Efficiency statistics (fractions) by the lower nearest rank, as the AEP quartiles. */
-export interface EfficiencyStats { n: number; min: number; q1: number; median: number; q3: number; max: number }
+export interface EfficiencyStats {
+  n: number;
+  min: number;
+  q1: number;
+  median: number;
+  q3: number;
+  max: number;
+}
 
 export interface LayoutFigures {
   /** Mean gross AEP over the rows, MWh. */
@@ -41,13 +48,24 @@ export function efficiencyStats(values: readonly number[]): EfficiencyStats {
 export type LayoutGrossCache = Map<string, { grossMwh: number; ratedW: number }>;
 
 /** The figures of cell (farmId, farmType) from its stored layouts, or the reason there are none. */
-export function layoutFigures(ledger: LedgerReader, farmId: number, farmType: number, c: Case, done: number, cache: LayoutGrossCache = new Map()): LayoutFigures | { note: string } {
+export function layoutFigures(
+  ledger: LedgerReader,
+  farmId: number,
+  farmType: number,
+  c: Case,
+  done: number,
+  cache: LayoutGrossCache = new Map(),
+): LayoutFigures | { note: string } {
   if (done > PER_LAYOUT_MAX_RESULTS) {
-    return { note: `its gross AEP depends on each layout (${c.model.site ? 'a site that is not uniform' : 'models chosen per result'}); computed from the layouts for cells of at most ${PER_LAYOUT_MAX_RESULTS} results, this one has ${done}` };
+    return {
+      note: `its gross AEP depends on each layout (${c.model.site ? 'a site that is not uniform' : 'models chosen per result'}); computed from the layouts for cells of at most ${PER_LAYOUT_MAX_RESULTS} results, this one has ${done}`,
+    };
   }
   let gross: ReturnType<typeof layoutGrossOf> | undefined;
   const byTask = new Map<string, number>();
-  let sumAep = 0, sumGross = 0, sumCf = 0;
+  let sumAep = 0,
+    sumGross = 0,
+    sumCf = 0;
   for (const { taskId, aep } of ledger.doneAepsOfCell(farmId, farmType, PER_LAYOUT_MAX_RESULTS)) {
     const key = `${taskId}|${aep}`;
     let g = cache.get(key);
@@ -60,7 +78,9 @@ export function layoutFigures(ledger: LedgerReader, farmId: number, farmType: nu
     }
     if (!(g.grossMwh > 0)) continue;
     byTask.set(taskId, aep / g.grossMwh);
-    sumAep += aep; sumGross += g.grossMwh; sumCf += aep / (g.ratedW * 1e-6 * 8760);
+    sumAep += aep;
+    sumGross += g.grossMwh;
+    sumCf += aep / (g.ratedW * 1e-6 * 8760);
   }
   const n = byTask.size;
   if (n === 0) return { note: 'no stored layout to compute its gross AEP from' };

@@ -20,7 +20,11 @@ export function writeOutputFile(file: string, data: string | Uint8Array): void {
     }
     fs.renameSync(tmp, file);
   } catch (err) {
-    try { fs.unlinkSync(tmp); } catch { /* nothing to clean */ }
+    try {
+      fs.unlinkSync(tmp);
+    } catch {
+      /* nothing to clean */
+    }
     const e = err as NodeJS.ErrnoException;
     throw new RuntimeFailure(`${file}: cannot write (${e.code ?? e.message})`);
   }

@@ -53,10 +53,12 @@ export function axisUnit(spanX: number, spanY: number): 1 | 1000 {
 }
 
 export function mapAxes(f: MapFrame, style: PlotStyle, options: { grid: boolean; compact: boolean; unit: 1 | 1000 }): AxesParts {
-  const spanX = f.maxX - f.minX, spanY = f.maxY - f.minY;
+  const spanX = f.maxX - f.minX,
+    spanY = f.maxY - f.minY;
   const unit = options.unit;
   const km = unit === 1000;
-  const widthPx = f.right - f.left, heightPx = f.bottom - f.top;
+  const widthPx = f.right - f.left,
+    heightPx = f.bottom - f.top;
   const xTicks = niceTicks(f.minX / unit, f.maxX / unit, Math.max(2, Math.min(8, Math.round(widthPx / 90))));
   const yTicks = niceTicks(f.minY / unit, f.maxY / unit, Math.max(2, Math.min(8, Math.round(heightPx / 70))));
   const sx = (v: number) => f.left + ((v * unit - f.minX) / spanX) * widthPx;
@@ -71,21 +73,29 @@ export function mapAxes(f: MapFrame, style: PlotStyle, options: { grid: boolean;
     const x = sx(t);
     if (x < f.left - 0.01 || x > f.right + 0.01) continue;
     if (options.grid && style.grid) grid.push(`<line x1="${px(x)}" x2="${px(x)}" y1="${px(f.top)}" y2="${px(f.bottom)}"/>`);
-    out.push(`<line x1="${px(x)}" x2="${px(x)}" y1="${px(f.bottom)}" y2="${px(f.bottom + tickLen)}" stroke="${style.ink}" stroke-width="0.8"/>`
-      + `<text class="tick-x" x="${px(x)}" y="${px(f.bottom + tickLen + fs)}" text-anchor="middle">${tickLabel(t, stepOf(xTicks))}</text>`);
+    out.push(
+      `<line x1="${px(x)}" x2="${px(x)}" y1="${px(f.bottom)}" y2="${px(f.bottom + tickLen)}" stroke="${style.ink}" stroke-width="0.8"/>` +
+        `<text class="tick-x" x="${px(x)}" y="${px(f.bottom + tickLen + fs)}" text-anchor="middle">${tickLabel(t, stepOf(xTicks))}</text>`,
+    );
   }
   for (const t of yTicks) {
     const y = sy(t);
     if (y < f.top - 0.01 || y > f.bottom + 0.01) continue;
     if (options.grid && style.grid) grid.push(`<line x1="${px(f.left)}" x2="${px(f.right)}" y1="${px(y)}" y2="${px(y)}"/>`);
-    out.push(`<line x1="${px(f.left - tickLen)}" x2="${px(f.left)}" y1="${px(y)}" y2="${px(y)}" stroke="${style.ink}" stroke-width="0.8"/>`
-      + `<text class="tick-y" x="${px(f.left - tickLen - 2)}" y="${px(y + fs * 0.35)}" text-anchor="end">${tickLabel(t, stepOf(yTicks))}</text>`);
+    out.push(
+      `<line x1="${px(f.left - tickLen)}" x2="${px(f.left)}" y1="${px(y)}" y2="${px(y)}" stroke="${style.ink}" stroke-width="0.8"/>` +
+        `<text class="tick-y" x="${px(f.left - tickLen - 2)}" y="${px(y + fs * 0.35)}" text-anchor="end">${tickLabel(t, stepOf(yTicks))}</text>`,
+    );
   }
   const unitLabel = km ? 'km' : 'm';
   const ls = options.compact ? style.font.label - 1 : style.font.label;
-  out.push(`<text class="axis-title" x="${px((f.left + f.right) / 2)}" y="${px(f.bottom + tickLen + fs + ls + 4)}" font-size="${ls}" text-anchor="middle">${escapeXml(`x (${unitLabel}, east)`)}</text>`);
+  out.push(
+    `<text class="axis-title" x="${px((f.left + f.right) / 2)}" y="${px(f.bottom + tickLen + fs + ls + 4)}" font-size="${ls}" text-anchor="middle">${escapeXml(`x (${unitLabel}, east)`)}</text>`,
+  );
   const yTitleX = f.left - tickLen - 6 - yLabelWidth(yTicks, stepOf(yTicks), fs) - 4;
-  out.push(`<text class="axis-title" transform="translate(${px(yTitleX)},${px((f.top + f.bottom) / 2)}) rotate(-90)" font-size="${ls}" text-anchor="middle">${escapeXml(`y (${unitLabel}, north)`)}</text>`);
+  out.push(
+    `<text class="axis-title" transform="translate(${px(yTitleX)},${px((f.top + f.bottom) / 2)}) rotate(-90)" font-size="${ls}" text-anchor="middle">${escapeXml(`y (${unitLabel}, north)`)}</text>`,
+  );
   out.push('</g>');
   return {
     grid: grid.length > 0 ? `<g class="grid" stroke="${style.grid}" stroke-width="0.7">${grid.join('')}</g>` : '',

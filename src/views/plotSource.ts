@@ -45,10 +45,17 @@ function isHdf5File(file: string): boolean {
 }
 
 function storedToInput(r: StoredResult): LayoutPlotInput {
-  const line = r.case.economics && r.metrics ? economicsLine(r.metrics.lcoe_per_mwh, r.metrics.npv, r.case.economics.model.currency, r.case.objective) : undefined;
+  const line =
+    r.case.economics && r.metrics ? economicsLine(r.metrics.lcoe_per_mwh, r.metrics.npv, r.case.economics.model.currency, r.case.objective) : undefined;
   return {
-    title: `${r.taskId} · ${r.farmLabel} · ${r.typeLabel}${r.campaign ? ` · ${r.campaign}` : ''}`, site: r.case, x: r.x, y: r.y, recordedAepMwh: r.aep,
-    ...(r.cableTo ? { cableTo: r.cableTo } : {}), ...(r.cableType ? { cableType: r.cableType } : {}), ...(line ? { economicsLine: line } : {}),
+    title: `${r.taskId} · ${r.farmLabel} · ${r.typeLabel}${r.campaign ? ` · ${r.campaign}` : ''}`,
+    site: r.case,
+    x: r.x,
+    y: r.y,
+    recordedAepMwh: r.aep,
+    ...(r.cableTo ? { cableTo: r.cableTo } : {}),
+    ...(r.cableType ? { cableType: r.cableType } : {}),
+    ...(line ? { economicsLine: line } : {}),
   };
 }
 
@@ -64,22 +71,43 @@ function recordedEconomics(doc: unknown, c: Case): Partial<LayoutPlotInput> {
   if (!e || typeof e !== 'object') return {};
   const ints = (v: unknown): Int32Array | undefined => (Array.isArray(v) && v.every((k) => Number.isInteger(k)) ? Int32Array.from(v as number[]) : undefined);
   let network: NetworkSource | undefined = caseNetworkSource(c);
-  const subs = e.substations, cables = e.cables;
-  const currency = typeof e.currency === 'string' ? e.currency : network?.currency ?? 'EUR';
-  if (!network && Array.isArray(subs) && subs.every((s) => Array.isArray(s) && s.length === 2 && s.every((v) => Number.isFinite(v)))
-    && Array.isArray(cables) && cables.length > 0 && cables.every((k) => typeof k?.name === 'string' && Number.isInteger(k?.capacity) && k.capacity >= 1 && k?.cost_per_m > 0)) {
-    network = { substations: (subs as number[][]).map(([sx, sy]) => [sx, sy] as const), cables: (cables as { name: string; capacity: number; cost_per_m: number }[]).map((k) => ({ name: k.name, capacity: k.capacity, costPerMetre: k.cost_per_m })), currency };
+  const subs = e.substations,
+    cables = e.cables;
+  const currency = typeof e.currency === 'string' ? e.currency : (network?.currency ?? 'EUR');
+  if (
+    !network &&
+    Array.isArray(subs) &&
+    subs.every((s) => Array.isArray(s) && s.length === 2 && s.every((v) => Number.isFinite(v))) &&
+    Array.isArray(cables) &&
+    cables.length > 0 &&
+    cables.every((k) => typeof k?.name === 'string' && Number.isInteger(k?.capacity) && k.capacity >= 1 && k?.cost_per_m > 0)
+  ) {
+    network = {
+      substations: (subs as number[][]).map(([sx, sy]) => [sx, sy] as const),
+      cables: (cables as { name: string; capacity: number; cost_per_m: number }[]).map((k) => ({
+        name: k.name,
+        capacity: k.capacity,
+        costPerMetre: k.cost_per_m,
+      })),
+      currency,
+    };
   }
   const named = dig(doc, 'wflo', 'case');
   if (!network && typeof named === 'string') {
-    try { network = caseNetworkSource(loadCase(named, 'wflo.case')); } catch { /* the case it names is gone or changed: no substations to draw */ }
+    try {
+      network = caseNetworkSource(loadCase(named, 'wflo.case'));
+    } catch {
+      /* the case it names is gone or changed: no substations to draw */
+    }
   }
   const cableTo = ints(e.cable_to);
   const types = Array.isArray(e.cable_type) && network ? e.cable_type.map((name) => network!.cables.findIndex((k) => k.name === name)) : undefined;
   const objective = dig(doc, 'wflo', 'objective');
   const line = economicsLine(e.lcoe_per_mwh, e.npv, currency, typeof objective === 'string' ? objective : undefined);
   return {
-    ...(network ? { network } : {}), ...(cableTo ? { cableTo } : {}), ...(types && cableTo ? { cableType: Int32Array.from(types) } : {}),
+    ...(network ? { network } : {}),
+    ...(cableTo ? { cableTo } : {}),
+    ...(types && cableTo ? { cableType: Int32Array.from(types) } : {}),
     ...(line ? { economicsLine: network || !cableTo ? line : `${line} · cables not drawn: the file records no substations` } : {}),
   };
 }
@@ -90,7 +118,8 @@ function caseSupplier(req: PlotSourceRequest): CaseSupplier | undefined {
   if (req.campaign !== undefined) {
     const campaign = loadCampaign(req.campaign);
     return (farmId, farmType, taskId) => {
-      const farm = campaign.farms.find((f) => f.id === farmId), type = campaign.farmTypes.find((t) => t.id === farmType);
+      const farm = campaign.farms.find((f) => f.id === farmId),
+        type = campaign.farmTypes.find((t) => t.id === farmType);
       if (!farm) throw new InputError(`--campaign ${req.campaign}: no farm ${farmId} (task ${taskId})`);
       if (!type) throw new InputError(`--campaign ${req.campaign}: no farm type ${farmType} (task ${taskId})`);
       return caseForTask(farm, type);
@@ -107,9 +136,10 @@ export async function resolvePlotSource(req: PlotSourceRequest): Promise<LayoutP
   const { source } = req;
   const stored = isCampaignFolder(source) || (fs.existsSync(source) && isHdf5File(source));
   if (stored) {
-    if (req.wind !== undefined) throw new InputError('--wind: stored results are drawn with the wind of their farm (give --campaign or --case to draw them with another)');
+    if (req.wind !== undefined)
+      throw new InputError('--wind: stored results are drawn with the wind of their farm (give --campaign or --case to draw them with another)');
     const supply = caseSupplier(req);
-    const ids = req.compare && req.compare.length > 0 ? req.compare : [req.task ?? await soleTaskId(source)];
+    const ids = req.compare && req.compare.length > 0 ? req.compare : [req.task ?? (await soleTaskId(source))];
     const results = isCampaignFolder(source) ? readLedgerResults(source, ids, supply) : await readH5Results(source, ids, supply);
     return results.map(storedToInput);
   }
@@ -133,6 +163,8 @@ export async function resolvePlotSource(req: PlotSourceRequest): Promise<LayoutP
   c = resolveAepRequest({ file: source, caseName, wind: req.wind });
   const seed = dig(doc, 'wflo', 'seed');
   const recorded = dig(doc, 'wflo', 'aep_mwh');
-  const title = `${path.basename(source)}${caseName ?? (typeof caseOfResult === 'string' ? caseOfResult : undefined) ? ` · ${caseName ?? caseOfResult}` : ''}${typeof seed === 'number' ? ` · seed ${seed}` : ''}`;
-  return [{ title, site: c, x: c.layout!.x, y: c.layout!.y, recordedAepMwh: typeof recorded === 'number' ? recorded : undefined, ...recordedEconomics(doc, c) }];
+  const title = `${path.basename(source)}${(caseName ?? (typeof caseOfResult === 'string' ? caseOfResult : undefined)) ? ` · ${caseName ?? caseOfResult}` : ''}${typeof seed === 'number' ? ` · seed ${seed}` : ''}`;
+  return [
+    { title, site: c, x: c.layout!.x, y: c.layout!.y, recordedAepMwh: typeof recorded === 'number' ? recorded : undefined, ...recordedEconomics(doc, c) },
+  ];
 }

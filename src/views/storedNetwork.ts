@@ -12,16 +12,22 @@ import { cableChoice, type CableType } from '../geometry/collection/cableCatalog
 import { subtreeLoads, type CollectionEdge, type CollectionNetwork } from '../geometry/collection/collectionNetwork.js';
 
 export function storedNetwork(
-  x: ArrayLike<number>, y: ArrayLike<number>, substations: readonly (readonly [number, number])[], cables: readonly CableType[],
-  cableTo: ArrayLike<number>, cableType?: ArrayLike<number>,
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  substations: readonly (readonly [number, number])[],
+  cables: readonly CableType[],
+  cableTo: ArrayLike<number>,
+  cableType?: ArrayLike<number>,
 ): { network: CollectionNetwork } | { problem: string } {
-  const n = x.length, m = substations.length;
+  const n = x.length,
+    m = substations.length;
   if (cableTo.length !== n) return { problem: `stored network has ${cableTo.length} edges for ${n} turbines` };
   if (cableType && cableType.length !== n) return { problem: `stored network has ${cableType.length} cable types for ${n} turbines` };
   const parent = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     const to = cableTo[i];
-    if (!Number.isInteger(to) || to >= n || to === i || (to < 0 && -1 - to >= m)) return { problem: `stored network: turbine ${i}'s cable goes to ${to}, no node of this layout (${n} turbines, ${m} substations)` };
+    if (!Number.isInteger(to) || to >= n || to === i || (to < 0 && -1 - to >= m))
+      return { problem: `stored network: turbine ${i}'s cable goes to ${to}, no node of this layout (${n} turbines, ${m} substations)` };
     parent[i] = to >= 0 ? to : n - 1 - to;
   }
   const load = subtreeLoads(parent, n, m);
@@ -29,13 +35,17 @@ export function storedNetwork(
   const choice = cableChoice(cables);
   const cable = new Int32Array(n);
   const edges: CollectionEdge[] = [];
-  const lengthByCable = cables.map(() => 0), costByCable = cables.map(() => 0);
-  let totalLength = 0, totalCost = 0;
+  const lengthByCable = cables.map(() => 0),
+    costByCable = cables.map(() => 0);
+  let totalLength = 0,
+    totalCost = 0;
   const at = (k: number): readonly [number, number] => (k < n ? [x[k], y[k]] : substations[k - n]);
   for (let i = 0; i < n; i++) {
     const t = cableType ? cableType[i] : load[i] <= choice.maxCapacity ? choice.typeForLoad[load[i]] : -1;
-    if (!Number.isInteger(t) || t < 0 || t >= cables.length) return { problem: `stored network: turbine ${i}'s cable type ${t} is not in the catalogue (${cables.length} types)` };
-    const [ax, ay] = at(i), [bx, by] = at(parent[i]);
+    if (!Number.isInteger(t) || t < 0 || t >= cables.length)
+      return { problem: `stored network: turbine ${i}'s cable type ${t} is not in the catalogue (${cables.length} types)` };
+    const [ax, ay] = at(i),
+      [bx, by] = at(parent[i]);
     const length = Math.sqrt((ax - bx) ** 2 + (ay - by) ** 2);
     cable[i] = t;
     edges.push({ from: i, to: parent[i], cable: t, load: load[i], length });

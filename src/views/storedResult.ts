@@ -82,13 +82,21 @@ export function readResultsFromLedger(ledger: LedgerReader, taskIds: readonly st
     const r = ledger.doneLayout(taskId);
     if (!r) throw unknownTask(where, taskId, ledger.firstDoneTaskIds(1)[0]);
     return {
-      taskId: r.taskId, farmId: r.farmId, farmType: r.farmType, seed: r.seed, aep: r.aep, x: r.x, y: r.y,
+      taskId: r.taskId,
+      farmId: r.farmId,
+      farmType: r.farmType,
+      seed: r.seed,
+      aep: r.aep,
+      x: r.x,
+      y: r.y,
       ...rowModels(r.turbineTypes, r.x.length, r.type),
       ...(r.cableTo ? { cableTo: r.cableTo } : {}),
       ...(r.cableTo && r.cableType ? { cableType: r.cableType } : {}),
       ...(r.metrics ? { metrics: r.metrics } : {}),
       case: storedCase(supply, r.farm, r.type, r.farmId, r.farmType, taskId, `${where} (${taskId})`),
-      farmLabel: definitionLabel(r.farm, `farm ${r.farmId}`), typeLabel: definitionLabel(r.type, `type ${r.farmType}`), campaign,
+      farmLabel: definitionLabel(r.farm, `farm ${r.farmId}`),
+      typeLabel: definitionLabel(r.type, `type ${r.farmType}`),
+      campaign,
     };
   });
 }
@@ -107,15 +115,23 @@ export async function readH5Results(file: string, taskIds: readonly string[], su
       for (const rec of batch) {
         example ??= rec.taskId;
         if (!wanted.has(rec.taskId)) continue;
-        const farm = defs.farms[String(rec.farmId)], type = defs.types[String(rec.farmType)];
+        const farm = defs.farms[String(rec.farmId)],
+          type = defs.types[String(rec.farmType)];
         found.set(rec.taskId, {
-          taskId: rec.taskId, farmId: rec.farmId, farmType: rec.farmType, seed: rec.seed, aep: rec.aep, x: rec.x, y: rec.y,
+          taskId: rec.taskId,
+          farmId: rec.farmId,
+          farmType: rec.farmType,
+          seed: rec.seed,
+          aep: rec.aep,
+          x: rec.x,
+          y: rec.y,
           ...rowModels(rec.turbineTypes, rec.x.length, type),
           ...(rec.cableTo ? { cableTo: rec.cableTo } : {}),
           ...(rec.cableTo && rec.cableType ? { cableType: rec.cableType } : {}),
           ...(rec.metrics ? { metrics: rec.metrics } : {}),
           case: storedCase(supply, farm, type, rec.farmId, rec.farmType, rec.taskId, `${file} (${rec.taskId})`),
-          farmLabel: definitionLabel(farm, `farm ${rec.farmId}`), typeLabel: definitionLabel(type, `type ${rec.farmType}`),
+          farmLabel: definitionLabel(farm, `farm ${rec.farmId}`),
+          typeLabel: definitionLabel(type, `type ${rec.farmType}`),
           campaign: reader.info.campaignName,
         });
       }
@@ -147,7 +163,9 @@ export async function soleTaskId(source: string): Promise<string> {
   const reader = await LayoutsFileReader.open(source);
   try {
     if (reader.rows === 1) return reader.readRecords(0, 1)[0].taskId;
-    throw new InputError(`${source}: give --task ID (${reader.rows === 0 ? 'the file holds no rows' : `${reader.rows} rows, e.g. ${reader.readRecords(0, 1)[0].taskId}`})`);
+    throw new InputError(
+      `${source}: give --task ID (${reader.rows === 0 ? 'the file holds no rows' : `${reader.rows} rows, e.g. ${reader.readRecords(0, 1)[0].taskId}`})`,
+    );
   } finally {
     reader.close();
   }

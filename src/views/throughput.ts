@@ -52,7 +52,13 @@ export class ThroughputLog {
     }
     try {
       const size = fs.fstatSync(fd).size;
-      if (size < this.offset) { this.offset = 0; this.longLineHead = null; this.doneTimes = []; this.failedTimes = []; this.runStarts = []; }
+      if (size < this.offset) {
+        this.offset = 0;
+        this.longLineHead = null;
+        this.doneTimes = [];
+        this.failedTimes = [];
+        this.runStarts = [];
+      }
       // Lines can be long (attempt lines carry the result): find newlines in the bytes and decode
       // only the head of each line, where the time, the event and the outcome are.
       const chunk = Buffer.alloc(4 << 20);
@@ -94,14 +100,19 @@ export class ThroughputLog {
   buckets(maxBuckets = 120): Throughput {
     const all = [...this.doneTimes, ...this.failedTimes].filter(Number.isFinite);
     if (all.length === 0) return { bucketS: 0, buckets: [], runStarts: this.runStarts.map((t) => new Date(t).toISOString()) };
-    let first = Infinity, last = -Infinity;
-    for (const t of all) { if (t < first) first = t; if (t > last) last = t; }
+    let first = Infinity,
+      last = -Infinity;
+    for (const t of all) {
+      if (t < first) first = t;
+      if (t > last) last = t;
+    }
     const spanS = Math.max(1, (last - first) / 1000);
     const widths = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 21600, 43200, 86400];
     const bucketS = widths.find((w) => spanS / w <= maxBuckets) ?? Math.ceil(spanS / maxBuckets);
     const start = Math.floor(first / 1000 / bucketS) * bucketS * 1000;
     const count = Math.floor((last - start) / 1000 / bucketS) + 1;
-    const done = new Float64Array(count), failed = new Float64Array(count);
+    const done = new Float64Array(count),
+      failed = new Float64Array(count);
     for (const t of this.doneTimes) if (Number.isFinite(t)) done[Math.floor((t - start) / 1000 / bucketS)]++;
     for (const t of this.failedTimes) if (Number.isFinite(t)) failed[Math.floor((t - start) / 1000 / bucketS)]++;
     const buckets: ThroughputBucket[] = [];

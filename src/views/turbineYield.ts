@@ -50,12 +50,24 @@ function loneByModel(c: CasePhysics): Float64Array {
  */
 export function caseGross(c: CasePhysics & Pick<Case, 'nTurbines'>): { grossMwh: number; ratedW: number } {
   // On a site that is not uniform the gross depends on where the turbines stand (turbineYield has it per layout).
-  if (c.model.site) return { grossMwh: NaN, ratedW: c.turbines ? (c.turbines.choice ? NaN : Array.from(c.turbines.typeOf, (t) => c.turbines!.types[t].ratedPowerW).reduce((a, b) => a + b, 0)) : c.turbine.ratedPowerW * c.nTurbines };
+  if (c.model.site)
+    return {
+      grossMwh: NaN,
+      ratedW: c.turbines
+        ? c.turbines.choice
+          ? NaN
+          : Array.from(c.turbines.typeOf, (t) => c.turbines!.types[t].ratedPowerW).reduce((a, b) => a + b, 0)
+        : c.turbine.ratedPowerW * c.nTurbines,
+    };
   if (!c.turbines) return { grossMwh: loneTurbineAepMwh(c) * c.nTurbines, ratedW: c.turbine.ratedPowerW * c.nTurbines };
   if (c.turbines.choice) return { grossMwh: NaN, ratedW: NaN };
   const lone = loneByModel(c);
-  let grossMwh = 0, ratedW = 0;
-  for (const t of c.turbines.typeOf) { grossMwh += lone[t]; ratedW += c.turbines.types[t].ratedPowerW; }
+  let grossMwh = 0,
+    ratedW = 0;
+  for (const t of c.turbines.typeOf) {
+    grossMwh += lone[t];
+    ratedW += c.turbines.types[t].ratedPowerW;
+  }
   return { grossMwh, ratedW };
 }
 
@@ -71,7 +83,8 @@ export function layoutGrossOf(c: CasePhysics): (x: Float64Array, y: Float64Array
   const alone = c.model.site ? models.map((t) => createFarmEvaluator(t, c.wind, c.model)) : null;
   return (x, y, typeOf) => {
     const types = typeOf ?? c.turbines?.typeOf;
-    let grossMwh = 0, ratedW = 0;
+    let grossMwh = 0,
+      ratedW = 0;
     for (let i = 0; i < x.length; i++) {
       const t = types ? types[i] : 0;
       grossMwh += alone ? alone[t].aep(Float64Array.of(x[i]), Float64Array.of(y[i])).aepMwh : lone![t];
@@ -88,7 +101,8 @@ export function turbineYield(c: CasePhysics, x: Float64Array, y: Float64Array, t
   const lone = loneByModel(c);
   const n = x.length;
   const lossByTurbine = new Float64Array(n);
-  let gross = 0, ratedW = 0;
+  let gross = 0,
+    ratedW = 0;
   const models = c.turbines ? c.turbines.types : [c.turbine];
   const alone = c.model.site ? models.map((t) => createFarmEvaluator(t, c.wind, c.model)) : null;
   for (let i = 0; i < n; i++) {

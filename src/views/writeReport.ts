@@ -15,7 +15,8 @@ import { writeOutputFile } from './outputFile.js';
 export function requireCampaignFolder(dir: string): void {
   if (!fs.existsSync(dir)) throw new InputError(`${dir}: no such folder`);
   if (!fs.statSync(dir).isDirectory()) throw new InputError(`${dir}: not a folder (give a campaign output folder, the one holding ${LEDGER_FILE})`);
-  if (!fs.existsSync(path.join(dir, LEDGER_FILE))) throw new InputError(`${dir}: no campaign ledger here (${LEDGER_FILE} not found); is this a wflo run output folder?`);
+  if (!fs.existsSync(path.join(dir, LEDGER_FILE)))
+    throw new InputError(`${dir}: no campaign ledger here (${LEDGER_FILE} not found); is this a wflo run output folder?`);
 }
 
 /** The payload the page renders: the view and its charts. */
@@ -24,11 +25,23 @@ export async function campaignPayload(dir: string, options: CampaignViewOptions 
   return { view, charts: campaignCharts(view) };
 }
 
-export async function writeReport(dir: string, output: string, options: CampaignViewOptions = {}): Promise<{ file: string; bytes: number; done: number; total: number; failed: number; charts: number; layouts: number }> {
+export async function writeReport(
+  dir: string,
+  output: string,
+  options: CampaignViewOptions = {},
+): Promise<{ file: string; bytes: number; done: number; total: number; failed: number; charts: number; layouts: number }> {
   requireCampaignFolder(dir);
   const payload = await campaignPayload(dir, options);
   const html = reportHtml(payload, `wflo report · ${payload.view.campaign}`);
   writeOutputFile(output, html);
   const s = payload.view.status;
-  return { file: output, bytes: Buffer.byteLength(html), done: s.done, total: s.total, failed: s.failed, charts: payload.charts.length, layouts: payload.view.layouts.length };
+  return {
+    file: output,
+    bytes: Buffer.byteLength(html),
+    done: s.done,
+    total: s.total,
+    failed: s.failed,
+    charts: payload.charts.length,
+    layouts: payload.view.layouts.length,
+  };
 }

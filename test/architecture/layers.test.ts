@@ -92,7 +92,10 @@ test('no import cycles in bench/ and test/ either', () => {
  */
 function pythonImportsOf(file: string, roots: readonly string[]): string[] {
   const dir = path.dirname(file);
-  const text = fs.readFileSync(file, 'utf8').replace(/"""[\s\S]*?"""|'''[\s\S]*?'''/g, '').replace(/#.*$/gm, '');
+  const text = fs
+    .readFileSync(file, 'utf8')
+    .replace(/"""[\s\S]*?"""|'''[\s\S]*?'''/g, '')
+    .replace(/#.*$/gm, '');
   const out = new Set<string>();
   const moduleAt = (base: string, dotted: string): string | null => {
     const p = path.join(base, ...dotted.split('.'));
@@ -113,7 +116,11 @@ function pythonImportsOf(file: string, roots: readonly string[]): string[] {
     }
     return true;
   };
-  const names = (list: string): string[] => list.split(',').map((n) => n.trim().split(/\s+/)[0]).filter((n) => /^\w+$/.test(n));
+  const names = (list: string): string[] =>
+    list
+      .split(',')
+      .map((n) => n.trim().split(/\s+/)[0])
+      .filter((n) => /^\w+$/.test(n));
   for (const m of text.matchAll(/^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)/gm)) {
     const [, dots, mod, list] = m;
     const bases = dots ? [path.resolve(dir, ...Array<string>(dots.length - 1).fill('..'))] : [dir, ...roots];
@@ -186,7 +193,12 @@ test('the cycle check finds a planted cycle, in TypeScript and in Python', (t) =
     write('py/helper.py', '# import script\nimport numpy as np\n'),
   ];
   assert.deepEqual(cyclesOf(pyGraph(py, roots), dir), [['py/pkg/_one.py', 'py/pkg/_two.py', 'py/pkg/_three.py', 'py/pkg/_one.py'].join(' → ')]);
-  assert.deepEqual(pythonImportsOf(path.join(dir, 'py/script.py'), roots).map((p) => path.relative(dir, p)).sort(), ['py/helper.py', 'py/pkg/__init__.py', 'py/pkg/_three.py']);
+  assert.deepEqual(
+    pythonImportsOf(path.join(dir, 'py/script.py'), roots)
+      .map((p) => path.relative(dir, p))
+      .sort(),
+    ['py/helper.py', 'py/pkg/__init__.py', 'py/pkg/_three.py'],
+  );
   // Without the planted edge, no cycle: the check is not reporting everything.
   write('py/pkg/_two.py', 'from typing import TYPE_CHECKING\n');
   assert.deepEqual(cyclesOf(pyGraph(py, roots), dir), []);

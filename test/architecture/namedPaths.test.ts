@@ -107,7 +107,10 @@ test('every file a src/ comment or a docs page names exists', () => {
   assert.ok(read.length > 300, `${read.length} files read`);
   const named = read.reduce((n, [, text]) => n + [...text.matchAll(PATH_RE)].length, 0);
   assert.ok(named > 300, `${named} paths named`);
-  assert.deepEqual(read.flatMap(([f, text]) => missingNames(repo, f, text)), []);
+  assert.deepEqual(
+    read.flatMap(([f, text]) => missingNames(repo, f, text)),
+    [],
+  );
 });
 
 test('a moved file is reported under each form of its name', () => {
@@ -115,7 +118,7 @@ test('a moved file is reported under each form of its name', () => {
   const text = [
     '// physics/solvePlan.ts, site/site.ts, solvePlan.ts, dist/bench/run.js, dist/test/a.test.js, examples/demo.yaml: present',
     '// physics/engineChoice.ts, engineChoice.ts, dist/bench/gone.js, examples/gone.yaml, ../physics/gone.js: moved away',
-    '// py_wake/site/xrsite.py, sites/a.yaml, ./wind.yaml, https://example.org/x/y.ts, command.sh: not the repository\'s',
+    "// py_wake/site/xrsite.py, sites/a.yaml, ./wind.yaml, https://example.org/x/y.ts, command.sh: not the repository's",
   ].join('\n');
   assert.deepEqual(missingNames(repo, 'src/x.ts', text), [
     'src/x.ts: physics/engineChoice.ts',

@@ -28,15 +28,19 @@ const files = [...sourceFiles(path.join(root, 'src')), ...sourceFiles(path.join(
 const isDeclaration = (file: string): boolean => /Covers\.ts$/.test(file);
 const rel = (file: string): string => path.relative(root, file);
 
-test('the solvers\' declarations are read by the solve plan only', () => {
+test("the solvers' declarations are read by the solve plan only", () => {
   assert.ok(files.filter(isDeclaration).length >= 4, 'the four declarations are found');
-  const readers = files.filter((f) => f !== PLAN && !isDeclaration(f) && /^\s*(?:import|export)\s[^;]*?from\s+'[^']*Covers\.js'/m.test(fs.readFileSync(f, 'utf8')));
+  const readers = files.filter(
+    (f) => f !== PLAN && !isDeclaration(f) && /^\s*(?:import|export)\s[^;]*?from\s+'[^']*Covers\.js'/m.test(fs.readFileSync(f, 'utf8')),
+  );
   assert.deepEqual(readers.map(rel), [], 'files other than physics/solvePlan.ts importing a declaration');
 });
 
 test('WFLO_KERNEL is read by the solve plan only, and engineChoice.ts is gone', () => {
   // A benchmark may set it for a run, as a user does (bench/hub.ts); no source file but the plan reads it.
-  const readers = files.filter((f) => f !== PLAN && !rel(f).startsWith('bench') && /process\.env\.WFLO_KERNEL|process\.env\[['"]WFLO_KERNEL/.test(fs.readFileSync(f, 'utf8')));
+  const readers = files.filter(
+    (f) => f !== PLAN && !rel(f).startsWith('bench') && /process\.env\.WFLO_KERNEL|process\.env\[['"]WFLO_KERNEL/.test(fs.readFileSync(f, 'utf8')),
+  );
   assert.deepEqual(readers.map(rel), []);
   assert.equal(fs.existsSync(path.join(root, 'src', 'physics', 'engineChoice.ts')), false);
   assert.deepEqual(files.filter((f) => /engineChoice\.js/.test(fs.readFileSync(f, 'utf8'))).map(rel), []);

@@ -68,7 +68,10 @@ test('a command optimizer resolves: argv as written, every input file hashed, pa
   const c = loader(file)(BASE);
   assert.equal(c.optimizer.method, 'command');
   assert.deepEqual(c.optimizer.run, ['python3', 'opt.py', '--iters', '200']);
-  assert.deepEqual((c.optimizer.inputFiles as { path: string }[]).map((f) => f.path), ['mylib/wake.py', 'opt.py']);
+  assert.deepEqual(
+    (c.optimizer.inputFiles as { path: string }[]).map((f) => f.path),
+    ['mylib/wake.py', 'opt.py'],
+  );
   assert.equal(c.optimizer.workdir, dir);
   assert.deepEqual(c.optimizer.params, { iterations: 200, restarts: [1, 2] });
   assert.deepEqual(c.farms[1].params, { shore_distance_m: 5000 });
@@ -137,16 +140,34 @@ test('strict: unknown keys with the nearest one, wrong types, missing inputs, pa
   const { file } = project();
   const e = (text: string) => errorOf(file, text);
   assert.match(e(BASE.replace('  mode: per-task', '  mod: per-task')), /campaign\.yaml:17: optimizer\.mod: unknown field 'mod'; did you mean 'mode'\?$/);
-  assert.match(e(BASE.replace('mode: per-task', 'mode: per_task')), /campaign\.yaml:17: optimizer\.mode: expected one of: per-task, persistent; got 'per_task'/);
+  assert.match(
+    e(BASE.replace('mode: per-task', 'mode: per_task')),
+    /campaign\.yaml:17: optimizer\.mode: expected one of: per-task, persistent; got 'per_task'/,
+  );
   assert.match(e(BASE.replace('aep: recompute', 'aep: check')), /campaign\.yaml:18: optimizer\.aep: expected one of: recompute, verify/);
   assert.match(e(BASE.replace('"200"', '200')), /campaign\.yaml:\d+: optimizer\.run\[3\]: expected a string; quote it: "200"/);
-  assert.match(e(BASE.replace('run: [python3, opt.py, --iters, "200"]', 'run: python3 opt.py')), /optimizer\.run: expected a list: the program and its arguments/);
+  assert.match(
+    e(BASE.replace('run: [python3, opt.py, --iters, "200"]', 'run: python3 opt.py')),
+    /optimizer\.run: expected a list: the program and its arguments/,
+  );
   assert.match(e(BASE.replace('run: [python3, opt.py, --iters, "200"]', 'run: []')), /optimizer\.run: must name the program to run/);
-  assert.match(e(BASE.replace('  inputs: [opt.py, mylib/]\n', '')), /campaign\.yaml:\d+: optimizer\.inputs: missing: list the files and folders of your program/);
-  assert.match(e(BASE.replace('inputs: [opt.py, mylib/]', 'inputs: [opt.py, mylibs/]')), /campaign\.yaml:16: optimizer\.inputs\[1\]: 'mylibs\/' does not exist in /);
+  assert.match(
+    e(BASE.replace('  inputs: [opt.py, mylib/]\n', '')),
+    /campaign\.yaml:\d+: optimizer\.inputs: missing: list the files and folders of your program/,
+  );
+  assert.match(
+    e(BASE.replace('inputs: [opt.py, mylib/]', 'inputs: [opt.py, mylibs/]')),
+    /campaign\.yaml:16: optimizer\.inputs\[1\]: 'mylibs\/' does not exist in /,
+  );
   assert.match(e(BASE.replace('restarts: [1, 2]', 'max-restarts: 2')), /optimizer\.params\.max-restarts: 'max-restarts' is not a usable parameter name/);
-  assert.match(e(BASE.replace('shore_distance_m: 5000', 'shore_distance_m: .nan')), /campaign\.yaml:8: farms\[1\]\.params\.shore_distance_m: expected number, got NaN/);
-  assert.match(e(BASE.replace('  workdir', '  workdir').replace('aep: recompute', 'aep: recompute\n  workdir: nowhere')), /optimizer\.workdir: working directory .*nowhere is not a folder/);
+  assert.match(
+    e(BASE.replace('shore_distance_m: 5000', 'shore_distance_m: .nan')),
+    /campaign\.yaml:8: farms\[1\]\.params\.shore_distance_m: expected number, got NaN/,
+  );
+  assert.match(
+    e(BASE.replace('  workdir', '  workdir').replace('aep: recompute', 'aep: recompute\n  workdir: nowhere')),
+    /optimizer\.workdir: working directory .*nowhere is not a folder/,
+  );
   const gradient = BASE.replace(/optimizer:[\s\S]*$/, 'optimizer: {method: gradient}\n');
   assert.match(e(gradient), /campaign\.yaml:8: farms\[1\]\.params: params are passed to a `method: command` program; method 'gradient' reads none/);
   assert.match(e(gradient.replace('    params: {shore_distance_m: 5000}\n', '')), /campaign\.yaml:10: farm_types\[1\]\.params: params are passed/);

@@ -44,13 +44,17 @@ const ok = (v: Verdict) => {
 test('cs4 under LCOE: the row keeps the network the run designed, the gate checks it and prices it, a forged one is ignored', { timeout: 300_000 }, () => {
   const campaign = parseCampaign(TEXT, file);
   const [task] = expandTasks(campaign);
-  const farm = campaign.farms[task.farmIndex], type = campaign.farmTypes[task.typeIndex];
+  const farm = campaign.farms[task.farmIndex],
+    type = campaign.farmTypes[task.typeIndex];
   const c = caseForTask(farm, type);
   assert.equal(c.objective, 'lcoe');
   const r = optimizeCase(c, { method: 'gradient' }, task.seed);
   const designed = r.economics!;
   const routed = economicFigures(c, r.x, r.y);
-  assert.ok(designed.cableCost < routed.cableCost, `designed ${designed.cableCost} vs routed ${routed.cableCost}: the router alone finds this layout's network cheaper`);
+  assert.ok(
+    designed.cableCost < routed.cableCost,
+    `designed ${designed.cableCost} vs routed ${routed.cableCost}: the router alone finds this layout's network cheaper`,
+  );
 
   const verifier = new RecordVerifier(campaign);
   const withNetwork = ok(verifier.verify(task, { x: r.x, y: r.y, aep: r.aep, cableTo: designed.cableTo }));
@@ -68,8 +72,11 @@ test('cs4 under LCOE: the row keeps the network the run designed, the gate check
   assert.deepEqual(Array.from(economicsDrawing(c, r.x, r.y).collection!.network.parent), Array.from(parentOfCableTo(routed.cableTo)));
 
   const n = r.x.length;
-  const cycle = designed.cableTo.slice(); const a = cycle.findIndex((t) => t >= 0); cycle[cycle[a]] = a; // a turbine and its parent point at each other
-  const star = new Int32Array(n).fill(0); star[0] = -1; // every turbine on turbine 0: far over any cable's capacity
+  const cycle = designed.cableTo.slice();
+  const a = cycle.findIndex((t) => t >= 0);
+  cycle[cycle[a]] = a; // a turbine and its parent point at each other
+  const star = new Int32Array(n).fill(0);
+  star[0] = -1; // every turbine on turbine 0: far over any cable's capacity
   for (const forged of [cycle, star, designed.cableTo.subarray(1)]) {
     const v = ok(verifier.verify(task, { x: r.x, y: r.y, aep: r.aep, cableTo: forged }));
     assert.deepEqual(Array.from(v.cables!.to), Array.from(routed.cableTo), 'a forged network was taken');

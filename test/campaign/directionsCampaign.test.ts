@@ -54,14 +54,26 @@ test('directions in a campaign: hashes, staleness, the gate, the stored AEP and 
   // A treatment: farm 0's tasks are stale, farm 1's stay done.
   fs.writeFileSync(file, campaign('    directions: {spread: 8}\n'));
   const d = dryRun();
-  assert.deepEqual(d.groups.map((g) => [g.farmId, g.done, g.stale]), [[0, 0, 2], [1, 2, 0]]);
+  assert.deepEqual(
+    d.groups.map((g) => [g.farmId, g.done, g.stale]),
+    [
+      [0, 0, 2],
+      [1, 2, 0],
+    ],
+  );
   // Run again: the gate accepts the treated rows (none failed).
   const second = runWflo(['run', file]);
   assert.equal(second.status, 0, second.stderr);
   assert.match(second.stderr + second.stdout, /4\/4 done \(2 this run\), 0 failed/);
   // Another treatment is another spec.
   fs.writeFileSync(file, campaign('    directions: {spread: 9}\n'));
-  assert.deepEqual(dryRun().groups.map((g) => [g.farmId, g.stale]), [[0, 2], [1, 0]]);
+  assert.deepEqual(
+    dryRun().groups.map((g) => [g.farmId, g.stale]),
+    [
+      [0, 2],
+      [1, 0],
+    ],
+  );
   fs.writeFileSync(file, campaign('    directions: {spread: 8}\n'));
   assert.equal(dryRun().done, 4);
 
@@ -72,14 +84,15 @@ test('directions in a campaign: hashes, staleness, the gate, the stored AEP and 
   const stored = runWflo(['aep', layoutFile, '--case', 'iea37-cs1-16', '--directions', 'spread:8', '--json']);
   assert.equal(stored.status, 0, stored.stderr);
   const view = await readCampaignView(path.join(dir, 'out'), {});
-  const cell0 = view.cells.find((c) => c.farmId === 0)!, cell1 = view.cells.find((c) => c.farmId === 1)!;
+  const cell0 = view.cells.find((c) => c.farmId === 0)!,
+    cell1 = view.cells.find((c) => c.farmId === 1)!;
   assert.equal(cell0.measure, 'spread:8');
   assert.equal(cell1.measure, 'bins');
   const aep = JSON.parse(stored.stdout);
   const seeds = [cell0.best!, cell0.worst!].filter((r) => r.taskId === 'farm_0_type_0_seed_1');
   assert.equal(seeds.length > 0, true);
   assert.ok(Math.abs(seeds[0].aep - aep.aep_mwh) <= 1e-9 * aep.aep_mwh, `stored ${seeds[0].aep} vs wflo aep --directions ${aep.aep_mwh}`);
-  assert.ok(Math.abs(seeds[0].aep - aep.aep_bins_mwh) > 1e-6 * aep.aep_mwh, 'not the bins\' AEP');
+  assert.ok(Math.abs(seeds[0].aep - aep.aep_bins_mwh) > 1e-6 * aep.aep_mwh, "not the bins' AEP");
 });
 
 test('a bad directions value in a campaign: one line with the file, line and field', () => {
@@ -110,6 +123,9 @@ test('the queue payload carries the treatment: decoded, hashed, and a tampered o
   // The worker's case is on the treated wind (7 points per bin).
   assert.equal(caseForTask(decoded.farm, decoded.type).wind.directionsDeg.length, 16 * 7);
   // Another treatment in the payload no longer matches its spec hash; one out of bounds is refused by the schema.
-  assert.throws(() => decodeJob({ ...job, farm: { ...job.farm, directions: { kind: 'gaussian', sigmaDeg: 5, n: 7 } } }, 'x'), /spec hash .* does not match its contents/);
+  assert.throws(
+    () => decodeJob({ ...job, farm: { ...job.farm, directions: { kind: 'gaussian', sigmaDeg: 5, n: 7 } } }, 'x'),
+    /spec hash .* does not match its contents/,
+  );
   assert.throws(() => decodeJob({ ...job, farm: { ...job.farm, directions: { kind: 'spread', n: 1e9 } } }, 'x'), /payload rejected: farm\.directions/);
 });

@@ -44,7 +44,7 @@ optimizer: {method: gradient, max_iterations: 6}
 const file = path.join(dir, 'campaign.yaml');
 const parse = (text: string) => parseCampaign(text, file, { optimizerProblem: optimizerSettingsProblem });
 
-test('each task\'s case has the farm\'s economics for its models; hash and payload carry them', () => {
+test("each task's case has the farm's economics for its models; hash and payload carry them", () => {
   const c = parse(CAMPAIGN);
   const farm = c.farms[0];
   assert.ok(farm.economics);
@@ -75,17 +75,26 @@ test('each task\'s case has the farm\'s economics for its models; hash and paylo
 
 test('a farm type whose model has no rated rpm, and a grid short of the site: refused at load, one line', () => {
   const bad = (text: string, re: RegExp): void => {
-    assert.throws(() => parse(text), (err: unknown) => {
-      assert.ok(err instanceof InputError, String(err));
-      assert.ok(!(err as Error).message.includes('\n'));
-      assert.match((err as Error).message, re);
-      return true;
-    });
+    assert.throws(
+      () => parse(text),
+      (err: unknown) => {
+        assert.ok(err instanceof InputError, String(err));
+        assert.ok(!(err as Error).message.includes('\n'));
+        assert.match((err as Error).message, re);
+        return true;
+      },
+    );
   };
-  bad(CAMPAIGN.replace('rated_rpm: {v80: 16.7, iea37-3.35mw: 12}', 'rated_rpm: {v80: 16.7}'),
-    /campaign\.yaml:15: farms\[0\]\.economics\.rated_rpm: farm type 1 \(.*\): no rated rotor speed for turbine model 'iea37-3\.35mw'/);
-  bad(CAMPAIGN.replace('rated_rpm: {v80: 16.7, iea37-3.35mw: 12}', 'rated_rpm: {v80: 16.7, iea37-3.35mw: 12, v90: 14}'),
-    /campaign\.yaml:15: farms\[0\]\.economics\.rated_rpm\.v90: farm type 0 \(v80 x6\): no turbine model 'v90' in this farm; did you mean 'v80'\? \(its models: v80, iea37-3\.35mw\)/);
-  bad(CAMPAIGN.replace('[1400, 0], [1400, 1000]', '[1600, 0], [1600, 1000]'),
-    /campaign\.yaml:12: farms\[0\]\.economics\.bathymetry: .*depth\.csv: the grid \(x 0 … 1500, y 0 … 1000 m\) does not cover the site: its boundary's corner \(1600, 0\)/);
+  bad(
+    CAMPAIGN.replace('rated_rpm: {v80: 16.7, iea37-3.35mw: 12}', 'rated_rpm: {v80: 16.7}'),
+    /campaign\.yaml:15: farms\[0\]\.economics\.rated_rpm: farm type 1 \(.*\): no rated rotor speed for turbine model 'iea37-3\.35mw'/,
+  );
+  bad(
+    CAMPAIGN.replace('rated_rpm: {v80: 16.7, iea37-3.35mw: 12}', 'rated_rpm: {v80: 16.7, iea37-3.35mw: 12, v90: 14}'),
+    /campaign\.yaml:15: farms\[0\]\.economics\.rated_rpm\.v90: farm type 0 \(v80 x6\): no turbine model 'v90' in this farm; did you mean 'v80'\? \(its models: v80, iea37-3\.35mw\)/,
+  );
+  bad(
+    CAMPAIGN.replace('[1400, 0], [1400, 1000]', '[1600, 0], [1600, 1000]'),
+    /campaign\.yaml:12: farms\[0\]\.economics\.bathymetry: .*depth\.csv: the grid \(x 0 … 1500, y 0 … 1000 m\) does not cover the site: its boundary's corner \(1600, 0\)/,
+  );
 });

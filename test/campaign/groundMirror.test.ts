@@ -58,7 +58,10 @@ test('one line, exit 2: an unknown ground, the mirror with blockage or the weigh
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
   };
   bad(['aep', '--case', 'iea37-cs1-16', '--ground', 'wall'], /--ground: expected one of: none, mirror; got 'wall'/);
-  bad(['aep', '--case', 'iea37-cs1-16', '--ground', 'mirror', '--blockage', 'selfsimilarity2020'], /--ground: the ground mirror is not supported with blockage/);
+  bad(
+    ['aep', '--case', 'iea37-cs1-16', '--ground', 'mirror', '--blockage', 'selfsimilarity2020'],
+    /--ground: the ground mirror is not supported with blockage/,
+  );
   fs.writeFileSync(path.join(dir, 'case.yaml'), 'base: iea37-cs1-16\nwake_model: bastankhah2014\nsuperposition: weighted\nground: mirror\n');
   bad(['aep', 'case.yaml'], /case\.yaml:4: ground: the ground mirror is not supported with the weighted sum/);
   fs.writeFileSync(path.join(dir, 'case2.yaml'), 'base: iea37-cs1-16\nground: ice\n');
@@ -68,7 +71,7 @@ test('one line, exit 2: an unknown ground, the mirror with blockage or the weigh
   assert.equal(fs.existsSync(path.join(dir, 'out')), false, 'nothing was written');
 });
 
-test('a case file\'s ground: the mirror\'s AEP, and no reference AEP of a base whose model it changed', () => {
+test("a case file's ground: the mirror's AEP, and no reference AEP of a base whose model it changed", () => {
   fs.writeFileSync(path.join(dir, 'mirror.yaml'), 'base: iea37-cs1-16\nground: mirror\n');
   const r = JSON.parse(runWflo(['aep', 'mirror.yaml', '--json'], { cwd: dir }).stdout);
   const base = JSON.parse(runWflo(['aep', '--case', 'iea37-cs1-16', '--json']).stdout);
@@ -78,7 +81,7 @@ test('a case file\'s ground: the mirror\'s AEP, and no reference AEP of a base w
   assert.ok(Math.abs(base.relative_difference) <= 1e-9, 'the base case keeps its reference');
 });
 
-test('a campaign farm\'s ground: part of its spec hash and of the queue payload', () => {
+test("a campaign farm's ground: part of its spec hash and of the queue payload", () => {
   const file = path.join(dir, 'campaign.yaml');
   fs.writeFileSync(file, CAMPAIGN);
   const c = loadCampaign(file, { optimizerProblem: optimizerSettingsProblem });
@@ -95,7 +98,7 @@ test('a campaign farm\'s ground: part of its spec hash and of the queue payload'
   }
 });
 
-test('wflo run with the mirror: every row\'s AEP is the mirrored model\'s AEP of its layout', async () => {
+test("wflo run with the mirror: every row's AEP is the mirrored model's AEP of its layout", async () => {
   const file = path.join(dir, 'campaign.yaml');
   fs.writeFileSync(file, CAMPAIGN);
   const r = runWflo(['run', file, '--quiet'], { timeoutMs: 300_000 });

@@ -75,10 +75,13 @@ test('the task grid has stable ids in (farm, type, seed) order', () => {
   assert.equal(tasks[11].taskId, 'farm_1_type_1_seed_12');
   assert.equal(new Set(tasks.map((t) => t.specHash)).size, tasks.length, 'every task has its own spec hash');
   const again = expandTasks(parseCampaign(BASE, file));
-  assert.deepEqual(again.map((t) => t.specHash), tasks.map((t) => t.specHash));
+  assert.deepEqual(
+    again.map((t) => t.specHash),
+    tasks.map((t) => t.specHash),
+  );
 });
 
-test('editing one farm makes exactly that farm\'s tasks stale', () => {
+test("editing one farm makes exactly that farm's tasks stale", () => {
   const before = expandTasks(parseCampaign(BASE, file));
   const edited = BASE.replace('[3000, 2000], [0, 2000]', '[3000, 2500], [0, 2500]');
   const after = expandTasks(parseCampaign(edited, file));
@@ -90,9 +93,13 @@ test('editing one farm makes exactly that farm\'s tasks stale', () => {
 
 test('labels, ids order and run settings do not change spec hashes; optimizer settings do', () => {
   const base = expandTasks(parseCampaign(BASE, file));
-  const cosmetic = BASE.replace('  - id: 0\n    case: iea37-cs1-16', '  - id: 0\n    label: renamed\n    case: iea37-cs1-16') +
+  const cosmetic =
+    BASE.replace('  - id: 0\n    case: iea37-cs1-16', '  - id: 0\n    label: renamed\n    case: iea37-cs1-16') +
     'workers: 1\ntimeout_s: 5\nattempts: 9\nmax_failures: 2\n';
-  assert.deepEqual(expandTasks(parseCampaign(cosmetic, file)).map((t) => t.specHash), base.map((t) => t.specHash));
+  assert.deepEqual(
+    expandTasks(parseCampaign(cosmetic, file)).map((t) => t.specHash),
+    base.map((t) => t.specHash),
+  );
   const otherSettings = BASE.replace('method: noop', 'method: noop\n  sleep_ms: 1');
   const changed = expandTasks(parseCampaign(otherSettings, file));
   assert.ok(changed.every((t, i) => t.specHash !== base[i].specHash));
@@ -124,7 +131,10 @@ test('files are resolved relative to the campaign file', () => {
 test('seeds as a list; only restricts the grid', () => {
   const text = BASE.replace('seeds: {start: 10, count: 3}', 'seeds: [7, 3]') + 'only: [farm_1_type_0_seed_3, farm_0_type_1_seed_7]\n';
   const tasks = expandTasks(parseCampaign(text, file));
-  assert.deepEqual(tasks.map((t) => t.taskId), ['farm_0_type_1_seed_7', 'farm_1_type_0_seed_3']);
+  assert.deepEqual(
+    tasks.map((t) => t.taskId),
+    ['farm_0_type_1_seed_7', 'farm_1_type_0_seed_3'],
+  );
 });
 
 test('malformed YAML names the file and line', () => {
@@ -155,7 +165,10 @@ test('negative counts name the field', () => {
 });
 
 test('unknown fields, missing fields, wrong types, duplicates', () => {
-  assert.match(errorOf(BASE.replace('n_turbines: 16', 'n_turbine: 16')).message, /campaign\.yaml:12: farm_types\[0\]\.n_turbine: unknown field 'n_turbine'; did you mean 'n_turbines'\?$/);
+  assert.match(
+    errorOf(BASE.replace('n_turbines: 16', 'n_turbine: 16')).message,
+    /campaign\.yaml:12: farm_types\[0\]\.n_turbine: unknown field 'n_turbine'; did you mean 'n_turbines'\?$/,
+  );
   assert.match(errorOf(BASE.replace('name: grid\n', '')).message, /campaign\.yaml:1: name: missing/);
   assert.match(errorOf(BASE.replace('n_turbines: 16', 'n_turbines: many')).message, /farm_types\[0\]\.n_turbines: expected .*got 'many'/);
   assert.match(errorOf(BASE.replace('  - id: 1\n    boundary', '  - id: 0\n    boundary')).message, /farms\[1\]\.id: id 0 is used twice/);
@@ -172,15 +185,23 @@ test('a missing referenced file is named', () => {
 
 test('an unknown optimizer method is rejected when the runner knows its methods', () => {
   const optimizerProblem = (s: { method: string }) => (s.method === 'noop' ? null : { field: 'method', message: `unknown optimizer method '${s.method}'` });
-  assert.throws(() => parseCampaign(BASE.replace('method: noop', 'method: magic'), file, { optimizerProblem }),
-    /campaign\.yaml:18: optimizer\.method: unknown optimizer method 'magic'$/);
+  assert.throws(
+    () => parseCampaign(BASE.replace('method: noop', 'method: magic'), file, { optimizerProblem }),
+    /campaign\.yaml:18: optimizer\.method: unknown optimizer method 'magic'$/,
+  );
 });
 
 test('a missing campaign file is an InputError', () => {
-  assert.throws(() => loadCampaign(path.join(dir, 'nope.yaml')), (e: unknown) => e instanceof InputError && /campaign file not found/.test(e.message));
+  assert.throws(
+    () => loadCampaign(path.join(dir, 'nope.yaml')),
+    (e: unknown) => e instanceof InputError && /campaign file not found/.test(e.message),
+  );
 });
 
 test('backoff grows geometrically up to its cap', () => {
   const policy = { attempts: 5, backoffInitialS: 1, backoffFactor: 2, backoffMaxS: 5 };
-  assert.deepEqual([1, 2, 3, 4, 5].map((n) => backoffDelayS(policy, n)), [1, 2, 4, 5, 5]);
+  assert.deepEqual(
+    [1, 2, 3, 4, 5].map((n) => backoffDelayS(policy, n)),
+    [1, 2, 4, 5, 5],
+  );
 });

@@ -30,7 +30,9 @@ const csv = ['time,wind_direction,wind_speed,turbulence_intensity'];
 let direction = 250;
 for (let t = 0; t < 240; t++) {
   direction = (direction + 30 * (rng.uniform(0, 1) - 0.5) + 360) % 360;
-  csv.push(`${new Date(Date.UTC(2024, 0, 1) + t * 600_000).toISOString()},${direction.toFixed(1)},${(4 + 10 * rng.uniform(0, 1)).toFixed(2)},${(0.05 + 0.1 * rng.uniform(0, 1)).toFixed(3)}`);
+  csv.push(
+    `${new Date(Date.UTC(2024, 0, 1) + t * 600_000).toISOString()},${direction.toFixed(1)},${(4 + 10 * rng.uniform(0, 1)).toFixed(2)},${(0.05 + 0.1 * rng.uniform(0, 1)).toFixed(3)}`,
+  );
 }
 fs.writeFileSync(path.join(dir, 'met.csv'), `${csv.join('\n')}\n`);
 
@@ -72,10 +74,19 @@ const errorOf = (text: string): string => {
   throw new Error('expected an InputError');
 };
 
-test('campaign keys: blockage strict, the CSV\'s own errors name its line', () => {
-  assert.match(errorOf(CAMPAIGN.replace('blockage: selfsimilarity2020', 'blockage: selfsimilarity2016')), /campaign\.yaml:20: farms\[1\]\.blockage: .*selfsimilarity2020/);
-  assert.match(errorOf(CAMPAIGN.replace('    blockage: selfsimilarity2020', '    blockag: selfsimilarity2020')), /campaign\.yaml:20: farms\[1\]\.blockag: unknown field 'blockag'; did you mean 'blockage'\?/);
-  assert.match(errorOf(CAMPAIGN.replace('[0.09, 0.06]]', '[0.09]]')), /campaign\.yaml:\d+: farms\[1\]\.wind\.turbulence_intensity\[3\]: 1 values for 2 wind speeds/);
+test("campaign keys: blockage strict, the CSV's own errors name its line", () => {
+  assert.match(
+    errorOf(CAMPAIGN.replace('blockage: selfsimilarity2020', 'blockage: selfsimilarity2016')),
+    /campaign\.yaml:20: farms\[1\]\.blockage: .*selfsimilarity2020/,
+  );
+  assert.match(
+    errorOf(CAMPAIGN.replace('    blockage: selfsimilarity2020', '    blockag: selfsimilarity2020')),
+    /campaign\.yaml:20: farms\[1\]\.blockag: unknown field 'blockag'; did you mean 'blockage'\?/,
+  );
+  assert.match(
+    errorOf(CAMPAIGN.replace('[0.09, 0.06]]', '[0.09]]')),
+    /campaign\.yaml:\d+: farms\[1\]\.wind\.turbulence_intensity\[3\]: 1 values for 2 wind speeds/,
+  );
   fs.writeFileSync(path.join(dir, 'bad.csv'), 'wind_direction,wind_speed\n270,8\n90,-3\n');
   assert.match(errorOf(CAMPAIGN.replace('wind: met.csv', 'wind: bad.csv')), /bad\.csv:3: wind_speed: -3 must be >= 0/);
   const c = parseCampaign(CAMPAIGN, file, { optimizerProblem: optimizerSettingsProblem });
@@ -100,7 +111,7 @@ test('a queue job carries the series, the turbulence table and the blockage mode
   }
 });
 
-test('wflo run: every row passes the gate, its AEP is the farm model\'s, layouts.h5 holds the series', (t) => {
+test("wflo run: every row passes the gate, its AEP is the farm model's, layouts.h5 holds the series", (t) => {
   fs.writeFileSync(file, CAMPAIGN);
   const r = runWflo(['run', file], { timeoutMs: 300_000 });
   assert.equal(r.status, 0, r.stdout + r.stderr);
@@ -108,26 +119,43 @@ test('wflo run: every row passes the gate, its AEP is the farm model\'s, layouts
   const c = loadCampaign(file, { optimizerProblem: optimizerSettingsProblem });
   const status = runWflo(['status', path.join(dir, 'out'), '--json']);
   assert.equal(status.status, 0, status.stderr);
-  if (!hasH5py()) { t.skip('python3-h5py is not installed (CI installs it)'); return; }
-  const py = spawnSync(PYTHON, ['-c', `
+  if (!hasH5py()) {
+    t.skip('python3-h5py is not installed (CI installs it)');
+    return;
+  }
+  const py = spawnSync(
+    PYTHON,
+    [
+      '-c',
+      `
 import h5py, json
 f = h5py.File(${JSON.stringify(path.join(dir, 'out', 'layouts.h5'))}, 'r')
 s = f['farms/0/wind/series']
 print(json.dumps({'task_id': [t.decode() if isinstance(t, bytes) else t for t in f['task_id'][:]], 'aep': f['aep'][:].tolist(),
   'layout': f['layout'][:].tolist(), 'speeds': s['speeds'][:].tolist(), 'ti': s['turbulenceIntensity'][:].tolist(),
   'blockage': json.loads(f['farms/1'].attrs['json'])['model'].get('blockage')}))
-`], { encoding: 'utf8' });
+`,
+    ],
+    { encoding: 'utf8' },
+  );
   assert.equal(py.status, 0, py.stderr);
   const h5 = JSON.parse(py.stdout);
-  assert.deepEqual(h5.speeds, csv.slice(1).map((l) => Number(l.split(',')[2])));
-  assert.deepEqual(h5.ti, csv.slice(1).map((l) => Number(l.split(',')[3])));
+  assert.deepEqual(
+    h5.speeds,
+    csv.slice(1).map((l) => Number(l.split(',')[2])),
+  );
+  assert.deepEqual(
+    h5.ti,
+    csv.slice(1).map((l) => Number(l.split(',')[3])),
+  );
   assert.equal(h5.blockage, 'selfsimilarity2020');
   const tasks = expandTasks(c);
   h5.task_id.forEach((id: string, row: number) => {
     const task = tasks.find((t) => t.taskId === id)!;
     const cs = caseForTask(c.farms[task.farmIndex], c.farmTypes[task.typeIndex]);
     const layout: number[][] = h5.layout[row];
-    const x = Float64Array.from(layout.map((p) => p[0])), y = Float64Array.from(layout.map((p) => p[1]));
+    const x = Float64Array.from(layout.map((p) => p[0])),
+      y = Float64Array.from(layout.map((p) => p[1]));
     const aep = createFarmEvaluator(cs.turbine, cs.wind, cs.model).aep(x, y).aepMwh;
     assert.ok(Math.abs(aep - h5.aep[row]) <= 1e-12 * aep, `${id}: stored ${h5.aep[row]}, recomputed ${aep}`);
   });

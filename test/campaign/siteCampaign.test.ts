@@ -37,13 +37,37 @@ after(async () => {
 // A speed-up rising to the east and a TI field, on grids that cover the boundary with a margin;
 // `outside: limit` as docs/site.md advises for an optimizer (the gradient method's iterates leave the boundary).
 const SITE = {
-  speedup: { x: [-100, 700, 1500], y: [-100, 1100], values: [[0.9, 0.95], [1.0, 1.05], [1.15, 1.2]] },
-  ti: { x: [-100, 1500], y: [-100, 1100], values: [[0.06, 0.08], [0.1, 0.12]] },
+  speedup: {
+    x: [-100, 700, 1500],
+    y: [-100, 1100],
+    values: [
+      [0.9, 0.95],
+      [1.0, 1.05],
+      [1.15, 1.2],
+    ],
+  },
+  ti: {
+    x: [-100, 1500],
+    y: [-100, 1100],
+    values: [
+      [0.06, 0.08],
+      [0.1, 0.12],
+    ],
+  },
   outside: 'limit',
 };
-const BOUNDARY = { polygon: [[0, 0], [1400, 0], [1400, 1000], [0, 1000]] };
+const BOUNDARY = {
+  polygon: [
+    [0, 0],
+    [1400, 0],
+    [1400, 1000],
+    [0, 1000],
+  ],
+};
 const campaignDoc = (site: unknown): Record<string, unknown> => ({
-  name: 'site', output: 'out', workers: 1,
+  name: 'site',
+  output: 'out',
+  workers: 1,
   farms: [{ id: 0, boundary: BOUNDARY, wind: 'iea37-cs1', wake_model: 'niayifar2016', site }],
   farm_types: [{ id: 0, turbine: 'v80', n_turbines: 5 }],
   seeds: [1, 2],
@@ -59,9 +83,10 @@ function uniformAep(c: ReturnType<typeof parse>, x: Float64Array, y: Float64Arra
   return caseEvaluator({ ...task, model }).aep(x, y).aepMwh;
 }
 
-const X = Float64Array.from([100, 500, 900, 1300, 700]), Y = Float64Array.from([100, 900, 200, 800, 500]);
+const X = Float64Array.from([100, 500, 900, 1300, 700]),
+  Y = Float64Array.from([100, 900, 200, 800, 500]);
 
-test('the site is part of the farm\'s spec hash: a field value changes it, a missing site is another farm', () => {
+test("the site is part of the farm's spec hash: a field value changes it, a missing site is another farm", () => {
   const c = parse(campaignDoc(SITE));
   assert.ok(c.farms[0].model.site?.speedup && c.farms[0].model.site.ti);
   const edited = structuredClone(SITE);
@@ -76,16 +101,28 @@ test('the site is part of the farm\'s spec hash: a field value changes it, a mis
 
 const hasXarray = spawnSync(PYTHON, ['-c', 'import xarray, h5netcdf'], { encoding: 'utf8' }).status === 0;
 
-test('a netCDF site file (xarray): hashed by content, not by name; equal to the same fields inline', { skip: hasXarray ? false : 'needs python3-xarray and python3-h5netcdf (Debian)' }, () => {
+test('a netCDF site file (xarray): hashed by content, not by name; equal to the same fields inline', {
+  skip: hasXarray ? false : 'needs python3-xarray and python3-h5netcdf (Debian)',
+}, () => {
   const write = (name: string, speedupCentre: number): void => {
-    const r = spawnSync(PYTHON, ['-c', `
+    const r = spawnSync(
+      PYTHON,
+      [
+        '-c',
+        `
 import sys, json, numpy as np, xarray as xr
 site, out, centre = json.loads(sys.argv[1]), sys.argv[2], float(sys.argv[3])
 s, t = site['speedup'], site['ti']
 s['values'][1][0] = centre
 ds = xr.Dataset({'Speedup': (('x', 'y'), np.array(s['values'], float))}, coords={'x': np.array(s['x'], float), 'y': np.array(s['y'], float)})
 ds.to_netcdf(out, engine='h5netcdf')
-`, JSON.stringify(SITE), path.join(dir, name), String(speedupCentre)], { encoding: 'utf8' });
+`,
+        JSON.stringify(SITE),
+        path.join(dir, name),
+        String(speedupCentre),
+      ],
+      { encoding: 'utf8' },
+    );
     assert.equal(r.status, 0, r.stderr);
   };
   write('a.nc', 1.0);
@@ -106,7 +143,10 @@ ds.to_netcdf(out, engine='h5netcdf')
   assert.ok(!text.includes('.nc'), 'no file name in the payload');
   const decoded = decodeJob(JSON.parse(text), task.taskId);
   assert.equal(decoded.data.specHash, task.specHash);
-  assert.equal(caseEvaluator(caseForTask(decoded.farm, decoded.type)).aep(X, Y).aepMwh, caseEvaluator(caseForTask(c.farms[0], c.farmTypes[0])).aep(X, Y).aepMwh);
+  assert.equal(
+    caseEvaluator(caseForTask(decoded.farm, decoded.type)).aep(X, Y).aepMwh,
+    caseEvaluator(caseForTask(c.farms[0], c.farmTypes[0])).aep(X, Y).aepMwh,
+  );
 });
 
 test('a queue job carries the site inline: same spec hash and AEP bits on the worker; an altered field or a file path is refused', () => {
@@ -121,17 +161,26 @@ test('a queue job carries the site inline: same spec hash and AEP bits on the wo
 
     const altered = structuredClone(json);
     altered.farm.model.site.speedup.values[2][1] = 1.3;
-    assert.throws(() => decodeJob(altered, task.taskId), (err: unknown) => err instanceof PayloadRejected && /spec hash/.test((err as Error).message));
+    assert.throws(
+      () => decodeJob(altered, task.taskId),
+      (err: unknown) => err instanceof PayloadRejected && /spec hash/.test((err as Error).message),
+    );
     const pointing = structuredClone(json);
     pointing.farm.model.site = { file: '/etc/passwd' };
-    assert.throws(() => decodeJob(pointing, task.taskId), (err: unknown) => err instanceof PayloadRejected && /farm\.model\.site/.test((err as Error).message));
+    assert.throws(
+      () => decodeJob(pointing, task.taskId),
+      (err: unknown) => err instanceof PayloadRejected && /farm\.model\.site/.test((err as Error).message),
+    );
     const ragged = structuredClone(json);
     ragged.farm.model.site.speedup.values[0] = [0.9];
-    assert.throws(() => decodeJob(ragged, task.taskId), (err: unknown) => err instanceof PayloadRejected && /farm\.model\.site: .*speedup\.values/.test((err as Error).message));
+    assert.throws(
+      () => decodeJob(ragged, task.taskId),
+      (err: unknown) => err instanceof PayloadRejected && /farm\.model\.site: .*speedup\.values/.test((err as Error).message),
+    );
   }
 });
 
-test('the gate evaluates on the site: the row\'s own AEP passes, the uniform-site AEP of the same layout is refused', () => {
+test("the gate evaluates on the site: the row's own AEP passes, the uniform-site AEP of the same layout is refused", () => {
   const c = parse(campaignDoc(SITE));
   const task = expandTasks(c)[0];
   const gate = new RecordVerifier(c);
@@ -145,21 +194,50 @@ test('the gate evaluates on the site: the row\'s own AEP passes, the uniform-sit
 
 test('a grid short of the boundary, a bad field: refused at load, one line naming the campaign field', () => {
   const bad = (site: unknown, re: RegExp): void => {
-    assert.throws(() => parse(campaignDoc(site)), (err: unknown) => {
-      assert.ok(err instanceof InputError, String(err));
-      assert.ok(!(err as Error).message.includes('\n'));
-      assert.match((err as Error).message, re);
-      return true;
-    });
+    assert.throws(
+      () => parse(campaignDoc(site)),
+      (err: unknown) => {
+        assert.ok(err instanceof InputError, String(err));
+        assert.ok(!(err as Error).message.includes('\n'));
+        assert.match((err as Error).message, re);
+        return true;
+      },
+    );
   };
   bad({ speedup: { ...SITE.speedup, x: [100, 700, 1500] } }, /campaign\.yaml:\d+: farms\[0\]\.site\.speedup: the boundary reaches outside the field's grid/);
-  bad({ speedup: { ...SITE.speedup, values: [[0.9, 0.95], [1.0, -1], [1.15, 1.2]] } }, /campaign\.yaml:\d+: .*speedup\.values\[1\]\[1\]: -1 is not a speed-up/);
-  bad({ ti: { ...SITE.ti, values: [[6, 8], [10, 12]] } }, /ti\.values\[0\]\[0\]: 6 is not .*a TI in percent\? write 0\.06/);
+  bad(
+    {
+      speedup: {
+        ...SITE.speedup,
+        values: [
+          [0.9, 0.95],
+          [1.0, -1],
+          [1.15, 1.2],
+        ],
+      },
+    },
+    /campaign\.yaml:\d+: .*speedup\.values\[1\]\[1\]: -1 is not a speed-up/,
+  );
+  bad(
+    {
+      ti: {
+        ...SITE.ti,
+        values: [
+          [6, 8],
+          [10, 12],
+        ],
+      },
+    },
+    /ti\.values\[0\]\[0\]: 6 is not .*a TI in percent\? write 0\.06/,
+  );
   // The site with a combination no solver takes (issue 41 lifted TurbOPark and blockage on a site: they parse).
   const farm = (extra: object) => ({ ...campaignDoc(SITE), farms: [{ ...(campaignDoc(SITE).farms as object[])[0], ...extra }] });
   assert.doesNotThrow(() => parse(farm({ wake_model: 'turbopark2022' })));
   assert.doesNotThrow(() => parse(farm({ blockage: 'selfsimilarity2020' })));
-  assert.throws(() => parse(farm({ blockage: 'selfsimilarity2020', ground: 'mirror' })), /farms\[0\]\.ground: the ground mirror is not supported with blockage/);
+  assert.throws(
+    () => parse(farm({ blockage: 'selfsimilarity2020', ground: 'mirror' })),
+    /farms\[0\]\.ground: the ground mirror is not supported with blockage/,
+  );
 });
 
 /** Every row of a run: task, layout and AEP. */
@@ -171,10 +249,14 @@ function rows(out: string): { task_id: string; aep: number; x: Float64Array; y: 
     const all = db.prepare('SELECT task_id, aep, x, y FROM results ORDER BY task_id').all() as { task_id: string; aep: number; x: Buffer; y: Buffer }[];
     const f64 = (b: Buffer) => new Float64Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
     return all.map((r) => ({ task_id: r.task_id, aep: r.aep, x: f64(r.x), y: f64(r.y) }));
-  } finally { db.close(); }
+  } finally {
+    db.close();
+  }
 }
 
-test('a local run on the site: every row\'s AEP is, to the bit, what `wflo aep` gives for its layout on the same case; `wflo plot` draws the field', { timeout: 240_000 }, () => {
+test("a local run on the site: every row's AEP is, to the bit, what `wflo aep` gives for its layout on the same case; `wflo plot` draws the field", {
+  timeout: 240_000,
+}, () => {
   fs.writeFileSync(file, stringify(campaignDoc(SITE)));
   const out = path.join(dir, 'out');
   const r = runWflo(['run', file, '--quiet'], { timeoutMs: 220_000 });
@@ -184,10 +266,18 @@ test('a local run on the site: every row\'s AEP is, to the bit, what `wflo aep` 
   localRows = done;
   for (const row of done) {
     const caseFile = path.join(dir, `${row.task_id}.yaml`);
-    fs.writeFileSync(caseFile, stringify({
-      name: row.task_id, turbine: 'v80', wind: 'iea37-cs1', boundary: BOUNDARY, wake_model: 'niayifar2016', site: SITE,
-      layout: { x: Array.from(row.x), y: Array.from(row.y) },
-    }));
+    fs.writeFileSync(
+      caseFile,
+      stringify({
+        name: row.task_id,
+        turbine: 'v80',
+        wind: 'iea37-cs1',
+        boundary: BOUNDARY,
+        wake_model: 'niayifar2016',
+        site: SITE,
+        layout: { x: Array.from(row.x), y: Array.from(row.y) },
+      }),
+    );
     const a = runWflo(['aep', caseFile, '--json']);
     assert.equal(a.status, 0, a.stderr);
     assert.equal((JSON.parse(a.stdout) as { aep_mwh: number }).aep_mwh, row.aep, row.task_id);
@@ -209,15 +299,31 @@ test('a local run on the site: every row\'s AEP is, to the bit, what `wflo aep` 
   const rep = runWflo(['report', out, '-o', html]);
   assert.equal(rep.status, 0, rep.stderr);
   const text = fs.readFileSync(html, 'utf8');
-  const data = JSON.parse(/<script type="application\/json" id="wflo-data">([\s\S]*?)<\/script>/.exec(text)![1]) as { view: { cells: { label: string; site?: { speedupMin: number; speedupMax: number; ti: boolean }; grossAepMwh: number | null; grossPerLayout: boolean; wakeLossMean: number | null }[] } };
+  const data = JSON.parse(/<script type="application\/json" id="wflo-data">([\s\S]*?)<\/script>/.exec(text)![1]) as {
+    view: {
+      cells: {
+        label: string;
+        site?: { speedupMin: number; speedupMax: number; ti: boolean };
+        grossAepMwh: number | null;
+        grossPerLayout: boolean;
+        wakeLossMean: number | null;
+      }[];
+    };
+  };
   const cell = data.view.cells[0];
   assert.deepEqual(cell.site, { speedupMin: 0.9, speedupMax: 1.2, ti: true, shear: null });
   assert.match(cell.label, /on a site: speed-up 0\.90–1\.20, TI field/);
   assert.equal(cell.grossPerLayout, true);
-  assert.ok(cell.grossAepMwh! > done.reduce((sum, r) => sum + r.aep, 0) / done.length && cell.wakeLossMean! > 0, `gross ${cell.grossAepMwh}, wake loss ${cell.wakeLossMean}`);
+  assert.ok(
+    cell.grossAepMwh! > done.reduce((sum, r) => sum + r.aep, 0) / done.length && cell.wakeLossMean! > 0,
+    `gross ${cell.grossAepMwh}, wake loss ${cell.wakeLossMean}`,
+  );
 });
 
-test('a BullMQ coordinator and a queue worker (a redis-server of its own) give the local rows to the bit', { skip: hasRedisServer() ? false : 'redis-server is not installed', timeout: 300_000 }, async () => {
+test('a BullMQ coordinator and a queue worker (a redis-server of its own) give the local rows to the bit', {
+  skip: hasRedisServer() ? false : 'redis-server is not installed',
+  timeout: 300_000,
+}, async () => {
   assert.ok(localRows, 'the local run ran first');
   redis = await RedisServer.start();
   const worker = startWorker(['--queue', redis.url, '--concurrency', '1']);
@@ -226,7 +332,10 @@ test('a BullMQ coordinator and a queue worker (a redis-server of its own) give t
   const r = runWflo(['run', file, '--out', out, '--quiet'], { env: { WFLO_QUEUE: redis.url }, timeoutMs: 280_000 });
   assert.equal(r.status, 0, r.stderr);
   const queued = rows(out);
-  assert.deepEqual(queued.map((q) => q.task_id), localRows!.map((l) => l.task_id));
+  assert.deepEqual(
+    queued.map((q) => q.task_id),
+    localRows!.map((l) => l.task_id),
+  );
   queued.forEach((q, k) => {
     assert.equal(q.aep, localRows![k].aep, q.task_id);
     assert.deepEqual(Array.from(q.x), Array.from(localRows![k].x), q.task_id);

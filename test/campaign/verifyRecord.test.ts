@@ -60,31 +60,38 @@ test('the published IEA37 cs1-16 baseline passes and its AEP is reproduced', () 
 });
 
 test('a wrong turbine count names both counts', () => {
-  const x = baseline.x.slice(0, 7), y = baseline.y.slice(0, 7);
+  const x = baseline.x.slice(0, 7),
+    y = baseline.y.slice(0, 7);
   assert.equal(reasonOf(new RecordVerifier(campaign).verify(task4, { x, y, aep: 1 })), '7 turbines, farm type 1 has 4');
   assert.equal(reasonOf(new RecordVerifier(campaign).verify(task16, { x, y, aep: 1 })), '7 turbines, farm type 0 has 16');
 });
 
 test('a non-finite coordinate is rejected before any geometry', () => {
-  const x = baseline.x.slice(); x[5] = NaN;
+  const x = baseline.x.slice();
+  x[5] = NaN;
   assert.match(reasonOf(new RecordVerifier(campaign).verify(task16, { x, y: baseline.y, aep: PUBLISHED_AEP_MWH })), /^turbine 5 has a non-finite position/);
-  const y = baseline.y.slice(); y[2] = 2.7e155 * 1e155 * 1e155;
+  const y = baseline.y.slice();
+  y[2] = 2.7e155 * 1e155 * 1e155;
   assert.match(reasonOf(new RecordVerifier(campaign).verify(task16, { x: baseline.x, y, aep: PUBLISHED_AEP_MWH })), /^turbine 2 has a non-finite position/);
 });
 
 test('a turbine outside the 1300 m circle is reported with its distance', () => {
   // The last baseline turbine sits on the rim; push it radially to 1420.5 m from the centre.
-  const x = baseline.x.slice(), y = baseline.y.slice();
+  const x = baseline.x.slice(),
+    y = baseline.y.slice();
   const last = x.length - 1;
   const r = Math.hypot(x[last]!, y[last]!);
   assert.ok(r > 1299);
-  x[last] = x[last]! * (1300 + 120.5) / r; y[last] = y[last]! * (1300 + 120.5) / r;
+  x[last] = (x[last]! * (1300 + 120.5)) / r;
+  y[last] = (y[last]! * (1300 + 120.5)) / r;
   assert.equal(reasonOf(new RecordVerifier(campaign).verify(task16, { x, y, aep: PUBLISHED_AEP_MWH })), `turbine ${last} is 120.5 m outside the boundary`);
 });
 
 test('two turbines closer than two rotor diameters (2 x 130 m) are rejected', () => {
-  const x = baseline.x.slice(), y = baseline.y.slice();
-  x[1] = x[0]! + 100; y[1] = y[0]! - 100;
+  const x = baseline.x.slice(),
+    y = baseline.y.slice();
+  x[1] = x[0]! + 100;
+  y[1] = y[0]! - 100;
   assert.match(reasonOf(new RecordVerifier(campaign).verify(task16, { x, y, aep: PUBLISHED_AEP_MWH })), /^turbines 0 and 1 are 141\.4 m apart, minimum 260 m$/);
 });
 
@@ -92,7 +99,20 @@ test('a turbine inside an exclusion zone is rejected, naming the zone', () => {
   const withZone = parseCampaign(TEXT, file);
   const farm = withZone.farms[0]!;
   // A 100 m square around the site centre, where the baseline has a turbine at (0, 0).
-  farm.boundary = { ...farm.boundary, exclusions: [{ name: 'substation', vertices: [[-50, -50], [50, -50], [50, 50], [-50, 50]] }] };
+  farm.boundary = {
+    ...farm.boundary,
+    exclusions: [
+      {
+        name: 'substation',
+        vertices: [
+          [-50, -50],
+          [50, -50],
+          [50, 50],
+          [-50, 50],
+        ],
+      },
+    ],
+  };
   const centre = [...baseline.x].findIndex((v, i) => v === 0 && baseline.y[i] === 0);
   assert.ok(centre >= 0, 'the cs1-16 baseline has a turbine at the centre');
   assert.equal(
@@ -112,8 +132,8 @@ test('a wrong AEP is compared relatively; the tolerance and checkAep options app
   const offBy = PUBLISHED_AEP_MWH * (1 + 1e-4);
   assert.equal(verifier.verify(task16, { x: baseline.x, y: baseline.y, aep: offBy }).ok, false);
   assert.equal(new RecordVerifier(campaign, { aepTolerance: 1e-3 }).verify(task16, { x: baseline.x, y: baseline.y, aep: offBy }).ok, true);
-  assert.deepEqual(
-    new RecordVerifier(campaign, { checkAep: false }).verify(task16, { x: baseline.x, y: baseline.y, aep: 1e9 }),
-    { ok: true, aepRecomputed: null },
-  );
+  assert.deepEqual(new RecordVerifier(campaign, { checkAep: false }).verify(task16, { x: baseline.x, y: baseline.y, aep: 1e9 }), {
+    ok: true,
+    aepRecomputed: null,
+  });
 });

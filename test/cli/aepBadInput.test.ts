@@ -52,7 +52,10 @@ test('probabilities that do not sum to 1', () => {
   copy('cs1-2/iea37-335mw.yaml', 'iea37-335mw.yaml');
   copy('cs1-2/iea37-ex16.yaml', 'p.yaml', (s) => s.replace('iea37-windrose.yaml', 'p-rose.yaml'));
   copy('cs1-2/iea37-windrose.yaml', 'p-rose.yaml', (s) => s.replace('.213,', '.313,'));
-  expectBadInput(['aep', path.join(dir, 'p.yaml')], /p-rose\.yaml:\d+: definitions\.wind_inflow\.properties\.probability: probabilities sum to 1\.1\d*, expected 1 within 0\.001/);
+  expectBadInput(
+    ['aep', path.join(dir, 'p.yaml')],
+    /p-rose\.yaml:\d+: definitions\.wind_inflow\.properties\.probability: probabilities sum to 1\.1\d*, expected 1 within 0\.001/,
+  );
 });
 
 test('NaN coordinate', () => {
@@ -70,9 +73,23 @@ test('native case: NaN in an inline layout and an unknown wake model', () => {
 });
 
 test('native turbine with mismatched curve lengths', () => {
-  fs.writeFileSync(path.join(dir, 'turb.yaml'), [
-    'name: t', 'rotor_diameter: 100', 'hub_height: 80', 'performance:', '  rated_power: 2000000',
-    '  cutin_wind_speed: 3', '  cutout_wind_speed: 25', '  power_curve: {power_wind_speeds: [3, 10, 25], power_values: [0, 2000000]}', '  Ct: 0.8', '',
-  ].join('\n'));
-  expectBadInput(['aep', '--case', 'iea37-cs1-16', '--turbine', path.join(dir, 'turb.yaml')], /turb\.yaml:8: performance\.power_curve: power curve: 3 speeds but 2 values/);
+  fs.writeFileSync(
+    path.join(dir, 'turb.yaml'),
+    [
+      'name: t',
+      'rotor_diameter: 100',
+      'hub_height: 80',
+      'performance:',
+      '  rated_power: 2000000',
+      '  cutin_wind_speed: 3',
+      '  cutout_wind_speed: 25',
+      '  power_curve: {power_wind_speeds: [3, 10, 25], power_values: [0, 2000000]}',
+      '  Ct: 0.8',
+      '',
+    ].join('\n'),
+  );
+  expectBadInput(
+    ['aep', '--case', 'iea37-cs1-16', '--turbine', path.join(dir, 'turb.yaml')],
+    /turb\.yaml:8: performance\.power_curve: power curve: 3 speeds but 2 values/,
+  );
 });

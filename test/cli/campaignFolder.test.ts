@@ -13,9 +13,13 @@ import { runWflo, tempDir } from '../helpers.js';
 
 let dir: string;
 const campaign = {
-  name: 'folder-of', output: 'results/here',
-  farms: [{ id: 0, case: 'iea37-cs1-16' }], farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 5 }],
-  seeds: { start: 0, count: 4 }, optimizer: { method: 'noop' }, workers: 1,
+  name: 'folder-of',
+  output: 'results/here',
+  farms: [{ id: 0, case: 'iea37-cs1-16' }],
+  farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 5 }],
+  seeds: { start: 0, count: 4 },
+  optimizer: { method: 'noop' },
+  workers: 1,
 };
 before(() => {
   dir = tempDir('wflo-folder-of-');
@@ -33,7 +37,11 @@ test('status, missing and report of the campaign file read its output folder', (
   const s = JSON.parse(byFile.stdout) as { campaign: string; done: number; total: number };
   assert.deepEqual([s.campaign, s.done, s.total], ['folder-of', 4, 4]);
   // The same status, but for the clock (how long ago the last run's heartbeat was).
-  const steady = (out: string) => { const v = JSON.parse(out) as { run?: { heartbeatAgeS?: number } }; delete v.run?.heartbeatAgeS; return v; };
+  const steady = (out: string) => {
+    const v = JSON.parse(out) as { run?: { heartbeatAgeS?: number } };
+    delete v.run?.heartbeatAgeS;
+    return v;
+  };
   assert.deepEqual(steady(byFile.stdout), steady(byFolder.stdout));
   const missing = runWflo(['missing', path.join(dir, 'c.yaml'), '--json']);
   assert.equal(missing.status, 0, missing.stderr);

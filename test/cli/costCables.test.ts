@@ -37,11 +37,29 @@ layout:
 `;
 
 interface Cables {
-  n_turbines: number; n_substations: number; currency: string; cable_length_m: number; cable_cost: number;
-  cable_to: number[]; cable_type: number[]; cable_load: number[]; cable_length_each_m: number[]; substations: [number, number][];
+  n_turbines: number;
+  n_substations: number;
+  currency: string;
+  cable_length_m: number;
+  cable_cost: number;
+  cable_to: number[];
+  cable_type: number[];
+  cable_load: number[];
+  cable_length_each_m: number[];
+  substations: [number, number][];
   by_type: { name: string; capacity: number; cost_per_m: number; edges: number; length_m: number; cost: number }[];
 }
-interface Cost { currency: string; cost_model: string; lcoe_per_mwh: number; npv: number; irr: number | null; aep_mwh: number; cable_length_m: number; cable_cost: number; cost_breakdown: Record<string, number> }
+interface Cost {
+  currency: string;
+  cost_model: string;
+  lcoe_per_mwh: number;
+  npv: number;
+  irr: number | null;
+  aep_mwh: number;
+  cable_length_m: number;
+  cable_cost: number;
+  cost_breakdown: Record<string, number>;
+}
 
 function smallCase(): { dir: string; file: string } {
   const dir = tempDir('wflo-cost-');
@@ -68,20 +86,36 @@ function checkNetwork(net: Cables, x: number[], y: number[]): void {
     assert.ok(Math.abs(net.cable_length_each_m[i] - d) <= 1e-9 * d, `turbine ${i}: cable ${net.cable_length_each_m[i]} m, distance ${d} m`);
     total += net.cable_length_each_m[i];
     // Walk to a substation; the load of an edge is the turbines upstream of it (itself included).
-    let j = i, steps = 0;
-    while (j >= 0) { j = net.cable_to[j]; assert.ok(++steps <= n, `turbine ${i}: no way to a substation`); }
-    const load = 1 + net.cable_to.reduce((s, _, k) => { let m = k; while (m >= 0 && m !== i) m = net.cable_to[m]; return s + (m === i && k !== i ? 1 : 0); }, 0);
+    let j = i,
+      steps = 0;
+    while (j >= 0) {
+      j = net.cable_to[j];
+      assert.ok(++steps <= n, `turbine ${i}: no way to a substation`);
+    }
+    const load =
+      1 +
+      net.cable_to.reduce((s, _, k) => {
+        let m = k;
+        while (m >= 0 && m !== i) m = net.cable_to[m];
+        return s + (m === i && k !== i ? 1 : 0);
+      }, 0);
     assert.equal(net.cable_load[i], load, `turbine ${i}: load`);
-    const cheapest = net.by_type.map((t, k) => [t, k] as const).filter(([t]) => t.capacity >= load).sort((a, b) => a[0].cost_per_m - b[0].cost_per_m)[0][1];
+    const cheapest = net.by_type
+      .map((t, k) => [t, k] as const)
+      .filter(([t]) => t.capacity >= load)
+      .sort((a, b) => a[0].cost_per_m - b[0].cost_per_m)[0][1];
     assert.equal(net.cable_type[i], cheapest, `turbine ${i}: cable type for a load of ${load}`);
   }
   assert.ok(Math.abs(net.cable_length_m - total) <= 1e-9 * total, `total ${net.cable_length_m} vs Σ ${total}`);
   const cost = net.cable_length_each_m.reduce((s, l, i) => s + l * net.by_type[net.cable_type[i]].cost_per_m, 0);
   assert.ok(Math.abs(net.cable_cost - cost) <= 1e-9 * cost, `cost ${net.cable_cost} vs Σ ${cost}`);
-  assert.equal(net.by_type.reduce((s, t) => s + t.edges, 0), n);
+  assert.equal(
+    net.by_type.reduce((s, t) => s + t.edges, 0),
+    n,
+  );
 }
 
-test('wflo cables: the network of the case\'s layout reaches a substation from every turbine, edge lengths are distances, cables the cheapest that carry their loads', () => {
+test("wflo cables: the network of the case's layout reaches a substation from every turbine, edge lengths are distances, cables the cheapest that carry their loads", () => {
   const { file } = smallCase();
   const net = json<Cables>(['cables', file, '--json']);
   const aep = json<{ n_turbines: number }>(['aep', file, '--json']);
@@ -91,11 +125,14 @@ test('wflo cables: the network of the case\'s layout reaches a substation from e
   assert.deepEqual(net.substations, [SUB]);
   const text = runWflo(['cables', file]);
   assert.equal(text.status, 0, text.stderr);
-  assert.match(text.stdout, new RegExp(`network     16 turbines to 1 substation: ${net.cable_length_m.toFixed(1)} m of cable, ${(net.cable_cost / 1e6).toFixed(4)} M€`));
+  assert.match(
+    text.stdout,
+    new RegExp(`network     16 turbines to 1 substation: ${net.cable_length_m.toFixed(1)} m of cable, ${(net.cable_cost / 1e6).toFixed(4)} M€`),
+  );
   assert.match(text.stdout, /cable       a240: \d+ edges, [\d.]+ m, [\d.]+ M€ \(capacity 4, 300 €\/m\)/);
 });
 
-test('wflo cost: the AEP is `wflo aep`\'s, the cable cost the routed network\'s, money printed with its currency; --layout of the same layout gives the same JSON bit for bit', () => {
+test("wflo cost: the AEP is `wflo aep`'s, the cable cost the routed network's, money printed with its currency; --layout of the same layout gives the same JSON bit for bit", () => {
   const { dir, file } = smallCase();
   const cost = json<Cost>(['cost', file, '--json']);
   const aep = json<{ aep_mwh: number }>(['aep', file, '--json']);
@@ -120,18 +157,26 @@ test('wflo cost: the AEP is `wflo aep`\'s, the cable cost the routed network\'s,
   assert.equal(again.layout, same);
   assert.deepEqual({ ...again, layout: null }, { case: 'small-cost', layout: null, ...cost });
   const wide = path.join(dir, 'wide.yaml');
-  fs.writeFileSync(wide, `layout:\n  x: [${base.x_initial.map((v) => SUB[0] + 1.2 * (v - SUB[0])).join(', ')}]\n  y: [${base.y_initial.map((v) => SUB[1] + 1.2 * (v - SUB[1])).join(', ')}]\n`);
+  fs.writeFileSync(
+    wide,
+    `layout:\n  x: [${base.x_initial.map((v) => SUB[0] + 1.2 * (v - SUB[0])).join(', ')}]\n  y: [${base.y_initial.map((v) => SUB[1] + 1.2 * (v - SUB[1])).join(', ')}]\n`,
+  );
   const stretched = json<Cost>(['cost', file, '--layout', wide, '--json']);
   assert.ok(stretched.cable_length_m > cost.cable_length_m, `stretched cables ${stretched.cable_length_m} m vs ${cost.cable_length_m} m`);
   assert.notEqual(stretched.aep_mwh, cost.aep_mwh);
-  checkNetwork(json<Cables>(['cables', file, '--layout', wide, '--json']), base.x_initial.map((v) => SUB[0] + 1.2 * (v - SUB[0])), base.y_initial.map((v) => SUB[1] + 1.2 * (v - SUB[1])));
+  checkNetwork(
+    json<Cables>(['cables', file, '--layout', wide, '--json']),
+    base.x_initial.map((v) => SUB[0] + 1.2 * (v - SUB[0])),
+    base.y_initial.map((v) => SUB[1] + 1.2 * (v - SUB[1])),
+  );
 });
 
 test('wflo cost / cables: bad input exits 2 with one line naming the file or field, nothing on stdout', () => {
   const { dir, file } = smallCase();
   const bad = path.join(dir, 'bad.yaml');
   fs.writeFileSync(bad, 'layout:\n  x: [0, 1000]\n  y: [0]\n');
-  const twice = path.join(dir, 'twice.yaml'), onSub = path.join(dir, 'on-sub.yaml');
+  const twice = path.join(dir, 'twice.yaml'),
+    onSub = path.join(dir, 'on-sub.yaml');
   fs.writeFileSync(twice, 'layout:\n  x: [0, 0, 500]\n  y: [100, 100, 900]\n');
   fs.writeFileSync(onSub, 'layout:\n  x: [0, 500, 100]\n  y: [100, 900, 150]\n');
   const cases: [string[], RegExp][] = [

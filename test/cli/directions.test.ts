@@ -38,8 +38,10 @@ function caseFile(name: string, extra: string): string {
 
 test('spread 20: the treated AEP of the 16-bin rose equals the written-out 320-direction rose to 1e-12, flag and field alike', () => {
   const rose = cs1Rose();
-  const n = 20, width = 360 / rose.bins.length;
-  const directions: number[] = [], probability: number[][] = [];
+  const n = 20,
+    width = 360 / rose.bins.length;
+  const directions: number[] = [],
+    probability: number[][] = [];
   rose.bins.forEach((theta, d) => {
     for (let j = 0; j < n; j++) {
       directions.push((((theta + ((j + 0.5) / n - 0.5) * width) % 360) + 360) % 360);
@@ -47,7 +49,10 @@ test('spread 20: the treated AEP of the 16-bin rose equals the written-out 320-d
     }
   });
   const windFile = path.join(dir, 'spread20-rose.yaml');
-  fs.writeFileSync(windFile, `wind_direction: [${directions.join(', ')}]\nwind_speed: [${rose.speed}]\nprobability: [${probability.map((r) => `[${r[0]}]`).join(', ')}]\nturbulence_intensity: ${rose.ti}\n`);
+  fs.writeFileSync(
+    windFile,
+    `wind_direction: [${directions.join(', ')}]\nwind_speed: [${rose.speed}]\nprobability: [${probability.map((r) => `[${r[0]}]`).join(', ')}]\nturbulence_intensity: ${rose.ti}\n`,
+  );
   const explicit = aepJson([caseFile('explicit.yaml', `wind: ${windFile}\n`)]);
   assert.equal(explicit.n_directions, 320);
   const byFlag = aepJson(['iea37-cs1-16', '--directions', 'spread:20']);
@@ -78,26 +83,43 @@ test('spread 20: the treated AEP of the 16-bin rose equals the written-out 320-d
 test('gaussian and refine: the treated AEP equals the written-out rose to 1e-12', () => {
   const rose = cs1Rose();
   // Gaussian σ = 6° on 7 points over ±3σ: offsets at the cells' midpoints, normal weights normalised.
-  const sigma = 6, m = 7;
+  const sigma = 6,
+    m = 7;
   const offsets = Array.from({ length: m }, (_, j) => -3 * sigma + ((j + 0.5) * 6 * sigma) / m);
   const dens = offsets.map((o) => Math.exp(-0.5 * (o / sigma) ** 2));
   const total = dens.reduce((s, v) => s + v, 0);
-  const dirs: number[] = [], probs: number[] = [];
-  rose.bins.forEach((theta, d) => offsets.forEach((o, j) => { dirs.push((((theta + o) % 360) + 360) % 360); probs.push(rose.p[d] * dens[j] / total); }));
+  const dirs: number[] = [],
+    probs: number[] = [];
+  rose.bins.forEach((theta, d) =>
+    offsets.forEach((o, j) => {
+      dirs.push((((theta + o) % 360) + 360) % 360);
+      probs.push((rose.p[d] * dens[j]) / total);
+    }),
+  );
   const g = path.join(dir, 'gauss-rose.yaml');
-  fs.writeFileSync(g, `wind_direction: [${dirs.join(', ')}]\nwind_speed: [${rose.speed}]\nprobability: [${probs.map((p) => `[${p}]`).join(', ')}]\nturbulence_intensity: ${rose.ti}\n`);
+  fs.writeFileSync(
+    g,
+    `wind_direction: [${dirs.join(', ')}]\nwind_speed: [${rose.speed}]\nprobability: [${probs.map((p) => `[${p}]`).join(', ')}]\nturbulence_intensity: ${rose.ti}\n`,
+  );
   const explicitG = aepJson([caseFile('g.yaml', `wind: ${g}\n`)]);
   const treatedG = aepJson(['iea37-cs1-16', '--directions', `gaussian:${sigma}:${m}`]);
   assert.ok(rel(treatedG.aep_mwh, explicitG.aep_mwh) <= 1e-12, `${treatedG.aep_mwh} vs ${explicitG.aep_mwh}`);
   // Refined to every 7.5°: frequencies interpolated linearly between the bins' centres (every 22.5°), renormalised.
-  const step = 7.5, k = 360 / step;
+  const step = 7.5,
+    k = 360 / step;
   const fine = Array.from({ length: k }, (_, i) => {
-    const at = (i * step) / 22.5, lo = Math.floor(at) % 16, hi = (lo + 1) % 16, t = at - Math.floor(at);
+    const at = (i * step) / 22.5,
+      lo = Math.floor(at) % 16,
+      hi = (lo + 1) % 16,
+      t = at - Math.floor(at);
     return (1 - t) * rose.p[lo] + t * rose.p[hi];
   });
   const sum = fine.reduce((s, v) => s + v, 0);
   const r = path.join(dir, 'refined-rose.yaml');
-  fs.writeFileSync(r, `wind_direction: [${fine.map((_, i) => i * step).join(', ')}]\nwind_speed: [${rose.speed}]\nprobability: [${fine.map((p) => `[${p / sum}]`).join(', ')}]\nturbulence_intensity: ${rose.ti}\n`);
+  fs.writeFileSync(
+    r,
+    `wind_direction: [${fine.map((_, i) => i * step).join(', ')}]\nwind_speed: [${rose.speed}]\nprobability: [${fine.map((p) => `[${p / sum}]`).join(', ')}]\nturbulence_intensity: ${rose.ti}\n`,
+  );
   const explicitR = aepJson([caseFile('r.yaml', `wind: ${r}\n`)]);
   const treatedR = aepJson([caseFile('rf.yaml', 'directions: {refine_deg: 7.5}\n')]);
   assert.ok(rel(treatedR.aep_mwh, explicitR.aep_mwh) <= 1e-12, `${treatedR.aep_mwh} vs ${explicitR.aep_mwh}`);
@@ -114,7 +136,9 @@ test('PyWake: the spread of the 72 × 23 table over 4 sub-directions matches PyW
   const out = aepJson([listed, '--directions', 'spread:4']);
   assert.equal(out.n_directions_evaluated, 288);
   assert.ok(rel(out.aep_mwh, expected.aep_mwh) <= 1e-9, `wflo ${out.aep_mwh} vs PyWake ${expected.aep_mwh}`);
-  (out.per_turbine_mwh as number[]).forEach((v, i) => assert.ok(rel(v, expected.aep_per_turbine_mwh[i]) <= 1e-9, `turbine ${i}: ${v} vs ${expected.aep_per_turbine_mwh[i]}`));
+  (out.per_turbine_mwh as number[]).forEach((v, i) =>
+    assert.ok(rel(v, expected.aep_per_turbine_mwh[i]) <= 1e-9, `turbine ${i}: ${v} vs ${expected.aep_per_turbine_mwh[i]}`),
+  );
   // The bins as listed give another AEP (the treatment is not a no-op here).
   assert.ok(rel(out.aep_bins_mwh as number, expected.aep_mwh) > 1e-5);
 });
@@ -132,7 +156,8 @@ test('wflo optimize --directions: the objective is the treated AEP, deterministi
   const a = runWflo([...args, '-o', out]);
   assert.equal(a.status, 0, a.stderr);
   const b = runWflo(args);
-  const ra = JSON.parse(a.stdout), rb = JSON.parse(b.stdout);
+  const ra = JSON.parse(a.stdout),
+    rb = JSON.parse(b.stdout);
   assert.deepEqual(ra.directions, { spread: 8 });
   assert.equal(ra.aep_mwh, rb.aep_mwh);
   assert.deepEqual(ra.x, rb.x);
@@ -154,21 +179,42 @@ function expectBadInput(args: string[], pattern: RegExp): void {
 
 test('bad directions: one line naming the file, line and field (or the flag)', () => {
   expectBadInput(['aep', caseFile('b1.yaml', 'directions:\n  spred: 20\n')], /b1\.yaml:3: directions\.spred: unknown field 'spred'; did you mean 'spread'\?/);
-  expectBadInput(['aep', caseFile('b2.yaml', 'directions: {spread: 2.5}\n')], /b2\.yaml:2: directions\.spread: expected a whole number of sub-directions per bin from 1 to 1000, got 2\.5/);
+  expectBadInput(
+    ['aep', caseFile('b2.yaml', 'directions: {spread: 2.5}\n')],
+    /b2\.yaml:2: directions\.spread: expected a whole number of sub-directions per bin from 1 to 1000, got 2\.5/,
+  );
   expectBadInput(['aep', caseFile('b3.yaml', 'directions: {spread: 1001}\n')], /b3\.yaml:2: directions\.spread: .*from 1 to 1000, got 1001/);
-  expectBadInput(['aep', caseFile('b4.yaml', 'directions:\n  gaussian: {sigma_deg: 5, point: 3}\n')], /b4\.yaml:3: directions\.gaussian\.point: unknown field 'point'; did you mean 'points'\?/);
+  expectBadInput(
+    ['aep', caseFile('b4.yaml', 'directions:\n  gaussian: {sigma_deg: 5, point: 3}\n')],
+    /b4\.yaml:3: directions\.gaussian\.point: unknown field 'point'; did you mean 'points'\?/,
+  );
   expectBadInput(['aep', caseFile('b5.yaml', 'directions: {refine_deg: 7}\n')], /b5\.yaml:2: directions\.refine_deg: 7° does not divide 360°/);
   expectBadInput(['aep', caseFile('b6.yaml', 'directions: spread\n')], /b6\.yaml:2: directions: expected bins, \{spread: N\}.*got 'spread'/);
-  expectBadInput(['aep', caseFile('b7.yaml', 'directions: {spread: 4, refine_deg: 1}\n')], /b7\.yaml:2: directions: give one of spread, gaussian, refine_deg \(got spread and refine_deg\)/);
-  expectBadInput(['aep', 'iea37-cs1-16', '--directions', 'spread:0'], /^wflo: --directions: spread: expected a whole number of sub-directions per bin from 1 to 1000, got '0'$/);
-  expectBadInput(['aep', 'iea37-cs1-16', '--directions', 'gaus:3'], /--directions: expected bins, spread:N, gaussian:SIGMA:N or refine:STEP, got 'gaus:3'; did you mean 'gaussian'\?/);
+  expectBadInput(
+    ['aep', caseFile('b7.yaml', 'directions: {spread: 4, refine_deg: 1}\n')],
+    /b7\.yaml:2: directions: give one of spread, gaussian, refine_deg \(got spread and refine_deg\)/,
+  );
+  expectBadInput(
+    ['aep', 'iea37-cs1-16', '--directions', 'spread:0'],
+    /^wflo: --directions: spread: expected a whole number of sub-directions per bin from 1 to 1000, got '0'$/,
+  );
+  expectBadInput(
+    ['aep', 'iea37-cs1-16', '--directions', 'gaus:3'],
+    /--directions: expected bins, spread:N, gaussian:SIGMA:N or refine:STEP, got 'gaus:3'; did you mean 'gaussian'\?/,
+  );
   expectBadInput(['aep', 'iea37-cs1-16', '--directions', 'gaussian:0:5'], /--directions: gaussian: sigma: .*got '0'/);
   expectBadInput(['optimize', 'iea37-cs1-16', '--directions', 'refine:7'], /--directions: refine: 7° does not divide 360°/);
   // A time series has no bins: spread and refine refused, gaussian allowed.
   const csv = path.join(dir, 'series.csv');
   fs.writeFileSync(csv, `wind_direction,wind_speed\n${Array.from({ length: 30 }, (_, t) => `${(t * 37.3) % 360},${6 + (t % 7)}`).join('\n')}\n`);
-  expectBadInput(['aep', caseFile('ts.yaml', `wind: ${csv}\ndirections: {spread: 4}\n`)], /ts\.yaml:3: directions: spread needs a binned rose; a time series has no bins/);
-  expectBadInput(['aep', caseFile('ts2.yaml', `wind: ${csv}\n`), '--directions', 'refine:1'], /^wflo: --directions: refine needs a binned rose; a time series has no bins \(use gaussian:SIGMA:N/);
+  expectBadInput(
+    ['aep', caseFile('ts.yaml', `wind: ${csv}\ndirections: {spread: 4}\n`)],
+    /ts\.yaml:3: directions: spread needs a binned rose; a time series has no bins/,
+  );
+  expectBadInput(
+    ['aep', caseFile('ts2.yaml', `wind: ${csv}\n`), '--directions', 'refine:1'],
+    /^wflo: --directions: refine needs a binned rose; a time series has no bins \(use gaussian:SIGMA:N/,
+  );
   const g = aepJson([caseFile('ts3.yaml', `wind: ${csv}\ndirections: {gaussian: {sigma_deg: 4, points: 5}}\n`)]);
   assert.equal(g.n_samples, 30);
   assert.notEqual(g.aep_mwh, g.aep_bins_mwh);

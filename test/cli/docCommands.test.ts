@@ -28,23 +28,52 @@ import { resetRescueExample } from '../shards/helpers/rescueExample.js';
 
 test('the extractor: sh blocks only, continuations joined, comments and documented exit codes, directives', () => {
   const md = [
-    'text', '```yaml', 'a: 1', '```', '<!-- doc-test: setup demo-folder -->', '```sh',
-    '# a comment line', 'wflo run x.yaml --dry-run      # what it would do',
-    'wflo shards check dir \\', '     --expect c.yaml   # exit 3 if any is bad',
-    "echo 'a # not a comment'", '```', '', '<!-- doc-test: skip needs a GPU -->', '```bash', 'nvidia-smi', '```',
+    'text',
+    '```yaml',
+    'a: 1',
+    '```',
+    '<!-- doc-test: setup demo-folder -->',
+    '```sh',
+    '# a comment line',
+    'wflo run x.yaml --dry-run      # what it would do',
+    'wflo shards check dir \\',
+    '     --expect c.yaml   # exit 3 if any is bad',
+    "echo 'a # not a comment'",
+    '```',
+    '',
+    '<!-- doc-test: skip needs a GPU -->',
+    '```bash',
+    'nvidia-smi',
+    '```',
   ].join('\n');
   const cmds = extractDocCommands(md, 'X.md');
-  assert.deepEqual(cmds.map((c) => [c.line, c.command, c.exitCodes, c.setup, c.skip]), [
-    [8, 'wflo run x.yaml --dry-run', [0], ['demo-folder'], null],
-    [9, 'wflo shards check dir --expect c.yaml', [0, 3], ['demo-folder'], null],
-    [11, "echo 'a # not a comment'", [0], ['demo-folder'], null],
-    [16, 'nvidia-smi', [0], [], 'needs a GPU'],
-  ]);
+  assert.deepEqual(
+    cmds.map((c) => [c.line, c.command, c.exitCodes, c.setup, c.skip]),
+    [
+      [8, 'wflo run x.yaml --dry-run', [0], ['demo-folder'], null],
+      [9, 'wflo shards check dir --expect c.yaml', [0, 3], ['demo-folder'], null],
+      [11, "echo 'a # not a comment'", [0], ['demo-folder'], null],
+      [16, 'nvidia-smi', [0], [], 'needs a GPU'],
+    ],
+  );
   const paired = extractDocCommands(['```python', 'print(1)', '```', '', '```sh', 'wflo x', '```', 'text', '```sh', 'wflo y', '```'].join('\n'), 'Y.md');
-  assert.deepEqual(paired.map((c) => [c.command, c.python]), [['wflo x', 'print(1)'], ['wflo y', null]], 'a shell block right after a python block runs on what it writes');
-  assert.deepEqual(classifyCommand('npm ci && ./wflo run examples/demo.yaml').map((p) => p.action), ['prepared', 'run']);
+  assert.deepEqual(
+    paired.map((c) => [c.command, c.python]),
+    [
+      ['wflo x', 'print(1)'],
+      ['wflo y', null],
+    ],
+    'a shell block right after a python block runs on what it writes',
+  );
+  assert.deepEqual(
+    classifyCommand('npm ci && ./wflo run examples/demo.yaml').map((p) => p.action),
+    ['prepared', 'run'],
+  );
   assert.equal(classifyCommand('npx tsc -p tsconfig.json')[0].action, 'prepared');
-  assert.deepEqual(classifyCommand('npm pack && npm install -g wflo-0.1.0.tgz').map((p) => p.action), ['run', 'skip']);
+  assert.deepEqual(
+    classifyCommand('npm pack && npm install -g wflo-0.1.0.tgz').map((p) => p.action),
+    ['run', 'skip'],
+  );
   assert.equal(classifyCommand('./wflo dashboard out/demo')[0].action, 'skip');
   assert.equal(classifyCommand("WFLO_QUEUE='redis://h' ./wflo worker")[0].action, 'skip');
 });
@@ -73,33 +102,60 @@ const SETUPS: Record<string, { needs?: () => string | null; run: (cwd: string) =
 test('every command line of README.md and docs/*.md runs in a copy of the repository', async (t) => {
   const copy = copyRepository(REPO);
   const shell = readerShell();
-  after(() => { copy.remove(); shell.remove(); });
+  after(() => {
+    copy.remove();
+    shell.remove();
+  });
   const before = shell.run('command -v wflo', copy.dir);
-  assert.equal(before.stdout.trim(), '', 'no wflo on the reader\'s PATH before the README installs one');
+  assert.equal(before.stdout.trim(), '', "no wflo on the reader's PATH before the README installs one");
   const kernel = kernelFile(copy.dir);
   // The documents of the copy: a doc that is not in the repository is not a clone's either.
-  const DOCS = ['README.md', ...fs.readdirSync(path.join(copy.dir, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`)];
+  const DOCS = [
+    'README.md',
+    ...fs
+      .readdirSync(path.join(copy.dir, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .sort()
+      .map((f) => `docs/${f}`),
+  ];
   const blocksSetUp = new Map<string, string | null>();
   let ran = 0;
   for (const doc of DOCS) {
     const commands = extractDocCommands(fs.readFileSync(path.join(copy.dir, doc), 'utf8'), doc);
     for (const cmd of commands) {
       await t.test(`${doc}:${cmd.line} ${cmd.command}`, (st) => {
-        if (cmd.skip) { st.skip(cmd.skip); return; }
+        if (cmd.skip) {
+          st.skip(cmd.skip);
+          return;
+        }
         const blockKey = `${doc}:${cmd.block}`;
         if (!blocksSetUp.has(blockKey)) blocksSetUp.set(blockKey, setUp(cmd, copy.dir));
         const missing = blocksSetUp.get(blockKey);
-        if (missing) { st.skip(missing); return; }
+        if (missing) {
+          st.skip(missing);
+          return;
+        }
         const parts = classifyCommand(cmd.command);
         const toRun = parts.filter((p) => p.action === 'run').map((p) => p.text);
         const skipped = parts.find((p) => p.action === 'skip');
-        if (toRun.length === 0) { st.skip(skipped?.reason ?? parts[0].reason ?? 'nothing to run'); return; }
+        if (toRun.length === 0) {
+          st.skip(skipped?.reason ?? parts[0].reason ?? 'nothing to run');
+          return;
+        }
         const r = shell.run(toRun.join(' && '), copy.dir);
         const tail = (s: string) => s.split('\n').slice(-15).join('\n');
-        assert.ok(r.status !== null && cmd.exitCodes.includes(r.status),
-          `${doc}:${cmd.line}: \`${toRun.join(' && ')}\` exited ${r.status ?? r.signal}, documented ${cmd.exitCodes.join(' or ')}\nstdout: ${tail(r.stdout)}\nstderr: ${tail(r.stderr)}`);
+        assert.ok(
+          r.status !== null && cmd.exitCodes.includes(r.status),
+          `${doc}:${cmd.line}: \`${toRun.join(' && ')}\` exited ${r.status ?? r.signal}, documented ${cmd.exitCodes.join(' or ')}\nstdout: ${tail(r.stdout)}\nstderr: ${tail(r.stderr)}`,
+        );
         ran++;
-        if (skipped) st.diagnostic(`not run: \`${parts.filter((p) => p.action === 'skip').map((p) => p.text).join(' && ')}\` (${skipped.reason})`);
+        if (skipped)
+          st.diagnostic(
+            `not run: \`${parts
+              .filter((p) => p.action === 'skip')
+              .map((p) => p.text)
+              .join(' && ')}\` (${skipped.reason})`,
+          );
       });
     }
   }

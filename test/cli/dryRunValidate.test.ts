@@ -29,7 +29,18 @@ function campaign(out: string, seeds: number, farm1Width = 3000): Record<string,
     output: out,
     farms: [
       { id: 0, case: 'iea37-cs1-16' },
-      { id: 1, boundary: { polygon: [[0, 0], [farm1Width, 0], [farm1Width, 2000], [0, 2000]] }, wind: 'iea37-cs1' },
+      {
+        id: 1,
+        boundary: {
+          polygon: [
+            [0, 0],
+            [farm1Width, 0],
+            [farm1Width, 2000],
+            [0, 2000],
+          ],
+        },
+        wind: 'iea37-cs1',
+      },
     ],
     farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 4 }],
     seeds: { start: 0, count: seeds },
@@ -53,7 +64,11 @@ test('run --dry-run: counts per farm × type, done/stale/missing from the ledger
   // One more seed everywhere, and farm 1 edited: its 3 done tasks become stale.
   fs.writeFileSync(file, stringify(campaign(out, 4, 3500)));
   const before = snapshot(out);
-  for (const args of [['run', file, '--dry-run'], ['validate', file], ['validate', file, '--json']]) {
+  for (const args of [
+    ['run', file, '--dry-run'],
+    ['validate', file],
+    ['validate', file, '--json'],
+  ]) {
     const r = runWflo(args);
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(snapshot(out), before, `${args.join(' ')}: the output folder is unchanged`);
@@ -61,11 +76,17 @@ test('run --dry-run: counts per farm × type, done/stale/missing from the ledger
   const r = runWflo(['validate', file, '--json']);
   const report = JSON.parse(r.stdout);
   assert.deepEqual([report.tasks, report.done, report.stale, report.failed, report.missing], [8, 3, 3, 0, 2]);
-  assert.deepEqual(report.groups.map((g: { farmId: number; done: number; stale: number; missing: number }) => [g.farmId, g.done, g.stale, g.missing]), [[0, 3, 0, 1], [1, 0, 3, 1]]);
+  assert.deepEqual(
+    report.groups.map((g: { farmId: number; done: number; stale: number; missing: number }) => [g.farmId, g.done, g.stale, g.missing]),
+    [
+      [0, 3, 0, 1],
+      [1, 0, 3, 1],
+    ],
+  );
   assert.match(runWflo(['run', file, '--dry-run']).stdout, /a run would compute 5 tasks \(3 stale\); dry run: nothing written/);
 });
 
-test('validate detects the kind of every published IEA37 file and of wflo\'s own files', () => {
+test("validate detects the kind of every published IEA37 file and of wflo's own files", () => {
   const files: [string, RegExp][] = [
     [path.join(IEA37, 'cs1-2', 'iea37-335mw.yaml'), /valid turbine .*D = 130 m, hub 110 m, rated 3\.35 MW/],
     [path.join(IEA37, 'cs3-4', 'iea37-10mw.yaml'), /valid turbine .*D = 198 m, hub 119 m, rated 10 MW/],
@@ -76,7 +97,10 @@ test('validate detects the kind of every published IEA37 file and of wflo\'s own
     [path.join(REPO, 'examples', 'demo.yaml'), /campaign demo .*: valid/],
     // windIO's published IEA37 files (test/data/windio), read by io/windio/.
     [path.join(REPO, 'test', 'data', 'windio', 'plant', 'wind_energy_system', 'IEA37_case_study_3_wind_energy_system.yaml'), /valid case .*25 turbines/],
-    [path.join(REPO, 'test', 'data', 'windio', 'plant', 'plant_energy_site', 'IEA37_case_study_1_2_energy_site.yaml'), /valid windIO site: circle boundary, 16 directions × 1 speeds wind/],
+    [
+      path.join(REPO, 'test', 'data', 'windio', 'plant', 'plant_energy_site', 'IEA37_case_study_1_2_energy_site.yaml'),
+      /valid windIO site: circle boundary, 16 directions × 1 speeds wind/,
+    ],
     [path.join(REPO, 'test', 'data', 'windio', 'plant', 'plant_energy_turbine', 'IEA37_15MW_turbine.yaml'), /valid turbine .*D = 240 m, hub 150 m/],
   ];
   for (const [f, re] of files) {
@@ -86,7 +110,10 @@ test('validate detects the kind of every published IEA37 file and of wflo\'s own
   }
   const dir = tempDir('wflo-validate-');
   const c = path.join(dir, 'case.yaml');
-  fs.writeFileSync(c, 'base: iea37-cs1-16\nboundary: {polygon: [[-1500, -1500], [1500, -1500], [1500, 1500], [-1500, 1500]], holes: [[[-100, -100], [100, -100], [100, 100]]]}\n');
+  fs.writeFileSync(
+    c,
+    'base: iea37-cs1-16\nboundary: {polygon: [[-1500, -1500], [1500, -1500], [1500, 1500], [-1500, 1500]], holes: [[[-100, -100], [100, -100], [100, 100]]]}\n',
+  );
   const r = runWflo(['validate', c, '--json']);
   assert.equal(r.status, 0, r.stderr);
   const j = JSON.parse(r.stdout);

@@ -22,14 +22,37 @@ const withModel = (name: string, model: Record<string, unknown>): Record<string,
 };
 
 /** A per-point Weibull site over the wind of a time series: the site's own probabilities need a rose's bins. */
-const weibullOverSeries = (): Record<string, unknown> => ({ ...reference('site-weibull-bastankhah2014.yaml'), wind: reference('timeseries-bastankhah2014-random16.yaml').wind });
+const weibullOverSeries = (): Record<string, unknown> => ({
+  ...reference('site-weibull-bastankhah2014.yaml'),
+  wind: reference('timeseries-bastankhah2014-random16.yaml').wind,
+});
 
 const cases: [string, () => Record<string, unknown>, string, RegExp][] = [
-  ['weighted-jensen', () => withModel('jensen1983-random16.yaml', { superposition: 'weighted sum' }), 'model.superposition', /the weighted sum needs a Gaussian wake model, not jensen; use 'linear' or 'sos'$/],
-  ['weighted-grid-rotor', () => withModel('rotor-bastankhah2014-grid-random16.yaml', { superposition: 'weighted sum' }), 'model.superposition', /the weighted sum is evaluated at the rotor centre only, not with the '.+' rotor average/],
+  [
+    'weighted-jensen',
+    () => withModel('jensen1983-random16.yaml', { superposition: 'weighted sum' }),
+    'model.superposition',
+    /the weighted sum needs a Gaussian wake model, not jensen; use 'linear' or 'sos'$/,
+  ],
+  [
+    'weighted-grid-rotor',
+    () => withModel('rotor-bastankhah2014-grid-random16.yaml', { superposition: 'weighted sum' }),
+    'model.superposition',
+    /the weighted sum is evaluated at the rotor centre only, not with the '.+' rotor average/,
+  ],
   // The weighted sum over a time series runs since issue 41 (test/physics/liftedSolves.test.ts, the matrix's timeseries+weighted).
-  ['weighted-linear-ti', () => withModel('niayifar2016-random16.yaml', { superposition: 'weighted sum', added_turbulence_superposition: 'linear sum' }), 'model.superposition', /takes the sqrmax added-turbulence superposition only, not linear/],
-  ['weibull-series', weibullOverSeries, 'site', /a per-point Weibull site gives each turbine's probability of each \(direction, speed\): give `wind` as a rose/],
+  [
+    'weighted-linear-ti',
+    () => withModel('niayifar2016-random16.yaml', { superposition: 'weighted sum', added_turbulence_superposition: 'linear sum' }),
+    'model.superposition',
+    /takes the sqrmax added-turbulence superposition only, not linear/,
+  ],
+  [
+    'weibull-series',
+    weibullOverSeries,
+    'site',
+    /a per-point Weibull site gives each turbine's probability of each \(direction, speed\): give `wind` as a rose/,
+  ],
 ];
 
 test('wflo aep and wflo validate refuse each combination no solver covers: exit 2, one line naming the file and field, no stack', () => {
@@ -47,7 +70,9 @@ test('wflo aep and wflo validate refuse each combination no solver covers: exit 
         const named = /^wflo: (.+?):(\d+): ([\w.]+): /.exec(lines[0]);
         assert.ok(named && named[1] === file && named[3] === key, `${name} ${command}: ${lines[0]}`);
         // The key's own line, or the first line of the block under it.
-        const text = fs.readFileSync(file, 'utf8').split('\n'), at = Number(named[2]) - 1, keyLine = new RegExp(`^\\s*${key.split('.').pop()}:`);
+        const text = fs.readFileSync(file, 'utf8').split('\n'),
+          at = Number(named[2]) - 1,
+          keyLine = new RegExp(`^\\s*${key.split('.').pop()}:`);
         assert.ok(keyLine.test(text[at]) || keyLine.test(text[at - 1]), `${name} ${command}: line ${named[2]}: ${text[at]}`);
         assert.match(lines[0], message, `${name} ${command}`);
         assert.doesNotMatch(r.stderr, /\n\s+at /, `${name} ${command}: no stack`);

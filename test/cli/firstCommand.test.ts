@@ -22,12 +22,21 @@ import { readmeFirstCommands } from '../helpers/docCommands.js';
 
 let copy: RepoCopy;
 let shell: ReaderShell;
-before(() => { copy = copyRepository(REPO); shell = readerShell(); });
-after(() => { copy?.remove(); shell?.remove(); });
+before(() => {
+  copy = copyRepository(REPO);
+  shell = readerShell();
+});
+after(() => {
+  copy?.remove();
+  shell?.remove();
+});
 
-test('the README\'s first command runs as typed and leaves the native kernel as npm ci built it', () => {
+test("the README's first command runs as typed and leaves the native kernel as npm ci built it", () => {
   const first = readmeFirstCommands(fs.readFileSync(path.join(copy.dir, 'README.md'), 'utf8'));
-  assert.ok(first.some((line) => /(^|&& )\.\/wflo /.test(line)), `the README's first block runs no ./wflo: ${first.join(' | ')}`);
+  assert.ok(
+    first.some((line) => /(^|&& )\.\/wflo /.test(line)),
+    `the README's first block runs no ./wflo: ${first.join(' | ')}`,
+  );
   const kernel = kernelFile(copy.dir);
   for (const line of first) {
     const r = shell.run(line, copy.dir);
@@ -35,7 +44,7 @@ test('the README\'s first command runs as typed and leaves the native kernel as 
   }
   assert.ok(fs.existsSync(path.join(copy.dir, 'out')), 'the first command wrote its output');
   assert.deepEqual(kernelFile(copy.dir), kernel, 'build/Release/wflo_kernel.node untouched');
-  assert.ok(!fs.existsSync(path.join(shell.npmCache, '_npx')), 'nothing installed into npm\'s npx cache');
+  assert.ok(!fs.existsSync(path.join(shell.npmCache, '_npx')), "nothing installed into npm's npx cache");
 });
 
 test('`npx wflo` typed inside the clone out of habit: npm installs it as a link, its scripts compile and build nothing', () => {
@@ -65,19 +74,28 @@ test('a kernel build killed halfway leaves the previous kernel in place and load
   try {
     // Kill it once the compiler is at work in the staging folder (objects appear there).
     for (let waited = 0; waited < 300_000 && compiling === null && npm.exitCode === null; waited += 100) {
-      compiling = fs.readdirSync(build).filter((n) => n.startsWith('staging-'))
-        .map((n) => path.join(build, n, 'build', 'Release', 'obj.target'))
-        .find((d) => fs.existsSync(d)) ?? null;
+      compiling =
+        fs
+          .readdirSync(build)
+          .filter((n) => n.startsWith('staging-'))
+          .map((n) => path.join(build, n, 'build', 'Release', 'obj.target'))
+          .find((d) => fs.existsSync(d)) ?? null;
       if (compiling === null) await new Promise((r) => setTimeout(r, 100));
     }
   } finally {
-    try { process.kill(-npm.pid!, 'SIGKILL'); } catch { /* already gone */ }
+    try {
+      process.kill(-npm.pid!, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
     await exited;
   }
   assert.ok(compiling, 'the install script started building in a staging folder');
   assert.deepEqual(fs.readdirSync(path.join(build, 'Release')).sort(), ['wflo_kernel.node', 'wflo_kernel.stamp'], 'no partial file beside the kernel');
   assert.deepEqual({ ...kernelFile(copy.dir), build: [] }, { ...kernel, build: [] }, 'the previous kernel: same bytes, same modification time');
-  const load = spawnSync(process.execPath, ['-e', `console.log(require(${JSON.stringify(path.join(build, 'Release', 'wflo_kernel.node'))}).bestIsa())`], { encoding: 'utf8' });
+  const load = spawnSync(process.execPath, ['-e', `console.log(require(${JSON.stringify(path.join(build, 'Release', 'wflo_kernel.node'))}).bestIsa())`], {
+    encoding: 'utf8',
+  });
   assert.equal(load.status, 0, load.stderr);
   assert.match(load.stdout, /^(avx2|sse2)$/m);
   // The sources as they were: up to date again, nothing compiled, the killed build's folder removed.

@@ -17,7 +17,12 @@ const TIME = '/usr/bin/time';
 const measured = fs.existsSync(TIME);
 const MAX_RSS_KB = 500 * 1024;
 
-interface Run { status: number | null; stdout: string; lines: string[]; rssKb: number | null }
+interface Run {
+  status: number | null;
+  stdout: string;
+  lines: string[];
+  rssKb: number | null;
+}
 
 function wflo(args: string[], cwd: string): Run {
   const cmd = measured ? TIME : process.execPath;
@@ -44,8 +49,17 @@ test('a neighbour at x = 1e9 m: refused by validate, aep, optimize and run --dry
   fs.writeFileSync(path.join(dir, 'far.yaml'), 'base: iea37-cs1-16\nneighbours:\n  - {x: 1000000000, y: 0, turbine: iea37-3.35mw}\n');
   fs.writeFileSync(path.join(dir, 'campaign.yaml'), campaign('neighbours: [{x: 1000000000, y: 0, turbine: iea37-3.35mw}]'));
   const expect = /far\.yaml:3: neighbours\[0\]: neighbour 0 at \(1000000000, 0\) m is 1000000 km from the site, beyond the 100 km/;
-  for (const args of [['validate', 'far.yaml'], ['aep', 'far.yaml'], ['optimize', 'far.yaml', '--out', 'best.yaml']]) refused(wflo(args, dir), expect, args.join(' '));
-  refused(wflo(['run', 'campaign.yaml', '--dry-run'], dir), /campaign\.yaml:4: farms\[0\]\.neighbours\[0\]: neighbour 0 at \(1000000000, 0\) m/, 'run --dry-run');
+  for (const args of [
+    ['validate', 'far.yaml'],
+    ['aep', 'far.yaml'],
+    ['optimize', 'far.yaml', '--out', 'best.yaml'],
+  ])
+    refused(wflo(args, dir), expect, args.join(' '));
+  refused(
+    wflo(['run', 'campaign.yaml', '--dry-run'], dir),
+    /campaign\.yaml:4: farms\[0\]\.neighbours\[0\]: neighbour 0 at \(1000000000, 0\) m/,
+    'run --dry-run',
+  );
   refused(wflo(['validate', 'campaign.yaml'], dir), /campaign\.yaml:4: farms\[0\]\.neighbours\[0\]: neighbour 0 at \(1000000000, 0\) m/, 'validate campaign');
   assert.deepEqual(fs.readdirSync(dir).sort(), ['campaign.yaml', 'far.yaml'], 'nothing written');
 });
@@ -65,11 +79,20 @@ test('6·10⁴ and 10⁵ neighbours: refused when read (not by a worker at run t
   fs.writeFileSync(path.join(dir, 'case.yaml'), 'base: iea37-cs1-16\nneighbours:\n  - {file: others.yaml}\n');
   fs.writeFileSync(path.join(dir, 'campaign.yaml'), campaign('neighbours: [{file: others.yaml}]'));
   // Refused by the neighbour limit (2000) or, first, by the layout file's own turbine count limit (10 000).
-  const expect = /case\.yaml:3: neighbours\[0\]\.file: 2001 neighbouring turbines, over the limit of 2000|others\.yaml:4: layout: 60000 turbines, over the limit of 10000/;
+  const expect =
+    /case\.yaml:3: neighbours\[0\]\.file: 2001 neighbouring turbines, over the limit of 2000|others\.yaml:4: layout: 60000 turbines, over the limit of 10000/;
   refused(wflo(['validate', 'case.yaml'], dir), expect, 'validate');
   refused(wflo(['aep', 'case.yaml'], dir), expect, 'aep');
-  refused(wflo(['run', 'campaign.yaml', '--dry-run'], dir), /campaign\.yaml:4: farms\[0\]\.neighbours\[0\]\.file: 2001 neighbouring turbines|others\.yaml:4: layout: 60000 turbines, over the limit of 10000/, 'run --dry-run');
-  refused(wflo(['run', 'campaign.yaml', '--quiet'], dir), /campaign\.yaml:4: farms\[0\]\.neighbours\[0\]\.file: 2001 neighbouring turbines|others\.yaml:4: layout: 60000 turbines, over the limit of 10000/, 'run');
+  refused(
+    wflo(['run', 'campaign.yaml', '--dry-run'], dir),
+    /campaign\.yaml:4: farms\[0\]\.neighbours\[0\]\.file: 2001 neighbouring turbines|others\.yaml:4: layout: 60000 turbines, over the limit of 10000/,
+    'run --dry-run',
+  );
+  refused(
+    wflo(['run', 'campaign.yaml', '--quiet'], dir),
+    /campaign\.yaml:4: farms\[0\]\.neighbours\[0\]\.file: 2001 neighbouring turbines|others\.yaml:4: layout: 60000 turbines, over the limit of 10000/,
+    'run',
+  );
   assert.deepEqual(fs.readdirSync(dir).sort(), ['campaign.yaml', 'case.yaml', 'others.yaml'], 'nothing written (no output folder)');
 });
 
@@ -83,7 +106,9 @@ test('time-series weights near 1e308 are normalised without overflow: the same A
     assert.equal(r.status, 0, r.lines.join('\n'));
     return JSON.parse(r.stdout).aep_mwh as number;
   };
-  const huge = aep('huge.csv'), small = aep('small.csv'), plain = aep('plain.csv');
+  const huge = aep('huge.csv'),
+    small = aep('small.csv'),
+    plain = aep('plain.csv');
   assert.ok(huge > 0, `AEP ${huge}`);
   // 1e308 : 1e308 : 1 are the shares 1 : 1 : 1e-308, and the third sample weighs nothing: two equal samples.
   assert.ok(Math.abs(huge - small) <= 1e-12 * small, `${huge} vs ${small}`);
@@ -93,12 +118,19 @@ test('time-series weights near 1e308 are normalised without overflow: the same A
 test('wake parameters and Ct out of physical range: one line, exit 2 (flags, files, with blockage)', () => {
   const dir = tempDir('wflo-hostile-params-');
   refused(wflo(['aep', '--case', 'iea37-cs1-16', '--k', '1e300'], dir), /^wflo: --k: must be at most 1, got 1e\+300/, '--k 1e300');
-  const turbine = (ct: number): string => `{rotor_diameter: 80, hub_height: 70, performance: {power_curve: {power_wind_speeds: [3, 5, 8, 25], power_values: [0, 154000, 696000, 2000000]}, Ct_curve: {Ct_wind_speeds: [3, 5, 8, 25], Ct_values: [0.8, ${ct}, 0.8, 0.05]}}}`;
+  const turbine = (ct: number): string =>
+    `{rotor_diameter: 80, hub_height: 70, performance: {power_curve: {power_wind_speeds: [3, 5, 8, 25], power_values: [0, 154000, 696000, 2000000]}, Ct_curve: {Ct_wind_speeds: [3, 5, 8, 25], Ct_values: [0.8, ${ct}, 0.8, 0.05]}}}`;
   for (const ct of [80, 8, -0.8]) {
     // With blockage, Ct 80 used to give an AEP of 0.
     fs.writeFileSync(path.join(dir, 'case.yaml'), `base: iea37-cs1-16\nblockage: selfsimilarity2020\nturbine: ${turbine(ct)}\n`);
     for (const cmd of ['validate', 'aep']) {
-      refused(wflo([cmd, 'case.yaml'], dir), new RegExp(`case\\.yaml:3: turbine\\.performance\\.Ct_curve\\.Ct_values\\[1\\]: thrust coefficient ${String(ct).replace('.', '\\.')} at 5 m/s is outside \\[0, 1\\.2\\]`), `${cmd} Ct ${ct}`);
+      refused(
+        wflo([cmd, 'case.yaml'], dir),
+        new RegExp(
+          `case\\.yaml:3: turbine\\.performance\\.Ct_curve\\.Ct_values\\[1\\]: thrust coefficient ${String(ct).replace('.', '\\.')} at 5 m/s is outside \\[0, 1\\.2\\]`,
+        ),
+        `${cmd} Ct ${ct}`,
+      );
     }
   }
 });

@@ -19,12 +19,35 @@ const out = () => path.join(dir, 'out');
 
 before(() => {
   dir = tempDir('wflo-json-');
-  fs.writeFileSync(campaignFile(), stringify({
-    name: 'json', output: 'out',
-    farms: [{ id: 0, case: 'iea37-cs1-16' }, { id: 1, boundary: { polygon: [[0, 0], [3000, 0], [3000, 2000], [0, 2000]] }, wind: 'iea37-cs1' }],
-    farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 6 }, { id: 1, turbine: 'iea37-3.35mw', n_turbines: 4 }],
-    seeds: { start: 0, count: 3 }, optimizer: { method: 'noop' }, workers: 2,
-  }));
+  fs.writeFileSync(
+    campaignFile(),
+    stringify({
+      name: 'json',
+      output: 'out',
+      farms: [
+        { id: 0, case: 'iea37-cs1-16' },
+        {
+          id: 1,
+          boundary: {
+            polygon: [
+              [0, 0],
+              [3000, 0],
+              [3000, 2000],
+              [0, 2000],
+            ],
+          },
+          wind: 'iea37-cs1',
+        },
+      ],
+      farm_types: [
+        { id: 0, turbine: 'iea37-3.35mw', n_turbines: 6 },
+        { id: 1, turbine: 'iea37-3.35mw', n_turbines: 4 },
+      ],
+      seeds: { start: 0, count: 3 },
+      optimizer: { method: 'noop' },
+      workers: 2,
+    }),
+  );
 });
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -55,7 +78,10 @@ test('run --json: the summary as one object, the line on stderr; --dry-run --jso
   assert.match(r.stderr, /json: 12\/12 done \(12 this run\)/);
   const layouts = s.layoutsFile as string;
   assert.equal(path.resolve(layouts), path.resolve(out(), 'layouts.h5'));
-  if (!hasH5py()) { t.diagnostic('h5py not importable: rows not counted independently'); return; }
+  if (!hasH5py()) {
+    t.diagnostic('h5py not importable: rows not counted independently');
+    return;
+  }
   assert.equal(h5pyRows(layouts), 12);
   assert.equal((s.exported as { rows: number }).rows, 12);
 });
@@ -77,14 +103,20 @@ test('report, export, plot and ledger rebuild --json: what was written, as the f
   assert.equal(plot.status, 0, plot.stderr);
   const p = oneObject(plot.stdout) as { file: string; layouts: { nTurbines: number }[] };
   assert.ok(fs.statSync(p.file).size > 0);
-  assert.deepEqual(p.layouts.map((l) => l.nTurbines), [6]);
+  assert.deepEqual(
+    p.layouts.map((l) => l.nTurbines),
+    [6],
+  );
   const ledger = runWflo(['ledger', 'rebuild', out(), '--json']);
   assert.equal(ledger.status, 0, ledger.stderr);
   assert.deepEqual(oneObject(ledger.stdout), { dir: out(), rebuilt: false, problem: null });
 });
 
 test('shards merge --json: one object on stdout (exit 3: problems left), the text summary on stderr', (t) => {
-  if (!hasH5py()) { t.skip('h5py not importable (apt-get install python3-h5py)'); return; }
+  if (!hasH5py()) {
+    t.skip('h5py not importable (apt-get install python3-h5py)');
+    return;
+  }
   const rescue = path.join(dir, 'rescue');
   fs.mkdirSync(rescue);
   const campaign = path.join(rescue, 'campaign.yaml');

@@ -16,7 +16,15 @@ import { spawnSync } from 'node:child_process';
 import { PYTHON, REPO, runWflo, tempDir } from '../helpers.js';
 import { resolveSettings } from '../../src/optimize/settings.js';
 
-interface Row { event: string; iteration: number | null; stage: number; wec: number | null; objective: number; max_violation_m: number; evaluations: number }
+interface Row {
+  event: string;
+  iteration: number | null;
+  stage: number;
+  wec: number | null;
+  objective: number;
+  max_violation_m: number;
+  evaluations: number;
+}
 
 function readCsv(file: string): Row[] {
   const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
@@ -25,7 +33,15 @@ function readCsv(file: string): Row[] {
   const num = (s: string) => (s === '' ? null : Number(s));
   return lines.slice(2).map((l) => {
     const [event, iteration, stage, wec, objective, viol, evaluations] = l.split(',');
-    return { event, iteration: num(iteration), stage: Number(stage), wec: num(wec), objective: Number(objective), max_violation_m: Number(viol), evaluations: Number(evaluations) };
+    return {
+      event,
+      iteration: num(iteration),
+      stage: Number(stage),
+      wec: num(wec),
+      objective: Number(objective),
+      max_violation_m: Number(viol),
+      evaluations: Number(evaluations),
+    };
   });
 }
 
@@ -41,37 +57,56 @@ function lcoeRun(): NonNullable<typeof lcoeShared> {
   const out = path.join(dir, 'best.yaml');
   const history = path.join(dir, 'lcoe.json');
   const caseFile = path.join(REPO, 'examples', 'mixed-choice-cost.yaml');
-  const r = runWflo(['optimize', caseFile, '--method', 'gradient', '--objective', 'lcoe', '--max-iterations', '8', '--out', out, '--json', '--history', history], { timeoutMs: 300_000 });
+  const r = runWflo(
+    ['optimize', caseFile, '--method', 'gradient', '--objective', 'lcoe', '--max-iterations', '8', '--out', out, '--json', '--history', history],
+    { timeoutMs: 300_000 },
+  );
   assert.equal(r.status, 0, r.stderr);
   lcoeShared = { dir, out, history, caseFile, r };
   return lcoeShared;
 }
-after(() => { if (lcoeShared) fs.rmSync(lcoeShared.dir, { recursive: true, force: true }); });
+after(() => {
+  if (lcoeShared) fs.rmSync(lcoeShared.dir, { recursive: true, force: true });
+});
 
 const GRADIENT = ['optimize', 'iea37-cs1-16', '--method', 'gradient', '--max-iterations', '20', '--seed', '3', '--json'];
 
-test('--history of the gradient method: every L-BFGS iteration, counts up to the result\'s, the stages\' factors, the last row the result', () => {
+test("--history of the gradient method: every L-BFGS iteration, counts up to the result's, the stages' factors, the last row the result", () => {
   const dir = tempDir('wflo-history-');
   try {
-    const csv = path.join(dir, 'h.csv'), json = path.join(dir, 'h.json');
+    const csv = path.join(dir, 'h.csv'),
+      json = path.join(dir, 'h.json');
     const a = runWflo([...GRADIENT, '--history', csv], { timeoutMs: 300_000 });
     assert.equal(a.status, 0, a.stderr);
     const b = runWflo([...GRADIENT, '--history', json], { timeoutMs: 300_000 });
     assert.equal(b.status, 0, b.stderr);
     const plain = runWflo(GRADIENT, { timeoutMs: 300_000 });
-    const strip = (s: string) => { const { wall_s: _w, ...rest } = JSON.parse(s) as Record<string, unknown>; return rest; };
+    const strip = (s: string) => {
+      const { wall_s: _w, ...rest } = JSON.parse(s) as Record<string, unknown>;
+      return rest;
+    };
     assert.deepEqual(strip(a.stdout), strip(plain.stdout), 'recording does not change the result');
     const r = JSON.parse(a.stdout) as { aep_mwh: number; iterations: number; evaluations: number };
     const rows = readCsv(csv);
     assert.ok(rows.length > 50, `${rows.length} rows`);
     assert.ok(rows.every((row) => row.event === 'descent'));
-    assert.deepEqual(rows.map((row) => row.iteration), rows.map((_, k) => k + 1), 'one row per iteration, counted from 1');
+    assert.deepEqual(
+      rows.map((row) => row.iteration),
+      rows.map((_, k) => k + 1),
+      'one row per iteration, counted from 1',
+    );
     assert.equal(rows.at(-1)!.iteration, r.iterations);
-    assert.ok(rows.every((row, k) => k === 0 || row.evaluations >= rows[k - 1].evaluations), 'evaluations never go back');
+    assert.ok(
+      rows.every((row, k) => k === 0 || row.evaluations >= rows[k - 1].evaluations),
+      'evaluations never go back',
+    );
     assert.ok(rows.at(-1)!.evaluations <= r.evaluations && rows.at(-1)!.evaluations >= r.iterations);
     // The continuation's stages, then the restart stage at the model's own wake (factor 1).
     const factors = [...resolveSettings({ method: 'gradient' }).wec, 1];
-    assert.deepEqual([...new Set(rows.map((row) => row.stage))], factors.map((_, k) => k));
+    assert.deepEqual(
+      [...new Set(rows.map((row) => row.stage))],
+      factors.map((_, k) => k),
+    );
     for (const row of rows) assert.equal(row.wec, factors[row.stage], `stage ${row.stage}`);
     // The last row is the returned layout: its AEP (Φ less the penalty term: a rounding apart) and
     // a violation within the last stage's tolerance, 1e-6 D (D = 130 m).
@@ -81,38 +116,64 @@ test('--history of the gradient method: every L-BFGS iteration, counts up to the
     const doc = JSON.parse(fs.readFileSync(json, 'utf8')) as { format: string; columns: string[]; rows: Row[] };
     assert.equal(doc.format, 'wflo-history/1');
     assert.deepEqual(doc.columns, ['event', 'iteration', 'stage', 'wec', 'objective', 'max_violation_m', 'evaluations']);
-    assert.deepEqual(doc.rows, rows, 'the JSON file holds the CSV\'s rows');
+    assert.deepEqual(doc.rows, rows, "the JSON file holds the CSV's rows");
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
 
-test('--history of the global and population methods: starts, then hops or generations, the best AEP so far, ending at the result\'s', () => {
+test("--history of the global and population methods: starts, then hops or generations, the best AEP so far, ending at the result's", () => {
   const dir = tempDir('wflo-history-');
   try {
     const csv = path.join(dir, 'g.csv');
-    const g = runWflo(['optimize', 'iea37-cs1-16', '--method', 'global', '--hops', '2', '--max-iterations', '10', '--seed', '3', '--json', '--history', csv], { timeoutMs: 300_000 });
+    const g = runWflo(['optimize', 'iea37-cs1-16', '--method', 'global', '--hops', '2', '--max-iterations', '10', '--seed', '3', '--json', '--history', csv], {
+      timeoutMs: 300_000,
+    });
     assert.equal(g.status, 0, g.stderr);
     const r = JSON.parse(g.stdout) as { aep_mwh: number; evaluations: number };
     const rows = readCsv(csv);
-    const starts = rows.filter((row) => row.event === 'start'), hops = rows.filter((row) => row.event === 'hop');
+    const starts = rows.filter((row) => row.event === 'start'),
+      hops = rows.filter((row) => row.event === 'hop');
     assert.ok(starts.length >= 1);
-    assert.deepEqual(starts.map((row) => row.stage), starts.map((_, k) => k));
-    assert.deepEqual(hops.map((row) => row.stage), [0, 1]);
-    assert.deepEqual(rows.map((row) => row.event), [...starts.map(() => 'start'), 'hop', 'hop']);
-    assert.ok(rows.every((row, k) => row.iteration === null && row.wec === null && (k === 0 || (row.objective >= rows[k - 1].objective && row.evaluations >= rows[k - 1].evaluations))));
+    assert.deepEqual(
+      starts.map((row) => row.stage),
+      starts.map((_, k) => k),
+    );
+    assert.deepEqual(
+      hops.map((row) => row.stage),
+      [0, 1],
+    );
+    assert.deepEqual(
+      rows.map((row) => row.event),
+      [...starts.map(() => 'start'), 'hop', 'hop'],
+    );
+    assert.ok(
+      rows.every(
+        (row, k) =>
+          row.iteration === null && row.wec === null && (k === 0 || (row.objective >= rows[k - 1].objective && row.evaluations >= rows[k - 1].evaluations)),
+      ),
+    );
     assert.equal(rows.at(-1)!.objective, r.aep_mwh);
     assert.ok(rows.at(-1)!.evaluations <= r.evaluations);
     // The population method: its starts, then its generations numbered on, the final polish last.
     const pfile = path.join(dir, 'p.csv');
-    const p = runWflo(['optimize', 'iea37-cs1-16', '--method', 'population', '--max-iterations', '5', '--seed', '1', '--json', '--history', pfile], { timeoutMs: 300_000 });
+    const p = runWflo(['optimize', 'iea37-cs1-16', '--method', 'population', '--max-iterations', '5', '--seed', '1', '--json', '--history', pfile], {
+      timeoutMs: 300_000,
+    });
     assert.equal(p.status, 0, p.stderr);
     const pr = JSON.parse(p.stdout) as { aep_mwh: number; evaluations: number };
     const prow = readCsv(pfile);
-    const pstarts = prow.filter((row) => row.event === 'start'), generations = prow.filter((row) => row.event === 'generation');
+    const pstarts = prow.filter((row) => row.event === 'start'),
+      generations = prow.filter((row) => row.event === 'generation');
     assert.ok(pstarts.length >= 1 && generations.length >= 2);
-    assert.deepEqual(prow.map((row) => row.event), [...pstarts.map(() => 'start'), ...generations.map(() => 'generation')]);
-    assert.deepEqual(generations.map((row) => row.stage), generations.map((_, k) => k));
+    assert.deepEqual(
+      prow.map((row) => row.event),
+      [...pstarts.map(() => 'start'), ...generations.map(() => 'generation')],
+    );
+    assert.deepEqual(
+      generations.map((row) => row.stage),
+      generations.map((_, k) => k),
+    );
     assert.ok(prow.every((row, k) => k === 0 || (row.objective >= prow[k - 1].objective && row.evaluations >= prow[k - 1].evaluations)));
     assert.equal(prow.at(-1)!.objective, pr.aep_mwh);
     assert.ok(prow.at(-1)!.evaluations <= pr.evaluations);
@@ -121,7 +182,7 @@ test('--history of the global and population methods: starts, then hops or gener
   }
 });
 
-test('--history is refused with several starts and over somebody else\'s file (exit 2, nothing written); its own file is replaced', () => {
+test("--history is refused with several starts and over somebody else's file (exit 2, nothing written); its own file is replaced", () => {
   const dir = tempDir('wflo-history-');
   try {
     const file = path.join(dir, 'h.csv');
@@ -154,13 +215,16 @@ test('--history is refused with several starts and over somebody else\'s file (e
   }
 });
 
-test('--history of an LCOE run: energy stages in MWh, cost stages in the case\'s LCOE, ending at the result\'s (0.1 %)', { timeout: 300_000 }, () => {
+test("--history of an LCOE run: energy stages in MWh, cost stages in the case's LCOE, ending at the result's (0.1 %)", { timeout: 300_000 }, () => {
   {
     const { history: file, r } = lcoeRun();
     const j = JSON.parse(r.stdout) as { iterations: number; economics: { objective: string; value: number } };
     assert.equal(j.economics.objective, 'lcoe');
     const rows = (JSON.parse(fs.readFileSync(file, 'utf8')) as { rows: Row[] }).rows;
-    assert.ok(rows.every((row, k) => k === 0 || row.iteration! > rows[k - 1].iteration!), 'iterations count on across the runs of a model choice');
+    assert.ok(
+      rows.every((row, k) => k === 0 || row.iteration! > rows[k - 1].iteration!),
+      'iterations count on across the runs of a model choice',
+    );
     assert.ok(rows.at(-1)!.iteration! <= j.iterations);
     // Each stage is an energy stage (AEPs in MWh: thousands of times an LCOE) or a cost stage (at
     // wec 1, LCOEs near the result's); the model choice runs the optimization twice, so there are
@@ -192,10 +256,17 @@ test('--history of an LCOE run: energy stages in MWh, cost stages in the case\'s
  */
 const hasYaml = spawnSync(PYTHON, ['-c', 'import yaml'], { encoding: 'utf8' }).status === 0;
 
-test('optimize --out with economics: the objective, the figures and the cable network in the result file', { skip: hasYaml ? false : 'python3-yaml is not installed', timeout: 300_000 }, () => {
+test('optimize --out with economics: the objective, the figures and the cable network in the result file', {
+  skip: hasYaml ? false : 'python3-yaml is not installed',
+  timeout: 300_000,
+}, () => {
   const { out, caseFile, r } = lcoeRun();
   const printed = JSON.parse(r.stdout) as { economics: { lcoe: number; npv: number; cable_length_m: number; cable_cost: number }; turbine_types: number[] };
-  const py = spawnSync(PYTHON, ['-c', `
+  const py = spawnSync(
+    PYTHON,
+    [
+      '-c',
+      `
 import yaml, json, math, sys
 doc = yaml.safe_load(open(sys.argv[1]))
 case = yaml.safe_load(open(sys.argv[2]))
@@ -221,9 +292,25 @@ total = sum(math.hypot(x[i] - (x[to[i]] if to[i] >= 0 else subs[-1 - to[i]][0]),
 print(json.dumps({'objective': w['objective'], 'value': e['value'], 'lcoe': e['lcoe_per_mwh'], 'npv': e['npv'], 'length': e['cable_length_m'],
                   'cost': e['cable_cost'], 'recomputed': total, 'feeders': sum(1 for t in to if t < 0), 'items': sorted(e['cost_breakdown']),
                   'models': [t['n'] for t in doc['turbines']]}))
-`, out, caseFile], { encoding: 'utf8' });
+`,
+      out,
+      caseFile,
+    ],
+    { encoding: 'utf8' },
+  );
   assert.equal(py.status, 0, py.stderr);
-  const f = JSON.parse(py.stdout) as { objective: string; value: number; lcoe: number; npv: number; length: number; cost: number; recomputed: number; feeders: number; items: string[]; models: number[] };
+  const f = JSON.parse(py.stdout) as {
+    objective: string;
+    value: number;
+    lcoe: number;
+    npv: number;
+    length: number;
+    cost: number;
+    recomputed: number;
+    feeders: number;
+    items: string[];
+    models: number[];
+  };
   assert.equal(f.objective, 'lcoe');
   assert.equal(f.value, f.lcoe);
   assert.equal(f.lcoe, printed.economics.lcoe);

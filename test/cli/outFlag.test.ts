@@ -13,9 +13,18 @@ const dir = tempDir('wflo-outflag-');
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const COMMANDS: [string[], 'file' | 'dir'][] = [
-  [['run'], 'dir'], [['collect'], 'dir'], [['slurm'], 'dir'], [['slurm', 'status'], 'dir'], [['validate'], 'dir'],
-  [['optimize'], 'file'], [['plot'], 'file'], [['report'], 'file'], [['export'], 'file'], [['missing'], 'file'],
-  [['shards', 'merge'], 'file'], [['shards', 'missing'], 'file'],
+  [['run'], 'dir'],
+  [['collect'], 'dir'],
+  [['slurm'], 'dir'],
+  [['slurm', 'status'], 'dir'],
+  [['validate'], 'dir'],
+  [['optimize'], 'file'],
+  [['plot'], 'file'],
+  [['report'], 'file'],
+  [['export'], 'file'],
+  [['missing'], 'file'],
+  [['shards', 'merge'], 'file'],
+  [['shards', 'missing'], 'file'],
 ];
 
 test('every command that writes somewhere lists -o, --out <file|dir>, and no other output flag', () => {
@@ -39,7 +48,7 @@ test('the old spellings still write where they say, with nothing on stderr', () 
   assert.ok(fs.readFileSync(yaml, 'utf8').includes('iea37-cs1-16'));
 });
 
-test('-o DIR on run overrides the campaign\'s output; two different output paths are a usage error', () => {
+test("-o DIR on run overrides the campaign's output; two different output paths are a usage error", () => {
   const elsewhere = path.join(dir, 'elsewhere');
   const dry = runWflo(['run', path.join(REPO, 'examples', 'demo.yaml'), '--dry-run', '-o', elsewhere]);
   assert.equal(dry.status, 0, dry.stderr);

@@ -18,7 +18,9 @@ import { hasH5py, runWflo, tempDir } from '../helpers.js';
 import { writeAdoptionIncident } from '../shards/helpers/adoptionIncident.js';
 
 const dirs: string[] = [];
-after(() => { for (const d of dirs) fs.rmSync(d, { recursive: true, force: true }); });
+after(() => {
+  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+});
 function dir(prefix: string): string {
   const d = tempDir(prefix);
   dirs.push(d);
@@ -49,7 +51,10 @@ test('optimize --out, then aep and plot of that one file in an empty folder', ()
   assert.equal(svg.status, 0, svg.stderr);
   const text = fs.readFileSync(path.join(cwd, 'b.svg'), 'utf8');
   assert.match(text, /<circle[^>]*class="boundary"/);
-  assert.deepEqual(markers(text), doc.layout.x.map((x: number, i: number) => ({ x, y: doc.layout.y[i] })));
+  assert.deepEqual(
+    markers(text),
+    doc.layout.x.map((x: number, i: number) => ({ x, y: doc.layout.y[i] })),
+  );
 });
 
 test('plot of a shards merge output: --campaign or --case supply what the file lacks', { skip: hasH5py() ? false : 'h5py not importable' }, () => {
@@ -59,7 +64,10 @@ test('plot of a shards merge output: --campaign or --case supply what the file l
   assert.equal(merge.status, 3, merge.stderr);
   // worker_05.h5 has one good record and four rejected ones, no unusable one.
   const unusable = merge.stdout.split('\n').filter((l, i, all) => {
-    const head = all.slice(0, i + 1).reverse().find((h) => !h.startsWith('  '));
+    const head = all
+      .slice(0, i + 1)
+      .reverse()
+      .find((h) => !h.startsWith('  '));
     return l.startsWith('  ') && head?.startsWith('files with unusable records');
   });
   assert.deepEqual(unusable, [], merge.stdout);
@@ -75,7 +83,10 @@ test('plot of a shards merge output: --campaign or --case supply what the file l
   // The AEP the plot computes with the campaign's farm model is the record's (no "differs" note).
   assert.doesNotMatch(viaCampaign.stdout, /note:/);
   const svg = fs.readFileSync(path.join(cwd, 'r.svg'), 'utf8');
-  assert.deepEqual(markers(svg), Array.from(record.x, (x, i) => ({ x, y: record.y[i] })));
+  assert.deepEqual(
+    markers(svg),
+    Array.from(record.x, (x, i) => ({ x, y: record.y[i] })),
+  );
   // farm 1 is the 3000 m × 2000 m rectangle of the campaign, drawn as a path.
   assert.match(svg, /<path[^>]*class="boundary"/);
 

@@ -17,13 +17,26 @@ import { internalRateOfReturn, presentValue } from '../../src/cost/discounting.j
 interface RefCase {
   name: string;
   inputs: {
-    distance_from_shore_km: number; energy_price_eur_per_kwh: number; project_duration_years: number; discount_rate: number;
-    rated_rpm: number[]; rotor_diameter_m: number[]; rated_power_mw: number[]; hub_height_m: number[];
-    water_depth_m: number[]; aep_kwh: number[]; cabling_cost_eur: number | null;
+    distance_from_shore_km: number;
+    energy_price_eur_per_kwh: number;
+    project_duration_years: number;
+    discount_rate: number;
+    rated_rpm: number[];
+    rotor_diameter_m: number[];
+    rated_power_mw: number[];
+    hub_height_m: number[];
+    water_depth_m: number[];
+    aep_kwh: number[];
+    cabling_cost_eur: number | null;
   };
   outputs: {
-    npv_eur: number; irr_percent: number; lcoe_eur_per_kwh: number;
-    devex_eur: number; capex_eur: number; opex_eur_per_year: number; abex_eur: number;
+    npv_eur: number;
+    irr_percent: number;
+    lcoe_eur_per_kwh: number;
+    devex_eur: number;
+    capex_eur: number;
+    opex_eur_per_year: number;
+    abex_eur: number;
   };
 }
 
@@ -67,7 +80,7 @@ test('reference data: TOPFARM test inputs, the example-5 farm and varied farms (
   assert.ok(Math.abs(n.outputs.npv_eur - 0.0724087) < 1e-7);
 });
 
-test('NPV, IRR, LCOE, CAPEX, DEVEX, OPEX, ABEX equal TOPFARM\'s values to 1e-9 relative', () => {
+test("NPV, IRR, LCOE, CAPEX, DEVEX, OPEX, ABEX equal TOPFARM's values to 1e-9 relative", () => {
   let worst = 0;
   for (const c of REF.cases) {
     const { model, design } = setup(c);
@@ -101,20 +114,24 @@ test('consistency: NPV is zero at price = LCOE and at rate = IRR', () => {
     const { model, design } = setup(c);
     const r = model.evaluate(design, false);
     const atLcoe = new DtuOffshoreModel({
-      distanceFromShoreKm: model.distanceFromShoreKm, energyPriceEurPerMWh: r.lcoe,
-      projectYears: model.projectYears, discountRate: model.discountRate,
+      distanceFromShoreKm: model.distanceFromShoreKm,
+      energyPriceEurPerMWh: r.lcoe,
+      projectYears: model.projectYears,
+      discountRate: model.discountRate,
     }).evaluate(design, false);
     const scale = r.breakdown.capex_eur + r.breakdown.devex_eur;
     assert.ok(Math.abs(atLcoe.npv) < 1e-9 * scale, `${c.name}: NPV at the LCOE price ${atLcoe.npv}`);
     const atIrr = new DtuOffshoreModel({
-      distanceFromShoreKm: model.distanceFromShoreKm, energyPriceEurPerMWh: model.energyPriceEurPerMWh,
-      projectYears: model.projectYears, discountRate: r.irr,
+      distanceFromShoreKm: model.distanceFromShoreKm,
+      energyPriceEurPerMWh: model.energyPriceEurPerMWh,
+      projectYears: model.projectYears,
+      discountRate: r.irr,
     }).evaluate(design, false);
     assert.ok(Math.abs(atIrr.npv) < 1e-9 * scale, `${c.name}: NPV at the IRR ${atIrr.npv}`);
   }
 });
 
-test('IRR: numpy_financial\'s textbook example and the no-root cases', () => {
+test("IRR: numpy_financial's textbook example and the no-root cases", () => {
   // numpy_financial.irr docstring: irr([-100, 39, 59, 55, 20]) = 0.28095 (rounded as published).
   assert.ok(Math.abs(internalRateOfReturn([-100, 39, 59, 55, 20]) - 0.28095) < 5e-6);
   assert.ok(Math.abs(internalRateOfReturn([-100, 0, 0, 74]) - -0.0955) < 5e-5);
@@ -129,7 +146,7 @@ test('IRR: numpy_financial\'s textbook example and the no-root cases', () => {
   assert.ok(Math.abs(internalRateOfReturn(f) - 0.1) < 1e-12);
 });
 
-test('partials of LCOE and NPV w.r.t. each turbine\'s AEP and depth and the cable cost, against central differences', () => {
+test("partials of LCOE and NPV w.r.t. each turbine's AEP and depth and the cable cost, against central differences", () => {
   let worst = 0;
   for (const name of ['varied-7wt', 'varied-25wt', 'topfarm-example5-iea37-16']) {
     const c = REF.cases.find((k) => k.name === name)!;
@@ -153,14 +170,20 @@ test('partials of LCOE and NPV w.r.t. each turbine\'s AEP and depth and the cabl
     };
     const n = design.aepMWh.length;
     for (let i = 0; i < n; i++) {
-      const a = fd((d, h) => { d.aepMWh[i] += h; }, 1e-3 * design.aepMWh[i]);
+      const a = fd((d, h) => {
+        d.aepMWh[i] += h;
+      }, 1e-3 * design.aepMWh[i]);
       cmp(`dLcoe/dAep[${i}]`, g.dLcoe!.aepMWh[i], a.lcoe, 0);
       cmp(`dNpv/dAep[${i}]`, g.dNpv!.aepMWh[i], a.npv, 0);
-      const w = fd((d, h) => { d.waterDepth[i] += h; }, 1e-2);
+      const w = fd((d, h) => {
+        d.waterDepth[i] += h;
+      }, 1e-2);
       cmp(`dLcoe/dDepth[${i}]`, g.dLcoe!.waterDepth[i], w.lcoe, 0);
       cmp(`dNpv/dDepth[${i}]`, g.dNpv!.waterDepth[i], w.npv, 0);
     }
-    const k = fd((d, h) => { d.cableCost += h; }, 1e3);
+    const k = fd((d, h) => {
+      d.cableCost += h;
+    }, 1e3);
     cmp('dLcoe/dCable', g.dLcoe!.cableCost, k.lcoe, 0);
     cmp('dNpv/dCable', g.dNpv!.cableCost, k.npv, 0);
   }

@@ -38,8 +38,10 @@ export const LANE_CASE = [
  * straight cable to the substation and a turbine in the platform's shadow (north of it, at the
  * boundary, where an energy optimum puts turbines) cannot be connected.
  */
-export const SHADOW_CASE = LANE_CASE
-  .replace('name: lane', 'name: shadow')
+export const SHADOW_CASE = LANE_CASE.replace('name: lane', 'name: shadow')
   .replace('- name: shipping lane', '- name: platform')
   .replace('[[-2000, 300], [2000, 300], [2000, 500], [-2000, 500]]', '[[-500, 900], [500, 900], [500, 1000], [-500, 1000]]')
-  .replace('    - {name: xlpe-66kv-240, capacity: 3, cost_per_m: 350}\n    - {name: xlpe-66kv-500, capacity: 5, cost_per_m: 520}\n', '    - {name: xlpe-66kv-240, capacity: 1, cost_per_m: 350}\n');
+  .replace(
+    '    - {name: xlpe-66kv-240, capacity: 3, cost_per_m: 350}\n    - {name: xlpe-66kv-500, capacity: 5, cost_per_m: 520}\n',
+    '    - {name: xlpe-66kv-240, capacity: 1, cost_per_m: 350}\n',
+  );

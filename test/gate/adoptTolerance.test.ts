@@ -21,15 +21,30 @@ const task = expandTasks(campaign).find((t) => t.taskId === 'farm_0_type_0_seed_
 
 /** 8 turbines on a ring of radius 1000 m (785 m apart), turbine 0 moved to `radius` m from the centre. */
 function candidate(radius: number): ResultRow {
-  const x = new Float64Array(8), y = new Float64Array(8);
+  const x = new Float64Array(8),
+    y = new Float64Array(8);
   for (let k = 0; k < 8; k++) {
     const r = k === 0 ? radius : 1000;
     x[k] = r * Math.cos((2 * Math.PI * k) / 8);
     y[k] = r * Math.sin((2 * Math.PI * k) / 8);
   }
   return {
-    taskId: task.taskId, specHash: task.specHash, farmId: 0, farmType: 0, seed: 0, nTurbines: 8, aep: NaN, aepInitial: NaN,
-    x, y, xInitial: new Float64Array(0), yInitial: new Float64Array(0), iterations: -1, evaluations: -1, wallS: NaN, attempts: -1,
+    taskId: task.taskId,
+    specHash: task.specHash,
+    farmId: 0,
+    farmType: 0,
+    seed: 0,
+    nTurbines: 8,
+    aep: NaN,
+    aepInitial: NaN,
+    x,
+    y,
+    xInitial: new Float64Array(0),
+    yInitial: new Float64Array(0),
+    iterations: -1,
+    evaluations: -1,
+    wallS: NaN,
+    attempts: -1,
   };
 }
 

@@ -5,7 +5,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { CLI, PYTHON } from '../helpers.js';
 
-export interface H5Row { task_id: string; aep: number; layout: number[][]; source: string }
+export interface H5Row {
+  task_id: string;
+  aep: number;
+  layout: number[][];
+  source: string;
+}
 
 /** Every row of a layouts.h5 as h5py reads it (task id, AEP, layout without padding, source). */
 export async function layoutsRows(file: string): Promise<H5Row[]> {
@@ -35,8 +40,13 @@ export function python(script: string, args: string[] = []): string {
 /** The real `wflo` command (dist/src/cli/main.js) in a child process. */
 export function wflo(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '', stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (s: string) => { stdout += s; });
-  child.stderr.setEncoding('utf8').on('data', (s: string) => { stderr += s; });
+  let stdout = '',
+    stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => {
+    stdout += s;
+  });
+  child.stderr.setEncoding('utf8').on('data', (s: string) => {
+    stderr += s;
+  });
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }

@@ -33,39 +33,75 @@ if (!url || !mode) {
 }
 
 const connection = new Redis(url, { maxRetriesPerRequest: null });
-const worker = new Worker(queueNameFor(), async (job: Job) => {
-  const { data, farm, type, optimizer } = decodeJob(job.data, job.id);
-  const c = caseForTask(farm, type);
-  const lieSeed = mode === 'wrong-seed' ? data.seed + 1000 : data.seed;
-  let host = os.hostname();
-  if (mode === 'escapes' && data.attempt === 1) {
-    await job.updateProgress({ host: 'h\u001b[2J', pid: 1, refused: '\u001b[31mRED\u001b[0m\r\nwflo: 24/24 done, 0 failed (FAKE)\u001b]0;pwned\u0007' });
-    if (data.seed % 3 === 1) {
-      return { v: 1, kind: 'error', attempt: data.attempt, wallS: 0.01, permanent: false, worker: { host, pid: process.pid }, message: '\u001b[2J\u001b[31mboom\rwflo: all good (FAKE)' };
+const worker = new Worker(
+  queueNameFor(),
+  async (job: Job) => {
+    const { data, farm, type, optimizer } = decodeJob(job.data, job.id);
+    const c = caseForTask(farm, type);
+    const lieSeed = mode === 'wrong-seed' ? data.seed + 1000 : data.seed;
+    let host = os.hostname();
+    if (mode === 'escapes' && data.attempt === 1) {
+      await job.updateProgress({ host: 'h\u001b[2J', pid: 1, refused: '\u001b[31mRED\u001b[0m\r\nwflo: 24/24 done, 0 failed (FAKE)\u001b]0;pwned\u0007' });
+      if (data.seed % 3 === 1) {
+        return {
+          v: 1,
+          kind: 'error',
+          attempt: data.attempt,
+          wallS: 0.01,
+          permanent: false,
+          worker: { host, pid: process.pid },
+          message: '\u001b[2J\u001b[31mboom\rwflo: all good (FAKE)',
+        };
+      }
+      if (data.seed % 3 === 0) host = 'evil\n\u001b[31mwflo: FAKE LINE\u001b[0m';
     }
-    if (data.seed % 3 === 0) host = 'evil\n\u001b[31mwflo: FAKE LINE\u001b[0m';
-  }
-  const output = await runTask({
-    case: c, settings: optimizer, farm, type, taskId: data.taskId, seed: lieSeed, attempt: data.attempt, timeoutS: data.timeoutS, taskDir: null,
-  });
-  if (mode === 'router-network' && output.cableTo) {
-    const own = economicFigures(c, output.x, output.y);
-    output.cableTo = own.cableTo; output.cableType = own.cableType;
-  }
-  const encoded = encodeOutput(output) as Omit<ReturnType<typeof encodeOutput>, 'aep'> & { aep: number | string };
-  if (mode === 'first-attempt' && data.attempt === 1) {
-    switch (data.seed % 5) {
-      case 0: encoded.aep = (encoded.aep as number) * 10; break;
-      case 1: encoded.x = encoded.x.map((v) => v + 1e6); encoded.y = encoded.y.map((v) => v + 1e6); break;
-      case 2: encoded.x[1] = encoded.x[0]!; encoded.y[1] = encoded.y[0]!; break;
-      case 3: encoded.aep = 'NaN'; break;
-      default: break;
+    const output = await runTask({
+      case: c,
+      settings: optimizer,
+      farm,
+      type,
+      taskId: data.taskId,
+      seed: lieSeed,
+      attempt: data.attempt,
+      timeoutS: data.timeoutS,
+      taskDir: null,
+    });
+    if (mode === 'router-network' && output.cableTo) {
+      const own = economicFigures(c, output.x, output.y);
+      output.cableTo = own.cableTo;
+      output.cableType = own.cableType;
     }
-  }
-  if (mode === 'escapes' && data.attempt === 1 && data.seed % 3 === 0) encoded.aep = (encoded.aep as number) * 10;
-  return { v: 1, kind: 'result', attempt: data.attempt, wallS: 0.01, worker: { host, pid: process.pid }, output: encoded };
-}, { connection, prefix: KEY_PREFIX, concurrency: 1, lockDuration: 60_000 }); // a job computes synchronously (cs4 under LCOE: about 10 s), so the lock must outlast it
-worker.on('error', () => { /* the test watches the outcome */ });
+    const encoded = encodeOutput(output) as Omit<ReturnType<typeof encodeOutput>, 'aep'> & { aep: number | string };
+    if (mode === 'first-attempt' && data.attempt === 1) {
+      switch (data.seed % 5) {
+        case 0:
+          encoded.aep = (encoded.aep as number) * 10;
+          break;
+        case 1:
+          encoded.x = encoded.x.map((v) => v + 1e6);
+          encoded.y = encoded.y.map((v) => v + 1e6);
+          break;
+        case 2:
+          encoded.x[1] = encoded.x[0]!;
+          encoded.y[1] = encoded.y[0]!;
+          break;
+        case 3:
+          encoded.aep = 'NaN';
+          break;
+        default:
+          break;
+      }
+    }
+    if (mode === 'escapes' && data.attempt === 1 && data.seed % 3 === 0) encoded.aep = (encoded.aep as number) * 10;
+    return { v: 1, kind: 'result', attempt: data.attempt, wallS: 0.01, worker: { host, pid: process.pid }, output: encoded };
+  },
+  { connection, prefix: KEY_PREFIX, concurrency: 1, lockDuration: 60_000 },
+); // a job computes synchronously (cs4 under LCOE: about 10 s), so the lock must outlast it
+worker.on('error', () => {
+  /* the test watches the outcome */
+});
 await worker.waitUntilReady();
 process.stdout.write('ready\n');
-process.on('SIGTERM', () => { void worker.close(true).then(() => process.exit(0)); });
+process.on('SIGTERM', () => {
+  void worker.close(true).then(() => process.exit(0));
+});

@@ -38,7 +38,12 @@ test('a bilinear function of x and y is reproduced exactly, value and gradient',
   // One cell: f is bilinear in each cell (a + b x + c y + e x y is its own bilinear interpolant).
   const g = new BathymetryGrid(X0, DX, NX, Y0, DY, NY, depth);
   const grad = new Float64Array(2);
-  for (const [x, y] of [[-250, 1100], [10, 1333], [400, 1790], [123.4, 1501]]) {
+  for (const [x, y] of [
+    [-250, 1100],
+    [10, 1333],
+    [400, 1790],
+    [123.4, 1501],
+  ]) {
     assert.ok(Math.abs(g.at(x, y, grad) - f(x, y)) < 1e-10, `(${x}, ${y})`);
     assert.ok(Math.abs(grad[0] - (0.01 + 2e-6 * y)) < 1e-12);
     assert.ok(Math.abs(grad[1] - (-0.004 + 2e-6 * x)) < 1e-12);

@@ -9,13 +9,21 @@ import { createRng } from '../../src/util/rng.js';
 import { assertGradientClose, centralDifference, cs3Boundary, cs4Boundary, CS1_16_CIRCLE, randomPoints } from './fixtures.js';
 
 test('boundaryPenalty of a circle: squared metres outside', () => {
-  const x = new Float64Array([0, 1303, 0]), y = new Float64Array([0, 0, -1304]);
-  const gradX = new Float64Array(3), gradY = new Float64Array(3);
+  const x = new Float64Array([0, 1303, 0]),
+    y = new Float64Array([0, 0, -1304]);
+  const gradX = new Float64Array(3),
+    gradY = new Float64Array(3);
   // 3 m and 4 m outside: 9 + 16.
   assert.equal(boundaryPenalty(CS1_16_CIRCLE, x, y, gradX, gradY), 25);
   // d/dp (−dist)² = −2·(−dist)·∇dist, ∇dist = −p/|p|: turbine 1 gets (+6, 0), turbine 2 (0, −8).
-  assert.deepEqual(Array.from(gradX, (v) => v + 0), [0, 6, 0]);
-  assert.deepEqual(Array.from(gradY, (v) => v + 0), [0, 0, -8]);
+  assert.deepEqual(
+    Array.from(gradX, (v) => v + 0),
+    [0, 6, 0],
+  );
+  assert.deepEqual(
+    Array.from(gradY, (v) => v + 0),
+    [0, 0, -8],
+  );
 });
 
 function checkBoundaryPenalty(boundary: Boundary, seed: number, withShift: boolean): void {
@@ -28,7 +36,8 @@ function checkBoundaryPenalty(boundary: Boundary, seed: number, withShift: boole
   const distance = boundaryDistance(site, x, y).value;
   let reference = 0;
   for (let i = 0; i < count; i++) reference += Math.max(0, (shift ? shift[i]! : 0) - distance[i]!) ** 2;
-  const gradX = new Float64Array(count).fill(3), gradY = new Float64Array(count).fill(3);
+  const gradX = new Float64Array(count).fill(3),
+    gradY = new Float64Array(count).fill(3);
   const value = boundaryPenalty(site, x, y, gradX, gradY, shift);
   assert.ok(reference > 0);
   assert.ok(Math.abs(value - reference) <= 1e-12 * reference, `${value} vs ${reference}`);

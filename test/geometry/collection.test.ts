@@ -9,7 +9,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InputError, RuntimeFailure } from '../../src/util/errors.js';
 import {
-  cableCostGradient, checkNetwork, esauWilliams, kick, KickRandom, networkOf, prepareRouting, routeCollection, type CableType,
+  cableCostGradient,
+  checkNetwork,
+  esauWilliams,
+  kick,
+  KickRandom,
+  networkOf,
+  prepareRouting,
+  routeCollection,
+  type CableType,
 } from '../../src/geometry/collection/index.js';
 import type { ExclusionZone } from '../../src/geometry/boundary.js';
 import { jitteredGridFarm } from '../../bench/cablesFarm.js';
@@ -25,7 +33,10 @@ const farm = (n: number, seed: number): { x: number[]; y: number[] } => jittered
 
 test('the cable cost gradient of a fixed network equals central differences (turbines and substations)', () => {
   const { x, y } = farm(30, 7);
-  const substations: [number, number][] = [[1200, 1300], [-400, 2600]];
+  const substations: [number, number][] = [
+    [1200, 1300],
+    [-400, 2600],
+  ];
   const net = routeCollection({ turbines: { x, y }, substations, cables: CABLES });
   assert.deepEqual(checkNetwork(net, CABLES, x, y, substations), []);
   assert.ok(new Set(net.cable).size >= 2, 'several cable types in use');
@@ -78,7 +89,15 @@ test('the checker finds a crossing, an overloaded cable and a cycle', () => {
 test('no routed cable passes through an exclusion zone; the network stays valid and deterministic', () => {
   const { x, y } = farm(49, 11);
   // A zone in the middle of the farm, between two turbine rows (no turbine inside it).
-  const zone: ExclusionZone = { name: 'wreck', vertices: [[700, 1150], [2300, 1150], [2300, 1350], [700, 1350]] };
+  const zone: ExclusionZone = {
+    name: 'wreck',
+    vertices: [
+      [700, 1150],
+      [2300, 1150],
+      [2300, 1350],
+      [700, 1350],
+    ],
+  };
   const substations: [number, number][] = [[1500, -600]];
   const input = { turbines: { x, y }, substations, cables: CABLES, exclusions: [zone] };
   const net = routeCollection(input);
@@ -92,8 +111,19 @@ test('no routed cable passes through an exclusion zone; the network stays valid 
 
 test('every kick of the iterated local search leaves a valid network (capacity, crossings, zones, two substations)', () => {
   const { x, y } = farm(49, 11);
-  const zone: ExclusionZone = { name: 'wreck', vertices: [[700, 1150], [2300, 1150], [2300, 1350], [700, 1350]] };
-  const substations: [number, number][] = [[1500, -600], [3600, 2800]];
+  const zone: ExclusionZone = {
+    name: 'wreck',
+    vertices: [
+      [700, 1150],
+      [2300, 1150],
+      [2300, 1350],
+      [700, 1350],
+    ],
+  };
+  const substations: [number, number][] = [
+    [1500, -600],
+    [3600, 2800],
+  ];
   const input = { turbines: { x, y }, substations, cables: CABLES, exclusions: [zone] };
   const problem = prepareRouting(input);
   const start = esauWilliams(problem, 1);
@@ -105,10 +135,17 @@ test('every kick of the iterated local search leaves a valid network (capacity, 
   for (let k = 0; k < 200; k++) {
     const before = par.slice();
     const focus = kick(problem, par, random, 5);
-    if (focus === null) { assert.deepEqual(par, before); continue; }
+    if (focus === null) {
+      assert.deepEqual(par, before);
+      continue;
+    }
     kicked++;
     // The focus covers every turbine whose edge the kick changed.
-    for (let i = 0; i < x.length; i++) if (par[i] !== before[i]) { changed++; assert.equal(focus[i], 1, `turbine ${i}`); }
+    for (let i = 0; i < x.length; i++)
+      if (par[i] !== before[i]) {
+        changed++;
+        assert.equal(focus[i], 1, `turbine ${i}`);
+      }
     assert.deepEqual(checkNetwork(networkOf(problem, par), CABLES, x, y, substations, [zone]), [], `kick ${k}`);
   }
   assert.ok(kicked >= 190 && changed > 0, `${kicked} kicks made`);
@@ -117,14 +154,28 @@ test('every kick of the iterated local search leaves a valid network (capacity, 
 test('a zone that cuts half the farm off from its substation: a one-line failure, no network', () => {
   const { x, y } = farm(49, 11);
   // A band across the whole farm between two turbine rows: the upper rows have no way out.
-  const wall: ExclusionZone = { name: 'wall', vertices: [[-500, 1200], [3500, 1200], [3500, 1300], [-500, 1300]] };
-  assert.throws(() => routeCollection({ turbines: { x, y }, substations: [[1500, -600]], cables: CABLES, exclusions: [wall], source: 'site.yaml' }),
-    (err: unknown) => err instanceof RuntimeFailure && /^site\.yaml: found no valid network/.test(err.message) && !err.message.includes('\n'));
+  const wall: ExclusionZone = {
+    name: 'wall',
+    vertices: [
+      [-500, 1200],
+      [3500, 1200],
+      [3500, 1300],
+      [-500, 1300],
+    ],
+  };
+  assert.throws(
+    () => routeCollection({ turbines: { x, y }, substations: [[1500, -600]], cables: CABLES, exclusions: [wall], source: 'site.yaml' }),
+    (err: unknown) => err instanceof RuntimeFailure && /^site\.yaml: found no valid network/.test(err.message) && !err.message.includes('\n'),
+  );
 });
 
 test('several substations: every turbine reaches one, within capacity, crossing-free', () => {
   const { x, y } = farm(120, 3);
-  const substations: [number, number][] = [[1200, 1200], [4000, 4000], [4500, 500]];
+  const substations: [number, number][] = [
+    [1200, 1200],
+    [4000, 4000],
+    [4500, 500],
+  ];
   const net = routeCollection({ turbines: { x, y }, substations, cables: CABLES });
   assert.deepEqual(checkNetwork(net, CABLES, x, y, substations), []);
   const used = new Set(net.edges.filter((e) => e.to >= x.length).map((e) => e.to - x.length));
@@ -133,18 +184,37 @@ test('several substations: every turbine reaches one, within capacity, crossing-
 
 test('bad inputs are one InputError line naming the field', () => {
   const { x, y } = farm(9, 1);
-  const zone: ExclusionZone = { name: 'reef', vertices: [[1900, 1900], [2100, 1900], [2100, 2100], [1900, 2100]] };
+  const zone: ExclusionZone = {
+    name: 'reef',
+    vertices: [
+      [1900, 1900],
+      [2100, 1900],
+      [2100, 2100],
+      [1900, 2100],
+    ],
+  };
   const cases: [string, () => unknown, RegExp][] = [
-    ['substation in a zone', () => routeCollection({ turbines: { x, y }, substations: [[2000, 2000]], cables: CABLES, exclusions: [zone], source: 'farm.yaml' }),
-      /^farm\.yaml: substations\[0\]: \(2000, 2000\) lies inside exclusion zone "reef"/],
-    ['capacity 0', () => routeCollection({ turbines: { x, y }, substations: [[0, -500]], cables: [{ name: 'c', capacity: 0, costPerMetre: 100 }] }),
-      /^collection: cables\[0\]\.capacity: must be a whole number of turbines >= 1, got 0$/],
-    ['no cable type', () => routeCollection({ turbines: { x, y }, substations: [[0, -500]], cables: [] }),
-      /^collection: cables: no cable type given/],
-    ['no substation', () => routeCollection({ turbines: { x, y }, substations: [], cables: CABLES }),
-      /^collection: substations: at least one substation is needed$/],
-    ['a NaN coordinate', () => routeCollection({ turbines: { x: [0, NaN], y: [0, 1] }, substations: [[0, -500]], cables: CABLES }),
-      /^collection: turbines\[1\]: coordinates must be finite/],
+    [
+      'substation in a zone',
+      () => routeCollection({ turbines: { x, y }, substations: [[2000, 2000]], cables: CABLES, exclusions: [zone], source: 'farm.yaml' }),
+      /^farm\.yaml: substations\[0\]: \(2000, 2000\) lies inside exclusion zone "reef"/,
+    ],
+    [
+      'capacity 0',
+      () => routeCollection({ turbines: { x, y }, substations: [[0, -500]], cables: [{ name: 'c', capacity: 0, costPerMetre: 100 }] }),
+      /^collection: cables\[0\]\.capacity: must be a whole number of turbines >= 1, got 0$/,
+    ],
+    ['no cable type', () => routeCollection({ turbines: { x, y }, substations: [[0, -500]], cables: [] }), /^collection: cables: no cable type given/],
+    [
+      'no substation',
+      () => routeCollection({ turbines: { x, y }, substations: [], cables: CABLES }),
+      /^collection: substations: at least one substation is needed$/,
+    ],
+    [
+      'a NaN coordinate',
+      () => routeCollection({ turbines: { x: [0, NaN], y: [0, 1] }, substations: [[0, -500]], cables: CABLES }),
+      /^collection: turbines\[1\]: coordinates must be finite/,
+    ],
   ];
   for (const [what, run, message] of cases) {
     assert.throws(run, (err: unknown) => {

@@ -25,14 +25,22 @@ interface Reference {
 }
 
 const load = (file: string): Reference => JSON.parse(fs.readFileSync(path.join(DATA, file), 'utf8')) as Reference;
-const files = fs.readdirSync(DATA).filter((f) => f.endsWith('.json')).sort();
+const files = fs
+  .readdirSync(DATA)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 /** The router's own network of each instance, routed once for the tests that need it. */
 const routed = new Map<string, ReturnType<typeof routeCollection>>();
 function ownNetwork(f: string, r: Reference): ReturnType<typeof routeCollection> {
   let net = routed.get(f);
   if (!net) {
-    net = routeCollection({ turbines: { x: r.turbines.map((p) => p[0]), y: r.turbines.map((p) => p[1]) }, substations: r.substations, cables: r.cables, source: f });
+    net = routeCollection({
+      turbines: { x: r.turbines.map((p) => p[0]), y: r.turbines.map((p) => p[1]) },
+      substations: r.substations,
+      cables: r.cables,
+      source: f,
+    });
     routed.set(f, net);
   }
   return net;
@@ -50,7 +58,10 @@ test('at least 20 reference instances, 10 to 60 turbines, capacities 3 to 8, eac
     assert.ok(cap >= 3 && cap <= 8, `${f}: capacity ${cap}`);
     assert.equal(r.optimum.edges.length, r.turbines.length, f);
   }
-  assert.ok(files.some((f) => load(f).cables.length >= 2), 'some instances have several cable types');
+  assert.ok(
+    files.some((f) => load(f).cables.length >= 2),
+    'some instances have several cable types',
+  );
 });
 
 test('every routed network is valid and within 1 % (median) / 3 % (worst) of the MILP optimum', () => {
@@ -64,7 +75,9 @@ test('every routed network is valid and within 1 % (median) / 3 % (worst) of the
     assert.deepEqual(checkNetwork(net, r.cables, x, y, r.substations), [], f);
     const gap = (net.totalCost - r.optimum.cost) / r.optimum.cost;
     gaps.push(gap);
-    lines.push(`${r.name}: cost ${net.totalCost.toFixed(2)} vs optimum ${r.optimum.cost.toFixed(2)} (${(100 * gap).toFixed(3)} %), length ${net.totalLength.toFixed(1)} vs ${r.optimum.length.toFixed(1)}`);
+    lines.push(
+      `${r.name}: cost ${net.totalCost.toFixed(2)} vs optimum ${r.optimum.cost.toFixed(2)} (${(100 * gap).toFixed(3)} %), length ${net.totalLength.toFixed(1)} vs ${r.optimum.length.toFixed(1)}`,
+    );
   }
   const sorted = [...gaps].sort((a, b) => a - b);
   const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
@@ -77,7 +90,9 @@ test('every routed network is valid and within 1 % (median) / 3 % (worst) of the
 
 const hasPulp = spawnSync(PYTHON, ['-c', 'import pulp, shutil; assert shutil.which("cbc")'], { encoding: 'utf8' }).status === 0;
 
-test('the generator re-solves a small instance live and finds the stored optimum', { skip: hasPulp ? false : `${PYTHON} has no pulp or no cbc (Debian: python3-pulp coinor-cbc)` }, () => {
+test('the generator re-solves a small instance live and finds the stored optimum', {
+  skip: hasPulp ? false : `${PYTHON} has no pulp or no cbc (Debian: python3-pulp coinor-cbc)`,
+}, () => {
   const name = 'c10-cap4-edge-2t';
   const run = spawnSync(PYTHON, [path.join(REPO, 'bench', 'peers', 'cables_milp.py'), '--solve', name], { encoding: 'utf8', timeout: 300_000 });
   assert.equal(run.status, 0, run.stderr);
@@ -90,7 +105,10 @@ test('the generator re-solves a small instance live and finds the stored optimum
   assert.ok(Math.abs(live.optimum.cost - stored.optimum.cost) <= 1e-9 * stored.optimum.cost, `${live.optimum.cost} vs ${stored.optimum.cost}`);
   // The stored optimum's own edges, read back: a valid network of exactly that cost.
   const n = stored.turbines.length;
-  const parent = Int32Array.from(stored.optimum.edges.sort((a, b) => a.from - b.from), (e) => (typeof e.to === 'number' ? e.to : n));
+  const parent = Int32Array.from(
+    stored.optimum.edges.sort((a, b) => a.from - b.from),
+    (e) => (typeof e.to === 'number' ? e.to : n),
+  );
   const cable = Int32Array.from(stored.optimum.edges, (e) => e.cable);
   const loadArr = Int32Array.from(stored.optimum.edges, (e) => e.load);
   const x = stored.turbines.map((p) => p[0]);
@@ -109,7 +127,8 @@ function optimumParent(r: Reference): Int32Array {
 }
 
 test('a start is checked, never trusted: the proven optimum comes back at its cost, routing again returns it unchanged, broken starts are ignored', () => {
-  let tried = 0, beaten = 0; // beaten: the router alone above the optimum
+  let tried = 0,
+    beaten = 0; // beaten: the router alone above the optimum
   for (const f of files) {
     const r = load(f);
     if (r.substations.length !== 1) continue;
@@ -137,9 +156,13 @@ test('a start is checked, never trusted: the proven optimum comes back at its co
     tried++;
     // Broken starts (a cycle, an edge to no node, the wrong length, a feeder over capacity) are ignored.
     const n = x.length;
-    const cycle = optimum.slice(); cycle[0] = 1; cycle[1] = 0;
-    const nowhere = optimum.slice(); nowhere[0] = n + 5;
-    const star = new Int32Array(n).fill(0); star[0] = n; // every turbine on turbine 0: far over any capacity
+    const cycle = optimum.slice();
+    cycle[0] = 1;
+    cycle[1] = 0;
+    const nowhere = optimum.slice();
+    nowhere[0] = n + 5;
+    const star = new Int32Array(n).fill(0);
+    star[0] = n; // every turbine on turbine 0: far over any capacity
     for (const start of [cycle, nowhere, optimum.subarray(1), star]) {
       const net = route(start);
       assert.deepEqual(Array.from(net.parent), Array.from(own.parent), `${f}: a broken start changed the network`);

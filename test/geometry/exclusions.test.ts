@@ -21,30 +21,134 @@ import { assertGradientClose, centralDifference, cs3Boundary, randomPoints } fro
 /** A 2 km square with a square hole in the middle and two exclusion polygons. */
 const SITE: Boundary = {
   kind: 'polygon',
-  vertices: [[0, 0], [2000, 0], [2000, 2000], [0, 2000]],
+  vertices: [
+    [0, 0],
+    [2000, 0],
+    [2000, 2000],
+    [0, 2000],
+  ],
   exclusions: [
-    { name: 'hole', vertices: [[800, 800], [1200, 800], [1200, 1200], [800, 1200]] },
-    { name: 'shipping lane', vertices: [[-100, 300], [2100, 300], [2100, 500], [-100, 500]] },
-    { name: 'cable', vertices: [[1500, 1400], [1700, 1400], [1600, 1900]] },
+    {
+      name: 'hole',
+      vertices: [
+        [800, 800],
+        [1200, 800],
+        [1200, 1200],
+        [800, 1200],
+      ],
+    },
+    {
+      name: 'shipping lane',
+      vertices: [
+        [-100, 300],
+        [2100, 300],
+        [2100, 500],
+        [-100, 500],
+      ],
+    },
+    {
+      name: 'cable',
+      vertices: [
+        [1500, 1400],
+        [1700, 1400],
+        [1600, 1900],
+      ],
+    },
   ],
 };
 
 test('validateBoundary accepts zones and names a broken one', () => {
   assert.equal(validateBoundary(SITE), null);
-  const crossed: Boundary = { ...SITE, exclusions: [{ name: 'bow tie', vertices: [[100, 100], [300, 300], [300, 100], [100, 300]] }] };
+  const crossed: Boundary = {
+    ...SITE,
+    exclusions: [
+      {
+        name: 'bow tie',
+        vertices: [
+          [100, 100],
+          [300, 300],
+          [300, 100],
+          [100, 300],
+        ],
+      },
+    ],
+  };
   assert.match(validateBoundary(crossed)!, /exclusion zone 'bow tie' is self-intersecting/);
-  const unnamed = { ...SITE, exclusions: [{ name: '', vertices: [[100, 100], [300, 100], [300, 300]] }] } as Boundary;
+  const unnamed = {
+    ...SITE,
+    exclusions: [
+      {
+        name: '',
+        vertices: [
+          [100, 100],
+          [300, 100],
+          [300, 300],
+        ],
+      },
+    ],
+  } as Boundary;
   assert.match(validateBoundary(unnamed)!, /exclusion zone 0 needs a non-empty name/);
-  const twoPoints: Boundary = { ...SITE, exclusions: [{ name: 'line', vertices: [[100, 100], [300, 100]] }] };
+  const twoPoints: Boundary = {
+    ...SITE,
+    exclusions: [
+      {
+        name: 'line',
+        vertices: [
+          [100, 100],
+          [300, 100],
+        ],
+      },
+    ],
+  };
   assert.match(validateBoundary(twoPoints)!, /exclusion zone 'line' has 2 distinct vertices/);
 });
 
 test('validateBoundary: a zone (or zones) covering the whole site is an error', () => {
-  const covered: Boundary = { kind: 'circle', center: [0, 0], radius: 1000, exclusions: [{ name: 'all', vertices: [[-2000, -2000], [2000, -2000], [2000, 2000], [-2000, 2000]] }] };
+  const covered: Boundary = {
+    kind: 'circle',
+    center: [0, 0],
+    radius: 1000,
+    exclusions: [
+      {
+        name: 'all',
+        vertices: [
+          [-2000, -2000],
+          [2000, -2000],
+          [2000, 2000],
+          [-2000, 2000],
+        ],
+      },
+    ],
+  };
   assert.equal(validateBoundary(covered), "exclusion zone 'all' covers the whole site");
   const halves: Boundary = {
-    kind: 'polygon', vertices: [[0, 0], [10, 0], [10, 10], [0, 10]],
-    exclusions: [{ name: 'west', vertices: [[-1, -1], [5.5, -1], [5.5, 11], [-1, 11]] }, { name: 'east', vertices: [[5, -1], [11, -1], [11, 11], [5, 11]] }],
+    kind: 'polygon',
+    vertices: [
+      [0, 0],
+      [10, 0],
+      [10, 10],
+      [0, 10],
+    ],
+    exclusions: [
+      {
+        name: 'west',
+        vertices: [
+          [-1, -1],
+          [5.5, -1],
+          [5.5, 11],
+          [-1, 11],
+        ],
+      },
+      {
+        name: 'east',
+        vertices: [
+          [5, -1],
+          [11, -1],
+          [11, 11],
+          [5, 11],
+        ],
+      },
+    ],
   };
   assert.match(validateBoundary(halves)!, /exclusion zones 'west', 'east' together cover the whole site/);
   assert.throws(() => prepareBoundary(covered), /invalid boundary: exclusion zone 'all' covers the whole site/);
@@ -90,7 +194,8 @@ test('signed distance gradient with zones = central differences', () => {
 });
 
 test('checkFeasibility names the exclusion zone a turbine is in', () => {
-  const x = new Float64Array([100, 1000, 1700]), y = new Float64Array([100, 812.3, 100]);
+  const x = new Float64Array([100, 1000, 1700]),
+    y = new Float64Array([100, 812.3, 100]);
   const report = checkFeasibility(SITE, x, y, 260);
   assert.equal(report.feasible, false);
   assert.equal(report.worst, "turbine 1 is 12.3 m inside exclusion zone 'hole'");
@@ -101,13 +206,15 @@ test('checkFeasibility names the exclusion zone a turbine is in', () => {
 });
 
 test('projectInside moves turbines out of zones, to the nearest usable point', () => {
-  const x = new Float64Array([1000, 700, 1600]), y = new Float64Array([850, 420, 1500]);
+  const x = new Float64Array([1000, 700, 1600]),
+    y = new Float64Array([850, 420, 1500]);
   assert.equal(projectInside(SITE, x, y), 3);
   assert.deepEqual([x[0], y[0]], [1000, 800]);
   assert.deepEqual([x[1], y[1]], [700, 500]);
   const depth = boundaryDistance(SITE, x, y).value;
   for (const v of depth) assert.ok(v >= -1e-9, `depth ${v}`);
-  const mx = new Float64Array([1000, 700]), my = new Float64Array([850, 420]);
+  const mx = new Float64Array([1000, 700]),
+    my = new Float64Array([850, 420]);
   projectInside(SITE, mx, my, 2);
   for (const v of boundaryDistance(SITE, mx, my).value) assert.ok(Math.abs(v - 2) < 1e-9, `margin depth ${v}`);
 });
@@ -126,8 +233,22 @@ test('random, grid and structured layouts avoid every zone', () => {
 test('cs3 polygon with a hole: structured layouts stay feasible', () => {
   const base = cs3Boundary();
   const site = prepareBoundary(base);
-  const cx = 0.5 * (site.box.minX + site.box.maxX), cy = 0.5 * (site.box.minY + site.box.maxY);
-  const withHole: Boundary = { ...base, exclusions: [{ name: 'hole', vertices: [[cx - 400, cy - 400], [cx + 400, cy - 400], [cx + 400, cy + 400], [cx - 400, cy + 400]] }] };
+  const cx = 0.5 * (site.box.minX + site.box.maxX),
+    cy = 0.5 * (site.box.minY + site.box.maxY);
+  const withHole: Boundary = {
+    ...base,
+    exclusions: [
+      {
+        name: 'hole',
+        vertices: [
+          [cx - 400, cy - 400],
+          [cx + 400, cy - 400],
+          [cx + 400, cy + 400],
+          [cx - 400, cy + 400],
+        ],
+      },
+    ],
+  };
   assert.equal(validateBoundary(withHole), null);
   const rng = createRng(3);
   for (const family of STRUCTURED_FAMILIES) {

@@ -42,7 +42,10 @@ export const D_10MW = 198;
 /** IEA37 3.35 MW turbine rotor diameter, m (iea37-335mw.yaml). */
 export const D_335MW = 130;
 
-export interface XY { x: Float64Array; y: Float64Array }
+export interface XY {
+  x: Float64Array;
+  y: Float64Array;
+}
 
 /** Published baseline layout of cs3 (25 turbines) or cs4 (81 turbines). */
 export function baselineLayout(caseStudy: 'cs3' | 'cs4'): XY {
@@ -59,7 +62,8 @@ export function cs1Baseline16(): XY {
 
 /** n points uniform in the box [minX, maxX] × [minY, maxY]. */
 export function randomPoints(rng: Rng, count: number, minX: number, maxX: number, minY: number, maxY: number): XY {
-  const x = new Float64Array(count), y = new Float64Array(count);
+  const x = new Float64Array(count),
+    y = new Float64Array(count);
   for (let i = 0; i < count; i++) {
     x[i] = rng.uniform(minX, maxX);
     y[i] = rng.uniform(minY, maxY);
@@ -83,6 +87,5 @@ export function centralDifference(values: Float64Array, index: number, step: num
 /** |analytic − numeric| <= relative·max(floor, |analytic|), with a message naming what failed. */
 export function assertGradientClose(analytic: number, numeric: number, what: string, relative = 1e-6, floor = 1): void {
   const allowed = relative * Math.max(floor, Math.abs(analytic));
-  assert.ok(Math.abs(analytic - numeric) <= allowed,
-    `${what}: analytic ${analytic} vs central difference ${numeric} (allowed ${allowed})`);
+  assert.ok(Math.abs(analytic - numeric) <= allowed, `${what}: analytic ${analytic} vs central difference ${numeric} (allowed ${allowed})`);
 }

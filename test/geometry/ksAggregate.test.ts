@@ -14,7 +14,8 @@ test('spacingKs lies within [min g − ln(K)/ρ, min g] and its gradient is exac
   const smallest = Math.min(...spacingConstraint(x, y, spacing).value);
   const pairs = (40 * 39) / 2;
   for (const rho of [0.01, 0.1, 1]) {
-    const gradX = new Float64Array(40), gradY = new Float64Array(40);
+    const gradX = new Float64Array(40),
+      gradY = new Float64Array(40);
     const ks = spacingKs(x, y, spacing, rho, gradX, gradY);
     assert.ok(ks <= smallest + 1e-9 && ks >= smallest - Math.log(pairs) / rho - 1e-9, `rho ${rho}: ${ks} vs min ${smallest}`);
     const scratch = new Float64Array(40);
@@ -25,7 +26,8 @@ test('spacingKs lies within [min g − ln(K)/ρ, min g] and its gradient is exac
     }
   }
   // Two turbines: one term, so KS is exactly d − s.
-  const gx = new Float64Array(2), gy = new Float64Array(2);
+  const gx = new Float64Array(2),
+    gy = new Float64Array(2);
   assert.equal(spacingKs(new Float64Array([0, 300]), new Float64Array([0, 400]), 396, 0.1, gx, gy), 104);
   assert.equal(spacingKs(new Float64Array([1]), new Float64Array([1]), 396, 0.1, gx, gy), Infinity);
 });
@@ -36,7 +38,8 @@ test('boundaryKs lies within [min dist − ln(n)/ρ, min dist] and its gradient 
   const { x, y } = randomPoints(createRng(42), 60, minX, maxX, minY, maxY);
   const smallest = Math.min(...boundaryDistance(site, x, y).value);
   for (const rho of [0.01, 0.1]) {
-    const gradX = new Float64Array(60), gradY = new Float64Array(60);
+    const gradX = new Float64Array(60),
+      gradY = new Float64Array(60);
     const ks = boundaryKs(site, x, y, rho, gradX, gradY);
     assert.ok(ks <= smallest + 1e-9 && ks >= smallest - Math.log(60) / rho - 1e-9, `rho ${rho}: ${ks} vs min ${smallest}`);
     const scratch = new Float64Array(60);

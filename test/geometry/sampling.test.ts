@@ -63,9 +63,12 @@ test('randomFeasibleLayout is uniform over a multipolygon: turbines per part fol
 test('an impossible request throws InputError after the attempt budget', () => {
   // At most 3 points fit 2000 m apart in a 1300 m circle (an equilateral triangle of side 2000 m
   // has circumradius 1155 m; four need a square of side 2000 m, circumradius 1414 m).
-  assert.throws(() => randomFeasibleLayout(CS1_16_CIRCLE, 100, 2000, createRng(1)),
-    (error: unknown) => error instanceof InputError &&
-      /^cannot place 100 turbines at spacing 2000 m inside the boundary after 110000 attempts \(at most [123] placed at once\)$/.test(error.message));
+  assert.throws(
+    () => randomFeasibleLayout(CS1_16_CIRCLE, 100, 2000, createRng(1)),
+    (error: unknown) =>
+      error instanceof InputError &&
+      /^cannot place 100 turbines at spacing 2000 m inside the boundary after 110000 attempts \(at most [123] placed at once\)$/.test(error.message),
+  );
   assert.throws(() => randomFeasibleLayout(CS1_16_CIRCLE, 5, 100, createRng(1), 3), /after 3 attempts/);
   assert.throws(() => randomFeasibleLayout(CS1_16_CIRCLE, 2.5, 100, createRng(1)), InputError);
   assert.throws(() => randomFeasibleLayout(CS1_16_CIRCLE, 5, -1, createRng(1)), InputError);
@@ -82,14 +85,24 @@ test('gridLayout: n feasible points, deterministic, at least the minimum spacing
   }
   // The pitch grows beyond the minimum when the site has room: 4 points in a 1000 m square
   // are much further apart than 10 m.
-  const square: Boundary = { kind: 'polygon', vertices: [[0, 0], [1000, 0], [1000, 1000], [0, 1000]] };
+  const square: Boundary = {
+    kind: 'polygon',
+    vertices: [
+      [0, 0],
+      [1000, 0],
+      [1000, 1000],
+      [0, 1000],
+    ],
+  };
   const roomy = gridLayout(square, 4, 10);
   const closest = Math.min(...[1, 2, 3].map((j) => Math.hypot(roomy.x[0]! - roomy.x[j]!, roomy.y[0]! - roomy.y[j]!)));
   assert.ok(closest >= 400, `closest ${closest}`);
   // 1300 m circle, 2000 m pitch: only the centre fits.
-  assert.throws(() => gridLayout(CS1_16_CIRCLE, 4, 2000),
-    (error: unknown) => error instanceof InputError &&
-      error.message === 'cannot place 4 turbines on a grid at spacing 2000 m inside the boundary (at most 1 fit)');
+  assert.throws(
+    () => gridLayout(CS1_16_CIRCLE, 4, 2000),
+    (error: unknown) =>
+      error instanceof InputError && error.message === 'cannot place 4 turbines on a grid at spacing 2000 m inside the boundary (at most 1 fit)',
+  );
 });
 
 test('boundingBox and boundaryArea', () => {

@@ -64,7 +64,10 @@ export function extractDocCommands(markdown: string, file: string): DocCommand[]
   let i = 0;
   while (i < lines.length) {
     const open = FENCE.exec(lines[i]);
-    if (!open) { i++; continue; }
+    if (!open) {
+      i++;
+      continue;
+    }
     const fence = open[2];
     const language = open[3].toLowerCase();
     // Directives: the nearest non-blank line above the fence.
@@ -74,7 +77,10 @@ export function extractDocCommands(markdown: string, file: string): DocCommand[]
     let skip: string | null = null;
     const directive = above >= 0 ? DIRECTIVE.exec(lines[above]) : null;
     if (directive) {
-      for (const part of directive[1].split(';').map((p) => p.trim()).filter(Boolean)) {
+      for (const part of directive[1]
+        .split(';')
+        .map((p) => p.trim())
+        .filter(Boolean)) {
         const [word, ...rest] = part.split(/\s+/);
         if (word === 'setup') setup.push(...rest);
         else if (word === 'skip') skip = rest.join(' ') || 'marked skip';
@@ -114,11 +120,24 @@ export interface CommandPart {
   reason?: string;
 }
 
-interface Rule { pattern: RegExp; action: 'prepared' | 'skip'; reason: string }
+interface Rule {
+  pattern: RegExp;
+  action: 'prepared' | 'skip';
+  reason: string;
+}
 
 const RULES: Rule[] = [
-  { pattern: /^npm ci$/, action: 'prepared', reason: 'the copy is prepared as `npm ci` leaves it (node_modules, dist/ and the stamped kernel from the checkout); .ci/run runs the real `npm ci`, and the README\'s first line after it, in a fresh copy' },
-  { pattern: /^npx tsc -p tsconfig\.json$/, action: 'prepared', reason: 'the copy is compiled (dist/src from the checkout); `npm ci` in .ci/run\'s fresh copy runs this very command (`prepare`)' },
+  {
+    pattern: /^npm ci$/,
+    action: 'prepared',
+    reason:
+      "the copy is prepared as `npm ci` leaves it (node_modules, dist/ and the stamped kernel from the checkout); .ci/run runs the real `npm ci`, and the README's first line after it, in a fresh copy",
+  },
+  {
+    pattern: /^npx tsc -p tsconfig\.json$/,
+    action: 'prepared',
+    reason: "the copy is compiled (dist/src from the checkout); `npm ci` in .ci/run's fresh copy runs this very command (`prepare`)",
+  },
   { pattern: /\bwflo dashboard\b/, action: 'skip', reason: 'starts a server (the dashboard; test/views/dashboard.test.ts drives it in a browser)' },
   { pattern: /\bredis-server\b|\bWFLO_QUEUE\b|--queue\b|\bwflo worker\b/, action: 'skip', reason: 'needs a Redis server (test/runner/bullmq*.test.ts)' },
   { pattern: /\bwflo (slurm|collect)\b|--shard\b|\$SLURM_/, action: 'skip', reason: 'needs a SLURM cluster (test/slurm/)' },
@@ -126,8 +145,12 @@ const RULES: Rule[] = [
   { pattern: /\bnpm run bench\b|\bdist\/bench\/run\.js\b/, action: 'skip', reason: 'a benchmark (minutes; named or all sections: up to hours)' },
   // The worked examples of docs/cost.md: four long optimizations that test/optimize/costChangesAnswer.test.ts
   // reads from the page and runs as written (with --json, to compare their results); run once, there.
-  { pattern: /^\.\/wflo optimize examples\/(offshore-cs4\/cs4-offshore|mixed-choice-cost)\.yaml --method gradient( --initial given)? --objective (aep|lcoe)$/, action: 'skip', reason: 'run as written (with --json) by test/optimize/costChangesAnswer.test.ts, which compares the two objectives\' results' },
-  { pattern: /\bnpm install -g \S+\.tgz\b/, action: 'skip', reason: 'installs the tarball\'s dependencies from the npm registry' },
+  {
+    pattern: /^\.\/wflo optimize examples\/(offshore-cs4\/cs4-offshore|mixed-choice-cost)\.yaml --method gradient( --initial given)? --objective (aep|lcoe)$/,
+    action: 'skip',
+    reason: "run as written (with --json) by test/optimize/costChangesAnswer.test.ts, which compares the two objectives' results",
+  },
+  { pattern: /\bnpm install -g \S+\.tgz\b/, action: 'skip', reason: "installs the tarball's dependencies from the npm registry" },
 ];
 
 /** The parts of a command line, in order; once a part is skipped, the parts after it (which depend on it) are too. */
@@ -136,7 +159,10 @@ export function classifyCommand(command: string): CommandPart[] {
   const out: CommandPart[] = [];
   let skipped: string | null = null;
   for (const text of parts) {
-    if (skipped) { out.push({ text, action: 'skip', reason: skipped }); continue; }
+    if (skipped) {
+      out.push({ text, action: 'skip', reason: skipped });
+      continue;
+    }
     const rule = RULES.find((r) => r.pattern.test(text));
     if (rule?.action === 'skip') skipped = rule.reason;
     out.push(rule ? { text, action: rule.action, reason: rule.reason } : { text, action: 'run' });

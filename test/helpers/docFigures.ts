@@ -58,14 +58,21 @@ export interface ScannedFigure {
 }
 
 /** A paragraph, a table or a fenced block: 1-based first and last line. */
-export interface Chunk { first: number; last: number; fenced: boolean }
+export interface Chunk {
+  first: number;
+  last: number;
+  fenced: boolean;
+}
 
 const DIRECTIVE = /<!--\s*figure:\s*(.*?)\s*-->/g;
 const KEYS = new Set(['value', 'cmd', 'path', 're', 'scale', 'tol', 'rel', 'slow', 'measured-on', 'cited', 'input']);
 
 /** The number a figure's text means: "2 978 888.5" and "269,001.9" → 2978888.5, 269001.9. */
 export function figureNumber(text: string): number {
-  const plain = text.replace(/[\s\u00a0\u202f]/g, '').replace(/,(?=\d{3}(?:\D|$))/g, '').replace(/−/g, '-');
+  const plain = text
+    .replace(/[\s\u00a0\u202f]/g, '')
+    .replace(/,(?=\d{3}(?:\D|$))/g, '')
+    .replace(/−/g, '-');
   const n = Number(plain);
   if (!Number.isFinite(n)) throw new Error(`'${text}' is not a number`);
   return n;
@@ -88,7 +95,10 @@ export function chunks(lines: string[]): { chunks: Chunk[]; chunkOf: number[]; i
   const inFence: boolean[] = new Array(lines.length).fill(false);
   let i = 0;
   while (i < lines.length) {
-    if (lines[i].trim() === '') { i++; continue; }
+    if (lines[i].trim() === '') {
+      i++;
+      continue;
+    }
     const open = FENCE.exec(lines[i]);
     const first = i;
     if (open) {
@@ -140,17 +150,34 @@ export function parseFigureDirectives(markdown: string, file: string): FigureDir
       if (a.value === undefined) throw new Error(`${where}: figure directive without value="…"`);
       figureNumber(a.value);
       const kinds = ['cmd', 'measured-on', 'cited', 'input'].filter((key) => a[key] !== undefined);
-      if (kinds.length !== 1) throw new Error(`${where}: a figure directive has exactly one of cmd, measured-on, cited, input (got ${kinds.join(', ') || 'none'})`);
-      if (a.cmd !== undefined && (a.path === undefined) === (a.re === undefined)) throw new Error(`${where}: a cmd figure names where its number is: path="…" (JSON) or re="…" (stdout), one of them`);
-      if (a.cmd === undefined && ['path', 're', 'tol', 'rel', 'slow'].some((key) => a[key] !== undefined)) throw new Error(`${where}: path, re, tol, rel and slow go with cmd`);
-      if (a['measured-on'] !== undefined && !/\b\d{4}-\d{2}-\d{2}\b/.test(a['measured-on'])) throw new Error(`${where}: measured-on="${a['measured-on']}" names no date (YYYY-MM-DD; and the machine and its load)`);
-      for (const key of ['cited', 'input', 'slow']) if (a[key] !== undefined && a[key].trim() === '') throw new Error(`${where}: ${key}="" says nothing: name the source or the reason`);
-      if (a.cmd !== undefined && /(^|\s)(-o|--out|--force)(\s|=|$)|>|\btee\b/.test(a.cmd)) throw new Error(`${where}: cmd="${a.cmd}" writes files; a figure's command only prints (it runs in the repository's folder)`);
+      if (kinds.length !== 1)
+        throw new Error(`${where}: a figure directive has exactly one of cmd, measured-on, cited, input (got ${kinds.join(', ') || 'none'})`);
+      if (a.cmd !== undefined && (a.path === undefined) === (a.re === undefined))
+        throw new Error(`${where}: a cmd figure names where its number is: path="…" (JSON) or re="…" (stdout), one of them`);
+      if (a.cmd === undefined && ['path', 're', 'tol', 'rel', 'slow'].some((key) => a[key] !== undefined))
+        throw new Error(`${where}: path, re, tol, rel and slow go with cmd`);
+      if (a['measured-on'] !== undefined && !/\b\d{4}-\d{2}-\d{2}\b/.test(a['measured-on']))
+        throw new Error(`${where}: measured-on="${a['measured-on']}" names no date (YYYY-MM-DD; and the machine and its load)`);
+      for (const key of ['cited', 'input', 'slow'])
+        if (a[key] !== undefined && a[key].trim() === '') throw new Error(`${where}: ${key}="" says nothing: name the source or the reason`);
+      if (a.cmd !== undefined && /(^|\s)(-o|--out|--force)(\s|=|$)|>|\btee\b/.test(a.cmd))
+        throw new Error(`${where}: cmd="${a.cmd}" writes files; a figure's command only prints (it runs in the repository's folder)`);
       for (const key of ['tol', 'rel']) if (a[key] !== undefined && !(Number(a[key]) >= 0)) throw new Error(`${where}: ${key}="${a[key]}" is not a number ≥ 0`);
       out.push({
-        file, line: k + 1, value: a.value, cmd: a.cmd, path: a.path, re: a.re, scale: a.scale !== undefined ? Number(a.scale) : undefined,
-        tol: a.tol !== undefined ? Number(a.tol) : undefined, rel: a.rel !== undefined ? Number(a.rel) : undefined,
-        slow: a.slow, measuredOn: a['measured-on'], cited: a.cited, input: a.input, chunk: c,
+        file,
+        line: k + 1,
+        value: a.value,
+        cmd: a.cmd,
+        path: a.path,
+        re: a.re,
+        scale: a.scale !== undefined ? Number(a.scale) : undefined,
+        tol: a.tol !== undefined ? Number(a.tol) : undefined,
+        rel: a.rel !== undefined ? Number(a.rel) : undefined,
+        slow: a.slow,
+        measuredOn: a['measured-on'],
+        cited: a.cited,
+        input: a.input,
+        chunk: c,
       });
     }
   });
@@ -169,7 +196,12 @@ const CELL_NUMBER = new RegExp(String.raw`^[*_\s]*(${NUM})[*_]*(?:\s+\([^()]*\))
 
 /** The cells of a table row (`| a | b |`), trimmed. */
 function tableCells(line: string): string[] {
-  return line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+  return line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((c) => c.trim());
 }
 
 /**
@@ -188,7 +220,10 @@ export function scanFigures(markdown: string, file: string): ScannedFigure[] {
       for (const n of m[1].matchAll(ONE)) out.push({ file, line: k + 1, text: n[0], unit: m[2], chunk: chunkOf[k] });
     }
     const isRow = !inFence[k] && /^\s*\|/.test(text);
-    if (!isRow) { columns = null; return; }
+    if (!isRow) {
+      columns = null;
+      return;
+    }
     if (columns === null) {
       // A header row when the next line is the delimiter row.
       if (k + 1 < lines.length && /^\s*\|?\s*:?-{3,}/.test(lines[k + 1])) columns = tableCells(text).map((c) => HEADER_UNIT.exec(c)?.[1] ?? null);
@@ -211,14 +246,21 @@ export function scanFigures(markdown: string, file: string): ScannedFigure[] {
 export function chunkText(markdown: string, chunk: number): string {
   const lines = markdown.split('\n');
   const { chunks: cs } = chunks(lines);
-  return lines.slice(cs[chunk].first - 1, cs[chunk].last).join('\n').replace(DIRECTIVE, ' ');
+  return lines
+    .slice(cs[chunk].first - 1, cs[chunk].last)
+    .join('\n')
+    .replace(DIRECTIVE, ' ');
 }
 
 /** Whether `text` states the number `value` (as a whole number, not part of a longer one). */
 export function statesNumber(text: string, value: string): boolean {
   const want = figureNumber(value);
   for (const m of text.matchAll(new RegExp(`(?<![\\w.])(?:${NUM})(?![\\w])`, 'g'))) {
-    try { if (figureNumber(m[0]) === want && statedPrecision(m[0]) === statedPrecision(value)) return true; } catch { /* not a number */ }
+    try {
+      if (figureNumber(m[0]) === want && statedPrecision(m[0]) === statedPrecision(value)) return true;
+    } catch {
+      /* not a number */
+    }
   }
   return false;
 }
@@ -243,7 +285,11 @@ export function measuredNumber(d: FigureDirective, stdout: string): number {
 function printedNumber(d: FigureDirective, stdout: string): number {
   if (d.path !== undefined) {
     let parsed: unknown;
-    try { parsed = JSON.parse(stdout); } catch { throw new Error(`\`${d.cmd}\` did not print JSON (path="${d.path}" needs --json)`); }
+    try {
+      parsed = JSON.parse(stdout);
+    } catch {
+      throw new Error(`\`${d.cmd}\` did not print JSON (path="${d.path}" needs --json)`);
+    }
     return jsonAt(parsed, d.path);
   }
   const m = new RegExp(d.re!).exec(stdout);

@@ -7,7 +7,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-export interface KernelFile { sha256: string; mtimeMs: number; size: number; build: string[] }
+export interface KernelFile {
+  sha256: string;
+  mtimeMs: number;
+  size: number;
+  build: string[];
+}
 
 export function kernelFile(repoDir: string): KernelFile {
   const file = path.join(repoDir, 'build', 'Release', 'wflo_kernel.node');

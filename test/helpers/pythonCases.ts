@@ -43,7 +43,9 @@ export function assertPyWakeAep(file: string): void {
   const expected = parse(fs.readFileSync(file, 'utf8')).expected;
   assert.ok(rel(out.aep_mwh, expected.aep_mwh) <= 1e-9, `${out.aep_mwh} vs PyWake ${expected.aep_mwh}`);
   assert.equal(out.per_turbine_mwh.length, expected.aep_per_turbine_mwh.length);
-  expected.aep_per_turbine_mwh.forEach((v: number, i: number) => assert.ok(rel(out.per_turbine_mwh[i], v) <= 1e-9, `turbine ${i}: ${out.per_turbine_mwh[i]} vs ${v}`));
+  expected.aep_per_turbine_mwh.forEach((v: number, i: number) =>
+    assert.ok(rel(out.per_turbine_mwh[i], v) <= 1e-9, `turbine ${i}: ${out.per_turbine_mwh[i]} vs ${v}`),
+  );
 }
 
 const DRIVER = `

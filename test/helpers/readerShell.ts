@@ -56,12 +56,16 @@ export function readerShell(options: { userCache?: boolean } = {}): ReaderShell 
     npm_config_prefix: prefix,
     ...(options.userCache ? {} : { npm_config_cache: npmCache }),
     npm_config_offline: 'true',
-    npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false',
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
     NO_COLOR: '1',
   };
   const cache = options.userCache ? spawnSync('npm', ['config', 'get', 'cache'], { env, encoding: 'utf8' }).stdout.trim() : npmCache;
   return {
-    env, prefix, npmCache: cache,
+    env,
+    prefix,
+    npmCache: cache,
     run: (line, cwd, timeoutMs = 240_000) => spawnSync('bash', ['-c', line], { cwd, env, encoding: 'utf8', timeout: timeoutMs }),
     remove: () => fs.rmSync(root, { recursive: true, force: true }),
   };

@@ -42,11 +42,18 @@ function waitForPort(port: number, child: ChildProcess, timeoutMs: number, logFi
   return new Promise((resolve, reject) => {
     const attempt = (): void => {
       if (child.exitCode !== null || child.signalCode !== null) {
-        reject(new Error(`redis-server exited (${child.exitCode ?? child.signalCode}): ${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-500) : ''}`));
+        reject(
+          new Error(
+            `redis-server exited (${child.exitCode ?? child.signalCode}): ${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-500) : ''}`,
+          ),
+        );
         return;
       }
       const sock = net.connect(port, '127.0.0.1');
-      sock.once('connect', () => { sock.destroy(); resolve(); });
+      sock.once('connect', () => {
+        sock.destroy();
+        resolve();
+      });
       sock.once('error', () => {
         sock.destroy();
         if (Date.now() > deadline) reject(new Error(`redis-server did not listen on 127.0.0.1:${port} within ${timeoutMs} ms`));
@@ -87,10 +94,26 @@ export class RedisServer {
     this.port = port;
     const logFile = path.join(this.dir, 'redis.log');
     const args = [
-      '--bind', '127.0.0.1', '--port', String(port), '--dir', this.dir,
-      '--appendonly', 'yes', '--appendfsync', this.options.appendfsync ?? 'always', '--save', '',
-      '--maxmemory-policy', this.options.maxmemoryPolicy ?? 'noeviction',
-      '--logfile', logFile, '--daemonize', 'no', '--protected-mode', 'yes',
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--dir',
+      this.dir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      this.options.appendfsync ?? 'always',
+      '--save',
+      '',
+      '--maxmemory-policy',
+      this.options.maxmemoryPolicy ?? 'noeviction',
+      '--logfile',
+      logFile,
+      '--daemonize',
+      'no',
+      '--protected-mode',
+      'yes',
     ];
     if (this.options.password) args.push('--requirepass', this.options.password);
     // Own process group: an after-hook can kill it even if this test process is being torn down.
@@ -103,7 +126,11 @@ export class RedisServer {
     const c = this.child;
     if (!c || c.exitCode !== null || c.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => c.once('exit', () => resolve()));
-    try { process.kill(-c.pid!, 'SIGKILL'); } catch { /* gone */ }
+    try {
+      process.kill(-c.pid!, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
     await exited;
   }
 

@@ -51,7 +51,12 @@ function errorLine(...files: string[]): string {
   const lines: string[] = [];
   for (const f of files) {
     try {
-      lines.push(...fs.readFileSync(f, 'utf8').split('\n').filter((l) => l.trim() !== ''));
+      lines.push(
+        ...fs
+          .readFileSync(f, 'utf8')
+          .split('\n')
+          .filter((l) => l.trim() !== ''),
+      );
     } catch {
       /* not written yet */
     }
@@ -145,7 +150,9 @@ export async function startSlurmCluster(): Promise<SlurmCluster> {
     const fd = fs.openSync(stderrFile, 'a');
     const child = spawn(command, args, { env, detached: true, stdio: ['ignore', fd, fd] });
     fs.closeSync(fd);
-    child.on('error', () => { /* reported by the exit check */ });
+    child.on('error', () => {
+      /* reported by the exit check */
+    });
     daemons.push({ name, child, logs: [logFile, stderrFile] });
   };
   const deadDaemon = (): string | null => {
@@ -163,30 +170,55 @@ export async function startSlurmCluster(): Promise<SlurmCluster> {
     }
     for (const d of [...daemons].reverse()) {
       if (d.child.pid && d.child.exitCode === null && d.child.signalCode === null) {
-        try { process.kill(-d.child.pid, 'SIGTERM'); } catch { /* already gone */ }
+        try {
+          process.kill(-d.child.pid, 'SIGTERM');
+        } catch {
+          /* already gone */
+        }
       }
     }
     const deadline = Date.now() + 5000;
     while (Date.now() < deadline && daemons.some((d) => d.child.exitCode === null && d.child.signalCode === null)) await sleep(100);
     for (const d of daemons) {
       if (d.child.pid && d.child.exitCode === null && d.child.signalCode === null) {
-        try { process.kill(-d.child.pid, 'SIGKILL'); } catch { /* already gone */ }
+        try {
+          process.kill(-d.child.pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
       }
     }
     // slurmstepd and job processes are not in the daemons' groups: find them by our SLURM_CONF.
     for (let round = 0; round < 3; round++) {
       const left = processesWithEnv(confEntry);
       if (left.length === 0) break;
-      for (const pid of left) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+      for (const pid of left) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }
       await sleep(200);
     }
     fs.rmSync(dir, { recursive: true, force: true });
   };
 
   try {
-    startDaemon('munged', 'munged', ['--foreground', '--force', `--key-file=${keyFile}`, `--socket=${socket}`,
-      `--pid-file=${path.join(mungeDir, 'munged.pid')}`, `--log-file=${log('munged.log')}`, `--seed-file=${path.join(mungeDir, 'munged.seed')}`],
-    log('munged.log'));
+    startDaemon(
+      'munged',
+      'munged',
+      [
+        '--foreground',
+        '--force',
+        `--key-file=${keyFile}`,
+        `--socket=${socket}`,
+        `--pid-file=${path.join(mungeDir, 'munged.pid')}`,
+        `--log-file=${log('munged.log')}`,
+        `--seed-file=${path.join(mungeDir, 'munged.seed')}`,
+      ],
+      log('munged.log'),
+    );
     for (let i = 0; !fs.existsSync(socket); i++) {
       const dead = deadDaemon();
       if (dead) throw new Error(dead);
@@ -204,8 +236,10 @@ export async function startSlurmCluster(): Promise<SlurmCluster> {
       state = (r.stdout ?? '').trim();
       if (r.status === 0 && state === 'idle') break;
       if (Date.now() > deadline) {
-        throw new Error(`the SLURM node never became idle (sinfo: '${state || (r.stderr ?? '').trim()}'); slurmd: ${errorLine(log('slurmd.log'), log('slurmd.stderr'))}; ` +
-          `slurmctld: ${errorLine(log('slurmctld.log'), log('slurmctld.stderr'))}`);
+        throw new Error(
+          `the SLURM node never became idle (sinfo: '${state || (r.stderr ?? '').trim()}'); slurmd: ${errorLine(log('slurmd.log'), log('slurmd.stderr'))}; ` +
+            `slurmctld: ${errorLine(log('slurmctld.log'), log('slurmctld.stderr'))}`,
+        );
       }
       await sleep(200);
     }
@@ -215,7 +249,12 @@ export async function startSlurmCluster(): Promise<SlurmCluster> {
   }
 
   return {
-    dir, conf, env, nodeName, cpus, confText,
+    dir,
+    conf,
+    env,
+    nodeName,
+    cpus,
+    confText,
     run: (command, args) => spawnSync(command, args, { env, encoding: 'utf8', timeout: 30_000 }),
     stop,
   };

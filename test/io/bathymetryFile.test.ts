@@ -36,14 +36,17 @@ const GOOD = ['0,0,20', '100,0,21', '0,100,22', '100,100,23'];
 
 function refuses(name: string, text: string, re: RegExp): void {
   const file = write(name, text);
-  assert.throws(() => readBathymetryCsv(file), (e: unknown) => {
-    assert.ok(e instanceof InputError, String(e));
-    const m = (e as Error).message;
-    assert.ok(!m.includes('\n'), `one line: ${m}`);
-    assert.match(m, re);
-    assert.ok(m.startsWith(file), m);
-    return true;
-  });
+  assert.throws(
+    () => readBathymetryCsv(file),
+    (e: unknown) => {
+      assert.ok(e instanceof InputError, String(e));
+      const m = (e as Error).message;
+      assert.ok(!m.includes('\n'), `one line: ${m}`);
+      assert.match(m, re);
+      assert.ok(m.startsWith(file), m);
+      return true;
+    },
+  );
 }
 
 test('bad files: one line naming file:line and the column', () => {

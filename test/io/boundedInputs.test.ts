@@ -27,15 +27,29 @@ const MEMORY_BOUND_MB = 500;
 const KILL_AFTER_MS = 120_000;
 
 let dir = '';
-before(() => { dir = tempDir('wflo-bounded-'); });
-after(() => { if (dir) fs.rmSync(dir, { recursive: true, force: true }); });
+before(() => {
+  dir = tempDir('wflo-bounded-');
+});
+after(() => {
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
 
-interface Outcome { status: number | null; signal: string | null; stdout: string; stderr: string; peakMb: number }
+interface Outcome {
+  status: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  peakMb: number;
+}
 
 function wflo(args: string[], cwd = dir): Outcome {
   const peakFile = path.join(dir, `peak-${process.hrtime.bigint()}`);
   const r = spawnSync(process.execPath, ['--import', PRELOAD, CLI, ...args], {
-    cwd, encoding: 'utf8', timeout: KILL_AFTER_MS, killSignal: 'SIGKILL', maxBuffer: 64 << 20,
+    cwd,
+    encoding: 'utf8',
+    timeout: KILL_AFTER_MS,
+    killSignal: 'SIGKILL',
+    maxBuffer: 64 << 20,
     env: { ...process.env, WFLO_PEAK_RSS_FILE: peakFile },
   });
   assert.equal(r.signal, null, `wflo ${args.join(' ')} did not end by itself (killed after ${KILL_AFTER_MS / 1000} s: a hang)`);
@@ -65,7 +79,11 @@ test('devices, a FIFO, a directory and a symbolic link to /dev/zero are refused 
   expectOneLine(wflo(['validate', '/dev/zero']), 2, /^wflo: \/dev\/zero: is a character device, not a regular file; expected a YAML file$/);
   const zeroCsv = path.join(dir, 'zero.csv');
   fs.symlinkSync('/dev/zero', zeroCsv);
-  expectOneLine(wflo(['validate', zeroCsv]), 2, new RegExp(`^wflo: ${esc(zeroCsv)}: is a character device, not a regular file; expected a time-series CSV file$`));
+  expectOneLine(
+    wflo(['validate', zeroCsv]),
+    2,
+    new RegExp(`^wflo: ${esc(zeroCsv)}: is a character device, not a regular file; expected a time-series CSV file$`),
+  );
   const fifo = path.join(dir, 'pipe.yaml');
   const mk = spawnSync('mkfifo', [fifo]);
   assert.equal(mk.status, 0, `mkfifo: ${mk.stderr}`);
@@ -79,26 +97,60 @@ test('devices, a FIFO, a directory and a symbolic link to /dev/zero are refused 
   // A campaign whose wind is the FIFO: the campaign's line, the FIFO named.
   const fifoCsv = path.join(dir, 'pipe.csv');
   assert.equal(spawnSync('mkfifo', [fifoCsv]).status, 0);
-  const campaign = write('fifo-campaign.yaml', [
-    'name: fifo', 'farms:', '  - {id: 0, boundary: {circle: {center: [0, 0], radius: 2000}}, wind: pipe.csv}',
-    'farm_types:', '  - {id: 0, turbine: iea37-3.35mw, n_turbines: 4}', 'seeds: [0]', 'optimizer: {method: none}', '',
-  ].join('\n'));
-  expectOneLine(wflo(['run', campaign, '--dry-run']), 2, /fifo-campaign\.yaml:3: farms\[0\]\.wind: .*pipe\.csv: is a FIFO \(named pipe\), not a regular file; expected a time-series CSV file$/);
+  const campaign = write(
+    'fifo-campaign.yaml',
+    [
+      'name: fifo',
+      'farms:',
+      '  - {id: 0, boundary: {circle: {center: [0, 0], radius: 2000}}, wind: pipe.csv}',
+      'farm_types:',
+      '  - {id: 0, turbine: iea37-3.35mw, n_turbines: 4}',
+      'seeds: [0]',
+      'optimizer: {method: none}',
+      '',
+    ].join('\n'),
+  );
+  expectOneLine(
+    wflo(['run', campaign, '--dry-run']),
+    2,
+    /fifo-campaign\.yaml:3: farms\[0\]\.wind: .*pipe\.csv: is a FIFO \(named pipe\), not a regular file; expected a time-series CSV file$/,
+  );
   // Where output is written: a device is never written through, even with --force.
-  expectOneLine(wflo(['optimize', 'iea37-cs1-16', '--out', '/dev/null', '--force', '--max-iterations', '1']), 2, /--out \/dev\/null: is a character device, not a regular file; expected a file name$/);
+  expectOneLine(
+    wflo(['optimize', 'iea37-cs1-16', '--out', '/dev/null', '--force', '--max-iterations', '1']),
+    2,
+    /--out \/dev\/null: is a character device, not a regular file; expected a file name$/,
+  );
 });
 
 test(`flat YAML lists and seed lists: 10 and 50 MB refused by size, 7 MB over ${MAX_YAML_ELEMENTS} elements refused before parsing`, () => {
   for (const mb of [10, 50]) {
     const file = write(`flat-${mb}.yaml`, `x: [${'1,'.repeat(mb * 500_000)}1]\ny: [0]\n`);
-    expectOneLine(wflo(['validate', file]), 2, new RegExp(`^wflo: ${esc(file)}:1: \\(top level\\): file is \\d+\\.\\d MiB, over the 8\\.0 MiB limit for YAML files$`));
+    expectOneLine(
+      wflo(['validate', file]),
+      2,
+      new RegExp(`^wflo: ${esc(file)}:1: \\(top level\\): file is \\d+\\.\\d MiB, over the 8\\.0 MiB limit for YAML files$`),
+    );
   }
   const flat = write('flat-7.yaml', `x: [${'1,'.repeat(3_500_000)}1]\ny: [0]\n`);
-  expectOneLine(wflo(['validate', flat]), 2, new RegExp(`^wflo: ${esc(flat)}:1: \\(top level\\): over ${MAX_YAML_ELEMENTS} YAML elements .*refused before parsing`));
-  const campaignWithSeeds = (name: string, seeds: number): string => write(name, [
-    'name: many-seeds', 'farms: [{id: 0, case: iea37-cs1-16}]', 'farm_types: [{id: 0, turbine: iea37-3.35mw, n_turbines: 16}]',
-    'optimizer: {method: none}', 'seeds:', `${Array.from({ length: seeds }, (_, i) => `  - ${i}`).join('\n')}`, '',
-  ].join('\n'));
+  expectOneLine(
+    wflo(['validate', flat]),
+    2,
+    new RegExp(`^wflo: ${esc(flat)}:1: \\(top level\\): over ${MAX_YAML_ELEMENTS} YAML elements .*refused before parsing`),
+  );
+  const campaignWithSeeds = (name: string, seeds: number): string =>
+    write(
+      name,
+      [
+        'name: many-seeds',
+        'farms: [{id: 0, case: iea37-cs1-16}]',
+        'farm_types: [{id: 0, turbine: iea37-3.35mw, n_turbines: 16}]',
+        'optimizer: {method: none}',
+        'seeds:',
+        `${Array.from({ length: seeds }, (_, i) => `  - ${i}`).join('\n')}`,
+        '',
+      ].join('\n'),
+    );
   const big = campaignWithSeeds('seeds-50mb.yaml', 5_000_000);
   assert.ok(fs.statSync(big).size > 50e6);
   expectOneLine(wflo(['run', big, '--dry-run']), 2, /seeds-50mb\.yaml:1: \(top level\): file is \d+\.\d MiB, over the 8\.0 MiB limit for YAML files$/);
@@ -115,7 +167,11 @@ test('YAML nested deeper than the stack allows is refused before parsing, in one
   const flow = write('deep-flow.yaml', `x: ${'['.repeat(100_000)}${']'.repeat(100_000)}\n`);
   expectOneLine(wflo(['validate', flow]), 2, new RegExp(`^wflo: ${esc(flow)}:1: \\(top level\\): nested more than ${MAX_YAML_NESTING} levels deep`));
   const block = write('deep-block.yaml', Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i)}a:`).join('\n'));
-  expectOneLine(wflo(['validate', block]), 2, new RegExp(`^wflo: ${esc(block)}:${MAX_YAML_NESTING + 1}: \\(top level\\): nested more than ${MAX_YAML_NESTING} levels deep`));
+  expectOneLine(
+    wflo(['validate', block]),
+    2,
+    new RegExp(`^wflo: ${esc(block)}:${MAX_YAML_NESTING + 1}: \\(top level\\): nested more than ${MAX_YAML_NESTING} levels deep`),
+  );
 });
 
 test('YAML files just within the budgets, of the costliest shapes measured, parse within 500 MB', () => {
@@ -135,7 +191,7 @@ test('YAML files just within the budgets, of the costliest shapes measured, pars
   expectOneLine(wflo(['validate', giant]), 2, /giant\.yaml:1: \(top level\): file is 64\.0 MiB, over the 8\.0 MiB limit for YAML files$/);
 });
 
-test('a 10⁶-row time-series CSV is read within 500 MB, alone and as a campaign farm\'s wind', () => {
+test("a 10⁶-row time-series CSV is read within 500 MB, alone and as a campaign farm's wind", () => {
   const rows: string[] = ['time,wind_direction,wind_speed,turbulence_intensity,weight'];
   for (let i = 0; i < 1_000_000; i++) rows.push(`${i * 600},${(i * 7.3) % 360},${(5 + (i % 13) * 0.7).toFixed(2)},0.08,1`);
   const csv = write('met-1e6.csv', `${rows.join('\n')}\n`);
@@ -143,10 +199,19 @@ test('a 10⁶-row time-series CSV is read within 500 MB, alone and as a campaign
   assert.equal(alone.status, 0, alone.stderr);
   assert.match(alone.stdout, /met-1e6\.csv: valid wind resource: time series of 1000000 samples/);
   assert.ok(alone.peakMb <= MEMORY_BOUND_MB, `validate: peak RSS ${alone.peakMb.toFixed(0)} MB`);
-  const campaign = write('csv-campaign.yaml', [
-    'name: csv-1e6', 'farms:', '  - {id: 0, boundary: {circle: {center: [0, 0], radius: 2000}}, wind: met-1e6.csv}',
-    'farm_types:', '  - {id: 0, turbine: iea37-3.35mw, n_turbines: 16}', 'seeds: [0, 1]', 'optimizer: {method: none}', '',
-  ].join('\n'));
+  const campaign = write(
+    'csv-campaign.yaml',
+    [
+      'name: csv-1e6',
+      'farms:',
+      '  - {id: 0, boundary: {circle: {center: [0, 0], radius: 2000}}, wind: met-1e6.csv}',
+      'farm_types:',
+      '  - {id: 0, turbine: iea37-3.35mw, n_turbines: 16}',
+      'seeds: [0, 1]',
+      'optimizer: {method: none}',
+      '',
+    ].join('\n'),
+  );
   const dry = wflo(['run', campaign, '--dry-run']);
   assert.equal(dry.status, 0, dry.stderr);
   assert.match(dry.stdout, /2 tasks: 1 farms × 1 farm types × 2 seeds/);
@@ -174,20 +239,37 @@ test('windIO include fan-out (10 includes per file, 8 levels) is refused: each f
     const text = level === 8 ? 'a: 1\n' : Array.from({ length: 10 }, (_, k) => `k${k}: !include level${level + 1}.yaml`).join('\n');
     fs.writeFileSync(path.join(folder, `level${level}.yaml`), text);
   }
-  expectOneLine(wflo(['validate', system]), 2, new RegExp(`level\\d\\.yaml:\\d+: site(\\.k\\d)+: the plant expands to over ${MAX_PLANT_ELEMENTS} YAML elements`));
+  expectOneLine(
+    wflo(['validate', system]),
+    2,
+    new RegExp(`level\\d\\.yaml:\\d+: site(\\.k\\d)+: the plant expands to over ${MAX_PLANT_ELEMENTS} YAML elements`),
+  );
 });
 
 test('an include leaving the plant folder is refused unread; allowed, its contents are still never printed', () => {
   // A secret beside the plant folder, and the system's password file, far above it.
   const secret = write('escape/secret.txt', 'TOP-SECRET-MARKER line one\nsecond line\n');
   const system = plantWith('escape', ['name: escape', `site: !include ../${'../'.repeat(12)}etc/passwd`, `wind_farm: !include ${FARM}`]);
-  const line = expectOneLine(wflo(['validate', system]), 2,
-    new RegExp(`^wflo: ${esc(system)}:2: site: !include '(\\.\\./)+etc/passwd': /etc/passwd is outside the plant folder ${esc(path.join(dir, 'escape', 'plant'))}; refused unread \\(--allow-include-outside allows it\\)$`));
+  const line = expectOneLine(
+    wflo(['validate', system]),
+    2,
+    new RegExp(
+      `^wflo: ${esc(system)}:2: site: !include '(\\.\\./)+etc/passwd': /etc/passwd is outside the plant folder ${esc(path.join(dir, 'escape', 'plant'))}; refused unread \\(--allow-include-outside allows it\\)$`,
+    ),
+  );
   assert.doesNotMatch(line, /root:/);
-  const toSecret = plantWith('escape2', ['name: escape', `site: !include ${path.relative(path.join(dir, 'escape2', 'plant', 'wind_energy_system'), secret)}`, `wind_farm: !include ${FARM}`]);
+  const toSecret = plantWith('escape2', [
+    'name: escape',
+    `site: !include ${path.relative(path.join(dir, 'escape2', 'plant', 'wind_energy_system'), secret)}`,
+    `wind_farm: !include ${FARM}`,
+  ]);
   expectOneLine(wflo(['validate', toSecret]), 2, /site: !include '\.\.\/\.\.\/\.\.\/escape\/secret\.txt': .*secret\.txt is outside the plant folder/);
   // Allowed explicitly: read, found to be no site, and described without its text.
-  const allowed = expectOneLine(wflo(['validate', toSecret, '--allow-include-outside']), 2, /secret\.txt:1: site: expected a mapping \(boundaries and energy_resource\), got the file's whole text \(\d+ characters\), not YAML data$/);
+  const allowed = expectOneLine(
+    wflo(['validate', toSecret, '--allow-include-outside']),
+    2,
+    /secret\.txt:1: site: expected a mapping \(boundaries and energy_resource\), got the file's whole text \(\d+ characters\), not YAML data$/,
+  );
   assert.doesNotMatch(allowed, /TOP-SECRET-MARKER/);
   // A symbolic link inside the plant folder to a file outside it is outside too (real paths are compared).
   fs.symlinkSync(secret, path.join(dir, 'escape2', 'plant', 'wind_energy_system', 'inside.yaml'));
@@ -195,7 +277,11 @@ test('an include leaving the plant folder is refused unread; allowed, its conten
   expectOneLine(wflo(['validate', toSecret]), 2, /site: !include 'inside\.yaml': .*inside\.yaml \(.*secret\.txt\) is outside the plant folder/);
   // windIO `!include /dev/zero`, allowed outside: refused by type at the tag's line.
   fs.writeFileSync(toSecret, ['name: zero', 'site: !include /dev/zero', `wind_farm: !include ${FARM}`, ''].join('\n'));
-  expectOneLine(wflo(['validate', toSecret, '--allow-include-outside']), 2, new RegExp(`^wflo: ${esc(toSecret)}:2: site: !include '/dev/zero': is a character device, not a regular file; expected a YAML file$`));
+  expectOneLine(
+    wflo(['validate', toSecret, '--allow-include-outside']),
+    2,
+    new RegExp(`^wflo: ${esc(toSecret)}:2: site: !include '/dev/zero': is a character device, not a regular file; expected a YAML file$`),
+  );
 });
 
 test('an absolute include is named as written, in its own errors too', () => {
@@ -205,13 +291,26 @@ test('an absolute include is named as written, in its own errors too', () => {
   expectOneLine(wflo(['validate', system]), 2, new RegExp(`^wflo: ${esc(broken)}:\\d+: malformed YAML`));
   const missing = path.join(dir, 'absolute', 'plant', 'nope.yaml');
   fs.writeFileSync(system, fs.readFileSync(system, 'utf8').replace(broken, missing));
-  expectOneLine(wflo(['validate', system]), 2, new RegExp(`^wflo: ${esc(system)}:2: site: !include '${esc(missing)}': file not found \\(looked for ${esc(missing)}\\)$`));
+  expectOneLine(
+    wflo(['validate', system]),
+    2,
+    new RegExp(`^wflo: ${esc(system)}:2: site: !include '${esc(missing)}': file not found \\(looked for ${esc(missing)}\\)$`),
+  );
 });
 
 test('an alias bomb in an included windIO file is refused (aliases are followed when the plant is measured)', () => {
   const levels = ['a0: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]'];
-  for (let i = 1; i <= 9; i++) levels.push(`a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]`);
+  for (let i = 1; i <= 9; i++)
+    levels.push(
+      `a${i}: &a${i} [${Array(10)
+        .fill(`*a${i - 1}`)
+        .join(', ')}]`,
+    );
   const system = plantWith('bomb', ['name: bomb', 'site: !include bomb.yaml', `wind_farm: !include ${FARM}`]);
   fs.writeFileSync(path.join(path.dirname(system), 'bomb.yaml'), `${levels.join('\n')}\n`);
-  expectOneLine(wflo(['validate', system]), 2, new RegExp(`bomb\\.yaml:\\d+: site\\.a\\d(\\[\\d+\\])*: the plant expands to over ${MAX_PLANT_ELEMENTS} YAML elements`));
+  expectOneLine(
+    wflo(['validate', system]),
+    2,
+    new RegExp(`bomb\\.yaml:\\d+: site\\.a\\d(\\[\\d+\\])*: the plant expands to over ${MAX_PLANT_ELEMENTS} YAML elements`),
+  );
 });

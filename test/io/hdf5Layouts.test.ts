@@ -94,7 +94,10 @@ test('an array of batches needs no maxTurbines/nRows; a stream without maxTurbin
   async function* stream() {
     yield records;
   }
-  await assert.rejects(writeLayoutsFile(path.join(dir, 'b.h5'), stream(), { campaignName: 'c', campaignHash: 'h', nExpected: -1, complete: false }), /maxTurbines is required/);
+  await assert.rejects(
+    writeLayoutsFile(path.join(dir, 'b.h5'), stream(), { campaignName: 'c', campaignHash: 'h', nExpected: -1, complete: false }),
+    /maxTurbines is required/,
+  );
 });
 
 test('h5py reads every column with the documented dtype, shape, values and attributes', (t) => {
@@ -104,21 +107,52 @@ test('h5py reads every column with the documented dtype, shape, values and attri
     const file = path.join(dir, 'layouts.h5');
     const records = sampleRecords();
     const created = new Date('2024-05-06T07:08:09.000Z');
-    await writeLayoutsFile(file, batchesOf(records, 5), metaFor(records, {
-      created,
-      source: 'wflo test',
-      nExpected: 30,
-      complete: false,
-      attributes: { spec_version: 'v1', extra_number: 2.5 },
-      farms: [{ id: 0, name: 'IEA37 case 1', radius: 1300, center: [0, 0], vertices: [[0, 1], [2, 3], [4, 5]], resource: { sectors: 16, shear: false } }],
-      types: { 1: { turbine: 'IEA37 3.35 MW', n_turbines: 16, rotor_diameter: 130.0, tags: ['a', 'b'] } },
-    }));
+    await writeLayoutsFile(
+      file,
+      batchesOf(records, 5),
+      metaFor(records, {
+        created,
+        source: 'wflo test',
+        nExpected: 30,
+        complete: false,
+        attributes: { spec_version: 'v1', extra_number: 2.5 },
+        farms: [
+          {
+            id: 0,
+            name: 'IEA37 case 1',
+            radius: 1300,
+            center: [0, 0],
+            vertices: [
+              [0, 1],
+              [2, 3],
+              [4, 5],
+            ],
+            resource: { sectors: 16, shear: false },
+          },
+        ],
+        types: { 1: { turbine: 'IEA37 3.35 MW', n_turbines: 16, rotor_diameter: 130.0, tags: ['a', 'b'] } },
+      }),
+    );
     const dump = dumpWithH5py(file);
     const tmax = 16;
     const expectedDtypes: Record<string, string> = {
-      farm_id: '<i4', farm_type: '<i4', seed: '<i8', task_id: '|S64', n_turbines: '<i4', aep: '<f8', aep_initial: '<f8',
-      layout: '<f8', initial_layout: '<f8', iterations: '<i4', evaluations: '<i8', wall_s: '<f8', attempts: '<i4',
-      spec_hash: '|S64', source: '|S256', aep_reported: '<f8', turbine_type: '<i4',
+      farm_id: '<i4',
+      farm_type: '<i4',
+      seed: '<i8',
+      task_id: '|S64',
+      n_turbines: '<i4',
+      aep: '<f8',
+      aep_initial: '<f8',
+      layout: '<f8',
+      initial_layout: '<f8',
+      iterations: '<i4',
+      evaluations: '<i8',
+      wall_s: '<f8',
+      attempts: '<i4',
+      spec_hash: '|S64',
+      source: '|S256',
+      aep_reported: '<f8',
+      turbine_type: '<i4',
     };
     for (const [name, dtype] of Object.entries(expectedDtypes)) {
       const ds = dump.datasets[name];
@@ -147,7 +181,11 @@ test('h5py reads every column with the documented dtype, shape, values and attri
       assert.equal(col('attempts')[i], r.attempts);
       assert.equal(col('aep_reported')[i], 'NaN', 'no producer reported an AEP of its own');
       // One turbine model per farm type here: every turbine is model 0, −1 past n_turbines.
-      assert.deepEqual((col('turbine_type') as number[][])[i], Array.from({ length: tmax }, (_, k) => (k < r.nTurbines ? 0 : -1)), `turbine_type row ${i}`);
+      assert.deepEqual(
+        (col('turbine_type') as number[][])[i],
+        Array.from({ length: tmax }, (_, k) => (k < r.nTurbines ? 0 : -1)),
+        `turbine_type row ${i}`,
+      );
       const layout = (col('layout') as number[][][])[i];
       const initial = (col('initial_layout') as (number | string)[][][])[i];
       for (let turbine = 0; turbine < tmax; turbine++) {
@@ -179,11 +217,19 @@ test('h5py reads every column with the documented dtype, shape, values and attri
     assert.equal(attr('extra_number').value, 2.5);
     // Definitions: lossless JSON plus h5py-browsable fields.
     const farm0 = dump.groups['farms/0'];
-    assert.deepEqual(JSON.parse(farm0.attrs.json.value as string).vertices, [[0, 1], [2, 3], [4, 5]]);
+    assert.deepEqual(JSON.parse(farm0.attrs.json.value as string).vertices, [
+      [0, 1],
+      [2, 3],
+      [4, 5],
+    ]);
     assert.equal(farm0.attrs.radius.value, 1300);
     assert.equal(farm0.attrs.name.value, 'IEA37 case 1');
     assert.deepEqual(dump.datasets['farms/0/vertices'].shape, [3, 2]);
-    assert.deepEqual(dump.datasets['farms/0/vertices'].value, [[0, 1], [2, 3], [4, 5]]);
+    assert.deepEqual(dump.datasets['farms/0/vertices'].value, [
+      [0, 1],
+      [2, 3],
+      [4, 5],
+    ]);
     assert.equal(dump.groups['farms/0/resource'].attrs.sectors.value, 16);
     assert.equal(dump.groups['farms/0/resource'].attrs.shear.value, 0);
     assert.equal(dump.groups['types/1'].attrs.rotor_diameter.value, 130);
@@ -325,7 +371,10 @@ test('a writer SIGKILLed mid-write never replaces a good file; the next writer c
   assert.equal(await exit, 'SIGKILL');
   assert.equal(sha256(file), before, 'the good file is untouched');
   const leftovers = fs.readdirSync(dir).filter((n) => n !== 'layouts.h5');
-  assert.ok(leftovers.some((n) => n.startsWith('.layouts.h5.tmp-')), `temp file of the killed writer exists: ${leftovers}`);
+  assert.ok(
+    leftovers.some((n) => n.startsWith('.layouts.h5.tmp-')),
+    `temp file of the killed writer exists: ${leftovers}`,
+  );
   assert.ok(leftovers.includes('layouts.h5.lock'));
   assert.deepEqual((await readLayoutsFile(file)).records, good);
   // The next writer takes the stale lock over and removes the dead writer's temp file.

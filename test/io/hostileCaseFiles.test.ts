@@ -30,10 +30,22 @@ let outside = '';
 /** The five hostile files of a door whose files end in `ext`, by name, and what each refusal says. */
 const HOSTILE = (ext: string): { name: string; spec: () => string; says: RegExp }[] => [
   { name: 'fifo', spec: () => `fifo.${ext}`, says: new RegExp(`fifo\\.${ext}: is a FIFO \\(named pipe\\), not a regular file; expected an? [a-zA-Z ]+ file$`) },
-  { name: 'dev-zero', spec: () => `zero.${ext}`, says: new RegExp(`zero\\.${ext} \\(/dev/zero\\) is outside the folder .* refused unread \\(--allow-include-outside allows it\\)$`) },
+  {
+    name: 'dev-zero',
+    spec: () => `zero.${ext}`,
+    says: new RegExp(`zero\\.${ext} \\(/dev/zero\\) is outside the folder .* refused unread \\(--allow-include-outside allows it\\)$`),
+  },
   { name: 'over-cap', spec: () => `big.${ext}`, says: new RegExp(`big\\.${ext}: file is 8\\.0 MiB, over the 8\\.0 MiB limit for [a-zA-Z ]+ files$`) },
-  { name: 'path-escape', spec: () => `../../../../../../../..${outside}/passwd.${ext}`, says: new RegExp(`outside/passwd\\.${ext} is outside the folder .* refused unread`) },
-  { name: 'link-to-passwd', spec: () => `passwd.${ext}`, says: new RegExp(`passwd\\.${ext} \\(.*outside/passwd\\.${ext}\\) is outside the folder .* refused unread`) },
+  {
+    name: 'path-escape',
+    spec: () => `../../../../../../../..${outside}/passwd.${ext}`,
+    says: new RegExp(`outside/passwd\\.${ext} is outside the folder .* refused unread`),
+  },
+  {
+    name: 'link-to-passwd',
+    spec: () => `passwd.${ext}`,
+    says: new RegExp(`passwd\\.${ext} \\(.*outside/passwd\\.${ext}\\) is outside the folder .* refused unread`),
+  },
 ];
 
 before(() => {
@@ -52,16 +64,26 @@ before(() => {
     fs.truncateSync(big, MAX_YAML_BYTES + 1); // sparse
   }
 });
-after(() => { if (root) fs.rmSync(root, { recursive: true, force: true }); });
+after(() => {
+  if (root) fs.rmSync(root, { recursive: true, force: true });
+});
 
-interface Outcome { status: number | null; stdout: string; stderr: string }
+interface Outcome {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** `wflo validate` of the file `name` written with `text` in the case folder. */
 function validate(name: string, text: string, flags: string[] = [], command = 'validate'): Outcome {
   const file = path.join(dir, name);
   fs.writeFileSync(file, text);
   const r = spawnSync(process.execPath, [CLI, command, file, ...flags], {
-    cwd: dir, encoding: 'utf8', timeout: KILL_AFTER_MS, killSignal: 'SIGKILL', maxBuffer: 16 << 20,
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: KILL_AFTER_MS,
+    killSignal: 'SIGKILL',
+    maxBuffer: 16 << 20,
   });
   assert.equal(r.signal, null, `wflo ${command} ${name} did not end by itself (killed after ${KILL_AFTER_MS / 1000} s)`);
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -96,11 +118,17 @@ test("a case's turbine, wind and boundary files: FIFO, /dev/zero, over the cap, 
 
 test("a turbine file's power and Ct curve CSVs: the same five, refused at the turbine file's field", () => {
   for (const key of ['power_curve', 'Ct_curve']) {
-    door(key, 'csv', `curve-turbine-${key}.yaml`, `performance.${key}`, (spec) => [
-      'name: T', 'rotor_diameter: 130', 'hub_height: 110', 'performance:',
-      `  power_curve: ${key === 'power_curve' ? `'${spec}'` : '{power_wind_speeds: [3, 10, 25], power_values: [0, 3000000, 3000000]}'}`,
-      `  Ct_curve: ${key === 'Ct_curve' ? `'${spec}'` : '{Ct_wind_speeds: [3, 10, 25], Ct_values: [0.8, 0.8, 0.1]}'}`, '',
-    ].join('\n'));
+    door(key, 'csv', `curve-turbine-${key}.yaml`, `performance.${key}`, (spec) =>
+      [
+        'name: T',
+        'rotor_diameter: 130',
+        'hub_height: 110',
+        'performance:',
+        `  power_curve: ${key === 'power_curve' ? `'${spec}'` : '{power_wind_speeds: [3, 10, 25], power_values: [0, 3000000, 3000000]}'}`,
+        `  Ct_curve: ${key === 'Ct_curve' ? `'${spec}'` : '{Ct_wind_speeds: [3, 10, 25], Ct_values: [0.8, 0.8, 0.1]}'}`,
+        '',
+      ].join('\n'),
+    );
   }
 });
 
@@ -109,8 +137,17 @@ test("a neighbours entry's layout file and an IEA37 layout's $ref", () => {
   // An IEA37 layout: its $refs name the turbine and the wind rose; the refusal names the reference.
   for (const h of HOSTILE('yaml')) {
     const layout = [
-      'definitions:', '  wind_plant:', '    properties:', '      layout:', '        items:',
-      `          - $ref: '${h.spec()}'`, '  position:', '    items:', '      xc: [0, 500]', '      yc: [0, 500]', '',
+      'definitions:',
+      '  wind_plant:',
+      '    properties:',
+      '      layout:',
+      '        items:',
+      `          - $ref: '${h.spec()}'`,
+      '  position:',
+      '    items:',
+      '      xc: [0, 500]',
+      '      yc: [0, 500]',
+      '',
     ].join('\n');
     const o = validate('iea37-layout.yaml', layout, [], 'aep'); // `validate` checks a layout alone; `aep` follows its $refs
     assert.equal(o.status, 2, `$ref ${h.name}: exit ${o.status}: ${o.stderr}`);
@@ -123,13 +160,22 @@ test("a neighbours entry's layout file and an IEA37 layout's $ref", () => {
 });
 
 test("a campaign's farm_types[].turbine, farms[].wind and farms[].boundary files", () => {
-  const campaign = (farm: string, turbine: string): string => [
-    'name: hostile', 'farms:', `  - {id: 0, ${farm}}`, 'farm_types:', `  - {id: 0, turbine: ${turbine}, n_turbines: 4}`,
-    'seeds: [1]', 'optimizer: {method: noop}', '',
-  ].join('\n');
+  const campaign = (farm: string, turbine: string): string =>
+    [
+      'name: hostile',
+      'farms:',
+      `  - {id: 0, ${farm}}`,
+      'farm_types:',
+      `  - {id: 0, turbine: ${turbine}, n_turbines: 4}`,
+      'seeds: [1]',
+      'optimizer: {method: noop}',
+      '',
+    ].join('\n');
   door('campaign turbine', 'yaml', 'campaign-turbine.yaml', 'farm_types[0].turbine', (spec) => campaign('case: iea37-cs1-16', `'${spec}'`));
   door('campaign wind', 'yaml', 'campaign-wind.yaml', 'farms[0].wind', (spec) => campaign(`case: iea37-cs1-16, wind: '${spec}'`, 'iea37-3.35mw'));
-  door('campaign boundary', 'yaml', 'campaign-boundary.yaml', 'farms[0].boundary', (spec) => campaign(`case: iea37-cs1-16, boundary: '${spec}'`, 'iea37-3.35mw'));
+  door('campaign boundary', 'yaml', 'campaign-boundary.yaml', 'farms[0].boundary', (spec) =>
+    campaign(`case: iea37-cs1-16, boundary: '${spec}'`, 'iea37-3.35mw'),
+  );
 });
 
 test('the operator may allow files outside the folder: a foreign file is then refused by its format, without a byte of it', () => {

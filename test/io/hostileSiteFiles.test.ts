@@ -89,7 +89,12 @@ with h5py.File(d + '/huge-speedup.nc', 'w') as f:
 /** A small valid `.wrg`: 2 × 2 points, 4 sectors, by tokens. `token` replaces point 1's A of sector 1. */
 function wrg(token = '90'): string {
   const lines = ['2 2 -3000 -3000 6000'];
-  for (const [px, py] of [[-3000, -3000], [3000, -3000], [-3000, 3000], [3000, 3000]]) {
+  for (const [px, py] of [
+    [-3000, -3000],
+    [3000, -3000],
+    [-3000, 3000],
+    [3000, 3000],
+  ]) {
     const sectors = [0, 1, 2, 3].map((s) => `250 ${px === -3000 && py === -3000 && s === 0 ? token : '90'} 200`).join(' ');
     lines.push(`p ${px} ${py} 0 100 9.0 2.0 500 4 ${sectors}`);
   }
@@ -110,16 +115,26 @@ before(() => {
   fs.writeFileSync(path.join(dir, 'good.wrg'), wrg());
   fs.writeFileSync(path.join(dir, 'hex.wrg'), wrg('0x5a'));
   fs.writeFileSync(path.join(dir, 'huge-header.wrg'), `30000 30000 0 0 100\n${wrg().split('\n')[1]}\n`);
-  for (const big of ['big.wrg', 'big.nc']) { fs.writeFileSync(path.join(dir, big), ''); fs.truncateSync(path.join(dir, big), MAX_INPUT_BYTES + 1); } // sparse
+  for (const big of ['big.wrg', 'big.nc']) {
+    fs.writeFileSync(path.join(dir, big), '');
+    fs.truncateSync(path.join(dir, big), MAX_INPUT_BYTES + 1);
+  } // sparse
   fs.symlinkSync('/dev/zero', path.join(dir, 'zero.wrg'));
   fs.symlinkSync('/dev/zero', path.join(dir, 'zero.nc'));
   fs.symlinkSync('/dev/zero', path.join(dir, 'zero.csv'));
   fs.symlinkSync(path.join(outside, 'secret'), path.join(dir, 'passwd.wrg'));
   for (const fifo of ['fifo.wrg', 'fifo.nc', 'fifo.csv']) assert.equal(spawnSync('mkfifo', [path.join(dir, fifo)]).status, 0);
 });
-after(() => { if (root) fs.rmSync(root, { recursive: true, force: true }); });
+after(() => {
+  if (root) fs.rmSync(root, { recursive: true, force: true });
+});
 
-interface Outcome { status: number | null; stdout: string; stderr: string; peakMb: number }
+interface Outcome {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  peakMb: number;
+}
 
 /** `wflo aep` of a case naming `site`/`economics`/`wind` as given (YAML flow text), run under GNU time. */
 function aepOf(caseName: string, body: string, flags: string[] = []): Outcome {
@@ -128,13 +143,20 @@ function aepOf(caseName: string, body: string, flags: string[] = []): Outcome {
   const args = [CLI, 'aep', file, ...flags];
   const timed = fs.existsSync(TIME);
   const r = spawnSync(timed ? TIME : process.execPath, timed ? ['-f', 'peak-rss-kb=%M', process.execPath, ...args] : args, {
-    cwd: dir, encoding: 'utf8', timeout: KILL_AFTER_MS, killSignal: 'SIGKILL', maxBuffer: 64 << 20,
+    cwd: dir,
+    encoding: 'utf8',
+    timeout: KILL_AFTER_MS,
+    killSignal: 'SIGKILL',
+    maxBuffer: 64 << 20,
   });
   assert.equal(r.signal, null, `wflo aep ${caseName} did not end by itself (killed after ${KILL_AFTER_MS / 1000} s)`);
   let stderr = r.stderr;
   let peakMb = NaN;
   const m = /peak-rss-kb=(\d+)\n?$/.exec(stderr);
-  if (m) { peakMb = Number(m[1]) / 1024; stderr = stderr.slice(0, m.index); }
+  if (m) {
+    peakMb = Number(m[1]) / 1024;
+    stderr = stderr.slice(0, m.index);
+  }
   // GNU time adds "Command exited with non-zero status N" before its format.
   stderr = stderr.replace(/Command exited with non-zero status \d+\n$/, '');
   return { status: r.status, stdout: r.stdout, stderr, peakMb };
@@ -157,15 +179,22 @@ test('netCDF: NaN and ±inf are refused with the variable, its index and what th
   assert.equal(good.status, 0, good.stderr);
   refused(aepOf('nan-ti', 'site: {file: nan-ti.nc}'), /nan-ti\.nc: TI: index \[3,5\] \(x, y\): NaN is not a turbulence intensity/);
   refused(aepOf('inf-speedup', 'site: {file: inf-speedup.nc}'), /inf-speedup\.nc: Speedup: index \[1,2\] \(x, y\): Infinity is not a speed-up factor/);
-  refused(aepOf('nan-frequency', 'site: {file: nan-frequency.nc}'), /nan-frequency\.nc: Sector_frequency: index \[2,4,1\] \(x, y, wd\): NaN is not a sector frequency/);
+  refused(
+    aepOf('nan-frequency', 'site: {file: nan-frequency.nc}'),
+    /nan-frequency\.nc: Sector_frequency: index \[2,4,1\] \(x, y, wd\): NaN is not a sector frequency/,
+  );
   refused(aepOf('nan-x', 'site: {file: nan-x.nc}'), /nan-x\.nc: x\[2\]: NaN is not a finite number/);
 });
 
 test('netCDF: external raw storage and an external link are refused unread', { skip }, () => {
-  refused(aepOf('external-storage', 'site: {file: external-storage.nc}'),
-    new RegExp(`external-storage\\.nc: Speedup: its data are in another file \\(${esc(outside)}/secret: external storage or a link\\): refused unread`));
-  refused(aepOf('external-link', 'site: {file: external-link.nc}'),
-    new RegExp(`external-link\\.nc: Speedup: an external link to ${esc(outside)}/linked\\.nc:/Speedup: refused unread`));
+  refused(
+    aepOf('external-storage', 'site: {file: external-storage.nc}'),
+    new RegExp(`external-storage\\.nc: Speedup: its data are in another file \\(${esc(outside)}/secret: external storage or a link\\): refused unread`),
+  );
+  refused(
+    aepOf('external-link', 'site: {file: external-link.nc}'),
+    new RegExp(`external-link\\.nc: Speedup: an external link to ${esc(outside)}/linked\\.nc:/Speedup: refused unread`),
+  );
 });
 
 test('netCDF: unused variables are not read; the values read are capped in total before reading', { skip }, () => {
@@ -175,14 +204,20 @@ test('netCDF: unused variables are not read; the values read are capped in total
   assert.equal(aep(unused), aep(aepOf('good-nc', 'site: {file: good.nc}')), 'the unused variables change nothing');
   assert.match(aep(unused) ?? '', /^AEP\s+\d+\.\d+ MWh$/);
   if (!Number.isNaN(unused.peakMb)) assert.ok(unused.peakMb <= MEMORY_BOUND_MB, `peak RSS ${unused.peakMb.toFixed(0)} MB with 40 unused 10⁷-value variables`);
-  refused(aepOf('huge-speedup', 'site: {file: huge-speedup.nc}'), /huge-speedup\.nc: Speedup: the variables read hold 25010000 values \(Speedup: 5000 × 5000\), over the limit of 10000000/);
+  refused(
+    aepOf('huge-speedup', 'site: {file: huge-speedup.nc}'),
+    /huge-speedup\.nc: Speedup: the variables read hold 25010000 values \(Speedup: 5000 × 5000\), over the limit of 10000000/,
+  );
 });
 
 test('site files: a FIFO, /dev/zero, a file over 64 MiB are refused before reading, for netCDF and .wrg', { skip }, () => {
   refused(aepOf('fifo-nc', 'site: {file: fifo.nc}'), /fifo\.nc: is a FIFO \(named pipe\), not a regular file; expected a netCDF-4\/HDF5 site file$/);
   refused(aepOf('fifo-wrg', 'site: {file: fifo.wrg}'), /fifo\.wrg: is a FIFO \(named pipe\), not a regular file; expected a WAsP resource grid \(\.wrg\)$/);
   // /dev/zero is outside the case folder: refused as such, and by its type when the operator allows outside files.
-  refused(aepOf('zero-wrg', 'site: {file: zero.wrg}'), /zero-wrg\.yaml:\d+: site\.file: .*zero\.wrg \(\/dev\/zero\) is outside the folder .* refused unread \(--allow-include-outside allows it\)$/);
+  refused(
+    aepOf('zero-wrg', 'site: {file: zero.wrg}'),
+    /zero-wrg\.yaml:\d+: site\.file: .*zero\.wrg \(\/dev\/zero\) is outside the folder .* refused unread \(--allow-include-outside allows it\)$/,
+  );
   refused(aepOf('zero-wrg', 'site: {file: zero.wrg}', ['--allow-include-outside']), /zero\.wrg: is a character device, not a regular file/);
   refused(aepOf('zero-nc', 'site: {file: zero.nc}', ['--allow-include-outside']), /zero\.nc: is a character device, not a regular file/);
   refused(aepOf('big-wrg', 'site: {file: big.wrg}'), /big\.wrg:1: \(top level\): file is 64\.0 MiB, over the 64\.0 MiB limit/);
@@ -192,23 +227,48 @@ test('site files: a FIFO, /dev/zero, a file over 64 MiB are refused before readi
 test('.wrg: a header beyond the file is refused before allocating; hexadecimal is refused; a foreign file is not quoted', { skip }, () => {
   const good = aepOf('good-wrg', 'site: {file: good.wrg}');
   assert.equal(good.status, 0, good.stderr);
-  refused(aepOf('huge-header', 'site: {file: huge-header.wrg}'), /huge-header\.wrg:1: header: a grid of 30000 × 30000 = 900000000 points, but the file has 2 lines below the header/);
+  refused(
+    aepOf('huge-header', 'site: {file: huge-header.wrg}'),
+    /huge-header\.wrg:1: header: a grid of 30000 × 30000 = 900000000 points, but the file has 2 lines below the header/,
+  );
   refused(aepOf('hex', 'site: {file: hex.wrg}'), /hex\.wrg:2: sector 1 A: '0x5a' is not a decimal number/);
   refused(aepOf('passwd-wrg', 'site: {file: passwd.wrg}'), /passwd-wrg\.yaml:\d+: site\.file: .*passwd\.wrg \(.*outside\/secret\) is outside the folder/);
-  refused(aepOf('passwd-wrg', 'site: {file: passwd.wrg}', ['--allow-include-outside']), /passwd\.wrg:1: header\.nx: expected the header 'nx ny xmin ymin cell_size' \(5 decimal numbers\); field 1 is not a decimal number: not a WAsP resource grid$/);
+  refused(
+    aepOf('passwd-wrg', 'site: {file: passwd.wrg}', ['--allow-include-outside']),
+    /passwd\.wrg:1: header\.nx: expected the header 'nx ny xmin ymin cell_size' \(5 decimal numbers\); field 1 is not a decimal number: not a WAsP resource grid$/,
+  );
 });
 
 test('bathymetry and wind CSVs: confined to the case folder; a CSV that is not of its format is not quoted (also a turbine curve)', { skip }, () => {
-  const econ = (bathymetry: string): string => `economics: {energy_price_eur_per_mwh: 60, project_years: 25, distance_from_shore_km: 20, bathymetry: '${bathymetry}', substations: [[0, 0]], cables: [{name: c, capacity: 4, cost_per_m: 300}], rated_rpm: 10}`;
-  refused(aepOf('bathy-escape', econ('../../../../../../../..' + outside + '/secret.csv')), /bathy-escape\.yaml:\d+: economics\.bathymetry: .*secret\.csv is outside the folder .* refused unread/);
-  refused(aepOf('bathy-escape', econ('../outside/secret.csv'), ['--allow-include-outside']), /secret\.csv:1: \(header\): expected a header row x,y,depth; the first line names none of these columns .*not a bathymetry CSV$/);
+  const econ = (bathymetry: string): string =>
+    `economics: {energy_price_eur_per_mwh: 60, project_years: 25, distance_from_shore_km: 20, bathymetry: '${bathymetry}', substations: [[0, 0]], cables: [{name: c, capacity: 4, cost_per_m: 300}], rated_rpm: 10}`;
+  refused(
+    aepOf('bathy-escape', econ('../../../../../../../..' + outside + '/secret.csv')),
+    /bathy-escape\.yaml:\d+: economics\.bathymetry: .*secret\.csv is outside the folder .* refused unread/,
+  );
+  refused(
+    aepOf('bathy-escape', econ('../outside/secret.csv'), ['--allow-include-outside']),
+    /secret\.csv:1: \(header\): expected a header row x,y,depth; the first line names none of these columns .*not a bathymetry CSV$/,
+  );
   refused(aepOf('bathy-zero', econ('zero.csv')), /economics\.bathymetry: .*zero\.csv \(\/dev\/zero\) is outside the folder/);
   refused(aepOf('bathy-fifo', econ('fifo.csv')), /fifo\.csv: is a FIFO \(named pipe\), not a regular file/);
   refused(aepOf('wind-escape', 'wind: ../outside/secret.csv'), /wind-escape\.yaml:\d+: wind: .*secret\.csv is outside the folder .* refused unread/);
-  refused(aepOf('wind-escape', 'wind: ../outside/secret.csv', ['--allow-include-outside']), /secret\.csv:1: \(header\): expected a header row \(wind_direction,wind_speed,\.\.\.\); the first line names none of the columns .*not a time-series CSV$/);
+  refused(
+    aepOf('wind-escape', 'wind: ../outside/secret.csv', ['--allow-include-outside']),
+    /secret\.csv:1: \(header\): expected a header row \(wind_direction,wind_speed,\.\.\.\); the first line names none of the columns .*not a time-series CSV$/,
+  );
   refused(aepOf('series-escape', 'wind: {time_series: ../outside/secret.csv}'), /time_series: .*secret\.csv is outside the folder .* refused unread/);
   // A turbine's curve CSV that is not one: refused without a byte of it.
-  fs.writeFileSync(path.join(dir, 'turbine.yaml'), 'name: T\nrotor_diameter: 130\nhub_height: 110\nperformance:\n  power_curve: ../outside/secret.csv\n  Ct_curve: ../outside/secret.csv\n');
-  refused(aepOf('curve-foreign', 'turbine: turbine.yaml'), /turbine\.yaml:\d+: performance\.power_curve: .*secret\.csv is outside the folder .* refused unread/);
-  refused(aepOf('curve-foreign', 'turbine: turbine.yaml', ['--allow-include-outside']), /secret\.csv:1: \(header\): expected a header row \(wind_speed,power\); the first line names none of the columns .*not a curve CSV$/);
+  fs.writeFileSync(
+    path.join(dir, 'turbine.yaml'),
+    'name: T\nrotor_diameter: 130\nhub_height: 110\nperformance:\n  power_curve: ../outside/secret.csv\n  Ct_curve: ../outside/secret.csv\n',
+  );
+  refused(
+    aepOf('curve-foreign', 'turbine: turbine.yaml'),
+    /turbine\.yaml:\d+: performance\.power_curve: .*secret\.csv is outside the folder .* refused unread/,
+  );
+  refused(
+    aepOf('curve-foreign', 'turbine: turbine.yaml', ['--allow-include-outside']),
+    /secret\.csv:1: \(header\): expected a header row \(wind_speed,power\); the first line names none of the columns .*not a curve CSV$/,
+  );
 });

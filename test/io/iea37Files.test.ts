@@ -32,7 +32,10 @@ test('the 360-direction rose: frequencies sum to 1, and at every 18° it is the 
   assert.ok(Math.abs(d.directionFrequency.reduce((a, b) => a + b, 0) - 1) < 1e-12);
   const cs3Total = cs3.direction_frequency.reduce((a, b) => a + b, 0);
   cs3.directions_deg.forEach((dir, k) => {
-    assert.deepEqual(d.speedFrequency[dir], cs3.speed_frequency[k].map((v) => Math.round(v * 1e10) / 1e10));
+    assert.deepEqual(
+      d.speedFrequency[dir],
+      cs3.speed_frequency[k].map((v) => Math.round(v * 1e10) / 1e10),
+    );
     // Direction frequency per degree ∝ the cs3 frequency of that 18° bin.
     assert.ok(Math.abs(d.directionFrequency[dir] * 18 * cs3Total - cs3.direction_frequency[k]) < 1e-6);
   });

@@ -28,7 +28,11 @@ test('turbines: 3.35 MW (cs1) and 10 MW (cs3/cs4)', () => {
   assert.equal(powerAt(t10, 11), 10e6);
 });
 
-for (const [file, nd, ns] of [['cs1-2/iea37-windrose.yaml', 16, 1], ['cs3-4/iea37-windrose-cs3.yaml', 20, 20], ['cs3-4/iea37-windrose-cs4.yaml', 360, 20]] as const) {
+for (const [file, nd, ns] of [
+  ['cs1-2/iea37-windrose.yaml', 16, 1],
+  ['cs3-4/iea37-windrose-cs3.yaml', 20, 20],
+  ['cs3-4/iea37-windrose-cs4.yaml', 360, 20],
+] as const) {
   test(`wind rose ${file}: ${nd} directions × ${ns} speeds`, () => {
     const w = readWindFile(path.join(IEA37, file));
     assert.equal(w.directionsDeg.length, nd);
@@ -37,7 +41,8 @@ for (const [file, nd, ns] of [['cs1-2/iea37-windrose.yaml', 16, 1], ['cs3-4/iea3
     assert.deepEqual(Array.from(w.directionsDeg), props.direction.bins);
     if (ns > 1) {
       // probability = direction frequency × speed frequency of that direction
-      const d = nd - 1, s = 3;
+      const d = nd - 1,
+        s = 3;
       assert.equal(w.probability[d * ns + s], props.direction.frequency[d] * props.speed.frequency[d][s]);
     }
     const sum = w.probability.reduce((a, b) => a + b, 0);
@@ -54,7 +59,7 @@ test('boundaries: cs3 is one concave polygon, cs4 five polygons', () => {
   assert.equal(b4.kind === 'multipolygon' && b4.polygons.length, 5);
 });
 
-test('aep overrides: --wake changes the model, --case with a file uses the file\'s layout', () => {
+test("aep overrides: --wake changes the model, --case with a file uses the file's layout", () => {
   const file = path.join(IEA37, 'cs1-2/iea37-ex16.yaml');
   const base = JSON.parse(runWflo(['aep', file, '--json']).stdout);
   const gauss = JSON.parse(runWflo(['aep', file, '--wake', 'bastankhah2014', '--json']).stdout);

@@ -15,7 +15,9 @@ import { PYTHON } from '../helpers.js';
 
 const h5py = spawnSync(PYTHON, ['-c', 'import h5py, xarray, h5netcdf'], { encoding: 'utf8' }).status === 0;
 
-test('aep_reported and metrics columns: written, read back bit for bit, seen by h5py and xarray', { skip: h5py ? false : 'needs python3-h5py, python3-xarray, python3-h5netcdf' }, async () => {
+test('aep_reported and metrics columns: written, read back bit for bit, seen by h5py and xarray', {
+  skip: h5py ? false : 'needs python3-h5py, python3-xarray, python3-h5netcdf',
+}, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wflo-metrics-'));
   const records: LayoutRecord[] = [
     { ...makeRecord({ farmId: 0, farmType: 0, seed: 0, nTurbines: 3 }), aepReported: 12345.678, metrics: { lcoe: 41.5, cable_km: 12.25 } },
@@ -23,7 +25,15 @@ test('aep_reported and metrics columns: written, read back bit for bit, seen by 
     makeRecord({ farmId: 0, farmType: 0, seed: 2, nTurbines: 3 }),
   ];
   const file = path.join(dir, 'layouts.h5');
-  await writeLayoutsFile(file, [records], { campaignName: 'm', campaignHash: 'h', nExpected: 3, complete: true, maxTurbines: 3, nRows: 3, metricNames: ['lcoe', 'cable_km'] });
+  await writeLayoutsFile(file, [records], {
+    campaignName: 'm',
+    campaignHash: 'h',
+    nExpected: 3,
+    complete: true,
+    maxTurbines: 3,
+    nRows: 3,
+    metricNames: ['lcoe', 'cable_km'],
+  });
   const reader = await LayoutsFileReader.open(file);
   try {
     assert.equal(reader.info.formatVersion, 5);

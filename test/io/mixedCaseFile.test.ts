@@ -48,7 +48,9 @@ for (const name of ['mixed-bastankhah2014', 'neighbours-bastankhah2014']) {
         ? { turbines: types.map((t, k) => ({ turbine: nativeOf(t), n: counts[k] })).filter((e) => e.n > 0) }
         : { turbine: nativeOf(ref.turbine) }),
       wind: nativeWind(ref.wind),
-      wake_model: 'bastankhah2014', superposition: 'linear', wake_params: { k: 0.0324555 },
+      wake_model: 'bastankhah2014',
+      superposition: 'linear',
+      wake_params: { k: 0.0324555 },
       layout: { x: order.map((i) => ref.layout!.x[i]), y: order.map((i) => ref.layout!.y[i]) },
     };
     if (ref.neighbours) {
@@ -67,14 +69,20 @@ for (const name of ['mixed-bastankhah2014', 'neighbours-bastankhah2014']) {
 
 test('examples/mixed-farm.yaml: models with counts and own spacings, neighbours outside the site', () => {
   const c = loadCase(path.join(REPO, 'examples', 'mixed-farm.yaml'));
-  assert.deepEqual(c.turbines!.types.map((t) => t.name), ['iea37-3.35mw', 'v80']);
+  assert.deepEqual(
+    c.turbines!.types.map((t) => t.name),
+    ['iea37-3.35mw', 'v80'],
+  );
   assert.deepEqual(Array.from(c.turbines!.typeOf), [...Array(10).fill(0), ...Array(6).fill(1)]);
   assert.deepEqual(Array.from(c.turbines!.minSpacingByType), [260, 240]);
   assert.equal(c.turbines!.choice, false);
   assert.equal(c.nTurbines, 16);
   assert.equal(c.minSpacing, 260);
   assert.deepEqual(Array.from(c.neighbours!.x), [-2200, -2200, -2200]);
-  assert.deepEqual(c.neighbours!.types.map((t) => t.name), ['iea37-3.35mw', 'v80']);
+  assert.deepEqual(
+    c.neighbours!.types.map((t) => t.name),
+    ['iea37-3.35mw', 'v80'],
+  );
   assert.deepEqual(Array.from(c.neighbours!.typeOf), [0, 0, 1]);
 });
 
@@ -84,19 +92,38 @@ test('the file wflo optimize --out writes for chosen models: reordered by model,
   const { x, y } = c.layout!;
   const r = caseEvaluator(c, c.model, chosen).aep(x, y);
   const text = layoutResultYaml({
-    case: { ...c, turbines: { ...c.turbines!, choice: true } }, caseSpec: 'examples/mixed-farm.yaml', seed: 0, method: 'gradient', settings: {},
-    x, y, aepMwh: r.aepMwh, perDirectionMwh: r.perDirectionMwh, aepInitialMwh: NaN, iterations: 0, evaluations: 1, wallS: 0, feasible: true, maxViolationM: 0,
+    case: { ...c, turbines: { ...c.turbines!, choice: true } },
+    caseSpec: 'examples/mixed-farm.yaml',
+    seed: 0,
+    method: 'gradient',
+    settings: {},
+    x,
+    y,
+    aepMwh: r.aepMwh,
+    perDirectionMwh: r.perDirectionMwh,
+    aepInitialMwh: NaN,
+    iterations: 0,
+    evaluations: 1,
+    wallS: 0,
+    feasible: true,
+    maxViolationM: 0,
     typeOf: chosen,
   });
   const file = path.join(dir, 'chosen.yaml');
   fs.writeFileSync(file, text);
   const back = caseFromDocument(readYamlFile(file), file);
-  assert.deepEqual(back.turbines!.types.map((t) => t.name), ['iea37-3.35mw', 'v80']);
+  assert.deepEqual(
+    back.turbines!.types.map((t) => t.name),
+    ['iea37-3.35mw', 'v80'],
+  );
   assert.deepEqual(Array.from(back.turbines!.typeOf), [...Array(12).fill(0), ...Array(4).fill(1)]);
   assert.equal(back.neighbours!.x.length, 3);
   // Turbine i of model m is where the writer put it: the first model's turbines first, in their order.
   const order = [1, 2, 4, 5, 6, 8, 9, 10, 11, 13, 14, 15, 0, 3, 7, 12];
-  assert.deepEqual(Array.from(back.layout!.x), order.map((i) => x[i]));
+  assert.deepEqual(
+    Array.from(back.layout!.x),
+    order.map((i) => x[i]),
+  );
   const again = caseEvaluator(back).aep(back.layout!.x, back.layout!.y).aepMwh;
   assert.ok(rel(again, r.aepMwh) <= 1e-12, `${again} vs ${r.aepMwh}`);
   assert.ok(rel(again, caseEvaluator(c).aep(x, y).aepMwh) > 1e-4, 'the models matter: the counts assignment gives another AEP');
@@ -114,10 +141,21 @@ function expectBadCase(name: string, text: string, pattern: RegExp): void {
 
 test('bad case files with models or neighbours: one line, file:line: field', () => {
   const head = 'base: iea37-cs1-16\n';
-  expectBadCase('both.yaml', `${head}turbine: v80\nturbines: [{turbine: v80, n: 16}]\n`, /both\.yaml:\d+: turbines: give one of turbine, turbines and turbine_choice/);
+  expectBadCase(
+    'both.yaml',
+    `${head}turbine: v80\nturbines: [{turbine: v80, n: 16}]\n`,
+    /both\.yaml:\d+: turbines: give one of turbine, turbines and turbine_choice/,
+  );
   expectBadCase('typo.yaml', `${head}turbines:\n  - {turbine: v80, count: 16}\n`, /typo\.yaml:\d+: turbines\[0\]\.count: unknown field 'count'/);
-  expectBadCase('inside.yaml', `${head}turbines: [{turbine: v80, n: 16}]\nneighbours:\n  - {x: 100, y: 0, turbine: v80}\n`,
-    /inside\.yaml:\d+: neighbours\[0\]: neighbour 0 at \(100, 0\) m is inside the site/);
+  expectBadCase(
+    'inside.yaml',
+    `${head}turbines: [{turbine: v80, n: 16}]\nneighbours:\n  - {x: 100, y: 0, turbine: v80}\n`,
+    /inside\.yaml:\d+: neighbours\[0\]: neighbour 0 at \(100, 0\) m is inside the site/,
+  );
   expectBadCase('one.yaml', `${head}turbine_choice: [v80]\nn_turbines: 16\n`, /one\.yaml:\d+: turbine_choice: must list at least two turbine models/);
-  expectBadCase('count.yaml', `${head}turbines: [{turbine: v80, n: 3}]\nlayout: {x: [0, 500], y: [0, 0]}\n`, /count\.yaml:\d+: layout: 2 turbines in the layout, 3 in turbines/);
+  expectBadCase(
+    'count.yaml',
+    `${head}turbines: [{turbine: v80, n: 3}]\nlayout: {x: [0, 500], y: [0, 0]}\n`,
+    /count\.yaml:\d+: layout: 2 turbines in the layout, 3 in turbines/,
+  );
 });

@@ -12,8 +12,10 @@ import { runWflo } from '../helpers.js';
 import { assertPyWakeAep, casesOnce, pythonHas as has, PY_CASE_TOOLS } from '../helpers/pythonCases.js';
 
 // CI installs python3-xarray, python3-h5netcdf and python3-netcdf4 (.ci/run): both of xarray's netCDF writers.
-const skipOf = (engine: 'netcdf4' | 'h5netcdf'): string | false => has(`xarray, yaml, ${engine === 'netcdf4' ? 'netCDF4' : 'h5netcdf'}`)
-  ? false : `needs python3-xarray, python3-yaml and ${engine === 'netcdf4' ? 'python3-netcdf4' : 'python3-h5netcdf'} (Debian)`;
+const skipOf = (engine: 'netcdf4' | 'h5netcdf'): string | false =>
+  has(`xarray, yaml, ${engine === 'netcdf4' ? 'netCDF4' : 'h5netcdf'}`)
+    ? false
+    : `needs python3-xarray, python3-yaml and ${engine === 'netcdf4' ? 'python3-netcdf4' : 'python3-h5netcdf'} (Debian)`;
 const skip = skipOf('h5netcdf');
 
 /**
@@ -21,7 +23,9 @@ const skip = skipOf('h5netcdf');
  * over its x, y[, wd]; the wind's TI as a scalar where the block has none) and a copy of the case
  * naming that file. `extra` is the engine, then `;` and a statement editing the dataset `ds`.
  */
-const NC_WRITER = PY_CASE_TOOLS + `
+const NC_WRITER =
+  PY_CASE_TOOLS +
+  `
 import numpy as np, xarray as xr
 def write(ref, out, extra):
     engine, _, transform = extra.partition(';')
@@ -47,7 +51,7 @@ const BAD_REFERENCE = 'site-speedup-bastankhah2014.yaml';
 const BAD: [string, RegExp][] = [
   ["ds = ds.transpose('y', 'x')", /site\.nc: Speedup: dimensions \(y, x\) must be in the order x, y/],
   ["ds['x'].attrs['units'] = 'km'", /site\.nc: x: units 'km' where metres \(m\) are expected/],
-  ["ds = ds.isel(y=slice(None, None, -1))", /site\.nc: y\[1\]: .* does not follow .*: a grid must be strictly ascending/],
+  ['ds = ds.isel(y=slice(None, None, -1))', /site\.nc: y\[1\]: .* does not follow .*: a grid must be strictly ascending/],
   ["ds['Speedup'] = ds['Speedup'].expand_dims(ws=[8.0]).transpose('x', 'y', 'ws')", /site\.nc: Speedup: dimension 2 \(ws\) is not one of x, y, h, wd/],
   ["ds['TI'] = ds['TI'] * 100", /site\.nc: TI: 10 is not a turbulence intensity as a fraction .*write 0\.1/],
   ["ds = ds.drop_vars(['Speedup', 'TI'])", /site\.nc: holds neither Speedup, TI nor Weibull_A\/Weibull_k\/Sector_frequency/],
@@ -56,10 +60,14 @@ const BAD: [string, RegExp][] = [
 // Every file is written by one Python process, on first use (xarray's import alone is about a
 // second of CPU); each is still read by a `wflo aep` of its own. The damaged file starts as an
 // unedited h5netcdf copy of the bad-case reference.
-const ncCase = casesOnce(NC_WRITER, [
-  ...REFERENCES.flatMap((reference) => ENGINES.filter((engine) => !skipOf(engine)).map((engine): [string, string] => [reference, engine])),
-  ...(skip ? [] : [...BAD.map(([transform]) => `h5netcdf;${transform}`), 'h5netcdf;'].map((extra): [string, string] => [BAD_REFERENCE, extra])),
-], 'wflo-sitenc-');
+const ncCase = casesOnce(
+  NC_WRITER,
+  [
+    ...REFERENCES.flatMap((reference) => ENGINES.filter((engine) => !skipOf(engine)).map((engine): [string, string] => [reference, engine])),
+    ...(skip ? [] : [...BAD.map(([transform]) => `h5netcdf;${transform}`), 'h5netcdf;'].map((extra): [string, string] => [BAD_REFERENCE, extra])),
+  ],
+  'wflo-sitenc-',
+);
 
 for (const reference of REFERENCES) {
   for (const engine of ENGINES) {

@@ -11,12 +11,16 @@ import assert from 'node:assert/strict';
 import { runWflo } from '../helpers.js';
 import { assertPyWakeAep, casesOnce, pythonCases, pythonHas as has, PY_CASE_TOOLS } from '../helpers/pythonCases.js';
 
-const skipOf = (engine: 'netcdf4' | 'h5netcdf'): string | false => has(`xarray, yaml, ${engine === 'netcdf4' ? 'netCDF4' : 'h5netcdf'}`)
-  ? false : `needs python3-xarray, python3-yaml and ${engine === 'netcdf4' ? 'python3-netcdf4' : 'python3-h5netcdf'} (Debian)`;
+const skipOf = (engine: 'netcdf4' | 'h5netcdf'): string | false =>
+  has(`xarray, yaml, ${engine === 'netcdf4' ? 'netCDF4' : 'h5netcdf'}`)
+    ? false
+    : `needs python3-xarray, python3-yaml and ${engine === 'netcdf4' ? 'python3-netcdf4' : 'python3-h5netcdf'} (Debian)`;
 const skipYaml = has('yaml, numpy') ? false : 'needs python3-yaml and python3-numpy (Debian)';
 
 /** The reference's Weibull block (and speed-up) as a netCDF file written by xarray; `extra` is the engine, then a statement on `ds`. */
-const NC_WRITER = PY_CASE_TOOLS + `
+const NC_WRITER =
+  PY_CASE_TOOLS +
+  `
 import numpy as np, xarray as xr
 def write(ref, out, extra):
     engine, _, transform = extra.partition(';')
@@ -39,7 +43,9 @@ def write(ref, out, extra):
  * mille, A in dm/s, k ×100), points in reverse order. `extra`: 'spaced-name' writes names with a
  * space (read by the fixed columns), or a Python statement on `lines` (a list of strings) to break it.
  */
-const WRG_WRITER = PY_CASE_TOOLS + `
+const WRG_WRITER =
+  PY_CASE_TOOLS +
+  `
 import numpy as np
 def write(ref, out, extra):
     doc = load(ref)
@@ -67,14 +73,15 @@ def write(ref, out, extra):
 `;
 
 /** The reference case with its inline weibull block (`w`) or document (`doc`) edited by the statement `extra`. */
-const EDIT_WRITER = PY_CASE_TOOLS + `
+const EDIT_WRITER =
+  PY_CASE_TOOLS +
+  `
 def write(ref, out, extra):
     doc = load(ref)
     w = doc['site']['weibull']
     exec(extra, {'doc': doc, 'w': w})
     yaml.safe_dump(doc, open(out + '/case.yaml', 'w'), sort_keys=False, width=120, default_flow_style=None)
 `;
-
 
 function assertRefused(file: string, pattern: RegExp, what: string): void {
   const r = runWflo(['aep', file, '--json']);
@@ -102,8 +109,14 @@ const BAD_WRG: [string, RegExp][] = [
 const BAD_NC_REFERENCE = 'site-weibull-bastankhah2014.yaml';
 const BAD_NC: [string, RegExp][] = [
   ["ds = ds.drop_vars('Weibull_k')", /site\.nc: Weibull_k: missing; a per-point Weibull needs Weibull_A, Weibull_k and Sector_frequency/],
-  ["ds['Sector_frequency'] = ds['Sector_frequency'] * 100", /site\.nc: Sector_frequency: index \[0,0,0\] \(x, y, wd\): [\d.]+ is not a sector frequency as a fraction in \[0, 1\]; in percent or per mille\?/],
-  ["ds['Sector_frequency'][0, 0, 0] = ds['Sector_frequency'][0, 0, 0] + 0.2", /site\.nc: Sector_frequency\[0\]\[0\]\[0\]: the sector frequencies of this point .* sum to 1\.(19|2)\d*, not 1/],
+  [
+    "ds['Sector_frequency'] = ds['Sector_frequency'] * 100",
+    /site\.nc: Sector_frequency: index \[0,0,0\] \(x, y, wd\): [\d.]+ is not a sector frequency as a fraction in \[0, 1\]; in percent or per mille\?/,
+  ],
+  [
+    "ds['Sector_frequency'][0, 0, 0] = ds['Sector_frequency'][0, 0, 0] + 0.2",
+    /site\.nc: Sector_frequency\[0\]\[0\]\[0\]: the sector frequencies of this point .* sum to 1\.(19|2)\d*, not 1/,
+  ],
   ["ds['Weibull_A'] = ds['Weibull_A'].transpose('wd', 'x', 'y')", /site\.nc: Weibull_A: dimensions \(wd, x, y\) must be in the order x, y, wd/],
   ["ds['P'] = 1.0", /site\.nc: P: the file holds P beside Weibull_A: PyWake's XRSite takes P/],
   ["ds['wd'].attrs['units'] = 'rad'", /site\.nc: wd: units 'rad' where degrees \(deg\) are expected/],
@@ -111,11 +124,19 @@ const BAD_NC: [string, RegExp][] = [
 
 // Every file of a writer is written by one Python process, on first use (xarray's import alone is
 // about a second of CPU); each is still read by a `wflo aep` of its own.
-const ncCase = casesOnce(NC_WRITER, [
-  ...NC_REFERENCES.flatMap((reference) => ENGINES.filter((engine) => !skipOf(engine)).map((engine): [string, string] => [reference, engine])),
-  ...(skipOf('h5netcdf') ? [] : BAD_NC.map(([transform]): [string, string] => [BAD_NC_REFERENCE, `h5netcdf;${transform}`])),
-], 'wflo-weibull-');
-const wrgCase = casesOnce(WRG_WRITER, [...WRG_VARIANTS, ...BAD_WRG.map(([transform]) => transform)].map((extra): [string, string] => [WRG_REFERENCE, extra]), 'wflo-weibull-');
+const ncCase = casesOnce(
+  NC_WRITER,
+  [
+    ...NC_REFERENCES.flatMap((reference) => ENGINES.filter((engine) => !skipOf(engine)).map((engine): [string, string] => [reference, engine])),
+    ...(skipOf('h5netcdf') ? [] : BAD_NC.map(([transform]): [string, string] => [BAD_NC_REFERENCE, `h5netcdf;${transform}`])),
+  ],
+  'wflo-weibull-',
+);
+const wrgCase = casesOnce(
+  WRG_WRITER,
+  [...WRG_VARIANTS, ...BAD_WRG.map(([transform]) => transform)].map((extra): [string, string] => [WRG_REFERENCE, extra]),
+  'wflo-weibull-',
+);
 
 for (const reference of NC_REFERENCES) {
   for (const engine of ENGINES) {
@@ -126,7 +147,9 @@ for (const reference of NC_REFERENCES) {
 }
 
 for (const variant of WRG_VARIANTS) {
-  test(`site-weibull-wrg-jensen1983 through a WAsP .wrg file written by Python${variant ? ' (names with a space: the fixed columns)' : ''}: PyWake's AEP and per-turbine AEP to 1e-9`, { skip: skipYaml }, () => {
+  test(`site-weibull-wrg-jensen1983 through a WAsP .wrg file written by Python${variant ? ' (names with a space: the fixed columns)' : ''}: PyWake's AEP and per-turbine AEP to 1e-9`, {
+    skip: skipYaml,
+  }, () => {
     assertPyWakeAep(wrgCase(WRG_REFERENCE, variant));
   });
 }
@@ -142,11 +165,21 @@ test('netCDF Weibull files that are not what they should be: the file and the va
 test('inline weibull blocks that are not what they should be: file:line and the field, exit 2', { skip: skipYaml }, () => {
   const cases: [string, RegExp][] = [
     ["w['k'][1][2][3] = -2.0", /case\.yaml:\d+: site\.weibull\.k\[1\]\[2\]\[3\]: -2 is not a Weibull shape k, > 0 and ≤ 20/],
-    ["w['frequency'][0][1][0] += 0.1", /case\.yaml:\d+: site\.weibull\.frequency\[0\]\[1\]\[0\]: the sector frequencies of this point \(12 sectors from this value on\) sum to 1\.(09|1)\d*, not 1/],
+    [
+      "w['frequency'][0][1][0] += 0.1",
+      /case\.yaml:\d+: site\.weibull\.frequency\[0\]\[1\]\[0\]: the sector frequencies of this point \(12 sectors from this value on\) sum to 1\.(09|1)\d*, not 1/,
+    ],
     ["w['A'][2] = w['A'][2][:-1]", /case\.yaml:\d+: site\.weibull\.A\[2\]: 5 entries, expected a list of 6/],
     ["w['freq'] = w.pop('frequency')", /case\.yaml:\d+: site\.weibull\.freq: unknown field 'freq' \(known: x, y, h, wd, A, k, frequency\)/],
-    ["doc['wind'] = {'time_series': {'wind_direction': [270.0], 'wind_speed': [8.0]}}", /case\.yaml:\d+: site: a per-point Weibull site gives each turbine's probability .*not a time series/],
+    [
+      "doc['wind'] = {'time_series': {'wind_direction': [270.0], 'wind_speed': [8.0]}}",
+      /case\.yaml:\d+: site: a per-point Weibull site gives each turbine's probability .*not a time series/,
+    ],
   ];
-  const files = pythonCases(EDIT_WRITER, cases.map(([transform]): [string, string] => ['site-weibull-bastankhah2014.yaml', transform]), 'wflo-weibull-');
+  const files = pythonCases(
+    EDIT_WRITER,
+    cases.map(([transform]): [string, string] => ['site-weibull-bastankhah2014.yaml', transform]),
+    'wflo-weibull-',
+  );
   cases.forEach(([transform, pattern], i) => assertRefused(files[i], pattern, transform));
 });

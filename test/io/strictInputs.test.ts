@@ -47,23 +47,42 @@ test('every mapping is strict and the error names file, line and full path', () 
 });
 
 test('holes and exclusion zones become Boundary.exclusions, named', () => {
-  const doc = parseYamlText([
-    'polygon: [[0, 0], [4000, 0], [4000, 4000], [0, 4000]]',
-    'holes:',
-    '  - [[1000, 1000], [1500, 1000], [1500, 1500]]',
-    '  - {x: [2000, 2500, 2500], y: [2000, 2000, 2500]}',
-    'exclusions:',
-    '  - {name: cable corridor, polygon: [[0, 3000], [4000, 3000], [4000, 3200], [0, 3200]]}',
-  ].join('\n'), 'site.yaml');
+  const doc = parseYamlText(
+    [
+      'polygon: [[0, 0], [4000, 0], [4000, 4000], [0, 4000]]',
+      'holes:',
+      '  - [[1000, 1000], [1500, 1000], [1500, 1500]]',
+      '  - {x: [2000, 2500, 2500], y: [2000, 2000, 2500]}',
+      'exclusions:',
+      '  - {name: cable corridor, polygon: [[0, 3000], [4000, 3000], [4000, 3200], [0, 3200]]}',
+    ].join('\n'),
+    'site.yaml',
+  );
   const b = boundaryFromDocument(doc, 'site.yaml');
   assert.equal(b.kind, 'polygon');
-  assert.deepEqual(b.exclusions?.map((e) => e.name), ['hole 1', 'hole 2', 'cable corridor']);
-  assert.deepEqual(b.exclusions?.[1].vertices, [[2000, 2000], [2500, 2000], [2500, 2500]]);
-  const circle = boundaryFromDocument(parseYamlText('circle: {radius: 1300}\nexclusions: [{name: pit, polygon: [[0, 0], [10, 0], [10, 10]]}]\n', 'c.yaml'), 'c.yaml');
+  assert.deepEqual(
+    b.exclusions?.map((e) => e.name),
+    ['hole 1', 'hole 2', 'cable corridor'],
+  );
+  assert.deepEqual(b.exclusions?.[1].vertices, [
+    [2000, 2000],
+    [2500, 2000],
+    [2500, 2500],
+  ]);
+  const circle = boundaryFromDocument(
+    parseYamlText('circle: {radius: 1300}\nexclusions: [{name: pit, polygon: [[0, 0], [10, 0], [10, 10]]}]\n', 'c.yaml'),
+    'c.yaml',
+  );
   assert.equal(circle.kind, 'circle');
   assert.deepEqual((circle as { center: unknown }).center, [0, 0]);
-  assert.deepEqual(circle.exclusions?.map((e) => e.name), ['pit']);
-  inputError(() => boundaryFromDocument(parseYamlText('circle: {radius: 1300}\nholes: [[[0, 0], [1, 0], [1, 1]]]\n', 'h.yaml'), 'h.yaml'), /^h\.yaml:2: holes: holes belong to a single polygon/);
+  assert.deepEqual(
+    circle.exclusions?.map((e) => e.name),
+    ['pit'],
+  );
+  inputError(
+    () => boundaryFromDocument(parseYamlText('circle: {radius: 1300}\nholes: [[[0, 0], [1, 0], [1, 1]]]\n', 'h.yaml'), 'h.yaml'),
+    /^h\.yaml:2: holes: holes belong to a single polygon/,
+  );
 });
 
 test('published IEA37 turbines, roses and sites pass the plausibility checks', () => {
@@ -82,7 +101,10 @@ test('unit slips in published files are caught: rated power in MW, directions in
   const rose = path.join(dir, 'rose.yaml');
   const text = fs.readFileSync(path.join(IEA37, 'cs1-2', 'iea37-windrose.yaml'), 'utf8');
   const bins = /bins: \[([^\]]*)\]/.exec(text)!;
-  const radians = bins[1].split(',').map((d) => (Number(d) * Math.PI / 180).toFixed(4)).join(', ');
+  const radians = bins[1]
+    .split(',')
+    .map((d) => ((Number(d) * Math.PI) / 180).toFixed(4))
+    .join(', ');
   fs.writeFileSync(rose, text.replace(bins[0], `bins: [${radians}]`));
   inputError(() => readWindFile(rose), /rose\.yaml:\d+: definitions\.[\w.]*bins: all 16 wind directions lie within \[0, 2π\].*degrees expected/);
 });
@@ -90,9 +112,9 @@ test('unit slips in published files are caught: rated power in MW, directions in
 /** Points of the hexagonal lattice of spacing s (the densest packing) inside a circle of radius r. */
 function hexPointsInCircle(s: number, r: number): number {
   let n = 0;
-  const rows = Math.ceil(r / (s * Math.sqrt(3) / 2)) + 1;
+  const rows = Math.ceil(r / ((s * Math.sqrt(3)) / 2)) + 1;
   for (let j = -rows; j <= rows; j++) {
-    const y = j * s * Math.sqrt(3) / 2;
+    const y = (j * s * Math.sqrt(3)) / 2;
     for (let i = -rows - 1; i <= rows + 1; i++) {
       const x = (i + (j % 2 ? 0.5 : 0)) * s;
       if (x * x + y * y <= r * r) n++;
@@ -107,7 +129,10 @@ test('capacity bound: admits every published layout and hexagonal packings, refu
     assert.ok(c.nTurbines <= maxTurbinesBound(c.boundary!, c.minSpacing), `${name}: ${c.nTurbines} turbines fit`);
   }
   // The best layouts found (examples/results), at 2D spacing.
-  for (const [file, n] of [['iea37-cs1-64-best.yaml', 64], ['cs3-cs4/iea37-cs4-360x20.yaml', 81]] as const) {
+  for (const [file, n] of [
+    ['iea37-cs1-64-best.yaml', 64],
+    ['cs3-cs4/iea37-cs4-360x20.yaml', 81],
+  ] as const) {
     assert.equal(readLayoutFile(path.join(REPO, 'examples', 'results', file)).x.length, n);
   }
   // The densest packing of equal discs: a hexagonal lattice cut by a circle, at many radii.
@@ -117,7 +142,20 @@ test('capacity bound: admits every published layout and hexagonal packings, refu
     assert.ok(n <= maxTurbinesBound(circle, 1), `hexagonal packing of ${n} points in radius ${r}`);
   }
   // Two turbines exactly one spacing apart on a site that is only a segment: feasible, admitted.
-  assert.ok(2 <= maxTurbinesBound({ kind: 'polygon', vertices: [[0, 0], [260, 0], [260, 1e-9]] }, 260));
+  assert.ok(
+    2 <=
+      maxTurbinesBound(
+        {
+          kind: 'polygon',
+          vertices: [
+            [0, 0],
+            [260, 0],
+            [260, 1e-9],
+          ],
+        },
+        260,
+      ),
+  );
   // Issue 8's 1.3 m circle: room for one turbine.
   assert.match(capacityProblem({ kind: 'circle', center: [0, 0], radius: 1.3 }, 16, 260)!, /at most 1 fit/);
   assert.equal(capacityProblem({ kind: 'circle', center: [0, 0], radius: 1300 }, 16, 260), null);
@@ -125,7 +163,12 @@ test('capacity bound: admits every published layout and hexagonal packings, refu
 
 test('YAML bombs and giants: refused with the file and line named', () => {
   const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
-  for (let i = 1; i < 9; i++) bomb.push(`${'abcdefghi'[i]}: &${'abcdefghi'[i]} [${Array(10).fill(`*${'abcdefghi'[i - 1]}`).join(', ')}]`);
+  for (let i = 1; i < 9; i++)
+    bomb.push(
+      `${'abcdefghi'[i]}: &${'abcdefghi'[i]} [${Array(10)
+        .fill(`*${'abcdefghi'[i - 1]}`)
+        .join(', ')}]`,
+    );
   inputError(() => parseYamlText(bomb.join('\n'), 'bomb.yaml'), /^bomb\.yaml:2: b\[0\]: YAML aliases expand to too much data/);
   const dir = tempDir('wflo-giant-');
   const giant = path.join(dir, 'g.yaml');

@@ -31,11 +31,14 @@ function writeTurbines(dir: string, t: { wind_speed: number[]; power_w: number[]
   };
   fs.writeFileSync(path.join(dir, 'v80.csv'), `wind_speed,power,ct\n${t.wind_speed.map((v, i) => `${v},${t.power_w[i] / 1000},${t.ct[i]}`).join('\n')}\n`);
   const out: Record<string, string> = {};
-  for (const [k, text] of Object.entries(files)) { out[k] = path.join(dir, `${k}.yaml`); fs.writeFileSync(out[k], text); }
+  for (const [k, text] of Object.entries(files)) {
+    out[k] = path.join(dir, `${k}.yaml`);
+    fs.writeFileSync(out[k], text);
+  }
   return out;
 }
 
-test('a PyWake table held beyond its ends (beyond_table: hold) gives PyWake\'s AEP; the windIO reading differs only at 25 m/s', () => {
+test("a PyWake table held beyond its ends (beyond_table: hold) gives PyWake's AEP; the windIO reading differs only at 25 m/s", () => {
   const doc = readYamlFile(referenceFile) as { turbine: { power_curve: { wind_speed: number[]; power_w: number[] }; ct_curve: { ct: number[] } } };
   const ref = caseFromReferenceDocument(doc, referenceFile);
   const dir = tempDir('wflo-turbine-forms-');
@@ -45,9 +48,11 @@ test('a PyWake table held beyond its ends (beyond_table: hold) gives PyWake\'s A
     return { turbine, aep: caseEvaluator({ ...ref, turbine }).aep(ref.layout!.x, ref.layout!.y).aepMwh };
   };
   const expected = ref.expected!.aepMwh;
-  const hold = aepWith(files.hold), windio = aepWith(files.windio), csv = aepWith(files.csv);
+  const hold = aepWith(files.hold),
+    windio = aepWith(files.windio),
+    csv = aepWith(files.csv);
   assert.equal(hold.turbine.cutOut, NO_CUT_OUT);
-  assert.equal(hold.turbine.ratedPowerW, 2e6, 'rated power: the curve\'s maximum');
+  assert.equal(hold.turbine.ratedPowerW, 2e6, "rated power: the curve's maximum");
   assert.ok(Math.abs(hold.aep - expected) <= 1e-9 * expected, `hold ${hold.aep} vs PyWake ${expected}`);
   assert.ok(Math.abs(csv.aep - expected) <= 1e-9 * expected, `CSV in kW ${csv.aep} vs PyWake ${expected}`);
   // windIO's reading: cut-out at the last speed (25 m/s), power 0 there. Only a turbine that sees
@@ -56,11 +61,11 @@ test('a PyWake table held beyond its ends (beyond_table: hold) gives PyWake\'s A
   assert.equal(windio.turbine.cutOut, 25);
   assert.equal(powerAt(windio.turbine, 25), 0);
   assert.equal(powerAt(hold.turbine, 25), 2e6);
-  assert.equal(powerAt(hold.turbine, 30), 2e6, 'held beyond the table, as PyWake\'s np.interp');
+  assert.equal(powerAt(hold.turbine, 30), 2e6, "held beyond the table, as PyWake's np.interp");
   const ns = ref.wind.speeds.length;
   let p25 = 0;
   for (let d = 0; d < ref.wind.directionsDeg.length; d++) p25 += ref.wind.probability[d * ns + ns - 1];
-  const bins25 = 8760 * p25 * ref.layout!.x.length * 2e6 / 1e6;
+  const bins25 = (8760 * p25 * ref.layout!.x.length * 2e6) / 1e6;
   assert.ok(windio.aep < hold.aep, 'less energy without the 25 m/s bins');
   assert.ok(hold.aep - windio.aep <= bins25, `${hold.aep - windio.aep} MWh vs the 25 m/s bins' ${bins25} MWh`);
 });
@@ -68,7 +73,10 @@ test('a PyWake table held beyond its ends (beyond_table: hold) gives PyWake\'s A
 test('beyond_table: hold writes back as itself (wflo optimize --out) and reads back to the same turbine', () => {
   const dir = tempDir('wflo-turbine-hold-');
   const file = path.join(dir, 't.yaml');
-  fs.writeFileSync(file, 'rotor_diameter: 80\nhub_height: 70\nperformance:\n  beyond_table: hold\n  power_curve: {power_wind_speeds: [3, 10, 15], power_values: [0, 1300000, 2000000]}\n  Ct: 0.8\n');
+  fs.writeFileSync(
+    file,
+    'rotor_diameter: 80\nhub_height: 70\nperformance:\n  beyond_table: hold\n  power_curve: {power_wind_speeds: [3, 10, 15], power_values: [0, 1300000, 2000000]}\n  Ct: 0.8\n',
+  );
   const t = readTurbineFile(file);
   const written = nativeTurbine(t) as { performance: Record<string, unknown> };
   assert.equal(written.performance.beyond_table, 'hold');

@@ -30,7 +30,7 @@ test('each model lists the parameters it reads', () => {
   assert.deepEqual(wakeParameterNames('niayifar2016'), ['a1', 'a2', 'ceps', 'ctlim']);
   assert.deepEqual(wakeParameterNames('turbopark2022'), ['A', 'cTI1', 'cTI2', 'ceps', 'ctlim']);
   assert.ok(wakeParameterNames('bastankhah2014').includes('k'));
-  assert.ok(!wakeParameterNames('iea37').includes('wec'), 'wec is the optimizer\'s');
+  assert.ok(!wakeParameterNames('iea37').includes('wec'), "wec is the optimizer's");
 });
 
 test('a parameter the model does not read, or of the wrong sign: one line naming file, line and field, exit 2', () => {
@@ -53,7 +53,9 @@ optimizer: {method: gradient, max_iterations: 3}
   fs.writeFileSync(path.join(dir, 'campaign.yaml'), campaign);
   bad(['run', 'campaign.yaml', '--dry-run'], /campaign\.yaml:4: farms\[0\]\.wake_params\.k: unknown parameter 'k' for niayifar2016/);
   assert.equal(fs.existsSync(path.join(dir, 'out')), false);
-  const ok = parseCampaign(campaign.replace('{k: 0.05}', '{a1: 0.3, a2: 0.01}'), path.join(dir, 'campaign.yaml'), { optimizerProblem: optimizerSettingsProblem });
+  const ok = parseCampaign(campaign.replace('{k: 0.05}', '{a1: 0.3, a2: 0.01}'), path.join(dir, 'campaign.yaml'), {
+    optimizerProblem: optimizerSettingsProblem,
+  });
   assert.deepEqual(ok.farms[0].model.params, { a1: 0.3, a2: 0.01 });
 });
 

@@ -41,7 +41,9 @@ function aepJson(args: string[]): { aep_mwh: number; n_turbines: number; wake_mo
 }
 
 const made: string[] = [];
-after(() => { for (const d of made) fs.rmSync(d, { recursive: true, force: true }); });
+after(() => {
+  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
+});
 function tmp(prefix: string): string {
   const d = tempDir(prefix);
   made.push(d);
@@ -108,7 +110,9 @@ test('cs4 wind_energy_system: its 360-sector resource is the IEA37 cs4 rose; wit
   assert.deepEqual(Array.from(w.directionsDeg), Array.from(official.directionsDeg));
   assert.deepEqual(Array.from(w.speeds), Array.from(official.speeds));
   let worst = 0;
-  w.probability.forEach((p, i) => { worst = Math.max(worst, Math.abs(p - official.probability[i])); });
+  w.probability.forEach((p, i) => {
+    worst = Math.max(worst, Math.abs(p - official.probability[i]));
+  });
   assert.ok(worst < 1e-12, `largest probability difference ${worst}`);
   // … so its AEP is the IEA37 baseline's on that rose (the rose file is written from the cs3 rose by
   // the published interpolation rule; test/data/iea37/SOURCE.md).
@@ -118,7 +122,11 @@ test('cs4 wind_energy_system: its 360-sector resource is the IEA37 cs4 rose; wit
   // Five Borssele polygons.
   const b = windioBoundary(SYSTEM('4'));
   assert.equal(b.kind, 'multipolygon');
-  if (b.kind === 'multipolygon') assert.deepEqual(b.polygons.map((p) => p.length), [18, 8, 6, 3, 5]);
+  if (b.kind === 'multipolygon')
+    assert.deepEqual(
+      b.polygons.map((p) => p.length),
+      [18, 8, 6, 3, 5],
+    );
 });
 
 test('resource forms: probability over wind_direction with a scalar wind_speed, Weibull sectors, time series', () => {
@@ -153,19 +161,27 @@ test('resource forms: probability over wind_direction with a scalar wind_speed, 
   assert.equal(p(0, 5), 1 / 3);
   assert.equal(p(350, 6), 1 / 3);
   assert.equal(p(30, 3), 1 / 3);
-  assert.equal(ts.probability.reduce((s, v) => s + v, 0), 1);
+  assert.equal(
+    ts.probability.reduce((s, v) => s + v, 0),
+    1,
+  );
 });
 
 test('time series are kept sample by sample with their turbulence intensity; the summary rose is binned to 1 degree x 0.5 m/s', () => {
   const dir = tmp('wflo-windio-ts-');
   const file = path.join(dir, 'ts.yaml');
-  fs.writeFileSync(file, [
-    'name: binning', 'wind_resource:',
-    '  time: [0, 1, 2, 3]',
-    '  wind_speed: {data: [7.9, 8.1, 8.2, 12.0], dims: [time]}',
-    '  wind_direction: {data: [359.7, 0.2, 90.4, 90.6], dims: [time]}',
-    '  turbulence_intensity: {data: [0.1, 0.2, 0.05, 0.07], dims: [time]}', '',
-  ].join('\n'));
+  fs.writeFileSync(
+    file,
+    [
+      'name: binning',
+      'wind_resource:',
+      '  time: [0, 1, 2, 3]',
+      '  wind_speed: {data: [7.9, 8.1, 8.2, 12.0], dims: [time]}',
+      '  wind_direction: {data: [359.7, 0.2, 90.4, 90.6], dims: [time]}',
+      '  turbulence_intensity: {data: [0.1, 0.2, 0.05, 0.07], dims: [time]}',
+      '',
+    ].join('\n'),
+  );
   const { wind } = windioBinnedResource(file);
   assert.deepEqual(Array.from(wind.series!.directionsDeg), [359.7, 0.2, 90.4, 90.6]);
   assert.deepEqual(Array.from(wind.series!.speeds), [7.9, 8.1, 8.2, 12.0]);
@@ -177,10 +193,24 @@ test('time series are kept sample by sample with their turbulence intensity; the
   assert.ok(Math.abs(wind.turbulenceIntensity - (0.1 + 0.2 + 0.05 + 0.07) / 4) < 1e-15);
   // A time stamp that goes back, a direction in radians and a TI in percent are refused, naming the stamp.
   const bad = (line: string, re: RegExp) => {
-    fs.writeFileSync(file, ['name: bad', 'wind_resource:', '  time: [0, 1, 2, 3]', '  wind_speed: [7.9, 8.1, 8.2, 12.0]', '  wind_direction: [359.7, 0.2, 90.4, 90.6]', line, ''].join('\n'));
+    fs.writeFileSync(
+      file,
+      [
+        'name: bad',
+        'wind_resource:',
+        '  time: [0, 1, 2, 3]',
+        '  wind_speed: [7.9, 8.1, 8.2, 12.0]',
+        '  wind_direction: [359.7, 0.2, 90.4, 90.6]',
+        line,
+        '',
+      ].join('\n'),
+    );
     assert.throws(() => windioBinnedResource(file), re);
   };
-  bad('  turbulence_intensity: [10, 20, 5, 7]', /ts\.yaml:6: wind_resource\.turbulence_intensity\[0\]: time stamp 0: turbulence intensity 10 is above 1: a fraction expected/);
+  bad(
+    '  turbulence_intensity: [10, 20, 5, 7]',
+    /ts\.yaml:6: wind_resource\.turbulence_intensity\[0\]: time stamp 0: turbulence intensity 10 is above 1: a fraction expected/,
+  );
   bad('  shear: 0.14', /ts\.yaml:6: wind_resource\.shear: unknown field 'shear'/);
 });
 
@@ -192,14 +222,19 @@ test('{data, dims}: dims give the axis order (a transposed table gives the same 
   const table = wr.probability.data;
   const transposed = table[0].map((_, s) => table.map((row) => row[s]));
   const tiBySpeed = wr.wind_speed.map((v) => 0.05 + 0.01 * v);
-  fs.writeFileSync(resourceFile, JSON.stringify({
-    name: raw.name,
-    wind_resource: {
-      wind_direction: wr.wind_direction, wind_speed: wr.wind_speed, sector_probability: wr.sector_probability,
-      probability: { data: transposed, dims: ['wind_speed', 'wind_direction'] },
-      turbulence_intensity: { data: tiBySpeed, dims: ['wind_speed'] },
-    },
-  }));
+  fs.writeFileSync(
+    resourceFile,
+    JSON.stringify({
+      name: raw.name,
+      wind_resource: {
+        wind_direction: wr.wind_direction,
+        wind_speed: wr.wind_speed,
+        sector_probability: wr.sector_probability,
+        probability: { data: transposed, dims: ['wind_speed', 'wind_direction'] },
+        turbulence_intensity: { data: tiBySpeed, dims: ['wind_speed'] },
+      },
+    }),
+  );
   const system = path.join(plant, 'wind_energy_system', 'IEA37_case_study_3_wind_energy_system.yaml');
   const out = aepJson([system]);
   assert.ok(relDiff(out.aep_mwh, iea37Reference('cs3-4/iea37-ex-opt3.yaml')) < 1e-9);
@@ -207,7 +242,9 @@ test('{data, dims}: dims give the axis order (a transposed table gives the same 
   const ns = wind.speeds.length;
   assert.equal(turbulenceIntensityByBin[3 * ns + 7], tiBySpeed[7]);
   let mean = 0;
-  wind.probability.forEach((p, i) => { mean += p * tiBySpeed[i % ns]; });
+  wind.probability.forEach((p, i) => {
+    mean += p * tiBySpeed[i % ns];
+  });
   assert.ok(Math.abs(wind.turbulenceIntensity - mean / wind.probability.reduce((s, v) => s + v, 0)) < 1e-15);
   // Kept per bin in the resource, so a model that depends on turbulence intensity sees each bin's.
   assert.equal(wind.turbulenceIntensityByBin?.[3 * ns + 7], tiBySpeed[7]);
@@ -228,7 +265,7 @@ test('turbines: a Cp curve becomes power ½ρACpV³ (ρ = 1.225), rated power an
     performance: { Cp_curve: { Cp_values: number[]; Cp_wind_speeds: number[] } };
   };
   const { Cp_values: cp, Cp_wind_speeds: v } = raw.performance.Cp_curve;
-  const area = Math.PI * 240 * 240 / 4;
+  const area = (Math.PI * 240 * 240) / 4;
   const expected = cp.map((c_, i) => 0.5 * 1.225 * area * c_ * v[i] ** 3);
   assert.equal(c.turbine.cutIn, v[0]);
   assert.equal(c.turbine.cutOut, v[v.length - 1]);
@@ -241,24 +278,42 @@ test('turbines: a Cp curve becomes power ½ρACpV³ (ρ = 1.225), rated power an
 test('site exclusions and area_constraints exclusion zones become Boundary.exclusions', () => {
   const plant = plantCopy();
   const site = path.join(plant, 'plant_energy_site', 'IEA37_case_study_1_2_energy_site.yaml');
-  fs.appendFileSync(site, [
-    'exclusions:',
-    '  polygons:',
-    '    - x: [-100, 100, 100, -100]',
-    '      y: [-100, -100, 100, 100]',
-    '    - [{x: 500, y: 500}, {x: 600, y: 500}, {x: 550, y: 600}]', '',
-  ].join('\n'));
+  fs.appendFileSync(
+    site,
+    [
+      'exclusions:',
+      '  polygons:',
+      '    - x: [-100, 100, 100, -100]',
+      '      y: [-100, -100, 100, 100]',
+      '    - [{x: 500, y: 500}, {x: 600, y: 500}, {x: 550, y: 600}]',
+      '',
+    ].join('\n'),
+  );
   const system = path.join(plant, 'wind_energy_system', 'IEA37_case_study_1_2_wind_energy_system.yaml');
-  fs.appendFileSync(system, [
-    'optimisation:', '  constraints:', '    area_constraints:', '      exclusion_zones:',
-    '        circle: {center: {x: -600, y: 0}, radius: 100}', '',
-  ].join('\n'));
+  fs.appendFileSync(
+    system,
+    ['optimisation:', '  constraints:', '    area_constraints:', '      exclusion_zones:', '        circle: {center: {x: -600, y: 0}, radius: 100}', ''].join(
+      '\n',
+    ),
+  );
   const b = windioBoundary(system);
   assert.equal(b.kind, 'circle');
   const zones = b.exclusions ?? [];
-  assert.deepEqual(zones.map((z) => z.name), ['site.exclusions[0]', 'site.exclusions[1]', 'area_constraints.exclusion_zones circle']);
-  assert.deepEqual(zones[0].vertices, [[-100, -100], [100, -100], [100, 100], [-100, 100]]);
-  assert.deepEqual(zones[1].vertices, [[500, 500], [600, 500], [550, 600]]);
+  assert.deepEqual(
+    zones.map((z) => z.name),
+    ['site.exclusions[0]', 'site.exclusions[1]', 'area_constraints.exclusion_zones circle'],
+  );
+  assert.deepEqual(zones[0].vertices, [
+    [-100, -100],
+    [100, -100],
+    [100, 100],
+    [-100, 100],
+  ]);
+  assert.deepEqual(zones[1].vertices, [
+    [500, 500],
+    [600, 500],
+    [550, 600],
+  ]);
   // The circle becomes a circumscribed polygon: every vertex at or beyond the radius.
   for (const [x, y] of zones[2].vertices) assert.ok(Math.hypot(x + 600, y) >= 100 - 1e-9);
 });
@@ -284,37 +339,80 @@ test('analysis names map to wflo models; a model wflo lacks is one clear error',
     assert.throws(() => withModel('    wake_model:\n      name: TurbOPark'), /unknown\/unsupported wake model 'TurbOPark' \(known: /);
   }
   // windIO 2 / WIFA spelling: analysis.wind_deficit_model with k = k_a·TI + k_b, and the other blocks.
-  const wifa = withModel([
-    '    wind_deficit_model:', '      name: Bastankhah2014', '      wake_expansion_coefficient: {k_a: 0.0, k_b: 0.04, free_stream_ti: false}',
-    '      ceps: 0.2', '      use_effective_ws: true', '    axial_induction_model: Madsen',
-    '    deflection_model: {name: None}', '    blockage_model: {name: None}', '    turbulence_model: {name: CrespoHernandez}',
-    '    superposition_model: {ws_superposition: Linear, ti_superposition: Squared}', '    rotor_averaging: {grid: center}',
-  ].join('\n'));
+  const wifa = withModel(
+    [
+      '    wind_deficit_model:',
+      '      name: Bastankhah2014',
+      '      wake_expansion_coefficient: {k_a: 0.0, k_b: 0.04, free_stream_ti: false}',
+      '      ceps: 0.2',
+      '      use_effective_ws: true',
+      '    axial_induction_model: Madsen',
+      '    deflection_model: {name: None}',
+      '    blockage_model: {name: None}',
+      '    turbulence_model: {name: CrespoHernandez}',
+      '    superposition_model: {ws_superposition: Linear, ti_superposition: Squared}',
+      '    rotor_averaging: {grid: center}',
+    ].join('\n'),
+  );
   assert.deepEqual(wifa.model, {
-    wake: 'bastankhah2014', superposition: 'linear', params: { k: 0.04, ceps: 0.2 }, deficitReference: 'source-effective',
-    ct2a: 'madsen', turbulence: 'crespo-hernandez', turbulenceSuperposition: 'sos', rotorAverage: 'center',
+    wake: 'bastankhah2014',
+    superposition: 'linear',
+    params: { k: 0.04, ceps: 0.2 },
+    deficitReference: 'source-effective',
+    ct2a: 'madsen',
+    turbulence: 'crespo-hernandez',
+    turbulenceSuperposition: 'sos',
+    rotorAverage: 'center',
   });
   // rotor_averaging as the windIO → PyWake reader (WIFA) names PyWake's models; each name is one
   // whose AEP test/physics checks against PyWake (test/data/reference/rotor-*.yaml).
   // The area-overlap average is of a top-hat wake (Jensen); the others are read under Bastankhah2014.
-  const rotor = (block: string) => withModel(`    wake_model: {name: ${block.includes('area_overlap') ? 'Jensen' : 'Bastankhah2014'}}\n    rotor_averaging: ${block}`).model.rotorAverage;
+  const rotor = (block: string) =>
+    withModel(`    wake_model: {name: ${block.includes('area_overlap') ? 'Jensen' : 'Bastankhah2014'}}\n    rotor_averaging: ${block}`).model.rotorAverage;
   for (const [block, name] of [
-    ['{name: center}', 'center'], ['{name: avg_deficit}', 'grid'], ['{name: eqgrid}', 'eqgrid4'], ['{name: eqgrid, n: 3}', 'eqgrid3'],
-    ['{name: EqGrid, n_x_grid_points: 5, n_y_grid_points: 5}', 'eqgrid5'], ['{name: gqgrid}', 'gqgrid4x4'],
-    ['{name: gqgrid, n_x_grid_points: 4, n_y_grid_points: 3}', 'gqgrid4x3'], ['{name: PolarGrid}', 'polargrid'], ['{name: CGI}', 'cgi4'],
-    ['{name: cgi, n: 21}', 'cgi21'], ['{name: CGIRotorAvg, n: 9}', 'cgi9'], ['{name: area_overlap}', 'area-overlap'], ['{grid: gauss5}', 'gauss5'],
-  ] as const) assert.equal(rotor(block), name, block);
-  assert.throws(() => withModel('    wake_model: {name: Bastankhah2014}\n    rotor_averaging: {name: area_overlap}'), /rotor_averaging: the area-overlap rotor average needs a top-hat wake model \(jensen\), not bastankhah2014/);
-  assert.throws(() => rotor('{name: eqgrid, n_x_grid_points: 4, n_y_grid_points: 3}'), /rotor_averaging\.n_y_grid_points: 3 differs from n_x_grid_points 4: 'eqgrid' is a square grid \(use gqgrid for N × M\)/);
+    ['{name: center}', 'center'],
+    ['{name: avg_deficit}', 'grid'],
+    ['{name: eqgrid}', 'eqgrid4'],
+    ['{name: eqgrid, n: 3}', 'eqgrid3'],
+    ['{name: EqGrid, n_x_grid_points: 5, n_y_grid_points: 5}', 'eqgrid5'],
+    ['{name: gqgrid}', 'gqgrid4x4'],
+    ['{name: gqgrid, n_x_grid_points: 4, n_y_grid_points: 3}', 'gqgrid4x3'],
+    ['{name: PolarGrid}', 'polargrid'],
+    ['{name: CGI}', 'cgi4'],
+    ['{name: cgi, n: 21}', 'cgi21'],
+    ['{name: CGIRotorAvg, n: 9}', 'cgi9'],
+    ['{name: area_overlap}', 'area-overlap'],
+    ['{grid: gauss5}', 'gauss5'],
+  ] as const)
+    assert.equal(rotor(block), name, block);
+  assert.throws(
+    () => withModel('    wake_model: {name: Bastankhah2014}\n    rotor_averaging: {name: area_overlap}'),
+    /rotor_averaging: the area-overlap rotor average needs a top-hat wake model \(jensen\), not bastankhah2014/,
+  );
+  assert.throws(
+    () => rotor('{name: eqgrid, n_x_grid_points: 4, n_y_grid_points: 3}'),
+    /rotor_averaging\.n_y_grid_points: 3 differs from n_x_grid_points 4: 'eqgrid' is a square grid \(use gqgrid for N × M\)/,
+  );
   assert.throws(() => rotor('{name: cgi, n: 5}'), /rotor_averaging\.n: 5 is not a CGI rule \(4, 7, 9 or 21 points\)/);
   assert.throws(() => rotor('{name: grid, n_x_grid_points: 3}'), /rotor_averaging\.n_x_grid_points: 'grid' with n_x_grid_points is ambiguous: name eqgrid/);
   assert.throws(() => rotor('{name: eqgrid, n: 2.5}'), /rotor_averaging\.n: 2\.5 is not a whole number of grid points from 1 to 20/);
   assert.throws(() => rotor('{name: Fuzzy}'), /rotor_averaging\.name: 'Fuzzy' is not supported \(wflo's rotor averages: center, avg_deficit, eqgrid/);
-  assert.throws(() => withModel('    wind_deficit_model:\n      name: Bastankhah2014\n      wake_expansion_coefficient: {k_a: 0.3, k_b: 0.004}'),
-    /wake_expansion_coefficient\.k_a: bastankhah2014 has a constant wake expansion k: k_a must be 0, got 0\.3/);
-  assert.throws(() => withModel('    wake_model:\n      name: FancyWake3000'),
-    (err: unknown) => err instanceof InputError && /IEA37_case_study_1_2_wind_energy_system\.yaml:\d+: attributes\.analyses\.wake_model\.name: unknown\/unsupported wake model 'FancyWake3000' \(known: iea37, /.test(err.message));
-  assert.throws(() => withModel('    wake_model:\n      name: Jensen\n    deflection_model:\n      name: Jimenez'), /attributes\.analyses\.deflection_model\.name: 'Jimenez' is not supported: wflo has no wake deflection/);
+  assert.throws(
+    () => withModel('    wind_deficit_model:\n      name: Bastankhah2014\n      wake_expansion_coefficient: {k_a: 0.3, k_b: 0.004}'),
+    /wake_expansion_coefficient\.k_a: bastankhah2014 has a constant wake expansion k: k_a must be 0, got 0\.3/,
+  );
+  assert.throws(
+    () => withModel('    wake_model:\n      name: FancyWake3000'),
+    (err: unknown) =>
+      err instanceof InputError &&
+      /IEA37_case_study_1_2_wind_energy_system\.yaml:\d+: attributes\.analyses\.wake_model\.name: unknown\/unsupported wake model 'FancyWake3000' \(known: iea37, /.test(
+        err.message,
+      ),
+  );
+  assert.throws(
+    () => withModel('    wake_model:\n      name: Jensen\n    deflection_model:\n      name: Jimenez'),
+    /attributes\.analyses\.deflection_model\.name: 'Jimenez' is not supported: wflo has no wake deflection/,
+  );
 });
 
 test('recognised kinds, and a campaign farm entry can be a windIO plant file (case:, boundary:, wind:)', async () => {
@@ -332,8 +430,11 @@ test('recognised kinds, and a campaign farm entry can be a windIO plant file (ca
     'farms:',
     `  - {id: 0, case: ${JSON.stringify(SYSTEM('3'))}}`,
     `  - {id: 1, boundary: ${JSON.stringify(SYSTEM('4'))}, wind: ${JSON.stringify(path.join(PLANT, 'plant_energy_site', 'IEA37_case_study_3_energy_site.yaml'))}}`,
-    'farm_types:', '  - {id: 0, turbine: iea37-10mw, n_turbines: 25}',
-    'seeds: [1]', 'optimizer: {method: none}', '',
+    'farm_types:',
+    '  - {id: 0, turbine: iea37-10mw, n_turbines: 25}',
+    'seeds: [1]',
+    'optimizer: {method: none}',
+    '',
   ].join('\n');
   fs.writeFileSync(file, text);
   // The boundary and wind files are outside the campaign's folder: allowed as an operator would (io/fileDoor.ts).

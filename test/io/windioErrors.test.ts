@@ -13,7 +13,9 @@ import { WAKE_MODEL_NAMES } from '../../src/physics/farmModel.js';
 
 const PLANT = path.join(REPO, 'test', 'data', 'windio', 'plant');
 const made: string[] = [];
-after(() => { for (const d of made) fs.rmSync(d, { recursive: true, force: true }); });
+after(() => {
+  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
+});
 
 interface Edit {
   /** File under plant/ to edit. */
@@ -54,7 +56,10 @@ const CS3_RESOURCE = 'plant_energy_resource/IEA37_case_study_3_energy_resource.y
 test('missing dims on an array: the included resource file, the line of its data, the full path', () => {
   const { line, lines, editedPath } = failWith(CS1, { file: CS1_RESOURCE, edit: (t) => t.replace(/\n\s*dims: \[wind_direction\]/, '') });
   const expected = lineOf(lines, 'data: [.025');
-  assert.equal(line, `wflo: ${editedPath}:${expected}: site.energy_resource.wind_resource.probability.dims: missing: data is an array, so dims must give its axis order (from: wind_direction, wind_speed)`);
+  assert.equal(
+    line,
+    `wflo: ${editedPath}:${expected}: site.energy_resource.wind_resource.probability.dims: missing: data is an array, so dims must give its axis order (from: wind_direction, wind_speed)`,
+  );
 });
 
 test('dims/shape mismatch: a row one value short names that row', () => {
@@ -63,12 +68,18 @@ test('dims/shape mismatch: a row one value short names that row', () => {
     edit: (t) => t.replace('[0.0131561184, 0.0483094348, ', '[0.0131561184, '),
   });
   const row = lineOf(lines, '[0.0131561184,');
-  assert.equal(line, `wflo: ${editedPath}:${row}: site.energy_resource.wind_resource.probability.data[3]: dims [wind_direction, wind_speed] need shape 20 × 20, but this wind_speed level has 19 values (dims/shape mismatch)`);
+  assert.equal(
+    line,
+    `wflo: ${editedPath}:${row}: site.energy_resource.wind_resource.probability.data[3]: dims [wind_direction, wind_speed] need shape 20 × 20, but this wind_speed level has 19 values (dims/shape mismatch)`,
+  );
 });
 
 test('dims that do not fit the data: 16 values declared along the 1-long wind_speed axis', () => {
   const { line, lines, editedPath } = failWith(CS1, { file: CS1_RESOURCE, edit: (t) => t.replace('dims: [wind_direction]', 'dims: [wind_speed]') });
-  assert.equal(line, `wflo: ${editedPath}:${lineOf(lines, 'data: [.025')}: site.energy_resource.wind_resource.probability.data: dims [wind_speed] need shape 1, but this wind_speed level has 16 values (dims/shape mismatch)`);
+  assert.equal(
+    line,
+    `wflo: ${editedPath}:${lineOf(lines, 'data: [.025')}: site.energy_resource.wind_resource.probability.data: dims [wind_speed] need shape 1, but this wind_speed level has 16 values (dims/shape mismatch)`,
+  );
 });
 
 test('a bare list without {data, dims}, and an axis wflo cannot represent', () => {
@@ -76,9 +87,17 @@ test('a bare list without {data, dims}, and an axis wflo cannot represent', () =
     file: CS1_RESOURCE,
     edit: (t) => t.replace(/probability: \n\s*data: (\[[^\]]*\])\n\s*dims: \[wind_direction\]/, 'probability: $1'),
   });
-  assert.match(bare.line, new RegExp(`^wflo: ${bare.editedPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${lineOf(bare.lines, 'probability: [')}: site\\.energy_resource\\.wind_resource\\.probability: a bare list has no axis order`));
+  assert.match(
+    bare.line,
+    new RegExp(
+      `^wflo: ${bare.editedPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${lineOf(bare.lines, 'probability: [')}: site\\.energy_resource\\.wind_resource\\.probability: a bare list has no axis order`,
+    ),
+  );
   const height = failWith(CS1, { file: CS1_RESOURCE, edit: (t) => t.replace('dims: [wind_direction]', 'dims: [height]') });
-  assert.match(height.line, /:\d+: site\.energy_resource\.wind_resource\.probability\.dims\[0\]: 'height': only weibull_a, weibull_k, sector_probability and turbulence_intensity may vary with height/);
+  assert.match(
+    height.line,
+    /:\d+: site\.energy_resource\.wind_resource\.probability\.dims\[0\]: 'height': only weibull_a, weibull_k, sector_probability and turbulence_intensity may vary with height/,
+  );
 });
 
 test('unknown wake model name: the system file, the line of the name, the known models', () => {
@@ -86,7 +105,12 @@ test('unknown wake model name: the system file, the line of the name, the known 
     file: `wind_energy_system/${CS1}`,
     edit: (t) => t.replace('Bastankhah’s Gaussian wake model (simplified version)', 'Gaussian-ish Wake 9000'),
   });
-  assert.match(line, new RegExp(`^wflo: ${editedPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${lineOf(lines, 'Gaussian-ish')}: attributes\\.analyses\\.wake_model\\.name: unknown/unsupported wake model 'Gaussian-ish Wake 9000' \\(known: ${WAKE_MODEL_NAMES.join(', ')};`));
+  assert.match(
+    line,
+    new RegExp(
+      `^wflo: ${editedPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${lineOf(lines, 'Gaussian-ish')}: attributes\\.analyses\\.wake_model\\.name: unknown/unsupported wake model 'Gaussian-ish Wake 9000' \\(known: ${WAKE_MODEL_NAMES.join(', ')};`,
+    ),
+  );
 });
 
 test('missing !include file and an !include cycle: the line of the tag', () => {
@@ -94,21 +118,37 @@ test('missing !include file and an !include cycle: the line of the tag', () => {
     file: `wind_energy_system/${CS1}`,
     edit: (t) => t.replace('../plant_energy_site/IEA37_case_study_1_2_energy_site.yaml', '../plant_energy_site/no_such_site.yaml'),
   });
-  assert.match(missing.line, new RegExp(`^wflo: ${missing.editedPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: site: !include '\\.\\./plant_energy_site/no_such_site\\.yaml': file not found \\(looked for /.*no_such_site\\.yaml\\)$`));
+  assert.match(
+    missing.line,
+    new RegExp(
+      `^wflo: ${missing.editedPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:2: site: !include '\\.\\./plant_energy_site/no_such_site\\.yaml': file not found \\(looked for /.*no_such_site\\.yaml\\)$`,
+    ),
+  );
 
   const cycle = failWith(CS1, {
     file: 'plant_energy_site/IEA37_case_study_1_2_energy_site.yaml',
     edit: (t) => t.replace('../plant_energy_resource/IEA37_case_study_1_2_energy_resource.yaml', `../wind_energy_system/${CS1}`),
   });
-  assert.match(cycle.line, new RegExp(`^wflo: .*IEA37_case_study_1_2_energy_site\\.yaml:${lineOf(cycle.lines, 'energy_resource: !include')}: site\\.energy_resource: !include cycle: ${CS1.replace(/\./g, '\\.')} → IEA37_case_study_1_2_energy_site\\.yaml → ${CS1.replace(/\./g, '\\.')}$`));
+  assert.match(
+    cycle.line,
+    new RegExp(
+      `^wflo: .*IEA37_case_study_1_2_energy_site\\.yaml:${lineOf(cycle.lines, 'energy_resource: !include')}: site\\.energy_resource: !include cycle: ${CS1.replace(/\./g, '\\.')} → IEA37_case_study_1_2_energy_site\\.yaml → ${CS1.replace(/\./g, '\\.')}$`,
+    ),
+  );
 });
 
 test('time series with more speeds than time stamps', () => {
   const { line } = failWith(CS1, {
     file: CS1_RESOURCE,
-    edit: () => [
-      'name: series', 'wind_resource:', "  time: ['2023-07-25T00:00:00Z', '2023-07-25T01:00:00Z']", '  wind_speed: [5, 6, 3]', '  wind_direction: [0, 350]', '',
-    ].join('\n'),
+    edit: () =>
+      [
+        'name: series',
+        'wind_resource:',
+        "  time: ['2023-07-25T00:00:00Z', '2023-07-25T01:00:00Z']",
+        '  wind_speed: [5, 6, 3]',
+        '  wind_direction: [0, 350]',
+        '',
+      ].join('\n'),
   });
   assert.match(line, /energy_resource\.yaml:4: site\.energy_resource\.wind_resource\.wind_speed: 3 values for 2 time stamps \(dims\/shape mismatch\)$/);
 });

@@ -19,7 +19,9 @@ const PLANT = path.join(REPO, 'test', 'data', 'windio', 'plant');
 const CS1_SITE = path.join(PLANT, 'plant_energy_site', 'IEA37_case_study_1_2_energy_site.yaml');
 const CS1_SYSTEM = path.join(PLANT, 'wind_energy_system', 'IEA37_case_study_1_2_wind_energy_system.yaml');
 const made: string[] = [];
-after(() => { for (const d of made) fs.rmSync(d, { recursive: true, force: true }); });
+after(() => {
+  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
+});
 function dir(): string {
   const d = tempDir('wflo-windio-export-');
   made.push(d);
@@ -28,20 +30,40 @@ function dir(): string {
 
 function record(taskId: string, seed: number, x: Float64Array, y: Float64Array, aep: number): LayoutRecord {
   return {
-    taskId, farmId: 0, farmType: 0, seed, nTurbines: x.length, aep, aepInitial: Number.NaN, x, y,
-    xInitial: new Float64Array(0), yInitial: new Float64Array(0), iterations: -1, evaluations: -1, wallS: 0, attempts: 1,
+    taskId,
+    farmId: 0,
+    farmType: 0,
+    seed,
+    nTurbines: x.length,
+    aep,
+    aepInitial: Number.NaN,
+    x,
+    y,
+    xInitial: new Float64Array(0),
+    yInitial: new Float64Array(0),
+    iterations: -1,
+    evaluations: -1,
+    wallS: 0,
+    attempts: 1,
   };
 }
 
 /** A wind_energy_system using the official cs1 site and `farmFile` as its wind_farm. */
 function systemWith(farmFile: string): string {
   const file = path.join(path.dirname(farmFile), 'system.yaml');
-  fs.writeFileSync(file, [
-    'name: round trip',
-    `site: !include ${path.relative(path.dirname(file), CS1_SITE)}`,
-    `wind_farm: !include ${path.basename(farmFile)}`,
-    'attributes:', '  analyses:', '    wake_model:', '      name: Bastankhah’s Gaussian wake model (simplified version)', '',
-  ].join('\n'));
+  fs.writeFileSync(
+    file,
+    [
+      'name: round trip',
+      `site: !include ${path.relative(path.dirname(file), CS1_SITE)}`,
+      `wind_farm: !include ${path.basename(farmFile)}`,
+      'attributes:',
+      '  analyses:',
+      '    wake_model:',
+      '      name: Bastankhah’s Gaussian wake model (simplified version)',
+      '',
+    ].join('\n'),
+  );
   return file;
 }
 
@@ -57,13 +79,19 @@ test('export --windio writes the best-AEP row (or --task) of a layouts.h5 as a w
   const ex16 = path.join(IEA37, 'cs1-2', 'iea37-ex16.yaml');
   const baseline = iea37Layout(readYamlFile(ex16), ex16);
   const reference = baseline.referenceAepMwh!;
-  const x = Float64Array.from(baseline.x), y = Float64Array.from(baseline.y);
+  const x = Float64Array.from(baseline.x),
+    y = Float64Array.from(baseline.y);
   const shrunk = { x: x.map((v) => 0.9 * v), y: y.map((v) => 0.9 * v) };
   const rows = [record('farm_0_type_0_seed_1', 1, shrunk.x, shrunk.y, reference - 1000), record('farm_0_type_0_seed_2', 2, x, y, reference)];
   const turbine = JSON.parse(JSON.stringify(builtinTurbine('iea37-3.35mw')));
   const h5 = path.join(d, 'layouts.h5');
   await writeLayoutsFile(h5, [rows], {
-    campaignName: 'windio-export', campaignHash: 'test', nExpected: 2, complete: true, maxTurbines: 16, nRows: 2,
+    campaignName: 'windio-export',
+    campaignHash: 'test',
+    nExpected: 2,
+    complete: true,
+    maxTurbines: 16,
+    nRows: 2,
     types: [{ id: 0, label: 'iea37', turbine, n_turbines: 16 }],
   });
 
@@ -98,12 +126,20 @@ test('export --windio writes the best-AEP row (or --task) of a layouts.h5 as a w
 test('a campaign whose farm is a windIO plant file, exported with --windio from its folder', async () => {
   const d = dir();
   const campaign = path.join(d, 'campaign.yaml');
-  fs.writeFileSync(campaign, [
-    'name: windio-campaign',
-    'farms:', `  - {id: 0, case: ${JSON.stringify(CS1_SYSTEM)}}`,
-    'farm_types:', '  - {id: 0, turbine: iea37-3.35mw, n_turbines: 16}',
-    'seeds: [0, 1]', 'optimizer: {method: none}', 'workers: 1', '',
-  ].join('\n'));
+  fs.writeFileSync(
+    campaign,
+    [
+      'name: windio-campaign',
+      'farms:',
+      `  - {id: 0, case: ${JSON.stringify(CS1_SYSTEM)}}`,
+      'farm_types:',
+      '  - {id: 0, turbine: iea37-3.35mw, n_turbines: 16}',
+      'seeds: [0, 1]',
+      'optimizer: {method: none}',
+      'workers: 1',
+      '',
+    ].join('\n'),
+  );
   const out = path.join(d, 'out');
   const run = runWflo(['run', campaign, '--out', out]);
   assert.equal(run.status, 0, run.stderr + run.stdout);

@@ -28,11 +28,14 @@ const rel = (a: number, b: number) => Math.abs(a - b) / Math.abs(b);
 function windioTurbine(t: Turbine): Record<string, unknown> {
   if (t.power.kind !== 'table' || t.thrust.kind !== 'table') throw new Error('reference turbines are tables');
   return {
-    name: t.name, hub_height: t.hubHeight, rotor_diameter: t.diameter,
+    name: t.name,
+    hub_height: t.hubHeight,
+    rotor_diameter: t.diameter,
     performance: {
       power_curve: { power_wind_speeds: Array.from(t.power.speeds), power_values: Array.from(t.power.powerW) },
       Ct_curve: { Ct_wind_speeds: Array.from(t.thrust.speeds), Ct_values: Array.from(t.thrust.ct) },
-      cutin_wind_speed: t.cutIn, cutout_wind_speed: t.cutOut + 1e-6,
+      cutin_wind_speed: t.cutIn,
+      cutout_wind_speed: t.cutOut + 1e-6,
     },
   };
 }
@@ -50,12 +53,17 @@ function systemOf(ref: Case, site: Record<string, unknown>): Record<string, unkn
   return {
     name: ref.name,
     site: {
-      name: 'site', boundaries: site,
+      name: 'site',
+      boundaries: site,
       energy_resource: {
         name: 'rose',
         wind_resource: {
-          wind_direction: Array.from(w.directionsDeg), wind_speed: Array.from(w.speeds),
-          probability: { data: Array.from(w.directionsDeg, (_, d) => Array.from(w.probability.subarray(d * ns, (d + 1) * ns))), dims: ['wind_direction', 'wind_speed'] },
+          wind_direction: Array.from(w.directionsDeg),
+          wind_speed: Array.from(w.speeds),
+          probability: {
+            data: Array.from(w.directionsDeg, (_, d) => Array.from(w.probability.subarray(d * ns, (d + 1) * ns))),
+            dims: ['wind_direction', 'wind_speed'],
+          },
           turbulence_intensity: { data: w.turbulenceIntensity, dims: [] },
         },
       },
@@ -102,7 +110,10 @@ test('windIO 2 turbine_types: keys name the models; a bad index, a count mismatc
   const named = { ...base, wind_farm: { ...farm, turbine_types: { V80: farm.turbine_types[0], SWT23: farm.turbine_types[1] } } };
   const namedFile = path.join(dir, 'named.yaml');
   fs.writeFileSync(namedFile, stringify(named));
-  assert.deepEqual(windioCase(namedFile).turbines!.types.map((t) => t.diameter), [80, 93]);
+  assert.deepEqual(
+    windioCase(namedFile).turbines!.types.map((t) => t.diameter),
+    [80, 93],
+  );
   const bad = (label: string, edit: (l: typeof farm.layouts) => unknown[], pattern: RegExp) => {
     const file = path.join(dir, `${label}.yaml`);
     fs.writeFileSync(file, stringify({ ...base, wind_farm: { ...farm, layouts: edit(structuredClone(farm.layouts)) } }));
@@ -111,7 +122,25 @@ test('windIO 2 turbine_types: keys name the models; a bad index, a count mismatc
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, pattern);
   };
-  bad('index', (l) => { l[0].turbine_types[3] = 2; return l; }, /index\.yaml:\d+: wind_farm\.layouts\[0\]\.turbine_types\[3\]: turbine type 2 is not one of turbine_types \(0, 1\)/);
-  bad('count', (l) => { l[0].turbine_types.pop(); return l; }, /count\.yaml:\d+: wind_farm\.layouts\[0\]\.turbine_types: 15 turbine types for 16 turbines/);
-  bad('inside', (l) => [...l, { coordinates: { x: [1000], y: [1000] }, turbine_types: [0] }], /inside\.yaml:\d+: wind_farm\.layouts\[1\]: turbine 0 at \(1000, 1000\) m is inside the site/);
+  bad(
+    'index',
+    (l) => {
+      l[0].turbine_types[3] = 2;
+      return l;
+    },
+    /index\.yaml:\d+: wind_farm\.layouts\[0\]\.turbine_types\[3\]: turbine type 2 is not one of turbine_types \(0, 1\)/,
+  );
+  bad(
+    'count',
+    (l) => {
+      l[0].turbine_types.pop();
+      return l;
+    },
+    /count\.yaml:\d+: wind_farm\.layouts\[0\]\.turbine_types: 15 turbine types for 16 turbines/,
+  );
+  bad(
+    'inside',
+    (l) => [...l, { coordinates: { x: [1000], y: [1000] }, turbine_types: [0] }],
+    /inside\.yaml:\d+: wind_farm\.layouts\[1\]: turbine 0 at \(1000, 1000\) m is inside the site/,
+  );
 });

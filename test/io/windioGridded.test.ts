@@ -101,10 +101,16 @@ for (const reference of ['site-weibull-bastankhah2014.yaml', 'site-weibull-wrg-j
     const r = runWflo(['aep', file, '--json']);
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout);
-    const expected = JSON.parse(spawnSync(PYTHON, ['-c', 'import sys, yaml, json; print(json.dumps(yaml.safe_load(open(sys.argv[1]))["expected"]))', path.join(REFERENCE, reference)], { encoding: 'utf8' }).stdout);
+    const expected = JSON.parse(
+      spawnSync(PYTHON, ['-c', 'import sys, yaml, json; print(json.dumps(yaml.safe_load(open(sys.argv[1]))["expected"]))', path.join(REFERENCE, reference)], {
+        encoding: 'utf8',
+      }).stdout,
+    );
     assert.ok(rel(out.aep_mwh, expected.aep_mwh) <= 1e-9, `${out.aep_mwh} vs PyWake ${expected.aep_mwh}`);
     assert.equal(out.per_turbine_mwh.length, expected.aep_per_turbine_mwh.length);
-    expected.aep_per_turbine_mwh.forEach((v: number, i: number) => assert.ok(rel(out.per_turbine_mwh[i], v) <= 1e-9, `turbine ${i}: ${out.per_turbine_mwh[i]} vs ${v}`));
+    expected.aep_per_turbine_mwh.forEach((v: number, i: number) =>
+      assert.ok(rel(out.per_turbine_mwh[i], v) <= 1e-9, `turbine ${i}: ${out.per_turbine_mwh[i]} vs ${v}`),
+    );
   });
 }
 
@@ -112,13 +118,31 @@ test('gridded wind_resource that is not what it should be: file:line, the field,
   const at = (field: string) => new RegExp(`plant\\.yaml:\\d+: site\\.energy_resource\\.wind_resource\\.${field}`);
   const cases: [string, RegExp][] = [
     // dims listed in an order the data do not nest in (7 x values, 6 y values)
-    ["wr['weibull_a']['dims'] = ['y', 'x', 'wind_direction']", new RegExp(`${at('weibull_a').source}\\.data: dims \\[y, x, wind_direction\\] need shape 6 × 7 × 72, but this y level has 7 values \\(dims/shape mismatch\\)`)],
+    [
+      "wr['weibull_a']['dims'] = ['y', 'x', 'wind_direction']",
+      new RegExp(
+        `${at('weibull_a').source}\\.data: dims \\[y, x, wind_direction\\] need shape 6 × 7 × 72, but this y level has 7 values \\(dims/shape mismatch\\)`,
+      ),
+    ],
     // an axis a site quantity cannot have
-    ["wr['sector_probability'] = {'data': np.repeat(F[:, :, :, None], 2, axis=3).tolist(), 'dims': ['x', 'y', 'wind_direction', 'wind_speed']}", new RegExp(`${at('sector_probability').source}\\.dims\\[3\\]: 'wind_speed' is not an axis this quantity can depend on \\(allowed: x, y, wind_direction\\)`)],
+    [
+      "wr['sector_probability'] = {'data': np.repeat(F[:, :, :, None], 2, axis=3).tolist(), 'dims': ['x', 'y', 'wind_direction', 'wind_speed']}",
+      new RegExp(
+        `${at('sector_probability').source}\\.dims\\[3\\]: 'wind_speed' is not an axis this quantity can depend on \\(allowed: x, y, wind_direction\\)`,
+      ),
+    ],
     // frequencies in percent
-    ["wr['sector_probability']['data'] = (F * 100).tolist()", new RegExp(`${at('sector_probability').source}: at x\\[0\\], y\\[0\\], wind_direction\\[\\d+\\]: [\\d.]+ is not a sector frequency as a fraction in \\[0, 1\\]; in percent or per mille\\?`)],
+    [
+      "wr['sector_probability']['data'] = (F * 100).tolist()",
+      new RegExp(
+        `${at('sector_probability').source}: at x\\[0\\], y\\[0\\], wind_direction\\[\\d+\\]: [\\d.]+ is not a sector frequency as a fraction in \\[0, 1\\]; in percent or per mille\\?`,
+      ),
+    ],
     // a turbine outside the grid
-    ["farm['layouts']['initial_layout']['coordinates']['x'][3] = 2600.0", new RegExp(`${at('weibull_a').source}: turbine 3 at \\(2600, [-\\d.e]+\\) is outside the field's grid`)],
+    [
+      "farm['layouts']['initial_layout']['coordinates']['x'][3] = 2600.0",
+      new RegExp(`${at('weibull_a').source}: turbine 3 at \\(2600, [-\\d.e]+\\) is outside the field's grid`),
+    ],
   ];
   for (const [edit, pattern] of cases) {
     const r = runWflo(['aep', plant('site-weibull-bastankhah2014.yaml', edit), '--json']);
@@ -130,12 +154,18 @@ test('gridded wind_resource that is not what it should be: file:line, the field,
 });
 
 test("a gridded windIO resource named as a case's wind is refused (its per-point site would be dropped), exit 2", { skip }, () => {
-  const file = plant('site-weibull-bastankhah2014.yaml', "yaml.safe_dump({'turbine': 'v80', 'wind': 'plant.yaml', 'layout': doc['layout']}, open(out + '/case.yaml', 'w'))");
+  const file = plant(
+    'site-weibull-bastankhah2014.yaml',
+    "yaml.safe_dump({'turbine': 'v80', 'wind': 'plant.yaml', 'layout': doc['layout']}, open(out + '/case.yaml', 'w'))",
+  );
   const r = runWflo(['aep', path.join(path.dirname(file), 'case.yaml'), '--json']);
   assert.equal(r.status, 2, r.stderr);
   const lines = r.stderr.trim().split('\n');
   assert.equal(lines.length, 1, r.stderr);
-  assert.match(lines[0], /plant\.yaml:\d+: site\.energy_resource\.wind_resource: a gridded wind_resource \(quantities over x, y\) is a per-point site, not one rose/);
+  assert.match(
+    lines[0],
+    /plant\.yaml:\d+: site\.energy_resource\.wind_resource: a gridded wind_resource \(quantities over x, y\) is a per-point site, not one rose/,
+  );
 });
 
 /**
@@ -146,14 +176,19 @@ test("a gridded windIO resource named as a case's wind is refused (its per-point
  */
 test('turbulence_intensity over x, y in a windIO plant evaluates as the same inline TI field', { skip }, () => {
   const ref = 'site-ti-niayifar2016.yaml';
-  const file = plant(ref, "del doc['site']['speedup']; import copy; d = copy.deepcopy(doc); d.pop('expected'); yaml.safe_dump(d, open(out + '/case.yaml', 'w'), default_flow_style=None)");
+  const file = plant(
+    ref,
+    "del doc['site']['speedup']; import copy; d = copy.deepcopy(doc); d.pop('expected'); yaml.safe_dump(d, open(out + '/case.yaml', 'w'), default_flow_style=None)",
+  );
   const uniform = plant(ref, "del doc['site']['speedup']; wr['turbulence_intensity'] = float(np.mean(doc['site']['ti']['values']))");
   const aep = (f: string): { aep_mwh: number; per_turbine_mwh: number[] } => {
     const r = runWflo(['aep', f, '--json']);
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(r.stdout);
   };
-  const viaWindio = aep(file), inline = aep(path.join(path.dirname(file), 'case.yaml')), flat = aep(uniform);
+  const viaWindio = aep(file),
+    inline = aep(path.join(path.dirname(file), 'case.yaml')),
+    flat = aep(uniform);
   assert.ok(rel(viaWindio.aep_mwh, inline.aep_mwh) <= 1e-12, `${viaWindio.aep_mwh} vs ${inline.aep_mwh}`);
   inline.per_turbine_mwh.forEach((v, i) => assert.ok(rel(viaWindio.per_turbine_mwh[i], v) <= 1e-12, `turbine ${i}: ${viaWindio.per_turbine_mwh[i]} vs ${v}`));
   assert.ok(rel(flat.aep_mwh, inline.aep_mwh) > 1e-4, `one TI everywhere gives ${flat.aep_mwh}, the field ${inline.aep_mwh}`);

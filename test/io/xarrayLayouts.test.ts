@@ -31,8 +31,21 @@ function records(): LayoutRecord[] {
       const x = Float64Array.from({ length: n }, (_, i) => 1000 * farmId + 100 * seed + i + 0.25);
       const y = Float64Array.from({ length: n }, (_, i) => -(1000 * farmId + 100 * seed + i) - 0.5);
       out.push({
-        taskId: `farm_${farmId}_type_0_seed_${seed}`, farmId, farmType: 0, seed, nTurbines: n, aep: 1e5 + 10 * farmId + seed, aepInitial: NaN,
-        x, y, xInitial: new Float64Array(0), yInitial: new Float64Array(0), iterations: 7, evaluations: 9, wallS: 0.5, attempts: 1,
+        taskId: `farm_${farmId}_type_0_seed_${seed}`,
+        farmId,
+        farmType: 0,
+        seed,
+        nTurbines: n,
+        aep: 1e5 + 10 * farmId + seed,
+        aepInitial: NaN,
+        x,
+        y,
+        xInitial: new Float64Array(0),
+        yInitial: new Float64Array(0),
+        iterations: 7,
+        evaluations: 9,
+        wallS: 0.5,
+        attempts: 1,
       });
     }
   }
@@ -65,16 +78,27 @@ test('xarray (h5netcdf) opens layouts.h5 with named dimensions, units and the wr
   const dir = tempDir('wflo-xarray-');
   const file = path.join(dir, 'layouts.h5');
   const recs = records();
-  await writeLayoutsFile(file, [recs.slice(0, 4), recs.slice(4)], { campaignName: 'x', campaignHash: 'h', nExpected: 6, complete: true, maxTurbines: 5, nRows: 6 }, { rowsPerSlice: 2 });
+  await writeLayoutsFile(
+    file,
+    [recs.slice(0, 4), recs.slice(4)],
+    { campaignName: 'x', campaignHash: 'h', nExpected: 6, complete: true, maxTurbines: 5, nRows: 6 },
+    { rowsPerSlice: 2 },
+  );
   const got = JSON.parse(python(READ, file));
   assert.deepEqual(got.dims, { task: 6, turbine: 5, coordinate: 2 });
   assert.deepEqual(got.layout_dims, ['task', 'turbine', 'coordinate']);
   assert.deepEqual(got.aep_dims, ['task']);
   assert.deepEqual(got.units, { aep: 'MWh', aep_initial: 'MWh', layout: 'm', initial_layout: 'm', wall_s: 's' });
-  assert.deepEqual(got.tasks, recs.map((r) => r.taskId));
+  assert.deepEqual(
+    got.tasks,
+    recs.map((r) => r.taskId),
+  );
   assert.deepEqual(got.coordinates, ['x', 'y']);
   assert.deepEqual(got.turbines, [0, 1, 2, 3, 4]);
-  assert.deepEqual(got.aep, recs.map((r) => r.aep));
+  assert.deepEqual(
+    got.aep,
+    recs.map((r) => r.aep),
+  );
   const r = recs.find((q) => q.taskId === 'farm_1_type_0_seed_1')!;
   assert.deepEqual(got.x_of_farm_1_seed_1, [...Array.from(r.x), null]);
   assert.deepEqual(got.y_of_farm_1_seed_1, [...Array.from(r.y), null]);
@@ -90,7 +114,7 @@ test('an empty layouts.h5 (no rows yet) opens too', { skip }, async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-test('the README\'s xarray snippet runs as printed on a layouts.h5', { skip }, async () => {
+test("the README's xarray snippet runs as printed on a layouts.h5", { skip }, async () => {
   const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
   const snippet = [...readme.matchAll(/```python\n([\s\S]*?)```/g)].map((m) => m[1]).find((s) => s.includes('import xarray'));
   assert.ok(snippet, 'README.md has a python block with xarray');

@@ -12,7 +12,8 @@ import { createRng } from '../../src/util/rng.js';
 for (const name of ['iea37-cs1-16', 'iea37-cs3', 'iea37-cs4']) {
   test(`constraint gradients = finite differences: ${name}`, () => {
     const c = builtinCase(name);
-    const n = 10, scale = c.turbine.diameter;
+    const n = 10,
+      scale = c.turbine.diameter;
     const cons = layoutConstraints(c.boundary, n, c.minSpacing, scale);
     const rng = createRng(42);
     const z = new Float64Array(2 * n);
@@ -26,13 +27,21 @@ for (const name of ['iea37-cs1-16', 'iea37-cs3', 'iea37-cs4']) {
     const grad = new Float64Array(2 * n);
     cons.addWeightedGradient(z, w, grad);
     const g = new Float64Array(cons.count);
-    const weighted = () => { cons.values(z, g); let s = 0; for (let k = 0; k < g.length; k++) s += w[k] * g[k]; return s; };
+    const weighted = () => {
+      cons.values(z, g);
+      let s = 0;
+      for (let k = 0; k < g.length; k++) s += w[k] * g[k];
+      return s;
+    };
     const h = 1e-6;
-    let maxErr = 0, maxAbs = 0;
+    let maxErr = 0,
+      maxAbs = 0;
     for (let v = 0; v < 2 * n; v++) {
       const keep = z[v];
-      z[v] = keep + h; const up = weighted();
-      z[v] = keep - h; const down = weighted();
+      z[v] = keep + h;
+      const up = weighted();
+      z[v] = keep - h;
+      const down = weighted();
       z[v] = keep;
       maxErr = Math.max(maxErr, Math.abs((up - down) / (2 * h) - grad[v]));
       maxAbs = Math.max(maxAbs, Math.abs(grad[v]));

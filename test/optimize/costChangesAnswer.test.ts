@@ -21,11 +21,18 @@ import fs from 'node:fs';
 import { CLI, REPO } from '../helpers.js';
 import { classifyCommand, extractDocCommands } from '../helpers/docCommands.js';
 
-interface Run { aep_mwh: number; feasible: boolean; turbine_types?: number[]; economics: { objective: string; lcoe: number; npv: number; value: number; cable_length_m: number; cable_cost: number }; type_choice?: { objective: string; reason: string; per_model: { model: string; turbines: number }[] } }
+interface Run {
+  aep_mwh: number;
+  feasible: boolean;
+  turbine_types?: number[];
+  economics: { objective: string; lcoe: number; npv: number; value: number; cable_length_m: number; cable_cost: number };
+  type_choice?: { objective: string; reason: string; per_model: { model: string; turbines: number }[] };
+}
 
 /** The `./wflo optimize` lines of docs/cost.md that the doc-command test leaves to this file. */
-const DOC_LINES = extractDocCommands(fs.readFileSync(path.join(REPO, 'docs', 'cost.md'), 'utf8'), 'docs/cost.md')
-  .filter((c) => classifyCommand(c.command).some((p) => p.action === 'skip' && /costChangesAnswer/.test(p.reason ?? '')));
+const DOC_LINES = extractDocCommands(fs.readFileSync(path.join(REPO, 'docs', 'cost.md'), 'utf8'), 'docs/cost.md').filter((c) =>
+  classifyCommand(c.command).some((p) => p.action === 'skip' && /costChangesAnswer/.test(p.reason ?? '')),
+);
 
 /** The doc line that optimizes `file` for `objective`, run as written (from the repository's folder) with `--json`. */
 function optimize(file: string, objective: string): Promise<Run> {
@@ -39,25 +46,35 @@ function optimize(file: string, objective: string): Promise<Run> {
 function run(args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO });
-    let out = '', err = '';
-    child.stdout.on('data', (d) => { out += d; });
-    child.stderr.on('data', (d) => { err += d; });
+    let out = '',
+      err = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
     child.on('error', reject);
     child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as Run) : reject(new Error(`exit ${code}: ${err}`))));
   });
 }
 
 test('docs/cost.md: its four `./wflo optimize` lines are the ones this file runs', () => {
-  assert.deepEqual(DOC_LINES.map((c) => c.command), [
-    './wflo optimize examples/offshore-cs4/cs4-offshore.yaml --method gradient --initial given --objective aep',
-    './wflo optimize examples/offshore-cs4/cs4-offshore.yaml --method gradient --initial given --objective lcoe',
-    './wflo optimize examples/mixed-choice-cost.yaml --method gradient --objective aep',
-    './wflo optimize examples/mixed-choice-cost.yaml --method gradient --objective lcoe',
-  ]);
+  assert.deepEqual(
+    DOC_LINES.map((c) => c.command),
+    [
+      './wflo optimize examples/offshore-cs4/cs4-offshore.yaml --method gradient --initial given --objective aep',
+      './wflo optimize examples/offshore-cs4/cs4-offshore.yaml --method gradient --initial given --objective lcoe',
+      './wflo optimize examples/mixed-choice-cost.yaml --method gradient --objective aep',
+      './wflo optimize examples/mixed-choice-cost.yaml --method gradient --objective lcoe',
+    ],
+  );
   for (const c of DOC_LINES) assert.deepEqual(c.exitCodes, [0], `${c.file}:${c.line}`);
 });
 
-test('cs4 offshore: the LCOE-optimized layout has a lower LCOE than the AEP-optimized one, and a shorter and cheaper cable network', { timeout: 300_000 }, async () => {
+test('cs4 offshore: the LCOE-optimized layout has a lower LCOE than the AEP-optimized one, and a shorter and cheaper cable network', {
+  timeout: 300_000,
+}, async () => {
   const file = 'examples/offshore-cs4/cs4-offshore.yaml';
   const [byAep, byLcoe] = await Promise.all([optimize(file, 'aep'), optimize(file, 'lcoe')]);
   assert.ok(byAep.feasible && byLcoe.feasible);
@@ -65,8 +82,14 @@ test('cs4 offshore: the LCOE-optimized layout has a lower LCOE than the AEP-opti
   assert.equal(byLcoe.economics.objective, 'lcoe');
   assert.ok(byLcoe.economics.lcoe < byAep.economics.lcoe, `LCOE ${byLcoe.economics.lcoe} (lcoe run) vs ${byAep.economics.lcoe} (aep run)`);
   assert.ok(byLcoe.economics.npv > byAep.economics.npv);
-  assert.ok(byLcoe.economics.cable_length_m < byAep.economics.cable_length_m, `cables ${byLcoe.economics.cable_length_m} m (lcoe run) vs ${byAep.economics.cable_length_m} m (aep run)`);
-  assert.ok(byLcoe.economics.cable_cost < byAep.economics.cable_cost, `cable cost ${byLcoe.economics.cable_cost} (lcoe run) vs ${byAep.economics.cable_cost} (aep run)`);
+  assert.ok(
+    byLcoe.economics.cable_length_m < byAep.economics.cable_length_m,
+    `cables ${byLcoe.economics.cable_length_m} m (lcoe run) vs ${byAep.economics.cable_length_m} m (aep run)`,
+  );
+  assert.ok(
+    byLcoe.economics.cable_cost < byAep.economics.cable_cost,
+    `cable cost ${byLcoe.economics.cable_cost} (lcoe run) vs ${byAep.economics.cable_cost} (aep run)`,
+  );
 });
 
 test('turbine choice: LCOE chooses other models than AEP, each best by its own measure, with the reason', { timeout: 300_000 }, async () => {

@@ -26,12 +26,27 @@ test('optimizeLayout is bit-identical for the same seed, different for another',
 
 test('two CLI processes write the same layout for the same seed', () => {
   const dir = tempDir('wflo-det-');
-  const args = (out: string) => ['optimize', 'iea37-cs1-16', '--method', 'gradient', '--seed', '11', '--wec', '2,1', '--max-iterations', '30', '--json', '--out', path.join(dir, out)];
+  const args = (out: string) => [
+    'optimize',
+    'iea37-cs1-16',
+    '--method',
+    'gradient',
+    '--seed',
+    '11',
+    '--wec',
+    '2,1',
+    '--max-iterations',
+    '30',
+    '--json',
+    '--out',
+    path.join(dir, out),
+  ];
   const r1 = runWflo(args('a.yaml'));
   const r2 = runWflo(args('b.yaml'));
   assert.equal(r1.status, 0, r1.stderr);
   assert.equal(r2.status, 0, r2.stderr);
-  const j1 = JSON.parse(r1.stdout), j2 = JSON.parse(r2.stdout);
+  const j1 = JSON.parse(r1.stdout),
+    j2 = JSON.parse(r2.stdout);
   assert.deepEqual(j1.x, j2.x);
   assert.deepEqual(j1.y, j2.y);
   assert.equal(j1.aep_mwh, j2.aep_mwh);

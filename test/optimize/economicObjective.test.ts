@@ -19,28 +19,36 @@ function checkGradient(c: Case, label: string, t: { diagnostic(s: string): void 
   const at = eo.evaluate(x0, y0, network, true);
   const n = x0.length;
   const h = 1e-3;
-  let worst = 0, norm = 0;
+  let worst = 0,
+    norm = 0;
   for (let i = 0; i < 2 * n; i++) norm = Math.max(norm, Math.abs(i < n ? at.gradX![i] : at.gradY![i - n]));
   for (let i = 0; i < 2 * n; i++) {
-    const x = Float64Array.from(x0), y = Float64Array.from(y0);
-    const v = i < n ? x : y, k = i % n;
-    v[k] += h; const plus = eo.evaluate(x, y, network, false).value;
-    v[k] -= 2 * h; const minus = eo.evaluate(x, y, network, false).value;
+    const x = Float64Array.from(x0),
+      y = Float64Array.from(y0);
+    const v = i < n ? x : y,
+      k = i % n;
+    v[k] += h;
+    const plus = eo.evaluate(x, y, network, false).value;
+    v[k] -= 2 * h;
+    const minus = eo.evaluate(x, y, network, false).value;
     const fd = (plus - minus) / (2 * h);
     const exact = i < n ? at.gradX![k] : at.gradY![k];
     worst = Math.max(worst, Math.abs(fd - exact) / norm);
   }
-  t.diagnostic(`${label}: J ${at.value.toPrecision(10)}, max |∂J| ${norm.toExponential(3)} per m, worst |exact − central difference| / max |∂J| = ${worst.toExponential(2)} (h = ${h} m); cable ${network.totalLength.toFixed(1)} m, cost ${network.totalCost.toFixed(0)}`);
+  t.diagnostic(
+    `${label}: J ${at.value.toPrecision(10)}, max |∂J| ${norm.toExponential(3)} per m, worst |exact − central difference| / max |∂J| = ${worst.toExponential(2)} (h = ${h} m); cable ${network.totalLength.toFixed(1)} m, cost ${network.totalCost.toFixed(0)}`,
+  );
   assert.ok(norm > 0 && Number.isFinite(norm));
   assert.ok(worst < 1e-5, `${label}: worst relative gradient error ${worst}`);
 }
 
 for (const objective of ['lcoe', 'npv'] as const) {
   test(`${objective}: exact gradient against central differences, one-model farm`, (t) => checkGradient(oneModelCase(objective), `${objective} one model`, t));
-  test(`${objective}: exact gradient against central differences, mixed farm with neighbours`, (t) => checkGradient(mixedCase(objective), `${objective} mixed`, t));
+  test(`${objective}: exact gradient against central differences, mixed farm with neighbours`, (t) =>
+    checkGradient(mixedCase(objective), `${objective} mixed`, t));
 }
 
-test('the objective is the model\'s LCOE / −NPV of the engine\'s AEP, the depth at each turbine and the network\'s cable cost', () => {
+test("the objective is the model's LCOE / −NPV of the engine's AEP, the depth at each turbine and the network's cable cost", () => {
   const c = oneModelCase('npv');
   const eo = createEconomicObjective(c);
   const network = eo.route(x0, y0);
@@ -53,7 +61,7 @@ test('the objective is the model\'s LCOE / −NPV of the engine\'s AEP, the dept
   assert.ok(Math.abs(sum - ev.aepMwh) <= 1e-9 * ev.aepMwh);
 });
 
-test('the weighted energy solve with every weight 1 is the engine\'s AEP and AEP gradient (one-model farm: another engine computes it)', () => {
+test("the weighted energy solve with every weight 1 is the engine's AEP and AEP gradient (one-model farm: another engine computes it)", () => {
   const c = oneModelCase('lcoe');
   const w = createWeightedAepEvaluator(caseTypes(c).types, c.wind, c.model)(x0, y0, new Int32Array(9), new Float64Array(9).fill(1));
   const r = caseEvaluator(c).aepWithGradient(x0, y0);

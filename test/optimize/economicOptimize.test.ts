@@ -23,7 +23,9 @@ for (const objective of ['lcoe', 'npv'] as const) {
     assert.ok(a.feasible);
     assert.ok(a.economics && a.objectiveInitial !== undefined);
     const better = objective === 'lcoe' ? a.economics.value < a.objectiveInitial : a.economics.value > a.objectiveInitial;
-    t.diagnostic(`${objective}: start ${a.objectiveInitial.toPrecision(8)}, end ${a.economics.value.toPrecision(8)}; AEP ${a.aepInitial.toFixed(1)} → ${a.aep.toFixed(1)} MWh; cables ${a.economics.cableLengthM.toFixed(0)} m, ${a.economics.cableCost.toFixed(0)}; ${a.evaluations} evaluations`);
+    t.diagnostic(
+      `${objective}: start ${a.objectiveInitial.toPrecision(8)}, end ${a.economics.value.toPrecision(8)}; AEP ${a.aepInitial.toFixed(1)} → ${a.aep.toFixed(1)} MWh; cables ${a.economics.cableLengthM.toFixed(0)} m, ${a.economics.cableCost.toFixed(0)}; ${a.evaluations} evaluations`,
+    );
     assert.ok(better, `${objective} did not improve: ${a.objectiveInitial} → ${a.economics.value}`);
     // The figures are the model's on the returned layout with a fresh route.
     const eo = createEconomicObjective(c);
@@ -40,7 +42,10 @@ for (const objective of ['lcoe', 'npv'] as const) {
 }
 
 test('objective lcoe with a method that does not optimize it yet: one input error naming the method', () => {
-  assert.throws(() => optimizeCase(oneModelCase('lcoe'), { method: 'global' }, 1), /optimizer method: 'global' does not optimize objective 'lcoe' yet; use method gradient/);
+  assert.throws(
+    () => optimizeCase(oneModelCase('lcoe'), { method: 'global' }, 1),
+    /optimizer method: 'global' does not optimize objective 'lcoe' yet; use method gradient/,
+  );
 });
 
 test('turbine_choice under LCOE compares LCOE: a different choice than under AEP on a farm where the bigger rotor costs more per MWh, with the reason', (t) => {
@@ -54,7 +59,10 @@ test('turbine_choice under LCOE compares LCOE: a different choice than under AEP
   const byLcoe = optimizeCase(choose('lcoe'), quick, 2);
   // Bit-identical per seed, models and reason included.
   const again = optimizeCase(choose('lcoe'), quick, 2);
-  assert.deepEqual([Array.from(again.x), Array.from(again.y), Array.from(again.typeOf!), again.economics, again.typeChoice], [Array.from(byLcoe.x), Array.from(byLcoe.y), Array.from(byLcoe.typeOf!), byLcoe.economics, byLcoe.typeChoice]);
+  assert.deepEqual(
+    [Array.from(again.x), Array.from(again.y), Array.from(again.typeOf!), again.economics, again.typeChoice],
+    [Array.from(byLcoe.x), Array.from(byLcoe.y), Array.from(byLcoe.typeOf!), byLcoe.economics, byLcoe.typeChoice],
+  );
   t.diagnostic(`AEP: ${byAep.typeChoice!.reason}`);
   t.diagnostic(`LCOE: ${byLcoe.typeChoice!.reason}`);
   assert.ok(byLcoe.typeChoice!.reason.startsWith('LCOE'));
@@ -69,7 +77,7 @@ test('turbine_choice under LCOE compares LCOE: a different choice than under AEP
   assert.ok(lcoeOf(byLcoe) < lcoeOf(byAep), `LCOE ${lcoeOf(byLcoe)} vs AEP-chosen ${lcoeOf(byAep)}`);
 });
 
-test('lcoe on a finely treated rose (direction continuation): the start\'s objective is on the case\'s own measure, and the result is better', () => {
+test("lcoe on a finely treated rose (direction continuation): the start's objective is on the case's own measure, and the result is better", () => {
   const c = withDirections(oneModelCase('lcoe'), { kind: 'spread', n: 8 });
   const r = optimizeCase(c, { method: 'gradient', wec: [1], maxIterations: 10, outerIterations: 2 }, 4);
   const eo = createEconomicObjective(c);

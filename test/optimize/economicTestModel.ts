@@ -17,7 +17,10 @@ import type { CaseEconomics, EconomicModel, EconomicResult, FarmDesign, WaterDep
 
 export const testDepth: WaterDepthField = {
   at(x, y, grad) {
-    if (grad) { grad[0] = 0.004 + 2e-6 * y; grad[1] = -0.003 + 2e-6 * x; }
+    if (grad) {
+      grad[0] = 0.004 + 2e-6 * y;
+      grad[1] = -0.003 + 2e-6 * x;
+    }
     return 25 + 0.004 * x - 0.003 * y + 2e-6 * x * y;
   },
 };
@@ -32,7 +35,11 @@ export function testCostModel(p = TEST_MODEL): EconomicModel {
     currency: 'EUR',
     evaluate(d: FarmDesign, withGradient: boolean): EconomicResult {
       const n = d.aepMWh.length;
-      let sumP = 0, rotors = 0, foundations = 0, aep = 0, revenue = 0;
+      let sumP = 0,
+        rotors = 0,
+        foundations = 0,
+        aep = 0,
+        revenue = 0;
       for (let i = 0; i < n; i++) {
         sumP += d.ratedPowerMW[i];
         rotors += p.q * d.rotorDiameter[i] ** 3;
@@ -49,8 +56,13 @@ export function testCostModel(p = TEST_MODEL): EconomicModel {
       const f = (rate: number) => ((1 - (1 + rate) ** -p.years) / rate) * (revenue - opex) - capex;
       let irr = NaN;
       if (f(1e-9) > 0 && f(10) < 0) {
-        let lo = 1e-9, hi = 10;
-        for (let k = 0; k < 200; k++) { const mid = (lo + hi) / 2; if (f(mid) > 0) lo = mid; else hi = mid; }
+        let lo = 1e-9,
+          hi = 10;
+        for (let k = 0; k < 200; k++) {
+          const mid = (lo + hi) / 2;
+          if (f(mid) > 0) lo = mid;
+          else hi = mid;
+        }
         irr = (lo + hi) / 2;
       }
       const out: EconomicResult = { npv, irr, lcoe, breakdown: { turbines, foundations, cables: d.cableCost, opexPerYear: opex } };
@@ -76,32 +88,54 @@ export function testEconomics(ratedRpmByType: number[], substation: [number, num
     model: testCostModel(params),
     depth: testDepth,
     substations: [substation],
-    cables: [{ name: 'small', capacity: 3, costPerMetre: 300 }, { name: 'large', capacity: 6, costPerMetre: 550 }],
+    cables: [
+      { name: 'small', capacity: 3, costPerMetre: 300 },
+      { name: 'large', capacity: 6, costPerMetre: 550 },
+    ],
     ratedRpmByType,
   };
 }
 
 /** Small cases for the tests: 9 turbines on a jittered grid, a westerly rose. */
-const rose = roseFromSectors([270, 240, 300, 90, 180], [0.45, 0.2, 0.2, 0.1, 0.05], [7, 9, 11], [[0.3, 0.4, 0.3], [0.3, 0.4, 0.3], [0.3, 0.4, 0.3], [0.3, 0.4, 0.3], [0.3, 0.4, 0.3]]);
+const rose = roseFromSectors(
+  [270, 240, 300, 90, 180],
+  [0.45, 0.2, 0.2, 0.1, 0.05],
+  [7, 9, 11],
+  [
+    [0.3, 0.4, 0.3],
+    [0.3, 0.4, 0.3],
+    [0.3, 0.4, 0.3],
+    [0.3, 0.4, 0.3],
+    [0.3, 0.4, 0.3],
+  ],
+);
 // A loose 3 × 3 grid, jittered so no two turbines are exactly aligned with a wind direction.
 export const x0 = Float64Array.from([-700, 10, 690, -650, 40, 720, -680, -20, 700]);
 export const y0 = Float64Array.from([-690, -720, -650, 30, -10, 60, 700, 650, 710]);
 
 export function oneModelCase(objective: 'lcoe' | 'npv'): Case {
   return {
-    ...builtinCase('iea37-cs1-16'), name: 'econ-one', wind: rose, nTurbines: 9, minSpacing: 260, layout: null,
+    ...builtinCase('iea37-cs1-16'),
+    name: 'econ-one',
+    wind: rose,
+    nTurbines: 9,
+    minSpacing: 260,
+    layout: null,
     model: { wake: 'bastankhah2014', superposition: 'linear' },
-    objective, economics: testEconomics([11.8], [-1000, 200]),
+    objective,
+    economics: testEconomics([11.8], [-1000, 200]),
   };
 }
 
 export function mixedCase(objective: 'lcoe' | 'npv', params = TEST_MODEL): Case {
-  const big = builtinTurbine('iea37-3.35mw'), small = builtinTurbine('v80');
+  const big = builtinTurbine('iea37-3.35mw'),
+    small = builtinTurbine('v80');
   return {
-    ...oneModelCase(objective), name: 'econ-mixed', turbine: big,
+    ...oneModelCase(objective),
+    name: 'econ-mixed',
+    turbine: big,
     turbines: { types: [big, small], minSpacingByType: Float64Array.from([520, 320]), typeOf: Int32Array.from([0, 1, 0, 1, 0, 1, 0, 0, 1]), choice: false },
     neighbours: { x: Float64Array.from([-1800, -1800]), y: Float64Array.from([-300, 400]), types: [big], typeOf: new Int32Array(2) },
     economics: testEconomics([11.8, 16.7], [-1000, 200], params),
   };
 }
-

@@ -21,25 +21,28 @@ function smallOffshoreCase(): Case {
   const dir = tempDir('wflo-equal-effort-');
   const rows = ['x,y,depth'];
   for (let i = -2; i <= 2; i++) {
-    for (let j = -2; j <= 2; j++) rows.push(`${i * 800},${j * 800},${30 + 0.006 * i * 800 - 0.004 * j * 800 + 3 * (((i + j) % 2 + 2) % 2)}`);
+    for (let j = -2; j <= 2; j++) rows.push(`${i * 800},${j * 800},${30 + 0.006 * i * 800 - 0.004 * j * 800 + 3 * ((((i + j) % 2) + 2) % 2)}`);
   }
   fs.writeFileSync(path.join(dir, 'depth.csv'), rows.join('\n') + '\n');
-  fs.writeFileSync(path.join(dir, 'small.yaml'), [
-    'name: small-offshore',
-    'base: iea37-cs1-16',
-    'economics:',
-    '  energy_price_eur_per_mwh: 60',
-    '  discount_rate: 0.06',
-    '  project_years: 25',
-    '  distance_from_shore_km: 22',
-    '  bathymetry: depth.csv',
-    '  substations: [[0, 0]]',
-    '  cables:',
-    '    - {name: xlpe-66kv-240, capacity: 3, cost_per_m: 350}',
-    '    - {name: xlpe-66kv-500, capacity: 5, cost_per_m: 520}',
-    '  rated_rpm: 12',
-    '',
-  ].join('\n'));
+  fs.writeFileSync(
+    path.join(dir, 'small.yaml'),
+    [
+      'name: small-offshore',
+      'base: iea37-cs1-16',
+      'economics:',
+      '  energy_price_eur_per_mwh: 60',
+      '  discount_rate: 0.06',
+      '  project_years: 25',
+      '  distance_from_shore_km: 22',
+      '  bathymetry: depth.csv',
+      '  substations: [[0, 0]]',
+      '  cables:',
+      '    - {name: xlpe-66kv-240, capacity: 3, cost_per_m: 350}',
+      '    - {name: xlpe-66kv-500, capacity: 5, cost_per_m: 520}',
+      '  rated_rpm: 12',
+      '',
+    ].join('\n'),
+  );
   const c = loadCase(path.join(dir, 'small.yaml'));
   fs.rmSync(dir, { recursive: true, force: true });
   return c;
@@ -51,16 +54,21 @@ test('an LCOE run is the AEP run plus a cost stage: never a higher LCOE, lower i
   let lower = 0;
   for (const seed of seeds) {
     const stages: Record<string, number[]> = { aep: [], lcoe: [] };
-    const run = (objective: 'aep' | 'lcoe') => optimizeCase({ ...c, objective }, { method: 'gradient' }, seed, { onGradientStage: (e) => stages[objective].push(e.evaluations) });
-    const byAep = run('aep'), byLcoe = run('lcoe');
+    const run = (objective: 'aep' | 'lcoe') =>
+      optimizeCase({ ...c, objective }, { method: 'gradient' }, seed, { onGradientStage: (e) => stages[objective].push(e.evaluations) });
+    const byAep = run('aep'),
+      byLcoe = run('lcoe');
     assert.ok(byAep.feasible && byLcoe.feasible);
     // The default five wake-expansion stages and the restart stage on energy for both, the same
     // computation (the same evaluation counts after each); the LCOE run has one stage more.
     assert.equal(stages.aep.length, 6);
     assert.equal(stages.lcoe.length, 7);
     assert.deepEqual(stages.lcoe.slice(0, 6), stages.aep);
-    const a = byAep.economics!, l = byLcoe.economics!;
-    t.diagnostic(`seed ${seed}: LCOE ${a.lcoe.toFixed(5)} (aep run) vs ${l.lcoe.toFixed(5)} (lcoe run); cables ${(a.cableLengthM / 1000).toFixed(2)} vs ${(l.cableLengthM / 1000).toFixed(2)} km, ${(a.cableCost / 1e6).toFixed(3)} vs ${(l.cableCost / 1e6).toFixed(3)} M€; AEP ${byAep.aep.toFixed(1)} vs ${byLcoe.aep.toFixed(1)} MWh`);
+    const a = byAep.economics!,
+      l = byLcoe.economics!;
+    t.diagnostic(
+      `seed ${seed}: LCOE ${a.lcoe.toFixed(5)} (aep run) vs ${l.lcoe.toFixed(5)} (lcoe run); cables ${(a.cableLengthM / 1000).toFixed(2)} vs ${(l.cableLengthM / 1000).toFixed(2)} km, ${(a.cableCost / 1e6).toFixed(3)} vs ${(l.cableCost / 1e6).toFixed(3)} M€; AEP ${byAep.aep.toFixed(1)} vs ${byLcoe.aep.toFixed(1)} MWh`,
+    );
     assert.ok(l.lcoe <= a.lcoe, `seed ${seed}: LCOE ${l.lcoe} (lcoe run) above ${a.lcoe} (aep run)`);
     if (l.lcoe < a.lcoe) lower++;
   }

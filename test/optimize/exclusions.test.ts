@@ -18,11 +18,36 @@ import { createRng } from '../../src/util/rng.js';
 function caseWithZones(): Case {
   const c = builtinCase('iea37-cs1-16');
   const boundary: Boundary = {
-    kind: 'circle', center: [0, 0], radius: 1300,
+    kind: 'circle',
+    center: [0, 0],
+    radius: 1300,
     exclusions: [
-      { name: 'hole', vertices: [[-250, -250], [250, -250], [250, 250], [-250, 250]] },
-      { name: 'shipping lane', vertices: [[-1400, 600], [1400, 750], [1400, 950], [-1400, 800]] },
-      { name: 'cable', vertices: [[-900, -1100], [-500, -1300], [-300, -700]] },
+      {
+        name: 'hole',
+        vertices: [
+          [-250, -250],
+          [250, -250],
+          [250, 250],
+          [-250, 250],
+        ],
+      },
+      {
+        name: 'shipping lane',
+        vertices: [
+          [-1400, 600],
+          [1400, 750],
+          [1400, 950],
+          [-1400, 800],
+        ],
+      },
+      {
+        name: 'cable',
+        vertices: [
+          [-900, -1100],
+          [-500, -1300],
+          [-300, -700],
+        ],
+      },
     ],
   };
   return { ...c, boundary, layout: null };
@@ -42,25 +67,36 @@ for (const method of ['gradient', 'global'] as const) {
 
 test('zone constraint gradients = central differences', () => {
   const c = caseWithZones();
-  const n = 12, scale = c.turbine.diameter;
+  const n = 12,
+    scale = c.turbine.diameter;
   const cons = layoutConstraints(c.boundary, n, c.minSpacing, scale);
   assert.equal(cons.count, n * 4 + (n * (n - 1)) / 2);
   const rng = createRng(9);
   const z = new Float64Array(2 * n);
   // Points spread over and around the zones (some inside them).
-  for (let i = 0; i < n; i++) { z[i] = rng.uniform(-1400, 1400) / scale; z[n + i] = rng.uniform(-1400, 1400) / scale; }
+  for (let i = 0; i < n; i++) {
+    z[i] = rng.uniform(-1400, 1400) / scale;
+    z[n + i] = rng.uniform(-1400, 1400) / scale;
+  }
   const w = new Float64Array(cons.count);
   for (let k = 0; k < w.length; k++) w[k] = rng.uniform(0, 2);
   const grad = new Float64Array(2 * n);
   cons.addWeightedGradient(z, w, grad);
   const g = new Float64Array(cons.count);
-  const weighted = () => { cons.values(z, g); let s = 0; for (let k = 0; k < g.length; k++) s += w[k]! * g[k]!; return s; };
+  const weighted = () => {
+    cons.values(z, g);
+    let s = 0;
+    for (let k = 0; k < g.length; k++) s += w[k]! * g[k]!;
+    return s;
+  };
   const h = 1e-6;
   let maxErr = 0;
   for (let v = 0; v < 2 * n; v++) {
     const keep = z[v]!;
-    z[v] = keep + h; const up = weighted();
-    z[v] = keep - h; const down = weighted();
+    z[v] = keep + h;
+    const up = weighted();
+    z[v] = keep - h;
+    const down = weighted();
     z[v] = keep;
     maxErr = Math.max(maxErr, Math.abs((up - down) / (2 * h) - grad[v]!));
   }

@@ -13,7 +13,17 @@ import { optimizeLayout } from '../../src/optimize/optimizeLayout.js';
 import { checkFeasibility } from '../../src/geometry/feasibility.js';
 import { boundaryDistance } from '../../src/geometry/boundaryDistance.js';
 
-const smallRose = roseFromSectors([0, 90, 180, 270], [0.25, 0.25, 0.3, 0.2], [9, 12], [[0.5, 0.5], [0.5, 0.5], [0.5, 0.5], [0.5, 0.5]]);
+const smallRose = roseFromSectors(
+  [0, 90, 180, 270],
+  [0.25, 0.25, 0.3, 0.2],
+  [9, 12],
+  [
+    [0.5, 0.5],
+    [0.5, 0.5],
+    [0.5, 0.5],
+    [0.5, 0.5],
+  ],
+);
 const cheap = (name: string): Case => ({ ...builtinCase(name), wind: smallRose });
 
 function assertFeasible(c: Case, x: Float64Array, y: Float64Array, what: string) {
@@ -36,7 +46,11 @@ const settingsByMethod = {
   basin: { method: 'basin', wec: [1], maxIterations: 20, outerIterations: 2, hops: 2, hopWec: [1] },
 };
 
-for (const [caseName, seeds] of [['iea37-cs1-16', 12], ['iea37-cs3', 6], ['iea37-cs4', 3]] as const) {
+for (const [caseName, seeds] of [
+  ['iea37-cs1-16', 12],
+  ['iea37-cs3', 6],
+  ['iea37-cs4', 3],
+] as const) {
   for (const [method, settings] of Object.entries(settingsByMethod)) {
     test(`${caseName}: ${method} returns feasible layouts from ${seeds} seeds`, () => {
       const c = cheap(caseName);

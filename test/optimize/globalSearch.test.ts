@@ -28,7 +28,7 @@ test('global: same seed, bit-identical layout; progress events end at the return
   assert.ok(checkFeasibility(c.boundary, a.x, a.y, c.minSpacing, 1e-6).feasible);
 });
 
-test('global on cs1-16 beats the 2019 paper\'s best with 150 hops (seed 13)', () => {
+test("global on cs1-16 beats the 2019 paper's best with 150 hops (seed 13)", () => {
   const c = builtinCase('iea37-cs1-16');
   const r = optimizeLayout(c, { method: 'global', initial: 'structured', hops: 150 }, 13);
   assert.ok(r.feasible);
@@ -45,7 +45,8 @@ test('settings: new keys, defaults and validation', () => {
   assert.equal(h.restarts, 1);
   assert.equal(resolveSettings({ method: 'gradient' }).hops, 0);
   assert.equal(resolveSettings({ method: 'gradient' }).initial, 'random');
-  for (const initial of ['rings', 'hex', 'rows', 'greedy', 'structured'] as const) assert.equal(resolveSettings({ method: 'gradient', initial }).initial, initial);
+  for (const initial of ['rings', 'hex', 'rows', 'greedy', 'structured'] as const)
+    assert.equal(resolveSettings({ method: 'gradient', initial }).initial, initial);
   assert.throws(() => resolveSettings({ method: 'global', shakeStep: -1 }), /shakeStep: expected a number > 0/);
   assert.throws(() => resolveSettings({ method: 'global', restarts: 1.5 }), /restarts: expected a whole number/);
 });

@@ -27,17 +27,25 @@ function variant(edit: (t: string) => string, name = 'case.yaml'): string {
 }
 
 /** The height in [min, max] where the case's s(h)·(h/h_ref)^α is largest (piecewise-linear s over its h grid), by a 1 cm scan. */
-function bestHeight(doc: { site: { speedup: { h: number[]; values: number[][][] }; shear?: { power: { h_ref: number; alpha: number } } }; optimize: { hub_height: { min: number; max: number } } }): number {
-  const g = doc.site.speedup.h, s = doc.site.speedup.values[0][0];
+function bestHeight(doc: {
+  site: { speedup: { h: number[]; values: number[][][] }; shear?: { power: { h_ref: number; alpha: number } } };
+  optimize: { hub_height: { min: number; max: number } };
+}): number {
+  const g = doc.site.speedup.h,
+    s = doc.site.speedup.values[0][0];
   const shear = doc.site.shear?.power;
   const { min, max } = doc.optimize.hub_height;
-  let best = min, bestValue = -Infinity;
+  let best = min,
+    bestValue = -Infinity;
   for (let h = min; h <= max + 1e-9; h += 0.01) {
     let k = 0;
     while (k < g.length - 2 && h > g[k + 1]) k++;
     const sh = s[k] + ((s[k + 1] - s[k]) * (h - g[k])) / (g[k + 1] - g[k]);
     const v = sh * (shear ? (h / shear.h_ref) ** shear.alpha : 1);
-    if (v > bestValue) { bestValue = v; best = h; }
+    if (v > bestValue) {
+      bestValue = v;
+      best = h;
+    }
   }
   return best;
 }
@@ -72,12 +80,25 @@ test('optimize.hub_height: under shear the chosen height is where s(h)·f(h) pea
 
 test('bad optimize.hub_height: one line naming file:line and the field, exit 2', () => {
   const cases: [(t: string) => string, RegExp][] = [
-    [(t) => t.replace('hub_height: {min: 70', 'hub_heigth: {min: 70'), /case\.yaml:\d+: optimize\.hub_heigth: unknown field 'hub_heigth'; did you mean 'hub_height'\?/],
+    [
+      (t) => t.replace('hub_height: {min: 70', 'hub_heigth: {min: 70'),
+      /case\.yaml:\d+: optimize\.hub_heigth: unknown field 'hub_heigth'; did you mean 'hub_height'\?/,
+    ],
     [(t) => t.replace('min: 70, max: 140', 'min: 140, max: 70'), /case\.yaml:\d+: optimize\.hub_height: min \(140 m\) must be below max \(70 m\)/],
-    [(t) => t.replace(/^ {2}shear: .*\n/m, '').replace(/^ {4}h: \[.*\]\n/m, '').replace(/\[1\.10, 1\.08, 1\.02, 0\.95\]/g, '1.1'), /case\.yaml:\d+: optimize\.hub_height: the hub height would change nothing: the case has no site shear and no speedup or ti field over h/],
+    [
+      (t) =>
+        t
+          .replace(/^ {2}shear: .*\n/m, '')
+          .replace(/^ {4}h: \[.*\]\n/m, '')
+          .replace(/\[1\.10, 1\.08, 1\.02, 0\.95\]/g, '1.1'),
+      /case\.yaml:\d+: optimize\.hub_height: the hub height would change nothing: the case has no site shear and no speedup or ti field over h/,
+    ],
     [(t) => t.replace('superposition: linear', 'superposition: linear\nground: mirror'), /case\.yaml:\d+: optimize\.hub_height: not with ground: mirror/],
     [(t) => t.replace('superposition: linear', 'superposition: weighted'), /case\.yaml:\d+: optimize\.hub_height: not with superposition: weighted/],
-    [(t) => t.replace('min: 70', 'min: 60'), /case\.yaml:\d+: optimize\.hub_height\.min: min \(60 m\) is below half the rotor diameter \(130 m\): the blades would hit the ground/],
+    [
+      (t) => t.replace('min: 70', 'min: 60'),
+      /case\.yaml:\d+: optimize\.hub_height\.min: min \(60 m\) is below half the rotor diameter \(130 m\): the blades would hit the ground/,
+    ],
     [(t) => t.replace('max: 140', 'max: 155'), /case\.yaml:\d+: optimize\.hub_height: \[70, 155\] m reaches outside site\.speedup's h grid \(60…150 m/],
   ];
   for (const [edit, pattern] of cases) {
@@ -94,18 +115,29 @@ test('bad optimize.hub_height: one line naming file:line and the field, exit 2',
   assert.match(r.stderr.trim(), /^wflo: optimizer method: 'random' does not optimize the hub height \(optimize\.hub_height\) yet; use method gradient/);
   // A cost objective set after the file was read (as `--objective` does): refused by the optimizer too.
   const c = loadCase(variant((t) => t));
-  assert.throws(() => optimizeLayout({ ...c, objective: 'lcoe' }, { method: 'gradient' }, 1), (err: Error) => err instanceof InputError && /optimize\.hub_height: not with objective 'lcoe' yet/.test(err.message));
+  assert.throws(
+    () => optimizeLayout({ ...c, objective: 'lcoe' }, { method: 'gradient' }, 1),
+    (err: Error) => err instanceof InputError && /optimize\.hub_height: not with objective 'lcoe' yet/.test(err.message),
+  );
 });
 
 test('a campaign farm whose case file frees the hub height is refused in one line (rows have no hub height to store or verify)', () => {
   const dir = tempDir('wflo-hub-campaign-');
   const campaign = path.join(dir, 'campaign.yaml');
-  fs.writeFileSync(campaign, [
-    'name: hub', `output: ${path.join(dir, 'out')}`,
-    'farms:', `  - {id: 0, case: ${path.join(REPO, 'examples', 'hub-height-shear.yaml')}}`,
-    'farm_types:', '  - {id: 0, turbine: iea37-3.35mw, n_turbines: 4}',
-    'seeds: {start: 0, count: 1}', 'optimizer: {method: gradient}', '',
-  ].join('\n'));
+  fs.writeFileSync(
+    campaign,
+    [
+      'name: hub',
+      `output: ${path.join(dir, 'out')}`,
+      'farms:',
+      `  - {id: 0, case: ${path.join(REPO, 'examples', 'hub-height-shear.yaml')}}`,
+      'farm_types:',
+      '  - {id: 0, turbine: iea37-3.35mw, n_turbines: 4}',
+      'seeds: {start: 0, count: 1}',
+      'optimizer: {method: gradient}',
+      '',
+    ].join('\n'),
+  );
   const r = runWflo(['run', campaign]);
   assert.equal(r.status, 2, r.stderr);
   const lines = r.stderr.trim().split('\n');

@@ -21,10 +21,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PYTHON, REPO } from '../helpers.js';
 
-interface Baseline { name: string; aep: number; published: number; by_direction: number[]; published_by_direction: number[] }
+interface Baseline {
+  name: string;
+  aep: number;
+  published: number;
+  by_direction: number[];
+  published_by_direction: number[];
+}
 interface FileCheck {
-  file: string; case: string; n: number; aep: number; recorded: number; min_spacing_m: number;
-  required_spacing_m: number; max_outside_m: number; best_known: number | null;
+  file: string;
+  case: string;
+  n: number;
+  aep: number;
+  recorded: number;
+  min_spacing_m: number;
+  required_spacing_m: number;
+  max_outside_m: number;
+  best_known: number | null;
 }
 
 const SCRIPT = path.join(REPO, 'test', 'optimize', 'iea37Independent.py');
@@ -36,18 +49,28 @@ test('records are checked by an independent implementation of the IEA37 AEP (num
   const out = JSON.parse(r.stdout) as { baselines: Baseline[]; files: FileCheck[] };
 
   // The checker against the published baseline AEPs.
-  assert.deepEqual(out.baselines.map((b) => b.name), ['ex16', 'ex36', 'ex64', 'ex-opt3', 'ex-opt4']);
+  assert.deepEqual(
+    out.baselines.map((b) => b.name),
+    ['ex16', 'ex36', 'ex64', 'ex-opt3', 'ex-opt4'],
+  );
   for (const b of out.baselines) {
     assert.ok(Math.abs(b.aep - b.published) / b.published < 1e-9, `${b.name}: checker ${b.aep} vs published ${b.published}`);
     assert.equal(b.by_direction.length, b.published_by_direction.length);
-    b.by_direction.forEach((v, d) => assert.ok(Math.abs(v - b.published_by_direction[d]!) < 1e-4, `${b.name} direction ${d}: ${v} vs ${b.published_by_direction[d]}`));
+    b.by_direction.forEach((v, d) =>
+      assert.ok(Math.abs(v - b.published_by_direction[d]!) < 1e-4, `${b.name} direction ${d}: ${v} vs ${b.published_by_direction[d]}`),
+    );
   }
 
   // Every layout file was checked.
   const dir = path.join(REPO, 'examples', 'results');
   const listed = [
     ...fs.readdirSync(dir).filter((f) => f.endsWith('.yaml')),
-    ...(fs.existsSync(path.join(dir, 'cs3-cs4')) ? fs.readdirSync(path.join(dir, 'cs3-cs4')).filter((f) => f.endsWith('.yaml')).map((f) => `cs3-cs4/${f}`) : []),
+    ...(fs.existsSync(path.join(dir, 'cs3-cs4'))
+      ? fs
+          .readdirSync(path.join(dir, 'cs3-cs4'))
+          .filter((f) => f.endsWith('.yaml'))
+          .map((f) => `cs3-cs4/${f}`)
+      : []),
   ].sort();
   assert.deepEqual(out.files.map((f) => f.file).sort(), listed);
   for (const name of ['iea37-cs1-16-best.yaml', 'iea37-cs1-36-best.yaml', 'iea37-cs1-64-best.yaml']) assert.ok(listed.includes(name), `no ${name}`);

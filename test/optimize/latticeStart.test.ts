@@ -64,7 +64,10 @@ test('latticeSearch: n turbines, feasible, best first, deterministic', () => {
   const a = latticeSearch(evaluator, site, 16, c.minSpacing, createRng(5), opts);
   const b = latticeSearch(evaluator, site, 16, c.minSpacing, createRng(5), opts);
   assert.equal(a.candidates.length, 2);
-  assert.deepEqual(a.candidates.map((k) => k.aep), b.candidates.map((k) => k.aep));
+  assert.deepEqual(
+    a.candidates.map((k) => k.aep),
+    b.candidates.map((k) => k.aep),
+  );
   assert.ok(a.candidates[0]!.aep >= a.candidates[1]!.aep);
   for (const k of a.candidates) {
     assert.equal(k.x.length, 16);

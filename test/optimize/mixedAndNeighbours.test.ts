@@ -15,7 +15,17 @@ import { caseEvaluator } from '../../src/optimize/caseEvaluator.js';
 import { boundaryDistance } from '../../src/geometry/boundaryDistance.js';
 
 // Wind mostly from the west (270°): a row of neighbours west of the site is upstream.
-const westerly = roseFromSectors([270, 240, 300, 90], [0.55, 0.2, 0.2, 0.05], [8, 11], [[0.5, 0.5], [0.5, 0.5], [0.5, 0.5], [0.5, 0.5]]);
+const westerly = roseFromSectors(
+  [270, 240, 300, 90],
+  [0.55, 0.2, 0.2, 0.05],
+  [8, 11],
+  [
+    [0.5, 0.5],
+    [0.5, 0.5],
+    [0.5, 0.5],
+    [0.5, 0.5],
+  ],
+);
 const gradient = { method: 'gradient', wec: [2, 1], maxIterations: 40, outerIterations: 3 };
 
 /** cs1-16's circle (radius 1300 m) and turbine, the westerly rose, optionally a row of 7 neighbours at x = −1700 m. */
@@ -44,9 +54,14 @@ test('neighbours upstream: the optimized layout differs and makes more under the
   const aepBeside = underNeighbours.aep(beside.x, beside.y).aepMwh;
   const aepAloneLayout = underNeighbours.aep(alone.x, alone.y).aepMwh;
   assert.ok(Math.abs(aepBeside - beside.aep) <= 1e-9 * aepBeside, `the optimizer's AEP ${beside.aep} is the own AEP under neighbours ${aepBeside}`);
-  t.diagnostic(`seed ${seed}: mean displacement ${moved.toFixed(1)} m; own AEP under the neighbours: optimized with them ${aepBeside.toFixed(1)} MWh, `
-    + `optimized without them ${aepAloneLayout.toFixed(1)} MWh (+${((aepBeside / aepAloneLayout - 1) * 100).toFixed(2)} %); without neighbours ${alone.aep.toFixed(1)} MWh`);
-  assert.ok(aepBeside > aepAloneLayout * (1 + 1e-3), `own AEP under neighbours: layout optimized with them ${aepBeside.toFixed(1)} MWh vs without them ${aepAloneLayout.toFixed(1)} MWh`);
+  t.diagnostic(
+    `seed ${seed}: mean displacement ${moved.toFixed(1)} m; own AEP under the neighbours: optimized with them ${aepBeside.toFixed(1)} MWh, ` +
+      `optimized without them ${aepAloneLayout.toFixed(1)} MWh (+${((aepBeside / aepAloneLayout - 1) * 100).toFixed(2)} %); without neighbours ${alone.aep.toFixed(1)} MWh`,
+  );
+  assert.ok(
+    aepBeside > aepAloneLayout * (1 + 1e-3),
+    `own AEP under neighbours: layout optimized with them ${aepBeside.toFixed(1)} MWh vs without them ${aepAloneLayout.toFixed(1)} MWh`,
+  );
   // The neighbours cost the farm energy (they wake it): the no-neighbour AEP of the no-neighbour layout is higher still.
   assert.ok(alone.aep > aepAloneLayout);
 });
@@ -72,10 +87,16 @@ function assertPairSpacing(c: Case, x: Float64Array, y: Float64Array, typeOf: In
  */
 function mixedCase(choice: boolean): Case {
   const base = builtinCase('iea37-cs1-16');
-  const big = builtinTurbine('iea37-3.35mw'), small = builtinTurbine('v80');
+  const big = builtinTurbine('iea37-3.35mw'),
+    small = builtinTurbine('v80');
   const typeOf = Int32Array.from({ length: 16 }, (_, i) => (i < 10 ? 0 : 1));
   return {
-    ...base, name: 'mixed', wind: westerly, nTurbines: 16, minSpacing: 520, layout: null,
+    ...base,
+    name: 'mixed',
+    wind: westerly,
+    nTurbines: 16,
+    minSpacing: 520,
+    layout: null,
     model: { wake: 'bastankhah2014', superposition: 'linear' },
     turbine: big,
     turbines: { types: [big, small], minSpacingByType: Float64Array.from([520, 320]), typeOf, choice },
@@ -116,7 +137,10 @@ test('several models from a given start: a large–small pair too close is pushe
   // A ring of 16 on radius 1000 m (390 m apart), with turbines 10–15 (small) given consecutive slots:
   // small pairs 390 m apart are legal (320 m), every pair with a large turbine (520 m) is not.
   const angle = (i: number) => (2 * Math.PI * i) / 16;
-  const layout = { x: Float64Array.from({ length: 16 }, (_, i) => 1000 * Math.sin(angle(i))), y: Float64Array.from({ length: 16 }, (_, i) => 1000 * Math.cos(angle(i))) };
+  const layout = {
+    x: Float64Array.from({ length: 16 }, (_, i) => 1000 * Math.sin(angle(i))),
+    y: Float64Array.from({ length: 16 }, (_, i) => 1000 * Math.cos(angle(i))),
+  };
   const r = optimizeCase({ ...c, layout }, { ...gradient, initial: 'given' }, 0);
   assert.ok(r.feasible, `reported infeasible (${r.maxViolationM} m)`);
   assertPairSpacing(c, r.x, r.y, c.turbines!.typeOf, 'given start');

@@ -13,7 +13,25 @@ import { optimizeLayout } from '../../src/optimize/optimizeLayout.js';
 test('best of 4 starts over 2 workers = best of the 4 seeds run in-process', () => {
   const dir = tempDir('wflo-ms-');
   const out = path.join(dir, 'best.yaml');
-  const r = runWflo(['optimize', 'iea37-cs1-16', '--method', 'gradient', '--seed', '5', '--starts', '4', '--workers', '2', '--wec', '2,1', '--max-iterations', '30', '--json', '--out', out]);
+  const r = runWflo([
+    'optimize',
+    'iea37-cs1-16',
+    '--method',
+    'gradient',
+    '--seed',
+    '5',
+    '--starts',
+    '4',
+    '--workers',
+    '2',
+    '--wec',
+    '2,1',
+    '--max-iterations',
+    '30',
+    '--json',
+    '--out',
+    out,
+  ]);
   assert.equal(r.status, 0, r.stderr);
   const best = JSON.parse(r.stdout);
   assert.equal(best.starts, 4);

@@ -20,7 +20,9 @@ import { oneModelCase } from './economicTestModel.js';
 const dir = tempDir('wflo-objective-');
 
 function messageOf(f: () => unknown): string {
-  try { f(); } catch (err) {
+  try {
+    f();
+  } catch (err) {
     assert.ok(err instanceof InputError, String(err));
     assert.equal(err.message.includes('\n'), false);
     return err.message;
@@ -33,9 +35,15 @@ test('case file: objective aep is read; lcoe without economics and an unknown na
   fs.writeFileSync(file, 'base: iea37-cs1-16\nobjective: aep\n');
   assert.equal(loadCase(file).objective, 'aep');
   fs.writeFileSync(file, 'base: iea37-cs1-16\nobjective: lcoe\n');
-  assert.match(messageOf(() => loadCase(file)), /case\.yaml:2: objective: 'lcoe' needs the farm's economics \(an `economics:` block/);
+  assert.match(
+    messageOf(() => loadCase(file)),
+    /case\.yaml:2: objective: 'lcoe' needs the farm's economics \(an `economics:` block/,
+  );
   fs.writeFileSync(file, 'base: iea37-cs1-16\nobjective: lcoee\n');
-  assert.match(messageOf(() => loadCase(file)), /case\.yaml:2: objective: expected one of: aep, lcoe, npv; got 'lcoee'/);
+  assert.match(
+    messageOf(() => loadCase(file)),
+    /case\.yaml:2: objective: expected one of: aep, lcoe, npv; got 'lcoee'/,
+  );
 });
 
 const CAMPAIGN = `name: c
@@ -47,18 +55,26 @@ seeds: [0]
 optimizer: {method: gradient}
 `;
 
-test('campaign farm type: objective aep hashes as before; npv without the farm\'s economics names farm_types[i].objective', () => {
+test("campaign farm type: objective aep hashes as before; npv without the farm's economics names farm_types[i].objective", () => {
   const file = path.join(dir, 'campaign.yaml');
   const plain = parseCampaign(CAMPAIGN, file);
   const aep = parseCampaign(CAMPAIGN.replace('n_turbines: 16}', 'n_turbines: 16, objective: aep}'), file);
   assert.equal(aep.farmTypes[0].objective, 'aep');
-  assert.deepEqual(expandTasks(aep).map((t) => t.specHash), expandTasks(plain).map((t) => t.specHash));
-  assert.match(messageOf(() => parseCampaign(CAMPAIGN.replace('n_turbines: 16}', 'n_turbines: 16, objective: npv}'), file)),
-    /campaign\.yaml:5: farm_types\[0\]\.objective: farm 0 .* × farm type 0 .*: 'npv' needs the farm's economics/);
+  assert.deepEqual(
+    expandTasks(aep).map((t) => t.specHash),
+    expandTasks(plain).map((t) => t.specHash),
+  );
+  assert.match(
+    messageOf(() => parseCampaign(CAMPAIGN.replace('n_turbines: 16}', 'n_turbines: 16, objective: npv}'), file)),
+    /campaign\.yaml:5: farm_types\[0\]\.objective: farm 0 .* × farm type 0 .*: 'npv' needs the farm's economics/,
+  );
 });
 
 test('wflo optimize --objective: lcoe without economics and an unknown name are one line, exit 2', () => {
-  for (const [value, pattern] of [['lcoe', /iea37-cs1-16: --objective: 'lcoe' needs the farm's economics/], ['npvv', /--objective: unknown objective 'npvv'; did you mean 'npv'\?/]] as const) {
+  for (const [value, pattern] of [
+    ['lcoe', /iea37-cs1-16: --objective: 'lcoe' needs the farm's economics/],
+    ['npvv', /--objective: unknown objective 'npvv'; did you mean 'npv'\?/],
+  ] as const) {
     const r = runWflo(['optimize', 'iea37-cs1-16', '--method', 'none', '--objective', value]);
     assert.equal(r.status, 2, r.stderr);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);

@@ -34,7 +34,14 @@ test('population on cs1-36: tuned lattice starts and their polish beat the best 
 
 test('population: same seed, bit-identical; another seed differs', () => {
   const c = builtinCase('iea37-cs1-16');
-  const settings = { method: 'population', hops: 8, latticeSamples: 60, latticeRefineCount: 2, latticeRefineEvaluations: 40, startFamilies: ['lattice', 'boundary-grid', 'rings'] };
+  const settings = {
+    method: 'population',
+    hops: 8,
+    latticeSamples: 60,
+    latticeRefineCount: 2,
+    latticeRefineEvaluations: 40,
+    startFamilies: ['lattice', 'boundary-grid', 'rings'],
+  };
   const a = optimizeLayout(c, settings, 3);
   const b = optimizeLayout(c, settings, 3);
   const other = optimizeLayout(c, settings, 4);
@@ -48,14 +55,28 @@ test('population: same seed, bit-identical; another seed differs', () => {
 test('population on cs4 (five polygons): feasible, with turbines in every part; transfer moves a turbine to another part', () => {
   const c = builtinCase('iea37-cs4');
   const site = prepareBoundary(c.boundary!);
-  const r = optimizeLayout(c, {
-    method: 'population', hops: 3, latticeSamples: 40, latticeRefineCount: 1, latticeRefineEvaluations: 20,
-    startFamilies: ['lattice', 'boundary-grid'], moveWeights: { transfer: 1 }, maxIterations: 40, outerIterations: 4,
-  }, 2);
+  const r = optimizeLayout(
+    c,
+    {
+      method: 'population',
+      hops: 3,
+      latticeSamples: 40,
+      latticeRefineCount: 1,
+      latticeRefineEvaluations: 20,
+      startFamilies: ['lattice', 'boundary-grid'],
+      moveWeights: { transfer: 1 },
+      maxIterations: 40,
+      outerIterations: 4,
+    },
+    2,
+  );
   assert.ok(checkFeasibility(c.boundary, r.x, r.y, c.minSpacing, 1e-6).feasible);
   const counts = new Array(site.partCount).fill(0);
   for (let i = 0; i < r.x.length; i++) counts[partContaining(site, r.x[i]!, r.y[i]!)]++;
-  assert.ok(counts.every((k) => k > 0), `turbines by part: ${counts}`);
+  assert.ok(
+    counts.every((k) => k > 0),
+    `turbines by part: ${counts}`,
+  );
   const evaluator = createFarmEvaluator(c.turbine, c.wind, c.model);
   const rng = createRng(9);
   let moved = 0;
@@ -73,12 +94,19 @@ test('population on cs4 (five polygons): feasible, with turbines in every part; 
 test('merged search rose: probability kept by speed, sectors centred on the bins, AEP close to the fine rose', () => {
   const directions = Array.from({ length: 360 }, (_, d) => d);
   const frequency = directions.map((d) => 1 + 0.8 * Math.cos(((d - 250) * Math.PI) / 180));
-  const fine = roseFromSectors(directions, frequency.map((f) => f / frequency.reduce((a, b) => a + b, 0)), [6, 9.8, 14], null, 0.075);
+  const fine = roseFromSectors(
+    directions,
+    frequency.map((f) => f / frequency.reduce((a, b) => a + b, 0)),
+    [6, 9.8, 14],
+    null,
+    0.075,
+  );
   const merged = coarsenRose(fine, 72);
   assert.equal(merged.directionsDeg.length, 72);
   assert.ok(Math.abs(merged.directionsDeg[1]! - 5) < 1e-9 && Math.abs(merged.directionsDeg[71]! - 355) < 1e-9);
   for (let s = 0; s < 3; s++) {
-    let a = 0, b = 0;
+    let a = 0,
+      b = 0;
     for (let d = 0; d < 360; d++) a += fine.probability[d * 3 + s]!;
     for (let d = 0; d < 72; d++) b += merged.probability[d * 3 + s]!;
     assert.ok(Math.abs(a - b) < 1e-12);

@@ -22,8 +22,16 @@ import { computeAep } from '../../src/physics/aep.js';
 import { treatDirections } from '../../src/physics/directionTreatment.js';
 
 interface FileCheck {
-  file: string; case: string; n: number; aep: number; recorded: number; min_spacing_m: number;
-  required_spacing_m: number; max_outside_m: number; measure: string; measures: Record<string, number>;
+  file: string;
+  case: string;
+  n: number;
+  aep: number;
+  recorded: number;
+  min_spacing_m: number;
+  required_spacing_m: number;
+  max_outside_m: number;
+  measure: string;
+  measures: Record<string, number>;
 }
 
 /** Issue 28's targets: the best published layout's AEP on the spread measure plus 1 % (16 / 36 / 64 turbines). */
@@ -39,7 +47,9 @@ const SCRIPT = path.join(REPO, 'test', 'optimize', 'iea37Independent.py');
 const usable = spawnSync(PYTHON, ['-c', 'import numpy, yaml'], { encoding: 'utf8' }).status === 0;
 const dir = path.join(REPO, 'examples', 'results');
 
-test('robust records reach their targets on the spread measure, checked by the independent numpy IEA37 AEP', { skip: usable ? false : `${PYTHON} lacks numpy or PyYAML` }, (t) => {
+test('robust records reach their targets on the spread measure, checked by the independent numpy IEA37 AEP', {
+  skip: usable ? false : `${PYTHON} lacks numpy or PyYAML`,
+}, (t) => {
   const r = spawnSync(PYTHON, [SCRIPT, REPO], { encoding: 'utf8', timeout: 300_000 });
   assert.equal(r.status, 0, r.stderr);
   const files = (JSON.parse(r.stdout) as { files: FileCheck[] }).files;
@@ -77,7 +87,14 @@ test('robust records reach their targets on the spread measure, checked by the i
 
   // Every file under both measures.
   for (const f of files) {
-    assert.ok(Object.keys(f.measures).some((k) => k.startsWith('spread20')), `${f.file}: no spread measure`);
-    t.diagnostic(`${f.file}: ${Object.entries(f.measures).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')} MWh`);
+    assert.ok(
+      Object.keys(f.measures).some((k) => k.startsWith('spread20')),
+      `${f.file}: no spread measure`,
+    );
+    t.diagnostic(
+      `${f.file}: ${Object.entries(f.measures)
+        .map(([k, v]) => `${k} ${v.toFixed(2)}`)
+        .join(', ')} MWh`,
+    );
   }
 });

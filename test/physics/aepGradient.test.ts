@@ -14,26 +14,54 @@ import { createRng } from '../../src/util/rng.js';
 import { centralDifferenceCheck } from './gradientCheck.js';
 
 const tableTurbine: Turbine = {
-  name: 'table', diameter: 120, hubHeight: 90, ratedPowerW: 3e6, cutIn: 3, cutOut: 25,
+  name: 'table',
+  diameter: 120,
+  hubHeight: 90,
+  ratedPowerW: 3e6,
+  cutIn: 3,
+  cutOut: 25,
   power: { kind: 'table', speeds: Float64Array.from([3, 5, 7, 9, 11, 13, 25]), powerW: Float64Array.from([0, 0.3e6, 0.9e6, 1.9e6, 2.8e6, 3e6, 3e6]) },
   thrust: { kind: 'table', speeds: Float64Array.from([3, 6, 9, 12, 15, 25]), ct: Float64Array.from([0.82, 0.8, 0.77, 0.55, 0.3, 0.1]) },
 };
 
 // Directions deliberately off the grid axes so no pair sits exactly on a wake edge.
-const wind = roseFromSectors([7, 61, 133, 199, 262, 311], [0.1, 0.2, 0.15, 0.25, 0.2, 0.1], [6.3, 8.1, 10.7, 13.9], [
-  [0.3, 0.3, 0.2, 0.2], [0.25, 0.25, 0.25, 0.25], [0.1, 0.4, 0.3, 0.2], [0.4, 0.3, 0.2, 0.1], [0.2, 0.2, 0.3, 0.3], [0.5, 0.2, 0.2, 0.1],
-]);
+const wind = roseFromSectors(
+  [7, 61, 133, 199, 262, 311],
+  [0.1, 0.2, 0.15, 0.25, 0.2, 0.1],
+  [6.3, 8.1, 10.7, 13.9],
+  [
+    [0.3, 0.3, 0.2, 0.2],
+    [0.25, 0.25, 0.25, 0.25],
+    [0.1, 0.4, 0.3, 0.2],
+    [0.4, 0.3, 0.2, 0.1],
+    [0.2, 0.2, 0.3, 0.3],
+    [0.5, 0.2, 0.2, 0.1],
+  ],
+);
 
-function checkGradient(turbine: Turbine, wake: (typeof WAKE_MODEL_NAMES)[number], superposition: (typeof SUPERPOSITION_NAMES)[number], seed: number, extraParams: Record<string, number> = {}) {
+function checkGradient(
+  turbine: Turbine,
+  wake: (typeof WAKE_MODEL_NAMES)[number],
+  superposition: (typeof SUPERPOSITION_NAMES)[number],
+  seed: number,
+  extraParams: Record<string, number> = {},
+) {
   const rng = createRng(seed);
   const n = 12;
-  const x = new Float64Array(n), y = new Float64Array(n);
-  for (let i = 0; i < n; i++) { x[i] = rng.uniform(0, 2500); y[i] = rng.uniform(0, 2500); }
+  const x = new Float64Array(n),
+    y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    x[i] = rng.uniform(0, 2500);
+    y[i] = rng.uniform(0, 2500);
+  }
   const model = { wake, superposition, params: wake === 'jensen' ? { k: 0.1, ...extraParams } : extraParams };
   const ev = createFarmEvaluator(turbine, wind, model);
   const { maxAbs, maxErr } = centralDifferenceCheck(ev, x, y);
   assert.ok(maxAbs > 1e-3, `gradient should not vanish on a waked layout (max |g| = ${maxAbs})`);
-  assert.ok(maxErr <= 1e-6 * maxAbs, `${wake}/${superposition} seed ${seed}: max |exact − FD| = ${maxErr.toExponential(3)}, relative ${(maxErr / maxAbs).toExponential(3)}`);
+  assert.ok(
+    maxErr <= 1e-6 * maxAbs,
+    `${wake}/${superposition} seed ${seed}: max |exact − FD| = ${maxErr.toExponential(3)}, relative ${(maxErr / maxAbs).toExponential(3)}`,
+  );
 }
 
 for (const wake of WAKE_MODEL_NAMES) {

@@ -49,7 +49,13 @@ test('cs4 baseline on the 360×20 rose: 2851096.41252 MWh', () => {
 });
 
 test('built-in cases reproduce the files they were transcribed from', () => {
-  for (const [name, file] of [['iea37-cs1-16', 'cs1-2/iea37-ex16.yaml'], ['iea37-cs1-36', 'cs1-2/iea37-ex36.yaml'], ['iea37-cs1-64', 'cs1-2/iea37-ex64.yaml'], ['iea37-cs3', 'cs3-4/iea37-ex-opt3.yaml'], ['iea37-cs4', 'cs3-4/iea37-ex-opt4.yaml']]) {
+  for (const [name, file] of [
+    ['iea37-cs1-16', 'cs1-2/iea37-ex16.yaml'],
+    ['iea37-cs1-36', 'cs1-2/iea37-ex36.yaml'],
+    ['iea37-cs1-64', 'cs1-2/iea37-ex64.yaml'],
+    ['iea37-cs3', 'cs3-4/iea37-ex-opt3.yaml'],
+    ['iea37-cs4', 'cs3-4/iea37-ex-opt4.yaml'],
+  ]) {
     const c = builtinCase(name);
     const ref = iea37Layout(readYamlFile(path.join(IEA37, file)), file);
     const aep = computeAep(c.layout!.x, c.layout!.y, c.turbine, c.wind, c.model).aepMwh;
@@ -69,7 +75,10 @@ const anchors: [string, number[], number[], number][] = [
 ];
 for (const [what, x, y, expected] of anchors) {
   test(`anchor: ${what} = ${expected} MWh`, () => {
-    const aep = computeAep(Float64Array.from(x), Float64Array.from(y), builtinTurbine('iea37-3.35mw'), builtinWind('iea37-cs1'), { wake: 'iea37', superposition: 'sos' }).aepMwh;
+    const aep = computeAep(Float64Array.from(x), Float64Array.from(y), builtinTurbine('iea37-3.35mw'), builtinWind('iea37-cs1'), {
+      wake: 'iea37',
+      superposition: 'sos',
+    }).aepMwh;
     assertRel(aep, expected, 1e-9, what);
   });
 }

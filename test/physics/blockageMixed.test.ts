@@ -25,7 +25,10 @@ import { centralDifferenceCheck } from './gradientCheck.js';
 import { thinRose } from './siteReference.js';
 
 const DIR = path.join(PYWAKE_REFERENCE, 'lifted', 'blockage-mixed');
-const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();
+const files = fs
+  .readdirSync(DIR)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 const rel = (a: number, b: number): number => Math.abs(a - b) / Math.max(Math.abs(b), 1e-300);
 const load = (file: string) => {
   const full = path.join(DIR, file);
@@ -33,7 +36,18 @@ const load = (file: string) => {
 };
 
 test('the folder holds mixed, neighbours, mixed + neighbours and mixed-on-a-site cases', () => {
-  for (const what of ['blockage-mixed-', 'blockage-neighbours-', 'blockage-mixed-neighbours-', 'blockage-mixed-shear-', 'blockage-mixed-speedup-ti-', 'blockage-mixed-neighbours-timeseries-']) assert.ok(files.some((f) => f.startsWith(what)), `${what}* in ${files.join(', ')}`);
+  for (const what of [
+    'blockage-mixed-',
+    'blockage-neighbours-',
+    'blockage-mixed-neighbours-',
+    'blockage-mixed-shear-',
+    'blockage-mixed-speedup-ti-',
+    'blockage-mixed-neighbours-timeseries-',
+  ])
+    assert.ok(
+      files.some((f) => f.startsWith(what)),
+      `${what}* in ${files.join(', ')}`,
+    );
 });
 
 for (const file of files) {
@@ -47,7 +61,7 @@ for (const file of files) {
     assert.equal(r.perTurbineMwh.length, e.perTurbineMwh.length);
     e.perTurbineMwh.forEach((v, i) => assert.ok(rel(r.perTurbineMwh[i], v) <= 1e-9, `turbine ${i}: ${r.perTurbineMwh[i]} vs ${v}`));
     if (c.neighbours) {
-      assert.ok(e.neighbourMwh && e.neighbourAloneMwh, 'the file has the neighbours\' energies');
+      assert.ok(e.neighbourMwh && e.neighbourAloneMwh, "the file has the neighbours' energies");
       e.neighbourMwh.forEach((v, i) => assert.ok(rel(r.neighbourMwh[i], v) <= 1e-9, `neighbour ${i} beside the farm: ${r.neighbourMwh[i]} vs ${v}`));
       const alone = ev.neighboursAlone();
       e.neighbourAloneMwh.forEach((v, i) => assert.ok(rel(alone[i], v) <= 1e-9, `neighbour ${i} alone: ${alone[i]} vs ${v}`));
@@ -56,8 +70,10 @@ for (const file of files) {
     const m = { ...c.model };
     delete m.blockage;
     const variants: [string, number][] = [['without blockage', caseEvaluator({ ...c, model: m }).aep(c.layout!.x, c.layout!.y).aepMwh]];
-    if (c.turbines && c.turbines.typeOf.some((t) => t !== 0)) variants.push(['every own turbine a V80', caseEvaluator(c, c.model, new Int32Array(c.nTurbines)).aep(c.layout!.x, c.layout!.y).aepMwh]);
-    if (c.model.site) variants.push(['on a uniform site', caseEvaluator({ ...c, model: { ...c.model, site: undefined } }).aep(c.layout!.x, c.layout!.y).aepMwh]);
+    if (c.turbines && c.turbines.typeOf.some((t) => t !== 0))
+      variants.push(['every own turbine a V80', caseEvaluator(c, c.model, new Int32Array(c.nTurbines)).aep(c.layout!.x, c.layout!.y).aepMwh]);
+    if (c.model.site)
+      variants.push(['on a uniform site', caseEvaluator({ ...c, model: { ...c.model, site: undefined } }).aep(c.layout!.x, c.layout!.y).aepMwh]);
     if (c.neighbours) variants.push(['without neighbours', caseEvaluator({ ...c, neighbours: undefined }).aep(c.layout!.x, c.layout!.y).aepMwh]);
     for (const [what, aep] of variants) assert.ok(rel(aep, e.aepMwh) > 1e-6, `${what} the AEP ${aep} is still PyWake's ${e.aepMwh}`);
   });
@@ -67,7 +83,8 @@ for (const file of files) {
   test(`${file}: the gradient of the fixed point equals central differences (own turbines; neighbours fixed)`, () => {
     const c = load(file);
     const wind = c.wind.series ? c.wind : thinRose(c.wind, 6);
-    const x = c.layout!.x.slice(0, 10), y = c.layout!.y.slice(0, 10);
+    const x = c.layout!.x.slice(0, 10),
+      y = c.layout!.y.slice(0, 10);
     const ev = caseEvaluator({ ...c, wind });
     const { maxAbs, maxErr } = centralDifferenceCheck(ev, x, y, 1e-3);
     assert.ok(maxAbs > 1e-3, `gradient should not vanish (max |g| = ${maxAbs})`);
@@ -83,7 +100,8 @@ test('one model without neighbours through the mixed-farm evaluator: the one-mod
   const mixed = createMixedFarmEvaluator([v80, c.turbines!.types[1]], wind, c.model).aepWithGradient(c.layout!.x, c.layout!.y, new Int32Array(c.nTurbines));
   assert.ok(rel(mixed.aepMwh, one.aepMwh) <= 1e-12, `AEP ${mixed.aepMwh} vs ${one.aepMwh}`);
   one.perTurbineMwh.forEach((v, i) => assert.ok(rel(mixed.perTurbineMwh[i], v) <= 1e-12, `turbine ${i}`));
-  let largest = 0, worst = 0;
+  let largest = 0,
+    worst = 0;
   for (let i = 0; i < c.nTurbines; i++) {
     largest = Math.max(largest, Math.abs(one.gradX[i]), Math.abs(one.gradY[i]));
     worst = Math.max(worst, Math.abs(mixed.gradX[i] - one.gradX[i]), Math.abs(mixed.gradY[i] - one.gradY[i]));

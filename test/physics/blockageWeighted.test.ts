@@ -24,7 +24,10 @@ import { centralDifferenceCheck } from './gradientCheck.js';
 import { thinRose } from './siteReference.js';
 
 const DIR = path.join(PYWAKE_REFERENCE, 'lifted', 'blockage-weighted');
-const files = fs.readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();
+const files = fs
+  .readdirSync(DIR)
+  .filter((f) => f.endsWith('.yaml'))
+  .sort();
 const rel = (a: number, b: number): number => Math.abs(a - b) / Math.max(Math.abs(b), 1e-300);
 const load = (file: string) => {
   const full = path.join(DIR, file);
@@ -33,7 +36,11 @@ const load = (file: string) => {
 
 test('the folder holds the three weighted-sum wake models, uniform and on three sites', () => {
   assert.equal(files.length, 6);
-  for (const what of ['zong2020', 'niayifar2016', 'bastankhah2014', 'speedup-ti', 'weibull', 'shear']) assert.ok(files.some((f) => f.includes(what)), `${what} in ${files.join(', ')}`);
+  for (const what of ['zong2020', 'niayifar2016', 'bastankhah2014', 'speedup-ti', 'weibull', 'shear'])
+    assert.ok(
+      files.some((f) => f.includes(what)),
+      `${what} in ${files.join(', ')}`,
+    );
 });
 
 for (const file of files) {
@@ -48,7 +55,10 @@ for (const file of files) {
     e.perTurbineMwh.forEach((v, i) => assert.ok(rel(r.perTurbineMwh[i], v) <= 1e-9, `turbine ${i}: ${r.perTurbineMwh[i]} vs ${v}`));
     const m = { ...c.model };
     delete m.blockage;
-    const variants: [string, typeof m][] = [['without blockage', m], ['with the linear sum', { ...c.model, superposition: 'linear' }]];
+    const variants: [string, typeof m][] = [
+      ['without blockage', m],
+      ['with the linear sum', { ...c.model, superposition: 'linear' }],
+    ];
     if (c.model.site) variants.push(['on a uniform site', { ...c.model, site: undefined }]);
     for (const [what, model] of variants) {
       const aep = caseEvaluator({ ...c, model }).aep(c.layout!.x, c.layout!.y).aepMwh;
@@ -61,7 +71,8 @@ for (const file of files.filter((f) => !/-(speedup-ti|weibull|shear)-/.test(f)))
   test(`${file}: the gradient of the fixed point equals central differences`, () => {
     const c = load(file);
     const wind = thinRose(c.wind, 12);
-    const x = c.layout!.x.slice(0, 8), y = c.layout!.y.slice(0, 8);
+    const x = c.layout!.x.slice(0, 8),
+      y = c.layout!.y.slice(0, 8);
     const { maxAbs, maxErr } = centralDifferenceCheck(createFarmEvaluator(c.turbine, wind, c.model, 'js'), x, y, 1e-3);
     assert.ok(maxAbs > 1e-3, `gradient should not vanish (max |g| = ${maxAbs})`);
     assert.ok(maxErr <= 1e-6 * maxAbs, `max |exact − FD| = ${maxErr.toExponential(3)}, relative ${(maxErr / maxAbs).toExponential(3)}`);
@@ -75,6 +86,13 @@ test('blockage with the weighted sum: a time series, and a gradient on a site th
   assert.equal(conflict?.field, 'superposition');
   assert.match(conflict!.message, /does not take a time series/);
   const onSite = load('blockage-weighted-shear-niayifar2016.yaml');
-  assert.throws(() => caseEvaluator(onSite).aepWithGradient(onSite.layout!.x, onSite.layout!.y),
-    (err: unknown) => err instanceof FarmConflictError && err.exitCode === 2 && err.conflict.field === 'superposition' && /not its gradient yet/.test(err.message) && !err.message.includes('\n'));
+  assert.throws(
+    () => caseEvaluator(onSite).aepWithGradient(onSite.layout!.x, onSite.layout!.y),
+    (err: unknown) =>
+      err instanceof FarmConflictError &&
+      err.exitCode === 2 &&
+      err.conflict.field === 'superposition' &&
+      /not its gradient yet/.test(err.message) &&
+      !err.message.includes('\n'),
+  );
 });

@@ -42,7 +42,12 @@ function withKernel<T>(kernel: 'plan' | 'js', run: () => T): T {
   if (kernel === 'plan') return run();
   const before = process.env.WFLO_KERNEL;
   process.env.WFLO_KERNEL = 'js';
-  try { return run(); } finally { if (before === undefined) delete process.env.WFLO_KERNEL; else process.env.WFLO_KERNEL = before; }
+  try {
+    return run();
+  } finally {
+    if (before === undefined) delete process.env.WFLO_KERNEL;
+    else process.env.WFLO_KERNEL = before;
+  }
 }
 
 /** `wflo validate FILE` (the built CLI), at most `limit` at a time. */
@@ -52,12 +57,15 @@ async function validateAll(files: string[], limit = 3): Promise<Map<string, { st
   const worker = async (): Promise<void> => {
     while (next < files.length) {
       const file = files[next++];
-      out.set(file, await new Promise((resolve) => {
-        execFile(process.execPath, [CLI, 'validate', file], { cwd: REPO, encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
-          const status = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-          resolve({ status, stdout, stderr });
-        });
-      }));
+      out.set(
+        file,
+        await new Promise((resolve) => {
+          execFile(process.execPath, [CLI, 'validate', file], { cwd: REPO, encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
+            const status = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+            resolve({ status, stdout, stderr });
+          });
+        }),
+      );
     }
   };
   await Promise.all(Array.from({ length: limit }, worker));
@@ -82,7 +90,11 @@ function docsRows(): Map<string, { field: string; pywake: string; why: string }>
 }
 
 test('the matrix folder holds one case for each of the 45 feature pairs', () => {
-  const files = fs.readdirSync(MATRIX).filter((f) => f.endsWith('.yaml')).map((f) => f.replace(/\.yaml$/, '')).sort();
+  const files = fs
+    .readdirSync(MATRIX)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => f.replace(/\.yaml$/, ''))
+    .sort();
   assert.deepEqual(files, [...PAIRS].sort());
   for (const pair of PAIRS) {
     const doc = docOf(pair);
@@ -98,7 +110,11 @@ test('every feature pair runs equal to PyWake to 1e-9, or is refused in one line
   for (const pair of PAIRS) {
     const file = path.join(MATRIX, `${pair}.yaml`);
     const doc = docOf(pair);
-    try { read.set(pair, { c: caseFromReferenceDocument(doc, file), error: null, doc }); } catch (e) { read.set(pair, { c: null, error: e as Error, doc }); }
+    try {
+      read.set(pair, { c: caseFromReferenceDocument(doc, file), error: null, doc });
+    } catch (e) {
+      read.set(pair, { c: null, error: e as Error, doc });
+    }
   }
   const refused = new Set(PAIRS.filter((p) => read.get(p)!.error));
   const results = await validateAll([...refused].map((p) => path.join(MATRIX, `${p}.yaml`)));
@@ -153,15 +169,31 @@ function without(c: Case, feature: (typeof FEATURES)[number]): Case | null {
     m.site = s.speedup || s.ti || s.shear || s.weibull ? s : undefined;
   };
   switch (feature) {
-    case 'site': site({ speedup: null, ti: null }); break;
-    case 'weibull': site({ weibull: null }); break;
-    case 'shear': site({ shear: null }); break;
-    case 'mixed': return { ...c, turbines: { ...c.turbines!, typeOf: new Int32Array(c.nTurbines) } };
-    case 'neighbours': return { ...c, neighbours: undefined };
-    case 'blockage': delete m.blockage; break;
-    case 'weighted': m.superposition = 'linear'; break;
-    case 'rotor': m.rotorAverage = 'center'; break;
-    case 'timeseries': case 'turbopark': return null;
+    case 'site':
+      site({ speedup: null, ti: null });
+      break;
+    case 'weibull':
+      site({ weibull: null });
+      break;
+    case 'shear':
+      site({ shear: null });
+      break;
+    case 'mixed':
+      return { ...c, turbines: { ...c.turbines!, typeOf: new Int32Array(c.nTurbines) } };
+    case 'neighbours':
+      return { ...c, neighbours: undefined };
+    case 'blockage':
+      delete m.blockage;
+      break;
+    case 'weighted':
+      m.superposition = 'linear';
+      break;
+    case 'rotor':
+      m.rotorAverage = 'center';
+      break;
+    case 'timeseries':
+    case 'turbopark':
+      return null;
   }
   return { ...c, model: m };
 }
@@ -170,7 +202,11 @@ test('each feature shows in the cases that run: without it the AEP departs from 
   for (const pair of PAIRS) {
     const file = path.join(MATRIX, `${pair}.yaml`);
     let c: ReturnType<typeof caseFromReferenceDocument>;
-    try { c = caseFromReferenceDocument(docOf(pair), file); } catch { continue; }
+    try {
+      c = caseFromReferenceDocument(docOf(pair), file);
+    } catch {
+      continue;
+    }
     for (const feature of pair.split('+') as (typeof FEATURES)[number][]) {
       const less = without(c, feature);
       if (!less) continue;

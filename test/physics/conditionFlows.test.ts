@@ -17,7 +17,10 @@ import { caseEvaluator } from '../../src/optimize/caseEvaluator.js';
 import { loadCase } from '../../src/io/caseFile.js';
 import type { Case } from '../../src/case/case.js';
 
-const reference = (f: string): Case => { const file = path.join(PYWAKE_REFERENCE, f); return caseFromReferenceDocument(readYamlFile(file), file); };
+const reference = (f: string): Case => {
+  const file = path.join(PYWAKE_REFERENCE, f);
+  return caseFromReferenceDocument(readYamlFile(file), file);
+};
 
 function check(c: Case, rows: number[], condition: (k: number) => { dir: number; speed: number; ti: number }): void {
   const { x, y } = c.layout!;
@@ -63,7 +66,8 @@ test('conditionFlows on a time series: row t is sample t of the file, solved alo
 
 test('conditionFlows on a rose: row d · nSpeeds + s is bin (d, s), also bins of probability 0 and below cut-in', () => {
   const c = { ...loadCase('iea37-cs4'), model: { ...loadCase('iea37-cs4').model } };
-  const ns = c.wind.speeds.length, nd = c.wind.directionsDeg.length;
+  const ns = c.wind.speeds.length,
+    nd = c.wind.directionsDeg.length;
   const zero = Array.from(c.wind.probability).indexOf(0);
   const rows = [0, ns - 1, ns, 7 * ns + 3, nd * ns - 1, ...(zero >= 0 ? [zero] : [])];
   check(c, rows, (k) => ({ dir: c.wind.directionsDeg[Math.floor(k / ns)], speed: c.wind.speeds[k % ns], ti: c.wind.turbulenceIntensity }));

@@ -25,7 +25,12 @@ function assertSame(got: Record<string, Fingerprint>, where: string): void {
 }
 
 test('stored values cover every case', () => {
-  assert.deepEqual(Object.keys(stored).sort(), determinismCases().map((c) => c.name).sort());
+  assert.deepEqual(
+    Object.keys(stored).sort(),
+    determinismCases()
+      .map((c) => c.name)
+      .sort(),
+  );
 });
 
 test('this run reproduces the stored bits on every instruction set', () => {
@@ -64,7 +69,10 @@ test('a second call gives the same bits (scratch memory and learned hints change
   for (const c of determinismCases()) {
     const ev = createFarmEvaluator(c.turbine, c.wind, c.model, 'native');
     const first = fingerprint(ev.aepWithGradient(c.x, c.y));
-    ev.aep(c.x.map((v) => v + 400), c.y);
+    ev.aep(
+      c.x.map((v) => v + 400),
+      c.y,
+    );
     assert.deepEqual(fingerprint(ev.aepWithGradient(c.x, c.y)), first, c.name);
   }
 });
@@ -76,7 +84,10 @@ test('native kernel and JavaScript reference agree on these cases', () => {
     assert.ok(Math.abs(a.aepMwh - b.aepMwh) <= 1e-13 * b.aepMwh, `${c.name}: ${a.aepMwh} vs ${b.aepMwh}`);
     const scale = Math.max(...b.gradX.map(Math.abs), ...b.gradY.map(Math.abs));
     for (let i = 0; i < c.x.length; i++) {
-      assert.ok(Math.abs(a.gradX[i] - b.gradX[i]) <= 1e-11 * scale && Math.abs(a.gradY[i] - b.gradY[i]) <= 1e-11 * scale, `${c.name}: gradient of turbine ${i}`);
+      assert.ok(
+        Math.abs(a.gradX[i] - b.gradX[i]) <= 1e-11 * scale && Math.abs(a.gradY[i] - b.gradY[i]) <= 1e-11 * scale,
+        `${c.name}: gradient of turbine ${i}`,
+      );
       assert.ok(Math.abs(a.perTurbineMwh[i] - b.perTurbineMwh[i]) <= 1e-12 * b.perTurbineMwh[i], `${c.name}: energy of turbine ${i}`);
     }
   }

@@ -17,7 +17,14 @@ import { caseFromReferenceDocument } from '../../src/io/referenceCase.js';
 import { builtinCase } from '../../src/io/builtinCases.js';
 import { REPO } from '../helpers.js';
 
-export interface DeterminismCase { name: string; turbine: Turbine; wind: WindResource; model: FarmModelSpec; x: Float64Array; y: Float64Array }
+export interface DeterminismCase {
+  name: string;
+  turbine: Turbine;
+  wind: WindResource;
+  model: FarmModelSpec;
+  x: Float64Array;
+  y: Float64Array;
+}
 
 export const STORED = path.join(REPO, 'test', 'data', 'determinism', 'engine-3.json');
 
@@ -36,7 +43,11 @@ export function determinismCases(): DeterminismCase[] {
   return cases;
 }
 
-export interface Fingerprint { aep: string; aepMwh: number; digest: string }
+export interface Fingerprint {
+  aep: string;
+  aepMwh: number;
+  digest: string;
+}
 
 export function fingerprint(r: AepWithGradient): Fingerprint {
   const bits = Buffer.from(Float64Array.of(r.aepMwh).buffer).toString('hex');

@@ -35,8 +35,12 @@ function rel(a: number, b: number): number {
 /** max |a − b| over the components against the largest |b| (b: the JavaScript engine's). */
 function worstOf(label: string, a: Float64Array, b: Float64Array): void {
   assert.equal(a.length, b.length, `${label}: lengths`);
-  let largest = 0, worst = 0;
-  for (let i = 0; i < b.length; i++) { largest = Math.max(largest, Math.abs(b[i])); worst = Math.max(worst, Math.abs(a[i] - b[i])); }
+  let largest = 0,
+    worst = 0;
+  for (let i = 0; i < b.length; i++) {
+    largest = Math.max(largest, Math.abs(b[i]));
+    worst = Math.max(worst, Math.abs(a[i] - b[i]));
+  }
   assert.ok(largest > 0, `${label}: a gradient`);
   assert.ok(worst <= TOL * largest, `${label}: native vs JavaScript ${worst.toExponential(2)} of ${largest.toExponential(2)}`);
 }
@@ -59,8 +63,14 @@ function shearCase(file: string, shear: SiteShear, change: Partial<FarmModelSpec
 const CASES: [string, () => Case][] = [
   ['bastankhah2014, speed-up over h, power shear', () => shearCase('site-speedup-bastankhah2014.yaml', POWER)],
   ['niayifar2016 with Crespo–Hernández (sqrmax), speed-up and TI over h, log shear', () => shearCase('site-ti-niayifar2016.yaml', LOG)],
-  ['niayifar2016, linear added turbulence, free-stream deficit reference, power shear', () => shearCase('site-ti-niayifar2016.yaml', POWER, { turbulenceSuperposition: 'linear', deficitReference: 'free-stream' })],
-  ['niayifar2016, ambient TI in the width, sos deficits, log shear', () => shearCase('site-ti-niayifar2016.yaml', LOG, { useEffectiveTi: false, superposition: 'sos', turbulenceSuperposition: 'sos' })],
+  [
+    'niayifar2016, linear added turbulence, free-stream deficit reference, power shear',
+    () => shearCase('site-ti-niayifar2016.yaml', POWER, { turbulenceSuperposition: 'linear', deficitReference: 'free-stream' }),
+  ],
+  [
+    'niayifar2016, ambient TI in the width, sos deficits, log shear',
+    () => shearCase('site-ti-niayifar2016.yaml', LOG, { useEffectiveTi: false, superposition: 'sos', turbulenceSuperposition: 'sos' }),
+  ],
   ['jensen area overlap (sos, Madsen), speed-up over h, power shear', () => shearCase('site-speedup-jensen1983.yaml', POWER)],
 ];
 
@@ -90,14 +100,20 @@ for (const [what, make] of CASES) {
 
 /** The example's rose with its speeds replaced (probabilities spread over them). */
 function withSpeeds(c: Case, speeds: number[]): Case {
-  const nd = c.wind.directionsDeg.length, ns = speeds.length;
+  const nd = c.wind.directionsDeg.length,
+    ns = speeds.length;
   return { ...c, wind: { ...c.wind, speeds: Float64Array.from(speeds), probability: new Float64Array(nd * ns).fill(1 / (nd * ns)) } };
 }
 
-test('native ∂AEP/∂(x, y, h) with 3, 5, 12 and 13 speeds (the kernel takes lanes four or eight at a time): the JavaScript engine\'s to 1e-12', () => {
+test("native ∂AEP/∂(x, y, h) with 3, 5, 12 and 13 speeds (the kernel takes lanes four or eight at a time): the JavaScript engine's to 1e-12", () => {
   const base = loadCase(path.join(REPO, 'examples', 'hub-height-shear.yaml'));
   const { x, y } = randomLayout(7, 11, 1300);
-  for (const speeds of [[6, 7, 8], [4, 6, 8, 10, 12], [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14], [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]) {
+  for (const speeds of [
+    [6, 7, 8],
+    [4, 6, 8, 10, 12],
+    [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14],
+    [3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+  ]) {
     const c = withSpeeds(base, speeds);
     const label = `${speeds.length} speeds`;
     type WithH = ReturnType<FarmEvaluator['aepWithGradient']> & { gradH?: Float64Array };
@@ -110,7 +126,7 @@ test('native ∂AEP/∂(x, y, h) with 3, 5, 12 and 13 speeds (the kernel takes l
   }
 });
 
-test('an evaluator\'s atHubHeight(h) gives a fresh evaluator\'s results at h, to the bit, on either kernel', () => {
+test("an evaluator's atHubHeight(h) gives a fresh evaluator's results at h, to the bit, on either kernel", () => {
   const c = loadCase(path.join(REPO, 'examples', 'hub-height-shear.yaml'));
   const { x, y } = randomLayout(8, 9, 1300);
   for (const kernel of ['native', 'js'] as const) {
@@ -134,11 +150,27 @@ function randomWeights(seed: number, n: number): Float64Array {
 }
 
 const WEIGHTED: [string, () => Case][] = [
-  ['a uniform site (no site), bastankhah2014', () => { const c = loadSiteReference('site-speedup-bastankhah2014.yaml'); c.wind = thinRose(c.wind, 6); c.model = { ...c.model, site: undefined }; return c; }],
+  [
+    'a uniform site (no site), bastankhah2014',
+    () => {
+      const c = loadSiteReference('site-speedup-bastankhah2014.yaml');
+      c.wind = thinRose(c.wind, 6);
+      c.model = { ...c.model, site: undefined };
+      return c;
+    },
+  ],
   ['speed-up and TI over h under log shear, niayifar2016 with Crespo–Hernández', CASES[1][1]],
   ['jensen area overlap under power shear', CASES[4][1]],
   // A farm the free-stream engine takes: the weighted solve is the waked one with the free-stream inflow (mixedFarm.ts's choice).
-  ['the free-stream inflow (IEA37 case study 1, constant Ct)', () => ({ ...loadSiteReference('site-speedup-bastankhah2014.yaml'), turbine: builtinTurbine('iea37-3.35mw'), wind: builtinWind('iea37-cs1'), model: { wake: 'iea37', superposition: 'sos' } })],
+  [
+    'the free-stream inflow (IEA37 case study 1, constant Ct)',
+    () => ({
+      ...loadSiteReference('site-speedup-bastankhah2014.yaml'),
+      turbine: builtinTurbine('iea37-3.35mw'),
+      wind: builtinWind('iea37-cs1'),
+      model: { wake: 'iea37', superposition: 'sos' },
+    }),
+  ],
 ];
 
 for (const [what, make] of WEIGHTED) {
@@ -152,8 +184,10 @@ for (const [what, make] of WEIGHTED) {
     for (let trial = 0; trial < 3; trial++) {
       const n = 6 + 3 * trial;
       const { x, y } = randomLayout(200 + trial, n, 2000);
-      const typeOf = new Int32Array(n), w = randomWeights(300 + trial, n);
-      const a = native(x, y, typeOf, w), b = js(x, y, typeOf, w);
+      const typeOf = new Int32Array(n),
+        w = randomWeights(300 + trial, n);
+      const a = native(x, y, typeOf, w),
+        b = js(x, y, typeOf, w);
       const label = `${what}, trial ${trial} (${n} turbines)`;
       assert.ok(rel(a.weightedMwh, b.weightedMwh) <= TOL, `${label}: Σ w·AEP ${a.weightedMwh} vs ${b.weightedMwh}`);
       b.perTurbineMwh.forEach((v, i) => assert.ok(rel(a.perTurbineMwh[i], v) <= TOL, `${label}: turbine ${i}`));
@@ -163,7 +197,10 @@ for (const [what, make] of WEIGHTED) {
       const unit = native(x, y, typeOf, new Float64Array(n).fill(1));
       const aep = createFarmEvaluator(c.turbine, c.wind, { ...c.model, inflow: plan.model.inflow ?? 'free-stream' }, 'native').aepWithGradient(x, y);
       if (plan.solver === 'waked') assert.deepEqual([...unit.gradX], [...aep.gradX], `${label}: unit weights, ∂x`);
-      assert.ok(a.gradX.some((g, i) => Math.abs(g - aep.gradX[i]) > 1e-6 * Math.abs(aep.gradX[i])), `${label}: the weights change ∂x`);
+      assert.ok(
+        a.gradX.some((g, i) => Math.abs(g - aep.gradX[i]) > 1e-6 * Math.abs(aep.gradX[i])),
+        `${label}: the weights change ∂x`,
+      );
     }
   });
 }
@@ -173,12 +210,42 @@ test('the addon refuses per-turbine weights (slot 28) that are not one per turbi
   const spec = { ...c.model, site: undefined, inflow: 'waked' as const };
   const cfg = wakedConfig(c.turbine, c.wind, spec, 'best')!;
   const cv = curveArrays(c.turbine);
-  const n = 3, nDir = c.wind.directionsDeg.length;
+  const n = 3,
+    nDir = c.wind.directionsDeg.length;
   const rad = Float64Array.from(c.wind.directionsDeg, (d) => (d * Math.PI) / 180);
   const rows = (k: number) => new Float64Array(k);
-  const call = (weight: unknown) => requireAddon().waked(cfg, cv.powerSpeeds, cv.powerW, cv.ctSpeeds, cv.ctValues, rad.map(Math.cos), rad.map(Math.sin),
-    c.wind.speeds, c.wind.probability, rows(0), Float64Array.of(0, 400, 800), Float64Array.of(0, 0, 0), 0, nDir, 1,
-    rows(nDir), rows(nDir * n), rows(nDir * n), rows(nDir * n), rows(2), rows(0), rows(0), rows(0), rows(0), rows(0), rows(0), rows(0), rows(0), weight);
+  const call = (weight: unknown) =>
+    requireAddon().waked(
+      cfg,
+      cv.powerSpeeds,
+      cv.powerW,
+      cv.ctSpeeds,
+      cv.ctValues,
+      rad.map(Math.cos),
+      rad.map(Math.sin),
+      c.wind.speeds,
+      c.wind.probability,
+      rows(0),
+      Float64Array.of(0, 400, 800),
+      Float64Array.of(0, 0, 0),
+      0,
+      nDir,
+      1,
+      rows(nDir),
+      rows(nDir * n),
+      rows(nDir * n),
+      rows(nDir * n),
+      rows(2),
+      rows(0),
+      rows(0),
+      rows(0),
+      rows(0),
+      rows(0),
+      rows(0),
+      rows(0),
+      rows(0),
+      weight,
+    );
   assert.throws(() => call(rows(n + 1)), { name: 'TypeError', message: /turbineWeight must hold one weight per turbine/ });
   assert.throws(() => call([1, 1, 1]), { name: 'TypeError', message: /turbineWeight must be a Float64Array/ });
   call(rows(n).fill(2));

@@ -25,7 +25,13 @@ import { builtinTurbine } from '../../src/io/builtinCases.js';
 import { createRng } from '../../src/util/rng.js';
 
 const table: Turbine = {
-  name: 'table-2mw', diameter: 80, hubHeight: 70, ratedPowerW: 2e6, cutIn: 3, cutOut: 25, cutOutInclusive: true,
+  name: 'table-2mw',
+  diameter: 80,
+  hubHeight: 70,
+  ratedPowerW: 2e6,
+  cutIn: 3,
+  cutOut: 25,
+  cutOutInclusive: true,
   power: { kind: 'table', speeds: Float64Array.from([3, 5, 7, 9, 11, 13, 25]), powerW: Float64Array.from([0, 0.15e6, 0.46e6, 1.0e6, 1.66e6, 1.96e6, 2e6]) },
   thrust: { kind: 'table', speeds: Float64Array.from([3, 4, 6, 9, 12, 15, 25]), ct: Float64Array.from([0, 0.82, 0.8, 0.8, 0.7, 0.25, 0.05]), outside: 'zero' },
 };
@@ -45,7 +51,8 @@ test('power and Ct curves with their slopes: native = turbine.ts (tables, the cu
     const speeds = [...(t.power.kind === 'table' ? t.power.speeds : []), ...(t.thrust.kind === 'table' ? t.thrust.speeds : []), t.cutIn, t.cutOut];
     for (let k = 0; k < N; k++) speeds.push(rng.uniform(-1, 30));
     for (const v of speeds) {
-      const p = nativeFormula('power', [v], t, wind), c = nativeFormula('thrust', [v], t, wind);
+      const p = nativeFormula('power', [v], t, wind),
+        c = nativeFormula('thrust', [v], t, wind);
       same(p[0], powerAt(t, v), `${t.name} power at ${v}`);
       same(p[2], powerAt(t, v), `${t.name} power (no slope) at ${v}`);
       same(p[1], powerSlopeAt(t, v), `${t.name} ∂power/∂u at ${v}`);
@@ -60,7 +67,10 @@ test('2a(Ct) and its slope, mom1d and madsen: native = inductionFactor.ts', () =
   const g = new Float64Array(1);
   for (let k = 0; k < N; k++) {
     const ct = k === 0 ? 1 : rng.uniform(0, 1.3);
-    for (const [code, f] of [[0, twoAMom1d], [1, twoAMadsen]] as const) {
+    for (const [code, f] of [
+      [0, twoAMom1d],
+      [1, twoAMadsen],
+    ] as const) {
       const n = nativeFormula('twoA', [code, ct], table, wind);
       same(n[0], f(ct, g), `2a(${ct}) (${code})`);
       same(n[1], g[0], `∂2a/∂Ct at ${ct} (${code})`);
@@ -71,7 +81,9 @@ test('2a(Ct) and its slope, mom1d and madsen: native = inductionFactor.ts', () =
 test('ε(Ct) and its slope: native = gaussianLocal.ts epsilonOfCt', () => {
   const g = new Float64Array(1);
   for (let k = 0; k < N; k++) {
-    const ct = rng.uniform(0, 1.2), ceps = rng.uniform(0.05, 0.3), ctlim = rng.uniform(0.8, 0.999);
+    const ct = rng.uniform(0, 1.2),
+      ceps = rng.uniform(0.05, 0.3),
+      ctlim = rng.uniform(0.8, 0.999);
     const n = nativeFormula('epsilon', [ct, ceps, ctlim], table, wind);
     same(n[0], epsilonOfCt(ct, ceps, ctlim, g), `ε(${ct}, ${ceps}, ${ctlim})`);
     same(n[1], g[0], `∂ε/∂Ct at (${ct}, ${ceps}, ${ctlim})`);
@@ -82,7 +94,9 @@ test('the area-overlap fraction and its partials: native = rotor/areaOverlap.ts 
   const g = new Float64Array(2);
   let partial = 0;
   for (let k = 0; k < N; k++) {
-    const r1 = rng.uniform(5, 200), r2 = rng.uniform(5, 100), d = rng.uniform(0, 1.1 * (r1 + r2));
+    const r1 = rng.uniform(5, 200),
+      r2 = rng.uniform(5, 100),
+      d = rng.uniform(0, 1.1 * (r1 + r2));
     const n = nativeFormula('overlap', [r1, r2, d], table, wind);
     const v = overlapFraction(r1, r2, d, g);
     if (v > 0 && v < 1) partial++;
@@ -102,12 +116,22 @@ test('Crespo–Hernández added turbulence and its partials (mom1d and madsen Ct
       const cfg = wakedConfig(table, wind, spec, 'best');
       assert.ok(cfg, `${wake}: native`);
       const model = deficitModel(wake)!;
-      const local = model.waked.create({ params: {}, diameter: table.diameter, targetRadius: table.diameter / 2, induction: model.wakedDefaults.ct2a, areaOverlap: wake === 'jensen' });
+      const local = model.waked.create({
+        params: {},
+        diameter: table.diameter,
+        targetRadius: table.diameter / 2,
+        induction: model.wakedDefaults.ct2a,
+        areaOverlap: wake === 'jensen',
+      });
       const ch = new CrespoHernandez(c, ct2a, table.diameter, table.diameter / 2, true);
-      const coef = new Float64Array(16), slope = new Float64Array(1);
+      const coef = new Float64Array(16),
+        slope = new Float64Array(1);
       let nonzero = 0;
       for (let k = 0; k < N / 4; k++) {
-        const ct = rng.uniform(0.05, 0.95), ti = rng.uniform(0.04, 0.2), dx = rng.uniform(-50, 2000), absDy = rng.uniform(0, 300);
+        const ct = rng.uniform(0.05, 0.95),
+          ti = rng.uniform(0.04, 0.2),
+          dx = rng.uniform(-50, 2000),
+          absDy = rng.uniform(0, 300);
         local.prepareSource(ct, ti, coef, 0);
         const v = ch.added(dx, absDy, ct, wind.turbulenceIntensity, local, coef, 0, g);
         const n = nativeFormula('crespo', [ct, ti, dx, absDy], table, wind, cfg!);
@@ -130,7 +154,16 @@ test('the configuration layout: kernel.h enum Cfg and nativeKernel.ts CFG_NAMES 
   const header = fs.readFileSync(path.join(REPO, 'src', 'physics', 'native', 'kernel.h'), 'utf8');
   const body = /enum Cfg \{([\s\S]*?)\};/.exec(header);
   assert.ok(body, 'kernel.h has enum Cfg');
-  const names = body![1].split('\n').map((line) => line.replace(/\/\/.*$/, '')).join(' ').split(',').map((n) => n.trim()).filter((n) => n.length > 0);
+  const names = body![1]
+    .split('\n')
+    .map((line) => line.replace(/\/\/.*$/, ''))
+    .join(' ')
+    .split(',')
+    .map((n) => n.trim())
+    .filter((n) => n.length > 0);
   assert.equal(names.at(-1), 'CFG_COUNT');
-  assert.deepEqual(names.slice(0, -1), CFG_NAMES.map((n) => `CFG_${n}`));
+  assert.deepEqual(
+    names.slice(0, -1),
+    CFG_NAMES.map((n) => `CFG_${n}`),
+  );
 });

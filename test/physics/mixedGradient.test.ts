@@ -16,13 +16,31 @@ import { centralDifferenceCheck } from './gradientCheck.js';
 
 function tabulated(name: string, diameter: number, hubHeight: number, rated: number, ctScale: number): Turbine {
   return {
-    name, diameter, hubHeight, ratedPowerW: rated, cutIn: 3, cutOut: 25, cutOutInclusive: true,
-    power: { kind: 'table', speeds: Float64Array.from([3, 5, 7, 9, 11, 13, 25]), powerW: Float64Array.from([0, 0.075, 0.23, 0.5, 0.83, 0.98, 1].map((f) => f * rated)) },
-    thrust: { kind: 'table', speeds: Float64Array.from([3, 4, 6, 9, 12, 15, 25]), ct: Float64Array.from([0, 0.82, 0.8, 0.8, 0.7, 0.25, 0.05].map((c) => c * ctScale)), outside: 'zero' },
+    name,
+    diameter,
+    hubHeight,
+    ratedPowerW: rated,
+    cutIn: 3,
+    cutOut: 25,
+    cutOutInclusive: true,
+    power: {
+      kind: 'table',
+      speeds: Float64Array.from([3, 5, 7, 9, 11, 13, 25]),
+      powerW: Float64Array.from([0, 0.075, 0.23, 0.5, 0.83, 0.98, 1].map((f) => f * rated)),
+    },
+    thrust: {
+      kind: 'table',
+      speeds: Float64Array.from([3, 4, 6, 9, 12, 15, 25]),
+      ct: Float64Array.from([0, 0.82, 0.8, 0.8, 0.7, 0.25, 0.05].map((c) => c * ctScale)),
+      outside: 'zero',
+    },
   };
 }
 const types = [tabulated('small', 80, 70, 2e6, 1), tabulated('large', 120, 95, 4.5e6, 0.95), tabulated('low', 90, 60, 2.5e6, 0.9)];
-const wind = { ...roseFromSectors([7, 61, 133, 199, 262, 311], [0.1, 0.2, 0.15, 0.25, 0.2, 0.1], [4.7, 6.3, 8.1, 10.7, 13.9], null), turbulenceIntensity: 0.08 };
+const wind = {
+  ...roseFromSectors([7, 61, 133, 199, 262, 311], [0.1, 0.2, 0.15, 0.25, 0.2, 0.1], [4.7, 6.3, 8.1, 10.7, 13.9], null),
+  turbulenceIntensity: 0.08,
+};
 
 const variants: FarmModelSpec[] = [
   { wake: 'bastankhah2014', superposition: 'linear' },
@@ -41,8 +59,14 @@ const variants: FarmModelSpec[] = [
 
 function layout(seed: number, n: number, side: number, offset = 0): { x: Float64Array; y: Float64Array; typeOf: Int32Array } {
   const rng = createRng(seed);
-  const x = new Float64Array(n), y = new Float64Array(n), typeOf = new Int32Array(n);
-  for (let i = 0; i < n; i++) { x[i] = offset + rng.uniform(0, side); y[i] = rng.uniform(0, side); typeOf[i] = rng.int(types.length); }
+  const x = new Float64Array(n),
+    y = new Float64Array(n),
+    typeOf = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    x[i] = offset + rng.uniform(0, side);
+    y[i] = rng.uniform(0, side);
+    typeOf[i] = rng.int(types.length);
+  }
   return { x, y, typeOf };
 }
 

@@ -19,7 +19,10 @@ import { neighbourLoss } from '../../src/physics/mixedFarm.js';
 import { caseEvaluator, caseMixedEvaluator, caseTypeOf, caseTypes } from '../../src/optimize/caseEvaluator.js';
 import type { Case } from '../../src/case/case.js';
 
-const files = fs.readdirSync(REFERENCE).filter((f) => /^(mixed|neighbours)-.*\.yaml$/.test(f)).sort();
+const files = fs
+  .readdirSync(REFERENCE)
+  .filter((f) => /^(mixed|neighbours)-.*\.yaml$/.test(f))
+  .sort();
 const rel = (a: number, b: number): number => Math.abs(a - b) / Math.max(Math.abs(b), 1e-300);
 const load = (file: string) => caseFromReferenceDocument(readYamlFile(path.join(REFERENCE, file)), path.join(REFERENCE, file));
 
@@ -45,7 +48,10 @@ for (const file of files) {
       expected.neighbourAloneMwh!.forEach((v, i) => assert.ok(rel(alone[i], v) <= 1e-9, `${file}: neighbour ${i} alone: ${alone[i]} vs ${v}`));
       const loss = neighbourLoss(ev, c.layout!.x, c.layout!.y, typeOf);
       const expectedLoss = expected.neighbourAloneMwh!.reduce((s, v, i) => s + v - expected.neighbourMwh![i], 0);
-      assert.ok(Math.abs(loss.totalMwh - expectedLoss) <= 1e-9 * expected.neighbourAloneMwh!.reduce((s, v) => s + v, 0), `${file}: loss ${loss.totalMwh} vs ${expectedLoss}`);
+      assert.ok(
+        Math.abs(loss.totalMwh - expectedLoss) <= 1e-9 * expected.neighbourAloneMwh!.reduce((s, v) => s + v, 0),
+        `${file}: loss ${loss.totalMwh} vs ${expectedLoss}`,
+      );
     }
     // The one-type evaluator interface (what optimizers and the gate use) gives the same number.
     assert.equal(caseEvaluator(c).aep(c.layout!.x, c.layout!.y).aepMwh, r.aepMwh);
@@ -55,7 +61,10 @@ for (const file of files) {
     const x = nb ? Float64Array.from([...c.layout!.x, ...nb.x]) : c.layout!.x;
     const y = nb ? Float64Array.from([...c.layout!.y, ...nb.y]) : c.layout!.y;
     const all = nb ? Int32Array.from([...typeOf, ...Array.from(nb.typeOf, (t) => t + ownTypes)]) : typeOf;
-    const flow = wakedFlow(types, { ...c.model, inflow: 'waked' }, x, y, cc.windDirection, cc.windSpeed, c.wind.turbulenceIntensity, { typeOf: all, own: x.length });
+    const flow = wakedFlow(types, { ...c.model, inflow: 'waked' }, x, y, cc.windDirection, cc.windSpeed, c.wind.turbulenceIntensity, {
+      typeOf: all,
+      own: x.length,
+    });
     assert.equal(cc.wsEff.length, x.length);
     cc.wsEff.forEach((v, i) => assert.ok(rel(flow.wsEff[i], v) <= 1e-9, `${file}: check ws_eff[${i}] ${flow.wsEff[i]} vs ${v}`));
     cc.ct.forEach((v, i) => assert.ok(Math.abs(flow.ct[i] - v) <= 1e-9 * Math.max(v, 1e-3), `${file}: check ct[${i}] ${flow.ct[i]} vs ${v}`));
@@ -72,14 +81,34 @@ function departure(file: string, edit: (c: Case) => void): number {
 test('the mixed cases depend on what they test: types, diameters, hub heights', () => {
   for (const file of files.filter((f) => f.startsWith('mixed-'))) {
     // Every turbine as the first type: far off.
-    assert.ok(departure(file, (c) => { c.turbines!.typeOf.fill(0); }) > 1e-3, `${file}: one type`);
+    assert.ok(
+      departure(file, (c) => {
+        c.turbines!.typeOf.fill(0);
+      }) > 1e-3,
+      `${file}: one type`,
+    );
     // The second type's hub height set to the first's: the 5 m offset shows.
-    assert.ok(departure(file, (c) => { c.turbines!.types[1] = { ...c.turbines!.types[1], hubHeight: c.turbines!.types[0].hubHeight }; }) > 1e-7, `${file}: hub height`);
+    assert.ok(
+      departure(file, (c) => {
+        c.turbines!.types[1] = { ...c.turbines!.types[1], hubHeight: c.turbines!.types[0].hubHeight };
+      }) > 1e-7,
+      `${file}: hub height`,
+    );
     // The second type's diameter set to the first's (curves kept).
-    assert.ok(departure(file, (c) => { c.turbines!.types[1] = { ...c.turbines!.types[1], diameter: c.turbines!.types[0].diameter }; }) > 1e-5, `${file}: diameter`);
+    assert.ok(
+      departure(file, (c) => {
+        c.turbines!.types[1] = { ...c.turbines!.types[1], diameter: c.turbines!.types[0].diameter };
+      }) > 1e-5,
+      `${file}: diameter`,
+    );
   }
   for (const file of files.filter((f) => f.startsWith('neighbours-'))) {
-    assert.ok(departure(file, (c) => { delete c.neighbours; }) > 1e-3, `${file}: without neighbours the farm makes more`);
+    assert.ok(
+      departure(file, (c) => {
+        delete c.neighbours;
+      }) > 1e-3,
+      `${file}: without neighbours the farm makes more`,
+    );
   }
 });
 

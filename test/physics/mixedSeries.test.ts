@@ -39,16 +39,22 @@ for (const file of ['neighbours-niayifar2016.yaml', 'mixed-niayifar2016.yaml', '
 
     const wSum = weights.reduce((a, b) => a + b, 0);
     let aep = 0;
-    const gx = new Float64Array(x.length), gy = new Float64Array(x.length);
+    const gx = new Float64Array(x.length),
+      gy = new Float64Array(x.length);
     for (let t = 0; t < n; t++) {
       const alone: WindResource = {
-        directionsDeg: Float64Array.of(directionsDeg[t]), speeds: Float64Array.of(speeds[t]), probability: Float64Array.of(1),
+        directionsDeg: Float64Array.of(directionsDeg[t]),
+        speeds: Float64Array.of(speeds[t]),
+        probability: Float64Array.of(1),
         turbulenceIntensity: ti[t],
       };
       const r = caseEvaluator({ ...c, wind: alone }).aepWithGradient(x, y);
       const w = weights[t] / wSum;
       aep += w * r.aepMwh;
-      for (let i = 0; i < x.length; i++) { gx[i] += w * r.gradX[i]; gy[i] += w * r.gradY[i]; }
+      for (let i = 0; i < x.length; i++) {
+        gx[i] += w * r.gradX[i];
+        gy[i] += w * r.gradY[i];
+      }
     }
     assert.ok(aep > 0);
     assert.ok(rel(whole.aepMwh, aep) <= 1e-12, `${file}: series ${whole.aepMwh} vs samples ${aep}`);

@@ -16,11 +16,20 @@ import { createRng } from '../../src/util/rng.js';
 import { builtinTurbine } from '../../src/io/builtinCases.js';
 
 const turbine: Turbine = {
-  name: 'table-2mw', diameter: 80, hubHeight: 70, ratedPowerW: 2e6, cutIn: 3, cutOut: 25, cutOutInclusive: true,
+  name: 'table-2mw',
+  diameter: 80,
+  hubHeight: 70,
+  ratedPowerW: 2e6,
+  cutIn: 3,
+  cutOut: 25,
+  cutOutInclusive: true,
   power: { kind: 'table', speeds: Float64Array.from([3, 5, 7, 9, 11, 13, 25]), powerW: Float64Array.from([0, 0.15e6, 0.46e6, 1.0e6, 1.66e6, 1.96e6, 2e6]) },
   thrust: { kind: 'table', speeds: Float64Array.from([3, 4, 6, 9, 12, 15, 25]), ct: Float64Array.from([0, 0.82, 0.8, 0.8, 0.7, 0.25, 0.05]), outside: 'zero' },
 };
-const wind = { ...roseFromSectors([7, 61, 133, 199, 262, 311, 340], [0.1, 0.2, 0.15, 0.2, 0.2, 0.1, 0.05], [4.7, 6.3, 8.1, 10.7, 13.9, 17, 22, 25], null), turbulenceIntensity: 0.08 };
+const wind = {
+  ...roseFromSectors([7, 61, 133, 199, 262, 311, 340], [0.1, 0.2, 0.15, 0.2, 0.2, 0.1, 0.05], [4.7, 6.3, 8.1, 10.7, 13.9, 17, 22, 25], null),
+  turbulenceIntensity: 0.08,
+};
 
 const variants: FarmModelSpec[] = [
   { wake: 'bastankhah2014', superposition: 'linear' },
@@ -42,14 +51,22 @@ const variants: FarmModelSpec[] = [
 
 function layout(seed: number, n: number, side: number) {
   const rng = createRng(seed);
-  const x = new Float64Array(n), y = new Float64Array(n);
-  for (let i = 0; i < n; i++) { x[i] = rng.uniform(0, side); y[i] = rng.uniform(0, side); }
+  const x = new Float64Array(n),
+    y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    x[i] = rng.uniform(0, side);
+    y[i] = rng.uniform(0, side);
+  }
   return { x, y };
 }
 
 for (const model of variants) {
   test(`native = reference: ${JSON.stringify(model)}`, () => {
-    assert.equal(createFarmEvaluator(turbine, wind, { ...model, inflow: model.inflow ?? 'waked' }, 'native').plan.kernel, 'native', 'covered by the native kernel');
+    assert.equal(
+      createFarmEvaluator(turbine, wind, { ...model, inflow: model.inflow ?? 'waked' }, 'native').plan.kernel,
+      'native',
+      'covered by the native kernel',
+    );
     for (const seed of [1, 2]) {
       const { x, y } = layout(seed, 14, 1500);
       const a = createFarmEvaluator(turbine, wind, model, 'native').aepWithGradient(x, y);
@@ -72,8 +89,11 @@ for (const model of variants) {
 test('native free-stream engine = reference (IEA37 turbine, constant Ct; Bastankhah with a Ct table)', () => {
   const iea = builtinTurbine('iea37-3.35mw');
   const tabulated: Turbine = { ...iea, thrust: { kind: 'table', speeds: Float64Array.from([4, 9.8, 25]), ct: Float64Array.from([0.8, 0.8, 0.1]) } };
-  for (const [t, model] of [[iea, { wake: 'iea37', superposition: 'sos' }], [iea, { wake: 'bastankhah2014', superposition: 'linear', params: { wec: 2 } }],
-    [tabulated, { wake: 'bastankhah2014', superposition: 'max', inflow: 'free-stream' }]] as [Turbine, FarmModelSpec][]) {
+  for (const [t, model] of [
+    [iea, { wake: 'iea37', superposition: 'sos' }],
+    [iea, { wake: 'bastankhah2014', superposition: 'linear', params: { wec: 2 } }],
+    [tabulated, { wake: 'bastankhah2014', superposition: 'max', inflow: 'free-stream' }],
+  ] as [Turbine, FarmModelSpec][]) {
     const { x, y } = layout(5, 23, 3000);
     const a = createFarmEvaluator(t, wind, model, 'native').aepWithGradient(x, y);
     const b = createFarmEvaluator(t, wind, model, 'js').aepWithGradient(x, y);
@@ -84,7 +104,10 @@ test('native free-stream engine = reference (IEA37 turbine, constant Ct; Bastank
 });
 
 test('options the native kernel lacks run in the reference engine', () => {
-  for (const model of [{ wake: 'zong2020', superposition: 'linear' }, { wake: 'zong2020', superposition: 'sos', rotorAverage: 'cgi4' }] as FarmModelSpec[]) {
+  for (const model of [
+    { wake: 'zong2020', superposition: 'linear' },
+    { wake: 'zong2020', superposition: 'sos', rotorAverage: 'cgi4' },
+  ] as FarmModelSpec[]) {
     assert.equal(createFarmEvaluator(turbine, wind, model, 'native').plan.kernel, 'js');
     const { x, y } = layout(3, 6, 1000);
     const a = createFarmEvaluator(turbine, wind, model, 'native').aep(x, y).aepMwh;

@@ -19,11 +19,20 @@ import { createRng } from '../../src/util/rng.js';
 import { loadSiteReference } from './siteReference.js';
 
 const turbine: Turbine = {
-  name: 'table-2mw', diameter: 80, hubHeight: 70, ratedPowerW: 2e6, cutIn: 3, cutOut: 25, cutOutInclusive: true,
+  name: 'table-2mw',
+  diameter: 80,
+  hubHeight: 70,
+  ratedPowerW: 2e6,
+  cutIn: 3,
+  cutOut: 25,
+  cutOutInclusive: true,
   power: { kind: 'table', speeds: Float64Array.from([3, 5, 7, 9, 11, 13, 25]), powerW: Float64Array.from([0, 0.15e6, 0.46e6, 1.0e6, 1.66e6, 1.96e6, 2e6]) },
   thrust: { kind: 'table', speeds: Float64Array.from([3, 4, 6, 9, 12, 15, 25]), ct: Float64Array.from([0, 0.82, 0.8, 0.8, 0.7, 0.25, 0.05]), outside: 'zero' },
 };
-const wind = { ...roseFromSectors([7, 61, 133, 199, 262, 311, 340], [0.1, 0.2, 0.15, 0.2, 0.2, 0.1, 0.05], [4.7, 6.3, 8.1, 10.7, 13.9, 17, 22, 25], null), turbulenceIntensity: 0.08 };
+const wind = {
+  ...roseFromSectors([7, 61, 133, 199, 262, 311, 340], [0.1, 0.2, 0.15, 0.2, 0.2, 0.1, 0.05], [4.7, 6.3, 8.1, 10.7, 13.9, 17, 22, 25], null),
+  turbulenceIntensity: 0.08,
+};
 
 const ROTOR_AVERAGES = ['center', 'cgi4', 'cgi7', 'cgi9', 'cgi21', 'gqgrid3x2', 'gauss2', 'gauss4', 'eqgrid1', 'eqgrid5', 'grid', 'polargrid'];
 const SUPERPOSITIONS = ['linear', 'sos', 'max'] as const;
@@ -41,10 +50,14 @@ const WAKES: { wake: string; extra: Partial<FarmModelSpec>; averages: string[] }
  */
 function layout(seed: number, n: number, side: number) {
   const rng = createRng(seed);
-  const x = new Float64Array(n), y = new Float64Array(n);
+  const x = new Float64Array(n),
+    y = new Float64Array(n);
   const min2 = (2 * turbine.diameter) ** 2;
   for (let i = 0; i < n; i++) {
-    do { x[i] = rng.uniform(0, side); y[i] = rng.uniform(0, side); } while (Array.from({ length: i }, (_, j) => (x[i] - x[j]) ** 2 + (y[i] - y[j]) ** 2).some((d2) => d2 < min2));
+    do {
+      x[i] = rng.uniform(0, side);
+      y[i] = rng.uniform(0, side);
+    } while (Array.from({ length: i }, (_, j) => (x[i] - x[j]) ** 2 + (y[i] - y[j]) ** 2).some((d2) => d2 < min2));
   }
   return { x, y };
 }
@@ -60,7 +73,8 @@ function compare(model: FarmModelSpec, seed: number, n: number): { aep: number; 
   const b = createFarmEvaluator(turbine, wind, model, 'js').aepWithGradient(x, y);
   const scale = Math.max(...b.gradX.map(Math.abs), ...b.gradY.map(Math.abs));
   assert.ok(scale > 1e-3, 'the farm has wakes');
-  let perTurbine = 0, gradient = 0;
+  let perTurbine = 0,
+    gradient = 0;
   for (let i = 0; i < n; i++) {
     perTurbine = Math.max(perTurbine, rel(a.perTurbineMwh[i], b.perTurbineMwh[i]));
     gradient = Math.max(gradient, rel(a.gradX[i], b.gradX[i], scale), rel(a.gradY[i], b.gradY[i], scale));
@@ -79,8 +93,14 @@ for (const { wake, extra, averages } of WAKES) {
         for (const ct2a of [null, 'mom1d', 'madsen'] as const) {
           const superposition = SUPERPOSITIONS[k++ % 3];
           const model: FarmModelSpec = {
-            wake, superposition, ...extra, ground, rotorAverage,
-            ...(ct2a === null ? {} : { turbulence: 'crespo-hernandez', turbulenceCt2a: ct2a, turbulenceSuperposition: (['sqrmax', 'linear', 'sos'] as const)[k % 3] }),
+            wake,
+            superposition,
+            ...extra,
+            ground,
+            rotorAverage,
+            ...(ct2a === null
+              ? {}
+              : { turbulence: 'crespo-hernandez', turbulenceCt2a: ct2a, turbulenceSuperposition: (['sqrmax', 'linear', 'sos'] as const)[k % 3] }),
           };
           const what = JSON.stringify(model);
           assert.ok(wakedConfig(turbine, wind, { ...model, inflow: 'waked' }, 'best'), `${what}: the native kernel covers it`);
@@ -97,7 +117,10 @@ for (const { wake, extra, averages } of WAKES) {
 
 test('the ground changes the native result as it changes the JavaScript one (the mirror is not a no-op)', () => {
   const { x, y } = layout(3, 12, 1000);
-  for (const model of [{ wake: 'bastankhah2014', superposition: 'linear' }, { wake: 'jensen', superposition: 'sos', rotorAverage: 'cgi4', params: { k: 0.2 } }] as FarmModelSpec[]) {
+  for (const model of [
+    { wake: 'bastankhah2014', superposition: 'linear' },
+    { wake: 'jensen', superposition: 'sos', rotorAverage: 'cgi4', params: { k: 0.2 } },
+  ] as FarmModelSpec[]) {
     const flat = createFarmEvaluator(turbine, wind, model, 'native').aep(x, y).aepMwh;
     const mirrored = createFarmEvaluator(turbine, wind, { ...model, ground: 'mirror' }, 'native').aep(x, y).aepMwh;
     const js = createFarmEvaluator(turbine, wind, { ...model, ground: 'mirror' }, 'js').aep(x, y).aepMwh;
@@ -115,7 +138,8 @@ test('on a site that is not uniform (speed-up, TI field): the ground, rotor poin
     const c = loadSiteReference(file);
     const spec: FarmModelSpec = { ...c.model, ...extra, inflow: 'waked' };
     assert.ok(wakedConfig(c.turbine, c.wind, spec, 'best'), `${file}: native`);
-    const x = Float64Array.from(c.layout!.x), y = Float64Array.from(c.layout!.y);
+    const x = Float64Array.from(c.layout!.x),
+      y = Float64Array.from(c.layout!.y);
     const a = createFarmEvaluator(c.turbine, c.wind, spec, 'native').aepWithGradient(x, y);
     const b = createFarmEvaluator(c.turbine, c.wind, spec, 'js').aepWithGradient(x, y);
     assert.ok(rel(a.aepMwh, b.aepMwh) <= 1e-12, `${file}: AEP ${a.aepMwh} vs ${b.aepMwh}`);

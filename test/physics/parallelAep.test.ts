@@ -11,7 +11,12 @@ import { uniformRose } from '../../src/physics/windResource.js';
 import { createRng } from '../../src/util/rng.js';
 
 const turbine: Turbine = {
-  name: 'table', diameter: 80, hubHeight: 70, ratedPowerW: 2e6, cutIn: 3, cutOut: 25,
+  name: 'table',
+  diameter: 80,
+  hubHeight: 70,
+  ratedPowerW: 2e6,
+  cutIn: 3,
+  cutOut: 25,
   power: { kind: 'table', speeds: Float64Array.from([3, 6, 9, 12, 25]), powerW: Float64Array.from([0, 0.3e6, 1e6, 1.9e6, 2e6]) },
   thrust: { kind: 'table', speeds: Float64Array.from([3, 6, 9, 12, 25]), ct: Float64Array.from([0.8, 0.8, 0.78, 0.6, 0.1]) },
 };

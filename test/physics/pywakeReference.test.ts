@@ -17,7 +17,10 @@ import { blockageFlow } from '../../src/physics/blockageSolve.js';
 import { caseEvaluator } from '../../src/optimize/caseEvaluator.js';
 
 // Farms of several turbine types and farms with neighbours have their own test (mixedReference.test.ts).
-const files = fs.readdirSync(REFERENCE).filter((f) => f.endsWith('.yaml') && !/^(mixed|neighbours)-/.test(f)).sort();
+const files = fs
+  .readdirSync(REFERENCE)
+  .filter((f) => f.endsWith('.yaml') && !/^(mixed|neighbours)-/.test(f))
+  .sort();
 
 function rel(a: number, b: number): number {
   return Math.abs(a - b) / Math.max(Math.abs(b), 1e-300);
@@ -33,7 +36,10 @@ for (const file of files) {
     const c = caseFromReferenceDocument(readYamlFile(full), full);
     const expected = c.expected!;
     const r = caseEvaluator(c).aep(c.layout!.x, c.layout!.y);
-    assert.ok(rel(r.aepMwh, expected.aepMwh) <= 1e-9, `${file}: AEP ${r.aepMwh} vs PyWake ${expected.aepMwh}: relative ${rel(r.aepMwh, expected.aepMwh).toExponential(2)}`);
+    assert.ok(
+      rel(r.aepMwh, expected.aepMwh) <= 1e-9,
+      `${file}: AEP ${r.aepMwh} vs PyWake ${expected.aepMwh}: relative ${rel(r.aepMwh, expected.aepMwh).toExponential(2)}`,
+    );
     assert.equal(r.perTurbineMwh.length, expected.perTurbineMwh.length);
     expected.perTurbineMwh.forEach((v, i) => {
       assert.ok(rel(r.perTurbineMwh[i], v) <= 1e-9, `${file}: turbine ${i}: ${r.perTurbineMwh[i]} vs ${v}`);
@@ -41,7 +47,15 @@ for (const file of files) {
     const cc = expected.checkCondition;
     if (cc) {
       const flowOf = c.model.blockage ? blockageFlow : wakedFlow;
-      const flow = flowOf(c.turbine, { ...c.model, inflow: 'waked' }, c.layout!.x, c.layout!.y, cc.windDirection, cc.windSpeed, cc.turbulenceIntensity ?? c.wind.turbulenceIntensity);
+      const flow = flowOf(
+        c.turbine,
+        { ...c.model, inflow: 'waked' },
+        c.layout!.x,
+        c.layout!.y,
+        cc.windDirection,
+        cc.windSpeed,
+        cc.turbulenceIntensity ?? c.wind.turbulenceIntensity,
+      );
       cc.wsEff.forEach((v, i) => assert.ok(rel(flow.wsEff[i], v) <= 1e-9, `${file}: check condition ws_eff[${i}] ${flow.wsEff[i]} vs ${v}`));
       cc.ct.forEach((v, i) => assert.ok(Math.abs(flow.ct[i] - v) <= 1e-9 * Math.max(v, 1e-3), `${file}: check condition ct[${i}] ${flow.ct[i]} vs ${v}`));
     }
@@ -82,7 +96,10 @@ test('"library default" ground: TurbOPark\'s is the mirror (Nygaard_2022), the o
   doc.model.ground = 'library default';
   assert.equal(caseFromReferenceDocument(doc, full).model.ground, 'mirror');
   doc.model.rotor_average = 'library default';
-  assert.throws(() => caseFromReferenceDocument(doc, full), /model\.rotor_average: PyWake's default for turbopark2022 includes the Gaussian-overlap rotor average/);
+  assert.throws(
+    () => caseFromReferenceDocument(doc, full),
+    /model\.rotor_average: PyWake's default for turbopark2022 includes the Gaussian-overlap rotor average/,
+  );
   const other = path.join(REFERENCE, 'bastankhah2014-grid5x5.yaml');
   const b = readYamlFile(other) as { model: Record<string, unknown> };
   b.model.ground = 'library default';

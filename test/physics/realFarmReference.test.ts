@@ -41,8 +41,18 @@ for (const file of seriesFiles) {
     const ts = doc.wind.time_series;
     assert.equal(c.wind.series?.speeds.length, ts.wind_speed.length);
     const k = doc.expected.check_sample.index as number;
-    const flow = wakedFlow(c.turbine, { ...c.model, inflow: 'waked' }, c.layout!.x, c.layout!.y, ts.wind_direction[k], ts.wind_speed[k], ts.turbulence_intensity[k]);
-    (doc.expected.check_sample.ws_eff as number[]).forEach((v, i) => assert.ok(rel(flow.wsEff[i], v) <= 1e-9, `sample ${k} ws_eff[${i}] ${flow.wsEff[i]} vs ${v}`));
+    const flow = wakedFlow(
+      c.turbine,
+      { ...c.model, inflow: 'waked' },
+      c.layout!.x,
+      c.layout!.y,
+      ts.wind_direction[k],
+      ts.wind_speed[k],
+      ts.turbulence_intensity[k],
+    );
+    (doc.expected.check_sample.ws_eff as number[]).forEach((v, i) =>
+      assert.ok(rel(flow.wsEff[i], v) <= 1e-9, `sample ${k} ws_eff[${i}] ${flow.wsEff[i]} vs ${v}`),
+    );
     (doc.expected.check_sample.ti_eff as number[]).forEach((v, i) => assert.ok(rel(flow.ti[i], v) <= 1e-9, `sample ${k} ti_eff[${i}] ${flow.ti[i]} vs ${v}`));
     // Every time stamp weighing 1/n: PyWake's own AEP.
     const equal = windFromSeries({ directionsDeg: ts.wind_direction, speeds: ts.wind_speed, turbulenceIntensity: ts.turbulence_intensity });
@@ -51,7 +61,12 @@ for (const file of seriesFiles) {
     // The weights matter, and so does each sample's turbulence intensity for a TI-dependent model.
     assert.ok(rel(aepEqual, doc.expected.aep_mwh) > 1e-4, 'weights change the AEP of this series');
     if (c.model.wake !== 'bastankhah2014') {
-      const meanTi = windFromSeries({ directionsDeg: ts.wind_direction, speeds: ts.wind_speed, weights: ts.weight, defaultTurbulenceIntensity: c.wind.turbulenceIntensity });
+      const meanTi = windFromSeries({
+        directionsDeg: ts.wind_direction,
+        speeds: ts.wind_speed,
+        weights: ts.weight,
+        defaultTurbulenceIntensity: c.wind.turbulenceIntensity,
+      });
       const aepMeanTi = createFarmEvaluator(c.turbine, meanTi, c.model).aep(c.layout!.x, c.layout!.y).aepMwh;
       assert.ok(rel(aepMeanTi, doc.expected.aep_mwh) > 3e-4, `one mean TI would give ${aepMeanTi} instead of ${doc.expected.aep_mwh}`);
     }
@@ -72,7 +87,10 @@ for (const file of blockageFiles) {
     const { doc, c } = load(file);
     assert.equal(c.model.blockage, 'selfsimilarity2020');
     const withBlockage = createFarmEvaluator(c.turbine, c.wind, c.model).aep(c.layout!.x, c.layout!.y).aepMwh;
-    assert.ok(rel(withBlockage, doc.expected.aep_mwh_default_tolerance) <= 1e-6, `${withBlockage} vs PyWake (1e-6 m/s) ${doc.expected.aep_mwh_default_tolerance}`);
+    assert.ok(
+      rel(withBlockage, doc.expected.aep_mwh_default_tolerance) <= 1e-6,
+      `${withBlockage} vs PyWake (1e-6 m/s) ${doc.expected.aep_mwh_default_tolerance}`,
+    );
     const without = createFarmEvaluator(c.turbine, c.wind, { ...c.model, blockage: undefined }).aep(c.layout!.x, c.layout!.y).aepMwh;
     assert.ok(rel(without, doc.expected.aep_mwh_without_blockage) <= 1e-9, `without blockage ${without} vs PyWake ${doc.expected.aep_mwh_without_blockage}`);
     // Blockage costs energy here (a few tenths of a percent at most).

@@ -19,7 +19,13 @@ import { centralDifferenceCheck, randomLayout as layout } from './gradientCheck.
 
 // A tabulated turbine shaped like a 2 MW, 80 m machine (Ct falling above rated, 0 outside the table).
 const turbine: Turbine = {
-  name: 'table-2mw', diameter: 80, hubHeight: 70, ratedPowerW: 2e6, cutIn: 3, cutOut: 25, cutOutInclusive: true,
+  name: 'table-2mw',
+  diameter: 80,
+  hubHeight: 70,
+  ratedPowerW: 2e6,
+  cutIn: 3,
+  cutOut: 25,
+  cutOutInclusive: true,
   power: { kind: 'table', speeds: Float64Array.from([3, 5, 7, 9, 11, 13, 25]), powerW: Float64Array.from([0, 0.15e6, 0.46e6, 1.0e6, 1.66e6, 1.96e6, 2e6]) },
   thrust: { kind: 'table', speeds: Float64Array.from([3, 4, 6, 9, 12, 15, 25]), ct: Float64Array.from([0, 0.82, 0.8, 0.8, 0.7, 0.25, 0.05]), outside: 'zero' },
 };
@@ -62,10 +68,16 @@ for (const model of variants) {
 }
 
 test('a rose with a turbulence intensity per bin: exact gradient = central differences', () => {
-  const base = { ...roseFromSectors([7, 61, 133, 199, 262, 311], [0.1, 0.2, 0.15, 0.25, 0.2, 0.1], [4.7, 6.3, 8.1, 10.7, 13.9], null), turbulenceIntensity: 0.08 };
+  const base = {
+    ...roseFromSectors([7, 61, 133, 199, 262, 311], [0.1, 0.2, 0.15, 0.25, 0.2, 0.1], [4.7, 6.3, 8.1, 10.7, 13.9], null),
+    turbulenceIntensity: 0.08,
+  };
   const rng = createRng(4);
   const wind = { ...base, turbulenceIntensityByBin: Float64Array.from(base.probability, () => rng.uniform(0.04, 0.2)) };
-  for (const model of [{ wake: 'niayifar2016', superposition: 'linear' }, { wake: 'turbopark2022', superposition: 'sos' }] as FarmModelSpec[]) {
+  for (const model of [
+    { wake: 'niayifar2016', superposition: 'linear' },
+    { wake: 'turbopark2022', superposition: 'sos' },
+  ] as FarmModelSpec[]) {
     const { x, y } = layout(9, 10, 1600);
     const { maxAbs, maxErr } = centralDifferenceCheck(createFarmEvaluator(turbine, wind, model), x, y);
     assert.ok(maxAbs > 1e-3 && maxErr <= 1e-6 * maxAbs, `${JSON.stringify(model)}: relative ${(maxErr / maxAbs).toExponential(3)}`);
@@ -76,17 +88,24 @@ test('the parallel evaluator over a time series equals one thread (waked and fre
   const wind = series(31);
   const { x, y } = layout(32, 12, 1600);
   // iea37 at the free-stream inflow: a model of the rose-only free-stream engine.
-  for (const model of [{ wake: 'niayifar2016', superposition: 'linear' }, { wake: 'iea37', superposition: 'sos', inflow: 'free-stream' }] as FarmModelSpec[]) {
+  for (const model of [
+    { wake: 'niayifar2016', superposition: 'linear' },
+    { wake: 'iea37', superposition: 'sos', inflow: 'free-stream' },
+  ] as FarmModelSpec[]) {
     const one = createFarmEvaluator(turbine, wind, model).aepWithGradient(x, y);
     const par = createParallelEvaluator(turbine, wind, model, 2);
     try {
       assert.equal(par.threads, 2);
       const r = await par.aepWithGradient(x, y);
-      const close = (a: number, b: number, what: string) => assert.ok(Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b)), `${JSON.stringify(model)} ${what}: ${a} vs ${b}`);
+      const close = (a: number, b: number, what: string) =>
+        assert.ok(Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b)), `${JSON.stringify(model)} ${what}: ${a} vs ${b}`);
       close(r.aepMwh, one.aepMwh, 'AEP');
       one.perDirectionMwh.forEach((v, d) => close(r.perDirectionMwh[d], v, `direction ${d}`));
       one.perTurbineMwh.forEach((v, i) => close(r.perTurbineMwh[i], v, `turbine ${i}`));
-      one.gradX.forEach((v, i) => { close(r.gradX[i], v, `dx ${i}`); close(r.gradY[i], one.gradY[i], `dy ${i}`); });
+      one.gradX.forEach((v, i) => {
+        close(r.gradX[i], v, `dx ${i}`);
+        close(r.gradY[i], one.gradY[i], `dy ${i}`);
+      });
     } finally {
       await par.close();
     }

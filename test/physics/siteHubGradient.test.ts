@@ -21,7 +21,10 @@ import type { KernelChoice } from '../../src/physics/nativeKernel.js';
  */
 const KERNELS: KernelChoice[] = ['js', 'native'];
 function hubCheck(c: Case, h: number, x: Float64Array, y: Float64Array, kernel: KernelChoice): { exact: number; fd: number } {
-  const at = (hub: number) => { const ch = withHubHeight(c, hub); return createFarmEvaluator(ch.turbine, ch.wind, ch.model, kernel, 'best', { hubHeightGradient: true }); };
+  const at = (hub: number) => {
+    const ch = withHubHeight(c, hub);
+    return createFarmEvaluator(ch.turbine, ch.wind, ch.model, kernel, 'best', { hubHeightGradient: true });
+  };
   const r = at(h).aepWithGradient(x, y) as { gradH?: Float64Array };
   assert.ok(r.gradH, `${kernel}: a gradient with respect to the hub height`);
   const exact = r.gradH.reduce((a, b) => a + b, 0);
@@ -44,7 +47,8 @@ for (const [name, shear] of SHEARS) {
     const speedup = overHeight(site.speedup!, [40, 65, 90, 130], [1.12, 1.05, 1.0, 0.97]);
     const ti = overHeight(site.ti!, [40, 65, 90, 130], [1.3, 1.1, 1.0, 0.9]);
     c.model = { ...c.model, site: { ...site, speedup, ti, shear } };
-    const x = Float64Array.from(c.layout!.x), y = Float64Array.from(c.layout!.y);
+    const x = Float64Array.from(c.layout!.x),
+      y = Float64Array.from(c.layout!.y);
     for (const kernel of KERNELS) {
       for (const h of [52.3, 70, 77.7, 111.1]) {
         const { exact, fd } = hubCheck(c, h, x, y, kernel);

@@ -16,25 +16,26 @@ import { curveArrays, requireAddon, wakedConfig } from '../../src/physics/native
 import type { FarmModelSpec } from '../../src/physics/farmModel.js';
 import type { Case } from '../../src/case/case.js';
 
-
 function rel(a: number, b: number): number {
   return Math.abs(a - b) / Math.max(Math.abs(b), 1e-300);
 }
-
 
 /** Native and JavaScript engines on one case: AEP and every turbine to `tol` relative, gradient to `tol` of its largest component. */
 function compare(label: string, c: Case, model: FarmModelSpec, tol: number) {
   const spec = { ...model, inflow: 'waked' as const };
   assert.equal(createFarmEvaluator(c.turbine, c.wind, spec, 'native').plan.kernel, 'native', `${label}: the native kernel takes the site`);
-  const x = Float64Array.from(c.layout!.x), y = Float64Array.from(c.layout!.y);
+  const x = Float64Array.from(c.layout!.x),
+    y = Float64Array.from(c.layout!.y);
   const native = createFarmEvaluator(c.turbine, c.wind, spec, 'native');
   const js = createFarmEvaluator(c.turbine, c.wind, spec, 'js');
-  const n = native.aepWithGradient(x, y), j = js.aepWithGradient(x, y);
+  const n = native.aepWithGradient(x, y),
+    j = js.aepWithGradient(x, y);
   const plain = native.aep(x, y);
   assert.equal(plain.aepMwh, n.aepMwh, `${label}: the AEP alone is the AEP of the gradient call`);
   assert.ok(rel(n.aepMwh, j.aepMwh) <= tol, `${label}: AEP native ${n.aepMwh} vs JavaScript ${j.aepMwh}`);
   j.perTurbineMwh.forEach((v, i) => assert.ok(rel(n.perTurbineMwh[i], v) <= tol, `${label}: turbine ${i}: ${n.perTurbineMwh[i]} vs ${v}`));
-  let largest = 0, worst = 0;
+  let largest = 0,
+    worst = 0;
   for (let i = 0; i < x.length; i++) {
     largest = Math.max(largest, Math.abs(j.gradX[i]), Math.abs(j.gradY[i]));
     worst = Math.max(worst, Math.abs(n.gradX[i] - j.gradX[i]), Math.abs(n.gradY[i] - j.gradY[i]));
@@ -49,9 +50,14 @@ for (const file of ['site-speedup-bastankhah2014.yaml', 'site-speedup-jensen1983
     const c = loadSiteReference(file);
     const { native, js } = compare(file, c, c.model, 1e-12);
     const expected = c.expected!;
-    for (const [engine, r] of [['native', native], ['JavaScript', js]] as const) {
+    for (const [engine, r] of [
+      ['native', native],
+      ['JavaScript', js],
+    ] as const) {
       assert.ok(rel(r.aepMwh, expected.aepMwh) <= 1e-9, `${file}: ${engine} AEP ${r.aepMwh} vs PyWake ${expected.aepMwh}`);
-      expected.perTurbineMwh.forEach((v, i) => assert.ok(rel(r.perTurbineMwh[i], v) <= 1e-9, `${file}: ${engine} turbine ${i}: ${r.perTurbineMwh[i]} vs PyWake ${v}`));
+      expected.perTurbineMwh.forEach((v, i) =>
+        assert.ok(rel(r.perTurbineMwh[i], v) <= 1e-9, `${file}: ${engine} turbine ${i}: ${r.perTurbineMwh[i]} vs PyWake ${v}`),
+      );
     }
   });
 }
@@ -76,7 +82,12 @@ test('native kernel on a site with a speed-up by direction and a TI field, Jense
   const c = loadSiteReference('site-wd-niayifar2016.yaml');
   const ti = loadSiteReference('site-ti-niayifar2016.yaml').model.site!.ti;
   c.wind = thinRose(c.wind, 4);
-  compare('jensen on wd + TI', c, { wake: 'jensen', superposition: 'linear', turbulence: 'crespo-hernandez', useEffectiveTi: true, site: { ...c.model.site!, ti } }, 1e-12);
+  compare(
+    'jensen on wd + TI',
+    c,
+    { wake: 'jensen', superposition: 'linear', turbulence: 'crespo-hernandez', useEffectiveTi: true, site: { ...c.model.site!, ti } },
+    1e-12,
+  );
 });
 
 test('the addon refuses site arrays of the wrong size, or an adjoint without its field, with a TypeError naming them', () => {
@@ -84,12 +95,34 @@ test('the addon refuses site arrays of the wrong size, or an adjoint without its
   const spec = { ...c.model, inflow: 'waked' as const };
   const cfg = wakedConfig(c.turbine, c.wind, spec, 'best');
   const cv = curveArrays(c.turbine);
-  const n = 3, nDir = c.wind.directionsDeg.length;
+  const n = 3,
+    nDir = c.wind.directionsDeg.length;
   const rad = Float64Array.from(c.wind.directionsDeg, (d) => (d * Math.PI) / 180);
   const rows = (k: number) => new Float64Array(k);
-  const call = (site: Float64Array[]) => requireAddon().waked(cfg, cv.powerSpeeds, cv.powerW, cv.ctSpeeds, cv.ctValues, rad.map(Math.cos), rad.map(Math.sin),
-    c.wind.speeds, c.wind.probability, rows(0), Float64Array.of(0, 400, 800), Float64Array.of(0, 0, 0), 0, nDir, 1,
-    rows(nDir), rows(nDir * n), rows(nDir * n), rows(nDir * n), rows(2), ...site);
+  const call = (site: Float64Array[]) =>
+    requireAddon().waked(
+      cfg,
+      cv.powerSpeeds,
+      cv.powerW,
+      cv.ctSpeeds,
+      cv.ctValues,
+      rad.map(Math.cos),
+      rad.map(Math.sin),
+      c.wind.speeds,
+      c.wind.probability,
+      rows(0),
+      Float64Array.of(0, 400, 800),
+      Float64Array.of(0, 0, 0),
+      0,
+      nDir,
+      1,
+      rows(nDir),
+      rows(nDir * n),
+      rows(nDir * n),
+      rows(nDir * n),
+      rows(2),
+      ...site,
+    );
   assert.throws(() => call([rows(nDir * n - 1)]), { name: 'TypeError', message: /site arrays must hold directions × turbines/ });
   assert.throws(() => call([rows(0), rows(0), rows(nDir * n)]), { name: 'TypeError', message: /a site adjoint needs its field/ });
   assert.throws(() => call([Array(nDir * n).fill(1) as unknown as Float64Array]), { name: 'TypeError', message: /siteSpeed must be a Float64Array/ });

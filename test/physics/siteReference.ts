@@ -28,7 +28,8 @@ export function loadSiteReference(file: string): ReturnType<typeof caseFromRefer
  */
 export function thinRose(wind: WindResource, step: number, renormalise = true): WindResource {
   const nS = wind.speeds.length;
-  const dirs: number[] = [], p: number[] = [];
+  const dirs: number[] = [],
+    p: number[] = [];
   for (let d = 0; d < wind.directionsDeg.length; d += step) {
     dirs.push(wind.directionsDeg[d]);
     for (let s = 0; s < nS; s++) p.push(wind.probability[d * nS + s]);
@@ -40,7 +41,9 @@ export function thinRose(wind: WindResource, step: number, renormalise = true): 
 /** An (x, y) field given an h dimension: value(x, y) · factor(h) on the h grid. */
 export function overHeight(f: SiteField, h: number[], factor: number[]): SiteField {
   if (f.dims.length !== 2 || f.dims[0] !== 'x' || f.dims[1] !== 'y') throw new Error(`overHeight: an (x, y) field, not (${f.dims.join(', ')})`);
-  const nx = f.coords[0].length, ny = f.coords[1].length, nh = h.length;
+  const nx = f.coords[0].length,
+    ny = f.coords[1].length,
+    nh = h.length;
   const v = new Float64Array(nx * ny * nh);
   for (let i = 0; i < nx * ny; i++) for (let k = 0; k < nh; k++) v[i * nh + k] = f.values[i] * factor[k];
   return makeSiteField(f.name, ['x', 'y', 'h'], [f.coords[0], f.coords[1], Float64Array.from(h)], v);

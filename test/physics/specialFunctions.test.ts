@@ -6,11 +6,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { digamma, erf, gamma } from '../../src/physics/specialFunctions.js';
 
-const close = (a: number, b: number, tol: number, what: string) =>
-  assert.ok(Math.abs(a - b) <= tol * Math.abs(b), `${what}: ${a} vs ${b}`);
+const close = (a: number, b: number, tol: number, what: string) => assert.ok(Math.abs(a - b) <= tol * Math.abs(b), `${what}: ${a} vs ${b}`);
 
 test('erf matches tabulated values to 1e-14', () => {
-  for (const [x, v] of [[0.1, 0.1124629160182849], [0.5, 0.5204998778130465], [1, 0.8427007929497149], [2, 0.9953222650189527], [3, 0.9999779095030014], [-1, -0.8427007929497149]]) {
+  for (const [x, v] of [
+    [0.1, 0.1124629160182849],
+    [0.5, 0.5204998778130465],
+    [1, 0.8427007929497149],
+    [2, 0.9953222650189527],
+    [3, 0.9999779095030014],
+    [-1, -0.8427007929497149],
+  ]) {
     close(erf(x), v, 1e-14, `erf(${x})`);
   }
   assert.equal(erf(0), 0);

@@ -16,9 +16,23 @@ import { spawnSync } from 'node:child_process';
 import { REPO, CLI, tempDir } from '../helpers.js';
 import { copyRepository } from '../helpers/repoCopy.js';
 
-const D = 130, K = 0.05, CT = 0.75, P_RATED = 3.35e6, V_IN = 4, V_R = 9.8, V_OUT = 25;
-const X = [0, 500, 0, 700], Y = [0, 0, 600, 700];
-const DIRECTIONS = [0, 90, 180, 270], SPEEDS = [8, 11], PROB = [[0.05, 0.05], [0.1, 0.1], [0.15, 0.15], [0.2, 0.2]];
+const D = 130,
+  K = 0.05,
+  CT = 0.75,
+  P_RATED = 3.35e6,
+  V_IN = 4,
+  V_R = 9.8,
+  V_OUT = 25;
+const X = [0, 500, 0, 700],
+  Y = [0, 0, 600, 700];
+const DIRECTIONS = [0, 90, 180, 270],
+  SPEEDS = [8, 11],
+  PROB = [
+    [0.05, 0.05],
+    [0.1, 0.1],
+    [0.15, 0.15],
+    [0.2, 0.2],
+  ];
 
 const CASE = `name: toy-case
 turbine:
@@ -42,7 +56,8 @@ function toyAepMwh(): number {
   let wh = 0;
   DIRECTIONS.forEach((deg, d) => {
     const th = (deg * Math.PI) / 180;
-    const ux = -Math.sin(th), uy = -Math.cos(th); // where the wind blows to
+    const ux = -Math.sin(th),
+      uy = -Math.cos(th); // where the wind blows to
     SPEEDS.forEach((u, s) => {
       for (let i = 0; i < X.length; i++) {
         let sum = 0;
@@ -88,7 +103,10 @@ test('a toy wake model in one file and one registry line: accepted by case files
     fs.writeFileSync(registryFile, edited);
     // The sources only (the copy's tests and benchmarks are already compiled).
     fs.writeFileSync(path.join(copy.dir, 'tsconfig.src.json'), JSON.stringify({ extends: './tsconfig.json', include: ['src/**/*.ts'] }));
-    const tsc = spawnSync(process.execPath, [path.join(copy.dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.src.json'], { cwd: copy.dir, encoding: 'utf8' });
+    const tsc = spawnSync(process.execPath, [path.join(copy.dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.src.json'], {
+      cwd: copy.dir,
+      encoding: 'utf8',
+    });
     assert.equal(tsc.status, 0, tsc.stdout + tsc.stderr);
     const cli = path.join(copy.dir, 'dist', 'src', 'cli', 'main.js');
 
@@ -109,7 +127,9 @@ test('a toy wake model in one file and one registry line: accepted by case files
     assert.ok((JSON.parse(flag.stdout) as { aep_mwh: number }).aep_mwh > 0);
 
     // A campaign: a farm with the toy model, optimized by the gradient method (its exact gradient).
-    fs.writeFileSync(path.join(dir, 'campaign.yaml'), `name: toy
+    fs.writeFileSync(
+      path.join(dir, 'campaign.yaml'),
+      `name: toy
 output: out
 farms:
   - {id: 0, case: iea37-cs1-16, wake_model: toy2026}
@@ -118,7 +138,8 @@ farm_types:
 seeds: {start: 0, count: 2}
 optimizer: {method: gradient, max_iterations: 15}
 workers: 2
-`);
+`,
+    );
     const campaign = run(cli, ['run', 'campaign.yaml', '--quiet', '--json'], dir);
     assert.equal(campaign.status, 0, campaign.stderr);
     const summary = JSON.parse(campaign.stdout) as { done: number; total: number };

@@ -16,17 +16,30 @@ import { centralDifferenceCheck } from './gradientCheck.js';
 
 // A tabulated turbine shaped like a 2 MW, 80 m machine (Ct falling above rated, 0 outside the table).
 const turbine: Turbine = {
-  name: 'table-2mw', diameter: 80, hubHeight: 70, ratedPowerW: 2e6, cutIn: 3, cutOut: 25, cutOutInclusive: true,
+  name: 'table-2mw',
+  diameter: 80,
+  hubHeight: 70,
+  ratedPowerW: 2e6,
+  cutIn: 3,
+  cutOut: 25,
+  cutOutInclusive: true,
   power: { kind: 'table', speeds: Float64Array.from([3, 5, 7, 9, 11, 13, 25]), powerW: Float64Array.from([0, 0.15e6, 0.46e6, 1.0e6, 1.66e6, 1.96e6, 2e6]) },
   thrust: { kind: 'table', speeds: Float64Array.from([3, 4, 6, 9, 12, 15, 25]), ct: Float64Array.from([0, 0.82, 0.8, 0.8, 0.7, 0.25, 0.05]), outside: 'zero' },
 };
-const wind = { ...roseFromSectors([7, 61, 133, 199, 262, 311], [0.1, 0.2, 0.15, 0.25, 0.2, 0.1], [4.7, 6.3, 8.1, 10.7, 13.9], null), turbulenceIntensity: 0.08 };
+const wind = {
+  ...roseFromSectors([7, 61, 133, 199, 262, 311], [0.1, 0.2, 0.15, 0.25, 0.2, 0.1], [4.7, 6.3, 8.1, 10.7, 13.9], null),
+  turbulenceIntensity: 0.08,
+};
 
 function checkGradient(model: FarmModelSpec, seed: number): void {
   const rng = createRng(seed);
   const n = 10;
-  const x = new Float64Array(n), y = new Float64Array(n);
-  for (let i = 0; i < n; i++) { x[i] = rng.uniform(0, 1600); y[i] = rng.uniform(0, 1600); }
+  const x = new Float64Array(n),
+    y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    x[i] = rng.uniform(0, 1600);
+    y[i] = rng.uniform(0, 1600);
+  }
   const ev = createFarmEvaluator(turbine, wind, model);
   const { maxAbs, maxErr } = centralDifferenceCheck(ev, x, y);
   const label = JSON.stringify(model);
@@ -84,7 +97,13 @@ test('the free-stream shortcut of the waked engine equals the original engine fo
   for (const wake of ['iea37', 'bastankhah2014', 'jensen'] as const) {
     const original = createFarmEvaluator(turbine, wind, { wake, superposition: 'sos', inflow: 'free-stream' }).aep(x, y).aepMwh;
     // ct2a given explicitly routes the same model to the waked engine's free-stream mode.
-    const spec: FarmModelSpec = { wake, superposition: 'sos', inflow: 'free-stream', ct2a: 'mom1d', params: wake === 'bastankhah2014' ? { ctlim: 0.999999 } : {} };
+    const spec: FarmModelSpec = {
+      wake,
+      superposition: 'sos',
+      inflow: 'free-stream',
+      ct2a: 'mom1d',
+      params: wake === 'bastankhah2014' ? { ctlim: 0.999999 } : {},
+    };
     const waked = createFarmEvaluator(turbine, wind, spec).aep(x, y).aepMwh;
     assert.ok(Math.abs(waked - original) <= 1e-12 * original, `${wake}: ${waked} vs ${original}`);
   }

@@ -42,10 +42,13 @@ function referenceCase(name: string) {
 /** n turbines uniform in a square, at least 2D = 160 m apart (closer, the near wake's curvature swamps h = 1e-3 m differences). */
 function randomLayout(seed: number, n: number, side: number): { x: Float64Array; y: Float64Array } {
   const rng = createRng(seed);
-  const x = new Float64Array(n), y = new Float64Array(n);
+  const x = new Float64Array(n),
+    y = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    do { x[i] = rng.uniform(0, side); y[i] = rng.uniform(0, side); }
-    while (Array.from({ length: i }, (_, k) => Math.hypot(x[i] - x[k], y[i] - y[k])).some((r) => r < 160));
+    do {
+      x[i] = rng.uniform(0, side);
+      y[i] = rng.uniform(0, side);
+    } while (Array.from({ length: i }, (_, k) => Math.hypot(x[i] - x[k], y[i] - y[k])).some((r) => r < 160));
   }
   return { x, y };
 }
@@ -60,13 +63,19 @@ test('Zong 2020 weighted sum, reference turbine and rose: exact gradient = centr
   const c = referenceCase('zong2020-random16.yaml');
   assert.equal(c.model.superposition, 'weighted');
   const ev = caseEvaluator(c);
-  for (const [seed, n] of [[31, 9], [32, 12], [35, 16]] as const) {
+  for (const [seed, n] of [
+    [31, 9],
+    [32, 12],
+    [35, 16],
+  ] as const) {
     const { x, y } = randomLayout(seed, n, 1800);
     assertGradient(`random ${n} (seed ${seed})`, ev, x, y);
   }
   const g = referenceCase('zong2020-grid5x5.yaml');
   assert.equal(g.model.superposition, 'weighted');
-  const turn = (17 * Math.PI) / 180, gx = g.layout!.x, gy = g.layout!.y;
+  const turn = (17 * Math.PI) / 180,
+    gx = g.layout!.x,
+    gy = g.layout!.y;
   const x = Float64Array.from(gx, (v, i) => v * Math.cos(turn) - gy[i] * Math.sin(turn));
   const y = Float64Array.from(gx, (v, i) => v * Math.sin(turn) + gy[i] * Math.cos(turn));
   assertGradient('5D grid turned 17°', caseEvaluator(g), x, y);
@@ -76,7 +85,8 @@ test('the gradient replays the weighted-sum solve: same AEP bit for bit, same it
   for (const name of ['zong2020-random16.yaml', 'zong2020-grid5x5.yaml']) {
     const c = referenceCase(name);
     const setup = weightedSumSetup(c.turbine, c.wind, c.model);
-    const x = Float64Array.from(c.layout!.x), y = Float64Array.from(c.layout!.y);
+    const x = Float64Array.from(c.layout!.x),
+      y = Float64Array.from(c.layout!.y);
     const solve = evaluateWeightedSum(setup, x, y);
     // The iteration counts are the solve's lockstep ones: some steps stop early, some run to max_iter.
     assert.ok(solve.iterations.some((k) => k > 1) && solve.iterations.some((k) => k >= 1 && k < 5), `${name}: iterations ${solve.iterations.join(',')}`);
@@ -91,7 +101,10 @@ test('the gradient replays the weighted-sum solve: same AEP bit for bit, same it
 
 // A smaller rose for the option sweep (directions off the 5° grid, several speeds).
 const ref = referenceCase('zong2020-random16.yaml');
-const smallWind = { ...roseFromSectors([7, 61, 133, 199, 262, 311], [0.1, 0.2, 0.15, 0.25, 0.2, 0.1], [4.7, 6.3, 8.1, 10.7, 13.9], null), turbulenceIntensity: 0.08 };
+const smallWind = {
+  ...roseFromSectors([7, 61, 133, 199, 262, 311], [0.1, 0.2, 0.15, 0.25, 0.2, 0.1], [4.7, 6.3, 8.1, 10.7, 13.9], null),
+  turbulenceIntensity: 0.08,
+};
 const variants: FarmModelSpec[] = [
   { wake: 'zong2020', superposition: 'weighted' },
   { wake: 'zong2020', superposition: 'weighted', deficitReference: 'free-stream' },

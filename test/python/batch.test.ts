@@ -38,7 +38,10 @@ print(json.dumps(out))
 `;
   const r = runPython(['-c', code]);
   assert.equal(r.status, 0, r.stderr);
-  const out = JSON.parse(r.stdout) as Record<string, { shapes: number[][]; no_grad: boolean; aep: boolean; per_turbine: boolean; grad: boolean; distinct: boolean; one: boolean }>;
+  const out = JSON.parse(r.stdout) as Record<
+    string,
+    { shapes: number[][]; no_grad: boolean; aep: boolean; per_turbine: boolean; grad: boolean; distinct: boolean; one: boolean }
+  >;
   const n: Record<string, number> = { 'iea37-cs1-16': 16 };
   for (const [c, o] of Object.entries(out)) {
     if (n[c]) assert.deepEqual(o.shapes, [[25], [25, 16], [25, 16], [25, 16]], c);
@@ -81,7 +84,9 @@ print(json.dumps(out))
   ]);
 });
 
-test('Python: the aep_batch and optimize-with-progress headers, progress frames included, match schemas/serve.v1.json (Python jsonschema)', { skip: missing || (runPython(['-c', 'import jsonschema']).status !== 0 && 'python3-jsonschema is not installed') }, () => {
+test('Python: the aep_batch and optimize-with-progress headers, progress frames included, match schemas/serve.v1.json (Python jsonschema)', {
+  skip: missing || (runPython(['-c', 'import jsonschema']).status !== 0 && 'python3-jsonschema is not installed'),
+}, () => {
   const code = `
 import json, numpy as np, jsonschema, wflo
 import wflo._engine as e

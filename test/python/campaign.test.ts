@@ -21,19 +21,23 @@ const missing = pythonMissing();
 describe('campaigns from Python', { skip: missing }, () => {
   const dir = tempDir('wflo-pycampaign-');
 
-  test('a bad campaign file: WfloError with the CLI\'s line and exit code', { timeout: 120_000 }, () => {
+  test("a bad campaign file: WfloError with the CLI's line and exit code", { timeout: 120_000 }, () => {
     const file = path.join(dir, 'bad.yaml');
     fs.writeFileSync(file, stringify({ ...noopCampaign(path.join(dir, 'out-bad'), 2), workerz: 2 }));
     const cli = runWflo(['run', file]);
     assert.equal(cli.status, 2);
-    const py = runPython(['-c', `
+    const py = runPython([
+      '-c',
+      `
 import sys, wflo
 try:
     wflo.load_campaign(sys.argv[1])
 except wflo.WfloError as err:
     print(err.exit_code)
     print(err)
-`, file]);
+`,
+      file,
+    ]);
     assert.equal(py.status, 0, py.stderr);
     const [code, message] = py.stdout.split('\n');
     assert.equal(code, '2');
@@ -45,17 +49,24 @@ except wflo.WfloError as err:
     const out = path.join(dir, 'out-run');
     const file = path.join(dir, 'run.yaml');
     fs.writeFileSync(file, stringify(noopCampaign(out, 3, { sleep_ms: 300 })));
-    const py = runPython(['-c', `
+    const py = runPython([
+      '-c',
+      `
 import json, sys, wflo
 c = wflo.load_campaign(sys.argv[1])
 seen = []
 summary = c.run(workers=1, progress_every_s=0.2, on_progress=seen.append)
 print(json.dumps({"report": c.report, "summary": summary, "progress": [p._asdict() for p in seen], "status": c.status(), "after": c.validate()}))
-`, file]);
+`,
+      file,
+    ]);
     assert.equal(py.status, 0, py.stderr);
     const got = JSON.parse(py.stdout) as {
-      report: { tasks: number; missing: number; outputDir: string }; summary: { done: number; total: number; doneThisRun: number; stopReason: string; layoutsFile: string };
-      progress: { done: number; total: number; failed: number; running: number; pending: number }[]; status: Record<string, unknown>; after: { done: number; missing: number };
+      report: { tasks: number; missing: number; outputDir: string };
+      summary: { done: number; total: number; doneThisRun: number; stopReason: string; layoutsFile: string };
+      progress: { done: number; total: number; failed: number; running: number; pending: number }[];
+      status: Record<string, unknown>;
+      after: { done: number; missing: number };
     };
     assert.deepEqual([got.report.tasks, got.report.missing, got.report.outputDir], [12, 12, out]);
     assert.deepEqual([got.summary.done, got.summary.total, got.summary.doneThisRun, got.summary.stopReason], [12, 12, 12, 'complete']);
@@ -77,7 +88,9 @@ print(json.dumps({"report": c.report, "summary": summary, "progress": [p._asdict
     const out = path.join(dir, 'out-stop');
     const file = path.join(dir, 'stop.yaml');
     fs.writeFileSync(file, stringify(noopCampaign(out, 3, { sleep_ms: 1500 })));
-    const py = runPython(['-c', `
+    const py = runPython([
+      '-c',
+      `
 import json, sys, time, wflo
 run = wflo.start_run(sys.argv[1], workers=1, progress_every_s=0.2)
 while run.progress is None or run.progress.done < 2:
@@ -90,7 +103,9 @@ except wflo.RunFailed as err:
     first = {"code": err.exit_code, "message": str(err), "done": err.summary["done"]}
 second = wflo.run_campaign(sys.argv[1], workers=2)
 print(json.dumps({"first": first, "second": second}))
-`, file]);
+`,
+      file,
+    ]);
     assert.equal(py.status, 0, py.stderr);
     const got = JSON.parse(py.stdout) as { first: { code: number; message: string; done: number }; second: { done: number; doneThisRun: number } };
     assert.equal(got.first.code, 130);
@@ -100,19 +115,29 @@ print(json.dumps({"first": first, "second": second}))
     assert.equal(got.second.doneThisRun, 12 - got.first.done);
   });
 
-  test('Ctrl-C at a terminal (SIGINT to Python\'s process group) stops the run cleanly: one interrupt reaches wflo run', { timeout: 300_000 }, async () => {
+  test("Ctrl-C at a terminal (SIGINT to Python's process group) stops the run cleanly: one interrupt reaches wflo run", { timeout: 300_000 }, async () => {
     const out = path.join(dir, 'out-ctrlc');
     const file = path.join(dir, 'ctrlc.yaml');
     fs.writeFileSync(file, stringify(noopCampaign(out, 3, { sleep_ms: 1500 })));
     const { spawn } = await import('node:child_process');
-    const child = spawn(PYTHON, ['-c', `
+    const child = spawn(
+      PYTHON,
+      [
+        '-c',
+        `
 import sys, wflo
 def show(p):
     print("progress", p.done, flush=True)
 wflo.run_campaign(sys.argv[1], workers=1, progress_every_s=0.2, on_progress=show, on_line=lambda l: print("line", l, flush=True))
-`, file], { env: { ...process.env, PYTHONPATH: PYTHON_PACKAGE, WFLO_CLI: '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+`,
+        file,
+      ],
+      { env: { ...process.env, PYTHONPATH: PYTHON_PACKAGE, WFLO_CLI: '' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+    );
     let stdout = '';
-    child.stdout.on('data', (b: Buffer) => { stdout += b.toString(); });
+    child.stdout.on('data', (b: Buffer) => {
+      stdout += b.toString();
+    });
     const deadline = Date.now() + 200_000;
     while (!/progress [1-9]/.test(stdout)) {
       assert.ok(Date.now() < deadline, stdout);

@@ -47,18 +47,27 @@ print(json.dumps(out))
 
 const one = (hex: string) => Array.from(doublesOfHex(hex));
 
-test('Python Farm.cost / Farm.cables equal `wflo cost --json` / `wflo cables --json` bit for bit (cs4-offshore: its layout and one turbine moved); bad input is a WfloError with exit code 2', { skip: missing }, () => {
+test('Python Farm.cost / Farm.cables equal `wflo cost --json` / `wflo cables --json` bit for bit (cs4-offshore: its layout and one turbine moved); bad input is a WfloError with exit code 2', {
+  skip: missing,
+}, () => {
   const moved = path.join(tempDir('wflo-py-cost-'), 'moved.yaml');
   const r = runPython(['-c', CODE, CS4, moved]);
   assert.equal(r.status, 0, r.stderr);
   const got = JSON.parse(r.stdout) as Record<string, any>;
   assert.ok(fs.existsSync(moved));
-  for (const [name, extra] of [['case', []], ['moved', ['--layout', moved]]] as const) {
+  for (const [name, extra] of [
+    ['case', []],
+    ['moved', ['--layout', moved]],
+  ] as const) {
     const cost = JSON.parse(runWflo(['cost', CS4, ...extra, '--json']).stdout);
     const net = JSON.parse(runWflo(['cables', CS4, ...extra, '--json']).stdout);
     const g = got[name];
     assert.deepEqual(one(g.cost), [cost.lcoe_per_mwh, cost.npv, cost.irr, cost.aep_mwh, cost.cable_length_m, cost.cable_cost], `${name}: cost figures`);
-    assert.deepEqual(Object.fromEntries(Object.entries(g.breakdown as Record<string, string>).map(([k, v]) => [k, one(v)[0]])), cost.cost_breakdown, `${name}: breakdown`);
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(g.breakdown as Record<string, string>).map(([k, v]) => [k, one(v)[0]])),
+      cost.cost_breakdown,
+      `${name}: breakdown`,
+    );
     assert.equal(g.model, cost.cost_model);
     assert.equal(g.currency, 'EUR');
     assert.deepEqual(one(g.cables), [net.cable_length_m, net.cable_cost], `${name}: network totals`);

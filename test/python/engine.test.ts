@@ -40,7 +40,7 @@ const here = (name: string) => (name.includes('/') ? path.join(REPO, name) : nam
 
 const CASES = ['iea37-cs1-16', 'iea37-cs3', 'examples/mixed-farm.yaml', 'test/data/iea37/cs1-2/iea37-ex36.yaml'];
 
-test('Python: AEP, per-turbine AEP and gradient equal the CLI\'s and the TS evaluator\'s bit for bit', { skip: missing }, () => {
+test("Python: AEP, per-turbine AEP and gradient equal the CLI's and the TS evaluator's bit for bit", { skip: missing }, () => {
   const r = runPython(['-c', EVALUATE, ...CASES]);
   assert.equal(r.status, 0, r.stderr);
   const got = JSON.parse(r.stdout) as Record<string, Record<string, string | number>>;
@@ -48,7 +48,13 @@ test('Python: AEP, per-turbine AEP and gradient equal the CLI\'s and the TS eval
     const py = got[name];
     const cli = runWflo(['aep', name, '--json', '--gradient']);
     assert.equal(cli.status, 0, cli.stderr);
-    const j = JSON.parse(cli.stdout) as { aep_mwh: number; per_turbine_mwh: number[]; grad_x_mwh_per_m: number[]; grad_y_mwh_per_m: number[]; n_turbines: number };
+    const j = JSON.parse(cli.stdout) as {
+      aep_mwh: number;
+      per_turbine_mwh: number[];
+      grad_x_mwh_per_m: number[];
+      grad_y_mwh_per_m: number[];
+      n_turbines: number;
+    };
     assert.equal(py.n, j.n_turbines, name);
     assert.ok(Object.is(doublesOfHex(py.aep as string)[0], j.aep_mwh), `${name}: aep ${doublesOfHex(py.aep as string)[0]} vs CLI ${j.aep_mwh}`);
     assert.ok(Object.is(doublesOfHex(py.aep_g as string)[0], j.aep_mwh), name);
@@ -65,7 +71,7 @@ test('Python: AEP, per-turbine AEP and gradient equal the CLI\'s and the TS eval
   }
 });
 
-test('Python: a bad case name and a bad layout raise WfloError with the CLI\'s one line and exit code', { skip: missing }, () => {
+test("Python: a bad case name and a bad layout raise WfloError with the CLI's one line and exit code", { skip: missing }, () => {
   const code = `
 import wflo, numpy as np
 with wflo.Engine() as engine:
@@ -103,7 +109,8 @@ test('Python: the SciPy SLSQP example improves cs1-36 in a few iterations; its l
   const c = resolveAepRequest({ file: 'iea37-cs1-36' });
   const n = c.nTurbines;
   assert.equal(v.length, 2 * n);
-  const x = v.subarray(0, n), y = v.subarray(n);
+  const x = v.subarray(0, n),
+    y = v.subarray(n);
   assert.ok(Object.is(caseEvaluator(c).aep(x, y).aepMwh, doublesOfHex(aepHex)[0]));
   // Inside the 2000 m circle (SLSQP's constraint tolerance: a few millimetres at most).
   for (let i = 0; i < n; i++) assert.ok(Math.hypot(x[i], y[i]) < 2000 + 0.01, `turbine ${i} at radius ${Math.hypot(x[i], y[i])}`);

@@ -65,7 +65,14 @@ print(json.dumps(out))
 `;
   const r = runPython(['-c', code]);
   assert.equal(r.status, 0, r.stderr);
-  const out = JSON.parse(r.stdout) as { owndata: Record<string, boolean>; writeable: boolean; others_kept: boolean; next_equal: boolean; baseline_kept: boolean; aep_again: boolean };
+  const out = JSON.parse(r.stdout) as {
+    owndata: Record<string, boolean>;
+    writeable: boolean;
+    others_kept: boolean;
+    next_equal: boolean;
+    baseline_kept: boolean;
+    aep_again: boolean;
+  };
   for (const [name, own] of Object.entries(out.owndata)) assert.equal(own, true, `${name} is a view`);
   assert.deepEqual([out.writeable, out.others_kept, out.next_equal, out.baseline_kept, out.aep_again], [true, true, true, true, true]);
 });

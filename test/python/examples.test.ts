@@ -29,7 +29,7 @@ describe('the Python runner examples', { skip: missing }, () => {
     assert.deepEqual(unmarked, [], 'every line that uses wflo or the task is marked');
   });
 
-  test('researcher/: its rows pass the gate; the researcher\'s AEP agrees with wflo\'s', { timeout: 300_000 }, () => {
+  test("researcher/: its rows pass the gate; the researcher's AEP agrees with wflo's", { timeout: 300_000 }, () => {
     const project = path.join(dir, 'researcher');
     fs.mkdirSync(project);
     fs.copyFileSync(path.join(EXAMPLE, 'opt.py'), path.join(project, 'opt.py'));
@@ -41,13 +41,17 @@ describe('the Python runner examples', { skip: missing }, () => {
     fs.writeFileSync(path.join(project, 'campaign.yaml'), stringify(c));
     const r = runWflo(['run', path.join(project, 'campaign.yaml'), '--quiet'], { env: { PYTHONPATH: PYTHON_PACKAGE }, timeoutMs: 300_000 });
     assert.equal(r.status, 0, r.stderr);
-    const h = runPython(['-c', `
+    const h = runPython([
+      '-c',
+      `
 import json, sys, h5py, numpy as np
 with h5py.File(sys.argv[1], "r") as f:
     print(json.dumps({"tasks": f["task_id"].asstr()[:].tolist(), "source": f["source"].asstr()[:].tolist(),
                       "aep": f["aep"][:].tolist(), "reported": f["aep_reported"][:].tolist(),
                       "aep_initial": f["aep_initial"][:].tolist(), "gain": f["metrics/gain_percent"][:].tolist()}))
-`, path.join(out, 'layouts.h5')]);
+`,
+      path.join(out, 'layouts.h5'),
+    ]);
     assert.equal(h.status, 0, h.stderr);
     const rows = JSON.parse(h.stdout) as { tasks: string[]; source: string[]; aep: number[]; reported: number[]; gain: number[] };
     assert.deepEqual(rows.tasks, ['farm_0_type_0_seed_0', 'farm_0_type_0_seed_1', 'farm_1_type_0_seed_0', 'farm_1_type_0_seed_1']);
@@ -62,16 +66,23 @@ with h5py.File(sys.argv[1], "r") as f:
     const png = path.join(dir, 'layouts.png');
     const r = runPython([path.join(REPO, 'python', 'examples', 'plot_layouts.py'), out, '-o', png]);
     assert.equal(r.status, 0, r.stderr);
-    const h = runPython(['-c', `
+    const h = runPython([
+      '-c',
+      `
 import sys, h5py, numpy as np
 with h5py.File(sys.argv[1], "r") as f:
     groups = np.array([f"{a}/{b}" for a, b in zip(f["farm_id"][:], f["farm_type"][:])])
     aep = f["aep"][:]
     for g in sorted(set(groups)):
         print(f"{g:>9}  {aep[groups == g].max():14.3f}  {int((groups == g).sum()):5d}")
-`, path.join(out, 'layouts.h5')]);
+`,
+      path.join(out, 'layouts.h5'),
+    ]);
     assert.equal(h.status, 0, h.stderr);
-    const table = r.stdout.split('\n').filter((l) => /^\s+\d+\/\d+\s/.test(l)).join('\n');
+    const table = r.stdout
+      .split('\n')
+      .filter((l) => /^\s+\d+\/\d+\s/.test(l))
+      .join('\n');
     assert.equal(`${table}\n`, h.stdout);
     if (runPython(['-c', 'import matplotlib']).status === 0) {
       assert.deepEqual([...fs.readFileSync(png).subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);

@@ -60,7 +60,9 @@ with wflo.Engine() as engine:
 print(json.dumps(out))
 `;
 
-test('Python: farms from values (curves, Weibull sectors, a table, a time series) equal `wflo aep` of the same document in a file, bit for bit', { skip: missing }, () => {
+test('Python: farms from values (curves, Weibull sectors, a table, a time series) equal `wflo aep` of the same document in a file, bit for bit', {
+  skip: missing,
+}, () => {
   const r = runPython(['-c', BUILD]);
   assert.equal(r.status, 0, r.stderr);
   const got = JSON.parse(r.stdout) as Record<string, Record<string, unknown>>;
@@ -71,7 +73,15 @@ test('Python: farms from values (curves, Weibull sectors, a table, a time series
     fs.writeFileSync(file, JSON.stringify(py.document)); // JSON is YAML
     const cli = runWflo(['aep', file, '--json', '--gradient']);
     assert.equal(cli.status, 0, cli.stderr);
-    const j = JSON.parse(cli.stdout) as { aep_mwh: number; per_turbine_mwh: number[]; per_direction_mwh: number[]; directions_deg: number[]; grad_x_mwh_per_m: number[]; grad_y_mwh_per_m: number[]; n_turbines: number };
+    const j = JSON.parse(cli.stdout) as {
+      aep_mwh: number;
+      per_turbine_mwh: number[];
+      per_direction_mwh: number[];
+      directions_deg: number[];
+      grad_x_mwh_per_m: number[];
+      grad_y_mwh_per_m: number[];
+      n_turbines: number;
+    };
     assert.equal(py.n, j.n_turbines, key);
     assert.ok(Object.is(doublesOfHex(py.aep as string)[0], j.aep_mwh), `${key}: ${doublesOfHex(py.aep as string)[0]} vs CLI ${j.aep_mwh}`);
     assert.deepEqual(Array.from(doublesOfHex(py.per_turbine as string)), j.per_turbine_mwh, key);
@@ -108,10 +118,13 @@ with wflo.Engine() as engine:
     print(json.dumps({"aep": engine.farm_from_values(wflo.case_document(t, rose, layout=([0, 500], [0, 0]))).aep([0, 500], [0, 0]).aep_mwh > 0}))
 `;
 
-test('Python: a bad farm document raises WfloError with the CLI\'s message for the same document in a file', { skip: missing }, () => {
+test("Python: a bad farm document raises WfloError with the CLI's message for the same document in a file", { skip: missing }, () => {
   const r = runPython(['-c', BAD]);
   assert.equal(r.status, 0, r.stderr);
-  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { ok?: boolean; exit_code: number; message: string; document: unknown; aep?: boolean });
+  const lines = r.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { ok?: boolean; exit_code: number; message: string; document: unknown; aep?: boolean });
   assert.equal(lines.pop()!.aep, true, 'the engine still serves');
   const dir = tempDir('wflo-py-bad-');
   assert.equal(lines.length, 6);
@@ -123,7 +136,12 @@ test('Python: a bad farm document raises WfloError with the CLI\'s message for t
     assert.equal(cli.status, 2, cli.stderr);
     assert.equal(py.exit_code, 2);
     // The CLI names the file (and a line); Python names the document's source, <python>.
-    const expected = cli.stderr.trim().replace(/^wflo: /, '').split(file).join('<python>').replace(/^<python>:\d+:/, '<python>:');
+    const expected = cli.stderr
+      .trim()
+      .replace(/^wflo: /, '')
+      .split(file)
+      .join('<python>')
+      .replace(/^<python>:\d+:/, '<python>:');
     assert.equal(py.message, expected, `document ${i}`);
   }
   fs.rmSync(dir, { recursive: true, force: true });
@@ -152,7 +170,9 @@ with wflo.Engine() as engine:
 });
 
 test('Python: a document nested too deep or naming an array not sent is refused in one line, and the engine keeps serving', { skip: missing }, () => {
-  const r = runPython(['-c', `
+  const r = runPython([
+    '-c',
+    `
 import wflo
 with wflo.Engine() as e:
     deep = 0
@@ -163,7 +183,8 @@ with wflo.Engine() as e:
         except wflo.WfloError as err:
             print(err.exit_code, err)
     print(e.farm("iea37-cs1-16").n)
-`]);
+`,
+  ]);
   assert.equal(r.status, 0, r.stderr);
   const lines = r.stdout.trim().split('\n');
   assert.equal(lines.length, 3, r.stdout);

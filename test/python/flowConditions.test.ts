@@ -37,13 +37,36 @@ print(json.dumps(out))
 
 const rel = (a: number, b: number) => Math.abs(a - b) / Math.abs(b);
 
-test('Python flow_conditions: Σ Power · P · 8760 h equals the AEP of `wflo aep` to 1e-12 on a rose, a time series, per-bin TI, a mixed farm, neighbours, the weighted sum', { skip: missing }, () => {
+test('Python flow_conditions: Σ Power · P · 8760 h equals the AEP of `wflo aep` to 1e-12 on a rose, a time series, per-bin TI, a mixed farm, neighbours, the weighted sum', {
+  skip: missing,
+}, () => {
   const ref = (f: string) => path.join('test', 'data', 'reference', f);
-  const cases = ['examples/offshore-cs4/cs4-offshore.yaml', 'iea37-cs1-16', ref('timeseries-niayifar2016-grid5x5.yaml'), ref('tibins-niayifar2016-random16.yaml'),
-    ref('mixed-niayifar2016.yaml'), ref('neighbours-bastankhah2014.yaml'), ref('site-weibull-bastankhah2014.yaml'), ref('zong2020-grid5x5.yaml')];
+  const cases = [
+    'examples/offshore-cs4/cs4-offshore.yaml',
+    'iea37-cs1-16',
+    ref('timeseries-niayifar2016-grid5x5.yaml'),
+    ref('tibins-niayifar2016-random16.yaml'),
+    ref('mixed-niayifar2016.yaml'),
+    ref('neighbours-bastankhah2014.yaml'),
+    ref('site-weibull-bastankhah2014.yaml'),
+    ref('zong2020-grid5x5.yaml'),
+  ];
   const r = runPython(['-c', SUMMARY, ...cases]);
   assert.equal(r.status, 0, r.stderr);
-  const got = JSON.parse(r.stdout) as Record<string, { sum: number; aep: number; dims: Record<string, number>; vars: Record<string, [string[], string]>; coords: Record<string, [string[], string]>; p_sum: number; x: number[]; ws_min: number; ws_max_over_free: number }>;
+  const got = JSON.parse(r.stdout) as Record<
+    string,
+    {
+      sum: number;
+      aep: number;
+      dims: Record<string, number>;
+      vars: Record<string, [string[], string]>;
+      coords: Record<string, [string[], string]>;
+      p_sum: number;
+      x: number[];
+      ws_min: number;
+      ws_max_over_free: number;
+    }
+  >;
   for (const c of cases) {
     const cli = JSON.parse(runWflo(['aep', c, '--json']).stdout) as { aep_mwh: number; n_turbines: number };
     const g = got[c];
@@ -72,9 +95,18 @@ test('Python flow_conditions: Σ Power · P · 8760 h equals the AEP of `wflo ae
   assert.deepEqual(got[ref('site-weibull-bastankhah2014.yaml')].vars.P, [['wt', 'wd', 'ws'], '-']);
 });
 
-test('Python flow_conditions: WS_eff and CT at PyWake\'s check condition (270°, 8 m/s) equal PyWake\'s to 1e-9', { skip: missing }, () => {
-  const files = ['niayifar2016-grid5x5.yaml', 'turbopark2022-random16.yaml', 'jensen1983-grid5x5.yaml', 'ground-bastankhah2014-grid5x5.yaml',
-    'rotor-bastankhah2014-grid-random16.yaml', 'tibins-niayifar2016-random16.yaml', 'site-speedup-bastankhah2014.yaml', 'mixed-niayifar2016.yaml', 'neighbours-bastankhah2014.yaml'];
+test("Python flow_conditions: WS_eff and CT at PyWake's check condition (270°, 8 m/s) equal PyWake's to 1e-9", { skip: missing }, () => {
+  const files = [
+    'niayifar2016-grid5x5.yaml',
+    'turbopark2022-random16.yaml',
+    'jensen1983-grid5x5.yaml',
+    'ground-bastankhah2014-grid5x5.yaml',
+    'rotor-bastankhah2014-grid-random16.yaml',
+    'tibins-niayifar2016-random16.yaml',
+    'site-speedup-bastankhah2014.yaml',
+    'mixed-niayifar2016.yaml',
+    'neighbours-bastankhah2014.yaml',
+  ];
   // Not the weighted sum (zong2020-*): its iteration count is shared by every bin solved together, as in PyWake's call over
   // the whole rose (what its AEP is), so a bin of the rose is not PyWake's check condition solved alone (6e-5 apart at turbine 3).
   const code = `
@@ -98,7 +130,9 @@ print(json.dumps(out))
     const own = caseFromReferenceDocument(readYamlFile(file), file).layout!.x.length;
     assert.equal(g.ws.length, own, `${file}: own turbines only`);
     cc.wsEff.slice(0, own).forEach((v, i) => assert.ok(rel(g.ws[i], v) <= 1e-9, `${path.basename(file)}: WS_eff[${i}] ${g.ws[i]} vs PyWake ${v}`));
-    cc.ct.slice(0, own).forEach((v, i) => assert.ok(Math.abs(g.ct[i] - v) <= 1e-9 * Math.max(v, 1e-3), `${path.basename(file)}: CT[${i}] ${g.ct[i]} vs PyWake ${v}`));
+    cc.ct
+      .slice(0, own)
+      .forEach((v, i) => assert.ok(Math.abs(g.ct[i] - v) <= 1e-9 * Math.max(v, 1e-3), `${path.basename(file)}: CT[${i}] ${g.ct[i]} vs PyWake ${v}`));
   }
 });
 
@@ -117,6 +151,9 @@ with wflo.Engine() as engine:
   assert.equal(r.status, 0, r.stderr);
   const lines = r.stdout.trim().split('\n');
   assert.equal(lines.length, 2, r.stdout);
-  assert.match(lines[0], /^2 blockage 'selfsimilarity2020': blockage is solved by its own engine: the flow of each condition covers the waked solve and the weighted sum/);
+  assert.match(
+    lines[0],
+    /^2 blockage 'selfsimilarity2020': blockage is solved by its own engine: the flow of each condition covers the waked solve and the weighted sum/,
+  );
   assert.match(lines[1], /^2 x: expected 16 values \(one per turbine\), got shape \(3,\)$/);
 });

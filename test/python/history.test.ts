@@ -17,8 +17,16 @@ const missing = pythonMissing();
 
 const RUNS = [
   { label: 'gradient', py: { method: 'gradient', seed: 3, max_iterations: 20 }, flags: ['--method', 'gradient', '--seed', '3', '--max-iterations', '20'] },
-  { label: 'global', py: { method: 'global', seed: 3, hops: 2, max_iterations: 10 }, flags: ['--method', 'global', '--seed', '3', '--hops', '2', '--max-iterations', '10'] },
-  { label: 'basin', py: { method: 'basin', seed: 2, hops: 2, max_iterations: 10, hop_wec: [1.5, 1] }, flags: ['--method', 'basin', '--seed', '2', '--hops', '2', '--max-iterations', '10', '--hop-wec', '1.5,1'] },
+  {
+    label: 'global',
+    py: { method: 'global', seed: 3, hops: 2, max_iterations: 10 },
+    flags: ['--method', 'global', '--seed', '3', '--hops', '2', '--max-iterations', '10'],
+  },
+  {
+    label: 'basin',
+    py: { method: 'basin', seed: 2, hops: 2, max_iterations: 10, hop_wec: [1.5, 1] },
+    flags: ['--method', 'basin', '--seed', '2', '--hops', '2', '--max-iterations', '10', '--hop-wec', '1.5,1'],
+  },
 ];
 
 const CODE = `
@@ -54,13 +62,18 @@ with wflo.Engine() as engine:
 print(json.dumps(out))
 `;
 
-test('Python: result.history equals `wflo optimize --history` row for row; progress streams the same rows; a raising callback leaves the engine in step', { skip: missing }, () => {
+test('Python: result.history equals `wflo optimize --history` row for row; progress streams the same rows; a raising callback leaves the engine in step', {
+  skip: missing,
+}, () => {
   const dir = tempDir('wflo-py-history-');
   try {
     const r = runPython(['-c', CODE, JSON.stringify(RUNS)], { timeoutMs: 900_000 });
     assert.equal(r.status, 0, r.stderr);
     type Rows = Record<string, unknown>[];
-    const out = JSON.parse(r.stdout) as Record<string, { history: Rows; streamed: Rows; stages: number; seeds: number[]; same: boolean; plain_history: boolean; n: number; types: string[] }> & { starts: { seed: number; history: Rows }; raised: string | null; after: number; fresh: number };
+    const out = JSON.parse(r.stdout) as Record<
+      string,
+      { history: Rows; streamed: Rows; stages: number; seeds: number[]; same: boolean; plain_history: boolean; n: number; types: string[] }
+    > & { starts: { seed: number; history: Rows }; raised: string | null; after: number; fresh: number };
     const cliRows = (flags: string[]): Rows => {
       const file = path.join(dir, `h${flags.join('').replace(/\W/g, '')}.json`);
       const cli = runWflo(['optimize', 'iea37-cs1-16', ...flags, '--history', file], { timeoutMs: 600_000 });

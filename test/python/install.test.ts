@@ -13,18 +13,25 @@ import path from 'node:path';
 import { CLI, PYTHON, REPO, runWflo, tempDir } from '../helpers.js';
 import { doublesOfHex, PYTHON_PACKAGE, pythonMissing } from './pythonKit.js';
 
-const pipMissing = (): string | false => pythonMissing() || (spawnSync(PYTHON, ['-m', 'pip', '--version']).status === 0 ? false : `${PYTHON} has no pip (apt-get install python3-pip)`);
+const pipMissing = (): string | false =>
+  pythonMissing() || (spawnSync(PYTHON, ['-m', 'pip', '--version']).status === 0 ? false : `${PYTHON} has no pip (apt-get install python3-pip)`);
 
-test('pip install of python/ into a folder, no registry: the installed package evaluates as the CLI does, finds a `wflo` on PATH, else names what it tried', { skip: pipMissing() }, () => {
+test('pip install of python/ into a folder, no registry: the installed package evaluates as the CLI does, finds a `wflo` on PATH, else names what it tried', {
+  skip: pipMissing(),
+}, () => {
   const dir = tempDir('wflo-pyinstall-');
   try {
     const source = path.join(dir, 'source');
     fs.cpSync(PYTHON_PACKAGE, source, { recursive: true, filter: (p) => !/(__pycache__|\.egg-info|[/\\]build)$/.test(p) });
     const target = path.join(dir, 'site');
-    const pip = spawnSync(PYTHON, ['-m', 'pip', 'install', '--no-build-isolation', '--no-deps', '--no-index', '--target', target, source], { encoding: 'utf8', timeout: 180_000 });
+    const pip = spawnSync(PYTHON, ['-m', 'pip', 'install', '--no-build-isolation', '--no-deps', '--no-index', '--target', target, source], {
+      encoding: 'utf8',
+      timeout: 180_000,
+    });
     assert.equal(pip.status, 0, pip.stderr);
     assert.ok(fs.existsSync(path.join(target, 'wflo', '_engine.py')));
-    const code = 'import struct, wflo\nwith wflo.Engine() as e:\n    f = e.farm("iea37-cs1-16")\n    print(struct.pack("<d", f.aep(*f.baseline).aep_mwh).hex())';
+    const code =
+      'import struct, wflo\nwith wflo.Engine() as e:\n    f = e.farm("iea37-cs1-16")\n    print(struct.pack("<d", f.aep(*f.baseline).aep_mwh).hex())';
     const env = { ...process.env, PYTHONPATH: target };
     const r = spawnSync(PYTHON, ['-c', code], { cwd: dir, encoding: 'utf8', env: { ...env, WFLO_CLI: CLI } });
     assert.equal(r.status, 0, r.stderr);
@@ -36,7 +43,11 @@ test('pip install of python/ into a folder, no registry: the installed package e
     fs.mkdirSync(bin);
     fs.symlinkSync(path.join(REPO, 'wflo'), path.join(bin, 'wflo'));
     const nodeDir = path.dirname(process.execPath);
-    const onPath = spawnSync(PYTHON, ['-c', `${code}\nprint(wflo.engine_command()[0])`], { cwd: dir, encoding: 'utf8', env: { ...env, WFLO_CLI: '', PATH: `${bin}${path.delimiter}${nodeDir}` } });
+    const onPath = spawnSync(PYTHON, ['-c', `${code}\nprint(wflo.engine_command()[0])`], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...env, WFLO_CLI: '', PATH: `${bin}${path.delimiter}${nodeDir}` },
+    });
     assert.equal(onPath.status, 0, onPath.stderr);
     const [hex, used] = onPath.stdout.trim().split('\n');
     assert.ok(Object.is(doublesOfHex(hex)[0], cli.aep_mwh));
@@ -48,11 +59,17 @@ test('pip install of python/ into a folder, no registry: the installed package e
     const lost = spawnSync(PYTHON, ['-c', catching], { cwd: dir, encoding: 'utf8', env: { ...env, WFLO_CLI: '', PATH: empty } });
     assert.equal(lost.status, 0, lost.stderr);
     const site = path.join(fs.realpathSync(dir), 'dist', 'src', 'cli', 'main.js'); // <target>/wflo → parents[2] is the temporary folder
-    assert.equal(lost.stdout.trim(), `WfloError 1 the wflo engine was not found: WFLO_CLI is not set; ${site} is not there (this package is not in a built wflo clone); no \`wflo\` on PATH. `
-      + 'Install the engine (`npm ci && npm install -g .` in a wflo clone puts `wflo` on PATH), or set WFLO_CLI to a clone\'s dist/src/cli/main.js or its ./wflo');
+    assert.equal(
+      lost.stdout.trim(),
+      `WfloError 1 the wflo engine was not found: WFLO_CLI is not set; ${site} is not there (this package is not in a built wflo clone); no \`wflo\` on PATH. ` +
+        "Install the engine (`npm ci && npm install -g .` in a wflo clone puts `wflo` on PATH), or set WFLO_CLI to a clone's dist/src/cli/main.js or its ./wflo",
+    );
     // A WFLO_CLI naming nothing is refused with its value, not passed to a process that fails later.
     const wrong = spawnSync(PYTHON, ['-c', catching], { cwd: dir, encoding: 'utf8', env: { ...env, WFLO_CLI: path.join(dir, 'no', 'main.js') } });
-    assert.equal(wrong.stdout.trim(), `WfloError 1 WFLO_CLI=${path.join(dir, 'no', 'main.js')}: no such file (expected wflo's dist/src/cli/main.js or an executable \`wflo\`)`);
+    assert.equal(
+      wrong.stdout.trim(),
+      `WfloError 1 WFLO_CLI=${path.join(dir, 'no', 'main.js')}: no such file (expected wflo's dist/src/cli/main.js or an executable \`wflo\`)`,
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -73,33 +73,55 @@ print(json.dumps({"completed": False, "interrupted_after_s": interrupted_after_s
 engine.close()
 `;
 
-interface Outcome { completed: boolean; interrupted_after_s: number; old_engine_running: boolean; equal: number; big_same: boolean; starts: number; first_call_s: number }
+interface Outcome {
+  completed: boolean;
+  interrupted_after_s: number;
+  old_engine_running: boolean;
+  equal: number;
+  big_same: boolean;
+  starts: number;
+  first_call_s: number;
+}
 
 /** Run CODE in `mode`, SIGINT it 0.4 s after it says "calling"; its last line parsed. */
 async function interrupted(mode: 'aep' | 'optimize'): Promise<{ status: number | null; out: Outcome | null; stderr: string }> {
-  const py = spawn(PYTHON, ['-c', CODE, mode], { cwd: REPO, env: { ...process.env, PYTHONPATH: PYTHON_PACKAGE, WFLO_CLI: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const py = spawn(PYTHON, ['-c', CODE, mode], {
+    cwd: REPO,
+    env: { ...process.env, PYTHONPATH: PYTHON_PACKAGE, WFLO_CLI: '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   try {
-    let stdout = '', stderr = '';
-    py.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    let stdout = '',
+      stderr = '';
+    py.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     const exited = new Promise<number | null>((resolve) => py.on('exit', (code) => resolve(code)));
     await new Promise<void>((resolve) => {
       py.stdout.on('data', (c: Buffer) => {
         const first = !stdout.includes('calling\n');
         stdout += c.toString();
-        if (first && stdout.includes('calling\n')) setTimeout(() => { py.kill('SIGINT'); resolve(); }, 400);
+        if (first && stdout.includes('calling\n'))
+          setTimeout(() => {
+            py.kill('SIGINT');
+            resolve();
+          }, 400);
       });
       void exited.then(() => resolve());
     });
     const status = await exited;
     const last = stdout.trim().split('\n').at(-1) ?? '';
-    return { status, out: last.startsWith('{') ? JSON.parse(last) as Outcome : null, stderr };
+    return { status, out: last.startsWith('{') ? (JSON.parse(last) as Outcome) : null, stderr };
   } finally {
     if (py.exitCode === null && py.signalCode === null) py.kill('SIGKILL');
   }
 }
 
 for (const mode of ['aep', 'optimize'] as const) {
-  test(`Python interrupted mid ${mode}: KeyboardInterrupt, the busy engine gone, then 1000 calls each equal to a fresh engine's`, { skip: pythonMissing(), timeout: 300_000 }, async (t) => {
+  test(`Python interrupted mid ${mode}: KeyboardInterrupt, the busy engine gone, then 1000 calls each equal to a fresh engine's`, {
+    skip: pythonMissing(),
+    timeout: 300_000,
+  }, async (t) => {
     const { status, out, stderr } = await interrupted(mode);
     assert.equal(status, 0, stderr);
     assert.ok(out, `no result line; stderr: ${stderr}`);
@@ -108,6 +130,8 @@ for (const mode of ['aep', 'optimize'] as const) {
     assert.equal(out.equal, 1000);
     assert.equal(out.big_same, true);
     assert.equal(out.starts, 2);
-    t.diagnostic(`interrupted ${out.interrupted_after_s.toFixed(3)} s into the call; the first call after it (a new engine process, both farms opened again) took ${out.first_call_s.toFixed(3)} s`);
+    t.diagnostic(
+      `interrupted ${out.interrupted_after_s.toFixed(3)} s into the call; the first call after it (a new engine process, both farms opened again) took ${out.first_call_s.toFixed(3)} s`,
+    );
   });
 }

@@ -135,7 +135,10 @@ describe('wflo.read_layouts', { skip: missing }, () => {
     assert.equal(s.status, 0, s.stderr);
   });
 
-  for (const [label, out, rows] of [['2800 rows, several responses', big, 2800], ['metrics columns', small, 12]] as const) {
+  for (const [label, out, rows] of [
+    ['2800 rows, several responses', big, 2800],
+    ['metrics columns', small, 12],
+  ] as const) {
     test(`NumPy only, equal to h5py: ${label}`, { timeout: 300_000 }, () => {
       const file = path.join(out, 'layouts.h5');
       const npz = path.join(dir, `${path.basename(out)}.npz`);
@@ -153,7 +156,10 @@ describe('wflo.read_layouts', { skip: missing }, () => {
     });
   }
 
-  test('with xarray: a Dataset on the dimensions h5netcdf gives the file', { timeout: 300_000, skip: runPython(['-c', 'import xarray, h5netcdf']).status === 0 ? false : 'xarray or h5netcdf missing' }, () => {
+  test('with xarray: a Dataset on the dimensions h5netcdf gives the file', {
+    timeout: 300_000,
+    skip: runPython(['-c', 'import xarray, h5netcdf']).status === 0 ? false : 'xarray or h5netcdf missing',
+  }, () => {
     const r = runPython(['-c', XARRAY, path.join(small, 'layouts.h5')]);
     assert.equal(r.status, 0, r.stderr);
     const got = JSON.parse(r.stdout) as { problems: string[]; dims: Record<string, number>; metrics: string[] };
@@ -163,7 +169,9 @@ describe('wflo.read_layouts', { skip: missing }, () => {
   });
 
   test('a file that is not a wflo layouts file: WfloError with the line `wflo plot FILE` prints', { timeout: 120_000 }, () => {
-    const w = runPython(['-c', `
+    const w = runPython([
+      '-c',
+      `
 import h5py, sys
 with h5py.File(sys.argv[1] + "/other.h5", "w") as f:
     f["x"] = [1.0, 2.0]
@@ -171,18 +179,27 @@ with h5py.File(sys.argv[1] + "/other.h5", "w") as f:
 with h5py.File(sys.argv[1] + "/plain.h5", "w") as f:
     f["x"] = [1.0, 2.0]
 open(sys.argv[1] + "/text.h5", "w").write("not hdf5\\n")
-`, dir]);
+`,
+      dir,
+    ]);
     assert.equal(w.status, 0, w.stderr);
     for (const name of ['other.h5', 'plain.h5', 'text.h5']) {
       const cli = runWflo(['plot', name, '-o', 'x.svg'], { cwd: dir });
       assert.equal(cli.status, 2, cli.stderr);
-      const py = runPython(['-c', `
+      const py = runPython(
+        [
+          '-c',
+          `
 import sys, wflo
 try:
     wflo.read_layouts(sys.argv[1])
 except wflo.WfloError as err:
     print(err.exit_code, err)
-`, name], { cwd: dir });
+`,
+          name,
+        ],
+        { cwd: dir },
+      );
       assert.equal(py.status, 0, py.stderr);
       assert.equal(`wflo: ${py.stdout.slice(2)}`, cli.stderr, name);
       assert.equal(py.stdout.slice(0, 2), '2 ');
@@ -215,20 +232,32 @@ except wflo.WfloError as err:
     assert.equal(code, 0);
     const all = Buffer.concat(out);
     const replies: { header: Record<string, any>; arrays: Record<string, number> }[] = [];
-    for (let at = 0; at < all.length;) {
+    for (let at = 0; at < all.length; ) {
       const n = all.readUInt32LE(at);
       const header = JSON.parse(all.subarray(at + 4, at + 4 + n).toString('utf8')) as Record<string, any>;
       at += 4 + n;
       const arrays: Record<string, number> = {};
-      for (const e of (header.arrays ?? []) as { name: string; bytes: number }[]) { arrays[e.name] = e.bytes / 8; at += e.bytes; }
+      for (const e of (header.arrays ?? []) as { name: string; bytes: number }[]) {
+        arrays[e.name] = e.bytes / 8;
+        at += e.bytes;
+      }
       replies.push({ header, arrays });
     }
-    assert.deepEqual(replies.map((r) => r.header.id), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    assert.deepEqual(replies.map((r) => r.header.ok), [true, true, true, false, false, false, true, true, false]);
+    assert.deepEqual(
+      replies.map((r) => r.header.id),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9],
+    );
+    assert.deepEqual(
+      replies.map((r) => r.header.ok),
+      [true, true, true, false, false, false, true, true, false],
+    );
     assert.deepEqual([replies[0].header.rows, replies[0].header.max_turbines], [2800, 6]);
-    assert.deepEqual([replies[2].header.start, replies[2].header.count, replies[2].arrays.layout, replies[2].header.text.task_id.length], [2790, 10, 10 * 6 * 2, 10]);
+    assert.deepEqual(
+      [replies[2].header.start, replies[2].header.count, replies[2].arrays.layout, replies[2].header.text.task_id.length],
+      [2790, 10, 10 * 6 * 2, 10],
+    );
     assert.equal(replies[3].header.error, 'layouts_rows.handle: no open layouts file 7');
-    assert.equal(replies[4].header.error, 'layouts_rows.start: 2801 is past the file\'s 2800 rows');
+    assert.equal(replies[4].header.error, "layouts_rows.start: 2801 is past the file's 2800 rows");
     assert.match(replies[5].header.error, /none\.h5/);
     assert.equal(replies[5].header.exit_code, 2);
     assert.ok(replies[6].header.total_chars > 0 && typeof replies[6].header.text === 'string');
@@ -239,7 +268,10 @@ import json, sys, jsonschema
 v = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
 print(json.dumps([h for h in json.load(sys.stdin) if not v.is_valid(h)]))
 `;
-    const r = spawnSync(PYTHON, ['-c', check, path.join(REPO, 'schemas', 'serve.v1.json')], { input: JSON.stringify([...requests, ...replies.map((x) => x.header)]), encoding: 'utf8' });
+    const r = spawnSync(PYTHON, ['-c', check, path.join(REPO, 'schemas', 'serve.v1.json')], {
+      input: JSON.stringify([...requests, ...replies.map((x) => x.header)]),
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), [], 'headers outside the schema');
   });

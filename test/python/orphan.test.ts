@@ -19,7 +19,9 @@ print(engine._process.pid, flush=True)
 time.sleep(600)
 `;
 
-test('SIGKILL of the Python process leaves no wflo serve process behind', { skip: pythonMissing() || (fs.existsSync('/proc/self/stat') ? false : 'needs /proc') }, async () => {
+test('SIGKILL of the Python process leaves no wflo serve process behind', {
+  skip: pythonMissing() || (fs.existsSync('/proc/self/stat') ? false : 'needs /proc'),
+}, async () => {
   const py = spawn(PYTHON, ['-c', CODE], { cwd: REPO, env: { ...process.env, PYTHONPATH: PYTHON_PACKAGE }, stdio: ['ignore', 'pipe', 'inherit'] });
   const pid = await new Promise<number>((resolve, reject) => {
     let out = '';

@@ -63,7 +63,11 @@ with h5py.File(sys.argv[1], "r") as f:
 print(json.dumps(out))
 `;
 
-interface Failure { taskId: string; attempts: number; error: string }
+interface Failure {
+  taskId: string;
+  attempts: number;
+  error: string;
+}
 
 function campaign(out: string, seeds: number[], mode: string, pidDir: string): Record<string, unknown> {
   return {
@@ -109,15 +113,31 @@ describe('@wflo.program under the runner', { skip: missing }, () => {
       // The runner's one line is the exception's; the traceback is in the attempt's stderr.log.
       const log = /^ZeroDivisionError: division by zero \(log: (.+)\)$/.exec(raised.error);
       assert.ok(log, raised.error);
-      assert.match(fs.readFileSync(path.join(log[1], 'stderr.log'), 'utf8'), /Traceback \(most recent call last\):[\s\S]*return 1 \/ 0[\s\S]*ZeroDivisionError: division by zero/);
+      assert.match(
+        fs.readFileSync(path.join(log[1], 'stderr.log'), 'utf8'),
+        /Traceback \(most recent call last\):[\s\S]*return 1 \/ 0[\s\S]*ZeroDivisionError: division by zero/,
+      );
       const permanent = byTask.get('farm_0_type_0_seed_2')!;
       assert.equal(permanent.attempts, 1, 'wflo.Permanent is not retried');
-      assert.match(permanent.error, mode === 'per-task'
-        ? /^program reported a permanent failure \(exit code 65\): this optimizer does not place turbines on seed 2 \(log: /
-        : /^this optimizer does not place turbines on seed 2 \(log: /);
+      assert.match(
+        permanent.error,
+        mode === 'per-task'
+          ? /^program reported a permanent failure \(exit code 65\): this optimizer does not place turbines on seed 2 \(log: /
+          : /^this optimizer does not place turbines on seed 2 \(log: /,
+      );
 
-      const rows = JSON.parse(runPython(['-c', ROWS, path.join(out, 'layouts.h5')]).stdout) as { task: string; attempts: number; source: string; max_radius: number; min_distance: number; start_kept: boolean }[];
-      assert.deepEqual(rows.map((x) => x.task), ['farm_0_type_0_seed_0', 'farm_0_type_0_seed_4']);
+      const rows = JSON.parse(runPython(['-c', ROWS, path.join(out, 'layouts.h5')]).stdout) as {
+        task: string;
+        attempts: number;
+        source: string;
+        max_radius: number;
+        min_distance: number;
+        start_kept: boolean;
+      }[];
+      assert.deepEqual(
+        rows.map((x) => x.task),
+        ['farm_0_type_0_seed_0', 'farm_0_type_0_seed_4'],
+      );
       for (const row of rows) {
         assert.equal(row.source, 'computed');
         assert.ok(row.max_radius <= 1300, `${row.task}: a turbine ${row.max_radius} m from the centre`);
@@ -136,8 +156,12 @@ describe('@wflo.program under the runner', { skip: missing }, () => {
       const child = spawn(PYTHON, ['-c', RUN, file], { cwd: dir, env: { ...process.env, ...env, WFLO_CLI: '' }, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
-      child.stdout.on('data', (b: Buffer) => { stdout += b.toString(); });
-      child.stderr.on('data', (b: Buffer) => { stderr += b.toString(); });
+      child.stdout.on('data', (b: Buffer) => {
+        stdout += b.toString();
+      });
+      child.stderr.on('data', (b: Buffer) => {
+        stderr += b.toString();
+      });
       const pidFile = path.join(pids, 'farm_0_type_0_seed_3');
       const deadline = Date.now() + 200_000;
       while (!fs.existsSync(pidFile) || fs.readFileSync(pidFile, 'utf8') === '') {
@@ -151,7 +175,13 @@ describe('@wflo.program under the runner', { skip: missing }, () => {
       assert.equal(run.ok, true, stdout);
       assert.equal(run.summary.done, 2);
       const rows = JSON.parse(runPython(['-c', ROWS, path.join(out, 'layouts.h5')]).stdout) as { task: string; attempts: number }[];
-      assert.deepEqual(rows.map((x) => [x.task, x.attempts]), [['farm_0_type_0_seed_0', 1], ['farm_0_type_0_seed_3', 2]]);
+      assert.deepEqual(
+        rows.map((x) => [x.task, x.attempts]),
+        [
+          ['farm_0_type_0_seed_0', 1],
+          ['farm_0_type_0_seed_3', 2],
+        ],
+      );
     });
   }
 });

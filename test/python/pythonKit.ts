@@ -19,7 +19,9 @@ export function pythonMissing(scipy = false): string | false {
 /** Run Python code (or a script with `args`) with the package on PYTHONPATH. */
 export function runPython(args: string[], opts: { cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {}): SpawnSyncReturns<string> {
   return spawnSync(PYTHON, args, {
-    cwd: opts.cwd ?? REPO, encoding: 'utf8', timeout: opts.timeoutMs ?? 180_000,
+    cwd: opts.cwd ?? REPO,
+    encoding: 'utf8',
+    timeout: opts.timeoutMs ?? 180_000,
     env: { ...process.env, PYTHONPATH: PYTHON_PACKAGE, WFLO_CLI: '', ...opts.env },
   });
 }

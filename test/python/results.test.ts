@@ -37,7 +37,13 @@ print(json.dumps(out))
   assert.equal(r.status, 0, r.stderr);
   const got = JSON.parse(r.stdout) as Record<string, { aep: string; bins: string | null; pd: string; pt: string; dirs: string }>;
   for (const c of cases) {
-    const j = JSON.parse(runWflo(['aep', c, '--json']).stdout) as { aep_mwh: number; aep_bins_mwh?: number; per_direction_mwh: number[]; per_turbine_mwh: number[]; directions_deg: number[] };
+    const j = JSON.parse(runWflo(['aep', c, '--json']).stdout) as {
+      aep_mwh: number;
+      aep_bins_mwh?: number;
+      per_direction_mwh: number[];
+      per_turbine_mwh: number[];
+      directions_deg: number[];
+    };
     const py = got[c];
     assert.ok(Object.is(doublesOfHex(py.aep)[0], j.aep_mwh), c);
     assert.deepEqual(Array.from(doublesOfHex(py.pd)), j.per_direction_mwh, c);
@@ -72,7 +78,8 @@ print(json.dumps(out))
     assert.deepEqual(py.shape, [23, 41]);
     assert.deepEqual(Array.from(doublesOfHex(py.speed)), Array.from(f.speedByCell), name);
     assert.equal(py.u, f.freeStreamSpeed);
-    const xs = doublesOfHex(py.x), ys = doublesOfHex(py.y);
+    const xs = doublesOfHex(py.x),
+      ys = doublesOfHex(py.y);
     assert.equal(xs[0], -2000 + 50); // cell centres: 100 m wide cells from -2000
     assert.ok(ys[0] > ys[22], 'row 0 is the top');
     const speed = doublesOfHex(py.speed);
@@ -82,7 +89,9 @@ print(json.dumps(out))
   }
 });
 
-test('Python: constraint values and Jacobian are the boundary distances and pair distances NumPy computes; feasibility names the worst turbine', { skip: missing }, () => {
+test('Python: constraint values and Jacobian are the boundary distances and pair distances NumPy computes; feasibility names the worst turbine', {
+  skip: missing,
+}, () => {
   const code = `
 import json, numpy as np, wflo
 out = {}
@@ -149,7 +158,9 @@ print(json.dumps(out))
   assert.equal((polygon.feas as { worst_turbines: number[] }).worst_turbines[0], 2);
 });
 
-test('Python: every header of the new requests and their responses matches schemas/serve.v1.json (Python jsonschema)', { skip: pythonMissing() || (runPython(['-c', 'import jsonschema']).status !== 0 && 'python3-jsonschema is not installed') }, () => {
+test('Python: every header of the new requests and their responses matches schemas/serve.v1.json (Python jsonschema)', {
+  skip: pythonMissing() || (runPython(['-c', 'import jsonschema']).status !== 0 && 'python3-jsonschema is not installed'),
+}, () => {
   const code = `
 import json, sys, numpy as np, jsonschema, wflo
 import wflo._engine as e

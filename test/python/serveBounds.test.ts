@@ -36,7 +36,13 @@ async function secondsUntilGone(pid: number, limitS: number): Promise<number | n
 
 function killQuietly(p: ChildProcess | null, pid?: number): void {
   if (p && p.exitCode === null && p.signalCode === null) p.kill('SIGKILL');
-  if (pid !== undefined && alive(pid)) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+  if (pid !== undefined && alive(pid)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
 }
 
 /** Python opens cs1-16, prints the engine's pid, then runs a long optimize (on a thread when `thread`, and closes the engine's stdin 1 s later). */
@@ -65,7 +71,11 @@ else:
 
 /** Start LONG_CALL; resolves with the Python process and the engine's pid; `marker`: also wait for that line. */
 async function startLongCall(mode: 'main' | 'thread', marker?: string): Promise<{ py: ChildProcess; pid: number }> {
-  const py = spawn(PYTHON, ['-c', LONG_CALL, mode], { cwd: REPO, env: { ...process.env, PYTHONPATH: PYTHON_PACKAGE, WFLO_CLI: '' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const py = spawn(PYTHON, ['-c', LONG_CALL, mode], {
+    cwd: REPO,
+    env: { ...process.env, PYTHONPATH: PYTHON_PACKAGE, WFLO_CLI: '' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const pid = await new Promise<number>((resolve, reject) => {
     let out = '';
     py.stdout!.on('data', (c: Buffer) => {
@@ -78,8 +88,12 @@ async function startLongCall(mode: 'main' | 'thread', marker?: string): Promise<
   return { py, pid };
 }
 
-test('SIGKILL of Python in the middle of a long optimize: its engine process is gone soon after', { skip: pythonMissing() || (hasProc ? false : 'needs /proc'), timeout: 120_000 }, async (t) => {
-  let py: ChildProcess | null = null, pid: number | undefined;
+test('SIGKILL of Python in the middle of a long optimize: its engine process is gone soon after', {
+  skip: pythonMissing() || (hasProc ? false : 'needs /proc'),
+  timeout: 120_000,
+}, async (t) => {
+  let py: ChildProcess | null = null,
+    pid: number | undefined;
   try {
     ({ py, pid } = await startLongCall('main'));
     await new Promise((r) => setTimeout(r, 1000)); // the optimize is under way
@@ -94,8 +108,12 @@ test('SIGKILL of Python in the middle of a long optimize: its engine process is 
   }
 });
 
-test('stdin closed by a live client in the middle of a long optimize: the engine process is gone soon after', { skip: pythonMissing() || (hasProc ? false : 'needs /proc'), timeout: 120_000 }, async (t) => {
-  let py: ChildProcess | null = null, pid: number | undefined;
+test('stdin closed by a live client in the middle of a long optimize: the engine process is gone soon after', {
+  skip: pythonMissing() || (hasProc ? false : 'needs /proc'),
+  timeout: 120_000,
+}, async (t) => {
+  let py: ChildProcess | null = null,
+    pid: number | undefined;
   try {
     ({ py, pid } = await startLongCall('thread', 'closing'));
     const s = await secondsUntilGone(pid, 5);
@@ -146,28 +164,44 @@ function statusKiB(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 
 /** utime + stime of pid, clock ticks. */
 function cpuTicks(pid: number): number {
-  const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').slice(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').lastIndexOf(')') + 2).split(' ');
+  const f = fs
+    .readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .slice(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').lastIndexOf(')') + 2)
+    .split(' ');
   return Number(f[11]) + Number(f[12]);
 }
 
 const STATED_BOUND_MIB = 128;
 
-test('a client that reads no replies: the server stops reading at 64 MiB of unsent replies, its RSS within the stated bound; then every reply comes in order', { skip: hasProc ? false : 'needs /proc', timeout: 300_000 }, async (t) => {
+test('a client that reads no replies: the server stops reading at 64 MiB of unsent replies, its RSS within the stated bound; then every reply comes in order', {
+  skip: hasProc ? false : 'needs /proc',
+  timeout: 300_000,
+}, async (t) => {
   const p = spawn(process.execPath, [CLI, 'serve', '--stdio'], { cwd: REPO, stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
-  p.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+  p.stderr.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
   try {
     const replies = new Replies();
     const onData = (c: Buffer) => replies.push(c);
     p.stdout.on('data', onData);
-    const until = async (n: number) => { while (replies.headers.length < n) await new Promise((r) => setTimeout(r, 20)); };
+    const until = async (n: number) => {
+      while (replies.headers.length < n) await new Promise((r) => setTimeout(r, 20));
+    };
     // cs1-16's baseline, and flow maps of 800 × 800 cells (5.1 MB of speeds each).
     p.stdin.write(frame({ kind: 'open', case: 'iea37-cs1-16', id: 1 }));
     await until(1);
     const open = replies.headers[0];
     assert.equal(open.ok, true, JSON.stringify(open));
-    const flow = (id: number) => frame({ kind: 'flow_map', id, handle: open.handle, direction_deg: 270, min_x: -1500, max_x: 1500, min_y: -1500, max_y: 1500, nx: 800, ny: 800 },
-      { x: Array.from({ length: 16 }, (_, i) => 1300 * Math.cos((2 * Math.PI * i) / 16)), y: Array.from({ length: 16 }, (_, i) => 1300 * Math.sin((2 * Math.PI * i) / 16)) });
+    const flow = (id: number) =>
+      frame(
+        { kind: 'flow_map', id, handle: open.handle, direction_deg: 270, min_x: -1500, max_x: 1500, min_y: -1500, max_y: 1500, nx: 800, ny: 800 },
+        {
+          x: Array.from({ length: 16 }, (_, i) => 1300 * Math.cos((2 * Math.PI * i) / 16)),
+          y: Array.from({ length: 16 }, (_, i) => 1300 * Math.sin((2 * Math.PI * i) / 16)),
+        },
+      );
     // Two read at once (the evaluator warm, its working memory in the RSS), then the baseline RSS.
     p.stdin.write(Buffer.concat([flow(2), flow(3)]));
     await until(3);
@@ -178,22 +212,32 @@ test('a client that reads no replies: the server stops reading at 64 MiB of unse
     const N = 80;
     p.stdin.write(Buffer.concat(Array.from({ length: N }, (_, k) => flow(4 + k))));
     // Wait until the server stops computing (its CPU time still for 2 s).
-    let last = cpuTicks(p.pid!), still = 0;
+    let last = cpuTicks(p.pid!),
+      still = 0;
     while (still < 2000) {
       await new Promise((r) => setTimeout(r, 250));
       const now = cpuTicks(p.pid!);
       still = now === last ? still + 250 : 0;
       last = now;
     }
-    const rss = statusKiB(p.pid!, 'VmRSS'), peak = statusKiB(p.pid!, 'VmHWM');
-    t.diagnostic(`engine RSS ${(before / 1024).toFixed(1)} MiB before the flood; with ${N} replies unread: RSS ${(rss / 1024).toFixed(1)} MiB, peak ${(peak / 1024).toFixed(1)} MiB (+${((peak - before) / 1024).toFixed(1)} MiB; stated bound +${STATED_BOUND_MIB} MiB)`);
-    assert.ok(peak - before < STATED_BOUND_MIB * 1024, `peak RSS ${(peak / 1024).toFixed(1)} MiB, more than ${STATED_BOUND_MIB} MiB above the ${(before / 1024).toFixed(1)} MiB before the flood`);
+    const rss = statusKiB(p.pid!, 'VmRSS'),
+      peak = statusKiB(p.pid!, 'VmHWM');
+    t.diagnostic(
+      `engine RSS ${(before / 1024).toFixed(1)} MiB before the flood; with ${N} replies unread: RSS ${(rss / 1024).toFixed(1)} MiB, peak ${(peak / 1024).toFixed(1)} MiB (+${((peak - before) / 1024).toFixed(1)} MiB; stated bound +${STATED_BOUND_MIB} MiB)`,
+    );
+    assert.ok(
+      peak - before < STATED_BOUND_MIB * 1024,
+      `peak RSS ${(peak / 1024).toFixed(1)} MiB, more than ${STATED_BOUND_MIB} MiB above the ${(before / 1024).toFixed(1)} MiB before the flood`,
+    );
     assert.match(stderr, /more than 64 MiB of replies are waiting for the client to read them; no request is read until it has read them/);
     // The client reads now: every reply, in order.
     p.stdout.on('data', onData);
     p.stdout.resume();
     await until(3 + N);
-    assert.deepEqual(replies.headers.map((h) => h.id), Array.from({ length: 3 + N }, (_, k) => 1 + k));
+    assert.deepEqual(
+      replies.headers.map((h) => h.id),
+      Array.from({ length: 3 + N }, (_, k) => 1 + k),
+    );
     assert.ok(replies.headers.every((h) => h.ok === true));
     p.stdin.end();
     const code = await new Promise<number | null>((resolve) => p.on('exit', (c) => resolve(c)));
@@ -203,21 +247,29 @@ test('a client that reads no replies: the server stops reading at 64 MiB of unse
   }
 });
 
-test('requests written during a long call are answered after it, in order, as a fresh server answers them; stdin closed during the next long call ends the server', { skip: hasProc ? false : 'needs /proc', timeout: 300_000 }, async (t) => {
+test('requests written during a long call are answered after it, in order, as a fresh server answers them; stdin closed during the next long call ends the server', {
+  skip: hasProc ? false : 'needs /proc',
+  timeout: 300_000,
+}, async (t) => {
   const servers: ChildProcess[] = [];
   const serve = () => {
     const p = spawn(process.execPath, [CLI, 'serve', '--stdio'], { cwd: REPO, stdio: ['pipe', 'pipe', 'inherit'] });
     servers.push(p);
     const replies = new Replies();
     p.stdout!.on('data', (c: Buffer) => replies.push(c));
-    const until = async (n: number) => { while (replies.headers.length < n) await new Promise((r) => setTimeout(r, 20)); };
+    const until = async (n: number) => {
+      while (replies.headers.length < n) await new Promise((r) => setTimeout(r, 20));
+    };
     return { p, replies, until };
   };
   try {
     // Random layouts around cs1-16's circle; ids 3 … 3 + N − 1 on the busy server.
     const N = 4000;
     let seed = 12345;
-    const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
     const layouts = Array.from({ length: N }, () => ({
       x: Array.from({ length: 16 }, (_, i) => 1200 * Math.cos((2 * Math.PI * i) / 16) + 60 * (rand() - 0.5)),
       y: Array.from({ length: 16 }, (_, i) => 1200 * Math.sin((2 * Math.PI * i) / 16) + 60 * (rand() - 0.5)),
@@ -239,7 +291,10 @@ test('requests written during a long call are answered after it, in order, as a 
     }
     assert.equal(busy.replies.headers.length, 1, 'the optimize was still computing while the requests were written');
     await busy.until(2 + N);
-    assert.deepEqual(busy.replies.headers.map((h) => h.id), Array.from({ length: 2 + N }, (_, k) => 1 + k));
+    assert.deepEqual(
+      busy.replies.headers.map((h) => h.id),
+      Array.from({ length: 2 + N }, (_, k) => 1 + k),
+    );
     assert.equal(busy.replies.headers[1].ok, true, JSON.stringify(busy.replies.headers[1]));
 
     const fresh = serve();
@@ -247,7 +302,8 @@ test('requests written during a long call are answered after it, in order, as a 
     await fresh.until(1 + N);
     let equal = 0;
     for (let k = 0; k < N; k++) {
-      const a = busy.replies.headers[2 + k], b = fresh.replies.headers[1 + k];
+      const a = busy.replies.headers[2 + k],
+        b = fresh.replies.headers[1 + k];
       if (a.ok === true && Object.is(a.aep_mwh, b.aep_mwh) && busy.replies.arrays[2 + k].equals(fresh.replies.arrays[1 + k])) equal++;
     }
     assert.equal(equal, N);
@@ -258,7 +314,9 @@ test('requests written during a long call are answered after it, in order, as a 
     await new Promise((r) => setTimeout(r, 1000));
     busy.p.stdin!.end();
     const s = await secondsUntilGone(busy.p.pid!, 5);
-    t.diagnostic(`${N} requests written during an optimize answered in order; the server gone ${s === null ? 'not within 5' : s.toFixed(3)} s after stdin closed during the next`);
+    t.diagnostic(
+      `${N} requests written during an optimize answered in order; the server gone ${s === null ? 'not within 5' : s.toFixed(3)} s after stdin closed during the next`,
+    );
     assert.notEqual(s, null, 'the server still computes 5 s after its stdin closed');
     assert.equal(busy.replies.headers.length, 2 + N, 'the abandoned optimize was not answered');
   } finally {

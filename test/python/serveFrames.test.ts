@@ -11,7 +11,10 @@ import path from 'node:path';
 import { CLI, PYTHON, REPO, runWflo } from '../helpers.js';
 import { pythonMissing } from './pythonKit.js';
 
-interface Reply { header: Record<string, unknown>; arrays: Record<string, number[]> }
+interface Reply {
+  header: Record<string, unknown>;
+  arrays: Record<string, number[]>;
+}
 
 /** Headers sent, to check against the schema. */
 const sent: { header: unknown; valid: boolean }[] = [];
@@ -55,10 +58,14 @@ function serve(input: Buffer): Promise<{ code: number | null; replies: Reply[]; 
     const out: Buffer[] = [];
     let stderr = '';
     p.stdout.on('data', (c: Buffer) => out.push(c));
-    p.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    p.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     p.on('error', reject);
     p.on('close', (code) => resolve({ code, replies: replies(Buffer.concat(out)), stderr }));
-    p.stdin.on('error', () => { /* the server may stop reading after a fatal frame */ });
+    p.stdin.on('error', () => {
+      /* the server may stop reading after a fatal frame */
+    });
     p.stdin.end(input);
   });
 }
@@ -71,19 +78,40 @@ test('serve --stdio: malformed requests each get an error response, and the serv
   const [opened] = first.replies;
   assert.equal(opened.header.ok, true);
   assert.equal(opened.header.handle, 1);
-  const x = opened.arrays.x, y = opened.arrays.y;
+  const x = opened.arrays.x,
+    y = opened.arrays.y;
   assert.equal(x.length, 16);
-  const xy = (a: number[], b: number[]) => [{ name: 'x', bytes: a.length * 8 }, { name: 'y', bytes: b.length * 8 }];
+  const xy = (a: number[], b: number[]) => [
+    { name: 'x', bytes: a.length * 8 },
+    { name: 'y', bytes: b.length * 8 },
+  ];
   const bad: [string, Buffer][] = [
-    ['kind: unknown request \'aepp\'', frame({ kind: 'aepp', id: 2, handle: 1 })],
-    ['kind: unknown request \'constructor\'', frame({ kind: 'constructor', id: 2, handle: 1 })],
-    ['aep.x[3]: expected a finite number, got NaN', frame({ kind: 'aep', id: 3, handle: 1, arrays: xy(x, y) }, [f64(x.map((v, i) => (i === 3 ? NaN : v))), f64(y)])],
+    ["kind: unknown request 'aepp'", frame({ kind: 'aepp', id: 2, handle: 1 })],
+    ["kind: unknown request 'constructor'", frame({ kind: 'constructor', id: 2, handle: 1 })],
+    [
+      'aep.x[3]: expected a finite number, got NaN',
+      frame({ kind: 'aep', id: 3, handle: 1, arrays: xy(x, y) }, [f64(x.map((v, i) => (i === 3 ? NaN : v))), f64(y)]),
+    ],
     ['aep.x: 15 values, the farm has 16 turbines', frame({ kind: 'aep', id: 4, handle: 1, arrays: xy(x.slice(1), y) }, [f64(x.slice(1)), f64(y)])],
     ['x: 7 bytes, not a whole number of float64 values', frame({ kind: 'aep', id: 5, handle: 1, arrays: [{ name: 'x', bytes: 7 }] }, [Buffer.alloc(7)])],
-    ['x: 8000008 bytes, more than the limit', frame({ kind: 'aep', id: 6, handle: 1, arrays: [{ name: 'x', bytes: 8_000_008 }, { name: 'y', bytes: 128 }] }, [Buffer.alloc(8_000_008), f64(y)])],
+    [
+      'x: 8000008 bytes, more than the limit',
+      frame(
+        {
+          kind: 'aep',
+          id: 6,
+          handle: 1,
+          arrays: [
+            { name: 'x', bytes: 8_000_008 },
+            { name: 'y', bytes: 128 },
+          ],
+        },
+        [Buffer.alloc(8_000_008), f64(y)],
+      ),
+    ],
     ['aep.handle: no open farm 7', frame({ kind: 'aep', id: 7, handle: 7, arrays: xy(x, y) }, [f64(x), f64(y)])],
     ['aep.radius: unknown field', frame({ kind: 'aep', id: 8, handle: 1, radius: 3 })],
-    ['aep: unknown array \'z\'', frame({ kind: 'aep', id: 9, handle: 1, arrays: [{ name: 'z', bytes: 8 }] }, [f64([1])])],
+    ["aep: unknown array 'z'", frame({ kind: 'aep', id: 9, handle: 1, arrays: [{ name: 'z', bytes: 8 }] }, [f64([1])])],
     ['id: expected a whole number', frame({ kind: 'aep', id: 1e300 * 10, handle: 1 })],
   ];
   const good = frame({ kind: 'aep', id: 10, handle: 1, arrays: xy(x, y) }, [f64(x), f64(y)]);
@@ -136,16 +164,38 @@ test('serve --stdio: shutdown answers and exits 0; without --stdio it is a usage
 /** Every header exchanged above, checked by Python's jsonschema against schemas/serve.v1.json. */
 const collected: { header: unknown; valid: boolean }[] = [];
 
-test('serve --stdio: the headers exchanged match schemas/serve.v1.json (checked by Python jsonschema); the malformed requests do not', { skip: pythonMissing() }, async (t) => {
-  if (spawnSync(PYTHON, ['-c', 'import jsonschema']).status !== 0) { t.skip('python3-jsonschema is not installed'); return; }
+test('serve --stdio: the headers exchanged match schemas/serve.v1.json (checked by Python jsonschema); the malformed requests do not', {
+  skip: pythonMissing(),
+}, async (t) => {
+  if (spawnSync(PYTHON, ['-c', 'import jsonschema']).status !== 0) {
+    t.skip('python3-jsonschema is not installed');
+    return;
+  }
   sent.length = 0;
-  const x = Array.from({ length: 16 }, (_, i) => 100 * i), y = x.map((v) => -v);
-  const xy = [{ name: 'x', bytes: 128 }, { name: 'y', bytes: 128 }];
-  const f64 = (values: number[]) => { const b = Buffer.alloc(values.length * 8); values.forEach((v, i) => b.writeDoubleLE(v, i * 8)); return b; };
-  const good = [frame({ kind: 'open', id: 1, case: 'iea37-cs1-16' }), frame({ kind: 'aep', id: 2, handle: 1, arrays: xy }, [f64(x), f64(y)]),
-    frame({ kind: 'aep_and_gradient', id: 3, handle: 1, arrays: xy }, [f64(x), f64(y)]), frame({ kind: 'close', id: 4, handle: 1 })];
+  const x = Array.from({ length: 16 }, (_, i) => 100 * i),
+    y = x.map((v) => -v);
+  const xy = [
+    { name: 'x', bytes: 128 },
+    { name: 'y', bytes: 128 },
+  ];
+  const f64 = (values: number[]) => {
+    const b = Buffer.alloc(values.length * 8);
+    values.forEach((v, i) => b.writeDoubleLE(v, i * 8));
+    return b;
+  };
+  const good = [
+    frame({ kind: 'open', id: 1, case: 'iea37-cs1-16' }),
+    frame({ kind: 'aep', id: 2, handle: 1, arrays: xy }, [f64(x), f64(y)]),
+    frame({ kind: 'aep_and_gradient', id: 3, handle: 1, arrays: xy }, [f64(x), f64(y)]),
+    frame({ kind: 'close', id: 4, handle: 1 }),
+  ];
   const goodSent = sent.splice(0);
-  const bad = [frame({ kind: 'aepp', id: 5, handle: 1 }), frame({ kind: 'aep', id: 6, handle: 1, radius: 3 }), frame({ kind: 'close', id: 7, handle: 2 }), frame({ kind: 'shutdown', id: 8 })];
+  const bad = [
+    frame({ kind: 'aepp', id: 5, handle: 1 }),
+    frame({ kind: 'aep', id: 6, handle: 1, radius: 3 }),
+    frame({ kind: 'close', id: 7, handle: 2 }),
+    frame({ kind: 'shutdown', id: 8 }),
+  ];
   const badSent = sent.splice(0, 2).map((s) => ({ ...s, valid: false }));
   const run = await serve(Buffer.concat([...good, ...bad]));
   assert.equal(run.code, 0);
@@ -160,5 +210,9 @@ for item in json.load(sys.stdin):
 `;
   const r = spawnSync(PYTHON, ['-c', check, path.join(REPO, 'schemas', 'serve.v1.json')], { input: JSON.stringify(collected), encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  assert.deepEqual(r.stdout.trim().split('\n'), collected.map((c) => (c.valid ? 'valid' : 'invalid')), JSON.stringify(collected.map((c) => c.header)));
+  assert.deepEqual(
+    r.stdout.trim().split('\n'),
+    collected.map((c) => (c.valid ? 'valid' : 'invalid')),
+    JSON.stringify(collected.map((c) => c.header)),
+  );
 });

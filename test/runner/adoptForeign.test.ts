@@ -25,7 +25,12 @@ import { runWflo, tempDir, writeCampaign } from './runnerTestKit.js';
 const REFERENCE = path.join(REPO, 'test', 'data', 'reference');
 
 interface ReferenceCase {
-  turbine: { rotor_diameter: number; hub_height: number; power_curve: { wind_speed: number[]; power_w: number[] }; ct_curve: { wind_speed: number[]; ct: number[] } };
+  turbine: {
+    rotor_diameter: number;
+    hub_height: number;
+    power_curve: { wind_speed: number[]; power_w: number[] };
+    ct_curve: { wind_speed: number[]; ct: number[] };
+  };
   wind: { wind_direction: number[]; wind_speed: number[]; probability: number[][] };
   layout: { x: number[]; y: number[] };
   expected: { aep_mwh: number };
@@ -39,31 +44,63 @@ function writeFiles(dir: string, output: string): string {
   const t = ref.turbine;
   // PyWake's table gives the table value (2 MW) at exactly 25 m/s; a native turbine stops at its
   // cut-out, so the cut-out sits just above the last table speed.
-  fs.writeFileSync(path.join(dir, 'v80.yaml'), stringify({
-    name: 'V80', rotor_diameter: t.rotor_diameter, hub_height: t.hub_height,
-    performance: {
-      rated_power: 2e6, cutin_wind_speed: 3, cutout_wind_speed: 25.001,
-      power_curve: { power_wind_speeds: t.power_curve.wind_speed, power_values: t.power_curve.power_w },
-      Ct_curve: { Ct_wind_speeds: t.ct_curve.wind_speed, Ct_values: t.ct_curve.ct },
-    },
-  }));
-  fs.writeFileSync(path.join(dir, 'wind.yaml'), stringify({
-    wind_resource: {
-      wind_direction: ref.wind.wind_direction, wind_speed: ref.wind.wind_speed,
-      probability: { data: ref.wind.probability, dims: ['wind_direction', 'wind_speed'] }, turbulence_intensity: { data: 0.1 },
-    },
-  }));
+  fs.writeFileSync(
+    path.join(dir, 'v80.yaml'),
+    stringify({
+      name: 'V80',
+      rotor_diameter: t.rotor_diameter,
+      hub_height: t.hub_height,
+      performance: {
+        rated_power: 2e6,
+        cutin_wind_speed: 3,
+        cutout_wind_speed: 25.001,
+        power_curve: { power_wind_speeds: t.power_curve.wind_speed, power_values: t.power_curve.power_w },
+        Ct_curve: { Ct_wind_speeds: t.ct_curve.wind_speed, Ct_values: t.ct_curve.ct },
+      },
+    }),
+  );
+  fs.writeFileSync(
+    path.join(dir, 'wind.yaml'),
+    stringify({
+      wind_resource: {
+        wind_direction: ref.wind.wind_direction,
+        wind_speed: ref.wind.wind_speed,
+        probability: { data: ref.wind.probability, dims: ['wind_direction', 'wind_speed'] },
+        turbulence_intensity: { data: 0.1 },
+      },
+    }),
+  );
   return writeCampaign(path.join(dir, 'campaign.yaml'), {
-    name: 'foreign', output,
-    farms: [{
-      id: 0, boundary: { polygon: [[-100, -100], [2100, -100], [2100, 2100], [-100, 2100]] }, wind: 'wind.yaml',
-      wake_model: 'bastankhah2014', superposition: 'linear', wake_params: { k: 0.0324555 },
-    }],
-    farm_types: [{ id: 0, turbine: 'v80.yaml', n_turbines: 16 }, { id: 1, turbine: 'v80.yaml', n_turbines: 25 }],
+    name: 'foreign',
+    output,
+    farms: [
+      {
+        id: 0,
+        boundary: {
+          polygon: [
+            [-100, -100],
+            [2100, -100],
+            [2100, 2100],
+            [-100, 2100],
+          ],
+        },
+        wind: 'wind.yaml',
+        wake_model: 'bastankhah2014',
+        superposition: 'linear',
+        wake_params: { k: 0.0324555 },
+      },
+    ],
+    farm_types: [
+      { id: 0, turbine: 'v80.yaml', n_turbines: 16 },
+      { id: 1, turbine: 'v80.yaml', n_turbines: 25 },
+    ],
     seeds: [0, 1, 2],
     // Cheap, feasible results for the tasks that are computed.
     optimizer: { method: 'gradient', max_iterations: 3, outer_iterations: 1, wec: [1] },
-    workers: 2, timeout_s: 120, attempts: 2, backoff: { initial_s: 0.05, factor: 2, max_s: 0.1 },
+    workers: 2,
+    timeout_s: 120,
+    attempts: 2,
+    backoff: { initial_s: 0.05, factor: 2, max_s: 0.1 },
   });
 }
 
@@ -131,9 +168,22 @@ with h5py.File(rows[0]['path'], 'w') as h:
 
 /** The mapping options that read all three files in one run (candidates: the first present wins). */
 const MAPPING = [
-  '--field', 'group=results',
-  '--field', 'layout=xy,layout', '--field', 'aep=AEP_MWh,aep',
-  '--field', 'farm_id=wf', '--field', 'farm_type=ft', '--field', 'seed=rs', '--field', 'x=turbine_x', '--field', 'y=turbine_y',
+  '--field',
+  'group=results',
+  '--field',
+  'layout=xy,layout',
+  '--field',
+  'aep=AEP_MWh,aep',
+  '--field',
+  'farm_id=wf',
+  '--field',
+  'farm_type=ft',
+  '--field',
+  'seed=rs',
+  '--field',
+  'x=turbine_x',
+  '--field',
+  'y=turbine_y',
 ];
 
 function foreignRecords(dir: string): ForeignRecord[] {
@@ -145,9 +195,12 @@ function foreignRecords(dir: string): ForeignRecord[] {
     return { file, farm: 0, type, seed, x, y: layouts[type].layout.y, aep: other(model, type), campaignAep: layouts[type].expected.aep_mwh, feasible };
   };
   return [
-    record('root.h5', 0, 0, 'jensen1983'), record('root.h5', 1, 0, 'jensen1983'),
-    record('nested.h5', 0, 1, 'turbopark2022'), record('nested.h5', 1, 1, 'turbopark2022'),
-    record('flat.h5', 0, 2, 'niayifar2016'), record('flat.h5', 1, 2, 'niayifar2016', false),
+    record('root.h5', 0, 0, 'jensen1983'),
+    record('root.h5', 1, 0, 'jensen1983'),
+    record('nested.h5', 0, 1, 'turbopark2022'),
+    record('nested.h5', 1, 1, 'turbopark2022'),
+    record('flat.h5', 0, 2, 'niayifar2016'),
+    record('flat.h5', 1, 2, 'niayifar2016', false),
   ].map((r) => ({ ...r, path: path.join(dir, r.file) }));
 }
 
@@ -155,7 +208,11 @@ const taskOf = (r: ForeignRecord) => `farm_${r.farm}_type_${r.type}_seed_${r.see
 
 /** Every row of a layouts file, read by h5py. */
 function readWithH5py(file: string): { task: string; source: string; aep: number; aepReported: number | null; x: number[]; y: number[] }[] {
-  const py = spawnSync(PYTHON, ['-c', String.raw`
+  const py = spawnSync(
+    PYTHON,
+    [
+      '-c',
+      String.raw`
 import h5py, json, math, sys
 f = h5py.File(sys.argv[1], 'r')
 rows = []
@@ -166,7 +223,11 @@ for i in range(len(f['task_id'])):
                  'aepReported': None if rep is None or math.isnan(rep) else rep,
                  'x': f['layout'][i, :n, 0].tolist(), 'y': f['layout'][i, :n, 1].tolist()})
 print(json.dumps(rows))
-`, file], { encoding: 'utf8' });
+`,
+      file,
+    ],
+    { encoding: 'utf8' },
+  );
   assert.equal(py.status, 0, py.stderr);
   return JSON.parse(py.stdout);
 }
@@ -220,6 +281,9 @@ test('--aep recompute keeps every feasible foreign layout with both AEPs; --aep 
     }
     const rows = readWithH5py(path.join(out, 'layouts.h5'));
     assert.equal(rows.length, 6);
-    assert.deepEqual(rows.map((x) => x.source), new Array(6).fill('computed'));
+    assert.deepEqual(
+      rows.map((x) => x.source),
+      new Array(6).fill('computed'),
+    );
   });
 });

@@ -57,20 +57,27 @@ with h5py.File(d + '/huge.h5', 'w') as h:
 
 function campaign(dir: string): string {
   return writeCampaign(path.join(dir, 'campaign.yaml'), {
-    name: 'findings', output: path.join(dir, 'out'),
+    name: 'findings',
+    output: path.join(dir, 'out'),
     farms: [{ id: 0, case: 'iea37-cs1-16' }],
     farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 16 }],
     seeds: { start: 0, count: 2 },
     optimizer: { method: 'gradient', max_iterations: 3, outer_iterations: 1, wec: [1] },
-    workers: 2, timeout_s: 60, attempts: 2, backoff: { initial_s: 0.05, factor: 2, max_s: 0.1 },
+    workers: 2,
+    timeout_s: 60,
+    attempts: 2,
+    backoff: { initial_s: 0.05, factor: 2, max_s: 0.1 },
   });
 }
 
 /** Names and modification times of everything under `dir` (to show nothing was written). */
 function listing(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
-    .map((e) => path.join(e.parentPath, e.name)).sort().map((p) => `${p} ${fs.lstatSync(p).mtimeMs} ${fs.lstatSync(p).size}`);
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort()
+    .map((p) => `${p} ${fs.lstatSync(p).mtimeMs} ${fs.lstatSync(p).size}`);
 }
 
 test('every --adopt file that yields nothing says why; --dry-run previews it and writes nothing', async (t) => {
@@ -96,16 +103,29 @@ test('every --adopt file that yields nothing says why; --dry-run previews it and
   };
   const expectFindings = (text: string, prefix: string) => {
     assert.match(lineAbout(text, 'btree.h5', prefix), /^incoming\/btree\.h5: unreadable - HDF5 cannot read group optimized_layouts: /);
-    assert.match(lineAbout(text, 'unrelated.h5', prefix),
-      /^incoming\/unrelated\.h5: schema_mismatch - no records: looked for members named like farm_\{farm\}_type_\{type\}_seed_\{seed\} in optimized_layouts or at the root, and for row datasets farm_id, farm_type, seed .*; root holds config \(group, 0 members\), temperature \(dataset \[10\]\)/);
-    assert.match(lineAbout(text, 'elsewhere.h5', prefix),
-      /^incoming\/elsewhere\.h5: 2 records; none of them a task of campaign findings \(e\.g\. farm_7_type_0_seed_0; its grid: farms 0, farm types 0, seeds 0-1\)$/);
-    assert.match(lineAbout(text, 'huge.h5', prefix), /^incoming\/huge\.h5: unreadable - dataset \w+ declares 1e12( × 16 × 2)? values \([\d.e]+ bytes\) in a file of \d+ bytes: they were never written/);
+    assert.match(
+      lineAbout(text, 'unrelated.h5', prefix),
+      /^incoming\/unrelated\.h5: schema_mismatch - no records: looked for members named like farm_\{farm\}_type_\{type\}_seed_\{seed\} in optimized_layouts or at the root, and for row datasets farm_id, farm_type, seed .*; root holds config \(group, 0 members\), temperature \(dataset \[10\]\)/,
+    );
+    assert.match(
+      lineAbout(text, 'elsewhere.h5', prefix),
+      /^incoming\/elsewhere\.h5: 2 records; none of them a task of campaign findings \(e\.g\. farm_7_type_0_seed_0; its grid: farms 0, farm types 0, seeds 0-1\)$/,
+    );
+    assert.match(
+      lineAbout(text, 'huge.h5', prefix),
+      /^incoming\/huge\.h5: unreadable - dataset \w+ declares 1e12( × 16 × 2)? values \([\d.e]+ bytes\) in a file of \d+ bytes: they were never written/,
+    );
     assert.match(lineAbout(text, 'empty.h5', prefix), /^incoming\/empty\.h5: empty - file is 0 bytes$/);
     assert.match(lineAbout(text, 'loop_a.h5', prefix), /^incoming\/loop_a\.h5: unreadable - a symbolic link loop \(ELOOP\), not a file$/);
-    assert.match(text, /not adopted: farm_0_type_0_seed_0 from incoming\/good\.h5 \(optimized_layouts\/farm_0_type_0_seed_0\): turbine 2 has a non-finite position \(NaN, 5\)/);
+    assert.match(
+      text,
+      /not adopted: farm_0_type_0_seed_0 from incoming\/good\.h5 \(optimized_layouts\/farm_0_type_0_seed_0\): turbine 2 has a non-finite position \(NaN, 5\)/,
+    );
     assert.match(lineAbout(text, 'nan_only.h5', prefix), /^incoming\/nan_only\.h5: rejected - no usable record: 1 record rejected/);
-    assert.match(text, /not adopted: farm_0_type_0_seed_1 from incoming\/nan_only\.h5 \(optimized_layouts\/farm_0_type_0_seed_1\): turbine 4 has a non-finite position \(NaN, 7\)/);
+    assert.match(
+      text,
+      /not adopted: farm_0_type_0_seed_1 from incoming\/nan_only\.h5 \(optimized_layouts\/farm_0_type_0_seed_1\): turbine 4 has a non-finite position \(NaN, 7\)/,
+    );
   };
 
   await t.test('--dry-run --adopt before any run: the preview, nothing written', async () => {
@@ -114,8 +134,14 @@ test('every --adopt file that yields nothing says why; --dry-run previews it and
     expectFindings(r.stdout, '    ');
     // The preview passes the record through the run's gate: its AEP (4e5 MWh) is not the layout's, so the run would not adopt it.
     assert.match(r.stdout, /^ {2}incoming: 3 records in 9 files, 1 of them tasks of this campaign: 0 to adopt, 1 rejected, 0 already done, 0 repeated$/m);
-    assert.match(r.stdout, /^ {4}not adopted: farm_0_type_0_seed_1 from incoming\/good\.h5: AEP 400000 MWh differs from recomputed [\d.]+ MWh \(rel [\d.]+e-\d\)$/m);
-    assert.match(r.stdout, /^a run would adopt 0 results, reject 1 \(they will be computed\), 2 outside this campaign's grid ignored; 1 of the rejected failed only on their AEP \(computed with another model\?\): with --aep recompute they would be adopted/m);
+    assert.match(
+      r.stdout,
+      /^ {4}not adopted: farm_0_type_0_seed_1 from incoming\/good\.h5: AEP 400000 MWh differs from recomputed [\d.]+ MWh \(rel [\d.]+e-\d\)$/m,
+    );
+    assert.match(
+      r.stdout,
+      /^a run would adopt 0 results, reject 1 \(they will be computed\), 2 outside this campaign's grid ignored; 1 of the rejected failed only on their AEP \(computed with another model\?\): with --aep recompute they would be adopted/m,
+    );
     assert.match(r.stdout, /a run would compute 2 tasks; dry run: nothing written/);
     assert.equal(fs.existsSync(out), false);
   });

@@ -23,7 +23,16 @@ import { auditEvents, runWflo, tempDir } from './runnerTestKit.js';
 
 const SKIP = hasH5py() ? false : 'python3-h5py not installed (the worker files are written by h5py)';
 
-interface Row { source: string; aep: number | string; aepInitial: number | string; aepReported: number | string; iterations: number; evaluations: number; x: number[]; y: number[] }
+interface Row {
+  source: string;
+  aep: number | string;
+  aepInitial: number | string;
+  aepReported: number | string;
+  iterations: number;
+  evaluations: number;
+  x: number[];
+  y: number[];
+}
 
 /** layouts.h5 as h5py reads it: rows by task id, and the root attributes. */
 function readLayouts(file: string): { rows: Map<string, Row>; complete: number } {
@@ -34,9 +43,14 @@ function readLayouts(file: string): { rows: Map<string, Row>; complete: number }
     const n = (f.n_turbines!.value as number[])[i]!;
     const layout = (f.layout!.value as number[][][])[i]!.slice(0, n);
     rows.set(id, {
-      source: (f.source!.value as string[])[i]!, aep: (f.aep!.value as number[])[i]!, aepInitial: (f.aep_initial!.value as number[])[i]!,
-      aepReported: (f.aep_reported!.value as number[])[i]!, iterations: (f.iterations!.value as number[])[i]!, evaluations: (f.evaluations!.value as number[])[i]!,
-      x: layout.map((p) => p[0]!), y: layout.map((p) => p[1]!),
+      source: (f.source!.value as string[])[i]!,
+      aep: (f.aep!.value as number[])[i]!,
+      aepInitial: (f.aep_initial!.value as number[])[i]!,
+      aepReported: (f.aep_reported!.value as number[])[i]!,
+      iterations: (f.iterations!.value as number[])[i]!,
+      evaluations: (f.evaluations!.value as number[])[i]!,
+      x: layout.map((p) => p[0]!),
+      y: layout.map((p) => p[1]!),
     });
   });
   return { rows, complete: Number(d.attrs.complete!.value) };
@@ -56,7 +70,9 @@ function expectAdoptedAsWritten(incident: RescueIncident, rows: Map<string, Row>
   }
 }
 
-test('run --adopt of the worker folder: every good record with its aep_initial and worker file, slack only with --tolerance-m, the rest computed', { skip: SKIP }, async (t) => {
+test('run --adopt of the worker folder: every good record with its aep_initial and worker file, slack only with --tolerance-m, the rest computed', {
+  skip: SKIP,
+}, async (t) => {
   const root = tempDir('wflo-adopt-rescue-');
   t.after(() => fs.rmSync(root, { recursive: true, force: true }));
   const incident = writeRescueExample(root);
@@ -66,9 +82,21 @@ test('run --adopt of the worker folder: every good record with its aep_initial a
   // Strict: the preview and the run agree; slack refused, its line naming the option.
   const preview = await runWflo(['run', 'campaign.yaml', '--dry-run', '--adopt', 'layouts.h5_temp'], { cwd: root });
   assert.equal(preview.code, 0, preview.stderr);
-  assert.match(preview.stdout, new RegExp(`^ {2}layouts\\.h5_temp: 18 records in 10 files, 18 of them tasks of this campaign: ${good.length} to adopt, 2 rejected, 0 already done, 1 repeated$`, 'm'));
-  assert.match(preview.stdout, /^ {4}not adopted: farm_1_type_0_seed_4 from layouts\.h5_temp\/worker_41010\.h5: turbine \d+ is 0\.01 m outside the boundary \(0\.01 m off, beyond the 1e-6 m tolerance: --tolerance-m 0\.01 accepts it\)$/m);
-  assert.match(preview.stdout, /^ {4}conflict: farm_0_type_0_seed_1: adopted:layouts\.h5_temp\/worker_41002\.h5 has AEP [\d.]+ MWh, adopted:layouts\.h5_temp\/worker_41009\.h5 has [\d.]+ MWh/m);
+  assert.match(
+    preview.stdout,
+    new RegExp(
+      `^ {2}layouts\\.h5_temp: 18 records in 10 files, 18 of them tasks of this campaign: ${good.length} to adopt, 2 rejected, 0 already done, 1 repeated$`,
+      'm',
+    ),
+  );
+  assert.match(
+    preview.stdout,
+    /^ {4}not adopted: farm_1_type_0_seed_4 from layouts\.h5_temp\/worker_41010\.h5: turbine \d+ is 0\.01 m outside the boundary \(0\.01 m off, beyond the 1e-6 m tolerance: --tolerance-m 0\.01 accepts it\)$/m,
+  );
+  assert.match(
+    preview.stdout,
+    /^ {4}conflict: farm_0_type_0_seed_1: adopted:layouts\.h5_temp\/worker_41002\.h5 has AEP [\d.]+ MWh, adopted:layouts\.h5_temp\/worker_41009\.h5 has [\d.]+ MWh/m,
+  );
   assert.equal(fs.existsSync(path.join(root, 'out')), false, 'the dry run wrote nothing');
 
   const strict = path.join(root, 'strict.yaml');
@@ -76,7 +104,10 @@ test('run --adopt of the worker folder: every good record with its aep_initial a
   const run = await runWflo(['run', strict, '--quiet', '--adopt', 'layouts.h5_temp'], { cwd: root });
   assert.equal(run.code, 0, run.stderr);
   assert.match(run.stderr, new RegExp(`^wflo: adopted ${good.length} results, rejected 2 \\(they will be computed\\), 1 conflicting \\(first kept\\)$`, 'm'));
-  assert.match(run.stderr, /^wflo: conflict: farm_0_type_0_seed_1: adopted:layouts\.h5_temp\/worker_41002\.h5 has AEP [\d.]+ MWh, adopted:layouts\.h5_temp\/worker_41009\.h5 has [\d.]+ MWh .*; kept adopted:layouts\.h5_temp\/worker_41002\.h5$/m);
+  assert.match(
+    run.stderr,
+    /^wflo: conflict: farm_0_type_0_seed_1: adopted:layouts\.h5_temp\/worker_41002\.h5 has AEP [\d.]+ MWh, adopted:layouts\.h5_temp\/worker_41009\.h5 has [\d.]+ MWh .*; kept adopted:layouts\.h5_temp\/worker_41002\.h5$/m,
+  );
   const strictRows = readLayouts(path.join(root, 'out', 'strict', 'layouts.h5'));
   assert.equal(strictRows.complete, 1);
   assert.equal(strictRows.rows.size, 24);
@@ -86,7 +117,13 @@ test('run --adopt of the worker folder: every good record with its aep_initial a
   // With the option: the slack rows are adopted as written; only the missing tasks are computed.
   const run2 = await runWflo(['run', 'campaign.yaml', '--quiet', '--adopt', 'layouts.h5_temp', '--tolerance-m', '0.01'], { cwd: root });
   assert.equal(run2.code, 0, run2.stderr);
-  assert.match(run2.stderr, new RegExp(`^wflo: adopted ${good.length + 2} results \\(2 of them up to 0\\.01 m off the site or spacing, within --tolerance-m\\), 1 conflicting \\(first kept\\)$`, 'm'));
+  assert.match(
+    run2.stderr,
+    new RegExp(
+      `^wflo: adopted ${good.length + 2} results \\(2 of them up to 0\\.01 m off the site or spacing, within --tolerance-m\\), 1 conflicting \\(first kept\\)$`,
+      'm',
+    ),
+  );
   const out = path.join(root, 'out', 'rescue');
   const { rows, complete } = readLayouts(path.join(out, 'layouts.h5'));
   assert.equal(complete, 1);
@@ -94,9 +131,15 @@ test('run --adopt of the worker folder: every good record with its aep_initial a
   expectAdoptedAsWritten(incident, rows, [...good, ...slack]);
   const missing = tasksWith(incident, 'missing');
   for (const id of missing) assert.equal(rows.get(id)!.source, 'computed', id);
-  const computed = auditEvents(out).filter((e) => e.event === 'attempt' && e.outcome === 'done').map((e) => String(e.task)).sort();
+  const computed = auditEvents(out)
+    .filter((e) => e.event === 'attempt' && e.outcome === 'done')
+    .map((e) => String(e.task))
+    .sort();
   assert.deepEqual(computed, missing, 'exactly the missing tasks were computed');
-  const tolerated = auditEvents(out).filter((e) => e.event === 'adopt_tolerated').map((e) => String(e.task)).sort();
+  const tolerated = auditEvents(out)
+    .filter((e) => e.event === 'adopt_tolerated')
+    .map((e) => String(e.task))
+    .sort();
   assert.deepEqual(tolerated, slack, 'the audit log names the rows adopted within the tolerance');
 });
 
@@ -120,7 +163,7 @@ with h5py.File(sys.argv[2], 'w') as h:
 print(json.dumps(ids))
 `;
 
-test('--dry-run --adopt runs the run\'s gate: AEPs of another model are refused, and --aep recompute is named and works', { skip: SKIP }, async (t) => {
+test("--dry-run --adopt runs the run's gate: AEPs of another model are refused, and --aep recompute is named and works", { skip: SKIP }, async (t) => {
   const root = tempDir('wflo-adopt-model-');
   t.after(() => fs.rmSync(root, { recursive: true, force: true }));
   const incident = writeRescueExample(root);
@@ -131,7 +174,10 @@ test('--dry-run --adopt runs the run\'s gate: AEPs of another model are refused,
   const preview = await runWflo(['run', 'campaign.yaml', '--dry-run', '--adopt', 'pywake.h5'], { cwd: root });
   assert.equal(preview.code, 0, preview.stderr);
   assert.match(preview.stdout, /^ {2}pywake\.h5: 4 records, 4 of them tasks of this campaign: 0 to adopt, 4 rejected, 0 already done, 0 repeated$/m);
-  assert.match(preview.stdout, /^ {4}not adopted: farm_\d_type_\d_seed_\d from pywake\.h5: AEP [\d.]+ MWh differs from recomputed [\d.]+ MWh \(rel 3\.0e-2\)$/m);
+  assert.match(
+    preview.stdout,
+    /^ {4}not adopted: farm_\d_type_\d_seed_\d from pywake\.h5: AEP [\d.]+ MWh differs from recomputed [\d.]+ MWh \(rel 3\.0e-2\)$/m,
+  );
   const hint = /4 of the rejected failed only on their AEP \(computed with another model\?\): with --aep recompute they would be adopted/;
   assert.match(preview.stdout, hint);
 
@@ -140,11 +186,20 @@ test('--dry-run --adopt runs the run\'s gate: AEPs of another model are refused,
   assert.doesNotMatch(recompute.stdout, hint);
 
   const strict = path.join(root, 'strict.yaml');
-  fs.writeFileSync(strict, fs.readFileSync(incident.campaign, 'utf8').replace(/^output: .*$/m, 'output: out/strict').replace(/^seeds: .*$/m, 'seeds: [0]'));
+  fs.writeFileSync(
+    strict,
+    fs
+      .readFileSync(incident.campaign, 'utf8')
+      .replace(/^output: .*$/m, 'output: out/strict')
+      .replace(/^seeds: .*$/m, 'seeds: [0]'),
+  );
   const run = await runWflo(['run', strict, '--quiet', '--adopt', 'pywake.h5'], { cwd: root });
   assert.equal(run.code, 0, run.stderr);
   // The run says it too (its grid here: seed 0 only, so 2 of the 4 records are its tasks).
-  assert.match(run.stderr, /^wflo: adopted 0 results, rejected 2 \(they will be computed\), 2 outside this campaign's grid ignored; 2 of the rejected failed only on their AEP \(computed with another model\?\): with --aep recompute they would be adopted/m);
+  assert.match(
+    run.stderr,
+    /^wflo: adopted 0 results, rejected 2 \(they will be computed\), 2 outside this campaign's grid ignored; 2 of the rejected failed only on their AEP \(computed with another model\?\): with --aep recompute they would be adopted/m,
+  );
 
   const adopted = await runWflo(['run', 'campaign.yaml', '--quiet', '--adopt', 'pywake.h5', '--aep', 'recompute'], { cwd: root });
   assert.equal(adopted.code, 0, adopted.stderr);

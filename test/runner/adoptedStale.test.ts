@@ -45,15 +45,22 @@ with h5py.File(sys.argv[1], 'w') as h:
 function rowsOf(file: string): Map<string, { source: string; specHash: string; aepInitial: number | string }> {
   const f = dumpWithH5py(file).datasets;
   const out = new Map<string, { source: string; specHash: string; aepInitial: number | string }>();
-  (f.task_id!.value as string[]).forEach((id, i) => out.set(id, {
-    source: (f.source!.value as string[])[i]!, specHash: (f.spec_hash!.value as string[])[i]!, aepInitial: (f.aep_initial!.value as number[])[i]!,
-  }));
+  (f.task_id!.value as string[]).forEach((id, i) =>
+    out.set(id, {
+      source: (f.source!.value as string[])[i]!,
+      specHash: (f.spec_hash!.value as string[])[i]!,
+      aepInitial: (f.aep_initial!.value as number[])[i]!,
+    }),
+  );
   return out;
 }
 
-const attemptsDone = (out: string): string[] => auditEvents(out).filter((e) => e.event === 'attempt' && e.outcome === 'done').map((e) => String(e.task));
+const attemptsDone = (out: string): string[] =>
+  auditEvents(out)
+    .filter((e) => e.event === 'attempt' && e.outcome === 'done')
+    .map((e) => String(e.task));
 
-test('an edit of the user\'s program leaves adopted rows done; --recompute-adopted computes them', { skip: SKIP }, async (t) => {
+test("an edit of the user's program leaves adopted rows done; --recompute-adopted computes them", { skip: SKIP }, async (t) => {
   const dir = tempDir('adopted-stale');
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const out = path.join(dir, 'out');
@@ -76,7 +83,10 @@ test('an edit of the user\'s program leaves adopted rows done; --recompute-adopt
   assert.match(preview.stdout, /output \S+ 3 done, 1 stale, 0 failed, 0 missing/);
   const second = await runWflo(['run', file, '--quiet'], { cwd: dir });
   assert.equal(second.code, 0, second.stderr);
-  assert.match(second.stderr, /^wflo: 3 adopted results stay done: the optimizer changed, and adopted rows are not the optimizer's \(`--recompute-adopted` computes them\)$/m);
+  assert.match(
+    second.stderr,
+    /^wflo: 3 adopted results stay done: the optimizer changed, and adopted rows are not the optimizer's \(`--recompute-adopted` computes them\)$/m,
+  );
   assert.deepEqual(attemptsDone(out), ['farm_0_type_0_seed_3', 'farm_0_type_0_seed_3'], 'only the computed task ran again');
   const after = rowsOf(path.join(out, 'layouts.h5'));
   for (const id of adopted) {
@@ -85,7 +95,11 @@ test('an edit of the user\'s program leaves adopted rows done; --recompute-adopt
     assert.notEqual(after.get(id)!.specHash, before.get(id)!.specHash, `${id} carried to the task's new spec hash`);
   }
   assert.equal(after.size, 4);
-  assert.deepEqual(adopted.map((id) => after.get(id)!.aepInitial), [80000, 81000, 82000], 'their aep_initial, as written');
+  assert.deepEqual(
+    adopted.map((id) => after.get(id)!.aepInitial),
+    [80000, 81000, 82000],
+    'their aep_initial, as written',
+  );
 
   // On purpose: --recompute-adopted (the dry run says so first).
   const release = await runWflo(['run', file, '--dry-run', '--recompute-adopted'], { cwd: dir });

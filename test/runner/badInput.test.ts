@@ -47,8 +47,27 @@ contract('bad campaign input: one line, exit 2, ledger and output untouched', as
   const cases: [string, string, RegExp][] = [
     ['malformed YAML', text.replace('farm_types:', 'farm_types: [\n  {'), /malformed YAML/],
     ['unknown turbine', text.replace('turbine: iea37-10mw', 'turbine: acme-15mw'), /farm_types\[1\]\.turbine: unknown turbine 'acme-15mw'/],
-    ['self-intersecting polygon', stringify({ ...good, farms: [{ id: 0, boundary: { polygon: [[0, 0], [1000, 1000], [1000, 0], [0, 1000]] }, wind: 'iea37-cs1' }] }),
-      /bad\.yaml:\d+: farms\[0\]\.boundary: .*self-intersect/i],
+    [
+      'self-intersecting polygon',
+      stringify({
+        ...good,
+        farms: [
+          {
+            id: 0,
+            boundary: {
+              polygon: [
+                [0, 0],
+                [1000, 1000],
+                [1000, 0],
+                [0, 1000],
+              ],
+            },
+            wind: 'iea37-cs1',
+          },
+        ],
+      }),
+      /bad\.yaml:\d+: farms\[0\]\.boundary: .*self-intersect/i,
+    ],
     ['empty seed list', stringify({ ...good, seeds: [] }), /seeds: must contain at least one seed/],
     ['negative turbine count', text.replace('n_turbines: 4', 'n_turbines: -4'), /farm_types\[1\]\.n_turbines: must be an integer >= 1, got -4/],
     ['negative seed count', stringify({ ...good, seeds: { start: 0, count: -1 } }), /seeds\.count: must be an integer >= 1, got -1/],
@@ -87,7 +106,11 @@ function mountTmpfs(target: string, options: string): boolean {
 }
 
 function unmount(target: string): void {
-  try { execFileSync('umount', ['-l', target], { stdio: 'ignore' }); } catch { /* already gone */ }
+  try {
+    execFileSync('umount', ['-l', target], { stdio: 'ignore' });
+  } catch {
+    /* already gone */
+  }
 }
 
 contract('unwritable output folder: one line, exit 1, existing ledger intact', async (t) => {

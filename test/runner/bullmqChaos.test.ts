@@ -45,7 +45,11 @@ async function server(): Promise<RedisServer> {
 }
 
 function doneCount(out: string): number {
-  try { return ledgerSnapshot(out).done.length; } catch { return 0; }
+  try {
+    return ledgerSnapshot(out).done.length;
+  } catch {
+    return 0;
+  }
 }
 
 /** Every task done exactly once, rows equal to the local run's. */
@@ -55,7 +59,9 @@ function assertSameAsLocal(out: string): void {
   assert.equal(snap.done.length, TOTAL);
   assert.equal(snap.resultRows, TOTAL);
   assert.deepEqual(computedRows(out), reference);
-  const commits = auditEvents(out).filter((e) => e.event === 'attempt' && e.outcome === 'done').map((e) => e.task as string);
+  const commits = auditEvents(out)
+    .filter((e) => e.event === 'attempt' && e.outcome === 'done')
+    .map((e) => e.task as string);
   // The audit log of a SIGKILLed coordinator may miss its last lines, never hold a commit twice.
   assert.equal(new Set(commits).size, commits.length, 'no task committed twice');
 }
@@ -105,7 +111,9 @@ test('SIGKILL of Redis, then a restart on the same AOF: nothing lost, nothing do
   const w2 = startWorker(['--queue', redis.url, '--concurrency', '2']);
   const coordinator = startWflo(['run', writeCampaign(path.join(root, 'redis-kill.yaml'), campaign(out)), '--queue', redis.url, '--log-every', '1']);
   let err = '';
-  coordinator.stderr!.on('data', (b: Buffer) => { err += b.toString(); });
+  coordinator.stderr!.on('data', (b: Buffer) => {
+    err += b.toString();
+  });
   const result = collect(coordinator);
   assert.ok(await waitUntil(() => doneCount(out) >= 6, 60_000), `tasks got done: ${err}\n${w1.log()}\n${w2.log()}`);
   await redis.kill9();

@@ -37,25 +37,41 @@ const started = new Set<ChildProcess>();
 export function startWorker(args: string[], env: Record<string, string> = {}, lockMs = 1500): WorkerHandle {
   const child = spawn(process.execPath, [SELF, 'worker', ...args], {
     env: { ...process.env, WFLO_TEST_WORKER: '1', WFLO_QUEUE_LOCK_MS: String(lockMs), ...env },
-    stdio: ['ignore', 'ignore', 'pipe'], detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
   });
   started.add(child);
   let err = '';
-  child.stderr!.setEncoding('utf8').on('data', (s: string) => { err += s; });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => { started.delete(child); resolve({ code, signal }); }));
+  child.stderr!.setEncoding('utf8').on('data', (s: string) => {
+    err += s;
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => {
+      started.delete(child);
+      resolve({ code, signal });
+    }),
+  );
   return { child, pid: child.pid!, log: () => err, exited };
 }
 
 /** SIGKILL a worker and its job processes (its process group). */
 export async function killWorker(w: WorkerHandle): Promise<void> {
-  try { process.kill(-w.pid, 'SIGKILL'); } catch { /* gone */ }
+  try {
+    process.kill(-w.pid, 'SIGKILL');
+  } catch {
+    /* gone */
+  }
   await w.exited;
 }
 
 /** Kill every worker a test started (after-hooks). */
 export function killAllWorkers(): void {
   for (const c of started) {
-    try { process.kill(-c.pid!, 'SIGKILL'); } catch { /* gone */ }
+    try {
+      process.kill(-c.pid!, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
   }
 }
 
@@ -63,8 +79,10 @@ export function killAllWorkers(): void {
 export function computedRows(dir: string): Record<string, unknown>[] {
   const db = new Database(path.join(dir, 'ledger.sqlite'), { readonly: true, fileMustExist: true });
   try {
-    const rows = db.prepare(`SELECT task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial,
-      hex(x) AS x, hex(y) AS y, hex(x_initial) AS xi, hex(y_initial) AS yi, iterations, evaluations FROM results ORDER BY task_id`).all();
+    const rows = db
+      .prepare(`SELECT task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial,
+      hex(x) AS x, hex(y) AS y, hex(x_initial) AS xi, hex(y_initial) AS yi, iterations, evaluations FROM results ORDER BY task_id`)
+      .all();
     return rows as Record<string, unknown>[];
   } finally {
     db.close();

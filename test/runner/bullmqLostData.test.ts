@@ -24,12 +24,15 @@ after(async () => {
 const localRuns = new Map<string, Promise<Record<string, unknown>[]>>();
 function localRows(key: string, c: (out: string) => Record<string, unknown>): Promise<Record<string, unknown>[]> {
   if (!localRuns.has(key)) {
-    localRuns.set(key, (async () => {
-      const dir = tempDir(`${key}-local`);
-      const ref = await runWflo(['run', writeCampaign(path.join(dir, 'local.yaml'), c(path.join(dir, 'local'))), '--quiet']);
-      assert.equal(ref.code, 0, ref.stderr);
-      return computedRows(path.join(dir, 'local'));
-    })());
+    localRuns.set(
+      key,
+      (async () => {
+        const dir = tempDir(`${key}-local`);
+        const ref = await runWflo(['run', writeCampaign(path.join(dir, 'local.yaml'), c(path.join(dir, 'local'))), '--quiet']);
+        assert.equal(ref.code, 0, ref.stderr);
+        return computedRows(path.join(dir, 'local'));
+      })(),
+    );
   }
   return localRuns.get(key)!;
 }
@@ -46,7 +49,16 @@ for (const loss of ['FLUSHALL', 'restart without its data'] as const) {
     const out = path.join(dir, 'queue');
     const run = startWflo(['run', writeCampaign(path.join(dir, 'queue.yaml'), c(out)), '--queue', redis.url, '--log-every', '1000']);
     const done = collect(run);
-    assert.ok(await waitFor(() => { try { return ledgerSnapshot(out).done.length >= 3; } catch { return false; } }, 60_000), 'the run got going');
+    assert.ok(
+      await waitFor(() => {
+        try {
+          return ledgerSnapshot(out).done.length >= 3;
+        } catch {
+          return false;
+        }
+      }, 60_000),
+      'the run got going',
+    );
     if (loss === 'FLUSHALL') {
       const client = new Redis(redis.url);
       await client.flushall();
@@ -88,12 +100,19 @@ async function queuedRun(name: string, scenario: (q: { redis: RedisServer; clien
     assert.deepEqual(computedRows(out), local);
     return r;
   } finally {
-    try { process.kill(run.pid!, 'SIGKILL'); } catch { /* ended */ }
+    try {
+      process.kill(run.pid!, 'SIGKILL');
+    } catch {
+      /* ended */
+    }
     client.disconnect();
   }
 }
 
-test('results hidden behind 1500 newer foreign finished ids, with the events lost, are still collected (each job looked up by its own id)', { skip, timeout: 120_000 }, async () => {
+test('results hidden behind 1500 newer foreign finished ids, with the events lost, are still collected (each job looked up by its own id)', {
+  skip,
+  timeout: 120_000,
+}, async () => {
   await queuedRun('bullmq-hidden', async ({ redis, client, run }) => {
     process.kill(run.pid!, 'SIGSTOP');
     const worker = startWorker(['--queue', redis.url, '--concurrency', '2']);
@@ -110,7 +129,10 @@ test('results hidden behind 1500 newer foreign finished ids, with the events los
   });
 });
 
-test('a job whose hash exists but that sits in no list (an enqueue that failed halfway) is enqueued again, not waited for', { skip, timeout: 120_000 }, async () => {
+test('a job whose hash exists but that sits in no list (an enqueue that failed halfway) is enqueued again, not waited for', {
+  skip,
+  timeout: 120_000,
+}, async () => {
   let worker: ReturnType<typeof startWorker> | null = null;
   const r = await queuedRun('bullmq-orphan', async ({ redis, client }) => {
     // Every job leaves the wait list; its hash stays: a job in no list, that adding again cannot fix.

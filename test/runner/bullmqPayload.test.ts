@@ -20,8 +20,10 @@ import { noopCampaign, tempDir, writeCampaign } from './runnerTestKit.js';
 
 test('queue URLs: parsed, defaults, redacted; malformed ones are bad input (exit 2) without the password', () => {
   const a = parseQueueUrl('redis://alice:p%40ss:w0rd@db.lab.example:6380/3');
-  assert.deepEqual({ host: a.host, port: a.port, db: a.db, username: a.username, password: a.password, tls: a.tls },
-    { host: 'db.lab.example', port: 6380, db: 3, username: 'alice', password: 'p@ss:w0rd', tls: false });
+  assert.deepEqual(
+    { host: a.host, port: a.port, db: a.db, username: a.username, password: a.password, tls: a.tls },
+    { host: 'db.lab.example', port: 6380, db: 3, username: 'alice', password: 'p@ss:w0rd', tls: false },
+  );
   assert.equal(a.redacted, 'redis://alice:***@db.lab.example:6380/3');
   const b = parseQueueUrl('rediss://:secret@10.0.0.5');
   assert.equal(b.tls, true);
@@ -29,15 +31,24 @@ test('queue URLs: parsed, defaults, redacted; malformed ones are bad input (exit
   assert.equal(b.password, 'secret');
   assert.equal(b.redacted, 'rediss://:***@10.0.0.5:6379');
   assert.equal(parseQueueUrl('redis://127.0.0.1:7000').redacted, 'redis://127.0.0.1:7000');
-  for (const bad of ['http://u:hunter2@host:1', 'redis://u:hunter2@host:99999', 'redis://u:hunter2@host:1/x', 'not a url hunter2', 'redis://u:hunter2@host:1/?a=b']) {
-    assert.throws(() => parseQueueUrl(bad), (err: unknown) => {
-      assert.ok(err instanceof InputError, String(err));
-      assert.equal(err.exitCode, 2);
-      assert.ok(err.message.startsWith('--queue: '), err.message);
-      assert.ok(!err.message.includes('hunter2') || bad === 'not a url hunter2', err.message);
-      assert.ok(!err.message.includes('\n'));
-      return true;
-    });
+  for (const bad of [
+    'http://u:hunter2@host:1',
+    'redis://u:hunter2@host:99999',
+    'redis://u:hunter2@host:1/x',
+    'not a url hunter2',
+    'redis://u:hunter2@host:1/?a=b',
+  ]) {
+    assert.throws(
+      () => parseQueueUrl(bad),
+      (err: unknown) => {
+        assert.ok(err instanceof InputError, String(err));
+        assert.equal(err.exitCode, 2);
+        assert.ok(err.message.startsWith('--queue: '), err.message);
+        assert.ok(!err.message.includes('hunter2') || bad === 'not a url hunter2', err.message);
+        assert.ok(!err.message.includes('\n'));
+        return true;
+      },
+    );
   }
   assert.equal(redactQueueUrls('ECONN to redis://bob:xyz@h:1 and rediss://:p@q:2/1 ok'), 'ECONN to redis://bob:***@h:1 and rediss://:***@q:2/1 ok');
   assert.deepEqual(queueUrlFrom(undefined, { WFLO_QUEUE: 'redis://h:1' }), { url: 'redis://h:1', source: 'WFLO_QUEUE' });
@@ -60,11 +71,17 @@ function richCampaign(dir: string): string {
   c.farm_types = [
     { id: 0, turbine: 'iea37-3.35mw', n_turbines: 5 },
     {
-      id: 7, n_turbines: 3, min_spacing_m: 300,
+      id: 7,
+      n_turbines: 3,
+      min_spacing_m: 300,
       turbine: {
-        name: 'tab', rotor_diameter: 120, hub_height: 90,
+        name: 'tab',
+        rotor_diameter: 120,
+        hub_height: 90,
         performance: {
-          rated_power: 3000000, cutin_wind_speed: 3, cutout_wind_speed: 25,
+          rated_power: 3000000,
+          cutin_wind_speed: 3,
+          cutout_wind_speed: 25,
           power_curve: { power_wind_speeds: [3, 6, 9, 12, 25], power_values: [0, 500000, 1800000, 3000000, 3000000] },
           Ct_curve: { Ct_wind_speeds: [3, 10, 25], Ct_values: [0.82, 0.77, 0.1] },
         },
@@ -84,7 +101,8 @@ test('job payloads: JSON round trip restores typed arrays and the exact spec has
     const d = decodeJob(wire, jobIdFor(task.taskId, task.specHash));
     assert.equal(d.data.specHash, task.specHash);
     assert.equal(d.data.attempt, 2);
-    const farm = setup.farms[task.farmIndex], type = setup.farmTypes[task.typeIndex];
+    const farm = setup.farms[task.farmIndex],
+      type = setup.farmTypes[task.typeIndex];
     assert.ok(d.farm.wind.probability instanceof Float64Array);
     assert.deepEqual(d.farm.wind.probability, farm.wind.probability);
     assert.deepEqual(d.farm.wind.directionsDeg, farm.wind.directionsDeg);
@@ -99,11 +117,20 @@ test('job payloads carry every physics option (waked inflow, turbulence, rotor a
   const dir = tempDir('bullmq-payload-physics');
   const { setup, tasks } = setupFor(richCampaign(dir));
   const task = tasks.find((t) => setup.farmTypes[t.typeIndex].turbine.thrust.kind === 'table')!;
-  const farm = setup.farms[task.farmIndex], type = setup.farmTypes[task.typeIndex];
+  const farm = setup.farms[task.farmIndex],
+    type = setup.farmTypes[task.typeIndex];
   farm.model = {
-    wake: 'niayifar2016', superposition: 'linear', params: { a1: 0.3837, a2: 0.003678 }, inflow: 'waked', ct2a: 'madsen',
-    deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'crespo-hernandez', turbulenceSuperposition: 'sqrmax',
-    turbulenceParams: { c0: 0.73 }, rotorAverage: 'cgi7',
+    wake: 'niayifar2016',
+    superposition: 'linear',
+    params: { a1: 0.3837, a2: 0.003678 },
+    inflow: 'waked',
+    ct2a: 'madsen',
+    deficitReference: 'source-effective',
+    useEffectiveTi: true,
+    turbulence: 'crespo-hernandez',
+    turbulenceSuperposition: 'sqrmax',
+    turbulenceParams: { c0: 0.73 },
+    rotorAverage: 'cgi7',
   };
   farm.wind = { ...farm.wind, hoursPerYear: 8766 };
   if (type.turbine.thrust.kind === 'table') type.turbine.thrust.outside = 'zero';
@@ -123,33 +150,104 @@ test('job payloads: malformed, hostile or foreign payloads are rejected in one l
   const { setup, tasks } = setupFor(writeCampaign(path.join(dir, 'c.yaml'), noopCampaign(path.join(dir, 'out'), 2)));
   const good = (): JobData => JSON.parse(JSON.stringify(new JobEncoder(setup).encode({ task: tasks[0], attempt: 1 })));
   const cases: [string, (j: any) => unknown, RegExp][] = [
-    ['another engine', (j) => { j.engine = 'engine-0'; return j; }, /needs engine engine-0, this worker runs/],
-    ['tampered seed', (j) => { j.seed += 1; return j; }, /spec hash .* does not match its contents/],
-    ['tampered wind', (j) => { j.farm.wind.probability[0] += 1e-12; return j; }, /does not match/],
-    ['NaN became null', (j) => { j.farm.wind.probability[1] = null; return j; }, /farm\.wind\.probability\.1/],
+    [
+      'another engine',
+      (j) => {
+        j.engine = 'engine-0';
+        return j;
+      },
+      /needs engine engine-0, this worker runs/,
+    ],
+    [
+      'tampered seed',
+      (j) => {
+        j.seed += 1;
+        return j;
+      },
+      /spec hash .* does not match its contents/,
+    ],
+    [
+      'tampered wind',
+      (j) => {
+        j.farm.wind.probability[0] += 1e-12;
+        return j;
+      },
+      /does not match/,
+    ],
+    [
+      'NaN became null',
+      (j) => {
+        j.farm.wind.probability[1] = null;
+        return j;
+      },
+      /farm\.wind\.probability\.1/,
+    ],
     ['prototype key', (j) => JSON.parse(JSON.stringify(j).replace('"method"', '"__proto__":{"polluted":1},"method"')), /optimizer/],
-    ['unexpected key', (j) => { j.farm.extra = 1; return j; }, /farm/],
-    ['huge turbine count', (j) => { j.type.nTurbines = 1e9; return j; }, /type\.nTurbines/],
-    ['negative timeout', (j) => { j.timeoutS = -1; return j; }, /timeoutS/],
-    ['bad task id', (j) => { j.taskId = '../../etc/passwd'; return j; }, /taskId/],
+    [
+      'unexpected key',
+      (j) => {
+        j.farm.extra = 1;
+        return j;
+      },
+      /farm/,
+    ],
+    [
+      'huge turbine count',
+      (j) => {
+        j.type.nTurbines = 1e9;
+        return j;
+      },
+      /type\.nTurbines/,
+    ],
+    [
+      'negative timeout',
+      (j) => {
+        j.timeoutS = -1;
+        return j;
+      },
+      /timeoutS/,
+    ],
+    [
+      'bad task id',
+      (j) => {
+        j.taskId = '../../etc/passwd';
+        return j;
+      },
+      /taskId/,
+    ],
     ['not an object', () => 'rm -rf /', /payload rejected/],
     ['null', () => null, /payload rejected/],
   ];
   for (const [name, mutate, expected] of cases) {
-    assert.throws(() => decodeJob(mutate(good()), 'j1'), (err: unknown) => {
-      assert.ok(err instanceof PayloadRejected, `${name}: ${String(err)}`);
-      assert.match(err.message, expected, name);
-      assert.ok(err.message.startsWith('job j1: '), name);
-      assert.ok(!err.message.includes('\n'), name);
-      return true;
-    }, name);
+    assert.throws(
+      () => decodeJob(mutate(good()), 'j1'),
+      (err: unknown) => {
+        assert.ok(err instanceof PayloadRejected, `${name}: ${String(err)}`);
+        assert.match(err.message, expected, name);
+        assert.ok(err.message.startsWith('job j1: '), name);
+        assert.ok(!err.message.includes('\n'), name);
+        return true;
+      },
+      name,
+    );
   }
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
 });
 
 test('job outcomes: results decode to Float64Arrays; malformed or invalid ones become errors', () => {
   const worker = { host: 'h', pid: 1 };
-  const output = { x: [1, 2], y: [3, 4], xInitial: [1, 2], yInitial: [3, 4], aep: 10, aepInitial: 9, iterations: 0, evaluations: 1, feasible: true, maxViolationM: 0 };
+  const output = {
+    x: [1, 2],
+    y: [3, 4],
+    xInitial: [1, 2],
+    yInitial: [3, 4],
+    aep: 10,
+    aepInitial: 9,
+    iterations: 0,
+    evaluations: 1,
+    feasible: true,
+    maxViolationM: 0,
+  };
   const ok = decodeOutcome({ v: 1, kind: 'result', attempt: 1, wallS: 0.1, worker, output }, 2);
   assert.equal(ok.kind, 'result');
   assert.ok(ok.kind === 'result' && ok.output.x instanceof Float64Array && ok.output.y[1] === 4);

@@ -126,8 +126,16 @@ test('a hostile job put on the queue by hand is rejected by the worker before an
   const w = startWorker(['--queue', redis!.url, '--concurrency', '1']);
   try {
     await events.waitUntilReady();
-    const failed = new Promise<string>((resolve) => events.on('failed', ({ jobId, failedReason }) => { if (jobId === 'evil') resolve(failedReason); }));
-    await queue.add('evil', { v: 1, engine: ENGINE_VERSION, taskId: 'farm_0_type_0_seed_0', optimizer: { method: 'noop', crash_seeds: [0] }, constructor: { prototype: 1 } }, { jobId: 'evil' });
+    const failed = new Promise<string>((resolve) =>
+      events.on('failed', ({ jobId, failedReason }) => {
+        if (jobId === 'evil') resolve(failedReason);
+      }),
+    );
+    await queue.add(
+      'evil',
+      { v: 1, engine: ENGINE_VERSION, taskId: 'farm_0_type_0_seed_0', optimizer: { method: 'noop', crash_seeds: [0] }, constructor: { prototype: 1 } },
+      { jobId: 'evil' },
+    );
     const reason = await failed;
     assert.match(reason, /^job evil: payload rejected: /);
     assert.match(w.log(), /job evil: payload rejected/);

@@ -14,16 +14,27 @@ import { LAYOUT_COLUMNS } from '../../src/io/hdf5/index.js';
 import { ledgerSnapshot, runWflo, tempDir, writeCampaign } from './runnerTestKit.js';
 
 const PYTHON = process.env.WFLO_PYTHON ?? '/usr/bin/python3';
-const N_FARMS = 10, N_TYPES = 5, N_SEEDS = 60, N = N_FARMS * N_TYPES * N_SEEDS;
+const N_FARMS = 10,
+  N_TYPES = 5,
+  N_SEEDS = 60,
+  N = N_FARMS * N_TYPES * N_SEEDS;
 const TURBINES_BY_TYPE = [3, 4, 5, 6, 8];
 
 function campaign3000(out: string): Record<string, unknown> {
   const farms: Record<string, unknown>[] = [];
   for (let f = 0; f < N_FARMS; f++) {
     // Circles and rectangles of different sizes, the IEA37 case-study 1 wind rose.
-    const boundary = f % 2 === 0
-      ? { circle: { center: [0, 0], radius: 700 + 100 * f } }
-      : { polygon: [[0, 0], [1200 + 150 * f, 0], [1200 + 150 * f, 900 + 50 * f], [0, 900 + 50 * f]] };
+    const boundary =
+      f % 2 === 0
+        ? { circle: { center: [0, 0], radius: 700 + 100 * f } }
+        : {
+            polygon: [
+              [0, 0],
+              [1200 + 150 * f, 0],
+              [1200 + 150 * f, 900 + 50 * f],
+              [0, 900 + 50 * f],
+            ],
+          };
     farms.push({ id: f, boundary, wind: 'iea37-cs1' });
   }
   return {

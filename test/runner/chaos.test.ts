@@ -13,8 +13,21 @@ import { readLayoutsFile } from '../../src/io/hdf5/index.js';
 import type { LayoutRecord } from '../../src/io/layoutRecord.js';
 import { createRng } from '../../src/util/rng.js';
 import {
-  EXECUTORS, auditEvents, collect, executorHooks, executorUnavailable, executorWorkerPids, isAlive, ledgerSnapshot, noopCampaign, runWflo, startWflo, tempDir,
-  waitFor, workerPids, writeCampaign,
+  EXECUTORS,
+  auditEvents,
+  collect,
+  executorHooks,
+  executorUnavailable,
+  executorWorkerPids,
+  isAlive,
+  ledgerSnapshot,
+  noopCampaign,
+  runWflo,
+  startWflo,
+  tempDir,
+  waitFor,
+  workerPids,
+  writeCampaign,
 } from './runnerTestKit.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -30,15 +43,29 @@ function campaignFor(out: string): Record<string, unknown> {
 /** Everything a task computed (not how the run went). */
 function content(r: LayoutRecord): unknown {
   return {
-    taskId: r.taskId, farmId: r.farmId, farmType: r.farmType, seed: r.seed, nTurbines: r.nTurbines, aep: r.aep, aepInitial: r.aepInitial,
-    x: Array.from(r.x), y: Array.from(r.y), xInitial: Array.from(r.xInitial), yInitial: Array.from(r.yInitial),
-    iterations: r.iterations, evaluations: r.evaluations,
+    taskId: r.taskId,
+    farmId: r.farmId,
+    farmType: r.farmType,
+    seed: r.seed,
+    nTurbines: r.nTurbines,
+    aep: r.aep,
+    aepInitial: r.aepInitial,
+    x: Array.from(r.x),
+    y: Array.from(r.y),
+    xInitial: Array.from(r.xInitial),
+    yInitial: Array.from(r.yInitial),
+    iterations: r.iterations,
+    evaluations: r.evaluations,
   };
 }
 
 /** Tasks done in the ledger of `out` (0 before it exists or while it cannot be read). */
 function doneCount(out: string): number {
-  try { return ledgerSnapshot(out).done.length; } catch { return 0; }
+  try {
+    return ledgerSnapshot(out).done.length;
+  } catch {
+    return 0;
+  }
 }
 
 /** Whether the audit log of `out` records an attempt that ended in a crash. */
@@ -90,14 +117,20 @@ async function chaos(t: TestContext): Promise<void> {
   assert.equal(ref.code, 0, ref.stderr);
 
   const rng = createRng(20240611);
-  let coordinatorKills = 0, workerKills = 0, validFilesSeen = 0, restarts = 0, crashes = false;
+  let coordinatorKills = 0,
+    workerKills = 0,
+    validFilesSeen = 0,
+    restarts = 0,
+    crashes = false;
   let orphans: number[] = [];
   while (coordinatorKills < 5 || workerKills < 20) {
     assert.ok(restarts++ < 60, `chaos loop did not reach its kill counts (${coordinatorKills} coordinator, ${workerKills} worker kills)`);
     const child = startWflo(['run', file, '--quiet']);
     const exited = collect(child);
     let finished = false;
-    void exited.then(() => { finished = true; });
+    void exited.then(() => {
+      finished = true;
+    });
     // A few worker kills while this coordinator lives (once it has started its workers).
     const workerRounds = workerKills < 20 ? 3 + rng.int(4) : 0;
     // Until a worker death has been recorded as a crash, kill workers only once this coordinator
@@ -105,13 +138,19 @@ async function chaos(t: TestContext): Promise<void> {
     // task, which is no crash of a task. (Waiting every time would leave too little to kill.)
     const doneBefore = doneCount(out);
     const untilWorking = !(crashes || crashSeen(out));
-    if (workerRounds > 0) await waitFor(() => finished || (executorWorkerPids(child.pid!).length > 0 && (!untilWorking || doneCount(out) > doneBefore)), 20_000, 50);
+    if (workerRounds > 0)
+      await waitFor(() => finished || (executorWorkerPids(child.pid!).length > 0 && (!untilWorking || doneCount(out) > doneBefore)), 20_000, 50);
     for (let k = 0; k < workerRounds && !finished; k++) {
       await sleep(50 + rng.int(250));
       const pids = executorWorkerPids(child.pid!);
       if (pids.length === 0) continue;
       const victim = pids[rng.int(pids.length)];
-      try { process.kill(victim, 'SIGKILL'); workerKills++; } catch { /* it just exited */ }
+      try {
+        process.kill(victim, 'SIGKILL');
+        workerKills++;
+      } catch {
+        /* it just exited */
+      }
     }
     if (coordinatorKills < 5 && !finished) {
       // From the third kill on, let a layouts.h5 exist first, so kill points do hit live exports.
@@ -148,7 +187,9 @@ async function chaos(t: TestContext): Promise<void> {
   crashes ||= crashSeen(out);
   assert.ok(crashes, 'worker deaths were seen as crashes');
   assert.ok(validFilesSeen >= 1, 'at least one kill point had a layouts.h5 to check');
-  t.diagnostic(`${coordinatorKills} coordinator kills, ${workerKills} worker kills, ${validFilesSeen} kill points with a layouts.h5 checked, ${restarts} starts, ${folder + 1} campaign folders`);
+  t.diagnostic(
+    `${coordinatorKills} coordinator kills, ${workerKills} worker kills, ${validFilesSeen} kill points with a layouts.h5 checked, ${restarts} starts, ${folder + 1} campaign folders`,
+  );
 }
 
 for (const executor of EXECUTORS) {

@@ -16,9 +16,10 @@ import { exampleProject, processesWith, pythonUnavailable } from './commandKit.j
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('command tasks under chaos', { skip: pythonUnavailable() }, () => {
-  test('SIGKILL of the coordinator and of the Python processes, resume: rows equal an uninterrupted run\'s; no orphan', { timeout: 300_000 }, async (t) => {
+  test("SIGKILL of the coordinator and of the Python processes, resume: rows equal an uninterrupted run's; no orphan", { timeout: 300_000 }, async (t) => {
     const dir = tempDir('command-chaos');
-    const seeds = 6, iterations = 1500;
+    const seeds = 6,
+      iterations = 1500;
     const refProject = path.join(dir, 'reference');
     const ref = exampleProject(refProject, { out: path.join(dir, 'ref-out'), seeds, iterations });
     const t0 = Date.now();
@@ -57,20 +58,29 @@ describe('command tasks under chaos', { skip: pythonUnavailable() }, () => {
     let f = folder(folders);
 
     const rng = createRng(4711);
-    let coordinatorKills = 0, pythonKills = 0, starts = 0;
+    let coordinatorKills = 0,
+      pythonKills = 0,
+      starts = 0;
     while (coordinatorKills < 3 || pythonKills < 6) {
       assert.ok(starts < 30, `chaos did not reach its kill counts (${coordinatorKills} coordinator, ${pythonKills} Python kills)`);
       const { project, files } = f;
       const child = startWflo(['run', files[starts++ % 2], '--quiet']);
       const exited = collect(child);
       let finished = false;
-      void exited.then(() => { finished = true; });
+      void exited.then(() => {
+        finished = true;
+      });
       for (let k = 0; k < 3 && !finished && pythonKills < 6; k++) {
         if (!(await waitFor(() => finished || processesWith(project).length > 0, 20_000))) break;
         await sleep(within(0.01 + 0.04 * rng.next()));
         const victims = processesWith(project);
         if (victims.length === 0 || finished) continue;
-        try { process.kill(victims[rng.int(victims.length)], 'SIGKILL'); pythonKills++; } catch { /* it just ended */ }
+        try {
+          process.kill(victims[rng.int(victims.length)], 'SIGKILL');
+          pythonKills++;
+        } catch {
+          /* it just ended */
+        }
       }
       if (coordinatorKills < 3 && !finished) {
         await sleep(within(0.02 + 0.08 * rng.next()));
@@ -91,7 +101,9 @@ describe('command tasks under chaos', { skip: pythonUnavailable() }, () => {
       }
     }
     await verify(f);
-    t.diagnostic(`${coordinatorKills} coordinator kills, ${pythonKills} Python kills, ${starts} starts, ${folders + 1} campaign folders; uninterrupted run ${refMs} ms`);
+    t.diagnostic(
+      `${coordinatorKills} coordinator kills, ${pythonKills} Python kills, ${starts} starts, ${folders + 1} campaign folders; uninterrupted run ${refMs} ms`,
+    );
   });
 
   test('Ctrl-C: running programs are ended, finished tasks kept, the same command resumes', { timeout: 120_000 }, async () => {
@@ -101,7 +113,13 @@ describe('command tasks under chaos', { skip: pythonUnavailable() }, () => {
     const file = exampleProject(project, { out, seeds: 4, iterations: 2500, mode: 'persistent' });
     const child = startWflo(['run', file, '--quiet']);
     const exited = collect(child);
-    const doneSoFar = (): number => { try { return ledgerSnapshot(out).done.length; } catch { return 0; } };
+    const doneSoFar = (): number => {
+      try {
+        return ledgerSnapshot(out).done.length;
+      } catch {
+        return 0;
+      }
+    };
     assert.ok(await waitFor(() => doneSoFar() >= 1, 60_000), 'a first task finished');
     assert.ok(processesWith(project).length > 0, 'programs are running');
     child.kill('SIGINT');

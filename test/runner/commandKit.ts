@@ -74,9 +74,15 @@ export function processesWith(marker: string): number[] {
       const state = /^\d+ \(.*\) (\S)/.exec(fs.readFileSync(`/proc/${name}/stat`, 'utf8'))?.[1];
       if (state === 'Z') continue;
       let cwd = '';
-      try { cwd = fs.readlinkSync(`/proc/${name}/cwd`); } catch { /* not ours to read */ }
+      try {
+        cwd = fs.readlinkSync(`/proc/${name}/cwd`);
+      } catch {
+        /* not ours to read */
+      }
       if (cwd.includes(marker)) out.push(Number(name));
-    } catch { /* gone */ }
+    } catch {
+      /* gone */
+    }
   }
   return out;
 }

@@ -34,7 +34,9 @@ describe('command tasks on many machines', { skip }, () => {
     await redis?.stop();
   });
 
-  test('refused without the allowance or with other inputs (handed back, nothing started); allowed workers finish = a local run', { timeout: 180_000 }, async () => {
+  test('refused without the allowance or with other inputs (handed back, nothing started); allowed workers finish = a local run', {
+    timeout: 180_000,
+  }, async () => {
     const url = redis!.url;
     const coordinator = exampleProject(path.join(dir, 'coordinator'), { out: path.join(dir, 'queue-out'), seeds: 2, iterations: 300 });
     // This machine's copy for the workers, and a copy someone edited (it would leave a mark if run).
@@ -43,8 +45,10 @@ describe('command tasks on many machines', { skip }, () => {
     fs.copyFileSync(path.join(path.dirname(coordinator), 'optimizer.py'), path.join(copy, 'optimizer.py'));
     const edited = path.join(dir, 'worker-edited');
     fs.mkdirSync(edited);
-    fs.writeFileSync(path.join(edited, 'optimizer.py'), `open(${JSON.stringify(path.join(dir, 'EDITED-COPY-RAN'))}, "w").close()\n` +
-      fs.readFileSync(path.join(copy, 'optimizer.py'), 'utf8'));
+    fs.writeFileSync(
+      path.join(edited, 'optimizer.py'),
+      `open(${JSON.stringify(path.join(dir, 'EDITED-COPY-RAN'))}, "w").close()\n` + fs.readFileSync(path.join(copy, 'optimizer.py'), 'utf8'),
+    );
     const allow = ['--allow-command', `${PY} optimizer.py`];
     const common = ['--queue', url, '--concurrency', '1'];
     const notAllowed = startWorker([...common, '--workdir', copy, '--task-dir', path.join(dir, 'tasks-n')]);
@@ -54,22 +58,41 @@ describe('command tasks on many machines', { skip }, () => {
 
     // Neither refusing worker may ever start a process (job process or program).
     const spawned: number[] = [];
-    const watch = setInterval(() => { for (const w of refusers) spawned.push(...childPids(w.pid)); }, 20);
+    const watch = setInterval(() => {
+      for (const w of refusers) spawned.push(...childPids(w.pid));
+    }, 20);
     const run = startWflo(['run', coordinator, '--log-every', '1', '--queue', url]);
     const finished = collect(run);
     let stderr = '';
-    run.stderr!.on('data', (s: string) => { stderr += s; });
+    run.stderr!.on('data', (s: string) => {
+      stderr += s;
+    });
     try {
-      assert.ok(await waitUntil(() => /refused it \(handed back to the queue\): this worker may not run commands/.test(stderr)
-        && /refused it \(handed back to the queue\): its inputs differ from this worker's copy in .*worker-edited: optimizer\.py differs/.test(stderr), 30_000), stderr);
+      assert.ok(
+        await waitUntil(
+          () =>
+            /refused it \(handed back to the queue\): this worker may not run commands/.test(stderr) &&
+            /refused it \(handed back to the queue\): its inputs differ from this worker's copy in .*worker-edited: optimizer\.py differs/.test(stderr),
+          30_000,
+        ),
+        stderr,
+      );
       // Worker records are refreshed every 2 s: wait for both refusals to show.
       const notAllowedLine = /refused \d+ command jobs? \(handed back; latest: farm_\d_type_0_seed_\d: this worker may not run commands/;
-      const otherInputsLine = /may run: \/usr\/bin\/python3 optimizer\.py\n\s+refused \d+ command jobs? \(handed back; latest: farm_\d_type_0_seed_\d: its inputs differ/;
+      const otherInputsLine =
+        /may run: \/usr\/bin\/python3 optimizer\.py\n\s+refused \d+ command jobs? \(handed back; latest: farm_\d_type_0_seed_\d: its inputs differ/;
       let status = '';
-      assert.ok(await waitUntil(async () => {
-        status = (await runWflo(['status', path.join(dir, 'queue-out'), '--queue', url])).stdout;
-        return notAllowedLine.test(status) && otherInputsLine.test(status);
-      }, 20_000, 500), status);
+      assert.ok(
+        await waitUntil(
+          async () => {
+            status = (await runWflo(['status', path.join(dir, 'queue-out'), '--queue', url])).stdout;
+            return notAllowedLine.test(status) && otherInputsLine.test(status);
+          },
+          20_000,
+          500,
+        ),
+        status,
+      );
       assert.equal(ledgerSnapshot(path.join(dir, 'queue-out')).done.length, 0, 'nothing ran while only refusing workers were there');
     } finally {
       clearInterval(watch);
@@ -84,13 +107,19 @@ describe('command tasks on many machines', { skip }, () => {
     const r = await finished;
     assert.equal(r.code, 0, `${r.stdout}\n${stderr}`);
     assert.deepEqual(computedRows(path.join(dir, 'queue-out')), computedRows(refOut));
-    assert.ok(fs.readdirSync(path.join(dir, 'tasks-0')).length + fs.readdirSync(path.join(dir, 'tasks-1')).length > 1, 'the allowed workers kept attempt folders');
+    assert.ok(
+      fs.readdirSync(path.join(dir, 'tasks-0')).length + fs.readdirSync(path.join(dir, 'tasks-1')).length > 1,
+      'the allowed workers kept attempt folders',
+    );
     await Promise.all(allowed.map(killWorker));
   });
 
-  test('chaos through Redis, persistent mode: SIGKILL of programs, of a worker and of the coordinator; rows equal a local run', { timeout: 240_000 }, async () => {
+  test('chaos through Redis, persistent mode: SIGKILL of programs, of a worker and of the coordinator; rows equal a local run', {
+    timeout: 240_000,
+  }, async () => {
     const url = redis!.url;
-    const seeds = 3, iterations = 1500;
+    const seeds = 3,
+      iterations = 1500;
     const localOut = path.join(dir, 'chaos-local');
     const local = exampleProject(path.join(dir, 'chaos-local-project'), { out: localOut, seeds, iterations });
     const l = await runWflo(['run', local, '--quiet']);
@@ -102,7 +131,19 @@ describe('command tasks on many machines', { skip }, () => {
     const copy = path.join(dir, 'chaos-worker-copy');
     fs.mkdirSync(copy);
     fs.copyFileSync(path.join(path.dirname(file), 'optimizer.py'), path.join(copy, 'optimizer.py'));
-    const start = (i: number): WorkerHandle => startWorker(['--queue', url, '--concurrency', '1', '--allow-command', `${PY} optimizer.py`, '--workdir', copy, '--task-dir', path.join(dir, `chaos-tasks-${i}`)]);
+    const start = (i: number): WorkerHandle =>
+      startWorker([
+        '--queue',
+        url,
+        '--concurrency',
+        '1',
+        '--allow-command',
+        `${PY} optimizer.py`,
+        '--workdir',
+        copy,
+        '--task-dir',
+        path.join(dir, `chaos-tasks-${i}`),
+      ]);
     let workers = [start(0), start(1)];
     const programs = (): number[] => processesWith(copy);
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -113,11 +154,18 @@ describe('command tasks on many machines', { skip }, () => {
     for (let k = 0; k < 3; k++) {
       assert.ok(await waitUntil(() => programs().length > 0, 30_000), 'programs run on the workers');
       await sleep(300);
-      for (const p of programs().slice(0, 1)) { try { process.kill(p, 'SIGKILL'); pythonKills++; } catch { /* ended */ } }
+      for (const p of programs().slice(0, 1)) {
+        try {
+          process.kill(p, 'SIGKILL');
+          pythonKills++;
+        } catch {
+          /* ended */
+        }
+      }
     }
     // A worker dies with everything it started; another takes its place.
     await killWorker(workers[0]);
-    assert.ok(await waitUntil(() => programs().length <= 1, 10_000), 'the dead worker\'s program went with it');
+    assert.ok(await waitUntil(() => programs().length <= 1, 10_000), "the dead worker's program went with it");
     workers = [workers[1], start(2)];
     // The coordinator dies; the same command resumes.
     coordinator.kill('SIGKILL');

@@ -108,7 +108,12 @@ for line in tasks:
     results.flush()
 `;
 
-interface TaskRow { task_id: string; failed: number; attempts: number; last_error: string | null }
+interface TaskRow {
+  task_id: string;
+  failed: number;
+  attempts: number;
+  last_error: string | null;
+}
 
 function taskRows(out: string): Map<string, TaskRow> {
   const db = new Database(path.join(out, 'ledger.sqlite'), { readonly: true });
@@ -131,21 +136,28 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
     const pidDir = path.join(dir, 'pids');
     fs.mkdirSync(pidDir);
     const out = path.join(dir, 'out');
-    const file = commandProject(path.join(dir, 'project'), PER_TASK,
-      { ...commandCampaign(out, 15, { params: { pid_dir: pidDir } }), timeout_s: 10 });
+    const file = commandProject(path.join(dir, 'project'), PER_TASK, { ...commandCampaign(out, 15, { params: { pid_dir: pidDir } }), timeout_s: 10 });
     const r = await runWflo(['run', file, '--quiet']);
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /12 failed/, r.stderr);
 
     const rows = taskRows(out);
     const expect: [number, RegExp, 'retried' | 'permanent'][] = [
-      [1, /^program exited with code 3: Traceback \(most recent call last\): \| ValueError: seed 1 always fails \(log: .*tasks\/farm_0_type_0_seed_1\/attempt-2\)$/, 'retried'],
+      [
+        1,
+        /^program exited with code 3: Traceback \(most recent call last\): \| ValueError: seed 1 always fails \(log: .*tasks\/farm_0_type_0_seed_1\/attempt-2\)$/,
+        'retried',
+      ],
       [2, /^program exited 0 without writing a result to \$WFLO_RESULT: done, I think \(log: /, 'retried'],
       [3, /^result is not JSON \(.*it begins 'this is not json'\) \(log: /, 'retried'],
       [4, /^turbine 3 has a non-finite position \(log: .*tasks\/farm_0_type_0_seed_4\/attempt-1\)$/, 'permanent'],
       [5, /^layout has 15\/15 coordinates, expected 16 \(log: .*attempt-1\)$/, 'permanent'],
       // The ring's turbine 0 moved to x = 5000 m: 3700 m outside the 1300 m circle.
-      [6, /^infeasible layout: turbine 0 at \(5000\.0, 0\.0\) is 3700\.0 m outside the boundary \(log: .*tasks\/farm_0_type_0_seed_6\/attempt-1\)$/, 'permanent'],
+      [
+        6,
+        /^infeasible layout: turbine 0 at \(5000\.0, 0\.0\) is 3700\.0 m outside the boundary \(log: .*tasks\/farm_0_type_0_seed_6\/attempt-1\)$/,
+        'permanent',
+      ],
       [7, /^timed out after 10 s \(worker and its process group killed\)$/, 'retried'],
       [8, /^timed out after 10 s \(worker and its process group killed\)$/, 'retried'],
       [10, /^result is 1024 MiB, over the 16 MiB limit \(refused unread, deleted\) \(log: /, 'retried'],
@@ -162,7 +174,11 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
     }
     for (const attempt of [1, 2]) {
       const folder10 = path.join(out, 'tasks', id(10), `attempt-${attempt}`);
-      assert.deepEqual(fs.readdirSync(folder10).filter((n) => n.startsWith('result')), [], 'the oversized result was deleted');
+      assert.deepEqual(
+        fs.readdirSync(folder10).filter((n) => n.startsWith('result')),
+        [],
+        'the oversized result was deleted',
+      );
     }
 
     // Nothing lost: the healthy tasks (and the one that printed 256 MiB) are done and exported.
@@ -175,7 +191,11 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
     assert.equal(healthy.evaluations, 9);
     // The program's AEP and metrics are kept; the row's AEP is wflo's (the gate recomputed it).
     const db = new Database(path.join(out, 'ledger.sqlite'), { readonly: true });
-    const kept = db.prepare('SELECT aep, aep_reported, metrics FROM results WHERE task_id = ?').get(id(0)) as { aep: number; aep_reported: number; metrics: string };
+    const kept = db.prepare('SELECT aep, aep_reported, metrics FROM results WHERE task_id = ?').get(id(0)) as {
+      aep: number;
+      aep_reported: number;
+      metrics: string;
+    };
     db.close();
     assert.equal(kept.aep_reported, 400000.5);
     assert.deepEqual(JSON.parse(kept.metrics), { cable_km: 12.5 });
@@ -192,7 +212,10 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
 
     // No process of any attempt is left: the never-ending ones, and the grandchild that ignored SIGTERM.
     const pids = fs.readdirSync(pidDir).map((n) => ({ name: n, pid: Number(n.split('-')[1]) }));
-    assert.ok(pids.some((p) => p.name.endsWith('-grandchild')), 'the grandchild was started');
+    assert.ok(
+      pids.some((p) => p.name.endsWith('-grandchild')),
+      'the grandchild was started',
+    );
     assert.equal(pids.filter((p) => p.name.startsWith('7-')).length, 2, 'the never-ending program ran twice');
     for (const p of pids) assert.equal(running(p.pid), false, `${p.name} is still running`);
 
@@ -213,8 +236,10 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
     const pidDir = path.join(dir, 'pids');
     fs.mkdirSync(pidDir);
     const out = path.join(dir, 'out');
-    const file = commandProject(path.join(dir, 'project'), PERSISTENT,
-      { ...commandCampaign(out, 10, { mode: 'persistent', params: { pid_dir: pidDir } }), timeout_s: 6 });
+    const file = commandProject(path.join(dir, 'project'), PERSISTENT, {
+      ...commandCampaign(out, 10, { mode: 'persistent', params: { pid_dir: pidDir } }),
+      timeout_s: 6,
+    });
     const r = await runWflo(['run', file, '--quiet']);
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
     const rows = taskRows(out);
@@ -232,7 +257,10 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
       assert.equal(attemptsOf(out, id(seed)), attempts, `seed ${seed}`);
     }
     const { records } = await readLayoutsFile(path.join(out, 'layouts.h5'));
-    assert.deepEqual(records.map((rec) => rec.taskId), [0, 6, 7, 8, 9].map(id));
+    assert.deepEqual(
+      records.map((rec) => rec.taskId),
+      [0, 6, 7, 8, 9].map(id),
+    );
     // What a task printed is in its own log; a task that printed nothing leaves no folder behind.
     const done = fs.readdirSync(path.join(out, 'tasks')).filter((n) => n.startsWith('farm_'));
     for (const seed of [0, 6, 7, 8, 9]) {
@@ -252,15 +280,21 @@ describe('command tasks', { skip: pythonUnavailable() }, () => {
       fs.mkdirSync(pidDir);
       const program = mode === 'per-task' ? PER_TASK : PERSISTENT;
       const seed = mode === 'per-task' ? 7 : 4; // never answers
-      const file = commandProject(path.join(dir, 'project'), program,
-        commandCampaign(path.join(dir, 'out'), [seed, seed + 100], { mode, params: { pid_dir: pidDir } }));
+      const file = commandProject(
+        path.join(dir, 'project'),
+        program,
+        commandCampaign(path.join(dir, 'out'), [seed, seed + 100], { mode, params: { pid_dir: pidDir } }),
+      );
       const child = startWflo(['run', file, '--quiet']);
       const exited = collect(child);
       assert.ok(await waitFor(() => fs.readdirSync(pidDir).length >= 2, 30_000), `${mode}: the programs started`);
       child.kill('SIGKILL');
       await exited;
       const pids = fs.readdirSync(pidDir).map((n) => Number(n.includes('-') ? n.split('-')[1] : n));
-      assert.ok(await waitFor(() => pids.every((p) => !running(p)), 3000), `${mode}: programs still running after the coordinator died: ${pids.filter(running).join(', ')}`);
+      assert.ok(
+        await waitFor(() => pids.every((p) => !running(p)), 3000),
+        `${mode}: programs still running after the coordinator died: ${pids.filter(running).join(', ')}`,
+      );
     }
   });
 

@@ -30,24 +30,50 @@ before(() => {
   work = tempDir('cost-campaign');
   fs.writeFileSync(path.join(work, 'depth.csv'), 'x,y,depth\n-100,-100,18\n1600,-100,30\n-100,1100,26\n1600,1100,44\n');
   campaignFile = path.join(work, 'campaign.yaml');
-  fs.writeFileSync(campaignFile, stringify({
-    name: 'cost-executors', output: 'out', workers: 2, attempts: 2,
-    farms: [{
-      id: 0, boundary: { polygon: [[0, 0], [1500, 0], [1500, 1000], [0, 1000]] }, wind: 'iea37-cs1', wake_model: 'bastankhah2014',
-      economics: {
-        energy_price_eur_per_mwh: 55, discount_rate: 0.07, project_years: 25, distance_from_shore_km: 20, bathymetry: 'depth.csv',
-        substations: [[750, 500]], cables: [{ name: 'small', capacity: 3, cost_per_m: 300 }, { name: 'large', capacity: 6, cost_per_m: 480 }],
-        rated_rpm: { v80: 16.7, 'iea37-3.35mw': 12 },
-      },
-    }],
-    farm_types: [
-      { id: 0, turbine: 'v80', n_turbines: 6, objective: 'lcoe' },
-      { id: 1, turbine: 'v80', n_turbines: 6, objective: 'npv' },
-      { id: 2, n_turbines: 5, turbine_choice: ['iea37-3.35mw', 'v80'], objective: 'lcoe' },
-    ],
-    seeds: { start: 0, count: 2 },
-    optimizer: { method: 'gradient', max_iterations: 25 },
-  }));
+  fs.writeFileSync(
+    campaignFile,
+    stringify({
+      name: 'cost-executors',
+      output: 'out',
+      workers: 2,
+      attempts: 2,
+      farms: [
+        {
+          id: 0,
+          boundary: {
+            polygon: [
+              [0, 0],
+              [1500, 0],
+              [1500, 1000],
+              [0, 1000],
+            ],
+          },
+          wind: 'iea37-cs1',
+          wake_model: 'bastankhah2014',
+          economics: {
+            energy_price_eur_per_mwh: 55,
+            discount_rate: 0.07,
+            project_years: 25,
+            distance_from_shore_km: 20,
+            bathymetry: 'depth.csv',
+            substations: [[750, 500]],
+            cables: [
+              { name: 'small', capacity: 3, cost_per_m: 300 },
+              { name: 'large', capacity: 6, cost_per_m: 480 },
+            ],
+            rated_rpm: { v80: 16.7, 'iea37-3.35mw': 12 },
+          },
+        },
+      ],
+      farm_types: [
+        { id: 0, turbine: 'v80', n_turbines: 6, objective: 'lcoe' },
+        { id: 1, turbine: 'v80', n_turbines: 6, objective: 'npv' },
+        { id: 2, n_turbines: 5, turbine_choice: ['iea37-3.35mw', 'v80'], objective: 'lcoe' },
+      ],
+      seeds: { start: 0, count: 2 },
+      optimizer: { method: 'gradient', max_iterations: 25 },
+    }),
+  );
 });
 
 after(async () => {
@@ -61,10 +87,14 @@ after(async () => {
 function rows(dir: string): Map<string, Record<string, unknown>> {
   const db = new Database(path.join(dir, 'ledger.sqlite'), { readonly: true, fileMustExist: true });
   try {
-    const all = db.prepare(`SELECT task_id, spec_hash, n_turbines, aep, aep_initial, hex(x) AS x, hex(y) AS y, turbine_types, metrics,
-      iterations, evaluations FROM results ORDER BY task_id`).all() as Record<string, unknown>[];
+    const all = db
+      .prepare(`SELECT task_id, spec_hash, n_turbines, aep, aep_initial, hex(x) AS x, hex(y) AS y, turbine_types, metrics,
+      iterations, evaluations FROM results ORDER BY task_id`)
+      .all() as Record<string, unknown>[];
     return new Map(all.map((r) => [r.task_id as string, r]));
-  } finally { db.close(); }
+  } finally {
+    db.close();
+  }
 }
 
 function assertSameRows(dir: string, reference: Map<string, Record<string, unknown>>, what: string): void {
@@ -83,18 +113,27 @@ test('local run: every row carries the economics the gate computed; layouts.h5 h
   assert.equal(local.size, 6);
   for (const [id, row] of local) {
     const m = JSON.parse(row.metrics as string) as Record<string, number>;
-    for (const name of ['lcoe_per_mwh', 'npv', 'cable_length_m', 'cable_cost', 'cost_capex_eur']) assert.ok(Number.isFinite(m[name]), `${id}: ${name} = ${m[name]}`);
+    for (const name of ['lcoe_per_mwh', 'npv', 'cable_length_m', 'cable_cost', 'cost_capex_eur'])
+      assert.ok(Number.isFinite(m[name]), `${id}: ${name} = ${m[name]}`);
     // Six (or five) turbines and a substation inside a 1.5 × 1 km site: some hundreds of metres to a few km of cable.
     assert.ok(m.cable_length_m > 300 && m.cable_length_m < 6000, `${id}: ${m.cable_length_m} m of cable`);
     assert.ok(m.lcoe_per_mwh > 10 && m.lcoe_per_mwh < 500, `${id}: LCOE ${m.lcoe_per_mwh}`);
   }
-  const py = spawnSync(PYTHON, ['-c', `
+  const py = spawnSync(
+    PYTHON,
+    [
+      '-c',
+      `
 import h5py, json, sys, numpy as np
 with h5py.File(sys.argv[1], 'r') as f:
     ids = [t for t in f['task_id'].asstr()[:]]
     out = {name: dict(zip(ids, f['metrics'][name][:].tolist())) for name in ['lcoe_per_mwh', 'npv', 'cable_length_m']}
 print(json.dumps(out))
-`, path.join(out, 'layouts.h5')], { encoding: 'utf8' });
+`,
+      path.join(out, 'layouts.h5'),
+    ],
+    { encoding: 'utf8' },
+  );
   assert.equal(py.status, 0, py.stderr);
   const h5 = JSON.parse(py.stdout) as Record<string, Record<string, number>>;
   for (const [id, row] of local) {
@@ -110,10 +149,14 @@ test('the report gains the cost of energy per cell: the mean and lowest LCOE, me
   assert.equal(r.status, 0, r.stderr);
   const text = fs.readFileSync(html, 'utf8');
   const json = /<script type="application\/json" id="wflo-data">([\s\S]*?)<\/script>/.exec(text)![1];
-  const data = JSON.parse(json) as { view: { cells: { farmType: number; economics: { lcoeMean: number; lcoeBest: number; npvMean: number; cableMeanM: number } | null }[] } };
+  const data = JSON.parse(json) as {
+    view: { cells: { farmType: number; economics: { lcoeMean: number; lcoeBest: number; npvMean: number; cableMeanM: number } | null }[] };
+  };
   assert.equal(data.view.cells.length, 3);
   for (const cell of data.view.cells) {
-    const mine = [...local.values()].filter((row) => row.task_id !== undefined && String(row.task_id).includes(`_type_${cell.farmType}_`)).map((row) => JSON.parse(row.metrics as string) as Record<string, number>);
+    const mine = [...local.values()]
+      .filter((row) => row.task_id !== undefined && String(row.task_id).includes(`_type_${cell.farmType}_`))
+      .map((row) => JSON.parse(row.metrics as string) as Record<string, number>);
     assert.equal(mine.length, 2);
     const mean = (k: string) => (mine[0][k] + mine[1][k]) / 2;
     assert.ok(cell.economics, `type ${cell.farmType}`);
@@ -135,7 +178,10 @@ test('the report gains the cost of energy per cell: the mean and lowest LCOE, me
   }
 });
 
-test('a BullMQ coordinator and a queue worker give the local rows to the bit', { skip: hasRedisServer() ? false : 'redis-server is not installed', timeout: 300_000 }, async () => {
+test('a BullMQ coordinator and a queue worker give the local rows to the bit', {
+  skip: hasRedisServer() ? false : 'redis-server is not installed',
+  timeout: 300_000,
+}, async () => {
   assert.ok(local, 'the local run ran first');
   redis = await RedisServer.start();
   workers.push(startWorker(['--queue', redis.url, '--concurrency', '2']));
@@ -153,10 +199,14 @@ test('a SLURM job array, collected, gives the local rows to the bit', { timeout:
   const s = wflo(['slurm', campaignFile, '--array', '2', '--cpus-per-task', '1', '--time', '00:10:00', '--out', shards], cluster.env);
   assert.equal(s.status, 0, s.stderr);
   const jobId = s.stdout.trim();
-  const done = await waitUntil(() => {
-    const q = cluster!.run('squeue', ['-h', '-j', jobId, '-o', '%i %T']);
-    return q.status === 0 && q.stdout.trim() === '';
-  }, 300_000, 500);
+  const done = await waitUntil(
+    () => {
+      const q = cluster!.run('squeue', ['-h', '-j', jobId, '-o', '%i %T']);
+      return q.status === 0 && q.stdout.trim() === '';
+    },
+    300_000,
+    500,
+  );
   assert.ok(done, `job ${jobId} still queued`);
   const out = path.join(work, 'collected');
   const c = wflo(['collect', campaignFile, '--from', path.join(shards, 'shard-*'), '--out', out], process.env, 200_000);

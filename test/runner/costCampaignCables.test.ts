@@ -26,15 +26,40 @@ let campaignFile: string;
 let honest: string;
 
 function campaign(out: string): Record<string, unknown> {
-  const boundary = { polygon: [[0, 0], [1500, 0], [1500, 1000], [0, 1000]] };
+  const boundary = {
+    polygon: [
+      [0, 0],
+      [1500, 0],
+      [1500, 1000],
+      [0, 1000],
+    ],
+  };
   return {
-    name: 'cost-cables', output: out, workers: 2, attempts: 2, timeout_s: 120,
+    name: 'cost-cables',
+    output: out,
+    workers: 2,
+    attempts: 2,
+    timeout_s: 120,
     farms: [
       {
-        id: 0, boundary, wind: 'iea37-cs1', wake_model: 'bastankhah2014',
+        id: 0,
+        boundary,
+        wind: 'iea37-cs1',
+        wake_model: 'bastankhah2014',
         economics: {
-          energy_price_eur_per_mwh: 55, discount_rate: 0.07, project_years: 25, distance_from_shore_km: 20, bathymetry: 'depth.csv',
-          substations: [[750, 500], [100, 900]], cables: [{ name: 'small', capacity: 2, cost_per_m: 300 }, { name: 'large', capacity: 4, cost_per_m: 480 }],
+          energy_price_eur_per_mwh: 55,
+          discount_rate: 0.07,
+          project_years: 25,
+          distance_from_shore_km: 20,
+          bathymetry: 'depth.csv',
+          substations: [
+            [750, 500],
+            [100, 900],
+          ],
+          cables: [
+            { name: 'small', capacity: 2, cost_per_m: 300 },
+            { name: 'large', capacity: 4, cost_per_m: 480 },
+          ],
           rated_rpm: { v80: 16.7, 'iea37-3.35mw': 12 },
         },
       },
@@ -66,9 +91,16 @@ after(() => {
 function ledgerCables(dir: string): Map<string, { to: string | null; type: string | null; metrics: string | null }> {
   const db = new Database(path.join(dir, 'ledger.sqlite'), { readonly: true, fileMustExist: true });
   try {
-    const rows = db.prepare('SELECT task_id, cable_to AS "to", cable_type AS type, metrics FROM results ORDER BY task_id').all() as { task_id: string; to: string | null; type: string | null; metrics: string | null }[];
+    const rows = db.prepare('SELECT task_id, cable_to AS "to", cable_type AS type, metrics FROM results ORDER BY task_id').all() as {
+      task_id: string;
+      to: string | null;
+      type: string | null;
+      metrics: string | null;
+    }[];
     return new Map(rows.map((r) => [r.task_id, r]));
-  } finally { db.close(); }
+  } finally {
+    db.close();
+  }
 }
 
 const CHECK_NETWORKS = `
@@ -125,10 +157,16 @@ with h5py.File(sys.argv[1], 'r') as f:
 print(json.dumps(out))
 `;
 
-test('every row of a farm with economics stores its network; h5py finds each a tree from a substation, within capacity, as long as cable_length_m', { skip: noH5py, timeout: 120_000 }, () => {
+test('every row of a farm with economics stores its network; h5py finds each a tree from a substation, within capacity, as long as cable_length_m', {
+  skip: noH5py,
+  timeout: 120_000,
+}, () => {
   const stored = ledgerCables(honest);
   assert.equal(stored.size, 8);
-  const checked = JSON.parse(python(CHECK_NETWORKS, [path.join(honest, 'layouts.h5')])) as Record<string, { to: number[]; type: number[]; length: number; feeders: number; max_load: number } | null>;
+  const checked = JSON.parse(python(CHECK_NETWORKS, [path.join(honest, 'layouts.h5')])) as Record<
+    string,
+    { to: number[]; type: number[]; length: number; feeders: number; max_load: number } | null
+  >;
   assert.equal(Object.keys(checked).length, 8);
   let withNetwork = 0;
   for (const [id, row] of stored) {
@@ -149,13 +187,19 @@ test('every row of a farm with economics stores its network; h5py finds each a t
   assert.equal(withNetwork, 4);
 });
 
-test('xarray (h5netcdf) sees /cable_to and /cable_type on the task and turbine dimensions', { skip: hasXarray ? false : 'xarray or h5netcdf not importable', timeout: 60_000 }, () => {
-  const out = python(`
+test('xarray (h5netcdf) sees /cable_to and /cable_type on the task and turbine dimensions', {
+  skip: hasXarray ? false : 'xarray or h5netcdf not importable',
+  timeout: 60_000,
+}, () => {
+  const out = python(
+    `
 import xarray as xr, sys, json
 ds = xr.open_dataset(sys.argv[1], engine="h5netcdf")
 t = ds.cable_to.sel(task="farm_0_type_0_seed_0").values[:7].tolist()
 print(json.dumps({"dims": list(ds.cable_to.dims), "type_dims": list(ds.cable_type.dims), "to": t, "none": ds.cable_type.sel(task="farm_1_type_0_seed_0").values.tolist()}))
-`, [path.join(honest, 'layouts.h5')]);
+`,
+    [path.join(honest, 'layouts.h5')],
+  );
   const r = JSON.parse(out) as { dims: string[]; type_dims: string[]; to: number[]; none: number[] };
   assert.deepEqual(r.dims, ['task', 'turbine']);
   assert.deepEqual(r.type_dims, ['task', 'turbine']);
@@ -171,7 +215,9 @@ function rewired(to: number[], i: number): number[] {
   return out;
 }
 
-test('collect door: a cable network edited in a shard ledger (an edge moved, a cable type changed) is refused, one line each; an honest shard row passes', { timeout: 240_000 }, async () => {
+test('collect door: a cable network edited in a shard ledger (an edge moved, a cable type changed) is refused, one line each; an honest shard row passes', {
+  timeout: 240_000,
+}, async () => {
   const file = writeCampaign(path.join(work, 'sharded.yaml'), campaign(path.join(work, 'final')));
   const run = await wflo(['run', file, '--shard', '0/1', '--quiet']);
   assert.equal(run.code, 0, run.stderr);
@@ -179,35 +225,58 @@ test('collect door: a cable network edited in a shard ledger (an edge moved, a c
   const db = new Database(path.join(shard, 'ledger.sqlite'));
   try {
     const one = db.prepare("SELECT cable_to FROM results WHERE task_id = 'farm_0_type_0_seed_0'").pluck().get() as string;
-    assert.equal(db.prepare("UPDATE results SET cable_to = ? WHERE task_id = 'farm_0_type_0_seed_0'").run(JSON.stringify(rewired(JSON.parse(one) as number[], 0))).changes, 1);
+    assert.equal(
+      db.prepare("UPDATE results SET cable_to = ? WHERE task_id = 'farm_0_type_0_seed_0'").run(JSON.stringify(rewired(JSON.parse(one) as number[], 0))).changes,
+      1,
+    );
     const types = JSON.parse(db.prepare("SELECT cable_type FROM results WHERE task_id = 'farm_0_type_1_seed_1'").pluck().get() as string) as number[];
     types[0] = 1 - types[0];
     assert.equal(db.prepare("UPDATE results SET cable_type = ? WHERE task_id = 'farm_0_type_1_seed_1'").run(JSON.stringify(types)).changes, 1);
     // A farm without economics given a network: it keeps none.
-    assert.equal(db.prepare("UPDATE results SET cable_to = '[-1,-1,-1,-1,-1,-1,-1]', cable_type = '[0,0,0,0,0,0,0]' WHERE task_id = 'farm_1_type_0_seed_0'").run().changes, 1);
-  } finally { db.close(); }
+    assert.equal(
+      db.prepare("UPDATE results SET cable_to = '[-1,-1,-1,-1,-1,-1,-1]', cable_type = '[0,0,0,0,0,0,0]' WHERE task_id = 'farm_1_type_0_seed_0'").run().changes,
+      1,
+    );
+  } finally {
+    db.close();
+  }
   const r = await wflo(['collect', file, '--from', shard]);
   assert.equal(r.code, 3, `${r.stdout}\n${r.stderr}`);
   const lines = r.stderr.split('\n').filter((l) => /^wflo: collect: rejected /.test(l));
   assert.equal(lines.length, 2, r.stderr);
-  assert.match(lines.find((l) => l.includes('farm_0_type_0_seed_0 '))!, /cable network differs from the one routed for its layout: turbine 0 stored to substation \d with cable type \d, routed to/);
-  assert.match(lines.find((l) => l.includes('farm_0_type_1_seed_1 '))!, /cable network differs .*: turbine 0 stored to .* with cable type \d, routed to .* with cable type \d/);
+  assert.match(
+    lines.find((l) => l.includes('farm_0_type_0_seed_0 '))!,
+    /cable network differs from the one routed for its layout: turbine 0 stored to substation \d with cable type \d, routed to/,
+  );
+  assert.match(
+    lines.find((l) => l.includes('farm_0_type_1_seed_1 '))!,
+    /cable network differs .*: turbine 0 stored to .* with cable type \d, routed to .* with cable type \d/,
+  );
   const collected = ledgerCables(path.join(work, 'final'));
-  assert.deepEqual([...collected.keys()].sort(), [...ledgerCables(honest).keys()].filter((id) => id !== 'farm_0_type_0_seed_0' && id !== 'farm_0_type_1_seed_1').sort());
+  assert.deepEqual(
+    [...collected.keys()].sort(),
+    [...ledgerCables(honest).keys()].filter((id) => id !== 'farm_0_type_0_seed_0' && id !== 'farm_0_type_1_seed_1').sort(),
+  );
   for (const [id, row] of collected) assert.deepEqual(row, ledgerCables(honest).get(id), id);
 });
 
-test('recovery door: a network edited in layouts.h5 and one edited in audit.jsonl are refused and computed; honest rows come back with their networks', { skip: noH5py, timeout: 240_000 }, async () => {
+test('recovery door: a network edited in layouts.h5 and one edited in audit.jsonl are refused and computed; honest rows come back with their networks', {
+  skip: noH5py,
+  timeout: 240_000,
+}, async () => {
   const edited = path.join(work, 'edited-h5');
   fs.cpSync(honest, edited, { recursive: true });
   for (const f of ['ledger.sqlite', 'ledger.sqlite-wal', 'ledger.sqlite-shm', 'audit.jsonl']) fs.rmSync(path.join(edited, f), { force: true });
-  python(`
+  python(
+    `
 import h5py, sys
 with h5py.File(sys.argv[1], 'r+') as f:
     ids = list(f['task_id'].asstr()[:])
     r = ids.index('farm_0_type_0_seed_1')
     t = f['cable_to'][:]; t[r, 0] = -1 if t[r, 0] != -1 else -2; f['cable_to'][:] = t
-`, [path.join(edited, 'layouts.h5')]);
+`,
+    [path.join(edited, 'layouts.h5')],
+  );
   const file = writeCampaign(path.join(work, 'recover.yaml'), { ...campaign(edited) });
   const r1 = await wflo(['run', file, '--log-every', '1000']);
   assert.equal(r1.code, 0, r1.stderr);
@@ -222,14 +291,21 @@ with h5py.File(sys.argv[1], 'r+') as f:
   for (const f of ['ledger.sqlite', 'ledger.sqlite-wal', 'ledger.sqlite-shm', 'layouts.h5']) fs.rmSync(path.join(auditEdit, f), { force: true });
   const auditFile = path.join(auditEdit, 'audit.jsonl');
   let editedLines = 0;
-  fs.writeFileSync(auditFile, fs.readFileSync(auditFile, 'utf8').split('\n').map((line) => {
-    if (!line.includes('"outcome":"done"')) return line;
-    const e = JSON.parse(line) as { task: string; result: { cable_type?: number[] } };
-    if (e.task !== 'farm_0_type_1_seed_0') return line;
-    editedLines++;
-    e.result.cable_type![0] = 1 - e.result.cable_type![0];
-    return JSON.stringify(e);
-  }).join('\n'));
+  fs.writeFileSync(
+    auditFile,
+    fs
+      .readFileSync(auditFile, 'utf8')
+      .split('\n')
+      .map((line) => {
+        if (!line.includes('"outcome":"done"')) return line;
+        const e = JSON.parse(line) as { task: string; result: { cable_type?: number[] } };
+        if (e.task !== 'farm_0_type_1_seed_0') return line;
+        editedLines++;
+        e.result.cable_type![0] = 1 - e.result.cable_type![0];
+        return JSON.stringify(e);
+      })
+      .join('\n'),
+  );
   assert.equal(editedLines, 1);
   const r2 = await wflo(['run', writeCampaign(path.join(work, 'recover2.yaml'), campaign(auditEdit)), '--log-every', '1000']);
   assert.equal(r2.code, 0, r2.stderr);
@@ -240,15 +316,21 @@ with h5py.File(sys.argv[1], 'r+') as f:
   assert.deepEqual(ledgerCables(auditEdit), ledgerCables(honest));
 });
 
-test('a version-4 layouts.h5 (no /cable_to, /cable_type) still reads: its rows have no network, their metrics stay', { skip: noH5py, timeout: 60_000 }, async () => {
+test('a version-4 layouts.h5 (no /cable_to, /cable_type) still reads: its rows have no network, their metrics stay', {
+  skip: noH5py,
+  timeout: 60_000,
+}, async () => {
   const old = path.join(work, 'v4.h5');
   fs.copyFileSync(path.join(honest, 'layouts.h5'), old);
-  python(`
+  python(
+    `
 import h5py, sys
 with h5py.File(sys.argv[1], 'r+') as f:
     del f['cable_to']; del f['cable_type']
     f.attrs.modify('format_version', 4)
-`, [old]);
+`,
+    [old],
+  );
   const { readLayoutsFile } = await import('../../src/io/hdf5/layoutsReader.js');
   const { info, records } = await readLayoutsFile(old);
   assert.equal(info.formatVersion, 4);

@@ -39,7 +39,9 @@ function asRoot(): string | false {
 }
 
 describe('messages after faults', () => {
-  test('a ledger overwritten in place mid-run: the run, status and export each say it in one line with `wflo ledger rebuild`', { timeout: 240_000 }, async () => {
+  test('a ledger overwritten in place mid-run: the run, status and export each say it in one line with `wflo ledger rebuild`', {
+    timeout: 240_000,
+  }, async () => {
     const dir = tempDir('fault-ledger');
     const out = path.join(dir, 'out');
     const file = path.join(dir, 'campaign.yaml');
@@ -62,12 +64,19 @@ describe('messages after faults', () => {
       assert.match(line, /^wflo: .*ledger\.sqlite (was damaged during the run|is damaged) \(.+\).*`wflo ledger rebuild [^`]+`/, r.stderr);
       assert.doesNotMatch(line, /safe in the ledger|unexpected error/);
     }
-    for (const command of [['status', out], ['export', out]]) {
+    for (const command of [
+      ['status', out],
+      ['export', out],
+    ]) {
       const r = await runWflo(command);
       assert.equal(r.code, 1, `${command[0]}: ${r.stdout}\n${r.stderr}`);
       const lines = r.stderr.trim().split('\n');
       assert.equal(lines.length, 1, `${command[0]}: ${r.stderr}`);
-      assert.match(lines[0], new RegExp(`^wflo: \\S*ledger\\.sqlite is damaged \\(.+\\); nothing was changed\\. Rebuild it .* with \`wflo ledger rebuild \\S+\``), command[0]);
+      assert.match(
+        lines[0],
+        new RegExp(`^wflo: \\S*ledger\\.sqlite is damaged \\(.+\\); nothing was changed\\. Rebuild it .* with \`wflo ledger rebuild \\S+\``),
+        command[0],
+      );
     }
     // The way out works: every result of both runs comes back, and the next run has nothing left to do.
     const rebuilt = await runWflo(['ledger', 'rebuild', out, '--campaign', file]);
@@ -83,7 +92,10 @@ describe('messages after faults', () => {
     const out = path.join(dir, 'out');
     fs.mkdirSync(out);
     const probe = spawnSync('chattr', ['+i', out]);
-    if (probe.status !== 0) { t.skip(`chattr +i does not work here: ${probe.stderr?.toString().trim() || probe.error?.message}`); return; }
+    if (probe.status !== 0) {
+      t.skip(`chattr +i does not work here: ${probe.stderr?.toString().trim() || probe.error?.message}`);
+      return;
+    }
     spawnSync('chattr', ['-i', out]);
     const file = writeCampaign(path.join(dir, 'campaign.yaml'), { ...noopCampaign(out, 30, { sleep_ms: 150 }), export: { every_results: 5, every_s: 1 } });
     const child = startWflo(['run', file]);
@@ -108,13 +120,22 @@ describe('messages after faults', () => {
     const mnt = path.join(dir, 'small');
     fs.mkdirSync(mnt);
     const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=256k', 'tmpfs', mnt]);
-    if (mount.status !== 0) { t.skip(`cannot mount a tmpfs here: ${mount.stderr?.toString().trim() || mount.error?.message}`); return; }
+    if (mount.status !== 0) {
+      t.skip(`cannot mount a tmpfs here: ${mount.stderr?.toString().trim() || mount.error?.message}`);
+      return;
+    }
     try {
       const out = path.join(mnt, 'out');
       fs.mkdirSync(out);
       // Fill it up.
       const fd = fs.openSync(path.join(mnt, 'filler'), 'w');
-      try { for (;;) fs.writeSync(fd, Buffer.alloc(4096, 1)); } catch (err) { assert.equal((err as NodeJS.ErrnoException).code, 'ENOSPC'); } finally { fs.closeSync(fd); }
+      try {
+        for (;;) fs.writeSync(fd, Buffer.alloc(4096, 1));
+      } catch (err) {
+        assert.equal((err as NodeJS.ErrnoException).code, 'ENOSPC');
+      } finally {
+        fs.closeSync(fd);
+      }
       const file = writeCampaign(path.join(dir, 'campaign.yaml'), noopCampaign(out, 2));
       const r = await runWflo(['run', file]);
       assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);

@@ -11,7 +11,10 @@ import { hasH5py } from '../helpers.js';
 import { ledgerSnapshot, noopCampaign, startWflo, tempDir, waitFor, writeCampaign } from './runnerTestKit.js';
 import { layoutsRows } from '../gate/gateKit.js';
 
-test('the first result is exported at once: SIGKILL a few seconds in leaves a valid partial layouts.h5', { skip: hasH5py() ? false : 'python3-h5py is not installed', timeout: 120_000 }, async () => {
+test('the first result is exported at once: SIGKILL a few seconds in leaves a valid partial layouts.h5', {
+  skip: hasH5py() ? false : 'python3-h5py is not installed',
+  timeout: 120_000,
+}, async () => {
   const dir = tempDir('first-export');
   const out = path.join(dir, 'out');
   // 40 tasks of 1 s on one worker: the run lasts 40 s, the export cadence's 60 s is never reached.
@@ -21,7 +24,13 @@ test('the first result is exported at once: SIGKILL a few seconds in leaves a va
   const child = startWflo(['run', writeCampaign(path.join(dir, 'c.yaml'), c), '--quiet']);
   const layouts = path.join(out, 'layouts.h5');
   // Timed from the first committed result (a loaded machine starts node slowly; that is not the point).
-  const firstDone = () => { try { return ledgerSnapshot(out).done.length > 0; } catch { return false; } };
+  const firstDone = () => {
+    try {
+      return ledgerSnapshot(out).done.length > 0;
+    } catch {
+      return false;
+    }
+  };
   assert.ok(await waitFor(firstDone, 60_000), 'no result committed within 60 s of the start');
   assert.ok(await waitFor(() => fs.existsSync(layouts), 15_000), 'no layouts.h5 within 15 s of the first result');
   child.kill('SIGKILL');

@@ -46,11 +46,24 @@ test('a changed farm makes its tasks stale; the new result replaces the old one'
   const ledger = Ledger.open(dir);
   try {
     ledger.syncCampaign(c1, t1);
-    ledger.commitResults(t1.map((t, i) => resultFor(c1, t, i)), 1);
+    ledger.commitResults(
+      t1.map((t, i) => resultFor(c1, t, i)),
+      1,
+    );
     assert.equal(ledger.totals().done, t1.length);
-    const c2 = parseCampaign(campaignText(dir, (c) => {
-      (c.farms as Record<string, unknown>[])[1].boundary = { polygon: [[0, 0], [3500, 0], [3500, 2000], [0, 2000]] };
-    }), file);
+    const c2 = parseCampaign(
+      campaignText(dir, (c) => {
+        (c.farms as Record<string, unknown>[])[1].boundary = {
+          polygon: [
+            [0, 0],
+            [3500, 0],
+            [3500, 2000],
+            [0, 2000],
+          ],
+        };
+      }),
+      file,
+    );
     const t2 = expandTasks(c2);
     const report = ledger.syncCampaign(c2, t2);
     const farm1 = t2.filter((t) => t.farmId === 1).length;
@@ -72,10 +85,20 @@ test('a full campaign retires dropped tasks; a restricted one does not', () => {
   const ledger = Ledger.open(dir);
   try {
     ledger.syncCampaign(full, expandTasks(full));
-    const restricted = parseCampaign(campaignText(dir, (c) => { c.only = ['farm_0_type_0_seed_1']; }), file);
+    const restricted = parseCampaign(
+      campaignText(dir, (c) => {
+        c.only = ['farm_0_type_0_seed_1'];
+      }),
+      file,
+    );
     const r1 = ledger.syncCampaign(restricted, expandTasks(restricted));
     assert.equal(r1.total, expandTasks(full).length, 'restricted run keeps the whole grid');
-    const smaller = parseCampaign(campaignText(dir, (c) => { c.seeds = [0, 1]; }), file);
+    const smaller = parseCampaign(
+      campaignText(dir, (c) => {
+        c.seeds = [0, 1];
+      }),
+      file,
+    );
     const r2 = ledger.syncCampaign(smaller, expandTasks(smaller));
     assert.equal(r2.total, 2 * 2 * 2);
     assert.equal(r2.retired, 2 * 2 * 1);
@@ -95,7 +118,10 @@ test('failures: attempts, permanent mark, --retry-failed budget', () => {
     ledger.recordFailure(tasks[1].taskId, 2, 'boom 2', true);
     assert.equal(ledger.totals().failed, 1);
     assert.deepEqual(ledger.failures(), [{ taskId: tasks[1].taskId, attempts: 2, error: 'boom 2' }]);
-    assert.deepEqual(ledger.notDone().find((m) => m.taskId === tasks[1].taskId), { taskId: tasks[1].taskId, state: 'failed' });
+    assert.deepEqual(
+      ledger.notDone().find((m) => m.taskId === tasks[1].taskId),
+      { taskId: tasks[1].taskId, state: 'failed' },
+    );
     assert.equal(ledger.resetFailed(), 1);
     const s = ledger.taskStates().get(tasks[1].taskId)!;
     assert.equal(s.failed, false);
@@ -113,15 +139,26 @@ test('a folder that holds another campaign is refused', () => {
   const ledger = Ledger.open(dir);
   try {
     ledger.syncCampaign(c, expandTasks(c));
-    const other = parseCampaign(campaignText(dir, (x) => { x.name = 'other'; }), file);
-    assert.throws(() => ledger.syncCampaign(other, expandTasks(other)), (e: unknown) => e instanceof InputError && /holds campaign 'test-campaign', not 'other'/.test(e.message));
+    const other = parseCampaign(
+      campaignText(dir, (x) => {
+        x.name = 'other';
+      }),
+      file,
+    );
+    assert.throws(
+      () => ledger.syncCampaign(other, expandTasks(other)),
+      (e: unknown) => e instanceof InputError && /holds campaign 'test-campaign', not 'other'/.test(e.message),
+    );
   } finally {
     ledger.close();
   }
 });
 
 test('status of a folder without a ledger is an InputError', () => {
-  assert.throws(() => LedgerReader.open(tempDir('empty')), (e: unknown) => e instanceof InputError && /no campaign ledger/.test(e.message));
+  assert.throws(
+    () => LedgerReader.open(tempDir('empty')),
+    (e: unknown) => e instanceof InputError && /no campaign ledger/.test(e.message),
+  );
 });
 
 test('the ledger commits only rows the gate passed; an unverified row is refused before anything is written', () => {

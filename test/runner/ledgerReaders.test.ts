@@ -49,7 +49,8 @@ CREATE TABLE runs (
   heartbeat_at REAL NOT NULL, ended_at REAL, end_state TEXT, workers INTEGER NOT NULL,
   rate_per_min REAL NOT NULL DEFAULT 0, running_json TEXT NOT NULL DEFAULT '[]');
 `;
-const FIRST_RESULT_COLUMNS = 'task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial, iterations, evaluations, wall_s, attempts, run_id, committed_at';
+const FIRST_RESULT_COLUMNS =
+  'task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial, iterations, evaluations, wall_s, attempts, run_id, committed_at';
 const ADDED_COLUMNS = ['source', 'aep_reported', 'metrics', 'worker', 'turbine_types', 'adopted_for', 'cable_to', 'cable_type'];
 
 /**
@@ -63,20 +64,33 @@ function mixedLedger(dir: string): { campaign: Campaign; done: string[]; stale: 
   const c1 = parseCampaign(stringify(noopCampaign(dir, 3)), file);
   const t1 = expandTasks(c1);
   const second = noopCampaign(dir, 2);
-  (second.farms as Record<string, unknown>[])[1].boundary = { polygon: [[0, 0], [3500, 0], [3500, 2000], [0, 2000]] };
+  (second.farms as Record<string, unknown>[])[1].boundary = {
+    polygon: [
+      [0, 0],
+      [3500, 0],
+      [3500, 2000],
+      [0, 2000],
+    ],
+  };
   const c2 = parseCampaign(stringify(second), file);
   const t2 = expandTasks(c2);
   const ledger = Ledger.open(dir);
   try {
     ledger.syncCampaign(c1, t1);
-    ledger.commitResults(t1.map((t, i) => resultFor(c1, t, i)), 1);
+    ledger.commitResults(
+      t1.map((t, i) => resultFor(c1, t, i)),
+      1,
+    );
     ledger.syncCampaign(c2, t2);
     const staleTasks = t2.filter((t) => t.farmId === 1).map((t) => t.taskId);
     ledger.recordFailure(staleTasks[0], 3, 'boom', true);
     ledger.checkpoint();
     return {
       campaign: c2,
-      done: t2.filter((t) => t.farmId === 0).map((t) => t.taskId).sort(),
+      done: t2
+        .filter((t) => t.farmId === 0)
+        .map((t) => t.taskId)
+        .sort(),
       stale: staleTasks.slice(1).sort(),
       failed: staleTasks[0],
       retired: t1.find((t) => t.farmId === 0 && t.seed === 2)!.taskId,
@@ -106,12 +120,20 @@ function firstVersionCopy(from: string, to: string): string {
 
 /** Task ids (sorted), row count and layouts (NaN padding as null) of a layouts.h5, as h5py reads them. */
 function h5Rows(file: string): { taskIds: string[]; rows: number; layouts: (number | null)[][][] } {
-  const py = spawnSync(PYTHON, ['-c', `
+  const py = spawnSync(
+    PYTHON,
+    [
+      '-c',
+      `
 import h5py, json, sys
 f = h5py.File(sys.argv[1], 'r')
 ids = [s.decode() for s in f['task_id'][:]]
 print(json.dumps({'taskIds': ids, 'rows': len(ids), 'layouts': [[[None if v != v else float(v) for v in p] for p in row] for row in f['layout'][:]]}))
-`, file], { encoding: 'utf8' });
+`,
+      file,
+    ],
+    { encoding: 'utf8' },
+  );
   assert.equal(py.status, 0, py.stderr);
   const out = JSON.parse(py.stdout) as { taskIds: string[]; rows: number; layouts: (number | null)[][][] };
   return { ...out, taskIds: [...out.taskIds].sort() };
@@ -122,20 +144,37 @@ test('done means one thing in every reader: stale, failed and retired tasks are 
   const { done, stale, failed, retired } = mixedLedger(dir);
 
   const status = readStatus(dir);
-  assert.deepEqual({ total: status.total, done: status.done, stale: status.stale, failed: status.failed, pending: status.pending },
-    { total: 8, done: 4, stale: 3, failed: 1, pending: 0 });
-  assert.deepEqual(status.failures.map((f) => f.taskId), [failed]);
+  assert.deepEqual(
+    { total: status.total, done: status.done, stale: status.stale, failed: status.failed, pending: status.pending },
+    { total: 8, done: 4, stale: 3, failed: 1, pending: 0 },
+  );
+  assert.deepEqual(
+    status.failures.map((f) => f.taskId),
+    [failed],
+  );
 
   const missing = listMissing(dir);
   assert.deepEqual(missing.missing.map((m) => m.taskId).sort(), [...stale, failed].sort());
-  assert.deepEqual(missing.missing.filter((m) => m.state === 'stale').map((m) => m.taskId).sort(), stale);
+  assert.deepEqual(
+    missing.missing
+      .filter((m) => m.state === 'stale')
+      .map((m) => m.taskId)
+      .sort(),
+    stale,
+  );
 
   const reader = LedgerReader.open(dir);
   try {
     assert.deepEqual([...reader.doneTaskIds()].sort(), done);
     assert.deepEqual([...reader.doneRecords()].map((r) => r.taskId).sort(), done);
     const states = reader.taskStates();
-    assert.deepEqual([...states].filter(([, s]) => s.done).map(([id]) => id).sort(), done);
+    assert.deepEqual(
+      [...states]
+        .filter(([, s]) => s.done)
+        .map(([id]) => id)
+        .sort(),
+      done,
+    );
     assert.equal(states.has(retired), false, 'a retired task is not a task of the campaign');
     assert.deepEqual(Object.fromEntries(reader.statesOf([done[0], stale[0], failed, retired])), { [done[0]]: 'done', [stale[0]]: 'stale', [failed]: 'failed' });
   } finally {
@@ -146,15 +185,23 @@ test('done means one thing in every reader: stale, failed and retired tasks are 
   const [shown] = readLedgerResults(dir, [done[0]]);
   assert.equal(shown.taskId, done[0]);
   for (const id of [stale[0], retired]) {
-    assert.throws(() => readLedgerResults(dir, [id]), (e: unknown) => e instanceof InputError && e.message.includes(`no done task '${id}'`));
+    assert.throws(
+      () => readLedgerResults(dir, [id]),
+      (e: unknown) => e instanceof InputError && e.message.includes(`no done task '${id}'`),
+    );
   }
 
   // The dashboard payload (what /api/data serves).
   const dashboard = new DashboardPayload(dir);
   try {
     const { view } = JSON.parse((await dashboard.full()).body.toString()) as {
-      view: { status: { done: number; stale: number }; cells: { farmId: number; done: number; stale: number; aep: { n: number } | null }[];
-        points: { taskId: string }[]; histogram: { count: number }[]; layouts: { taskId: string }[] };
+      view: {
+        status: { done: number; stale: number };
+        cells: { farmId: number; done: number; stale: number; aep: { n: number } | null }[];
+        points: { taskId: string }[];
+        histogram: { count: number }[];
+        layouts: { taskId: string }[];
+      };
     };
     assert.equal(view.status.done, 4);
     assert.equal(view.status.stale, 3);
@@ -163,7 +210,10 @@ test('done means one thing in every reader: stale, failed and retired tasks are 
       assert.equal(cell.aep?.n ?? 0, cell.farmId === 0 ? 2 : 0);
     }
     assert.deepEqual(view.points.map((p) => p.taskId).sort(), done);
-    assert.equal(view.histogram.reduce((s, b) => s + b.count, 0), 4);
+    assert.equal(
+      view.histogram.reduce((s, b) => s + b.count, 0),
+      4,
+    );
     for (const l of view.layouts) assert.ok(done.includes(l.taskId), l.taskId);
   } finally {
     dashboard.close();
@@ -179,18 +229,30 @@ test('done means one thing in every reader: stale, failed and retired tasks are 
 
 test('a ledger of the first version: read-only readers read it as it is and leave it untouched; the first writable open migrates it, once', async (t) => {
   const dir = tempDir('ledger-versions');
-  const current = path.join(dir, 'current'), older = path.join(dir, 'older');
+  const current = path.join(dir, 'current'),
+    older = path.join(dir, 'older');
   fs.mkdirSync(current);
   mixedLedger(current);
   const olderFile = firstVersionCopy(current, older);
   const bytesBefore = fs.readFileSync(olderFile);
 
-  const counts = (s: ReturnType<typeof readStatus>) => ({ total: s.total, done: s.done, stale: s.stale, failed: s.failed, groups: s.groups, failures: s.failures });
+  const counts = (s: ReturnType<typeof readStatus>) => ({
+    total: s.total,
+    done: s.done,
+    stale: s.stale,
+    failed: s.failed,
+    groups: s.groups,
+    failures: s.failures,
+  });
   assert.deepEqual(counts(readStatus(older)), counts(readStatus(current)));
   assert.deepEqual(listMissing(older).missing, listMissing(current).missing);
   const records = (dirOf: string) => {
     const reader = LedgerReader.open(dirOf);
-    try { return [...reader.doneRecords()]; } finally { reader.close(); }
+    try {
+      return [...reader.doneRecords()];
+    } finally {
+      reader.close();
+    }
   };
   const currentRecords = records(current);
   assert.equal(currentRecords.length, 4);
@@ -198,7 +260,10 @@ test('a ledger of the first version: read-only readers read it as it is and leav
   assert.deepEqual(readLedgerResults(older, [currentRecords[0].taskId])[0].x, readLedgerResults(current, [currentRecords[0].taskId])[0].x);
   const dashboard = (dirOf: string) => {
     const d = new DashboardPayload(dirOf);
-    return d.full().then((p) => JSON.parse(p.body.toString()) as { view: Record<string, unknown> }).finally(() => d.close());
+    return d
+      .full()
+      .then((p) => JSON.parse(p.body.toString()) as { view: Record<string, unknown> })
+      .finally(() => d.close());
   };
   const [oldView, curView] = [(await dashboard(older)).view, (await dashboard(current)).view];
   for (const k of ['cells', 'histogram', 'points', 'failures', 'layouts']) assert.deepEqual(oldView[k], curView[k], k);
@@ -219,10 +284,16 @@ test('a ledger of the first version: read-only readers read it as it is and leav
       raw.close();
     }
   };
-  assert.deepEqual(columns().names.filter((n) => ADDED_COLUMNS.includes(n)), []);
+  assert.deepEqual(
+    columns().names.filter((n) => ADDED_COLUMNS.includes(n)),
+    [],
+  );
   Ledger.open(older).close();
   const migrated = columns();
-  assert.deepEqual(migrated.names.filter((n) => ADDED_COLUMNS.includes(n)), ADDED_COLUMNS);
+  assert.deepEqual(
+    migrated.names.filter((n) => ADDED_COLUMNS.includes(n)),
+    ADDED_COLUMNS,
+  );
   const ledger = Ledger.open(older);
   try {
     assert.deepEqual([...ledger.doneRecords()], currentRecords);
@@ -239,7 +310,8 @@ test('a ledger of the first version: read-only readers read it as it is and leav
 
 test('wflo collect reads a first-version shard ledger as it reads a current one', async () => {
   const dir = tempDir('ledger-collect-versions');
-  const current = path.join(dir, 'current'), older = path.join(dir, 'older');
+  const current = path.join(dir, 'current'),
+    older = path.join(dir, 'older');
   fs.mkdirSync(current);
   const { campaign, done, failed } = mixedLedger(current);
   const olderFile = firstVersionCopy(current, older);
@@ -250,8 +322,11 @@ test('wflo collect reads a first-version shard ledger as it reads a current one'
     const reader = LedgerReader.open(path.join(dir, out));
     try {
       return {
-        problem: folder.problem, counts: [folder.rows, folder.imported, folder.stale, folder.foreign, folder.failed, folder.rejected],
-        done: r.done, failed: r.failed, records: [...reader.doneRecords()].map((rec) => ({ ...rec, source: rec.source?.replace(from, 'FROM') })),
+        problem: folder.problem,
+        counts: [folder.rows, folder.imported, folder.stale, folder.foreign, folder.failed, folder.rejected],
+        done: r.done,
+        failed: r.failed,
+        records: [...reader.doneRecords()].map((rec) => ({ ...rec, source: rec.source?.replace(from, 'FROM') })),
       };
     } finally {
       reader.close();

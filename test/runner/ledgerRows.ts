@@ -11,8 +11,22 @@ import type { ResultRow } from '../../src/runner/resultRow.js';
 export function candidateFor(c: Campaign, t: Task, value: number): ResultRow {
   const { x, y } = randomInitialLayout(caseForTask(c.farms[t.farmIndex], c.farmTypes[t.typeIndex]), value);
   return {
-    taskId: t.taskId, specHash: t.specHash, farmId: t.farmId, farmType: t.farmType, seed: t.seed, nTurbines: x.length,
-    aep: 1000 + value, aepInitial: 900 + value, x, y, xInitial: x.slice(), yInitial: y.slice(), iterations: 3, evaluations: 7, wallS: 0.01, attempts: 1,
+    taskId: t.taskId,
+    specHash: t.specHash,
+    farmId: t.farmId,
+    farmType: t.farmType,
+    seed: t.seed,
+    nTurbines: x.length,
+    aep: 1000 + value,
+    aepInitial: 900 + value,
+    x,
+    y,
+    xInitial: x.slice(),
+    yInitial: y.slice(),
+    iterations: 3,
+    evaluations: 7,
+    wallS: 0.01,
+    attempts: 1,
   };
 }
 

@@ -39,11 +39,17 @@ describe('no process outlives its owner', () => {
     const child = startWflo(['run', blockingCampaign(dir, out), '--quiet']);
     const exited = collect(child);
     try {
-      assert.ok(await waitFor(() => bothBlocked(out) && fs.existsSync(path.join(out, 'layouts.h5')), 60_000), `the blocking tasks running and a first export: ${runningTasks(out).join(', ')}`);
+      assert.ok(
+        await waitFor(() => bothBlocked(out) && fs.existsSync(path.join(out, 'layouts.h5')), 60_000),
+        `the blocking tasks running and a first export: ${runningTasks(out).join(', ')}`,
+      );
       await sleep(1000); // the workers are inside their tasks
       const procs = descendants(child.pid!);
       assert.equal(procs.filter((p) => p.cmd.includes('executors/local/worker.js')).length, 2, procs.map((p) => p.cmd).join('; '));
-      assert.ok(procs.some((p) => p.cmd.includes('exporterProcess.js')), procs.map((p) => p.cmd).join('; '));
+      assert.ok(
+        procs.some((p) => p.cmd.includes('exporterProcess.js')),
+        procs.map((p) => p.cmd).join('; '),
+      );
       const waits = procs.map((p) => waitChannel(p.pid)).join(', ');
       const ms = await killAndWatch(child.pid!, procs, 'local pool');
       t.diagnostic(`${procs.length} processes (2 busy workers, the exporter; waiting in ${waits}) gone ${ms} ms after the coordinator's SIGKILL`);
@@ -54,7 +60,10 @@ describe('no process outlives its owner', () => {
   });
 
   for (const mode of ['per-task', 'persistent'] as const) {
-    test(`local pool, ${mode} command tasks: a program that ignores SIGTERM and its grandchild end with the coordinator`, { timeout: 120_000, skip: pythonUnavailable() }, async (t) => {
+    test(`local pool, ${mode} command tasks: a program that ignores SIGTERM and its grandchild end with the coordinator`, {
+      timeout: 120_000,
+      skip: pythonUnavailable(),
+    }, async (t) => {
       const dir = tempDir(`orphans-command-${mode}`);
       const out = path.join(dir, 'out');
       const file = commandProject(path.join(dir, 'project'), HOSTILE_PROGRAM, { ...commandCampaign(out, 2, { mode }), timeout_s: 3600 });

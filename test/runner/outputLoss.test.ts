@@ -21,8 +21,17 @@ const TOTAL = 2 * 2 * 8;
 
 function content(r: LayoutRecord): unknown {
   return {
-    taskId: r.taskId, nTurbines: r.nTurbines, aep: r.aep, aepInitial: r.aepInitial, x: Array.from(r.x), y: Array.from(r.y),
-    xInitial: Array.from(r.xInitial), yInitial: Array.from(r.yInitial), iterations: r.iterations, evaluations: r.evaluations, specHash: r.specHash,
+    taskId: r.taskId,
+    nTurbines: r.nTurbines,
+    aep: r.aep,
+    aepInitial: r.aepInitial,
+    x: Array.from(r.x),
+    y: Array.from(r.y),
+    xInitial: Array.from(r.xInitial),
+    yInitial: Array.from(r.yInitial),
+    iterations: r.iterations,
+    evaluations: r.evaluations,
+    specHash: r.specHash,
   };
 }
 
@@ -34,15 +43,18 @@ const references = new Map<string, Promise<LayoutRecord[]>>();
 function referenceRows(optimizer: Record<string, unknown> = {}): Promise<LayoutRecord[]> {
   const key = JSON.stringify(optimizer);
   if (!references.has(key)) {
-    references.set(key, (async () => {
-      const dir = tempDir('reference');
-      const refFile = writeCampaign(path.join(dir, 'reference.yaml'), noopCampaign(path.join(dir, 'reference'), 8, optimizer));
-      const ref = await runWflo(['run', refFile, '--quiet']);
-      assert.equal(ref.code, 0, ref.stderr);
-      const reference = (await readLayoutsFile(path.join(dir, 'reference', 'layouts.h5'))).records;
-      assert.equal(reference.length, TOTAL);
-      return reference;
-    })());
+    references.set(
+      key,
+      (async () => {
+        const dir = tempDir('reference');
+        const refFile = writeCampaign(path.join(dir, 'reference.yaml'), noopCampaign(path.join(dir, 'reference'), 8, optimizer));
+        const ref = await runWflo(['run', refFile, '--quiet']);
+        assert.equal(ref.code, 0, ref.stderr);
+        const reference = (await readLayoutsFile(path.join(dir, 'reference', 'layouts.h5'))).records;
+        assert.equal(reference.length, TOTAL);
+        return reference;
+      })(),
+    );
   }
   return references.get(key)!;
 }
@@ -84,7 +96,10 @@ test('a deleted ledger: the rerun adopts layouts.h5 back, computes nothing, and 
   for (const [task, n] of doneCounts(out)) assert.equal(n, 1, `${task} was computed ${n} times`);
   await assertFinalEqualsReference(out, reference);
   const final = await readLayoutsFile(path.join(out, 'layouts.h5'));
-  assert.ok(final.records.every((rec) => rec.source?.startsWith('recovered:')), 'rows say where they came from');
+  assert.ok(
+    final.records.every((rec) => rec.source?.startsWith('recovered:')),
+    'rows say where they came from',
+  );
 });
 
 test('an export never replaces a layouts.h5 that holds results the ledger lacks', async () => {

@@ -47,12 +47,12 @@ test('a dangling ledger.sqlite link: run refuses it, the ledger is not created a
 test('links to files outside (audit.jsonl, run.lock, layouts.h5, the WAL): refused, the outside file unchanged', async () => {
   for (const name of ['audit.jsonl', 'run.lock', 'layouts.h5', 'ledger.sqlite-wal', 'ledger.sqlite']) {
     const outside = path.join(dir, `outside-${name}`);
-    fs.writeFileSync(outside, 'not wflo\'s\n');
+    fs.writeFileSync(outside, "not wflo's\n");
     const { out, file } = withLink(name, name, outside);
     const r = await runWflo(['run', file, '--quiet']);
     assert.equal(r.code, 2, `${name}: ${r.stdout}${r.stderr}`);
     oneLine(r.stderr, new RegExp(`out/${name.replace('.', '\\.')} is a symbolic link`));
-    assert.equal(fs.readFileSync(outside, 'utf8'), 'not wflo\'s\n', `${name}: the file outside is untouched`);
+    assert.equal(fs.readFileSync(outside, 'utf8'), "not wflo's\n", `${name}: the file outside is untouched`);
     assert.equal(fs.existsSync(path.join(out, 'ledger.sqlite')) && name !== 'ledger.sqlite', false, `${name}: no ledger was begun`);
   }
 });
@@ -64,12 +64,12 @@ test('export of a folder whose layouts.h5 is a link: refused before anything is 
   const r = await runWflo(['run', file, '--quiet']);
   assert.equal(r.code, 0, r.stderr);
   const outside = path.join(dir, 'outside-export.h5');
-  fs.writeFileSync(outside, 'not wflo\'s\n');
+  fs.writeFileSync(outside, "not wflo's\n");
   fs.rmSync(path.join(out, 'layouts.h5'));
   fs.symlinkSync(outside, path.join(out, 'layouts.h5'));
   const e = await runWflo(['export', out]);
   assert.equal(e.code, 2, e.stdout + e.stderr);
   oneLine(e.stderr, /out\/layouts\.h5 is a symbolic link/);
-  assert.equal(fs.readFileSync(outside, 'utf8'), 'not wflo\'s\n');
+  assert.equal(fs.readFileSync(outside, 'utf8'), "not wflo's\n");
   assert.equal(fs.lstatSync(path.join(out, 'layouts.h5')).isSymbolicLink(), true, 'the link is left as it was');
 });

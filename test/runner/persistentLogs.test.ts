@@ -33,7 +33,7 @@ for (;;) {
 }
 `;
 
-test('output printed before an answer lands in that task\'s logs, for 400 tasks in a row', { timeout: 120_000 }, async () => {
+test("output printed before an answer lands in that task's logs, for 400 tasks in a row", { timeout: 120_000 }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wflo-persistent-logs-'));
   try {
     const script = path.join(dir, 'program.cjs');
@@ -42,12 +42,16 @@ test('output printed before an answer lands in that task\'s logs, for 400 tasks 
     const misplaced: string[] = [];
     for (let i = 0; i < 400; i++) {
       const taskId = `task_${i}`;
-      const out = new BoundedLog(path.join(dir, `${taskId}.out`)), err = new BoundedLog(path.join(dir, `${taskId}.err`));
+      const out = new BoundedLog(path.join(dir, `${taskId}.out`)),
+        err = new BoundedLog(path.join(dir, `${taskId}.err`));
       const answer = await program.run({ task_id: taskId }, taskId, out, err, '');
       out.close();
       err.close();
       assert.deepEqual(answer, { kind: 'error', permanent: false, message: `done ${taskId}` });
-      for (const [file, kind] of [[out.file, 'out'], [err.file, 'err']] as const) {
+      for (const [file, kind] of [
+        [out.file, 'out'],
+        [err.file, 'err'],
+      ] as const) {
         const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
         if (text !== `${kind} of ${taskId}\n`) misplaced.push(`${taskId}.${kind}: ${JSON.stringify(text)}`);
       }

@@ -13,7 +13,11 @@ import { noopCampaign, waitFor, writeCampaign } from './runnerTestKit.js';
 /** What the test waits for at most after the SIGKILL (the measured time is printed). */
 export const BOUND_MS = 10_000;
 
-export interface Proc { pid: number; start: string; cmd: string }
+export interface Proc {
+  pid: number;
+  start: string;
+  cmd: string;
+}
 
 function stat(pid: number): { state: string; start: string } | null {
   try {
@@ -32,7 +36,9 @@ function children(pid: number): number[] {
       const text = fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim();
       if (text) out.push(...text.split(/\s+/).map(Number));
     }
-  } catch { /* gone */ }
+  } catch {
+    /* gone */
+  }
   return out;
 }
 
@@ -44,7 +50,11 @@ export function descendants(pid: number): Proc[] {
       const s = stat(c);
       if (!s || s.state === 'Z') continue;
       let cmd = '';
-      try { cmd = fs.readFileSync(`/proc/${c}/cmdline`, 'utf8').replace(/\0/g, ' ').trim(); } catch { /* gone */ }
+      try {
+        cmd = fs.readFileSync(`/proc/${c}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      } catch {
+        /* gone */
+      }
       out.push({ pid: c, start: s.start, cmd });
       walk(c);
     }
@@ -66,7 +76,13 @@ export async function killAndWatch(owner: number, procs: Proc[], what: string): 
   const gone = await waitFor(() => procs.every((p) => !survives(p)), BOUND_MS, 10);
   const ms = Math.round(performance.now() - t0);
   const left = procs.filter(survives);
-  for (const p of left) { try { process.kill(p.pid, 'SIGKILL'); } catch { /* ended */ } }
+  for (const p of left) {
+    try {
+      process.kill(p.pid, 'SIGKILL');
+    } catch {
+      /* ended */
+    }
+  }
   assert.ok(gone, `${what}: ${left.length} processes still running ${BOUND_MS} ms after the SIGKILL: ${left.map((p) => `${p.pid} ${p.cmd}`).join('; ')}`);
   return ms;
 }
@@ -108,7 +124,11 @@ export const bothBlocked = (out: string): boolean => {
 
 /** Where the main thread of `pid` waits in the kernel (a blocked task: a futex, not the event loop's epoll). */
 export function waitChannel(pid: number): string {
-  try { return fs.readFileSync(`/proc/${pid}/wchan`, 'utf8'); } catch { return '?'; }
+  try {
+    return fs.readFileSync(`/proc/${pid}/wchan`, 'utf8');
+  } catch {
+    return '?';
+  }
 }
 
 /**
@@ -122,4 +142,3 @@ export function blockingCampaign(dir: string, out: string): string {
   c.timeout_s = 3600;
   return writeCampaign(path.join(dir, 'campaign.yaml'), c);
 }
-

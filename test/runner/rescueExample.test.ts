@@ -19,7 +19,9 @@ import { RESCUE_EXAMPLE, type TaskFate } from '../shards/helpers/rescueExample.j
 
 const PAGE = path.join(RESCUE_EXAMPLE, 'README.md');
 
-test('examples/rescue/README.md as typed: every good record adopted with its aep_initial and worker file, slack with --tolerance-m, the rest computed, complete', { skip: hasH5py() ? false : 'python3-h5py not installed' }, (t) => {
+test('examples/rescue/README.md as typed: every good record adopted with its aep_initial and worker file, slack with --tolerance-m, the rest computed, complete', {
+  skip: hasH5py() ? false : 'python3-h5py not installed',
+}, (t) => {
   const root = tempDir('wflo-rescue-example-');
   t.after(() => fs.rmSync(root, { recursive: true, force: true }));
   fs.symlinkSync(path.join(REPO, 'examples'), path.join(root, 'examples'));
@@ -45,7 +47,10 @@ test('examples/rescue/README.md as typed: every good record adopted with its aep
       }
       const line = cmd.command.replace(/^python3 /, `${PYTHON} `).replace(/^npx wflo /, 'wflo ');
       const r = spawnSync('bash', ['-c', line], { cwd, env, encoding: 'utf8', timeout: 300_000 });
-      assert.ok(r.status !== null && cmd.exitCodes.includes(r.status), `line ${cmd.line}: \`${cmd.command}\` exited ${r.status}, documented ${cmd.exitCodes.join(' or ')}\n${r.stdout}\n${r.stderr}`);
+      assert.ok(
+        r.status !== null && cmd.exitCodes.includes(r.status),
+        `line ${cmd.line}: \`${cmd.command}\` exited ${r.status}, documented ${cmd.exitCodes.join(' or ')}\n${r.stdout}\n${r.stderr}`,
+      );
       outputs.set(cmd.command, r.stdout + r.stderr);
     }
   }
@@ -53,7 +58,10 @@ test('examples/rescue/README.md as typed: every good record adopted with its aep
   const out = (prefix: string) => [...outputs].find(([c]) => c.startsWith(prefix))![1];
   assert.match(out('wflo shards check'), /^problems found: 2 invalid files, 2 rejected records, 1 conflicting duplicate$/m);
   assert.match(out('wflo run campaign.yaml --dry-run'), /15 to adopt, 2 rejected, 0 already done, 1 repeated/);
-  assert.match(out('wflo run campaign.yaml --adopt layouts.h5_temp'), /^wflo: adopted 17 results \(2 of them up to 0\.01 m off the site or spacing, within --tolerance-m\), 1 conflicting \(first kept\)$/m);
+  assert.match(
+    out('wflo run campaign.yaml --adopt layouts.h5_temp'),
+    /^wflo: adopted 17 results \(2 of them up to 0\.01 m off the site or spacing, within --tolerance-m\), 1 conflicting \(first kept\)$/m,
+  );
   assert.match(out('wflo shards missing'), /^farm_0_type_0_seed_3$/m);
 
   // The page's h5py snippet, on the first rescue's result.

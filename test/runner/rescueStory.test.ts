@@ -40,7 +40,11 @@ test('rescue: check → merge → run --adopt gives one verified row per task', 
   const out = path.join(root, 'out');
   const final = await readLayoutsFile(path.join(out, 'layouts.h5'));
   assert.equal(final.info.complete, true);
-  assert.deepEqual(final.records.map((r) => r.taskId), incident.tasks, 'exactly one row per task, in grid order');
+  assert.deepEqual(
+    final.records.map((r) => r.taskId),
+    incident.tasks,
+    'exactly one row per task, in grid order',
+  );
   for (const r of final.records) {
     const good = incident.good.get(r.taskId);
     if (good) {
@@ -51,17 +55,29 @@ test('rescue: check → merge → run --adopt gives one verified row per task', 
       assert.equal(r.source, 'computed', r.taskId);
     }
   }
-  const computed = new Set(auditEvents(out).filter((e) => e.event === 'attempt' && e.outcome === 'done').map((e) => String(e.task)));
+  const computed = new Set(
+    auditEvents(out)
+      .filter((e) => e.event === 'attempt' && e.outcome === 'done')
+      .map((e) => String(e.task)),
+  );
   assert.equal(computed.size, total - incident.good.size);
   for (const r of incident.rejected) assert.ok(computed.has(r.taskId), `${r.taskId} (rejected: ${r.reason}) was recomputed`);
   for (const id of incident.good.keys()) assert.ok(!computed.has(id), `${id} was adopted, not recomputed`);
 
-  const py = spawnSync(PYTHON, ['-c', `
+  const py = spawnSync(
+    PYTHON,
+    [
+      '-c',
+      `
 import h5py, sys
 with h5py.File(sys.argv[1], 'r') as f:
     ids = f['task_id'].asstr()[:]
     print(len(ids), len(set(ids)), int(f.attrs['complete']), int(f.attrs['n_expected']), sum(s.startswith(b'adopted:') for s in f['source'][:]))
-`, path.join(out, 'layouts.h5')], { encoding: 'utf8' });
+`,
+      path.join(out, 'layouts.h5'),
+    ],
+    { encoding: 'utf8' },
+  );
   assert.equal(py.status, 0, py.stderr);
   assert.equal(py.stdout.trim(), `${total} ${total} 1 ${total} ${incident.good.size}`);
 

@@ -16,7 +16,12 @@ import Database from 'better-sqlite3';
 import { auditEvents, runWflo, tempDir } from './runnerTestKit.js';
 import { commandCampaign, commandProject, pythonUnavailable } from './commandKit.js';
 
-interface TaskRow { task_id: string; failed: number; attempts: number; last_error: string | null }
+interface TaskRow {
+  task_id: string;
+  failed: number;
+  attempts: number;
+  last_error: string | null;
+}
 
 function taskRows(out: string): Map<string, TaskRow> {
   const db = new Database(path.join(out, 'ledger.sqlite'), { readonly: true });
@@ -38,10 +43,14 @@ function doneIds(out: string): string[] {
 
 /** Every byte wflo wrote in `out` except the program's own files in tasks/ (its logs may say anything). */
 function wfloBytes(out: string): string {
-  return fs.readdirSync(out).filter((n) => n !== 'tasks').map((n) => {
-    const p = path.join(out, n);
-    return fs.statSync(p).isFile() ? fs.readFileSync(p).toString('latin1') : '';
-  }).join('\n');
+  return fs
+    .readdirSync(out)
+    .filter((n) => n !== 'tasks')
+    .map((n) => {
+      const p = path.join(out, n);
+      return fs.statSync(p).isFile() ? fs.readFileSync(p).toString('latin1') : '';
+    })
+    .join('\n');
 }
 
 const id = (seed: number): string => `farm_0_type_0_seed_${seed}`;
@@ -113,7 +122,7 @@ else:
 json.dump({"layout": {"x": x, "y": y}}, open(result, "w"))
 `;
 
-describe('a task\'s result belongs to its task', { skip: pythonUnavailable() }, () => {
+describe("a task's result belongs to its task", { skip: pythonUnavailable() }, () => {
   test('a result linked to a secret, hard-linked, renamed from before the attempt, a FIFO: refused unread, one line each', { timeout: 180_000 }, async (t) => {
     const dir = tempDir('result-links');
     const out = path.join(dir, 'out');
@@ -144,14 +153,18 @@ describe('a task\'s result belongs to its task', { skip: pythonUnavailable() }, 
     // The secret is where it was, unchanged, and nowhere in what wflo wrote or said.
     assert.equal(fs.readFileSync(secret, 'utf8'), `root:${token}:19000:0:99999:7:::\n`);
     const status = await runWflo(['status', out]);
-    for (const [what, text] of [['run output', r.stdout + r.stderr], ['ledger, audit log, layouts.h5', wfloBytes(out)], ['wflo status', status.stdout + status.stderr]] as const) {
+    for (const [what, text] of [
+      ['run output', r.stdout + r.stderr],
+      ['ledger, audit log, layouts.h5', wfloBytes(out)],
+      ['wflo status', status.stdout + status.stderr],
+    ] as const) {
       assert.equal(text.includes(token), false, `the secret is in the ${what}`);
       assert.equal(text.includes('root:'), false, `the secret's start is in the ${what}`);
     }
     t.diagnostic(`run of 5 hostile and healthy tasks ended in ${seconds.toFixed(1)} s`);
   });
 
-  test('workers: 2, a program writes its answer into the running neighbour\'s folder: not taken as the neighbour\'s', { timeout: 120_000 }, async () => {
+  test("workers: 2, a program writes its answer into the running neighbour's folder: not taken as the neighbour's", { timeout: 120_000 }, async () => {
     const dir = tempDir('result-cross');
     const out = path.join(dir, 'out');
     const file = commandProject(path.join(dir, 'project'), CROSS, { ...commandCampaign(out, 2, { params: { secret: '' } }), attempts: 1 });
@@ -160,13 +173,16 @@ describe('a task\'s result belongs to its task', { skip: pythonUnavailable() }, 
     assert.deepEqual(doneIds(out), [id(0)]);
     const row = taskRows(out).get(id(1))!;
     assert.equal(row.failed, 1);
-    assert.match(row.last_error ?? '', /^program exited 0 without writing a result to \$WFLO_RESULT \(the folder holds result(-0{16})?\.json, result(-0{16})?\.json, not the file named in \$WFLO_RESULT: write to that path\) \(no output\) \(log: .*farm_0_type_0_seed_1\/attempt-1\)$/);
+    assert.match(
+      row.last_error ?? '',
+      /^program exited 0 without writing a result to \$WFLO_RESULT \(the folder holds result(-0{16})?\.json, result(-0{16})?\.json, not the file named in \$WFLO_RESULT: write to that path\) \(no output\) \(log: .*farm_0_type_0_seed_1\/attempt-1\)$/,
+    );
     // What the neighbour wrote is still there to look at.
     assert.ok(fs.existsSync(path.join(out, 'tasks', id(1), 'attempt-1', 'result.json')));
     assert.equal(auditEvents(out).filter((e) => e.event === 'attempt' && e.task === id(1) && e.outcome === 'done').length, 0);
   });
 
-  test('workers: 2, a program rewrites the running neighbour\'s task document: the neighbour\'s answer is not taken', { timeout: 120_000 }, async () => {
+  test("workers: 2, a program rewrites the running neighbour's task document: the neighbour's answer is not taken", { timeout: 120_000 }, async () => {
     const dir = tempDir('result-tamper');
     const out = path.join(dir, 'out');
     const flags = path.join(dir, 'flags');
@@ -174,9 +190,11 @@ describe('a task\'s result belongs to its task', { skip: pythonUnavailable() }, 
     const file = commandProject(path.join(dir, 'project'), TAMPER, { ...commandCampaign(out, 2, { params: { secret: '', flags } }), attempts: 1 });
     const r = await runWflo(['run', file, '--quiet']);
     assert.equal(r.code, 1, `${r.stdout}\n${r.stderr}`);
-    assert.ok(fs.existsSync(path.join(flags, 'tampered')), 'the neighbour\'s document was rewritten');
+    assert.ok(fs.existsSync(path.join(flags, 'tampered')), "the neighbour's document was rewritten");
     assert.deepEqual(doneIds(out), [id(0)]);
-    assert.match(taskRows(out).get(id(1))!.last_error ?? '',
-      /^task\.json was changed while the program ran \(another program writing into this attempt folder\?\); its answer is not taken \(log: .*farm_0_type_0_seed_1\/attempt-1\)$/);
+    assert.match(
+      taskRows(out).get(id(1))!.last_error ?? '',
+      /^task\.json was changed while the program ran \(another program writing into this attempt folder\?\); its answer is not taken \(log: .*farm_0_type_0_seed_1\/attempt-1\)$/,
+    );
   });
 });

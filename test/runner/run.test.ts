@@ -12,7 +12,19 @@ import { caseForTask } from '../../src/campaign/caseForTask.js';
 import { randomInitialLayout } from '../../src/runner/noopOptimizer.js';
 import { computeAep } from '../../src/physics/aep.js';
 import {
-  EXECUTORS, IEA37_DATA, auditEvents, collect, executorHooks, executorUnavailable, ledgerSnapshot, noopCampaign, runWflo, startWflo, tempDir, waitFor, writeCampaign,
+  EXECUTORS,
+  IEA37_DATA,
+  auditEvents,
+  collect,
+  executorHooks,
+  executorUnavailable,
+  ledgerSnapshot,
+  noopCampaign,
+  runWflo,
+  startWflo,
+  tempDir,
+  waitFor,
+  writeCampaign,
 } from './runnerTestKit.js';
 
 /** Resume tests of the executor contract (issue 9): registered once per executor, at the end. */
@@ -21,7 +33,11 @@ function contract(name: string, fn: () => Promise<void>): void {
   contractTests.push([name, fn]);
 }
 
-function setup(prefix: string, seeds: number, edit: (c: Record<string, unknown>) => void = () => {}): { dir: string; out: string; file: string; campaign: Record<string, unknown> } {
+function setup(
+  prefix: string,
+  seeds: number,
+  edit: (c: Record<string, unknown>) => void = () => {},
+): { dir: string; out: string; file: string; campaign: Record<string, unknown> } {
   const dir = tempDir(prefix);
   const out = path.join(dir, 'out');
   const campaign = noopCampaign(out, seeds);
@@ -67,7 +83,10 @@ contract('a campaign runs to completion; rows match an independent recomputation
   assert.equal(info.nExpected, 20);
   assert.equal(info.campaignName, 'test-campaign');
   const sorted = [...records].sort((a, b) => a.farmId - b.farmId || a.farmType - b.farmType || a.seed - b.seed);
-  assert.deepEqual(records.map((x) => x.taskId), sorted.map((x) => x.taskId));
+  assert.deepEqual(
+    records.map((x) => x.taskId),
+    sorted.map((x) => x.taskId),
+  );
   // The stored layout is the seed's start layout, and its AEP is the physics engine's value.
   const c = parseCampaign(fs.readFileSync(file, 'utf8'), file);
   for (const rec of [records[0], records[13]]) {
@@ -121,12 +140,24 @@ contract('failing tasks are retried with backoff, then recorded as failed; --ret
   const retry = await runWflo(['run', file, '--retry-failed']);
   assert.equal(retry.code, 0, retry.stderr);
   assert.match(retry.stdout, /12\/12 done \(4 this run\)/);
-  const attempts = auditEvents(out).filter((e) => e.event === 'attempt' && e.task === 'farm_0_type_0_seed_1').map((e) => [e.attempt, e.outcome]);
-  assert.deepEqual(attempts, [[1, 'error'], [2, 'error'], [3, 'done']], 'attempt numbers continue across runs');
+  const attempts = auditEvents(out)
+    .filter((e) => e.event === 'attempt' && e.task === 'farm_0_type_0_seed_1')
+    .map((e) => [e.attempt, e.outcome]);
+  assert.deepEqual(
+    attempts,
+    [
+      [1, 'error'],
+      [2, 'error'],
+      [3, 'done'],
+    ],
+    'attempt numbers continue across runs',
+  );
 });
 
 contract('a worker that dies loses only its task, which is retried', async () => {
-  const { out, file } = setup('crash', 4, (c) => { c.optimizer = { method: 'noop', crash_seeds: [2], faults_until_attempt: 2 }; });
+  const { out, file } = setup('crash', 4, (c) => {
+    c.optimizer = { method: 'noop', crash_seeds: [2], faults_until_attempt: 2 };
+  });
   const r = await runWflo(['run', file]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(ledgerSnapshot(out).done.length, 16);
@@ -168,10 +199,18 @@ test('max_failures stops dispatching with a clear message', async () => {
 });
 
 contract('Ctrl-C stops cleanly: finished tasks kept, layouts.h5 valid, resume completes', async () => {
-  const { out, file } = setup('sigint', 10, (c) => { c.optimizer = { method: 'noop', sleep_ms: 100 }; });
+  const { out, file } = setup('sigint', 10, (c) => {
+    c.optimizer = { method: 'noop', sleep_ms: 100 };
+  });
   const child = startWflo(['run', file]);
   const done = collect(child);
-  await waitFor(() => { try { return ledgerSnapshot(out).done.length >= 4; } catch { return false; } }, 20_000);
+  await waitFor(() => {
+    try {
+      return ledgerSnapshot(out).done.length >= 4;
+    } catch {
+      return false;
+    }
+  }, 20_000);
   child.kill('SIGINT');
   const r = await done;
   assert.equal(r.code, 130, r.stderr);
@@ -188,10 +227,14 @@ contract('Ctrl-C stops cleanly: finished tasks kept, layouts.h5 valid, resume co
 
 test('status reads the ledger during a run (running tasks, --json keys)', async () => {
   // 12 tasks of 1.2 s on 2 workers: about 7 s in which status is asked until it sees running tasks.
-  const { out, file } = setup('status', 3, (c) => { c.optimizer = { method: 'noop', sleep_ms: 1200 }; });
+  const { out, file } = setup('status', 3, (c) => {
+    c.optimizer = { method: 'noop', sleep_ms: 1200 };
+  });
   const child = startWflo(['run', file]);
   let exited = false;
-  const finished = collect(child).finally(() => { exited = true; });
+  const finished = collect(child).finally(() => {
+    exited = true;
+  });
   let seen: Record<string, unknown> | null = null;
   await waitFor(() => fs.existsSync(path.join(out, 'ledger.sqlite')), 20_000);
   // Ask until it answers with running tasks, for as long as the run lasts (a loaded machine
@@ -219,7 +262,14 @@ test('status reads the ledger during a run (running tasks, --json keys)', async 
 
 test('editing a farm reruns just that farm', async () => {
   const { out, file, campaign } = await copyOfFinishedRun('stale');
-  (campaign.farms as Record<string, unknown>[])[1].boundary = { polygon: [[0, 0], [3200, 0], [3200, 2000], [0, 2000]] };
+  (campaign.farms as Record<string, unknown>[])[1].boundary = {
+    polygon: [
+      [0, 0],
+      [3200, 0],
+      [3200, 2000],
+      [0, 2000],
+    ],
+  };
   writeCampaign(file, campaign);
   const r = await runWflo(['run', file]);
   assert.equal(r.code, 0, r.stderr);
@@ -241,7 +291,13 @@ test('missing --write gives a campaign, in another folder, that wflo run accepts
   });
   const child = startWflo(['run', file]);
   const res = collect(child);
-  await waitFor(() => { try { return ledgerSnapshot(out).done.length >= 3; } catch { return false; } }, 20_000);
+  await waitFor(() => {
+    try {
+      return ledgerSnapshot(out).done.length >= 3;
+    } catch {
+      return false;
+    }
+  }, 20_000);
   child.kill('SIGINT');
   assert.equal((await res).code, 130);
   const keptBefore = ledgerSnapshot(out).done;
@@ -255,12 +311,17 @@ test('missing --write gives a campaign, in another folder, that wflo run accepts
   assert.match(m.stderr, /run it with `wflo --allow-include-outside run \S+missing\.yaml`/);
   const refused = await runWflo(['run', missingFile]);
   assert.equal(refused.code, 2, refused.stderr);
-  assert.match(refused.stderr, /farms\[1\]\.wind: .*winds\/rose\.yaml is outside the folder .*sub of the file naming it; refused unread \(--allow-include-outside allows it\)/);
+  assert.match(
+    refused.stderr,
+    /farms\[1\]\.wind: .*winds\/rose\.yaml is outside the folder .*sub of the file naming it; refused unread \(--allow-include-outside allows it\)/,
+  );
   // (the runner's test CLI, test/runner/wfloCli.ts, takes the option's environment form)
   const rerun = await runWflo(['run', missingFile], { env: { WFLO_ALLOW_INCLUDE_OUTSIDE: '1' } });
   assert.equal(rerun.code, 0, rerun.stderr);
   assert.match(rerun.stdout, new RegExp(`12/12 done \\(${12 - keptBefore.length} this run\\)`));
-  const doneEvents = auditEvents(out).filter((e) => e.event === 'attempt' && e.outcome === 'done').map((e) => String(e.task));
+  const doneEvents = auditEvents(out)
+    .filter((e) => e.event === 'attempt' && e.outcome === 'done')
+    .map((e) => String(e.task));
   assert.equal(new Set(doneEvents).size, doneEvents.length, 'no task computed twice');
   const after = await runWflo(['missing', out, '--write', path.join(dir, 'none.yaml')]);
   assert.match(after.stderr, /0 of 12 tasks not done/);

@@ -27,7 +27,18 @@ export function noopCampaign(output: string, seeds = 5, optimizer: Record<string
     output,
     farms: [
       { id: 0, case: 'iea37-cs1-16' },
-      { id: 1, boundary: { polygon: [[0, 0], [3000, 0], [3000, 2000], [0, 2000]] }, wind: 'iea37-cs1' },
+      {
+        id: 1,
+        boundary: {
+          polygon: [
+            [0, 0],
+            [3000, 0],
+            [3000, 2000],
+            [0, 2000],
+          ],
+        },
+        wind: 'iea37-cs1',
+      },
     ],
     farm_types: [
       { id: 0, turbine: 'iea37-3.35mw', n_turbines: 6 },
@@ -60,15 +71,25 @@ export function startWflo(args: string[], options: { cwd?: string; env?: Record<
     cwd: options.cwd,
     // Contract suite (issue 9): under the BullMQ executor every `run` goes through the queue.
     // A small queue window keeps a killed coordinator's work small, as the local pool's prefetch does.
-    env: { ...process.env, ...(contractQueue && args[0] === 'run' ? { WFLO_QUEUE: contractQueue, WFLO_QUEUE_MAX_QUEUED: '8' } : {}), ...options.env, WFLO_TEST_CLI: '1' },
+    env: {
+      ...process.env,
+      ...(contractQueue && args[0] === 'run' ? { WFLO_QUEUE: contractQueue, WFLO_QUEUE_MAX_QUEUED: '8' } : {}),
+      ...options.env,
+      WFLO_TEST_CLI: '1',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 
 export function collect(child: ChildProcess): Promise<CliResult> {
-  let stdout = '', stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (s: string) => { stdout += s; });
-  child.stderr?.setEncoding('utf8').on('data', (s: string) => { stderr += s; });
+  let stdout = '',
+    stderr = '';
+  child.stdout?.setEncoding('utf8').on('data', (s: string) => {
+    stdout += s;
+  });
+  child.stderr?.setEncoding('utf8').on('data', (s: string) => {
+    stderr += s;
+  });
   return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
 }
 
@@ -126,8 +147,11 @@ export async function waitFor(pred: () => boolean, timeoutMs: number, stepMs = 2
 export function ledgerSnapshot(dir: string): { done: string[]; failed: string[]; resultRows: number; integrity: string } {
   const db = new Database(path.join(dir, 'ledger.sqlite'), { readonly: true, fileMustExist: true });
   try {
-    const done = db.prepare(`SELECT t.task_id FROM tasks t JOIN results r ON r.task_id = t.task_id AND r.spec_hash = t.spec_hash
-      WHERE t.in_campaign = 1 ORDER BY t.task_id`).pluck().all() as string[];
+    const done = db
+      .prepare(`SELECT t.task_id FROM tasks t JOIN results r ON r.task_id = t.task_id AND r.spec_hash = t.spec_hash
+      WHERE t.in_campaign = 1 ORDER BY t.task_id`)
+      .pluck()
+      .all() as string[];
     const failed = db.prepare('SELECT task_id FROM tasks WHERE failed = 1 AND in_campaign = 1 ORDER BY task_id').pluck().all() as string[];
     const resultRows = db.prepare('SELECT COUNT(*) FROM results').pluck().get() as number;
     const integrity = db.pragma('integrity_check', { simple: true }) as string;
@@ -140,9 +164,17 @@ export function ledgerSnapshot(dir: string): { done: string[]; failed: string[];
 export function auditEvents(dir: string): Record<string, unknown>[] {
   const file = path.join(dir, 'audit.jsonl');
   if (!fs.existsSync(file)) return [];
-  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).flatMap((l) => {
-    try { return [JSON.parse(l) as Record<string, unknown>]; } catch { return []; }
-  });
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as Record<string, unknown>];
+      } catch {
+        return [];
+      }
+    });
 }
 
 // ---- contract suite (issue 9): the same tests for every executor ----

@@ -7,8 +7,17 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  STARTING, afterExecutorStarted, afterExecutorStopped, afterFinish, afterStop, executorStartedIn, executorStoppedIn,
-  mayFinish, stopModeOf, stopOf, type SchedulerPhase,
+  STARTING,
+  afterExecutorStarted,
+  afterExecutorStopped,
+  afterFinish,
+  afterStop,
+  executorStartedIn,
+  executorStoppedIn,
+  mayFinish,
+  stopModeOf,
+  stopOf,
+  type SchedulerPhase,
 } from '../../src/runner/schedulerPhase.js';
 
 test('starting → running → finished: no stop, the executor counts as started once start() settled', () => {

@@ -37,7 +37,8 @@ test('incident folder: check --expect names each problem, merge --expect keeps e
   const check = await wflo(['shards', 'check', ...inputs, '--expect', incident.campaignFile]);
   assert.equal(check.code, 3, check.stderr);
   for (const [name, cls] of incident.classes) {
-    if (cls !== 'valid') assert.match(check.stdout, new RegExp(`^  (late/|shards/)?${escapeRegExp(name)}: ${cls} - `, 'm'), `${name} is ${cls}\n${check.stdout}`);
+    if (cls !== 'valid')
+      assert.match(check.stdout, new RegExp(`^  (late/|shards/)?${escapeRegExp(name)}: ${cls} - `, 'm'), `${name} is ${cls}\n${check.stdout}`);
   }
   for (const r of incident.rejected) {
     const line = check.stdout.split('\n').find((l) => l.startsWith(`  ${r.taskId}: `));
@@ -48,14 +49,23 @@ test('incident folder: check --expect names each problem, merge --expect keeps e
   assert.match(check.stdout, new RegExp(`rejected records \\(${incident.rejected.length}\\):`));
   assert.match(check.stdout, new RegExp(`  ${incident.duplicateTaskId}: identical in `));
   for (const name of incident.recoveredFiles) assert.match(check.stdout, new RegExp(`late/${escapeRegExp(name)}: valid \\(2 records\\) - .*as h5clear -s`));
-  assert.match(check.stdout, new RegExp(`records: ${incident.good.size + 1} usable \\(${incident.good.size} distinct tasks\\), 0 unusable, ${incident.rejected.length} rejected`));
+  assert.match(
+    check.stdout,
+    new RegExp(`records: ${incident.good.size + 1} usable \\(${incident.good.size} distinct tasks\\), 0 unusable, ${incident.rejected.length} rejected`),
+  );
 
   // Without --expect the farm model is unknown: only the non-finite coordinate is refused.
   const plain = await wflo(['shards', 'check', ...inputs, '--json']);
   assert.equal(plain.code, 3, plain.stderr + plain.stdout);
   const plainReport = JSON.parse(plain.stdout) as { files: Array<{ lost: Array<{ taskId?: string; rejected?: boolean }> }> };
   const plainRejected = plainReport.files.flatMap((f) => f.lost.filter((l) => l.rejected).map((l) => l.taskId)).sort();
-  assert.deepEqual(plainRejected, incident.rejected.filter((r) => r.rejectedWithoutExpect).map((r) => r.taskId).sort());
+  assert.deepEqual(
+    plainRejected,
+    incident.rejected
+      .filter((r) => r.rejectedWithoutExpect)
+      .map((r) => r.taskId)
+      .sort(),
+  );
 
   // merge --expect, default --on-invalid abort: nothing written, exit 3.
   const merged = path.join(root, 'rescued.h5');
@@ -85,11 +95,18 @@ test('incident folder: check --expect names each problem, merge --expect keeps e
   assert.equal((dump.datasets.aep.shape as number[])[0], incident.good.size);
 
   // Only the empty and the truncated file moved to quarantine (byte-identical); nothing else touched.
-  const invalid = [...incident.classes].filter(([, c]) => c === 'empty' || c === 'truncated').map(([n]) => n).sort();
+  const invalid = [...incident.classes]
+    .filter(([, c]) => c === 'empty' || c === 'truncated')
+    .map(([n]) => n)
+    .sort();
   assert.deepEqual(fs.readdirSync(path.join(dir, 'quarantine')).sort(), invalid);
   for (const name of invalid) assert.equal(digest(path.join(dir, 'quarantine', name)), before.get(name));
   for (const [name, hash] of before) if (!invalid.includes(name)) assert.equal(digest(path.join(dir, name)), hash, `${name} untouched`);
-  assert.deepEqual(incident.recoveredFiles.map((name) => digest(path.join(late, name))), lateBefore, 'the killed file is never modified');
+  assert.deepEqual(
+    incident.recoveredFiles.map((name) => digest(path.join(late, name))),
+    lateBefore,
+    'the killed file is never modified',
+  );
 
   // missing --expect: exactly the tasks with no good record.
   const missing = await wflo(['shards', 'missing', '--expect', incident.campaignFile, '--from', merged]);

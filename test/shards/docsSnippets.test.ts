@@ -45,11 +45,16 @@ test('every h5py snippet of docs/shards.md writes a file its command reads in fu
     const py: SpawnSyncReturns<string> = spawnSync(python, ['-c', pair.python], { cwd: dir, encoding: 'utf8' });
     assert.equal(py.status, 0, `snippet ${i + 1}:\n${pair.python}\n${py.stderr}`);
     for (const line of pair.commands) {
-      const args = words(line).slice(1).map((w, k) => (k >= 2 && fs.existsSync(path.join(dir, w)) ? path.join(dir, w) : w));
+      const args = words(line)
+        .slice(1)
+        .map((w, k) => (k >= 2 && fs.existsSync(path.join(dir, w)) ? path.join(dir, w) : w));
       const r = await wflo([...args, '--json']);
       assert.equal(r.code, 0, `${line}\n${r.stdout}${r.stderr}`);
       const report = JSON.parse(r.stdout) as { summary: { records: number; lost_records: number }; files: { class: string }[] };
-      assert.ok(report.files.every((f) => f.class === 'valid'), `${line}: ${r.stdout}`);
+      assert.ok(
+        report.files.every((f) => f.class === 'valid'),
+        `${line}: ${r.stdout}`,
+      );
       assert.ok(report.summary.records > 0 && report.summary.lost_records === 0, `${line}: ${r.stdout}`);
     }
   }

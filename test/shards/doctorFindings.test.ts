@@ -52,11 +52,16 @@ test('without --expect: a 100 000-turbine record and 2.7e155 m coordinates are r
   const merge = await wflo(['shards', 'merge', dir, '-o', out, '--on-invalid', 'skip']);
   assert.equal(merge.code, 3, merge.stderr);
   const { records } = await readLayoutsFile(out);
-  assert.deepEqual(records.map((r) => r.taskId), good.map((r) => r.taskId));
+  assert.deepEqual(
+    records.map((r) => r.taskId),
+    good.map((r) => r.taskId),
+  );
   assert.ok(fs.statSync(out).size < 1024 * 1024, `output stays small: ${fs.statSync(out).size} bytes`);
   // --max-turbines lowers the limit; default --on-invalid abort refuses the merge.
   const strict = await wflo(['shards', 'check', dir, '--max-turbines', '4', '--json']);
-  const rejected = (JSON.parse(strict.stdout) as { files: Array<{ lost: Array<{ taskId: string; rejected?: boolean }> }> }).files.flatMap((f) => f.lost.filter((l) => l.rejected).map((l) => l.taskId));
+  const rejected = (JSON.parse(strict.stdout) as { files: Array<{ lost: Array<{ taskId: string; rejected?: boolean }> }> }).files.flatMap((f) =>
+    f.lost.filter((l) => l.rejected).map((l) => l.taskId),
+  );
   assert.equal(rejected.length, 5);
   const abort = await wflo(['shards', 'merge', dir, '-o', path.join(dir, 'out', 'again.h5')]);
   assert.equal(abort.code, 3, abort.stderr + abort.stdout);
@@ -70,7 +75,11 @@ test('libver=latest files killed mid-write: flags cleared on a copy exactly as h
   fs.mkdirSync(shards);
   const file = path.join(shards, 'killed.h5');
   const records = [rec(1, 0), rec(1, 1), rec(1, 2)];
-  writeKilledLatestFile(file, records.map((r) => toPy(r)), 2);
+  writeKilledLatestFile(
+    file,
+    records.map((r) => toPy(r)),
+    2,
+  );
   const bytes = fs.readFileSync(file);
   const info = readSuperblock((p, n) => bytes.subarray(p, p + n), bytes.length);
   assert.equal(info.kind, 'ok');
@@ -97,7 +106,10 @@ test('libver=latest files killed mid-write: flags cleared on a copy exactly as h
   const out = path.join(dir, 'merged.h5');
   const merge = await wflo(['shards', 'merge', shards, '-o', out]);
   assert.equal(merge.code, 0, merge.stderr);
-  assert.deepEqual((await readLayoutsFile(out)).records.map((r) => r.taskId), records.slice(0, 2).map((r) => r.taskId));
+  assert.deepEqual(
+    (await readLayoutsFile(out)).records.map((r) => r.taskId),
+    records.slice(0, 2).map((r) => r.taskId),
+  );
   assert.equal(digest(file), before, 'the input is never modified');
   assert.deepEqual(fs.readdirSync(shards), ['killed.h5'], 'no copy left behind');
 });

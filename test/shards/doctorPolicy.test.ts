@@ -52,7 +52,10 @@ test('no file the command did not write is replaced without --force', async (t) 
 
   // missing --write replaces only a file it wrote itself.
   const campaign = path.join(dir, 'campaign.yaml');
-  fs.writeFileSync(campaign, 'name: c\nfarms: [{id: 0, case: iea37-cs1-16}]\nfarm_types: [{id: 0, turbine: iea37-3.35mw, n_turbines: 4}]\nseeds: {start: 0, count: 2}\noptimizer: {method: noop}\n');
+  fs.writeFileSync(
+    campaign,
+    'name: c\nfarms: [{id: 0, case: iea37-cs1-16}]\nfarm_types: [{id: 0, turbine: iea37-3.35mw, n_turbines: 4}]\nseeds: {start: 0, count: 2}\noptimizer: {method: noop}\n',
+  );
   const rerun = path.join(dir, 'rerun.yaml');
   fs.writeFileSync(rerun, 'my own campaign\n');
   const foreign = await wflo(['shards', 'missing', '--expect', campaign, '--from', out, '--write', rerun]);

@@ -25,7 +25,13 @@ function tempDir(t: { after: (fn: () => void) => void }): string {
   return dir;
 }
 
-interface CheckedFile { path: string; class: string; records: number; detail: string; lost: { where: string; reason: string }[] }
+interface CheckedFile {
+  path: string;
+  class: string;
+  records: number;
+  detail: string;
+  lost: { where: string; reason: string }[];
+}
 
 async function check(args: string[]): Promise<{ code: number | null; files: Map<string, CheckedFile>; stderr: string }> {
   const r = await wflo(['shards', 'check', ...args, '--json']);
@@ -46,7 +52,9 @@ def layout(seed, n=5):
 test('declared sizes the file cannot hold are refused unread, in one line, by check and merge', async (t) => {
   if (!h5pyPython()) return t.skip(H5PY_SKIP_MESSAGE);
   const dir = tempDir(t);
-  runPython(PRELUDE + String.raw`
+  runPython(
+    PRELUDE +
+      String.raw`
 N = 10 ** 12
 cols = [('farm_id', 'i4'), ('farm_type', 'i4'), ('seed', 'i8'), ('aep', 'f8')]
 with h5py.File(d + '/chunked.h5', 'w') as h:          # chunked, maxshape huge, no chunk ever written
@@ -76,7 +84,9 @@ with h5py.File(d + '/ten_rows.h5', 'w') as h:         # a real file: 10 rows, re
     h.create_dataset('seed', data=np.arange(10))
     h.create_dataset('aep', data=np.full(10, 1000.0))
     h.create_dataset('layout', data=np.stack([layout(s) for s in range(10)]))
-`, [dir]);
+`,
+    [dir],
+  );
   for (const f of ['chunked.h5', 'contiguous.h5', 'under_cap.h5']) assert.ok(fs.statSync(path.join(dir, f)).size < 4096, f);
 
   const r = await check([dir]);
@@ -84,14 +94,21 @@ with h5py.File(d + '/ten_rows.h5', 'w') as h:         # a real file: 10 rows, re
   for (const name of ['chunked.h5', 'contiguous.h5']) {
     const f = r.files.get(name)!;
     assert.equal(f.class, 'unreadable', name);
-    assert.match(f.detail, /^dataset farm_id declares 1e12 values \(4e12 bytes\) in a file of \d+ bytes: they were never written \(a preallocated or forged size\); not read$/, name);
+    assert.match(
+      f.detail,
+      /^dataset farm_id declares 1e12 values \(4e12 bytes\) in a file of \d+ bytes: they were never written \(a preallocated or forged size\); not read$/,
+      name,
+    );
   }
   assert.equal(r.files.get('under_cap.h5')!.class, 'unreadable');
   assert.match(r.files.get('under_cap.h5')!.detail, /^dataset layout declares 100000 × 16 × 2 values \(2\.56e7 bytes\) in a file of \d+ bytes/);
   const one = r.files.get('one_record.h5')!;
   assert.equal(one.class, 'valid');
   assert.equal(one.records, 1);
-  assert.deepEqual(one.lost.map((l) => l.where), ['optimized_layouts/farm_0_type_0_seed_0']);
+  assert.deepEqual(
+    one.lost.map((l) => l.where),
+    ['optimized_layouts/farm_0_type_0_seed_0'],
+  );
   assert.match(one.lost[0].reason, /^dataset aep declares 1e12 values/);
   assert.equal(r.files.get('ten_rows.h5')!.class, 'valid');
 
@@ -104,15 +121,21 @@ with h5py.File(d + '/ten_rows.h5', 'w') as h:         # a real file: 10 rows, re
   fs.mkdirSync(path.dirname(forged));
   const records = [0, 1].map((seed) => makeRecord({ farmId: 0, farmType: 0, seed, nTurbines: 4, withInitial: false }));
   await writeLayoutsFile(forged, [records], { campaignName: 'forged', campaignHash: 'h', nExpected: 2, complete: true, maxTurbines: 4, nRows: 2 });
-  runPython(String.raw`
+  runPython(
+    String.raw`
 import h5py, sys
 with h5py.File(sys.argv[1], 'r+') as h:
     for name, d in h.items():
         if isinstance(d, h5py.Dataset) and d.maxshape and d.maxshape[0] is None:   # row columns; the fixed dimension scales stay
             d.resize((10 ** 12,) + d.shape[1:])
     h.attrs['n_done'] = 10 ** 12
-`, [forged]);
-  await assert.rejects(LayoutsFileReader.open(forged), /layouts\.h5: not a wflo layouts file: dataset \/farm_id declares 1e12 values \(4e12 bytes\) in a file of \d+ bytes/);
+`,
+    [forged],
+  );
+  await assert.rejects(
+    LayoutsFileReader.open(forged),
+    /layouts\.h5: not a wflo layouts file: dataset \/farm_id declares 1e12 values \(4e12 bytes\) in a file of \d+ bytes/,
+  );
   const forgedCheck = await check([forged]);
   assert.equal(forgedCheck.files.get('layouts.h5')!.class, 'unreadable');
   assert.match(forgedCheck.files.get('layouts.h5')!.detail, /^dataset farm_id declares 1e12 values/);
@@ -127,7 +150,9 @@ with h5py.File(sys.argv[1], 'r+') as h:
 test('records at the root, under a nested group path, and rows inside a group; --field mapping', async (t) => {
   if (!h5pyPython()) return t.skip(H5PY_SKIP_MESSAGE);
   const dir = tempDir(t);
-  runPython(PRELUDE + String.raw`
+  runPython(
+    PRELUDE +
+      String.raw`
 with h5py.File(d + '/root.h5', 'w') as h:
     h.create_group('metadata').attrs['tool'] = 'my_pipeline'
     for s in range(3):
@@ -151,7 +176,9 @@ with h5py.File(d + '/table.h5', 'w') as h:             # rows inside a group, ot
     t.create_dataset('rs', data=np.array([0, 1]))
     t.create_dataset('AEP_opt', data=np.array([4000.0, 4001.0]))
     t.create_dataset('xy', data=np.stack([layout(0), layout(1)]))
-`, [dir]);
+`,
+    [dir],
+  );
   const file = (name: string) => path.join(dir, name);
 
   const auto = await check([file('root.h5')]);
@@ -166,34 +193,83 @@ with h5py.File(d + '/table.h5', 'w') as h:             # rows inside a group, ot
 
   const deepDefault = await check([file('deep.h5')]);
   assert.equal(deepDefault.files.get('deep.h5')!.class, 'schema_mismatch');
-  assert.match(deepDefault.files.get('deep.h5')!.detail, /^no records: looked for members named like farm_\{farm\}_type_\{type\}_seed_\{seed\} in optimized_layouts or at the root, .*; root holds runs \(group, 2 members\)/);
+  assert.match(
+    deepDefault.files.get('deep.h5')!.detail,
+    /^no records: looked for members named like farm_\{farm\}_type_\{type\}_seed_\{seed\} in optimized_layouts or at the root, .*; root holds runs \(group, 2 members\)/,
+  );
   const deep = await check([file('deep.h5'), '--field', 'group=runs/2024/results/', '--field', 'aep=AEP_opt']);
   assert.equal(deep.code, 0, JSON.stringify([...deep.files.values()]));
   assert.equal(deep.files.get('deep.h5')!.records, 2);
 
-  const table = await check([file('table.h5'), '--field', 'group=table', '--field', 'farm_id=wf', '--field', 'farm_type=ft', '--field', 'seed=rs',
-    '--field', 'aep=AEP_opt', '--field', 'layout=xy']);
+  const table = await check([
+    file('table.h5'),
+    '--field',
+    'group=table',
+    '--field',
+    'farm_id=wf',
+    '--field',
+    'farm_type=ft',
+    '--field',
+    'seed=rs',
+    '--field',
+    'aep=AEP_opt',
+    '--field',
+    'layout=xy',
+  ]);
   assert.equal(table.code, 0, JSON.stringify([...table.files.values()]));
   assert.equal(table.files.get('table.h5')!.records, 2);
 
   // All four in one merge, one set of options (candidates: the first name present wins).
   const out = path.join(dir, 'all.h5');
-  const m = await wflo(['shards', 'merge', file('root.h5'), file('deep.h5'), file('table.h5'), '-o', out,
-    '--field', 'group=runs/2024/results,table', '--field', 'aep=AEP_opt,aep', '--field', 'layout=xy,layout',
-    '--field', 'farm_id=wf,farm_id', '--field', 'farm_type=ft,farm_type', '--field', 'seed=rs,seed']);
+  const m = await wflo([
+    'shards',
+    'merge',
+    file('root.h5'),
+    file('deep.h5'),
+    file('table.h5'),
+    '-o',
+    out,
+    '--field',
+    'group=runs/2024/results,table',
+    '--field',
+    'aep=AEP_opt,aep',
+    '--field',
+    'layout=xy,layout',
+    '--field',
+    'farm_id=wf,farm_id',
+    '--field',
+    'farm_type=ft,farm_type',
+    '--field',
+    'seed=rs,seed',
+  ]);
   assert.equal(m.code, 0, m.stdout + m.stderr);
-  const rows = JSON.parse(runPython(String.raw`
+  const rows = JSON.parse(
+    runPython(
+      String.raw`
 import h5py, json, sys
 f = h5py.File(sys.argv[1], 'r')
 print(json.dumps({'task': [t.decode() for t in f['task_id'][:]], 'aep': f['aep'][:].tolist()}))
-`, [out])) as { task: string[]; aep: number[] };
-  assert.deepEqual(rows.task, ['farm_0_type_0_seed_0', 'farm_0_type_0_seed_1', 'farm_0_type_0_seed_2', 'farm_1_type_0_seed_0', 'farm_1_type_0_seed_1',
-    'farm_2_type_0_seed_0', 'farm_2_type_0_seed_1']);
+`,
+      [out],
+    ),
+  ) as { task: string[]; aep: number[] };
+  assert.deepEqual(rows.task, [
+    'farm_0_type_0_seed_0',
+    'farm_0_type_0_seed_1',
+    'farm_0_type_0_seed_2',
+    'farm_1_type_0_seed_0',
+    'farm_1_type_0_seed_1',
+    'farm_2_type_0_seed_0',
+    'farm_2_type_0_seed_1',
+  ]);
   assert.deepEqual(rows.aep, [1000, 1001, 1002, 3000, 3001, 4000, 4001]);
 
   for (const [args, message] of [
     [['--field', 'group=../x'], /--field "group=\.\.\/x": a group path inside the file, without \. or \.\./],
-    [['--field', 'aep=results/aep'], /--field "aep=results\/aep": aep names a member of the record's group, without "\/" \(where the records are is --field group=PATH\)/],
+    [
+      ['--field', 'aep=results/aep'],
+      /--field "aep=results\/aep": aep names a member of the record's group, without "\/" \(where the records are is --field group=PATH\)/,
+    ],
     [['--max-rows', '0'], /--max-rows: expected an integer >= 1, got '0'/],
   ] as const) {
     const bad = await wflo(['shards', 'check', file('root.h5'), ...args]);

@@ -39,17 +39,20 @@ test('the incident: 3000 tasks, broken worker files, recovered and completed', a
   fs.mkdirSync(shardDir);
 
   const campaignFile = path.join(root, 'campaign.yaml');
-  fs.writeFileSync(campaignFile, stringify({
-    name: 'incident',
-    output: 'rerun-out',
-    farms: Array.from({ length: 10 }, (_, id) => ({ id, case: 'iea37-cs1-16' })),
-    farm_types: Array.from({ length: 5 }, (_, id) => ({ id, turbine: 'iea37-3.35mw', n_turbines: 16 })),
-    seeds: { start: 0, count: 60 },
-    optimizer: { method: 'noop' },
-    workers: 2,
-    timeout_s: 60,
-    export: { every_results: 1000, every_s: 60 },
-  }));
+  fs.writeFileSync(
+    campaignFile,
+    stringify({
+      name: 'incident',
+      output: 'rerun-out',
+      farms: Array.from({ length: 10 }, (_, id) => ({ id, case: 'iea37-cs1-16' })),
+      farm_types: Array.from({ length: 5 }, (_, id) => ({ id, turbine: 'iea37-3.35mw', n_turbines: 16 })),
+      seeds: { start: 0, count: 60 },
+      optimizer: { method: 'noop' },
+      workers: 2,
+      timeout_s: 60,
+      export: { every_results: 1000, every_s: 60 },
+    }),
+  );
   // 3000 tasks, shuffled deterministically, 75 per worker.
   const campaign = loadCampaign(campaignFile);
   const tasks: LayoutRecord[] = expandTasks(campaign).map((task) => computedRecord(campaign, task));
@@ -62,9 +65,11 @@ test('the incident: 3000 tasks, broken worker files, recovered and completed', a
   const workerTasks = Array.from({ length: WORKERS }, (_, w) => tasks.slice(w * perWorker, (w + 1) * perWorker));
   const fileOf = (w: number) => path.join(shardDir, `worker_${31000 + w * 7}.h5`);
   const nanTasks = workerTasks[NAN_WORKER].slice(0, 2).map((r) => r.taskId);
-  const files: PyFile[] = workerTasks.map((recs, w) => INIT_ONLY.includes(w)
-    ? { path: fileOf(w) }
-    : { path: fileOf(w), shape: w % 2 === 0 ? 'groups' : 'rows', records: recs.map((r) => toPy(r, nanTasks.includes(r.taskId) ? null : r.aep)) });
+  const files: PyFile[] = workerTasks.map((recs, w) =>
+    INIT_ONLY.includes(w)
+      ? { path: fileOf(w) }
+      : { path: fileOf(w), shape: w % 2 === 0 ? 'groups' : 'rows', records: recs.map((r) => toPy(r, nanTasks.includes(r.taskId) ? null : r.aep)) },
+  );
   writeWithH5py(files);
   fs.writeFileSync(fileOf(EMPTY[0]), '');
   truncateFile(fileOf(TRUNCATED[0]), Math.floor(fs.statSync(fileOf(TRUNCATED[0])).size / 2));

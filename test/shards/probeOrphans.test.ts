@@ -21,10 +21,18 @@ test('SIGKILL of wflo shards check while a probe child is stuck in a read: no pr
   fs.mkdirSync(shards);
   for (const [i, name] of ['stuck.h5', 'other.h5'].entries()) {
     const records = [0, 1].map((s) => makeRecord({ farmId: i, farmType: 0, seed: s, nTurbines: 4 }));
-    await writeLayoutsFile(path.join(shards, name), [records], { campaignName: name, campaignHash: 'h', nExpected: 2, complete: true, maxTurbines: 4, nRows: 2 });
+    await writeLayoutsFile(path.join(shards, name), [records], {
+      campaignName: name,
+      campaignHash: 'h',
+      nExpected: 2,
+      complete: true,
+      maxTurbines: 4,
+      nRows: 2,
+    });
   }
   const parent = spawn(process.execPath, [CLI, 'shards', 'check', shards, '--jobs', '2'], {
-    env: { ...process.env, WFLO_PROBE_FAULT: 'hang:stuck.h5' }, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, WFLO_PROBE_FAULT: 'hang:stuck.h5' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   try {
     // The probe children: started, and one spinning on stuck.h5.
@@ -36,6 +44,10 @@ test('SIGKILL of wflo shards check while a probe child is stuck in a read: no pr
     const ms = await killAndWatch(parent.pid!, procs, 'probe children');
     console.log(`ℹ ${procs.length} probe children gone ${ms} ms after the SIGKILL of wflo shards check`);
   } finally {
-    try { parent.kill('SIGKILL'); } catch { /* gone */ }
+    try {
+      parent.kill('SIGKILL');
+    } catch {
+      /* gone */
+    }
   }
 });

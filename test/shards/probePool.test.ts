@@ -43,9 +43,15 @@ test('a reader that dies on a file makes only that file unreadable', async () =>
   const pool = new ProbePool({ jobs: 1 });
   try {
     const results = await withFault('crash:b.h5', () => pool.probeAll(files, buildReadOptions()));
-    assert.deepEqual(results.map((r) => r.class), ['valid', 'unreadable', 'valid', 'valid']);
+    assert.deepEqual(
+      results.map((r) => r.class),
+      ['valid', 'unreadable', 'valid', 'valid'],
+    );
     assert.match(results[1].detail, /the HDF5 reader process died on this file \(SIGKILL\)/);
-    assert.deepEqual(results.map((r) => r.records.length), [2, 0, 2, 2]);
+    assert.deepEqual(
+      results.map((r) => r.records.length),
+      [2, 0, 2, 2],
+    );
     assert.equal(pool.started, 2, 'one replacement child');
   } finally {
     pool.close();
@@ -58,7 +64,10 @@ test('a reader that hangs is killed after the timeout; the file is unreadable', 
   const pool = new ProbePool({ jobs: 2, timeoutMs: 1500 });
   try {
     const results = await withFault('hang:b.h5', () => pool.probeAll(files, buildReadOptions()));
-    assert.deepEqual(results.map((r) => r.class), ['valid', 'unreadable', 'valid']);
+    assert.deepEqual(
+      results.map((r) => r.class),
+      ['valid', 'unreadable', 'valid'],
+    );
     assert.match(results[1].detail, /did not finish within 2 s/);
   } finally {
     pool.close();
@@ -84,9 +93,15 @@ test('after a file HDF5 cannot open, the next good file is read by a fresh proce
   const pool = new ProbePool({ jobs: 1 });
   try {
     const results = await pool.probeAll([good1, bad, good2, bad, good1], buildReadOptions());
-    assert.deepEqual(results.map((r) => r.class), ['valid', 'unreadable', 'valid', 'unreadable', 'valid']);
+    assert.deepEqual(
+      results.map((r) => r.class),
+      ['valid', 'unreadable', 'valid', 'unreadable', 'valid'],
+    );
     assert.match(results[1].detail, /^HDF5 cannot open it: /);
-    assert.deepEqual(results.map((r) => r.records.length), [2, 0, 2, 0, 2]);
+    assert.deepEqual(
+      results.map((r) => r.records.length),
+      [2, 0, 2, 0, 2],
+    );
     assert.ok(pool.started >= 3, `a fresh child after each failed open (started ${pool.started})`);
   } finally {
     pool.close();

@@ -49,18 +49,33 @@ test('check and merge agree on the incident folder: the same problems, exit 3 fo
   const problems = 'problems found: 2 invalid files, 2 rejected records, 1 conflicting duplicate';
   assert.match(check.stdout, new RegExp(`^${problems}$`, 'm'));
   // A rule for the conflict does not make it disappear: one record of the task is left out.
-  const merge = runWflo(['shards', 'merge', incident.folder, '-o', path.join(root, 'r.h5'), '--expect', incident.campaign, '--on-invalid', 'skip', '--on-conflict', 'first']);
+  const merge = runWflo([
+    'shards',
+    'merge',
+    incident.folder,
+    '-o',
+    path.join(root, 'r.h5'),
+    '--expect',
+    incident.campaign,
+    '--on-invalid',
+    'skip',
+    '--on-conflict',
+    'first',
+  ]);
   assert.equal(merge.status, 3, merge.stderr);
   assert.match(merge.stdout, new RegExp(`^${problems.replace('problems found', 'problems found \\(exit 3\\)')}; see the lists above$`, 'm'));
 });
 
-test('merge: /source names each row\'s worker file, and what the workers wrote is kept', { skip: SKIP }, (t) => {
+test("merge: /source names each row's worker file, and what the workers wrote is kept", { skip: SKIP }, (t) => {
   const root = tempDir('wflo-rescue-merge-');
   t.after(() => fs.rmSync(root, { recursive: true, force: true }));
   const incident = writeRescueExample(root);
   const out = path.join(root, 'rescued.h5');
   // As a user types it, from the folder's parent: the path given is the one the sources use.
-  const merge = runWflo(['shards', 'merge', 'layouts.h5_temp', '-o', 'rescued.h5', '--expect', 'campaign.yaml', '--on-invalid', 'skip', '--on-conflict', 'first'], { cwd: root });
+  const merge = runWflo(
+    ['shards', 'merge', 'layouts.h5_temp', '-o', 'rescued.h5', '--expect', 'campaign.yaml', '--on-invalid', 'skip', '--on-conflict', 'first'],
+    { cwd: root },
+  );
   assert.equal(merge.status, 3, merge.stderr);
   const f = dumpWithH5py(out).datasets;
   const ids = f.task_id!.value as string[];
@@ -85,15 +100,38 @@ test('merge --tolerance-m: slack is refused by default with how far off and the 
   const slack = tasksWith(incident, 'slack');
   assert.equal(slack.length, 2);
   const check = runWflo(['shards', 'check', incident.folder, '--expect', incident.campaign]);
-  assert.match(check.stdout, /^ {2}farm_1_type_0_seed_4: turbine \d+ is 0\.01 m outside the boundary \(0\.01 m off, beyond the 1e-6 m tolerance: --tolerance-m 0\.01 accepts it\) \(worker_41010\.h5, /m);
-  assert.match(check.stdout, /^ {2}farm_0_type_0_seed_5: turbines \d+ and \d+ are 259\.99950 m apart, minimum 260 m \(0\.0005 m off, beyond the 1e-6 m tolerance: --tolerance-m 0\.0005 accepts it\)/m);
+  assert.match(
+    check.stdout,
+    /^ {2}farm_1_type_0_seed_4: turbine \d+ is 0\.01 m outside the boundary \(0\.01 m off, beyond the 1e-6 m tolerance: --tolerance-m 0\.01 accepts it\) \(worker_41010\.h5, /m,
+  );
+  assert.match(
+    check.stdout,
+    /^ {2}farm_0_type_0_seed_5: turbines \d+ and \d+ are 259\.99950 m apart, minimum 260 m \(0\.0005 m off, beyond the 1e-6 m tolerance: --tolerance-m 0\.0005 accepts it\)/m,
+  );
 
   const tooTight = runWflo(['shards', 'check', incident.folder, '--expect', incident.campaign, '--tolerance-m', '0.001']);
-  assert.match(tooTight.stdout, /farm_1_type_0_seed_4: turbine \d+ is 0\.01 m outside the boundary \(0\.01 m off, beyond --tolerance-m 0\.001: --tolerance-m 0\.01 accepts it\)/);
+  assert.match(
+    tooTight.stdout,
+    /farm_1_type_0_seed_4: turbine \d+ is 0\.01 m outside the boundary \(0\.01 m off, beyond --tolerance-m 0\.001: --tolerance-m 0\.01 accepts it\)/,
+  );
   assert.doesNotMatch(tooTight.stdout, /farm_0_type_0_seed_5/, '0.0005 m is within 0.001 m');
 
   const out = path.join(root, 'rescued.h5');
-  const merge = runWflo(['shards', 'merge', incident.folder, '-o', out, '--expect', incident.campaign, '--on-invalid', 'skip', '--on-conflict', 'first', '--tolerance-m', '0.01']);
+  const merge = runWflo([
+    'shards',
+    'merge',
+    incident.folder,
+    '-o',
+    out,
+    '--expect',
+    incident.campaign,
+    '--on-invalid',
+    'skip',
+    '--on-conflict',
+    'first',
+    '--tolerance-m',
+    '0.01',
+  ]);
   assert.equal(merge.status, 3, merge.stderr);
   assert.doesNotMatch(merge.stdout, /rejected records/);
   const f = dumpWithH5py(out).datasets;
@@ -103,8 +141,16 @@ test('merge --tolerance-m: slack is refused by default with how far off and the 
     assert.ok(i >= 0, `${id} merged`);
     const want = incident.tasks[id]!;
     const layout = (f.layout!.value as (number | string)[][][])[i]!;
-    assert.deepEqual(layout.slice(0, want.x!.length).map((p) => p[0]), want.x, `${id} x as the worker wrote it`);
-    assert.deepEqual(layout.slice(0, want.y!.length).map((p) => p[1]), want.y, `${id} y as the worker wrote it`);
+    assert.deepEqual(
+      layout.slice(0, want.x!.length).map((p) => p[0]),
+      want.x,
+      `${id} x as the worker wrote it`,
+    );
+    assert.deepEqual(
+      layout.slice(0, want.y!.length).map((p) => p[1]),
+      want.y,
+      `${id} y as the worker wrote it`,
+    );
   }
   assert.equal(runWflo(['shards', 'check', incident.folder, '--tolerance-m', '0.01']).status, 2, '--tolerance-m needs --expect');
 });
@@ -122,7 +168,7 @@ with h5py.File(sys.argv[1], 'w') as h:
     h.create_dataset('source', data=np.array([b'adopted:old_run/worker_17.h5', b'pywake v2.5', b'adopted:\x1b[2Jx\xc3\xa9']))
 `;
 
-test('a row\'s own `adopted:<file>` source survives a merge; anything else in a source column is not taken, and nothing unprintable is', { skip: SKIP }, (t) => {
+test("a row's own `adopted:<file>` source survives a merge; anything else in a source column is not taken, and nothing unprintable is", { skip: SKIP }, (t) => {
   const root = tempDir('wflo-rescue-claims-');
   t.after(() => fs.rmSync(root, { recursive: true, force: true }));
   const made = spawnSync(PYTHON, ['-c', CLAIMS, path.join(root, 'earlier.h5')], { encoding: 'utf8' });

@@ -29,12 +29,18 @@ function tempDir(t: { after: (fn: () => void) => void }): string {
   return dir;
 }
 
-interface ReadFile { report: ShardFileReport; records: LayoutRecord[] }
+interface ReadFile {
+  report: ShardFileReport;
+  records: LayoutRecord[];
+}
 
 /** Read `names` in `dir` as `wflo run --adopt` does; each file's report and its records' values. */
 async function readAll(dir: string, names: string[], flags: ReadFlags = {}, aep?: 'verify' | 'recompute'): Promise<Map<string, ReadFile>> {
   const options: AdoptionReadOptions = { read: buildReadOptions(flags), pattern: '*.h5', keepRecords: true, aep };
-  const read = await readAdoptionFiles(names.map((n) => path.join(dir, n)), options);
+  const read = await readAdoptionFiles(
+    names.map((n) => path.join(dir, n)),
+    options,
+  );
   const reader = new SpillReader((n) => read.scan.spillPath(n));
   try {
     const out = new Map<string, ReadFile>();
@@ -71,7 +77,9 @@ def rows(name, n=4, **cols):
 test('rows: a per-record column holding more than one value per row is a schema problem naming it and its shape', async (t) => {
   if (!h5pyPython()) return t.skip(H5PY_SKIP_MESSAGE);
   const dir = tempDir(t);
-  runPython(PRELUDE + String.raw`
+  runPython(
+    PRELUDE +
+      String.raw`
 rows('seed_2col.h5', seed=np.stack([np.arange(4), np.arange(4) + 100], axis=1))
 rows('aep_per_turbine.h5', aep=np.tile(250.0, (4, 4)))
 rows('nt_2col.h5', n_turbines=np.full((4, 2), 4))
@@ -81,7 +89,9 @@ with h5py.File(d + '/in_group.h5', 'w') as f:
     g['aep'] = 1000.0 + np.arange(4); g['layout'] = np.stack([layout(s) for s in range(4)])
 rows('column_n1.h5', seed=np.arange(4).reshape(4, 1), aep=(1000.0 + np.arange(4)).reshape(4, 1))
 rows('iterations_2col.h5', iterations=np.ones((4, 3), dtype='i4'))
-`, [dir]);
+`,
+    [dir],
+  );
   const files = await readAll(dir, ['seed_2col.h5', 'aep_per_turbine.h5', 'nt_2col.h5', 'column_n1.h5', 'iterations_2col.h5'], {});
   const got = (name: string) => files.get(name)!;
   assert.equal(got('seed_2col.h5').report.class, 'schema_mismatch');
@@ -90,7 +100,15 @@ rows('iterations_2col.h5', iterations=np.ones((4, 3), dtype='i4'))
   assert.equal(got('nt_2col.h5').report.detail, 'n_turbines has shape (4, 2); a per-record column must be (N,) or (N, 1)');
   // (N, 1) is one value per row: read as (N,).
   assert.equal(got('column_n1.h5').report.class, 'valid');
-  assert.deepEqual(got('column_n1.h5').records.map((r) => [r.seed, r.aep]), [[0, 1000], [1, 1001], [2, 1002], [3, 1003]]);
+  assert.deepEqual(
+    got('column_n1.h5').records.map((r) => [r.seed, r.aep]),
+    [
+      [0, 1000],
+      [1, 1001],
+      [2, 1002],
+      [3, 1003],
+    ],
+  );
   // An optional column of another shape is left out (unknown), with a note; the records stay.
   assert.equal(got('iterations_2col.h5').report.class, 'valid');
   assert.match(got('iterations_2col.h5').report.detail, /iterations has shape \(4, 3\); a per-record column must be \(N,\) or \(N, 1\): not read/);
@@ -104,7 +122,9 @@ rows('iterations_2col.h5', iterations=np.ones((4, 3), dtype='i4'))
 test('groups: an AEP or n_turbines that is an array costs its record, naming it; x and y must be vectors', async (t) => {
   if (!h5pyPython()) return t.skip(H5PY_SKIP_MESSAGE);
   const dir = tempDir(t);
-  runPython(PRELUDE + String.raw`
+  runPython(
+    PRELUDE +
+      String.raw`
 with h5py.File(d + '/groups.h5', 'w') as f:
     r = f.create_group('optimized_layouts/farm_0_type_0_seed_0')      # per-turbine AEP dataset
     r['layout'] = layout(0); r['aep'] = np.full(4, 250.0)
@@ -114,10 +134,15 @@ with h5py.File(d + '/groups.h5', 'w') as f:
     r['x'] = layout(2); r['y'] = layout(2); r['aep'] = 1002.0
     r = f.create_group('optimized_layouts/farm_0_type_0_seed_3')      # fine
     r['layout'] = layout(3); r['aep'] = 1003.0
-`, [dir]);
+`,
+    [dir],
+  );
   const file = (await readAll(dir, ['groups.h5'])).get('groups.h5')!;
   assert.equal(file.report.class, 'valid');
-  assert.deepEqual(file.records.map((r) => r.seed), [3]);
+  assert.deepEqual(
+    file.records.map((r) => r.seed),
+    [3],
+  );
   const reasons = Object.fromEntries(file.report.lost.map((l) => [l.taskId, l.reason]));
   assert.equal(reasons.farm_0_type_0_seed_0, "aep has shape (4,); a record's aep must be one number");
   assert.equal(reasons.farm_0_type_0_seed_1, "attribute n_turbines has shape (2,); a record's n_turbines must be one number");
@@ -127,7 +152,9 @@ with h5py.File(d + '/groups.h5', 'w') as f:
 test('a 2 x 2 layout is read only when an axis is labelled xy; else its record is refused as ambiguous', async (t) => {
   if (!h5pyPython()) return t.skip(H5PY_SKIP_MESSAGE);
   const dir = tempDir(t);
-  runPython(PRELUDE + String.raw`
+  runPython(
+    PRELUDE +
+      String.raw`
 xy = np.array([[0.0, 10.0], [500.0, 20.0]])                 # (T, 2): turbines (0, 10), (500, 20)
 with h5py.File(d + '/square.h5', 'w') as f:
     g = f.create_group('optimized_layouts')
@@ -138,7 +165,9 @@ with h5py.File(d + '/square.h5', 'w') as f:
     r = g.create_group('farm_0_type_0_seed_4')              # an ambiguous layout, but x and y beside it
     r['layout'] = xy.T.copy(); r['x'] = xy[:, 0]; r['y'] = xy[:, 1]; r['aep'] = 1.0
     h = g.create_dataset('farm_0_type_0_seed_5', data=layout(5, 3).T.copy()); h.attrs['aep'] = 1.0  # (2, 3): not ambiguous
-`, [dir]);
+`,
+    [dir],
+  );
   const file = (await readAll(dir, ['square.h5'])).get('square.h5')!;
   const bySeed = new Map(file.records.map((r) => [r.seed, r]));
   assert.deepEqual([...bySeed.keys()].sort(), [2, 3, 4, 5]);
@@ -147,44 +176,68 @@ with h5py.File(d + '/square.h5', 'w') as f:
     assert.deepEqual([...bySeed.get(seed)!.y], [10, 20], `seed ${seed}`);
   }
   assert.deepEqual([...bySeed.get(5)!.x], [5, 105, 205]);
-  const message = "layout has shape (2, 2): (T, 2) or (2, T) cannot be told apart; store x and y as separate datasets, or label the axis holding x and y (h5py: d.dims[1].label = 'xy')";
-  assert.deepEqual(file.report.lost.map((l) => [l.taskId, l.reason]), [['farm_0_type_0_seed_0', message], ['farm_0_type_0_seed_1', message]]);
+  const message =
+    "layout has shape (2, 2): (T, 2) or (2, T) cannot be told apart; store x and y as separate datasets, or label the axis holding x and y (h5py: d.dims[1].label = 'xy')";
+  assert.deepEqual(
+    file.report.lost.map((l) => [l.taskId, l.reason]),
+    [
+      ['farm_0_type_0_seed_0', message],
+      ['farm_0_type_0_seed_1', message],
+    ],
+  );
 });
 
 test('rows: a task_id that contradicts farm_id/farm_type/seed makes its row unusable, naming both', async (t) => {
   if (!h5pyPython()) return t.skip(H5PY_SKIP_MESSAGE);
   const dir = tempDir(t);
-  runPython(PRELUDE + String.raw`
+  runPython(
+    PRELUDE +
+      String.raw`
 ids = ['farm_0_type_0_seed_0', 'farm_0_type_0_seed_2', 'farm_0_type_0_seed_2', 'farm_0_type_0_seed_3']
 rows('task_id.h5', task_id=np.array([s.encode() for s in ids]))
 rows('other_key.h5', key=np.array([b'run-a', b'run-b', b'run-c', b'run-d']))   # not a task id: left alone
-`, [dir]);
+`,
+    [dir],
+  );
   const files = await readAll(dir, ['task_id.h5', 'other_key.h5']);
   const keyed = files.get('task_id.h5')!;
   assert.equal(keyed.report.class, 'valid');
-  assert.deepEqual(keyed.records.map((r) => r.seed), [0, 2, 3]);
-  assert.deepEqual(keyed.report.lost.map((l) => [l.where, l.reason]), [['row 1', 'task_id farm_0_type_0_seed_2 but farm_id/farm_type/seed say 0/0/1']]);
+  assert.deepEqual(
+    keyed.records.map((r) => r.seed),
+    [0, 2, 3],
+  );
+  assert.deepEqual(
+    keyed.report.lost.map((l) => [l.where, l.reason]),
+    [['row 1', 'task_id farm_0_type_0_seed_2 but farm_id/farm_type/seed say 0/0/1']],
+  );
   assert.equal(files.get('other_key.h5')!.records.length, 4);
 });
 
 test('with --aep recompute (adoption) a record without an AEP is usable, its AEP NaN; otherwise refused', async (t) => {
   if (!h5pyPython()) return t.skip(H5PY_SKIP_MESSAGE);
   const dir = tempDir(t);
-  runPython(PRELUDE + String.raw`
+  runPython(
+    PRELUDE +
+      String.raw`
 with h5py.File(d + '/groups_noaep.h5', 'w') as f:
     for s in range(2):
         f.create_dataset('optimized_layouts/farm_0_type_0_seed_%d' % s, data=layout(s))
 with h5py.File(d + '/rows_noaep.h5', 'w') as f:
     f['farm_id'] = np.zeros(2, dtype='i4'); f['farm_type'] = np.zeros(2, dtype='i4'); f['seed'] = np.arange(2)
     f['layout'] = np.stack([layout(s) for s in range(2)])
-`, [dir]);
+`,
+    [dir],
+  );
   const names = ['groups_noaep.h5', 'rows_noaep.h5'];
   const recomputed = await readAll(dir, names, {}, 'recompute');
   for (const name of names) {
     const file = recomputed.get(name)!;
     assert.equal(file.report.class, 'valid', `${name}: ${file.report.detail}`);
     assert.equal(file.records.length, 2, name);
-    assert.ok(file.records.every((r) => Number.isNaN(r.aep)), name);
+    assert.ok(
+      file.records.every((r) => Number.isNaN(r.aep)),
+      name,
+    );
     assert.deepEqual([...file.records[1].x], [1, 101, 201, 301], name);
   }
   for (const aep of [undefined, 'verify'] as const) {
@@ -198,7 +251,9 @@ with h5py.File(d + '/rows_noaep.h5', 'w') as f:
 test('AEP units attributes are converted to MWh; an unknown unit is refused naming the dataset and unit', async (t) => {
   if (!h5pyPython()) return t.skip(H5PY_SKIP_MESSAGE);
   const dir = tempDir(t);
-  runPython(PRELUDE + String.raw`
+  runPython(
+    PRELUDE +
+      String.raw`
 with h5py.File(d + '/groups_units.h5', 'w') as f:
     g = f.create_group('optimized_layouts')
     a = g.create_dataset('farm_0_type_0_seed_0', data=layout(0)); a.attrs['aep'] = 1.5; a.attrs['units'] = 'GWh'
@@ -214,15 +269,32 @@ with h5py.File(d + '/rows_gwh.h5', 'a') as f:
 rows('rows_bad.h5')
 with h5py.File(d + '/rows_bad.h5', 'a') as f:
     f['aep'].attrs['units'] = 'MJ'
-`, [dir]);
+`,
+    [dir],
+  );
   const files = await readAll(dir, ['groups_units.h5', 'rows_gwh.h5', 'rows_bad.h5']);
   const groups = files.get('groups_units.h5')!;
-  assert.deepEqual(groups.records.map((r) => [r.seed, r.aep]), [[0, 1500], [1, 2000], [2, 3], [3, 4000], [6, 7000]]);
-  assert.deepEqual(groups.report.lost.map((l) => [l.taskId, l.reason]), [
-    ['farm_0_type_0_seed_4', 'aep has units "kW"; expected Wh, kWh, MWh, GWh or TWh'],
-    ['farm_0_type_0_seed_5', 'attribute aep (units of its holder) has units "MW"; expected Wh, kWh, MWh, GWh or TWh'],
-  ]);
-  assert.deepEqual(files.get('rows_gwh.h5')!.records.map((r) => r.aep), [1e6, 1001e3, 1002e3, 1003e3]);
+  assert.deepEqual(
+    groups.records.map((r) => [r.seed, r.aep]),
+    [
+      [0, 1500],
+      [1, 2000],
+      [2, 3],
+      [3, 4000],
+      [6, 7000],
+    ],
+  );
+  assert.deepEqual(
+    groups.report.lost.map((l) => [l.taskId, l.reason]),
+    [
+      ['farm_0_type_0_seed_4', 'aep has units "kW"; expected Wh, kWh, MWh, GWh or TWh'],
+      ['farm_0_type_0_seed_5', 'attribute aep (units of its holder) has units "MW"; expected Wh, kWh, MWh, GWh or TWh'],
+    ],
+  );
+  assert.deepEqual(
+    files.get('rows_gwh.h5')!.records.map((r) => r.aep),
+    [1e6, 1001e3, 1002e3, 1003e3],
+  );
   assert.equal(files.get('rows_bad.h5')!.report.class, 'schema_mismatch');
   assert.equal(files.get('rows_bad.h5')!.report.detail, 'aep has units "MJ"; expected Wh, kWh, MWh, GWh or TWh');
 });

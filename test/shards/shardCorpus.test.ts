@@ -43,8 +43,16 @@ function digestDir(dir: string): Record<string, string> {
 
 function mergeOptions(dir: string, output: string, extra: Partial<MergeOptions> = {}): MergeOptions {
   return {
-    inputs: [dir], files: listShardFiles(dir, '*.h5', [output]), output, read: buildReadOptions(),
-    onInvalid: 'quarantine', onConflict: 'best-aep', cleanup: false, force: false, jobs: 2, ...extra,
+    inputs: [dir],
+    files: listShardFiles(dir, '*.h5', [output]),
+    output,
+    read: buildReadOptions(),
+    onInvalid: 'quarantine',
+    onConflict: 'best-aep',
+    cleanup: false,
+    force: false,
+    jobs: 2,
+    ...extra,
   };
 }
 
@@ -119,15 +127,28 @@ test('merge --on-invalid quarantine --on-conflict best-aep: every usable record,
   assert.equal(info.source, 'wflo shards merge');
   assert.equal(info.nExpected, -1);
   // Invalid files moved to quarantine/, unchanged; every other input untouched.
-  const invalid = [...corpus.expect].filter(([, e]) => ['empty', 'no_signature', 'truncated', 'unreadable', 'schema_mismatch'].includes(e.class)).map(([n]) => n).sort();
+  const invalid = [...corpus.expect]
+    .filter(([, e]) => ['empty', 'no_signature', 'truncated', 'unreadable', 'schema_mismatch'].includes(e.class))
+    .map(([n]) => n)
+    .sort();
   assert.deepEqual(fs.readdirSync(path.join(dir, 'quarantine')).sort(), invalid);
   const after = digestDir(dir);
   for (const [name, hash] of Object.entries(before)) {
-    if (invalid.includes(name)) assert.equal(createHash('sha256').update(fs.readFileSync(path.join(dir, 'quarantine', name))).digest('hex'), hash);
+    if (invalid.includes(name))
+      assert.equal(
+        createHash('sha256')
+          .update(fs.readFileSync(path.join(dir, 'quarantine', name)))
+          .digest('hex'),
+        hash,
+      );
     else assert.equal(after[name], hash, `${name} untouched`);
   }
   // Audit: one file event per input with its class; the summary names each quarantined file.
-  const events = fs.readFileSync(report.auditPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const events = fs
+    .readFileSync(report.auditPath, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const fileEvents = events.filter((e) => e.event === 'file');
   assert.equal(fileEvents.length, corpus.expect.size);
   for (const e of fileEvents) assert.equal(e.class, corpus.expect.get(path.basename(e.path as string))!.class);
@@ -150,7 +171,9 @@ test('merge policies: abort by default, conflicts refused unless a rule is chose
   const dir = copyCorpus();
   const out = (name: string) => path.join(path.dirname(dir), `${path.basename(dir)}-${name}.h5`);
   const before = digestDir(dir);
-  const invalidCount = [...corpus.expect.values()].filter((e) => ['empty', 'no_signature', 'truncated', 'unreadable', 'schema_mismatch'].includes(e.class)).length;
+  const invalidCount = [...corpus.expect.values()].filter((e) =>
+    ['empty', 'no_signature', 'truncated', 'unreadable', 'schema_mismatch'].includes(e.class),
+  ).length;
   assert.equal(invalidCount, 13);
   await assert.rejects(mergeShards(mergeOptions(dir, out('abort'), { onInvalid: 'abort' })), (err: Error) => {
     assert.ok(err instanceof CheckFailed);
@@ -159,13 +182,20 @@ test('merge policies: abort by default, conflicts refused unless a rule is chose
   });
   assert.equal(fs.existsSync(out('abort')), false);
   assert.deepEqual(digestDir(dir), before, 'inputs untouched');
-  const abortAudit = fs.readFileSync(`${out('abort')}.audit.jsonl`, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const abortAudit = fs
+    .readFileSync(`${out('abort')}.audit.jsonl`, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(abortAudit.at(-1).outcome, 'aborted');
 
   await assert.rejects(mergeShards(mergeOptions(dir, out('maxinv'), { onInvalid: 'skip', maxInvalid: 12 })), /13 invalid files exceed --max-invalid 12/);
   await assert.rejects(mergeShards(mergeOptions(dir, out('conflict'), { onInvalid: 'skip', onConflict: 'error' })), (err: Error) => {
     assert.ok(err instanceof CheckFailed);
-    assert.match(err.message, new RegExp(`1 task with conflicting duplicates \\(${corpus.conflict.taskId}: aep .* in dup_conflict\\.h5 .* vs aep .* in rows\\.h5`));
+    assert.match(
+      err.message,
+      new RegExp(`1 task with conflicting duplicates \\(${corpus.conflict.taskId}: aep .* in dup_conflict\\.h5 .* vs aep .* in rows\\.h5`),
+    );
     return true;
   });
   assert.deepEqual(digestDir(dir), before, 'inputs untouched');
@@ -185,25 +215,51 @@ test('merge policies: abort by default, conflicts refused unless a rule is chose
   const deleted = cleaned.deleted.map((p) => path.basename(p)).sort();
   const expectedDeleted = [...corpus.expect]
     .filter(([name, e]) => (e.class === 'valid' || e.class === 'placeholder_only') && !e.lost && name !== 'dup_conflict.h5')
-    .map(([name]) => name).sort();
+    .map(([name]) => name)
+    .sort();
   assert.deepEqual(deleted, expectedDeleted);
   for (const name of ['nan_some.h5', 'smashed.h5', 'dup_conflict.h5', 'empty.h5', 'badlen.h5']) assert.ok(fs.existsSync(path.join(dir, name)), `${name} kept`);
   assert.equal((await readLayoutsFile(out('cleanup'))).records.length, corpus.records.size);
 });
 
-test('--key-pattern and --field map other pipelines\' names', async (t) => {
+test("--key-pattern and --field map other pipelines' names", async (t) => {
   if (!haveH5py) return t.skip(H5PY_SKIP_MESSAGE);
   const dir = fs.mkdtempSync(`${corpus.dir}-names-`);
   fs.copyFileSync(path.join(corpus.dir, 'badkeys.h5'), path.join(dir, 'badkeys.h5'));
   const custom = [0, 1, 2].map((s) => makeRecord({ farmId: 7, farmType: 3, seed: s, nTurbines: 4, withInitial: false }));
-  writeWithH5py([{ path: path.join(dir, 'custom.h5'), shape: 'groups', group: 'results', aepName: 'AEP_opt', records: custom.map((r) => ({ ...toPy(r), key: `f${r.farmId}t${r.farmType}s${r.seed}` })) }]);
+  writeWithH5py([
+    {
+      path: path.join(dir, 'custom.h5'),
+      shape: 'groups',
+      group: 'results',
+      aepName: 'AEP_opt',
+      records: custom.map((r) => ({ ...toPy(r), key: `f${r.farmId}t${r.farmType}s${r.seed}` })),
+    },
+  ]);
   const files = listShardFiles(dir, '*.h5');
   const plain = await checkShards({ files, read: buildReadOptions(), jobs: 1 });
-  assert.deepEqual(plain.files.map((f) => f.class), ['schema_mismatch', 'schema_mismatch']);
+  assert.deepEqual(
+    plain.files.map((f) => f.class),
+    ['schema_mismatch', 'schema_mismatch'],
+  );
   assert.match(plain.files[0].detail, /no member of optimized_layouts matches --key-pattern farm_\{farm\}_type_\{type\}_seed_\{seed\} \(e\.g\. "f3t0s0"\)/);
-  const mapped = await checkShards({ files, read: buildReadOptions({ keyPattern: 'f{farm}t{type}s{seed}', fields: ['group=optimized_layouts,results', 'aep=aep,AEP_opt'] }), jobs: 1 });
-  assert.deepEqual(mapped.files.map((f) => [f.class, f.records]), [['valid', 2], ['valid', 3]]);
-  const regex = await checkShards({ files: [files[1]], read: buildReadOptions({ keyPattern: '^f(?<farm>\\d+)t(?<type>\\d+)s(?<seed>\\d+)$', fields: ['group=results', 'aep=AEP_opt'], shape: 'groups' }), jobs: 1 });
+  const mapped = await checkShards({
+    files,
+    read: buildReadOptions({ keyPattern: 'f{farm}t{type}s{seed}', fields: ['group=optimized_layouts,results', 'aep=aep,AEP_opt'] }),
+    jobs: 1,
+  });
+  assert.deepEqual(
+    mapped.files.map((f) => [f.class, f.records]),
+    [
+      ['valid', 2],
+      ['valid', 3],
+    ],
+  );
+  const regex = await checkShards({
+    files: [files[1]],
+    read: buildReadOptions({ keyPattern: '^f(?<farm>\\d+)t(?<type>\\d+)s(?<seed>\\d+)$', fields: ['group=results', 'aep=AEP_opt'], shape: 'groups' }),
+    jobs: 1,
+  });
   assert.equal(regex.files[0].records, 3);
 });
 
@@ -225,7 +281,10 @@ for s in range(5):
         f.flush()
 os.kill(os.getpid(), signal.SIGKILL)
 `;
-  for (const [name, flushAfter] of [['never.h5', -1], ['after3.h5', 2]] as const) {
+  for (const [name, flushAfter] of [
+    ['never.h5', -1],
+    ['after3.h5', 2],
+  ] as const) {
     const r: SpawnSyncReturns<Buffer> = spawnSync(python, ['-c', script, path.join(dir, name), String(flushAfter)]);
     assert.equal(r.signal, 'SIGKILL', 'the writer died without closing its file');
   }

@@ -21,14 +21,24 @@ async function validDir(): Promise<string> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wflo-cli-'));
   for (const farmId of [0, 1]) {
     const records = [0, 1, 2].map((seed) => makeRecord({ farmId, farmType: 0, seed, nTurbines: 3 }));
-    await writeLayoutsFile(path.join(dir, `worker_${farmId}.h5`), [records], { campaignName: 'w', campaignHash: 'h', nExpected: 3, complete: true, maxTurbines: 3, nRows: 3 });
+    await writeLayoutsFile(path.join(dir, `worker_${farmId}.h5`), [records], {
+      campaignName: 'w',
+      campaignHash: 'h',
+      nExpected: 3,
+      complete: true,
+      maxTurbines: 3,
+      nRows: 3,
+    });
   }
   return dir;
 }
 
 function assertOneLineError(stderr: string, pattern: RegExp): void {
   const lines = stderr.trim().split('\n');
-  assert.ok(lines.some((l) => pattern.test(l)), `stderr: ${stderr}`);
+  assert.ok(
+    lines.some((l) => pattern.test(l)),
+    `stderr: ${stderr}`,
+  );
   assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
 }
 
@@ -40,8 +50,19 @@ test('check: exit 0 when every file is valid, 3 once one is not; --json lists ev
   fs.writeFileSync(path.join(dir, 'worker_9.h5'), '');
   const bad = await wflo(['shards', 'check', dir, '--json']);
   assert.equal(bad.code, 3);
-  const report = JSON.parse(bad.stdout) as { files: Array<{ path: string; class: string; records: number; detail: string }>; duplicates: unknown[]; summary: { problems: boolean } };
-  assert.deepEqual(report.files.map((f) => [path.basename(f.path), f.class, f.records]), [['worker_0.h5', 'valid', 3], ['worker_1.h5', 'valid', 3], ['worker_9.h5', 'empty', 0]]);
+  const report = JSON.parse(bad.stdout) as {
+    files: Array<{ path: string; class: string; records: number; detail: string }>;
+    duplicates: unknown[];
+    summary: { problems: boolean };
+  };
+  assert.deepEqual(
+    report.files.map((f) => [path.basename(f.path), f.class, f.records]),
+    [
+      ['worker_0.h5', 'valid', 3],
+      ['worker_1.h5', 'valid', 3],
+      ['worker_9.h5', 'empty', 0],
+    ],
+  );
   assert.equal(report.files[2].detail, 'file is 0 bytes');
   assert.deepEqual(report.duplicates, []);
   assert.equal(report.summary.problems, true);
@@ -83,10 +104,19 @@ test('bad flags and inputs are InputErrors (exit 2) naming the flag', async () =
   for (const [fn, pattern] of cases) {
     assert.throws(fn, (err: Error) => err instanceof InputError && pattern.test(err.message) && !err.message.includes('\n'), String(pattern));
   }
-  await assert.rejects(mergeShards({
-    inputs: [dir], files: shardFilesOf(dir, '*.h5'), output: path.join(dir, 'no', 'out.h5'), read: buildReadOptions(),
-    onInvalid: 'abort', onConflict: 'error', cleanup: false, force: false,
-  }), (err: Error) => err instanceof InputError && /folder .* does not exist/.test(err.message));
+  await assert.rejects(
+    mergeShards({
+      inputs: [dir],
+      files: shardFilesOf(dir, '*.h5'),
+      output: path.join(dir, 'no', 'out.h5'),
+      read: buildReadOptions(),
+      onInvalid: 'abort',
+      onConflict: 'error',
+      cleanup: false,
+      force: false,
+    }),
+    (err: Error) => err instanceof InputError && /folder .* does not exist/.test(err.message),
+  );
   assert.deepEqual(parseRanges('0-2,5,7-8', '--seeds'), [0, 1, 2, 5, 7, 8]);
 });
 
@@ -109,11 +139,19 @@ test('merge writes the output and its audit; an existing output needs --force; m
   assert.equal(complete.stdout, '');
   const incomplete = await wflo(['shards', 'missing', '--farms', '0-2', '--types', '0', '--seeds', '0-2', '--from', out, '--json']);
   assert.equal(incomplete.code, 3);
-  assert.deepEqual(JSON.parse(incomplete.stdout), { expected: 9, found: 6, missing: ['farm_2_type_0_seed_0', 'farm_2_type_0_seed_1', 'farm_2_type_0_seed_2'], unexpected: 0 });
+  assert.deepEqual(JSON.parse(incomplete.stdout), {
+    expected: 9,
+    found: 6,
+    missing: ['farm_2_type_0_seed_0', 'farm_2_type_0_seed_1', 'farm_2_type_0_seed_2'],
+    unexpected: 0,
+  });
   // An invalid input aborts the default merge with exit 3 and says how to proceed.
   fs.writeFileSync(path.join(dir, 'worker_5.h5'), 'not hdf5');
   const aborted = await wflo(['shards', 'merge', dir, '-o', path.join(dir, 'other.h5')]);
   assert.equal(aborted.code, 3);
-  assertOneLineError(aborted.stderr, /merge aborted: 1 invalid file \(worker_5\.h5 is no_signature: .*\); nothing written \(rerun with --on-invalid skip or quarantine/);
+  assertOneLineError(
+    aborted.stderr,
+    /merge aborted: 1 invalid file \(worker_5\.h5 is no_signature: .*\); nothing written \(rerun with --on-invalid skip or quarantine/,
+  );
   assert.equal(fs.existsSync(path.join(dir, 'other.h5')), false);
 });

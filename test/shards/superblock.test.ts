@@ -43,7 +43,10 @@ test('the signature is searched at 0, 512, 1024, 2048, ... (user block sizes)', 
   const cut = bytes.subarray(0, 3000);
   const truncated = readSuperblock(readerOf(cut), cut.length);
   assert.equal(truncated.kind, 'truncated');
-  assert.match(truncated.kind === 'truncated' ? truncated.detail : '', /file is 3000 bytes but its superblock \(v0\) records end of file at 4000; 1000 bytes missing/);
+  assert.match(
+    truncated.kind === 'truncated' ? truncated.detail : '',
+    /file is 3000 bytes but its superblock \(v0\) records end of file at 4000; 1000 bytes missing/,
+  );
   // A signature at 700 (not a power of two >= 512) is not a valid place: no signature.
   const misplaced = new Uint8Array(2000);
   misplaced.set(HDF5_SIGNATURE, 700);
@@ -62,7 +65,11 @@ test('superblocks of h5py files: versions 0, 2 and 3, user block, truncation, ch
     { path: file('ub.h5'), userblock: 512, post: "h['x'] = np.arange(500.0)" },
     { path: file('v2.h5'), libver: ['v108', 'v108'], post: "h['x'] = np.arange(10.0)" },
   ]);
-  const cases: Array<[string, number, number]> = [['v0.h5', 0, 0], ['v3.h5', 3, 0], ['ub.h5', 0, 512]];
+  const cases: Array<[string, number, number]> = [
+    ['v0.h5', 0, 0],
+    ['v3.h5', 3, 0],
+    ['ub.h5', 0, 512],
+  ];
   for (const [name, version, userBlock] of cases) {
     const bytes = fs.readFileSync(file(name));
     const result = readSuperblock(readerOf(bytes), bytes.length);

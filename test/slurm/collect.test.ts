@@ -81,7 +81,8 @@ test('collect while a shard still runs is safe; collecting again completes the o
     const file = writeNoopCampaign(path.join(dir, 'c.yaml'), 'out', 4, 1200);
     assert.equal(wflo(['run', file, '--shard', '0/2', '--workers', '2', '--quiet']).status, 0);
     const child = spawn(process.execPath, [SLURM_TEST_CLI, 'run', file, '--shard', '1/2', '--workers', '1', '--quiet'], {
-      env: { ...process.env, WFLO_TEST_CLI: '1' }, stdio: 'ignore',
+      env: { ...process.env, WFLO_TEST_CLI: '1' },
+      stdio: 'ignore',
     });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const shard1 = path.join(dir, 'out', 'shard-1');
@@ -156,7 +157,10 @@ test('collect records the tasks a shard gave up on as failed, unless another sha
     // Seed 1 always fails (1 attempt): shard 0 of 2 records its seed-1 tasks as failed.
     const failing = path.join(dir, 'c.yaml');
     writeNoopCampaign(failing, 'out', 3, 0);
-    const text = fs.readFileSync(failing, 'utf8').replace(/method: noop/, 'method: noop\n  fail_seeds: [1]').replace(/attempts: 2/, 'attempts: 1');
+    const text = fs
+      .readFileSync(failing, 'utf8')
+      .replace(/method: noop/, 'method: noop\n  fail_seeds: [1]')
+      .replace(/attempts: 2/, 'attempts: 1');
     fs.writeFileSync(failing, text);
     const r0 = wflo(['run', failing, '--shard', '0/2', '--quiet']);
     assert.equal(r0.status, 1, r0.stderr);
@@ -164,8 +168,13 @@ test('collect records the tasks a shard gave up on as failed, unless another sha
     assert.equal(r1.status, 1, r1.stderr);
     const c = wflo(['collect', failing]);
     assert.equal(c.status, 3, c.stderr);
-    const failedIds = expandTasks(parseCampaign(text, failing)).filter((t) => t.seed === 1).map((t) => t.taskId);
-    const listed = c.stdout.split('\n').filter((l) => l.endsWith('\tfailed')).map((l) => l.split('\t')[0]);
+    const failedIds = expandTasks(parseCampaign(text, failing))
+      .filter((t) => t.seed === 1)
+      .map((t) => t.taskId);
+    const listed = c.stdout
+      .split('\n')
+      .filter((l) => l.endsWith('\tfailed'))
+      .map((l) => l.split('\t')[0]);
     assert.deepEqual(new Set(listed), new Set(failedIds));
     assert.equal(listedTasks(c.stdout).size, failedIds.length);
     assert.match(c.stdout, /8\/12 done, 4 failed, 0 missing/);

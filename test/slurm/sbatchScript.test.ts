@@ -14,26 +14,52 @@ import { expandTasks } from '../../src/campaign/taskGrid.js';
 import { sliceTasks } from '../../src/campaign/shardSlice.js';
 import { ledgerRows, tempDir, wflo, writeNoopCampaign } from './slurmKit.js';
 
-test('wflo slurm --print: directives, quoting, and the script runs its array task\'s shard', () => {
+test("wflo slurm --print: directives, quoting, and the script runs its array task's shard", () => {
   const dir = tempDir('sbatch script');
   try {
     const sub = path.join(dir, "it's here");
     fs.mkdirSync(sub);
     const file = writeNoopCampaign(path.join(sub, 'c.yaml'), 'out dir', 3, 0);
-    const r = wflo(['slurm', file, '--array', '5', '--cpus-per-task', '2', '--partition', 'short', '--time', '1-00:30:00',
-      '--sbatch-arg=--mem=2G', '--sbatch-arg', '--account=wind', '--print']);
+    const r = wflo([
+      'slurm',
+      file,
+      '--array',
+      '5',
+      '--cpus-per-task',
+      '2',
+      '--partition',
+      'short',
+      '--time',
+      '1-00:30:00',
+      '--sbatch-arg=--mem=2G',
+      '--sbatch-arg',
+      '--account=wind',
+      '--print',
+    ]);
     assert.equal(r.status, 0, r.stderr);
     const script = r.stdout;
-    const directives = script.split('\n').filter((l) => l.startsWith('#SBATCH ')).map((l) => l.slice(8));
+    const directives = script
+      .split('\n')
+      .filter((l) => l.startsWith('#SBATCH '))
+      .map((l) => l.slice(8));
     assert.deepEqual(directives, [
-      '--job-name=wflo-slurm-test', '--array=0-4', '--ntasks=1', '--cpus-per-task=2', '--partition=short', '--time=1-00:30:00',
-      `--output="${path.join(sub, 'out dir')}/slurm-logs/slurm-%A_%a.out"`, '--mem=2G', '--account=wind',
+      '--job-name=wflo-slurm-test',
+      '--array=0-4',
+      '--ntasks=1',
+      '--cpus-per-task=2',
+      '--partition=short',
+      '--time=1-00:30:00',
+      `--output="${path.join(sub, 'out dir')}/slurm-logs/slurm-%A_%a.out"`,
+      '--mem=2G',
+      '--account=wind',
     ]);
     assert.ok(!fs.existsSync(path.join(sub, 'out dir')), '--print must write nothing');
 
     // Run it the way SLURM runs array task 1 of 5 (granted 1 CPU).
     const run = spawnSync('bash', ['-c', script], {
-      env: { ...process.env, WFLO_TEST_CLI: '1', SLURM_ARRAY_TASK_ID: '1', SLURM_CPUS_PER_TASK: '1' }, encoding: 'utf8', timeout: 60_000,
+      env: { ...process.env, WFLO_TEST_CLI: '1', SLURM_ARRAY_TASK_ID: '1', SLURM_CPUS_PER_TASK: '1' },
+      encoding: 'utf8',
+      timeout: 60_000,
     });
     assert.equal(run.status, 0, run.stderr);
     const expected = sliceTasks(expandTasks(parseCampaign(fs.readFileSync(file, 'utf8'), file)), { index: 1, count: 5 }).map((t) => t.taskId);

@@ -14,13 +14,17 @@ import { parseShardSpec, restrictToShard, sliceTasks } from '../../src/campaign/
 import { InputError } from '../../src/util/errors.js';
 import { ledgerRows, listedTasks, tempDir, wflo, writeNoopCampaign } from './slurmKit.js';
 
-const campaignText = (farmOrder: number[]): string => stringify({
-  name: 'slices',
-  farms: farmOrder.map((id) => ({ id, case: ['iea37-cs1-16', 'iea37-cs1-36', 'iea37-cs3'][id] })),
-  farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 5 }, { id: 1, turbine: 'iea37-10mw', n_turbines: 3 }],
-  seeds: { start: 10, count: 53 },
-  optimizer: { method: 'noop' },
-});
+const campaignText = (farmOrder: number[]): string =>
+  stringify({
+    name: 'slices',
+    farms: farmOrder.map((id) => ({ id, case: ['iea37-cs1-16', 'iea37-cs1-36', 'iea37-cs3'][id] })),
+    farm_types: [
+      { id: 0, turbine: 'iea37-3.35mw', n_turbines: 5 },
+      { id: 1, turbine: 'iea37-10mw', n_turbines: 3 },
+    ],
+    seeds: { start: 10, count: 53 },
+    optimizer: { method: 'noop' },
+  });
 
 const grid = (farmOrder = [0, 1, 2]): Task[] => expandTasks(parseCampaign(campaignText(farmOrder), '/tmp/slices.yaml'));
 
@@ -39,7 +43,14 @@ for (const n of [1, 2, 7, 4000]) {
       }
       // Balance: per farm × type group and in total, shards differ by at most one task.
       const perGroup = Math.floor(53 / n);
-      for (const [f, ty] of [[0, 0], [0, 1], [1, 0], [1, 1], [2, 0], [2, 1]]) {
+      for (const [f, ty] of [
+        [0, 0],
+        [0, 1],
+        [1, 0],
+        [1, 1],
+        [2, 0],
+        [2, 1],
+      ]) {
         const count = slice.filter((t) => t.farmId === f && t.farmType === ty).length;
         assert.ok(count === perGroup || count === perGroup + 1, `shard ${i}/${n} has ${count} tasks of farm ${f} type ${ty}`);
       }
@@ -52,9 +63,13 @@ for (const n of [1, 2, 7, 4000]) {
 }
 
 test('slices depend only on the grid, not on the order farms are listed in', () => {
-  const a = grid([0, 1, 2]), b = grid([2, 0, 1]);
+  const a = grid([0, 1, 2]),
+    b = grid([2, 0, 1]);
   for (let i = 0; i < 7; i++) {
-    assert.deepEqual(sliceTasks(b, { index: i, count: 7 }).map((t) => t.taskId), sliceTasks(a, { index: i, count: 7 }).map((t) => t.taskId));
+    assert.deepEqual(
+      sliceTasks(b, { index: i, count: 7 }).map((t) => t.taskId),
+      sliceTasks(a, { index: i, count: 7 }).map((t) => t.taskId),
+    );
   }
   const c = parseCampaign(campaignText([0, 1, 2]), '/tmp/slices.yaml');
   assert.deepEqual(expandTasks(restrictToShard(c, { index: 3, count: 7 })), sliceTasks(a, { index: 3, count: 7 }));
@@ -63,7 +78,11 @@ test('slices depend only on the grid, not on the order farms are listed in', () 
 test('parseShardSpec rejects what is not I/N with 0 <= I < N', () => {
   assert.deepEqual(parseShardSpec('3/4'), { index: 3, count: 4 });
   for (const bad of ['4/4', '1', '-1/4', '1/0', 'a/b', '1/2/3', '']) {
-    assert.throws(() => parseShardSpec(bad), (err: unknown) => err instanceof InputError && /--shard/.test((err as Error).message), bad);
+    assert.throws(
+      () => parseShardSpec(bad),
+      (err: unknown) => err instanceof InputError && /--shard/.test((err as Error).message),
+      bad,
+    );
   }
 });
 

@@ -75,7 +75,8 @@ function submit(shardsDir: string): string {
 
 /** Rows equal to the local run's, apart from wall time and attempts (not compared). */
 async function assertSameAsLocal(dir: string): Promise<void> {
-  const expected = ledgerRows(localDir), actual = ledgerRows(dir);
+  const expected = ledgerRows(localDir),
+    actual = ledgerRows(dir);
   assert.equal(expected.size, 24);
   assert.deepEqual([...actual.keys()], [...expected.keys()]);
   for (const [id, row] of expected) assert.deepEqual(actual.get(id), row, id);
@@ -97,7 +98,10 @@ test('wflo slurm --array 4 runs to completion; collect gives the rows of a local
   assert.equal(early.status, 0, early.stderr);
   const earlyStates = (JSON.parse(early.stdout) as { shards: { slurmState: string | null }[] }).shards.map((s) => s.slurmState);
   assert.equal(earlyStates.length, SHARDS);
-  assert.ok(earlyStates.some((s) => s === 'PENDING' || s === 'RUNNING'), `squeue states: ${earlyStates.join(', ')}`);
+  assert.ok(
+    earlyStates.some((s) => s === 'PENDING' || s === 'RUNNING'),
+    `squeue states: ${earlyStates.join(', ')}`,
+  );
   await waitForJob(jobId, shardsDir);
   const status = wflo(['slurm', 'status', campaignFile, '--out', shardsDir], cluster.env);
   assert.equal(status.status, 0, status.stderr);
@@ -158,7 +162,7 @@ test('scancel of one array task: collect names its unfinished tasks, the rerun c
   await assertSameAsLocal(final);
 });
 
-test('a shard\'s wflo run SIGKILLed on its node: its workers, busy in their tasks, end with it', async (t) => {
+test("a shard's wflo run SIGKILLed on its node: its workers, busy in their tasks, end with it", async (t) => {
   const dir = path.join(work, 'orphans');
   fs.mkdirSync(dir);
   const file = blockingCampaign(dir, path.join(dir, 'out'));

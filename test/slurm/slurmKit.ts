@@ -13,7 +13,11 @@ import { noopCampaign } from '../runner/runnerTestKit.js';
 
 export const SLURM_TEST_CLI = fileURLToPath(new URL('./wfloSlurmCli.js', import.meta.url));
 
-export interface CliResult { status: number; stdout: string; stderr: string }
+export interface CliResult {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
 
 export function wflo(args: string[], env: NodeJS.ProcessEnv = process.env, timeoutMs = 120_000): CliResult {
   const r = spawnSync(process.execPath, [SLURM_TEST_CLI, ...args], { env: { ...env, WFLO_TEST_CLI: '1' }, encoding: 'utf8', timeout: timeoutMs });
@@ -27,10 +31,16 @@ export function tempDir(prefix: string): string {
 /** 2 farms × 2 farm types × `seeds` seeds of the noop optimizer, each task sleeping `sleepMs`. */
 export function writeNoopCampaign(file: string, output: string, seeds: number, sleepMs: number, name = 'slurm-test'): string {
   // The runner tests' campaign (same farms and types), one worker per shard, two attempts.
-  fs.writeFileSync(file, stringify({
-    ...noopCampaign(output, seeds, { sleep_ms: sleepMs }),
-    name, workers: 1, attempts: 2, export: { every_results: 100, every_s: 30 },
-  }));
+  fs.writeFileSync(
+    file,
+    stringify({
+      ...noopCampaign(output, seeds, { sleep_ms: sleepMs }),
+      name,
+      workers: 1,
+      attempts: 2,
+      export: { every_results: 100, every_s: 30 },
+    }),
+  );
   return file;
 }
 
@@ -38,8 +48,10 @@ export function writeNoopCampaign(file: string, output: string, seeds: number, s
 export function ledgerRows(dir: string): Map<string, Record<string, unknown>> {
   const db = new Database(path.join(dir, 'ledger.sqlite'), { readonly: true, fileMustExist: true });
   try {
-    const rows = db.prepare(`SELECT task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial,
-      iterations, evaluations FROM results ORDER BY task_id`).all() as Record<string, unknown>[];
+    const rows = db
+      .prepare(`SELECT task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial,
+      iterations, evaluations FROM results ORDER BY task_id`)
+      .all() as Record<string, unknown>[];
     return new Map(rows.map((r) => [r.task_id as string, r]));
   } finally {
     db.close();
@@ -64,5 +76,10 @@ export function doneTaskIds(dir: string): Set<string> {
 
 /** The task ids a `wflo collect` / `wflo missing` stdout lists (lines `task_id<TAB>state`). */
 export function listedTasks(stdout: string): Set<string> {
-  return new Set(stdout.split('\n').map((l) => /^(farm_\d+_type_\d+_seed_\d+)\t/.exec(l)?.[1]).filter((x): x is string => !!x));
+  return new Set(
+    stdout
+      .split('\n')
+      .map((l) => /^(farm_\d+_type_\d+_seed_\d+)\t/.exec(l)?.[1])
+      .filter((x): x is string => !!x),
+  );
 }

@@ -39,7 +39,10 @@ test('campaign view statistics match the exported rows', async () => {
     assert.equal(cell.best?.taskId, rows[5].taskId);
     assert.equal(cell.worst?.taskId, rows[0].taskId);
     const binned = view.histogram.filter((b) => b.farmId === cell.farmId && b.farmType === cell.farmType);
-    assert.equal(binned.reduce((s, b) => s + b.count, 0), 6);
+    assert.equal(
+      binned.reduce((s, b) => s + b.count, 0),
+      6,
+    );
     for (const b of binned) assert.ok(b.lo >= aeps[0] - 1e-6 && b.hi <= aeps[5] + 1e-6);
     const nTurbines = cell.farmType === 0 ? 6 : 9;
     assert.equal(cell.nTurbines, nTurbines);
@@ -48,8 +51,14 @@ test('campaign view statistics match the exported rows', async () => {
     assert.ok(Math.abs(cell.capacityFactorMean! - cell.aep.mean / (nTurbines * 3.35 * 8760)) < 1e-12);
   }
   const doneAttempts = readAuditLog(out).filter((e) => e.event === 'attempt' && e.outcome === 'done').length;
-  assert.equal(view.throughput.buckets.reduce((s, b) => s + b.done, 0), doneAttempts);
-  assert.equal(view.throughput.buckets.reduce((s, b) => s + b.failed, 0), 4);
+  assert.equal(
+    view.throughput.buckets.reduce((s, b) => s + b.done, 0),
+    doneAttempts,
+  );
+  assert.equal(
+    view.throughput.buckets.reduce((s, b) => s + b.failed, 0),
+    4,
+  );
   assert.equal(view.failures.length, 4);
   assert.equal(view.layouts.length, 8, 'best and worst of 4 cells');
 });

@@ -21,16 +21,33 @@ const attr = (tag: string, name: string): string => new RegExp(`\\s${name}="([^"
 
 test('cables, substation and water depth on the layout plot', async () => {
   const c = builtinCase('iea37-cs1-16');
-  const x = c.layout!.x, y = c.layout!.y;
+  const x = c.layout!.x,
+    y = c.layout!.y;
   const substations: [number, number][] = [[0, -1400]];
-  const cables = [{ name: 'small', capacity: 3, costPerMetre: 200 }, { name: 'large', capacity: 6, costPerMetre: 350 }];
+  const cables = [
+    { name: 'small', capacity: 3, costPerMetre: 200 },
+    { name: 'large', capacity: 6, costPerMetre: 350 },
+  ];
   const network = routeCollection({ turbines: { x, y }, substations, cables });
   // A sloping sea floor: 20 m at x = −1500 to 50 m at x = 1500.
-  const depth = { at: (px: number, _py: number, g: Float64Array | null) => { if (g) { g[0] = 0.01; g[1] = 0; } return 35 + 0.01 * px; } };
+  const depth = {
+    at: (px: number, _py: number, g: Float64Array | null) => {
+      if (g) {
+        g[0] = 0.01;
+        g[1] = 0;
+      }
+      return 35 + 0.01 * px;
+    },
+  };
   const plot = await layoutSvg({ title: 'cables', site: c, x, y, collection: { network, cables, substations }, depth }, { width: 900, height: 640 });
   const svg = plot.svg;
 
-  const turbines = new Map([...svg.matchAll(/<circle class="turbine"[^>]*>/g)].map((m) => [Number(attr(m[0], 'data-turbine')), [Number(attr(m[0], 'data-x')), Number(attr(m[0], 'data-y'))]]));
+  const turbines = new Map(
+    [...svg.matchAll(/<circle class="turbine"[^>]*>/g)].map((m) => [
+      Number(attr(m[0], 'data-turbine')),
+      [Number(attr(m[0], 'data-x')), Number(attr(m[0], 'data-y'))],
+    ]),
+  );
   assert.equal(turbines.size, 16);
   const subs = [...svg.matchAll(/<rect class="substation"[^>]*>/g)];
   assert.equal(subs.length, 1);
@@ -48,7 +65,10 @@ test('cables, substation and water depth on the layout plot', async () => {
     assert.ok(Math.abs(length - Number(attr(l, 'data-length'))) < 1e-9 * length, `cable ${attr(l, 'data-from')} → ${toAttr}`);
     total += length;
     const type = attr(l, 'data-cable');
-    assert.ok(cables.some((t) => t.name === type), type);
+    assert.ok(
+      cables.some((t) => t.name === type),
+      type,
+    );
     if (colourOf.has(type)) assert.equal(attr(l, 'stroke'), colourOf.get(type), `one colour per type (${type})`);
     colourOf.set(type, attr(l, 'stroke'));
   }
@@ -58,7 +78,10 @@ test('cables, substation and water depth on the layout plot', async () => {
   const parent = new Map(lines.map((l) => [attr(l, 'data-from'), attr(l, 'data-to')]));
   for (const i of turbines.keys()) {
     let node = String(i);
-    for (let steps = 0; !node.startsWith('s'); steps++) { assert.ok(steps <= 16, `turbine ${i} loops`); node = parent.get(node)!; }
+    for (let steps = 0; !node.startsWith('s'); steps++) {
+      assert.ok(steps <= 16, `turbine ${i} loops`);
+      node = parent.get(node)!;
+    }
   }
 
   const raster = /<image class="depth" data-min="([^"]*)" data-max="([^"]*)"/.exec(svg);
@@ -69,7 +92,10 @@ test('cables, substation and water depth on the layout plot', async () => {
   assert.match(svg, /substation<\/text>/);
 
   // A constant depth draws no raster; the PNG renders.
-  const flat = await layoutSvg({ title: 'flat', site: c, x, y, collection: { network, cables, substations }, depth: { at: () => 30 } }, { width: 600, height: 420 });
+  const flat = await layoutSvg(
+    { title: 'flat', site: c, x, y, collection: { network, cables, substations }, depth: { at: () => 30 } },
+    { width: 600, height: 420 },
+  );
   assert.doesNotMatch(flat.svg, /class="depth"/);
   const png = svgToPng(svg);
   assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG');
@@ -86,8 +112,15 @@ test('wflo plot of the offshore cs4 example: 81 cables to the substation over th
     assert.equal([...svg.matchAll(/<line class="cable"/g)].length, 81);
     assert.match(svg, /<rect class="substation" data-substation="0" data-x="6200" data-y="6430"/);
     // The raster's range lies inside the CSV's depths (bilinear never leaves the nodes' range).
-    const depths = fs.readFileSync(path.join(REPO, 'examples', 'offshore-cs4', 'depth.csv'), 'utf8').trim().split('\n').slice(1).map((l) => Number(l.split(',')[2]));
+    const depths = fs
+      .readFileSync(path.join(REPO, 'examples', 'offshore-cs4', 'depth.csv'), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => Number(l.split(',')[2]));
     const raster = /<image class="depth" data-min="([^"]*)" data-max="([^"]*)"/.exec(svg)!;
     assert.ok(Number(raster[1]) >= Math.min(...depths) - 1e-9 && Number(raster[2]) <= Math.max(...depths) + 1e-9, `${raster[1]}–${raster[2]}`);
-  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

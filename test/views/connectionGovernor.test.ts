@@ -31,9 +31,15 @@ function client(port: number, request: string | null): { socket: net.Socket; clo
   const socket = net.connect({ host: '127.0.0.1', port });
   let closed = false;
   if (request !== null) socket.pause();
-  socket.on('data', () => { /* nothing comes */ });
-  socket.on('error', () => { /* reset by the server */ });
-  socket.on('close', () => { closed = true; });
+  socket.on('data', () => {
+    /* nothing comes */
+  });
+  socket.on('error', () => {
+    /* reset by the server */
+  });
+  socket.on('close', () => {
+    closed = true;
+  });
   if (request !== null) socket.write(`GET ${request} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
   sockets.add(socket);
   return { socket, closed: () => closed };
@@ -43,7 +49,9 @@ function get(port: number, route: string): Promise<{ status: number; body: strin
   return new Promise((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path: route, headers: { Host: `127.0.0.1:${port}` }, agent: false }, (res) => {
       let body = '';
-      res.setEncoding('utf8').on('data', (s: string) => { body += s; });
+      res.setEncoding('utf8').on('data', (s: string) => {
+        body += s;
+      });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
     });
     req.setTimeout(10_000, () => req.destroy(new Error(`GET ${route}: no answer`)));
@@ -58,8 +66,17 @@ async function plainServer(max: number): Promise<{ port: number; governor: Conne
   const held: http.ServerResponse[] = [];
   const big = Buffer.alloc(16 * 1024 * 1024, 0x61);
   const server = http.createServer((req, res) => {
-    if (req.url === '/hold') { held.push(res); res.writeHead(200); res.write('held\n'); return; }
-    if (req.url === '/big') { res.writeHead(200, { 'Content-Length': big.length }); res.end(big); return; }
+    if (req.url === '/hold') {
+      held.push(res);
+      res.writeHead(200);
+      res.write('held\n');
+      return;
+    }
+    if (req.url === '/big') {
+      res.writeHead(200, { 'Content-Length': big.length });
+      res.end(big);
+      return;
+    }
     res.end('ok\n');
   });
   const governor = new ConnectionGovernor(server, { max, graceMs: 500 });
@@ -67,21 +84,37 @@ async function plainServer(max: number): Promise<{ port: number; governor: Conne
   server.on('connection', (s: net.Socket) => {
     const entry = { closed: false };
     side.set(s.remotePort!, entry);
-    s.on('close', () => { entry.closed = true; });
+    s.on('close', () => {
+      entry.closed = true;
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  closers.push(() => new Promise<void>((r) => { governor.close(); server.closeAllConnections(); server.close(() => r()); }));
+  closers.push(
+    () =>
+      new Promise<void>((r) => {
+        governor.close();
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
   return { port: (server.address() as AddressInfo).port, governor, side };
 }
 
 test('full of connections that never sent a request: the oldest is shed, the newcomer served', async () => {
   const { port, governor } = await plainServer(4);
   const silent = [];
-  for (let i = 0; i < 4; i++) { silent.push(client(port, null)); await sleep(50); }
+  for (let i = 0; i < 4; i++) {
+    silent.push(client(port, null));
+    await sleep(50);
+  }
   await sleep(700);
   assert.deepEqual(await get(port, '/ok'), { status: 200, body: 'ok\n' });
   await sleep(100);
-  assert.deepEqual(silent.map((c) => c.closed()), [true, false, false, false], 'the oldest silent connection made room');
+  assert.deepEqual(
+    silent.map((c) => c.closed()),
+    [true, false, false, false],
+    'the oldest silent connection made room',
+  );
   assert.equal(governor.shed, 1);
   assert.equal(governor.refused, 0);
 });
@@ -89,7 +122,10 @@ test('full of connections that never sent a request: the oldest is shed, the new
 test('full of clients that stopped reading: the longest stalled is shed, the newcomer served', async () => {
   const { port, governor, side } = await plainServer(4);
   const readers = [];
-  for (let i = 0; i < 4; i++) { readers.push(client(port, '/big')); await sleep(50); }
+  for (let i = 0; i < 4; i++) {
+    readers.push(client(port, '/big'));
+    await sleep(50);
+  }
   await sleep(1200);
   assert.deepEqual(await get(port, '/ok'), { status: 200, body: 'ok\n' });
   await sleep(100);
@@ -106,7 +142,10 @@ test('every connection busy with a request under way: the newcomer is turned awa
   await assert.rejects(get(port, '/ok'), /socket hang up|ECONNRESET/);
   assert.equal(governor.refused, 1);
   assert.equal(governor.shed, 0);
-  assert.ok(busy.every((c) => side.get(c.socket.localPort!)?.closed === false), 'the busy connections are kept');
+  assert.ok(
+    busy.every((c) => side.get(c.socket.localPort!)?.closed === false),
+    'the busy connections are kept',
+  );
 });
 
 test('the dashboard with every slot held by clients that never send or never read: a page still gets its data', { timeout: 60_000 }, async () => {
@@ -118,17 +157,27 @@ test('the dashboard with every slot held by clients that never send or never rea
   closers.push(() => d.close());
   // 4 × 2 = 8 connections at most: 4 silent, 4 that ask for the data and never read.
   const silent = [];
-  for (let i = 0; i < 4; i++) { silent.push(client(d.port, null)); await sleep(50); }
+  for (let i = 0; i < 4; i++) {
+    silent.push(client(d.port, null));
+    await sleep(50);
+  }
   for (let i = 0; i < 4; i++) client(d.port, '/api/data');
   await sleep(1500);
   for (let i = 0; i < 3; i++) {
     const r = await get(d.port, '/api/data');
     assert.equal(r.status, 200);
-    assert.equal(JSON.parse(r.body).view.status.done, 8, "2 farms × 2 types × 2 seeds");
+    assert.equal(JSON.parse(r.body).view.status.done, 8, '2 farms × 2 types × 2 seeds');
   }
   await sleep(100);
   // The first page took the oldest silent connection's place; the next ones found that slot free.
-  assert.deepEqual(silent.map((c) => c.closed()), [true, false, false, false], 'the oldest silent connection made room');
+  assert.deepEqual(
+    silent.map((c) => c.closed()),
+    [true, false, false, false],
+    'the oldest silent connection made room',
+  );
   await sleep(1500);
-  assert.ok(notices.some((l) => /closed 1 stalled or idle connection to let new ones in \(8 at most\)/.test(l)), notices.join('\n'));
+  assert.ok(
+    notices.some((l) => /closed 1 stalled or idle connection to let new ones in \(8 at most\)/.test(l)),
+    notices.join('\n'),
+  );
 });

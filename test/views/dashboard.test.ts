@@ -25,9 +25,14 @@ function get(port: number, rawPath: string, headers: Record<string, string> = {}
     // A raw path, sent as written (no URL normalization of "..").
     const req = http.request({ host: '127.0.0.1', port, path: rawPath, method: 'GET', headers: { Host: `127.0.0.1:${port}`, ...headers } }, (res) => {
       let body = '';
-      res.setEncoding('utf8').on('data', (s: string) => { if (body.length < 4096) body += s; });
+      res.setEncoding('utf8').on('data', (s: string) => {
+        if (body.length < 4096) body += s;
+      });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      if (res.headers['content-type']?.startsWith('text/event-stream')) { res.destroy(); resolve({ status: res.statusCode ?? 0, body: '' }); }
+      if (res.headers['content-type']?.startsWith('text/event-stream')) {
+        res.destroy();
+        resolve({ status: res.statusCode ?? 0, body: '' });
+      }
     });
     req.on('error', reject);
     req.end();
@@ -54,8 +59,19 @@ test('live dashboard of a running campaign: loads, updates, shows a failure', { 
   const [, url, port] = await waitForLine(dash, /(http:\/\/127\.0\.0\.1:(\d+)\/)/);
 
   // The route table: nothing outside it, however spelled.
-  for (const p of ['/../ledger.sqlite', '/%2e%2e/ledger.sqlite', '/assets/../../ledger.sqlite', '/ledger.sqlite', '/audit.jsonl',
-    `/${out}/ledger.sqlite`, '//etc/passwd', '/assets/%2e%2e%2fpage.js', '/assets/', '/api/data/../../ledger.sqlite', '/index.html']) {
+  for (const p of [
+    '/../ledger.sqlite',
+    '/%2e%2e/ledger.sqlite',
+    '/assets/../../ledger.sqlite',
+    '/ledger.sqlite',
+    '/audit.jsonl',
+    `/${out}/ledger.sqlite`,
+    '//etc/passwd',
+    '/assets/%2e%2e%2fpage.js',
+    '/assets/',
+    '/api/data/../../ledger.sqlite',
+    '/index.html',
+  ]) {
     const r = await get(Number(port), p);
     assert.equal(r.status, 404, `${p} → ${r.status}`);
     assert.ok(!r.body.includes('SQLite format'), p);
@@ -67,19 +83,25 @@ test('live dashboard of a running campaign: loads, updates, shows a failure', { 
   const page = await browser.context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
   await page.goto(url);
   await page.waitForFunction(() => Number(document.body.getAttribute('data-renders')) >= 1, null, { timeout: 30_000 });
   const doneAtLoad = Number(await page.getAttribute('body', 'data-done'));
   assert.ok(doneAtLoad < 24, 'loaded while the campaign is in progress');
-  assert.match(await page.locator('#meta').textContent() ?? '', /running: pid \d+, 2 workers/);
+  assert.match((await page.locator('#meta').textContent()) ?? '', /running: pid \d+, 2 workers/);
   const before = await page.screenshot();
   // Updates arrive by themselves while tasks finish; the failure of seed 2 shows up.
   await page.waitForFunction((n) => Number(document.body.getAttribute('data-done')) > n, doneAtLoad, { timeout: 40_000 });
   await page.waitForFunction(() => Number(document.body.getAttribute('data-failed')) >= 1, null, { timeout: 40_000 });
   await page.locator('table.failures').waitFor({ timeout: 10_000 });
-  assert.match(await page.locator('table.failures').textContent() ?? '', /injected failure for seed 2/);
-  await page.waitForFunction(() => document.querySelectorAll('.chart').length > 0 && document.querySelectorAll('.chart:not([data-rendered="true"])').length === 0, null, { timeout: 20_000 });
+  assert.match((await page.locator('table.failures').textContent()) ?? '', /injected failure for seed 2/);
+  await page.waitForFunction(
+    () => document.querySelectorAll('.chart').length > 0 && document.querySelectorAll('.chart:not([data-rendered="true"])').length === 0,
+    null,
+    { timeout: 20_000 },
+  );
   // The next server-sent update may still be on its way: give the page a few frames to show it.
   let afterShot = await page.screenshot();
   for (let i = 0; i < 20 && before.equals(afterShot); i++) {

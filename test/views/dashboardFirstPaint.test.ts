@@ -23,13 +23,17 @@ after(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-interface Data { view: { generatedAt: string; partial: boolean; status: { done: number; total: number } } }
+interface Data {
+  view: { generatedAt: string; partial: boolean; status: { done: number; total: number } };
+}
 
 function getData(port: number): Promise<Data> {
   return new Promise((resolve, reject) => {
     const req = http.get({ host: '127.0.0.1', port, path: '/api/data', headers: { Host: `127.0.0.1:${port}` }, agent: false }, (res) => {
       let body = '';
-      res.setEncoding('utf8').on('data', (s: string) => { body += s; });
+      res.setEncoding('utf8').on('data', (s: string) => {
+        body += s;
+      });
       res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body) as Data) : reject(new Error(`/api/data: ${res.statusCode} ${body}`))));
     });
     req.setTimeout(30_000, () => req.destroy(new Error('/api/data: no answer')));
@@ -74,14 +78,19 @@ test('first paint during a live run: /api/data is never older than the campaign 
       before = statusDone(out);
     }
     const now = await getData(port);
-    assert.ok(now.view.status.done >= before,
-      `round ${round}: /api/data says ${now.view.status.done} done (generated ${now.view.generatedAt}), wflo status said ${before} just before`);
+    assert.ok(
+      now.view.status.done >= before,
+      `round ${round}: /api/data says ${now.view.status.done} done (generated ${now.view.generatedAt}), wflo status said ${before} just before`,
+    );
     assert.notEqual(now.view.generatedAt, previous.view.generatedAt);
     previous = now;
   }
 });
 
-test('first paint in a browser: a new page shows the current campaign, then the full view', { skip: hasChromium() ? false : 'no chromium', timeout: 120_000 }, async () => {
+test('first paint in a browser: a new page shows the current campaign, then the full view', {
+  skip: hasChromium() ? false : 'no chromium',
+  timeout: 120_000,
+}, async () => {
   const dir = tempDir('wflo-dash-first-');
   const { file, out } = writeNoopCampaign(dir, 'page', 15, { sleep_ms: 400 });
   const run = startWflo(['run', file, '--quiet']);
@@ -97,14 +106,17 @@ test('first paint in a browser: a new page shows the current campaign, then the 
   // A first page came and went early in the run (the server has an answer cached).
   const early = await getData(Number(portText));
   let before = statusDone(out);
-  while (before < early.view.status.done + 3) { await sleep(300); before = statusDone(out); }
+  while (before < early.view.status.done + 3) {
+    await sleep(300);
+    before = statusDone(out);
+  }
 
   browser = await launchBrowser({ width: 1280, height: 900 });
   const page = await browser.context.newPage();
   const firstAnswer = page.waitForResponse((r) => r.url().endsWith('/api/data'));
   before = statusDone(out);
   await page.goto(url);
-  const data = await (await firstAnswer).json() as Data;
+  const data = (await (await firstAnswer).json()) as Data;
   assert.ok(data.view.status.done >= before, `first paint: ${data.view.status.done} done, wflo status said ${before} just before the page opened`);
   await page.waitForFunction(() => Number(document.body.getAttribute('data-renders')) >= 1, null, { timeout: 30_000 });
   assert.ok(Number(await page.getAttribute('body', 'data-done')) >= before, 'the page shows it');

@@ -29,7 +29,10 @@ function rawStatus(port: number, route: string, headerLines: string[]): Promise<
     socket.on('data', (chunk: string) => {
       text += chunk;
       const m = /^HTTP\/1\.1 (\d{3})/.exec(text);
-      if (m) { socket.destroy(); resolve(Number(m[1])); }
+      if (m) {
+        socket.destroy();
+        resolve(Number(m[1]));
+      }
     });
     socket.on('error', reject);
     socket.on('close', () => reject(new Error(`no status line: ${JSON.stringify(text.slice(0, 200))}`)));

@@ -38,14 +38,22 @@ const rssMb = (pid: number): number => {
   return m ? Number(m[1]) / 1024 : NaN;
 };
 const openSockets = (pid: number): number =>
-  fs.readdirSync(`/proc/${pid}/fd`).filter((fd) => { try { return fs.readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:'); } catch { return false; } }).length;
+  fs.readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+    try {
+      return fs.readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:');
+    } catch {
+      return false;
+    }
+  }).length;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A client that connects, sends one request and never reads (paused: the kernel's buffers fill, then the server's writes stall). */
 function neverReads(port: number, route: string): net.Socket {
   const s = net.connect({ host: '127.0.0.1', port });
   s.pause();
-  s.on('error', () => { /* reset by the server: expected */ });
+  s.on('error', () => {
+    /* reset by the server: expected */
+  });
   s.write(`GET ${route} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n\r\n`);
   sockets.add(s);
   return s;
@@ -63,12 +71,21 @@ function holdsOpen(port: number, trickle: boolean): Promise<number> {
   if (trickle) {
     s.write(`GET /api/data HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
     let n = 0;
-    timer = setInterval(() => { if (!s.destroyed) s.write(`X-Slow-${n++}: 1\r\n`); }, 2000);
+    timer = setInterval(() => {
+      if (!s.destroyed) s.write(`X-Slow-${n++}: 1\r\n`);
+    }, 2000);
   }
   return new Promise((resolve) => {
-    s.on('error', () => { /* reset: counts as closed */ });
-    s.on('data', () => { /* a 408 or nothing */ });
-    s.on('close', () => { if (timer) clearInterval(timer); resolve(Date.now() - t0); });
+    s.on('error', () => {
+      /* reset: counts as closed */
+    });
+    s.on('data', () => {
+      /* a 408 or nothing */
+    });
+    s.on('close', () => {
+      if (timer) clearInterval(timer);
+      resolve(Date.now() - t0);
+    });
   });
 }
 
@@ -81,7 +98,9 @@ function get(port: number, route: string, timeoutMs = 20_000): Promise<{ status:
         return;
       }
       let body = '';
-      res.setEncoding('utf8').on('data', (s: string) => { body += s; });
+      res.setEncoding('utf8').on('data', (s: string) => {
+        body += s;
+      });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
     });
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`GET ${route}: no answer within ${timeoutMs} ms`)));
@@ -93,9 +112,13 @@ function get(port: number, route: string, timeoutMs = 20_000): Promise<{ status:
 function reader(port: number): { events: () => number; close: () => void } {
   let events = 0;
   const req = http.get({ host: '127.0.0.1', port, path: '/api/events', headers: { Host: `127.0.0.1:${port}` }, agent: false }, (res) => {
-    res.setEncoding('utf8').on('data', (s: string) => { events += s.split('event: data').length - 1; });
+    res.setEncoding('utf8').on('data', (s: string) => {
+      events += s.split('event: data').length - 1;
+    });
   });
-  req.on('error', () => { /* closed at the end */ });
+  req.on('error', () => {
+    /* closed at the end */
+  });
   requests.add(req);
   return { events: () => events, close: () => req.destroy() };
 }
@@ -108,7 +131,10 @@ function readOneEvent(port: number, timeoutMs = 30_000): Promise<number> {
       res.setEncoding('utf8').on('data', (s: string) => {
         text += s;
         const end = text.indexOf('\n\n', text.indexOf('event: data'));
-        if (text.includes('event: data') && end !== -1) { res.destroy(); resolve(end); }
+        if (text.includes('event: data') && end !== -1) {
+          res.destroy();
+          resolve(end);
+        }
       });
     });
     req.setTimeout(timeoutMs, () => req.destroy(new Error('no data event')));
@@ -130,9 +156,12 @@ test('200 clients that never read: memory flat, slow streams dropped, 503 when f
   const dash = startWflo(['dashboard', out, '--port', '0']);
   children.push(dash);
   const [, portText] = await waitForLine(dash, /http:\/\/127\.0\.0\.1:(\d+)\//);
-  const port = Number(portText), pid = dash.pid!;
+  const port = Number(portText),
+    pid = dash.pid!;
   let notices = '';
-  dash.stderr!.setEncoding('utf8').on('data', (s: string) => { notices += s; });
+  dash.stderr!.setEncoding('utf8').on('data', (s: string) => {
+    notices += s;
+  });
 
   // Idle: one page open and reading (the server recomputes and sends the payload as the run
   // goes), nobody else.
@@ -141,25 +170,38 @@ test('200 clients that never read: memory flat, slow streams dropped, 503 when f
   const page = reader(port);
   await sleep(2000);
   let idle = 0;
-  for (let i = 0; i < 20; i++) { idle = Math.max(idle, rssMb(pid)); await sleep(250); }
+  for (let i = 0; i < 20; i++) {
+    idle = Math.max(idle, rssMb(pid));
+    await sleep(250);
+  }
   const socketsIdle = openSockets(pid);
   const eventsIdle = page.events();
 
   // The load: two waves of 200 clients that never read.
   // Connections that never complete a request: cut (headers within 10 s), whatever else happens.
   const halfOpen = [...Array.from({ length: 20 }, () => holdsOpen(port, false)), ...Array.from({ length: 20 }, () => holdsOpen(port, true))];
-  const wave = () => { for (let i = 0; i < CLIENTS; i++) neverReads(port, i % 5 === 4 ? '/api/data' : '/api/events'); };
+  const wave = () => {
+    for (let i = 0; i < CLIENTS; i++) neverReads(port, i % 5 === 4 ? '/api/data' : '/api/events');
+  };
   const t0 = Date.now();
   wave();
-  let peak = idle, second = false, socketsPeak = 0;
+  let peak = idle,
+    second = false,
+    socketsPeak = 0;
   let refused: Awaited<ReturnType<typeof get>> | null = null;
   const served: number[] = [];
   while (Date.now() - t0 < LOAD_S * 1000) {
     const rss = rssMb(pid);
     peak = Math.max(peak, rss);
     socketsPeak = Math.max(socketsPeak, openSockets(pid));
-    assert.ok(rss - idle < RUNAWAY_MB, `runaway: ${rss.toFixed(0)} MB after ${((Date.now() - t0) / 1000).toFixed(1)} s of load, idle was ${idle.toFixed(0)} MB`);
-    if (!second && Date.now() - t0 > 15_000) { second = true; wave(); }
+    assert.ok(
+      rss - idle < RUNAWAY_MB,
+      `runaway: ${rss.toFixed(0)} MB after ${((Date.now() - t0) / 1000).toFixed(1)} s of load, idle was ${idle.toFixed(0)} MB`,
+    );
+    if (!second && Date.now() - t0 > 15_000) {
+      second = true;
+      wave();
+    }
     // A page arriving now: its data is served; one stream too many is refused politely.
     if (served.length < Math.floor((Date.now() - t0) / 5000)) {
       const [data, events] = await Promise.all([get(port, '/api/data'), get(port, '/api/events')]);
@@ -177,7 +219,8 @@ test('200 clients that never read: memory flat, slow streams dropped, 503 when f
   sockets.clear();
   await sleep(3000);
   const afterLeave = rssMb(pid);
-  const figures = `dashboard RSS: idle ${idle.toFixed(1)} MB, peak ${peak.toFixed(1)} MB under ${CLIENTS}+${CLIENTS} non-reading clients for ${LOAD_S} s ` +
+  const figures =
+    `dashboard RSS: idle ${idle.toFixed(1)} MB, peak ${peak.toFixed(1)} MB under ${CLIENTS}+${CLIENTS} non-reading clients for ${LOAD_S} s ` +
     `(+${(peak - idle).toFixed(1)} MB), ${afterLeave.toFixed(1)} MB after they left; payload frame ${(frameBytes / 1024).toFixed(0)} KiB; ` +
     `server sockets: idle ${socketsIdle}, peak ${socketsPeak}, at the end of the load ${socketsEnd}; the open page got ${eventsLoad} updates during the load; ` +
     `connections without a complete request cut after at most ${cut ? (Math.max(...cut) / 1000).toFixed(1) : '?'} s`;
@@ -191,7 +234,10 @@ test('200 clients that never read: memory flat, slow streams dropped, 503 when f
   const count = (re: RegExp) => [...notices.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0);
   const dropped = count(/dropped (\d+) event streams? that stopped reading/g);
   const shed = count(/closed (\d+) stalled or idle connections? to let new ones in/g);
-  assert.ok(dropped + shed >= 64 - 1, `dropped ${dropped} streams and shed ${shed} connections (64 slots, one held by the page that reads); stderr:\n${notices}`);
+  assert.ok(
+    dropped + shed >= 64 - 1,
+    `dropped ${dropped} streams and shed ${shed} connections (64 slots, one held by the page that reads); stderr:\n${notices}`,
+  );
   assert.match(notices, /refused \d+ \(503: 64 open already\)/);
   assert.ok(eventsLoad >= 5, `the page that reads kept getting updates (${eventsLoad})`);
   assert.ok(refused !== null, 'with the stream slots taken, one more /api/events is refused');
@@ -200,7 +246,10 @@ test('200 clients that never read: memory flat, slow streams dropped, 503 when f
   // The second wave's 200 arrived at 15 s; by 30 s the server has closed the sockets of clients
   // that never read (dropped streams, finished or timed-out answers), so it holds far fewer.
   assert.ok(socketsEnd < socketsPeak - CLIENTS / 2, figures);
-  assert.ok(cut !== null && Math.max(...cut) < 25_000, `connections without a complete request are cut (after ${cut?.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s)`);
+  assert.ok(
+    cut !== null && Math.max(...cut) < 25_000,
+    `connections without a complete request are cut (after ${cut?.map((ms) => (ms / 1000).toFixed(1)).join(', ')} s)`,
+  );
   // The server still serves once they are gone.
   assert.equal((await get(port, '/api/data')).status, 200);
   assert.ok(afterLeave - idle < RSS_MARGIN_MB, figures);

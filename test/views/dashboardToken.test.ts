@@ -29,7 +29,10 @@ function get(port: number, route: string, headers: Record<string, string> = {}):
   });
 }
 
-test('token: into a cookie, out of the address bar and history; no Referer, Referrer-Policy everywhere', { skip: hasChromium() ? false : 'no chromium', timeout: 90_000 }, async () => {
+test('token: into a cookie, out of the address bar and history; no Referer, Referrer-Policy everywhere', {
+  skip: hasChromium() ? false : 'no chromium',
+  timeout: 90_000,
+}, async () => {
   const dir = tempDir('wflo-dash-token-');
   const { file, out } = writeNoopCampaign(dir, 'token', 2);
   runCampaign(file, out);
@@ -46,7 +49,16 @@ test('token: into a cookie, out of the address bar and history; no Referer, Refe
   const pending: Promise<void>[] = [];
   const responses: { url: string; status: number; policy: string | undefined }[] = [];
   // The headers as sent (allHeaders: what went on the wire, not the provisional ones).
-  page.on('request', (r) => pending.push(r.allHeaders().then((h) => { requests.push({ url: r.url(), referer: h.referer, cookie: h.cookie }); }, () => {})));
+  page.on('request', (r) =>
+    pending.push(
+      r.allHeaders().then(
+        (h) => {
+          requests.push({ url: r.url(), referer: h.referer, cookie: h.cookie });
+        },
+        () => {},
+      ),
+    ),
+  );
   page.on('response', (r) => responses.push({ url: r.url(), status: r.status(), policy: r.headers()['referrer-policy'] }));
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -80,17 +92,33 @@ test('token: into a cookie, out of the address bar and history; no Referer, Refe
   // events) said no-referrer.
   await Promise.all(pending);
   assert.ok(requests.length >= 6, requests.map((r) => r.url).join('\n'));
-  assert.deepEqual(requests.filter((r) => r.url.includes('token=')).map((r) => r.url), [`${origin}/?token=${token}`]);
-  assert.deepEqual(requests.filter((r) => r.referer), []);
+  assert.deepEqual(
+    requests.filter((r) => r.url.includes('token=')).map((r) => r.url),
+    [`${origin}/?token=${token}`],
+  );
+  assert.deepEqual(
+    requests.filter((r) => r.referer),
+    [],
+  );
   for (const r of requests.filter((q) => q.url.includes('/api/'))) assert.match(r.cookie ?? '', new RegExp(`wflo_token_${port}=`), r.url);
   for (const route of ['/', '/assets/vega.min.js', '/assets/vega-lite.min.js', '/assets/page.js', '/api/data']) {
-    assert.ok(responses.some((r) => new URL(r.url).pathname === route && r.status === 200), `${route} was loaded`);
+    assert.ok(
+      responses.some((r) => new URL(r.url).pathname === route && r.status === 200),
+      `${route} was loaded`,
+    );
   }
-  assert.deepEqual(responses.filter((r) => r.policy !== 'no-referrer').map((r) => r.url), []);
+  assert.deepEqual(
+    responses.filter((r) => r.policy !== 'no-referrer').map((r) => r.url),
+    [],
+  );
   const events = await get(port, '/api/events', { Cookie: `wflo_token_${port}=${token}` });
   assert.equal(events.status, 200);
   assert.equal(events.headers['referrer-policy'], 'no-referrer');
-  for (const [route, status] of [['/', 401], ['/nope', 404], ['/api/data', 401]] as const) {
+  for (const [route, status] of [
+    ['/', 401],
+    ['/nope', 404],
+    ['/api/data', 401],
+  ] as const) {
     const r = await get(port, route);
     assert.equal(r.status, status, route);
     assert.equal(r.headers['referrer-policy'], 'no-referrer', `${route} (${status})`);
@@ -108,6 +136,6 @@ test('token: into a cookie, out of the address bar and history; no Referer, Refe
   assert.equal((await other.goto(`${origin}/`))?.status(), 401);
   assert.equal((await get(port, `/api/data?token=${token}`)).status, 401);
   assert.equal((await get(port, '/api/data', { Cookie: `wflo_token_${port}=${token}` })).status, 200);
-  assert.equal((await get(port, '/api/data', { Cookie: `wflo_token_${port + 1}=${token}` })).status, 401, 'another port\'s cookie');
+  assert.equal((await get(port, '/api/data', { Cookie: `wflo_token_${port + 1}=${token}` })).status, 401, "another port's cookie");
   assert.deepEqual(errors, []);
 });

@@ -42,7 +42,8 @@ test('a point of the curve is the farm AEP at that one direction over its turbin
     assert.equal(alone.status, 0, alone.stderr);
     return JSON.parse(farm.stdout).aep_mwh / (64 * JSON.parse(alone.stdout).aep_mwh);
   };
-  const at270 = efficiencyAt(270), at278 = efficiencyAt(278);
+  const at270 = efficiencyAt(270),
+    at278 = efficiencyAt(278);
   // The issue's figures, from the case study's calculator.
   assert.equal((100 * at270).toFixed(1), '84.1');
   assert.equal((100 * at278).toFixed(1), '69.0');
@@ -57,11 +58,17 @@ test('a point of the curve is the farm AEP at that one direction over its turbin
 
 test('bad --by-direction input: one line, exit 2', () => {
   for (const [args, re] of [
-    [['plot', 'iea37-cs1-16', '--by-direction', '7', '-o', path.join(dir, 'a.svg')], /--by-direction: expected a step in degrees from 0\.05 to 45 that divides 360, got 7/],
+    [
+      ['plot', 'iea37-cs1-16', '--by-direction', '7', '-o', path.join(dir, 'a.svg')],
+      /--by-direction: expected a step in degrees from 0\.05 to 45 that divides 360, got 7/,
+    ],
     [['plot', 'iea37-cs1-16', '--with', 'iea37-cs1-36', '-o', path.join(dir, 'b.svg')], /--with: draws several layouts on the --by-direction chart/],
     [['plot', 'iea37-cs1-16', '--by-direction', '--flow', '270', '-o', path.join(dir, 'c.svg')], /--flow: belongs to the layout plot, not to --by-direction/],
     [['plot', 'iea37-cs1-16', '--by-direction', '-o', path.join(dir, 'd.pdf')], /-o .*d\.pdf: expected a \.svg or \.png file name/],
-    [['plot', 'iea37-cs1-16', '--by-direction', '--site-field', 'speedup', '-o', path.join(dir, 'e.svg')], /--site-field: belongs to the layout plot, not to --by-direction/],
+    [
+      ['plot', 'iea37-cs1-16', '--by-direction', '--site-field', 'speedup', '-o', path.join(dir, 'e.svg')],
+      /--site-field: belongs to the layout plot, not to --by-direction/,
+    ],
   ] as const) {
     const r = runWflo([...args]);
     assert.equal(r.status, 2, r.stderr);

@@ -38,7 +38,14 @@ test('a case of two models beside neighbours: a shape per model, neighbours as g
     assert.equal(m.y, c.layout!.y[i]);
   });
   const neighbours = [...svg.matchAll(/<g class="neighbour" data-x="([^"]*)" data-y="([^"]*)" data-model="([^"]*)">/g)];
-  assert.deepEqual(neighbours.map((m) => [Number(m[1]), Number(m[2]), m[3]]), [[-2200, -600, 'iea37-3.35mw'], [-2200, 0, 'iea37-3.35mw'], [-2200, 600, 'v80']]);
+  assert.deepEqual(
+    neighbours.map((m) => [Number(m[1]), Number(m[2]), m[3]]),
+    [
+      [-2200, -600, 'iea37-3.35mw'],
+      [-2200, 0, 'iea37-3.35mw'],
+      [-2200, 600, 'v80'],
+    ],
+  );
   assert.match(svg, /<g class="neighbours" fill="#d9d9d9"/);
   assert.match(svg, /iea37-3\.35mw \(D 130 m\)/);
   assert.match(svg, /v80 \(D 80 m\)/);

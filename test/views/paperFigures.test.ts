@@ -27,14 +27,26 @@ function plot(args: string[], name: string): string {
   return fs.readFileSync(file, 'utf8');
 }
 
-interface Marker { i: number; x: number; y: number; cx: number; cy: number }
+interface Marker {
+  i: number;
+  x: number;
+  y: number;
+  cx: number;
+  cy: number;
+}
 function markers(svg: string): Marker[] {
-  return [...svg.matchAll(/<circle class="turbine" data-turbine="(\d+)" data-x="([^"]+)" data-y="([^"]+)"[^>]* cx="([^"]+)" cy="([^"]+)"/g)]
-    .map((m) => ({ i: Number(m[1]), x: Number(m[2]), y: Number(m[3]), cx: Number(m[4]), cy: Number(m[5]) }));
+  return [...svg.matchAll(/<circle class="turbine" data-turbine="(\d+)" data-x="([^"]+)" data-y="([^"]+)"[^>]* cx="([^"]+)" cy="([^"]+)"/g)].map((m) => ({
+    i: Number(m[1]),
+    x: Number(m[2]),
+    y: Number(m[3]),
+    cx: Number(m[4]),
+    cy: Number(m[5]),
+  }));
 }
 /** Screen x of data x (and y), from two markers far apart. */
 function screenMap(ms: Marker[]) {
-  const a = ms.reduce((p, m) => (m.x < p.x ? m : p)), b = ms.reduce((p, m) => (m.x > p.x ? m : p));
+  const a = ms.reduce((p, m) => (m.x < p.x ? m : p)),
+    b = ms.reduce((p, m) => (m.x > p.x ? m : p));
   const k = (b.cx - a.cx) / (b.x - a.x);
   return { sx: (x: number) => a.cx + (x - a.x) * k, sy: (y: number) => a.cy - (y - a.y) * k, k };
 }
@@ -57,14 +69,22 @@ test('axes: tick labels in metres at the coordinates the markers give them', () 
   const cs4 = plot(['iea37-cs4'], 'cs4.svg');
   assert.match(cs4, />x \(km, east\)</);
   const k4 = screenMap(markers(cs4));
-  for (const m of cs4.matchAll(/<text class="tick-x" x="([^"]+)"[^>]*>([^<]+)<\/text>/g)) assert.ok(Math.abs(Number(m[1]) - k4.sx(tickValue(m[2], 1000))) < 0.05, `km tick ${m[2]}`);
+  for (const m of cs4.matchAll(/<text class="tick-x" x="([^"]+)"[^>]*>([^<]+)<\/text>/g))
+    assert.ok(Math.abs(Number(m[1]) - k4.sx(tickValue(m[2], 1000))) < 0.05, `km tick ${m[2]}`);
 });
 
-test('--numbers writes every turbine\'s index beside its marker', () => {
+test("--numbers writes every turbine's index beside its marker", () => {
   const svg = plot(['iea37-cs1-16', '--numbers'], 'numbers.svg');
   const ms = markers(svg);
-  const labels = [...svg.matchAll(/<text class="turbine-number" x="([^"]+)" y="([^"]+)">(\d+)<\/text>/g)].map((m) => ({ x: Number(m[1]), y: Number(m[2]), i: Number(m[3]) }));
-  assert.deepEqual(labels.map((l) => l.i), ms.map((m) => m.i));
+  const labels = [...svg.matchAll(/<text class="turbine-number" x="([^"]+)" y="([^"]+)">(\d+)<\/text>/g)].map((m) => ({
+    x: Number(m[1]),
+    y: Number(m[2]),
+    i: Number(m[3]),
+  }));
+  assert.deepEqual(
+    labels.map((l) => l.i),
+    ms.map((m) => m.i),
+  );
   for (const l of labels) {
     const m = ms[l.i];
     assert.ok(Math.hypot(l.x - m.cx, l.y - m.cy) < 20, `label ${l.i} next to its turbine`);
@@ -100,7 +120,13 @@ test('wind rose: radius proportional to frequency, rings in %, speed classes wit
   // cs3: 20 speeds in classes of 5 m/s, in the legend.
   const cs3 = plot(['iea37-cs3'], 'rose3.svg');
   assert.match(cs3, /data-speed-classes="5"/);
-  assert.deepEqual([...cs3.matchAll(/<g class="rose-legend".*?<\/g>/g)][0][0].match(/>[^<]*m\/s</g), ['>0–5 m/s<', '>5–10 m/s<', '>10–15 m/s<', '>15–20 m/s<', '>≥ 20 m/s<']);
+  assert.deepEqual([...cs3.matchAll(/<g class="rose-legend".*?<\/g>/g)][0][0].match(/>[^<]*m\/s</g), [
+    '>0–5 m/s<',
+    '>5–10 m/s<',
+    '>10–15 m/s<',
+    '>15–20 m/s<',
+    '>≥ 20 m/s<',
+  ]);
 });
 
 test('--style paper: millimetres, no title, no flow field, PNG at 300 dpi', () => {
@@ -118,30 +144,49 @@ test('--style paper: millimetres, no title, no flow field, PNG at 300 dpi', () =
 });
 
 test('report: numeric order of farm types, a dot per seed, one colour scale per best/worst pair', async () => {
-  const { file, out } = writeNoopCampaign(dir, 'order', 4, {}, {
-    farm_types: [{ id: 0, turbine: 'iea37-3.35mw', n_turbines: 9, label: 'x9' }, { id: 1, turbine: 'iea37-3.35mw', n_turbines: 16, label: 'x16' }],
-  });
+  const { file, out } = writeNoopCampaign(
+    dir,
+    'order',
+    4,
+    {},
+    {
+      farm_types: [
+        { id: 0, turbine: 'iea37-3.35mw', n_turbines: 9, label: 'x9' },
+        { id: 1, turbine: 'iea37-3.35mw', n_turbines: 16, label: 'x16' },
+      ],
+    },
+  );
   runCampaign(file, out);
   const view = await readCampaignView(out);
   const charts = campaignCharts(view);
   // The heat map's farm-type axis: x9 left of x16 (as text, 'x16' < 'x9').
   const heat = await vegaLiteToSvg(charts.find((c) => c.id === 'status')!.spec);
-  const labelX = (label: string) => Number(new RegExp(`transform="translate\\(([\\d.]+),[\\d.-]+\\)[^>]*>${label}</text>`).exec(heat)?.[1] ?? new RegExp(`<text[^>]*transform="translate\\(([\\d.]+),[^)]*\\)"[^>]*>${label}<`).exec(heat)?.[1]);
+  const labelX = (label: string) =>
+    Number(
+      new RegExp(`transform="translate\\(([\\d.]+),[\\d.-]+\\)[^>]*>${label}</text>`).exec(heat)?.[1] ??
+        new RegExp(`<text[^>]*transform="translate\\(([\\d.]+),[^)]*\\)"[^>]*>${label}<`).exec(heat)?.[1],
+    );
   assert.ok(labelX('x9') < labelX('x16'), `x9 at ${labelX('x9')}, x16 at ${labelX('x16')}`);
   // Four seeds per cell: one dot per done task, with its AEP.
   const dots = charts.find((c) => c.id === 'aep-histogram')!;
   assert.match(dots.title, /every seed/);
   const values = (dots.spec as { data: { values: { taskId: string; aep: number }[] } }).data.values;
   assert.equal(values.length, view.status.done);
-  const stored = readLedgerResults(out, values.map((v) => v.taskId));
+  const stored = readLedgerResults(
+    out,
+    values.map((v) => v.taskId),
+  );
   values.forEach((v, i) => assert.equal(v.aep, stored[i].aep));
   // Best and worst of a cell: the same colour bar, and each marker's colour placed on it by its loss.
   const pair = view.layouts.filter((l) => l.label === view.cells[0].label);
   assert.equal(pair.length, 2);
   const ticks = pair.map((l) => [...l.svg.matchAll(/<text x="[^"]+" y="[^"]+" font-size="[^"]+">([\d.]+)<\/text>/g)].map((m) => m[1]).join(','));
   assert.equal(ticks[0], ticks[1]);
-  const losses = pair.flatMap((l) => [...l.svg.matchAll(/data-wake-loss="([^"]+)"[^>]*fill="(#[0-9a-f]{6})"/g)].map((m) => ({ loss: Number(m[1]), fill: m[2] })));
-  const lo = Math.min(...losses.map((m) => m.loss)), hi = Math.max(...losses.map((m) => m.loss));
+  const losses = pair.flatMap((l) =>
+    [...l.svg.matchAll(/data-wake-loss="([^"]+)"[^>]*fill="(#[0-9a-f]{6})"/g)].map((m) => ({ loss: Number(m[1]), fill: m[2] })),
+  );
+  const lo = Math.min(...losses.map((m) => m.loss)),
+    hi = Math.max(...losses.map((m) => m.loss));
   // The lowest loss of the pair has the scale's lightest colour, the highest its darkest, whichever plot they are in.
   assert.equal(losses.find((m) => m.loss === lo)!.fill, '#fff5be');
   assert.equal(losses.find((m) => m.loss === hi)!.fill, '#6e0a28');

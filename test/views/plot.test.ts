@@ -14,13 +14,27 @@ import { pngHeader, runCampaign, runWflo, tempDir, writeNoopCampaign } from './v
 
 const EX16 = path.join(IEA37, 'cs1-2', 'iea37-ex16.yaml');
 
-interface Marker { x: number; y: number; cx: number; cy: number; loss: number; fill: string }
+interface Marker {
+  x: number;
+  y: number;
+  cx: number;
+  cy: number;
+  loss: number;
+  fill: string;
+}
 
 function markers(svg: string): Marker[] {
   const out: Marker[] = [];
   for (const m of svg.matchAll(/<circle class="turbine"([^>]*)>/g)) {
     const attr = (name: string) => new RegExp(`\\s${name}="([^"]*)"`).exec(m[1])?.[1] ?? '';
-    out.push({ x: Number(attr('data-x')), y: Number(attr('data-y')), cx: Number(attr('cx')), cy: Number(attr('cy')), loss: Number(attr('data-wake-loss')), fill: attr('fill') });
+    out.push({
+      x: Number(attr('data-x')),
+      y: Number(attr('data-y')),
+      cx: Number(attr('cx')),
+      cy: Number(attr('cy')),
+      loss: Number(attr('data-wake-loss')),
+      fill: attr('fill'),
+    });
   }
   return out;
 }
@@ -36,7 +50,9 @@ test('an IEA37 cs1 baseline: one marker per turbine at the published coordinates
   const r = runWflo(['plot', EX16, '--case', 'iea37-cs1-16', '-o', file]);
   assert.equal(r.status, 0, r.stderr);
   const svg = fs.readFileSync(file, 'utf8');
-  const doc = parse(fs.readFileSync(EX16, 'utf8')) as { definitions: { position: { items: { xc: number[]; yc: number[] } }; plant_energy: { properties: { annual_energy_production: { default: number } } } } };
+  const doc = parse(fs.readFileSync(EX16, 'utf8')) as {
+    definitions: { position: { items: { xc: number[]; yc: number[] } }; plant_energy: { properties: { annual_energy_production: { default: number } } } };
+  };
   const { xc, yc } = doc.definitions.position.items;
   const ms = markers(svg);
   assert.equal(ms.length, xc.length, 'one marker per turbine');
@@ -44,7 +60,8 @@ test('an IEA37 cs1 baseline: one marker per turbine at the published coordinates
     assert.ok(Math.abs(ms[i].x - xc[i]) < 1e-9 && Math.abs(ms[i].y - yc[i]) < 1e-9, `turbine ${i} at (${xc[i]}, ${yc[i]})`);
   }
   // Screen positions: one scale for x and y, y pointing up (north at the top).
-  const a = ms.reduce((p, m) => (m.x < p.x ? m : p)), b = ms.reduce((p, m) => (m.x > p.x ? m : p));
+  const a = ms.reduce((p, m) => (m.x < p.x ? m : p)),
+    b = ms.reduce((p, m) => (m.x > p.x ? m : p));
   const scale = (b.cx - a.cx) / (b.x - a.x);
   assert.ok(scale > 0);
   for (const m of ms) {
@@ -88,19 +105,36 @@ test('PNG output has the requested size; --flow embeds the velocity field', () =
 test('exclusion zones are drawn hatched, under the turbines', () => {
   const dir = tempDir('wflo-plot-');
   const caseFile = path.join(dir, 'lane.yaml');
-  fs.writeFileSync(caseFile, [
-    'name: lane', 'base: iea37-cs1-16', 'n_turbines: 4', 'boundary:',
-    '  polygon: [[-1500, -1500], [1500, -1500], [1500, 1500], [-1500, 1500]]',
-    '  exclusions:', '    - name: shipping lane', '      polygon: [[-200, -1500], [200, -1500], [200, 1500], [-200, 1500]]',
-    'layout: {x: [-1000, -600, 600, 1000], y: [0, 500, -500, 0]}', '',
-  ].join('\n'));
+  fs.writeFileSync(
+    caseFile,
+    [
+      'name: lane',
+      'base: iea37-cs1-16',
+      'n_turbines: 4',
+      'boundary:',
+      '  polygon: [[-1500, -1500], [1500, -1500], [1500, 1500], [-1500, 1500]]',
+      '  exclusions:',
+      '    - name: shipping lane',
+      '      polygon: [[-200, -1500], [200, -1500], [200, 1500], [-200, 1500]]',
+      'layout: {x: [-1000, -600, 600, 1000], y: [0, 500, -500, 0]}',
+      '',
+    ].join('\n'),
+  );
   const svgFile = path.join(dir, 'lane.svg');
   const r = runWflo(['plot', caseFile, '-o', svgFile]);
   assert.equal(r.status, 0, r.stderr);
   const svg = fs.readFileSync(svgFile, 'utf8');
   assert.match(svg, /<path class="exclusion" d="M[^"]+"[^>]*><title>shipping lane<\/title>/);
   assert.ok(svg.indexOf('class="exclusion"') < svg.indexOf('class="turbine"'), 'zones under the turbines');
-  assert.deepEqual(markers(svg).map((m) => [m.x, m.y]), [[-1000, 0], [-600, 500], [600, -500], [1000, 0]]);
+  assert.deepEqual(
+    markers(svg).map((m) => [m.x, m.y]),
+    [
+      [-1000, 0],
+      [-600, 500],
+      [600, -500],
+      [1000, 0],
+    ],
+  );
 });
 
 test('stored results: campaign folder, layouts.h5 and --compare; bad input is one line, exit 2', () => {
@@ -108,13 +142,18 @@ test('stored results: campaign folder, layouts.h5 and --compare; bad input is on
   const { file, out } = writeNoopCampaign(dir, 'plots', 2);
   runCampaign(file, out);
   assert.equal(runWflo(['export', out]).status, 0);
-  const fromDir = path.join(dir, 'dir.svg'), fromH5 = path.join(dir, 'h5.svg');
+  const fromDir = path.join(dir, 'dir.svg'),
+    fromH5 = path.join(dir, 'h5.svg');
   assert.equal(runWflo(['plot', out, '--task', 'farm_1_type_1_seed_1', '-o', fromDir]).status, 0);
   const r = runWflo(['plot', path.join(out, 'layouts.h5'), '--task', 'farm_1_type_1_seed_1', '-o', fromH5]);
   assert.equal(r.status, 0, r.stderr);
-  const a = markers(fs.readFileSync(fromDir, 'utf8')), b = markers(fs.readFileSync(fromH5, 'utf8'));
+  const a = markers(fs.readFileSync(fromDir, 'utf8')),
+    b = markers(fs.readFileSync(fromH5, 'utf8'));
   assert.equal(a.length, 9);
-  assert.deepEqual(a.map((m) => [m.x, m.y]), b.map((m) => [m.x, m.y]));
+  assert.deepEqual(
+    a.map((m) => [m.x, m.y]),
+    b.map((m) => [m.x, m.y]),
+  );
   for (const m of a) assert.ok(m.x >= 0 && m.x <= 3000 && m.y >= 0 && m.y <= 2000, 'inside the rectangle');
 
   const cmp = path.join(dir, 'cmp.svg');

@@ -49,8 +49,9 @@ function payload(): { view: CampaignView; charts: ChartSpec[] } {
 
 /** task id → [source, aep, aep_reported (null for NaN)] as h5py reads layouts.h5. */
 function h5Rows(): Map<string, [string, number, number | null]> {
-  const py = 'import h5py, json, math, sys\nf = h5py.File(sys.argv[1], "r")\n'
-    + 'print(json.dumps([[t, s, float(a), None if math.isnan(r) else float(r)] for t, s, a, r in zip(f["task_id"].asstr()[:], f["source"].asstr()[:], f["aep"][:], f["aep_reported"][:])]))';
+  const py =
+    'import h5py, json, math, sys\nf = h5py.File(sys.argv[1], "r")\n' +
+    'print(json.dumps([[t, s, float(a), None if math.isnan(r) else float(r)] for t, s, a, r in zip(f["task_id"].asstr()[:], f["source"].asstr()[:], f["aep"][:], f["aep_reported"][:])]))';
   const r = spawnSync(PYTHON, ['-c', py, path.join(dir, 'out', 'layouts.h5')], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   return new Map((JSON.parse(r.stdout) as [string, string, number, number | null][]).map(([t, s, a, rep]) => [t, [s, a, rep]]));
@@ -84,7 +85,9 @@ test('AEP axes read as MWh numbers, time axes as ISO 8601', { skip }, async () =
   const lo = Math.min(...view.cells.filter((c) => c.aep).map((c) => c.aep!.min));
   const hi = Math.max(...view.cells.filter((c) => c.aep).map((c) => c.aep!.max));
   const svg = await vegaLiteToSvg(charts.find((c) => c.id === 'aep-histogram')!.spec);
-  const labels = [...svg.matchAll(/<g class="mark-text role-axis-label"[^>]*>([\s\S]*?)<\/g>/g)].flatMap((g) => [...g[1].matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((t) => t[1]));
+  const labels = [...svg.matchAll(/<g class="mark-text role-axis-label"[^>]*>([\s\S]*?)<\/g>/g)].flatMap((g) =>
+    [...g[1].matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((t) => t[1]),
+  );
   assert.ok(labels.length >= 4, `axis labels: ${labels.join(' | ')}`);
   const numbers = labels.filter((l) => !/^\s*$/.test(l));
   for (const l of numbers) {
@@ -100,12 +103,15 @@ test('AEP axes read as MWh numbers, time axes as ISO 8601', { skip }, async () =
   assert.match(JSON.stringify(throughput.spec), /time, UTC, \d{4}-\d\d-\d\d/);
 });
 
-test('in chromium: the page\'s date is ISO 8601 (UTC), and the provenance table shows the reported AEP', { skip: skip || (hasChromium() ? false : 'no chromium (apt-get install chromium)'), timeout: 90_000 }, async () => {
+test("in chromium: the page's date is ISO 8601 (UTC), and the provenance table shows the reported AEP", {
+  skip: skip || (hasChromium() ? false : 'no chromium (apt-get install chromium)'),
+  timeout: 90_000,
+}, async () => {
   browser = await launchBrowser();
   const page = await browser.context.newPage();
   await page.goto(pathToFileURL(html).href);
   await page.waitForSelector('table.provenance');
-  assert.match(await page.locator('#meta').textContent() ?? '', /data of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+  assert.match((await page.locator('#meta').textContent()) ?? '', /data of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
   const first = await page.locator('table.provenance tbody tr').first().locator('td').allTextContents();
   assert.equal(first[1], 'adopted');
   assert.equal(first[4], '1,000,000,000.00');

@@ -20,15 +20,46 @@ const hasPil = spawnSync(PYTHON, ['-c', 'import PIL'], { encoding: 'utf8' }).sta
 
 // Speed-up 0.9 west of x = 500, 1.2 east of x = 1500, linear between; TI 6 % south, 12 % north.
 const SITE = {
-  speedup: { x: [-5000, 500, 1500, 5000], y: [-5000, 5000], values: [[0.9, 0.9], [0.9, 0.9], [1.2, 1.2], [1.2, 1.2]] },
-  ti: { x: [-5000, 5000], y: [-5000, 0, 2000, 5000], values: [[0.06, 0.06, 0.12, 0.12], [0.06, 0.06, 0.12, 0.12]] },
+  speedup: {
+    x: [-5000, 500, 1500, 5000],
+    y: [-5000, 5000],
+    values: [
+      [0.9, 0.9],
+      [0.9, 0.9],
+      [1.2, 1.2],
+      [1.2, 1.2],
+    ],
+  },
+  ti: {
+    x: [-5000, 5000],
+    y: [-5000, 0, 2000, 5000],
+    values: [
+      [0.06, 0.06, 0.12, 0.12],
+      [0.06, 0.06, 0.12, 0.12],
+    ],
+  },
 };
 function writeCase(name: string, site: unknown): string {
   const file = path.join(dir, `${name}.yaml`);
-  fs.writeFileSync(file, stringify({
-    name, turbine: 'v80', wind: 'iea37-cs1', wake_model: 'bastankhah2014', boundary: { polygon: [[0, 0], [2000, 0], [2000, 2000], [0, 2000]] }, site,
-    layout: { x: [200, 1000, 1800, 600], y: [300, 1000, 1700, 1600] },
-  }));
+  fs.writeFileSync(
+    file,
+    stringify({
+      name,
+      turbine: 'v80',
+      wind: 'iea37-cs1',
+      wake_model: 'bastankhah2014',
+      boundary: {
+        polygon: [
+          [0, 0],
+          [2000, 0],
+          [2000, 2000],
+          [0, 2000],
+        ],
+      },
+      site,
+      layout: { x: [200, 1000, 1800, 600], y: [300, 1000, 1700, 1600] },
+    }),
+  );
   return file;
 }
 
@@ -38,13 +69,20 @@ function raster(svg: string): { attrs: Record<string, string>; rows: number[][][
   assert.ok(tag, 'a site-field raster');
   const attrs = Object.fromEntries([...tag[0].matchAll(/([\w-]+)="([^"]*)"/g)].map((m) => [m[1], m[2]]));
   const png = attrs.href.replace(/^data:image\/png;base64,/, '');
-  const py = spawnSync(PYTHON, ['-c', `
+  const py = spawnSync(
+    PYTHON,
+    [
+      '-c',
+      `
 import sys, io, json, base64
 from PIL import Image
 im = Image.open(io.BytesIO(base64.b64decode(sys.stdin.read()))).convert('RGB')
 w, h = im.size
 print(json.dumps([[list(im.getpixel((c, r))) for c in range(w)] for r in range(h)]))
-`], { input: png, encoding: 'utf8', maxBuffer: 1 << 28 });
+`,
+    ],
+    { input: png, encoding: 'utf8', maxBuffer: 1 << 28 },
+  );
   assert.equal(py.status, 0, py.stderr);
   return { attrs, rows: JSON.parse(py.stdout) as number[][][] };
 }
@@ -52,7 +90,9 @@ print(json.dumps([[list(im.getpixel((c, r))) for c in range(w)] for r in range(h
 const near = (a: number, b: number): void => assert.ok(Math.abs(a - b) <= 1e-12, `${a} vs ${b}`);
 const lum = (p: number[]): number => 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2];
 
-test('the speed-up under the layout: light where it is lowest, dark where highest, in the field\'s order; the key is its range', { skip: hasPil ? false : 'needs python3-pil (Debian)' }, () => {
+test("the speed-up under the layout: light where it is lowest, dark where highest, in the field's order; the key is its range", {
+  skip: hasPil ? false : 'needs python3-pil (Debian)',
+}, () => {
   const svgFile = path.join(dir, 'speedup.svg');
   const r = runWflo(['plot', writeCase('hill', SITE), '-o', svgFile]);
   assert.equal(r.status, 0, r.stderr);
@@ -64,15 +104,20 @@ test('the speed-up under the layout: light where it is lowest, dark where highes
   near(Number(attrs['data-max']), 1.2);
   assert.match(svg, /speed-up 0\.900–1\.200 × rose speed/);
   for (const row of [rows[0], rows[Math.floor(rows.length / 2)], rows[rows.length - 1]]) {
-    assert.deepEqual(row[0], [...SITE_RAMP[0]], 'west: the lowest speed-up, the ramp\'s light end');
+    assert.deepEqual(row[0], [...SITE_RAMP[0]], "west: the lowest speed-up, the ramp's light end");
     assert.deepEqual(row[row.length - 1], [...SITE_RAMP[SITE_RAMP.length - 1]], 'east: the highest, the dark end');
     // The field rises (weakly) from west to east: the colours darken in the same order.
     for (let c = 1; c < row.length; c++) assert.ok(lum(row[c]) <= lum(row[c - 1]) + 1e-9, `column ${c}: ${row[c - 1]} then ${row[c]}`);
-    assert.ok(lum(row[Math.floor(row.length / 2)]) < lum(row[0]) && lum(row[Math.floor(row.length / 2)]) > lum(row[row.length - 1]), 'the ramp between the plateaus');
+    assert.ok(
+      lum(row[Math.floor(row.length / 2)]) < lum(row[0]) && lum(row[Math.floor(row.length / 2)]) > lum(row[row.length - 1]),
+      'the ramp between the plateaus',
+    );
   }
 });
 
-test('--site-field ti draws the TI in percent (north dark); none draws no field; outside the grid is grey', { skip: hasPil ? false : 'needs python3-pil (Debian)' }, () => {
+test('--site-field ti draws the TI in percent (north dark); none draws no field; outside the grid is grey', {
+  skip: hasPil ? false : 'needs python3-pil (Debian)',
+}, () => {
   const file = writeCase('ti', SITE);
   const tiSvg = path.join(dir, 'ti.svg');
   assert.equal(runWflo(['plot', file, '--site-field', 'ti', '-o', tiSvg]).status, 0);
@@ -93,7 +138,18 @@ test('--site-field ti draws the TI in percent (north dark); none draws no field;
   assert.doesNotMatch(fs.readFileSync(noneSvg, 'utf8'), /site-field/);
 
   // A grid that stops at x = 1500 (outside: limit lets the case through): the cells east of it are grey.
-  const short = { speedup: { x: [-5000, 500, 1500], y: [-5000, 5000], values: [[0.9, 0.9], [0.9, 0.9], [1.2, 1.2]] }, outside: 'limit' };
+  const short = {
+    speedup: {
+      x: [-5000, 500, 1500],
+      y: [-5000, 5000],
+      values: [
+        [0.9, 0.9],
+        [0.9, 0.9],
+        [1.2, 1.2],
+      ],
+    },
+    outside: 'limit',
+  };
   const shortSvg = path.join(dir, 'short.svg');
   const s = runWflo(['plot', writeCase('short', short), '-o', shortSvg]);
   assert.equal(s.status, 0, s.stderr);
@@ -102,16 +158,20 @@ test('--site-field ti draws the TI in percent (north dark); none draws no field;
   assert.deepEqual(east[0], [...SITE_RAMP[0]]);
 });
 
-test('on a site each turbine\'s gross is its model alone at its own position: the plot\'s gross is the sum of `wflo aep` of each turbine alone', () => {
+test("on a site each turbine's gross is its model alone at its own position: the plot's gross is the sum of `wflo aep` of each turbine alone", () => {
   const file = writeCase('gross', SITE);
   const r = runWflo(['plot', file, '--json', '-o', path.join(dir, 'gross.svg')]);
   assert.equal(r.status, 0, r.stderr);
   const drawn = JSON.parse(r.stdout) as { layouts: { aepMwh: number; grossAepMwh: number; wakeLoss: number }[] };
-  const x = [200, 1000, 1800, 600], y = [300, 1000, 1700, 1600];
+  const x = [200, 1000, 1800, 600],
+    y = [300, 1000, 1700, 1600];
   let sum = 0;
   for (let i = 0; i < x.length; i++) {
     const one = path.join(dir, `alone${i}.yaml`);
-    fs.writeFileSync(one, stringify({ name: 'alone', turbine: 'v80', wind: 'iea37-cs1', wake_model: 'bastankhah2014', site: SITE, layout: { x: [x[i]], y: [y[i]] } }));
+    fs.writeFileSync(
+      one,
+      stringify({ name: 'alone', turbine: 'v80', wind: 'iea37-cs1', wake_model: 'bastankhah2014', site: SITE, layout: { x: [x[i]], y: [y[i]] } }),
+    );
     const a = runWflo(['aep', one, '--json']);
     assert.equal(a.status, 0, a.stderr);
     sum += (JSON.parse(a.stdout) as { aep_mwh: number }).aep_mwh;

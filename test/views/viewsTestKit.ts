@@ -15,29 +15,50 @@ export const CHROMIUM = process.env.WFLO_CHROMIUM ?? '/usr/bin/chromium';
 export const hasChromium = (): boolean => fs.existsSync(CHROMIUM);
 
 /** A noop campaign: 2 farms (IEA37 cs1-16 circle; a rectangle with an exclusion-free site) × 2 types × `seeds`. */
-export function writeNoopCampaign(dir: string, name: string, seeds: number, optimizer: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): { file: string; out: string } {
+export function writeNoopCampaign(
+  dir: string,
+  name: string,
+  seeds: number,
+  optimizer: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): { file: string; out: string } {
   const out = path.join(dir, `${name}-out`);
   const file = path.join(dir, `${name}.yaml`);
-  fs.writeFileSync(file, stringify({
-    name,
-    output: out,
-    farms: [
-      { id: 0, case: 'iea37-cs1-16' },
-      { id: 1, boundary: { polygon: [[0, 0], [3000, 0], [3000, 2000], [0, 2000]] }, wind: 'iea37-cs1', label: 'rectangle' },
-    ],
-    farm_types: [
-      { id: 0, turbine: 'iea37-3.35mw', n_turbines: 6 },
-      { id: 1, turbine: 'iea37-3.35mw', n_turbines: 9 },
-    ],
-    seeds: { start: 0, count: seeds },
-    optimizer: { method: 'noop', ...optimizer },
-    workers: 2,
-    timeout_s: 60,
-    attempts: 2,
-    backoff: { initial_s: 0.05, factor: 2, max_s: 0.2 },
-    export: { every_results: 1000, every_s: 1000 },
-    ...extra,
-  }));
+  fs.writeFileSync(
+    file,
+    stringify({
+      name,
+      output: out,
+      farms: [
+        { id: 0, case: 'iea37-cs1-16' },
+        {
+          id: 1,
+          boundary: {
+            polygon: [
+              [0, 0],
+              [3000, 0],
+              [3000, 2000],
+              [0, 2000],
+            ],
+          },
+          wind: 'iea37-cs1',
+          label: 'rectangle',
+        },
+      ],
+      farm_types: [
+        { id: 0, turbine: 'iea37-3.35mw', n_turbines: 6 },
+        { id: 1, turbine: 'iea37-3.35mw', n_turbines: 9 },
+      ],
+      seeds: { start: 0, count: seeds },
+      optimizer: { method: 'noop', ...optimizer },
+      workers: 2,
+      timeout_s: 60,
+      attempts: 2,
+      backoff: { initial_s: 0.05, factor: 2, max_s: 0.2 },
+      export: { every_results: 1000, every_s: 1000 },
+      ...extra,
+    }),
+  );
   return { file, out };
 }
 
@@ -57,27 +78,49 @@ export function killGroup(child: ChildProcess | null | undefined): Promise<void>
   if (!child || child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
-    try { process.kill(-child.pid!, 'SIGTERM'); } catch { resolve(); }
-    setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, 3000).unref();
+    try {
+      process.kill(-child.pid!, 'SIGTERM');
+    } catch {
+      resolve();
+    }
+    setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }, 3000).unref();
   });
 }
 
 /** Wait for a line of the child's stdout matching `re`. */
 export function waitForLine(child: ChildProcess, re: RegExp, timeoutMs = 20_000): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
-    let text = '', err = '';
+    let text = '',
+      err = '';
     const timer = setTimeout(() => reject(new Error(`no line matching ${re} within ${timeoutMs} ms; stdout: ${text} stderr: ${err}`)), timeoutMs);
-    child.stderr?.setEncoding('utf8').on('data', (s: string) => { err += s; });
+    child.stderr?.setEncoding('utf8').on('data', (s: string) => {
+      err += s;
+    });
     child.stdout?.setEncoding('utf8').on('data', (s: string) => {
       text += s;
       const m = re.exec(text);
-      if (m) { clearTimeout(timer); resolve(m); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(m);
+      }
     });
-    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`exited with ${code} before printing ${re}; stderr: ${err}`)); });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited with ${code} before printing ${re}; stderr: ${err}`));
+    });
   });
 }
 
-export interface Browser { context: BrowserContext; close(): Promise<void> }
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
 
 /** Headless chromium with a fresh profile; close() removes the profile. */
 export async function launchBrowser(viewport = { width: 1400, height: 1000 }): Promise<Browser> {
@@ -86,8 +129,16 @@ export async function launchBrowser(viewport = { width: 1400, height: 1000 }): P
     executablePath: CHROMIUM,
     headless: true,
     viewport,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   return {
     context,

@@ -17,12 +17,19 @@ import { wakedSpeedsAt } from '../../src/physics/wakedField.js';
 const dir = tempDir('wflo-waked-flow-');
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-test('the field at a point equals the engine\'s effective speed of a turbine put there (rotor centre)', () => {
+test("the field at a point equals the engine's effective speed of a turbine put there (rotor centre)", () => {
   const turbine = builtinTurbine('v80');
   // Three turbines in a staggered line (the second in the first's wake, so its speed, Ct and TI are
   // its own), points behind them, wind from 250°.
-  const x = Float64Array.from([0, 420, 860]), y = Float64Array.from([0, 150, -40]);
-  const points: [number, number][] = [[1300, 60], [1250, -200], [1700, 300], [2400, 100], [900, 40]];
+  const x = Float64Array.from([0, 420, 860]),
+    y = Float64Array.from([0, 150, -40]);
+  const points: [number, number][] = [
+    [1300, 60],
+    [1250, -200],
+    [1700, 300],
+    [2400, 100],
+    [900, 40],
+  ];
   const specs: FarmModelSpec[] = [
     { wake: 'niayifar2016', superposition: 'linear' },
     { wake: 'turbopark2022', superposition: 'sos' },
@@ -31,7 +38,17 @@ test('the field at a point equals the engine\'s effective speed of a turbine put
     { wake: 'zong2020', superposition: 'linear' },
   ];
   for (const spec of specs) {
-    const field = wakedSpeedsAt(turbine, spec, x, y, 250, 9, 0.08, Float64Array.from(points, (p) => p[0]), Float64Array.from(points, (p) => p[1]));
+    const field = wakedSpeedsAt(
+      turbine,
+      spec,
+      x,
+      y,
+      250,
+      9,
+      0.08,
+      Float64Array.from(points, (p) => p[0]),
+      Float64Array.from(points, (p) => p[1]),
+    );
     points.forEach(([px, py], k) => {
       const flow = wakedFlow(turbine, spec, Float64Array.of(...x, px), Float64Array.of(...y, py), 250, 9, 0.08);
       const engine = flow.wsEff[3];
@@ -42,7 +59,10 @@ test('the field at a point equals the engine\'s effective speed of a turbine put
 });
 
 test('wflo plot --flow draws a Niayifar case and a mirrored TurbOPark case; the weighted sum is one line, exit 2', () => {
-  for (const [name, body] of [['niayifar', 'wake_model: niayifar2016\nsuperposition: linear\n'], ['turbopark', 'wake_model: turbopark2022\nground: mirror\n']]) {
+  for (const [name, body] of [
+    ['niayifar', 'wake_model: niayifar2016\nsuperposition: linear\n'],
+    ['turbopark', 'wake_model: turbopark2022\nground: mirror\n'],
+  ]) {
     fs.writeFileSync(path.join(dir, `${name}.yaml`), `base: iea37-cs1-16\n${body}`);
     const out = path.join(dir, `${name}.svg`);
     const r = runWflo(['plot', `${name}.yaml`, '--flow', '270', '-o', out], { cwd: dir });

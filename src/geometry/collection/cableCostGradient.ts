@@ -20,7 +20,9 @@ export interface CableCostGradient {
 export function cableCostGradient(
   network: Pick<CollectionNetwork, 'turbineCount' | 'substationCount' | 'parent' | 'cable'>,
   cables: readonly CableType[],
-  x: ArrayLike<number>, y: ArrayLike<number>, substations: readonly (readonly [number, number])[],
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  substations: readonly (readonly [number, number])[],
 ): CableCostGradient {
   const n = network.turbineCount;
   const dx = new Float64Array(n);
@@ -40,8 +42,15 @@ export function cableCostGradient(
     if (len === 0) continue;
     const gx = (c * ex) / len;
     const gy = (c * ey) / len;
-    dx[i] += gx; dy[i] += gy;
-    if (j < n) { dx[j] -= gx; dy[j] -= gy; } else { dsx[j - n] -= gx; dsy[j - n] -= gy; }
+    dx[i] += gx;
+    dy[i] += gy;
+    if (j < n) {
+      dx[j] -= gx;
+      dy[j] -= gy;
+    } else {
+      dsx[j - n] -= gx;
+      dsy[j - n] -= gy;
+    }
   }
   return { cost, dx, dy, dsx, dsy };
 }

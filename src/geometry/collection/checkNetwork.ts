@@ -14,7 +14,9 @@ import { edgesCross } from './segmentCrossing.js';
 export function checkNetwork(
   network: Pick<CollectionNetwork, 'parent' | 'cable' | 'load'>,
   cables: readonly CableType[],
-  x: ArrayLike<number>, y: ArrayLike<number>, substations: readonly (readonly [number, number])[],
+  x: ArrayLike<number>,
+  y: ArrayLike<number>,
+  substations: readonly (readonly [number, number])[],
   exclusions: readonly ExclusionZone[] = [],
 ): string[] {
   const n = x.length;
@@ -22,8 +24,14 @@ export function checkNetwork(
   const problems: string[] = [];
   const px = new Float64Array(n + m);
   const py = new Float64Array(n + m);
-  for (let i = 0; i < n; i++) { px[i] = x[i]; py[i] = y[i]; }
-  substations.forEach((s, k) => { px[n + k] = s[0]; py[n + k] = s[1]; });
+  for (let i = 0; i < n; i++) {
+    px[i] = x[i];
+    py[i] = y[i];
+  }
+  substations.forEach((s, k) => {
+    px[n + k] = s[0];
+    py[n + k] = s[1];
+  });
   const parent = network.parent;
   if (parent.length !== n) return [`parent has ${parent.length} entries for ${n} turbines`];
   const loads = subtreeLoads(parent, n, m);

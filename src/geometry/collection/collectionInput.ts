@@ -30,7 +30,9 @@ const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFi
 /** Throws an InputError for the first problem of the input. */
 export function checkCollectionInput(input: CollectionInput): void {
   const where = input.source ?? 'collection';
-  const fail = (field: string, what: string): never => { throw new InputError(`${where}: ${field}: ${what}`); };
+  const fail = (field: string, what: string): never => {
+    throw new InputError(`${where}: ${field}: ${what}`);
+  };
   const { x, y } = input.turbines;
   if (x.length !== y.length) fail('turbines', `x has ${x.length} values, y has ${y.length}`);
   if (x.length === 0) fail('turbines', 'no turbines to connect');
@@ -52,10 +54,12 @@ export function checkCollectionInput(input: CollectionInput): void {
   if (points) fail('turbines', points);
   for (const zone of input.exclusions ?? []) {
     input.substations.forEach((s, k) => {
-      if (insidePolygon(zone.vertices, s[0], s[1])) fail(`substations[${k}]`, `(${s[0]}, ${s[1]}) lies inside exclusion zone "${zone.name}"; no cable could reach it`);
+      if (insidePolygon(zone.vertices, s[0], s[1]))
+        fail(`substations[${k}]`, `(${s[0]}, ${s[1]}) lies inside exclusion zone "${zone.name}"; no cable could reach it`);
     });
     for (let i = 0; i < x.length; i++) {
-      if (insidePolygon(zone.vertices, x[i], y[i])) fail(`turbines[${i}]`, `(${x[i]}, ${y[i]}) lies inside exclusion zone "${zone.name}"; no cable could reach it`);
+      if (insidePolygon(zone.vertices, x[i], y[i]))
+        fail(`turbines[${i}]`, `(${x[i]}, ${y[i]}) lies inside exclusion zone "${zone.name}"; no cable could reach it`);
     }
   }
 }

@@ -65,7 +65,10 @@ export function esauWilliams(problem: RoutingProblem, lambda: number, group?: In
         if (gateNode[a] < 0 && gateNode[b] < 0) continue;
         const t = g === Infinity ? -Infinity : dist[i][k] - lambda * g;
         if (!(t < 0)) continue;
-        candT[count] = t; candD[count] = dist[i][k]; candI[count] = i; candK[count] = k;
+        candT[count] = t;
+        candD[count] = dist[i][k];
+        candI[count] = i;
+        candK[count] = k;
         count++;
       }
     }
@@ -86,7 +89,9 @@ export function esauWilliams(problem: RoutingProblem, lambda: number, group?: In
         const r = l + 1;
         const m = r < heapSize && less(heap[r], heap[l]) ? r : l;
         if (!less(heap[m], heap[at])) return;
-        const tmp = heap[m]; heap[m] = heap[at]; heap[at] = tmp;
+        const tmp = heap[m];
+        heap[m] = heap[at];
+        heap[at] = tmp;
         at = m;
       }
     };
@@ -106,19 +111,33 @@ export function esauWilliams(problem: RoutingProblem, lambda: number, group?: In
       for (let e = 0; e < ea.length && !crossesTree; e++) {
         if (edgesCross(bi, j, ea[e], eb[e], px, py)) crossesTree = true;
       }
-      if (crossesTree) { banned[bi][bk] = 1; continue; }
+      if (crossesTree) {
+        banned[bi][bk] = 1;
+        continue;
+      }
       for (let c2 = 0; c2 < n && !crossesGate; c2++) {
         const gn = gateNode[c2];
-        if (gn >= 0 && c2 !== comp[bi] && edgesCross(bi, j, gn, gateOf[gn], px, py)) { crossesGate = true; blockedBy[bi][bk] = gn; }
+        if (gn >= 0 && c2 !== comp[bi] && edgesCross(bi, j, gn, gateOf[gn], px, py)) {
+          crossesGate = true;
+          blockedBy[bi][bk] = gn;
+        }
       }
       if (crossesGate) continue;
       // Join: a hangs from j; the merged feeder keeps b's gate (a's when b has none).
       const a = comp[bi];
       const b = comp[j];
-      ea.push(bi); eb.push(j);
+      ea.push(bi);
+      eb.push(j);
       if (gateNode[a] >= 0) isGate[gateNode[a]] = 0;
-      if (gateNode[b] < 0) { gateNode[b] = gateNode[a]; gateLen[b] = gateLen[a]; if (gateNode[b] >= 0) isGate[gateNode[b]] = 1; }
-      for (const v of members[a]) { comp[v] = b; members[b].push(v); }
+      if (gateNode[b] < 0) {
+        gateNode[b] = gateNode[a];
+        gateLen[b] = gateLen[a];
+        if (gateNode[b] >= 0) isGate[gateNode[b]] = 1;
+      }
+      for (const v of members[a]) {
+        comp[v] = b;
+        members[b].push(v);
+      }
       members[a] = [];
       size[b] += size[a];
       size[a] = 0;
@@ -130,7 +149,10 @@ export function esauWilliams(problem: RoutingProblem, lambda: number, group?: In
   }
   // Orient the tree: from each gate node outward over the turbine–turbine edges.
   const adj: number[][] = Array.from({ length: n }, () => []);
-  for (let e = 0; e < ea.length; e++) { adj[ea[e]].push(eb[e]); adj[eb[e]].push(ea[e]); }
+  for (let e = 0; e < ea.length; e++) {
+    adj[ea[e]].push(eb[e]);
+    adj[eb[e]].push(ea[e]);
+  }
   const parent = new Int32Array(n).fill(-1);
   for (let c = 0; c < n; c++) {
     if (members[c].length === 0) continue;
@@ -141,7 +163,10 @@ export function esauWilliams(problem: RoutingProblem, lambda: number, group?: In
     while (stack.length > 0) {
       const v = stack.pop()!;
       for (const w of adj[v]) {
-        if (w !== parent[v]) { parent[w] = v; stack.push(w); }
+        if (w !== parent[v]) {
+          parent[w] = v;
+          stack.push(w);
+        }
       }
     }
   }

@@ -13,15 +13,13 @@ export function insidePolygon(vertices: ExclusionZone['vertices'], x: number, y:
   for (let a = 0, b = vertices.length - 1; a < vertices.length; b = a++) {
     const [xa, ya] = vertices[a];
     const [xb, yb] = vertices[b];
-    if ((ya > y) !== (yb > y) && x < ((xb - xa) * (y - ya)) / (yb - ya) + xa) inside = !inside;
+    if (ya > y !== yb > y && x < ((xb - xa) * (y - ya)) / (yb - ya) + xa) inside = !inside;
   }
   return inside;
 }
 
 /** The first zone the segment (ax, ay)-(bx, by) passes through, or undefined. */
-export function blockingZone(
-  zones: readonly ExclusionZone[], ax: number, ay: number, bx: number, by: number,
-): ExclusionZone | undefined {
+export function blockingZone(zones: readonly ExclusionZone[], ax: number, ay: number, bx: number, by: number): ExclusionZone | undefined {
   for (const zone of zones) {
     const v = zone.vertices;
     if (insidePolygon(v, ax, ay) || insidePolygon(v, bx, by)) return zone;

@@ -12,7 +12,11 @@ export function feederCost(problem: RoutingProblem, par: Int32Array, nodes: read
   for (const v of nodes) scratch[v] = 0;
   for (const v of nodes) {
     let j = v;
-    for (;;) { scratch[j]++; if (par[j] >= n) break; j = par[j]; }
+    for (;;) {
+      scratch[j]++;
+      if (par[j] >= n) break;
+      j = par[j];
+    }
   }
   let cost = 0;
   for (const v of nodes) cost += problem.choice.costForLoad[scratch[v]] * distance(problem, v, par[v]);

@@ -26,7 +26,10 @@ export function improveByNodeSwap(problem: RoutingProblem, parent: Int32Array, f
   const both: number[] = [];
   const feederCost = (nodes: number[]): number => priceFeeders(problem, par, nodes, loadScratch);
   const rebuild = (): void => {
-    for (let i = 0; i < n; i++) { members[i].length = 0; children[i].length = 0; }
+    for (let i = 0; i < n; i++) {
+      members[i].length = 0;
+      children[i].length = 0;
+    }
     for (let i = 0; i < n; i++) {
       if (par[i] < n) children[par[i]].push(i);
       let r = i;
@@ -35,8 +38,7 @@ export function improveByNodeSwap(problem: RoutingProblem, parent: Int32Array, f
       members[r].push(i);
     }
   };
-  const open = (i: number, j: number): boolean =>
-    exclusions.length === 0 || blockingZone(exclusions, px[i], py[i], px[j], py[j]) === undefined;
+  const open = (i: number, j: number): boolean => exclusions.length === 0 || blockingZone(exclusions, px[i], py[i], px[j], py[j]) === undefined;
   // Does edge i-j cross any edge of the current network other than itself?
   const crossesAny = (i: number, j: number): boolean => {
     for (let e = 0; e < n; e++) {
@@ -59,13 +61,19 @@ export function improveByNodeSwap(problem: RoutingProblem, parent: Int32Array, f
     for (let step = 0; step < nodes.length; step++) {
       let pick = -1;
       for (const v of nodes) if (!inTree[v] && (pick < 0 || bestD[v] < bestD[pick])) pick = v;
-      if (pick < 0 || bestTo[pick] < 0) { par[nodes[0]] = -1; return; }
+      if (pick < 0 || bestTo[pick] < 0) {
+        par[nodes[0]] = -1;
+        return;
+      }
       inTree[pick] = 1;
       par[pick] = bestTo[pick];
       for (const v of nodes) {
         if (inTree[v]) continue;
         const d = distance(problem, v, pick);
-        if (d < bestD[v] && open(v, pick)) { bestD[v] = d; bestTo[v] = pick; }
+        if (d < bestD[v] && open(v, pick)) {
+          bestD[v] = d;
+          bestTo[v] = pick;
+        }
       }
     }
   };
@@ -93,7 +101,8 @@ export function improveByNodeSwap(problem: RoutingProblem, parent: Int32Array, f
         const pb = par[b];
         const ca = children[a];
         const cb = children[b];
-        par[a] = pb; par[b] = pa;
+        par[a] = pb;
+        par[b] = pa;
         for (const c of ca) par[c] = b;
         for (const c of cb) par[c] = a;
         let take = feederCost(both) < before - 1e-12 * before;
@@ -101,19 +110,31 @@ export function improveByNodeSwap(problem: RoutingProblem, parent: Int32Array, f
           const fresh: [number, number][] = [[a, pb], [b, pa], ...ca.map((c): [number, number] => [c, b]), ...cb.map((c): [number, number] => [c, a])];
           take = fresh.every(([i, j]) => open(i, j) && !crossesAny(i, j));
         }
-        if (take) { if (focus !== undefined) for (const q of both) focus[q] = 1; rebuild(); improved = true; break; }
-        par[a] = pa; par[b] = pb;
+        if (take) {
+          if (focus !== undefined) for (const q of both) focus[q] = 1;
+          rebuild();
+          improved = true;
+          break;
+        }
+        par[a] = pa;
+        par[b] = pb;
         for (const c of ca) par[c] = a;
         for (const c of cb) par[c] = b;
         // (2) Exchange a and b between the two sets and re-connect each set as an MST.
         for (const q of both) saved[q] = par[q];
-        groupA.length = 0; groupB.length = 0;
+        groupA.length = 0;
+        groupB.length = 0;
         for (const q of members[root[a]]) groupA.push(q === a ? b : q);
         for (const q of members[root[b]]) groupB.push(q === b ? a : q);
         primInto(groupA);
         primInto(groupB);
         take = par[groupA[0]] >= 0 && par[groupB[0]] >= 0 && feederCost(both) < before - 1e-12 * before && valid(both);
-        if (take) { if (focus !== undefined) for (const q of both) focus[q] = 1; rebuild(); improved = true; break; }
+        if (take) {
+          if (focus !== undefined) for (const q of both) focus[q] = 1;
+          rebuild();
+          improved = true;
+          break;
+        }
         for (const q of both) par[q] = saved[q];
       }
     }

@@ -14,7 +14,9 @@ import type { RoutingProblem } from './routingProblem.js';
 /** A seeded linear congruential generator (Numerical Recipes constants): the same seed, the same draws. */
 export class KickRandom {
   private s: number;
-  constructor(seed: number) { this.s = seed >>> 0; }
+  constructor(seed: number) {
+    this.s = seed >>> 0;
+  }
   /** A whole number in 0 … k − 1. */
   below(k: number): number {
     this.s = (Math.imul(this.s, 1664525) + 1013904223) >>> 0;
@@ -35,7 +37,10 @@ export function kick(problem: RoutingProblem, par: Int32Array, random: KickRando
   const size = new Int32Array(n);
   const inSub = new Uint8Array(n);
   const rebuild = (): void => {
-    for (let i = 0; i < n; i++) { children[i].length = 0; size[i] = 0; }
+    for (let i = 0; i < n; i++) {
+      children[i].length = 0;
+      size[i] = 0;
+    }
     for (let i = 0; i < n; i++) if (par[i] < n) children[par[i]].push(i);
     for (let i = 0; i < n; i++) {
       let r = i;
@@ -69,12 +74,21 @@ export function kick(problem: RoutingProblem, par: Int32Array, random: KickRando
       rerootAndHang(par, v, w, u);
       let ok = true;
       for (let e = 0; e < n && ok; e++) if (e !== w && edgesCross(w, u, e, par[e], px, py)) ok = false;
-      if (!ok) { sub.forEach((s, k) => { par[s] = saved[k]; }); continue; }
+      if (!ok) {
+        sub.forEach((s, k) => {
+          par[s] = saved[k];
+        });
+        continue;
+      }
       for (let i = 0; i < n; i++) if (root[i] === r1 || (r2 >= 0 && root[i] === r2)) focus[i] = 1;
       done = true;
     }
     for (const s of sub) inSub[s] = 0;
-    if (done) { made++; near = w; rebuild(); }
+    if (done) {
+      made++;
+      near = w;
+      rebuild();
+    }
   }
   return made > 0 ? focus : null;
 }

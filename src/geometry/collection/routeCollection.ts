@@ -104,8 +104,8 @@ export function routeCollection(input: CollectionInput, lambdas: readonly number
   // could not make valid, e.g. around exclusion zones, is dropped rather than returned).
   const substations = input.substations;
   const better = (network: CollectionNetwork): boolean =>
-    (best === undefined || network.totalCost < best.totalCost)
-    && checkNetwork(network, input.cables, input.turbines.x, input.turbines.y, substations, problem.exclusions).length === 0;
+    (best === undefined || network.totalCost < best.totalCost) &&
+    checkNetwork(network, input.cables, input.turbines.x, input.turbines.y, substations, problem.exclusions).length === 0;
   for (const lambda of lambdas) {
     const start = esauWilliams(problem, lambda);
     if (start === null) continue;
@@ -135,7 +135,10 @@ export function routeCollection(input: CollectionInput, lambdas: readonly number
       const next = improve(problem, trial, focus);
       const nextCost = networkOf(problem, next).totalCost;
       if (nextCost <= bestCost * (1 + KICK_ACCEPT)) current = next;
-      if (nextCost < bestCost - 1e-12 * bestCost) { bestParent = next; bestCost = nextCost; }
+      if (nextCost < bestCost - 1e-12 * bestCost) {
+        bestParent = next;
+        bestCost = nextCost;
+      }
     }
     const network = networkOf(problem, bestParent);
     if (better(network)) best = network;

@@ -38,18 +38,34 @@ export function prepareRouting(input: CollectionInput, neighbourCount = NEIGHBOU
   const m = input.substations.length;
   const px = new Float64Array(n + m);
   const py = new Float64Array(n + m);
-  for (let i = 0; i < n; i++) { px[i] = input.turbines.x[i]; py[i] = input.turbines.y[i]; }
-  input.substations.forEach((s, k) => { px[n + k] = s[0]; py[n + k] = s[1]; });
+  for (let i = 0; i < n; i++) {
+    px[i] = input.turbines.x[i];
+    py[i] = input.turbines.y[i];
+  }
+  input.substations.forEach((s, k) => {
+    px[n + k] = s[0];
+    py[n + k] = s[1];
+  });
   const exclusions = input.exclusions ?? [];
-  const open = (i: number, j: number): boolean =>
-    exclusions.length === 0 || blockingZone(exclusions, px[i], py[i], px[j], py[j]) === undefined;
+  const open = (i: number, j: number): boolean => exclusions.length === 0 || blockingZone(exclusions, px[i], py[i], px[j], py[j]) === undefined;
   const problem: RoutingProblem = {
-    n, m, px, py, cables: input.cables, choice: cableChoice(input.cables), exclusions, neighbours: [], gates: [],
+    n,
+    m,
+    px,
+    py,
+    cables: input.cables,
+    choice: cableChoice(input.cables),
+    exclusions,
+    neighbours: [],
+    gates: [],
   };
   const order = new Int32Array(n);
   const d = new Float64Array(n);
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) { order[j] = j; d[j] = j === i ? Infinity : distance(problem, i, j); }
+    for (let j = 0; j < n; j++) {
+      order[j] = j;
+      d[j] = j === i ? Infinity : distance(problem, i, j);
+    }
     const sorted = Array.from(order).sort((a, b) => d[a] - d[b] || a - b);
     const near: number[] = [];
     for (const j of sorted) {

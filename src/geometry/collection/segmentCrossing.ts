@@ -28,13 +28,16 @@ function inBox(ax: number, ay: number, bx: number, by: number, cx: number, cy: n
 }
 
 /** Segments a-b and c-d with no end in common: do they cross or touch? */
-export function segmentsCross(
-  ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number,
-): boolean {
+export function segmentsCross(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, dx: number, dy: number): boolean {
   const t = CROSSING_TOLERANCE_M;
   // Boxes (widened by the tolerance) apart: no common point.
-  if (Math.max(ax, bx) + t < Math.min(cx, dx) || Math.max(cx, dx) + t < Math.min(ax, bx)
-    || Math.max(ay, by) + t < Math.min(cy, dy) || Math.max(cy, dy) + t < Math.min(ay, by)) return false;
+  if (
+    Math.max(ax, bx) + t < Math.min(cx, dx) ||
+    Math.max(cx, dx) + t < Math.min(ax, bx) ||
+    Math.max(ay, by) + t < Math.min(cy, dy) ||
+    Math.max(cy, dy) + t < Math.min(ay, by)
+  )
+    return false;
   const lcd = Math.sqrt((dx - cx) ** 2 + (dy - cy) ** 2);
   const lab = Math.sqrt((bx - ax) ** 2 + (by - ay) ** 2);
   const d1 = signedOver(orientation(cx, cy, dx, dy, ax, ay), lcd);
@@ -42,8 +45,12 @@ export function segmentsCross(
   const d3 = signedOver(orientation(ax, ay, bx, by, cx, cy), lab);
   const d4 = signedOver(orientation(ax, ay, bx, by, dx, dy), lab);
   if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
-  return (d1 === 0 && inBox(cx, cy, dx, dy, ax, ay)) || (d2 === 0 && inBox(cx, cy, dx, dy, bx, by))
-    || (d3 === 0 && inBox(ax, ay, bx, by, cx, cy)) || (d4 === 0 && inBox(ax, ay, bx, by, dx, dy));
+  return (
+    (d1 === 0 && inBox(cx, cy, dx, dy, ax, ay)) ||
+    (d2 === 0 && inBox(cx, cy, dx, dy, bx, by)) ||
+    (d3 === 0 && inBox(ax, ay, bx, by, cx, cy)) ||
+    (d4 === 0 && inBox(ax, ay, bx, by, dx, dy))
+  );
 }
 
 /**

@@ -27,7 +27,11 @@ export function improveBySubtreeReattach(problem: RoutingProblem, parent: Int32A
   const feederCostOf = new Float64Array(n);
   const both: number[] = [];
   const rebuild = (): void => {
-    for (let i = 0; i < n; i++) { children[i].length = 0; members[i].length = 0; feederSize[i] = 0; }
+    for (let i = 0; i < n; i++) {
+      children[i].length = 0;
+      members[i].length = 0;
+      feederSize[i] = 0;
+    }
     for (let i = 0; i < n; i++) if (par[i] < n) children[par[i]].push(i);
     for (let i = 0; i < n; i++) {
       let r = i;
@@ -100,7 +104,10 @@ export function improveBySubtreeReattach(problem: RoutingProblem, parent: Int32A
         if (moved) break;
       }
       for (const s of sub) inSub[s] = 0;
-      if (moved) { rebuild(); improved = true; }
+      if (moved) {
+        rebuild();
+        improved = true;
+      }
     }
     if (!improved) break;
   }

@@ -27,9 +27,15 @@ export function sweepGroups(problem: RoutingProblem, offset: number, clockwise =
       const prev = mine[(k + mine.length - 1) % mine.length];
       let g = angle(mine[k]) - angle(prev);
       if (g <= 0) g += 2 * Math.PI;
-      if (g > gap) { gap = g; start = k; }
+      if (g > gap) {
+        gap = g;
+        start = k;
+      }
     }
-    if (clockwise) { mine.reverse(); start = (mine.length - start) % mine.length; }
+    if (clockwise) {
+      mine.reverse();
+      start = (mine.length - start) % mine.length;
+    }
     for (let k = 0; k < mine.length; k++) {
       const i = mine[(start + offset + k) % mine.length];
       group[i] = next + Math.floor(k / capacity);

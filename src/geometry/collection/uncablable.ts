@@ -57,7 +57,13 @@ export function diagnoseUncablable(input: CollectionInput): CablingDiagnosis {
   const gate = Array.from({ length: n }, (_, i) => subs.some((s) => open(x[i], y[i], s[0], s[1])));
   // Groups of turbines joined by open segments (union–find over every pair).
   const root = Int32Array.from({ length: n }, (_, i) => i);
-  const find = (i: number): number => { while (root[i] !== i) { root[i] = root[root[i]]; i = root[i]; } return i; };
+  const find = (i: number): number => {
+    while (root[i] !== i) {
+      root[i] = root[root[i]];
+      i = root[i];
+    }
+    return i;
+  };
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       if (find(i) !== find(j) && open(x[i], y[i], x[j], y[j])) root[find(i)] = find(j);
@@ -76,23 +82,39 @@ export function diagnoseUncablable(input: CollectionInput): CablingDiagnosis {
     const gates = members.filter((i) => gate[i]).length;
     if (gates === 0) {
       cut.push(...members);
-      for (const i of members) for (const s of subs) { const z = blockingZone(zones, x[i], y[i], s[0], s[1]); if (z) zonesNamed.add(z.name); }
+      for (const i of members)
+        for (const s of subs) {
+          const z = blockingZone(zones, x[i], y[i], s[0], s[1]);
+          if (z) zonesNamed.add(z.name);
+        }
     } else if (gates * capacity < members.length) short.push({ members, gates });
   }
   cut.sort((a, b) => a - b);
   if (cut.length > 0) {
     const names = [...zonesNamed].map((z) => `"${z}"`).join(', ');
     const zoneWord = zonesNamed.size === 1 ? 'exclusion zone' : 'exclusion zones';
-    return { turbines: cut, reason: `${turbineList(cut)} cannot reach a substation: every straight cable from ${cut.length === 1 ? 'it' : 'them'} to a substation, or to a turbine that reaches one, crosses ${zoneWord} ${names}` };
+    return {
+      turbines: cut,
+      reason: `${turbineList(cut)} cannot reach a substation: every straight cable from ${cut.length === 1 ? 'it' : 'them'} to a substation, or to a turbine that reaches one, crosses ${zoneWord} ${names}`,
+    };
   }
   if (short.length > 0) {
     const members = short.flatMap((g) => g.members.filter((i) => !gate[i])).sort((a, b) => a - b);
     const g = short[0];
-    return { turbines: members, reason: `${turbineList(members)} cannot reach a substation within the cable capacity: their group of ${g.members.length} turbines has ${g.gates} with an open cable to a substation (past the exclusion zones), and a feeder carries at most ${capacity} (the largest cable's capacity)` };
+    return {
+      turbines: members,
+      reason: `${turbineList(members)} cannot reach a substation within the cable capacity: their group of ${g.members.length} turbines has ${g.gates} with an open cable to a substation (past the exclusion zones), and a feeder carries at most ${capacity} (the largest cable's capacity)`,
+    };
   }
   const hanging = Array.from({ length: n }, (_, i) => i).filter((i) => !gate[i]);
   if (hanging.length > 0) {
-    return { turbines: hanging, reason: `${turbineList(hanging)} ${hanging.length === 1 ? 'has' : 'have'} no open cable to a substation (exclusion zones) and the router found no way to hang them from other turbines (12 nearest neighbours, cable capacity ${capacity}, no crossings)` };
+    return {
+      turbines: hanging,
+      reason: `${turbineList(hanging)} ${hanging.length === 1 ? 'has' : 'have'} no open cable to a substation (exclusion zones) and the router found no way to hang them from other turbines (12 nearest neighbours, cable capacity ${capacity}, no crossings)`,
+    };
   }
-  return { turbines: [], reason: `the router found no crossing-free network within the cable capacity ${capacity} although every turbine has an open cable to a substation` };
+  return {
+    turbines: [],
+    reason: `the router found no crossing-free network within the cable capacity ${capacity} although every turbine has an open cable to a substation`,
+  };
 }

@@ -34,7 +34,11 @@ export function removeStaleTemps(targetPath: string): string[] {
     if (pid === process.pid || isProcessAlive(pid)) continue;
     const full = path.join(dir, name);
     // Best effort: a folder that refuses removals (EPERM) fails the write itself, with its own errno.
-    try { fs.unlinkSync(full); } catch { continue; }
+    try {
+      fs.unlinkSync(full);
+    } catch {
+      continue;
+    }
     removed.push(full);
   }
   return removed;

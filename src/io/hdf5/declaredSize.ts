@@ -28,7 +28,12 @@ export function plausibleBytes(fileBytes: number): number {
 
 /** `1000000000000` -> `1e12` (exact integers below 10^7 as they are). */
 function count(n: number): string {
-  return n < 1e7 ? String(n) : n.toExponential(2).replace(/\.?0+e/, 'e').replace('e+', 'e');
+  return n < 1e7
+    ? String(n)
+    : n
+        .toExponential(2)
+        .replace(/\.?0+e/, 'e')
+        .replace('e+', 'e');
 }
 
 export interface DeclaredDataset {
@@ -50,8 +55,10 @@ export function declaredSizeProblem(dataset: DeclaredDataset, fileBytes: number,
   const bytes = values * Math.max(1, dataset.itemBytes);
   const rows = shape.length === 0 ? 1 : shape[0];
   if (bytes > plausibleBytes(fileBytes)) {
-    return `dataset ${name} declares ${shape.map(count).join(' × ')} values (${count(bytes)} bytes) in a file of ${count(fileBytes)} bytes: ` +
-      'they were never written (a preallocated or forged size); not read';
+    return (
+      `dataset ${name} declares ${shape.map(count).join(' × ')} values (${count(bytes)} bytes) in a file of ${count(fileBytes)} bytes: ` +
+      'they were never written (a preallocated or forged size); not read'
+    );
   }
   if (maxRows !== undefined && rows > maxRows) {
     return `dataset ${name} declares ${count(rows)} rows, more than --max-rows ${count(maxRows)}; not read`;

@@ -78,7 +78,10 @@ export function withHdf5Diagnostics<T>(fn: () => T): Captured<T> {
 
 /** An Error carrying HDF5's error stack; its message is the one-line summary. */
 export class Hdf5Error extends Error {
-  constructor(readonly hdf5Diagnostics: string, fallback = 'HDF5 call failed') {
+  constructor(
+    readonly hdf5Diagnostics: string,
+    fallback = 'HDF5 call failed',
+  ) {
     super(summarizeHdf5Diagnostics(hdf5Diagnostics) || fallback);
     this.name = 'Hdf5Error';
   }
@@ -103,7 +106,13 @@ export function hdf5Call<T>(fn: () => T): T {
 export function summarizeHdf5Diagnostics(text: string): string {
   const reasons = [...text.matchAll(/#\d+: .*? in [\w.]+\(\): (.*)$/gm)].map((m) => m[1].trim());
   const osError = /error message = '([^']+)'/.exec(text)?.[1];
-  let reason = reasons.length > 0 ? reasons[reasons.length - 1] : (text.split('\n').map((l) => l.trim()).find((l) => l.length > 0) ?? '');
+  let reason =
+    reasons.length > 0
+      ? reasons[reasons.length - 1]
+      : (text
+          .split('\n')
+          .map((l) => l.trim())
+          .find((l) => l.length > 0) ?? '');
   reason = reason.replace(/[,:]?\s*time = .*$/, '').replace(/[,:]\s*$/, '');
   if (osError && !reason.includes(osError)) reason = `${reason}: ${osError}`;
   if (/No space left on device/.test(text)) reason = `no space left on device (ENOSPC): ${reason}`;

@@ -8,4 +8,14 @@ export { verifyLayoutsFile, type LayoutsVerifyReport, type LayoutsVerifyExpectat
 export { LAYOUT_COLUMNS, LAYOUTS_FORMAT_NAME, LAYOUTS_FORMAT_VERSION, ROOT_ATTRIBUTES, TASK_ID_WIDTH, type ColumnSpec } from './layoutsSchema.js';
 export { definitionEntries, type DefinitionSet } from './definitionGroups.js';
 export { acquireWriterLock, isProcessAlive, type WriterLock } from './writerLock.js';
-export { loadH5, openH5, openH5Sync, withHdf5Diagnostics, hdf5Call, Hdf5Error, summarizeHdf5Diagnostics, hdf5ErrorReason, closeQuietly } from './h5wasmRuntime.js';
+export {
+  loadH5,
+  openH5,
+  openH5Sync,
+  withHdf5Diagnostics,
+  hdf5Call,
+  Hdf5Error,
+  summarizeHdf5Diagnostics,
+  hdf5ErrorReason,
+  closeQuietly,
+} from './h5wasmRuntime.js';

@@ -12,7 +12,18 @@ import { declaredSizeProblem } from './declaredSize.js';
 import type { LayoutRecord } from '../layoutRecord.js';
 import { requireRegularFile } from '../boundedRead.js';
 import { closeQuietly, hdf5Call, hdf5ErrorReason, loadH5, openH5Sync, type H5File } from './h5wasmRuntime.js';
-import { columnsWith, FARMS_GROUP, h5DtypeOf, METRICS_GROUP, READABLE_FORMAT_VERSIONS, LAYOUTS_FORMAT_NAME, ROOT_ATTRIBUTES, rowRanges, TYPES_GROUP, type ColumnSpec } from './layoutsSchema.js';
+import {
+  columnsWith,
+  FARMS_GROUP,
+  h5DtypeOf,
+  METRICS_GROUP,
+  READABLE_FORMAT_VERSIONS,
+  LAYOUTS_FORMAT_NAME,
+  ROOT_ATTRIBUTES,
+  rowRanges,
+  TYPES_GROUP,
+  type ColumnSpec,
+} from './layoutsSchema.js';
 import { RowSlice, type ColumnData } from './rowSlice.js';
 import { readDefinitionGroups } from './definitionGroups.js';
 
@@ -78,7 +89,8 @@ export function inspectLayoutsStructure(file: H5File): { info?: LayoutsFileInfo;
   }
   if (attributes[A.format] === undefined) return { problems };
   const formatVersion = num(A.formatVersion);
-  if (!READABLE_FORMAT_VERSIONS.includes(formatVersion)) problems.push(`format_version is ${formatVersion}, this wflo reads ${READABLE_FORMAT_VERSIONS.join(' and ')}`);
+  if (!READABLE_FORMAT_VERSIONS.includes(formatVersion))
+    problems.push(`format_version is ${formatVersion}, this wflo reads ${READABLE_FORMAT_VERSIONS.join(' and ')}`);
   const maxTurbines = num(A.maxTurbines);
   const info: LayoutsFileInfo = {
     format,
@@ -102,7 +114,11 @@ export function inspectLayoutsStructure(file: H5File): { info?: LayoutsFileInfo;
   info.columns = columnsWith(info.metricNames);
   // A column claiming rows its file cannot hold (a forged or preallocated size) is never read.
   let fileBytes = Infinity;
-  try { fileBytes = fs.statSync(file.filename).size; } catch { /* not on disk: nothing to compare with */ }
+  try {
+    fileBytes = fs.statSync(file.filename).size;
+  } catch {
+    /* not on disk: nothing to compare with */
+  }
   for (const spec of info.columns) {
     const entity = file.get(spec.name) as H5Dataset | null;
     if ((spec.since ?? 1) > formatVersion && !entity) continue;
@@ -140,7 +156,11 @@ export function inspectLayoutsStructure(file: H5File): { info?: LayoutsFileInfo;
 
 /** An open layouts file. Close it when done (h5wasm handles are not garbage-collected). */
 export class LayoutsFileReader {
-  private constructor(private readonly file: H5File, readonly path: string, readonly info: LayoutsFileInfo) {}
+  private constructor(
+    private readonly file: H5File,
+    readonly path: string,
+    readonly info: LayoutsFileInfo,
+  ) {}
 
   /** Open and check the structure; InputError (one line) when the file is not a usable layouts file. */
   static async open(path: string): Promise<LayoutsFileReader> {
@@ -194,7 +214,7 @@ export class LayoutsFileReader {
       const end = Math.min(this.rows, start + rowsPerBatch);
       yield hdf5Call(() => {
         const taskId = (this.file.get('task_id') as H5Dataset).slice([[start, end]]) as string[];
-        const specHash = hasSpecHash ? (this.file.get('spec_hash') as H5Dataset).slice([[start, end]]) as string[] : new Array<string>(end - start).fill('');
+        const specHash = hasSpecHash ? ((this.file.get('spec_hash') as H5Dataset).slice([[start, end]]) as string[]) : new Array<string>(end - start).fill('');
         return { taskId: Array.from(taskId), specHash: Array.from(specHash) };
       });
     }

@@ -79,11 +79,39 @@ export const LAYOUT_COLUMNS: readonly ColumnSpec[] = [
   { name: 'wall_s', kind: 'float64', units: 's', description: 'wall time of the optimization (NaN when unknown)' },
   { name: 'attempts', kind: 'int32', description: 'attempts the runner made for the task (-1 when unknown)' },
   { name: 'spec_hash', kind: 'text', width: TASK_ID_WIDTH, description: 'spec hash of the task the row was computed for ("" when unknown)', since: 2 },
-  { name: 'source', kind: 'text', width: SOURCE_WIDTH, description: 'where the row came from: computed, adopted:<file>, recovered:<file>, shard:<folder>', since: 2 },
-  { name: 'aep_reported', kind: 'float64', units: 'MWh', description: "AEP the producer reported when it is not wflo's (a user's program, an adopted file); NaN otherwise", since: 3 },
-  { name: 'turbine_type', kind: 'per-turbine', description: "each turbine's model: index into its farm type's models (/types/<id> turbine_names); 0 for one model; -1 past n_turbines", since: 4 },
-  { name: 'cable_to', kind: 'per-turbine', description: "farms with economics: each turbine's cable toward its substation: the next turbine's index, or -1-s for substation s; -2147483648 past n_turbines and in rows without economics", since: 5 },
-  { name: 'cable_type', kind: 'per-turbine', description: "the cable type of each turbine's edge: index into the farm's economics.cables; -1 past n_turbines and in rows without economics", since: 5 },
+  {
+    name: 'source',
+    kind: 'text',
+    width: SOURCE_WIDTH,
+    description: 'where the row came from: computed, adopted:<file>, recovered:<file>, shard:<folder>',
+    since: 2,
+  },
+  {
+    name: 'aep_reported',
+    kind: 'float64',
+    units: 'MWh',
+    description: "AEP the producer reported when it is not wflo's (a user's program, an adopted file); NaN otherwise",
+    since: 3,
+  },
+  {
+    name: 'turbine_type',
+    kind: 'per-turbine',
+    description: "each turbine's model: index into its farm type's models (/types/<id> turbine_names); 0 for one model; -1 past n_turbines",
+    since: 4,
+  },
+  {
+    name: 'cable_to',
+    kind: 'per-turbine',
+    description:
+      "farms with economics: each turbine's cable toward its substation: the next turbine's index, or -1-s for substation s; -2147483648 past n_turbines and in rows without economics",
+    since: 5,
+  },
+  {
+    name: 'cable_type',
+    kind: 'per-turbine',
+    description: "the cable type of each turbine's edge: index into the farm's economics.cables; -1 past n_turbines and in rows without economics",
+    since: 5,
+  },
 ];
 
 /** The dataset shape of a column with `rows` rows. */
@@ -99,7 +127,12 @@ export function rowRanges(spec: ColumnSpec, start: number, end: number): [number
 
 /** The column of metric `name` (a plain identifier, checked by the gate). */
 export function metricColumn(name: string): ColumnSpec {
-  return { name: `${METRICS_GROUP}/${name}`, kind: 'float64', description: `metric ${name} reported by the task's program (NaN where a row has none)`, since: 3 };
+  return {
+    name: `${METRICS_GROUP}/${name}`,
+    kind: 'float64',
+    description: `metric ${name} reported by the task's program (NaN where a row has none)`,
+    since: 3,
+  };
 }
 
 /** Every column of a file with these metrics: the standard ones, then /metrics/<name> in name order. */
@@ -115,10 +148,15 @@ export function metricNameOf(spec: ColumnSpec): string | null {
 /** h5wasm dtype string of a column (struct-module letters: 'i' = int32, 'q' = int64, 'd' = float64, 'A<n>' = fixed string). */
 export function h5DtypeOf(spec: ColumnSpec): string {
   switch (spec.kind) {
-    case 'int32': case 'per-turbine': return '<i';
-    case 'int64': return '<q';
-    case 'text': return `A${spec.width ?? TASK_ID_WIDTH}`;
-    default: return '<d';
+    case 'int32':
+    case 'per-turbine':
+      return '<i';
+    case 'int64':
+      return '<q';
+    case 'text':
+      return `A${spec.width ?? TASK_ID_WIDTH}`;
+    default:
+      return '<d';
   }
 }
 

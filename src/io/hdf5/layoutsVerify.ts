@@ -29,7 +29,13 @@ export interface LayoutsVerifyReport {
 
 const MAX_ROW_PROBLEMS = 20;
 
-function checkRows(slice: RowSlice, firstRow: number, tmax: number, previousKey: { farmId: number; farmType: number; seed: number } | undefined, problems: string[]) {
+function checkRows(
+  slice: RowSlice,
+  firstRow: number,
+  tmax: number,
+  previousKey: { farmId: number; farmType: number; seed: number } | undefined,
+  problems: string[],
+) {
   let previous = previousKey;
   for (let row = 0; row < slice.length && problems.length < MAX_ROW_PROBLEMS; row++) {
     const key = { farmId: slice.farmId[row], farmType: slice.farmType[row], seed: Number(slice.seed[row]) };
@@ -71,9 +77,12 @@ export async function verifyLayoutsFile(path: string, expect: LayoutsVerifyExpec
   const { info } = reader;
   try {
     if (expect.rows !== undefined && info.rows !== expect.rows) problems.push(`holds ${info.rows} rows, expected ${expect.rows}`);
-    if (expect.maxTurbines !== undefined && info.maxTurbines !== expect.maxTurbines) problems.push(`max_turbines is ${info.maxTurbines}, expected ${expect.maxTurbines}`);
-    if (expect.campaignHash !== undefined && info.campaignHash !== expect.campaignHash) problems.push(`campaign_hash is "${info.campaignHash}", expected "${expect.campaignHash}"`);
-    if (info.complete && info.nExpected >= 0 && info.nDone !== info.nExpected) problems.push(`complete is 1 but n_done ${info.nDone} != n_expected ${info.nExpected}`);
+    if (expect.maxTurbines !== undefined && info.maxTurbines !== expect.maxTurbines)
+      problems.push(`max_turbines is ${info.maxTurbines}, expected ${expect.maxTurbines}`);
+    if (expect.campaignHash !== undefined && info.campaignHash !== expect.campaignHash)
+      problems.push(`campaign_hash is "${info.campaignHash}", expected "${expect.campaignHash}"`);
+    if (info.complete && info.nExpected >= 0 && info.nDone !== info.nExpected)
+      problems.push(`complete is 1 but n_done ${info.nDone} != n_expected ${info.nExpected}`);
     const digests = new ColumnDigests(info.columns);
     let previous: { farmId: number; farmType: number; seed: number } | undefined;
     const rowsPerSlice = rowsPerSliceFor(info.maxTurbines);

@@ -22,7 +22,21 @@ import { compareRecords, taskIdOf, type LayoutRecord } from '../layoutRecord.js'
 import { acquireWriterLock } from './writerLock.js';
 import { commitTemp, discardTemp, fsyncFile, removeStaleTemps, tempPathFor } from './atomicReplace.js';
 import { closeQuietly, hdf5Call, hdf5ErrorReason, loadH5, openH5Sync, type H5File, type H5Module } from './h5wasmRuntime.js';
-import { CABLE_NONE, columnsWith, FARMS_GROUP, h5DtypeOf, LAYOUTS_FORMAT_NAME, LAYOUTS_FORMAT_VERSION, METRICS_GROUP, metricNameOf, ROOT_ATTRIBUTES, rowRanges, shapeOf, TYPES_GROUP, type ColumnSpec } from './layoutsSchema.js';
+import {
+  CABLE_NONE,
+  columnsWith,
+  FARMS_GROUP,
+  h5DtypeOf,
+  LAYOUTS_FORMAT_NAME,
+  LAYOUTS_FORMAT_VERSION,
+  METRICS_GROUP,
+  metricNameOf,
+  ROOT_ATTRIBUTES,
+  rowRanges,
+  shapeOf,
+  TYPES_GROUP,
+  type ColumnSpec,
+} from './layoutsSchema.js';
 import { ColumnDigests, RowSlice } from './rowSlice.js';
 import { writeDefinitionGroups, type DefinitionSet } from './definitionGroups.js';
 import { verifyLayoutsFile } from './layoutsVerify.js';
@@ -134,9 +148,11 @@ function recordProblem(r: LayoutRecord, tmax: number, previous: LayoutRecord | u
   }
   if ((r.cableTo === undefined) !== (r.cableType === undefined)) return 'cableTo and cableType come together';
   if (r.cableTo && r.cableType) {
-    if (r.cableTo.length !== r.nTurbines || r.cableType.length !== r.nTurbines) return `cableTo/cableType have ${r.cableTo.length}/${r.cableType.length} entries, expected nTurbines = ${r.nTurbines}`;
+    if (r.cableTo.length !== r.nTurbines || r.cableType.length !== r.nTurbines)
+      return `cableTo/cableType have ${r.cableTo.length}/${r.cableType.length} entries, expected nTurbines = ${r.nTurbines}`;
     if (!r.cableType.every((t) => isInt32(t) && t >= 0)) return 'cableType must hold cable type indices >= 0';
-    if (!r.cableTo.every((t) => isInt32(t) && t !== CABLE_NONE && t < r.nTurbines)) return `cableTo must hold turbine indices < ${r.nTurbines} or substation codes -1-s`;
+    if (!r.cableTo.every((t) => isInt32(t) && t !== CABLE_NONE && t < r.nTurbines))
+      return `cableTo must hold turbine indices < ${r.nTurbines} or substation codes -1-s`;
   }
   if (r.metrics) for (const name of Object.keys(r.metrics)) if (!metricNames.has(name)) return `metric ${name} is not among meta.metricNames`;
   if (!isInt32(r.iterations)) return `iterations must be an int32 (-1 when unknown), got ${r.iterations}`;
@@ -154,10 +170,15 @@ function recordProblem(r: LayoutRecord, tmax: number, previous: LayoutRecord | u
 /** A zero-length array of the column's own type (h5wasm converts data to the dtype's array type). */
 function emptyDataOf(spec: ColumnSpec): string[] | Int32Array | BigInt64Array | Float64Array {
   switch (spec.kind) {
-    case 'text': return [];
-    case 'int32': case 'per-turbine': return new Int32Array(0);
-    case 'int64': return new BigInt64Array(0);
-    default: return new Float64Array(0);
+    case 'text':
+      return [];
+    case 'int32':
+    case 'per-turbine':
+      return new Int32Array(0);
+    case 'int64':
+      return new BigInt64Array(0);
+    default:
+      return new Float64Array(0);
   }
 }
 
@@ -166,7 +187,12 @@ class SliceAppender {
   private rowsWritten = 0;
   readonly digests: ColumnDigests;
 
-  constructor(private readonly file: H5File, private readonly tmax: number, chunkRows: number, private readonly columns: readonly ColumnSpec[]) {
+  constructor(
+    private readonly file: H5File,
+    private readonly tmax: number,
+    chunkRows: number,
+    private readonly columns: readonly ColumnSpec[],
+  ) {
     this.digests = new ColumnDigests(columns);
     hdf5Call(() => {
       if (columns.some((spec) => metricNameOf(spec) !== null)) file.create_group(METRICS_GROUP);

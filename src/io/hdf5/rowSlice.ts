@@ -40,7 +40,11 @@ export class RowSlice {
   /** The columns this slice holds, in file order. */
   readonly columns: readonly ColumnSpec[];
 
-  constructor(readonly capacity: number, readonly maxTurbines: number, metricNames: readonly string[] = []) {
+  constructor(
+    readonly capacity: number,
+    readonly maxTurbines: number,
+    metricNames: readonly string[] = [],
+  ) {
     this.columns = columnsWith(metricNames);
     this.aepReported = new Float64Array(capacity).fill(NaN);
     this.metrics = new Map([...metricNames].map((name) => [name, new Float64Array(capacity).fill(NaN)]));
@@ -101,7 +105,8 @@ export class RowSlice {
     this.attempts[row] = record.attempts;
     this.aepReported[row] = record.aepReported ?? NaN;
     const types = this.turbineType.subarray(row * this.maxTurbines, row * this.maxTurbines + record.nTurbines);
-    if (record.turbineTypes) types.set(record.turbineTypes); else types.fill(0);
+    if (record.turbineTypes) types.set(record.turbineTypes);
+    else types.fill(0);
     if (record.cableTo && record.cableType) {
       this.cableTo.set(record.cableTo, row * this.maxTurbines);
       this.cableType.set(record.cableType, row * this.maxTurbines);
@@ -113,25 +118,44 @@ export class RowSlice {
   column(spec: ColumnSpec): ColumnData {
     const n = this.length;
     switch (spec.name) {
-      case 'farm_id': return this.farmId.subarray(0, n);
-      case 'farm_type': return this.farmType.subarray(0, n);
-      case 'seed': return this.seed.subarray(0, n);
-      case 'task_id': return this.taskId.slice(0, n);
-      case 'n_turbines': return this.nTurbines.subarray(0, n);
-      case 'aep': return this.aep.subarray(0, n);
-      case 'aep_initial': return this.aepInitial.subarray(0, n);
-      case 'layout': return this.layout.subarray(0, n * this.maxTurbines * 2);
-      case 'initial_layout': return this.initialLayout.subarray(0, n * this.maxTurbines * 2);
-      case 'iterations': return this.iterations.subarray(0, n);
-      case 'evaluations': return this.evaluations.subarray(0, n);
-      case 'wall_s': return this.wallS.subarray(0, n);
-      case 'attempts': return this.attempts.subarray(0, n);
-      case 'spec_hash': return this.specHash.slice(0, n);
-      case 'source': return this.source.slice(0, n);
-      case 'aep_reported': return this.aepReported.subarray(0, n);
-      case 'turbine_type': return this.turbineType.subarray(0, n * this.maxTurbines);
-      case 'cable_to': return this.cableTo.subarray(0, n * this.maxTurbines);
-      case 'cable_type': return this.cableType.subarray(0, n * this.maxTurbines);
+      case 'farm_id':
+        return this.farmId.subarray(0, n);
+      case 'farm_type':
+        return this.farmType.subarray(0, n);
+      case 'seed':
+        return this.seed.subarray(0, n);
+      case 'task_id':
+        return this.taskId.slice(0, n);
+      case 'n_turbines':
+        return this.nTurbines.subarray(0, n);
+      case 'aep':
+        return this.aep.subarray(0, n);
+      case 'aep_initial':
+        return this.aepInitial.subarray(0, n);
+      case 'layout':
+        return this.layout.subarray(0, n * this.maxTurbines * 2);
+      case 'initial_layout':
+        return this.initialLayout.subarray(0, n * this.maxTurbines * 2);
+      case 'iterations':
+        return this.iterations.subarray(0, n);
+      case 'evaluations':
+        return this.evaluations.subarray(0, n);
+      case 'wall_s':
+        return this.wallS.subarray(0, n);
+      case 'attempts':
+        return this.attempts.subarray(0, n);
+      case 'spec_hash':
+        return this.specHash.slice(0, n);
+      case 'source':
+        return this.source.slice(0, n);
+      case 'aep_reported':
+        return this.aepReported.subarray(0, n);
+      case 'turbine_type':
+        return this.turbineType.subarray(0, n * this.maxTurbines);
+      case 'cable_to':
+        return this.cableTo.subarray(0, n * this.maxTurbines);
+      case 'cable_type':
+        return this.cableType.subarray(0, n * this.maxTurbines);
       default: {
         const metric = metricNameOf(spec);
         const column = metric !== null ? this.metrics.get(metric) : undefined;

@@ -95,8 +95,11 @@ function readOwner(lockPath: string): LockOwner | null {
     const parsed = JSON.parse(text) as Partial<LockOwner>;
     if (typeof parsed.pid !== 'number') return null;
     return {
-      pid: parsed.pid, host: String(parsed.host ?? ''), created: String(parsed.created ?? ''),
-      bootId: String(parsed.bootId ?? ''), startTime: String(parsed.startTime ?? ''),
+      pid: parsed.pid,
+      host: String(parsed.host ?? ''),
+      created: String(parsed.created ?? ''),
+      bootId: String(parsed.bootId ?? ''),
+      startTime: String(parsed.startTime ?? ''),
     };
   } catch {
     return null; // unreadable or half-written lock: treated like a lock from a dead writer below
@@ -128,7 +131,11 @@ function tryCreate(lockPath: string, owner: LockOwner): boolean {
 export function acquireWriterLock(targetPath: string): WriterLock {
   const lockPath = `${targetPath}.lock`;
   const me: LockOwner = {
-    pid: process.pid, host: os.hostname(), created: new Date().toISOString(), bootId: currentBootId(), startTime: processStartTime(process.pid),
+    pid: process.pid,
+    host: os.hostname(),
+    created: new Date().toISOString(),
+    bootId: currentBootId(),
+    startTime: processStartTime(process.pid),
   };
   for (let attempt = 0; attempt < 5; attempt++) {
     if (tryCreate(lockPath, me)) return makeLock(lockPath);
@@ -177,7 +184,13 @@ function makeLock(lockPath: string): WriterLock {
       // Never throws: release runs in `finally` blocks, and its failure (a folder made read-only or
       // immutable: EPERM, reported by rmSync as ENOTDIR) would hide the error that matters. A lock
       // left behind is stale once this process is gone.
-      if (owner && owner.pid === process.pid) { try { fs.unlinkSync(lockPath); } catch { /* stale later */ } }
+      if (owner && owner.pid === process.pid) {
+        try {
+          fs.unlinkSync(lockPath);
+        } catch {
+          /* stale later */
+        }
+      }
     },
   };
 }

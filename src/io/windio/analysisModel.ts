@@ -35,7 +35,11 @@ import type { WindioNode } from './windioTree.js';
 /** The IEA37 case studies' thrust coefficient (iea37-wakemodel.pdf). */
 export const IEA37_CT = 8 / 9;
 
-const normalize = (name: string): string => name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '');
+const normalize = (name: string): string =>
+  name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]/g, '');
 
 /** Normalized spellings of the self-similarity 2020 induction model (PyWake's class name and short forms). */
 const BLOCKAGE_ALIASES = new Set(['selfsimilaritydeficit2020', 'selfsimilarity2020', 'selfsimilar2020', 'troldborgmeyerforsting2020']);
@@ -43,14 +47,33 @@ const BLOCKAGE_ALIASES = new Set(['selfsimilaritydeficit2020', 'selfsimilarity20
 const IEA37_RECIPE = new Set((deficitModelBySpelling('iea37')?.aliases ?? []).map(normalize));
 
 const SUPERPOSITION_ALIASES: Readonly<Record<string, SuperpositionName>> = {
-  squared: 'sos', squaredsum: 'sos', sos: 'sos', rss: 'sos', rootsumsquare: 'sos', sumofsquares: 'sos', quadratic: 'sos',
-  linear: 'linear', linearsum: 'linear', sum: 'linear',
-  max: 'max', maxsum: 'max', maximum: 'max',
+  squared: 'sos',
+  squaredsum: 'sos',
+  sos: 'sos',
+  rss: 'sos',
+  rootsumsquare: 'sos',
+  sumofsquares: 'sos',
+  quadratic: 'sos',
+  linear: 'linear',
+  linearsum: 'linear',
+  sum: 'linear',
+  max: 'max',
+  maxsum: 'max',
+  maximum: 'max',
 };
 const TI_SUPERPOSITION_ALIASES: Readonly<Record<string, TurbulenceSuperpositionName>> = {
-  squared: 'sos', squaredsum: 'sos', sos: 'sos', rss: 'sos', quadratic: 'sos',
-  linear: 'linear', linearsum: 'linear', sum: 'linear',
-  sqrmax: 'sqrmax', sqrmaxsum: 'sqrmax', max: 'sqrmax', maxsum: 'sqrmax',
+  squared: 'sos',
+  squaredsum: 'sos',
+  sos: 'sos',
+  rss: 'sos',
+  quadratic: 'sos',
+  linear: 'linear',
+  linearsum: 'linear',
+  sum: 'linear',
+  sqrmax: 'sqrmax',
+  sqrmaxsum: 'sqrmax',
+  max: 'sqrmax',
+  maxsum: 'sqrmax',
 };
 const NONE_NAMES = new Set(['none', 'null', 'no', 'off', 'false', '']);
 const ROTOR_CENTER = new Set(['center', 'centre', 'rotorcenter', 'rotorcentre', 'none', 'hub', 'point']);
@@ -85,7 +108,6 @@ function wakeName(nameNode: WindioNode, rawName: string): WakeModelName {
   return found.name;
 }
 
-
 function readDeficitParameters(wakeNode: WindioNode, wake: WakeModelName, model: FarmModelSpec): void {
   if (!wakeNode.isMap) return;
   const known = wakeParameterNames(wake);
@@ -94,7 +116,8 @@ function readDeficitParameters(wakeNode: WindioNode, wake: WakeModelName, model:
     if (key === 'name') continue;
     const v = wakeNode.get(key);
     if (key === 'wake_expansion_coefficient') {
-      const kaNode = v.get('k_a'), kbNode = v.get('k_b');
+      const kaNode = v.get('k_a'),
+        kbNode = v.get('k_b');
       const ka = kaNode.exists ? kaNode.number('a number (k = k_a·TI + k_b)') : 0;
       const kb = kbNode.exists ? kbNode.number('a number (k = k_a·TI + k_b)') : undefined;
       const expansion = wakeModelOf(wake).windioExpansion;
@@ -190,8 +213,10 @@ function readRotorAveraging(node: WindioNode, model: FarmModelSpec): void {
   };
   /** `n`, or n_x_grid_points = n_y_grid_points (a square grid), or `fallback`. */
   const square = (fallback: number, ok: (v: number) => boolean, what: string): number => {
-    const nx = count('n_x_grid_points', NaN, ok, what), ny = count('n_y_grid_points', NaN, ok, what);
-    if (!Number.isNaN(nx) && !Number.isNaN(ny) && nx !== ny) node.get('n_y_grid_points').fail(`${ny} differs from n_x_grid_points ${nx}: '${n.name}' is a square grid (use gqgrid for N × M)`);
+    const nx = count('n_x_grid_points', NaN, ok, what),
+      ny = count('n_y_grid_points', NaN, ok, what);
+    if (!Number.isNaN(nx) && !Number.isNaN(ny) && nx !== ny)
+      node.get('n_y_grid_points').fail(`${ny} differs from n_x_grid_points ${nx}: '${n.name}' is a square grid (use gqgrid for N × M)`);
     return count('n', Number.isNaN(nx) ? (Number.isNaN(ny) ? fallback : ny) : nx, ok, what);
   };
   const gauss = /^gauss(?:ian)?(?:legendre)?([2-8])$/.exec(key);
@@ -200,14 +225,19 @@ function readRotorAveraging(node: WindioNode, model: FarmModelSpec): void {
   else if (key === 'areaoverlap' || key === 'areaoverlapaveraging') model.rotorAverage = 'area-overlap';
   else if (key === 'avgdeficit' || key === 'gridrotoravg' || key === 'grid') {
     const sized = node.isMap ? ['n', 'n_x_grid_points', 'n_y_grid_points'].find((k) => node.get(k).exists) : undefined;
-    if (sized) node.get(sized).fail(`'${n.name}' with ${sized} is ambiguous: name eqgrid (PyWake's EqGridRotorAvg(n)) or gqgrid (GQGridRotorAvg(n_x, n_y)); '${n.name}' alone is PyWake's GridRotorAvg() (4 points at ±1/3)`);
+    if (sized)
+      node
+        .get(sized)
+        .fail(
+          `'${n.name}' with ${sized} is ambiguous: name eqgrid (PyWake's EqGridRotorAvg(n)) or gqgrid (GQGridRotorAvg(n_x, n_y)); '${n.name}' alone is PyWake's GridRotorAvg() (4 points at ±1/3)`,
+        );
     model.rotorAverage = 'grid';
-  }
-  else if (key === 'polargrid' || key === 'polargridrotoravg') model.rotorAverage = 'polargrid';
+  } else if (key === 'polargrid' || key === 'polargridrotoravg') model.rotorAverage = 'polargrid';
   else if (key === 'eqgrid' || key === 'eqgridrotoravg' || named?.[1] === 'eqgrid') {
     model.rotorAverage = `eqgrid${named ? Number(named[2]) : square(4, (v) => v >= 1 && v <= 20, 'a whole number of grid points from 1 to 20')}`;
   } else if (key === 'gqgrid' || key === 'gqgridrotoravg') {
-    const ok = (v: number) => v >= 1 && v <= 20, what = 'a whole number of grid points from 1 to 20';
+    const ok = (v: number) => v >= 1 && v <= 20,
+      what = 'a whole number of grid points from 1 to 20';
     const side = count('n', 4, ok, what);
     model.rotorAverage = `gqgrid${count('n_x_grid_points', side, ok, what)}x${count('n_y_grid_points', side, ok, what)}`;
   } else if (key === 'cgi' || key === 'cgirotoravg' || named?.[1] === 'cgi') {
@@ -221,12 +251,14 @@ function readRotorAveraging(node: WindioNode, model: FarmModelSpec): void {
 export function readAnalysisModel(analysis: WindioNode): AnalysisModel {
   if (!analysis.exists) return DEFAULT_ANALYSIS;
   const deflection = nameOf(analysis.get('deflection_model'));
-  if (deflection && !NONE_NAMES.has(normalize(deflection.name))) deflection.at.fail(`'${deflection.name}' is not supported: wflo has no wake deflection (no yaw)`);
+  if (deflection && !NONE_NAMES.has(normalize(deflection.name)))
+    deflection.at.fail(`'${deflection.name}' is not supported: wflo has no wake deflection (no yaw)`);
   let blockage: FarmModelSpec['blockage'];
   for (const key of ['blockage_model', 'blockage']) {
     const n = nameOf(analysis.get(key));
     if (!n || NONE_NAMES.has(normalize(n.name))) continue;
-    if (!BLOCKAGE_ALIASES.has(normalize(n.name))) n.at.fail(`'${n.name}' is not supported: wflo's blockage model is the self-similarity 2020 fit (SelfSimilarityDeficit2020)`);
+    if (!BLOCKAGE_ALIASES.has(normalize(n.name)))
+      n.at.fail(`'${n.name}' is not supported: wflo's blockage model is the self-similarity 2020 fit (SelfSimilarityDeficit2020)`);
     blockage = 'selfsimilarity2020';
   }
   const wakeNode = analysis.get('wake_model').exists ? analysis.get('wake_model') : analysis.get('wind_deficit_model');

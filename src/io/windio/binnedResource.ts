@@ -19,8 +19,12 @@ export interface BinnedResource {
 export function probabilityWeightedMean(probability: Float64Array, valueByBin: Float64Array): number {
   // A uniform value is returned as it is (no rounding from the weighted sum).
   if (valueByBin.every((v) => v === valueByBin[0])) return valueByBin[0];
-  let sum = 0, weight = 0;
-  for (let i = 0; i < probability.length; i++) { sum += probability[i] * valueByBin[i]; weight += probability[i]; }
+  let sum = 0,
+    weight = 0;
+  for (let i = 0; i < probability.length; i++) {
+    sum += probability[i] * valueByBin[i];
+    weight += probability[i];
+  }
   if (weight > 0) return sum / weight;
   return valueByBin.reduce((s, v) => s + v, 0) / Math.max(1, valueByBin.length);
 }

@@ -51,10 +51,11 @@ export function readWindResource(wr: WindioNode): BinnedResource {
   else if (has('time')) {
     const wind = timeSeriesResource(wr, DEFAULT_TURBULENCE_INTENSITY);
     result = { wind, turbulenceIntensityByBin: new Float64Array(wind.probability.length).fill(wind.turbulenceIntensity) };
-  }
-  else {
-    return wr.fail('expected one of the three windIO forms: probability (with wind_direction, wind_speed), '
-      + 'weibull_a + weibull_k + sector_probability, or time + wind_speed + wind_direction');
+  } else {
+    return wr.fail(
+      'expected one of the three windIO forms: probability (with wind_direction, wind_speed), ' +
+        'weibull_a + weibull_k + sector_probability, or time + wind_speed + wind_direction',
+    );
   }
   const problem = windResourceProblem(result.wind, SUM_TOLERANCE);
   if (problem) wr.fail(problem);
@@ -88,7 +89,9 @@ function speedAxis(wr: WindioNode, fallback: number[] | null): { speeds: Float64
   if (node.exists) speeds = readCoordinate(node, 'wind speeds (m/s)');
   else if (fallback) speeds = Float64Array.from(fallback);
   else return node.fail('missing (the speed bins the probability table is given on)');
-  speeds.forEach((v, i) => { if (!(v >= 0)) node.fail(`wind_speed[${i}] = ${v} must be >= 0`); });
+  speeds.forEach((v, i) => {
+    if (!(v >= 0)) node.fail(`wind_speed[${i}] = ${v} must be >= 0`);
+  });
   return { speeds, axis: { name: 'wind_speed', length: speeds.length } };
 }
 
@@ -102,12 +105,16 @@ function turbulence(wr: WindioNode, axes: Axis[], probability: Float64Array): { 
   }
   if (!node.exists) return { byBin: new Float64Array(probability.length).fill(DEFAULT_TURBULENCE_INTENSITY), mean: DEFAULT_TURBULENCE_INTENSITY };
   const byBin = readDimensional(node, axes).values;
-  byBin.forEach((v, i) => { if (!(v >= 0)) node.fail(`value ${v} at bin ${i} must be >= 0`); });
+  byBin.forEach((v, i) => {
+    if (!(v >= 0)) node.fail(`value ${v} at bin ${i} must be >= 0`);
+  });
   return { byBin, mean: probabilityWeightedMean(probability, byBin) };
 }
 
 function nonNegative(node: WindioNode, values: Float64Array): Float64Array {
-  values.forEach((v, i) => { if (!(v >= 0)) node.fail(`value ${v} at flat index ${i} must be a probability >= 0`); });
+  values.forEach((v, i) => {
+    if (!(v >= 0)) node.fail(`value ${v} at flat index ${i} must be a probability >= 0`);
+  });
   return values;
 }
 
@@ -149,7 +156,11 @@ function weibullSectors(wr: WindioNode): BinnedResource {
     const { weibull, grid } = readGriddedWeibull(wr);
     const mean = meanRoseOf(grid, directions, speeds, DEFAULT_TURBULENCE_INTENSITY);
     const ti = turbulence(wr, [dirAxis, speedAxisInfo], mean.probability);
-    return { wind: withBins({ ...mean, turbulenceIntensity: ti.mean }, ti.byBin), turbulenceIntensityByBin: ti.byBin, ...siteOf(wr, ti.field ?? null, weibull) };
+    return {
+      wind: withBins({ ...mean, turbulenceIntensity: ti.mean }, ti.byBin),
+      turbulenceIntensityByBin: ti.byBin,
+      ...siteOf(wr, ti.field ?? null, weibull),
+    };
   }
   const aNode = wr.require('weibull_a', 'Weibull scale per sector, m/s');
   const kNode = wr.require('weibull_k', 'Weibull shape per sector');
@@ -157,10 +168,14 @@ function weibullSectors(wr: WindioNode): BinnedResource {
   const a = readDimensional(aNode, [dirAxis]).values;
   const k = readDimensional(kNode, [dirAxis]).values;
   const sector = nonNegative(sectorNode, readDimensional(sectorNode, [dirAxis]).values);
-  a.forEach((v, i) => { if (!(v > 0)) aNode.fail(`sector ${i}: ${v} must be > 0`); });
+  a.forEach((v, i) => {
+    if (!(v > 0)) aNode.fail(`sector ${i}: ${v} must be > 0`);
+  });
   const scale = weibullScaleProblem(a);
   if (scale) aNode.fail(`sector ${scale.index}: ${scale.message}`);
-  k.forEach((v, i) => { if (!(v > 0)) kNode.fail(`sector ${i}: ${v} must be > 0`); });
+  k.forEach((v, i) => {
+    if (!(v > 0)) kNode.fail(`sector ${i}: ${v} must be > 0`);
+  });
   checkSum(sectorNode, sector, 'sector probabilities');
   const rose = roseFromWeibull(directions, sector, a, k, speeds, DEFAULT_TURBULENCE_INTENSITY);
   const ti = turbulence(wr, [dirAxis, speedAxisInfo], rose.probability);

@@ -32,7 +32,11 @@ import type { WindioNode } from './windioTree.js';
 /** windIO's name of each site dimension. */
 const WINDIO_NAME: Record<SiteDim, string> = { x: 'x', y: 'y', h: 'height', wd: 'wind_direction' };
 const SPATIAL = ['x', 'y', 'height'];
-const WEIBULL_KEYS: readonly [WeibullVariable, string][] = [['A', 'weibull_a'], ['k', 'weibull_k'], ['frequency', 'sector_probability']];
+const WEIBULL_KEYS: readonly [WeibullVariable, string][] = [
+  ['A', 'weibull_a'],
+  ['k', 'weibull_k'],
+  ['frequency', 'sector_probability'],
+];
 
 /** The axis names a `{data, dims}` node lists (empty for a number or a node without dims). */
 function dimsOf(node: WindioNode): string[] {
@@ -55,7 +59,10 @@ export function hasGriddedQuantity(wr: WindioNode): boolean {
 /** A site coordinate of the resource (x, y, height, wind_direction), checked as a site grid. */
 function coordinate(wr: WindioNode, dim: SiteDim, what: string): Float64Array {
   const node = wr.get(WINDIO_NAME[dim]);
-  if (!node.exists) node.fail(`missing: the resource varies with position (a quantity's dims name x, y or height), so it must give the ${WINDIO_NAME[dim]} coordinates (${what})`);
+  if (!node.exists)
+    node.fail(
+      `missing: the resource varies with position (a quantity's dims name x, y or height), so it must give the ${WINDIO_NAME[dim]} coordinates (${what})`,
+    );
   const values = readCoordinate(node, what);
   const problem = axisProblem(dim, values);
   if (problem) {
@@ -67,7 +74,12 @@ function coordinate(wr: WindioNode, dim: SiteDim, what: string): Float64Array {
 
 /** The grid over `dims` (x, y always; h, wd when asked). */
 function gridOf(wr: WindioNode, dims: SiteDim[]): { dims: SiteDim[]; coords: Float64Array[]; axes: Axis[] } {
-  const what: Record<SiteDim, string> = { x: 'west-east positions, metres', y: 'south-north positions, metres', h: 'heights, metres', wd: 'wind directions, degrees' };
+  const what: Record<SiteDim, string> = {
+    x: 'west-east positions, metres',
+    y: 'south-north positions, metres',
+    h: 'heights, metres',
+    wd: 'wind directions, degrees',
+  };
   const coords = dims.map((d) => coordinate(wr, d, what[d]));
   return { dims, coords, axes: dims.map((d, i) => ({ name: WINDIO_NAME[d], length: coords[i].length })) };
 }
@@ -86,7 +98,14 @@ function pointName(dims: readonly SiteDim[], coords: readonly Float64Array[], i:
 
 /** The per-point sector Weibull of a resource whose weibull_a/weibull_k/sector_probability vary with position. */
 export function readGriddedWeibull(wr: WindioNode): { weibull: SiteWeibull; grid: WeibullGrid } {
-  const nodes = WEIBULL_KEYS.map(([, key]) => wr.require(key, key === 'sector_probability' ? 'probability of each direction sector at each point' : `Weibull ${key === 'weibull_a' ? 'scale, m/s' : 'shape'} at each point and sector`));
+  const nodes = WEIBULL_KEYS.map(([, key]) =>
+    wr.require(
+      key,
+      key === 'sector_probability'
+        ? 'probability of each direction sector at each point'
+        : `Weibull ${key === 'weibull_a' ? 'scale, m/s' : 'shape'} at each point and sector`,
+    ),
+  );
   const height = nodes.some((n) => dimsOf(n).includes('height'));
   const g = gridOf(wr, height ? ['x', 'y', 'h', 'wd'] : ['x', 'y', 'wd']);
   const [a, k, frequency] = nodes.map((n) => readDimensional(n, g.axes).values);
@@ -126,7 +145,10 @@ export function meanRoseOf(grid: WeibullGrid, directions: Float64Array, speeds: 
   for (let p = 0; p < points; p++) {
     const at = (v: Float64Array) => v.subarray(p * nw, (p + 1) * nw);
     const rose = roseFromWeibull(directions, at(grid.frequency), at(grid.a), at(grid.k), speeds, turbulenceIntensity);
-    if (!sum) { sum = new Float64Array(rose.probability.length); first = rose; }
+    if (!sum) {
+      sum = new Float64Array(rose.probability.length);
+      first = rose;
+    }
     for (let i = 0; i < sum.length; i++) sum[i] += rose.probability[i];
   }
   // Normalised: each point's sectors may sum to 1 only within siteWeibullGrid's tolerance (a .wrg's rounding).

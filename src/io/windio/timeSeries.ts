@@ -28,7 +28,8 @@ function perTimeStamp(node: WindioNode, time: Axis, what: string): Float64Array 
 /** `defaultTi`: the turbulence intensity of a series without its own. */
 export function timeSeriesResource(wr: WindioNode, defaultTi: number): WindResource {
   for (const key of wr.keys()) {
-    if (!TIME_SERIES_KEYS.includes(key)) wr.get(key).fail(`${unknownKeyMessage(key, TIME_SERIES_KEYS)} (wflo reads a time series' ${TIME_SERIES_KEYS.join(', ')})`);
+    if (!TIME_SERIES_KEYS.includes(key))
+      wr.get(key).fail(`${unknownKeyMessage(key, TIME_SERIES_KEYS)} (wflo reads a time series' ${TIME_SERIES_KEYS.join(', ')})`);
   }
   const timeNode = wr.require('time', 'the time stamps of the series');
   const stamps = timeNode.isMap && timeNode.get('data').exists ? timeNode.get('data') : timeNode;
@@ -36,20 +37,25 @@ export function timeSeriesResource(wr: WindioNode, defaultTi: number): WindResou
   if (nTimes === 0) timeNode.fail('no time stamps');
   const time: Axis = { name: 'time', length: nTimes };
   const nodes: Partial<Record<SeriesColumn, WindioNode>> = {
-    time: stamps, wind_speed: wr.require('wind_speed', 'one wind speed per time stamp'),
+    time: stamps,
+    wind_speed: wr.require('wind_speed', 'one wind speed per time stamp'),
     wind_direction: wr.require('wind_direction', 'one wind direction per time stamp'),
   };
   const tiNode = wr.get('turbulence_intensity');
   if (tiNode.exists) nodes.turbulence_intensity = tiNode;
   const stampValues = stamps.isSeq ? stamps.items().map((s) => s.scalar) : [stamps.scalar];
-  return seriesFromColumns({
-    time: stampValues.map((v) => (typeof v === 'number' ? v : String(v))),
-    wind_speed: Array.from(perTimeStamp(nodes.wind_speed!, time, 'wind speeds (m/s)')),
-    wind_direction: Array.from(perTimeStamp(nodes.wind_direction!, time, 'wind directions (degrees)')),
-    ...(tiNode.exists ? { turbulence_intensity: Array.from(perTimeStamp(tiNode, time, 'turbulence intensities')) } : {}),
-  }, (column, sample, message) => {
-    const node = nodes[column] ?? wr;
-    const at = sample === null ? node : node.isSeq ? node.get(sample) : node.get('data').isSeq ? node.get('data').get(sample) : node;
-    return (at.exists ? at : node).fail(sample === null ? message : `time stamp ${sample}: ${message}`);
-  }, defaultTi);
+  return seriesFromColumns(
+    {
+      time: stampValues.map((v) => (typeof v === 'number' ? v : String(v))),
+      wind_speed: Array.from(perTimeStamp(nodes.wind_speed!, time, 'wind speeds (m/s)')),
+      wind_direction: Array.from(perTimeStamp(nodes.wind_direction!, time, 'wind directions (degrees)')),
+      ...(tiNode.exists ? { turbulence_intensity: Array.from(perTimeStamp(tiNode, time, 'turbulence intensities')) } : {}),
+    },
+    (column, sample, message) => {
+      const node = nodes[column] ?? wr;
+      const at = sample === null ? node : node.isSeq ? node.get(sample) : node.get('data').isSeq ? node.get('data').get(sample) : node;
+      return (at.exists ? at : node).fail(sample === null ? message : `time stamp ${sample}: ${message}`);
+    },
+    defaultTi,
+  );
 }

@@ -28,7 +28,8 @@ function curve(node: WindioNode, speedsKey: string, valuesKey: string, what: str
   const values = unwrapList(valuesNode, `${what} values`);
   if (speeds.length !== values.length) valuesNode.fail(`${values.length} values for ${speeds.length} wind speeds`);
   if (speeds.length < 2) speedsNode.fail('a curve needs at least 2 points');
-  for (let i = 1; i < speeds.length; i++) if (!(speeds[i] > speeds[i - 1])) speedsNode.fail(`speeds must increase (index ${i}: ${speeds[i]} after ${speeds[i - 1]})`);
+  for (let i = 1; i < speeds.length; i++)
+    if (!(speeds[i] > speeds[i - 1])) speedsNode.fail(`speeds must increase (index ${i}: ${speeds[i]} after ${speeds[i - 1]})`);
   return { speeds, values };
 }
 
@@ -67,7 +68,7 @@ export function readTurbine(t: WindioNode): Turbine {
     ratedPowerW = ratedPower ?? Math.max(...c.values);
   } else if (cpNode.exists) {
     const c = curve(cpNode, 'Cp_wind_speeds', 'Cp_values', 'Cp curve');
-    const area = Math.PI * diameter * diameter / 4;
+    const area = (Math.PI * diameter * diameter) / 4;
     const powerW = c.values.map((cp, i) => {
       if (!(cp >= 0 && cp < 16 / 27 + 1e-9)) cpNode.fail(`Cp_values[${i}] = ${cp} must lie in [0, 16/27] (Betz)`);
       return 0.5 * AIR_DENSITY * area * cp * c.speeds[i] ** 3;
@@ -109,15 +110,24 @@ export function readTurbine(t: WindioNode): Turbine {
       const data = list.isMap && list.get('data').exists ? list.get('data') : list;
       return i.index !== undefined && data.get(i.index).exists ? data.get(i.index) : list;
     };
-    const powerCurve = powerNode.exists ? { node: powerNode, speeds: 'power_wind_speeds', values: 'power_values' } : { node: cpNode, speeds: 'Cp_wind_speeds', values: 'Cp_values' };
+    const powerCurve = powerNode.exists
+      ? { node: powerNode, speeds: 'power_wind_speeds', values: 'power_values' }
+      : { node: cpNode, speeds: 'Cp_wind_speeds', values: 'Cp_values' };
     switch (i.field) {
-      case 'ratedPower': return perf.get('rated_power').exists ? perf.get('rated_power') : perf;
-      case 'diameter': return t.get('rotor_diameter');
-      case 'hubHeight': return t.get('hub_height');
-      case 'powerSpeeds': return item(powerCurve.node, powerCurve.speeds);
-      case 'powerValues': return item(powerCurve.node, powerCurve.values);
-      case 'ctSpeeds': return item(ctNode, 'Ct_wind_speeds');
-      case 'ctValues': return item(ctNode, 'Ct_values');
+      case 'ratedPower':
+        return perf.get('rated_power').exists ? perf.get('rated_power') : perf;
+      case 'diameter':
+        return t.get('rotor_diameter');
+      case 'hubHeight':
+        return t.get('hub_height');
+      case 'powerSpeeds':
+        return item(powerCurve.node, powerCurve.speeds);
+      case 'powerValues':
+        return item(powerCurve.node, powerCurve.values);
+      case 'ctSpeeds':
+        return item(ctNode, 'Ct_wind_speeds');
+      case 'ctValues':
+        return item(ctNode, 'Ct_values');
     }
   }
 }

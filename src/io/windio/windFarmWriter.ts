@@ -36,8 +36,14 @@ type StoredTurbine = Omit<Turbine, 'power' | 'thrust'> & {
 
 function isStoredTurbine(t: unknown): t is StoredTurbine {
   const o = t as Record<string, unknown> | null;
-  return !!o && typeof o === 'object' && typeof o.diameter === 'number' && typeof o.hubHeight === 'number'
-    && typeof o.power === 'object' && typeof o.thrust === 'object';
+  return (
+    !!o &&
+    typeof o === 'object' &&
+    typeof o.diameter === 'number' &&
+    typeof o.hubHeight === 'number' &&
+    typeof o.power === 'object' &&
+    typeof o.thrust === 'object'
+  );
 }
 
 export function turbineYaml(t: StoredTurbine, indent: string): string[] {
@@ -54,9 +60,8 @@ export function turbineYaml(t: StoredTurbine, indent: string): string[] {
   else {
     lines.push(`${indent}  power_curve:`, `${indent}    power_wind_speeds: ${list(t.power.speeds)}`, `${indent}    power_values: ${list(t.power.powerW)}`);
   }
-  const ct = t.thrust.kind === 'constant'
-    ? { speeds: [t.cutIn, t.cutOut], values: [t.thrust.ct, t.thrust.ct] }
-    : { speeds: t.thrust.speeds, values: t.thrust.ct };
+  const ct =
+    t.thrust.kind === 'constant' ? { speeds: [t.cutIn, t.cutOut], values: [t.thrust.ct, t.thrust.ct] } : { speeds: t.thrust.speeds, values: t.thrust.ct };
   lines.push(`${indent}  Ct_curve:`, `${indent}    Ct_wind_speeds: ${list(ct.speeds)}`, `${indent}    Ct_values: ${list(ct.values)}`);
   return lines;
 }

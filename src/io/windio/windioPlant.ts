@@ -100,12 +100,20 @@ function resourceOf(root: WindioNode, kind: WindioKind): BinnedResource {
  * a case file's `site:` block (io/siteFields.ts siteLayoutProblem).
  */
 function checkSiteCovers(wr: WindioNode, site: Site, layout: Layout, boundary: Boundary): void {
-  const names: Record<string, string> = { 'weibull.A': 'weibull_a', 'weibull.k': 'weibull_k', 'weibull.frequency': 'sector_probability', ti: 'turbulence_intensity' };
+  const names: Record<string, string> = {
+    'weibull.A': 'weibull_a',
+    'weibull.k': 'weibull_k',
+    'weibull.frequency': 'sector_probability',
+    ti: 'turbulence_intensity',
+  };
   const outside = siteLayoutProblem(site, layout.x, layout.y);
   if (outside) wr.get(names[outside.field] ?? outside.field).fail(outside.message);
   const box = boundingBox(boundary);
   const corner = siteLayoutProblem(site, [box.minX, box.maxX, box.maxX, box.minX], [box.minY, box.minY, box.maxY, box.maxY]);
-  if (corner) wr.get(names[corner.field] ?? corner.field).fail(`the site boundary reaches outside the grid (a corner of its bounding box, ${corner.message.replace(/^turbine \d+ at /, '').replace(/ is outside/, ', is outside')})`);
+  if (corner)
+    wr.get(names[corner.field] ?? corner.field).fail(
+      `the site boundary reaches outside the grid (a corner of its bounding box, ${corner.message.replace(/^turbine \d+ at /, '').replace(/ is outside/, ', is outside')})`,
+    );
 }
 
 /** A windIO wind_energy_system file → Case. */
@@ -160,32 +168,45 @@ export function windioCase(file: string): Case {
  * models (several models only when the file has several), and the other layouts as neighbours,
  * each outside the site.
  */
-function severalOf(windFarm: WindioNode, boundary: Boundary, withThrust: (t: Turbine) => Turbine): { turbine: Turbine; layout: Layout; turbines?: Case['turbines']; neighbours?: Case['neighbours'] } {
+function severalOf(
+  windFarm: WindioNode,
+  boundary: Boundary,
+  withThrust: (t: Turbine) => Turbine,
+): { turbine: Turbine; layout: Layout; turbines?: Case['turbines']; neighbours?: Case['neighbours'] } {
   const { types: read, farms } = readWindioFarms(windFarm, () => readTurbine(turbineNode(windFarm)));
   const types = read.map(withThrust);
   const own = farms[0]!;
   const layout = { x: own.x, y: own.y };
-  const turbines = types.length > 1
-    ? { types, minSpacingByType: Float64Array.from(types, (t) => 2 * t.diameter), typeOf: own.typeOf, choice: false }
-    : undefined;
+  const turbines =
+    types.length > 1 ? { types, minSpacingByType: Float64Array.from(types, (t) => 2 * t.diameter), typeOf: own.typeOf, choice: false } : undefined;
   if (farms.length === 1) return { turbine: types[own.typeOf[0]!]!, layout, ...(turbines ? { turbines } : {}) };
   const site = prepareBoundary(boundary);
   const box = siteBoxOf(boundary);
   const layouts = windFarm.get('layouts');
-  const x: number[] = [], y: number[] = [], typeOf: number[] = [];
+  const x: number[] = [],
+    y: number[] = [],
+    typeOf: number[] = [];
   farms.slice(1).forEach((f, k) => {
     for (let i = 0; i < f.x.length; i++) {
       if (containsPoint(site, f.x[i]!, f.y[i]!)) {
-        layouts.get(k + 1).fail(`turbine ${i} at (${f.x[i]}, ${f.y[i]}) m is inside the site; wflo reads the first layout as the farm and the others as its neighbours, which must stand outside it`);
+        layouts
+          .get(k + 1)
+          .fail(
+            `turbine ${i} at (${f.x[i]}, ${f.y[i]}) m is inside the site; wflo reads the first layout as the farm and the others as its neighbours, which must stand outside it`,
+          );
       }
       // Neighbours' count and reach (io/neighbourLimits.ts), as for every door.
       const problem = neighbourReachProblem(f.x[i]!, f.y[i]!, box, `turbine ${i} of layout ${k + 1} (a neighbour)`) ?? neighbourCountProblem(x.length + 1);
       if (problem) layouts.get(k + 1).fail(problem);
-      x.push(f.x[i]!); y.push(f.y[i]!); typeOf.push(f.typeOf[i]!);
+      x.push(f.x[i]!);
+      y.push(f.y[i]!);
+      typeOf.push(f.typeOf[i]!);
     }
   });
   return {
-    turbine: types[own.typeOf[0]!]!, layout, ...(turbines ? { turbines } : {}),
+    turbine: types[own.typeOf[0]!]!,
+    layout,
+    ...(turbines ? { turbines } : {}),
     neighbours: { x: Float64Array.from(x), y: Float64Array.from(y), types, typeOf: Int32Array.from(typeOf) },
   };
 }
@@ -207,7 +228,9 @@ export function windioWind(file: string, opts: { listed?: boolean } = {}): WindR
   const wr = resourceNodeOf(root, kindOf(root));
   const { wind, site } = readWindResource(wr);
   if (site && !opts.listed) {
-    wr.fail('a gridded wind_resource (quantities over x, y) is a per-point site, not one rose: give the wind_energy_system file (site, wind_farm) to evaluate it');
+    wr.fail(
+      'a gridded wind_resource (quantities over x, y) is a per-point site, not one rose: give the wind_energy_system file (site, wind_farm) to evaluate it',
+    );
   }
   return wind;
 }

@@ -21,7 +21,13 @@ import { describeText, excerpt } from '../../util/printable.js';
 import { readBoundedText, UnreadableFile } from '../boundedRead.js';
 import { composeYaml, MAX_YAML_BYTES } from '../yamlFile.js';
 import {
-  ALLOW_OUTSIDE_OPTION, includesMayLeavePlant, isInside, MAX_INCLUDE_DEPTH, MAX_PLANT_BYTES, MAX_PLANT_ELEMENTS, plantFolderOf,
+  ALLOW_OUTSIDE_OPTION,
+  includesMayLeavePlant,
+  isInside,
+  MAX_INCLUDE_DEPTH,
+  MAX_PLANT_BYTES,
+  MAX_PLANT_ELEMENTS,
+  plantFolderOf,
 } from './includePolicy.js';
 
 export type WindioPath = readonly (string | number)[];
@@ -101,7 +107,9 @@ class SourceCache {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') here.fail(`${tag}: file not found (looked for ${abs})`);
     }
     if (real !== null && !includesMayLeavePlant() && !isInside(real, this.plantFolder)) {
-      here.fail(`${tag}: ${real === abs ? abs : `${abs} (${real})`} is outside the plant folder ${this.plantFolder}; refused unread (${ALLOW_OUTSIDE_OPTION} allows it)`);
+      here.fail(
+        `${tag}: ${real === abs ? abs : `${abs} (${real})`} is outside the plant folder ${this.plantFolder}; refused unread (${ALLOW_OUTSIDE_OPTION} allows it)`,
+      );
     }
     try {
       return this.load(abs, shown);
@@ -123,10 +131,16 @@ class SourceCache {
     this.expanding.push(real);
     const byNode = new Map<Node, Expansion | 'expanding'>();
     const pathStack: (string | number)[] = [...root.path];
-    const total = (a: Expansion, b: Expansion): Expansion => ({ elements: a.elements + b.elements, bytes: a.bytes + b.bytes, depth: Math.max(a.depth, b.depth) });
+    const total = (a: Expansion, b: Expansion): Expansion => ({
+      elements: a.elements + b.elements,
+      bytes: a.bytes + b.bytes,
+      depth: Math.max(a.depth, b.depth),
+    });
     const within = (e: Expansion, here: () => WindioNode): Expansion => {
-      if (e.elements > MAX_PLANT_ELEMENTS) here().fail(`the plant expands to over ${MAX_PLANT_ELEMENTS} YAML elements (includes and aliases followed, each time they are used): refused`);
-      if (e.bytes > MAX_PLANT_BYTES) here().fail(`the plant expands to over ${MAX_PLANT_BYTES / 2 ** 20} MiB (included files counted each time they are included): refused`);
+      if (e.elements > MAX_PLANT_ELEMENTS)
+        here().fail(`the plant expands to over ${MAX_PLANT_ELEMENTS} YAML elements (includes and aliases followed, each time they are used): refused`);
+      if (e.bytes > MAX_PLANT_BYTES)
+        here().fail(`the plant expands to over ${MAX_PLANT_BYTES / 2 ** 20} MiB (included files counted each time they are included): refused`);
       return e;
     };
     const nodeAt = (n: Node): WindioNode => root.at(n, src, [...pathStack]);
@@ -227,7 +241,8 @@ export class WindioNode {
     const n = this.node;
     const rel = isScalar(n) && typeof n.value === 'string' ? n.value.trim() : '';
     if (rel === '') this.fail(`${INCLUDE_TAG} needs a file name`);
-    if (/\.(nc|netcdf|h5|hdf5)$/i.test(rel)) this.fail(`${INCLUDE_TAG} '${excerpt(rel, 200)}': NetCDF/HDF5 resources are not supported (give the data in YAML)`);
+    if (/\.(nc|netcdf|h5|hdf5)$/i.test(rel))
+      this.fail(`${INCLUDE_TAG} '${excerpt(rel, 200)}': NetCDF/HDF5 resources are not supported (give the data in YAML)`);
     return this.cache.include(this.src, rel, this);
   }
 
@@ -338,7 +353,9 @@ export class WindioNode {
     if (!this.isSeq) this.fail(`expected ${what}, got ${describe(this)}`);
     const items = this.items();
     const out = new Float64Array(items.length);
-    items.forEach((item, i) => { out[i] = item.number('a number'); });
+    items.forEach((item, i) => {
+      out[i] = item.number('a number');
+    });
     return out;
   }
 

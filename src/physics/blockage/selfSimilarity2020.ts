@@ -36,7 +36,7 @@ export const SELF_SIMILARITY_2020 = {
   fgp: [-0.06489, 0.4911, 1.116, -0.1577] as const,
   limiter: 1e-10,
 };
-const MADSEN = [0.2460, 0.0586, 0.0883] as const;
+const MADSEN = [0.246, 0.0586, 0.0883] as const;
 
 const axialShape = (x: number): number => 1 + x / Math.sqrt(1 + x * x);
 const F_A_NEAR = axialShape(-1);
@@ -50,7 +50,14 @@ const F_A_SPAN = axialShape(-1) - axialShape(-6);
 export function pairGeometry(dx: number, dy: number, radius: number, out: Float64Array, o: number): boolean {
   const { alpha, beta, r12p, limiter } = SELF_SIMILARITY_2020;
   const x = -Math.abs(dx) / radius;
-  if (!(x < -limiter)) { out[o] = 0; out[o + 1] = 0; out[o + 2] = 0; out[o + 3] = 0; out[o + 4] = 0; return false; }
+  if (!(x < -limiter)) {
+    out[o] = 0;
+    out[o + 1] = 0;
+    out[o + 2] = 0;
+    out[o + 3] = 0;
+    out[o + 4] = 0;
+    return false;
+  }
   const sign = dx < 0 ? 1 : -1;
   // dx/dx-of-pair: x = −|dx|/R.
   const xDx = dx < 0 ? 1 / radius : -1 / radius;
@@ -63,11 +70,18 @@ export function pairGeometry(dx: number, dy: number, radius: number, out: Float6
   const fa = 1 + x / Math.sqrt(q);
   const dFaDx = 1 / (q * Math.sqrt(q));
   out[o] = sign * fa * feps;
-  out[o + 1] = sign * (dFaDx * feps + fa * dFepsDz * (-z * r12p[0] / r12)) * xDx;
+  out[o + 1] = sign * (dFaDx * feps + fa * dFepsDz * ((-z * r12p[0]) / r12)) * xDx;
   out[o + 2] = sign * fa * dFepsDz * (beta / (radius * r12)) * (dy < 0 ? -1 : 1);
-  if (x < -6) { out[o + 3] = 1; out[o + 4] = 0; }
-  else if (x > -1) { out[o + 3] = 0; out[o + 4] = 0; }
-  else { out[o + 3] = (F_A_NEAR - fa) / F_A_SPAN; out[o + 4] = (-dFaDx / F_A_SPAN) * xDx; }
+  if (x < -6) {
+    out[o + 3] = 1;
+    out[o + 4] = 0;
+  } else if (x > -1) {
+    out[o + 3] = 0;
+    out[o + 4] = 0;
+  } else {
+    out[o + 3] = (F_A_NEAR - fa) / F_A_SPAN;
+    out[o + 4] = (-dFaDx / F_A_SPAN) * xDx;
+  }
   return true;
 }
 
@@ -89,7 +103,8 @@ export function sourceGamma(ct: number, out: Float64Array, o: number): void {
 export function induction(geom: Float64Array, go: number, ct: number, gam: Float64Array, so: number, g: Float64Array | null): number {
   const shape = geom[go];
   const w = geom[go + 3];
-  const near = gam[so], far = gam[so + 2];
+  const near = gam[so],
+    far = gam[so + 2];
   const gamma = w * far + (1 - w) * near;
   const c = gamma * ct;
   const a0 = c * (MADSEN[0] + c * (MADSEN[1] + c * MADSEN[2]));

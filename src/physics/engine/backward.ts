@@ -18,19 +18,24 @@ import { addTurbulenceAdjoint } from './turbulenceAdjoint.js';
 export function backwardCondition(pass: WakedPass, k: number): void {
   const { setup, ws, n } = pass;
   const { types, freeStream, supKind, turbulence, useEffectiveTi: useEffTi, turbulenceSuperposition: tiSup } = setup;
-  const refEff = setup.referenceIsEffective, refTarget = setup.referenceIsTarget;
+  const refEff = setup.referenceIsEffective,
+    refTarget = setup.referenceIsTarget;
   const U = setup.conditions.speed[k];
   const { candStart, candSrc, pair, u, ti, total, tiAcc, tiArg, tAdd, uBar, ctBar, tiBar, gxw, gyw, typeAt } = ws;
   // A site that is not uniform (engine/siteWork.ts): U_q and TI₀_q are the turbines' own and carry adjoints.
   const site = ws.site;
   // The source TI adjoint matters only when it feeds back into wakes (effective TI with added turbulence) or the site's TI varies.
   const tiUsed = (useEffTi && turbulence !== null) || site !== null;
-  for (let p = 0; p < n; p++) { ctBar[p] = 0; tiBar[p] = 0; }
+  for (let p = 0; p < n; p++) {
+    ctBar[p] = 0;
+    tiBar[p] = 0;
+  }
   for (let p = n - 1; p >= 0; p--) {
     // Every turbine p wakes has been visited: close p as a source.
     if (!freeStream) uBar[p] += ctBar[p] * thrustSlopeAt(types[typeAt[p]], u[p]);
     const ub = uBar[p];
-    const start = candStart[p], end = candStart[p + 1];
+    const start = candStart[p],
+      end = candStart[p + 1];
     if (ub !== 0) {
       const tot = total[p];
       for (let e = start; e < end; e++) {
@@ -47,8 +52,12 @@ export function backwardCondition(pass: WakedPass, k: number): void {
         if (refEff) uBar[q] += dBar * f;
         else if (site !== null) site.refBar[refTarget ? p : q] += dBar * f;
         const fBar = dBar * ref;
-        const gx = fBar * pair[b + 1], gy = fBar * pair[b + 2];
-        gxw[p] += gx; gxw[q] -= gx; gyw[p] += gy; gyw[q] -= gy;
+        const gx = fBar * pair[b + 1],
+          gy = fBar * pair[b + 2];
+        gxw[p] += gx;
+        gxw[q] -= gx;
+        gyw[p] += gy;
+        gyw[q] -= gy;
         ctBar[q] += fBar * pair[b + 3];
         if (tiUsed) tiBar[q] += fBar * pair[b + 4];
       }

@@ -66,10 +66,15 @@ export function orderTurbines(pass: WakedPass, x: Float64Array, y: Float64Array,
   const { idx, xw, yw } = scratch;
   const { order, xs, ys, typeAt, d2At } = ws;
   const d2ByType = pass.setup.d2ByType;
-  for (let i = 0; i < n; i++) { xw[i] = x[i] * c + y[i] * s; yw[i] = -x[i] * s + y[i] * c; }
+  for (let i = 0; i < n; i++) {
+    xw[i] = x[i] * c + y[i] * s;
+    yw[i] = -x[i] * s + y[i] * c;
+  }
   idx.sort((a, b) => xw[a] - xw[b] || a - b);
   for (let p = 0; p < n; p++) {
-    order[p] = idx[p]; xs[p] = xw[idx[p]]; ys[p] = yw[idx[p]];
+    order[p] = idx[p];
+    xs[p] = xw[idx[p]];
+    ys[p] = yw[idx[p]];
     const tp = typeOf ? typeOf[idx[p]] : 0;
     typeAt[p] = tp;
     d2At[p] = d2ByType[tp];
@@ -81,16 +86,21 @@ export function findCandidates(pass: WakedPass, reach: Float64Array | null, scre
   const { n, ws, several, nTypes, hubVaries } = pass;
   const { types, turbulence, pairTurbulence, invWec } = pass.setup;
   const { xs, ys, typeAt, candStart, candSrc, candDx, candDy, candDz, pDxPow } = ws;
-  const step = screen.step, margin = screen.margin;
+  const step = screen.step,
+    margin = screen.margin;
   let m = 0;
   for (let p = 0; p < n; p++) {
     candStart[p] = m;
-    const xp = xs[p], yp = ys[p];
+    const xp = xs[p],
+      yp = ys[p];
     const hp = types[typeAt[p]].hubHeight;
     for (let q = 0; q < p; q++) {
-      const dx = xp - xs[q], dy = (yp - ys[q]) * invWec;
+      const dx = xp - xs[q],
+        dy = (yp - ys[q]) * invWec;
       if (reach !== null && Math.abs(dy) > reach[Math.ceil(dx / step)] + margin) continue;
-      candSrc[m] = q; candDx[m] = dx; candDy[m] = dy;
+      candSrc[m] = q;
+      candDx[m] = dx;
+      candDy[m] = dy;
       candDz[m] = hubVaries ? hp - types[typeAt[q]].hubHeight : 0;
       if (turbulence !== null) pDxPow[m] = (several ? pairTurbulence![typeAt[q] * nTypes + typeAt[p]] : turbulence).distanceBound(dx);
       m++;

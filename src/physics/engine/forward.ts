@@ -33,7 +33,8 @@ export function forwardCondition(pass: WakedPass, k: number, tiBound: number, sc
   const { setup, ws, n, several, nTypes, batch, withGradient, ctFreeByType } = pass;
   const { types, turbulence, pairModels, model, freeStream, useEffectiveTi: useEffTi, turbulenceSuperposition: tiSup } = setup;
   const { candStart, u, ti, ct, total, tiAcc, tiArg, coef, tSrc, typeAt } = ws;
-  const U = setup.conditions.speed[k], ti0 = setup.conditions.turbulenceIntensity[k];
+  const U = setup.conditions.speed[k],
+    ti0 = setup.conditions.turbulenceIntensity[k];
   const K = model.coefficientCount;
   const tiFactor = turbulence !== null ? turbulence.ambientFactor(ti0) : 0;
   for (let t = 0; t < nTypes; t++) ctFreeByType[t] = thrustCoefficientAt(types[t], U);
@@ -41,12 +42,16 @@ export function forwardCondition(pass: WakedPass, k: number, tiBound: number, sc
   if (site !== null) fillLocalFreeStream(pass, U, ti0, k);
   for (let p = 0; p < n; p++) {
     const tp = typeAt[p];
-    const from = candStart[p], end = candStart[p + 1];
+    const from = candStart[p],
+      end = candStart[p + 1];
     let acc: number;
     if (batch !== null) {
       acc = accumulateLinearGaussian(batch, from, end, U, withGradient);
       if (turbulence !== null) batchTurbulence(pass, p, ti0, tiFactor);
-      else { tiAcc[p] = 0; tiArg[p] = -1; }
+      else {
+        tiAcc[p] = 0;
+        tiArg[p] = -1;
+      }
     } else acc = pointwiseTarget(pass, p, U, ti0, tiFactor);
     pass.pairEvaluations += end - from;
     const tot = setup.superposition.finish(acc);
@@ -55,7 +60,9 @@ export function forwardCondition(pass: WakedPass, k: number, tiBound: number, sc
     const ti0p = site !== null ? site.tiAmb[p] : ti0;
     let tip = ti0p;
     if (turbulence !== null) tip = tiSup === 'sqrmax' ? Math.sqrt(ti0p * ti0p + tAcc * tAcc) : tiSup === 'linear' ? ti0p + tAcc : ti0p + Math.sqrt(tAcc);
-    total[p] = tot; u[p] = up; ti[p] = tip;
+    total[p] = tot;
+    u[p] = up;
+    ti[p] = tip;
     if (pass.tiLearned) {
       if (tip > pass.tiSeen) pass.tiSeen = tip;
       if (tip > tiBound && screened) return false;
@@ -77,18 +84,24 @@ function pointwiseTarget(pass: WakedPass, p: number, U: number, ti0: number, tiF
   const { setup, ws, several, nTypes, hubVaries, sqrMax, withGradient } = pass;
   const { types, pairModels, model, points, mirror, supKind, superposition: sup, turbulence, pairTurbulence, turbulenceSuperposition: tiSup } = setup;
   const { candStart, candSrc, candDx, candDy, candDz, coef, typeAt, pair, u, ct, tSrc, pDxPow, tAdd, tDx, tDy, tCt, tTi, mirrorPartials: mp } = ws;
-  const refEff = setup.referenceIsEffective, refTarget = setup.referenceIsTarget;
-  const g = withGradient ? ws.g : null, gt = withGradient ? ws.gt : null;
+  const refEff = setup.referenceIsEffective,
+    refTarget = setup.referenceIsTarget;
+  const g = withGradient ? ws.g : null,
+    gt = withGradient ? ws.gt : null;
   const K = model.coefficientCount;
   const tp = typeAt[p];
   const radius = setup.radiusByType[tp];
   const centre = points === null;
   const shared = centre && mirror && model.atDistance !== undefined;
   const site = ws.site; // a site that is not uniform: the source's own U_q and TI₀_q
-  let acc = 0, tAcc = 0, arg = -1;
+  let acc = 0,
+    tAcc = 0,
+    arg = -1;
   for (let e = candStart[p], end = candStart[p + 1]; e < end; e++) {
     const q = candSrc[e];
-    const dx = candDx[e], dy = candDy[e], dz = candDz[e];
+    const dx = candDx[e],
+      dy = candDy[e],
+      dz = candDz[e];
     const off = q * K;
     const pm = several ? typeAt[q] * nTypes + tp : 0;
     const pairModel = several ? pairModels[pm] : model;
@@ -101,7 +114,13 @@ function pointwiseTarget(pass: WakedPass, p: number, U: number, ti0: number, tiF
         pairModel.atDistance!(dx, coef, off, g !== null);
         f = pairModel.deficitAtRadius!(hubVaries ? dy * dy + dz * dz : dy * dy, g);
       } else f = pairModel.deficit(dx, hubVaries ? dy * dy + dz * dz : dy * dy, coef, off, g);
-      if (g) { const b = 5 * e; pair[b + 1] = g[0]; pair[b + 2] = 2 * dy * g[1]; pair[b + 3] = g[2]; pair[b + 4] = g[3]; }
+      if (g) {
+        const b = 5 * e;
+        pair[b + 1] = g[0];
+        pair[b + 2] = 2 * dy * g[1];
+        pair[b + 3] = g[2];
+        pair[b + 4] = g[3];
+      }
     } else f = rotorAveragedDeficit(pairModel, points, radius, dx, dy, dz, hubVaries, coef, off, g, pair, 5 * e + 1);
     if (mirror) {
       // The source's image below the ground: the same wake, 2·h_source further down. The two
@@ -110,7 +129,12 @@ function pointwiseTarget(pass: WakedPass, p: number, U: number, ti0: number, tiF
       let fm: number;
       if (centre) {
         fm = shared ? pairModel.deficitAtRadius!(dy * dy + dzm * dzm, g) : pairModel.deficit(dx, dy * dy + dzm * dzm, coef, off, g);
-        if (g) { mp[0] = g[0]; mp[1] = 2 * dy * g[1]; mp[2] = g[2]; mp[3] = g[3]; }
+        if (g) {
+          mp[0] = g[0];
+          mp[1] = 2 * dy * g[1];
+          mp[2] = g[2];
+          mp[3] = g[3];
+        }
       } else fm = rotorAveragedDeficit(pairModel, points, radius, dx, dy, dzm, true, coef, off, g, mp, 0);
       f = combineMirror(supKind, f, fm, g ? pair : null, 5 * e, mp);
     }
@@ -120,12 +144,28 @@ function pointwiseTarget(pass: WakedPass, p: number, U: number, ti0: number, tiF
     acc = sup.add(acc, deficit);
     if (turbulence !== null) {
       const cw = dz === 0 ? Math.abs(dy) : Math.sqrt(dy * dy + dz * dz);
-      const add = sqrMax && tSrc[q] * (site !== null ? site.tiFac[q] : tiFactor) * pDxPow[e] <= tAcc ? 0 : (several ? pairTurbulence![pm] : turbulence).added(dx, cw, ct[q], site !== null ? site.tiAmb[q] : ti0, pairModel, coef, off, gt);
-      if (gt) { tAdd[e] = add; tDx[e] = gt[0]; tDy[e] = dz === 0 ? (dy < 0 ? -gt[1] : gt[1]) : cw > 0 ? gt[1] * (dy / cw) : 0; tCt[e] = gt[2]; tTi[e] = gt[3]; }
-      if (tiSup === 'sqrmax') { if (add > tAcc) { tAcc = add; arg = e; } } else if (tiSup === 'linear') tAcc += add; else tAcc += add * add;
+      const add =
+        sqrMax && tSrc[q] * (site !== null ? site.tiFac[q] : tiFactor) * pDxPow[e] <= tAcc
+          ? 0
+          : (several ? pairTurbulence![pm] : turbulence).added(dx, cw, ct[q], site !== null ? site.tiAmb[q] : ti0, pairModel, coef, off, gt);
+      if (gt) {
+        tAdd[e] = add;
+        tDx[e] = gt[0];
+        tDy[e] = dz === 0 ? (dy < 0 ? -gt[1] : gt[1]) : cw > 0 ? gt[1] * (dy / cw) : 0;
+        tCt[e] = gt[2];
+        tTi[e] = gt[3];
+      }
+      if (tiSup === 'sqrmax') {
+        if (add > tAcc) {
+          tAcc = add;
+          arg = e;
+        }
+      } else if (tiSup === 'linear') tAcc += add;
+      else tAcc += add * add;
     }
   }
-  ws.tiAcc[p] = tAcc; ws.tiArg[p] = arg;
+  ws.tiAcc[p] = tAcc;
+  ws.tiArg[p] = arg;
   return acc;
 }
 
@@ -142,21 +182,44 @@ function batchTurbulence(pass: WakedPass, p: number, ti0: number, tiFactor: numb
   const K = model.coefficientCount;
   const tp = typeAt[p];
   const radius = setup.radiusByType[tp];
-  let tAcc = 0, arg = -1;
+  let tAcc = 0,
+    arg = -1;
   for (let e = candStart[p + 1] - 1; e >= candStart[p]; e--) {
     const q = candSrc[e];
     let add = 0;
     if (!(sqrMax && tSrc[q] * tiFactor * pDxPow[e] <= tAcc)) {
       const off = q * K;
-      const dx = candDx[e], dy = candDy[e], dz = candDz[e];
+      const dx = candDx[e],
+        dy = candDy[e],
+        dz = candDz[e];
       const cw = dz === 0 ? Math.abs(dy) : Math.sqrt(dy * dy + dz * dz);
       const reachT = linearGaussianWakeRadius(coef, off, dx) + radius;
       const pm = several ? typeAt[q] * nTypes + tp : 0;
-      if (cw * cw < reachT * reachT) add = (several ? pairTurbulence![pm] : turbulence!).added(dx, cw, ct[q], ti0, several ? pairModels[pm] : model, coef, off, gt);
-      if (gt && add !== 0) { tAdd[e] = add; tDx[e] = gt[0]; tDy[e] = dz === 0 ? (dy < 0 ? -gt[1] : gt[1]) : gt[1] * (dy / cw); tCt[e] = gt[2]; tTi[e] = gt[3]; }
+      if (cw * cw < reachT * reachT)
+        add = (several ? pairTurbulence![pm] : turbulence!).added(dx, cw, ct[q], ti0, several ? pairModels[pm] : model, coef, off, gt);
+      if (gt && add !== 0) {
+        tAdd[e] = add;
+        tDx[e] = gt[0];
+        tDy[e] = dz === 0 ? (dy < 0 ? -gt[1] : gt[1]) : gt[1] * (dy / cw);
+        tCt[e] = gt[2];
+        tTi[e] = gt[3];
+      }
     }
-    if (gt && add === 0) { tAdd[e] = 0; tDx[e] = 0; tDy[e] = 0; tCt[e] = 0; tTi[e] = 0; }
-    if (tiSup === 'sqrmax') { if (add > tAcc) { tAcc = add; arg = e; } } else if (tiSup === 'linear') tAcc += add; else tAcc += add * add;
+    if (gt && add === 0) {
+      tAdd[e] = 0;
+      tDx[e] = 0;
+      tDy[e] = 0;
+      tCt[e] = 0;
+      tTi[e] = 0;
+    }
+    if (tiSup === 'sqrmax') {
+      if (add > tAcc) {
+        tAcc = add;
+        arg = e;
+      }
+    } else if (tiSup === 'linear') tAcc += add;
+    else tAcc += add * add;
   }
-  ws.tiAcc[p] = tAcc; ws.tiArg[p] = arg;
+  ws.tiAcc[p] = tAcc;
+  ws.tiArg[p] = arg;
 }

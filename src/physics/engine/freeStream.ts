@@ -100,10 +100,21 @@ export function createFreeStreamNativeRunner(turbine: Turbine, wind: WindResourc
 function nativeFreeStreamRunner(turbine: Turbine, wind: WindResource, model: FarmModelSpec, groups: KernelGroup[], isa: IsaChoice): NativeRunner {
   const kernels = groups.map((g) => g.kernel);
   /* c8 ignore next */
-  if (!kernels.every((k): k is GaussianKernel => k instanceof GaussianKernel)) throw new Error(`the solve plan gave the native free-stream kernel ${model.wake}, whose kernels are not Gaussian`);
-  return createNativeFreeStreamRunner(turbine, wind, model, groups.map((g, i) => ({
-    k: kernels[i].k, invXi2: kernels[i].invXi2, sigma0: kernels[i].sigma0, ctD2over8: kernels[i].ctD2over8, speedIndices: g.speedIndices,
-  })), isa);
+  if (!kernels.every((k): k is GaussianKernel => k instanceof GaussianKernel))
+    throw new Error(`the solve plan gave the native free-stream kernel ${model.wake}, whose kernels are not Gaussian`);
+  return createNativeFreeStreamRunner(
+    turbine,
+    wind,
+    model,
+    groups.map((g, i) => ({
+      k: kernels[i].k,
+      invXi2: kernels[i].invXi2,
+      sigma0: kernels[i].sigma0,
+      ctD2over8: kernels[i].ctD2over8,
+      speedIndices: g.speedIndices,
+    })),
+    isa,
+  );
 }
 
 const NO_ROWS = new Float64Array(0);
@@ -124,12 +135,21 @@ export function evaluatorFromRunner(turbine: Turbine, wind: WindResource, plan: 
     }
     // Without the gradient the kernel neither reads nor writes the gradient rows: empty ones, shared.
     const out: ByDirection = {
-      perDirectionMwh: new Float64Array(nDir), perTurbineByDir: rows.perTurbineByDir,
-      gradXByDir: withGradient ? rows.gradXByDir : NO_ROWS, gradYByDir: withGradient ? rows.gradYByDir : NO_ROWS,
+      perDirectionMwh: new Float64Array(nDir),
+      perTurbineByDir: rows.perTurbineByDir,
+      gradXByDir: withGradient ? rows.gradXByDir : NO_ROWS,
+      gradYByDir: withGradient ? rows.gradYByDir : NO_ROWS,
     };
     lastPairs = runner.run(x, y, withGradient, out);
     const sum = sumByDirection(out, n, withGradient);
-    return { aepMwh: sum.aepMwh, perDirectionMwh: sum.perDirectionMwh, perTurbineMwh: sum.perTurbineMwh, gradX: sum.gradX, gradY: sum.gradY, pairEvaluations: lastPairs };
+    return {
+      aepMwh: sum.aepMwh,
+      perDirectionMwh: sum.perDirectionMwh,
+      perTurbineMwh: sum.perTurbineMwh,
+      gradX: sum.gradX,
+      gradY: sum.gradY,
+      pairEvaluations: lastPairs,
+    };
   };
   return { turbine, wind, plan, aep: (x, y) => evaluate(x, y, false), aepWithGradient: (x, y) => evaluate(x, y, true), last: () => lastPairs };
 }
@@ -152,9 +172,14 @@ interface Workspace {
 function createWorkspace(n: number): Workspace {
   return {
     n,
-    xw: new Float64Array(n), yw: new Float64Array(n), totalDeficitByTurbine: new Float64Array(n),
-    deficitByPair: new Float64Array(n * n), slopeByPair: new Float64Array(2 * n * n),
-    weightByTurbine: new Float64Array(n), gradXw: new Float64Array(n), gradYw: new Float64Array(n),
+    xw: new Float64Array(n),
+    yw: new Float64Array(n),
+    totalDeficitByTurbine: new Float64Array(n),
+    deficitByPair: new Float64Array(n * n),
+    slopeByPair: new Float64Array(2 * n * n),
+    weightByTurbine: new Float64Array(n),
+    gradXw: new Float64Array(n),
+    gradYw: new Float64Array(n),
   };
 }
 
@@ -183,36 +208,50 @@ function evaluateFarm(
   const cutIn = turbine.cutIn;
 
   for (let d = 0; d < nDir; d++) {
-    const c = cosByDir[d], s = sinByDir[d];
+    const c = cosByDir[d],
+      s = sinByDir[d];
     let anyActive = false;
     for (let k = 0; k < nSpeed; k++) {
-      if (wind.probability[d * nSpeed + k] > 0 && wind.speeds[k] >= cutIn) { anyActive = true; break; }
+      if (wind.probability[d * nSpeed + k] > 0 && wind.speeds[k] >= cutIn) {
+        anyActive = true;
+        break;
+      }
     }
     if (!anyActive) continue;
     for (let i = 0; i < n; i++) {
       xw[i] = x[i] * c + y[i] * s;
       yw[i] = -x[i] * s + y[i] * c;
     }
-    if (withGradient) { gradXw.fill(0); gradYw.fill(0); }
+    if (withGradient) {
+      gradXw.fill(0);
+      gradYw.fill(0);
+    }
     let energyOfDirection = 0;
 
     for (const group of groups) {
       let groupActive = false;
       for (const k of group.speedIndices) {
-        if (wind.probability[d * nSpeed + k] > 0 && wind.speeds[k] >= cutIn) { groupActive = true; break; }
+        if (wind.probability[d * nSpeed + k] > 0 && wind.speeds[k] >= cutIn) {
+          groupActive = true;
+          break;
+        }
       }
       if (!groupActive) continue;
       const kernel = group.kernel;
 
       // Total deficit at every turbine.
       for (let j = 0; j < n; j++) {
-        const xj = xw[j], yj = yw[j];
+        const xj = xw[j],
+          yj = yw[j];
         let acc = 0;
         if (withGradient) {
           const row = j * n;
           for (let i = 0; i < n; i++) {
             const dx = xj - xw[i];
-            if (dx <= 0) { deficitByPair[row + i] = 0; continue; }
+            if (dx <= 0) {
+              deficitByPair[row + i] = 0;
+              continue;
+            }
             const deficit = kernel.valueAndGradient(dx, yj - yw[i], slopeByPair, 2 * (row + i));
             deficitByPair[row + i] = deficit;
             acc = superposition.add(acc, deficit);
@@ -249,17 +288,21 @@ function evaluateFarm(
           if (w === 0) continue;
           const total = totalDeficitByTurbine[j];
           const row = j * n;
-          let gxj = 0, gyj = 0;
+          let gxj = 0,
+            gyj = 0;
           for (let i = 0; i < n; i++) {
             const deficit = deficitByPair[row + i];
             if (deficit === 0) continue;
             const g = w * superposition.derivative(deficit, total);
             const gdx = g * slopeByPair[2 * (row + i)];
             const gdy = g * slopeByPair[2 * (row + i) + 1];
-            gxj += gdx; gyj += gdy;
-            gradXw[i] -= gdx; gradYw[i] -= gdy;
+            gxj += gdx;
+            gyj += gdy;
+            gradXw[i] -= gdx;
+            gradYw[i] -= gdy;
           }
-          gradXw[j] += gxj; gradYw[j] += gyj;
+          gradXw[j] += gxj;
+          gradYw[j] += gyj;
         }
       }
     }

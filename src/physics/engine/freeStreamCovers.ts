@@ -28,12 +28,14 @@ export function inflowOf(types: Turbine | readonly Turbine[], model: FarmModelSp
 export function freeStreamDeclines(turbine: Turbine, model: FarmModelSpec): string | null {
   if (!hasFreeStreamForm(model.wake)) return `the wake model ${model.wake} has no free-stream form`;
   if (model.site) return 'the site is not uniform (each turbine has its own free stream)';
-  if (inflowOf(turbine, model) !== 'free-stream') return model.inflow ? `the model asks for inflow '${model.inflow}'` : `the turbine ${turbine.name} has a tabulated Ct`;
+  if (inflowOf(turbine, model) !== 'free-stream')
+    return model.inflow ? `the model asks for inflow '${model.inflow}'` : `the turbine ${turbine.name} has a tabulated Ct`;
   if (model.ct2a !== undefined) return `the model sets ct2a '${model.ct2a}'`;
   if (model.deficitReference !== undefined) return `the model sets deficitReference '${model.deficitReference}'`;
   if (model.turbulence !== undefined) return `the model sets turbulence '${model.turbulence}'`;
   if ((model.ground ?? 'none') !== 'none') return `the model has the ground '${model.ground}'`;
-  if (!(model.rotorAverage === undefined || model.rotorAverage === deficitModel(model.wake)?.wakedDefaults.rotorAverage)) return `the model asks for the rotor average '${model.rotorAverage}'`;
+  if (!(model.rotorAverage === undefined || model.rotorAverage === deficitModel(model.wake)?.wakedDefaults.rotorAverage))
+    return `the model asks for the rotor average '${model.rotorAverage}'`;
   return null;
 }
 
@@ -62,7 +64,13 @@ export const FREE_STREAM_SOLVER: SolverDeclaration = {
     if (needs.hubHeightGradient) return '∂AEP/∂h is computed by the JavaScript kernel only';
     const wake = deficitModel(model.wake)?.freeStream;
     const turbine = farm.types[0];
-    if (!wake || !(wake.prepare(thrustCoefficientAt(turbine, Math.max(turbine.cutIn, 1)), turbine.diameter, { ...wake.defaults, ...(model.params ?? {}) }) instanceof GaussianKernel)) {
+    if (
+      !wake ||
+      !(
+        wake.prepare(thrustCoefficientAt(turbine, Math.max(turbine.cutIn, 1)), turbine.diameter, { ...wake.defaults, ...(model.params ?? {}) }) instanceof
+        GaussianKernel
+      )
+    ) {
       return `the native free-stream kernel is Gaussian, and ${model.wake}'s free-stream form is not`;
     }
     return null;

@@ -90,7 +90,8 @@ export class AepTerm implements ObjectiveTerm {
       perTurbine[order[p]] += energy * mwh;
     }
     this.energyOfDirection = energyOfDirection;
-    if (seed) for (let p = 0; p < n; p++) seed[p] = order[p] < own ? (weightAt !== null ? weight * weightAt[p] : weight) * powerSlopeAt(types[typeAt[p]], u[p]) : 0;
+    if (seed)
+      for (let p = 0; p < n; p++) seed[p] = order[p] < own ? (weightAt !== null ? weight * weightAt[p] : weight) * powerSlopeAt(types[typeAt[p]], u[p]) : 0;
     if (seed && weightAt !== null && weightSeed) for (let p = 0; p < n; p++) weightSeed[p] = order[p] < own ? weight * powerAt(types[typeAt[p]], u[p]) : 0;
   }
 

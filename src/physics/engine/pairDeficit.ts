@@ -19,27 +19,56 @@ import type { RotorPoints } from '../rotor/rotorPoints.js';
  * ∂/∂TI go to out[o … o + 3].
  */
 export function rotorAveragedDeficit(
-  model: LocalWakeModel, points: RotorPoints | null, radius: number, dx: number, dy: number, dz: number, withDz: boolean,
-  coef: Float64Array, off: number, g: Float64Array | null, out: Float64Array, o: number,
+  model: LocalWakeModel,
+  points: RotorPoints | null,
+  radius: number,
+  dx: number,
+  dy: number,
+  dz: number,
+  withDz: boolean,
+  coef: Float64Array,
+  off: number,
+  g: Float64Array | null,
+  out: Float64Array,
+  o: number,
 ): number {
   if (points === null) {
     const f = model.deficit(dx, withDz ? dy * dy + dz * dz : dy * dy, coef, off, g);
-    if (g) { out[o] = g[0]; out[o + 1] = 2 * dy * g[1]; out[o + 2] = g[2]; out[o + 3] = g[3]; }
+    if (g) {
+      out[o] = g[0];
+      out[o + 1] = 2 * dy * g[1];
+      out[o + 2] = g[2];
+      out[o + 3] = g[3];
+    }
     return f;
   }
   let f = 0;
-  let fdx = 0, fdy = 0, fct = 0, fti = 0;
+  let fdx = 0,
+    fdy = 0,
+    fct = 0,
+    fti = 0;
   const { y: py, z: pz, w: pw } = points;
   // The points share dx: a model with atDistance computes its dx part once per pair.
   const shared = model.atDistance !== undefined;
   if (shared) model.atDistance!(dx, coef, off, g !== null);
   for (let r = 0; r < pw.length; r++) {
-    const yy = dy + radius * py[r], zz = withDz ? dz + radius * pz[r] : radius * pz[r];
+    const yy = dy + radius * py[r],
+      zz = withDz ? dz + radius * pz[r] : radius * pz[r];
     const v = shared ? model.deficitAtRadius!(yy * yy + zz * zz, g) : model.deficit(dx, yy * yy + zz * zz, coef, off, g);
     f += pw[r] * v;
-    if (g) { fdx += pw[r] * g[0]; fdy += pw[r] * 2 * yy * g[1]; fct += pw[r] * g[2]; fti += pw[r] * g[3]; }
+    if (g) {
+      fdx += pw[r] * g[0];
+      fdy += pw[r] * 2 * yy * g[1];
+      fct += pw[r] * g[2];
+      fti += pw[r] * g[3];
+    }
   }
-  if (g) { out[o] = fdx; out[o + 1] = fdy; out[o + 2] = fct; out[o + 3] = fti; }
+  if (g) {
+    out[o] = fdx;
+    out[o + 1] = fdy;
+    out[o + 2] = fct;
+    out[o + 3] = fti;
+  }
   return f;
 }
 

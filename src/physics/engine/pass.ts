@@ -39,18 +39,47 @@ export function createPass(setup: WakedSetup, ws: Workspace, n: number, withGrad
   const nTypes = setup.types.length;
   const typeOf = mix?.typeOf ?? null;
   let hubVaries = false;
-  if (typeOf) for (let i = 1; i < n; i++) if (setup.types[typeOf[i]].hubHeight !== setup.types[typeOf[0]].hubHeight) { hubVaries = true; break; }
+  if (typeOf)
+    for (let i = 1; i < n; i++)
+      if (setup.types[typeOf[i]].hubHeight !== setup.types[typeOf[0]].hubHeight) {
+        hubVaries = true;
+        break;
+      }
   const several = nTypes > 1;
   const model = setup.model;
-  const batch: LinearGaussianBatch | null = setup.batch === null ? null : {
-    candSrc: ws.candSrc, candDx: ws.candDx, candDy: ws.candDy, candDz: ws.candDz, coef: ws.coef, coefCount: model.coefficientCount,
-    d2At: several ? ws.d2At : null, d2over8: model instanceof GaussianLocalWake ? model.d2over8 : 0,
-    hubVaries, madsen: setup.batch === 'madsen', uRef: setup.referenceIsEffective ? ws.u : null, supKind: setup.supKind, pair: ws.pair,
-  };
+  const batch: LinearGaussianBatch | null =
+    setup.batch === null
+      ? null
+      : {
+          candSrc: ws.candSrc,
+          candDx: ws.candDx,
+          candDy: ws.candDy,
+          candDz: ws.candDz,
+          coef: ws.coef,
+          coefCount: model.coefficientCount,
+          d2At: several ? ws.d2At : null,
+          d2over8: model instanceof GaussianLocalWake ? model.d2over8 : 0,
+          hubVaries,
+          madsen: setup.batch === 'madsen',
+          uRef: setup.referenceIsEffective ? ws.u : null,
+          supKind: setup.supKind,
+          pair: ws.pair,
+        };
   return {
-    setup, ws, n, own: mix ? mix.own : n, nTypes, several, typeOf, hubVaries, withGradient,
+    setup,
+    ws,
+    n,
+    own: mix ? mix.own : n,
+    nTypes,
+    several,
+    typeOf,
+    hubVaries,
+    withGradient,
     tiLearned: setup.useEffectiveTi && setup.turbulence !== null,
     sqrMax: setup.turbulence !== null && setup.turbulenceSuperposition === 'sqrmax',
-    batch, ctFreeByType: new Float64Array(nTypes), tiSeen: 0, pairEvaluations: 0,
+    batch,
+    ctFreeByType: new Float64Array(nTypes),
+    tiSeen: 0,
+    pairEvaluations: 0,
   };
 }

@@ -33,7 +33,11 @@ export function sampleSiteForDirection(pass: WakedPass, x: Float64Array, y: Floa
   const work = ws.site!;
   const { types } = setup;
   sampleSite(setup.site!, x, y, ws.order, (p) => types[ws.typeAt[p]].hubHeight, setup.conditions.directionsDeg[d], work.samples);
-  if (pass.withGradient) { work.gsx.fill(0); work.gsy.fill(0); work.gsh.fill(0); }
+  if (pass.withGradient) {
+    work.gsx.fill(0);
+    work.gsy.fill(0);
+    work.gsh.fill(0);
+  }
 }
 
 const dP = new Float64Array(2);
@@ -46,11 +50,13 @@ export function fillLocalFreeStream(pass: WakedPass, U: number, ti0: number, k: 
   const tiField = setup.site!.ti !== null;
   const bins = setup.weibullBins;
   if (bins !== null) {
-    const uLo = bins.lower[k], uHi = bins.upper[k];
+    const uLo = bins.lower[k],
+      uHi = bins.upper[k];
     const { wf, wfDx, wfDy, wa, waDx, waDy, wk, wkDx, wkDy } = samples;
     for (let p = 0; p < n; p++) {
       work.prob[p] = weibullProbability(wf[p], wfDx[p], wfDy[p], wa[p], waDx[p], waDy[p], wk[p], wkDx[p], wkDy[p], uLo, uHi, bins.scale, dP);
-      work.probDx[p] = dP[0]; work.probDy[p] = dP[1];
+      work.probDx[p] = dP[0];
+      work.probDy[p] = dP[1];
     }
   }
   // Without a TI field every turbine has the rose's TI: its factor TI₀^c₂ once, not per turbine.
@@ -82,7 +88,10 @@ export function siteAdjoint(pass: WakedPass, k: number): void {
     for (let p = 0; p < n; p++) {
       const tb = tiBar[p];
       if (tb === 0) continue;
-      if (!useEffTi || turbulence === null) { tiAmbBar[p] += tb; continue; }
+      if (!useEffTi || turbulence === null) {
+        tiAmbBar[p] += tb;
+        continue;
+      }
       // TI_p = TI₀_p ⊕ I₊: its partial with respect to TI₀_p, and the sources' TI₀ in I₊ (∂I₊/∂TI₀_q = c₂·I₊/TI₀_q).
       tiAmbBar[p] += tiSup === 'sqrmax' ? (tb * tiAmb[p]) / ti[p] : tb;
       const pushSource = (e: number, aBar: number): void => {
@@ -115,7 +124,15 @@ export function siteAdjoint(pass: WakedPass, k: number): void {
 }
 
 /** Adds the direction's gradient through the fields to the layout frame's gradX/gradY (and by turbine to gradH), times `scale`. */
-export function addSiteGradient(work: SiteWork, order: Int32Array, n: number, scale: number, gradX: Float64Array, gradY: Float64Array, gradH: Float64Array): void {
+export function addSiteGradient(
+  work: SiteWork,
+  order: Int32Array,
+  n: number,
+  scale: number,
+  gradX: Float64Array,
+  gradY: Float64Array,
+  gradH: Float64Array,
+): void {
   for (let p = 0; p < n; p++) {
     const i = order[p];
     gradX[i] += work.gsx[p] * scale;

@@ -43,21 +43,34 @@ export function solveWaked(setup: WakedSetup, x: Float64Array, y: Float64Array, 
   const { withGradient } = options;
   const { conditions } = setup;
   const nDirVisited = conditions.directionsDeg.length;
-  const dirFrom = options.dirFrom ?? 0, dirTo = options.dirTo ?? nDirVisited;
+  const dirFrom = options.dirFrom ?? 0,
+    dirTo = options.dirTo ?? nDirVisited;
   const n = x.length;
   const pass = createPass(setup, ws, n, withGradient, options.mix);
   const screen = new ReachScreen(pass);
   const scratch = createOrderScratch(n);
-  const gradX = new Float64Array(withGradient ? n : 0), gradY = new Float64Array(withGradient ? n : 0);
+  const gradX = new Float64Array(withGradient ? n : 0),
+    gradY = new Float64Array(withGradient ? n : 0);
   const gradH = new Float64Array(withGradient && ws.site !== null ? n : 0);
   const tiMax = pass.tiLearned ? setup.hint.tiCap : setup.ambientTiMax;
   const flow: ConditionFlow = {
-    k: 0, weight: 0, weightAt: setup.weibullBins !== null ? ws.site!.prob : null, n, own: pass.own, types: setup.types, order: ws.order, typeAt: ws.typeAt, u: ws.u, ti: ws.ti, ct: ws.ct,
+    k: 0,
+    weight: 0,
+    weightAt: setup.weibullBins !== null ? ws.site!.prob : null,
+    n,
+    own: pass.own,
+    types: setup.types,
+    order: ws.order,
+    typeAt: ws.typeAt,
+    u: ws.u,
+    ti: ws.ti,
+    ct: ws.ct,
   };
   term.begin(n, setup.wind.directionsDeg.length);
   for (let d = dirFrom; d < dirTo; d++) {
     if (!anyActive(setup, d)) continue;
-    const c = setup.cosByDir[d], s = setup.sinByDir[d];
+    const c = setup.cosByDir[d],
+      s = setup.sinByDir[d];
     term.startDirection();
     let tiBound = tiMax;
     while (!solveDirection(pass, x, y, d, c, s, tiBound, screen, scratch, term, flow)) {
@@ -83,22 +96,35 @@ function anyActive(setup: WakedSetup, d: number): boolean {
 
 /** Solves every condition of direction d; false when the TI screen missed (solve the direction again without it). */
 function solveDirection(
-  pass: WakedPass, x: Float64Array, y: Float64Array, d: number, c: number, s: number, tiBound: number,
-  screen: ReachScreen, scratch: ReturnType<typeof createOrderScratch>, term: ObjectiveTerm, flow: ConditionFlow,
+  pass: WakedPass,
+  x: Float64Array,
+  y: Float64Array,
+  d: number,
+  c: number,
+  s: number,
+  tiBound: number,
+  screen: ReachScreen,
+  scratch: ReturnType<typeof createOrderScratch>,
+  term: ObjectiveTerm,
+  flow: ConditionFlow,
 ): boolean {
   const { setup, ws, n, withGradient } = pass;
   const { start, speed, weight } = setup.conditions;
   orderTurbines(pass, x, y, c, s, scratch);
   const reach = screen.forDirection(ws.xs[n - 1] - ws.xs[0], tiBound);
   findCandidates(pass, reach, screen);
-  if (withGradient) { ws.gxw.fill(0); ws.gyw.fill(0); }
+  if (withGradient) {
+    ws.gxw.fill(0);
+    ws.gyw.fill(0);
+  }
   if (ws.site !== null) sampleSiteForDirection(pass, x, y, d);
   const minSpeed = ws.site !== null ? -Infinity : setup.minCutIn;
   for (let k = start[d]; k < start[d + 1]; k++) {
     const prob = weight[k];
     if (!(prob > 0) || speed[k] < minSpeed) continue;
     if (!forwardCondition(pass, k, tiBound, reach !== null)) return false;
-    flow.k = k; flow.weight = prob;
+    flow.k = k;
+    flow.weight = prob;
     term.condition(flow, withGradient ? ws.uBar : null, ws.site !== null ? ws.site.probBar : null);
     if (withGradient) backwardCondition(pass, k);
     if (withGradient && ws.site !== null) siteAdjoint(pass, k);
@@ -111,8 +137,16 @@ function solveDirection(
  * distances divided by ξ), to the layout frame's gradX/gradY, times `scale`.
  */
 export function addWindFrameGradient(
-  gxw: Float64Array, gyw: Float64Array, order: Int32Array, n: number, c: number, s: number, invWec: number, scale: number,
-  gradX: Float64Array, gradY: Float64Array,
+  gxw: Float64Array,
+  gyw: Float64Array,
+  order: Int32Array,
+  n: number,
+  c: number,
+  s: number,
+  invWec: number,
+  scale: number,
+  gradX: Float64Array,
+  gradY: Float64Array,
 ): void {
   for (let p = 0; p < n; p++) {
     const i = order[p];
@@ -138,8 +172,25 @@ export interface WakedResult {
 }
 
 /** AEP (and gradient) of a layout: the solve with the AEP term. */
-export function evaluateWaked(setup: WakedSetup, x: Float64Array, y: Float64Array, withGradient: boolean, ws: Workspace, dirFrom = 0, dirTo = setup.conditions.directionsDeg.length, mix?: TurbineMix): WakedResult {
+export function evaluateWaked(
+  setup: WakedSetup,
+  x: Float64Array,
+  y: Float64Array,
+  withGradient: boolean,
+  ws: Workspace,
+  dirFrom = 0,
+  dirTo = setup.conditions.directionsDeg.length,
+  mix?: TurbineMix,
+): WakedResult {
   const term = new AepTerm(setup.wind.hoursPerYear);
   const r = solveWaked(setup, x, y, ws, { withGradient, dirFrom, dirTo, mix }, term);
-  return { aepMwh: term.total(), perDirectionMwh: term.perDirectionMwh, perTurbineMwh: term.perTurbineMwh, gradX: r.gradX, gradY: r.gradY, ...(r.gradH.length > 0 ? { gradH: r.gradH } : {}), pairEvaluations: r.pairEvaluations };
+  return {
+    aepMwh: term.total(),
+    perDirectionMwh: term.perDirectionMwh,
+    perTurbineMwh: term.perTurbineMwh,
+    gradX: r.gradX,
+    gradY: r.gradY,
+    ...(r.gradH.length > 0 ? { gradH: r.gradH } : {}),
+    pairEvaluations: r.pairEvaluations,
+  };
 }

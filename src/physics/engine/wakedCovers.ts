@@ -18,22 +18,34 @@ import { freeStreamDeclinesFarm } from './freeStreamCovers.js';
 
 /** A rotor average over the rotor's area needs a top-hat wake (jensen); the Gaussian ones are sampled at points. */
 export const AREA_OVERLAP_RULE: CoverRule = {
-  field: 'rotorAverage', setup: true,
+  field: 'rotorAverage',
+  setup: true,
   refuses(model) {
     const wake = deficitModel(model.wake);
     if (!wake) return null;
     const rotorAverage = model.rotorAverage ?? wake.wakedDefaults.rotorAverage;
-    return rotorAverage === 'area-overlap' && wake.profile !== 'top-hat' ? `the area-overlap rotor average needs a top-hat wake model (jensen), not ${model.wake}` : null;
+    return rotorAverage === 'area-overlap' && wake.profile !== 'top-hat'
+      ? `the area-overlap rotor average needs a top-hat wake model (jensen), not ${model.wake}`
+      : null;
   },
 };
 
 /** What a site that is not uniform cannot be combined with, in every solver that takes a site (the waked solve, blockage). */
 export const SITE_RULES: readonly CoverRule[] = [
   // The free-stream engine's Ct(U) has no per-turbine free stream.
-  { field: 'site', setup: true, refuses: (m) => m.site && m.inflow === 'free-stream' ? "a site that is not uniform needs the waked inflow (inflow: 'waked'), not free-stream" : null },
   {
-    field: 'site', needsFarm: true, setup: true,
-    refuses: (m, f) => m.site?.weibull && f.wind.series ? "a per-point Weibull site gives each turbine's probability of each (direction, speed): give `wind` as a rose (directions and speeds), not a time series" : null,
+    field: 'site',
+    setup: true,
+    refuses: (m) => (m.site && m.inflow === 'free-stream' ? "a site that is not uniform needs the waked inflow (inflow: 'waked'), not free-stream" : null),
+  },
+  {
+    field: 'site',
+    needsFarm: true,
+    setup: true,
+    refuses: (m, f) =>
+      m.site?.weibull && f.wind.series
+        ? "a per-point Weibull site gives each turbine's probability of each (direction, speed): give `wind` as a rose (directions and speeds), not a time series"
+        : null,
   },
 ];
 
@@ -41,30 +53,33 @@ export const SITE_RULES: readonly CoverRule[] = [
 // Per-turbine weights (the kernel's turbineWeight) do not narrow it, nor does the hub-height gradient (∂AEP/∂h
 // through the site, chained in wakedNative.ts from the kernel's site adjoints) but with the ground mirror.
 function nativeWakedDeclines(model: FarmModelSpec, farm: FarmShape, needs: SolveNeeds): string | null {
-  if (farm.types.length > 1 || farm.neighbours) return `the native kernel takes one turbine model without neighbours, and this farm has ${farm.types.length > 1 ? 'several turbine models' : 'neighbours'}`;
+  if (farm.types.length > 1 || farm.neighbours)
+    return `the native kernel takes one turbine model without neighbours, and this farm has ${farm.types.length > 1 ? 'several turbine models' : 'neighbours'}`;
   const wake = deficitModel(model.wake);
   if (!wake || !wake.native) return `${model.wake} has no native form`;
   if (model.blockage) return 'blockage is solved in JavaScript';
   if (model.site && model.inflow === 'free-stream') return 'a site needs the waked inflow';
-  if (needs.hubHeightGradient && (model.ground ?? 'none') !== 'none') return '∂AEP/∂h with the ground mirror (its image is 2·h below) is computed by the JavaScript kernel only';
+  if (needs.hubHeightGradient && (model.ground ?? 'none') !== 'none')
+    return '∂AEP/∂h with the ground mirror (its image is 2·h below) is computed by the JavaScript kernel only';
   if (!['linear', 'sos', 'max'].includes(model.superposition)) return `the superposition '${model.superposition}' is computed in JavaScript only`;
   return null;
 }
 
 export const WAKED_SOLVER: SolverDeclaration = {
   solver: 'waked',
-  summary: 'the waked solve (engine/solveWaked.ts): turbines in downstream order, each wake from its source\'s effective speed',
+  summary: "the waked solve (engine/solveWaked.ts): turbines in downstream order, each wake from its source's effective speed",
   takes(model, farm) {
     if (!farm) return 'the model is not one the free-stream engine evaluates without a farm';
     const no = freeStreamDeclinesFarm(model, farm);
     return no ? `the free-stream engine does not take it: ${no}` : 'the free-stream engine does not take it';
   },
-  refuses: [
-    ...SITE_RULES,
-    AREA_OVERLAP_RULE,
-  ],
+  refuses: [...SITE_RULES, AREA_OVERLAP_RULE],
   // The native kernel's own coverage, then what the caller needs that only the JavaScript solve gives.
-  nativeDeclines: (model, farm, needs) => nativeWakedDeclines(model, farm, needs)
-    ?? (needs.mixedForm ? 'the mixed-farm form of the waked solve (types and neighbours: mixedFarm.ts) runs in JavaScript'
-      : needs.conditionFlows ? 'the flow of each condition is recorded by the JavaScript solve' : null),
+  nativeDeclines: (model, farm, needs) =>
+    nativeWakedDeclines(model, farm, needs) ??
+    (needs.mixedForm
+      ? 'the mixed-farm form of the waked solve (types and neighbours: mixedFarm.ts) runs in JavaScript'
+      : needs.conditionFlows
+        ? 'the flow of each condition is recorded by the JavaScript solve'
+        : null),
 };

@@ -100,20 +100,36 @@ export function wakedSetup(turbines: Turbine | readonly Turbine[], wind: WindRes
   const pairModels: LocalWakeModel[] = [];
   for (const source of types) {
     for (const target of types) {
-      pairModels.push(factory.create({
-        params: spec.params ?? {}, diameter: source.diameter, targetRadius: target.diameter / 2,
-        induction: spec.ct2a ?? defaults.ct2a, areaOverlap,
-      }));
+      pairModels.push(
+        factory.create({
+          params: spec.params ?? {},
+          diameter: source.diameter,
+          targetRadius: target.diameter / 2,
+          induction: spec.ct2a ?? defaults.ct2a,
+          areaOverlap,
+        }),
+      );
     }
   }
   const model = pairModels[0];
   const turbulenceName = spec.turbulence ?? defaults.turbulence;
-  const pairTurbulence = turbulenceName === 'crespo-hernandez'
-    ? types.flatMap((source) => types.map((target) =>
-      new CrespoHernandez({ ...defaults.turbulenceParams, ...spec.turbulenceParams }, spec.turbulenceCt2a ?? 'mom1d', source.diameter, target.diameter / 2, true)))
-    : null;
+  const pairTurbulence =
+    turbulenceName === 'crespo-hernandez'
+      ? types.flatMap((source) =>
+          types.map(
+            (target) =>
+              new CrespoHernandez(
+                { ...defaults.turbulenceParams, ...spec.turbulenceParams },
+                spec.turbulenceCt2a ?? 'mom1d',
+                source.diameter,
+                target.diameter / 2,
+                true,
+              ),
+          ),
+        )
+      : null;
   const turbulence = pairTurbulence ? pairTurbulence[0] : null;
-  const ctMaxByType = Float64Array.from(types, (t) => t.thrust.kind === 'constant' ? t.thrust.ct : Math.max(...t.thrust.ct));
+  const ctMaxByType = Float64Array.from(types, (t) => (t.thrust.kind === 'constant' ? t.thrust.ct : Math.max(...t.thrust.ct)));
   let conditions = windConditions(wind);
   const weibull = spec.site?.weibull ?? null;
   let bins: WakedSetup['weibullBins'] = null;
@@ -129,7 +145,8 @@ export function wakedSetup(turbines: Turbine | readonly Turbine[], wind: WindRes
     conditions = { ...conditions, weight: new Float64Array(conditions.count).fill(1) };
   }
   const nDir = conditions.directionsDeg.length;
-  const cosByDir = new Float64Array(nDir), sinByDir = new Float64Array(nDir);
+  const cosByDir = new Float64Array(nDir),
+    sinByDir = new Float64Array(nDir);
   for (let d = 0; d < nDir; d++) {
     const theta = ((270 - conditions.directionsDeg[d]) * Math.PI) / 180;
     cosByDir[d] = Math.cos(theta);
@@ -140,24 +157,47 @@ export function wakedSetup(turbines: Turbine | readonly Turbine[], wind: WindRes
   const mirror = (spec.ground ?? 'none') === 'mirror';
   const nTypes = types.length;
   const site = spec.site ?? null;
-  let maxRadius = 0, minDiameter = Infinity, minCutIn = Infinity;
-  for (const t of types) { maxRadius = Math.max(maxRadius, t.diameter / 2); minDiameter = Math.min(minDiameter, t.diameter); minCutIn = Math.min(minCutIn, t.cutIn); }
+  let maxRadius = 0,
+    minDiameter = Infinity,
+    minCutIn = Infinity;
+  for (const t of types) {
+    maxRadius = Math.max(maxRadius, t.diameter / 2);
+    minDiameter = Math.min(minDiameter, t.diameter);
+    minCutIn = Math.min(minCutIn, t.cutIn);
+  }
   return {
-    turbine, types, wind, model, pairModels, superposition, supKind: superpositionKind(superposition.name), turbulence, pairTurbulence,
+    turbine,
+    types,
+    wind,
+    model,
+    pairModels,
+    superposition,
+    supKind: superpositionKind(superposition.name),
+    turbulence,
+    pairTurbulence,
     turbulenceSuperposition: spec.turbulenceSuperposition ?? 'sqrmax',
     referenceIsEffective: !freeStream && (spec.deficitReference ?? defaults.deficitReference) === 'source-effective',
     referenceIsTarget: !freeStream && (spec.deficitReference ?? defaults.deficitReference) === 'free-stream' && defaults.freeStreamReference === 'target',
     useEffectiveTi: !freeStream && (spec.useEffectiveTi ?? defaults.useEffectiveTi),
-    freeStream, points,
+    freeStream,
+    points,
     invWec: 1 / (spec.params?.wec ?? 1),
     mirror,
     batch: points === null && model instanceof GaussianLocalWake && !mirror && site === null ? model.inlineLinear : null,
     hint: { tiCap: Infinity },
-    ctMax: Math.max(...ctMaxByType), ctMaxByType,
+    ctMax: Math.max(...ctMaxByType),
+    ctMaxByType,
     radiusByType: Float64Array.from(types, (t) => t.diameter / 2),
-    d2ByType: Float64Array.from(pairModels.filter((_, i) => i % (nTypes + 1) === 0), (m) => (m instanceof GaussianLocalWake ? m.d2over8 : 0)),
-    maxRadius, minDiameter, minCutIn,
-    cosByDir, sinByDir, conditions,
+    d2ByType: Float64Array.from(
+      pairModels.filter((_, i) => i % (nTypes + 1) === 0),
+      (m) => (m instanceof GaussianLocalWake ? m.d2over8 : 0),
+    ),
+    maxRadius,
+    minDiameter,
+    minCutIn,
+    cosByDir,
+    sinByDir,
+    conditions,
     site,
     weibullBins: bins,
     ambientTiMax: site !== null ? Math.max(conditions.tiMax, siteTiMax(site)) : conditions.tiMax,

@@ -18,7 +18,10 @@ export class WeightedAepTerm implements ObjectiveTerm {
   private weightedBefore = 0;
 
   /** weights[i] for own turbine i (length: the farm's own turbine count). */
-  constructor(readonly weights: Float64Array, hoursPerYear = 8760) {
+  constructor(
+    readonly weights: Float64Array,
+    hoursPerYear = 8760,
+  ) {
     this.gradientScale = hoursPerYear * 1e-6;
   }
 
@@ -50,8 +53,11 @@ export class WeightedAepTerm implements ObjectiveTerm {
       if (i < own) weighted += w[i] * energy;
     }
     this.weightedMwh += weighted * mwh;
-    if (seed) for (let p = 0; p < n; p++) seed[p] = order[p] < own ? w[order[p]] * (weightAt !== null ? weight * weightAt[p] : weight) * powerSlopeAt(types[typeAt[p]], u[p]) : 0;
-    if (seed && weightAt !== null && weightSeed) for (let p = 0; p < n; p++) weightSeed[p] = order[p] < own ? w[order[p]] * weight * powerAt(types[typeAt[p]], u[p]) : 0;
+    if (seed)
+      for (let p = 0; p < n; p++)
+        seed[p] = order[p] < own ? w[order[p]] * (weightAt !== null ? weight * weightAt[p] : weight) * powerSlopeAt(types[typeAt[p]], u[p]) : 0;
+    if (seed && weightAt !== null && weightSeed)
+      for (let p = 0; p < n; p++) weightSeed[p] = order[p] < own ? w[order[p]] * weight * powerAt(types[typeAt[p]], u[p]) : 0;
   }
 
   endDirection(_resultDirection: number): void {}

@@ -24,14 +24,27 @@ export function overlapFraction(r1: number, r2: number, d: number, g: Float64Arr
   const wakeIsMax = r1 >= r2;
   const rMax = wakeIsMax ? r1 : r2;
   const rMin = wakeIsMax ? r2 : r1;
-  if (d <= rMax - rMin) { if (g) { g[0] = 0; g[1] = 0; } return 1; }
-  if (d >= rMax + rMin) { if (g) { g[0] = 0; g[1] = 0; } return 0; }
+  if (d <= rMax - rMin) {
+    if (g) {
+      g[0] = 0;
+      g[1] = 0;
+    }
+    return 1;
+  }
+  if (d >= rMax + rMin) {
+    if (g) {
+      g[0] = 0;
+      g[1] = 0;
+    }
+    return 0;
+  }
   const ca = (rMax * rMax + d * d - rMin * rMin) / (2 * Math.max(rMax * d, EPS2));
   const cb = (rMin * rMin + d * d - rMax * rMax) / (2 * Math.max(rMin * d, EPS2));
   const caC = Math.min(Math.max(ca, -1 + EPS2), 1 - EPS2);
   const cbC = Math.min(Math.max(cb, -1 + EPS2), 1 - EPS2);
   // The native kernel's acos (specialFunctions.ts acosKernel): the two kernels' fractions agree bit for bit.
-  const alpha = acosKernel(caC), beta = acosKernel(cbC);
+  const alpha = acosKernel(caC),
+    beta = acosKernel(cbC);
   // sin α = √((1 − cos α)(1 + cos α)) from the clipped cosine, as the native kernel computes it
   // (scalarPhysics.inc overlapFraction; kernelFormulas.test.ts keeps the two equal).
   const sinA = Math.sqrt((1 - caC) * (1 + caC));

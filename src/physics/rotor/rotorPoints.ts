@@ -28,13 +28,19 @@ export interface RotorPoints {
 export type RotorAverageName = string;
 
 function gaussLegendre(n: number): { x: number[]; w: number[] } {
-  const x: number[] = [], w: number[] = [];
+  const x: number[] = [],
+    w: number[] = [];
   for (let i = 1; i <= n; i++) {
     let t = Math.cos((Math.PI * (i - 0.25)) / (n + 0.5));
     let dp = 0;
     for (let it = 0; it < 100; it++) {
-      let p0 = 1, p1 = t;
-      for (let k = 2; k <= n; k++) { const p2 = ((2 * k - 1) * t * p1 - (k - 1) * p0) / k; p0 = p1; p1 = p2; }
+      let p0 = 1,
+        p1 = t;
+      for (let k = 2; k <= n; k++) {
+        const p2 = ((2 * k - 1) * t * p1 - (k - 1) * p0) / k;
+        p0 = p1;
+        p1 = p2;
+      }
       dp = (n * (t * p1 - p0)) / (t * t - 1);
       const dt = p1 / dp;
       t -= dt;
@@ -49,10 +55,16 @@ function gaussLegendre(n: number): { x: number[]; w: number[] } {
 /** Points for a rotor-average name, or null for `center`; throws on an unknown name. */
 export function rotorPoints(name: string): RotorPoints | null {
   if (name === 'center') return null;
-  const corners = (a: number, b: number, w: number): number[][] => [[-a, -b, w], [-a, b, w], [a, -b, w], [a, b, w]];
+  const corners = (a: number, b: number, w: number): number[][] => [
+    [-a, -b, w],
+    [-a, b, w],
+    [a, -b, w],
+    [a, b, w],
+  ];
   let rule: number[][] | null = null;
   if (name === 'cgi4') rule = corners(0.5, 0.5, 1 / 4);
-  if (name === 'cgi7') rule = [[0, 0, 1 / 4], [-Math.sqrt(2 / 3), 0, 1 / 8], [Math.sqrt(2 / 3), 0, 1 / 8], ...corners(Math.sqrt(1 / 6), Math.sqrt(1 / 2), 1 / 8)];
+  if (name === 'cgi7')
+    rule = [[0, 0, 1 / 4], [-Math.sqrt(2 / 3), 0, 1 / 8], [Math.sqrt(2 / 3), 0, 1 / 8], ...corners(Math.sqrt(1 / 6), Math.sqrt(1 / 2), 1 / 8)];
   if (name === 'cgi9') rule = [[0, 0, 1 / 6], [-1, 0, 1 / 24], [1, 0, 1 / 24], [0, -1, 1 / 24], [0, 1, 1 / 24], ...corners(0.5, 0.5, 1 / 6)];
   if (name === 'cgi21') {
     rule = [[0, 0, 1 / 9]];
@@ -65,12 +77,22 @@ export function rotorPoints(name: string): RotorPoints | null {
     // Rules give (x crosswind, y vertical, weight).
     return { y: Float64Array.from(rule.map((p) => p[0])), z: Float64Array.from(rule.map((p) => p[1])), w: Float64Array.from(rule.map((p) => p[2])) };
   }
-  if (name === 'grid') rule = [[-1 / 3, -1 / 3, 1 / 4], [1 / 3, -1 / 3, 1 / 4], [-1 / 3, 1 / 3, 1 / 4], [1 / 3, 1 / 3, 1 / 4]];
+  if (name === 'grid')
+    rule = [
+      [-1 / 3, -1 / 3, 1 / 4],
+      [1 / 3, -1 / 3, 1 / 4],
+      [-1 / 3, 1 / 3, 1 / 4],
+      [1 / 3, 1 / 3, 1 / 4],
+    ];
   if (name === 'polargrid') {
     rule = [];
     for (let k = 0; k < 6; k++) {
       const theta = -Math.PI + (2 * Math.PI * k) / 6;
-      for (const [r, wr] of [[1 / 3, 0.25], [2 / 3, 0.75]]) rule.push([r * Math.cos(-theta - Math.PI / 2), r * Math.sin(-theta - Math.PI / 2), wr / 6]);
+      for (const [r, wr] of [
+        [1 / 3, 0.25],
+        [2 / 3, 0.75],
+      ])
+        rule.push([r * Math.cos(-theta - Math.PI / 2), r * Math.sin(-theta - Math.PI / 2), wr / 6]);
     }
   }
   const eq = /^eqgrid(\d{1,2})$/.exec(name);
@@ -86,22 +108,32 @@ export function rotorPoints(name: string): RotorPoints | null {
   }
   const gq = /^gqgrid(\d{1,2})x(\d{1,2})$/.exec(name);
   if (gq) {
-    const gx = gaussLegendre(Number(gq[1])), gy = gaussLegendre(Number(gq[2]));
-    const y: number[] = [], z: number[] = [], w: number[] = [];
+    const gx = gaussLegendre(Number(gq[1])),
+      gy = gaussLegendre(Number(gq[2]));
+    const y: number[] = [],
+      z: number[] = [],
+      w: number[] = [];
     for (let b = 0; b < gy.x.length; b++) {
       for (let a = 0; a < gx.x.length; a++) {
         if (gx.x[a] ** 2 + gy.x[b] ** 2 >= 1) continue;
-        y.push(gx.x[a]); z.push(gy.x[b]); w.push((gx.w[a] * gy.w[b]) / 4);
+        y.push(gx.x[a]);
+        z.push(gy.x[b]);
+        w.push((gx.w[a] * gy.w[b]) / 4);
       }
     }
     const total = w.reduce((p, q) => p + q, 0);
     return { y: Float64Array.from(y), z: Float64Array.from(z), w: Float64Array.from(w.map((v) => v / total)) };
   }
   const m = /^gauss([2-8])$/.exec(name);
-  if (!m) throw new Error(`unknown rotor average '${name}' (known: center, area-overlap, cgi4, cgi7, cgi9, cgi21, gqgridNxM, gauss2…gauss8, eqgridN, grid, polargrid)`);
+  if (!m)
+    throw new Error(
+      `unknown rotor average '${name}' (known: center, area-overlap, cgi4, cgi7, cgi9, cgi21, gqgridNxM, gauss2…gauss8, eqgridN, grid, polargrid)`,
+    );
   const n = Number(m[1]);
   const gl = gaussLegendre(n);
-  const y: number[] = [], z: number[] = [], w: number[] = [];
+  const y: number[] = [],
+    z: number[] = [],
+    w: number[] = [];
   for (let i = 0; i < n; i++) {
     // r = (x + 1)/2 on [0, 1]; the area element r dr dθ / π, normalised to total weight 1.
     const r = (gl.x[i] + 1) / 2;

@@ -83,13 +83,17 @@ export function makeSiteField(name: string, dims: readonly SiteDim[], coords: re
       }
     }
     const wg = new Float64Array(nw + 1);
-    wg.set(grids[w]); wg[nw] = 360;
+    wg.set(grids[w]);
+    wg[nw] = 360;
     grids = grids.map((g, i) => (i === w ? wg : g));
     data = out;
   }
   const strides = new Int32Array(dims.length);
   let s = 1;
-  for (let i = dims.length - 1; i >= 0; i--) { strides[i] = s; s *= grids[i].length; }
+  for (let i = dims.length - 1; i >= 0; i--) {
+    strides[i] = s;
+    s *= grids[i].length;
+  }
   if (s !== data.length) throw new Error(`site field ${name}: ${data.length} values for a grid of ${s}`);
   return { name, dims: [...dims], coords: grids, values: data, strides };
 }
@@ -100,10 +104,12 @@ function cellOf(g: Float64Array, v: number): { i: number; f: number } | null {
   if (n === 1) return v === g[0] ? { i: 0, f: 0 } : null;
   if (!(v >= g[0] && v <= g[n - 1])) return null;
   // Largest i with g[i] ≤ v, at most n − 2 (the last node is the top of the last cell).
-  let lo = 0, hi = n - 1;
+  let lo = 0,
+    hi = n - 1;
   while (hi - lo > 1) {
     const mid = (lo + hi) >> 1;
-    if (g[mid] <= v) lo = mid; else hi = mid;
+    if (g[mid] <= v) lo = mid;
+    else hi = mid;
   }
   return { i: lo, f: (v - g[lo]) / (g[lo + 1] - g[lo]) };
 }
@@ -115,7 +121,10 @@ function cellOf(g: Float64Array, v: number): { i: number; f: number } | null {
 export function sampleField(field: SiteField, x: number, y: number, h: number, wd: number, out: FieldSample, limit = false): OutsideGrid | null {
   const { dims, coords, values, strides } = field;
   const d = dims.length;
-  const base: number[] = new Array(d), frac: number[] = new Array(d), span: number[] = new Array(d), step: number[] = new Array(d);
+  const base: number[] = new Array(d),
+    frac: number[] = new Array(d),
+    span: number[] = new Array(d),
+    step: number[] = new Array(d);
   for (let a = 0; a < d; a++) {
     const dim = dims[a];
     const raw = dim === 'x' ? x : dim === 'y' ? y : dim === 'h' ? h : wd;
@@ -123,19 +132,35 @@ export function sampleField(field: SiteField, x: number, y: number, h: number, w
     const v = limit ? Math.min(Math.max(raw, g[0]), g[g.length - 1]) : raw;
     const c = cellOf(g, v);
     if (c === null) return { dim, value: raw, min: g[0], max: g[g.length - 1] };
-    base[a] = c.i; frac[a] = c.f;
+    base[a] = c.i;
+    frac[a] = c.f;
     // Moved onto the edge: the value does not change across it (an infinite span: zero derivative).
     span[a] = v !== raw ? Infinity : g.length > 1 ? g[c.i + 1] - g[c.i] : 1;
     step[a] = g.length > 1 ? strides[a] : 0;
   }
-  let value = 0, gx = 0, gy = 0, gh = 0;
-  const xa = dims.indexOf('x'), ya = dims.indexOf('y'), ha = dims.indexOf('h');
+  let value = 0,
+    gx = 0,
+    gy = 0,
+    gh = 0;
+  const xa = dims.indexOf('x'),
+    ya = dims.indexOf('y'),
+    ha = dims.indexOf('h');
   const corners = 1 << d;
   for (let m = 0; m < corners; m++) {
-    let idx = 0, w = 1, wx = 1, wy = 1, wh = 1;
+    let idx = 0,
+      w = 1,
+      wx = 1,
+      wy = 1,
+      wh = 1;
     for (let a = 0; a < d; a++) {
       const up = (m >> (d - 1 - a)) & 1;
-      if (up === 1 && step[a] === 0) { w = 0; wx = 0; wy = 0; wh = 0; break; }
+      if (up === 1 && step[a] === 0) {
+        w = 0;
+        wx = 0;
+        wy = 0;
+        wh = 0;
+        break;
+      }
       idx += (base[a] + up) * strides[a];
       const f = up ? frac[a] : 1 - frac[a];
       const df = (up ? 1 : -1) / span[a];
@@ -160,7 +185,11 @@ export function sampleField(field: SiteField, x: number, y: number, h: number, w
 
 /** Smallest and largest value of a field (bounds every interpolated value). */
 export function fieldRange(field: SiteField): { min: number; max: number } {
-  let min = Infinity, max = -Infinity;
-  for (const v of field.values) { if (v < min) min = v; if (v > max) max = v; }
+  let min = Infinity,
+    max = -Infinity;
+  for (const v of field.values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
   return { min, max };
 }

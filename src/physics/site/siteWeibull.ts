@@ -37,8 +37,12 @@ export interface WeibullBins {
 
 export function weibullBins(speeds: ArrayLike<number>, directionsDeg: ArrayLike<number>): WeibullBins {
   const n = speeds.length;
-  const lower = new Float64Array(n), upper = new Float64Array(n);
-  if (n === 1) { lower[0] = speeds[0] - 0.5; upper[0] = speeds[0] + 0.5; } else {
+  const lower = new Float64Array(n),
+    upper = new Float64Array(n);
+  if (n === 1) {
+    lower[0] = speeds[0] - 0.5;
+    upper[0] = speeds[0] + 0.5;
+  } else {
     // PyWake's edges: e₀ = U₀ − d₀, e_i = U_{i−1} + d_{i−1}, e_n = U_{n−1} + d_{n−2} (d the half-steps), clipped at 0.
     const half = (i: number): number => (speeds[i + 1] - speeds[i]) / 2;
     for (let i = 0; i < n; i++) {
@@ -54,28 +58,49 @@ export function weibullBins(speeds: ArrayLike<number>, directionsDeg: ArrayLike<
 
 /** exp(−(u/A)^k) and its partials with respect to A and k. */
 function survival(u: number, a: number, k: number, out: { e: number; dA: number; dK: number }): void {
-  if (u <= 0) { out.e = 1; out.dA = 0; out.dK = 0; return; }
+  if (u <= 0) {
+    out.e = 1;
+    out.dA = 0;
+    out.dK = 0;
+    return;
+  }
   const r = u / a;
   const t = r ** k;
   const e = Math.exp(-t);
-  out.e = e; out.dA = (e * t * k) / a; out.dK = -e * t * Math.log(r);
+  out.e = e;
+  out.dA = (e * t * k) / a;
+  out.dK = -e * t * Math.log(r);
 }
 
-const lo = { e: 0, dA: 0, dK: 0 }, hi = { e: 0, dA: 0, dK: 0 };
+const lo = { e: 0, dA: 0, dK: 0 },
+  hi = { e: 0, dA: 0, dK: 0 };
 
 /**
  * P for one turbine from its interpolated f, A, k (and their ∂/∂x, ∂/∂y): returns P, writes
  * ∂P/∂x, ∂P/∂y into d[0], d[1].
  */
 export function weibullProbability(
-  f: number, fx: number, fy: number, a: number, ax: number, ay: number, k: number, kx: number, ky: number,
-  uLo: number, uHi: number, scale: number, d: Float64Array,
+  f: number,
+  fx: number,
+  fy: number,
+  a: number,
+  ax: number,
+  ay: number,
+  k: number,
+  kx: number,
+  ky: number,
+  uLo: number,
+  uHi: number,
+  scale: number,
+  d: Float64Array,
 ): number {
   survival(uLo, a, k, lo);
   survival(uHi, a, k, hi);
   const mass = lo.e - hi.e;
   const c = scale * f;
-  const pf = scale * mass, pa = c * (lo.dA - hi.dA), pk = c * (lo.dK - hi.dK);
+  const pf = scale * mass,
+    pa = c * (lo.dA - hi.dA),
+    pk = c * (lo.dK - hi.dK);
   d[0] = pf * fx + pa * ax + pk * kx;
   d[1] = pf * fy + pa * ay + pk * ky;
   return c * mass;

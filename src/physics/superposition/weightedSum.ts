@@ -95,54 +95,109 @@ export function evaluateWeightedSum(s: WeightedSumSetup, x: Float64Array, y: Flo
  * downstream position p; by direction [d·n + p], by condition [dk·n + p].
  */
 interface WeightedSumState {
-  n: number; nDir: number; nSpeed: number; nDk: number; K: number;
+  n: number;
+  nDir: number;
+  nSpeed: number;
+  nDk: number;
+  K: number;
   /** Downstream order and wind-frame coordinates of every direction, by position: [d·n + p]. */
-  order: Int32Array; xs: Float64Array; ys: Float64Array;
+  order: Int32Array;
+  xs: Float64Array;
+  ys: Float64Array;
   /** Effective speed, TI, Ct by condition and position [dk·n + p]; source coefficients at [(dk·n + p)·K]. */
-  u: Float64Array; ti: Float64Array; ct: Float64Array; coef: Float64Array;
+  u: Float64Array;
+  ti: Float64Array;
+  ct: Float64Array;
+  coef: Float64Array;
   /** Per condition, of the current step: U_c, U_c*, Σ w u of the weighted sources, plain sum of the others; has weighted sources. */
-  Uc: Float64Array; UcStar: Float64Array; Us: Float64Array; rest: Float64Array; active: Uint8Array;
+  Uc: Float64Array;
+  UcStar: Float64Array;
+  Us: Float64Array;
+  rest: Float64Array;
+  active: Uint8Array;
   /** Per condition and source position of the current step: centre deficit, convection speed, σ², local deficit, crosswind offset; weighted. */
-  usc: Float64Array; uc: Float64Array; s2: Float64Array; us: Float64Array; hcw: Float64Array; inWeighted: Uint8Array;
+  usc: Float64Array;
+  uc: Float64Array;
+  s2: Float64Array;
+  us: Float64Array;
+  hcw: Float64Array;
+  inWeighted: Uint8Array;
   /** σ by condition and source position of the current step (closeTurbine's added turbulence needs the wake radius 2σ). */
   sig: Float64Array;
   /** By source position, of the current step and direction: downwind and crosswind distance (the latter divided by the WEC factor), thrust growth. */
-  pairDw: Float64Array; pairH: Float64Array; pairGrowth: Float64Array;
+  pairDw: Float64Array;
+  pairH: Float64Array;
+  pairGrowth: Float64Array;
   /** Scratch of model.centre. */
   centre: Float64Array;
   /** Iterations of the U_c solve done at the j-th step of the sweep. */
   iterations: Int32Array;
   /** On a site, by direction and position [d·n + p]: the speed factor s_p and (a TI field) the ambient TI₀_p; with a per-point Weibull P_p by [dk·n + p]. Null on a uniform site. */
-  siteSpeed: Float64Array | null; siteTi: Float64Array | null; siteProb: Float64Array | null;
+  siteSpeed: Float64Array | null;
+  siteTi: Float64Array | null;
+  siteProb: Float64Array | null;
 }
 
 /** Allocates the state of one call and fills the downstream order and wind-frame coordinates of every direction. */
 function weightedSumState(s: WeightedSumSetup, x: Float64Array, y: Float64Array): WeightedSumState {
   const { wind, model } = s;
-  const n = x.length, nDir = wind.directionsDeg.length, nSpeed = wind.speeds.length, nDk = nDir * nSpeed;
+  const n = x.length,
+    nDir = wind.directionsDeg.length,
+    nSpeed = wind.speeds.length,
+    nDk = nDir * nSpeed;
   const K = model.coefficientCount;
-  const order = new Int32Array(nDir * n), xs = new Float64Array(nDir * n), ys = new Float64Array(nDir * n);
+  const order = new Int32Array(nDir * n),
+    xs = new Float64Array(nDir * n),
+    ys = new Float64Array(nDir * n);
   const idx = Array.from({ length: n }, (_, i) => i);
   const xw = new Float64Array(n);
   for (let d = 0; d < nDir; d++) downstreamFrame(x, y, s.cosByDir[d], s.sinByDir[d], idx, xw, order, xs, ys, d * n);
   const f = (m: number) => new Float64Array(m);
   const site = s.site ? siteOfState(s, x, y, order, n, nDir, nSpeed) : null;
   return {
-    siteSpeed: site?.speed ?? null, siteTi: site?.ti ?? null, siteProb: site?.prob ?? null,
-    n, nDir, nSpeed, nDk, K, order, xs, ys,
-    u: f(nDk * n), ti: f(nDk * n), ct: f(nDk * n), coef: f(nDk * n * K),
-    Uc: f(nDk), UcStar: f(nDk), Us: f(nDk), rest: f(nDk), active: new Uint8Array(nDk),
-    usc: f(nDk * n), uc: f(nDk * n), s2: f(nDk * n), us: f(nDk * n), hcw: f(nDk * n), inWeighted: new Uint8Array(nDk * n),
-    sig: f(nDk * n), pairDw: f(n), pairH: f(n), pairGrowth: f(n),
-    centre: f(2), iterations: new Int32Array(n),
+    siteSpeed: site?.speed ?? null,
+    siteTi: site?.ti ?? null,
+    siteProb: site?.prob ?? null,
+    n,
+    nDir,
+    nSpeed,
+    nDk,
+    K,
+    order,
+    xs,
+    ys,
+    u: f(nDk * n),
+    ti: f(nDk * n),
+    ct: f(nDk * n),
+    coef: f(nDk * n * K),
+    Uc: f(nDk),
+    UcStar: f(nDk),
+    Us: f(nDk),
+    rest: f(nDk),
+    active: new Uint8Array(nDk),
+    usc: f(nDk * n),
+    uc: f(nDk * n),
+    s2: f(nDk * n),
+    us: f(nDk * n),
+    hcw: f(nDk * n),
+    inWeighted: new Uint8Array(nDk * n),
+    sig: f(nDk * n),
+    pairDw: f(n),
+    pairH: f(n),
+    pairGrowth: f(n),
+    centre: f(2),
+    iterations: new Int32Array(n),
   };
 }
 
 /** The site sampled at every turbine of every direction (by downstream position), and per-point Weibull probabilities by condition. */
 function siteOfState(s: WeightedSumSetup, x: Float64Array, y: Float64Array, order: Int32Array, n: number, nDir: number, nSpeed: number) {
-  const site = s.site!, bins = s.weibullBins;
+  const site = s.site!,
+    bins = s.weibullBins;
   const samples = createSiteSamples(n);
-  const speed = new Float64Array(nDir * n), ti = site.ti ? new Float64Array(nDir * n) : null, prob = bins ? new Float64Array(nDir * nSpeed * n) : null;
+  const speed = new Float64Array(nDir * n),
+    ti = site.ti ? new Float64Array(nDir * n) : null,
+    prob = bins ? new Float64Array(nDir * nSpeed * n) : null;
   const dP = new Float64Array(2);
   for (let d = 0; d < nDir; d++) {
     sampleSite(site, x, y, order.subarray(d * n, (d + 1) * n), () => s.turbine.hubHeight, s.wind.directionsDeg[d], samples);
@@ -154,8 +209,21 @@ function siteOfState(s: WeightedSumSetup, x: Float64Array, y: Float64Array, orde
       for (let k = 0; k < nSpeed; k++) {
         const dk = d * nSpeed + k;
         for (let p = 0; p < n; p++) {
-          prob[dk * n + p] = weibullProbability(samples.wf[p], samples.wfDx[p], samples.wfDy[p], samples.wa[p], samples.waDx[p], samples.waDy[p],
-            samples.wk[p], samples.wkDx[p], samples.wkDy[p], bins!.lower[dk], bins!.upper[dk], bins!.scale, dP);
+          prob[dk * n + p] = weibullProbability(
+            samples.wf[p],
+            samples.wfDx[p],
+            samples.wfDy[p],
+            samples.wa[p],
+            samples.waDx[p],
+            samples.waDy[p],
+            samples.wk[p],
+            samples.wkDx[p],
+            samples.wkDy[p],
+            bins!.lower[dk],
+            bins!.upper[dk],
+            bins!.scale,
+            dP,
+          );
         }
       }
     }
@@ -170,7 +238,8 @@ function siteOfState(s: WeightedSumSetup, x: Float64Array, y: Float64Array, orde
 function pairsOfDirection(s: WeightedSumSetup, st: WeightedSumState, j: number, d: number): void {
   const { model } = s;
   const { n, xs, ys, pairDw, pairH, pairGrowth } = st;
-  const invWec = s.invWec, row = d * n;
+  const invWec = s.invWec,
+    row = d * n;
   for (let q = 0; q < j; q++) {
     const dw = xs[row + j] - xs[row + q];
     pairDw[q] = dw;
@@ -193,26 +262,39 @@ function sourcesOfTarget(s: WeightedSumSetup, st: WeightedSumState, j: number, d
   const refEff = s.referenceIsEffective;
   const base = dk * n;
   // On a site the target's own free stream (WS_xxx), and each source's its own (WS_ilk).
-  const Uw = conditionSpeed(s, dk), siteSpeed = st.siteSpeed, row = Math.floor(dk / nSpeed) * n;
+  const Uw = conditionSpeed(s, dk),
+    siteSpeed = st.siteSpeed,
+    row = Math.floor(dk / nSpeed) * n;
   const U = siteSpeed !== null ? Uw * siteSpeed[row + j] : Uw;
-  let linear = 0, hasWeighted = false;
+  let linear = 0,
+    hasWeighted = false;
   for (let q = 0; q < j; q++) {
-    const dw = pairDw[q], h = pairH[q];
+    const dw = pairDw[q],
+      h = pairH[q];
     model.centre(dw, pairGrowth[q], coef, (base + q) * K, centre);
-    const sigma = centre[0], twoA = model.twoAOf(centre[1]);
+    const sigma = centre[0],
+      twoA = model.twoAOf(centre[1]);
     const ref = refEff ? u[base + q] : siteSpeed !== null ? Uw * siteSpeed[row + q] : U;
     const centreDeficit = dw > -1e-10 ? ref * Math.min(1, twoA) : 0;
     const sq = sigma * sigma;
     const local = centreDeficit * Math.exp((-1 / (2 * sq)) * (h * h));
     const e = base + q;
-    usc[e] = centreDeficit; uc[e] = ref * (1 - twoA / 2); s2[e] = sq; us[e] = local; hcw[e] = h; sig[e] = sigma;
+    usc[e] = centreDeficit;
+    uc[e] = ref * (1 - twoA / 2);
+    s2[e] = sq;
+    us[e] = local;
+    hcw[e] = h;
+    sig[e] = sigma;
     const weighted = local >= Math.max(delta, 1e-30) * U;
     inWeighted[e] = weighted ? 1 : 0;
-    if (weighted) hasWeighted = true; else linear += local;
+    if (weighted) hasWeighted = true;
+    else linear += local;
   }
   rest[dk] = linear;
   active[dk] = hasWeighted ? 1 : 0;
-  Us[dk] = 0; Uc[dk] = U; UcStar[dk] = 10 * U;
+  Us[dk] = 0;
+  Uc[dk] = U;
+  UcStar[dk] = 10 * U;
   return hasWeighted;
 }
 
@@ -253,23 +335,31 @@ function convectionStep(st: WeightedSumState, U: number, j: number, dk: number, 
     for (let q = 0; q < j; q++) if (inWeighted[base + q] && uc[base + q] > ucGlobal) ucGlobal = uc[base + q];
   } else ucGlobal = UcStar[dk];
   Uc[dk] = ucGlobal;
-  let sumUs = 0, usInt = 0, sum1 = 0, sum2 = 0;
+  let sumUs = 0,
+    usInt = 0,
+    sum1 = 0,
+    sum2 = 0;
   for (let q = 0; q < j; q++) {
     if (!inWeighted[base + q]) continue;
-    const e = base + q, wq = ucGlobal !== 0 ? uc[e] / ucGlobal : 1;
+    const e = base + q,
+      wq = ucGlobal !== 0 ? uc[e] / ucGlobal : 1;
     sumUs += wq * us[e];
     usInt += wq * (usc[e] * 2 * Math.PI * s2[e]);
     sum1 += wq * wq * (usc[e] * usc[e] * Math.PI * s2[e]);
   }
   for (let a = 0; a < j; a++) {
     if (!inWeighted[base + a]) continue;
-    const ea = base + a, wa = ucGlobal !== 0 ? uc[ea] / ucGlobal : 1;
+    const ea = base + a,
+      wa = ucGlobal !== 0 ? uc[ea] / ucGlobal : 1;
     let inner = 0;
     for (let b = a + 1; b < j; b++) {
       if (!inWeighted[base + b]) continue;
-      const eb = base + b, wb = ucGlobal !== 0 ? uc[eb] / ucGlobal : 1;
-      const sa = s2[ea], sb = s2[eb], dh = Math.abs(hcw[ea] - hcw[eb]);
-      const cross = 2 * Math.exp(-(dh * dh) / (2 * (sa + sb))) * Math.PI * sa * sb / (sa + sb);
+      const eb = base + b,
+        wb = ucGlobal !== 0 ? uc[eb] / ucGlobal : 1;
+      const sa = s2[ea],
+        sb = s2[eb],
+        dh = Math.abs(hcw[ea] - hcw[eb]);
+      const cross = (2 * Math.exp(-(dh * dh) / (2 * (sa + sb))) * Math.PI * sa * sb) / (sa + sb);
       inner += 2 * (wa * usc[ea]) * (wb * usc[eb]) * cross;
     }
     sum2 += inner;
@@ -286,7 +376,8 @@ function convectionStep(st: WeightedSumState, U: number, j: number, dk: number, 
 function closeTurbine(s: WeightedSumSetup, st: WeightedSumState, j: number, dk: number): void {
   const { turbine, model, turbulence } = s;
   const { n, nSpeed, K, xs, u, ti, ct, coef, Us, rest, hcw, sig } = st;
-  const d = Math.floor(dk / nSpeed), U = targetFreeStream(s, st, j, dk);
+  const d = Math.floor(dk / nSpeed),
+    U = targetFreeStream(s, st, j, dk);
   const siteTi = st.siteTi;
   const ti0 = siteTi !== null ? siteTi[d * n + j] : conditionTi(s.wind, dk);
   const base = dk * n;
@@ -299,7 +390,17 @@ function closeTurbine(s: WeightedSumSetup, st: WeightedSumState, j: number, dk: 
       // The pair's σ and crosswind offset as sourcesOfTarget found them (added() would compute σ again).
       const dw = xs[d * n + j] - xs[d * n + q];
       if (!(dw > 0)) continue;
-      const add = turbulence.added(dw, Math.abs(hcw[base + q]), ct[base + q], siteTi !== null ? siteTi[d * n + q] : ti0, model, coef, (base + q) * K, null, model.wakeRadiusOf(sig[base + q]));
+      const add = turbulence.added(
+        dw,
+        Math.abs(hcw[base + q]),
+        ct[base + q],
+        siteTi !== null ? siteTi[d * n + q] : ti0,
+        model,
+        coef,
+        (base + q) * K,
+        null,
+        model.wakeRadiusOf(sig[base + q]),
+      );
       if (add > tMax) tMax = add;
     }
     tip = Math.sqrt(ti0 * ti0 + tMax * tMax);
@@ -317,16 +418,23 @@ function weightedSumEnergy(s: WeightedSumSetup, st: WeightedSumState): WeightedS
   const { turbine, wind } = s;
   const { n, nDir, nSpeed, nDk, order, u, ct, ti, iterations, siteProb } = st;
   const mwhPerW = (wind.hoursPerYear ?? 8760) * 1e-6;
-  const perDirectionMwh = new Float64Array(nDir), perTurbineMwh = new Float64Array(n);
-  const wsEff = new Float64Array(nDk * n), ctOut = new Float64Array(nDk * n), tiOut = new Float64Array(nDk * n);
+  const perDirectionMwh = new Float64Array(nDir),
+    perTurbineMwh = new Float64Array(n);
+  const wsEff = new Float64Array(nDk * n),
+    ctOut = new Float64Array(nDk * n),
+    tiOut = new Float64Array(nDk * n);
   for (let d = 0; d < nDir; d++) {
     let energy = 0;
     for (let k = 0; k < nSpeed; k++) {
       // A per-point Weibull site weighs each turbine by its own probability (the table is not used).
-      const dk = d * nSpeed + k, p = siteProb !== null ? 1 : wind.probability[dk];
+      const dk = d * nSpeed + k,
+        p = siteProb !== null ? 1 : wind.probability[dk];
       for (let pos = 0; pos < n; pos++) {
-        const i = order[d * n + pos], e = dk * n + pos;
-        wsEff[dk * n + i] = u[e]; ctOut[dk * n + i] = ct[e]; tiOut[dk * n + i] = ti[e];
+        const i = order[d * n + pos],
+          e = dk * n + pos;
+        wsEff[dk * n + i] = u[e];
+        ctOut[dk * n + i] = ct[e];
+        tiOut[dk * n + i] = ti[e];
         if (!(p > 0)) continue;
         const en = (siteProb !== null ? siteProb[e] : p) * powerAt(turbine, u[e]);
         energy += en;
@@ -356,14 +464,24 @@ export function conditionTi(wind: WindResource, dk: number): number {
  * `idx` and `xw` are scratch of length n.
  */
 export function downstreamFrame(
-  x: Float64Array, y: Float64Array, c: number, sn: number, idx: number[], xw: Float64Array,
-  order: Int32Array, xs: Float64Array, ys: Float64Array, offset = 0,
+  x: Float64Array,
+  y: Float64Array,
+  c: number,
+  sn: number,
+  idx: number[],
+  xw: Float64Array,
+  order: Int32Array,
+  xs: Float64Array,
+  ys: Float64Array,
+  offset = 0,
 ): void {
   const n = x.length;
   for (let i = 0; i < n; i++) xw[i] = x[i] * c + y[i] * sn;
   idx.sort((a, b) => xw[a] - xw[b] || a - b);
   for (let p = 0; p < n; p++) {
     const i = idx[p];
-    order[offset + p] = i; xs[offset + p] = xw[i]; ys[offset + p] = -x[i] * sn + y[i] * c;
+    order[offset + p] = i;
+    xs[offset + p] = xw[i];
+    ys[offset + p] = -x[i] * sn + y[i] * c;
   }
 }

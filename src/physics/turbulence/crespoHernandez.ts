@@ -85,26 +85,54 @@ export class CrespoHernandez {
    * g[3] = ∂/∂TI_source (through the wake radius). `knownRadius`, without partials only: the wake
    * radius at dx when the caller has it (the weighted sum keeps σ of every pair), else computed.
    */
-  added(dx: number, absDy: number, ct: number, ti0: number, wake: LocalWakeModel, coef: Float64Array, offset: number, g: Float64Array | null, knownRadius = NaN): number {
+  added(
+    dx: number,
+    absDy: number,
+    ct: number,
+    ti0: number,
+    wake: LocalWakeModel,
+    coef: Float64Array,
+    offset: number,
+    g: Float64Array | null,
+    knownRadius = NaN,
+  ): number {
     if (!(dx > 0)) {
-      if (g) { g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0; }
+      if (g) {
+        g[0] = 0;
+        g[1] = 0;
+        g[2] = 0;
+        g[3] = 0;
+      }
       return 0;
     }
     const wr = !Number.isNaN(knownRadius) && g === null ? knownRadius : wake.wakeRadius(dx, coef, offset, g ? this.wg : null);
     // No overlap (or outside the top-hat): nothing added, whatever the powers below give.
     if (absDy >= wr + (this.areaOverlap ? this.targetRadius : 0)) {
-      if (g) { g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0; }
+      if (g) {
+        g[0] = 0;
+        g[1] = 0;
+        g[2] = 0;
+        g[3] = 0;
+      }
       return 0;
     }
     const { c0, c1, c2, c3 } = this.c;
     const rawA = this.twoA(ct, g ? this.tg : null) / 2;
     const a = Math.max(rawA, 1e-10);
-    if (ti0 !== this.tiCached) { this.tiCached = ti0; this.tiPow = Math.pow(ti0, c2); }
+    if (ti0 !== this.tiCached) {
+      this.tiCached = ti0;
+      this.tiPow = Math.pow(ti0, c2);
+    }
     const base = c0 * Math.pow(a, c1) * this.tiPow * Math.pow(dx / this.diameter, c3);
-    let w: number, dwDr = 0, dwDd = 0;
+    let w: number,
+      dwDr = 0,
+      dwDd = 0;
     if (this.areaOverlap) {
       w = overlapFraction(wr, this.targetRadius, absDy, g ? this.og : null);
-      if (g) { dwDr = this.og[0]; dwDd = this.og[1]; }
+      if (g) {
+        dwDr = this.og[0];
+        dwDd = this.og[1];
+      }
     } else {
       w = absDy < wr ? 1 : 0;
     }

@@ -31,7 +31,10 @@ class BlondelWake implements LocalWakeModel {
   readonly averagesOverRotor = false;
   private readonly eg = new Float64Array(1);
   private readonly invD2: number;
-  constructor(private readonly p: Record<string, number>, private readonly diameter: number) {
+  constructor(
+    private readonly p: Record<string, number>,
+    private readonly diameter: number,
+  ) {
     this.invD2 = 1 / (diameter * diameter);
   }
   prepareSource(ct: number, ti: number, c: Float64Array, o: number): void {
@@ -65,7 +68,8 @@ class BlondelWake implements LocalWakeModel {
     const { a_s, b_s, a_f, b_f, c_f } = this.p;
     const D = this.diameter;
     const x = Math.max(dx, 0) / D;
-    const ct = c[o], ti = c[o + 1];
+    const ct = c[o],
+      ti = c[o + 1];
     const sigma = this.sigma(x, c, o);
     const expN = Math.exp(b_f * x);
     const n = a_f * expN + c_f;
@@ -73,7 +77,12 @@ class BlondelWake implements LocalWakeModel {
     const P = r2 > 0 ? Math.pow(r2, n / 2) : 0;
     const s2 = sigma * sigma;
     if (P > 64 * s2) {
-      if (g) { g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0; }
+      if (g) {
+        g[0] = 0;
+        g[1] = 0;
+        g[2] = 0;
+        g[3] = 0;
+      }
       return 0;
     }
     const twoOverN = 2 / n;
@@ -101,7 +110,7 @@ class BlondelWake implements LocalWakeModel {
       const dsdx = dx > 0 ? (a_s * ti + b_s) / D : 0;
       g[0] = dfdn * dndx + dfds * dsdx;
       g[1] = r2 > 0 ? C * dEdP * ((n * P) / (2 * cw2)) : 0;
-      g[2] = e * dCdQ * (ct > 0 ? Q / ct : (n) / (16 * gam * sPow)) + dfds * c[o + 3];
+      g[2] = e * dCdQ * (ct > 0 ? Q / ct : n / (16 * gam * sPow)) + dfds * c[o + 3];
       g[3] = dfds * a_s * x;
     }
     return f;

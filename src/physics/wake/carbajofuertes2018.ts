@@ -20,7 +20,13 @@ import type { DeficitModel } from './deficitModel.js';
 export class TurbulentEpsilonWidth implements GaussianWidth {
   readonly coefficientCount = 1;
   readonly usesTurbulence = true;
-  constructor(private readonly a1: number, private readonly a2: number, private readonly ceps0: number, private readonly ceps1: number, private readonly diameter: number) {}
+  constructor(
+    private readonly a1: number,
+    private readonly a2: number,
+    private readonly ceps0: number,
+    private readonly ceps1: number,
+    private readonly diameter: number,
+  ) {}
   prepare(_ct: number, ti: number, coef: Float64Array, o: number): void {
     coef[o] = this.a2 + this.a1 * ti;
   }
@@ -33,7 +39,11 @@ export class TurbulentEpsilonWidth implements GaussianWidth {
   sigma(dx: number, coef: Float64Array, o: number, g: Float64Array | null): number {
     const k = coef[o];
     const d = this.diameter;
-    if (g) { g[0] = k; g[1] = 0; g[2] = this.a1 * (dx + this.ceps0 * d); }
+    if (g) {
+      g[0] = k;
+      g[1] = 0;
+      g[2] = this.a1 * (dx + this.ceps0 * d);
+    }
     return k * dx + (this.ceps0 * k + this.ceps1) * d;
   }
 }

@@ -56,7 +56,12 @@ export class GaussianLocalWake implements LocalWakeModel {
   private readonly hg = new Float64Array(1);
   private readonly tg = new Float64Array(1);
 
-  constructor(readonly name: string, private readonly width: GaussianWidth, diameter: number, induction: InductionName) {
+  constructor(
+    readonly name: string,
+    private readonly width: GaussianWidth,
+    diameter: number,
+    induction: InductionName,
+  ) {
     this.coefficientCount = 1 + width.coefficientCount;
     this.usesTurbulence = width.usesTurbulence;
     this.twoA = twoAFunction(induction);
@@ -104,8 +109,11 @@ export class GaussianLocalWake implements LocalWakeModel {
     const scale = this.d2over8 / (sigma * sigma);
     const x = ct * h * scale;
     const dxdSigma = (-2 * x) / sigma;
-    out[0] = sigma; out[1] = x;
-    out[2] = sg[0]; out[3] = sg[1]; out[4] = sg[2];
+    out[0] = sigma;
+    out[1] = x;
+    out[2] = sg[0];
+    out[3] = sg[1];
+    out[4] = sg[2];
     out[5] = dxdSigma * sg[0] + (growth ? ct * this.hg[0] * scale : 0);
     out[6] = dxdSigma * sg[1] + h * scale;
     out[7] = dxdSigma * sg[2];
@@ -123,7 +131,11 @@ export class GaussianLocalWake implements LocalWakeModel {
 
   wakeRadius(dx: number, coef: Float64Array, offset: number, g: Float64Array | null): number {
     const s = this.width.sigma(dx, coef, offset + 1, g);
-    if (g) { g[0] *= 2; g[1] *= 2; g[2] *= 2; }
+    if (g) {
+      g[0] *= 2;
+      g[1] *= 2;
+      g[2] *= 2;
+    }
     return this.wakeRadiusOf(s);
   }
 
@@ -142,7 +154,12 @@ export class GaussianLocalWake implements LocalWakeModel {
     const sigma = this.width.sigma(dx, coef, offset + 1, g ? this.sg : null);
     const s2 = sigma * sigma;
     if (cw2 > 64 * s2) {
-      if (g) { g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0; }
+      if (g) {
+        g[0] = 0;
+        g[1] = 0;
+        g[2] = 0;
+        g[3] = 0;
+      }
       return 0;
     }
     const ct = coef[offset];
@@ -157,7 +174,11 @@ export class GaussianLocalWake implements LocalWakeModel {
   atDistance(dx: number, coef: Float64Array, offset: number, withGradient: boolean): void {
     const sigma = this.width.sigma(dx, coef, offset + 1, withGradient ? this.sg : null);
     const pd = this.pd;
-    pd[0] = sigma; pd[1] = sigma * sigma; pd[2] = coef[offset]; pd[3] = dx; pd[4] = 0;
+    pd[0] = sigma;
+    pd[1] = sigma * sigma;
+    pd[2] = coef[offset];
+    pd[3] = dx;
+    pd[4] = 0;
     this.pGradient = withGradient;
   }
 
@@ -165,11 +186,19 @@ export class GaussianLocalWake implements LocalWakeModel {
   deficitAtRadius(cw2: number, g: Float64Array | null): number {
     const pd = this.pd;
     if (cw2 > 64 * pd[1]) {
-      if (g) { g[0] = 0; g[1] = 0; g[2] = 0; g[3] = 0; }
+      if (g) {
+        g[0] = 0;
+        g[1] = 0;
+        g[2] = 0;
+        g[3] = 0;
+      }
       return 0;
     }
     // The thrust term only once a point is inside the wake (as deficit() skips it outside).
-    if (pd[4] === 0) { this.pairThrust(pd[3], pd[2], pd[1], this.pGradient, this.pt); pd[4] = 1; }
+    if (pd[4] === 0) {
+      this.pairThrust(pd[3], pd[2], pd[1], this.pGradient, this.pt);
+      pd[4] = 1;
+    }
     return this.atRadius(cw2, pd[0], pd[1], pd[2], this.pt, g);
   }
 
@@ -181,8 +210,15 @@ export class GaussianLocalWake implements LocalWakeModel {
     const x = ct * h * scale;
     let t = this.twoA(x, withGradient ? this.tg : null);
     let dt = withGradient ? this.tg[0] : 0;
-    if (t >= 1) { t = 1; dt = 0; }
-    out[0] = h; out[1] = scale; out[2] = x; out[3] = t; out[4] = dt;
+    if (t >= 1) {
+      t = 1;
+      dt = 0;
+    }
+    out[0] = h;
+    out[1] = scale;
+    out[2] = x;
+    out[3] = t;
+    out[4] = dt;
   }
 
   /** δ = t·exp(−cw²/(2σ²)) of a pair inside the wake, with its partials into g (header). */
@@ -190,7 +226,10 @@ export class GaussianLocalWake implements LocalWakeModel {
     const e = Math.exp(-cw2 / (2 * s2));
     const f = th[3] * e;
     if (g) {
-      const sg = this.sg, dt = th[4], x = th[2], scale = th[1];
+      const sg = this.sg,
+        dt = th[4],
+        x = th[2],
+        scale = th[1];
       const dfds = e * dt * ((-2 * x) / sigma) + (f * cw2) / (s2 * sigma);
       const edt = e * dt * scale;
       g[0] = dfds * sg[0] + (this.width.growth ? edt * ct * this.hg[0] : 0);
@@ -203,15 +242,21 @@ export class GaussianLocalWake implements LocalWakeModel {
 }
 
 /** Madsen's polynomial a = c₁Ct + c₂Ct² + c₃Ct³ (inductionFactor.ts), for the batch form below. */
-const MADSEN = [0.2460, 0.0586, 0.0883];
+const MADSEN = [0.246, 0.0586, 0.0883];
 
 /** What the batch form reads of one target's candidate sources (engine/workspace.ts arrays). */
 export interface LinearGaussianBatch {
-  candSrc: Int32Array; candDx: Float64Array; candDy: Float64Array; candDz: Float64Array;
-  coef: Float64Array; coefCount: number;
+  candSrc: Int32Array;
+  candDx: Float64Array;
+  candDy: Float64Array;
+  candDz: Float64Array;
+  coef: Float64Array;
+  coefCount: number;
   /** D²/8 of the source by position (several types), else null with `d2over8` the one type's. */
-  d2At: Float64Array | null; d2over8: number;
-  hubVaries: boolean; madsen: boolean;
+  d2At: Float64Array | null;
+  d2over8: number;
+  hubVaries: boolean;
+  madsen: boolean;
   /** Source effective speeds by position when the deficit's reference is the source's speed, else null. */
   uRef: Float64Array | null;
   /** 0 linear, 1 squared sum, 2 max (engine/wakedSetup.ts superpositionKind). */
@@ -233,21 +278,33 @@ export function accumulateLinearGaussian(b: LinearGaussianBatch, from: number, t
   let acc = 0;
   for (let e = from; e < to; e++) {
     const off = candSrc[e] * K;
-    const dx = candDx[e], dy = candDy[e];
+    const dx = candDx[e],
+      dy = candDy[e];
     const k = coef[off + 1];
     const sigma = k * dx + coef[off + 2];
-    const s2 = sigma * sigma, dy2 = hubVaries ? dy * dy + candDz[e] * candDz[e] : dy * dy;
+    const s2 = sigma * sigma,
+      dy2 = hubVaries ? dy * dy + candDz[e] * candDz[e] : dy * dy;
     if (dy2 > 64 * s2) {
-      if (withGradient) { const o = 5 * e; pair[o] = 0; pair[o + 1] = 0; pair[o + 2] = 0; pair[o + 3] = 0; pair[o + 4] = 0; }
+      if (withGradient) {
+        const o = 5 * e;
+        pair[o] = 0;
+        pair[o + 1] = 0;
+        pair[o + 2] = 0;
+        pair[o + 3] = 0;
+        pair[o + 4] = 0;
+      }
       continue;
     }
-    const invSigma = 1 / sigma, invS2 = invSigma * invSigma;
+    const invSigma = 1 / sigma,
+      invS2 = invSigma * invSigma;
     const scale = (d2At !== null ? d2At[candSrc[e]] : d2over8) * invS2;
     const xx = coef[off] * scale;
-    let t: number, dt = 0;
+    let t: number,
+      dt = 0;
     if (madsen) {
       t = 2 * xx * (MADSEN[0] + xx * (MADSEN[1] + xx * MADSEN[2]));
-      if (t >= 1) t = 1; else if (withGradient) dt = 2 * (MADSEN[0] + xx * (2 * MADSEN[1] + xx * 3 * MADSEN[2]));
+      if (t >= 1) t = 1;
+      else if (withGradient) dt = 2 * (MADSEN[0] + xx * (2 * MADSEN[1] + xx * 3 * MADSEN[2]));
     } else if (xx < 1) {
       const r = Math.sqrt(1 - xx);
       t = 1 - r;
@@ -256,7 +313,9 @@ export function accumulateLinearGaussian(b: LinearGaussianBatch, from: number, t
     const ex = Math.exp(-0.5 * dy2 * invS2);
     const f = t * ex;
     const deficit = (uRef !== null ? uRef[candSrc[e]] : U) * f;
-    if (supKind === 0) acc += deficit; else if (supKind === 1) acc += deficit * deficit; else if (deficit > acc) acc = deficit;
+    if (supKind === 0) acc += deficit;
+    else if (supKind === 1) acc += deficit * deficit;
+    else if (deficit > acc) acc = deficit;
     if (withGradient) {
       const dfds = (ex * dt * -2 * xx + f * dy2 * invS2) * invSigma;
       const o = 5 * e;
@@ -312,7 +371,11 @@ export class LinearGaussianWidth implements GaussianWidth {
   }
   sigma(dx: number, coef: Float64Array, o: number, g: Float64Array | null): number {
     const k = coef[o];
-    if (g) { g[0] = k; g[1] = coef[o + 2]; g[2] = coef[o + 3] * dx; }
+    if (g) {
+      g[0] = k;
+      g[1] = coef[o + 2];
+      g[2] = coef[o + 3] * dx;
+    }
     return k * dx + coef[o + 1];
   }
 }

@@ -105,7 +105,13 @@ class JensenLocalWake implements LocalWakeModel {
   private readonly twoA: TwoAFunction;
   private readonly tg = new Float64Array(1);
   private readonly og = new Float64Array(2);
-  constructor(private readonly k: number, private readonly radius: number, private readonly targetRadius: number, induction: InductionName, areaOverlap: boolean) {
+  constructor(
+    private readonly k: number,
+    private readonly radius: number,
+    private readonly targetRadius: number,
+    induction: InductionName,
+    areaOverlap: boolean,
+  ) {
     this.twoA = twoAFunction(induction);
     this.averagesOverRotor = areaOverlap;
   }
@@ -118,17 +124,25 @@ class JensenLocalWake implements LocalWakeModel {
     return (this.radius + this.k * Math.max(dx, 0) + this.targetRadius) * (1 + 1e-12);
   }
   wakeRadius(dx: number, _c: Float64Array, _o: number, g: Float64Array | null): number {
-    if (g) { g[0] = this.k; g[1] = 0; g[2] = 0; }
+    if (g) {
+      g[0] = this.k;
+      g[1] = 0;
+      g[2] = 0;
+    }
     return this.radius + this.k * dx;
   }
   deficit(dx: number, cw2: number, c: Float64Array, o: number, g: Float64Array | null): number {
     const rw = this.radius + this.k * dx;
     const d = Math.sqrt(cw2);
     let w: number;
-    let dwDr = 0, dwDd = 0;
+    let dwDr = 0,
+      dwDd = 0;
     if (this.averagesOverRotor) {
       w = overlapFraction(rw, this.targetRadius, d, g ? this.og : null);
-      if (g) { dwDr = this.og[0]; dwDd = this.og[1]; }
+      if (g) {
+        dwDr = this.og[0];
+        dwDd = this.og[1];
+      }
     } else {
       w = rw > d ? 1 : 0;
     }

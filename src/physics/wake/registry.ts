@@ -20,7 +20,10 @@ const byAlias = new Map<string, DeficitModel>();
 
 /** Lower case, letters and digits only: how names and aliases are compared. */
 export function normalizeModelName(name: string): string {
-  return name.toLowerCase().normalize('NFKD').replace(/[^a-z0-9]/g, '');
+  return name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]/g, '');
 }
 
 export function registerDeficitModel(model: DeficitModel): void {

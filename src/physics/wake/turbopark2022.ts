@@ -27,7 +27,10 @@ class TurbOParkWidth implements GaussianWidth {
   readonly coefficientCount = 7;
   readonly usesTurbulence = true;
   private readonly eg = new Float64Array(1);
-  constructor(private readonly p: Record<string, number>, private readonly diameter: number) {}
+  constructor(
+    private readonly p: Record<string, number>,
+    private readonly diameter: number,
+  ) {}
   prepare(ct: number, ti: number, c: Float64Array, o: number): void {
     const { A, cTI1, cTI2, ceps, ctlim } = this.p;
     const ctf = Math.max(ct, 1e-20);
@@ -48,7 +51,9 @@ class TurbOParkWidth implements GaussianWidth {
     return this.sigma(Math.max(dx, 0), this.scratch, 0, null);
   }
   sigma(dx: number, c: Float64Array, o: number, g: Float64Array | null): number {
-    const alpha = c[o], b = c[o + 1], fac = c[o + 2];
+    const alpha = c[o],
+      b = c[o + 1],
+      fac = c[o + 2];
     const D = this.diameter;
     const xr = dx / D;
     const s = alpha + b * xr;
@@ -58,7 +63,8 @@ class TurbOParkWidth implements GaussianWidth {
     const bracket = term1 - term2 - Math.log(((term1 + 1) * alpha) / ((term2 + 1) * sAbs));
     const expansion = fac * bracket;
     if (g) {
-      const ct = c[o + 3], ti = c[o + 6];
+      const ct = c[o + 3],
+        ti = c[o + 6];
       const dEds = fac * (s / (term1 + 1) + 1 / s);
       const dEdAlpha = fac * (-alpha / (term2 + 1) - 1 / alpha);
       g[0] = (dEds * b) / D;
@@ -94,7 +100,14 @@ export const turbopark2022: DeficitModel = {
     ctlim: { default: 0.999, min: 0, minExclusive: true, max: 1, doc: 'the largest Ct inside β' },
   },
   waked: turbopark2022Local,
-  wakedDefaults: { ct2a: 'mom1d', deficitReference: 'free-stream', freeStreamReference: 'target', useEffectiveTi: false, turbulence: 'none', rotorAverage: 'center' },
+  wakedDefaults: {
+    ct2a: 'mom1d',
+    deficitReference: 'free-stream',
+    freeStreamReference: 'target',
+    useEffectiveTi: false,
+    turbulence: 'none',
+    rotorAverage: 'center',
+  },
   library: { superposition: 'sos', ground: 'mirror', unsupported: { rotor_average: 'Gaussian-overlap rotor average (Nygaard_2022)' } },
   native: (p) => ({ kind: 'turbopark', A: p.A, cTI1: p.cTI1, cTI2: p.cTI2, ceps: p.ceps, ctlim: p.ctlim }),
 };

@@ -32,19 +32,22 @@ export function nearWakeLength(ct: number, ti: number, diameter: number, lam: nu
   const r0 = (diameter / 2) * Math.sqrt(q);
   const dlnR0Dm = 1 / (4 * q);
   const drAlpha = 2.5 * ti + 5e-3;
-  const u = (1 - m) / (1 + m), v = Math.sqrt(1.49 + m);
+  const u = (1 - m) / (1 + m),
+    v = Math.sqrt(1.49 + m);
   const drM = (u * v) / 9.76;
   const dDrMDm = ((-2 / ((1 + m) * (1 + m))) * v + u / (2 * v)) / 9.76;
   const drLambda = 1.2e-2 * B * lam;
   const drdx = Math.sqrt(drAlpha * drAlpha + drM * drM + drLambda * drLambda);
-  const p = Math.sqrt(0.214 + 0.144 * m), s = Math.sqrt(0.134 + 0.124 * m);
+  const p = Math.sqrt(0.214 + 0.144 * m),
+    s = Math.sqrt(0.134 + 0.124 * m);
   const n = (p * (1 - s)) / ((1 - p) * s);
-  const dp = 0.072 / p, ds = 0.062 / s;
+  const dp = 0.072 / p,
+    ds = 0.062 / s;
   const dlnNDm = dp / p - ds / (1 - s) + dp / (1 - p) - ds / s;
   const xnw = (n * r0) / drdx;
   const dlnDrdxDm = (drM * dDrMDm) / (drdx * drdx);
   out[0] = xnw * (dlnNDm + dlnR0Dm - dlnDrdxDm) * dmDct;
-  out[1] = -xnw * (drAlpha * 2.5) / (drdx * drdx);
+  out[1] = (-xnw * (drAlpha * 2.5)) / (drdx * drdx);
   return xnw;
 }
 
@@ -54,7 +57,10 @@ class ZongWidth implements GaussianWidth {
   readonly usesTurbulence = true;
   private readonly ng = new Float64Array(2);
   private readonly growthScale: number;
-  constructor(private readonly p: Record<string, number>, private readonly diameter: number) {
+  constructor(
+    private readonly p: Record<string, number>,
+    private readonly diameter: number,
+  ) {
     this.growthScale = 1 / (Math.SQRT2 * p.deltawD * diameter);
   }
   prepare(ct: number, ti: number, c: Float64Array, o: number): void {
@@ -113,7 +119,14 @@ export const zong2020: DeficitModel = {
     B: { default: 3, min: 0, minExclusive: true, max: 100, doc: 'Zong smoothing; published 3' },
   },
   waked: zong2020Local,
-  wakedDefaults: { ct2a: 'madsen', deficitReference: 'source-effective', useEffectiveTi: true, turbulence: 'crespo-hernandez', rotorAverage: 'center', turbulenceParams: { c0: 0.73, c1: 0.83, c2: 0.03, c3: -0.32 } },
+  wakedDefaults: {
+    ct2a: 'madsen',
+    deficitReference: 'source-effective',
+    useEffectiveTi: true,
+    turbulence: 'crespo-hernandez',
+    rotorAverage: 'center',
+    turbulenceParams: { c0: 0.73, c1: 0.83, c2: 0.03, c3: -0.32 },
+  },
   library: { superposition: 'weighted' },
   windioExpansion: { ka: 'a1', kb: 'a2' },
 };

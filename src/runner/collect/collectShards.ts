@@ -112,17 +112,25 @@ function sameResult(a: { aep: number; x: Float64Array; y: Float64Array }, b: { a
 
 /** One line for a collect conflict. */
 export function collectConflictLine(dir: string, k: FolderReport['conflicts'][number]): string {
-  return `${k.taskId}: already collected with AEP ${formatMwh(k.keptAep)} MWh (${k.keptSource}), ${dir} has ${formatMwh(k.droppedAep)} MWh with another result ` +
-    `(${differenceText(k.keptAep, k.droppedAep, k.apartM)}); kept the first`;
+  return (
+    `${k.taskId}: already collected with AEP ${formatMwh(k.keptAep)} MWh (${k.keptSource}), ${dir} has ${formatMwh(k.droppedAep)} MWh with another result ` +
+    `(${differenceText(k.keptAep, k.droppedAep, k.apartM)}); kept the first`
+  );
 }
 
 function checkRow(r: CommittedResult, task: Task): string | null {
   const id = parseTaskId(r.taskId);
-  if (!id || id.farmId !== r.farmId || id.farmType !== r.farmType || id.seed !== r.seed) return `row ${r.taskId} has farm/type/seed ${r.farmId}/${r.farmType}/${r.seed}`;
+  if (!id || id.farmId !== r.farmId || id.farmType !== r.farmType || id.seed !== r.seed)
+    return `row ${r.taskId} has farm/type/seed ${r.farmId}/${r.farmType}/${r.seed}`;
   if (task.farmId !== r.farmId || task.farmType !== r.farmType) return `row ${r.taskId} does not match its task`;
   const n = r.nTurbines;
   if (!(Number.isInteger(n) && n >= 1)) return `row ${r.taskId} has n_turbines ${String(n)}`;
-  const sizes = [['x', r.x.length], ['y', r.y.length], ['x_initial', r.xInitial.length], ['y_initial', r.yInitial.length]] as const;
+  const sizes = [
+    ['x', r.x.length],
+    ['y', r.y.length],
+    ['x_initial', r.xInitial.length],
+    ['y_initial', r.yInitial.length],
+  ] as const;
   const off = sizes.filter(([, len]) => len !== n);
   if (off.length > 0) return `row ${r.taskId} has n_turbines ${n} but ${off.map(([name, len]) => `${len} ${name}`).join(', ')} values`;
   return null;
@@ -168,7 +176,18 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
 
     const importFolder = (dir: string): void => {
       const report: FolderReport = {
-        dir, shard: null, problem: null, rows: 0, imported: 0, alreadyThere: 0, stale: 0, adopted: 0, rejected: 0, rejections: [], foreign: 0, failed: 0,
+        dir,
+        shard: null,
+        problem: null,
+        rows: 0,
+        imported: 0,
+        alreadyThere: 0,
+        stale: 0,
+        adopted: 0,
+        rejected: 0,
+        rejections: [],
+        foreign: 0,
+        failed: 0,
         conflicts: [],
       };
       reports.push(report);
@@ -191,7 +210,14 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
         // Read, check and write the whole shard in one transaction of the collected ledger.
         const importShard = final.transaction(() => {
           const counts = {
-            rows: 0, imported: 0, alreadyThere: 0, stale: 0, adopted: 0, rejected: 0, rejections: [] as FolderReport['rejections'], foreign: 0,
+            rows: 0,
+            imported: 0,
+            alreadyThere: 0,
+            stale: 0,
+            adopted: 0,
+            rejected: 0,
+            rejections: [] as FolderReport['rejections'],
+            foreign: 0,
             conflicts: [] as FolderReport['conflicts'],
           };
           let batch: VerifiedRow[] = [];
@@ -202,7 +228,10 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
           const wanted = (taskId: string, specHash: string): boolean => {
             counts.rows++;
             const task = taskById.get(taskId);
-            if (!task) { counts.foreign++; return false; }
+            if (!task) {
+              counts.foreign++;
+              return false;
+            }
             if (specHash !== task.specHash) {
               counts.stale++;
               return options.adoptStale !== undefined && !done.has(taskId); // decoded only to be verified
@@ -221,10 +250,15 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
             if (problem) throw new DamagedRow(problem);
             if (done.has(r.taskId)) {
               const held = final.resultOf(r.taskId);
-              if (held && held.specHash === task.specHash && r.specHash === task.specHash && !(sameResult(held, r))) {
+              if (held && held.specHash === task.specHash && r.specHash === task.specHash && !sameResult(held, r)) {
                 const conflict = { taskId: r.taskId, keptAep: held.aep, droppedAep: r.aep, keptSource: held.source, apartM: layoutsApartM(held, r) };
                 if (counts.conflicts.length < 20) counts.conflicts.push(conflict);
-                audit!.write({ event: 'conflict', task: r.taskId, kept: { source: held.source, aep: held.aep }, dropped: { source: `shard:${dir}`, aep: r.aep } });
+                audit!.write({
+                  event: 'conflict',
+                  task: r.taskId,
+                  kept: { source: held.source, aep: held.aep },
+                  dropped: { source: `shard:${dir}`, aep: r.aep },
+                });
               } else {
                 counts.alreadyThere++;
               }
@@ -270,7 +304,9 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
     };
     // One write transaction for the whole collect (one fsync, not one per shard); each shard is a
     // savepoint inside it, rolled back alone when that shard turns out damaged.
-    final.transaction(() => { for (const dir of folders) importFolder(dir); })();
+    final.transaction(() => {
+      for (const dir of folders) importFolder(dir);
+    })();
 
     let shardsWithoutFolder: CollectReport['shardsWithoutFolder'] = null;
     if (shardNs.size > 0) {
@@ -289,8 +325,14 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
     const campaignHash = ledger.getMeta('campaign_hash') ?? '';
     ledger.endRun(runId, 'collected');
     audit.write({
-      event: 'collect', run_id: runId, campaign: c.name, from: options.from, folders: reports.length,
-      imported: reports.reduce((s, r) => s + r.imported, 0), problems, ...totals,
+      event: 'collect',
+      run_id: runId,
+      campaign: c.name,
+      from: options.from,
+      folders: reports.length,
+      imported: reports.reduce((s, r) => s + r.imported, 0),
+      problems,
+      ...totals,
     });
     ledger.checkpoint();
     // layouts.h5 depends only on the done rows and the campaign hash: skip an export that would
@@ -306,9 +348,18 @@ export async function collectShards(c: Campaign, options: CollectOptions): Promi
       audit.write({ event: 'export', run_id: runId, rows: exported.rows, seconds: exported.seconds, file: exported.file });
     }
     return {
-      campaign: c.name, outDir, folders: reports, problems, shardsWithoutFolder,
-      total: totals.total, done: totals.done, failed: totals.failed, missing, exported,
-      layoutsFile: options.noExport ? null : layoutsFile, seconds: (performance.now() - started) / 1000,
+      campaign: c.name,
+      outDir,
+      folders: reports,
+      problems,
+      shardsWithoutFolder,
+      total: totals.total,
+      done: totals.done,
+      failed: totals.failed,
+      missing,
+      exported,
+      layoutsFile: options.noExport ? null : layoutsFile,
+      seconds: (performance.now() - started) / 1000,
     };
   } finally {
     audit?.close();

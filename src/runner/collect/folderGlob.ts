@@ -11,7 +11,6 @@ import { globToRegExp } from '../../util/glob.js';
 
 const WILDCARD = /[*?[]/;
 
-
 export const naturalCompare = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
 
 function isDir(p: string): boolean {
@@ -61,12 +60,24 @@ export function selectFolders(sources: readonly string[]): FolderSelection {
   for (const source of sources) {
     const wild = WILDCARD.test(source);
     const matches = expand(source);
-    if (!wild && matches.length === 0) { problems.push({ source, message: 'folder not found' }); continue; }
-    if (!wild && !isDir(matches[0])) { problems.push({ source, message: 'not a folder' }); continue; }
+    if (!wild && matches.length === 0) {
+      problems.push({ source, message: 'folder not found' });
+      continue;
+    }
+    if (!wild && !isDir(matches[0])) {
+      problems.push({ source, message: 'not a folder' });
+      continue;
+    }
     const dirs = matches.filter(isDir).sort(naturalCompare);
-    if (dirs.length === 0) { problems.push({ source, message: 'no folder matches this pattern' }); continue; }
+    if (dirs.length === 0) {
+      problems.push({ source, message: 'no folder matches this pattern' });
+      continue;
+    }
     for (const d of dirs) {
-      if (!seen.has(d)) { seen.add(d); folders.push(d); }
+      if (!seen.has(d)) {
+        seen.add(d);
+        folders.push(d);
+      }
     }
   }
   return { folders, problems };

@@ -32,7 +32,7 @@ export interface ShardTaskRow {
 
 function sqliteReason(err: unknown): string {
   const e = err as { code?: string; message?: string };
-  return e.code ? `${e.code}: ${e.message ?? ''}`.trim() : e.message ?? String(err);
+  return e.code ? `${e.code}: ${e.message ?? ''}`.trim() : (e.message ?? String(err));
 }
 
 export class ShardLedger {
@@ -62,7 +62,11 @@ export class ShardLedger {
       return { kind: 'damaged', dir, message: `damaged ledger (${sqliteReason(err)})` };
     }
     const fail = (kind: ShardProblemKind, message: string): ShardProblem => {
-      try { if (db.inTransaction) db.exec('COMMIT'); } catch { /* closing anyway */ }
+      try {
+        if (db.inTransaction) db.exec('COMMIT');
+      } catch {
+        /* closing anyway */
+      }
       db.close();
       return { kind, dir, message };
     };
@@ -72,10 +76,14 @@ export class ShardLedger {
       // Structure check of every page (indexes included) before anything is read from it.
       const check = String(db.pragma('quick_check(1)', { simple: true }));
       if (check !== 'ok') {
-        const first = check.split('\n').map((l) => l.trim()).find((l) => l !== '' && !l.startsWith('***')) ?? check.trim();
+        const first =
+          check
+            .split('\n')
+            .map((l) => l.trim())
+            .find((l) => l !== '' && !l.startsWith('***')) ?? check.trim();
         return fail('damaged', `damaged ledger (SQLITE_CORRUPT: quick_check: ${first})`);
       }
-      const meta = new Map((db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]));
+      const meta = new Map(db.prepare('SELECT key, value FROM meta').raw().all() as [string, string][]);
       db.prepare('SELECT task_id, spec_hash, attempts, failed, last_error FROM tasks LIMIT 1').get();
       db.prepare('SELECT task_id, spec_hash, n_turbines, x, y, x_initial, y_initial, wall_s, attempts FROM results LIMIT 1').get();
       // Read through result_rows: what an older ledger's missing columns mean is decided here, once.
@@ -95,7 +103,9 @@ export class ShardLedger {
 
   /** The shard's task rows (its slice, and anything earlier runs in this folder added). */
   *tasks(): Generator<ShardTaskRow> {
-    const rows = this.#db.prepare('SELECT task_id, spec_hash, attempts, failed, COALESCE(last_error, \'\') FROM tasks').raw().iterate() as Iterable<[string, string, number, number, string]>;
+    const rows = this.#db.prepare("SELECT task_id, spec_hash, attempts, failed, COALESCE(last_error, '') FROM tasks").raw().iterate() as Iterable<
+      [string, string, number, number, string]
+    >;
     for (const [taskId, specHash, attempts, failed, lastError] of rows) yield { taskId, specHash, attempts, failed: failed === 1, lastError };
   }
 
@@ -109,17 +119,74 @@ export class ShardLedger {
    * order; `wanted` (task id, spec hash) picks which rows are decoded at all.
    */
   *results(wanted: (taskId: string, specHash: string) => boolean): Generator<CommittedResult> {
-    const rows = this.#db.prepare(`SELECT task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial,
-      iterations, evaluations, wall_s, attempts, source, turbine_types, cable_to, cable_type FROM result_rows ORDER BY farm_id, farm_type, seed`).raw().iterate() as Iterable<unknown[]>;
+    const rows = this.#db
+      .prepare(`SELECT task_id, spec_hash, farm_id, farm_type, seed, n_turbines, aep, aep_initial, x, y, x_initial, y_initial,
+      iterations, evaluations, wall_s, attempts, source, turbine_types, cable_to, cable_type FROM result_rows ORDER BY farm_id, farm_type, seed`)
+      .raw()
+      .iterate() as Iterable<unknown[]>;
     for (const row of rows) {
-      const [taskId, specHash, farmId, farmType, seed, nTurbines, aep, aepInitial, x, y, xi, yi, iterations, evaluations, wallS, attempts, source, types, cableTo, cableType] = row as [
-        string, string, number, number, number, number, number | null, number | null, Buffer, Buffer, Buffer, Buffer, number, number, number | null, number, string, string | null,
-        string | null, string | null];
+      const [
+        taskId,
+        specHash,
+        farmId,
+        farmType,
+        seed,
+        nTurbines,
+        aep,
+        aepInitial,
+        x,
+        y,
+        xi,
+        yi,
+        iterations,
+        evaluations,
+        wallS,
+        attempts,
+        source,
+        types,
+        cableTo,
+        cableType,
+      ] = row as [
+        string,
+        string,
+        number,
+        number,
+        number,
+        number,
+        number | null,
+        number | null,
+        Buffer,
+        Buffer,
+        Buffer,
+        Buffer,
+        number,
+        number,
+        number | null,
+        number,
+        string,
+        string | null,
+        string | null,
+        string | null,
+      ];
       if (!wanted(taskId, specHash)) continue;
       yield {
-        taskId, specHash, farmId, farmType, seed, nTurbines, aep: aep ?? NaN, aepInitial: aepInitial ?? NaN,
-        x: floatsOfBlob(x), y: floatsOfBlob(y), xInitial: floatsOfBlob(xi), yInitial: floatsOfBlob(yi),
-        iterations, evaluations, wallS: wallS ?? NaN, attempts, source,
+        taskId,
+        specHash,
+        farmId,
+        farmType,
+        seed,
+        nTurbines,
+        aep: aep ?? NaN,
+        aepInitial: aepInitial ?? NaN,
+        x: floatsOfBlob(x),
+        y: floatsOfBlob(y),
+        xInitial: floatsOfBlob(xi),
+        yInitial: floatsOfBlob(yi),
+        iterations,
+        evaluations,
+        wallS: wallS ?? NaN,
+        attempts,
+        source,
         ...(types !== null ? { turbineTypes: turbineTypesOf(types) } : {}),
         // A network is the gate's to check: it must be the one routed for the layout (one column alone is refused).
         ...(cableTo !== null ? { cableTo: turbineTypesOf(cableTo) } : {}),
@@ -129,7 +196,11 @@ export class ShardLedger {
   }
 
   close(): void {
-    try { if (this.#db.inTransaction) this.#db.exec('COMMIT'); } catch { /* read-only: nothing to keep */ }
+    try {
+      if (this.#db.inTransaction) this.#db.exec('COMMIT');
+    } catch {
+      /* read-only: nothing to keep */
+    }
     if (this.#db.open) this.#db.close();
   }
 }
@@ -142,6 +213,8 @@ function turbineTypesOf(text: string): Int32Array {
   try {
     const v = JSON.parse(text) as unknown;
     if (Array.isArray(v) && v.every((t) => Number.isInteger(t) && Math.abs(t as number) < 2 ** 31)) return Int32Array.from(v as number[]);
-  } catch { /* not JSON */ }
+  } catch {
+    /* not JSON */
+  }
   return new Int32Array(0);
 }

@@ -28,7 +28,11 @@ export class BoundedLog {
   private headEnd: Buffer = Buffer.alloc(0);
 
   /** `prepare`: called before the file is first made (creates its folder). */
-  constructor(readonly file: string, limit = LOG_LIMIT_BYTES, private readonly prepare: (() => void) | null = null) {
+  constructor(
+    readonly file: string,
+    limit = LOG_LIMIT_BYTES,
+    private readonly prepare: (() => void) | null = null,
+  ) {
     this.headLimit = Math.floor(limit / 2);
     this.tailLimit = limit - this.headLimit;
   }
@@ -71,7 +75,11 @@ export class BoundedLog {
       this.append(tail);
     }
     if (this.fd !== null) {
-      try { fs.closeSync(this.fd); } catch { /* closing */ }
+      try {
+        fs.closeSync(this.fd);
+      } catch {
+        /* closing */
+      }
       this.fd = null;
     }
   }
@@ -84,7 +92,10 @@ export class BoundedLog {
   /** The last `n` non-empty lines, joined by ' | ', at most `maxChars` (what a failure message quotes). */
   lastLines(n = 3, maxChars = 400): string {
     const text = (this.tailBytes > 0 ? this.keptTail().subarray(-QUOTED_BYTES) : this.headEnd).toString('utf8');
-    const lines = text.split(/\r?\n/).map((l) => l.trimEnd()).filter((l) => l.trim() !== '');
+    const lines = text
+      .split(/\r?\n/)
+      .map((l) => l.trimEnd())
+      .filter((l) => l.trim() !== '');
     const joined = printable(lines.slice(-n).join(' | '));
     return joined.length > maxChars ? `…${joined.slice(joined.length - maxChars + 1)}` : joined;
   }

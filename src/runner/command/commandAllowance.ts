@@ -36,7 +36,11 @@ export function parseAllowedCommand(text: string): string[] {
   return out;
 }
 
-const show = (argv: readonly string[]): string => argv.map((a) => (/\s/.test(a) ? `'${a}'` : a)).join(' ').slice(0, 200);
+const show = (argv: readonly string[]): string =>
+  argv
+    .map((a) => (/\s/.test(a) ? `'${a}'` : a))
+    .join(' ')
+    .slice(0, 200);
 
 /** Whether `run` begins with `prefix` (program by name or resolved file; arguments exactly). */
 function matches(prefix: readonly string[], run: readonly string[], cwd: string): boolean {
@@ -59,7 +63,10 @@ export function checkCommandJob(settings: OptimizerSettings, allowance: CommandA
     return { ok: false, refuse: `this worker may not run commands (it was started without --allow-command); the job wants: ${show(s.run)}` };
   }
   if (!allowance.allowed.some((p) => matches(p, s.run, allowance.workdir))) {
-    return { ok: false, refuse: `command '${show(s.run)}' is not allowed on this worker (allowed: ${allowance.allowed.map((p) => `'${show(p)}'`).join(', ')})` };
+    return {
+      ok: false,
+      refuse: `command '${show(s.run)}' is not allowed on this worker (allowed: ${allowance.allowed.map((p) => `'${show(p)}'`).join(', ')})`,
+    };
   }
   // Hash this machine's copy (a file whose size and mtime did not change is not read again).
   let local;

@@ -36,7 +36,10 @@ export interface CommandTaskRun extends AttemptFields {
 
 /** A command task's failure; `permanent`: the scheduler does not retry it. */
 export class CommandTaskError extends Error {
-  constructor(message: string, readonly permanent: boolean) {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+  ) {
     super(message);
   }
 }
@@ -77,7 +80,8 @@ export async function runCommandTask(r: CommandTaskRun): Promise<TaskOutput> {
     const program = await persistentFor(launch, s, r.taskDir);
     const doc = taskDocument(identity, r.farm, r.type, params, { scratchDir: program.scratchDir, resultFile: null, windFile });
     const ensure = (): void => folder.ensure();
-    const out = new BoundedLog(folder.file('stdout.log'), undefined, ensure), err = new BoundedLog(folder.file('stderr.log'), undefined, ensure);
+    const out = new BoundedLog(folder.file('stdout.log'), undefined, ensure),
+      err = new BoundedLog(folder.file('stderr.log'), undefined, ensure);
     answer = await program.run(doc, r.taskId, out, err, ` (log: ${folder.dir})`);
     out.close();
     err.close();
@@ -87,7 +91,9 @@ export async function runCommandTask(r: CommandTaskRun): Promise<TaskOutput> {
       try {
         folder.ensure();
         writeFresh(folder.file('task.json'), JSON.stringify(doc));
-      } catch { /* a courtesy */ }
+      } catch {
+        /* a courtesy */
+      }
     }
   } else {
     const doc = taskDocument(identity, r.farm, r.type, params, { scratchDir: folder.dir, resultFile: folder.resultFile, windFile });
@@ -105,12 +111,17 @@ function toTaskOutput(a: Extract<ProgramAnswer, { kind: 'result' }>, c: Case): T
   const report = a.x.length === a.y.length ? checkFeasibility(c.boundary, a.x, a.y, caseSpacing(c), 1e-6) : { feasible: false, maxViolationM: Infinity };
   const unknown = (): Float64Array => new Float64Array(n).fill(NaN);
   return {
-    x: a.x, y: a.y,
-    xInitial: a.xInitial ?? unknown(), yInitial: a.yInitial ?? unknown(),
-    aep: a.aepMwh ?? NaN, aepInitial: NaN,
+    x: a.x,
+    y: a.y,
+    xInitial: a.xInitial ?? unknown(),
+    yInitial: a.yInitial ?? unknown(),
+    aep: a.aepMwh ?? NaN,
+    aepInitial: NaN,
     ...(a.aepMwh !== null ? { aepReported: a.aepMwh } : {}),
-    iterations: a.iterations ?? -1, evaluations: a.evaluations ?? -1,
-    feasible: report.feasible, maxViolationM: report.maxViolationM,
+    iterations: a.iterations ?? -1,
+    evaluations: a.evaluations ?? -1,
+    feasible: report.feasible,
+    maxViolationM: report.maxViolationM,
     ...(a.metrics !== null ? { metrics: a.metrics } : {}),
   };
 }

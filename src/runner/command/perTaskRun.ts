@@ -60,7 +60,12 @@ export async function runPerTask(launch: ProgramLaunch, doc: Record<string, unkn
     child.stdout!.on('data', (b: Buffer) => out.write(b));
     child.stderr!.on('data', (b: Buffer) => err.write(b));
     let settled = false;
-    child.once('error', (e) => { if (!settled) { settled = true; resolve({ startError: e as NodeJS.ErrnoException }); } });
+    child.once('error', (e) => {
+      if (!settled) {
+        settled = true;
+        resolve({ startError: e as NodeJS.ErrnoException });
+      }
+    });
     child.once('exit', (code, signal) => {
       // Read what is still in the pipes; a leftover child of the program may keep them open.
       const drained = new Promise<void>((r) => child.once('close', () => r()));
@@ -68,7 +73,10 @@ export async function runPerTask(launch: ProgramLaunch, doc: Record<string, unkn
       void Promise.race([drained, cap]).then(() => {
         child.stdout!.destroy();
         child.stderr!.destroy();
-        if (!settled) { settled = true; resolve({ code, signal }); }
+        if (!settled) {
+          settled = true;
+          resolve({ code, signal });
+        }
       });
     });
   });
@@ -76,7 +84,11 @@ export async function runPerTask(launch: ProgramLaunch, doc: Record<string, unkn
   err.close();
   const where = ` (log: ${folder.dir})`;
   if ('startError' in ended) return { kind: 'error', permanent: true, message: startFailure(launch, ended.startError) };
-  try { writeFresh(folder.file('exit_code'), `${ended.signal ? `signal ${ended.signal}` : ended.code}\n`); } catch { /* the log is a courtesy */ }
+  try {
+    writeFresh(folder.file('exit_code'), `${ended.signal ? `signal ${ended.signal}` : ended.code}\n`);
+  } catch {
+    /* the log is a courtesy */
+  }
   if (ended.signal) return { kind: 'error', permanent: false, message: `program killed by signal ${ended.signal}${quoteLogs(err, out)}${where}` };
   const read = readResultFile(resultFile, folder.birth);
   const answer = read.kind === 'text' ? readResultDocument(read.text, taskId, false) : read.kind === 'refused' ? refusal(read.why) : null;
@@ -87,7 +99,11 @@ export async function runPerTask(launch: ProgramLaunch, doc: Record<string, unkn
   if (ended.code !== 0) return { kind: 'error', permanent: false, message: `program exited with code ${ended.code}${quoteLogs(err, out)}${where}` };
   // A task document changed while the program ran: another program wrote into this folder.
   if (!sameText(taskFile, taskText)) {
-    return { kind: 'error', permanent: false, message: `task.json was changed while the program ran (another program writing into this attempt folder?); its answer is not taken${where}` };
+    return {
+      kind: 'error',
+      permanent: false,
+      message: `task.json was changed while the program ran (another program writing into this attempt folder?); its answer is not taken${where}`,
+    };
   }
   if (answer === null) {
     const strays = strayResults(folder);
@@ -125,7 +141,11 @@ function sameText(file: string, text: string): boolean {
 function strayResults(folder: AttemptFolder): string[] {
   try {
     const own = `result-${folder.token}.json`;
-    return fs.readdirSync(folder.dir).filter((n) => /^result.*\.json$/.test(n) && n !== own).slice(0, 3).map((n) => printable(n).slice(0, 80));
+    return fs
+      .readdirSync(folder.dir)
+      .filter((n) => /^result.*\.json$/.test(n) && n !== own)
+      .slice(0, 3)
+      .map((n) => printable(n).slice(0, 80));
   } catch {
     return [];
   }

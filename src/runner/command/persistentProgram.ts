@@ -53,14 +53,28 @@ export class PersistentProgram {
   readonly exitPromise: Promise<void>;
 
   /** `scratchDir`: the program's scratch folder (made by the caller; named in every task document). */
-  constructor(readonly key: string, private readonly launch: ProgramLaunch, readonly scratchDir: string) {
-    const env = { ...process.env, [ENV.protocol]: TASK_PROTOCOL, [ENV.mode]: 'persistent', [ENV.tasksFd]: String(TASKS_FD), [ENV.resultsFd]: String(RESULTS_FD) };
+  constructor(
+    readonly key: string,
+    private readonly launch: ProgramLaunch,
+    readonly scratchDir: string,
+  ) {
+    const env = {
+      ...process.env,
+      [ENV.protocol]: TASK_PROTOCOL,
+      [ENV.mode]: 'persistent',
+      [ENV.tasksFd]: String(TASKS_FD),
+      [ENV.resultsFd]: String(RESULTS_FD),
+    };
     this.child = spawn(launch.argv[0], launch.argv.slice(1), { cwd: launch.cwd, env, stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] });
     this.tasks = this.child.stdio[TASKS_FD] as Writable;
-    this.tasks.on('error', () => { /* the program went away: reported through 'exit' */ });
+    this.tasks.on('error', () => {
+      /* the program went away: reported through 'exit' */
+    });
     const results = this.child.stdio[RESULTS_FD] as Readable;
     results.on('data', (b: Buffer) => this.onResults(b));
-    results.on('error', () => { /* idem */ });
+    results.on('error', () => {
+      /* idem */
+    });
     this.child.stdout!.on('data', (b: Buffer) => (this.logging ? this.logging.out.write(b) : keep(this.strayOut, b)));
     this.child.stderr!.on('data', (b: Buffer) => (this.logging ? this.logging.err.write(b) : keep(this.strayErr, b)));
     this.exitPromise = new Promise<void>((resolve) => {
@@ -153,10 +167,12 @@ export class PersistentProgram {
    * before it answers still has its late output land in the next task's logs.
    */
   private settle(cur: Waiting, answer: ProgramAnswer): void {
-    setImmediate(() => setImmediate(() => {
-      if (this.logging === cur) this.logging = null;
-      cur.resolve(answer);
-    }));
+    setImmediate(() =>
+      setImmediate(() => {
+        if (this.logging === cur) this.logging = null;
+        cur.resolve(answer);
+      }),
+    );
   }
 
   /** Close its input, give it `graceMs` to exit, then SIGKILL it. Resolves when it has exited. */
@@ -165,8 +181,20 @@ export class PersistentProgram {
     this.stopping = true;
     if (wasAlive) {
       this.tasks.end();
-      const timer = setTimeout(() => { try { this.child.kill('SIGKILL'); } catch { /* gone */ } }, graceMs);
-      if (graceMs === 0) { try { this.child.kill('SIGKILL'); } catch { /* gone */ } }
+      const timer = setTimeout(() => {
+        try {
+          this.child.kill('SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }, graceMs);
+      if (graceMs === 0) {
+        try {
+          this.child.kill('SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }
       await this.exitPromise;
       clearTimeout(timer);
     }

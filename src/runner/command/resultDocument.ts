@@ -15,13 +15,16 @@ import { printable } from '../../util/printable.js';
 /** What a program answered for one task. */
 export type ProgramAnswer =
   | {
-    kind: 'result';
-    x: Float64Array; y: Float64Array;
-    xInitial: Float64Array | null; yInitial: Float64Array | null;
-    aepMwh: number | null;
-    iterations: number | null; evaluations: number | null;
-    metrics: Record<string, number> | null;
-  }
+      kind: 'result';
+      x: Float64Array;
+      y: Float64Array;
+      xInitial: Float64Array | null;
+      yInitial: Float64Array | null;
+      aepMwh: number | null;
+      iterations: number | null;
+      evaluations: number | null;
+      metrics: Record<string, number> | null;
+    }
   | { kind: 'error'; message: string; permanent: boolean };
 
 const NONFINITE = '\u0000wflo-nonfinite:';
@@ -40,7 +43,8 @@ export function parseJsonAllowingNonFinite(text: string): unknown {
   let i = 0;
   while (i < text.length) {
     const ch = text[i];
-    if (ch === '"') { // copy a string literal as it is
+    if (ch === '"') {
+      // copy a string literal as it is
       let j = i + 1;
       while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
       out += text.slice(i, j + 1);
@@ -76,8 +80,10 @@ const resultSchema = strict({
   initial_layout: layout.optional(),
   iterations: count,
   evaluations: count,
-  metrics: z.record(metricName, z.number().refine(Number.isFinite, { error: 'expected a finite number' }))
-    .refine((m) => Object.keys(m).length <= MAX_METRICS, { error: `at most ${MAX_METRICS} metrics` }).optional(),
+  metrics: z
+    .record(metricName, z.number().refine(Number.isFinite, { error: 'expected a finite number' }))
+    .refine((m) => Object.keys(m).length <= MAX_METRICS, { error: `at most ${MAX_METRICS} metrics` })
+    .optional(),
   error: z.string().optional(),
   permanent: z.boolean().optional(),
 });
@@ -113,17 +119,24 @@ export function readResultDocument(text: string, expectTaskId: string, requireTa
   }
   const r = parsed.data;
   if (r.task_id !== undefined ? r.task_id !== expectTaskId : requireTaskId) {
-    return { kind: 'error', permanent: false, message: r.task_id === undefined ? 'result has no task_id' : `result is for task '${printable(r.task_id)}', not ${expectTaskId}` };
+    return {
+      kind: 'error',
+      permanent: false,
+      message: r.task_id === undefined ? 'result has no task_id' : `result is for task '${printable(r.task_id)}', not ${expectTaskId}`,
+    };
   }
-  if (r.error !== undefined) return { kind: 'error', permanent: r.permanent === true, message: printable(r.error.split('\n')[0].slice(0, 500)) || 'error without a message' };
+  if (r.error !== undefined)
+    return { kind: 'error', permanent: r.permanent === true, message: printable(r.error.split('\n')[0].slice(0, 500)) || 'error without a message' };
   if (!r.layout) return { kind: 'error', permanent: true, message: 'result has neither a layout nor an error' };
   return {
     kind: 'result',
-    x: Float64Array.from(r.layout.x), y: Float64Array.from(r.layout.y),
+    x: Float64Array.from(r.layout.x),
+    y: Float64Array.from(r.layout.y),
     xInitial: r.initial_layout ? Float64Array.from(r.initial_layout.x) : null,
     yInitial: r.initial_layout ? Float64Array.from(r.initial_layout.y) : null,
     aepMwh: r.aep_mwh ?? null,
-    iterations: r.iterations ?? null, evaluations: r.evaluations ?? null,
+    iterations: r.iterations ?? null,
+    evaluations: r.evaluations ?? null,
     metrics: r.metrics ?? null,
   };
 }

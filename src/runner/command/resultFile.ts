@@ -12,10 +12,7 @@ import fs from 'node:fs';
 import { MAX_RESULT_BYTES } from './protocol.js';
 import type { FolderBirth } from './taskFolder.js';
 
-export type ResultFileRead =
-  | { kind: 'missing' }
-  | { kind: 'refused'; why: string }
-  | { kind: 'text'; text: string };
+export type ResultFileRead = { kind: 'missing' } | { kind: 'refused'; why: string } | { kind: 'text'; text: string };
 
 const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0) | (fs.constants.O_NONBLOCK ?? 0);
 
@@ -64,7 +61,10 @@ export function readResultFile(file: string, birth: FolderBirth): ResultFileRead
     }
     if (st.size > BigInt(MAX_RESULT_BYTES)) {
       fs.rmSync(file, { force: true });
-      return { kind: 'refused', why: `is ${(Number(st.size) / 2 ** 20).toFixed(0)} MiB, over the ${MAX_RESULT_BYTES / 2 ** 20} MiB limit (refused unread, deleted)` };
+      return {
+        kind: 'refused',
+        why: `is ${(Number(st.size) / 2 ** 20).toFixed(0)} MiB, over the ${MAX_RESULT_BYTES / 2 ** 20} MiB limit (refused unread, deleted)`,
+      };
     }
     return { kind: 'text', text: readAtMost(fd, MAX_RESULT_BYTES) };
   } finally {

@@ -43,13 +43,19 @@ function siteDocument(b: Boundary): Record<string, unknown> {
 }
 
 function turbineDocument(t: Turbine): Record<string, unknown> {
-  const p = t.power, c = t.thrust;
+  const p = t.power,
+    c = t.thrust;
   return {
-    name: t.name, diameter_m: t.diameter, hub_height_m: t.hubHeight, rated_power_w: t.ratedPowerW,
-    cut_in_ms: t.cutIn, cut_out_ms: t.cutOut, power_at_cut_out: t.cutOutInclusive === true,
+    name: t.name,
+    diameter_m: t.diameter,
+    hub_height_m: t.hubHeight,
+    rated_power_w: t.ratedPowerW,
+    cut_in_ms: t.cutIn,
+    cut_out_ms: t.cutOut,
+    power_at_cut_out: t.cutOutInclusive === true,
     power: p.kind === 'cubic' ? { kind: 'cubic', rated_speed_ms: p.ratedSpeed } : { kind: 'table', speeds_ms: arr(p.speeds), power_w: arr(p.powerW) },
-    ct: c.kind === 'constant' ? { kind: 'constant', value: c.ct }
-      : { kind: 'table', speeds_ms: arr(c.speeds), values: arr(c.ct), outside: c.outside ?? 'clamp' },
+    ct:
+      c.kind === 'constant' ? { kind: 'constant', value: c.ct } : { kind: 'table', speeds_ms: arr(c.speeds), values: arr(c.ct), outside: c.outside ?? 'clamp' },
   };
 }
 
@@ -65,13 +71,17 @@ function wakeModelDocument(f: FarmSpec): Record<string, unknown> {
 
 /** The wind file's content (schemas/wind.v1.json): bins as rows of directions × speeds. */
 export function windDocument(w: WindResource, asWritten: FarmSpec['windAsWritten']): Record<string, unknown> {
-  const nd = w.directionsDeg.length, ns = w.speeds.length;
+  const nd = w.directionsDeg.length,
+    ns = w.speeds.length;
   const probability: number[][] = [];
   for (let d = 0; d < nd; d++) probability.push(arr(w.probability.subarray(d * ns, (d + 1) * ns)));
   return {
     protocol: WIND_PROTOCOL,
-    directions_deg: arr(w.directionsDeg), speeds_ms: arr(w.speeds), probability,
-    turbulence_intensity: w.turbulenceIntensity, hours_per_year: w.hoursPerYear ?? 8760,
+    directions_deg: arr(w.directionsDeg),
+    speeds_ms: arr(w.speeds),
+    probability,
+    turbulence_intensity: w.turbulenceIntensity,
+    hours_per_year: w.hoursPerYear ?? 8760,
     as_written: asWritten ?? null,
   };
 }
@@ -107,9 +117,15 @@ export function taskDocument(t: TaskIdentity, farm: FarmSpec, type: FarmTypeSpec
   const w = farmWind(farm);
   return {
     protocol: TASK_PROTOCOL,
-    task_id: t.taskId, farm_id: farm.id, farm_type: type.id, seed: t.seed, attempt: t.attempt,
-    timeout_s: t.timeoutS, deadline_unix_s: Math.round(t.startedAtMs + t.timeoutS * 1000) / 1000,
-    n_turbines: type.nTurbines, min_spacing_m: type.minSpacingM,
+    task_id: t.taskId,
+    farm_id: farm.id,
+    farm_type: type.id,
+    seed: t.seed,
+    attempt: t.attempt,
+    timeout_s: t.timeoutS,
+    deadline_unix_s: Math.round(t.startedAtMs + t.timeoutS * 1000) / 1000,
+    n_turbines: type.nTurbines,
+    min_spacing_m: type.minSpacingM,
     site: siteDocument(farm.boundary),
     ...(farm.model.site ? { site_fields: siteFieldsDocument(farm.model.site) } : {}),
     wind: { file: places.windFile, n_directions: w.directionsDeg.length, n_speeds: w.speeds.length },

@@ -71,7 +71,9 @@ export class AttemptFolder {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const st = fs.lstatSync(taskDir);
       if (!st.isDirectory()) {
-        throw new AttemptFolderError(`${taskDir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}, not a task folder wflo made: refused (remove it)`);
+        throw new AttemptFolderError(
+          `${taskDir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}, not a task folder wflo made: refused (remove it)`,
+        );
       }
     }
     // rm of a link removes the link, not what it points to.
@@ -100,14 +102,18 @@ export function attemptFolder(root: string, taskId: string, attempt: number): At
 export function emptyScratch(dir: string): void {
   try {
     for (const name of fs.readdirSync(dir)) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
-  } catch { /* tidying is best effort */ }
+  } catch {
+    /* tidying is best effort */
+  }
 }
 
 const quote = (s: string): string => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
 
 /** command.sh: the working directory, the WFLO_* variables and the command line of the attempt. */
 export function writeCommandScript(f: AttemptFolder, cwd: string, env: Record<string, string>, argv: readonly string[], note: string): void {
-  const vars = Object.entries(env).map(([k, v]) => `${k}=${quote(v)}`).join(' ');
+  const vars = Object.entries(env)
+    .map(([k, v]) => `${k}=${quote(v)}`)
+    .join(' ');
   const text = `#!/bin/sh\n# ${note}\n# rerun by hand: sh ${quote(f.file('command.sh'))}\ncd ${quote(cwd)} || exit 1\n${vars} exec ${argv.map(quote).join(' ')}\n`;
   writeFresh(f.file('command.sh'), text);
 }

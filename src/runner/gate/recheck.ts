@@ -72,12 +72,19 @@ export class Rechecker {
   ) {}
 
   async start(setup: ExecutorSetup): Promise<void> {
-    await this.executor.start(setup, {
-      onOutcome: (d, o) => this.onLocalOutcome(d, o),
-      onReturned: (ds) => { for (const d of ds) this.queue.unshift(this.requeue(d)); this.pump(); },
-      onCapacity: () => this.pump(),
-      onFatal: (err) => this.hooks.fatal(err),
-    }, 1);
+    await this.executor.start(
+      setup,
+      {
+        onOutcome: (d, o) => this.onLocalOutcome(d, o),
+        onReturned: (ds) => {
+          for (const d of ds) this.queue.unshift(this.requeue(d));
+          this.pump();
+        },
+        onCapacity: () => this.pump(),
+        onFatal: (err) => this.hooks.fatal(err),
+      },
+      1,
+    );
     this.started = true;
     this.pump();
   }
@@ -201,7 +208,14 @@ export class Rechecker {
         this.clear(entry.worker, entry.held);
       } else {
         this.mismatches++;
-        this.audit.write({ event: 'recheck', task: d.task.taskId, worker: entry.worker, outcome: 'mismatch', worker_aep: entry.held.row.aep, local_aep: verdict.row.aep });
+        this.audit.write({
+          event: 'recheck',
+          task: d.task.taskId,
+          worker: entry.worker,
+          outcome: 'mismatch',
+          worker_aep: entry.held.row.aep,
+          local_aep: verdict.row.aep,
+        });
         this.hooks.log(`wflo: rejected ${d.task.taskId} from queue worker ${entry.worker}: its ${differs} not the one the task's seed gives (recomputed here)`);
         this.quarantine(entry.worker!, `a result differed from the recomputation (${d.task.taskId})`);
         this.hooks.commit(d, verdict.row, outcome.wallS);
@@ -222,7 +236,10 @@ export class Rechecker {
       this.workers.set(worker, { kind: 'trusted' });
       for (const h of state.held) {
         if (Math.random() < this.fraction) this.recompute(h.d, h, worker);
-        else { this.hooks.commit(h.d, h.row, h.wallS); this.noteCommitted(worker, h.d.task); }
+        else {
+          this.hooks.commit(h.d, h.row, h.wallS);
+          this.noteCommitted(worker, h.d.task);
+        }
       }
     }
   }

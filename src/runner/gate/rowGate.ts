@@ -58,9 +58,7 @@ export type VerifiedRow = Readonly<ResultRow> & { readonly [verifiedBrand]: true
  * when `--tolerance-m` let it in (`slackM`); a failing one whether only its AEP failed (`failed:
  * 'aep'`: `--aep recompute` would take it) and its worst geometric violation (`offByM`).
  */
-export type GateVerdict =
-  | { ok: true; row: VerifiedRow; slackM?: number }
-  | { ok: false; reason: string; source: string; failed?: 'aep'; offByM?: number };
+export type GateVerdict = { ok: true; row: VerifiedRow; slackM?: number } | { ok: false; reason: string; source: string; failed?: 'aep'; offByM?: number };
 
 export type AepMode = 'verify' | 'recompute';
 
@@ -95,7 +93,16 @@ function describe(v: unknown): string {
 
 /** What the verifier needs of a candidate row. */
 function toVerify(r: ResultRow): RecordToVerify {
-  return { x: r.x, y: r.y, aep: r.aep, turbineTypes: r.turbineTypes, xInitial: r.xInitial, yInitial: r.yInitial, aepInitial: r.aepInitial, ...(r.cableTo ? { cableTo: r.cableTo } : {}) };
+  return {
+    x: r.x,
+    y: r.y,
+    aep: r.aep,
+    turbineTypes: r.turbineTypes,
+    xInitial: r.xInitial,
+    yInitial: r.yInitial,
+    aepInitial: r.aepInitial,
+    ...(r.cableTo ? { cableTo: r.cableTo } : {}),
+  };
 }
 const MAX_METRICS = 64;
 
@@ -108,10 +115,14 @@ export function isVerified(row: unknown): row is VerifiedRow {
 
 export function sourceLabel(origin: RowOrigin): string {
   switch (origin.kind) {
-    case 'computed': return 'computed';
-    case 'shard': return `shard:${origin.folder}`;
-    case 'recovered': return `recovered:${origin.file}`;
-    case 'adopted': return `adopted:${origin.file}`;
+    case 'computed':
+      return 'computed';
+    case 'shard':
+      return `shard:${origin.folder}`;
+    case 'recovered':
+      return `recovered:${origin.file}`;
+    case 'adopted':
+      return `adopted:${origin.file}`;
   }
 }
 
@@ -195,7 +206,8 @@ export class RowGate {
   }
 
   private adoptedIdentityOf(task: Task): string {
-    const farm = this.campaign.farms[task.farmIndex]!, type = this.campaign.farmTypes[task.typeIndex]!;
+    const farm = this.campaign.farms[task.farmIndex]!,
+      type = this.campaign.farmTypes[task.typeIndex]!;
     return adoptedIdentity(farm, type, task.seed);
   }
 
@@ -242,29 +254,45 @@ export class RowGate {
     if (r.turbineTypes !== undefined && (!(r.turbineTypes instanceof Int32Array) || r.turbineTypes.length !== r.nTurbines)) {
       return fail(`turbine types: ${r.turbineTypes?.length} values for ${r.nTurbines} turbines`);
     }
-    for (const [name, a] of [['x_initial', r.xInitial], ['y_initial', r.yInitial]] as const) {
-      if (!(a instanceof Float64Array) || (a.length !== 0 && a.length !== r.nTurbines)) return fail(`${name} has ${a?.length} values for ${r.nTurbines} turbines`);
+    for (const [name, a] of [
+      ['x_initial', r.xInitial],
+      ['y_initial', r.yInitial],
+    ] as const) {
+      if (!(a instanceof Float64Array) || (a.length !== 0 && a.length !== r.nTurbines))
+        return fail(`${name} has ${a?.length} values for ${r.nTurbines} turbines`);
     }
     // What the row says about its run: whole numbers (-1 when unknown), a duration, an energy.
     // A shard ledger or an audit line can hold anything here (text, 7.5, 1e300); let through,
     // such a value would stop every later export of layouts.h5.
-    const counts = [['iterations', r.iterations, INT32_MAX], ['evaluations', r.evaluations, Number.MAX_SAFE_INTEGER], ['attempts', r.attempts, INT32_MAX]] as const;
+    const counts = [
+      ['iterations', r.iterations, INT32_MAX],
+      ['evaluations', r.evaluations, Number.MAX_SAFE_INTEGER],
+      ['attempts', r.attempts, INT32_MAX],
+    ] as const;
     for (const [name, v, max] of counts) {
-      if (!(typeof v === 'number' && Number.isInteger(v) && v >= -1 && v <= max)) return fail(`${name} is ${describe(v)}, not a whole number from -1 (unknown) to ${max}`);
+      if (!(typeof v === 'number' && Number.isInteger(v) && v >= -1 && v <= max))
+        return fail(`${name} is ${describe(v)}, not a whole number from -1 (unknown) to ${max}`);
     }
-    if (!(typeof r.wallS === 'number' && (Number.isNaN(r.wallS) || (r.wallS >= 0 && Number.isFinite(r.wallS))))) return fail(`wall_s is ${describe(r.wallS)}, not a duration in seconds (NaN when unknown)`);
-    if (!(typeof r.aepInitial === 'number' && (Number.isNaN(r.aepInitial) || (r.aepInitial >= 0 && Number.isFinite(r.aepInitial))))) return fail(`aep_initial is ${describe(r.aepInitial)}, not an energy in MWh (NaN when unknown)`);
+    if (!(typeof r.wallS === 'number' && (Number.isNaN(r.wallS) || (r.wallS >= 0 && Number.isFinite(r.wallS)))))
+      return fail(`wall_s is ${describe(r.wallS)}, not a duration in seconds (NaN when unknown)`);
+    if (!(typeof r.aepInitial === 'number' && (Number.isNaN(r.aepInitial) || (r.aepInitial >= 0 && Number.isFinite(r.aepInitial)))))
+      return fail(`aep_initial is ${describe(r.aepInitial)}, not an energy in MWh (NaN when unknown)`);
     if (r.aepReported !== undefined && typeof r.aepReported !== 'number') return fail(`aep_reported is ${describe(r.aepReported)}, not a number`);
     if ((r.cableTo === undefined) !== (r.cableType === undefined)) return fail(`cable_to and cable_type: one given without the other`);
-    for (const [name, a] of [['cable_to', r.cableTo], ['cable_type', r.cableType]] as const) {
-      if (a !== undefined && (!(a instanceof Int32Array) || a.length !== r.nTurbines)) return fail(`${name} has ${a?.length} values for ${r.nTurbines} turbines`);
+    for (const [name, a] of [
+      ['cable_to', r.cableTo],
+      ['cable_type', r.cableType],
+    ] as const) {
+      if (a !== undefined && (!(a instanceof Int32Array) || a.length !== r.nTurbines))
+        return fail(`${name} has ${a?.length} values for ${r.nTurbines} turbines`);
     }
     if (r.metrics !== undefined) {
       const names = Object.keys(r.metrics);
       if (names.length > MAX_METRICS) return fail(`${names.length} metrics (at most ${MAX_METRICS})`);
       for (const name of names) {
         if (!METRIC_NAME.test(name)) return fail(`metric name '${name.slice(0, 80)}' is not a plain identifier`);
-        if (typeof r.metrics[name] !== 'number' || !Number.isFinite(r.metrics[name])) return fail(`metric ${name} is ${String(r.metrics[name])}, not a finite number`);
+        if (typeof r.metrics[name] !== 'number' || !Number.isFinite(r.metrics[name]))
+          return fail(`metric ${name} is ${String(r.metrics[name])}, not a finite number`);
       }
     }
     return null;
@@ -273,7 +301,13 @@ export class RowGate {
   private conclude(task: Task, r: ResultRow, origin: RowOrigin, verdict: Verdict): GateVerdict {
     const source = sourceLabel(origin);
     if (!verdict.ok) {
-      return { ok: false, reason: verdict.reason, source, ...(verdict.failed ? { failed: verdict.failed } : {}), ...(verdict.offByM !== undefined ? { offByM: verdict.offByM } : {}) };
+      return {
+        ok: false,
+        reason: verdict.reason,
+        source,
+        ...(verdict.failed ? { failed: verdict.failed } : {}),
+        ...(verdict.offByM !== undefined ? { offByM: verdict.offByM } : {}),
+      };
     }
     const foreign = (origin.kind === 'computed' && this.computed.foreign) || origin.kind === 'adopted';
     // A producer's own AEP and metrics exist only where the producer is not wflo's optimizer (a
@@ -289,7 +323,10 @@ export class RowGate {
     const worker = origin.kind === 'computed' ? origin.worker : plainWorkerId(r.worker);
     const row: ResultRow = {
       ...own,
-      x: r.x.slice(), y: r.y.slice(), xInitial: r.xInitial.slice(), yInitial: r.yInitial.slice(),
+      x: r.x.slice(),
+      y: r.y.slice(),
+      xInitial: r.xInitial.slice(),
+      yInitial: r.yInitial.slice(),
       ...(verdict.turbineTypes ? { turbineTypes: verdict.turbineTypes.slice() } : {}),
       ...(verdict.aepInitial !== undefined ? { aepInitial: verdict.aepInitial } : {}),
       source,

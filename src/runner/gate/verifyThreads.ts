@@ -11,7 +11,11 @@ import type { Campaign } from '../../campaign/campaign.js';
 import type { Task } from '../../campaign/taskGrid.js';
 import type { AepCheck, RecordAllowance, RecordToVerify, Verdict } from '../../campaign/verifyRecord.js';
 
-interface Reply { id: number; verdict?: Verdict; error?: string }
+interface Reply {
+  id: number;
+  verdict?: Verdict;
+  error?: string;
+}
 
 export class VerifyThreads {
   private readonly workers: Worker[] = [];
@@ -35,7 +39,22 @@ export class VerifyThreads {
     const worker = this.workers[this.turn++ % this.workers.length]!;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, task, record: { x: record.x, y: record.y, aep: record.aep, turbineTypes: record.turbineTypes, xInitial: record.xInitial, yInitial: record.yInitial, aepInitial: record.aepInitial, cableTo: record.cableTo }, check, allowance });
+      worker.postMessage({
+        id,
+        task,
+        record: {
+          x: record.x,
+          y: record.y,
+          aep: record.aep,
+          turbineTypes: record.turbineTypes,
+          xInitial: record.xInitial,
+          yInitial: record.yInitial,
+          aepInitial: record.aepInitial,
+          cableTo: record.cableTo,
+        },
+        check,
+        allowance,
+      });
     });
   }
 

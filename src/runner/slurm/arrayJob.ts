@@ -41,8 +41,16 @@ export function arrayJobSpec(c: Campaign, o: ArrayJobOptions): ArrayJobSpec {
   const shardsDir = o.shardsDir !== undefined ? path.resolve(o.shardsDir) : c.outputDir;
   if (!shardsDir) throw new InputError(`${c.file}: output: missing (give \`output:\` in the campaign file or --out DIR)`);
   return {
-    campaignName: c.name, campaignFile: c.file, shards: o.shards, shardsDir, logDir: path.join(shardsDir, LOG_FOLDER),
-    command: o.command, cpusPerTask: o.cpusPerTask ?? c.workers ?? 1, partition: o.partition, timeLimit: o.timeLimit, extraArgs: o.extraArgs,
+    campaignName: c.name,
+    campaignFile: c.file,
+    shards: o.shards,
+    shardsDir,
+    logDir: path.join(shardsDir, LOG_FOLDER),
+    command: o.command,
+    cpusPerTask: o.cpusPerTask ?? c.workers ?? 1,
+    partition: o.partition,
+    timeLimit: o.timeLimit,
+    extraArgs: o.extraArgs,
   };
 }
 
@@ -74,8 +82,10 @@ function checkNoOtherSplit(c: Campaign, spec: ArrayJobSpec): void {
     }
     const n = shard ? Number(shard.split('/')[1]) : NaN;
     if (Number.isInteger(n) && n !== spec.shards) {
-      throw new InputError(`${path.join(spec.shardsDir, name)} holds shard ${shard} of a ${n}-way split of '${c.name}'; ` +
-        `submit --array ${n} to resume it, or give --out another folder for a ${spec.shards}-way array`);
+      throw new InputError(
+        `${path.join(spec.shardsDir, name)} holds shard ${shard} of a ${n}-way split of '${c.name}'; ` +
+          `submit --array ${n} to resume it, or give --out another folder for a ${spec.shards}-way array`,
+      );
     }
   }
 }
@@ -103,7 +113,12 @@ export function submitArrayJob(c: Campaign, o: ArrayJobOptions): { jobId: string
   const scriptFile = path.join(spec.shardsDir, `slurm-${jobId}.sbatch`);
   fs.renameSync(tmp, scriptFile);
   const record: JobRecord = {
-    job_id: jobId, shards: spec.shards, campaign: c.name, campaign_file: c.file, script: scriptFile, submitted_at: new Date().toISOString(),
+    job_id: jobId,
+    shards: spec.shards,
+    campaign: c.name,
+    campaign_file: c.file,
+    script: scriptFile,
+    submitted_at: new Date().toISOString(),
   };
   fs.appendFileSync(path.join(spec.shardsDir, JOBS_FILE), `${JSON.stringify(record)}\n`);
   return { jobId, scriptFile, spec };

@@ -61,8 +61,10 @@ export function prepareShardRun(c: Campaign, s: ShardSpec, outDir?: string): Cam
     }
     const before = ledger.getMeta(SHARD_META);
     if (before !== null && before !== formatShard(s)) {
-      throw new InputError(`${dir} holds shard ${before} of campaign '${c.name}', not shard ${formatShard(s)}: ` +
-        'a folder keeps one slice of one split; use another --out for this one');
+      throw new InputError(
+        `${dir} holds shard ${before} of campaign '${c.name}', not shard ${formatShard(s)}: ` +
+          'a folder keeps one slice of one split; use another --out for this one',
+      );
     }
     ledger.setMeta(SHARD_META, formatShard(s));
     ledger.setMeta(GRID_HASH_META, campaignGridHash(c));

@@ -14,7 +14,13 @@ export interface CommandResult {
   stderr: string;
 }
 
-const lastLine = (s: string): string => s.trim().split('\n').filter((l) => l.trim() !== '').pop()?.trim() ?? '';
+const lastLine = (s: string): string =>
+  s
+    .trim()
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .pop()
+    ?.trim() ?? '';
 
 export function runSlurmCommand(command: string, args: readonly string[], timeoutMs = 60_000): CommandResult {
   const r = spawnSync(command, args, { encoding: 'utf8', timeout: timeoutMs });

@@ -88,7 +88,14 @@ export function readSlurmStatus(c: Campaign, shardsDir: string): SlurmStatus {
     const slice = sliceTasks(tasks, { index, count: n });
     const s = slurmStates.get(index);
     const status: ShardStatus = {
-      index, dir, tasks: slice.length, done: 0, failed: 0, slurmState: s?.state ?? null, slurmDetail: s?.detail ?? '', problem: null,
+      index,
+      dir,
+      tasks: slice.length,
+      done: 0,
+      failed: 0,
+      slurmState: s?.state ?? null,
+      slurmDetail: s?.detail ?? '',
+      problem: null,
     };
     shards.push(status);
     const opened = ShardLedger.open(dir, c, gridHash);
@@ -99,15 +106,29 @@ export function readSlurmStatus(c: Campaign, shardsDir: string): SlurmStatus {
     try {
       const spec = new Map(slice.map((t) => [t.taskId, t.specHash]));
       for (const [id, hash] of opened.resultHashes()) {
-        if (spec.get(id) === hash && !doneIds.has(id)) { doneIds.add(id); status.done++; }
+        if (spec.get(id) === hash && !doneIds.has(id)) {
+          doneIds.add(id);
+          status.done++;
+        }
       }
-      for (const t of opened.tasks()) if (t.failed && spec.get(t.taskId) === t.specHash && !doneIds.has(t.taskId)) { failedIds.add(t.taskId); status.failed++; }
+      for (const t of opened.tasks())
+        if (t.failed && spec.get(t.taskId) === t.specHash && !doneIds.has(t.taskId)) {
+          failedIds.add(t.taskId);
+          status.failed++;
+        }
     } finally {
       opened.close();
     }
   }
   return {
-    campaign: c.name, shardsDir, job, total: tasks.length, done: doneIds.size, failed: failedIds.size, shards, notes,
+    campaign: c.name,
+    shardsDir,
+    job,
+    total: tasks.length,
+    done: doneIds.size,
+    failed: failedIds.size,
+    shards,
+    notes,
     complete: doneIds.size === tasks.length,
   };
 }
@@ -120,11 +141,20 @@ export function formatSlurmStatus(s: SlurmStatus): string {
   lines.push('');
   const header = ['shard', 'slurm', 'tasks', 'done', 'failed', 'left', 'note'];
   const rows = s.shards.map((sh) => [
-    String(sh.index), sh.slurmState ?? '-', String(sh.tasks), String(sh.done), String(sh.failed), String(sh.tasks - sh.done - sh.failed),
+    String(sh.index),
+    sh.slurmState ?? '-',
+    String(sh.tasks),
+    String(sh.done),
+    String(sh.failed),
+    String(sh.tasks - sh.done - sh.failed),
     [sh.slurmDetail, sh.problem ?? ''].filter((x) => x).join('; '),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const fmt = (r: string[]): string => r.map((v, i) => (i === r.length - 1 ? v : v.padStart(widths[i]))).join('  ').trimEnd();
+  const fmt = (r: string[]): string =>
+    r
+      .map((v, i) => (i === r.length - 1 ? v : v.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   lines.push(fmt(header));
   for (const r of rows) lines.push(fmt(r));
   return lines.join('\n');

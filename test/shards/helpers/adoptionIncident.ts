@@ -72,7 +72,18 @@ export const DEFAULT_ADOPTION_CAMPAIGN = {
   output: 'out',
   farms: [
     { id: 0, case: 'iea37-cs1-16' },
-    { id: 1, boundary: { polygon: [[0, 0], [3000, 0], [3000, 2000], [0, 2000]] }, wind: 'iea37-cs1' },
+    {
+      id: 1,
+      boundary: {
+        polygon: [
+          [0, 0],
+          [3000, 0],
+          [3000, 2000],
+          [0, 2000],
+        ],
+      },
+      wind: 'iea37-cs1',
+    },
   ],
   farm_types: [
     { id: 0, turbine: 'iea37-3.35mw', n_turbines: 4 },
@@ -90,9 +101,21 @@ export function computedRecord(campaign: Campaign, task: Task): LayoutRecord {
   const { x, y } = randomFeasibleLayout(problem.boundary!, problem.nTurbines, problem.minSpacing, rng);
   const aep = createFarmEvaluator(problem.turbine, problem.wind, problem.model).aep(x, y).aepMwh;
   return {
-    taskId: task.taskId, farmId: task.farmId, farmType: task.farmType, seed: task.seed, nTurbines: x.length,
-    aep, aepInitial: NaN, x, y, xInitial: new Float64Array(0), yInitial: new Float64Array(0),
-    iterations: -1, evaluations: -1, wallS: NaN, attempts: -1,
+    taskId: task.taskId,
+    farmId: task.farmId,
+    farmType: task.farmType,
+    seed: task.seed,
+    nTurbines: x.length,
+    aep,
+    aepInitial: NaN,
+    x,
+    y,
+    xInitial: new Float64Array(0),
+    yInitial: new Float64Array(0),
+    iterations: -1,
+    evaluations: -1,
+    wallS: NaN,
+    attempts: -1,
   };
 }
 
@@ -167,8 +190,12 @@ export function writeAdoptionIncident(dir: string, campaignFile: string): Adopti
   truncateFile(at('worker_02.h5'), Math.floor(fs.statSync(at('worker_02.h5')).size / 2));
   const recoveredFiles: string[] = [];
   const classes = new Map<string, ShardClass>([
-    ['worker_00.h5', 'empty'], ['worker_01.h5', 'placeholder_only'], ['worker_02.h5', 'truncated'],
-    ['worker_03.h5', 'valid'], ['worker_04.h5', 'valid'], ['worker_05.h5', 'valid'],
+    ['worker_00.h5', 'empty'],
+    ['worker_01.h5', 'placeholder_only'],
+    ['worker_02.h5', 'truncated'],
+    ['worker_03.h5', 'valid'],
+    ['worker_04.h5', 'valid'],
+    ['worker_05.h5', 'valid'],
   ]);
   const good = new Map<string, LayoutRecord>();
   const goodFile = new Map<string, string>();
@@ -182,16 +209,30 @@ export function writeAdoptionIncident(dir: string, campaignFile: string): Adopti
   take('worker_04.h5', rows);
   take('worker_05.h5', [mixedGood]);
   if (killed.length === 3) {
-    writeKilledLatestFile(at('worker_06.h5'), killed.map((r) => toPy(r)), 2);
+    writeKilledLatestFile(
+      at('worker_06.h5'),
+      killed.map((r) => toPy(r)),
+      2,
+    );
     recoveredFiles.push('worker_06.h5');
     classes.set('worker_06.h5', 'valid');
     take('worker_06.h5', killed.slice(0, 2));
   }
 
   const rejected: RejectedExpectation[] = [
-    { taskId: wrongCount!.taskId, file: 'worker_05.h5', reason: new RegExp(`^${n + extra} turbines, farm type ${wrongCount!.farmType} has ${typeOf(wrongCount!).nTurbines}$`), rejectedWithoutExpect: false },
+    {
+      taskId: wrongCount!.taskId,
+      file: 'worker_05.h5',
+      reason: new RegExp(`^${n + extra} turbines, farm type ${wrongCount!.farmType} has ${typeOf(wrongCount!).nTurbines}$`),
+      rejectedWithoutExpect: false,
+    },
     { taskId: outside!.taskId, file: 'worker_05.h5', reason: /^turbine 0 is \d+(\.\d)? m outside the boundary$/, rejectedWithoutExpect: false },
-    { taskId: wrongAep!.taskId, file: 'worker_05.h5', reason: /^AEP 1e9 MWh differs from recomputed \d+(\.\d+)? MWh \(rel [\d.]+e\d+\)$/, rejectedWithoutExpect: false },
+    {
+      taskId: wrongAep!.taskId,
+      file: 'worker_05.h5',
+      reason: /^AEP 1e9 MWh differs from recomputed \d+(\.\d+)? MWh \(rel [\d.]+e\d+\)$/,
+      rejectedWithoutExpect: false,
+    },
     { taskId: withNan!.taskId, file: 'worker_05.h5', reason: /^turbine 1 has a non-finite position \(NaN, /, rejectedWithoutExpect: true },
   ];
   const taskIds = tasks.map((t) => t.taskId);

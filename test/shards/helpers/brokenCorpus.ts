@@ -77,7 +77,12 @@ export async function buildBrokenCorpus(): Promise<BrokenCorpus> {
     { path: at('smashed.h5'), shape: 'groups', records: smashed.map((r) => toPy(r)), reportAddr: [`optimized_layouts/${smashed[1].taskId}`] },
     { path: at('dup_identical.h5'), shape: 'groups', records: [toPy(groupsDs[1])] },
     { path: at('dup_conflict.h5'), shape: 'groups', records: [toPy(conflictOther)] },
-    { path: at('layout_bad_shape.h5'), shape: 'groups', records: [], post: `d = h.require_group('optimized_layouts').create_dataset('${badShape[0].taskId}', data=np.zeros((5, 3)))\nd.attrs['aep'] = 1.0` },
+    {
+      path: at('layout_bad_shape.h5'),
+      shape: 'groups',
+      records: [],
+      post: `d = h.require_group('optimized_layouts').create_dataset('${badShape[0].taskId}', data=np.zeros((5, 3)))\nd.attrs['aep'] = 1.0`,
+    },
     { path: at('unreadable.h5'), shape: 'groups', records: [toPy(rec(6, 0, 0, 4))], reportAddr: ['/'] },
     ...truncatedRecs.map((rs, t) => ({ path: at(`trunc_${t}.h5`), shape: 'rows' as const, records: rs.map((r) => toPy(r)) })),
   ];

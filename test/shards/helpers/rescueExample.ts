@@ -39,13 +39,19 @@ export interface RescueIncident {
 export function writeRescueExample(dir: string): RescueIncident {
   const r = spawnSync(PYTHON, [MAKE_INCIDENT, dir], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`make_incident_folder.py failed: ${r.stderr}`);
-  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'incident.json'), 'utf8')) as { folder: string; campaign: string; tasks: Record<string, TaskFate> };
+  const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'incident.json'), 'utf8')) as {
+    folder: string;
+    campaign: string;
+    tasks: Record<string, TaskFate>;
+  };
   return { dir, folder: path.join(dir, manifest.folder), campaign: path.join(dir, manifest.campaign), tasks: manifest.tasks };
 }
 
 /** Task ids with the given fate, sorted. */
 export function tasksWith(incident: RescueIncident, fate: TaskFate['fate']): string[] {
-  return Object.keys(incident.tasks).filter((id) => incident.tasks[id]!.fate === fate).sort();
+  return Object.keys(incident.tasks)
+    .filter((id) => incident.tasks[id]!.fate === fate)
+    .sort();
 }
 
 /**

@@ -21,6 +21,11 @@ async function* slowBatches(total: number): AsyncGenerator<LayoutRecord[]> {
 
 if (process.env.WFLO_TEST_CHILD === '1') {
   const [target, total] = [process.argv[2], Number(process.argv[3])];
-  await writeLayoutsFile(target, slowBatches(total), { campaignName: 'slow', campaignHash: 'slow', nExpected: total, complete: true, maxTurbines: 8 }, { rowsPerSlice: 20 });
+  await writeLayoutsFile(
+    target,
+    slowBatches(total),
+    { campaignName: 'slow', campaignHash: 'slow', nExpected: total, complete: true, maxTurbines: 8 },
+    { rowsPerSlice: 20 },
+  );
   process.stdout.write('done\n');
 }

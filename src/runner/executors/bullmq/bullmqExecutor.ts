@@ -131,21 +131,34 @@ export class BullmqExecutor implements Executor {
     const eventsConn = liveClient(this.address, { name: `wflo-coordinator-${process.pid}-events` });
     this.bullClients = [queueConn, eventsConn];
     this.queue = new Queue(this.queueName, {
-      connection: queueConn, prefix: KEY_PREFIX,
+      connection: queueConn,
+      prefix: KEY_PREFIX,
       streams: { events: { maxLen: 10_000 } },
       defaultJobOptions: { attempts: 1, removeOnComplete: false, removeOnFail: false },
     });
-    this.queue.on('error', () => { /* connection problems are reported by the command connection */ });
+    this.queue.on('error', () => {
+      /* connection problems are reported by the command connection */
+    });
     this.events = new QueueEvents(this.queueName, { connection: eventsConn, prefix: KEY_PREFIX });
-    this.events.on('error', () => { /* idem */ });
+    this.events.on('error', () => {
+      /* idem */
+    });
     this.events.on('completed', ({ jobId, returnvalue }) => this.harvestCompleted(jobId, returnvalue));
     this.events.on('failed', ({ jobId, failedReason }) => this.harvestFailed(jobId, failedReason));
-    this.events.on('active', ({ jobId }) => { if (this.outstanding.has(jobId)) this.active.set(jobId, { startedAt: Date.now() / 1000 }); });
+    this.events.on('active', ({ jobId }) => {
+      if (this.outstanding.has(jobId)) this.active.set(jobId, { startedAt: Date.now() / 1000 });
+    });
     this.events.on('progress', ({ jobId, data }) => {
       const a = this.active.get(jobId);
       const p = data as { host?: unknown; pid?: unknown; refused?: unknown } | null;
-      if (p && typeof p.refused === 'string') { this.onRefused(jobId, p.host, p.pid, p.refused); return; }
-      if (a && p && typeof p.host === 'string' && typeof p.pid === 'number') { a.host = p.host; a.pid = p.pid; }
+      if (p && typeof p.refused === 'string') {
+        this.onRefused(jobId, p.host, p.pid, p.refused);
+        return;
+      }
+      if (a && p && typeof p.host === 'string' && typeof p.pid === 'number') {
+        a.host = p.host;
+        a.pid = p.pid;
+      }
     });
     this.events.on('stalled', ({ jobId }) => {
       const d = this.outstanding.get(jobId);
@@ -160,12 +173,19 @@ export class BullmqExecutor implements Executor {
     ]);
     for (const id of queued) this.known.set(id, 'queued');
     for (const id of finished) this.known.set(id, 'finished');
-    listener.onNotice?.(`tasks go to the queue ${this.queueName} at ${this.address.redacted}; start workers with \`wflo worker --queue ${this.address.redacted}\``);
+    listener.onNotice?.(
+      `tasks go to the queue ${this.queueName} at ${this.address.redacted}; start workers with \`wflo worker --queue ${this.address.redacted}\``,
+    );
     await this.client.set(this.sentinelKey(), String(Date.now()));
     this.timers.push(setInterval(() => void this.sweep(), this.sweepMs));
-    this.timers.push(setInterval(() => {
-      if (this.outstanding.size > 0 && Date.now() - this.lastHarvestAt > this.silenceCheckMs) void this.checkLost();
-    }, Math.max(1000, Math.floor(this.silenceCheckMs / 2))));
+    this.timers.push(
+      setInterval(
+        () => {
+          if (this.outstanding.size > 0 && Date.now() - this.lastHarvestAt > this.silenceCheckMs) void this.checkLost();
+        },
+        Math.max(1000, Math.floor(this.silenceCheckMs / 2)),
+      ),
+    );
     this.timers.push(setInterval(() => this.flushRemovals(), 100));
   }
 
@@ -180,9 +200,15 @@ export class BullmqExecutor implements Executor {
     const k = this.known.get(jobId);
     if (k !== undefined) this.known.delete(jobId);
     if (k === 'queued') return; // adopted: its outcome arrives like any other
-    if (k === 'finished') { void this.collect(jobId, d); return; }
+    if (k === 'finished') {
+      void this.collect(jobId, d);
+      return;
+    }
     this.toAdd.push({ jobId, d });
-    if (!this.adding) { this.adding = true; setImmediate(() => void this.flushAdds()); }
+    if (!this.adding) {
+      this.adding = true;
+      setImmediate(() => void this.flushAdds());
+    }
   }
 
   inFlight(): number {
@@ -246,7 +272,10 @@ export class BullmqExecutor implements Executor {
    * committed (a coordinator killed between commit and removal left them). Remove them.
    */
   private async removeLeftovers(): Promise<void> {
-    const finished = [...this.known].filter(([, state]) => state === 'finished').map(([id]) => id).slice(0, 10_000);
+    const finished = [...this.known]
+      .filter(([, state]) => state === 'finished')
+      .map(([id]) => id)
+      .slice(0, 10_000);
     if (finished.length === 0 || !this.client || !this.queue) return;
     const pipe = this.client.pipeline();
     for (const id of finished) pipe.hget(`${KEY_PREFIX}:${this.queueName}:${id}`, 'data');
@@ -254,7 +283,11 @@ export class BullmqExecutor implements Executor {
     const mine = finished.filter((_, i) => {
       const [err, data] = replies[i] ?? [null, null];
       if (err || typeof data !== 'string') return false;
-      try { return (JSON.parse(data) as { campaign?: { hash?: unknown } }).campaign?.hash === this.campaignHash; } catch { return false; }
+      try {
+        return (JSON.parse(data) as { campaign?: { hash?: unknown } }).campaign?.hash === this.campaignHash;
+      } catch {
+        return false;
+      }
     });
     await Promise.all(mine.map((id) => this.queue!.remove(id).catch(() => 0)));
   }
@@ -271,8 +304,15 @@ export class BullmqExecutor implements Executor {
     this.closed = true;
     // The events connection sits in a blocking read: drop it rather than wait for the read to end.
     closeQuietly(this.bullClients[1]);
-    void this.events?.close().catch(() => { /* its connection is gone */ });
-    await Promise.race([this.queue?.close().catch(() => { /* closing */ }), unrefDelay(2000)]);
+    void this.events?.close().catch(() => {
+      /* its connection is gone */
+    });
+    await Promise.race([
+      this.queue?.close().catch(() => {
+        /* closing */
+      }),
+      unrefDelay(2000),
+    ]);
     for (const c of this.bullClients) closeQuietly(c);
     closeQuietly(this.client);
   }
@@ -310,7 +350,10 @@ export class BullmqExecutor implements Executor {
     if (this.toRemove.length === 0 || !this.queue) return;
     const q = this.queue;
     const ids = this.toRemove.splice(0, REMOVE_BATCH);
-    for (const id of ids) q.remove(id).catch(() => { /* removed again by the next run, or left finished: harmless */ });
+    for (const id of ids)
+      q.remove(id).catch(() => {
+        /* removed again by the next run, or left finished: harmless */
+      });
   }
 
   private nTurbines(d: Dispatch): number {
@@ -338,9 +381,13 @@ export class BullmqExecutor implements Executor {
       return; // the sweep tries again
     }
     if (this.outstanding.get(jobId) !== d) return;
-    if (!job) { // gone in between: enqueue again
+    if (!job) {
+      // gone in between: enqueue again
       this.toAdd.push({ jobId, d });
-      if (!this.adding) { this.adding = true; setImmediate(() => void this.flushAdds()); }
+      if (!this.adding) {
+        this.adding = true;
+        setImmediate(() => void this.flushAdds());
+      }
       return;
     }
     if (job.finishedOn && job.failedReason && job.returnvalue == null) this.report(jobId, d, failedOutcome(job.failedReason));
@@ -375,7 +422,8 @@ export class BullmqExecutor implements Executor {
     this.active.delete(jobId);
     const d = this.outstanding.get(jobId);
     // Anyone who can write to Redis can set a job's progress: its text is printed as one plain line.
-    const who = printable(`${String(host).slice(0, 300)}:${String(pid).slice(0, 20)}`), why = printable(reason.slice(0, 300));
+    const who = printable(`${String(host).slice(0, 300)}:${String(pid).slice(0, 20)}`),
+      why = printable(reason.slice(0, 300));
     const key = `${who}|${why}`;
     if (!d || this.refusalsShown.has(key) || this.refusalsShown.size > 1000) return;
     this.refusalsShown.add(key);
@@ -400,7 +448,9 @@ export class BullmqExecutor implements Executor {
       const ids = await this.queue.getRanges(['completed', 'failed'], 0, SWEEP_BATCH - 1);
       const mine = ids.filter((id) => this.outstanding.has(id));
       await Promise.all(mine.map((id) => this.collect(id, this.outstanding.get(id)!)));
-    } catch { /* connection trouble: reported elsewhere; next sweep */ } finally {
+    } catch {
+      /* connection trouble: reported elsewhere; next sweep */
+    } finally {
       this.sweeping = false;
     }
   }
@@ -418,8 +468,10 @@ export class BullmqExecutor implements Executor {
     try {
       const pending = new Set(this.toAdd.map((a) => a.jobId));
       const ids = [...this.outstanding.keys()].filter((id) => !pending.has(id));
-      let readded = 0, orphaned = 0;
-      const finished: string[] = [], unfinished: string[] = [];
+      let readded = 0,
+        orphaned = 0;
+      const finished: string[] = [],
+        unfinished: string[] = [];
       for (let i = 0; i < ids.length; i += 5000) {
         const chunk = ids.slice(i, i + 5000);
         const pipe = this.client!.pipeline();
@@ -430,8 +482,11 @@ export class BullmqExecutor implements Executor {
           const d = this.outstanding.get(id);
           if (err || !d) return;
           const [timestamp, finishedOn] = fields as [string | null, string | null];
-          if (timestamp === null) { this.active.delete(id); this.toAdd.push({ jobId: id, d }); readded++; }
-          else if (finishedOn !== null) finished.push(id);
+          if (timestamp === null) {
+            this.active.delete(id);
+            this.toAdd.push({ jobId: id, d });
+            readded++;
+          } else if (finishedOn !== null) finished.push(id);
           else unfinished.push(id);
         });
       }
@@ -439,7 +494,8 @@ export class BullmqExecutor implements Executor {
         const chunk = unfinished.slice(i, i + 200);
         const states = await Promise.all(chunk.map((id) => this.queue!.getJobState(id).catch(() => null)));
         for (let j = 0; j < chunk.length; j++) {
-          const id = chunk[j]!, d = this.outstanding.get(id);
+          const id = chunk[j]!,
+            d = this.outstanding.get(id);
           if (!d) continue;
           if (states[j] === 'completed' || states[j] === 'failed') finished.push(id);
           else if (states[j] === 'unknown') {
@@ -451,17 +507,31 @@ export class BullmqExecutor implements Executor {
         }
       }
       for (let i = 0; i < finished.length; i += 200) {
-        await Promise.all(finished.slice(i, i + 200).map((id) => { const d = this.outstanding.get(id); return d ? this.collect(id, d) : undefined; }));
+        await Promise.all(
+          finished.slice(i, i + 200).map((id) => {
+            const d = this.outstanding.get(id);
+            return d ? this.collect(id, d) : undefined;
+          }),
+        );
       }
       if (readded > 0) {
-        this.listener?.onNotice?.(`${readded} queued task${readded === 1 ? ' was' : 's were'} missing from ${this.address.redacted} (restarted without its data?); enqueued again`);
+        this.listener?.onNotice?.(
+          `${readded} queued task${readded === 1 ? ' was' : 's were'} missing from ${this.address.redacted} (restarted without its data?); enqueued again`,
+        );
       }
       if (orphaned > 0) {
-        this.listener?.onNotice?.(`${orphaned} queued task${orphaned === 1 ? ' was' : 's were'} in no list of ${this.address.redacted} (its keys changed under the queue?); enqueued again`);
+        this.listener?.onNotice?.(
+          `${orphaned} queued task${orphaned === 1 ? ' was' : 's were'} in no list of ${this.address.redacted} (its keys changed under the queue?); enqueued again`,
+        );
       }
-      if ((readded > 0 || orphaned > 0) && !this.adding) { this.adding = true; setImmediate(() => void this.flushAdds()); }
+      if ((readded > 0 || orphaned > 0) && !this.adding) {
+        this.adding = true;
+        setImmediate(() => void this.flushAdds());
+      }
       this.lastHarvestAt = Date.now();
-    } catch { /* try again later */ } finally {
+    } catch {
+      /* try again later */
+    } finally {
       this.checkingLost = false;
     }
   }
@@ -469,7 +539,9 @@ export class BullmqExecutor implements Executor {
 
 /** A promise that resolves after `ms` without keeping the process alive (a bound on a wait, not a wait). */
 function unrefDelay(ms: number): Promise<void> {
-  return new Promise((resolve) => { setTimeout(resolve, ms).unref(); });
+  return new Promise((resolve) => {
+    setTimeout(resolve, ms).unref();
+  });
 }
 
 /** A job the queue failed (not an attempt's own failure: those complete with an outcome). */

@@ -19,7 +19,9 @@ if (!process.send) {
   process.stderr.write('wflo job process: must be started by `wflo worker` (no IPC channel)\n');
   process.exit(2);
 }
-process.on('SIGINT', () => { /* the worker decides */ });
+process.on('SIGINT', () => {
+  /* the worker decides */
+});
 exitWhenParentLeaves(releaseTaskResources);
 
 const cases = new Map<string, Case>();
@@ -32,7 +34,9 @@ function isPermanent(err: unknown): boolean {
   return err instanceof Error && ((err as { permanent?: unknown }).permanent === true || err.name === 'InputError');
 }
 
-process.on('message', (msg: ToJobChild) => { void run(msg); });
+process.on('message', (msg: ToJobChild) => {
+  void run(msg);
+});
 
 async function run(msg: ToJobChild): Promise<void> {
   if (msg.kind !== 'run') return;
@@ -52,8 +56,16 @@ async function run(msg: ToJobChild): Promise<void> {
       cases.set(key, c);
     }
     const output = await runTask({
-      case: c, settings: msg.optimizer, farm: msg.farm, type: msg.type, taskId: msg.taskId, seed: msg.seed, attempt: msg.attempt,
-      timeoutS: msg.timeoutS, taskDir: msg.taskDir, ...(msg.workdir !== undefined ? { workdir: msg.workdir } : {}),
+      case: c,
+      settings: msg.optimizer,
+      farm: msg.farm,
+      type: msg.type,
+      taskId: msg.taskId,
+      seed: msg.seed,
+      attempt: msg.attempt,
+      timeoutS: msg.timeoutS,
+      taskDir: msg.taskDir,
+      ...(msg.workdir !== undefined ? { workdir: msg.workdir } : {}),
     });
     send({ kind: 'result', id: msg.id, output, wallS: wallS() });
   } catch (err) {

@@ -19,9 +19,18 @@ export type EncodedOutcome =
 
 /** JSON has no NaN: unknown numbers (a command program's missing AEP, unknown initial layouts) travel as null. */
 interface EncodedOutput {
-  x: number[]; y: number[]; xInitial: (number | null)[]; yInitial: (number | null)[];
-  aep: number | null; aepInitial: number | null; iterations: number; evaluations: number; feasible: boolean; maxViolationM: number;
-  aepReported?: number | null; metrics?: Record<string, number>;
+  x: number[];
+  y: number[];
+  xInitial: (number | null)[];
+  yInitial: (number | null)[];
+  aep: number | null;
+  aepInitial: number | null;
+  iterations: number;
+  evaluations: number;
+  feasible: boolean;
+  maxViolationM: number;
+  aepReported?: number | null;
+  metrics?: Record<string, number>;
   /** Each turbine's model index (farm types of several models). */
   typeOf?: number[];
   /** The designed collection network (farms with economics): next node (−1 − s: substation s) and cable type per turbine. */
@@ -34,8 +43,16 @@ const orNaN = (v: number | null | undefined): number => (v === null || v === und
 
 export function encodeOutput(o: TaskOutput): EncodedOutput {
   return {
-    x: Array.from(o.x), y: Array.from(o.y), xInitial: Array.from(o.xInitial, orNull), yInitial: Array.from(o.yInitial, orNull),
-    aep: orNull(o.aep), aepInitial: orNull(o.aepInitial), iterations: o.iterations, evaluations: o.evaluations, feasible: o.feasible, maxViolationM: o.maxViolationM,
+    x: Array.from(o.x),
+    y: Array.from(o.y),
+    xInitial: Array.from(o.xInitial, orNull),
+    yInitial: Array.from(o.yInitial, orNull),
+    aep: orNull(o.aep),
+    aepInitial: orNull(o.aepInitial),
+    iterations: o.iterations,
+    evaluations: o.evaluations,
+    feasible: o.feasible,
+    maxViolationM: o.maxViolationM,
     ...(o.aepReported !== undefined ? { aepReported: orNull(o.aepReported) } : {}),
     ...(o.metrics !== undefined ? { metrics: o.metrics } : {}),
     ...(o.typeOf !== undefined ? { typeOf: Array.from(o.typeOf) } : {}),
@@ -45,24 +62,47 @@ export function encodeOutput(o: TaskOutput): EncodedOutput {
 
 const nums = z.array(z.number().finite()).max(100_000);
 const maybeNums = z.array(z.number().finite().nullable()).max(100_000);
-const metricName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/).refine((k) => k !== '__proto__' && k !== 'constructor' && k !== 'prototype');
+const metricName = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/)
+  .refine((k) => k !== '__proto__' && k !== 'constructor' && k !== 'prototype');
 const worker = z.strictObject({ host: z.string().max(300), pid: z.number().int() });
 const outcomeSchema = z.discriminatedUnion('kind', [
   z.strictObject({
-    v: z.literal(1), kind: z.literal('result'), attempt: z.number().int(), wallS: z.number().finite(), worker,
+    v: z.literal(1),
+    kind: z.literal('result'),
+    attempt: z.number().int(),
+    wallS: z.number().finite(),
+    worker,
     output: z.strictObject({
-      x: nums, y: nums, xInitial: maybeNums, yInitial: maybeNums, aep: z.number().finite().nullable(), aepInitial: z.number().finite().nullable(),
-      iterations: z.number().int(), evaluations: z.number().int(), feasible: z.boolean(), maxViolationM: z.number(),
+      x: nums,
+      y: nums,
+      xInitial: maybeNums,
+      yInitial: maybeNums,
+      aep: z.number().finite().nullable(),
+      aepInitial: z.number().finite().nullable(),
+      iterations: z.number().int(),
+      evaluations: z.number().int(),
+      feasible: z.boolean(),
+      maxViolationM: z.number(),
       aepReported: z.number().finite().nullable().optional(),
-      metrics: z.record(metricName, z.number().finite()).refine((m) => Object.keys(m).length <= 64).optional(),
+      metrics: z
+        .record(metricName, z.number().finite())
+        .refine((m) => Object.keys(m).length <= 64)
+        .optional(),
       typeOf: z.array(z.number().int().min(0).max(1000)).max(100_000).optional(),
       cableTo: z.array(z.number().int().min(-1000).max(100_000)).max(100_000).optional(),
       cableType: z.array(z.number().int().min(0).max(1000)).max(100_000).optional(),
     }),
   }),
   z.strictObject({
-    v: z.literal(1), kind: z.literal('error'), attempt: z.number().int(), message: z.string(), wallS: z.number().finite().optional(),
-    permanent: z.boolean().optional(), worker,
+    v: z.literal(1),
+    kind: z.literal('error'),
+    attempt: z.number().int(),
+    message: z.string(),
+    wallS: z.number().finite().optional(),
+    permanent: z.boolean().optional(),
+    worker,
   }),
   z.strictObject({ v: z.literal(1), kind: z.enum(['crash', 'timeout']), attempt: z.number().int(), message: z.string(), worker }),
 ]);
@@ -81,14 +121,20 @@ function claimedWorker(value: unknown): WorkerRef | null {
 export function decodeOutcome(raw: unknown, nTurbines: number): AttemptOutcome {
   let value = raw;
   if (typeof value === 'string') {
-    try { value = JSON.parse(value); } catch { return { kind: 'error', message: 'worker returned a value that is not JSON' }; }
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return { kind: 'error', message: 'worker returned a value that is not JSON' };
+    }
   }
   const parsed = outcomeSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const claimed = claimedWorker(value);
     return {
-      kind: 'error', invalid: true, message: `worker returned a malformed outcome (${issue.path.map(String).join('.') || 'value'}: ${issue.message})`,
+      kind: 'error',
+      invalid: true,
+      message: `worker returned a malformed outcome (${issue.path.map(String).join('.') || 'value'}: ${issue.message})`,
       ...(claimed ? { worker: claimed } : {}),
     };
   }
@@ -98,8 +144,16 @@ export function decodeOutcome(raw: unknown, nTurbines: number): AttemptOutcome {
   if (o.kind === 'result') {
     const e = o.output;
     const output: TaskOutput = {
-      x: Float64Array.from(e.x), y: Float64Array.from(e.y), xInitial: Float64Array.from(e.xInitial, orNaN), yInitial: Float64Array.from(e.yInitial, orNaN),
-      aep: orNaN(e.aep), aepInitial: orNaN(e.aepInitial), iterations: e.iterations, evaluations: e.evaluations, feasible: e.feasible, maxViolationM: e.maxViolationM,
+      x: Float64Array.from(e.x),
+      y: Float64Array.from(e.y),
+      xInitial: Float64Array.from(e.xInitial, orNaN),
+      yInitial: Float64Array.from(e.yInitial, orNaN),
+      aep: orNaN(e.aep),
+      aepInitial: orNaN(e.aepInitial),
+      iterations: e.iterations,
+      evaluations: e.evaluations,
+      feasible: e.feasible,
+      maxViolationM: e.maxViolationM,
       ...(e.aepReported !== undefined ? { aepReported: orNaN(e.aepReported) } : {}),
       ...(e.metrics !== undefined ? { metrics: e.metrics } : {}),
       ...(e.typeOf !== undefined ? { typeOf: Int32Array.from(e.typeOf) } : {}),
@@ -107,7 +161,8 @@ export function decodeOutcome(raw: unknown, nTurbines: number): AttemptOutcome {
       ...(e.cableType !== undefined ? { cableType: Int32Array.from(e.cableType) } : {}),
     };
     const problem = taskOutputProblem(output, nTurbines);
-    if (problem) return { kind: 'error', invalid: true, message: `invalid result from worker ${workerIdOf(o.worker)}: ${problem}`, wallS: o.wallS, worker: o.worker };
+    if (problem)
+      return { kind: 'error', invalid: true, message: `invalid result from worker ${workerIdOf(o.worker)}: ${problem}`, wallS: o.wallS, worker: o.worker };
     return { kind: 'result', output, wallS: o.wallS, worker: o.worker };
   }
   if (o.kind === 'error') return { kind: 'error', message: message(o.message), wallS: o.wallS, permanent: o.permanent, worker: o.worker };

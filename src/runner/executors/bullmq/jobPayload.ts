@@ -17,7 +17,14 @@ import { economicsSpecProblem, economicsSpecSchema } from '../../../io/costField
 import type { ObjectiveName } from '../../../cost/economicModel.js';
 import { z } from 'zod';
 import type { FarmSpec, FarmTypeSpec, OptimizerSettings, WindAsWritten } from '../../../campaign/campaign.js';
-import { FARM_TYPE_HASHED_FIELDS, farmSpecHash, farmTypeSpecHash, optimizerSpecHash, taskSpecHash, type FarmTypeHashedField } from '../../../campaign/specHash.js';
+import {
+  FARM_TYPE_HASHED_FIELDS,
+  farmSpecHash,
+  farmTypeSpecHash,
+  optimizerSpecHash,
+  taskSpecHash,
+  type FarmTypeHashedField,
+} from '../../../campaign/specHash.js';
 import { paramsSchema, type Params } from '../../../campaign/paramsSchema.js';
 import type { Boundary } from '../../../geometry/boundary.js';
 import type { Turbine } from '../../../physics/turbine.js';
@@ -60,7 +67,11 @@ export interface JobData {
 interface EncodedFarm {
   boundary: Boundary;
   wind: {
-    directionsDeg: number[]; speeds: number[]; probability: number[]; turbulenceIntensity: number; hoursPerYear?: number;
+    directionsDeg: number[];
+    speeds: number[];
+    probability: number[];
+    turbulenceIntensity: number;
+    hoursPerYear?: number;
     turbulenceIntensityByBin?: number[];
     series?: { directionsDeg: number[]; speeds: number[]; weights: number[]; turbulenceIntensity?: number[] };
   };
@@ -99,35 +110,45 @@ function encodeFarm(f: FarmSpec): EncodedFarm {
   return {
     boundary: f.boundary,
     wind: {
-      directionsDeg: arr(f.wind.directionsDeg), speeds: arr(f.wind.speeds), probability: arr(f.wind.probability), turbulenceIntensity: f.wind.turbulenceIntensity,
+      directionsDeg: arr(f.wind.directionsDeg),
+      speeds: arr(f.wind.speeds),
+      probability: arr(f.wind.probability),
+      turbulenceIntensity: f.wind.turbulenceIntensity,
       ...(f.wind.hoursPerYear !== undefined ? { hoursPerYear: f.wind.hoursPerYear } : {}),
       ...(f.wind.turbulenceIntensityByBin ? { turbulenceIntensityByBin: arr(f.wind.turbulenceIntensityByBin) } : {}),
       ...(f.wind.series ? { series: encodeSeries(f.wind.series) } : {}),
     },
-    model: f.model.site ? { ...f.model, site: siteDocument(f.model.site) } : f.model as EncodedFarm['model'],
+    model: f.model.site ? { ...f.model, site: siteDocument(f.model.site) } : (f.model as EncodedFarm['model']),
     ...(f.params !== undefined ? { params: f.params } : {}),
     ...(f.windAsWritten !== undefined ? { windAsWritten: f.windAsWritten } : {}),
     ...(f.directions !== undefined ? { directions: f.directions } : {}),
     ...(f.economics !== undefined ? { economics: f.economics } : {}),
-    ...(f.neighbours !== undefined ? {
-      neighbours: { x: arr(f.neighbours.x), y: arr(f.neighbours.y), types: f.neighbours.types.map(encodeTurbine), typeOf: Array.from(f.neighbours.typeOf) },
-    } : {}),
+    ...(f.neighbours !== undefined
+      ? {
+          neighbours: { x: arr(f.neighbours.x), y: arr(f.neighbours.y), types: f.neighbours.types.map(encodeTurbine), typeOf: Array.from(f.neighbours.typeOf) },
+        }
+      : {}),
   };
 }
 
 function encodeTurbine(t: Turbine): EncodedTurbine {
-  const p = t.power, c = t.thrust;
+  const p = t.power,
+    c = t.thrust;
   return {
     ...t,
     power: p.kind === 'cubic' ? { kind: 'cubic', ratedSpeed: p.ratedSpeed } : { kind: 'table', speeds: arr(p.speeds), powerW: arr(p.powerW) },
-    thrust: c.kind === 'constant' ? { kind: 'constant', ct: c.ct }
-      : { kind: 'table', speeds: arr(c.speeds), ct: arr(c.ct), ...(c.outside !== undefined ? { outside: c.outside } : {}) },
+    thrust:
+      c.kind === 'constant'
+        ? { kind: 'constant', ct: c.ct }
+        : { kind: 'table', speeds: arr(c.speeds), ct: arr(c.ct), ...(c.outside !== undefined ? { outside: c.outside } : {}) },
   };
 }
 
 function encodeSeries(s: WindSeries): NonNullable<EncodedFarm['wind']['series']> {
   return {
-    directionsDeg: arr(s.directionsDeg), speeds: arr(s.speeds), weights: arr(s.weights),
+    directionsDeg: arr(s.directionsDeg),
+    speeds: arr(s.speeds),
+    weights: arr(s.weights),
     ...(s.turbulenceIntensity ? { turbulenceIntensity: arr(s.turbulenceIntensity) } : {}),
   };
 }
@@ -176,13 +197,22 @@ export class JobEncoder {
 
   encode(d: Dispatch): JobData {
     const t = d.task;
-    const farm = this.farms[t.farmIndex] ??= encodeFarm(this.setup.farms[t.farmIndex]);
-    const type = this.types[t.typeIndex] ??= encodeType(this.setup.farmTypes[t.typeIndex]);
+    const farm = (this.farms[t.farmIndex] ??= encodeFarm(this.setup.farms[t.farmIndex]));
+    const type = (this.types[t.typeIndex] ??= encodeType(this.setup.farmTypes[t.typeIndex]));
     return {
-      v: PAYLOAD_VERSION, engine: ENGINE_VERSION, taskId: t.taskId, specHash: t.specHash,
+      v: PAYLOAD_VERSION,
+      engine: ENGINE_VERSION,
+      taskId: t.taskId,
+      specHash: t.specHash,
       campaign: { name: this.setup.campaignName, hash: this.setup.campaignHash },
-      farmId: t.farmId, farmType: t.farmType, seed: t.seed, attempt: d.attempt, timeoutS: this.setup.timeoutS,
-      farm, type, optimizer: this.setup.optimizer,
+      farmId: t.farmId,
+      farmType: t.farmType,
+      seed: t.seed,
+      attempt: d.attempt,
+      timeoutS: this.setup.timeoutS,
+      farm,
+      type,
+      optimizer: this.setup.optimizer,
     };
   }
 }
@@ -200,17 +230,37 @@ const boundary = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('polygon'), vertices: ring, exclusions }),
   z.strictObject({ kind: z.literal('multipolygon'), polygons: z.array(ring).min(1).max(10_000), exclusions }),
 ]);
-const safeKey = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'expected a setting name (letters, digits, _)')
+const safeKey = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'expected a setting name (letters, digits, _)')
   .refine((k) => k !== '__proto__' && k !== 'constructor' && k !== 'prototype', 'reserved name');
-const wind = z.strictObject({
-  directionsDeg: numbers.min(1), speeds: numbers.min(1), probability: numbers.min(1), turbulenceIntensity: finite.nonnegative(),
-  hoursPerYear: finite.positive().optional(),
-  turbulenceIntensityByBin: numbers.optional(),
-  series: z.strictObject({ directionsDeg: numbers.min(1), speeds: numbers.min(1), weights: numbers.min(1), turbulenceIntensity: numbers.optional() })
-    .refine((s) => s.speeds.length === s.directionsDeg.length && s.weights.length === s.directionsDeg.length && (s.turbulenceIntensity?.length ?? s.directionsDeg.length) === s.directionsDeg.length, { message: 'one speed, weight (and turbulence intensity) per sample' })
-    .optional(),
-}).refine((w) => w.probability.length === w.directionsDeg.length * w.speeds.length, { message: 'probability must have directions × speeds entries', path: ['probability'] })
-  .refine((w) => w.turbulenceIntensityByBin === undefined || w.turbulenceIntensityByBin.length === w.probability.length, { message: 'one turbulence intensity per bin', path: ['turbulenceIntensityByBin'] });
+const wind = z
+  .strictObject({
+    directionsDeg: numbers.min(1),
+    speeds: numbers.min(1),
+    probability: numbers.min(1),
+    turbulenceIntensity: finite.nonnegative(),
+    hoursPerYear: finite.positive().optional(),
+    turbulenceIntensityByBin: numbers.optional(),
+    series: z
+      .strictObject({ directionsDeg: numbers.min(1), speeds: numbers.min(1), weights: numbers.min(1), turbulenceIntensity: numbers.optional() })
+      .refine(
+        (s) =>
+          s.speeds.length === s.directionsDeg.length &&
+          s.weights.length === s.directionsDeg.length &&
+          (s.turbulenceIntensity?.length ?? s.directionsDeg.length) === s.directionsDeg.length,
+        { message: 'one speed, weight (and turbulence intensity) per sample' },
+      )
+      .optional(),
+  })
+  .refine((w) => w.probability.length === w.directionsDeg.length * w.speeds.length, {
+    message: 'probability must have directions × speeds entries',
+    path: ['probability'],
+  })
+  .refine((w) => w.turbulenceIntensityByBin === undefined || w.turbulenceIntensityByBin.length === w.probability.length, {
+    message: 'one turbulence intensity per bin',
+    path: ['turbulenceIntensityByBin'],
+  });
 const model = z.strictObject({
   wake: z.enum(WAKE_MODEL_NAMES as [string, ...string[]]),
   superposition: z.enum(SUPERPOSITION_NAMES as [string, ...string[]]),
@@ -222,19 +272,34 @@ const model = z.strictObject({
   turbulence: z.enum(['none', 'crespo-hernandez']).optional(),
   turbulenceSuperposition: z.enum(TURBULENCE_SUPERPOSITION_NAMES as [string, ...string[]]).optional(),
   turbulenceParams: z.record(safeKey, finite).optional(),
-  rotorAverage: z.string().regex(/^[a-z0-9-]{1,32}$/).optional(),
+  rotorAverage: z
+    .string()
+    .regex(/^[a-z0-9-]{1,32}$/)
+    .optional(),
   blockage: z.enum(BLOCKAGE_MODEL_NAMES as [string, ...string[]]).optional(),
   ground: z.enum(GROUND_MODEL_NAMES as [string, ...string[]]).optional(),
   // The inline `site:` block (no `file`: a worker reads no path a payload names); io/siteFields.ts checks it in full on decoding.
-  site: z.strictObject({
-    speedup: z.record(z.string(), z.unknown()).optional(), ti: z.record(z.string(), z.unknown()).optional(),
-    shear: z.record(z.string(), z.unknown()).optional(), outside: z.enum(['error', 'limit']).optional(),
-  }).optional(),
+  site: z
+    .strictObject({
+      speedup: z.record(z.string(), z.unknown()).optional(),
+      ti: z.record(z.string(), z.unknown()).optional(),
+      shear: z.record(z.string(), z.unknown()).optional(),
+      outside: z.enum(['error', 'limit']).optional(),
+    })
+    .optional(),
 });
-const table = <K extends string>(k: K) => z.strictObject({ kind: z.literal('table'), speeds: numbers.min(2), [k]: numbers.min(2) } as { kind: z.ZodLiteral<'table'>; speeds: typeof numbers } & Record<K, typeof numbers>);
+const table = <K extends string>(k: K) =>
+  z.strictObject({ kind: z.literal('table'), speeds: numbers.min(2), [k]: numbers.min(2) } as { kind: z.ZodLiteral<'table'>; speeds: typeof numbers } & Record<
+    K,
+    typeof numbers
+  >);
 const turbine = z.strictObject({
   name: z.string().max(200),
-  diameter: finite.positive(), hubHeight: finite.nonnegative(), ratedPowerW: finite.positive(), cutIn: finite.nonnegative(), cutOut: finite.positive(),
+  diameter: finite.positive(),
+  hubHeight: finite.nonnegative(),
+  ratedPowerW: finite.positive(),
+  cutIn: finite.nonnegative(),
+  cutOut: finite.positive(),
   power: z.union([z.strictObject({ kind: z.literal('cubic'), ratedSpeed: finite.positive() }), table('powerW')]),
   thrust: z.union([
     z.strictObject({ kind: z.literal('constant'), ct: finite.nonnegative() }),
@@ -265,8 +330,17 @@ const economics = economicsSpecSchema;
 
 // One schema entry per hashed field of a farm type (the `satisfies` makes a missing one a compile error).
 const typeShape = {
-  turbine, nTurbines: int.min(1).max(MAX_TURBINES), minSpacingM: finite.nonnegative(), params: paramsSchema.optional(),
-  models: z.strictObject({ turbines: z.array(turbine).min(1).max(100), minSpacingByType: z.array(finite.nonnegative()).max(100), counts: z.array(int.min(1)).max(100).nullable() }).optional(),
+  turbine,
+  nTurbines: int.min(1).max(MAX_TURBINES),
+  minSpacingM: finite.nonnegative(),
+  params: paramsSchema.optional(),
+  models: z
+    .strictObject({
+      turbines: z.array(turbine).min(1).max(100),
+      minSpacingByType: z.array(finite.nonnegative()).max(100),
+      counts: z.array(int.min(1)).max(100).nullable(),
+    })
+    .optional(),
   objective: z.enum(['aep', 'lcoe', 'npv']).optional(),
 } satisfies { [K in FarmTypeHashedField]: z.ZodType };
 
@@ -276,12 +350,27 @@ export const jobDataSchema = z.strictObject({
   taskId: z.string().regex(/^farm_-?\d+_type_-?\d+_seed_-?\d+$/, 'expected farm_<f>_type_<t>_seed_<s>'),
   specHash: z.string().regex(/^[0-9a-f]{32}$/, 'expected 32 hex digits'),
   campaign: z.strictObject({ name: z.string().max(500), hash: z.string().max(100) }),
-  farmId: int, farmType: int, seed: int,
+  farmId: int,
+  farmType: int,
+  seed: int,
   attempt: int.min(1),
   timeoutS: finite.positive().max(1e7),
   farm: z.strictObject({
-    boundary, wind, model, params: paramsSchema.optional(), windAsWritten: windAsWritten.optional(), directions: directions.optional(), economics: economics.optional(),
-    neighbours: z.strictObject({ x: numbers.max(MAX_TURBINES), y: numbers.max(MAX_TURBINES), types: z.array(turbine).min(1).max(100), typeOf: z.array(int.min(0).max(99)).max(MAX_TURBINES) }).optional(),
+    boundary,
+    wind,
+    model,
+    params: paramsSchema.optional(),
+    windAsWritten: windAsWritten.optional(),
+    directions: directions.optional(),
+    economics: economics.optional(),
+    neighbours: z
+      .strictObject({
+        x: numbers.max(MAX_TURBINES),
+        y: numbers.max(MAX_TURBINES),
+        types: z.array(turbine).min(1).max(100),
+        typeOf: z.array(int.min(0).max(99)).max(MAX_TURBINES),
+      })
+      .optional(),
   }),
   type: z.strictObject(typeShape),
   optimizer: z.record(safeKey, jsonValue).refine((o) => typeof o.method === 'string', { message: 'expected a method name', path: ['method'] }),
@@ -305,13 +394,20 @@ function decodeTurbine(et: EncodedTurbine): Turbine {
   return {
     ...et,
     power: et.power.kind === 'cubic' ? et.power : { kind: 'table', speeds: f64(et.power.speeds), powerW: f64(et.power.powerW) },
-    thrust: et.thrust.kind === 'constant' ? et.thrust
-      : { kind: 'table', speeds: f64(et.thrust.speeds), ct: f64(et.thrust.ct), ...(et.thrust.outside !== undefined ? { outside: et.thrust.outside } : {}) },
+    thrust:
+      et.thrust.kind === 'constant'
+        ? et.thrust
+        : { kind: 'table', speeds: f64(et.thrust.speeds), ct: f64(et.thrust.ct), ...(et.thrust.outside !== undefined ? { outside: et.thrust.outside } : {}) },
   };
 }
 
 /** The spec hash of a task from its decoded parts (the same recipe as campaign/loadCampaign.ts + taskGrid.ts). */
-export function specHashOf(farm: Omit<FarmSpec, 'id' | 'label' | 'hash'>, type: Omit<FarmTypeSpec, 'id' | 'label' | 'hash'>, optimizer: OptimizerSettings, seed: number): { farmHash: string; typeHash: string; specHash: string } {
+export function specHashOf(
+  farm: Omit<FarmSpec, 'id' | 'label' | 'hash'>,
+  type: Omit<FarmTypeSpec, 'id' | 'label' | 'hash'>,
+  optimizer: OptimizerSettings,
+  seed: number,
+): { farmHash: string; typeHash: string; specHash: string } {
   const farmHash = farmSpecHash(farm);
   const typeHash = farmTypeSpecHash(type);
   return { farmHash, typeHash, specHash: taskSpecHash(farmHash, typeHash, optimizerSpecHash(optimizer), seed) };
@@ -355,15 +451,22 @@ export function decodeJob(raw: unknown, jobId = '?'): DecodedJob {
   }
   const w = data.farm.wind;
   const windResource: WindResource = {
-    directionsDeg: f64(w.directionsDeg), speeds: f64(w.speeds), probability: f64(w.probability), turbulenceIntensity: w.turbulenceIntensity,
+    directionsDeg: f64(w.directionsDeg),
+    speeds: f64(w.speeds),
+    probability: f64(w.probability),
+    turbulenceIntensity: w.turbulenceIntensity,
     ...(w.hoursPerYear !== undefined ? { hoursPerYear: w.hoursPerYear } : {}),
     ...(w.turbulenceIntensityByBin ? { turbulenceIntensityByBin: f64(w.turbulenceIntensityByBin) } : {}),
-    ...(w.series ? {
-      series: {
-        directionsDeg: f64(w.series.directionsDeg), speeds: f64(w.series.speeds), weights: f64(w.series.weights),
-        ...(w.series.turbulenceIntensity ? { turbulenceIntensity: f64(w.series.turbulenceIntensity) } : {}),
-      },
-    } : {}),
+    ...(w.series
+      ? {
+          series: {
+            directionsDeg: f64(w.series.directionsDeg),
+            speeds: f64(w.series.speeds),
+            weights: f64(w.series.weights),
+            ...(w.series.turbulenceIntensity ? { turbulenceIntensity: f64(w.series.turbulenceIntensity) } : {}),
+          },
+        }
+      : {}),
   };
   const treatment = data.farm.directions;
   if (treatment && windResource.series && (treatment.kind === 'spread' || treatment.kind === 'refine')) {
@@ -374,7 +477,11 @@ export function decodeJob(raw: unknown, jobId = '?'): DecodedJob {
     throw new PayloadRejected(`job ${jobId}: payload rejected: farm.neighbours: positions and models do not match`);
   }
   const models = data.type.models;
-  if (models && (models.minSpacingByType.length !== models.turbines.length || (models.counts !== null && (models.counts.length !== models.turbines.length || models.counts.reduce((t, n) => t + n, 0) !== data.type.nTurbines)))) {
+  if (
+    models &&
+    (models.minSpacingByType.length !== models.turbines.length ||
+      (models.counts !== null && (models.counts.length !== models.turbines.length || models.counts.reduce((t, n) => t + n, 0) !== data.type.nTurbines)))
+  ) {
     throw new PayloadRejected(`job ${jobId}: payload rejected: type.models: one spacing and count per model, counts summing to nTurbines, expected`);
   }
   const economicsProblem = data.farm.economics ? economicsSpecProblem(data.farm.economics) : null;
@@ -382,13 +489,15 @@ export function decodeJob(raw: unknown, jobId = '?'): DecodedJob {
   let farmModel: FarmModelSpec;
   try {
     const { site, ...rest } = data.farm.model;
-    farmModel = site ? { ...(rest as FarmModelSpec), site: readSiteBlock(site, site, [], '(queue payload) farm.model.site') } : rest as FarmModelSpec;
+    farmModel = site ? { ...(rest as FarmModelSpec), site: readSiteBlock(site, site, [], '(queue payload) farm.model.site') } : (rest as FarmModelSpec);
   } catch (err) {
     if (!(err instanceof InputError)) throw err;
     throw new PayloadRejected(`job ${jobId}: payload rejected: farm.model.site: ${err.message.replace(/^\(queue payload\) farm\.model\.site:? ?/, '')}`);
   }
   const farmParts = {
-    boundary: data.farm.boundary, wind: windResource, model: farmModel,
+    boundary: data.farm.boundary,
+    wind: windResource,
+    model: farmModel,
     ...(data.farm.economics !== undefined ? { economics: data.farm.economics } : {}),
     ...(data.farm.params !== undefined ? { params: data.farm.params } : {}),
     ...(data.farm.windAsWritten !== undefined ? { windAsWritten: data.farm.windAsWritten } : {}),
@@ -398,7 +507,9 @@ export function decodeJob(raw: unknown, jobId = '?'): DecodedJob {
   const typeParts = convertType(data.type as unknown as Record<string, unknown>, 'decode') as unknown as Omit<FarmTypeSpec, 'id' | 'label' | 'hash'>;
   const { farmHash, typeHash, specHash } = specHashOf(farmParts, typeParts, data.optimizer, data.seed);
   if (specHash !== data.specHash) {
-    throw new PayloadRejected(`job ${jobId}: refused: its spec hash ${data.specHash} does not match its contents (${specHash}); the payload was altered or made by another wflo`);
+    throw new PayloadRejected(
+      `job ${jobId}: refused: its spec hash ${data.specHash} does not match its contents (${specHash}); the payload was altered or made by another wflo`,
+    );
   }
   const farm: FarmSpec = { id: data.farmId, label: `farm_${data.farmId}`, ...farmParts, hash: farmHash };
   const type: FarmTypeSpec = { id: data.farmType, label: `type_${data.farmType}`, ...typeParts, hash: typeHash };

@@ -40,7 +40,10 @@ export class JobProcessPool {
   private closed = false;
   private readonly pending: { a: Attempt; resolve: (o: ProcessOutcome) => void }[] = [];
 
-  constructor(private readonly size: number, private readonly execArgv: string[] = []) {}
+  constructor(
+    private readonly size: number,
+    private readonly execArgv: string[] = [],
+  ) {}
 
   /** Pids of the job processes (status, tests). */
   pids(): number[] {
@@ -49,21 +52,42 @@ export class JobProcessPool {
 
   private spawn(): Slot {
     const child = fork(JOB_CHILD_ENTRY, [], {
-      serialization: 'advanced', stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv: this.execArgv,
-      detached: true, env: childEnvironment({ [OWN_GROUP_ENV]: '1' }),
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      execArgv: this.execArgv,
+      detached: true,
+      env: childEnvironment({ [OWN_GROUP_ENV]: '1' }),
     });
     let markReady!: () => void;
-    const slot: Slot = { child, ready: new Promise((r) => { markReady = r; }), busy: false, stderrTail: '', current: null };
+    const slot: Slot = {
+      child,
+      ready: new Promise((r) => {
+        markReady = r;
+      }),
+      busy: false,
+      stderrTail: '',
+      current: null,
+    };
     child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (s: string) => { slot.stderrTail = (slot.stderrTail + s).slice(-2000); });
-    child.on('error', () => { /* reported through 'exit' */ });
+    child.stderr?.on('data', (s: string) => {
+      slot.stderrTail = (slot.stderrTail + s).slice(-2000);
+    });
+    child.on('error', () => {
+      /* reported through 'exit' */
+    });
     child.on('message', (msg: FromJobChild) => {
-      if (msg.kind === 'ready') { markReady(); return; }
+      if (msg.kind === 'ready') {
+        markReady();
+        return;
+      }
       const cur = slot.current;
       if (!cur || cur.id !== msg.id) return;
-      this.finish(slot, msg.kind === 'result'
-        ? { kind: 'result', output: msg.output, wallS: msg.wallS }
-        : { kind: 'error', message: msg.message, wallS: msg.wallS, permanent: msg.permanent });
+      this.finish(
+        slot,
+        msg.kind === 'result'
+          ? { kind: 'result', output: msg.output, wallS: msg.wallS }
+          : { kind: 'error', message: msg.message, wallS: msg.wallS, permanent: msg.permanent },
+      );
     });
     child.on('exit', (code, signal) => {
       markReady();
@@ -72,7 +96,10 @@ export class JobProcessPool {
       if (i >= 0) this.slots.splice(i, 1);
       if (slot.current) {
         const tail = slot.stderrTail.trim().split('\n').slice(-2).join(' | ').slice(0, 500);
-        this.finish(slot, { kind: 'crash', message: `job process ${child.pid} died (${signal ? `signal ${signal}` : `exit code ${code}`})${tail ? `: ${tail}` : ''}` });
+        this.finish(slot, {
+          kind: 'crash',
+          message: `job process ${child.pid} died (${signal ? `signal ${signal}` : `exit code ${code}`})${tail ? `: ${tail}` : ''}`,
+        });
       }
     });
     this.slots.push(slot);
@@ -114,7 +141,10 @@ export class JobProcessPool {
         slot = this.spawn();
       }
       const next = this.pending.shift()!;
-      void this.start(slot, next.a).then((o) => { next.resolve(o); this.pump(); });
+      void this.start(slot, next.a).then((o) => {
+        next.resolve(o);
+        this.pump();
+      });
     }
   }
 
@@ -136,8 +166,17 @@ export class JobProcessPool {
       }, a.timeoutS * 1000);
       s.current = { id, resolve, timer };
       const msg: RunMessage = {
-        kind: 'run', id, farm: a.farm, type: a.type, optimizer: a.optimizer, taskId: a.taskId, seed: a.seed, attempt: a.attempt,
-        timeoutS: a.timeoutS, taskDir: a.taskDir, ...(a.workdir !== undefined ? { workdir: a.workdir } : {}),
+        kind: 'run',
+        id,
+        farm: a.farm,
+        type: a.type,
+        optimizer: a.optimizer,
+        taskId: a.taskId,
+        seed: a.seed,
+        attempt: a.attempt,
+        timeoutS: a.timeoutS,
+        taskDir: a.taskDir,
+        ...(a.workdir !== undefined ? { workdir: a.workdir } : {}),
       };
       s.child.send(msg);
     });
@@ -147,11 +186,17 @@ export class JobProcessPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const p of this.pending.splice(0)) p.resolve({ kind: 'crash', message: 'worker is shutting down' });
-    const exits = this.slots.map((s) => new Promise<void>((resolve) => {
-      if (s.child.exitCode !== null || s.child.signalCode !== null) { resolve(); return; }
-      s.child.once('exit', () => resolve());
-      if (s.child.pid !== undefined) void terminateGroup(s.child.pid);
-    }));
+    const exits = this.slots.map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          if (s.child.exitCode !== null || s.child.signalCode !== null) {
+            resolve();
+            return;
+          }
+          s.child.once('exit', () => resolve());
+          if (s.child.pid !== undefined) void terminateGroup(s.child.pid);
+        }),
+    );
     await Promise.all(exits);
     await settleGroupKills();
   }

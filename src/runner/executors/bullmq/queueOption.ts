@@ -8,12 +8,17 @@ import { InputError } from '../../../util/errors.js';
 import type { Executor } from '../executor.js';
 import { queueUrlFrom } from './queueUrl.js';
 
-export async function queueExecutor(option: string | undefined, log: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<Executor | undefined> {
+export async function queueExecutor(
+  option: string | undefined,
+  log: (line: string) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Executor | undefined> {
   const given = queueUrlFrom(option, env);
   if (!given) return undefined;
   const maxText = env.WFLO_QUEUE_MAX_QUEUED;
   const maxQueued = maxText !== undefined ? Number(maxText) : undefined;
-  if (maxQueued !== undefined && !(Number.isInteger(maxQueued) && maxQueued >= 1)) throw new InputError(`WFLO_QUEUE_MAX_QUEUED: expected an integer >= 1, got '${maxText}'`);
+  if (maxQueued !== undefined && !(Number.isInteger(maxQueued) && maxQueued >= 1))
+    throw new InputError(`WFLO_QUEUE_MAX_QUEUED: expected an integer >= 1, got '${maxText}'`);
   const { BullmqExecutor } = await import('./bullmqExecutor.js');
   const ex = await BullmqExecutor.connect(given.url, given.source, { maxQueued });
   for (const w of ex.warnings) log(`wflo: warning: ${w}`);

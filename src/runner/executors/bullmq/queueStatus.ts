@@ -63,20 +63,45 @@ export async function readQueueStatus(url: string, source = '--queue'): Promise<
   try {
     status.reachable = true;
     q = new Queue(queue, { connection: client, prefix: KEY_PREFIX, skipMetasUpdate: true });
-    q.on('error', () => { /* reported below */ });
+    q.on('error', () => {
+      /* reported below */
+    });
     const c = await q.getJobCounts('wait', 'active', 'completed', 'failed', 'delayed', 'prioritized');
-    status.depth = { waiting: (c.wait ?? 0) + (c.prioritized ?? 0), running: c.active ?? 0, finished: c.completed ?? 0, failed: c.failed ?? 0, delayed: c.delayed ?? 0 };
+    status.depth = {
+      waiting: (c.wait ?? 0) + (c.prioritized ?? 0),
+      running: c.active ?? 0,
+      finished: c.completed ?? 0,
+      failed: c.failed ?? 0,
+      delayed: c.delayed ?? 0,
+    };
     const now = Date.now() / 1000;
     status.workers = (await readWorkerRecords(client)).map((r) => ({
-      host: r.host, pid: r.pid, engine: r.engine, concurrency: r.concurrency, done: r.done, failed: r.failed, running: r.running,
-      lastSeenS: Math.max(0, Math.round(now - r.lastSeen)), silent: now - r.lastSeen > (3 * HEARTBEAT_INTERVAL_MS) / 1000 + 1,
-      reconnects: r.reconnects, lastProblem: redactQueueUrls(r.lastProblem),
-      refused: r.refused, lastRefusal: r.lastRefusal, commands: r.commands,
+      host: r.host,
+      pid: r.pid,
+      engine: r.engine,
+      concurrency: r.concurrency,
+      done: r.done,
+      failed: r.failed,
+      running: r.running,
+      lastSeenS: Math.max(0, Math.round(now - r.lastSeen)),
+      silent: now - r.lastSeen > (3 * HEARTBEAT_INTERVAL_MS) / 1000 + 1,
+      reconnects: r.reconnects,
+      lastProblem: redactQueueUrls(r.lastProblem),
+      refused: r.refused,
+      lastRefusal: r.lastRefusal,
+      commands: r.commands,
     }));
   } catch (err) {
     status.problem = redactQueueUrls((err as Error).message.split('\n')[0]);
   } finally {
-    await Promise.race([q?.close(), new Promise((r) => { setTimeout(r, 1000).unref(); })]).catch(() => { /* closing */ });
+    await Promise.race([
+      q?.close(),
+      new Promise((r) => {
+        setTimeout(r, 1000).unref();
+      }),
+    ]).catch(() => {
+      /* closing */
+    });
     closeQuietly(client);
   }
   return status;
@@ -89,7 +114,9 @@ export function formatQueueStatus(s: QueueStatus): string {
     return lines.join('\n');
   }
   const d = s.depth;
-  lines.push(`queue ${s.queue} at ${s.url}: ${d.waiting} waiting, ${d.running} running, ${d.finished} finished (not yet collected), ${d.failed} failed${d.delayed ? `, ${d.delayed} delayed` : ''}`);
+  lines.push(
+    `queue ${s.queue} at ${s.url}: ${d.waiting} waiting, ${d.running} running, ${d.finished} finished (not yet collected), ${d.failed} failed${d.delayed ? `, ${d.delayed} delayed` : ''}`,
+  );
   if (s.problem) lines.push(`  problem: ${s.problem}`);
   const mine = s.workers.filter((w) => w.engine === ENGINE_VERSION);
   const others = s.workers.length - mine.length;
@@ -98,7 +125,9 @@ export function formatQueueStatus(s: QueueStatus): string {
   for (const w of s.workers) {
     const seen = w.silent ? `not seen for ${w.lastSeenS} s (dead?)` : `last seen ${w.lastSeenS} s ago`;
     const problems = w.reconnects > 0 ? `, ${w.reconnects} reconnect${w.reconnects === 1 ? '' : 's'} (latest: ${w.lastProblem})` : '';
-    lines.push(`  ${w.host} pid ${w.pid}: ${w.done} done, ${w.failed} failed, ${w.running}/${w.concurrency} running, ${seen}${w.engine !== ENGINE_VERSION ? `, engine ${w.engine}` : ''}${problems}`);
+    lines.push(
+      `  ${w.host} pid ${w.pid}: ${w.done} done, ${w.failed} failed, ${w.running}/${w.concurrency} running, ${seen}${w.engine !== ENGINE_VERSION ? `, engine ${w.engine}` : ''}${problems}`,
+    );
     if (w.commands) lines.push(`    may run: ${w.commands}`);
     if (w.refused > 0) lines.push(`    refused ${w.refused} command job${w.refused === 1 ? '' : 's'} (handed back; latest: ${w.lastRefusal})`);
   }

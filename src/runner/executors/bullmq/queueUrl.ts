@@ -28,7 +28,9 @@ export function redactQueueUrls(text: string): string {
 /** Parse a queue URL; `source` names where it came from (`--queue`, `WFLO_QUEUE`) for the one-line error (exit 2). */
 export function parseQueueUrl(text: string, source = '--queue'): QueueAddress {
   const shown = redactQueueUrls(text.trim());
-  const fail = (why: string): never => { throw new InputError(`${source}: ${why} in '${shown}' (${EXPECTED})`); };
+  const fail = (why: string): never => {
+    throw new InputError(`${source}: ${why} in '${shown}' (${EXPECTED})`);
+  };
   let u: URL;
   try {
     u = new URL(text.trim());

@@ -16,7 +16,11 @@ const MAX_RECONNECT_DELAY_MS = 5000;
 
 export function baseOptions(a: QueueAddress): RedisOptions {
   return {
-    host: a.host, port: a.port, db: a.db, username: a.username, password: a.password,
+    host: a.host,
+    port: a.port,
+    db: a.db,
+    username: a.username,
+    password: a.password,
     ...(a.tls ? { tls: { servername: a.host } } : {}),
     connectTimeout: 5000,
     // BullMQ needs this for its blocking connections; commands wait for the reconnect.
@@ -41,7 +45,7 @@ export function liveClient(a: QueueAddress, o: LiveClientOptions): Redis {
     ...baseOptions(a),
     connectionName: o.name,
     retryStrategy: (times) => Math.min(200 * 2 ** Math.min(times - 1, 10), MAX_RECONNECT_DELAY_MS),
-    reconnectOnError: (err) => /READONLY|LOADING/.test(err.message) ? 2 : false,
+    reconnectOnError: (err) => (/READONLY|LOADING/.test(err.message) ? 2 : false),
   });
   client.on('error', (err: NodeJS.ErrnoException) => {
     const why = describeRedisError(err);
@@ -70,7 +74,9 @@ export function closeQuietly(client: Redis | null | undefined): void {
   if (!client) return;
   client.removeAllListeners('close');
   client.removeAllListeners('error');
-  client.on('error', () => { /* closing */ });
+  client.on('error', () => {
+    /* closing */
+  });
   client.disconnect();
 }
 
@@ -94,7 +100,9 @@ export function isAuthError(err: unknown): boolean {
 export async function connectOnce(a: QueueAddress, name: string, onNotice?: (m: string) => void): Promise<Redis> {
   const probe = new Redis({ ...baseOptions(a), connectionName: name, lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
   let lastError: unknown = null;
-  probe.on('error', (err) => { lastError = err; });
+  probe.on('error', (err) => {
+    lastError = err;
+  });
   try {
     await probe.connect();
     await probe.ping();
@@ -109,7 +117,10 @@ export async function connectOnce(a: QueueAddress, name: string, onNotice?: (m: 
   probe.disconnect();
   const client = liveClient(a, { name, onNotice });
   await new Promise<void>((resolve, reject) => {
-    const onReady = (): void => { client.off('error', onError); resolve(); };
+    const onReady = (): void => {
+      client.off('error', onError);
+      resolve();
+    };
     const onError = (err: unknown): void => {
       if (isAuthError(err)) {
         client.off('ready', onReady);

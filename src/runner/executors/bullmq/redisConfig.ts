@@ -29,20 +29,28 @@ export async function checkRedisConfig(client: Redis, a: QueueAddress): Promise<
   try {
     const info = (await client.info('server')) as string;
     report.version = /redis_version:([^\r\n]+)/.exec(info)?.[1] ?? null;
-  } catch { /* INFO may be disabled too */ }
+  } catch {
+    /* INFO may be disabled too */
+  }
   try {
     report.maxmemoryPolicy = await configGet(client, 'maxmemory-policy');
     report.appendonly = await configGet(client, 'appendonly');
   } catch (err) {
     if (isAuthError(err)) throw new RuntimeFailure(`${a.redacted}: authentication failed (wrong user name or password)`);
-    report.warnings.push(`cannot check the Redis configuration of ${a.redacted} (CONFIG GET: ${describeRedisError(err)}); make sure maxmemory-policy is noeviction`);
+    report.warnings.push(
+      `cannot check the Redis configuration of ${a.redacted} (CONFIG GET: ${describeRedisError(err)}); make sure maxmemory-policy is noeviction`,
+    );
     return report;
   }
   if (report.maxmemoryPolicy !== null && report.maxmemoryPolicy !== 'noeviction') {
-    throw new RuntimeFailure(`${a.redacted}: maxmemory-policy is '${report.maxmemoryPolicy}', the queue needs 'noeviction' (redis-cli CONFIG SET maxmemory-policy noeviction, or maxmemory-policy noeviction in redis.conf)`);
+    throw new RuntimeFailure(
+      `${a.redacted}: maxmemory-policy is '${report.maxmemoryPolicy}', the queue needs 'noeviction' (redis-cli CONFIG SET maxmemory-policy noeviction, or maxmemory-policy noeviction in redis.conf)`,
+    );
   }
   if (report.appendonly === 'no') {
-    report.warnings.push(`${a.redacted} runs without appendonly: a Redis restart empties the queue (nothing committed is lost; unfinished tasks are enqueued again)`);
+    report.warnings.push(
+      `${a.redacted} runs without appendonly: a Redis restart empties the queue (nothing committed is lost; unfinished tasks are enqueued again)`,
+    );
   }
   return report;
 }

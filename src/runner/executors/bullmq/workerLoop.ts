@@ -70,14 +70,30 @@ export async function runWorkerLoop(o: WorkerLoopOptions): Promise<WorkerLoopSum
   const pid = process.pid;
   const queue = queueNameFor(ENGINE_VERSION);
   const record: WorkerRecord = {
-    host, pid, engine: ENGINE_VERSION, version: VERSION, queue, concurrency: o.concurrency, startedAt: Math.floor(Date.now() / 1000),
-    lastSeen: 0, done: 0, failed: 0, running: 0, reconnects: 0, lastProblem: '', refused: 0, lastRefusal: '',
+    host,
+    pid,
+    engine: ENGINE_VERSION,
+    version: VERSION,
+    queue,
+    concurrency: o.concurrency,
+    startedAt: Math.floor(Date.now() / 1000),
+    lastSeen: 0,
+    done: 0,
+    failed: 0,
+    running: 0,
+    reconnects: 0,
+    lastProblem: '',
+    refused: 0,
+    lastRefusal: '',
     commands: (o.commands?.allowed ?? []).map((c) => c.join(' ')).join('; '),
   };
   const taskDir = path.resolve(o.taskDir ?? 'wflo-tasks');
   const refusalsLogged = new Set<string>();
   const notice = (m: string): void => {
-    if (m.startsWith('lost connection')) { record.reconnects++; record.lastProblem = `${new Date().toISOString()} ${m}`; }
+    if (m.startsWith('lost connection')) {
+      record.reconnects++;
+      record.lastProblem = `${new Date().toISOString()} ${m}`;
+    }
     o.log(`wflo worker: ${m}`);
   };
   const client = await connectOnce(a, `wflo-worker-${pid}`, notice);
@@ -92,7 +108,9 @@ export async function runWorkerLoop(o: WorkerLoopOptions): Promise<WorkerLoopSum
     for (const w of config.warnings) o.log(`wflo worker: warning: ${w}`);
     const beat = (): void => {
       record.lastSeen = Math.floor(Date.now() / 1000);
-      writeWorkerRecord(client, record).catch(() => { /* shown as a connection problem already */ });
+      writeWorkerRecord(client, record).catch(() => {
+        /* shown as a connection problem already */
+      });
     };
     beat();
     heartbeat = setInterval(beat, HEARTBEAT_INTERVAL_MS);
@@ -122,27 +140,47 @@ export async function runWorkerLoop(o: WorkerLoopOptions): Promise<WorkerLoopSum
           refusalsLogged.add(check.refuse);
           o.log(`wflo worker: refused ${d.taskId} (handed back to the queue): ${check.refuse}`);
         }
-        await job.updateProgress({ host, pid, refused: check.refuse }).catch(() => { /* informational */ });
+        await job.updateProgress({ host, pid, refused: check.refuse }).catch(() => {
+          /* informational */
+        });
         await job.moveToDelayed(Date.now() + HAND_BACK_DELAY_MS, token);
         throw new DelayedError();
       }
       record.running++;
-      const reportTimer = setTimeout(() => { job.updateProgress({ host, pid }).catch(() => { /* informational */ }); }, REPORT_RUNNING_AFTER_MS);
+      const reportTimer = setTimeout(() => {
+        job.updateProgress({ host, pid }).catch(() => {
+          /* informational */
+        });
+      }, REPORT_RUNNING_AFTER_MS);
       let out;
       try {
         out = await pool.run({
-          farm: decoded.farm, type: decoded.type, optimizer: decoded.optimizer, taskId: d.taskId, seed: d.seed, attempt: d.attempt, timeoutS: d.timeoutS,
-          taskDir, ...(o.commands ? { workdir: o.commands.workdir } : {}),
+          farm: decoded.farm,
+          type: decoded.type,
+          optimizer: decoded.optimizer,
+          taskId: d.taskId,
+          seed: d.seed,
+          attempt: d.attempt,
+          timeoutS: d.timeoutS,
+          taskDir,
+          ...(o.commands ? { workdir: o.commands.workdir } : {}),
         });
       } finally {
         clearTimeout(reportTimer);
         record.running--;
         // Going idle: refresh the record soon, so status does not show stale counts for long.
-        if (record.running === 0 && !idleBeat) idleBeat = setTimeout(() => { idleBeat = null; beat(); }, 200);
+        if (record.running === 0 && !idleBeat)
+          idleBeat = setTimeout(() => {
+            idleBeat = null;
+            beat();
+          }, 200);
       }
       // Shutting down: the job processes were killed on purpose. Leave the job locked: it turns
       // stalled and runs elsewhere without being charged.
-      if (closing) return new Promise<never>(() => { /* never settles */ });
+      if (closing)
+        return new Promise<never>(() => {
+          /* never settles */
+        });
       const me = { host, pid };
       if (out.kind === 'result' || out.kind === 'error') adaptPrefetch(out.wallS);
       if (out.kind === 'result') {
@@ -150,7 +188,8 @@ export async function runWorkerLoop(o: WorkerLoopOptions): Promise<WorkerLoopSum
         return { v: 1, kind: 'result', attempt: d.attempt, wallS: out.wallS, worker: me, output: encodeOutput(out.output) };
       }
       record.failed++;
-      if (out.kind === 'error') return { v: 1, kind: 'error', attempt: d.attempt, message: out.message, wallS: out.wallS, ...(out.permanent ? { permanent: true } : {}), worker: me };
+      if (out.kind === 'error')
+        return { v: 1, kind: 'error', attempt: d.attempt, message: out.message, wallS: out.wallS, ...(out.permanent ? { permanent: true } : {}), worker: me };
       return { v: 1, kind: out.kind, attempt: d.attempt, message: out.message, worker: me };
     };
 
@@ -166,23 +205,44 @@ export async function runWorkerLoop(o: WorkerLoopOptions): Promise<WorkerLoopSum
     const lockMs = o.lockMs ?? DEFAULT_LOCK_MS;
     bullConnection = liveClient(a, { name: `wflo-worker-${pid}-bull` });
     worker = new Worker(queue, processor, {
-      connection: bullConnection, prefix: KEY_PREFIX, concurrency: o.concurrency, name: workerIdOf({ host, pid }),
-      lockDuration: lockMs, stalledInterval: Math.max(500, Math.floor(lockMs / 2)), maxStalledCount: MAX_STALLED,
-      drainDelay: 5, autorun: false,
+      connection: bullConnection,
+      prefix: KEY_PREFIX,
+      concurrency: o.concurrency,
+      name: workerIdOf({ host, pid }),
+      lockDuration: lockMs,
+      stalledInterval: Math.max(500, Math.floor(lockMs / 2)),
+      maxStalledCount: MAX_STALLED,
+      drainDelay: 5,
+      autorun: false,
     });
     let lastError = '';
     worker.on('error', (err) => {
       const why = describeRedisError(err);
-      if (why !== lastError) { lastError = why; o.log(`wflo worker: queue error: ${why}`); }
+      if (why !== lastError) {
+        lastError = why;
+        o.log(`wflo worker: queue error: ${why}`);
+      }
     });
-    worker.on('ready', () => { lastError = ''; });
-    o.log(`wflo worker ${workerIdOf({ host, pid })}: ${o.concurrency} job process${o.concurrency === 1 ? '' : 'es'}, queue ${queue} at ${a.redacted}` +
-      (o.commands ? `; may run ${o.commands.allowed.map((c) => `'${c.join(' ')}'`).join(', ')} in ${o.commands.workdir} (task folders in ${taskDir})` : '; runs no command tasks'));
+    worker.on('ready', () => {
+      lastError = '';
+    });
+    o.log(
+      `wflo worker ${workerIdOf({ host, pid })}: ${o.concurrency} job process${o.concurrency === 1 ? '' : 'es'}, queue ${queue} at ${a.redacted}` +
+        (o.commands
+          ? `; may run ${o.commands.allowed.map((c) => `'${c.join(' ')}'`).join(', ')} in ${o.commands.workdir} (task folders in ${taskDir})`
+          : '; runs no command tasks'),
+    );
     const running = worker.run();
     await new Promise<void>((resolve) => {
       if (o.signal?.aborted) resolve();
       o.signal?.addEventListener('abort', () => resolve(), { once: true });
-      running.then(() => resolve(), (err) => { o.log(`wflo worker: stopped: ${describeRedisError(err)}`); resolve(); });
+      running.then(
+        () => resolve(),
+        (err) => {
+          o.log(`wflo worker: stopped: ${describeRedisError(err)}`);
+          resolve();
+        },
+      );
     });
     closing = true;
     o.log('wflo worker: stopping (running jobs will run again elsewhere)');
@@ -191,8 +251,13 @@ export async function runWorkerLoop(o: WorkerLoopOptions): Promise<WorkerLoopSum
     if (heartbeat) clearInterval(heartbeat);
     if (idleBeat) clearTimeout(idleBeat);
     await pool.close();
-    if (worker) await worker.close(true).catch(() => { /* already closing */ });
-    await removeWorkerRecord(client, host, pid).catch(() => { /* expires anyway */ });
+    if (worker)
+      await worker.close(true).catch(() => {
+        /* already closing */
+      });
+    await removeWorkerRecord(client, host, pid).catch(() => {
+      /* expires anyway */
+    });
     closeQuietly(bullConnection);
     closeQuietly(client);
   }

@@ -63,10 +63,22 @@ export async function readWorkerRecords(client: Redis): Promise<WorkerRecord[]> 
     if (!f.host) continue;
     const n = (k: string): number => Number(f[k] ?? 0) || 0;
     out.push({
-      host: f.host, pid: n('pid'), engine: f.engine ?? '', version: f.version ?? '', queue: f.queue ?? '', concurrency: n('concurrency'),
-      startedAt: n('startedAt'), lastSeen: n('lastSeen'), done: n('done'), failed: n('failed'), running: n('running'),
-      reconnects: n('reconnects'), lastProblem: f.lastProblem ?? '',
-      refused: n('refused'), lastRefusal: f.lastRefusal ?? '', commands: f.commands ?? '',
+      host: f.host,
+      pid: n('pid'),
+      engine: f.engine ?? '',
+      version: f.version ?? '',
+      queue: f.queue ?? '',
+      concurrency: n('concurrency'),
+      startedAt: n('startedAt'),
+      lastSeen: n('lastSeen'),
+      done: n('done'),
+      failed: n('failed'),
+      running: n('running'),
+      reconnects: n('reconnects'),
+      lastProblem: f.lastProblem ?? '',
+      refused: n('refused'),
+      lastRefusal: f.lastRefusal ?? '',
+      commands: f.commands ?? '',
     });
   }
   out.sort((a, b) => (a.host < b.host ? -1 : a.host > b.host ? 1 : a.pid - b.pid));

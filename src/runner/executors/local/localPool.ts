@@ -52,7 +52,11 @@ export class LocalPoolExecutor implements Executor {
     this.pool = new WorkerPool(
       { kind: 'setup', farms: setup.farms, farmTypes: setup.farmTypes, optimizer: setup.optimizer, timeoutS: setup.timeoutS, taskDir: this.taskDir },
       {
-        onReady: (w) => { this.startupFailures = 0; this.flushWaiting(w); listener.onCapacity(); },
+        onReady: (w) => {
+          this.startupFailures = 0;
+          this.flushWaiting(w);
+          listener.onCapacity();
+        },
         onResult: (w, d, msg) => this.onResult(w, d, msg),
         onError: (w, d, msg) => this.onError(w, d, msg),
         onDeath: (w, lost, reason) => this.onDeath(w, lost, reason),
@@ -85,10 +89,12 @@ export class LocalPoolExecutor implements Executor {
 
   running(): RunningAttempt[] {
     const out: RunningAttempt[] = [];
-    const nowWall = Date.now() / 1000, nowPerf = performance.now();
+    const nowWall = Date.now() / 1000,
+      nowPerf = performance.now();
     for (const w of this.pool?.workers ?? []) {
       const d = w.inFlight[0];
-      if (d) out.push({ taskId: d.task.taskId, attempt: d.attempt, workerPid: w.pid, host: this.host, startedAt: nowWall - (nowPerf - w.headStartedAt) / 1000 });
+      if (d)
+        out.push({ taskId: d.task.taskId, attempt: d.attempt, workerPid: w.pid, host: this.host, startedAt: nowWall - (nowPerf - w.headStartedAt) / 1000 });
     }
     return out;
   }
@@ -166,7 +172,9 @@ export class LocalPoolExecutor implements Executor {
       const lost = this.pool.kill(w);
       if (lost.length > 1) this.listener!.onReturned(lost.slice(1));
       this.listener!.onOutcome(lost[0], {
-        kind: 'timeout', message: `timed out after ${this.timeoutMs / 1000} s (worker and its process group killed)`, worker: { host: this.host, pid: w.pid },
+        kind: 'timeout',
+        message: `timed out after ${this.timeoutMs / 1000} s (worker and its process group killed)`,
+        worker: { host: this.host, pid: w.pid },
       });
       this.respawn(w.slot);
     }

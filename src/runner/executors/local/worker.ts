@@ -24,7 +24,9 @@ if (!process.send) {
   process.exit(2);
 }
 
-process.on('SIGINT', () => { /* the coordinator decides */ });
+process.on('SIGINT', () => {
+  /* the coordinator decides */
+});
 exitWhenParentLeaves(releaseTaskResources);
 
 let setup: SetupMessage | null = null;
@@ -40,7 +42,10 @@ let busy = false;
  */
 function send(msg: FromWorker): Promise<void> {
   return new Promise((resolve) => {
-    if (!process.connected) { resolve(); return; }
+    if (!process.connected) {
+      resolve();
+      return;
+    }
     process.send!(msg, undefined, undefined, () => resolve());
   });
 }
@@ -64,14 +69,24 @@ async function drain(): Promise<void> {
     try {
       const c = caseOf(t);
       const output = await runTask({
-        case: c, settings: setup!.optimizer, farm: setup!.farms[t.farmIndex], type: setup!.farmTypes[t.typeIndex],
-        taskId: t.taskId, seed: t.seed, attempt: t.attempt, timeoutS: setup!.timeoutS, taskDir: setup!.taskDir,
+        case: c,
+        settings: setup!.optimizer,
+        farm: setup!.farms[t.farmIndex],
+        type: setup!.farmTypes[t.typeIndex],
+        taskId: t.taskId,
+        seed: t.seed,
+        attempt: t.attempt,
+        timeoutS: setup!.timeoutS,
+        taskDir: setup!.taskDir,
       });
       await send({ kind: 'result', taskId: t.taskId, output, wallS: (performance.now() - start) / 1000 });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       await send({
-        kind: 'error', taskId: t.taskId, message: message.split('\n')[0] || 'error without a message', wallS: (performance.now() - start) / 1000,
+        kind: 'error',
+        taskId: t.taskId,
+        message: message.split('\n')[0] || 'error without a message',
+        wallS: (performance.now() - start) / 1000,
         permanent: isPermanent(err),
       });
     }

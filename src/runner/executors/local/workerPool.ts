@@ -50,7 +50,9 @@ export class PoolWorker {
     this.slot = slot;
     this.child = child;
     child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (s: string) => { this.stderrTail = (this.stderrTail + s).slice(-2000); });
+    child.stderr?.on('data', (s: string) => {
+      this.stderrTail = (this.stderrTail + s).slice(-2000);
+    });
   }
 
   get pid(): number {
@@ -86,7 +88,9 @@ export class WorkerPool {
     const w = new PoolWorker(slot, child);
     this.workers.add(w);
     child.on('message', (msg: FromWorker) => this.onMessage(w, msg));
-    child.on('error', () => { /* reported through 'exit' */ });
+    child.on('error', () => {
+      /* reported through 'exit' */
+    });
     child.on('exit', (code, signal) => {
       this.workers.delete(w);
       if (w.retiring) return;
@@ -125,7 +129,12 @@ export class WorkerPool {
     if (w.inFlight.length === 0) w.headStartedAt = performance.now();
     w.inFlight.push(d);
     const msg: TaskMessage = {
-      kind: 'task', taskId: d.task.taskId, farmIndex: d.task.farmIndex, typeIndex: d.task.typeIndex, seed: d.task.seed, attempt: d.attempt,
+      kind: 'task',
+      taskId: d.task.taskId,
+      farmIndex: d.task.farmIndex,
+      typeIndex: d.task.typeIndex,
+      seed: d.task.seed,
+      attempt: d.attempt,
     };
     w.child.send(msg);
   }
@@ -154,8 +163,13 @@ export class WorkerPool {
         w.retiring = true;
         this.workers.delete(w);
         w.child.disconnect();
-        const timer = setTimeout(() => { if (w.child.pid !== undefined) void terminateGroup(w.child.pid); }, 2000);
-        w.child.once('exit', () => { clearTimeout(timer); if (w.child.pid !== undefined) void terminateGroup(w.child.pid, 0); });
+        const timer = setTimeout(() => {
+          if (w.child.pid !== undefined) void terminateGroup(w.child.pid);
+        }, 2000);
+        w.child.once('exit', () => {
+          clearTimeout(timer);
+          if (w.child.pid !== undefined) void terminateGroup(w.child.pid, 0);
+        });
         continue;
       }
       lost.push(...this.kill(w));
