@@ -35,7 +35,7 @@ import { powerAt, thrustCoefficientAt } from './turbine.js';
 import { createSiteSamples, sampleSite } from './site/site.js';
 import { weibullProbability } from './site/siteWeibull.js';
 import type { WeightedSumSetup } from './superposition/weightedSum.js';
-import { WEIGHTED_SUM_DEFAULTS, downstreamFrame } from './superposition/weightedSum.js';
+import { WEIGHTED_SUM_DEFAULTS, convectionUpdate, downstreamFrame } from './superposition/weightedSum.js';
 import { induction, pairGeometry, sourceGamma, SELF_SIMILARITY_2020 } from './blockage/selfSimilarity2020.js';
 import { BLOCKAGE_MAX_SWEEPS, BLOCKAGE_TOLERANCE_MS } from './blockageSolve.js';
 import type { SolvePlan } from './solvePlanTypes.js';
@@ -296,44 +296,7 @@ function convectionStep(
   hcw: Float64Array,
   inW: Uint8Array,
 ): void {
-  const base = t * n;
-  let ucGlobal: number;
-  if (count === 0) {
-    ucGlobal = 0;
-    for (let q = 0; q < n; q++) if (inW[base + q] && ucv[base + q] > ucGlobal) ucGlobal = ucv[base + q];
-  } else ucGlobal = UcStar[t];
-  Uc[t] = ucGlobal;
-  let sumUs = 0,
-    usInt = 0,
-    sum1 = 0,
-    sum2 = 0;
-  for (let q = 0; q < n; q++) {
-    if (!inW[base + q]) continue;
-    const e = base + q,
-      wq = ucGlobal !== 0 ? ucv[e] / ucGlobal : 1;
-    sumUs += wq * us[e];
-    usInt += wq * (usc[e] * 2 * Math.PI * s2[e]);
-    sum1 += wq * wq * (usc[e] * usc[e] * Math.PI * s2[e]);
-  }
-  for (let a = 0; a < n; a++) {
-    if (!inW[base + a]) continue;
-    const ea = base + a,
-      wa = ucGlobal !== 0 ? ucv[ea] / ucGlobal : 1;
-    let inner = 0;
-    for (let b = a + 1; b < n; b++) {
-      if (!inW[base + b]) continue;
-      const eb = base + b,
-        wb = ucGlobal !== 0 ? ucv[eb] / ucGlobal : 1;
-      const sa = s2[ea],
-        sb = s2[eb],
-        dh = Math.abs(hcw[ea] - hcw[eb]);
-      const cross = (2 * Math.exp(-(dh * dh) / (2 * (sa + sb))) * Math.PI * sa * sb) / (sa + sb);
-      inner += 2 * (wa * usc[ea]) * (wb * usc[eb]) * cross;
-    }
-    sum2 += inner;
-  }
-  Us[t] = sumUs;
-  UcStar[t] = U - (sum1 + sum2) / (usInt === 0 ? 1 : usInt);
+  convectionUpdate(U, t, t * n, n, count, Uc, UcStar, Us, usc, ucv, s2, us, hcw, inW);
 }
 
 /**

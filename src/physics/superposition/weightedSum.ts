@@ -328,32 +328,56 @@ function targetFreeStream(s: WeightedSumSetup, st: WeightedSumState, j: number, 
  */
 function convectionStep(st: WeightedSumState, U: number, j: number, dk: number, count: number): void {
   const { n, Uc, UcStar, Us, usc, uc, s2, us, hcw, inWeighted } = st;
-  const base = dk * n;
+  convectionUpdate(U, dk, dk * n, j, count, Uc, UcStar, Us, usc, uc, s2, us, hcw, inWeighted);
+}
+
+/**
+ * One U_c iteration of target t over the sources base … base + m − 1 that are in the weighted sum
+ * (inW): convectionStep's arithmetic, shared with blockage around the weighted sum
+ * (weightedBlockageSolve.ts, whose targets take the sources of every position). Writes Uc[t], Us[t]
+ * and the new UcStar[t].
+ */
+export function convectionUpdate(
+  U: number,
+  t: number,
+  base: number,
+  m: number,
+  count: number,
+  Uc: Float64Array,
+  UcStar: Float64Array,
+  Us: Float64Array,
+  usc: Float64Array,
+  uc: Float64Array,
+  s2: Float64Array,
+  us: Float64Array,
+  hcw: Float64Array,
+  inW: Uint8Array,
+): void {
   let ucGlobal: number;
   if (count === 0) {
     ucGlobal = 0;
-    for (let q = 0; q < j; q++) if (inWeighted[base + q] && uc[base + q] > ucGlobal) ucGlobal = uc[base + q];
-  } else ucGlobal = UcStar[dk];
-  Uc[dk] = ucGlobal;
+    for (let q = 0; q < m; q++) if (inW[base + q] && uc[base + q] > ucGlobal) ucGlobal = uc[base + q];
+  } else ucGlobal = UcStar[t];
+  Uc[t] = ucGlobal;
   let sumUs = 0,
     usInt = 0,
     sum1 = 0,
     sum2 = 0;
-  for (let q = 0; q < j; q++) {
-    if (!inWeighted[base + q]) continue;
+  for (let q = 0; q < m; q++) {
+    if (!inW[base + q]) continue;
     const e = base + q,
       wq = ucGlobal !== 0 ? uc[e] / ucGlobal : 1;
     sumUs += wq * us[e];
     usInt += wq * (usc[e] * 2 * Math.PI * s2[e]);
     sum1 += wq * wq * (usc[e] * usc[e] * Math.PI * s2[e]);
   }
-  for (let a = 0; a < j; a++) {
-    if (!inWeighted[base + a]) continue;
+  for (let a = 0; a < m; a++) {
+    if (!inW[base + a]) continue;
     const ea = base + a,
       wa = ucGlobal !== 0 ? uc[ea] / ucGlobal : 1;
     let inner = 0;
-    for (let b = a + 1; b < j; b++) {
-      if (!inWeighted[base + b]) continue;
+    for (let b = a + 1; b < m; b++) {
+      if (!inW[base + b]) continue;
       const eb = base + b,
         wb = ucGlobal !== 0 ? uc[eb] / ucGlobal : 1;
       const sa = s2[ea],
@@ -364,8 +388,8 @@ function convectionStep(st: WeightedSumState, U: number, j: number, dk: number, 
     }
     sum2 += inner;
   }
-  Us[dk] = sumUs;
-  UcStar[dk] = U - (sum1 + sum2) / (usInt === 0 ? 1 : usInt);
+  Us[t] = sumUs;
+  UcStar[t] = U - (sum1 + sum2) / (usInt === 0 ? 1 : usInt);
 }
 
 /**
