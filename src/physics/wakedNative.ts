@@ -149,73 +149,41 @@ export function createNativeWakedRunner(
       }
     }
     setTiBound(cfg, bounded ? tiBound : Infinity);
-    if (siteRows === null) {
-      addon.waked(
-        cfg,
-        curves.powerSpeeds,
-        curves.powerW,
-        curves.ctSpeeds,
-        curves.ctValues,
-        setup.cosByDir,
-        setup.sinByDir,
-        speeds,
-        probability,
-        reach,
-        x,
-        y,
-        dirFrom,
-        dirTo,
-        withGradient ? 1 : 0,
-        out.perDirectionMwh,
-        out.perTurbineByDir,
-        out.gradXByDir,
-        out.gradYByDir,
-        stats,
-        none,
-        none,
-        none,
-        none,
-        condStart,
-        condTi,
-        none,
-        none,
-        weight,
-      );
-    } else {
-      siteRows.fill(x, y, dirFrom, dirTo, withGradient, hub);
-      addon.waked(
-        cfg,
-        curves.powerSpeeds,
-        curves.powerW,
-        curves.ctSpeeds,
-        curves.ctValues,
-        setup.cosByDir,
-        setup.sinByDir,
-        speeds,
-        probability,
-        reach,
-        x,
-        y,
-        dirFrom,
-        dirTo,
-        withGradient ? 1 : 0,
-        out.perDirectionMwh,
-        out.perTurbineByDir,
-        out.gradXByDir,
-        out.gradYByDir,
-        stats,
-        siteRows.speed,
-        siteRows.ti,
-        withGradient ? siteRows.speedBar : none,
-        withGradient ? siteRows.tiBar : none,
-        condStart,
-        condTi,
-        siteRows.weibull,
-        weibullBins,
-        weight,
-      );
-      if (withGradient) siteRows.chain(out.gradXByDir, out.gradYByDir, dirFrom, dirTo, out.gradHByDir);
-    }
+    // Without a site, slots 20–23 and the Weibull's 26–27 are empty.
+    if (siteRows !== null) siteRows.fill(x, y, dirFrom, dirTo, withGradient, hub);
+    const site = siteRows !== null;
+    addon.waked(
+      cfg,
+      curves.powerSpeeds,
+      curves.powerW,
+      curves.ctSpeeds,
+      curves.ctValues,
+      setup.cosByDir,
+      setup.sinByDir,
+      speeds,
+      probability,
+      reach,
+      x,
+      y,
+      dirFrom,
+      dirTo,
+      withGradient ? 1 : 0,
+      out.perDirectionMwh,
+      out.perTurbineByDir,
+      out.gradXByDir,
+      out.gradYByDir,
+      stats,
+      site ? siteRows.speed : none,
+      site ? siteRows.ti : none,
+      site && withGradient ? siteRows.speedBar : none,
+      site && withGradient ? siteRows.tiBar : none,
+      condStart,
+      condTi,
+      site ? siteRows.weibull : none,
+      site ? weibullBins : none,
+      weight,
+    );
+    if (site && withGradient) siteRows.chain(out.gradXByDir, out.gradYByDir, dirFrom, dirTo, out.gradHByDir);
     if (tiLearned && stats[1] > 0) setup.hint.tiCap = Math.max(stats[1] * 1.05, tiAmbient);
     return stats[0];
   };
