@@ -205,16 +205,7 @@ export class SiteRows {
     offset = -1,
   ): void {
     const n = this.n;
-    let i0 = 0,
-      f = 0;
-    if (node.wd) {
-      cellOfDirection(node.wd, wdDeg, this.site.outside === 'limit', this.cell);
-      i0 = this.cell.i;
-      f = this.cell.f;
-    }
-    const a = i0 * n,
-      b = (node.wd && node.wd.length > 1 ? i0 + 1 : i0) * n,
-      g = 1 - f;
+    const { a, b, f, g } = this.nodesAround(node, wdDeg);
     const { value, dx, dy } = node;
     for (let i = 0; i < n; i++) {
       const val = f === 0 ? value[a + i] : g * value[a + i] + f * value[b + i];
@@ -233,9 +224,8 @@ export class SiteRows {
     }
   }
 
-  /** A field's blended ∂/∂h times `factor`, plus its blended value times `valueFactor`, for every turbine at direction wdDeg into v[at + i]. */
-  private blendDh(node: NodeSamples, wdDeg: number, v: Float64Array, at: number, factor: number, valueFactor: number): void {
-    const n = this.n;
+  /** The rows [a, a + n) and [b, b + n) of a field's wd nodes around direction wdDeg, and their weights g = 1 − f and f. */
+  private nodesAround(node: NodeSamples, wdDeg: number): { a: number; b: number; f: number; g: number } {
     let i0 = 0,
       f = 0;
     if (node.wd) {
@@ -243,9 +233,14 @@ export class SiteRows {
       i0 = this.cell.i;
       f = this.cell.f;
     }
-    const a = i0 * n,
-      b = (node.wd && node.wd.length > 1 ? i0 + 1 : i0) * n,
-      g = 1 - f;
+    const n = this.n;
+    return { a: i0 * n, b: (node.wd && node.wd.length > 1 ? i0 + 1 : i0) * n, f, g: 1 - f };
+  }
+
+  /** A field's blended ∂/∂h times `factor`, plus its blended value times `valueFactor`, for every turbine at direction wdDeg into v[at + i]. */
+  private blendDh(node: NodeSamples, wdDeg: number, v: Float64Array, at: number, factor: number, valueFactor: number): void {
+    const n = this.n;
+    const { a, b, f, g } = this.nodesAround(node, wdDeg);
     const { value, dh } = node;
     for (let i = 0; i < n; i++) {
       const h = f === 0 ? dh[a + i] : g * dh[a + i] + f * dh[b + i];
